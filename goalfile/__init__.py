@@ -1,0 +1,3 @@
+"""goalfile: goal files whose acceptance checks really run."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,191 @@
+"""Minimal text edits of a goal file: text in, text out.
+
+Every write changes only what it must: single-line edits of frontmatter values that keep the
+comment, the key order and the line ending, and entries appended to a section. The document is
+never re-rendered; everything outside the edited lines stays byte-identical.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+
+from goalfile.parse import ledger_span, section_key
+
+_VALUE_RE = re.compile(
+    r"^(?P<head>[ \t]*[A-Za-z_][\w-]*[ \t]*:)(?P<value>[^\r]*?)(?P<tail>[ \t]+#[^\r]*)?(?P<cr>\r?)$"
+)
+_PLAIN_RE = re.compile(r"^[A-Za-z0-9_./@+-][A-Za-z0-9 _./:@+-]*$")
+_YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "~"})
+
+
+def yaml_scalar(value: object) -> str:
+    """A YAML scalar for one line: numbers, null and plain words as is, other text quoted."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    text = str(value)
+    if (
+        _PLAIN_RE.match(text)
+        and text.lower() not in _YAML_WORDS
+        and not text.endswith(" ")
+        and ": " not in text
+        and not re.fullmatch(r"[-+]?[\d._]+(e[-+]?\d+)?", text, flags=re.I)
+    ):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _frontmatter_bounds(lines: Sequence[str]) -> int:
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r").rstrip() in ("---", "..."):
+            return index
+    raise ValueError("no closing frontmatter fence")
+
+
+def set_value(text: str, key: str, value: object) -> str:
+    """Set a frontmatter value (``key`` or ``parent.child``) by editing or adding one line."""
+    lines = text.split("\n")
+    newline_cr = "\r" if lines[0].endswith("\r") else ""
+    close = _frontmatter_bounds(lines)
+    parent, _, child = key.rpartition(".")
+    rendered = yaml_scalar(value)
+    start, stop, indent = 1, close, ""
+    if parent:
+        parent_line = _find_key(lines, 1, close, parent, nested=False)
+        if parent_line is None:
+            lines[close:close] = [f"{parent}:{newline_cr}", f"  {child}: {rendered}{newline_cr}"]
+            return "\n".join(lines)
+        start = parent_line + 1
+        stop = start
+        while stop < close and re.match(r"^[ \t]+\S", lines[stop]):
+            stop += 1
+        indent = _indent_of(lines, start, stop) or "  "
+    target = _find_key(lines, start, stop, child, nested=bool(parent))
+    if target is None:
+        lines[stop:stop] = [f"{indent}{child}: {rendered}{newline_cr}"]
+        return "\n".join(lines)
+    match = _VALUE_RE.match(lines[target])
+    if match is None:  # a block value (e.g. `key:` then an indented list): replace that line only
+        lines[target] = f"{indent}{child}: {rendered}{newline_cr}"
+        return "\n".join(lines)
+    old_value = match.group("value")
+    spacing = old_value[: len(old_value) - len(old_value.lstrip())] or " "
+    tail = match.group("tail") or ""
+    if tail:  # keep the comment where it stood when the new value fits before it
+        width = len(old_value.rstrip())
+        pad = max(1, width - len(spacing) - len(rendered) + (len(old_value) - width) + 1)
+        new = f"{match.group('head')}{spacing}{rendered}{' ' * (pad - 1)}{tail}"
+    else:
+        new = f"{match.group('head')}{spacing}{rendered}"
+    lines[target] = new + match.group("cr")
+    return "\n".join(lines)
+
+
+def _indent_of(lines: Sequence[str], start: int, stop: int) -> str:
+    for index in range(start, stop):
+        match = re.match(r"^([ \t]+)\S", lines[index])
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _find_key(lines: Sequence[str], start: int, stop: int, key: str, *, nested: bool) -> int | None:
+    pattern = re.compile(
+        (r"^[ \t]+" if nested else r"^") + re.escape(key) + r"[ \t]*:(?:[ \t]|\r?$)"
+    )
+    for index in range(start, stop):
+        if pattern.match(lines[index]):
+            return index
+    return None
+
+
+def remove_key(text: str, key: str) -> str:
+    """Remove a top-level frontmatter key written on one line (used when a blocker is resolved)."""
+    lines = text.split("\n")
+    close = _frontmatter_bounds(lines)
+    target = _find_key(lines, 1, close, key, nested=False)
+    if target is None:
+        return text
+    stop = target + 1
+    while stop < close and re.match(r"^[ \t]+\S", lines[stop]):
+        stop += 1
+    del lines[target:stop]
+    return "\n".join(lines)
+
+
+def append_to_section(
+    text: str, section: str, block: Sequence[str], *, before: Sequence[str] = ("lessons",)
+) -> str:
+    """Append lines to the end of ``## <section>``, creating the section when it is missing.
+
+    A missing section is created before the first of ``before`` that exists, else at the end.
+    Exactly one blank line separates the block from what precedes and from what follows.
+    """
+    lines = text.split("\n")
+    cr = "\r" if lines[0].endswith("\r") else ""
+    body = [f"{line}{cr}" for line in block]
+    span = _section_span(text, lines, section)
+    if span is None:
+        title = f"## {section[:1].upper()}{section[1:]}{cr}"
+        insert_at = _first_heading(lines, before)
+        if insert_at is None:
+            return _at_end(lines, len(lines), [cr, title, cr, *body])
+        prefix = _trim_blank(lines, insert_at)
+        return "\n".join([*lines[:prefix], cr, title, cr, *body, cr, *lines[insert_at:]])
+    heading, end = span  # 0-based heading index, 0-based index of the next heading (or len)
+    content_end = max(_trim_blank(lines, end), heading + 1)
+    if end >= len(lines):
+        return _at_end(lines, content_end, [cr, *body])
+    return "\n".join([*lines[:content_end], cr, *body, cr, *lines[end:]])
+
+
+def _trim_blank(lines: Sequence[str], end: int) -> int:
+    """Index after the last non-blank line before ``end``."""
+    while end > 0 and not lines[end - 1].rstrip("\r"):
+        end -= 1
+    return end
+
+
+def _at_end(lines: Sequence[str], end: int, new: Sequence[str]) -> str:
+    """Replace the blank tail of the document from ``end`` on with ``new``; end with a newline."""
+    return "\n".join([*lines[: _trim_blank(lines, end)], *new]) + "\n"
+
+
+def _section_span(text: str, lines: Sequence[str], section: str) -> tuple[int, int] | None:
+    key = section_key(section)
+    if key == "iterations":
+        span = ledger_span(text)
+        if span is None:
+            return None
+        return span[0] - 1, min(span[1] - 1, len(lines))
+    heading = _first_heading(lines, (key,))
+    if heading is None:
+        return None
+    end = heading + 1
+    while end < len(lines) and not re.match(r"^#{1,2}[ \t]", lines[end]):
+        end += 1
+    return heading, end
+
+
+def _first_heading(lines: Sequence[str], keys: Sequence[str]) -> int | None:
+    wanted = {section_key(k) for k in keys}
+    fence = None
+    for index, line in enumerate(lines):
+        stripped = line.rstrip("\r")
+        marker = re.match(r"^ {0,3}(`{3,}|~{3,})", stripped)
+        if marker:
+            if fence is None:
+                fence = marker.group(1)[0]
+            elif marker.group(1)[0] == fence:
+                fence = None
+            continue
+        if fence is None:
+            match = re.match(r"^##[ \t]+(.*?)[ \t#]*$", stripped)
+            if match and section_key(match.group(1)) in wanted:
+                return index
+    return None

@@ -1,0 +1,92 @@
+"""The one error family of goalfile, and the exit codes of DESIGN §7.
+
+Every failure a user can cause is a :class:`GoalfileError`. Each subclass carries the exit
+code it maps to; the CLI boundary is the only place that turns an error into a message and an
+exit code. A traceback means a bug.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from pathlib import Path
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    UNMET = 1
+    USAGE = 2
+    INVALID = 3
+    BLOCKED = 4
+    EXHAUSTED = 5
+    INTERRUPTED = 130
+
+
+class GoalfileError(Exception):
+    """Base error: a message, where it happened, and how to fix it."""
+
+    exit_code: ExitCode = ExitCode.INVALID
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: Path | str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.line = line
+        self.column = column
+        self.hint = hint
+
+    def location(self) -> str:
+        parts = [self.file] if self.file else []
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def render(self) -> str:
+        where = self.location()
+        text = f"{where}: {self.message}" if where else self.message
+        if self.hint:
+            text += f"\n  fix: {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "hint": self.hint,
+            "exit_code": int(self.exit_code),
+        }
+
+
+class UsageError(GoalfileError):
+    """The command line itself is wrong (exit 2)."""
+
+    exit_code = ExitCode.USAGE
+
+
+class GoalFileInvalid(GoalfileError):
+    """The goal file cannot be read as a goal (exit 3, file untouched)."""
+
+    exit_code = ExitCode.INVALID
+
+
+class Refused(GoalfileError):
+    """The goal is valid but the command will not act on it (exit 3, file untouched)."""
+
+    exit_code = ExitCode.INVALID
+
+
+class Interrupted(GoalfileError):
+    """Ctrl-C or SIGTERM: children ended, file untouched (exit 130)."""
+
+    exit_code = ExitCode.INTERRUPTED

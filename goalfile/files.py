@@ -1,0 +1,166 @@
+"""The only module that opens goal files: reading, locking, and atomic writes.
+
+Text is decoded with ``surrogateescape`` so bytes that are not UTF-8 survive a read-edit-write
+cycle unchanged. Writes go to a temporary file in the goal's own folder, are fsynced, take the
+original file's mode, and replace it; a symlinked goal file is written through to its target.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from goalfile.errors import Refused, UsageError
+from goalfile.model import Goal
+from goalfile.parse import parse_goal
+
+ENCODING = "utf-8"
+ERRORS = "surrogateescape"
+
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(
+            f"{path}: no such goal file", hint="check the path, or create one with `goalfile new`"
+        ) from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a goal file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+    return data.decode(ENCODING, ERRORS)
+
+
+def load_goal(path: str | os.PathLike[str]) -> Goal:
+    return parse_goal(read_text(path), path=str(path))
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Replace the file's content in one step, keeping its mode; symlinks are followed."""
+    real = os.path.realpath(path)
+    folder = os.path.dirname(real) or "."
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(real)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode(ENCODING, ERRORS))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+
+
+def create_new(path: str | os.PathLike[str], text: str) -> None:
+    """Write a new file; refuse when one exists already."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        with open(target, "x", encoding=ENCODING, newline="") as handle:
+            handle.write(text)
+    except FileExistsError:
+        raise Refused(
+            f"{target}: exists already; nothing was written",
+            hint="choose another slug, or edit the existing goal",
+        ) from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+# --- locking ------------------------------------------------------------------------------
+
+
+def _lock_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    real = os.path.realpath(path)
+    digest = hashlib.sha256(real.encode(ENCODING, ERRORS)).hexdigest()[:32]
+    folder = Path(tempfile.gettempdir()) / f"goalfile-locks-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    return folder / f"{digest}.lock", folder / f"{digest}.owner"
+
+
+def _describe_owner(owner_file: Path) -> str:
+    try:
+        info = json.loads(owner_file.read_text(encoding=ENCODING))
+        since = time.strftime("%H:%M:%S", time.localtime(float(info["since"])))
+        return f"`{info['command']}` (pid {info['pid']}, since {since})"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "another goalfile process"
+
+
+@contextlib.contextmanager
+def goal_lock(
+    path: str | os.PathLike[str],
+    *,
+    command: str,
+    wait: float,
+    on_wait: Callable[[str], None] | None = None,
+) -> Iterator[None]:
+    """Hold the goal's lock; wait up to ``wait`` seconds for another holder, saying who it is."""
+    from filelock import FileLock, Timeout
+
+    lock_file, owner_file = _lock_paths(path)
+    lock = FileLock(str(lock_file))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        holder = _describe_owner(owner_file)
+        if on_wait is not None:
+            on_wait(f"{path}: waiting for {holder} to finish (up to {wait:g}s)")
+        try:
+            lock.acquire(timeout=wait)
+        except Timeout:
+            raise Refused(
+                f"{path}: locked by {holder}; nothing was written",
+                file=str(path),
+                hint="wait for it to finish, or raise --lock-wait",
+            ) from None
+    try:
+        owner_file.write_text(
+            json.dumps({"pid": os.getpid(), "command": command, "since": time.time()}),
+            encoding=ENCODING,
+        )
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            owner_file.unlink()
+        lock.release()
+
+
+def git_toplevel(start: str | os.PathLike[str]) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``.git`` (a folder or a worktree file)."""
+    here = Path(start).resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def require_file(path: str | os.PathLike[str]) -> Path:
+    target = Path(path)
+    if not target.is_file():
+        raise UsageError(f"{path}: no such goal file", hint="check the path")
+    return target

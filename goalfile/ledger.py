@@ -1,0 +1,197 @@
+"""The iteration ledger: rendering entries, the summary line, and reading entries back.
+
+Everything a check printed is data. Before it reaches the file it is reduced to one line without
+control characters, its ``|`` escaped and fenced in a code span longer than any backtick run it
+holds; quoted output lines are indented four spaces, so no line of the file begins with text a
+check printed and no output can end the table, add a row, forge ``status:`` or a heading.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+
+from goalfile.model import Entry, RowResult, Status, Verdict
+
+VERIFY_BY = "verify-goal"
+EXCERPT_LINES = 20
+EVIDENCE_CHARS = 300
+
+_ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
+_HEADING_RE = re.compile(
+    r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)\) by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
+)
+_STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
+_CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
+ROW_HEADER = "| id | verdict | command | exit | evidence |"
+ROW_RULE = "|----|---------|---------|------|----------|"
+
+
+def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
+    """One line of printable text: ANSI sequences and control characters gone, tabs as spaces."""
+    text = _ANSI_RE.sub("", text).replace("\t", " ")
+    text = _CONTROL_RE.sub("", text)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return text
+
+
+def code_span(text: str) -> str:
+    """A Markdown code span that shows ``text`` verbatim inside a table cell."""
+    text = clean_line(text, limit=10_000).replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if (
+        text.startswith("`")
+        or text.endswith("`")
+        or (text.startswith(" ") and text.endswith(" ") and text.strip())
+    ):
+        text = f" {text} "
+    return f"{fence}{text}{fence}" if text else "` `"
+
+
+def plain_cell(text: str) -> str:
+    """Our own prose in a cell: one line, pipes escaped."""
+    return clean_line(text, limit=1_000).replace("|", "\\|")
+
+
+def render_row(row: RowResult) -> str:
+    evidence = code_span(row.evidence) if row.evidence_quoted else plain_cell(row.evidence)
+    return (
+        f"| {plain_cell(row.id)} | {row.verdict.value} | {code_span(row.command)} "
+        f"| {plain_cell(row.exit)} | {evidence} |"
+    )
+
+
+def render_entry(entry: Entry, *, status_reason: str | None = None) -> list[str]:
+    """The lines of an entry (without line endings)."""
+    lines = [f"### Iteration {entry.iteration} ({entry.date}) by {entry.by}"]
+    if entry.rows:
+        lines += [ROW_HEADER, ROW_RULE, *(render_row(row) for row in entry.rows)]
+    for row in entry.rows:
+        if row.excerpt:
+            lines += ["", plain_cell(f"{row.id} output ({row.excerpt_label}):"), ""]
+            lines += [f"    {clean_line(line, limit=1_000)}".rstrip() for line in row.excerpt]
+    for note in entry.notes:
+        lines.append(clean_line(note, limit=10_000) if note else "")
+    if entry.status is not None:
+        reason = f" ({clean_line(status_reason)})" if status_reason else ""
+        lines += ["", f"status: {entry.status.value}{reason}"]
+    return lines
+
+
+def summary_line(
+    *, slug: str, iteration: int, rows: Sequence[RowResult], status: Status, reason: str | None
+) -> str:
+    """The one line a host's goal evaluator matches (DESIGN §6)."""
+    verdicts = ", ".join(f"{row.id} {row.verdict.value}" for row in rows)
+    tail = f" ({clean_line(reason)})" if reason else ""
+    return f"{VERIFY_BY} {slug} iteration {iteration}: {verdicts}; status: {status.value}{tail}"
+
+
+def excerpt(lines: Sequence[str]) -> tuple[tuple[str, ...], int]:
+    """The last non-empty twenty lines of a tail, and how many lines there were."""
+    kept = [line for line in lines if line.strip()]
+    return tuple(kept[-EXCERPT_LINES:]), len(kept)
+
+
+# --- reading entries back -----------------------------------------------------------------
+
+
+def _unquote(cell: str) -> str:
+    cell = cell.strip()
+    match = re.fullmatch(r"(`+)(.*?)\1", cell, flags=re.S)
+    if match:
+        inner = match.group(2)
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+            inner = inner[1:-1]
+        cell = inner
+    return cell.replace("\\|", "|")
+
+
+def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
+    """Read one entry from its lines (the heading first). Unknown lines become notes."""
+    if not lines:
+        return None
+    head = _HEADING_RE.match(lines[0].rstrip("\r"))
+    if head is None:
+        return None
+    rows: list[RowResult] = []
+    notes: list[str] = []
+    status: Status | None = None
+    reason: str | None = None
+    for raw in lines[1:]:
+        line = raw.rstrip("\r")
+        if line.startswith("| ") and not line.startswith("| id |") and not line.startswith("|--"):
+            cells = [c.strip() for c in _CELL_SPLIT_RE.split(line)[1:-1]]
+            if len(cells) == 5:
+                try:
+                    verdict = Verdict(cells[1])
+                except ValueError:
+                    notes.append(line)
+                    continue
+                rows.append(
+                    RowResult(
+                        id=cells[0].replace("\\|", "|"),
+                        verdict=verdict,
+                        command=_unquote(cells[2]),
+                        exit=cells[3].replace("\\|", "|"),
+                        evidence=_unquote(cells[4]),
+                        evidence_quoted=cells[4].startswith("`"),
+                    )
+                )
+                continue
+        match = _STATUS_LINE_RE.match(line)
+        if match:
+            try:
+                status = Status(match.group(1))
+                reason = match.group(2)
+                continue
+            except ValueError:
+                pass
+        notes.append(line)
+    return Entry(
+        iteration=int(head.group(1)),
+        date=head.group(2),
+        by=head.group(3),
+        rows=tuple(rows),
+        status=status,
+        status_reason=reason,
+        notes=tuple(notes),
+        line=first_line,
+    )
+
+
+def entries(text: str, start: int = 0, end: int | None = None) -> Iterator[Entry]:
+    """Every entry between character offsets ``start`` and ``end``, oldest first."""
+    stop = len(text) if end is None else end
+    heads = [m.start() for m in _HEADING_RE.finditer(text, start, stop)]
+    for pos, begin in enumerate(heads):
+        finish = heads[pos + 1] if pos + 1 < len(heads) else stop
+        parsed = parse_entry(
+            text[begin:finish].split("\n"), first_line=text.count("\n", 0, begin) + 1
+        )
+        if parsed is not None:
+            yield parsed
+
+
+def entries_reversed(text: str, start: int = 0, end: int | None = None) -> Iterator[Entry]:
+    """Entries newest first, reading backwards: the cost is that of the entries consumed."""
+    stop = len(text) if end is None else end
+    finish = stop
+    search_end = stop
+    while True:
+        begin = text.rfind("\n### Iteration ", start, search_end)
+        at_start = begin < 0 and text.startswith("### Iteration ", start)
+        if begin < 0 and not at_start:
+            return
+        begin = start if at_start else begin + 1
+        chunk = text[begin:finish].split("\n")
+        parsed = parse_entry(chunk, first_line=0)
+        if parsed is not None:
+            yield parsed
+            finish = begin
+        if at_start or begin <= start:
+            return
+        search_end = begin - 1

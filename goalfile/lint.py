@@ -1,0 +1,135 @@
+"""The rules a goal file must follow (DESIGN §2–§3): pure, ``Goal`` in, findings out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from goalfile.errors import GoalfileError, GoalFileInvalid
+from goalfile.model import Criterion, Finding, Goal, Kind, Severity
+from goalfile.parse import review_artifact
+
+
+def diagnose(goal: Goal) -> tuple[Finding, ...]:
+    """Everything wrong with a goal file: what reading it found, then the row rules."""
+    findings = [*goal.problems, *_row_findings(goal)]
+    findings.sort(key=lambda f: (f.line or 0, f.column or 0))
+    return tuple(findings)
+
+
+def errors(findings: Iterable[Finding]) -> list[Finding]:
+    return [f for f in findings if f.severity is Severity.ERROR]
+
+
+def require_valid(goal: Goal) -> None:
+    """Raise the first error finding as GoalFileInvalid (the file is left untouched)."""
+    problems = errors(diagnose(goal))
+    if problems:
+        first = problems[0]
+        more = (
+            f" (and {len(problems) - 1} more; run `goalfile lint {goal.path}`)"
+            if len(problems) > 1
+            else ""
+        )
+        raise GoalFileInvalid(
+            first.message + more,
+            file=goal.path,
+            line=first.line,
+            column=first.column,
+            hint=first.hint,
+        )
+
+
+def _row_findings(goal: Goal) -> Iterable[Finding]:
+    from goalfile.expect import parse_expected
+
+    seen: dict[str, int] = {}
+    for row in goal.criteria:
+        if not row.id:
+            yield _error(row, "a criterion row has no id", "give every row an id such as C1")
+        elif row.id in seen:
+            yield _error(
+                row,
+                f"id {row.id} is used twice (first on line {seen[row.id]})",
+                "give every row its own id",
+            )
+        else:
+            seen[row.id] = row.line
+        label = row.id or "row"
+        if row.kind_text.lower() not in {k.value for k in Kind}:
+            yield _error(
+                row,
+                f"{label}: unknown kind {row.kind_text!r}",
+                "write `deterministic` or `review` in the kind column",
+            )
+        if row.timeout_text and row.timeout is None:
+            yield _error(
+                row,
+                f"{label}: timeout {row.timeout_text!r} is not a positive number",
+                "write seconds, e.g. `120`, or leave the cell empty",
+            )
+        if not row.check.strip():
+            yield _error(
+                row,
+                f"{label}: no check",
+                "name the command in the check column, as one code span: `pytest -q`",
+            )
+        if not row.expected.strip():
+            yield _error(
+                row,
+                f"{label}: no expected result",
+                'say what a passing run looks like, e.g. `exit 0; stdout contains "passed"`',
+            )
+            continue
+        if row.kind is Kind.REVIEW:
+            if row.check.strip() and review_artifact(row) is None:
+                yield _error(
+                    row,
+                    f"{label}: the review row names no artifact",
+                    "put the artifact's path in the check column, e.g. `docs/auth.md`",
+                )
+            continue
+        if row.check.strip() and not row.check_is_code:
+            yield Finding(
+                severity=Severity.WARNING,
+                line=row.line,
+                code="check-not-code",
+                message=f"{label}: the check is not one code span; the cell text is run as written",
+                hint="wrap the command in backticks, with `\\|` for a pipe",
+            )
+        try:
+            expectation = parse_expected(row.expected)
+        except GoalfileError as exc:
+            yield Finding(
+                severity=Severity.ERROR,
+                line=row.line,
+                column=_column(goal, row, exc.column),
+                code="expected-syntax",
+                message=f"{label}: expected: {exc.message}",
+                hint=exc.hint,
+            )
+            continue
+        if not expectation.has_exit_clause:
+            yield Finding(
+                severity=Severity.WARNING,
+                line=row.line,
+                code="no-exit-clause",
+                message=f"{label}: expected has no exit clause, so the exit status is not judged",
+                hint="add `exit 0` (or the status a passing run has)",
+            )
+
+
+def _column(goal: Goal, row: Criterion, inner: int | None) -> int | None:
+    lines = goal.text.split("\n", row.line)
+    if row.line - 1 >= len(lines):
+        return inner
+    source = lines[row.line - 1]
+    start = source.find(row.expected)
+    if start < 0:
+        return inner
+    return start + (inner or 1)
+
+
+def _error(row: Criterion, message: str, hint: str) -> Finding:
+    return Finding(
+        severity=Severity.ERROR, line=row.line, message=message, hint=hint, code="criteria"
+    )

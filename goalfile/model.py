@@ -1,0 +1,149 @@
+"""Frozen value types shared by every module. No I/O here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    DRAFT = "draft"
+    ACTIVE = "active"
+    PAUSED = "paused"
+    MET = "met"
+    BLOCKED = "blocked"
+    EXHAUSTED = "exhausted"
+
+
+class Verdict(StrEnum):
+    MET = "met"
+    UNMET = "unmet"
+    ERROR = "error"
+    IMPOSSIBLE = "impossible"
+
+
+class Kind(StrEnum):
+    DETERMINISTIC = "deterministic"
+    REVIEW = "review"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Budget:
+    iterations: int | None = None
+    tokens: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Criterion:
+    """One row of the acceptance-criteria table, as written."""
+
+    id: str
+    criterion: str
+    check: str  # the command (code span content, `\\|` unescaped) or, for review rows, the cell
+    expected: str
+    kind: Kind = Kind.DETERMINISTIC
+    kind_text: str = "deterministic"  # the cell as written, for lint
+    timeout: float | None = None
+    timeout_text: str = ""  # the cell as written, for lint
+    line: int = 0  # 1-based line of the row in the goal file
+    check_is_code: bool = True  # the check cell was exactly one code span
+    cells: tuple[tuple[str, str], ...] = ()  # every cell by header name, as written
+
+
+@dataclass(frozen=True, kw_only=True)
+class Section:
+    """A level-2 section of the body: its heading and line span (1-based, end exclusive)."""
+
+    title: str
+    key: str  # normalised title: lower case, single spaces
+    line: int  # line of the heading
+    end: int  # first line after the section
+
+
+@dataclass(frozen=True, kw_only=True)
+class Goal:
+    """A parsed goal file. ``meta`` holds the frontmatter as YAML read it."""
+
+    path: str
+    text: str
+    meta: dict[str, object]
+    slug: str
+    status: Status
+    budget: Budget
+    iterations_used: int
+    tokens_used: int
+    end_state: str
+    non_goals: tuple[str, ...]
+    criteria: tuple[Criterion, ...]
+    sections: tuple[Section, ...]
+    frontmatter_end: int  # line number of the closing `---`
+    timeout: float | None = None
+    shell: str = "/bin/sh"
+    cwd: str | None = None
+    newline: str = "\n"
+    key_lines: tuple[tuple[str, int], ...] = ()  # frontmatter key (dotted for budget.*) -> line
+    problems: tuple[Finding, ...] = ()  # what reading the file found wrong; see goalfile.lint
+
+    def criterion(self, cid: str) -> Criterion | None:
+        for row in self.criteria:
+            if row.id == cid:
+                return row
+        return None
+
+    def key_line(self, key: str) -> int | None:
+        for name, line in self.key_lines:
+            if name == key:
+                return line
+        return None
+
+    def section(self, key: str) -> Section | None:
+        for sec in self.sections:
+            if sec.key == key:
+                return sec
+        return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RowResult:
+    """The verdict of one criterion in one iteration entry."""
+
+    id: str
+    verdict: Verdict
+    command: str
+    exit: str  # "0", "timeout", "signal 9", or "-" when nothing ran
+    evidence: str  # one line
+    evidence_quoted: bool = True  # True: output, shown as a code span; False: our own prose
+    excerpt: tuple[str, ...] = ()  # at most twenty output lines quoted under the table
+    excerpt_label: str = ""
+    elapsed: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Entry:
+    """An iteration entry of the ledger (``### Iteration n (date) by who``)."""
+
+    iteration: int
+    date: str
+    by: str
+    rows: tuple[RowResult, ...] = ()
+    status: Status | None = None
+    status_reason: str | None = None
+    notes: tuple[str, ...] = field(default=())  # free lines of the entry, for non-verify entries
+    line: int = 0
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Finding:
+    """A problem found in a goal file, with where it is and how to fix it."""
+
+    severity: Severity
+    message: str
+    line: int | None = None
+    column: int | None = None
+    hint: str | None = None
+    code: str = ""  # short stable name, e.g. "expected-syntax"

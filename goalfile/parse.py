@@ -1,0 +1,558 @@
+"""Text in, :class:`~goalfile.model.Goal` out.
+
+The reader never hands the ``## Iterations`` ledger to the Markdown parser: the ledger's span is
+found with two regular-expression searches and skipped, so a goal with thousands of entries reads
+about as fast as a new one. Problems that still leave a usable goal are collected as findings
+(``Goal.problems``); a file that cannot be read as a goal at all raises
+:class:`~goalfile.errors.GoalFileInvalid` with file, line and column.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from goalfile.errors import GoalFileInvalid
+from goalfile.model import (
+    Budget,
+    Criterion,
+    Finding,
+    Goal,
+    Kind,
+    Section,
+    Severity,
+    Status,
+)
+
+if TYPE_CHECKING:
+    from markdown_it.token import Token
+
+REQUIRED_COLUMNS = ("id", "criterion", "check", "expected")
+CRITERIA_KEYS = ("acceptance criteria", "criteria")
+KNOWN_KEYS = frozenset(
+    {
+        "slug",
+        "status",
+        "created",
+        "budget",
+        "iterations_used",
+        "tokens_used",
+        "timeout",
+        "cwd",
+        "shell",
+        "contract",
+        "blocker",
+        "stall_limit",
+    }
+)
+SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r?$")
+_NEXT_SECTION_RE = re.compile(r"(?m)^#{1,2}[ \t]")
+_TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
+_NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
+_FORMAT_HINT = (
+    "a goal file starts with a line `---`, YAML keys (slug, status, created, budget, "
+    "iterations_used, tokens_used), and a closing `---`; see docs/format.md"
+)
+
+
+def section_key(title: str) -> str:
+    """Normalise a heading for case-insensitive matching."""
+    return " ".join(title.replace("`", "").split()).lower()
+
+
+def parse_goal(text: str, *, path: str) -> Goal:
+    """Read a goal file's text. Raises GoalFileInvalid when it is not a goal file at all."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.split("\n")
+    newline = "\r\n" if lines[0].endswith("\r") else "\n"
+    if lines[0].rstrip("\r").rstrip() != "---":
+        raise GoalFileInvalid(
+            "the file does not start with YAML frontmatter",
+            file=path,
+            line=1,
+            column=1,
+            hint=_FORMAT_HINT,
+        )
+    close = _frontmatter_close(lines)
+    if close is None:
+        raise GoalFileInvalid(
+            "the frontmatter is never closed",
+            file=path,
+            line=1,
+            column=1,
+            hint="add a line `---` after the last frontmatter key",
+        )
+    fm_lines = [line.rstrip("\r") for line in lines[1:close]]
+    meta = _load_yaml("\n".join(fm_lines), path=path)
+    key_lines = tuple(_key_lines(fm_lines))
+    problems: list[Finding] = []
+    fields = _typed_fields(meta, dict(key_lines), problems)
+
+    body = _read_body(text, lines, close, path=path, problems=problems)
+    return Goal(
+        path=path,
+        text=text,
+        meta=meta,
+        frontmatter_end=close + 1,
+        key_lines=key_lines,
+        newline=newline,
+        end_state=body.end_state,
+        non_goals=body.non_goals,
+        criteria=body.criteria,
+        sections=body.sections,
+        problems=tuple(problems),
+        **fields,
+    )
+
+
+def _frontmatter_close(lines: Sequence[str]) -> int | None:
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r").rstrip() in ("---", "..."):
+            return index
+    return None
+
+
+def _load_yaml(source: str, *, path: str) -> dict[str, object]:
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    try:
+        loaded = YAMLHandler().load(source) if source.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 2
+        column = mark.column + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise GoalFileInvalid(
+            f"the frontmatter is not valid YAML: {problem}",
+            file=path,
+            line=line,
+            column=column,
+            hint="fix the YAML syntax on that line (`key: value`, two-space indents under budget)",
+        ) from None
+    if not isinstance(loaded, dict):
+        raise GoalFileInvalid(
+            "the frontmatter must be a mapping of keys to values",
+            file=path,
+            line=2,
+            hint=_FORMAT_HINT,
+        )
+    return {str(key): value for key, value in loaded.items()}
+
+
+def _key_lines(fm_lines: Sequence[str]) -> Iterator[tuple[str, int]]:
+    parent: str | None = None
+    for offset, line in enumerate(fm_lines):
+        number = offset + 2
+        top = _TOP_KEY_RE.match(line)
+        if top:
+            parent = top.group(1)
+            yield parent, number
+            continue
+        nested = _NESTED_KEY_RE.match(line)
+        if nested and parent is not None:
+            yield f"{parent}.{nested.group(1)}", number
+
+
+def _typed_fields(
+    meta: Mapping[str, object], lines: Mapping[str, int], problems: list[Finding]
+) -> dict[str, Any]:
+    def err(key: str, message: str, hint: str) -> None:
+        problems.append(
+            Finding(
+                severity=Severity.ERROR,
+                message=message,
+                line=lines.get(key, 1),
+                hint=hint,
+                code="frontmatter",
+            )
+        )
+
+    slug = meta.get("slug")
+    if not isinstance(slug, str) or not SLUG_RE.match(slug):
+        err(
+            "slug",
+            f"slug {slug!r} is missing or not lowercase letters, digits and '-'",
+            "write e.g. `slug: auth-refresh`",
+        )
+        slug = str(slug) if slug is not None else ""
+
+    raw_status = meta.get("status")
+    try:
+        status = Status(str(raw_status))
+    except ValueError:
+        err(
+            "status",
+            f"status {raw_status!r} is not one of {', '.join(s.value for s in Status)}",
+            "write e.g. `status: draft`",
+        )
+        status = Status.DRAFT
+
+    created = meta.get("created")
+    if created is None:
+        problems.append(
+            Finding(
+                severity=Severity.WARNING,
+                message="no `created` date",
+                line=1,
+                hint="add `created: YYYY-MM-DD`",
+                code="frontmatter",
+            )
+        )
+    elif not isinstance(created, _dt.date) and not (
+        isinstance(created, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", created)
+    ):
+        err("created", f"created {created!r} is not a date", "write `created: YYYY-MM-DD`")
+
+    budget = Budget()
+    raw_budget = meta.get("budget")
+    if raw_budget is None:
+        problems.append(
+            Finding(
+                severity=Severity.WARNING,
+                message="no `budget`: unbounded",
+                line=1,
+                hint="add `budget:` with `iterations:` and `tokens:`",
+                code="frontmatter",
+            )
+        )
+    elif not isinstance(raw_budget, dict):
+        err(
+            "budget",
+            "budget must be a mapping with `iterations` and `tokens`",
+            "write `budget:` then `  iterations: 5` and `  tokens: null` on their own lines",
+        )
+    else:
+        limits: dict[str, int | None] = {}
+        for name in ("iterations", "tokens"):
+            value = raw_budget.get(name)
+            if value is None or _positive_int(value):
+                limits[name] = value
+            else:
+                err(
+                    f"budget.{name}",
+                    f"budget.{name} {value!r} is not a positive integer or null",
+                    f"write `{name}: 5` or `{name}: null` (unbounded)",
+                )
+                limits[name] = None
+        for name in raw_budget:
+            if name not in ("iterations", "tokens"):
+                problems.append(
+                    Finding(
+                        severity=Severity.WARNING,
+                        message=f"unknown budget key `{name}` is kept but unused",
+                        line=lines.get(f"budget.{name}", lines.get("budget")),
+                        code="unknown-key",
+                    )
+                )
+        budget = Budget(iterations=limits["iterations"], tokens=limits["tokens"])
+
+    counters: dict[str, int] = {}
+    for name in ("iterations_used", "tokens_used"):
+        value = meta.get(name, 0)
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+            counters[name] = value
+        else:
+            err(name, f"{name} {value!r} is not a whole number >= 0", f"write `{name}: 0`")
+            counters[name] = 0
+
+    timeout = _number(meta.get("timeout"))
+    if meta.get("timeout") is not None and timeout is None:
+        err(
+            "timeout",
+            f"timeout {meta.get('timeout')!r} is not a positive number of seconds",
+            "write e.g. `timeout: 600`",
+        )
+
+    shell = meta.get("shell", "/bin/sh")
+    if not isinstance(shell, str) or not shell.strip():
+        err("shell", f"shell {shell!r} is not a program path", "write e.g. `shell: /bin/bash`")
+        shell = "/bin/sh"
+    cwd = meta.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        err("cwd", f"cwd {cwd!r} is not a path", "write a folder relative to the goal file")
+        cwd = None
+    stall = meta.get("stall_limit")
+    if stall is not None and not _positive_int(stall):
+        err(
+            "stall_limit",
+            f"stall_limit {stall!r} is not a positive integer",
+            "write e.g. `stall_limit: 3`",
+        )
+    for key in meta:
+        if key not in KNOWN_KEYS:
+            problems.append(
+                Finding(
+                    severity=Severity.WARNING,
+                    message=f"unknown frontmatter key `{key}` is kept but unused",
+                    line=lines.get(key),
+                    code="unknown-key",
+                )
+            )
+    return {
+        "slug": slug,
+        "status": status,
+        "budget": budget,
+        "iterations_used": counters["iterations_used"],
+        "tokens_used": counters["tokens_used"],
+        "timeout": timeout,
+        "shell": shell,
+        "cwd": cwd,
+    }
+
+
+def _positive_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _number(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        return None
+    return float(value)
+
+
+class _Body:
+    def __init__(self) -> None:
+        self.end_state = ""
+        self.non_goals: tuple[str, ...] = ()
+        self.criteria: tuple[Criterion, ...] = ()
+        self.sections: tuple[Section, ...] = ()
+
+
+def _read_body(
+    text: str, lines: Sequence[str], close: int, *, path: str, problems: list[Finding]
+) -> _Body:
+    """Parse everything after the frontmatter except the ledger under ``## Iterations``."""
+    total = len(lines)
+    ledger = ledger_span(text)
+    pieces: list[tuple[int, int]] = []  # 0-based [start, end) line ranges handed to markdown-it
+    sections: list[tuple[str, int]] = []  # (title, 1-based heading line)
+    if ledger is None:
+        pieces.append((close + 1, total))
+    else:
+        heading, end = ledger
+        pieces.append((close + 1, heading - 1))
+        sections.append(("Iterations", heading))
+        if end <= total:
+            pieces.append((end - 1, total))
+    body = _Body()
+    criteria_table: list[Token] | None = None
+    non_goals: list[str] = []
+    for start, stop in pieces:
+        tokens = _markdown().parse("\n".join(line.rstrip("\r") for line in lines[start:stop]))
+        current = ""
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            line = start + 1 + (token.map[0] if token.map else 0)
+            if token.type == "heading_open" and token.tag in ("h1", "h2"):
+                title = tokens[index + 1].content.strip()
+                if token.tag == "h2":
+                    current = section_key(title)
+                    sections.append((title, line))
+                elif not body.end_state and title.lower().startswith("goal:"):
+                    body.end_state = title[5:].strip()
+                    current = ""
+            elif token.type == "table_open" and current in CRITERIA_KEYS and criteria_table is None:
+                table: list[Token] = []
+                for inner in tokens[index:]:
+                    table.append(_shift(inner, start))
+                    if inner.type == "table_close":
+                        break
+                criteria_table = table
+            elif (
+                token.type == "inline"
+                and current in ("non-goals", "non goals", "nongoals")
+                and _in_list_item(tokens, index)
+                and token.content.strip()
+            ):
+                non_goals.append(" ".join(token.content.split()))
+            index += 1
+    sections.sort(key=lambda item: item[1])
+    body.sections = tuple(
+        Section(
+            title=title,
+            key=section_key(title),
+            line=line,
+            end=sections[pos + 1][1] if pos + 1 < len(sections) else total + 1,
+        )
+        for pos, (title, line) in enumerate(sections)
+    )
+    body.non_goals = tuple(non_goals)
+    if not body.end_state:
+        problems.append(
+            Finding(
+                severity=Severity.ERROR,
+                message="no `# Goal:` heading",
+                line=close + 2,
+                code="structure",
+                hint="state the end state as an H1: `# Goal: <one measurable outcome>`",
+            )
+        )
+    if criteria_table is None:
+        where = next((s.line for s in body.sections if s.key in CRITERIA_KEYS), None)
+        problems.append(
+            Finding(
+                severity=Severity.ERROR,
+                message="no acceptance-criteria table"
+                if where
+                else "no `## Acceptance criteria` section",
+                line=where or close + 2,
+                code="structure",
+                hint="add `## Acceptance criteria` with a table "
+                "`| id | criterion | check | expected | kind |`",
+            )
+        )
+    else:
+        body.criteria = tuple(_criteria(criteria_table, problems))
+    return body
+
+
+def ledger_region(text: str) -> tuple[int, int] | None:
+    """Character offsets of the ``## Iterations`` content: after its heading line, up to the
+    next H1/H2 heading (or the end of the text)."""
+    match = _ITERATIONS_RE.search(text)
+    if match is None:
+        return None
+    after = _NEXT_SECTION_RE.search(text, match.end())
+    return match.end(), after.start() if after is not None else len(text)
+
+
+def ledger_span(text: str) -> tuple[int, int] | None:
+    """1-based line of the ``## Iterations`` heading and of the next H1/H2 heading (or EOF+1)."""
+    match = _ITERATIONS_RE.search(text)
+    if match is None:
+        return None
+    heading = text.count("\n", 0, match.start()) + 1
+    after = _NEXT_SECTION_RE.search(text, match.end())
+    if after is None:
+        return heading, text.count("\n") + 2
+    return heading, text.count("\n", 0, after.start()) + 1
+
+
+def _markdown() -> Any:
+    global _MD
+    if _MD is None:
+        from markdown_it import MarkdownIt
+
+        _MD = MarkdownIt("commonmark").enable("table")
+    return _MD
+
+
+_MD: Any = None
+
+
+def _shift(token: Token, start: int) -> Token:
+    if token.map:
+        token.map = [token.map[0] + start, token.map[1] + start]
+    return token
+
+
+def _in_list_item(tokens: Sequence[Token], index: int) -> bool:
+    level = tokens[index].level
+    for back in range(index - 1, -1, -1):
+        if tokens[back].level < level and tokens[back].nesting == 1:
+            if tokens[back].type == "list_item_open":
+                return True
+            level = tokens[back].level
+    return False
+
+
+def _criteria(table: Sequence[Token], problems: list[Finding]) -> Iterator[Criterion]:
+    rows: list[tuple[int, list[Token]]] = []
+    current: list[Token] | None = None
+    line = 0
+    for token in table:
+        if token.type == "tr_open":
+            current = []
+            line = (token.map[0] + 1) if token.map else 0
+        elif token.type == "inline" and current is not None:
+            current.append(token)
+        elif token.type == "tr_close" and current is not None:
+            rows.append((line, current))
+            current = None
+    if not rows:
+        return
+    header_line, header_cells = rows[0]
+    names = [section_key(cell.content) for cell in header_cells]
+    missing = [name for name in REQUIRED_COLUMNS if name not in names]
+    if missing:
+        problems.append(
+            Finding(
+                severity=Severity.ERROR,
+                line=header_line,
+                code="columns",
+                message=f"the criteria table lacks the column(s) {', '.join(missing)}",
+                hint="the header must name id, criterion, check and expected "
+                "(kind and timeout optional)",
+            )
+        )
+        return
+    for line, cells in rows[1:]:
+        by_name = {name: cells[pos] if pos < len(cells) else None for pos, name in enumerate(names)}
+
+        def raw(name: str, by_name: dict[str, Token | None] = by_name) -> str:
+            cell = by_name.get(name)
+            return cell.content.strip() if cell is not None else ""
+
+        check_cell = by_name["check"]
+        check, is_code = _check_text(check_cell)
+        expected_cell = by_name["expected"]
+        expected, _ = _check_text(expected_cell)
+        kind_text = raw("kind") or "deterministic"
+        try:
+            kind = Kind(kind_text.lower())
+        except ValueError:
+            kind = Kind.DETERMINISTIC
+        timeout_text = raw("timeout")
+        timeout = _number(_to_float(timeout_text)) if timeout_text else None
+        yield Criterion(
+            id=raw("id").strip("`"),
+            criterion=raw("criterion"),
+            check=check,
+            expected=expected,
+            kind=kind,
+            kind_text=kind_text,
+            timeout=timeout,
+            timeout_text=timeout_text,
+            line=line,
+            check_is_code=is_code,
+            cells=tuple((name, raw(name)) for name in names),
+        )
+
+
+def _to_float(text: str) -> float | None:
+    try:
+        return float(text.removesuffix("s"))
+    except ValueError:
+        return None
+
+
+def _check_text(cell: Token | None) -> tuple[str, bool]:
+    """A cell that is exactly one code span gives its content; else the cell text as written."""
+    if cell is None:
+        return "", False
+    children = [
+        c for c in (cell.children or []) if not (c.type == "text" and not c.content.strip())
+    ]
+    if len(children) == 1 and children[0].type == "code_inline":
+        return children[0].content, True
+    return cell.content.strip(), False
+
+
+def review_artifact(row: Criterion) -> str | None:
+    """The artifact a review row names: its code span path, or the last word of its prose."""
+    cell = row.check.strip()
+    if not cell:
+        return None
+    if row.check_is_code:
+        return cell
+    spans: list[str] = re.findall(r"`([^`]+)`", cell)
+    if spans:
+        return spans[-1].strip()
+    last: str = cell.split()[-1].rstrip(".,;:")
+    return last or None

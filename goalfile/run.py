@@ -1,0 +1,637 @@
+"""Run one check as a real process, in bounded memory, and say how it ended.
+
+This is the only module of goalfile that imports :mod:`subprocess`. It knows nothing about
+goal files, verdicts or the ``expected`` language: it starts ``[shell, "-c", command]``,
+streams both pipes to a callback, keeps a bounded tail of each stream, enforces the time
+limits, and makes sure that no process of the check is left behind.
+
+How a check is run (POSIX, Linux):
+
+- The child gets a new session (so a new process group whose id is its pid), stdin from
+  ``/dev/null``, stdout and stderr as two separate pipes, and exactly the cwd and the
+  environment of the :class:`CheckSpec`.
+- Both pipes are read concurrently by a :mod:`selectors` loop in the calling thread; no thread
+  is started. Every chunk goes to ``on_output`` (from the calling thread only) and into an
+  :class:`OutputTail`, whose memory is bounded however large the output is.
+- When the time limit expires, the whole process group gets SIGTERM, then SIGKILL after
+  :data:`KILL_GRACE` seconds. When the shell exits on its own, the pipes are read until EOF for
+  at most :data:`LINGER` seconds (a background child may hold them open), and then whatever is
+  left in the process group is ended the same way (SIGTERM, grace, SIGKILL).
+- Any exception raised while waiting (``KeyboardInterrupt`` from Ctrl-C, or one raised by a
+  callback) ends the process group the same way before it propagates.
+
+A process that leaves the group on purpose (``setsid``, ``setpgid``) escapes this cleanup; that
+is the documented limit of process-group based supervision.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import signal
+import stat
+import subprocess
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import IO
+
+CHUNK_SIZE = 64 * 1024
+"""Bytes asked for by one read of a pipe."""
+
+SELECT_INTERVAL = 0.1
+"""Longest wait of one turn of the read loop, in seconds."""
+
+TICK_INTERVAL = 0.1
+"""``on_tick`` is called at most once per this many seconds."""
+
+KILL_GRACE = 2.0
+"""Seconds between SIGTERM and SIGKILL to a check's process group."""
+
+LINGER = 1.0
+"""Seconds the pipes are still read after the shell exited, for background children."""
+
+GROUP_POLL = 0.02
+"""Seconds between looks at a process group that was sent SIGTERM."""
+
+MAX_TAIL_LINES = 2000
+"""Lines kept at the end of each stream."""
+
+MAX_TAIL_BYTES = 50 * 1024
+"""Bytes kept at the end of each stream (line terminators not counted)."""
+
+SYNTAX_TIMEOUT = 10.0
+"""Default time limit of :func:`syntax_error`, in seconds."""
+
+MAX_MESSAGE_CHARS = 300
+"""A syntax error message longer than this is shortened."""
+
+GOAL_LIMIT_MESSAGE = "timed out: goal time limit reached"
+GOAL_LIMIT_BEFORE_START_MESSAGE = "timed out: goal time limit reached before the check started"
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckSpec:
+    """What to run and where. ``env`` is the complete environment of the child."""
+
+    command: str
+    shell: str  # e.g. "/bin/sh"; run as [shell, "-c", command]
+    cwd: str
+    env: Mapping[str, str]
+    timeout: float | None  # seconds for this check; None = unlimited
+
+
+class Ending(StrEnum):
+    EXITED = "exited"
+    SIGNALLED = "signalled"
+    TIMEOUT = "timeout"
+    NOT_STARTED = "not_started"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StreamSummary:
+    """The kept end of one stream and the size of all of it."""
+
+    tail: tuple[str, ...]  # last lines, UTF-8 with errors="replace", without terminators
+    total_bytes: int
+    total_lines: int  # newline count, +1 for a final unterminated line
+    truncated: bool  # tail holds less than everything (lines dropped or a line cut)
+
+
+EMPTY_STREAM = StreamSummary(tail=(), total_bytes=0, total_lines=0, truncated=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunOutcome:
+    """How a check ended. ``message`` explains TIMEOUT and NOT_STARTED, else it is ""."""
+
+    ending: Ending
+    exit_status: int | None  # set when EXITED
+    signal: int | None  # set when SIGNALLED
+    elapsed: float
+    stdout: StreamSummary
+    stderr: StreamSummary
+    message: str
+
+
+# --------------------------------------------------------------------------- pure logic
+
+
+def count_lines(*, newlines: int, total_bytes: int, ends_with_newline: bool) -> int:
+    """Lines of a stream: its newlines, plus one for a final line without a newline."""
+    if total_bytes and not ends_with_newline:
+        return newlines + 1
+    return newlines
+
+
+def decode_line(raw: bytes) -> str:
+    """One kept line as text: UTF-8 with replacement characters, a trailing CR dropped."""
+    return raw.decode("utf-8", errors="replace").removesuffix("\r")
+
+
+def keep_last(lines: deque[bytes], kept_bytes: int, *, max_lines: int, max_bytes: int) -> int:
+    """Drop lines from the front until both limits hold; return the bytes still kept."""
+    while lines and (len(lines) > max_lines or kept_bytes > max_bytes):
+        kept_bytes -= len(lines.popleft())
+    return kept_bytes
+
+
+class OutputTail:
+    """The end of a stream, fed chunk by chunk, in bounded memory.
+
+    Keeps at most ``max_lines`` lines and ``max_bytes`` bytes (terminators not counted); a
+    single line longer than ``max_bytes`` keeps its first ``max_bytes`` bytes. Counts every
+    byte and every line, however much is dropped.
+    """
+
+    def __init__(self, *, max_lines: int = MAX_TAIL_LINES, max_bytes: int = MAX_TAIL_BYTES):
+        if max_lines < 1 or max_bytes < 1:
+            raise ValueError("an output tail must keep at least one line and one byte")
+        self.max_lines = max_lines
+        self.max_bytes = max_bytes
+        self.total_bytes = 0
+        self.newlines = 0
+        self._lines: deque[bytes] = deque()
+        self._kept_bytes = 0
+        self._partial = bytearray()  # the current unterminated line, at most max_bytes
+        self._ends_with_newline = True
+        self._cut = False  # some line was shortened
+
+    def feed(self, chunk: bytes) -> None:
+        if not chunk:
+            return
+        self.total_bytes += len(chunk)
+        self.newlines += chunk.count(b"\n")
+        self._ends_with_newline = chunk.endswith(b"\n")
+        first = chunk.find(b"\n")
+        if first < 0:
+            self._grow_partial(chunk)
+            return
+        self._grow_partial(chunk[:first])
+        completed = bytes(self._partial)
+        self._partial.clear()
+        self._push([completed])
+        last = chunk.rfind(b"\n")
+        if last > first:
+            self._push(self._last_lines(chunk[first + 1 : last]))
+        self._grow_partial(chunk[last + 1 :])
+
+    def summary(self) -> StreamSummary:
+        lines = deque(self._lines)
+        if not self._ends_with_newline:
+            lines.append(bytes(self._partial))
+            keep_last(
+                lines,
+                self._kept_bytes + len(self._partial),
+                max_lines=self.max_lines,
+                max_bytes=self.max_bytes,
+            )
+        total_lines = count_lines(
+            newlines=self.newlines,
+            total_bytes=self.total_bytes,
+            ends_with_newline=self._ends_with_newline,
+        )
+        return StreamSummary(
+            tail=tuple(decode_line(line) for line in lines),
+            total_bytes=self.total_bytes,
+            total_lines=total_lines,
+            truncated=self._cut or len(lines) < total_lines,
+        )
+
+    def _last_lines(self, block: bytes) -> list[bytes]:
+        """The lines of ``block`` (newline-separated) that can still be kept."""
+        pieces = block.rsplit(b"\n", self.max_lines)
+        if len(pieces) > self.max_lines:
+            del pieces[0]  # several earlier lines, unsplit: the later ones push them out
+        return pieces
+
+    def _grow_partial(self, data: bytes) -> None:
+        room = self.max_bytes - len(self._partial)
+        if len(data) > room:
+            self._partial += data[:room]
+            self._cut = True
+        else:
+            self._partial += data
+
+    def _push(self, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        if max(map(len, lines)) > self.max_bytes:
+            self._cut = True
+            lines = [line[: self.max_bytes] for line in lines]
+        if len(lines) >= self.max_lines:
+            self._lines.clear()
+            self._kept_bytes = 0
+            lines = lines[-self.max_lines :]
+        self._lines.extend(lines)
+        self._kept_bytes = keep_last(
+            self._lines,
+            self._kept_bytes + sum(map(len, lines)),
+            max_lines=self.max_lines,
+            max_bytes=self.max_bytes,
+        )
+
+
+def time_limit(
+    timeout: float | None, deadline: float | None, now: float
+) -> tuple[float | None, str]:
+    """The effective limit in seconds from ``now`` and the message used if it expires."""
+    check_message = (
+        f"timed out after {format_seconds(timeout)} (check timeout)" if timeout is not None else ""
+    )
+    if deadline is None:
+        return timeout, check_message
+    remaining = deadline - now
+    if timeout is not None and timeout <= remaining:
+        return timeout, check_message
+    return remaining, GOAL_LIMIT_MESSAGE
+
+
+def format_seconds(seconds: float) -> str:
+    return f"{seconds:g}s"
+
+
+_ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def clean_message(text: str) -> str:
+    """One line of text without escapes or control characters, whitespace collapsed."""
+    text = _CONTROL.sub(" ", _ANSI_ESCAPE.sub("", text))
+    text = " ".join(text.split())
+    if len(text) > MAX_MESSAGE_CHARS:
+        text = text[: MAX_MESSAGE_CHARS - 1] + "…"
+    return text
+
+
+def first_message_line(data: bytes) -> str:
+    """The first non-empty line of ``data``, cleaned; "" when there is none."""
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        cleaned = clean_message(line)
+        if cleaned:
+            return cleaned
+    return ""
+
+
+def parse_proc_stat(data: bytes) -> tuple[str, int]:
+    """State letter and process group id from the text of ``/proc/PID/stat``."""
+    fields = data[data.rfind(b")") + 2 :].split()
+    return fields[0].decode("ascii", errors="replace"), int(fields[2])
+
+
+# --------------------------------------------------------------------------- process groups
+
+
+def _signal_group(pgid: int, signum: int) -> bool:
+    """Send ``signum`` to a process group; False when the group no longer exists."""
+    try:
+        os.killpg(pgid, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a member we may not signal still exists
+    return True
+
+
+def _has_live_member(pgid: int) -> bool:
+    """Whether some process of the group is still running (zombies do not count).
+
+    Linux only; without ``/proc`` every existing group counts as live. Zombies matter because
+    an init that does not reap orphans (common in containers) leaves them in the group.
+    """
+    if not os.path.exists("/proc/self/stat"):
+        return True
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as stat_file:
+                state, group = parse_proc_stat(stat_file.read())
+        except (OSError, ValueError, IndexError):
+            continue
+        if group == pgid and state not in ("Z", "X", "x"):
+            return True
+    return False
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return _has_live_member(pgid)
+
+
+def _end_group(
+    proc: subprocess.Popen[bytes], *, pump: Callable[[float], bool] | None = None
+) -> None:
+    """SIGTERM the check's process group, SIGKILL it after the grace, reap the shell.
+
+    ``pump(seconds)`` keeps reading the pipes while waiting; it returns False once they are
+    closed. Without it the wait sleeps.
+    """
+    pgid = proc.pid  # start_new_session: the shell leads its own group
+    if _signal_group(pgid, signal.SIGTERM):
+        give_up = time.monotonic() + KILL_GRACE
+        while True:
+            proc.poll()
+            if not _group_alive(pgid):
+                break
+            left = give_up - time.monotonic()
+            if left <= 0:
+                _signal_group(pgid, signal.SIGKILL)
+                break
+            wait = min(GROUP_POLL, left)
+            if pump is None or not pump(wait):
+                time.sleep(wait)
+    proc.wait()
+
+
+# --------------------------------------------------------------------------- pipes
+
+
+class _Pipes:
+    """Both output pipes of a check, read without threads."""
+
+    def __init__(
+        self,
+        proc: subprocess.Popen[bytes],
+        tails: Mapping[str, OutputTail],
+        on_output: Callable[[str, bytes], None],
+    ) -> None:
+        self._tails = tails
+        self._on_output = on_output
+        self._files: list[IO[bytes]] = []
+        self._selector = selectors.DefaultSelector()
+        for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+            assert pipe is not None
+            self._files.append(pipe)
+            self._selector.register(pipe.fileno(), selectors.EVENT_READ, name)
+        self._open = True
+
+    @property
+    def open(self) -> bool:
+        return self._open and bool(self._selector.get_map())
+
+    def pump(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` for output and read what is ready; False when closed."""
+        if not self.open:
+            return False
+        for key, _ in self._selector.select(max(timeout, 0.0)):
+            data = os.read(key.fd, CHUNK_SIZE)
+            if not data:
+                self._selector.unregister(key.fd)
+                continue
+            name: str = key.data
+            self._tails[name].feed(data)
+            self._on_output(name, data)
+        return True
+
+    def drain(self, seconds: float) -> None:
+        """Read until EOF on both pipes, for at most ``seconds``."""
+        until = time.monotonic() + seconds
+        while self.open and (left := until - time.monotonic()) > 0:
+            self.pump(min(left, SELECT_INTERVAL))
+
+    def close(self) -> None:
+        if not self._open:
+            return
+        self._open = False
+        self._selector.close()
+        for pipe in self._files:
+            pipe.close()
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _cwd_problem(cwd: str) -> str | None:
+    try:
+        mode = os.stat(cwd).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return f"working directory {cwd} does not exist"
+    except OSError as exc:
+        return f"working directory {cwd} cannot be used: {exc.strerror or exc}"
+    except ValueError as exc:  # a NUL byte in the path
+        return f"working directory {cwd!r} cannot be used: {exc}"
+    if not stat.S_ISDIR(mode):
+        return f"working directory {cwd} is not a directory"
+    return None
+
+
+def _start_problem(spec: CheckSpec, exc: OSError) -> str:
+    if exc.filename == spec.cwd and exc.filename != spec.shell:  # chdir failed in the child
+        if isinstance(exc, PermissionError):
+            return f"working directory {spec.cwd} cannot be entered: permission denied"
+        return f"working directory {spec.cwd} cannot be entered: {exc.strerror or exc}"
+    if isinstance(exc, FileNotFoundError):
+        return f"shell {spec.shell} not found"
+    if isinstance(exc, PermissionError):
+        return f"shell {spec.shell} cannot be run: permission denied"
+    return f"shell {spec.shell} cannot be run: {exc.strerror or exc}"
+
+
+def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
+    """The running check, or a message saying why it could not start."""
+    if not spec.shell:
+        return "no shell given"
+    problem = _cwd_problem(spec.cwd)
+    if problem is not None:
+        return problem
+    try:
+        return subprocess.Popen(
+            [spec.shell, "-c", spec.command],
+            cwd=spec.cwd,
+            env=dict(spec.env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
+    except OSError as exc:
+        return _start_problem(spec, exc)
+    except ValueError as exc:  # a NUL byte in the command, a bad environment name
+        return f"check cannot be started: {exc}"
+
+
+def _not_run(ending: Ending, message: str) -> RunOutcome:
+    return RunOutcome(
+        ending=ending,
+        exit_status=None,
+        signal=None,
+        elapsed=0.0,
+        stdout=EMPTY_STREAM,
+        stderr=EMPTY_STREAM,
+        message=message,
+    )
+
+
+def run_check(
+    spec: CheckSpec,
+    *,
+    on_output: Callable[[str, bytes], None],
+    deadline: float | None = None,
+    on_tick: Callable[[float], None] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> RunOutcome:
+    """Run ``spec`` to its end and report how it ended. Never raises for a check's failure.
+
+    ``deadline`` is an absolute ``clock()`` value for the whole goal; the check gets
+    ``min(spec.timeout, deadline - now)``. ``on_output("stdout" | "stderr", chunk)`` sees every
+    byte, in order per stream. ``on_tick(elapsed)`` is called at most ten times a second while
+    the check runs. Both are called from the calling thread only. An exception from either, or
+    a ``KeyboardInterrupt``, ends the check's process group and then propagates.
+    """
+    start = clock()
+    limit, limit_message = time_limit(spec.timeout, deadline, start)
+    if limit is not None and limit <= 0 and limit_message == GOAL_LIMIT_MESSAGE:
+        return _not_run(Ending.TIMEOUT, GOAL_LIMIT_BEFORE_START_MESSAGE)
+    started = _start(spec)
+    if isinstance(started, str):
+        return _not_run(Ending.NOT_STARTED, started)
+    proc = started
+    tails = {"stdout": OutputTail(), "stderr": OutputTail()}
+    pipes = _Pipes(proc, tails, on_output)
+    try:
+        ended_at, timed_out = _supervise(proc, pipes, start, limit, on_tick, clock)
+        if timed_out:
+            _end_group(proc, pump=pipes.pump)
+            pipes.drain(LINGER)
+        pipes.close()
+        _end_group(proc)  # whatever the shell left behind in its group
+    except BaseException:
+        try:
+            pipes.close()
+            _end_group(proc)
+        except BaseException:  # interrupted again while cleaning up: no more grace
+            _signal_group(proc.pid, signal.SIGKILL)
+            proc.wait()
+        raise
+    return _outcome(proc, timed_out, limit_message, ended_at - start, tails)
+
+
+def _supervise(
+    proc: subprocess.Popen[bytes],
+    pipes: _Pipes,
+    start: float,
+    limit: float | None,
+    on_tick: Callable[[float], None] | None,
+    clock: Callable[[], float],
+) -> tuple[float, bool]:
+    """Read until the shell has exited and the pipes are done, or the limit expires.
+
+    Returns when the shell's end was seen (or the limit expired) and whether it timed out.
+    """
+    ended_at: float | None = None
+    last_tick = start
+    while True:
+        now = clock()
+        if ended_at is None and proc.poll() is not None:
+            ended_at = now
+        if ended_at is not None:
+            if not pipes.open or now - ended_at >= LINGER:
+                return ended_at, False
+            wait = min(SELECT_INTERVAL, ended_at + LINGER - now)
+        elif limit is not None and now - start >= limit:
+            return now, True
+        else:
+            wait = SELECT_INTERVAL if limit is None else min(SELECT_INTERVAL, start + limit - now)
+        if on_tick is not None and now - last_tick >= TICK_INTERVAL:
+            last_tick = now
+            on_tick(now - start)
+        if pipes.open:
+            pipes.pump(wait)
+        else:  # the shell closed its output but runs on
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=max(wait, 0.0))
+
+
+def _outcome(
+    proc: subprocess.Popen[bytes],
+    timed_out: bool,
+    limit_message: str,
+    elapsed: float,
+    tails: Mapping[str, OutputTail],
+) -> RunOutcome:
+    status = proc.returncode
+    exit_status: int | None = None
+    signum: int | None = None
+    message = ""
+    if timed_out:
+        ending = Ending.TIMEOUT
+        message = limit_message
+    elif status < 0:
+        ending = Ending.SIGNALLED
+        signum = -status
+    else:
+        ending = Ending.EXITED
+        exit_status = status
+    return RunOutcome(
+        ending=ending,
+        exit_status=exit_status,
+        signal=signum,
+        elapsed=max(elapsed, 0.0),
+        stdout=tails["stdout"].summary(),
+        stderr=tails["stderr"].summary(),
+        message=message,
+    )
+
+
+def syntax_error(
+    *,
+    shell: str,
+    command: str,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float = SYNTAX_TIMEOUT,
+) -> str | None:
+    """What the shell's ``-n`` (parse only) says about ``command``; None when it parses.
+
+    Also None when the syntax could not be checked (missing shell or cwd, timeout, a shell
+    killed by a signal): :func:`run_check` then reports the real problem.
+    """
+    try:
+        done = subprocess.run(
+            [shell, "-n", "-c", command],
+            cwd=cwd,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=timeout,
+            start_new_session=True,
+            check=False,
+        )
+    except (OSError, ValueError, subprocess.TimeoutExpired):
+        return None
+    if done.returncode <= 0:
+        return None
+    return first_message_line(done.stderr) or (
+        f"shell {shell} rejected the command (exit {done.returncode})"
+    )
+
+
+__all__ = [
+    "CHUNK_SIZE",
+    "KILL_GRACE",
+    "LINGER",
+    "MAX_TAIL_BYTES",
+    "MAX_TAIL_LINES",
+    "CheckSpec",
+    "Ending",
+    "OutputTail",
+    "RunOutcome",
+    "StreamSummary",
+    "run_check",
+    "syntax_error",
+]

@@ -1,0 +1,563 @@
+"""goalfile.run: checks run as real processes (sh, sleep, yes, head), no mocks."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections import deque
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goalfile.run import (
+    CHUNK_SIZE,
+    GOAL_LIMIT_BEFORE_START_MESSAGE,
+    GOAL_LIMIT_MESSAGE,
+    KILL_GRACE,
+    LINGER,
+    MAX_TAIL_BYTES,
+    MAX_TAIL_LINES,
+    CheckSpec,
+    Ending,
+    OutputTail,
+    RunOutcome,
+    StreamSummary,
+    clean_message,
+    count_lines,
+    decode_line,
+    first_message_line,
+    keep_last,
+    parse_proc_stat,
+    run_check,
+    syntax_error,
+    time_limit,
+)
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def spec(
+    command: str,
+    *,
+    cwd: Path | str = "/",
+    timeout: float | None = None,
+    shell: str = "/bin/sh",
+    env: dict[str, str] | None = None,
+) -> CheckSpec:
+    return CheckSpec(
+        command=command,
+        shell=shell,
+        cwd=str(cwd),
+        env=ENV if env is None else env,
+        timeout=timeout,
+    )
+
+
+def run(check: CheckSpec, **kwargs: object) -> tuple[RunOutcome, list[tuple[str, bytes]], float]:
+    """Run a check; return its outcome, the chunks it printed and the wall time taken."""
+    chunks: list[tuple[str, bytes]] = []
+    began = time.monotonic()
+    outcome = run_check(
+        check,
+        on_output=lambda name, data: chunks.append((name, data)),
+        **kwargs,  # type: ignore[arg-type]
+    )
+    return outcome, chunks, time.monotonic() - began
+
+
+def joined(chunks: list[tuple[str, bytes]], name: str) -> bytes:
+    return b"".join(data for stream, data in chunks if stream == name)
+
+
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """(state, process group) of a process, None when it no longer exists."""
+    try:
+        return parse_proc_stat(Path(f"/proc/{pid}/stat").read_bytes())
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def gone(pid: int) -> bool:
+    """The process has ended (a zombie an init that does not reap leaves counts as ended)."""
+    found = proc_stat(pid)
+    return found is None or found[0] in ("Z", "X")
+
+
+def live_in_group(pgid: int) -> list[int]:
+    live = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            found = proc_stat(int(name))
+            if found is not None and found[1] == pgid and found[0] not in ("Z", "X"):
+                live.append(int(name))
+    return live
+
+
+def script_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+# --------------------------------------------------------------------------- pure logic
+
+
+@pytest.mark.parametrize(
+    ("newlines", "total_bytes", "ends_with_newline", "expected"),
+    [(0, 0, True, 0), (1, 2, True, 1), (0, 3, False, 1), (2, 5, False, 3), (3, 3, True, 3)],
+)
+def test_count_lines(
+    newlines: int, total_bytes: int, ends_with_newline: bool, expected: int
+) -> None:
+    assert (
+        count_lines(newlines=newlines, total_bytes=total_bytes, ends_with_newline=ends_with_newline)
+        == expected
+    )
+
+
+def test_decode_line_replaces_bad_bytes_and_drops_cr() -> None:
+    assert decode_line(b"a\xffb\r") == "a\ufffdb"
+    assert decode_line(b"\x00\x1b[31mred") == "\x00\x1b[31mred"
+
+
+def test_keep_last_respects_both_limits() -> None:
+    lines = deque([b"aaaa", b"bb", b"c", b"dd"])
+    assert keep_last(lines, 9, max_lines=3, max_bytes=4) == 3
+    assert list(lines) == [b"c", b"dd"]
+
+
+def test_tail_counts_everything_and_keeps_the_end() -> None:
+    tail = OutputTail(max_lines=3, max_bytes=100)
+    for chunk in (b"one\ntw", b"o\nthree\nfour\n", b"five"):
+        tail.feed(chunk)
+    assert tail.summary() == StreamSummary(
+        tail=("three", "four", "five"), total_bytes=23, total_lines=5, truncated=True
+    )
+
+
+def test_tail_byte_limit_and_long_lines() -> None:
+    tail = OutputTail(max_lines=10, max_bytes=5)
+    tail.feed(b"abc\nde\n")
+    assert tail.summary().tail == ("abc", "de")
+    assert not tail.summary().truncated
+    tail.feed(b"f\n")
+    assert tail.summary().tail == ("de", "f")
+    tail.feed(b"0123456789")  # unterminated and too long: its first 5 bytes are kept
+    summary = tail.summary()
+    assert summary.tail == ("01234",)
+    assert summary.truncated
+    assert summary.total_lines == 4
+    assert summary.total_bytes == 19
+
+
+def test_tail_of_nothing() -> None:
+    assert OutputTail().summary() == StreamSummary(
+        tail=(), total_bytes=0, total_lines=0, truncated=False
+    )
+
+
+def test_tail_defaults() -> None:
+    tail = OutputTail()
+    tail.feed(b"x" * (MAX_TAIL_BYTES + 10) + b"\n" + b"y\n" * (MAX_TAIL_LINES + 5))
+    summary = tail.summary()
+    assert summary.tail == ("y",) * MAX_TAIL_LINES
+    assert summary.total_lines == MAX_TAIL_LINES + 6
+    assert summary.truncated
+
+
+def reference_tail(data: bytes, *, max_lines: int, max_bytes: int) -> StreamSummary:
+    """The tail as a naive reading of the whole stream would keep it."""
+    parts = data.split(b"\n")
+    if data.endswith(b"\n") or not data:
+        parts.pop()
+    cut = any(len(part) > max_bytes for part in parts)
+    kept: list[bytes] = []
+    size = 0
+    for line in reversed([part[:max_bytes] for part in parts]):
+        if len(kept) == max_lines or size + len(line) > max_bytes:
+            break
+        kept.insert(0, line)
+        size += len(line)
+    return StreamSummary(
+        tail=tuple(decode_line(line) for line in kept),
+        total_bytes=len(data),
+        total_lines=len(parts),
+        truncated=cut or len(kept) < len(parts),
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.sampled_from([b"a", b"bcd", b"\n", b"\n\n", b"\xff", b"\r\n", b"xyzzy!"])),
+    cuts=st.lists(st.integers(min_value=0, max_value=200)),
+    max_lines=st.integers(min_value=1, max_value=6),
+    max_bytes=st.integers(min_value=1, max_value=12),
+)
+def test_tail_matches_a_naive_reading_however_the_stream_is_chunked(
+    pieces: list[bytes], cuts: list[int], max_lines: int, max_bytes: int
+) -> None:
+    data = b"".join(pieces)
+    tail = OutputTail(max_lines=max_lines, max_bytes=max_bytes)
+    start = 0
+    for cut in [*sorted(cuts), len(data)]:
+        tail.feed(data[start:cut])
+        start = max(start, cut)
+    assert tail.summary() == reference_tail(data, max_lines=max_lines, max_bytes=max_bytes)
+
+
+def test_time_limit_names_the_limit_that_applies() -> None:
+    assert time_limit(None, None, 0.0) == (None, "")
+    assert time_limit(5.0, None, 0.0) == (5.0, "timed out after 5s (check timeout)")
+    assert time_limit(2.5, 100.0, 10.0) == (2.5, "timed out after 2.5s (check timeout)")
+    assert time_limit(600.0, 100.0, 10.0) == (90.0, GOAL_LIMIT_MESSAGE)
+    assert time_limit(None, 100.0, 10.0) == (90.0, GOAL_LIMIT_MESSAGE)
+    assert time_limit(None, 5.0, 10.0) == (-5.0, GOAL_LIMIT_MESSAGE)
+
+
+def test_messages_are_cleaned_to_one_line() -> None:
+    assert clean_message("\x1b[31m  bad \t thing\x07 ") == "bad thing"
+    assert len(clean_message("x" * 1000)) == 300
+    assert first_message_line(b"\n  \n\x1b[1mfirst\x1b[0m\nsecond\n") == "first"
+    assert first_message_line(b"") == ""
+
+
+def test_parse_proc_stat_handles_odd_command_names() -> None:
+    assert parse_proc_stat(b"42 (a) b (c)) S 1 42 42 0 -1") == ("S", 42)
+
+
+# --------------------------------------------------------------------------- exit and signal
+
+
+def test_exit_statuses(tmp_path: Path) -> None:
+    script = tmp_path / "not-executable.sh"
+    script.write_text("echo hi\n")
+    script.chmod(0o644)
+    cases = {"true": 0, "exit 3": 3, "./not-executable.sh": 126, "no-such-command-xyz": 127}
+    for command, status in cases.items():
+        outcome, _, _ = run(spec(command, cwd=tmp_path))
+        assert (outcome.ending, outcome.exit_status, outcome.signal) == (
+            Ending.EXITED,
+            status,
+            None,
+        ), command
+        assert outcome.message == ""
+
+
+def test_killed_by_a_signal() -> None:
+    outcome, _, _ = run(spec("kill -TERM $$"))
+    assert outcome.ending is Ending.SIGNALLED
+    assert outcome.signal == signal.SIGTERM
+    assert outcome.exit_status is None
+
+
+# --------------------------------------------------------------------------- process setup
+
+
+def test_cwd_env_and_new_session_exactly_as_given(tmp_path: Path) -> None:
+    env = {"PATH": ENV["PATH"], "ONLY_THIS": "a b=c"}
+    outcome, chunks, _ = run(
+        spec("pwd; tr '\\0' '\\n' < /proc/$$/environ; cat /proc/$$/stat", cwd=tmp_path, env=env)
+    )
+    assert outcome.ending is Ending.EXITED
+    assert outcome.exit_status == 0
+    lines = joined(chunks, "stdout").decode().splitlines()
+    assert lines[0] == str(tmp_path.resolve())
+    assert sorted(lines[1:-1]) == sorted(f"{key}={value}" for key, value in env.items())
+    stat_fields = lines[-1].rsplit(")", 1)[1].split()
+    pid = int(lines[-1].split()[0])
+    pgrp, session = int(stat_fields[2]), int(stat_fields[3])
+    assert pgrp == pid  # its own process group ...
+    assert session == pid  # ... and its own session
+    assert pgrp != os.getpgrp()
+
+
+def test_stdin_is_closed() -> None:
+    outcome, chunks, took = run(spec('cat; read x; echo "read=$?"; readlink /proc/$$/fd/0'))
+    assert outcome.ending is Ending.EXITED
+    assert outcome.exit_status == 0
+    assert joined(chunks, "stdout").decode().splitlines() == ["read=1", "/dev/null"]
+    assert took < 2
+
+
+# --------------------------------------------------------------------------- output
+
+
+def test_streams_are_separate_and_callbacks_come_from_the_calling_thread() -> None:
+    seen: list[tuple[str, bytes]] = []
+    threads: set[int] = set()
+    counts: set[int] = set()
+    baseline = threading.active_count()
+
+    def on_output(name: str, data: bytes) -> None:
+        seen.append((name, data))
+        threads.add(threading.get_ident())
+        counts.add(threading.active_count())
+
+    outcome = run_check(spec("printf 'a\\nb'; echo err >&2; printf ''"), on_output=on_output)
+    assert outcome.ending is Ending.EXITED
+    assert joined(seen, "stdout") == b"a\nb"
+    assert joined(seen, "stderr") == b"err\n"
+    assert outcome.stdout == StreamSummary(
+        tail=("a", "b"), total_bytes=3, total_lines=2, truncated=False
+    )
+    assert outcome.stderr.tail == ("err",)
+    assert threads == {threading.get_ident()}
+    assert counts == {baseline}
+
+
+def test_both_pipes_are_read_concurrently() -> None:
+    # Each burst is far larger than a pipe buffer: reading one pipe at a time would deadlock.
+    command = (
+        "head -c 3000000 /dev/zero >&2; yes out | head -n 500000; "
+        "head -c 3000000 /dev/zero >&2; echo done"
+    )
+    outcome, chunks, took = run(spec(command, timeout=30))
+    assert outcome.ending is Ending.EXITED
+    assert outcome.stderr.total_bytes == 6_000_000
+    assert outcome.stdout.total_bytes == 2_000_005
+    assert outcome.stdout.total_lines == 500_001
+    assert outcome.stdout.tail[-2:] == ("out", "done")
+    assert outcome.stdout.truncated
+    assert len(joined(chunks, "stderr")) == 6_000_000
+    assert all(len(data) <= CHUNK_SIZE for _, data in chunks)
+    assert took < 20
+
+
+def test_binary_nul_and_escapes_in_output() -> None:
+    outcome, chunks, _ = run(spec("printf 'a\\377\\376b\\000c\\033[31mred\\033[0m\\n\\200'"))
+    assert outcome.ending is Ending.EXITED
+    assert joined(chunks, "stdout") == b"a\xff\xfeb\x00c\x1b[31mred\x1b[0m\n\x80"
+    assert outcome.stdout.tail == ("a\ufffd\ufffdb\x00c\x1b[31mred\x1b[0m", "\ufffd")
+    assert outcome.stdout.total_lines == 2
+
+
+def test_on_tick_is_rate_limited() -> None:
+    ticks: list[float] = []
+    outcome = run_check(spec("sleep 0.6"), on_output=lambda *_: None, on_tick=ticks.append)
+    assert outcome.ending is Ending.EXITED
+    assert 2 <= len(ticks) <= 8
+    assert all(later - earlier >= 0.09 for earlier, later in itertools.pairwise(ticks))
+    assert 0.5 <= outcome.elapsed < 2
+
+
+# --------------------------------------------------------------------------- time limits
+
+
+def test_check_timeout_ends_the_whole_group_term_first() -> None:
+    outcome, chunks, took = run(spec("sleep 100 & echo $!; sleep 100", timeout=0.3))
+    assert outcome.ending is Ending.TIMEOUT
+    assert outcome.message == "timed out after 0.3s (check timeout)"
+    assert (outcome.exit_status, outcome.signal) == (None, None)
+    assert took < 0.3 + KILL_GRACE  # sleep obeys SIGTERM: no need to wait for the grace
+    assert gone(int(joined(chunks, "stdout")))
+
+
+def test_timeout_kills_a_grandchild_that_ignores_term_and_holds_the_pipes() -> None:
+    outcome, chunks, took = run(spec("trap '' TERM; sleep 100 & echo $!; sleep 100", timeout=0.3))
+    assert outcome.ending is Ending.TIMEOUT
+    grandchild = int(joined(chunks, "stdout"))
+    assert KILL_GRACE <= took < KILL_GRACE + 3
+    assert 0.3 <= outcome.elapsed < 1
+    assert gone(grandchild)
+
+
+def test_goal_deadline_shorter_than_check_timeout() -> None:
+    outcome, _, took = run(spec("sleep 30", timeout=30), deadline=time.monotonic() + 0.3)
+    assert outcome.ending is Ending.TIMEOUT
+    assert outcome.message == GOAL_LIMIT_MESSAGE
+    assert took < 3
+
+
+def test_goal_deadline_already_passed_starts_nothing(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    outcome, _, _ = run(spec(f"touch {marker}"), deadline=time.monotonic() - 1)
+    assert outcome.ending is Ending.TIMEOUT
+    assert outcome.message == GOAL_LIMIT_BEFORE_START_MESSAGE
+    assert not marker.exists()
+
+
+def test_injected_clock_drives_the_deadline() -> None:
+    ticks = iter(range(10_000))  # one second per look at the clock
+    outcome, _, took = run(spec("sleep 30"), deadline=5.0, clock=lambda: float(next(ticks)))
+    assert outcome.ending is Ending.TIMEOUT
+    assert outcome.message == GOAL_LIMIT_MESSAGE
+    assert took < 10
+
+
+# --------------------------------------------------------------------------- leftovers
+
+
+def test_background_child_holding_the_pipe_does_not_hang() -> None:
+    outcome, chunks, took = run(spec("sleep 30 & echo hi; echo $! >&2"))
+    assert outcome.ending is Ending.EXITED
+    assert outcome.exit_status == 0
+    assert outcome.stdout.tail == ("hi",)
+    assert took < LINGER + 2
+    assert outcome.elapsed < LINGER
+    assert gone(int(joined(chunks, "stderr")))
+
+
+def test_background_child_without_the_pipes_is_ended_too() -> None:
+    outcome, chunks, took = run(spec("sleep 30 >/dev/null 2>&1 & echo $!"))
+    assert outcome.exit_status == 0
+    assert took < LINGER
+    assert gone(int(joined(chunks, "stdout")))
+
+
+def test_shell_that_closes_its_output_still_times_out() -> None:
+    outcome, _, took = run(spec("exec >&- 2>&-; sleep 30", timeout=0.3))
+    assert outcome.ending is Ending.TIMEOUT
+    assert took < 3
+
+
+def test_an_exception_from_a_callback_ends_the_group_and_propagates() -> None:
+    pids: list[int] = []
+
+    def on_output(name: str, data: bytes) -> None:
+        pids.append(int(data))
+        raise RuntimeError("stop")
+
+    began = time.monotonic()
+    with pytest.raises(RuntimeError, match="stop"):
+        run_check(spec("sleep 30 & echo $!; sleep 30"), on_output=on_output)
+    assert time.monotonic() - began < 3
+    assert gone(pids[0])
+
+
+def test_keyboard_interrupt_ends_the_check_and_propagates(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    script = textwrap.dedent(
+        f"""
+        from goalfile.run import CheckSpec, run_check
+        run_check(
+            CheckSpec(command="echo $$ > {pidfile}.tmp && mv {pidfile}.tmp {pidfile}; "
+                              "sleep 31 & sleep 30",
+                      shell="/bin/sh", cwd="/", env={ENV!r}, timeout=None),
+            on_output=lambda name, data: None,
+        )
+        """
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script], env=script_env(), stderr=subprocess.PIPE, text=True
+    )
+    try:
+        for _ in range(200):
+            if pidfile.exists():
+                break
+            time.sleep(0.05)
+        shell_pid = int(pidfile.read_text())
+        time.sleep(0.2)
+        assert live_in_group(shell_pid)
+        began = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=10)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    assert time.monotonic() - began < 5
+    assert child.returncode != 0
+    assert "KeyboardInterrupt" in err
+    assert live_in_group(shell_pid) == []
+
+
+# --------------------------------------------------------------------------- not started
+
+
+def test_cannot_start_is_reported_not_raised(tmp_path: Path) -> None:
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    not_executable = tmp_path / "shell"
+    not_executable.write_text("")
+    not_executable.chmod(0o644)
+    missing = tmp_path / "missing"
+    cases = [
+        (spec("true", shell="/no/such/zsh"), "shell /no/such/zsh not found"),
+        (spec("true", shell="no-such-shell-xyz"), "shell no-such-shell-xyz not found"),
+        (spec("true", cwd=missing), f"working directory {missing} does not exist"),
+        (spec("true", cwd=a_file), f"working directory {a_file} is not a directory"),
+        (
+            spec("true", shell=str(not_executable)),
+            f"shell {not_executable} cannot be run: permission denied",
+        ),
+        (spec("true", shell=""), "no shell given"),
+        (spec("echo \0"), "check cannot be started: embedded null byte"),
+        (spec("true", cwd="/\0"), "working directory '/\\x00' cannot be used: embedded null byte"),
+    ]
+    for check, message in cases:
+        outcome, chunks, _ = run(check)
+        assert outcome.ending is Ending.NOT_STARTED
+        assert outcome.message == message
+        assert (outcome.exit_status, outcome.signal, chunks) == (None, None, [])
+        assert outcome.stdout.total_bytes == outcome.stderr.total_bytes == 0
+
+
+# --------------------------------------------------------------------------- syntax
+
+
+def test_syntax_error() -> None:
+    message = syntax_error(shell="/bin/sh", command="echo (", cwd="/", env=ENV)
+    assert message
+    assert "\n" not in message
+    assert "(" in message
+    assert syntax_error(shell="/bin/sh", command="echo ok", cwd="/", env=ENV) is None
+    assert syntax_error(shell="/bin/sh", command="rm -rf /no/such/x", cwd="/", env=ENV) is None
+
+
+def test_syntax_error_leaves_missing_shell_and_cwd_to_run_check(tmp_path: Path) -> None:
+    assert syntax_error(shell="/no/such/sh", command="echo (", cwd="/", env=ENV) is None
+    assert syntax_error(shell="/bin/sh", command="echo (", cwd=str(tmp_path / "x"), env=ENV) is None
+
+
+# --------------------------------------------------------------------------- memory
+
+
+def test_memory_stays_bounded_for_a_gigabyte_of_output() -> None:
+    """The one slow test: 1 GB through the pipe, peak memory of the reader under 100 MB."""
+    script = textwrap.dedent(
+        f"""
+        import json, resource
+        from goalfile.run import CheckSpec, run_check
+        outcome = run_check(
+            CheckSpec(command="yes | head -c 1000000000", shell="/bin/sh", cwd="/",
+                      env={ENV!r}, timeout=120),
+            on_output=lambda name, data: None,
+        )
+        print(json.dumps({{
+            "ending": outcome.ending,
+            "status": outcome.exit_status,
+            "bytes": outcome.stdout.total_bytes,
+            "lines": outcome.stdout.total_lines,
+            "tail": len(outcome.stdout.tail),
+            "truncated": outcome.stdout.truncated,
+            "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+        }}))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=script_env(),
+        capture_output=True,
+        text=True,
+        timeout=150,
+        check=True,
+    )
+    report = json.loads(done.stdout)
+    assert report["ending"] == "exited"
+    assert report["status"] == 0
+    assert report["bytes"] == 1_000_000_000
+    assert report["lines"] == 500_000_000
+    assert report["tail"] == MAX_TAIL_LINES
+    assert report["truncated"] is True
+    assert report["maxrss_kib"] < 100 * 1024
