@@ -1,0 +1,402 @@
+"""The command line: parses options, calls a command, renders its result.
+
+This is the only module that imports click, and :func:`_boundary` is the one place that turns
+a :class:`~goalfile.errors.GoalfileError` into a message and an exit code.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from goalfile import __version__
+from goalfile.errors import ExitCode, GoalfileError, UsageError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 met/success, 1 active with unmet rows, 2 usage error, 3 refused or invalid "
+    "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted."
+)
+
+
+def _emit_json(document: dict[str, object]) -> None:
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def _err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def _boundary(func: F) -> F:
+    """Run a command; errors become a message on stderr (and a JSON document) and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def on_term(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, on_term)
+        try:
+            code = func(*args, **kwargs)
+        except GoalfileError as exc:
+            _err(f"goalfile: {exc.render()}")
+            if as_json:
+                _emit_json({"schema_version": 1, "error": exc.to_json()})
+            sys.exit(int(exc.exit_code))
+        except KeyboardInterrupt:
+            _err("goalfile: interrupted; the goal file is untouched")
+            sys.exit(int(ExitCode.INTERRUPTED))
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        sys.exit(int(code or 0))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _context() -> Any:
+    from goalfile.commands.context import Context
+
+    return Context.from_process(notify=_err)
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document (schema_version 1)."
+)
+
+
+class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)  # in the order they were added: the life of a goal
+
+
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP
+)
+@click.version_option(__version__, "--version", prog_name="goalfile")
+def main() -> None:
+    """Goal files whose acceptance checks really run.
+
+    A goal is a Markdown file: frontmatter with status and budget, one end state, non-goals,
+    and a table of acceptance criteria, each a shell check with an expected result. `verify`
+    runs every check as a real process and appends the verdicts to the file's ledger.
+    """
+
+
+# --- new ----------------------------------------------------------------------------------
+
+
+def _limit(value: str | None) -> int | None:
+    if value is None or value.lower() in ("null", "none", "unbounded"):
+        return None
+    try:
+        number = int(value.replace("_", ""))
+    except ValueError:
+        raise UsageError(f"{value!r} is not a whole number or `null`") from None
+    if number <= 0:
+        raise UsageError(f"{value!r}: a budget must be positive, or `null` for unbounded")
+    return number
+
+
+@main.command()
+@click.argument("slug")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False),
+    help="Folder for the goal file (default: goals/).",
+)
+@click.option("--end-state", help="The one measurable end state (the `# Goal:` heading).")
+@click.option(
+    "--iterations",
+    default="5",
+    show_default=True,
+    help="Iteration budget, or `null` for unbounded.",
+)
+@click.option(
+    "--tokens", default="null", show_default=True, help="Token budget, or `null` for unbounded."
+)
+@click.option("--criterion", help="What the first criterion C1 asserts.")
+@click.option("--check", help="The command of C1.")
+@click.option("--expected", help="What a passing run of C1 looks like, e.g. 'exit 0'.")
+@json_option
+@_boundary
+def new(
+    slug: str,
+    directory: str | None,
+    end_state: str | None,
+    iterations: str,
+    tokens: str,
+    criterion: str | None,
+    check: str | None,
+    expected: str | None,
+    as_json: bool,
+) -> int:
+    """Write a draft goal file goals/SLUG.md from the template; never overwrites."""
+    from goalfile.commands.new import new_goal
+
+    result = new_goal(
+        slug=slug,
+        directory=directory,
+        ctx=_context(),
+        end_state=end_state,
+        iterations=_limit(iterations),
+        tokens=_limit(tokens),
+        check=check,
+        expected=expected,
+        criterion=criterion,
+    )
+    if as_json:
+        _emit_json(result.to_json())
+    else:
+        click.echo(f"wrote {result.path} (status: draft)")
+        _err(
+            "next: fill in the end state, non-goals and every check, then "
+            f"`goalfile lint {result.path}` and `goalfile activate {result.path}`"
+        )
+    return 0
+
+
+# --- lint ---------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@json_option
+@_boundary
+def lint(paths: tuple[str, ...], as_json: bool) -> int:
+    """Check goal files against every rule of the format. Exit 0 clean, 3 with errors."""
+    from goalfile.commands.lint import lint_paths
+
+    result = lint_paths(paths)
+    if as_json:
+        _emit_json(result.to_json())
+        return int(result.exit_code)
+    for report in result.reports:
+        if report.fatal is not None:
+            _err(f"{report.fatal.render()}")
+        for finding in report.findings:
+            where = ":".join(str(p) for p in (report.path, finding.line, finding.column) if p)
+            _err(f"{where}: {finding.severity.value}: {finding.message}")
+            if finding.hint:
+                _err(f"  fix: {finding.hint}")
+        if report.ok:
+            warnings = len(report.findings)
+            click.echo(f"{report.path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
+        else:
+            click.echo(f"{report.path}: invalid")
+    return int(result.exit_code)
+
+
+# --- activate -----------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@json_option
+@_boundary
+def activate(path: str, as_json: bool) -> int:
+    """Make a draft goal active, only when lint passes; ledgered."""
+    from goalfile.commands.activate import activate as run
+
+    result = run(path=path, ctx=_context())
+    if as_json:
+        _emit_json(result.to_json())
+    else:
+        click.echo(f"{path}: active ({len(result.criteria)} criteria approved)")
+    return 0
+
+
+# --- verify -------------------------------------------------------------------------------
+
+
+def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[], int | None]:
+    if tokens_used is not None:
+        value = tokens_used
+    else:
+        raw = env.get("GOALFILE_TOKENS_USED", "").strip()
+        if not raw:
+            return lambda: None
+        try:
+            value = int(raw)
+        except ValueError:
+            raise UsageError(
+                f"GOALFILE_TOKENS_USED={raw!r} is not a whole number",
+                hint="set it to the tokens used so far, or unset it",
+            ) from None
+    if value < 0:
+        raise UsageError("token usage cannot be negative")
+    return lambda: value
+
+
+class _Terminal:
+    """Live progress on a terminal: a line per check with elapsed time, then its verdict."""
+
+    def __init__(self, *, live: bool, tail_lines: int | None) -> None:
+        self.live = live
+        self.tail_lines = tail_lines
+
+    def started(self, row: Any) -> None:
+        if self.live:
+            click.echo(f"  {row.id} running …", nl=False)
+
+    def tick(self, row: Any, elapsed: float) -> None:
+        if self.live:
+            click.echo(f"\r\x1b[K  {row.id} running … {elapsed:.1f}s", nl=False)
+
+    def finished(self, result: Any, tails: Any) -> None:
+        from goalfile.ledger import clean_line
+
+        if self.live:
+            click.echo("\r\x1b[K", nl=False)
+        took = f" ({result.elapsed:.1f}s)" if result.elapsed is not None else ""
+        click.echo(f"{result.id} {result.verdict.value}{took}: {clean_line(result.evidence)}")
+        if tails is None or result.verdict.value == "met":
+            return
+        for name, lines, total in (
+            ("stdout", tails.stdout, tails.stdout_bytes),
+            ("stderr", tails.stderr, tails.stderr_bytes),
+        ):
+            if not lines:
+                continue
+            shown = lines if self.tail_lines is None else lines[-self.tail_lines :]
+            click.echo(f"  {name} (last {len(shown)} lines of {total} bytes):")
+            for line in shown:
+                click.echo(f"  │ {clean_line(line, limit=2000)}")
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option(
+    "--no-write",
+    is_flag=True,
+    help="Run the checks on a goal of any status; write nothing; exit by the result.",
+)
+@click.option(
+    "--tokens-used",
+    type=click.IntRange(min=0),
+    help="Tokens used so far (else $GOALFILE_TOKENS_USED).",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    help="Seconds for the whole goal; checks still running then are ended.",
+)
+@click.option(
+    "--lock-wait",
+    type=click.FloatRange(min=0),
+    default=600,
+    show_default=True,
+    help="Seconds to wait for another goalfile process holding this goal.",
+)
+@click.option(
+    "--tail",
+    "tail_lines",
+    type=click.IntRange(min=0),
+    help="Output lines shown per unmet or error row (default: all kept lines on a "
+    "terminal, 40 otherwise).",
+)
+@json_option
+@_boundary
+def verify(
+    path: str,
+    no_write: bool,
+    tokens_used: int | None,
+    time_limit: float | None,
+    lock_wait: float,
+    tail_lines: int | None,
+    as_json: bool,
+) -> int:
+    """Run every check as a real process, judge each row, and append the ledger entry.
+
+    Prints one summary line last, verbatim, e.g.
+    `verify-goal auth iteration 2: C1 met, C2 unmet; status: active`.
+    """
+    from goalfile.commands.verify import VerifyOptions
+    from goalfile.commands.verify import verify as run
+
+    ctx = _context()
+    options = VerifyOptions(
+        path=path,
+        write=not no_write,
+        tokens_used=_tokens_source(tokens_used, dict(ctx.env)),
+        time_limit=time_limit,
+        lock_wait=lock_wait,
+    )
+    terminal = sys.stdout.isatty()
+    progress = (
+        None
+        if as_json
+        else _Terminal(
+            live=terminal,
+            tail_lines=tail_lines if tail_lines is not None else (None if terminal else 40),
+        )
+    )
+    result = run(options, ctx, progress)
+    if as_json:
+        _emit_json(result.to_json())
+    else:
+        if not result.written and not no_write:
+            _err("nothing was written")
+        click.echo(result.summary)
+    return int(result.exit_code)
+
+
+# --- status -------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@json_option
+@_boundary
+def status(paths: tuple[str, ...], as_json: bool) -> int:
+    """Show each goal's status, budget use and latest verdicts (default: goals/ and
+    .zetetic/goals/)."""
+    from goalfile.commands.status import status as run
+
+    result = run(paths=paths, ctx=_context())
+    if as_json:
+        _emit_json(result.to_json())
+        return int(result.exit_code)
+    if not result.goals:
+        _err("no goal files found under goals/ or .zetetic/goals/")
+    for item in result.goals:
+        if item.goal is None:
+            assert item.error is not None
+            _err(item.error.render())
+            continue
+        click.echo(_status_text(item))
+    return int(result.exit_code)
+
+
+def _status_text(item: Any) -> str:
+    goal = item.goal
+
+    def of(used: int, limit: int | None) -> str:
+        return f"{used}/{limit}" if limit is not None else f"{used} (unbounded)"
+
+    lines = [
+        f"{goal.slug}: {goal.status.value}  ({item.path})",
+        f"  end state: {goal.end_state}",
+        f"  iterations {of(goal.iterations_used, goal.budget.iterations)}, "
+        f"tokens {of(goal.tokens_used, goal.budget.tokens)}",
+    ]
+    verdicts = {row.id: row for row in item.last_verify.rows} if item.last_verify else {}
+    if item.last_verify:
+        lines.append(
+            f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date})"
+        )
+    for row in goal.criteria:
+        seen = verdicts.get(row.id)
+        verdict = seen.verdict.value if seen else "not verified"
+        lines.append(f"  {row.id:<4} {verdict:<12} {row.criterion}")
+    return "\n".join(lines)

@@ -1,0 +1,28 @@
+"""What a command needs from the outside world, passed in rather than read deep inside."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True, kw_only=True)
+class Context:
+    today: str  # YYYY-MM-DD, the date written into entries
+    env: Mapping[str, str]
+    cwd: Path
+    clock: Callable[[], float] = time.monotonic
+    notify: Callable[[str], None] = field(default=lambda message: None)  # progress messages
+
+    @classmethod
+    def from_process(cls, *, notify: Callable[[str], None] | None = None) -> Context:
+        return cls(
+            today=_dt.date.today().isoformat(),
+            env=dict(os.environ),
+            cwd=Path.cwd(),
+            notify=notify or (lambda message: None),
+        )

@@ -1,0 +1,30 @@
+"""Read-edit-write under the goal's lock: the one path every editing command takes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from goalfile.commands.context import Context
+from goalfile.files import goal_lock, read_text, write_atomic
+from goalfile.model import Goal
+from goalfile.parse import parse_goal
+
+T = TypeVar("T")
+LOCK_WAIT = 600.0
+
+
+def update_goal(
+    path: str, ctx: Context, *, command: str, change: Callable[[str, Goal], tuple[str, T]]
+) -> T:
+    """Apply ``change(text, goal) -> (new_text, result)``; write only when the text changed.
+
+    ``change`` raises to refuse, and then the file is left untouched.
+    """
+    with goal_lock(path, command=command, wait=LOCK_WAIT, on_wait=ctx.notify):
+        text = read_text(path)
+        goal = parse_goal(text, path=path)
+        new_text, result = change(text, goal)
+        if new_text != text:
+            write_atomic(path, new_text)
+        return result

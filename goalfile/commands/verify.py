@@ -1,0 +1,431 @@
+"""`goalfile verify`: run every check as a real process, judge it, and ledger the result."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Literal, Protocol
+
+from goalfile import edit, ledger
+from goalfile.commands.context import Context
+from goalfile.errors import ExitCode, Interrupted, Refused
+from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
+from goalfile.lint import require_valid
+from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
+from goalfile.parse import parse_goal
+
+SCHEMA_VERSION = 1
+STATUS_EXIT = {
+    Status.MET: ExitCode.OK,
+    Status.ACTIVE: ExitCode.UNMET,
+    Status.BLOCKED: ExitCode.BLOCKED,
+    Status.EXHAUSTED: ExitCode.EXHAUSTED,
+    Status.PAUSED: ExitCode.UNMET,
+    Status.DRAFT: ExitCode.UNMET,
+}
+
+
+class Progress(Protocol):
+    """What the terminal shows while checks run. Every method may do nothing."""
+
+    def started(self, row: Criterion) -> None: ...
+
+    def tick(self, row: Criterion, elapsed: float) -> None: ...
+
+    def finished(self, result: RowResult, tails: Tails | None) -> None: ...
+
+
+class NoProgress:
+    def started(self, row: Criterion) -> None:
+        pass
+
+    def tick(self, row: Criterion, elapsed: float) -> None:
+        pass
+
+    def finished(self, result: RowResult, tails: Tails | None) -> None:
+        pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tails:
+    """The kept tail of a check's output, for the terminal."""
+
+    stdout: tuple[str, ...]
+    stderr: tuple[str, ...]
+    stdout_bytes: int
+    stderr_bytes: int
+    truncated: bool
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyOptions:
+    path: str
+    write: bool = True
+    tokens_used: Callable[[], int | None] = field(default=lambda: None)
+    time_limit: float | None = None  # seconds for the whole goal
+    lock_wait: float = 600.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyResult:
+    path: str
+    slug: str
+    iteration: int
+    rows: tuple[RowResult, ...]
+    status: Status
+    reason: str | None
+    summary: str
+    written: bool
+    tokens_used: int | None
+    tails: Mapping[str, Tails]
+    entry_text: str
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return STATUS_EXIT[self.status]
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "goal": self.path,
+            "slug": self.slug,
+            "iteration": self.iteration,
+            "status": self.status.value,
+            "reason": self.reason,
+            "written": self.written,
+            "tokens_used": self.tokens_used,
+            "rows": [
+                {
+                    "id": row.id,
+                    "verdict": row.verdict.value,
+                    "command": row.command,
+                    "exit": row.exit,
+                    "evidence": row.evidence,
+                    "elapsed": row.elapsed,
+                    "output": (
+                        {
+                            "stdout_tail": list(self.tails[row.id].stdout),
+                            "stderr_tail": list(self.tails[row.id].stderr),
+                            "stdout_bytes": self.tails[row.id].stdout_bytes,
+                            "stderr_bytes": self.tails[row.id].stderr_bytes,
+                        }
+                        if row.id in self.tails
+                        else None
+                    ),
+                }
+                for row in self.rows
+            ],
+            "summary": self.summary,
+            "exit_code": int(self.exit_code),
+        }
+
+
+def working_directory(goal: Goal) -> Path:
+    """Frontmatter ``cwd`` (relative to the goal file), else the git top level, else its folder."""
+    folder = Path(goal.path).resolve().parent
+    if goal.cwd:
+        return (folder / goal.cwd).resolve()
+    return git_toplevel(folder) or folder
+
+
+def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = None) -> VerifyResult:
+    show = progress or NoProgress()
+    with goal_lock(
+        options.path, command="goalfile verify", wait=options.lock_wait, on_wait=ctx.notify
+    ):
+        goal = load_goal(options.path)
+        require_valid(goal)
+        if options.write and goal.status is not Status.ACTIVE:
+            raise Refused(
+                f"the goal is {goal.status.value}, not active; nothing was run",
+                file=goal.path,
+                line=goal.key_line("status"),
+                hint=_not_active_hint(goal.status),
+            )
+        try:
+            run = _run_rows(goal, options, ctx, show)
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted: checks ended, the goal file is untouched") from None
+        summary = ledger.summary_line(
+            slug=goal.slug,
+            iteration=goal.iterations_used,
+            rows=run.rows,
+            status=run.status,
+            reason=run.reason,
+        )
+        entry = Entry(
+            iteration=goal.iterations_used,
+            date=ctx.today,
+            by=ledger.VERIFY_BY,
+            rows=run.rows,
+            status=run.status,
+        )
+        entry_lines = ledger.render_entry(entry, status_reason=run.reason)
+        if options.write:
+            _write(options.path, entry_lines, run)
+        return VerifyResult(
+            path=goal.path,
+            slug=goal.slug,
+            iteration=goal.iterations_used,
+            rows=run.rows,
+            status=run.status,
+            reason=run.reason,
+            summary=summary,
+            written=options.write,
+            tokens_used=run.tokens,
+            tails=run.tails,
+            entry_text="\n".join(entry_lines),
+        )
+
+
+def _not_active_hint(status: Status) -> str:
+    return {
+        Status.DRAFT: "activate it first: `goalfile activate PATH` (or use --no-write)",
+        Status.PAUSED: "resume it: `goalfile resume PATH` (or use --no-write)",
+        Status.MET: "it is met; use --no-write to re-run the checks without writing",
+        Status.BLOCKED: "resolve the blocker and `goalfile resume PATH` (or use --no-write)",
+        Status.EXHAUSTED: "a person may raise the budget: `goalfile budget PATH ...`",
+    }.get(status, "use --no-write to run the checks without writing")
+
+
+@dataclass(kw_only=True)
+class _Run:
+    rows: tuple[RowResult, ...]
+    status: Status
+    reason: str | None
+    tokens: int | None
+    tails: dict[str, Tails]
+
+
+def _run_rows(goal: Goal, options: VerifyOptions, ctx: Context, show: Progress) -> _Run:
+    from goalfile.expect import parse_expected
+
+    workdir = working_directory(goal)
+    deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
+    results: dict[str, RowResult] = {}
+    tails: dict[str, Tails] = {}
+    stop: tuple[Status, str] | None = None
+    tokens: int | None = None
+    for row in goal.criteria:
+        if row.kind is Kind.REVIEW:
+            continue
+        if stop is None:
+            tokens = options.tokens_used()
+            stop = _budget_stop(goal, tokens)
+        if stop is None and deadline is not None and ctx.clock() >= deadline:
+            results[row.id] = _not_run(row, Verdict.ERROR, "not run: goal time limit reached")
+            show.finished(results[row.id], None)
+            continue
+        if stop is not None:
+            results[row.id] = _not_run(row, Verdict.UNMET, f"not run: {stop[1]}")
+            show.finished(results[row.id], None)
+            continue
+        show.started(row)
+        result, tail = _run_one(
+            goal,
+            row,
+            parse_expected(row.expected),
+            workdir=workdir,
+            env=ctx.env,
+            deadline=deadline,
+            clock=ctx.clock,
+            show=show,
+        )
+        results[row.id] = result
+        if tail is not None:
+            tails[row.id] = tail
+        show.finished(result, tail)
+    failing = [r.id for r in results.values() if r.verdict is not Verdict.MET]
+    for row in goal.criteria:
+        if row.kind is Kind.REVIEW:
+            why = (
+                f"not reviewed: {', '.join(failing)} {'is' if len(failing) == 1 else 'are'} "
+                f"{_worst(results, failing)}"
+                if failing
+                else "not reviewed: no review recorded for this iteration"
+            )
+            results[row.id] = _not_run(row, Verdict.UNMET, why)
+            show.finished(results[row.id], None)
+    rows = tuple(results[row.id] for row in goal.criteria)
+    reason: str | None = None
+    status = decide_status(rows)
+    if stop is not None:
+        status, reason = stop
+    return _Run(rows=rows, status=status, reason=reason, tokens=tokens, tails=tails)
+
+
+def _worst(results: Mapping[str, RowResult], ids: Sequence[str]) -> str:
+    verdicts = {results[i].verdict for i in ids}
+    return "in error" if verdicts == {Verdict.ERROR} else "not met"
+
+
+def decide_status(rows: Sequence[RowResult]) -> Status:
+    """DESIGN §5: any error → blocked; else every row met → met; else active."""
+    verdicts = [row.verdict for row in rows]
+    if Verdict.ERROR in verdicts:
+        return Status.BLOCKED
+    if verdicts and all(v is Verdict.MET for v in verdicts):
+        return Status.MET
+    return Status.ACTIVE
+
+
+def _budget_stop(goal: Goal, tokens: int | None) -> tuple[Status, str] | None:
+    limit = goal.budget.tokens
+    if limit is None:
+        return None
+    if tokens is None:
+        return (
+            Status.BLOCKED,
+            f"token budget of {limit} set but usage cannot be measured: pass --tokens-used, "
+            "--transcript or GOALFILE_TOKENS_USED",
+        )
+    if tokens >= limit:
+        return Status.EXHAUSTED, f"token budget reached: {tokens} of {limit} used"
+    return None
+
+
+def _not_run(row: Criterion, verdict: Verdict, reason: str) -> RowResult:
+    return RowResult(
+        id=row.id,
+        verdict=verdict,
+        command=row.check,
+        exit="-",
+        evidence=reason,
+        evidence_quoted=False,
+    )
+
+
+def _run_one(
+    goal: Goal,
+    row: Criterion,
+    expectation: object,
+    *,
+    workdir: Path,
+    env: Mapping[str, str],
+    deadline: float | None,
+    clock: Callable[[], float],
+    show: Progress,
+) -> tuple[RowResult, Tails | None]:
+    from goalfile.expect import Evaluator, Expectation
+    from goalfile.run import CheckSpec, Ending, run_check, syntax_error
+
+    assert isinstance(expectation, Expectation)
+    child_env = {
+        **env,
+        "GOALFILE_GOAL": str(Path(goal.path).resolve()),
+        "GOALFILE_CRITERION": row.id,
+    }
+    spec = CheckSpec(
+        command=row.check,
+        shell=goal.shell,
+        cwd=str(workdir),
+        env=child_env,
+        timeout=row.timeout if row.timeout is not None else goal.timeout,
+    )
+    if os.path.isdir(workdir):
+        problem = syntax_error(shell=goal.shell, command=row.check, cwd=str(workdir), env=child_env)
+        if problem is not None:
+            return RowResult(
+                id=row.id,
+                verdict=Verdict.ERROR,
+                command=row.check,
+                exit="-",
+                evidence=f"shell syntax error: {problem}",
+                evidence_quoted=True,
+            ), None
+    evaluator = Evaluator(expectation)
+    outcome = run_check(
+        spec,
+        on_output=lambda name, data: evaluator.feed(
+            "stderr" if name == "stderr" else "stdout", data
+        ),
+        deadline=deadline,
+        on_tick=lambda elapsed: show.tick(row, elapsed),
+        clock=clock,
+    )
+    tail = Tails(
+        stdout=outcome.stdout.tail,
+        stderr=outcome.stderr.tail,
+        stdout_bytes=outcome.stdout.total_bytes,
+        stderr_bytes=outcome.stderr.total_bytes,
+        truncated=outcome.stdout.truncated or outcome.stderr.truncated,
+    )
+
+    def make(verdict: Verdict, exit_text: str, evidence: str, quoted: bool) -> RowResult:
+        return RowResult(
+            id=row.id,
+            verdict=verdict,
+            command=row.check,
+            exit=exit_text,
+            evidence=evidence,
+            evidence_quoted=quoted,
+            elapsed=round(outcome.elapsed, 3),
+        )
+
+    if outcome.ending is Ending.NOT_STARTED:
+        return make(Verdict.ERROR, "-", outcome.message, False), tail
+    if outcome.ending is Ending.TIMEOUT:
+        return _with_excerpt(make(Verdict.ERROR, "timeout", outcome.message, False), tail, ()), tail
+    if outcome.ending is Ending.SIGNALLED:
+        signal = outcome.signal or 0
+        judgement = evaluator.finish(128 + signal)
+        exit_text = f"signal {signal}"
+    else:
+        status = outcome.exit_status if outcome.exit_status is not None else -1
+        judgement = evaluator.finish(status)
+        exit_text = str(status)
+        if status in (126, 127) and status not in expectation.named_exit_statuses:
+            what = "command not found" if status == 127 else "command could not be executed"
+            last = _last_line(outcome.stderr.tail) or _last_line(outcome.stdout.tail)
+            result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
+            return _with_excerpt(result, tail, ()), tail
+    if judgement.holds:
+        return make(
+            Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
+        ), tail
+    result = make(
+        Verdict.UNMET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
+    )
+    return _with_excerpt(result, tail, judgement.failures), tail
+
+
+def _stream(name: str) -> Literal["stdout", "stderr"]:
+    return "stderr" if name == "stderr" else "stdout"
+
+
+def _last_line(lines: Sequence[str]) -> str:
+    for line in reversed(lines):
+        if line.strip():
+            return line.strip()
+    return ""
+
+
+def _with_excerpt(result: RowResult, tail: Tails, failures: Sequence[str]) -> RowResult:
+    out, out_total = ledger.excerpt(tail.stdout)
+    err, err_total = ledger.excerpt(tail.stderr)
+    if out and err:
+        out, err = out[-10:], err[-10:]
+    parts = [*failures]
+    if out:
+        parts.append(f"stdout, last {len(out)} of {out_total} lines")
+    if err:
+        parts.append(f"stderr, last {len(err)} of {err_total} lines")
+    if not out and not err:
+        if not failures:
+            return result
+        parts.append("no output")
+    return replace(result, excerpt=(*out, *err), excerpt_label="; ".join(parts))
+
+
+def _write(path: str, entry_lines: Sequence[str], run: _Run) -> None:
+    """Re-read the file (a person may have edited it during the run) and apply our edits."""
+    text = read_text(path)
+    current = parse_goal(text, path=path)
+    text = edit.append_to_section(text, "Iterations", entry_lines)
+    if current.status is not run.status:
+        text = edit.set_value(text, "status", run.status.value)
+    if run.tokens is not None and current.tokens_used != run.tokens:
+        text = edit.set_value(text, "tokens_used", run.tokens)
+    write_atomic(path, text)
