@@ -1,96 +1,15 @@
-"""The command line: parses options, calls a command, renders its result.
-
-This is the only module that imports click, and :func:`_boundary` is the one place that turns
-a :class:`~goalfile.errors.GoalfileError` into a message and an exit code.
-"""
+"""The core commands: new, lint, activate, verify, status."""
 
 from __future__ import annotations
 
-import functools
-import json
-import signal
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from goalfile import __version__
-from goalfile.errors import ExitCode, GoalfileError, UsageError
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_CODES_HELP = (
-    "Exit codes: 0 met/success, 1 active with unmet rows, 2 usage error, 3 refused or invalid "
-    "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted."
-)
-
-
-def _emit_json(document: dict[str, object]) -> None:
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
-
-
-def _err(message: str) -> None:
-    click.echo(message, err=True)
-
-
-def _boundary(func: F) -> F:
-    """Run a command; errors become a message on stderr (and a JSON document) and an exit code."""
-
-    @functools.wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        as_json = bool(kwargs.get("as_json"))
-        previous = signal.getsignal(signal.SIGTERM)
-
-        def on_term(signum: int, frame: object) -> None:
-            raise KeyboardInterrupt
-
-        signal.signal(signal.SIGTERM, on_term)
-        try:
-            code = func(*args, **kwargs)
-        except GoalfileError as exc:
-            _err(f"goalfile: {exc.render()}")
-            if as_json:
-                _emit_json({"schema_version": 1, "error": exc.to_json()})
-            sys.exit(int(exc.exit_code))
-        except KeyboardInterrupt:
-            _err("goalfile: interrupted; the goal file is untouched")
-            sys.exit(int(ExitCode.INTERRUPTED))
-        finally:
-            signal.signal(signal.SIGTERM, previous)
-        sys.exit(int(code or 0))
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _context() -> Any:
-    from goalfile.commands.context import Context
-
-    return Context.from_process(notify=_err)
-
-
-json_option = click.option(
-    "--json", "as_json", is_flag=True, help="Print one JSON document (schema_version 1)."
-)
-
-
-class _Group(click.Group):
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)  # in the order they were added: the life of a goal
-
-
-@click.group(
-    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP
-)
-@click.version_option(__version__, "--version", prog_name="goalfile")
-def main() -> None:
-    """Goal files whose acceptance checks really run.
-
-    A goal is a Markdown file: frontmatter with status and budget, one end state, non-goals,
-    and a table of acceptance criteria, each a shell check with an expected result. `verify`
-    runs every check as a real process and appends the verdicts to the file's ledger.
-    """
-
+from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.errors import UsageError
 
 # --- new ----------------------------------------------------------------------------------
 
@@ -129,7 +48,7 @@ def _limit(value: str | None) -> int | None:
 @click.option("--check", help="The command of C1.")
 @click.option("--expected", help="What a passing run of C1 looks like, e.g. 'exit 0'.")
 @json_option
-@_boundary
+@boundary
 def new(
     slug: str,
     directory: str | None,
@@ -147,7 +66,7 @@ def new(
     result = new_goal(
         slug=slug,
         directory=directory,
-        ctx=_context(),
+        ctx=context(),
         end_state=end_state,
         iterations=_limit(iterations),
         tokens=_limit(tokens),
@@ -156,10 +75,10 @@ def new(
         criterion=criterion,
     )
     if as_json:
-        _emit_json(result.to_json())
+        emit_json(result.to_json())
     else:
         click.echo(f"wrote {result.path} (status: draft)")
-        _err(
+        err(
             "next: fill in the end state, non-goals and every check, then "
             f"`goalfile lint {result.path}` and `goalfile activate {result.path}`"
         )
@@ -172,23 +91,23 @@ def new(
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @json_option
-@_boundary
+@boundary
 def lint(paths: tuple[str, ...], as_json: bool) -> int:
     """Check goal files against every rule of the format. Exit 0 clean, 3 with errors."""
     from goalfile.commands.lint import lint_paths
 
     result = lint_paths(paths)
     if as_json:
-        _emit_json(result.to_json())
+        emit_json(result.to_json())
         return int(result.exit_code)
     for report in result.reports:
         if report.fatal is not None:
-            _err(f"{report.fatal.render()}")
+            err(f"{report.fatal.render()}")
         for finding in report.findings:
             where = ":".join(str(p) for p in (report.path, finding.line, finding.column) if p)
-            _err(f"{where}: {finding.severity.value}: {finding.message}")
+            err(f"{where}: {finding.severity.value}: {finding.message}")
             if finding.hint:
-                _err(f"  fix: {finding.hint}")
+                err(f"  fix: {finding.hint}")
         if report.ok:
             warnings = len(report.findings)
             click.echo(f"{report.path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
@@ -203,14 +122,14 @@ def lint(paths: tuple[str, ...], as_json: bool) -> int:
 @main.command()
 @click.argument("path", type=click.Path())
 @json_option
-@_boundary
+@boundary
 def activate(path: str, as_json: bool) -> int:
     """Make a draft goal active, only when lint passes; ledgered."""
     from goalfile.commands.activate import activate as run
 
-    result = run(path=path, ctx=_context())
+    result = run(path=path, ctx=context())
     if as_json:
-        _emit_json(result.to_json())
+        emit_json(result.to_json())
     else:
         click.echo(f"{path}: active ({len(result.criteria)} criteria approved)")
     return 0
@@ -306,7 +225,7 @@ class _Terminal:
     "terminal, 40 otherwise).",
 )
 @json_option
-@_boundary
+@boundary
 def verify(
     path: str,
     no_write: bool,
@@ -324,7 +243,7 @@ def verify(
     from goalfile.commands.verify import VerifyOptions
     from goalfile.commands.verify import verify as run
 
-    ctx = _context()
+    ctx = context()
     options = VerifyOptions(
         path=path,
         write=not no_write,
@@ -343,10 +262,10 @@ def verify(
     )
     result = run(options, ctx, progress)
     if as_json:
-        _emit_json(result.to_json())
+        emit_json(result.to_json())
     else:
         if not result.written and not no_write:
-            _err("nothing was written")
+            err("nothing was written")
         click.echo(result.summary)
     return int(result.exit_code)
 
@@ -357,22 +276,22 @@ def verify(
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
 @json_option
-@_boundary
+@boundary
 def status(paths: tuple[str, ...], as_json: bool) -> int:
     """Show each goal's status, budget use and latest verdicts (default: goals/ and
     .zetetic/goals/)."""
     from goalfile.commands.status import status as run
 
-    result = run(paths=paths, ctx=_context())
+    result = run(paths=paths, ctx=context())
     if as_json:
-        _emit_json(result.to_json())
+        emit_json(result.to_json())
         return int(result.exit_code)
     if not result.goals:
-        _err("no goal files found under goals/ or .zetetic/goals/")
+        err("no goal files found under goals/ or .zetetic/goals/")
     for item in result.goals:
         if item.goal is None:
             assert item.error is not None
-            _err(item.error.render())
+            err(item.error.render())
             continue
         click.echo(_status_text(item))
     return int(result.exit_code)

@@ -1,0 +1,92 @@
+"""The command group, the JSON option, and the one error boundary.
+
+:func:`boundary` is the one place that turns a :class:`~goalfile.errors.GoalfileError` into a
+message and an exit code.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from goalfile import __version__
+from goalfile.errors import ExitCode, GoalfileError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CODES_HELP = (
+    "Exit codes: 0 met/success, 1 active with unmet rows, 2 usage error, 3 refused or invalid "
+    "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted."
+)
+
+
+def emit_json(document: dict[str, object]) -> None:
+    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def boundary(func: F) -> F:
+    """Run a command; errors become a message on stderr (and a JSON document) and an exit code."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
+        previous = signal.getsignal(signal.SIGTERM)
+
+        def on_term(signum: int, frame: object) -> None:
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, on_term)
+        try:
+            code = func(*args, **kwargs)
+        except GoalfileError as exc:
+            err(f"goalfile: {exc.render()}")
+            if as_json:
+                emit_json({"schema_version": 1, "error": exc.to_json()})
+            sys.exit(int(exc.exit_code))
+        except KeyboardInterrupt:
+            err("goalfile: interrupted; the goal file is untouched")
+            sys.exit(int(ExitCode.INTERRUPTED))
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        sys.exit(int(code or 0))
+
+    return wrapper  # type: ignore[return-value]
+
+
+def context() -> Any:
+    from goalfile.commands.context import Context
+
+    return Context.from_process(notify=err)
+
+
+json_option = click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON document (schema_version 1)."
+)
+
+
+class _Group(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)  # in the order they were added: the life of a goal
+
+
+@click.group(
+    cls=_Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_CODES_HELP
+)
+@click.version_option(__version__, "--version", prog_name="goalfile")
+def main() -> None:
+    """Goal files whose acceptance checks really run.
+
+    A goal is a Markdown file: frontmatter with status and budget, one end state, non-goals,
+    and a table of acceptance criteria, each a shell check with an expected result. `verify`
+    runs every check as a real process and appends the verdicts to the file's ledger.
+    """
