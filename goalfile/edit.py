@@ -76,12 +76,11 @@ def set_value(text: str, key: str, value: object) -> str:
     old_value = match.group("value")
     spacing = old_value[: len(old_value) - len(old_value.lstrip())] or " "
     tail = match.group("tail") or ""
-    if tail:  # keep the comment where it stood when the new value fits before it
-        width = len(old_value.rstrip())
-        pad = max(1, width - len(spacing) - len(rendered) + (len(old_value) - width) + 1)
-        new = f"{match.group('head')}{spacing}{rendered}{' ' * (pad - 1)}{tail}"
-    else:
-        new = f"{match.group('head')}{spacing}{rendered}"
+    new = f"{match.group('head')}{spacing}{rendered}"
+    if tail:  # keep the comment in its column when the new value leaves room for it
+        comment = tail.lstrip(" \t")
+        room = len(old_value) + len(tail) - len(comment) - len(spacing) - len(rendered)
+        new += " " * max(1, room) + comment
     lines[target] = new + match.group("cr")
     return "\n".join(lines)
 

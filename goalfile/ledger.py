@@ -23,6 +23,7 @@ _HEADING_RE = re.compile(
     r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)\) by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
 )
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
+_CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 ROW_HEADER = "| id | verdict | command | exit | evidence |"
 ROW_RULE = "|----|---------|---------|------|----------|"
@@ -78,6 +79,8 @@ def render_entry(entry: Entry, *, status_reason: str | None = None) -> list[str]
     if entry.status is not None:
         reason = f" ({clean_line(status_reason)})" if status_reason else ""
         lines += ["", f"status: {entry.status.value}{reason}"]
+    if entry.contract:
+        lines.append(f"contract: {entry.contract}")
     return lines
 
 
@@ -121,6 +124,7 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     notes: list[str] = []
     status: Status | None = None
     reason: str | None = None
+    contract: str | None = None
     for raw in lines[1:]:
         line = raw.rstrip("\r")
         if line.startswith("| ") and not line.startswith("| id |") and not line.startswith("|--"):
@@ -142,6 +146,10 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
                     )
                 )
                 continue
+        pin = _CONTRACT_LINE_RE.match(line)
+        if pin:
+            contract = pin.group(1)
+            continue
         match = _STATUS_LINE_RE.match(line)
         if match:
             try:
@@ -158,6 +166,7 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
         rows=tuple(rows),
         status=status,
         status_reason=reason,
+        contract=contract,
         notes=tuple(notes),
         line=first_line,
     )

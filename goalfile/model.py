@@ -128,6 +128,7 @@ class Entry:
     rows: tuple[RowResult, ...] = ()
     status: Status | None = None
     status_reason: str | None = None
+    contract: str | None = None  # short digest of the contract the entry ran under
     notes: tuple[str, ...] = field(default=())  # free lines of the entry, for non-verify entries
     line: int = 0
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goalfile import edit, ledger
+from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
@@ -40,15 +40,18 @@ def activate(*, path: str, ctx: Context) -> ActivateResult:
                 hint="a paused goal is reopened with `goalfile resume`",
             )
         ids = tuple(row.id for row in goal.criteria)
+        pin = contract.digest(goal)
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
             by="activate",
             notes=(f"contract approved: {', '.join(ids)}",),
             status=Status.ACTIVE,
+            contract=contract.short(pin),
         )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         text = edit.set_value(text, "status", Status.ACTIVE.value)
+        text = edit.set_value(text, "contract", pin)
         return text, ActivateResult(path=path, slug=goal.slug, status=Status.ACTIVE, criteria=ids)
 
     return update_goal(path, ctx, command="goalfile activate", change=change)

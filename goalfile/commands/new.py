@@ -83,4 +83,5 @@ def new_goal(
     folder = Path(directory) if directory else ctx.cwd / "goals"
     path = folder / f"{slug}.md"
     create_new(path, text)
-    return NewResult(path=str(path), slug=slug)
+    shown = path.relative_to(ctx.cwd) if path.is_relative_to(ctx.cwd) else path
+    return NewResult(path=str(shown), slug=slug)

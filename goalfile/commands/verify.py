@@ -6,15 +6,18 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from goalfile import edit, ledger
+from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, Interrupted, Refused
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import parse_goal
+
+if TYPE_CHECKING:
+    from goalfile.accounting import TokenMeter
 
 SCHEMA_VERSION = 1
 STATUS_EXIT = {
@@ -64,6 +67,7 @@ class VerifyOptions:
     path: str
     write: bool = True
     tokens_used: Callable[[], int | None] = field(default=lambda: None)
+    transcript: str | None = None  # a host session transcript; usage is read from it
     time_limit: float | None = None  # seconds for the whole goal
     lock_wait: float = 600.0
 
@@ -144,8 +148,10 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 line=goal.key_line("status"),
                 hint=_not_active_hint(goal.status),
             )
+        pin = contract.require_pin(goal)
+        meter = _meter(goal, options)
         try:
-            run = _run_rows(goal, options, ctx, show)
+            run = _run_rows(goal, options, ctx, show, meter)
         except KeyboardInterrupt:
             raise Interrupted("interrupted: checks ended, the goal file is untouched") from None
         summary = ledger.summary_line(
@@ -161,10 +167,11 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             by=ledger.VERIFY_BY,
             rows=run.rows,
             status=run.status,
+            contract=contract.short(pin),
         )
         entry_lines = ledger.render_entry(entry, status_reason=run.reason)
         if options.write:
-            _write(options.path, entry_lines, run)
+            _write(options.path, entry_lines, run, meter)
         return VerifyResult(
             path=goal.path,
             slug=goal.slug,
@@ -199,7 +206,17 @@ class _Run:
     tails: dict[str, Tails]
 
 
-def _run_rows(goal: Goal, options: VerifyOptions, ctx: Context, show: Progress) -> _Run:
+def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:
+    if options.transcript is None:
+        return None
+    from goalfile.accounting import TokenMeter
+
+    return TokenMeter(goal=goal, transcript=options.transcript)
+
+
+def _run_rows(
+    goal: Goal, options: VerifyOptions, ctx: Context, show: Progress, meter: TokenMeter | None
+) -> _Run:
     from goalfile.expect import parse_expected
 
     workdir = working_directory(goal)
@@ -212,7 +229,7 @@ def _run_rows(goal: Goal, options: VerifyOptions, ctx: Context, show: Progress) 
         if row.kind is Kind.REVIEW:
             continue
         if stop is None:
-            tokens = options.tokens_used()
+            tokens = meter.poll() if meter is not None else options.tokens_used()
             stop = _budget_stop(goal, tokens)
         if stop is None and deadline is not None and ctx.clock() >= deadline:
             results[row.id] = _not_run(row, Verdict.ERROR, "not run: goal time limit reached")
@@ -419,9 +436,11 @@ def _with_excerpt(result: RowResult, tail: Tails, failures: Sequence[str]) -> Ro
     return replace(result, excerpt=(*out, *err), excerpt_label="; ".join(parts))
 
 
-def _write(path: str, entry_lines: Sequence[str], run: _Run) -> None:
+def _write(path: str, entry_lines: Sequence[str], run: _Run, meter: TokenMeter | None) -> None:
     """Re-read the file (a person may have edited it during the run) and apply our edits."""
     text = read_text(path)
+    if meter is not None:
+        text = meter.apply(text)
     current = parse_goal(text, path=path)
     text = edit.append_to_section(text, "Iterations", entry_lines)
     if current.status is not run.status:
