@@ -59,6 +59,8 @@ def plain_cell(text: str) -> str:
 
 def render_row(row: RowResult) -> str:
     evidence = code_span(row.evidence) if row.evidence_quoted else plain_cell(row.evidence)
+    if row.evidence_label:
+        evidence = f"{plain_cell(row.evidence_label)} {evidence}"
     return (
         f"| {plain_cell(row.id)} | {row.verdict.value} | {code_span(row.command)} "
         f"| {plain_cell(row.exit)} | {evidence} |"
@@ -102,7 +104,8 @@ def excerpt(lines: Sequence[str]) -> tuple[tuple[str, ...], int]:
 # --- reading entries back -----------------------------------------------------------------
 
 
-def _unquote(cell: str) -> str:
+def unquote(cell: str) -> str:
+    """The text of a code-span cell (or the cell itself), with `\\|` unescaped."""
     cell = cell.strip()
     match = re.fullmatch(r"(`+)(.*?)\1", cell, flags=re.S)
     if match:
@@ -139,9 +142,9 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
                     RowResult(
                         id=cells[0].replace("\\|", "|"),
                         verdict=verdict,
-                        command=_unquote(cells[2]),
+                        command=unquote(cells[2]),
                         exit=cells[3].replace("\\|", "|"),
-                        evidence=_unquote(cells[4]),
+                        evidence=unquote(cells[4]),
                         evidence_quoted=cells[4].startswith("`"),
                     )
                 )

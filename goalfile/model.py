@@ -113,6 +113,7 @@ class RowResult:
     exit: str  # "0", "timeout", "signal 9", or "-" when nothing ran
     evidence: str  # one line
     evidence_quoted: bool = True  # True: output, shown as a code span; False: our own prose
+    evidence_label: str = ""  # prose before a quoted evidence, e.g. "judge:" or "review:"
     excerpt: tuple[str, ...] = ()  # at most twenty output lines quoted under the table
     excerpt_label: str = ""
     elapsed: float | None = None

@@ -1,7 +1,7 @@
 """The command line. This package is the only place that imports click: ``base`` holds the
 group and the error boundary, and each other module registers one family of commands."""
 
-from goalfile.cli import core  # noqa: F401  (registers the commands, in this order)
+from goalfile.cli import core, lifecycle  # noqa: F401  (registers the commands, in this order)
 from goalfile.cli.base import main
 
 __all__ = ["main"]

@@ -224,6 +224,19 @@ class _Terminal:
     help="Output lines shown per unmet or error row (default: all kept lines on a "
     "terminal, 40 otherwise).",
 )
+@click.option(
+    "--judge",
+    "judge_command",
+    help="Command that judges review rows with no recorded review (else $GOALFILE_JUDGE); "
+    "it reads one JSON packet on stdin and prints one JSON object.",
+)
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120,
+    show_default=True,
+    help="Seconds the judge may take per review row.",
+)
 @json_option
 @boundary
 def verify(
@@ -233,6 +246,8 @@ def verify(
     time_limit: float | None,
     lock_wait: float,
     tail_lines: int | None,
+    judge_command: str | None,
+    judge_timeout: float,
     as_json: bool,
 ) -> int:
     """Run every check as a real process, judge each row, and append the ledger entry.
@@ -250,6 +265,8 @@ def verify(
         tokens_used=_tokens_source(tokens_used, dict(ctx.env)),
         time_limit=time_limit,
         lock_wait=lock_wait,
+        judge=judge_command or ctx.env.get("GOALFILE_JUDGE") or None,
+        judge_timeout=judge_timeout,
     )
     terminal = sys.stdout.isatty()
     progress = (
@@ -309,13 +326,19 @@ def _status_text(item: Any) -> str:
         f"  iterations {of(goal.iterations_used, goal.budget.iterations)}, "
         f"tokens {of(goal.tokens_used, goal.budget.tokens)}",
     ]
+    if item.blocker:
+        lines.append(f"  blocker: {item.blocker}")
+    for row_id, reason in item.impossible:
+        lines.append(f"  impossible: {row_id}: {reason}")
     verdicts = {row.id: row for row in item.last_verify.rows} if item.last_verify else {}
     if item.last_verify:
         lines.append(
-            f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date})"
+            f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date}); "
+            f"same result {item.stall_count} time(s) in a row"
         )
     for row in goal.criteria:
         seen = verdicts.get(row.id)
         verdict = seen.verdict.value if seen else "not verified"
         lines.append(f"  {row.id:<4} {verdict:<12} {row.criterion}")
+    lines.append(f"  next: {item.next_step}")
     return "\n".join(lines)

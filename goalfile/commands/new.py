@@ -43,9 +43,9 @@ def render_new(
         "created": today,
         "iterations": "null" if iterations is None else str(iterations),
         "tokens": "null" if tokens is None else str(tokens),
-        "end_state": " ".join((end_state or "<one measurable end state>").split()),
-        "non_goal": "<what must stay unchanged>",
-        "criterion": plain_cell(criterion or "<what must hold>"),
+        "end_state": " ".join((end_state or "FILL IN: one measurable end state").split()),
+        "non_goal": "FILL IN: what must stay unchanged",
+        "criterion": plain_cell(criterion or "FILL IN: what must hold"),
         "check": code_span(check) if check else "",
         "expected": plain_cell(expected) if expected else "",
     }

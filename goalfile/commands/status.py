@@ -8,10 +8,12 @@ from pathlib import Path
 
 from goalfile import ledger
 from goalfile.commands.context import Context
+from goalfile.commands.verify import impossible_rows
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
-from goalfile.model import Entry, Goal
+from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
+from goalfile.progress import fingerprint, stall_limit
 
 GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
@@ -22,6 +24,21 @@ class GoalStatus:
     goal: Goal | None
     last_verify: Entry | None
     error: GoalfileError | None = None
+    stall_count: int = 0  # consecutive verify entries with the same verdicts and evidence
+    impossible: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def blocker(self) -> str | None:
+        if self.goal is None:
+            return None
+        value = self.goal.meta.get("blocker")
+        return str(value) if value else None
+
+    @property
+    def next_step(self) -> str:
+        if self.goal is None:
+            return f"fix the file: `goalfile lint {self.path}`"
+        return next_step(self.goal, self.last_verify, self.path)
 
     def to_json(self) -> dict[str, object]:
         if self.goal is None:
@@ -41,6 +58,11 @@ class GoalStatus:
                 if self.last_verify
                 else None
             ),
+            "blocker": self.blocker,
+            "impossible": dict(self.impossible),
+            "stall_count": self.stall_count,
+            "stall_limit": stall_limit(goal.meta),
+            "next_step": self.next_step,
             "criteria": [
                 {
                     "id": row.id,
@@ -94,5 +116,47 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
         except GoalfileError as exc:
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=exc))
             continue
-        results.append(GoalStatus(path=path, goal=goal, last_verify=last_entry(goal)))
+        results.append(
+            GoalStatus(
+                path=path,
+                goal=goal,
+                last_verify=last_entry(goal),
+                stall_count=stall_count(goal),
+                impossible=tuple(impossible_rows(goal).items()),
+            )
+        )
     return StatusResult(goals=tuple(results))
+
+
+def stall_count(goal: Goal) -> int:
+    """How many of the newest verify entries, in a row, share verdicts and evidence."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return 0
+    verifies = (e for e in ledger.entries_reversed(goal.text, *region) if e.by == ledger.VERIFY_BY)
+    newest = next(verifies, None)
+    if newest is None:
+        return 0
+    mark, count = fingerprint(newest), 1
+    for entry in verifies:
+        if fingerprint(entry) != mark:
+            break
+        count += 1
+    return count
+
+
+def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
+    """What to run next, for a person or an agent reading `goalfile status`."""
+    if goal.status is Status.DRAFT:
+        return f"fill in every check, then `goalfile lint {path}` and `goalfile activate {path}`"
+    if goal.status is Status.PAUSED:
+        return f"`goalfile resume {path}`"
+    if goal.status is Status.BLOCKED:
+        return f"remove the blocker, then `goalfile resume {path} --resolved TEXT`"
+    if goal.status is Status.EXHAUSTED:
+        return f"a person may raise the budget: `goalfile budget {path} --iterations N`"
+    if goal.status is Status.MET:
+        return f"done; CI can check it with `goalfile audit {path}`"
+    if last_verify is None:
+        return f"`goalfile plan {path}`, do the work, then `goalfile verify {path}`"
+    return f"`goalfile refine {path}`, work the backlog, then `goalfile verify {path}`"

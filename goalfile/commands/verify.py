@@ -10,16 +10,19 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
+from goalfile.commands.reviewing import Judging, decide_review
 from goalfile.errors import ExitCode, Interrupted, Refused
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
-from goalfile.parse import parse_goal
+from goalfile.parse import ledger_region, parse_goal
+from goalfile.progress import decide_status, same_runs, stall_limit
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
 
 SCHEMA_VERSION = 1
+DEFAULT_JUDGE_TIMEOUT = 120.0
 STATUS_EXIT = {
     Status.MET: ExitCode.OK,
     Status.ACTIVE: ExitCode.UNMET,
@@ -69,6 +72,8 @@ class VerifyOptions:
     tokens_used: Callable[[], int | None] = field(default=lambda: None)
     transcript: str | None = None  # a host session transcript; usage is read from it
     time_limit: float | None = None  # seconds for the whole goal
+    judge: str | None = None  # command that judges review rows without a review
+    judge_timeout: float = DEFAULT_JUDGE_TIMEOUT
     lock_wait: float = 600.0
 
 
@@ -154,13 +159,6 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             run = _run_rows(goal, options, ctx, show, meter)
         except KeyboardInterrupt:
             raise Interrupted("interrupted: checks ended, the goal file is untouched") from None
-        summary = ledger.summary_line(
-            slug=goal.slug,
-            iteration=goal.iterations_used,
-            rows=run.rows,
-            status=run.status,
-            reason=run.reason,
-        )
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
@@ -168,6 +166,16 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             rows=run.rows,
             status=run.status,
             contract=contract.short(pin),
+        )
+        if run.status is Status.ACTIVE:
+            run = _check_stall(goal, entry, run)
+            entry = replace(entry, status=run.status)
+        summary = ledger.summary_line(
+            slug=goal.slug,
+            iteration=goal.iterations_used,
+            rows=run.rows,
+            status=run.status,
+            reason=run.reason,
         )
         entry_lines = ledger.render_entry(entry, status_reason=run.reason)
         if options.write:
@@ -187,6 +195,16 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         )
 
 
+def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
+    """Blocked when the last ``stall_limit`` verify runs had the same verdicts and evidence."""
+    region = ledger_region(goal.text)
+    limit = stall_limit(goal.meta)
+    previous = ledger.entries_reversed(goal.text, *region) if region is not None else iter(())
+    if same_runs(entry, previous) >= limit:
+        return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} iterations")
+    return run
+
+
 def _not_active_hint(status: Status) -> str:
     return {
         Status.DRAFT: "activate it first: `goalfile activate PATH` (or use --no-write)",
@@ -197,7 +215,7 @@ def _not_active_hint(status: Status) -> str:
     }.get(status, "use --no-write to run the checks without writing")
 
 
-@dataclass(kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class _Run:
     rows: tuple[RowResult, ...]
     status: Status
@@ -221,71 +239,90 @@ def _run_rows(
 
     workdir = working_directory(goal)
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
+    impossible = impossible_rows(goal)
     results: dict[str, RowResult] = {}
     tails: dict[str, Tails] = {}
     stop: tuple[Status, str] | None = None
     tokens: int | None = None
+
+    def record(result: RowResult, tail: Tails | None = None) -> None:
+        results[result.id] = result
+        if tail is not None:
+            tails[result.id] = tail
+        show.finished(result, tail)
+
     for row in goal.criteria:
+        if row.id in impossible:
+            record(_not_run(row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"))
+            continue
         if row.kind is Kind.REVIEW:
             continue
         if stop is None:
             tokens = meter.poll() if meter is not None else options.tokens_used()
             stop = _budget_stop(goal, tokens)
-        if stop is None and deadline is not None and ctx.clock() >= deadline:
-            results[row.id] = _not_run(row, Verdict.ERROR, "not run: goal time limit reached")
-            show.finished(results[row.id], None)
-            continue
         if stop is not None:
-            results[row.id] = _not_run(row, Verdict.UNMET, f"not run: {stop[1]}")
-            show.finished(results[row.id], None)
+            record(_not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
+            continue
+        if deadline is not None and ctx.clock() >= deadline:
+            record(_not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
             continue
         show.started(row)
-        result, tail = _run_one(
-            goal,
-            row,
-            parse_expected(row.expected),
-            workdir=workdir,
-            env=ctx.env,
-            deadline=deadline,
-            clock=ctx.clock,
-            show=show,
-        )
-        results[row.id] = result
-        if tail is not None:
-            tails[row.id] = tail
-        show.finished(result, tail)
-    failing = [r.id for r in results.values() if r.verdict is not Verdict.MET]
-    for row in goal.criteria:
-        if row.kind is Kind.REVIEW:
-            why = (
-                f"not reviewed: {', '.join(failing)} {'is' if len(failing) == 1 else 'are'} "
-                f"{_worst(results, failing)}"
-                if failing
-                else "not reviewed: no review recorded for this iteration"
+        record(
+            *_run_one(
+                goal,
+                row,
+                parse_expected(row.expected),
+                workdir=workdir,
+                env=ctx.env,
+                deadline=deadline,
+                clock=ctx.clock,
+                show=show,
             )
-            results[row.id] = _not_run(row, Verdict.UNMET, why)
-            show.finished(results[row.id], None)
+        )
+    failing = [r.id for r in results.values() if r.verdict in (Verdict.UNMET, Verdict.ERROR)]
+    judging = Judging(
+        goal=goal,
+        workdir=workdir,
+        env=ctx.env,
+        judge=options.judge,
+        judge_timeout=options.judge_timeout,
+        clock=ctx.clock,
+        deadline=deadline,
+    )
+    for row in goal.criteria:
+        if row.kind is not Kind.REVIEW or row.id in results:
+            continue
+        if failing or stop is not None:
+            verb = "is" if len(failing) == 1 else "are"
+            why = (
+                f"not reviewed: {', '.join(failing)} {verb} {_worst(results, failing)}"
+                if failing
+                else f"not reviewed: {stop[1] if stop else ''}"
+            )
+            record(_not_run(row, Verdict.UNMET, why))
+            continue
+        show.started(row)
+        record(
+            decide_review(row, [results[r.id] for r in goal.criteria if r.id in results], judging)
+        )
     rows = tuple(results[row.id] for row in goal.criteria)
-    reason: str | None = None
-    status = decide_status(rows)
+    status, reason = decide_status(rows)
     if stop is not None:
         status, reason = stop
     return _Run(rows=rows, status=status, reason=reason, tokens=tokens, tails=tails)
 
 
+def impossible_rows(goal: Goal) -> dict[str, str]:
+    """Rows someone marked impossible (frontmatter ``impossible: {ID: reason}``)."""
+    marked = goal.meta.get("impossible")
+    if not isinstance(marked, dict):
+        return {}
+    return {str(key): str(value) for key, value in marked.items()}
+
+
 def _worst(results: Mapping[str, RowResult], ids: Sequence[str]) -> str:
     verdicts = {results[i].verdict for i in ids}
     return "in error" if verdicts == {Verdict.ERROR} else "not met"
-
-
-def decide_status(rows: Sequence[RowResult]) -> Status:
-    """DESIGN §5: any error → blocked; else every row met → met; else active."""
-    verdicts = [row.verdict for row in rows]
-    if Verdict.ERROR in verdicts:
-        return Status.BLOCKED
-    if verdicts and all(v is Verdict.MET for v in verdicts):
-        return Status.MET
-    return Status.ACTIVE
 
 
 def _budget_stop(goal: Goal, tokens: int | None) -> tuple[Status, str] | None:
@@ -445,6 +482,8 @@ def _write(path: str, entry_lines: Sequence[str], run: _Run, meter: TokenMeter |
     text = edit.append_to_section(text, "Iterations", entry_lines)
     if current.status is not run.status:
         text = edit.set_value(text, "status", run.status.value)
+    if run.status is Status.BLOCKED and run.reason:
+        text = edit.set_value(text, "blocker", run.reason)
     if run.tokens is not None and current.tokens_used != run.tokens:
         text = edit.set_value(text, "tokens_used", run.tokens)
     write_atomic(path, text)

@@ -1,0 +1,42 @@
+"""Reading the artifacts review rows name: inside the goal's working tree only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goalfile.errors import Refused
+
+ARTIFACT_LIMIT = 200_000  # characters of an artifact handed to a judge
+
+
+def resolve_artifact(workdir: Path, artifact: str) -> Path:
+    """The artifact's real path; refuses one outside ``workdir`` (symlinks resolved)."""
+    root = workdir.resolve()
+    candidate = Path(artifact)
+    target = (candidate if candidate.is_absolute() else root / candidate).resolve()
+    if target != root and root not in target.parents:
+        raise Refused(
+            f"artifact {artifact} is outside the goal's working tree {root}",
+            hint="name a file inside the repository (paths are relative to its top level)",
+        )
+    return target
+
+
+def relative(workdir: Path, target: Path) -> str:
+    return str(target.relative_to(workdir.resolve()))
+
+
+def read_artifact(target: Path, *, limit: int | None = None) -> tuple[str, bool]:
+    """The artifact's text (decoded leniently) and whether it was cut at ``limit``."""
+    if target.is_dir():
+        raise Refused(f"artifact {target} is a folder", hint="name the file that is reviewed")
+    try:
+        data = target.read_bytes()
+    except FileNotFoundError:
+        raise Refused(f"artifact {target} does not exist", hint="check the path") from None
+    except OSError as exc:
+        raise Refused(f"artifact {target} cannot be read: {exc.strerror}") from None
+    text = data.decode("utf-8", "replace")
+    if limit is not None and len(text) > limit:
+        return text[:limit], True
+    return text, False

@@ -1,0 +1,182 @@
+"""The lifecycle commands: plan, review, refine, block, resume, pause, impossible, budget."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+
+
+def _report(result: Any, as_json: bool, lines: list[str]) -> None:
+    if as_json:
+        emit_json(result.to_json())
+        return
+    for line in lines:
+        click.echo(line)
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@json_option
+@boundary
+def plan(path: str, as_json: bool) -> int:
+    """Check that the `## Plan` table serves every criterion, and use an iteration.
+
+    Exit 0 sound, 1 unsound (orphans listed; the iteration is used anyway), 3 refused,
+    5 iteration budget exhausted.
+    """
+    from goalfile.commands.plan import plan as run
+
+    result = run(path=path, ctx=context())
+    if result.sound is None:
+        lines = [f"{path}: exhausted: {result.findings[0]}"]
+    else:
+        verdict = "sound" if result.sound else "unsound"
+        lines = [
+            f"{path}: iteration {result.iteration}: plan revision {result.revision} is {verdict}",
+            *(f"  {finding}" for finding in result.findings),
+        ]
+    _report(result, as_json, lines)
+    return int(result.exit_code)
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.argument("row_id", metavar="ID")
+@click.option("--artifact", required=True, help="The reviewed file, inside the working tree.")
+@click.option("--quote", default="", help="The passage of the artifact that decides (verbatim).")
+@click.option("--verdict", type=click.Choice(["met", "unmet"]), required=True)
+@click.option("--reason", default="", help="Why; required for unmet.")
+@json_option
+@boundary
+def review(
+    path: str, row_id: str, artifact: str, quote: str, verdict: str, reason: str, as_json: bool
+) -> int:
+    """Record a review of review row ID; the quote must occur in the artifact.
+
+    verify counts a met review only while its quote is still in the artifact, and only when
+    every deterministic row is met.
+    """
+    from goalfile.commands.review import review as run
+    from goalfile.model import Verdict
+
+    result = run(
+        path=path,
+        row_id=row_id,
+        artifact=artifact,
+        quote=quote,
+        verdict=Verdict(verdict),
+        reason=reason,
+        ctx=context(),
+    )
+    _report(
+        result,
+        as_json,
+        [f"{path}: review of {row_id} recorded ({verdict}) at iteration {result.iteration}"],
+    )
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@json_option
+@boundary
+def refine(path: str, as_json: bool) -> int:
+    """Append a backlog entry: one item per row the last verify did not meet."""
+    from goalfile.commands.refine import refine as run
+
+    result = run(path=path, ctx=context())
+    _report(
+        result,
+        as_json,
+        [
+            f"{path}: backlog from verify iteration {result.from_iteration}:",
+            *(f"  {item}" for item in result.backlog),
+        ],
+    )
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--reason", required=True, help="What blocks the goal (1–4,000 characters).")
+@click.option(
+    "--tried",
+    multiple=True,
+    required=True,
+    help="A workaround that was tried; repeat for each (1–50).",
+)
+@json_option
+@boundary
+def block(path: str, reason: str, tried: tuple[str, ...], as_json: bool) -> int:
+    """Mark the goal blocked by an external dependency; ledgered with what was tried."""
+    from goalfile.commands.state import block as run
+
+    result = run(path=path, reason=reason, tried=tried, ctx=context())
+    _report(result, as_json, [f"{path}: blocked"])
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--resolved", help="What removed the blocker (required for a blocked goal).")
+@json_option
+@boundary
+def resume(path: str, resolved: str | None, as_json: bool) -> int:
+    """Reopen a paused goal, or a blocked one with --resolved."""
+    from goalfile.commands.state import resume as run
+
+    result = run(path=path, resolved=resolved, ctx=context())
+    _report(result, as_json, [f"{path}: active"])
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--reason", help="Why the goal is paused.")
+@json_option
+@boundary
+def pause(path: str, reason: str | None, as_json: bool) -> int:
+    """Pause an active goal (verify refuses it until `goalfile resume`)."""
+    from goalfile.commands.state import pause as run
+
+    result = run(path=path, reason=reason, ctx=context())
+    _report(result, as_json, [f"{path}: paused"])
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.argument("row_id", metavar="ID")
+@click.option("--reason", required=True, help="Why the criterion cannot be met.")
+@json_option
+@boundary
+def impossible(path: str, row_id: str, reason: str, as_json: bool) -> int:
+    """Mark criterion ID impossible: it is not run again and the goal can never be met."""
+    from goalfile.commands.state import impossible as run
+
+    result = run(path=path, row_id=row_id, reason=reason, ctx=context())
+    _report(result, as_json, [f"{path}: {row_id} marked impossible"])
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@click.option("--iterations", type=click.IntRange(min=1), help="The new iteration limit.")
+@click.option("--tokens", type=click.IntRange(min=1), help="The new token limit.")
+@json_option
+@boundary
+def budget(path: str, iterations: int | None, tokens: int | None, as_json: bool) -> int:
+    """Raise the goal's limits (never lower them); reopens an exhausted goal when they allow.
+
+    Only a person should run this; the change is ledgered.
+    """
+    from goalfile.commands.state import budget as run
+
+    result = run(path=path, iterations=iterations, tokens=tokens, ctx=context())
+    _report(result, as_json, [f"{path}: {note}" for note in result.notes])
+    if result.status.value == "exhausted":
+        err("the goal stays exhausted: the limits still leave no room")
+    return 0

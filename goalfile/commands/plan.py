@@ -1,0 +1,111 @@
+"""`goalfile plan PATH`: check the plan covers the criteria, and spend an iteration on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goalfile import edit, ledger
+from goalfile.commands.context import Context
+from goalfile.commands.mutate import update_goal
+from goalfile.errors import ExitCode, Refused
+from goalfile.lint import require_valid
+from goalfile.model import Entry, Goal, Status
+from goalfile.parse import ledger_region
+from goalfile.plan import review_plan
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanResult:
+    path: str
+    slug: str
+    iteration: int
+    status: Status
+    sound: bool | None  # None when the budget was exhausted before the plan was read
+    revision: int
+    digest: str
+    findings: tuple[str, ...]
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.status is Status.EXHAUSTED:
+            return ExitCode.EXHAUSTED
+        return ExitCode.OK if self.sound else ExitCode.UNMET
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": 1,
+            "path": self.path,
+            "slug": self.slug,
+            "iteration": self.iteration,
+            "status": self.status.value,
+            "sound": self.sound,
+            "revision": self.revision,
+            "plan_digest": self.digest,
+            "findings": list(self.findings),
+            "exit_code": int(self.exit_code),
+        }
+
+
+def _revision(goal: Goal) -> int:
+    region = ledger_region(goal.text)
+    if region is None:
+        return 1
+    return 1 + sum(1 for entry in ledger.entries(goal.text, *region) if entry.by == "plan")
+
+
+def plan(*, path: str, ctx: Context) -> PlanResult:
+    def change(text: str, goal: Goal) -> tuple[str, PlanResult]:
+        require_valid(goal)
+        if goal.status is not Status.ACTIVE:
+            raise Refused(
+                f"the goal is {goal.status.value}, not active; the plan was not recorded",
+                file=path,
+                line=goal.key_line("status"),
+                hint="plan an active goal (`goalfile activate` a draft, `goalfile resume` a "
+                "paused one)",
+            )
+        limit = goal.budget.iterations
+        if limit is not None and goal.iterations_used >= limit:
+            entry = Entry(
+                iteration=goal.iterations_used,
+                date=ctx.today,
+                by="plan",
+                notes=(f"iteration budget reached: {goal.iterations_used} of {limit} used",),
+                status=Status.EXHAUSTED,
+            )
+            text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+            text = edit.set_value(text, "status", Status.EXHAUSTED.value)
+            return text, PlanResult(
+                path=path,
+                slug=goal.slug,
+                iteration=goal.iterations_used,
+                status=Status.EXHAUSTED,
+                sound=None,
+                revision=0,
+                digest="",
+                findings=(entry.notes[0],),
+            )
+        review = review_plan(goal)
+        revision = _revision(goal)
+        iteration = goal.iterations_used + 1
+        findings = review.findings()
+        verdict = "sound" if review.sound else "unsound"
+        notes = [
+            f"plan revision {revision} ({review.digest}): {len(review.steps)} step(s), {verdict}",
+            *(f"- {finding}" for finding in findings),
+        ]
+        entry = Entry(iteration=iteration, date=ctx.today, by="plan", notes=tuple(notes))
+        text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+        text = edit.set_value(text, "iterations_used", iteration)
+        return text, PlanResult(
+            path=path,
+            slug=goal.slug,
+            iteration=iteration,
+            status=goal.status,
+            sound=review.sound,
+            revision=revision,
+            digest=review.digest,
+            findings=tuple(findings),
+        )
+
+    return update_goal(path, ctx, command="goalfile plan", change=change)

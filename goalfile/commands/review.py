@@ -1,0 +1,116 @@
+"""`goalfile review PATH ID --artifact FILE --quote TEXT --verdict met|unmet`: record a review."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goalfile import edit
+from goalfile.artifacts import read_artifact, relative, resolve_artifact
+from goalfile.commands.context import Context
+from goalfile.commands.mutate import update_goal
+from goalfile.commands.verify import working_directory
+from goalfile.errors import Refused, UsageError
+from goalfile.lint import require_valid
+from goalfile.model import Goal, Kind, Status, Verdict
+from goalfile.parse import review_artifact
+from goalfile.review import quote_present, render_review
+
+QUOTE_LIMIT = 4_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewResult:
+    path: str
+    id: str
+    verdict: Verdict
+    artifact: str
+    iteration: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": 1,
+            "path": self.path,
+            "id": self.id,
+            "verdict": self.verdict.value,
+            "artifact": self.artifact,
+            "iteration": self.iteration,
+        }
+
+
+def review(
+    *,
+    path: str,
+    row_id: str,
+    artifact: str,
+    quote: str,
+    verdict: Verdict,
+    reason: str,
+    ctx: Context,
+) -> ReviewResult:
+    if verdict not in (Verdict.MET, Verdict.UNMET):
+        raise UsageError("--verdict must be met or unmet")
+    if len(quote) > QUOTE_LIMIT:
+        raise UsageError(
+            f"--quote is longer than {QUOTE_LIMIT} characters; quote the passage "
+            "that decides, not the whole artifact"
+        )
+    if verdict is Verdict.MET and not quote.strip():
+        raise UsageError("a met review needs --quote: the passage of the artifact that decides")
+    if verdict is Verdict.UNMET and not reason.strip():
+        raise UsageError("an unmet review needs --reason: what the artifact lacks")
+
+    def change(text: str, goal: Goal) -> tuple[str, ReviewResult]:
+        require_valid(goal)
+        row = goal.criterion(row_id)
+        if row is None:
+            raise Refused(
+                f"no criterion {row_id} in {path}",
+                hint=f"ids: {', '.join(r.id for r in goal.criteria)}",
+            )
+        if row.kind is not Kind.REVIEW:
+            raise Refused(
+                f"{row_id} is a deterministic row: its check decides it, not a review",
+                file=path,
+                line=row.line,
+                hint="run `goalfile verify`",
+            )
+        if goal.status is not Status.ACTIVE:
+            raise Refused(
+                f"the goal is {goal.status.value}, not active; nothing was recorded",
+                file=path,
+                line=goal.key_line("status"),
+            )
+        workdir = working_directory(goal)
+        target = resolve_artifact(workdir, artifact)
+        named = review_artifact(row)
+        if named is not None:
+            expected_target = resolve_artifact(workdir, named)
+            if target != expected_target and expected_target not in target.parents:
+                raise Refused(
+                    f"{row_id} reviews {named}, not {artifact}",
+                    file=path,
+                    line=row.line,
+                    hint=f"pass --artifact {named}",
+                )
+        content, _ = read_artifact(target)
+        if quote.strip() and not quote_present(quote, content):
+            raise Refused(
+                f"the quote does not occur in {artifact} (whitespace aside); nothing was recorded",
+                hint="copy the passage verbatim from the artifact",
+            )
+        shown = relative(workdir, target)
+        lines = render_review(
+            iteration=goal.iterations_used,
+            date=ctx.today,
+            row_id=row_id,
+            verdict=verdict,
+            artifact=shown,
+            quote=quote,
+            reason=reason,
+        )
+        text = edit.append_to_section(text, "Iterations", lines)
+        return text, ReviewResult(
+            path=path, id=row_id, verdict=verdict, artifact=shown, iteration=goal.iterations_used
+        )
+
+    return update_goal(path, ctx, command="goalfile review", change=change)

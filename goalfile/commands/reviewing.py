@@ -1,0 +1,153 @@
+"""How verify decides a review row: a recorded review, else the judge, else not reviewed."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile import judge
+from goalfile.artifacts import ARTIFACT_LIMIT, read_artifact, resolve_artifact
+from goalfile.errors import GoalfileError
+from goalfile.model import Criterion, Goal, RowResult, Verdict
+from goalfile.parse import ledger_region, review_artifact
+from goalfile.review import latest_review, quote_present
+
+
+@dataclass(frozen=True, kw_only=True)
+class Judging:
+    goal: Goal
+    workdir: Path
+    env: Mapping[str, str]
+    judge: str | None  # the judge command, if any
+    judge_timeout: float
+    clock: Callable[[], float]
+    deadline: float | None
+
+
+def decide_review(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowResult:
+    goal = how.goal
+    region = ledger_region(goal.text)
+    found = (
+        latest_review(goal.text, region, row_id=row.id, iteration=goal.iterations_used)
+        if region is not None
+        else None
+    )
+    if found is not None:
+        return _from_review(row, found.verdict, found.artifact, found.quote, found.reason, how)
+    if how.judge:
+        return _from_judge(row, done, how)
+    return _row(
+        row, Verdict.UNMET, f"not reviewed: no review recorded for iteration {goal.iterations_used}"
+    )
+
+
+def _row(
+    row: Criterion, verdict: Verdict, evidence: str, *, quote: str | None = None, label: str = ""
+) -> RowResult:
+    if quote is not None:
+        return RowResult(
+            id=row.id,
+            verdict=verdict,
+            command=row.check,
+            exit="-",
+            evidence=quote,
+            evidence_quoted=True,
+            evidence_label=label,
+        )
+    return RowResult(
+        id=row.id,
+        verdict=verdict,
+        command=row.check,
+        exit="-",
+        evidence=evidence,
+        evidence_quoted=False,
+    )
+
+
+def _from_review(
+    row: Criterion, verdict: Verdict, artifact: str, quote: str, reason: str, how: Judging
+) -> RowResult:
+    if verdict is not Verdict.MET:
+        return _row(row, Verdict.UNMET, f"review: unmet: {reason}")
+    try:
+        text, _ = read_artifact(resolve_artifact(how.workdir, artifact))
+    except GoalfileError as exc:
+        return _row(row, Verdict.UNMET, f"review quote cannot be checked: {exc.message}")
+    if not quote_present(quote, text):
+        return _row(row, Verdict.UNMET, f"review quote no longer found in {artifact}")
+    return _row(row, Verdict.MET, "", quote=quote, label="review:")
+
+
+def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowResult:
+    artifact = review_artifact(row) or ""
+    try:
+        target = resolve_artifact(how.workdir, artifact)
+        text, truncated = read_artifact(target, limit=ARTIFACT_LIMIT)
+    except GoalfileError as exc:
+        return _row(row, Verdict.ERROR, f"judge not run: {exc.message}")
+    data = judge.packet(
+        goal=how.goal,
+        row=row,
+        artifact=artifact,
+        artifact_text=text,
+        truncated=truncated,
+        results=done,
+    )
+    try:
+        raw = _run_judge(data, row, how)
+        full_text, _ = read_artifact(target)
+        reply = judge.parse_reply(raw, artifact_text=full_text)
+    except judge.JudgeRejected as exc:
+        return _row(row, Verdict.ERROR, f"judge error: {exc}")
+    if reply.verdict is Verdict.MET:
+        return _row(row, Verdict.MET, "", quote=reply.quote, label="judge:")
+    return _row(row, Verdict.UNMET, f"judge: unmet: {reply.reason}")
+
+
+def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
+    from goalfile.run import CheckSpec, Ending, run_check
+
+    assert how.judge is not None
+    handle, packet_path = tempfile.mkstemp(prefix="goalfile-judge-", suffix=".json")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        reply = bytearray()
+        overflow = False
+
+        def collect(stream: str, chunk: bytes) -> None:
+            nonlocal overflow
+            if stream == "stdout":
+                room = judge.REPLY_LIMIT - len(reply)
+                overflow = overflow or len(chunk) > room
+                reply.extend(chunk[: max(room, 0)])
+
+        spec = CheckSpec(
+            command=f"exec < {shlex.quote(packet_path)}\n{how.judge}",
+            shell=how.goal.shell,
+            cwd=str(how.workdir),
+            env={**how.env, "GOALFILE_CRITERION": row.id},
+            timeout=how.judge_timeout,
+        )
+        outcome = run_check(spec, on_output=collect, deadline=how.deadline, clock=how.clock)
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(packet_path)
+    if outcome.ending is Ending.TIMEOUT:
+        raise judge.JudgeRejected(f"the judge {outcome.message}")
+    if outcome.ending is Ending.NOT_STARTED:
+        raise judge.JudgeRejected(f"the judge could not start: {outcome.message}")
+    if outcome.ending is Ending.SIGNALLED:
+        raise judge.JudgeRejected(f"the judge was killed by signal {outcome.signal}")
+    if outcome.exit_status != 0:
+        last = next((line for line in reversed(outcome.stderr.tail) if line.strip()), "")
+        detail = f": {last.strip()}" if last else ""
+        raise judge.JudgeRejected(f"the judge exited {outcome.exit_status}{detail}")
+    if overflow:
+        raise judge.JudgeRejected(f"the judge's reply is longer than {judge.REPLY_LIMIT} bytes")
+    return bytes(reply)

@@ -1,0 +1,105 @@
+"""Review records in the ledger, and quote matching: pure.
+
+A review is an entry ``### Iteration <n> (<date>) by review`` holding four lines::
+
+    review of R1: met
+    artifact: `docs/auth.md`
+    quote: `the refresh token is rotated on every use`
+    reason: describes rotation and expiry
+
+A quote counts only while it occurs in the artifact, compared with whitespace normalised.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from goalfile import ledger
+from goalfile.model import Entry, Verdict
+
+REVIEW_BY = "review"
+_REVIEW_RE = re.compile(r"^review of (\S+): (met|unmet)$")
+
+
+@dataclass(frozen=True, kw_only=True)
+class Review:
+    id: str
+    verdict: Verdict
+    artifact: str
+    quote: str
+    reason: str
+    iteration: int
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def quote_present(quote: str, artifact_text: str) -> bool:
+    wanted = normalise(quote)
+    return bool(wanted) and wanted in normalise(artifact_text)
+
+
+def render_review(
+    *,
+    iteration: int,
+    date: str,
+    row_id: str,
+    verdict: Verdict,
+    artifact: str,
+    quote: str,
+    reason: str,
+) -> list[str]:
+    entry = Entry(
+        iteration=iteration,
+        date=date,
+        by=REVIEW_BY,
+        notes=(
+            f"review of {row_id}: {verdict.value}",
+            f"artifact: {ledger.code_span(artifact)}",
+            f"quote: {ledger.code_span(quote) if quote else '-'}",
+            f"reason: {ledger.clean_line(reason, limit=4000) or '-'}",
+        ),
+    )
+    return ledger.render_entry(entry)
+
+
+def read_review(entry: Entry) -> Review | None:
+    if entry.by != REVIEW_BY:
+        return None
+    fields: dict[str, str] = {}
+    head = None
+    for note in entry.notes:
+        match = _REVIEW_RE.match(note)
+        if match:
+            head = match
+            continue
+        key, sep, value = note.partition(": ")
+        if sep and key in ("artifact", "quote", "reason"):
+            fields[key] = value
+    if head is None or "artifact" not in fields:
+        return None
+    quote = fields.get("quote", "-")
+    return Review(
+        id=head.group(1),
+        verdict=Verdict(head.group(2)),
+        artifact=ledger.unquote(fields["artifact"]),
+        quote="" if quote == "-" else ledger.unquote(quote),
+        reason=fields.get("reason", ""),
+        iteration=entry.iteration,
+    )
+
+
+def latest_review(
+    text: str, region: tuple[int, int], *, row_id: str, iteration: int
+) -> Review | None:
+    """The newest review of ``row_id`` recorded at ``iteration`` (entries are read newest first,
+    and reading stops at the first entry of an earlier iteration)."""
+    for entry in ledger.entries_reversed(text, *region):
+        if entry.iteration < iteration:
+            return None
+        found = read_review(entry)
+        if found is not None and found.id == row_id and found.iteration == iteration:
+            return found
+    return None
