@@ -18,6 +18,7 @@ _VALUE_RE = re.compile(
 )
 _PLAIN_RE = re.compile(r"^[A-Za-z0-9_./@+-][A-Za-z0-9 _./:@+-]*$")
 _YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "~"})
+_YAML_UNSAFE_RE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
 
 
 def yaml_scalar(value: object) -> str:
@@ -35,9 +36,27 @@ def yaml_scalar(value: object) -> str:
         and not text.endswith(" ")
         and ": " not in text
         and not re.fullmatch(r"[-+]?[\d._]+(e[-+]?\d+)?", text, flags=re.I)
+        and _reads_back(text)
     ):
         return text
-    return json.dumps(text, ensure_ascii=False)
+    # JSON is YAML's double-quoted style; characters YAML rejects or reads as a line break
+    # (DEL, C1 controls, U+2028/9, BOM, U+FFFE/F) are written as escapes; a lone surrogate
+    # (an undecodable byte) cannot be written in YAML at all and becomes U+FFFD
+    text = re.sub("[\ud800-\udfff]", "\ufffd", text)
+    return _YAML_UNSAFE_RE.sub(
+        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
+    )
+
+
+def _reads_back(text: str) -> bool:
+    """A plain scalar YAML reads as this very string (not a date, a number in another base, a
+    sexagesimal, an alias or a tag)."""
+    import yaml
+
+    try:
+        return bool(yaml.safe_load(f"k: {text}") == {"k": text})
+    except yaml.YAMLError:
+        return False
 
 
 def _frontmatter_bounds(lines: Sequence[str]) -> int:
@@ -60,6 +79,12 @@ def set_value(text: str, key: str, value: object) -> str:
         if parent_line is None:
             lines[close:close] = [f"{parent}:{newline_cr}", f"  {child}: {rendered}{newline_cr}"]
             return "\n".join(lines)
+        flow = _flow_mapping(lines[parent_line])
+        if flow is not None:  # `budget: {iterations: 5, tokens: null}`: edit it on its line
+            flow[child] = value
+            inner = ", ".join(f"{name}: {yaml_scalar(item)}" for name, item in flow.items())
+            lines[parent_line] = _replace_value(lines[parent_line], "{" + inner + "}")
+            return "\n".join(lines)
         start = parent_line + 1
         stop = start
         while stop < close and re.match(r"^[ \t]+\S", lines[stop]):
@@ -69,20 +94,45 @@ def set_value(text: str, key: str, value: object) -> str:
     if target is None:
         lines[stop:stop] = [f"{indent}{child}: {rendered}{newline_cr}"]
         return "\n".join(lines)
-    match = _VALUE_RE.match(lines[target])
-    if match is None:  # a block value (e.g. `key:` then an indented list): replace that line only
-        lines[target] = f"{indent}{child}: {rendered}{newline_cr}"
-        return "\n".join(lines)
+    # a value continued on more indented lines (a block scalar or list) is replaced whole
+    depth = len(lines[target]) - len(lines[target].lstrip(" \t"))
+    end = target + 1
+    while end < stop and re.match(rf"^[ \t]{{{depth + 1},}}\S", lines[end]):
+        end += 1
+    lines[target:end] = [_replace_value(lines[target], rendered)]
+    return "\n".join(lines)
+
+
+def _replace_value(line: str, rendered: str) -> str:
+    """The line with its value replaced; the comment stays in its column when there is room."""
+    match = _VALUE_RE.match(line)
+    if match is None:
+        head, cr = line.split(":", 1)[0], "\r" if line.endswith("\r") else ""
+        return f"{head}: {rendered}{cr}"
     old_value = match.group("value")
     spacing = old_value[: len(old_value) - len(old_value.lstrip())] or " "
     tail = match.group("tail") or ""
     new = f"{match.group('head')}{spacing}{rendered}"
-    if tail:  # keep the comment in its column when the new value leaves room for it
+    if tail:
         comment = tail.lstrip(" \t")
         room = len(old_value) + len(tail) - len(comment) - len(spacing) - len(rendered)
         new += " " * max(1, room) + comment
-    lines[target] = new + match.group("cr")
-    return "\n".join(lines)
+    return new + match.group("cr")
+
+
+def _flow_mapping(line: str) -> dict[str, object] | None:
+    """The mapping of a `key: {a: 1, b: 2}` line, or None when the value is not one."""
+    import yaml
+
+    match = _VALUE_RE.match(line)
+    value = match.group("value").strip() if match is not None else ""
+    if not value.startswith("{"):
+        return None
+    try:
+        loaded = yaml.safe_load(value)
+    except yaml.YAMLError:
+        return None
+    return {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else None
 
 
 def _indent_of(lines: Sequence[str], start: int, stop: int) -> str:

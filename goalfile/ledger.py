@@ -18,6 +18,7 @@ EXCERPT_LINES = 20
 EVIDENCE_CHARS = 300
 
 _ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+_BREAK_RE = re.compile("(?:\r\n|[\r\n\x0b\x0c\x85\u2028\u2029])+")
 _CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _HEADING_RE = re.compile(
     r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)\) by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
@@ -30,8 +31,9 @@ ROW_RULE = "|----|---------|---------|------|----------|"
 
 
 def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
-    """One line of printable text: ANSI sequences and control characters gone, tabs as spaces."""
-    text = _ANSI_RE.sub("", text).replace("\t", " ")
+    """One line of printable text: ANSI sequences and control characters gone, tabs and line
+    breaks as spaces."""
+    text = _BREAK_RE.sub(" ", _ANSI_RE.sub("", text).replace("\t", " "))
     text = _CONTROL_RE.sub("", text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
@@ -179,11 +181,12 @@ def entries(text: str, start: int = 0, end: int | None = None) -> Iterator[Entry
     """Every entry between character offsets ``start`` and ``end``, oldest first."""
     stop = len(text) if end is None else end
     heads = [m.start() for m in _HEADING_RE.finditer(text, start, stop)]
+    line = text.count("\n", 0, heads[0]) + 1 if heads else 0
     for pos, begin in enumerate(heads):
         finish = heads[pos + 1] if pos + 1 < len(heads) else stop
-        parsed = parse_entry(
-            text[begin:finish].split("\n"), first_line=text.count("\n", 0, begin) + 1
-        )
+        chunk = text[begin:finish]
+        parsed = parse_entry(chunk.split("\n"), first_line=line)
+        line += chunk.count("\n")
         if parsed is not None:
             yield parsed
 

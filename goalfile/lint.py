@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
@@ -123,7 +124,14 @@ def _column(goal: Goal, row: Criterion, inner: int | None) -> int | None:
     if row.line - 1 >= len(lines):
         return inner
     source = lines[row.line - 1]
-    start = source.find(row.expected)
+    # look in the expected cell only: the same text may occur in an earlier cell
+    names = [name for name, _ in row.cells]
+    pipes = [m.start() for m in re.finditer(r"(?<!\\)\|", source)]
+    cell = names.index("expected") if "expected" in names else 0
+    if not source.lstrip().startswith("|"):
+        cell -= 1
+    begin = pipes[cell] + 1 if 0 <= cell < len(pipes) else 0
+    start = source.find(row.expected, begin)
     if start < 0:
         return inner
     return start + (inner or 1)

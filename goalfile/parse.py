@@ -45,11 +45,15 @@ KNOWN_KEYS = frozenset(
         "contract",
         "blocker",
         "stall_limit",
+        "impossible",
     }
 )
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r?$")
-_NEXT_SECTION_RE = re.compile(r"(?m)^#{1,2}[ \t]")
+# H1/H2 headings and fence markers, found by one search with a literal prefix
+_SCAN_RE = re.compile(r"\n(?:(?P<heading>#{1,2}[ \t])| {0,3}(?:```|~~~))")
+_FENCE_RE = re.compile(r"(?m) {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})(?P<rest>[^\n]*)$")
+_FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r?$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
 _FORMAT_HINT = (
@@ -67,7 +71,8 @@ def parse_goal(text: str, *, path: str) -> Goal:
     """Read a goal file's text. Raises GoalFileInvalid when it is not a goal file at all."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = text.split("\n")
+    bounds = _ledger_bounds(text)
+    lines = _lines(text, bounds)
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
     if lines[0].rstrip("\r").rstrip() != "---":
         raise GoalFileInvalid(
@@ -90,9 +95,9 @@ def parse_goal(text: str, *, path: str) -> Goal:
     meta = _load_yaml("\n".join(fm_lines), path=path)
     key_lines = tuple(_key_lines(fm_lines))
     problems: list[Finding] = []
-    fields = _typed_fields(meta, dict(key_lines), problems)
+    fields = _typed_fields(meta, dict(key_lines), problems, fm_lines)
 
-    body = _read_body(text, lines, close, path=path, problems=problems)
+    body = _read_body(text, lines, close, bounds, path=path, problems=problems)
     return Goal(
         path=path,
         text=text,
@@ -107,6 +112,16 @@ def parse_goal(text: str, *, path: str) -> Goal:
         problems=tuple(problems),
         **fields,
     )
+
+
+def _lines(text: str, bounds: tuple[int, int, int] | None) -> list[str]:
+    """The lines of the text, with the ledger's lines left empty: they are never read here,
+    and splitting them would make reading cost grow with the ledger."""
+    if bounds is None:
+        return text.split("\n")
+    start, _, end = bounds
+    skipped = [""] * text.count("\n", start, end)
+    return [*text[:start].split("\n")[:-1], *skipped, *text[end:].split("\n")]
 
 
 def _frontmatter_close(lines: Sequence[str]) -> int | None:
@@ -139,6 +154,7 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             "the frontmatter must be a mapping of keys to values",
             file=path,
             line=2,
+            column=1,
             hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
@@ -159,14 +175,19 @@ def _key_lines(fm_lines: Sequence[str]) -> Iterator[tuple[str, int]]:
 
 
 def _typed_fields(
-    meta: Mapping[str, object], lines: Mapping[str, int], problems: list[Finding]
+    meta: Mapping[str, object],
+    lines: Mapping[str, int],
+    problems: list[Finding],
+    fm_lines: Sequence[str] = (),
 ) -> dict[str, Any]:
     def err(key: str, message: str, hint: str) -> None:
+        line = lines.get(key, 1)
         problems.append(
             Finding(
                 severity=Severity.ERROR,
                 message=message,
-                line=lines.get(key, 1),
+                line=line,
+                column=_value_column(fm_lines, line),
                 hint=hint,
                 code="frontmatter",
             )
@@ -305,6 +326,15 @@ def _typed_fields(
     }
 
 
+def _value_column(fm_lines: Sequence[str], line: int) -> int:
+    """1-based column of the value on a frontmatter line (1 when the line holds no value)."""
+    if not 2 <= line < len(fm_lines) + 2:
+        return 1
+    match = re.match(r"^[ \t]*[^:]*:[ \t]*", fm_lines[line - 2])
+    text = fm_lines[line - 2]
+    return match.end() + 1 if match is not None and match.end() < len(text) else 1
+
+
 def _positive_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value > 0
 
@@ -324,21 +354,27 @@ class _Body:
 
 
 def _read_body(
-    text: str, lines: Sequence[str], close: int, *, path: str, problems: list[Finding]
+    text: str,
+    lines: Sequence[str],
+    close: int,
+    bounds: tuple[int, int, int] | None,
+    *,
+    path: str,
+    problems: list[Finding],
 ) -> _Body:
     """Parse everything after the frontmatter except the ledger under ``## Iterations``."""
     total = len(lines)
-    ledger = ledger_span(text)
     pieces: list[tuple[int, int]] = []  # 0-based [start, end) line ranges handed to markdown-it
     sections: list[tuple[str, int]] = []  # (title, 1-based heading line)
-    if ledger is None:
+    if bounds is None:
         pieces.append((close + 1, total))
     else:
-        heading, end = ledger
+        start, content, end = bounds
+        heading = text.count("\n", 0, start) + 1
         pieces.append((close + 1, heading - 1))
-        sections.append(("Iterations", heading))
-        if end <= total:
-            pieces.append((end - 1, total))
+        sections.append((text[start:content].strip("# \t\r"), heading))
+        if end < len(text):
+            pieces.append((total - 1 - text.count("\n", end), total))  # the lines after it
     body = _Body()
     criteria_table: list[Token] | None = None
     non_goals: list[str] = []
@@ -415,23 +451,80 @@ def _read_body(
 def ledger_region(text: str) -> tuple[int, int] | None:
     """Character offsets of the ``## Iterations`` content: after its heading line, up to the
     next H1/H2 heading (or the end of the text)."""
-    match = _ITERATIONS_RE.search(text)
-    if match is None:
+    bounds = _ledger_bounds(text)
+    if bounds is None:
         return None
-    after = _NEXT_SECTION_RE.search(text, match.end())
-    return match.end(), after.start() if after is not None else len(text)
+    _, content, end = bounds
+    return content, end
 
 
 def ledger_span(text: str) -> tuple[int, int] | None:
     """1-based line of the ``## Iterations`` heading and of the next H1/H2 heading (or EOF+1)."""
-    match = _ITERATIONS_RE.search(text)
-    if match is None:
+    bounds = _ledger_bounds(text)
+    if bounds is None:
         return None
-    heading = text.count("\n", 0, match.start()) + 1
-    after = _NEXT_SECTION_RE.search(text, match.end())
-    if after is None:
+    start, _, end = bounds
+    heading = text.count("\n", 0, start) + 1
+    if end >= len(text):
         return heading, text.count("\n") + 2
-    return heading, text.count("\n", 0, after.start()) + 1
+    return heading, text.count("\n", 0, end) + 1
+
+
+def _ledger_bounds(text: str) -> tuple[int, int, int] | None:
+    """Offsets of the ``## Iterations`` heading, of its content, and of the next H1/H2 heading
+    (or the end of the text). Headings inside fenced code blocks (or the frontmatter) do not
+    count: a plan that quotes a goal file must not move the ledger into its code block.
+
+    One regular-expression scan with a literal prefix visits only H1/H2 headings and fence
+    markers, so the cost per ledger byte stays that of a plain search."""
+    heading = None
+    for line, is_heading in _outside_fences(text, _body_start(text)):
+        if heading is None:
+            if is_heading:
+                heading = _ITERATIONS_RE.match(text, line)
+        elif is_heading:
+            return heading.start(), heading.end(), line
+    if heading is None:
+        return None
+    return heading.start(), heading.end(), len(text)
+
+
+def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
+    """Offsets of the H1/H2 heading lines from ``pos`` on that are not inside a fenced code
+    block (with ``True``), and of the end of the text inside an unclosed fence (``False``)."""
+    fence: str | None = None  # the opening marker while inside a fenced block
+    while True:
+        found = _SCAN_RE.search(text, pos)
+        if found is None:
+            return
+        line = found.start() + 1
+        pos = found.end()
+        if found.group("heading"):
+            if fence is None:
+                yield line, True
+            continue
+        marker = _FENCE_RE.match(text, line)
+        if marker is None:
+            continue
+        pos = marker.end()
+        if fence is None:
+            fence = marker.group("fence")
+        elif (
+            marker.group("fence")[0] == fence[0]
+            and len(marker.group("fence")) >= len(fence)
+            and not marker.group("rest").strip()
+        ):
+            fence = None
+
+
+def _body_start(text: str) -> int:
+    """Offset just after the closing frontmatter fence (0 when there is none)."""
+    start = 1 if text.startswith("\ufeff") else 0
+    first = text.find("\n", start)
+    if first < 0 or text[start:first].rstrip() != "---":
+        return max(start - 1, 0)
+    close = _FM_CLOSE_RE.search(text, first)
+    return close.end() if close is not None else start
 
 
 def _markdown() -> Any:
@@ -485,6 +578,7 @@ def _criteria(table: Sequence[Token], problems: list[Finding]) -> Iterator[Crite
             Finding(
                 severity=Severity.ERROR,
                 line=header_line,
+                column=1,
                 code="columns",
                 message=f"the criteria table lacks the column(s) {', '.join(missing)}",
                 hint="the header must name id, criterion, check and expected "

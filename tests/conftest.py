@@ -1,0 +1,190 @@
+"""Shared helpers: real git repositories in tmp_path, goal files, and goalfile as a real process."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+TODAY = _dt.date.today().isoformat()
+
+HEADER = "| id | criterion | check | expected | kind |"
+RULE = "|----|-----------|-------|----------|------|"
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of this test run without any GOALFILE_* variable, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    env.setdefault("PATH", "/usr/bin:/bin")
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.update(extra or {})
+    return env
+
+
+def run_goalfile(
+    *args: str | os.PathLike[str],
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    input: str | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[str]:
+    """``python -m goalfile ARGS`` as a real process; stdout and stderr captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "goalfile", *map(str, args)],
+        cwd=cwd,
+        env=clean_env(env),
+        input=input,
+        stdin=None if input is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        timeout=timeout,
+        check=False,
+    )
+
+
+def start_goalfile(
+    *args: str | os.PathLike[str], cwd: Path, env: Mapping[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """``python -m goalfile ARGS`` started in the background (its own process group)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "goalfile", *map(str, args)],
+        cwd=cwd,
+        env=clean_env(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        encoding="utf-8",
+        errors="replace",
+        start_new_session=True,
+    )
+
+
+def last_line(text: str) -> str:
+    lines = text.rstrip("\n").split("\n")
+    return lines[-1]
+
+
+def wait_for(predicate: Callable[[], bool], *, timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        time.sleep(0.02)
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, text=True, check=True, env=clean_env()
+    )
+    return done.stdout
+
+
+def make_git_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q")
+    git(path, "config", "user.email", "tests@example.invalid")
+    git(path, "config", "user.name", "goalfile tests")
+    return path
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A real git repository with a ``goals/`` folder."""
+    root = make_git_repo(tmp_path / "repo")
+    (root / "goals").mkdir()
+    return root
+
+
+def code(command: str) -> str:
+    """A command as one Markdown code span in a table cell (``|`` written ``\\|``)."""
+    text = command.replace("|", "\\|")
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    if text.startswith("`") or text.endswith("`"):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+Row = tuple[str, str, str, str]  # id, check (a command), expected, kind
+
+
+def row(cid: str, check: str, expected: str, kind: str = "deterministic") -> Row:
+    return (cid, check, expected, kind)
+
+
+def goal_text(
+    *,
+    slug: str = "demo",
+    status: str = "active",
+    rows: Sequence[Row] = (row("C1", "true", "exit 0"),),
+    iterations: str = "5",
+    tokens: str = "null",
+    iterations_used: int = 1,
+    tokens_used: int = 0,
+    extra: Iterable[str] = (),
+    end_state: str = "the checks pass",
+    non_goals: Sequence[str] = ("Nothing outside this folder changes.",),
+    iterations_section: str | None = "",
+    lessons: str | None = "",
+) -> str:
+    """A goal file in the documented format; ``None`` for a section leaves it out."""
+    lines = [
+        "---",
+        f"slug: {slug}",
+        f"status: {status}            # draft | active | paused | met | blocked | exhausted",
+        "created: 2026-11-30",
+        "budget:",
+        f"  iterations: {iterations}           # null = unbounded",
+        f"  tokens: {tokens}         # null = unbounded",
+        f"iterations_used: {iterations_used}",
+        f"tokens_used: {tokens_used}",
+        *extra,
+        "---",
+        f"# Goal: {end_state}",
+        "",
+        "## Non-goals",
+        *(f"- {item}" for item in non_goals),
+        "",
+        "## Acceptance criteria",
+        HEADER,
+        RULE,
+        *(
+            f"| {cid} | criterion of {cid} | {code(check) if check else ''} | {expected} | {kind} |"
+            for cid, check, expected, kind in rows
+        ),
+        "",
+        "## Plan",
+        "",
+        "## Token accounting",
+        "",
+    ]
+    if iterations_section is not None:
+        lines += ["## Iterations", *([iterations_section] if iterations_section else []), ""]
+    if lessons is not None:
+        lines += ["## Lessons", *([lessons] if lessons else [])]
+    return "\n".join(lines) + "\n"
+
+
+def write_goal(folder: Path, text: str, name: str = "demo.md") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text, encoding="utf-8", newline="")
+    return path
+
+
+def outside_git(path: Path) -> bool:
+    return not any(
+        (folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)
+    )

@@ -1,0 +1,356 @@
+"""The core commands as real processes: new, lint, activate, status, and the CLI itself."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from conftest import TODAY, goal_text, last_line, row, run_goalfile, write_goal
+
+from goalfile import __version__, ledger
+from goalfile.model import Status
+from goalfile.parse import ledger_region, parse_goal
+
+COMMANDS = ("new", "lint", "activate", "verify", "status")
+
+
+# --------------------------------------------------------------------------- the CLI
+
+
+def test_version(tmp_path: Path) -> None:
+    done = run_goalfile("--version", cwd=tmp_path)
+    assert done.returncode == 0
+    assert __version__ in done.stdout
+
+
+def test_help_names_the_exit_codes(tmp_path: Path) -> None:
+    done = run_goalfile("--help", cwd=tmp_path)
+    assert done.returncode == 0
+    for command in COMMANDS:
+        assert f"  {command} " in done.stdout
+    assert "Exit codes: 0" in " ".join(done.stdout.split())
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(tmp_path: Path, command: str) -> None:
+    done = run_goalfile(command, "--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: ")
+    assert "--json" in done.stdout
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("no-such-command",),
+        ("verify",),
+        ("verify", "--tokens-used", "-1", "goals/x.md"),
+        ("lint",),
+        ("new", "Not A Slug"),
+        ("new", "ok", "--iterations", "0"),
+        ("verify", "goals/missing.md"),
+    ],
+)
+def test_usage_errors_exit_2(repo: Path, args: tuple[str, ...]) -> None:
+    done = run_goalfile(*args, cwd=repo)
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert done.stderr.strip()
+    assert "Traceback" not in done.stderr
+    assert not (repo / "goals" / "ok.md").exists()
+
+
+def test_bad_token_usage_in_the_environment_is_a_usage_error(repo: Path) -> None:
+    path = write_goal(repo / "goals", goal_text())
+    before = path.read_bytes()
+    done = run_goalfile("verify", path, cwd=repo, env={"GOALFILE_TOKENS_USED": "lots"})
+    assert done.returncode == 2
+    assert "GOALFILE_TOKENS_USED" in done.stderr
+    assert path.read_bytes() == before
+
+
+# --------------------------------------------------------------------------- new
+
+
+def test_new_writes_a_draft(repo: Path) -> None:
+    done = run_goalfile("new", "auth-refresh", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    path = repo / "goals" / "auth-refresh.md"
+    assert last_line(done.stdout) == "wrote goals/auth-refresh.md (status: draft)"
+    goal = parse_goal(path.read_text(), path=str(path))
+    assert goal.slug == "auth-refresh"
+    assert goal.status is Status.DRAFT
+    assert str(goal.meta["created"]) == TODAY
+    assert (goal.budget.iterations, goal.budget.tokens) == (5, None)
+    assert (goal.iterations_used, goal.tokens_used) == (0, 0)
+    assert [s.key for s in goal.sections][-2:] == ["iterations", "lessons"]
+
+
+def test_new_refuses_to_overwrite(repo: Path) -> None:
+    assert run_goalfile("new", "auth", cwd=repo).returncode == 0
+    path = repo / "goals" / "auth.md"
+    path.write_text(path.read_text() + "\n- a person's note\n")
+    before = path.read_bytes()
+    done = run_goalfile("new", "auth", "--end-state", "something else", cwd=repo)
+    assert done.returncode == 3
+    assert "exists already" in done.stderr
+    assert path.read_bytes() == before
+
+
+def test_new_with_options_and_json(repo: Path) -> None:
+    done = run_goalfile(
+        "new",
+        "pipes",
+        "--dir",
+        "elsewhere",
+        "--end-state",
+        "the  pipeline   works",
+        "--iterations",
+        "null",
+        "--tokens",
+        "1_000",
+        "--criterion",
+        "a | b works",
+        "--check",
+        "printf 'a|b' | tr '|' -",
+        "--expected",
+        'exit 0; prints "a-b"',
+        "--json",
+        cwd=repo,
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document == {
+        "schema_version": 1,
+        "path": "elsewhere/pipes.md",
+        "slug": "pipes",
+        "status": "draft",
+    }
+    goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
+    assert goal.end_state == "the pipeline works"
+    assert (goal.budget.iterations, goal.budget.tokens) == (None, 1000)
+    (c1,) = goal.criteria
+    assert (c1.criterion, c1.check, c1.expected) == (
+        "a | b works",
+        "printf 'a|b' | tr '|' -",
+        'exit 0; prints "a-b"',
+    )
+    lint = run_goalfile("lint", "elsewhere/pipes.md", cwd=repo)
+    assert lint.returncode == 0, lint.stderr
+    verify = run_goalfile(
+        "verify", "--no-write", "--tokens-used", "0", "elsewhere/pipes.md", cwd=repo
+    )
+    assert last_line(verify.stdout) == "verify-goal pipes iteration 0: C1 met; status: met"
+
+
+def test_a_new_goal_without_a_check_does_not_lint(repo: Path) -> None:
+    assert run_goalfile("new", "empty", cwd=repo).returncode == 0
+    done = run_goalfile("lint", "goals/empty.md", cwd=repo)
+    assert done.returncode == 3
+    assert "C1: no check" in done.stderr
+
+
+# --------------------------------------------------------------------------- lint
+
+
+def test_lint_ok_and_warnings(repo: Path) -> None:
+    clean = write_goal(repo / "goals", goal_text(), "clean.md")
+    warned = write_goal(
+        repo / "goals",
+        goal_text(rows=[row("C1", "echo ok", 'stdout contains "ok"')], extra=["owner: me"]),
+        "warned.md",
+    )
+    done = run_goalfile("lint", clean, warned, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [f"{clean}: ok", f"{warned}: ok (2 warning(s))"]
+    assert f"{warned}:10: warning: unknown frontmatter key `owner`" in done.stderr
+
+
+def test_lint_errors_exit_3_with_file_line_column_and_hint(repo: Path) -> None:
+    text = goal_text(rows=[row("C1", "true", "exit 0; stdout has 'x'")], status="done")
+    path = write_goal(repo / "goals", text, "bad.md")
+    before = path.read_bytes()
+    done = run_goalfile("lint", path, cwd=repo)
+    assert done.returncode == 3
+    assert done.stdout.splitlines() == [f"{path}: invalid"]
+    assert f"{path}:3:9: error: status 'done' is not one of" in done.stderr
+    line = next(n for n, x in enumerate(text.split("\n"), 1) if x.startswith("| C1 |"))
+    column = text.split("\n")[line - 1].index("exit 0; stdout has") + 1 + len("exit 0; ")
+    assert f"{path}:{line}:{column}: error: C1: expected: " in done.stderr
+    assert done.stderr.count("  fix: ") >= 2
+    assert path.read_bytes() == before
+
+
+def test_lint_json_shape(repo: Path) -> None:
+    good = write_goal(repo / "goals", goal_text(), "good.md")
+    bad = write_goal(
+        repo / "goals",
+        goal_text(rows=[row("C1", "true", "exit 0"), row("C1", "", "exit 0")]),
+        "bad.md",
+    )
+    broken = write_goal(repo / "goals", "# Goal: no frontmatter\n", "broken.md")
+    done = run_goalfile("lint", "--json", good, bad, broken, cwd=repo)
+    assert done.returncode == 3
+    document = json.loads(done.stdout)
+    assert document["schema_version"] == 1
+    assert document["ok"] is False
+    files = document["files"]
+    assert [f["path"] for f in files] == [str(good), str(bad), str(broken)]
+    assert [f["ok"] for f in files] == [True, False, False]
+    assert files[0]["findings"] == []
+    codes = sorted(f["code"] for f in files[1]["findings"])
+    assert codes == ["criteria", "criteria"]
+    for finding in files[1]["findings"]:
+        assert set(finding) >= {"severity", "code", "line", "column", "message", "hint"}
+        assert finding["severity"] == "error" and isinstance(finding["line"], int)
+    (fatal,) = files[2]["findings"]
+    assert fatal["code"] == "unreadable"
+    assert (fatal["file"], fatal["line"], fatal["column"]) == (str(broken), 1, 1)
+    assert fatal["hint"]
+    clean = run_goalfile("lint", "--json", good, cwd=repo)
+    assert clean.returncode == 0
+    assert json.loads(clean.stdout)["ok"] is True
+
+
+# --------------------------------------------------------------------------- activate
+
+
+def test_activate_a_draft(repo: Path) -> None:
+    path = write_goal(repo / "goals", goal_text(status="draft"))
+    before = path.read_text()
+    done = run_goalfile("activate", "--json", path, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert {k: document[k] for k in ("schema_version", "path", "slug", "status", "criteria")} == {
+        "schema_version": 1,
+        "path": str(path),
+        "slug": "demo",
+        "status": "active",
+        "criteria": ["C1"],
+    }
+    text = path.read_text()
+    goal = parse_goal(text, path="g")
+    assert goal.status is Status.ACTIVE
+    assert str(goal.meta["contract"]).startswith("sha256:")
+    old = parse_goal(before, path="g").criteria
+    assert [replace(c, line=0) for c in goal.criteria] == [replace(c, line=0) for c in old]
+    assert [c.line for c in goal.criteria] == [c.line + 1 for c in old]  # one new key line
+    region = ledger_region(text)
+    assert region is not None
+    (entry,) = ledger.entries(text, *region)
+    assert (entry.by, entry.status, entry.date) == ("activate", Status.ACTIVE, TODAY)
+    # the frontmatter edits are single lines: the comment on status stays in its column
+    old_status, new_status = before.split("\n")[2], text.split("\n")[2]
+    assert new_status.startswith("status: active ")
+    assert new_status.index("# draft |") == old_status.index("# draft |")
+
+
+def test_activate_refuses_a_goal_with_lint_errors(repo: Path) -> None:
+    path = write_goal(repo / "goals", goal_text(status="draft", rows=[row("C1", "", "exit 0")]))
+    before = path.read_bytes()
+    done = run_goalfile("activate", path, cwd=repo)
+    assert done.returncode == 3
+    assert "C1: no check" in done.stderr
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("status", ["active", "paused", "met", "blocked", "exhausted"])
+def test_activate_refuses_a_goal_that_is_not_a_draft(repo: Path, status: str) -> None:
+    path = write_goal(repo / "goals", goal_text(status=status))
+    before = path.read_bytes()
+    done = run_goalfile("activate", path, cwd=repo)
+    assert done.returncode == 3
+    assert f"the goal is {status}" in done.stderr
+    assert path.read_bytes() == before
+
+
+def test_new_activate_verify_end_to_end(repo: Path) -> None:
+    done = run_goalfile(
+        "new", "e2e", "--check", "echo ready", "--expected", 'exit 0; prints "ready"', cwd=repo
+    )
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("activate", "goals/e2e.md", cwd=repo).returncode == 0
+    verify = run_goalfile("verify", "goals/e2e.md", cwd=repo)
+    assert verify.returncode == 0, verify.stderr
+    assert last_line(verify.stdout) == "verify-goal e2e iteration 0: C1 met; status: met"
+
+
+# --------------------------------------------------------------------------- status
+
+
+@pytest.fixture
+def several(repo: Path) -> Path:
+    met = write_goal(
+        repo / "goals", goal_text(slug="met-one", rows=[row("C1", "true", "exit 0")]), "a.md"
+    )
+    assert run_goalfile("verify", met, cwd=repo).returncode == 0
+    write_goal(repo / "goals", goal_text(slug="draft-one", status="draft"), "b.md")
+    unmet = write_goal(
+        repo / ".zetetic" / "goals",
+        goal_text(
+            slug="zetetic-one",
+            rows=[row("C1", "true", "exit 0"), row("C2", "false", "exit 0")],
+            tokens="1000",
+            tokens_used=250,
+        ),
+        "c.md",
+    )
+    done = run_goalfile("verify", unmet, cwd=repo, env={"GOALFILE_TOKENS_USED": "300"})
+    assert done.returncode == 1, done.stderr
+    return repo
+
+
+def test_status_json_for_several_goals(several: Path) -> None:
+    done = run_goalfile("status", "--json", cwd=several)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    assert document["schema_version"] == 1
+    goals = {g["slug"]: g for g in document["goals"]}
+    assert list(goals) == ["met-one", "draft-one", "zetetic-one"]
+    assert [Path(g["path"]).parent.name for g in document["goals"]] == ["goals"] * 3
+    met, draft, zetetic = goals.values()
+    assert met["status"] == "met"
+    assert met["criteria"] == [
+        {"id": "C1", "kind": "deterministic", "verdict": "met", "evidence": "(no output)"}
+    ]
+    assert met["last_verify"] == {"iteration": 1, "date": TODAY}
+    assert draft["status"] == "draft" and draft["last_verify"] is None
+    assert draft["criteria"][0]["verdict"] is None
+    assert zetetic["status"] == "active"
+    assert zetetic["tokens"] == {"used": 300, "budget": 1000}
+    assert zetetic["iterations"] == {"used": 1, "budget": 5}
+    assert [c["verdict"] for c in zetetic["criteria"]] == ["met", "unmet"]
+    assert zetetic["end_state"] == "the checks pass"
+
+
+def test_status_text_for_several_goals(several: Path) -> None:
+    done = run_goalfile("status", cwd=several)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert (
+        out.index("met-one: met") < out.index("draft-one: draft") < out.index("zetetic-one: active")
+    )
+    assert "  iterations 1/5, tokens 300/1000" in out
+    assert "  iterations 1/5, tokens 0 (unbounded)" in out
+    assert f"  last verify: iteration 1 ({TODAY})" in out
+    lines = out.splitlines()
+    assert any(line.split()[:2] == ["C2", "unmet"] for line in lines)
+    assert any(line.split()[:3] == ["C1", "not", "verified"] for line in lines)
+
+
+def test_status_of_one_path_and_of_a_broken_file(several: Path) -> None:
+    broken = write_goal(several / "goals", "---\nslug: [x\n---\n", "broken.md")
+    done = run_goalfile("status", "--json", "goals/a.md", broken, cwd=several)
+    assert done.returncode == 3
+    first, second = json.loads(done.stdout)["goals"]
+    assert first["slug"] == "met-one"
+    assert second["path"] == str(broken)
+    assert second["error"]["line"] == 3 and second["error"]["exit_code"] == 3
+
+
+def test_status_without_goals(tmp_path: Path) -> None:
+    done = run_goalfile("status", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout == ""
+    assert "no goal files found" in done.stderr
