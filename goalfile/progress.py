@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 
 from goalfile import ledger
 from goalfile.model import Entry, RowResult, Status, Verdict
 
 DEFAULT_STALL_LIMIT = 3
+# entries that mean a person stepped in: a run after them starts a new streak
+FRESH_START = frozenset({"activate", "resume", "budget"})
 
 
 def decide_status(rows: Sequence[RowResult]) -> tuple[Status, str | None]:
@@ -29,9 +32,21 @@ def decide_status(rows: Sequence[RowResult]) -> tuple[Status, str | None]:
     return Status.ACTIVE, None
 
 
+# durations in evidence ("42 passed in 3.1s", "took 0:01:02") change on every run
+_DURATION_RE = re.compile(
+    r"\b\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|sec|secs|seconds?|m|min|mins|minutes?|h)\b"
+    r"|\b\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?\b",
+    flags=re.I,
+)
+
+
 def fingerprint(entry: Entry) -> tuple[tuple[str, str, str], ...]:
-    """What must change between runs for them to count as progress: verdicts and evidence."""
-    return tuple((row.id, row.verdict.value, row.evidence) for row in entry.rows)
+    """What must change between runs for them to count as progress: each row's verdict and
+    evidence, with durations masked."""
+    return tuple(
+        (row.id, row.verdict.value, _DURATION_RE.sub("<t>", row.evidence.strip()))
+        for row in entry.rows
+    )
 
 
 def as_recorded(entry: Entry) -> Entry:
@@ -41,20 +56,37 @@ def as_recorded(entry: Entry) -> Entry:
     return parsed
 
 
-def same_runs(current: Entry, previous: Iterable[Entry]) -> int:
-    """How many verify entries in a row, the current one included, have the same fingerprint.
+def _streak(mark: tuple[tuple[str, str, str], ...], previous: Iterator[Entry]) -> int:
+    """How many verify entries from ``previous`` (newest first) in a row share ``mark``.
 
-    ``previous`` yields earlier entries newest first; entries of other commands are skipped.
+    Entries of other commands are skipped; an activate, resume or budget entry ends the streak.
     """
-    mark = fingerprint(as_recorded(current))
-    count = 1
+    count = 0
     for entry in previous:
+        if entry.by in FRESH_START:
+            break
         if entry.by != ledger.VERIFY_BY:
             continue
         if fingerprint(entry) != mark:
             break
         count += 1
     return count
+
+
+def same_runs(current: Entry, previous: Iterable[Entry]) -> int:
+    """How many verify runs in a row, the current one included, have the same fingerprint."""
+    return 1 + _streak(fingerprint(as_recorded(current)), iter(previous))
+
+
+def recorded_streak(entries_newest_first: Iterable[Entry]) -> int:
+    """The streak the ledger already shows: 0 when no verify entry follows the last fresh start."""
+    entries = iter(entries_newest_first)
+    for entry in entries:
+        if entry.by in FRESH_START:
+            return 0
+        if entry.by == ledger.VERIFY_BY:
+            return 1 + _streak(fingerprint(entry), entries)
+    return 0
 
 
 def stall_limit(meta: dict[str, object]) -> int:

@@ -1,0 +1,255 @@
+"""Host integration commands: init, skills install/list, hook stop."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+
+# --- init -----------------------------------------------------------------------------------
+
+
+@main.command()
+@click.option(
+    "--slug",
+    default="first-goal",
+    show_default=True,
+    help="Slug of the first draft goal (written only when no goal file exists yet).",
+)
+@click.option("--no-goal", is_flag=True, help="Do not write a first draft goal.")
+@click.option("--no-skills", is_flag=True, help="Do not install the skills.")
+@click.option("--no-hooks", is_flag=True, help="Do not register the Stop hook.")
+@json_option
+@boundary
+def init(slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, as_json: bool) -> int:
+    """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
+    .claude/skills/, and the Stop hook in .claude/settings.json and .codex/hooks.json.
+
+    Idempotent: running it again changes nothing. A settings file that is not valid JSON is
+    reported (file, line, column) and left untouched (exit 3).
+    """
+    from goalfile.commands.init import init as run
+
+    result = run(
+        ctx=context(), slug=slug, goal=not no_goal, skills=not no_skills, hooks=not no_hooks
+    )
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        if result.goal:
+            click.echo(f"wrote {result.goal} (status: draft)")
+        elif result.existing_goals and not no_goal:
+            click.echo(f"goals: {len(result.existing_goals)} goal file(s) found; none written")
+        if result.skills is not None:
+            _echo_skills(result.skills, installing=True)
+        for hook in result.hooks:
+            what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
+            click.echo(f"{what} {hook.path}")
+        if not result.changed and not result.errors:
+            click.echo("nothing to change")
+    for error in result.errors:
+        err(f"goalfile: {error.render()}")
+    if result.goal and not as_json:
+        err(
+            f"next: describe the goal in {result.goal} (the goal skill guides an agent through "
+            f"it), then `goalfile lint {result.goal}` and `goalfile activate {result.goal}`"
+        )
+    return int(result.exit_code)
+
+
+# --- skills ---------------------------------------------------------------------------------
+
+
+@main.group(cls=click.Group)
+def skills() -> None:
+    """Install the goalfile skills for coding agents, and show what is installed."""
+
+
+def _target_help() -> str:
+    return (
+        "Where: `agents` (.agents/skills/: Codex, Cursor, Gemini CLI, pi, OpenCode), "
+        "`claude` (.claude/skills/), `all`, or a folder path."
+    )
+
+
+def _echo_skills(result: Any, *, installing: bool) -> None:
+    for location in result.locations:
+        for skill in location.skills:
+            what = skill.action.value if installing and skill.action else skill.state.value
+            if installing and skill.action and skill.action.value == "skipped":
+                what = "kept: modified locally (`goalfile skills install --force` replaces it)"
+            click.echo(f"{location.path}/{skill.name}: {what}")
+
+
+@skills.command("install")
+@click.option(
+    "--project/--user",
+    "project",
+    default=True,
+    help="Install under the project (git top level, else here; default) or under $HOME.",
+)
+@click.option("--target", default="all", show_default=True, help=_target_help())
+@click.option("--force", is_flag=True, help="Replace installed skills that were modified.")
+@json_option
+@boundary
+def skills_install(project: bool, target: str, force: bool, as_json: bool) -> int:
+    """Copy the shipped skills into the agents' skills folders; idempotent.
+
+    A skill changed after installation is kept unless --force is given.
+    """
+    from goalfile.commands.skills import Scope, install
+
+    scope = Scope.PROJECT if project else Scope.USER
+    result = install(ctx=context(), scope=scope, target=target, force=force)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        _echo_skills(result, installing=True)
+    for path, name in result.skipped:
+        err(f"goalfile: {path}/{name} was modified after installation; kept (use --force)")
+    return 0
+
+
+@skills.command("list")
+@click.option(
+    "--project/--user",
+    "project",
+    default=None,
+    help="Only the project's or only the user's skills (default: both).",
+)
+@click.option("--target", default="all", show_default=True, help=_target_help())
+@json_option
+@boundary
+def skills_list(project: bool | None, target: str, as_json: bool) -> int:
+    """Show each installed skill and whether it is current, outdated, modified or missing."""
+    from goalfile.commands.skills import Scope, list_skills
+
+    scopes = (
+        (Scope.PROJECT, Scope.USER)
+        if project is None
+        else ((Scope.PROJECT,) if project else (Scope.USER,))
+    )
+    result = list_skills(ctx=context(), scopes=scopes, target=target)
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        _echo_skills(result, installing=False)
+    return 0
+
+
+# --- hook -----------------------------------------------------------------------------------
+
+
+@main.group()
+def hook() -> None:
+    """Entry points for coding-agent hosts' hooks (Claude Code, Codex)."""
+
+
+class _FailOpen(click.Command):
+    """A hook must never exit 2 by accident (some hosts read 2 as "block"): a bad command line
+    is reported on stderr, and the stop is allowed."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            err(f"goalfile hook stop: {exc.format_message()}; the stop is allowed")
+            click.echo("{}")
+            raise click.exceptions.Exit(0) from None
+
+
+@hook.command("stop", cls=_FailOpen)
+@click.option(
+    "--agent",
+    type=click.Choice(["claude", "codex"]),
+    default="claude",
+    show_default=True,
+    help="The host whose protocol to answer in.",
+)
+@click.option(
+    "--goal",
+    "goal_path",
+    type=click.Path(),
+    help="The goal to hold the agent to (default: every active goal under goals/).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=600,
+    show_default=True,
+    help="The host's timeout for this hook, in seconds; verify stops well before it.",
+)
+@click.option(
+    "--stall-limit",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Let the agent stop after this many verify runs in a row without progress.",
+)
+@json_option
+def hook_stop(
+    agent: str, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+) -> None:
+    """Claude Code / Codex Stop hook: verify the goal; block the stop while it is unmet.
+
+    Reads the host's Stop-hook JSON on stdin. Allows the stop when the goal is met, exhausted,
+    blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...} with the
+    summary line and the unmet rows' evidence. Always exits 0: an internal error lets the agent
+    stop, with a message on stderr.
+    """
+    from goalfile.hostjson import HostAgent
+
+    host = HostAgent(agent)
+    try:
+        document, notes = _hook_stop(host, goal_path, timeout, stall_limit, as_json)
+    except Exception as exc:  # fail open: a broken hook must not trap the agent
+        err(f"goalfile hook stop: internal error: {type(exc).__name__}: {exc}; the stop is allowed")
+        document, notes = _fail_open(host, as_json, str(exc)), []
+    except KeyboardInterrupt:
+        err("goalfile hook stop: interrupted; the stop is allowed")
+        document, notes = _fail_open(host, as_json, "interrupted"), []
+    for note in notes:
+        err(f"goalfile: {note}")
+    if document is not None:
+        click.echo(json.dumps(document, ensure_ascii=False))
+    sys.exit(0)
+
+
+def _hook_stop(
+    host: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+) -> tuple[dict[str, object] | None, list[str]]:
+    from goalfile.commands.context import Context
+    from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
+    from goalfile.errors import GoalfileError
+
+    raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
+    try:
+        stop = StopInput.parse(raw)
+        decision = decide_stop(stop, options, Context.from_process(notify=err))
+    except GoalfileError as exc:
+        err(f"goalfile hook stop: {exc.render()}; the stop is allowed")
+        if as_json:
+            return {"schema_version": 1, "decision": "allow", "error": exc.to_json()}, []
+        return allow_output(host, f"goalfile hook stop: {exc.message}; the stop is allowed"), []
+    if as_json:
+        return decision.to_json(host), list(decision.notes)
+    return decision.host_output(host), list(decision.notes)
+
+
+def _fail_open(host: Any, as_json: bool, message: str) -> dict[str, object] | None:
+    from goalfile.commands.hook import allow_output
+
+    if as_json:
+        return {"schema_version": 1, "decision": "allow", "error": {"message": message}}
+    return allow_output(host, f"goalfile hook stop failed ({message}); the stop is allowed")

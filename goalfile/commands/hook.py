@@ -1,0 +1,411 @@
+"""`goalfile hook stop`: a host's Stop hook that lets the agent stop only when the goal allows it.
+
+The host (Claude Code, Codex) runs the hook when the agent is about to end its turn and passes
+a JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name`` and
+``stop_hook_active`` (true when the agent is already continuing because a Stop hook blocked).
+
+The hook picks the goal (``--goal``, else every ``active`` goal under ``goals/`` and
+``.zetetic/goals/``), runs ``verify`` on it (writing the ledger entry, with the session's
+transcript for token accounting, within a time limit below the host's hook timeout), and answers:
+
+* **allow** when the goal is met, exhausted, blocked, paused or absent;
+* **block** while it is active with unmet rows. The reason is the summary line and the unmet
+  rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
+  instruction;
+* **allow with a message** (loop guard) when ``stop_hook_active`` is true and the last
+  ``stall_limit`` verify entries show the same verdicts and evidence: blocking again would only
+  repeat them.
+
+Everything here is pure except :func:`decide_stop`, which reads goal files and runs ``verify``.
+The CLI layer turns a :class:`StopDecision` into the host's JSON and always exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from goalfile import ledger
+from goalfile.commands.context import Context
+from goalfile.commands.status import discover
+from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
+from goalfile.errors import GoalfileError, UsageError
+from goalfile.files import git_toplevel, load_goal, read_text
+from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
+from goalfile.model import Kind, RowResult, Status, Verdict
+from goalfile.parse import ledger_region
+from goalfile.progress import recorded_streak
+from goalfile.usage import TranscriptError
+
+SCHEMA_VERSION = 1
+REASON_LIMIT = 10_000
+STALL_LIMIT = 3
+MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook timeout
+LOCK_WAIT = 30.0
+
+
+class HookInputError(UsageError):
+    """The hook's stdin is not the JSON object a host sends."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopInput:
+    """What a host sends a Stop hook. Unknown fields are ignored."""
+
+    session_id: str | None = None
+    transcript_path: str | None = None
+    cwd: str | None = None
+    hook_event_name: str | None = None
+    stop_hook_active: bool = False
+
+    @classmethod
+    def parse(cls, raw: str) -> StopInput:
+        text = raw.lstrip("\ufeff").strip()
+        if not text:
+            return cls()
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            raise HookInputError(
+                f"the hook input is not JSON: {exc}",
+                hint="the host passes one JSON object on stdin",
+            ) from None
+        if not isinstance(data, dict):
+            raise HookInputError("the hook input is not a JSON object")
+
+        def text_of(key: str) -> str | None:
+            value = data.get(key)
+            return value if isinstance(value, str) and value else None
+
+        return cls(
+            session_id=text_of("session_id"),
+            transcript_path=text_of("transcript_path"),
+            cwd=text_of("cwd"),
+            hook_event_name=text_of("hook_event_name"),
+            stop_hook_active=data.get("stop_hook_active") is True,
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class HookOptions:
+    agent: HostAgent = HostAgent.CLAUDE
+    goal: str | None = None
+    timeout: float = float(HOOK_TIMEOUT)  # the host's hook timeout, seconds
+    stall_limit: int = STALL_LIMIT
+
+
+@dataclass(frozen=True, kw_only=True)
+class GoalOutcome:
+    """What the hook decided for one goal."""
+
+    path: str
+    status: str  # the goal's status after the run (or as found)
+    block: bool
+    summary: str | None = None  # verify's summary line, when verify ran
+    reason: str | None = None  # for the agent, when blocking
+    message: str | None = None  # for the user, when allowing with something to say
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "status": self.status,
+            "decision": "block" if self.block else "allow",
+            "summary": self.summary,
+            "reason": self.reason,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopDecision:
+    goals: tuple[GoalOutcome, ...] = ()
+    notes: tuple[str, ...] = ()  # for stderr
+
+    @property
+    def block(self) -> bool:
+        return any(goal.block for goal in self.goals)
+
+    @property
+    def reason(self) -> str | None:
+        if not self.block:
+            return None
+        return clip("\n\n".join(g.reason or "" for g in self.goals if g.block), REASON_LIMIT)
+
+    @property
+    def message(self) -> str | None:
+        parts = [g.message for g in self.goals if g.message and not g.block]
+        return clip("\n".join(parts), REASON_LIMIT) if parts else None
+
+    def host_output(self, agent: HostAgent) -> dict[str, object] | None:
+        """The JSON the host expects on stdout; ``None`` means print nothing."""
+        if self.block:
+            return {"decision": "block", "reason": self.reason}
+        if self.message:
+            return {"systemMessage": self.message}
+        return {} if agent is HostAgent.CODEX else None
+
+    def to_json(self, agent: HostAgent) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "agent": agent.value,
+            "decision": "block" if self.block else "allow",
+            "host_output": self.host_output(agent),
+            "goals": [g.to_json() for g in self.goals],
+            "notes": list(self.notes),
+        }
+
+
+def allow_output(agent: HostAgent, message: str | None = None) -> dict[str, object] | None:
+    """The host's "let it stop" answer, used when the hook itself fails (fail open)."""
+    return StopDecision(
+        goals=(GoalOutcome(path="", status="", block=False, message=message),)
+    ).host_output(agent)
+
+
+# --- pure helpers ---------------------------------------------------------------------------
+
+
+def clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    marker = "\n… (cut to fit the host's limit)"
+    return text[: limit - len(marker)] + marker
+
+
+def block_reason(
+    result: VerifyResult,
+    *,
+    shown_path: str,
+    review_ids: frozenset[str] = frozenset(),
+    limit: int = REASON_LIMIT,
+) -> str:
+    """The summary line, then each unmet or error row's evidence (and output, while it fits)."""
+    head = [
+        result.summary,
+        "",
+        f"The goal in {shown_path} is not met, so this turn goes on. Fix the work, never the "
+        "criteria, the ledger or the status; the next stop re-runs `goalfile verify` "
+        "(see the refine-goal skill).",
+    ]
+    failing = [row for row in result.rows if row.verdict is not Verdict.MET]
+    rows = [f"- {r.id} {r.verdict.value} (exit {r.exit}): {_evidence(r)}" for r in failing]
+    if failing and all(row.id in review_ids for row in failing):
+        head.append(
+            "Only review rows remain: record each review with `goalfile review` "
+            "(see the verify-goal skill)."
+        )
+    text = "\n".join([*head, "", "Not met:", *rows]) if rows else "\n".join(head)
+    if len(text) > limit:
+        return clip(text, limit)
+    for row in failing:  # add output excerpts while they fit
+        if not row.excerpt:
+            continue
+        block = "\n".join(
+            [f"{row.id} output ({row.excerpt_label}):", *(f"    {line}" for line in row.excerpt)]
+        )
+        if len(text) + 2 + len(block) > limit:
+            break
+        text += "\n\n" + block
+    return text
+
+
+def _evidence(row: RowResult) -> str:
+    return ledger.clean_line(row.evidence, limit=1_000)
+
+
+def ledger_streak(text: str) -> int:
+    """How many of the newest verify runs in the ledger show no progress (see goalfile.progress)."""
+    region = ledger_region(text)
+    if region is None:
+        return 0
+    return recorded_streak(ledger.entries_reversed(text, *region))
+
+
+# --- the decision ---------------------------------------------------------------------------
+
+
+Runner = Callable[[VerifyOptions, Context], VerifyResult]
+
+
+def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
+    return verify(options, ctx)
+
+
+def project_root(stop: StopInput, ctx: Context) -> Path:
+    """The hook input's ``cwd`` (else the process's), raised to its git top level."""
+    start = Path(stop.cwd).expanduser() if stop.cwd else ctx.cwd
+    if not start.is_absolute():
+        start = ctx.cwd / start
+    if not start.is_dir():
+        start = ctx.cwd
+    return git_toplevel(start) or start
+
+
+def goal_paths(stop: StopInput, options: HookOptions, ctx: Context, root: Path) -> list[Path]:
+    if options.goal is None:
+        return [Path(p) for p in discover(root)]
+    given = Path(options.goal).expanduser()
+    if given.is_absolute():
+        return [given]
+    bases = [Path(stop.cwd) if stop.cwd else ctx.cwd, root, ctx.cwd]
+    for base in bases:
+        if (base / given).is_file():
+            return [base / given]
+    return [bases[0] / given]
+
+
+def decide_stop(
+    stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
+) -> StopDecision:
+    start = ctx.clock()
+    margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
+    deadline = start + max(options.timeout - margin, 1.0)
+    root = project_root(stop, ctx)
+    notes: list[str] = []
+    outcomes: list[GoalOutcome] = []
+    active: list[tuple[Path, frozenset[str]]] = []
+    for path in goal_paths(stop, options, ctx, root):
+        shown = _shown(path, root)
+        if options.goal is not None and not path.exists():
+            outcomes.append(
+                GoalOutcome(
+                    path=shown,
+                    status="absent",
+                    block=False,
+                    message=f"goalfile: no goal file at {shown}; the stop is allowed",
+                )
+            )
+            continue
+        try:
+            goal = load_goal(path)
+        except GoalfileError as exc:
+            if options.goal is None:
+                notes.append(f"skipped {shown}: {exc.render()}")
+                continue
+            outcomes.append(_refused(shown, exc, stop))
+            continue
+        if goal.status is Status.ACTIVE:
+            reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
+            active.append((path, reviews))
+        elif options.goal is not None:
+            outcomes.append(
+                GoalOutcome(
+                    path=shown,
+                    status=goal.status.value,
+                    block=False,
+                    message=f"goalfile: {goal.slug} is {goal.status.value}; the stop is allowed",
+                )
+            )
+    if not active and not outcomes:
+        notes.append(f"no active goal under {root}; the stop is allowed")
+    transcript = _transcript(stop, notes)
+    for path, reviews in active:
+        remaining = deadline - ctx.clock()
+        shown = _shown(path, root)
+        if remaining <= 1.0:
+            notes.append(f"{shown}: no time left to verify it within the hook timeout")
+            outcomes.append(
+                GoalOutcome(
+                    path=shown,
+                    status=Status.ACTIVE.value,
+                    block=False,
+                    message=f"goalfile: {shown} was not verified: the hook ran out of time",
+                )
+            )
+            continue
+        verify_options = VerifyOptions(
+            path=str(path),
+            write=True,
+            transcript=transcript,
+            time_limit=remaining,
+            lock_wait=min(LOCK_WAIT, remaining / 4),
+            judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
+        )
+        try:
+            try:
+                result = runner(verify_options, ctx)
+            except TranscriptError as exc:
+                notes.append(f"token usage not read ({exc.render()}); verifying without it")
+                result = runner(replace(verify_options, transcript=None), ctx)
+        except GoalfileError as exc:
+            outcomes.append(_refused(shown, exc, stop))
+            continue
+        outcomes.append(_judge(result, shown, path, stop, options, notes, reviews))
+    return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+
+
+def _judge(
+    result: VerifyResult,
+    shown: str,
+    path: Path,
+    stop: StopInput,
+    options: HookOptions,
+    notes: list[str],
+    reviews: frozenset[str],
+) -> GoalOutcome:
+    notes.append(result.summary)
+    if result.status is not Status.ACTIVE:
+        return GoalOutcome(
+            path=shown,
+            status=result.status.value,
+            block=False,
+            summary=result.summary,
+            message=f"goalfile: {result.summary}",
+        )
+    if stop.stop_hook_active:
+        try:
+            streak = ledger_streak(read_text(path))
+        except GoalfileError:
+            streak = 0
+        if streak >= options.stall_limit:
+            return GoalOutcome(
+                path=shown,
+                status=result.status.value,
+                block=False,
+                summary=result.summary,
+                message=(
+                    f"goalfile: no progress in the last {options.stall_limit} verify runs of "
+                    f"{shown}; the stop is allowed so a person can look. {result.summary}"
+                ),
+            )
+    return GoalOutcome(
+        path=shown,
+        status=result.status.value,
+        block=True,
+        summary=result.summary,
+        reason=block_reason(result, shown_path=shown, review_ids=reviews),
+    )
+
+
+def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
+    """verify refused the goal (changed contract, invalid file, lock held): ask once, then let
+    it stop, since a person may have to act."""
+    text = f"goalfile could not verify {shown}: {exc.render()}"
+    if stop.stop_hook_active:
+        return GoalOutcome(path=shown, status="refused", block=False, message=text)
+    return GoalOutcome(
+        path=shown,
+        status="refused",
+        block=True,
+        reason=text + "\nRestore what the message names, or hand the goal to the user.",
+    )
+
+
+def _transcript(stop: StopInput, notes: list[str]) -> str | None:
+    if stop.transcript_path is None:
+        return None
+    path = os.path.expanduser(stop.transcript_path)
+    if not os.path.isfile(path):
+        notes.append(f"transcript {path} not found; token usage is not read")
+        return None
+    return path
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,104 @@
+"""`goalfile init`: everything a repository needs for an agent to work on goals.
+
+1. ``goals/`` with a first draft goal (unless goal files exist already);
+2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
+3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``.
+
+Every step is idempotent, so running ``init`` twice changes nothing. A settings file that is not
+valid JSON is reported with its position and left untouched; the other steps still run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from goalfile.commands.context import Context
+from goalfile.commands.new import new_goal
+from goalfile.commands.skills import Scope, SkillsResult, install
+from goalfile.commands.status import discover
+from goalfile.errors import ExitCode, GoalfileError
+from goalfile.files import git_toplevel
+from goalfile.hostjson import HOOK_TIMEOUT, HostAgent, Registration, register_stop_hook
+
+SCHEMA_VERSION = 1
+DEFAULT_SLUG = "first-goal"
+
+
+@dataclass(frozen=True, kw_only=True)
+class InitResult:
+    root: str
+    goal: str | None  # the draft written, if any
+    existing_goals: tuple[str, ...]
+    skills: SkillsResult | None
+    hooks: tuple[Registration, ...]
+    errors: tuple[GoalfileError, ...]
+
+    @property
+    def changed(self) -> bool:
+        return (
+            self.goal is not None
+            or (self.skills is not None and self.skills.changed)
+            or any(h.changed for h in self.hooks)
+        )
+
+    @property
+    def exit_code(self) -> ExitCode:
+        return max((e.exit_code for e in self.errors), default=ExitCode.OK)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "root": self.root,
+            "goal": self.goal,
+            "existing_goals": list(self.existing_goals),
+            "skills": self.skills.to_json()["locations"] if self.skills else None,
+            "hooks": [h.to_json() for h in self.hooks],
+            "changed": self.changed,
+            "errors": [e.to_json() for e in self.errors],
+            "exit_code": int(self.exit_code),
+        }
+
+
+def init(
+    *,
+    ctx: Context,
+    slug: str = DEFAULT_SLUG,
+    goal: bool = True,
+    skills: bool = True,
+    hooks: bool = True,
+    agents: tuple[HostAgent, ...] = (HostAgent.CLAUDE, HostAgent.CODEX),
+    timeout: int = HOOK_TIMEOUT,
+) -> InitResult:
+    root = git_toplevel(ctx.cwd) or ctx.cwd
+    at_root = replace(ctx, cwd=root)
+    existing = tuple(discover(root))
+    written: str | None = None
+    if goal and not existing:
+        result = new_goal(slug=slug, directory=str(root / "goals"), ctx=at_root)
+        written = _shown(root / result.path, ctx.cwd)
+    installed = install(ctx=at_root, scope=Scope.PROJECT, target="all") if skills else None
+    registrations: list[Registration] = []
+    errors: list[GoalfileError] = []
+    if hooks:
+        for agent in agents:
+            try:
+                done = register_stop_hook(root=root, agent=agent, timeout=timeout)
+                registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
+            except GoalfileError as exc:
+                errors.append(exc)
+    return InitResult(
+        root=str(root),
+        goal=written,
+        existing_goals=tuple(_shown(Path(p), ctx.cwd) for p in existing),
+        skills=installed,
+        hooks=tuple(registrations),
+        errors=tuple(errors),
+    )
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(cwd.resolve()))
+    except ValueError:
+        return str(path)

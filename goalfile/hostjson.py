@@ -1,0 +1,195 @@
+"""Register goalfile's Stop hook in a host's JSON settings: merge, never overwrite.
+
+Claude Code reads ``.claude/settings.json`` and Codex reads ``.codex/hooks.json``; both use the
+same shape::
+
+    {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "...", "timeout": 600}]}]}}
+
+The merge keeps every existing key and hook (in their order), adds one matcher group only when
+no ``goalfile hook stop`` command is registered yet, and writes nothing when nothing changes.
+A file that is not valid JSON is reported with its line and column and left untouched. Writes
+are atomic (a temporary file in the same folder, then a rename), keep the file's mode and its
+indentation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from goalfile import files
+from goalfile.errors import GoalfileError
+
+__all__ = [
+    "HOOK_TIMEOUT",
+    "HostAgent",
+    "Registration",
+    "SettingsError",
+    "hook_command",
+    "merge_stop_hook",
+    "register_stop_hook",
+    "settings_path",
+]
+
+HOOK_TIMEOUT = 600  # seconds; the hosts' own default for a command hook
+HOOK_PREFIX = ("goalfile", "hook", "stop")
+
+
+class HostAgent(StrEnum):
+    CLAUDE = "claude"
+    CODEX = "codex"
+
+
+SETTINGS = {
+    HostAgent.CLAUDE: Path(".claude") / "settings.json",
+    HostAgent.CODEX: Path(".codex") / "hooks.json",
+}
+
+
+class SettingsError(GoalfileError):
+    """A host settings file cannot be merged into (exit 3, file untouched)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Registration:
+    agent: HostAgent
+    path: str
+    changed: bool  # the file was written
+    created: bool  # the file did not exist before
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "agent": self.agent.value,
+            "path": self.path,
+            "changed": self.changed,
+            "created": self.created,
+        }
+
+
+def settings_path(root: Path, agent: HostAgent) -> Path:
+    return root / SETTINGS[agent]
+
+
+def hook_command(agent: HostAgent) -> str:
+    return f"goalfile hook stop --agent {agent.value}"
+
+
+def _is_ours(command: object) -> bool:
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    for start in range(len(words)):  # allow a prefix such as `env X=1` or a path to goalfile
+        head = words[start : start + 3]
+        if [os.path.basename(w) for w in head[:1]] + head[1:] == list(HOOK_PREFIX):
+            return True
+    return False
+
+
+def merge_stop_hook(
+    document: object, *, agent: HostAgent, timeout: int = HOOK_TIMEOUT, file: str = ""
+) -> tuple[dict[str, object], bool]:
+    """The settings with our Stop hook registered, and whether anything had to change.
+
+    Pure: ``document`` is not modified. Raises :class:`SettingsError` when the existing shape
+    leaves no place for the hook (``hooks`` or ``hooks.Stop`` of the wrong type).
+    """
+    if not isinstance(document, dict):
+        raise SettingsError(
+            "the settings file is not a JSON object",
+            file=file or None,
+            line=1,
+            column=1,
+            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
+        )
+    merged: dict[str, object] = dict(document)
+    hooks = merged.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise SettingsError(
+            '"hooks" is not a JSON object',
+            file=file or None,
+            hint='"hooks" maps event names to lists: {"Stop": [...]}',
+        )
+    groups = hooks.get("Stop", [])
+    if not isinstance(groups, list):
+        raise SettingsError(
+            '"hooks.Stop" is not a JSON list',
+            file=file or None,
+            hint='"Stop" is a list of matcher groups: [{"hooks": [...]}]',
+        )
+    for group in groups:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if isinstance(inner, list) and any(
+            isinstance(h, dict) and _is_ours(h.get("command")) for h in inner
+        ):
+            return merged, False
+    ours = {"type": "command", "command": hook_command(agent), "timeout": timeout}
+    merged["hooks"] = {**hooks, "Stop": [*groups, {"hooks": [ours]}]}
+    return merged, True
+
+
+def _indent(text: str) -> int | str:
+    match = re.search(r"\n([ \t]+)\S", text)
+    if match is None:
+        return 2
+    found = match.group(1)
+    return found if "\t" in found else len(found)
+
+
+def render(document: Mapping[str, object], *, like: str = "") -> str:
+    """JSON text in the indentation of ``like`` (two spaces by default), ending in a newline."""
+    return json.dumps(document, indent=_indent(like), ensure_ascii=False) + "\n"
+
+
+def load(path: Path) -> tuple[object, str | None]:
+    """The parsed document and its text (``None`` when the file does not exist)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}, None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"not UTF-8 text: {exc.reason}", file=str(path), hint="fix the file by hand"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    if not text.strip():
+        return {}, text
+    try:
+        return json.loads(text), text
+    except json.JSONDecodeError as exc:
+        raise SettingsError(
+            f"not valid JSON: {exc.msg}; the file was left untouched",
+            file=str(path),
+            line=exc.lineno,
+            column=exc.colno,
+            hint="fix the JSON by hand, then run this again",
+        ) from None
+    except RecursionError:
+        raise SettingsError("JSON nested too deeply", file=str(path)) from None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace the file in one step (see goalfile.files), creating its folder when needed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    files.write_atomic(path, text)
+
+
+def register_stop_hook(
+    *, root: Path, agent: HostAgent, timeout: int = HOOK_TIMEOUT, dry_run: bool = False
+) -> Registration:
+    """Merge the Stop hook into the host's settings file under ``root``."""
+    path = settings_path(root, agent)
+    document, text = load(path)
+    merged, changed = merge_stop_hook(document, agent=agent, timeout=timeout, file=str(path))
+    if changed and not dry_run:
+        write_atomic(path, render(merged, like=text or ""))
+    return Registration(agent=agent, path=str(path), changed=changed, created=text is None)

@@ -1,0 +1,438 @@
+"""`goalfile hook stop`: recorded host inputs, a real git repository, real verify runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import DATA, Row, goal_text, make_git_repo, row, run_goalfile, write_goal
+
+from goalfile.accounting import parse_accounting
+from goalfile.commands import hook as hook_module
+from goalfile.commands.hook import (
+    REASON_LIMIT,
+    GoalOutcome,
+    HookInputError,
+    StopDecision,
+    StopInput,
+    block_reason,
+)
+from goalfile.commands.verify import VerifyResult
+from goalfile.hostjson import HostAgent
+from goalfile.model import Entry, RowResult, Status, Verdict
+from goalfile.parse import parse_goal
+from goalfile.progress import fingerprint, recorded_streak
+
+HOOKS = DATA / "hooks"
+CODEX_KEYS = {"continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"}
+CLAUDE_KEYS = {"continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"}
+
+
+def recorded(
+    agent: str, repo: Path, *, active: bool = False, transcript: Path | None = None
+) -> str:
+    data = json.loads((HOOKS / f"{agent}-stop.json").read_text(encoding="utf-8"))
+    data["cwd"] = str(repo)
+    data["stop_hook_active"] = active
+    if transcript is not None:
+        data["transcript_path"] = str(transcript)
+    else:
+        data.pop("transcript_path")
+    return json.dumps(data)
+
+
+def stop(
+    agent: str,
+    repo: Path,
+    *extra: str,
+    stdin: str | None = None,
+    active: bool = False,
+    transcript: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
+    if stdin is None:
+        stdin = recorded(agent, repo, active=active, transcript=transcript)
+    done = run_goalfile("hook", "stop", "--agent", agent, *extra, cwd=repo, input=stdin)
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+def output(done: subprocess.CompletedProcess[str]) -> dict[str, object] | None:
+    text = done.stdout.strip()
+    if not text:
+        return None
+    value = json.loads(text)
+    assert isinstance(value, dict)
+    assert text.count("\n") == 0  # one JSON document on one line, nothing else on stdout
+    return value
+
+
+def demo_goal(
+    repo: Path,
+    *,
+    rows: Sequence[Row] = (row("C1", "test -f done.txt", "exit 0"),),
+    status: str = "active",
+    tokens: str = "null",
+) -> Path:
+    """A goal with verify's own stall limit out of the way, so the hook's guard is seen."""
+    text = goal_text(rows=rows, status=status, tokens=tokens, extra=("stall_limit: 20",))
+    return write_goal(repo / "goals", text)
+
+
+@pytest.fixture
+def hook_repo(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "widget-app")
+    (root / "goals").mkdir()
+    return root
+
+
+# --- end to end -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_block_while_unmet_then_allow_after_the_fix(hook_repo: Path, agent: str) -> None:
+    path = demo_goal(hook_repo)
+    done = stop(agent, hook_repo)
+    answer = output(done)
+    assert answer is not None and answer["decision"] == "block"
+    assert set(answer) <= (CODEX_KEYS if agent == "codex" else CLAUDE_KEYS)
+    reason = answer["reason"]
+    assert isinstance(reason, str)
+    assert reason.splitlines()[0] == "verify-goal demo iteration 1: C1 unmet; status: active"
+    assert "- C1 unmet (exit 1)" in reason
+    assert "### Iteration 1" in path.read_text(encoding="utf-8")  # verify wrote its entry
+
+    (hook_repo / "done.txt").write_text("ok\n", encoding="utf-8")
+    done = stop(agent, hook_repo, active=True)
+    answer = output(done)
+    assert answer is not None and "decision" not in answer
+    assert answer["systemMessage"] == "goalfile: verify-goal demo iteration 1: C1 met; status: met"
+    assert parse_goal(path.read_text(encoding="utf-8"), path=str(path)).status is Status.MET
+
+    done = stop(agent, hook_repo)  # met now: nothing to verify, the stop is allowed
+    assert output(done) == ({} if agent == "codex" else None)
+
+
+def test_the_hook_runs_from_a_subfolder_of_the_repository(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    (hook_repo / "src").mkdir()
+    data = json.loads(recorded("claude", hook_repo))
+    data["cwd"] = str(hook_repo / "src")
+    answer = output(stop("claude", hook_repo / "src", stdin=json.dumps(data)))
+    assert answer is not None and answer["decision"] == "block"
+
+
+def test_transcripts_of_both_hosts_are_accounted(hook_repo: Path) -> None:
+    path = demo_goal(hook_repo)
+    claude = hook_repo.parent / "claude.jsonl"
+    codex = hook_repo.parent / "rollout.jsonl"
+    shutil.copyfile(DATA / "transcripts" / "claude-session-a.jsonl", claude)
+    lines = (DATA / "transcripts" / "codex-rollout-a.jsonl").read_text("utf-8").splitlines(True)
+    codex.write_text("".join(lines[:8]), encoding="utf-8")
+
+    stop("claude", hook_repo, transcript=claude)
+    stop("codex", hook_repo, transcript=codex)
+    codex.write_text("".join(lines), encoding="utf-8")  # the Codex session went on
+    stop("codex", hook_repo, transcript=codex, active=True)
+
+    text = path.read_text(encoding="utf-8")
+    rows = parse_accounting(text).rows
+    assert [(r.host, r.baseline) for r in rows] == [("claude", 3170), ("codex", rows[1].baseline)]
+    assert rows[1].latest == 3297
+    goal = parse_goal(text, path=str(path))
+    assert goal.tokens_used == 3297 - rows[1].baseline > 0
+
+
+def test_a_token_budget_is_enforced_from_the_transcript(hook_repo: Path) -> None:
+    path = demo_goal(hook_repo, tokens="100")
+    rollout = hook_repo.parent / "rollout.jsonl"
+    lines = (DATA / "transcripts" / "codex-rollout-a.jsonl").read_text("utf-8").splitlines(True)
+    rollout.write_text("".join(lines[:8]), encoding="utf-8")
+    assert (output(stop("codex", hook_repo, transcript=rollout)) or {})["decision"] == "block"
+    rollout.write_text("".join(lines), encoding="utf-8")
+    answer = output(stop("codex", hook_repo, transcript=rollout, active=True))
+    assert answer is not None and "decision" not in answer
+    assert "status: exhausted" in str(answer["systemMessage"])
+    assert parse_goal(path.read_text("utf-8"), path=str(path)).status is Status.EXHAUSTED
+
+
+def test_loop_guard_allows_the_stop_when_nothing_moves(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    for _ in range(3):
+        answer = output(stop("claude", hook_repo, "--stall-limit", "3", active=False))
+        assert answer is not None and answer["decision"] == "block"  # not continuing yet
+    answer = output(stop("claude", hook_repo, "--stall-limit", "3", active=True))
+    assert answer is not None and "decision" not in answer
+    assert "no progress in the last 3 verify runs" in str(answer["systemMessage"])
+
+
+def test_loop_guard_counts_progress(hook_repo: Path) -> None:
+    demo_goal(hook_repo, rows=(row("C1", "ls | wc -l", "exit 0; prints 0"),))
+    for _ in range(2):
+        stop("codex", hook_repo, "--stall-limit", "2", active=True)
+    (hook_repo / "new-file").write_text("x", encoding="utf-8")  # evidence changes: progress
+    answer = output(stop("codex", hook_repo, "--stall-limit", "2", active=True))
+    assert answer is not None and answer["decision"] == "block"
+
+
+@pytest.mark.parametrize(
+    ("status", "rows"),
+    [
+        ("paused", (row("C1", "false", "exit 0"),)),
+        ("draft", (row("C1", "false", "exit 0"),)),
+        ("exhausted", (row("C1", "false", "exit 0"),)),
+        ("blocked", (row("C1", "false", "exit 0"),)),
+        ("met", (row("C1", "false", "exit 0"),)),
+    ],
+)
+def test_goals_that_are_not_active_let_the_agent_stop(
+    hook_repo: Path, status: str, rows: tuple[Row, ...]
+) -> None:
+    path = demo_goal(hook_repo, status=status, rows=rows)
+    before = path.read_bytes()
+    assert output(stop("codex", hook_repo)) == {}
+    assert output(stop("claude", hook_repo)) is None
+    assert path.read_bytes() == before
+    answer = output(stop("claude", hook_repo, "--goal", "goals/demo.md"))
+    assert answer == {"systemMessage": f"goalfile: demo is {status}; the stop is allowed"}
+
+
+def test_an_error_row_blocks_the_goal_and_the_stop_is_allowed(hook_repo: Path) -> None:
+    demo_goal(hook_repo, rows=(row("C1", "no-such-tool-xyz", "exit 0"),))
+    answer = output(stop("claude", hook_repo))
+    assert answer is not None and "decision" not in answer
+    assert "status: blocked" in str(answer["systemMessage"])
+
+
+def test_no_goal_at_all_lets_the_agent_stop(hook_repo: Path) -> None:
+    assert output(stop("codex", hook_repo)) == {}
+    done = stop("claude", hook_repo)
+    assert output(done) is None and "no active goal" in done.stderr
+    answer = output(stop("claude", hook_repo, "--goal", "goals/missing.md"))
+    assert answer == {
+        "systemMessage": "goalfile: no goal file at goals/missing.md; the stop is allowed"
+    }
+
+
+def test_two_active_goals_are_both_held(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    write_goal(
+        hook_repo / "goals",
+        goal_text(slug="other", rows=(row("C1", "true", "exit 0"),)),
+        name="other.md",
+    )
+    answer = output(stop("claude", hook_repo))
+    assert answer is not None and answer["decision"] == "block"
+    assert "verify-goal demo" in str(answer["reason"])
+    assert "verify-goal other" not in str(answer["reason"])  # met: not a reason to go on
+
+
+def test_goal_flag_picks_one_goal(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    write_goal(hook_repo / "goals", goal_text(slug="other"), name="other.md")
+    answer = output(stop("claude", hook_repo, "--goal", "goals/other.md"))
+    assert answer == {
+        "systemMessage": "goalfile: verify-goal other iteration 1: C1 met; status: met"
+    }
+
+
+def test_a_changed_contract_asks_once_then_lets_go(hook_repo: Path) -> None:
+    path = demo_goal(hook_repo)
+    assert run_goalfile("activate", path, cwd=hook_repo).returncode == 3  # not a draft
+    text = path.read_text("utf-8").replace("status: active ", "status: draft  ")
+    path.write_text(text, encoding="utf-8")
+    assert run_goalfile("activate", path, cwd=hook_repo).returncode == 0, "pinned"
+    path.write_text(path.read_text("utf-8").replace("test -f done.txt", "true"), "utf-8")
+    answer = output(stop("claude", hook_repo))
+    assert answer is not None and answer["decision"] == "block"
+    assert "contract changed" in str(answer["reason"])
+    answer = output(stop("claude", hook_repo, active=True))
+    assert answer is not None and "decision" not in answer
+    assert "contract changed" in str(answer["systemMessage"])
+
+
+def test_verify_stays_within_the_hook_timeout(hook_repo: Path) -> None:
+    demo_goal(hook_repo, rows=(row("C1", "sleep 30", "exit 0"),))
+    started = time.monotonic()
+    answer = output(stop("claude", hook_repo, "--timeout", "5"))
+    assert time.monotonic() - started < 5
+    assert answer is not None and "decision" not in answer  # timed out: an error, blocked
+    assert "status: blocked" in str(answer["systemMessage"])
+
+
+def test_a_missing_transcript_does_not_stop_verify(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    done = stop("claude", hook_repo, transcript=hook_repo / "gone.jsonl")
+    assert (output(done) or {})["decision"] == "block"
+    assert "not found" in done.stderr
+
+
+def test_an_unreadable_transcript_does_not_stop_verify(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    junk = hook_repo.parent / "junk.jsonl"
+    junk.write_text("not json\n", encoding="utf-8")
+    done = stop("claude", hook_repo, transcript=junk)
+    assert (output(done) or {})["decision"] == "block"
+    assert "token usage not read" in done.stderr
+
+
+# --- failing open ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stdin", ["{not json", "[1, 2]", "\ufeff"])
+def test_bad_input_fails_open(hook_repo: Path, stdin: str) -> None:
+    demo_goal(hook_repo)
+    done = stop("codex", hook_repo, stdin=stdin)
+    if stdin == "\ufeff":  # empty input: the process's own folder
+        assert (output(done) or {})["decision"] == "block"
+        return
+    assert set(output(done) or {}) <= {"systemMessage"}
+    assert "the stop is allowed" in done.stderr
+
+
+@pytest.mark.parametrize("args", [["--agent", "gemini"], ["--no-such-option"], ["--timeout", "x"]])
+def test_a_bad_command_line_never_exits_2(hook_repo: Path, args: list[str]) -> None:
+    done = run_goalfile("hook", "stop", *args, cwd=hook_repo, input="{}")
+    assert done.returncode == 0
+    assert done.stdout.strip() == "{}"
+    assert "the stop is allowed" in done.stderr
+
+
+def test_an_internal_error_fails_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    from goalfile.cli import main
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(hook_module, "decide_stop", broken)
+    result = CliRunner().invoke(main, ["hook", "stop", "--agent", "codex"], input="{}")
+    assert result.exit_code == 0
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"systemMessage"} and "boom" in answer["systemMessage"]
+    assert "internal error" in result.stderr
+
+
+def test_json_output_is_one_document(hook_repo: Path) -> None:
+    demo_goal(hook_repo)
+    done = stop("claude", hook_repo, "--json")
+    document = output(done)
+    assert document is not None and document["schema_version"] == 1
+    assert document["decision"] == "block"
+    goals = document["goals"]
+    assert isinstance(goals, list) and goals[0]["path"] == "goals/demo.md"
+
+
+# --- pure parts -----------------------------------------------------------------------------
+
+
+def test_stop_input_parsing() -> None:
+    parsed = StopInput.parse((HOOKS / "claude-stop.json").read_text("utf-8"))
+    assert parsed.session_id == "7c0f3e1a-52b8-4d6e-9a41-0b2c3d4e5f60"
+    assert parsed.hook_event_name == "Stop" and parsed.stop_hook_active is False
+    assert StopInput.parse('{"stop_hook_active": "yes", "transcript_path": null}') == StopInput()
+    assert StopInput.parse("") == StopInput()
+    with pytest.raises(HookInputError):
+        StopInput.parse("{")
+
+
+def result_with(rows: tuple[RowResult, ...], status: Status = Status.ACTIVE) -> VerifyResult:
+    return VerifyResult(
+        path="goals/x.md",
+        slug="x",
+        iteration=2,
+        rows=rows,
+        status=status,
+        reason=None,
+        summary="verify-goal x iteration 2: " + ", ".join(f"{r.id} {r.verdict}" for r in rows),
+        written=True,
+        tokens_used=None,
+        tails={},
+        entry_text="",
+    )
+
+
+def test_the_block_reason_is_capped_at_ten_thousand_characters() -> None:
+    rows = tuple(
+        RowResult(
+            id=f"C{i}",
+            verdict=Verdict.UNMET,
+            command="c",
+            exit="1",
+            evidence="e" * 900,
+            excerpt=tuple("x" * 900 for _ in range(20)),
+            excerpt_label="stdout, last 20 of 20 lines",
+        )
+        for i in range(30)
+    )
+    reason = block_reason(result_with(rows), shown_path="goals/x.md")
+    assert len(reason) <= REASON_LIMIT
+    assert reason.startswith("verify-goal x iteration 2: C0 unmet")
+    decision = StopDecision(
+        goals=tuple(
+            GoalOutcome(path=str(i), status="active", block=True, reason=reason) for i in range(3)
+        )
+    )
+    assert len(decision.reason or "") <= REASON_LIMIT
+
+
+def test_the_block_reason_carries_excerpts_while_they_fit() -> None:
+    rows = (
+        RowResult(id="C1", verdict=Verdict.MET, command="a", exit="0", evidence="fine"),
+        RowResult(
+            id="C2",
+            verdict=Verdict.UNMET,
+            command="b",
+            exit="1",
+            evidence="2 failed",
+            excerpt=("FAILED test_a", "FAILED test_b"),
+            excerpt_label="stdout, last 2 of 9 lines",
+        ),
+        RowResult(
+            id="R1", verdict=Verdict.UNMET, command="docs/a.md", exit="-", evidence="not reviewed"
+        ),
+    )
+    reason = block_reason(result_with(rows), shown_path="goals/x.md", review_ids=frozenset({"R1"}))
+    assert "- C2 unmet (exit 1): 2 failed" in reason and "C1" not in reason.split("\n", 1)[1]
+    assert "C2 output (stdout, last 2 of 9 lines):\n    FAILED test_a\n    FAILED test_b" in reason
+    assert "Only review rows remain" not in reason
+    only_review = block_reason(
+        result_with((rows[0], rows[2])), shown_path="g", review_ids=frozenset({"R1"})
+    )
+    assert "Only review rows remain" in only_review
+
+
+def entry(*evidence: str) -> Entry:
+    return Entry(
+        iteration=1,
+        date="2026-11-30",
+        by="verify-goal",
+        rows=tuple(
+            RowResult(id=f"C{i}", verdict=Verdict.UNMET, command="c", exit="1", evidence=e)
+            for i, e in enumerate(evidence)
+        ),
+    )
+
+
+def test_durations_do_not_count_as_progress() -> None:
+    assert fingerprint(entry("3 failed in 1.25s")) == fingerprint(entry("3 failed in 0.98s"))
+    assert fingerprint(entry("took 0:01:02")) == fingerprint(entry("took 0:00:59"))
+    assert fingerprint(entry("3 failed")) != fingerprint(entry("2 failed"))
+    assert recorded_streak([entry("a"), entry("a"), entry("a")]) == 3
+    assert recorded_streak([entry("b"), entry("a"), entry("a")]) == 1
+
+
+def test_host_output_shapes() -> None:
+    allow = StopDecision()
+    assert allow.host_output(HostAgent.CODEX) == {}
+    assert allow.host_output(HostAgent.CLAUDE) is None
+    told = StopDecision(goals=(GoalOutcome(path="g", status="met", block=False, message="m"),))
+    assert told.host_output(HostAgent.CLAUDE) == {"systemMessage": "m"}
+    block = StopDecision(goals=(GoalOutcome(path="g", status="active", block=True, reason="r"),))
+    for agent in HostAgent:
+        out = block.host_output(agent)
+        assert out == {"decision": "block", "reason": "r"} and set(out) <= CODEX_KEYS
