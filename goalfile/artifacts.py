@@ -22,6 +22,11 @@ def resolve_artifact(workdir: Path, artifact: str) -> Path:
     return target
 
 
+def covers(named: Path, target: Path) -> bool:
+    """Whether ``target`` is the artifact a row names, or inside the folder it names."""
+    return target == named or named in target.parents
+
+
 def relative(workdir: Path, target: Path) -> str:
     return str(target.relative_to(workdir.resolve()))
 

@@ -179,4 +179,5 @@ def budget(path: str, iterations: int | None, tokens: int | None, as_json: bool)
     _report(result, as_json, [f"{path}: {note}" for note in result.notes])
     if result.status.value == "exhausted":
         err("the goal stays exhausted: the limits still leave no room")
+        return 5
     return 0

@@ -13,6 +13,8 @@ from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.plan import review_plan
 
+REVISION_NOTE = "plan revision"
+
 
 @dataclass(frozen=True, kw_only=True)
 class PlanResult:
@@ -50,7 +52,11 @@ def _revision(goal: Goal) -> int:
     region = ledger_region(goal.text)
     if region is None:
         return 1
-    return 1 + sum(1 for entry in ledger.entries(goal.text, *region) if entry.by == "plan")
+    return 1 + sum(
+        1
+        for entry in ledger.entries(goal.text, *region)
+        if entry.by == "plan" and entry.notes and entry.notes[0].startswith(REVISION_NOTE)
+    )
 
 
 def plan(*, path: str, ctx: Context) -> PlanResult:
@@ -91,7 +97,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
         findings = review.findings()
         verdict = "sound" if review.sound else "unsound"
         notes = [
-            f"plan revision {revision} ({review.digest}): {len(review.steps)} step(s), {verdict}",
+            f"{REVISION_NOTE} {revision} ({review.digest}): {len(review.steps)} step(s), {verdict}",
             *(f"- {finding}" for finding in findings),
         ]
         entry = Entry(iteration=iteration, date=ctx.today, by="plan", notes=tuple(notes))

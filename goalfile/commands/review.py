@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goalfile import edit
-from goalfile.artifacts import read_artifact, relative, resolve_artifact
+from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import update_goal
 from goalfile.commands.verify import working_directory
@@ -83,15 +83,13 @@ def review(
         workdir = working_directory(goal)
         target = resolve_artifact(workdir, artifact)
         named = review_artifact(row)
-        if named is not None:
-            expected_target = resolve_artifact(workdir, named)
-            if target != expected_target and expected_target not in target.parents:
-                raise Refused(
-                    f"{row_id} reviews {named}, not {artifact}",
-                    file=path,
-                    line=row.line,
-                    hint=f"pass --artifact {named}",
-                )
+        if named is not None and not covers(resolve_artifact(workdir, named), target):
+            raise Refused(
+                f"{row_id} reviews {named}, not {artifact}",
+                file=path,
+                line=row.line,
+                hint=f"pass --artifact {named}",
+            )
         content, _ = read_artifact(target)
         if quote.strip() and not quote_present(quote, content):
             raise Refused(

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile import judge
-from goalfile.artifacts import ARTIFACT_LIMIT, read_artifact, resolve_artifact
+from goalfile.artifacts import ARTIFACT_LIMIT, covers, read_artifact, resolve_artifact
 from goalfile.errors import GoalfileError
-from goalfile.model import Criterion, Goal, RowResult, Verdict
+from goalfile.model import Criterion, Goal, Kind, RowResult, Verdict
 from goalfile.parse import ledger_region, review_artifact
 from goalfile.review import latest_review, quote_present
 
@@ -74,8 +74,16 @@ def _from_review(
 ) -> RowResult:
     if verdict is not Verdict.MET:
         return _row(row, Verdict.UNMET, f"review: unmet: {reason}")
+    named = review_artifact(row)
     try:
-        text, _ = read_artifact(resolve_artifact(how.workdir, artifact))
+        target = resolve_artifact(how.workdir, artifact)
+        if named is not None and not covers(resolve_artifact(how.workdir, named), target):
+            return _row(
+                row,
+                Verdict.UNMET,
+                f"not reviewed: the review read {artifact}, but {row.id} names {named}",
+            )
+        text, _ = read_artifact(target)
     except GoalfileError as exc:
         return _row(row, Verdict.UNMET, f"review quote cannot be checked: {exc.message}")
     if not quote_present(quote, text):
@@ -96,7 +104,9 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
         artifact=artifact,
         artifact_text=text,
         truncated=truncated,
-        results=done,
+        results=[
+            r for r in done if (c := how.goal.criterion(r.id)) and c.kind is Kind.DETERMINISTIC
+        ],
     )
     try:
         raw = _run_judge(data, row, how)
@@ -131,7 +141,11 @@ def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
             command=f"exec < {shlex.quote(packet_path)}\n{how.judge}",
             shell=how.goal.shell,
             cwd=str(how.workdir),
-            env={**how.env, "GOALFILE_CRITERION": row.id},
+            env={
+                **how.env,
+                "GOALFILE_GOAL": str(Path(how.goal.path).resolve()),
+                "GOALFILE_CRITERION": row.id,
+            },
             timeout=how.judge_timeout,
         )
         outcome = run_check(spec, on_output=collect, deadline=how.deadline, clock=how.clock)
@@ -139,7 +153,7 @@ def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
         with contextlib.suppress(OSError):
             os.unlink(packet_path)
     if outcome.ending is Ending.TIMEOUT:
-        raise judge.JudgeRejected(f"the judge {outcome.message}")
+        raise judge.JudgeRejected(f"the judge timed out after {how.judge_timeout:g}s")
     if outcome.ending is Ending.NOT_STARTED:
         raise judge.JudgeRejected(f"the judge could not start: {outcome.message}")
     if outcome.ending is Ending.SIGNALLED:

@@ -13,7 +13,7 @@ from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
-from goalfile.progress import fingerprint, stall_limit
+from goalfile.progress import recorded_streak, stall_limit
 
 GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
@@ -133,16 +133,7 @@ def stall_count(goal: Goal) -> int:
     region = ledger_region(goal.text)
     if region is None:
         return 0
-    verifies = (e for e in ledger.entries_reversed(goal.text, *region) if e.by == ledger.VERIFY_BY)
-    newest = next(verifies, None)
-    if newest is None:
-        return 0
-    mark, count = fingerprint(newest), 1
-    for entry in verifies:
-        if fingerprint(entry) != mark:
-            break
-        count += 1
-    return count
+    return recorded_streak(ledger.entries_reversed(goal.text, *region))
 
 
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:

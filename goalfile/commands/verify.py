@@ -258,7 +258,7 @@ def _run_rows(
         if row.kind is Kind.REVIEW:
             continue
         if stop is None:
-            tokens = meter.poll() if meter is not None else options.tokens_used()
+            tokens = _usage(goal, options, meter)
             stop = _budget_stop(goal, tokens)
         if stop is not None:
             record(_not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
@@ -279,6 +279,9 @@ def _run_rows(
                 show=show,
             )
         )
+    if stop is None and any(r.kind is Kind.REVIEW and r.id not in results for r in goal.criteria):
+        tokens = _usage(goal, options, meter)
+        stop = _budget_stop(goal, tokens)
     failing = [r.id for r in results.values() if r.verdict in (Verdict.UNMET, Verdict.ERROR)]
     judging = Judging(
         goal=goal,
@@ -310,6 +313,12 @@ def _run_rows(
     if stop is not None:
         status, reason = stop
     return _Run(rows=rows, status=status, reason=reason, tokens=tokens, tails=tails)
+
+
+def _usage(goal: Goal, options: VerifyOptions, meter: TokenMeter | None) -> int | None:
+    """Tokens used so far; the recorded figure is cumulative, so it never goes down."""
+    measured = meter.poll() if meter is not None else options.tokens_used()
+    return None if measured is None else max(measured, goal.tokens_used)
 
 
 def impossible_rows(goal: Goal) -> dict[str, str]:
@@ -423,26 +432,47 @@ def _run_one(
     if outcome.ending is Ending.TIMEOUT:
         return _with_excerpt(make(Verdict.ERROR, "timeout", outcome.message, False), tail, ()), tail
     if outcome.ending is Ending.SIGNALLED:
+        # it did not run to its end, so it cannot be met (DESIGN §4); the clauses still say why
         signal = outcome.signal or 0
         judgement = evaluator.finish(128 + signal)
-        exit_text = f"signal {signal}"
-    else:
-        status = outcome.exit_status if outcome.exit_status is not None else -1
-        judgement = evaluator.finish(status)
-        exit_text = str(status)
-        if status in (126, 127) and status not in expectation.named_exit_statuses:
-            what = "command not found" if status == 127 else "command could not be executed"
-            last = _last_line(outcome.stderr.tail) or _last_line(outcome.stdout.tail)
-            result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
-            return _with_excerpt(result, tail, ()), tail
+        failures = (f"killed by signal {signal}", *judgement.failures)
+        return _unmet(make, f"signal {signal}", judgement.evidence, failures, tail), tail
+    status = outcome.exit_status if outcome.exit_status is not None else -1
+    judgement = evaluator.finish(status)
+    exit_text = str(status)
+    if status in (126, 127) and status not in expectation.named_exit_statuses:
+        what = "command not found" if status == 127 else "command could not be executed"
+        last = ledger.clean_line(_last_line(outcome.stderr.tail) or _last_line(outcome.stdout.tail))
+        result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
+        return _with_excerpt(result, tail, ()), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
         ), tail
-    result = make(
-        Verdict.UNMET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
-    )
-    return _with_excerpt(result, tail, judgement.failures), tail
+    return _unmet(make, exit_text, judgement.evidence, judgement.failures, tail), tail
+
+
+def _unmet(
+    make: Callable[[Verdict, str, str, bool], RowResult],
+    exit_text: str,
+    evidence: str,
+    failures: Sequence[str],
+    tail: Tails,
+) -> RowResult:
+    """An unmet row: the decisive output line, or, when the check printed nothing, the reason."""
+    if evidence:
+        return _with_excerpt(make(Verdict.UNMET, exit_text, evidence, True), tail, failures)
+    reason = "; ".join(failures) or "(no output)"
+    return _with_excerpt(make(Verdict.UNMET, exit_text, f"{reason} (no output)", False), tail, ())
+
+
+def _error_blocker(rows: Sequence[RowResult]) -> str:
+    errors = [row for row in rows if row.verdict is Verdict.ERROR]
+    first = errors[0] if errors else None
+    if first is None:
+        return "blocked"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return ledger.clean_line(f"{first.id} error: {first.evidence}{more}")
 
 
 def _stream(name: str) -> Literal["stdout", "stderr"]:
@@ -482,8 +512,8 @@ def _write(path: str, entry_lines: Sequence[str], run: _Run, meter: TokenMeter |
     text = edit.append_to_section(text, "Iterations", entry_lines)
     if current.status is not run.status:
         text = edit.set_value(text, "status", run.status.value)
-    if run.status is Status.BLOCKED and run.reason:
-        text = edit.set_value(text, "blocker", run.reason)
-    if run.tokens is not None and current.tokens_used != run.tokens:
+    if run.status is Status.BLOCKED:
+        text = edit.set_value(text, "blocker", run.reason or _error_blocker(run.rows))
+    if run.tokens is not None and run.tokens > current.tokens_used:
         text = edit.set_value(text, "tokens_used", run.tokens)
     write_atomic(path, text)
