@@ -635,3 +635,70 @@ __all__ = [
     "run_check",
     "syntax_error",
 ]
+
+
+# --------------------------------------------------------------------------- git
+
+GIT_TIMEOUT = 60.0
+"""Seconds one git command may take before the read is given up."""
+
+
+def git_show(
+    *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
+) -> bytes | None:
+    """The bytes of ``path`` at the git revision ``ref`` (``git show REF:./PATH``, run in ``cwd``).
+
+    ``path`` is relative to ``cwd``. None when the path does not exist at ``ref`` (or is not a
+    file there). Raises :class:`~goalfile.errors.UsageError` when ``ref`` names no commit of the
+    repository, when ``cwd`` is not inside a git repository, or when git cannot be run. Blobs
+    are shown as stored: no textconv, no smudge filter.
+    """
+    from goalfile.errors import UsageError
+
+    fetch_hint = (
+        "name an existing branch, tag or commit; fetch it first (in CI, check out with "
+        "fetch-depth: 0 so the base branch is there)"
+    )
+    if not ref.strip() or ref.startswith("-"):
+        raise UsageError(f"{ref!r} is not a git revision", hint=fetch_hint)
+    if not os.path.isdir(cwd):
+        raise UsageError(f"{cwd} is not a folder; git cannot run there")
+
+    def git(*args: str) -> subprocess.CompletedProcess[bytes]:
+        try:
+            return subprocess.run(
+                ["git", *args],
+                cwd=cwd,
+                env=dict(env) if env is not None else None,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=GIT_TIMEOUT,
+                check=False,
+            )
+        except FileNotFoundError:
+            raise UsageError(
+                "git is not installed (or not on PATH); --against needs it",
+                hint="install git, or run without --against",
+            ) from None
+        except subprocess.TimeoutExpired:
+            raise UsageError(f"git {args[0]} did not finish in {GIT_TIMEOUT:g}s") from None
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
+
+    inside = git("rev-parse", "--git-dir")
+    if inside.returncode != 0:
+        raise UsageError(
+            f"{cwd} is not inside a git repository: {first_message_line(inside.stderr)}",
+            hint="run it in a clone of the repository, or without --against",
+        )
+    commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if commit.returncode != 0:
+        raise UsageError(f"unknown git revision {ref!r}", hint=fetch_hint)
+    spec = f"{commit.stdout.decode('ascii', errors='replace').strip()}:./{path}"
+    kind = git("cat-file", "-t", spec)
+    if kind.returncode != 0 or kind.stdout.strip() != b"blob":
+        return None
+    shown = git("show", spec)
+    if shown.returncode != 0:
+        raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
+    return shown.stdout

@@ -4,4 +4,7 @@ group and the error boundary, and each other module registers one family of comm
 from goalfile.cli import core, lifecycle  # noqa: F401  (registers the commands, in this order)
 from goalfile.cli.base import main
 
+from goalfile.cli import trust  # noqa: F401  # isort: skip  (audit)
+from goalfile.cli import hosts  # noqa: F401  # isort: skip  (init, skills, hook)
+
 __all__ = ["main"]

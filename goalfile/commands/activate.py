@@ -1,4 +1,13 @@
-"""`goalfile activate PATH`: draft → active, only when lint passes."""
+"""`goalfile activate PATH`: draft → active, only when lint passes; `--reapprove` re-pins.
+
+Every ``by activate`` entry records the contract it approved (its rows and non-goals, see
+:func:`goalfile.contract.approval_lines`), so a later re-approval can show old and new rows.
+
+``--reapprove`` is for a goal past its draft whose contract no longer matches its pin: the
+entry lists every row added, removed and changed (old → new per field, loosened changes
+marked), with the reason, and the pin moves to the new contract. The status is kept, except
+that a ``met`` goal goes back to ``active``: it was met under the old contract.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +20,10 @@ from goalfile.errors import Refused
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 
+REAPPROVABLE = frozenset(
+    {Status.ACTIVE, Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED}
+)
+
 
 @dataclass(frozen=True, kw_only=True)
 class ActivateResult:
@@ -18,18 +31,33 @@ class ActivateResult:
     slug: str
     status: Status
     criteria: tuple[str, ...]
+    digest: str = ""
+    previous: str | None = None  # the pin a re-approval replaced
+    changes: tuple[contract.Change, ...] = ()
+    reapproved: bool = False
 
     def to_json(self) -> dict[str, object]:
-        return {
+        document: dict[str, object] = {
             "schema_version": 1,
             "path": self.path,
             "slug": self.slug,
             "status": self.status.value,
             "criteria": list(self.criteria),
+            "contract": self.digest,
+            "reapproved": self.reapproved,
         }
+        if self.reapproved:
+            document["previous_contract"] = self.previous
+            document["changes"] = [change.to_json() for change in self.changes]
+        return document
 
 
-def activate(*, path: str, ctx: Context) -> ActivateResult:
+def activate(
+    *, path: str, ctx: Context, reapprove: bool = False, reason: str | None = None
+) -> ActivateResult:
+    if reapprove:
+        return _reapprove(path=path, ctx=ctx, reason=reason)
+
     def change(text: str, goal: Goal) -> tuple[str, ActivateResult]:
         require_valid(goal)
         if goal.status is not Status.DRAFT:
@@ -37,21 +65,113 @@ def activate(*, path: str, ctx: Context) -> ActivateResult:
                 f"the goal is {goal.status.value}; only a draft can be activated",
                 file=path,
                 line=goal.key_line("status"),
-                hint="a paused goal is reopened with `goalfile resume`",
+                hint="a changed contract is re-approved with `goalfile activate --reapprove "
+                "PATH --reason TEXT`; a paused goal is reopened with `goalfile resume`",
             )
         ids = tuple(row.id for row in goal.criteria)
-        pin = contract.digest(goal)
+        approved = contract.contract_of(goal)
+        pin = approved.digest()
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
-            by="activate",
-            notes=(f"contract approved: {', '.join(ids)}",),
+            by=contract.ACTIVATE_BY,
+            notes=(
+                f"contract approved: {', '.join(ids)}",
+                "",
+                *contract.approval_lines(approved),
+            ),
             status=Status.ACTIVE,
             contract=contract.short(pin),
         )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         text = edit.set_value(text, "status", Status.ACTIVE.value)
         text = edit.set_value(text, "contract", pin)
-        return text, ActivateResult(path=path, slug=goal.slug, status=Status.ACTIVE, criteria=ids)
+        return text, ActivateResult(
+            path=path, slug=goal.slug, status=Status.ACTIVE, criteria=ids, digest=pin
+        )
 
     return update_goal(path, ctx, command="goalfile activate", change=change)
+
+
+def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult:
+    def change(text: str, goal: Goal) -> tuple[str, ActivateResult]:
+        require_valid(goal)
+        if goal.status not in REAPPROVABLE:
+            raise Refused(
+                f"the goal is {goal.status.value}; a draft's contract is approved by "
+                "`goalfile activate` without --reapprove",
+                file=path,
+                line=goal.key_line("status"),
+                hint=f"run `goalfile activate {path}`",
+            )
+        approved = contract.contract_of(goal)
+        pin = approved.digest()
+        previous = contract.pinned(goal)
+        if previous is not None and previous.strip() == pin:
+            raise Refused(
+                "the contract matches its pin; there is nothing to re-approve",
+                file=path,
+                line=goal.key_line("contract"),
+                hint="edit the criteria or non-goals first; re-approval records a change",
+            )
+        status = Status.ACTIVE if goal.status is Status.MET else goal.status
+        notes, found = _change_notes(goal, approved, previous, reason)
+        entry = Entry(
+            iteration=goal.iterations_used,
+            date=ctx.today,
+            by=contract.ACTIVATE_BY,
+            notes=(*notes, "", *contract.approval_lines(approved)),
+            status=status,
+            contract=contract.short(pin),
+        )
+        text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+        if status is not goal.status:
+            text = edit.set_value(text, "status", status.value)
+        text = edit.set_value(text, "contract", pin)
+        return text, ActivateResult(
+            path=path,
+            slug=goal.slug,
+            status=status,
+            criteria=tuple(row.id for row in goal.criteria),
+            digest=pin,
+            previous=previous,
+            changes=found,
+            reapproved=True,
+        )
+
+    return update_goal(path, ctx, command="goalfile activate --reapprove", change=change)
+
+
+def _change_notes(
+    goal: Goal, approved: contract.Contract, previous: str | None, reason: str | None
+) -> tuple[list[str], tuple[contract.Change, ...]]:
+    """The lines that say what changed since the last approval, and the changes."""
+    was = contract.short(previous) if previous is not None else "no pin"
+    now = contract.short(approved.digest())
+    last = contract.last_approval(goal.text)
+    old = last[1] if last is not None else None
+    found = contract.changes(old, approved) if old is not None else ()
+    added = sum(1 for c in found if c.field == "row" and c.new is not None)
+    removed = sum(1 for c in found if c.field == "row" and c.new is None)
+    changed = len({c.row for c in found if c.field not in ("row", "non-goal")})
+    goals = sum(1 for c in found if c.field == "non-goal")
+    counts = f"{added} row(s) added, {removed} removed, {changed} changed"
+    if goals:
+        counts += f", {goals} non-goal change(s)"
+    notes = [f"contract re-approved ({was} → {now}): {counts if old is not None else 'see below'}"]
+    if reason and reason.strip():
+        notes.append(f"reason: {' '.join(reason.split())}")
+    if old is None or last is None:
+        notes.append(
+            "the rows approved before were not recorded in the ledger; the rows approved now follow"
+        )
+        return notes, found
+    recorded_pin = contract.short(old.digest())
+    if previous is not None and recorded_pin != contract.short(previous):
+        notes.append(
+            f"note: the rows recorded by the entry of iteration {last[0].iteration} "
+            f"({last[0].date}) digest to {recorded_pin}, not to the pin {was}; "
+            "the changes below are against those rows"
+        )
+    notes += [f"- {c.describe()}" for c in found]
+    return notes, found

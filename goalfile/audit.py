@@ -1,0 +1,813 @@
+"""The rules of `goalfile audit`, text in and findings out: is a goal's status backed by its
+ledger, and did the ledger only grow?
+
+What is checked, per goal file (docs/trust.md says why, and what cannot be checked):
+
+- the frontmatter status agrees with the ledger: it equals the ``status:`` line of the newest
+  entry that has one; a ``met`` needs a pin, a newest verify entry with every row met under
+  that pin (its ``contract:`` short digest), the checks of the contract, and no re-approval
+  after it; a contract that no longer matches its pin is reported row by row;
+- every met review row of the newest verify entry quotes a passage that is still in its
+  artifact (whitespace-normalised);
+- iteration numbers and dates never go backwards;
+- with ``against``: the goal file at that git revision (``git show REF:PATH``). Every entry
+  there is still present, text-identical and in order (entries may only be appended);
+  ``iterations_used`` did not go down and a raised budget has a ``by budget`` entry; every
+  contract change since then is classified (see :func:`goalfile.contract.changes`) and
+  matched with the re-approval entry (``by activate``, added since then) that records it.
+
+Findings name the file, the entry and the row, and say what would make them right. Nothing
+here reads a file or runs git: :mod:`goalfile.commands.audit` does, and passes texts in.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from goalfile import contract, ledger
+from goalfile.errors import GoalfileError
+from goalfile.model import Entry, Goal, Kind, Status, Verdict
+from goalfile.parse import ledger_region, parse_goal, review_artifact
+from goalfile.review import latest_review, quote_present
+
+BUDGET_BY = "budget"
+
+ReadArtifact = Callable[[str], str]
+"""Reads an artifact named relative to the goal's working tree; raises GoalfileError."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuditFinding:
+    """One thing wrong, where it is, and what would make it right."""
+
+    code: str
+    path: str
+    message: str
+    hint: str
+    line: int | None = None
+    entry: str | None = None  # "Iteration 2 (2026-11-30) by verify-goal"
+    row: str | None = None
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        parts = [where, self.code]
+        if self.entry:
+            parts.append(self.entry)
+        if self.row:
+            parts.append(self.row)
+        return f"{': '.join(parts)}: {self.message}\n  fix: {self.hint}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "path": self.path,
+            "line": self.line,
+            "entry": self.entry,
+            "row": self.row,
+            "message": self.message,
+            "hint": self.hint,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChangeReport:
+    """A contract change since the revision, and the re-approval entry that records it."""
+
+    change: contract.Change
+    recorded_by: str | None = None
+    recorded_line: int | None = None
+    reason: str | None = None
+
+    def render(self) -> str:
+        if self.recorded_by is None:
+            return f"{self.change.describe()}: NOT re-approved"
+        why = f", reason: {self.reason}" if self.reason else ""
+        at = f" (line {self.recorded_line})" if self.recorded_line else ""
+        return f"{self.change.describe()}: re-approved by {self.recorded_by}{at}{why}"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            **self.change.to_json(),
+            "recorded_by": self.recorded_by,
+            "recorded_line": self.recorded_line,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileAudit:
+    path: str
+    findings: tuple[AuditFinding, ...] = ()
+    changes: tuple[ChangeReport, ...] = ()
+    new_entries: tuple[str, ...] = ()  # entries added since the revision
+    notes: tuple[str, ...] = ()  # what the reader should know that is not a finding
+    at_ref: bool | None = None  # whether the file existed at the revision; None without one
+    error: GoalfileError | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "ok": self.error is None and not self.findings,
+            "error": self.error.to_json() if self.error is not None else None,
+            "findings": [f.to_json() for f in self.findings],
+            "contract_changes": [c.to_json() for c in self.changes],
+            "new_entries": list(self.new_entries),
+            "notes": list(self.notes),
+            "at_ref": self.at_ref,
+        }
+
+
+# --- the core: text in, findings out ------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Block:
+    """An entry of the ledger and its text as written (line endings and trailing blank
+    lines left out)."""
+
+    entry: Entry
+    text: str
+
+
+def label(entry: Entry) -> str:
+    return f"Iteration {entry.iteration} ({entry.date}) by {entry.by}"
+
+
+def blocks(text: str) -> list[Block]:
+    """Every entry of the ledger with its own text, oldest first (one pass over the lines)."""
+    region = ledger_region(text)
+    if region is None:
+        return []
+    first = text.count("\n", 0, region[0]) + 1  # the line of `## Iterations`
+    lines = text[region[0] : region[1]].split("\n")  # lines[k] is line first + k
+    heads = [
+        k
+        for k, line in enumerate(lines)
+        if line.startswith("### Iteration ") and ledger.parse_entry([line]) is not None
+    ]
+    result = []
+    for index, head in enumerate(heads):
+        stop = heads[index + 1] if index + 1 < len(heads) else len(lines)
+        chunk = lines[head:stop] + ([""] if index + 1 < len(heads) else [])  # as entries() does
+        entry = ledger.parse_entry(chunk, first_line=first + head)
+        assert entry is not None  # its heading parsed above
+        body = [line.rstrip("\r") for line in lines[head:stop]]
+        while body and not body[-1].strip():
+            body.pop()
+        result.append(Block(entry=entry, text="\n".join(body)))
+    return result
+
+
+def audit_goal(
+    goal: Goal,
+    *,
+    read_artifact: ReadArtifact,
+    against: str | None = None,
+    old_text: str | None = None,
+) -> FileAudit:
+    """Everything :func:`audit_file` checks, on texts already read."""
+    current = blocks(goal.text)
+    findings: list[AuditFinding] = []
+    notes: list[str] = []
+    changes: list[ChangeReport] = []
+    new_entries: list[str] = []
+    kept: set[int] = set()  # lines of current entries there at the revision, unchanged
+    added: set[int] = set()  # lines of current entries added since the revision
+    history = against is not None
+    if history and old_text is not None:
+        old_goal: Goal | None
+        try:
+            old_goal = parse_goal(old_text, path=goal.path)
+        except GoalfileError as exc:
+            old_goal = None
+            notes.append(
+                f"the goal at {against} cannot be read ({exc.message}); its contract "
+                "is not compared"
+            )
+        grown = ledger_growth(goal.path, blocks(old_text), current, against or "")
+        findings += grown.findings
+        kept, added = grown.kept, grown.added
+        new_entries = [label(b.entry) for b in current if b.entry.line in added]
+        if old_goal is not None:
+            found, reports = contract_history(goal, old_goal, current, added, against or "")
+            findings += found
+            changes = reports
+            findings += budget_history(goal, old_goal, current, added, against or "")
+            notes += run_setting_notes(goal, old_goal, against or "")
+    elif history:
+        notes.append(f"new since {against}: no earlier ledger or contract to compare with")
+        new_entries = [label(b.entry) for b in current]
+    findings += order_findings(goal.path, current, kept)
+    findings += status_findings(goal, current)
+    reported: set[tuple[str | None, str]] = {
+        (c.change.row, c.change.field) for c in changes if c.recorded_by is None
+    }
+    findings += drift_findings(goal, skip=reported)
+    findings += review_findings(goal, current, read_artifact)
+    return FileAudit(
+        path=goal.path,
+        findings=tuple(findings),
+        changes=tuple(changes),
+        new_entries=tuple(new_entries),
+        notes=tuple(notes),
+        at_ref=None if not history else old_text is not None,
+    )
+
+
+# --- status against the ledger ------------------------------------------------------------
+
+
+def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
+    path = goal.path
+    status_line = goal.key_line("status")
+    found: list[AuditFinding] = []
+    bearing = next((b for b in reversed(current) if b.entry.status is not None), None)
+    if bearing is None:
+        if goal.status is not Status.DRAFT:
+            found.append(
+                AuditFinding(
+                    code="status-unbacked",
+                    path=path,
+                    line=status_line,
+                    message=f"the frontmatter says `{goal.status.value}`, but no ledger "
+                    "entry has a status line",
+                    hint="set `status: draft` back and `goalfile activate` it; a status is "
+                    "written by the command that decides it",
+                )
+            )
+    elif bearing.entry.status is not goal.status:
+        said = bearing.entry.status.value if bearing.entry.status is not None else ""
+        found.append(
+            AuditFinding(
+                code="status-hand-edited",
+                path=path,
+                line=status_line,
+                entry=label(bearing.entry),
+                message=f"the frontmatter says `{goal.status.value}`, but the newest entry "
+                f"with a status (line {bearing.entry.line}) says `{said}`",
+                hint=f"set `status: {said}` back; only the command that decides a status "
+                f"writes it (`goalfile verify {path}` for `met`)",
+            )
+        )
+    if goal.status is Status.MET:
+        found += met_findings(goal, current)
+    return found
+
+
+def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
+    path = goal.path
+    status_line = goal.key_line("status")
+    pin = contract.pinned(goal)
+    found: list[AuditFinding] = []
+    rerun = f"run `goalfile verify {path}`; only a run with every row met sets `met`"
+    if pin is None:
+        found.append(
+            AuditFinding(
+                code="met-without-pin",
+                path=path,
+                line=status_line,
+                message="the goal is `met`, but its contract was never pinned by `activate`",
+                hint="pin the contract with `goalfile activate --reapprove "
+                f"{path} --reason TEXT`, then {rerun}",
+            )
+        )
+    verify_index = next(
+        (i for i in range(len(current) - 1, -1, -1) if current[i].entry.by == ledger.VERIFY_BY),
+        None,
+    )
+    if verify_index is None:
+        found.append(
+            AuditFinding(
+                code="met-without-verify",
+                path=path,
+                line=status_line,
+                message="the goal is `met`, but the ledger has no verify entry",
+                hint=f"set `status: active` back and {rerun}",
+            )
+        )
+        return found
+    verified = current[verify_index].entry
+    where = label(verified)
+    for row in verified.rows:
+        if row.verdict is not Verdict.MET:
+            found.append(
+                AuditFinding(
+                    code="met-row-not-met",
+                    path=path,
+                    line=verified.line,
+                    entry=where,
+                    row=row.id,
+                    message=f"the goal is `met`, but the newest verify entry has {row.id} "
+                    f"{row.verdict.value} ({ledger.clean_line(row.evidence, limit=120)})",
+                    hint=f"set `status: active` back, make {row.id} pass, and {rerun}",
+                )
+            )
+    judged = {row.id: row for row in verified.rows}
+    for criterion in goal.criteria:
+        seen = judged.get(criterion.id)
+        if seen is None:
+            found.append(
+                AuditFinding(
+                    code="met-row-missing",
+                    path=path,
+                    line=criterion.line,
+                    entry=where,
+                    row=criterion.id,
+                    message=f"{criterion.id} has no verdict in the newest verify entry",
+                    hint=f"set `status: active` back and {rerun}",
+                )
+            )
+        elif criterion.kind is Kind.DETERMINISTIC and seen.command != ledger.clean_line(
+            criterion.check, limit=10_000
+        ):
+            found.append(
+                AuditFinding(
+                    code="met-command-mismatch",
+                    path=path,
+                    line=verified.line,
+                    entry=where,
+                    row=criterion.id,
+                    message=f"the verify entry ran `{seen.command}`, but the contract's check "
+                    f"is `{criterion.check}`",
+                    hint=f"set `status: active` back and {rerun}",
+                )
+            )
+    if pin is not None and verified.contract != contract.short(pin):
+        ran = f"`{verified.contract}`" if verified.contract else "no recorded contract"
+        found.append(
+            AuditFinding(
+                code="met-wrong-contract",
+                path=path,
+                line=verified.line,
+                entry=where,
+                message=f"the newest verify entry ran under {ran}, but the pinned contract is "
+                f"`{contract.short(pin)}`",
+                hint=f"set `status: active` back and {rerun} under the current contract",
+            )
+        )
+    later = [b for b in current[verify_index + 1 :] if b.entry.by == contract.ACTIVATE_BY]
+    if later:
+        found.append(
+            AuditFinding(
+                code="met-after-reapproval",
+                path=path,
+                line=later[-1].entry.line,
+                entry=label(later[-1].entry),
+                message="the contract was re-approved after the newest verify entry; the "
+                "`met` was earned under the old contract",
+                hint=f"set `status: active` back and {rerun}",
+            )
+        )
+    return found
+
+
+def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[AuditFinding]:
+    """The contract no longer matches its pin: one finding per changed row and field."""
+    pin = contract.pinned(goal)
+    if pin is None or goal.status is Status.DRAFT:
+        return []
+    now = contract.contract_of(goal)
+    if pin.strip() == now.digest():
+        return []
+    hint = (
+        f"restore the approved contract, or have a person re-approve it with "
+        f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
+    )
+    entry, approved = contract.last_approval(goal.text) or (None, None)
+    if entry is not None and approved is not None:
+        found = []
+        for change in contract.changes(approved, now):
+            if (change.row, change.field) in skip:
+                continue
+            criterion = goal.criterion(change.row) if change.row else None
+            found.append(
+                AuditFinding(
+                    code="contract-drift",
+                    path=goal.path,
+                    line=criterion.line if criterion else goal.key_line("contract"),
+                    entry=label(entry),
+                    row=change.row,
+                    message=f"changed since it was approved: {change.describe()}",
+                    hint=hint,
+                )
+            )
+        if found or skip:
+            return found
+    return [
+        AuditFinding(
+            code="contract-drift",
+            path=goal.path,
+            line=goal.key_line("contract"),
+            message=f"the contract ({contract.short(now.digest())}) no longer matches its "
+            f"pin ({contract.short(pin)})",
+            hint=hint,
+        )
+    ]
+
+
+# --- review quotes ------------------------------------------------------------------------
+
+_SPAN_RE = re.compile(r"(`+)(.+?)\1", re.S)
+
+
+def quote_of(evidence: str, quoted: bool) -> str | None:
+    """The passage a review verdict quotes: the evidence code span (``review: `...` `` or
+    ``judge: `...` ``), or None when it quotes nothing."""
+    if quoted:
+        return evidence.strip() or None
+    match = _SPAN_RE.search(evidence)
+    return match.group(2).strip() if match else None
+
+
+def review_findings(
+    goal: Goal, current: Sequence[Block], read_artifact: ReadArtifact
+) -> list[AuditFinding]:
+    """Every met review row of the newest verify entry quotes a passage still in its artifact:
+    the artifact of the review recorded before that entry, else the one the row names."""
+    index = next(
+        (i for i in range(len(current) - 1, -1, -1) if current[i].entry.by == ledger.VERIFY_BY),
+        None,
+    )
+    if index is None:
+        return []
+    verified = current[index].entry
+    region = ledger_region(goal.text)
+    before = _line_offset(goal.text, verified.line)
+    found: list[AuditFinding] = []
+    for row in verified.rows:
+        criterion = goal.criterion(row.id)
+        if row.verdict is not Verdict.MET or criterion is None:
+            continue
+        if criterion.kind is not Kind.REVIEW:
+            continue
+
+        def finding(code: str, message: str, hint: str, rid: str = row.id) -> AuditFinding:
+            return AuditFinding(
+                code=code,
+                path=goal.path,
+                line=verified.line,
+                entry=label(verified),
+                row=rid,
+                message=message,
+                hint=hint,
+            )
+
+        recorded = (
+            latest_review(
+                goal.text, (region[0], before), row_id=row.id, iteration=verified.iteration
+            )
+            if region is not None
+            else None
+        )
+        artifact = recorded.artifact if recorded is not None else review_artifact(criterion)
+        quote = quote_of(row.evidence, row.evidence_quoted)
+        again = (
+            f"review it again (`goalfile review {goal.path} {row.id} --artifact FILE --quote "
+            "TEXT --verdict met`) and verify"
+        )
+        if quote is None:
+            found.append(
+                finding(
+                    "review-no-quote",
+                    "a met review verdict quotes no passage of its artifact",
+                    f"set the status back and {again}",
+                )
+            )
+            continue
+        try:
+            text = read_artifact(artifact or "")
+        except GoalfileError as exc:
+            found.append(
+                finding(
+                    "review-artifact-missing",
+                    f"the artifact of a met review verdict cannot be read: {exc.message}",
+                    f"restore `{artifact}`, or {again}",
+                )
+            )
+            continue
+        if not quote_present(quote, text):
+            found.append(
+                finding(
+                    "review-quote-missing",
+                    f"the quoted passage `{ledger.clean_line(quote, limit=80)}` is no "
+                    f"longer in `{artifact}` (whitespace aside)",
+                    f"restore the passage, or {again} against the artifact as it is",
+                )
+            )
+    return found
+
+
+def _line_offset(text: str, line: int) -> int:
+    """The character offset where 1-based ``line`` starts."""
+    offset = 0
+    for _ in range(line - 1):
+        offset = text.index("\n", offset) + 1
+    return offset
+
+
+# --- the ledger only grew -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Growth:
+    findings: tuple[AuditFinding, ...]
+    kept: set[int]  # lines (current text) of entries there at the revision, unchanged
+    added: set[int]  # lines of entries that stand for no entry there at the revision
+
+
+def ledger_growth(path: str, old: Sequence[Block], new: Sequence[Block], ref: str) -> Growth:
+    """Every old entry still present, text-identical and in order; new ones only appended."""
+    if len(new) >= len(old) and all(a.text == b.text for a, b in zip(old, new, strict=False)):
+        return Growth(
+            findings=(),
+            kept={b.entry.line for b in new[: len(old)]},
+            added={b.entry.line for b in new[len(old) :]},
+        )
+    positions: dict[str, list[int]] = {}
+    for index, block in enumerate(new):
+        positions.setdefault(block.text, []).append(index)
+    pairs: dict[int, int] = {}  # old index -> new index
+    start = 0
+    for index, block in enumerate(old):  # in-order matching of identical entries
+        spots = positions.get(block.text, [])
+        at = bisect.bisect_left(spots, start)
+        if at < len(spots):
+            pairs[index] = spots[at]
+            start = spots[at] + 1
+    used = set(pairs.values())
+    by_text = _unused_index(new, used, key=lambda b: b.text)
+    by_heading = _unused_index(new, used, key=lambda b: b.text.split("\n", 1)[0])
+    findings: list[AuditFinding] = []
+    restore = f"restore the entry as it was at {ref} (`git show {ref}:PATH`); entries are only "
+    restore += "ever appended"
+    for index, block in enumerate(old):
+        if index in pairs:
+            continue
+        was = label(block.entry)
+        same = by_text(block.text)
+        if same is not None:
+            findings.append(
+                AuditFinding(
+                    code="entry-moved",
+                    path=path,
+                    line=new[same].entry.line,
+                    entry=was,
+                    message=f"the entry was moved out of its place in the ledger at {ref}",
+                    hint=restore,
+                )
+            )
+            continue
+        rewritten = by_heading(block.text.split("\n", 1)[0])
+        if rewritten is not None:
+            findings.append(
+                AuditFinding(
+                    code="entry-rewritten",
+                    path=path,
+                    line=new[rewritten].entry.line,
+                    entry=was,
+                    message=f"the entry differs from {ref}: "
+                    + _first_difference(block, new[rewritten]),
+                    hint=restore,
+                )
+            )
+            continue
+        findings.append(
+            AuditFinding(
+                code="entry-deleted",
+                path=path,
+                entry=was,
+                message=f"the entry (line {block.entry.line} at {ref}) was deleted",
+                hint=restore,
+            )
+        )
+    last_old = max(pairs.values(), default=-1)
+    for index, block in enumerate(new):
+        if index not in used and index < last_old:
+            findings.append(
+                AuditFinding(
+                    code="entry-inserted",
+                    path=path,
+                    line=block.entry.line,
+                    entry=label(block.entry),
+                    message=f"the entry was inserted among entries that were there at {ref}",
+                    hint="move it to the end of the ledger; new entries are appended",
+                )
+            )
+    return Growth(
+        findings=tuple(findings),
+        kept={new[k].entry.line for k in pairs.values()},
+        added={b.entry.line for k, b in enumerate(new) if k not in used},
+    )
+
+
+def _unused_index(
+    blocks: Sequence[Block], used: set[int], *, key: Callable[[Block], str]
+) -> Callable[[str], int | None]:
+    """A lookup of the first block with a key that is not in ``used``; it marks what it gives."""
+    spots: dict[str, list[int]] = {}
+    for index, block in enumerate(blocks):
+        spots.setdefault(key(block), []).append(index)
+    cursor: dict[str, int] = {}
+
+    def take(value: str) -> int | None:
+        found = spots.get(value, [])
+        at = cursor.get(value, 0)
+        while at < len(found) and found[at] in used:
+            at += 1
+        cursor[value] = at
+        if at == len(found):
+            return None
+        used.add(found[at])
+        return found[at]
+
+    return take
+
+
+def _first_difference(old: Block, new: Block) -> str:
+    before, after = old.text.split("\n"), new.text.split("\n")
+    for number, (a, b) in enumerate(zip(before, after, strict=False), start=1):
+        if a != b:
+            return f"line {number} of the entry was {_shown(a)} and is now {_shown(b)}"
+    if len(before) > len(after):
+        return f"line {len(after) + 1} of the entry, {_shown(before[len(after)])}, was removed"
+    return f"line {len(before) + 1} of the entry, {_shown(after[len(before)])}, was added"
+
+
+def _shown(line: str) -> str:
+    """A line of the ledger, quoted for a message (one line, bounded)."""
+    return f"«{ledger.clean_line(line, limit=200)}»"
+
+
+def order_findings(path: str, current: Sequence[Block], kept: set[int]) -> list[AuditFinding]:
+    """Iteration numbers and dates never go backwards (only new entries are judged when the
+    history is known)."""
+    found: list[AuditFinding] = []
+    for before, after in itertools.pairwise(current):
+        if after.entry.line in kept:
+            continue
+        a, b = before.entry, after.entry
+        if b.iteration < a.iteration:
+            found.append(
+                AuditFinding(
+                    code="iteration-backwards",
+                    path=path,
+                    line=b.line,
+                    entry=label(b),
+                    message=f"iteration {b.iteration} follows iteration {a.iteration} "
+                    f"(line {a.line})",
+                    hint="entries carry the goal's current iteration; restore the entry "
+                    "goalfile wrote",
+                )
+            )
+        if b.date < a.date:
+            found.append(
+                AuditFinding(
+                    code="date-backwards",
+                    path=path,
+                    line=b.line,
+                    entry=label(b),
+                    message=f"dated {b.date}, after an entry dated {a.date} (line {a.line})",
+                    hint="entries are dated when they are written; restore the entry "
+                    "goalfile wrote",
+                )
+            )
+    return found
+
+
+# --- the contract and the budget since the revision ---------------------------------------
+
+
+def contract_history(
+    goal: Goal, old_goal: Goal, current: Sequence[Block], added: set[int], ref: str
+) -> tuple[list[AuditFinding], list[ChangeReport]]:
+    """Each contract change since ``ref``, and the re-approval entry added since that records
+    it; an unrecorded change is a finding."""
+    now = contract.contract_of(goal)
+    found = contract.changes(contract.contract_of(old_goal), now)
+    approvals = [
+        (b.entry, contract.recorded(b.entry))
+        for b in current
+        if b.entry.by == contract.ACTIVATE_BY and b.entry.line in added
+    ]
+    findings: list[AuditFinding] = []
+    reports: list[ChangeReport] = []
+    for change in found:
+        record = next(
+            (
+                entry
+                for entry, approved in reversed(approvals)
+                if _records(entry, approved, change, now)
+            ),
+            None,
+        )
+        reports.append(
+            ChangeReport(
+                change=change,
+                recorded_by=label(record) if record else None,
+                recorded_line=record.line if record else None,
+                reason=_reason(record) if record else None,
+            )
+        )
+        if record is None:
+            criterion = goal.criterion(change.row) if change.row else None
+            findings.append(
+                AuditFinding(
+                    code="contract-change-unapproved",
+                    path=goal.path,
+                    line=criterion.line if criterion else goal.key_line("contract"),
+                    row=change.row,
+                    message=f"changed since {ref} without a re-approval entry: {change.describe()}",
+                    hint=(
+                        "restore the criterion as it was, or have a person re-approve it with "
+                        f"`goalfile activate --reapprove {goal.path} --reason TEXT` (the entry "
+                        "shows old and new rows to the reviewer)"
+                    ),
+                )
+            )
+    return findings, reports
+
+
+def _records(
+    entry: Entry,
+    approved: contract.Contract | None,
+    change: contract.Change,
+    now: contract.Contract,
+) -> bool:
+    """Whether an activate entry approved the new side of ``change``."""
+    if approved is None:  # an entry that recorded no rows: only its digest can say
+        return entry.contract == contract.short(now.digest())
+    if change.field == "non-goal":
+        present = (change.new or change.old) in approved.non_goals
+        return present if change.new is not None else not present
+    assert change.row is not None
+    row = approved.row(change.row)
+    target = now.row(change.row)
+    if change.field == "row":
+        return row == target
+    if row is None or target is None:
+        return False
+    return bool(getattr(row, change.field) == getattr(target, change.field))
+
+
+def _reason(entry: Entry) -> str | None:
+    for note in entry.notes:
+        if note.startswith("reason: "):
+            return note.removeprefix("reason: ")
+    return None
+
+
+def budget_history(
+    goal: Goal, old_goal: Goal, current: Sequence[Block], added: set[int], ref: str
+) -> list[AuditFinding]:
+    found: list[AuditFinding] = []
+    if goal.iterations_used < old_goal.iterations_used:
+        found.append(
+            AuditFinding(
+                code="iterations-used-decreased",
+                path=goal.path,
+                line=goal.key_line("iterations_used"),
+                message=f"iterations_used went down since {ref}: "
+                f"{old_goal.iterations_used} → {goal.iterations_used}",
+                hint=f"set `iterations_used: {old_goal.iterations_used}` back; a person raises "
+                "the budget with `goalfile budget` instead",
+            )
+        )
+    budgeted = any(b.entry.by == BUDGET_BY and b.entry.line in added for b in current)
+    for name in ("iterations", "tokens"):
+        before = getattr(old_goal.budget, name)
+        after = getattr(goal.budget, name)
+        raised = before is not None and (after is None or after > before)
+        if raised and not budgeted:
+            shown = "unbounded" if after is None else str(after)
+            found.append(
+                AuditFinding(
+                    code="budget-raised-unledgered",
+                    path=goal.path,
+                    line=goal.key_line(f"budget.{name}"),
+                    message=f"budget.{name} was raised since {ref} ({before} → {shown}) "
+                    "without a `by budget` entry",
+                    hint=f"set `{name}: {before}` back; a person raises it with "
+                    f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
+                )
+            )
+    return found
+
+
+def run_setting_notes(goal: Goal, old_goal: Goal, ref: str) -> list[str]:
+    """Where and how checks run is not part of the pinned contract: say what changed."""
+    notes = []
+    for key, before, after in (
+        ("cwd", old_goal.cwd, goal.cwd),
+        ("shell", old_goal.shell, goal.shell),
+        ("timeout", old_goal.timeout, goal.timeout),
+    ):
+        if before != after:
+            notes.append(
+                f"frontmatter `{key}` changed since {ref}: {before} → {after}; it is not part "
+                "of the pinned contract, so read this change yourself"
+            )
+    return notes

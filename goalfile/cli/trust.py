@@ -1,0 +1,54 @@
+"""The trust commands: audit."""
+
+from __future__ import annotations
+
+import click
+
+from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option(
+    "--against",
+    metavar="REF",
+    help="A git revision (e.g. origin/main): the ledger must only have grown since, and "
+    "every contract change since must be re-approved.",
+)
+@json_option
+@boundary
+def audit(paths: tuple[str, ...], against: str | None, as_json: bool) -> int:
+    """Check that each goal's status is backed by its ledger (for CI).
+
+    A `met` needs a newest verify entry with every row met under the pinned contract; a
+    status edited by hand, a contract changed without re-approval, and a met review whose
+    quote left its artifact are findings. With --against, entries present at REF must be
+    unchanged and in order, and each contract change since REF is classified (loosened or
+    not) and matched with its re-approval entry. A folder stands for every *.md under it.
+
+    Exit 0 clean, 1 findings, 2 usage error (e.g. an unknown REF), 3 a file that cannot be
+    read as a goal.
+    """
+    from goalfile.commands.audit import audit as run
+
+    result = run(paths=paths, against=against, ctx=context())
+    if as_json:
+        emit_json(result.to_json())
+        return int(result.exit_code)
+    for item in result.files:
+        if item.error is not None:
+            err(f"goalfile: {item.error.render()}")
+            click.echo(f"{item.path}: invalid")
+            continue
+        for finding in item.findings:
+            click.echo(finding.render())
+        for note in item.notes:
+            click.echo(f"{item.path}: note: {note}")
+        if item.changes:
+            click.echo(f"{item.path}: contract changes since {against}:")
+            for change in item.changes:
+                click.echo(f"  {change.render()}")
+        added = f" ({len(item.new_entries)} entries added since {against})" if against else ""
+        verdict = f"{len(item.findings)} finding(s)" if item.findings else "clean"
+        click.echo(f"{item.path}: {verdict}{added}")
+    return int(result.exit_code)

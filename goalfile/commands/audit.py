@@ -1,0 +1,112 @@
+"""`goalfile audit PATH... [--against REF]`: the files, the git revision and the artifacts
+for the rules of :mod:`goalfile.audit`.
+
+A folder stands for every ``*.md`` under it. With ``--against``, each file is also read as it
+was at that revision (``git show REF:PATH``); an unknown revision is a usage error (exit 2).
+Exit 0 clean, 1 findings, 3 when a file cannot be read as a goal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile.artifacts import read_artifact, resolve_artifact
+from goalfile.audit import AuditFinding, FileAudit, audit_goal
+from goalfile.commands.context import Context
+from goalfile.commands.verify import working_directory
+from goalfile.errors import ExitCode, GoalfileError
+from goalfile.files import ENCODING, ERRORS, read_text
+from goalfile.parse import parse_goal
+from goalfile.run import git_show
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuditResult:
+    against: str | None
+    files: tuple[FileAudit, ...]
+
+    @property
+    def findings(self) -> int:
+        return sum(len(f.findings) for f in self.files)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if any(f.error is not None for f in self.files):
+            return ExitCode.INVALID
+        return ExitCode.UNMET if self.findings else ExitCode.OK
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "against": self.against,
+            "files": [f.to_json() for f in self.files],
+            "findings": self.findings,
+            "exit_code": int(self.exit_code),
+        }
+
+
+# --- the edge: files, git, artifacts ------------------------------------------------------
+
+
+def audit(*, paths: Sequence[str], against: str | None, ctx: Context) -> AuditResult:
+    """Audit each goal file (a folder stands for every ``*.md`` under it)."""
+    return AuditResult(
+        against=against,
+        files=tuple(audit_file(path=p, against=against, ctx=ctx) for p in expand(paths)),
+    )
+
+
+def expand(paths: Sequence[str]) -> list[str]:
+    found: list[str] = []
+    for path in paths:
+        folder = Path(path)
+        if folder.is_dir():
+            found += sorted(str(p) for p in folder.rglob("*.md") if p.is_file())
+        else:
+            found.append(path)
+    return found
+
+
+def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
+    old_text: str | None = None
+    if against is not None:
+        old_text = _at_revision(path, against, ctx)  # an unknown revision raises: exit 2
+    if not Path(path).exists() and old_text is not None:
+        return FileAudit(
+            path=path,
+            at_ref=True,
+            findings=(
+                AuditFinding(
+                    code="goal-deleted",
+                    path=path,
+                    message=f"the goal file existed at {against} and was deleted",
+                    hint="restore it; a goal is closed by its status, not by deleting its ledger",
+                ),
+            ),
+        )
+    try:
+        goal = parse_goal(read_text(path), path=path)
+    except GoalfileError as exc:
+        return FileAudit(path=path, error=exc, at_ref=None if against is None else bool(old_text))
+    base = working_directory(goal)
+    return audit_goal(
+        goal,
+        read_artifact=lambda name: read_artifact(resolve_artifact(base, name))[0],
+        against=against,
+        old_text=old_text,
+    )
+
+
+def _at_revision(path: str, ref: str, ctx: Context) -> str | None:
+    target = Path(path).absolute()
+    folder = target.parent
+    while not folder.is_dir() and folder != folder.parent:  # a folder deleted with the goal
+        folder = folder.parent
+    data = git_show(
+        ref=ref, path=target.relative_to(folder).as_posix(), cwd=str(folder), env=ctx.env
+    )
+    return None if data is None else data.decode(ENCODING, ERRORS)
