@@ -7,12 +7,19 @@ from collections.abc import Iterable
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity
-from goalfile.parse import review_artifact
+from goalfile.parse import CRITERIA_KEYS, review_artifact
+
+PLACEHOLDER = "FILL IN"
 
 
 def diagnose(goal: Goal) -> tuple[Finding, ...]:
-    """Everything wrong with a goal file: what reading it found, then the row rules."""
-    findings = [*goal.problems, *_row_findings(goal)]
+    """Everything wrong with a goal file: what reading it found, then the rules."""
+    findings = [
+        *goal.problems,
+        *_row_findings(goal),
+        *_placeholders(goal),
+        *_accounting_findings(goal),
+    ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     return tuple(findings)
 
@@ -40,9 +47,68 @@ def require_valid(goal: Goal) -> None:
         )
 
 
+def _placeholders(goal: Goal) -> Iterable[Finding]:
+    """Text the template left to fill in: a draft is not ready while any remains."""
+    hint = f"replace every `{PLACEHOLDER}: ...` the template wrote"
+    if PLACEHOLDER in goal.end_state:
+        yield Finding(
+            severity=Severity.ERROR,
+            message="the end state is still a placeholder",
+            line=_line_of(goal, "# Goal:"),
+            hint=hint,
+            code="placeholder",
+        )
+    if any(PLACEHOLDER in item for item in goal.non_goals):
+        section = goal.section("non-goals")
+        yield Finding(
+            severity=Severity.ERROR,
+            message="a non-goal is still a placeholder",
+            line=section.line if section else None,
+            hint=hint,
+            code="placeholder",
+        )
+    for row in goal.criteria:
+        if any(PLACEHOLDER in value for _, value in row.cells):
+            yield _error(row, f"{row.id or 'row'}: a cell is still a placeholder", hint)
+
+
+def _line_of(goal: Goal, prefix: str) -> int | None:
+    for number, line in enumerate(goal.text.split("\n"), start=1):
+        if line.startswith(prefix):
+            return number
+    return None
+
+
+def _accounting_findings(goal: Goal) -> Iterable[Finding]:
+    from goalfile.accounting import parse_accounting
+
+    try:
+        parse_accounting(goal.text, path=goal.path)
+    except GoalfileError as exc:
+        yield Finding(
+            severity=Severity.ERROR,
+            message=exc.message,
+            line=exc.line,
+            column=exc.column,
+            hint=exc.hint,
+            code="token-accounting",
+        )
+
+
 def _row_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile.expect import parse_expected
 
+    if not goal.criteria and not any(
+        f.code == "structure" or f.code == "columns" for f in goal.problems
+    ):
+        section = next((s for s in goal.sections if s.key in CRITERIA_KEYS), None)
+        yield Finding(
+            severity=Severity.ERROR,
+            message="the criteria table has no rows",
+            line=section.line if section else None,
+            code="criteria",
+            hint="add at least one row: `| C1 | what | `command` | exit 0 | deterministic |`",
+        )
     seen: dict[str, int] = {}
     for row in goal.criteria:
         if not row.id:

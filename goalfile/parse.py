@@ -149,6 +149,13 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             column=column,
             hint="fix the YAML syntax on that line (`key: value`, two-space indents under budget)",
         ) from None
+    except ValueError as exc:  # a value YAML recognises but cannot build, e.g. 2026-13-45
+        raise GoalFileInvalid(
+            f"the frontmatter holds a value YAML cannot read: {exc}",
+            file=path,
+            line=2,
+            hint="dates are written YYYY-MM-DD with a real month and day",
+        ) from None
     if not isinstance(loaded, dict):
         raise GoalFileInvalid(
             "the frontmatter must be a mapping of keys to values",

@@ -110,6 +110,8 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "null",
         "--tokens",
         "1_000",
+        "--non-goal",
+        "nothing else changes",
         "--criterion",
         "a | b works",
         "--check",
@@ -267,7 +269,19 @@ def test_activate_refuses_a_goal_that_is_not_a_draft(repo: Path, status: str) ->
 
 def test_new_activate_verify_end_to_end(repo: Path) -> None:
     done = run_goalfile(
-        "new", "e2e", "--check", "echo ready", "--expected", 'exit 0; prints "ready"', cwd=repo
+        "new",
+        "e2e",
+        "--end-state",
+        "it prints ready",
+        "--non-goal",
+        "no file changes",
+        "--criterion",
+        "ready is printed",
+        "--check",
+        "echo ready",
+        "--expected",
+        'exit 0; prints "ready"',
+        cwd=repo,
     )
     assert done.returncode == 0, done.stderr
     assert run_goalfile("activate", "goals/e2e.md", cwd=repo).returncode == 0

@@ -1704,6 +1704,8 @@ def test_a_goal_is_driven_from_draft_to_met_blocked_and_exhausted_by_commands(
         "demo",
         "--end-state",
         "the flag file exists",
+        "--non-goal",
+        "nothing outside the flag changes",
         "--criterion",
         "the flag exists",
         "--check",

@@ -44,6 +44,9 @@ def _limit(value: str | None) -> int | None:
 @click.option(
     "--tokens", default="null", show_default=True, help="Token budget, or `null` for unbounded."
 )
+@click.option(
+    "--non-goal", "non_goals", multiple=True, help="Something that must stay unchanged; repeat."
+)
 @click.option("--criterion", help="What the first criterion C1 asserts.")
 @click.option("--check", help="The command of C1.")
 @click.option("--expected", help="What a passing run of C1 looks like, e.g. 'exit 0'.")
@@ -55,12 +58,17 @@ def new(
     end_state: str | None,
     iterations: str,
     tokens: str,
+    non_goals: tuple[str, ...],
     criterion: str | None,
     check: str | None,
     expected: str | None,
     as_json: bool,
 ) -> int:
-    """Write a draft goal file goals/SLUG.md from the template; never overwrites."""
+    """Write a draft goal file goals/SLUG.md from the template; never overwrites.
+
+    Whatever the options do not give is written as `FILL IN: ...`; lint refuses the draft until
+    every placeholder is replaced.
+    """
     from goalfile.commands.new import new_goal
 
     result = new_goal(
@@ -73,6 +81,7 @@ def new(
         check=check,
         expected=expected,
         criterion=criterion,
+        non_goals=non_goals,
     )
     if as_json:
         emit_json(result.to_json())
@@ -121,15 +130,38 @@ def lint(paths: tuple[str, ...], as_json: bool) -> int:
 
 @main.command()
 @click.argument("path", type=click.Path())
+@click.option(
+    "--reapprove",
+    is_flag=True,
+    help="Approve a changed contract of a goal past its draft: ledger the rows added, "
+    "removed and changed (old → new, loosened ones marked) and re-pin it.",
+)
+@click.option("--reason", help="Why the contract changed (with --reapprove); ledgered.")
 @json_option
 @boundary
-def activate(path: str, as_json: bool) -> int:
-    """Make a draft goal active, only when lint passes; ledgered."""
+def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> int:
+    """Make a draft goal active, only when lint passes; ledgered with the approved rows.
+
+    With --reapprove, approve a changed contract: a met goal goes back to active, any other
+    status is kept.
+    """
     from goalfile.commands.activate import activate as run
 
-    result = run(path=path, ctx=context())
+    if reason is not None and not reapprove:
+        raise UsageError(
+            "--reason goes with --reapprove",
+            hint=f"goalfile activate --reapprove {path} --reason TEXT",
+        )
+    result = run(path=path, ctx=context(), reapprove=reapprove, reason=reason)
     if as_json:
         emit_json(result.to_json())
+    elif result.reapproved:
+        for change in result.changes:
+            err(f"  {change.describe()}")
+        click.echo(
+            f"{path}: contract re-approved ({len(result.changes)} change(s)); "
+            f"status: {result.status.value}"
+        )
     else:
         click.echo(f"{path}: active ({len(result.criteria)} criteria approved)")
     return 0
@@ -206,6 +238,12 @@ class _Terminal:
     help="Tokens used so far (else $GOALFILE_TOKENS_USED).",
 )
 @click.option(
+    "--transcript",
+    type=click.Path(dir_okay=False),
+    help="The host session's transcript (Claude Code JSONL or Codex rollout): token usage is "
+    "read from it before each check and recorded under `## Token accounting`.",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(min=0, min_open=True),
     help="Seconds for the whole goal; checks still running then are ended.",
@@ -243,6 +281,7 @@ def verify(
     path: str,
     no_write: bool,
     tokens_used: int | None,
+    transcript: str | None,
     time_limit: float | None,
     lock_wait: float,
     tail_lines: int | None,
@@ -258,11 +297,17 @@ def verify(
     from goalfile.commands.verify import VerifyOptions
     from goalfile.commands.verify import verify as run
 
+    if transcript is not None and tokens_used is not None:
+        raise UsageError(
+            "--transcript and --tokens-used both report token usage; pass one",
+            hint="with a host transcript, let goalfile read the usage from it",
+        )
     ctx = context()
     options = VerifyOptions(
         path=path,
         write=not no_write,
         tokens_used=_tokens_source(tokens_used, dict(ctx.env)),
+        transcript=transcript,
         time_limit=time_limit,
         lock_wait=lock_wait,
         judge=judge_command or ctx.env.get("GOALFILE_JUDGE") or None,

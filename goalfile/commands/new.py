@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,7 @@ def render_new(
     check: str | None = None,
     expected: str | None = None,
     criterion: str | None = None,
+    non_goals: Sequence[str] = (),
 ) -> str:
     if not SLUG_RE.match(slug):
         raise UsageError(
@@ -44,7 +46,8 @@ def render_new(
         "iterations": "null" if iterations is None else str(iterations),
         "tokens": "null" if tokens is None else str(tokens),
         "end_state": " ".join((end_state or "FILL IN: one measurable end state").split()),
-        "non_goal": "FILL IN: what must stay unchanged",
+        "non_goal": "\n- ".join(" ".join(item.split()) for item in non_goals if item.strip())
+        or "FILL IN: what must stay unchanged",
         "criterion": plain_cell(criterion or "FILL IN: what must hold"),
         "check": code_span(check) if check else "",
         "expected": plain_cell(expected) if expected else "",
@@ -66,6 +69,7 @@ def new_goal(
     check: str | None = None,
     expected: str | None = None,
     criterion: str | None = None,
+    non_goals: Sequence[str] = (),
 ) -> NewResult:
     for name, value in (("iterations", iterations), ("tokens", tokens)):
         if value is not None and value <= 0:
@@ -79,6 +83,7 @@ def new_goal(
         check=check,
         expected=expected,
         criterion=criterion,
+        non_goals=non_goals,
     )
     folder = Path(directory) if directory else ctx.cwd / "goals"
     path = folder / f"{slug}.md"
