@@ -23,7 +23,12 @@ from pathlib import Path
 
 WRAPPER = textwrap.dedent(
     """
-    import json, resource, runpy, sys
+    import json, runpy, sys
+    def peak_kib():
+        # VmHWM is this process's own peak; ru_maxrss would also count the parent it was
+        # forked from, because Linux carries that figure across execve
+        with open("/proc/self/status") as status:
+            return int(next(x for x in status if x.startswith("VmHWM:")).split()[1])
     report, goal = sys.argv[1], sys.argv[2]
     sys.argv = ["goalfile", "verify", "--no-write", "--json", goal]
     code = None
@@ -33,7 +38,7 @@ WRAPPER = textwrap.dedent(
         code = exc.code
     with open(report, "w") as handle:
         json.dump({"exit": code,
-                   "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}, handle)
+                   "maxrss_kib": peak_kib()}, handle)
     """
 )
 
