@@ -118,6 +118,27 @@ class RowResult:
     excerpt_label: str = ""
     elapsed: float | None = None
 
+    @classmethod
+    def not_run(
+        cls,
+        row: Criterion,
+        verdict: Verdict,
+        evidence: str,
+        *,
+        quoted: bool = False,
+        label: str = "",
+    ) -> RowResult:
+        """A row decided without running its check (exit ``-``): prose, or a quoted passage."""
+        return cls(
+            id=row.id,
+            verdict=verdict,
+            command=row.check,
+            exit="-",
+            evidence=evidence,
+            evidence_quoted=quoted,
+            evidence_label=label,
+        )
+
 
 @dataclass(frozen=True, kw_only=True)
 class Entry:

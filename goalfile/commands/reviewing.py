@@ -41,31 +41,8 @@ def decide_review(row: Criterion, done: Sequence[RowResult], how: Judging) -> Ro
         return _from_review(row, found.verdict, found.artifact, found.quote, found.reason, how)
     if how.judge:
         return _from_judge(row, done, how)
-    return _row(
+    return RowResult.not_run(
         row, Verdict.UNMET, f"not reviewed: no review recorded for iteration {goal.iterations_used}"
-    )
-
-
-def _row(
-    row: Criterion, verdict: Verdict, evidence: str, *, quote: str | None = None, label: str = ""
-) -> RowResult:
-    if quote is not None:
-        return RowResult(
-            id=row.id,
-            verdict=verdict,
-            command=row.check,
-            exit="-",
-            evidence=quote,
-            evidence_quoted=True,
-            evidence_label=label,
-        )
-    return RowResult(
-        id=row.id,
-        verdict=verdict,
-        command=row.check,
-        exit="-",
-        evidence=evidence,
-        evidence_quoted=False,
     )
 
 
@@ -73,22 +50,24 @@ def _from_review(
     row: Criterion, verdict: Verdict, artifact: str, quote: str, reason: str, how: Judging
 ) -> RowResult:
     if verdict is not Verdict.MET:
-        return _row(row, Verdict.UNMET, f"review: unmet: {reason}")
+        return RowResult.not_run(row, Verdict.UNMET, f"review: unmet: {reason}")
     named = review_artifact(row)
     try:
         target = resolve_artifact(how.workdir, artifact)
         if named is not None and not covers(resolve_artifact(how.workdir, named), target):
-            return _row(
+            return RowResult.not_run(
                 row,
                 Verdict.UNMET,
                 f"not reviewed: the review read {artifact}, but {row.id} names {named}",
             )
         text, _ = read_artifact(target)
     except GoalfileError as exc:
-        return _row(row, Verdict.UNMET, f"review quote cannot be checked: {exc.message}")
+        return RowResult.not_run(
+            row, Verdict.UNMET, f"review quote cannot be checked: {exc.message}"
+        )
     if not quote_present(quote, text):
-        return _row(row, Verdict.UNMET, f"review quote no longer found in {artifact}")
-    return _row(row, Verdict.MET, "", quote=quote, label="review:")
+        return RowResult.not_run(row, Verdict.UNMET, f"review quote no longer found in {artifact}")
+    return RowResult.not_run(row, Verdict.MET, quote, quoted=True, label="review:")
 
 
 def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowResult:
@@ -97,7 +76,7 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
         target = resolve_artifact(how.workdir, artifact)
         text, truncated = read_artifact(target, limit=ARTIFACT_LIMIT)
     except GoalfileError as exc:
-        return _row(row, Verdict.ERROR, f"judge not run: {exc.message}")
+        return RowResult.not_run(row, Verdict.ERROR, f"judge not run: {exc.message}")
     data = judge.packet(
         goal=how.goal,
         row=row,
@@ -113,10 +92,10 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
         full_text, _ = read_artifact(target)
         reply = judge.parse_reply(raw, artifact_text=full_text)
     except judge.JudgeRejected as exc:
-        return _row(row, Verdict.ERROR, f"judge error: {exc}")
+        return RowResult.not_run(row, Verdict.ERROR, f"judge error: {exc}")
     if reply.verdict is Verdict.MET:
-        return _row(row, Verdict.MET, "", quote=reply.quote, label="judge:")
-    return _row(row, Verdict.UNMET, f"judge: unmet: {reply.reason}")
+        return RowResult.not_run(row, Verdict.MET, reply.quote, quoted=True, label="judge:")
+    return RowResult.not_run(row, Verdict.UNMET, f"judge: unmet: {reply.reason}")
 
 
 def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:

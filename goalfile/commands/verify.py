@@ -253,7 +253,11 @@ def _run_rows(
 
     for row in goal.criteria:
         if row.id in impossible:
-            record(_not_run(row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"))
+            record(
+                RowResult.not_run(
+                    row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"
+                )
+            )
             continue
         if row.kind is Kind.REVIEW:
             continue
@@ -261,10 +265,10 @@ def _run_rows(
             tokens = _usage(goal, options, meter)
             stop = _budget_stop(goal, tokens)
         if stop is not None:
-            record(_not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
+            record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
             continue
         if deadline is not None and ctx.clock() >= deadline:
-            record(_not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
+            record(RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
             continue
         show.started(row)
         record(
@@ -302,7 +306,7 @@ def _run_rows(
                 if failing
                 else f"not reviewed: {stop[1] if stop else ''}"
             )
-            record(_not_run(row, Verdict.UNMET, why))
+            record(RowResult.not_run(row, Verdict.UNMET, why))
             continue
         show.started(row)
         record(
@@ -347,17 +351,6 @@ def _budget_stop(goal: Goal, tokens: int | None) -> tuple[Status, str] | None:
     if tokens >= limit:
         return Status.EXHAUSTED, f"token budget reached: {tokens} of {limit} used"
     return None
-
-
-def _not_run(row: Criterion, verdict: Verdict, reason: str) -> RowResult:
-    return RowResult(
-        id=row.id,
-        verdict=verdict,
-        command=row.check,
-        exit="-",
-        evidence=reason,
-        evidence_quoted=False,
-    )
 
 
 def _run_one(
