@@ -197,7 +197,6 @@ def audit_goal(
             findings += found
             changes = reports
             findings += budget_history(goal, old_goal, current, added, against or "")
-            notes += run_setting_notes(goal, old_goal, against or "")
     elif history:
         notes.append(f"new since {against}: no earlier ledger or contract to compare with")
         new_entries = [label(b.entry) for b in current]
@@ -253,8 +252,74 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 f"writes it (`goalfile verify {path}` for `met`)",
             )
         )
+    found += transition_findings(goal, current)
+    found += pin_findings(goal, current)
     if goal.status is Status.MET:
         found += met_findings(goal, current)
+    return found
+
+
+# the statuses each command acts on; an entry written on any other status means the status was
+# changed by hand in between (e.g. `exhausted` edited back to `active`, then verified)
+ACTS_ON: dict[str, frozenset[Status]] = {
+    ledger.VERIFY_BY: frozenset({Status.ACTIVE}),
+    "plan": frozenset({Status.ACTIVE}),
+    "review": frozenset({Status.ACTIVE}),
+    "refine": frozenset({Status.ACTIVE, Status.MET}),
+    "pause": frozenset({Status.ACTIVE}),
+    "resume": frozenset({Status.PAUSED, Status.BLOCKED}),
+    "block": frozenset({Status.ACTIVE, Status.PAUSED}),
+}
+
+
+def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
+    """The `contract:` pin must be the digest the newest approval entry recorded."""
+    approval = next(
+        (b.entry for b in reversed(current) if b.entry.by == contract.ACTIVATE_BY), None
+    )
+    if approval is None or approval.contract is None:
+        return []
+    pin = contract.pinned(goal)
+    if pin is not None and contract.short(pin) == approval.contract:
+        return []
+    shown = f"`{contract.short(pin)}`" if pin is not None else "missing"
+    return [
+        AuditFinding(
+            code="pin-not-approved",
+            path=goal.path,
+            line=goal.key_line("contract") or goal.key_line("status"),
+            entry=label(approval),
+            message=f"the `contract:` pin is {shown}, but the newest approval recorded "
+            f"`{approval.contract}`",
+            hint="a pin is written only by `goalfile activate`; restore the approved pin and "
+            f"rows, or have a person re-approve with `goalfile activate --reapprove {goal.path}`",
+        )
+    ]
+
+
+def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
+    """Entries that a command could only have written after a status was edited by hand."""
+    found: list[AuditFinding] = []
+    status: Status | None = None
+    for block in current:
+        entry = block.entry
+        allowed = ACTS_ON.get(entry.by)
+        if status is not None and allowed is not None and status not in allowed:
+            found.append(
+                AuditFinding(
+                    code="status-transition-unledgered",
+                    path=goal.path,
+                    line=entry.line,
+                    entry=label(entry),
+                    message=f"`{entry.by}` ran on a goal whose ledger status was "
+                    f"`{status.value}`: the status was changed by hand before it",
+                    hint="a status changes only through the command that decides it "
+                    "(`goalfile budget` reopens an exhausted goal, `goalfile resume` a blocked "
+                    "or paused one); revert the hand edit and the entries after it",
+                )
+            )
+        if entry.status is not None:
+            status = entry.status
     return found
 
 
@@ -740,6 +805,10 @@ def _records(
     """Whether an activate entry approved the new side of ``change``."""
     if approved is None:  # an entry that recorded no rows: only its digest can say
         return entry.contract == contract.short(now.digest())
+    if change.field == "setting":
+        return dict(approved.settings).get(change.row or "") == dict(now.settings).get(
+            change.row or ""
+        )
     if change.field == "non-goal":
         present = (change.new or change.old) in approved.non_goals
         return present if change.new is not None else not present
@@ -776,38 +845,53 @@ def budget_history(
                 "the budget with `goalfile budget` instead",
             )
         )
-    budgeted = any(b.entry.by == BUDGET_BY and b.entry.line in added for b in current)
-    for name in ("iterations", "tokens"):
-        before = getattr(old_goal.budget, name)
-        after = getattr(goal.budget, name)
-        raised = before is not None and (after is None or after > before)
-        if raised and not budgeted:
-            shown = "unbounded" if after is None else str(after)
-            found.append(
-                AuditFinding(
-                    code="budget-raised-unledgered",
-                    path=goal.path,
-                    line=goal.key_line(f"budget.{name}"),
-                    message=f"budget.{name} was raised since {ref} ({before} → {shown}) "
-                    "without a `by budget` entry",
-                    hint=f"set `{name}: {before}` back; a person raises it with "
-                    f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
-                )
+    if goal.tokens_used < old_goal.tokens_used:
+        found.append(
+            AuditFinding(
+                code="tokens-used-decreased",
+                path=goal.path,
+                line=goal.key_line("tokens_used"),
+                message=f"tokens_used went down since {ref}: "
+                f"{old_goal.tokens_used} → {goal.tokens_used}",
+                hint=f"set `tokens_used: {old_goal.tokens_used}` back; usage only grows",
             )
+        )
+    ledgered = _ledgered_limits(old_goal, [b.entry for b in current if b.entry.line in added])
+    for name in ("iterations", "tokens"):
+        before, expected = getattr(old_goal.budget, name), ledgered[name]
+        after = getattr(goal.budget, name)
+        if after == expected:
+            continue
+        shown = "unbounded" if after is None else str(after)
+        recorded = "unbounded" if expected is None else str(expected)
+        found.append(
+            AuditFinding(
+                code="budget-raised-unledgered",
+                path=goal.path,
+                line=goal.key_line(f"budget.{name}"),
+                message=f"budget.{name} is {shown}, but since {ref} ({before} then) the `by "
+                f"budget` entries only account for {recorded}",
+                hint=f"set `{name}: {recorded}` back; a person raises it with "
+                f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
+            )
+        )
     return found
 
 
-def run_setting_notes(goal: Goal, old_goal: Goal, ref: str) -> list[str]:
-    """Where and how checks run is not part of the pinned contract: say what changed."""
-    notes = []
-    for key, before, after in (
-        ("cwd", old_goal.cwd, goal.cwd),
-        ("shell", old_goal.shell, goal.shell),
-        ("timeout", old_goal.timeout, goal.timeout),
-    ):
-        if before != after:
-            notes.append(
-                f"frontmatter `{key}` changed since {ref}: {before} → {after}; it is not part "
-                "of the pinned contract, so read this change yourself"
-            )
-    return notes
+_BUDGET_NOTE_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
+
+
+def _ledgered_limits(old_goal: Goal, added_entries: Sequence[Entry]) -> dict[str, int | None]:
+    """The limits the old revision had, with every raise the added budget entries record."""
+    limits: dict[str, int | None] = {
+        "iterations": old_goal.budget.iterations,
+        "tokens": old_goal.budget.tokens,
+    }
+    for entry in added_entries:
+        if entry.by != BUDGET_BY:
+            continue
+        for note in entry.notes:
+            match = _BUDGET_NOTE_RE.match(note)
+            if match:
+                limits[match.group(1)] = int(match.group(3))
+    return limits

@@ -10,7 +10,10 @@ Normalisation, so that cosmetic edits keep the digest and semantic ones change i
 - ``expected`` is re-printed by the expected-language formatter when it parses, so spacing and
   separators (``;`` or ``and``) do not count; else its text with whitespace collapsed;
 - ``kind`` in lower case (``deterministic`` when empty); ``timeout`` as a number or null;
-- non-goals with whitespace collapsed, sorted.
+- non-goals with whitespace collapsed, sorted;
+- the run settings that decide where and how every check runs: frontmatter ``cwd``
+  (normalised path), ``shell`` (when not ``/bin/sh``) and ``timeout`` (when set). A goal that
+  sets none of them has the same digest as if settings did not exist.
 
 The digest is SHA-256 over the canonical JSON of that structure: ``sha256:<64 hex>``.
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -55,6 +59,8 @@ APPROVED_LABEL = "approved rows:"
 APPROVED_HEADER = "| id | kind | check | expected | timeout |"
 APPROVED_RULE = "|----|------|-------|----------|---------|"
 NON_GOALS_LABEL = "non-goals:"
+SETTINGS_LABEL = "run settings:"
+DEFAULT_SHELL = "/bin/sh"
 ACTIVATE_BY = "activate"
 
 Effect = Literal["loosened", "tightened", "changed"]
@@ -84,12 +90,15 @@ class Contract:
 
     rows: tuple[ContractRow, ...]
     non_goals: tuple[str, ...]
+    settings: tuple[tuple[str, str], ...] = ()  # (key, value) of cwd, shell, timeout when set
 
     def digest(self) -> str:
-        document = {
+        document: dict[str, object] = {
             "criteria": [row.to_json() for row in self.rows],
             "non_goals": list(self.non_goals),
         }
+        if self.settings:
+            document["settings"] = dict(self.settings)
         canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -103,6 +112,7 @@ class Contract:
         return {
             "criteria": [row.to_json() for row in self.rows],
             "non_goals": list(self.non_goals),
+            "settings": dict(self.settings),
         }
 
 
@@ -135,8 +145,22 @@ def _normal_items(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(" ".join(item.split()) for item in items))
 
 
+def normal_settings(goal: Goal) -> tuple[tuple[str, str], ...]:
+    """Where and how the checks run, as far as the goal sets it."""
+    found: list[tuple[str, str]] = []
+    if goal.cwd:
+        found.append(("cwd", posixpath.normpath(goal.cwd.strip())))
+    if goal.shell.strip() != DEFAULT_SHELL:
+        found.append(("shell", goal.shell.strip()))
+    if goal.timeout is not None:
+        found.append(("timeout", _number(goal.timeout)))
+    return tuple(found)
+
+
 def contract_of(goal: Goal) -> Contract:
-    return Contract(rows=contract_rows(goal), non_goals=normal_non_goals(goal))
+    return Contract(
+        rows=contract_rows(goal), non_goals=normal_non_goals(goal), settings=normal_settings(goal)
+    )
 
 
 def digest(goal: Goal) -> str:
@@ -161,6 +185,18 @@ def require_pin(goal: Goal) -> str:
     """
     current = digest(goal)
     pin = pinned(goal)
+    if pin is None:
+        approval = last_approval(goal.text)
+        if approval is not None:
+            raise Refused(
+                f"the `contract:` pin is missing, but the ledger records an approval "
+                f"({approval[0].contract or 'no digest'} at iteration {approval[0].iteration}); "
+                "nothing was run",
+                file=goal.path,
+                line=goal.key_line("status"),
+                hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
+                f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+            )
     if pin is not None and pin.strip() != current:
         _, approved = last_approval(goal.text) or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
@@ -199,6 +235,9 @@ def approval_lines(approved: Contract) -> list[str]:
         lines += [f"- {item}" for item in approved.non_goals]
     else:
         lines.append(f"{NON_GOALS_LABEL} none")
+    if approved.settings:
+        lines += ["", SETTINGS_LABEL]
+        lines += [f"- {key}: {code_span(value)}" for key, value in approved.settings]
     return lines
 
 
@@ -241,14 +280,21 @@ def recorded(entry: Entry) -> Contract | None:
         rows.append(row)
         index += 1
     non_goals: list[str] = []
+    settings: list[tuple[str, str]] = []
     for pos in range(index, len(lines)):
-        if lines[pos] == NON_GOALS_LABEL:
+        if lines[pos] in (NON_GOALS_LABEL, SETTINGS_LABEL):
+            target = lines[pos]
             for item in lines[pos + 1 :]:
                 if not item.startswith("- "):
                     break
-                non_goals.append(item[2:])
-            break
-    return Contract(rows=tuple(sorted(rows)), non_goals=_normal_items(non_goals))
+                if target == NON_GOALS_LABEL:
+                    non_goals.append(item[2:])
+                else:
+                    key, _, value = item[2:].partition(": ")
+                    settings.append((key, ledger.unquote(value)))
+    return Contract(
+        rows=tuple(sorted(rows)), non_goals=_normal_items(non_goals), settings=tuple(settings)
+    )
 
 
 def last_approval(text: str) -> tuple[Entry, Contract | None] | None:
@@ -282,6 +328,7 @@ class ChangeKind(StrEnum):
     KIND_CHANGED = "kind-changed"
     NON_GOAL_REMOVED = "non-goal-removed"
     NON_GOAL_ADDED = "non-goal-added"
+    SETTING_CHANGED = "run-setting-changed"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -289,7 +336,7 @@ class Change:
     """One change between two contracts: a row added or removed, a field, or a non-goal."""
 
     row: str | None  # criterion id; None for a non-goal
-    field: Literal["row", "check", "expected", "kind", "timeout", "non-goal"]
+    field: Literal["row", "check", "expected", "kind", "timeout", "non-goal", "setting"]
     old: str | None
     new: str | None
     kinds: tuple[ChangeKind, ...]
@@ -303,6 +350,9 @@ class Change:
     def describe(self) -> str:
         """One line, e.g. ``C2 expected: `exit 0; output empty` → `exit 0` (loosened: …)``."""
         why = f" ({self.effect}: {'; '.join(self.reasons)})" if self.reasons else ""
+        if self.field == "setting":
+            was, now = self.old or "(default)", self.new or "(default)"
+            return f"run setting {self.row}: {was} → {now}{why}"
         if self.field == "non-goal":
             text = self.old if self.new is None else self.new
             return f"non-goal {'removed' if self.new is None else 'added'}: {text}{why}"
@@ -379,6 +429,31 @@ def changes(old: Contract, new: Contract) -> tuple[Change, ...]:
                     kinds=(ChangeKind.NON_GOAL_REMOVED,),
                     effect="loosened",
                     reasons=("non-goal removed",),
+                )
+            )
+    before_settings, after_settings = dict(old.settings), dict(new.settings)
+    for key in sorted(set(before_settings) | set(after_settings)):
+        was, now = before_settings.get(key), after_settings.get(key)
+        if was != now:
+            tighter = (
+                key == "timeout"
+                and was is not None
+                and now is not None
+                and (float(now) < float(was))
+            )
+            found.append(
+                Change(
+                    row=key,
+                    field="setting",
+                    old=was,
+                    new=now,
+                    kinds=(ChangeKind.SETTING_CHANGED,),
+                    effect="tightened" if tighter else "loosened",
+                    reasons=(
+                        ("a shorter time limit",)
+                        if tighter
+                        else (f"`{key}` decides where or how every check runs",)
+                    ),
                 )
             )
     for item in new.non_goals:

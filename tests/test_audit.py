@@ -465,7 +465,9 @@ def test_a_forged_verify_entry_must_name_the_contracts_checks(tmp_path: Path) ->
     assert ledger.VERIFY_BY == "verify-goal"
 
 
-def test_changed_run_settings_are_noted_for_the_reader() -> None:
+def test_changed_run_settings_are_contract_changes() -> None:
+    """cwd and shell decide where and how every check runs: changing them unapproved is a
+    finding, like loosening a row."""
     old = ledger_text(verify_entry(1))
     new = old.replace("tokens_used: 0\n", "tokens_used: 0\ncwd: sub\nshell: /bin/bash\n")
     result = audit_goal(
@@ -474,8 +476,17 @@ def test_changed_run_settings_are_noted_for_the_reader() -> None:
         against="main",
         old_text=old,
     )
-    assert result.findings == ()
-    assert [n.split(":")[0] for n in result.notes] == [
-        "frontmatter `cwd` changed since main",
-        "frontmatter `shell` changed since main",
-    ]
+    unapproved = [f for f in result.findings if f.code == "contract-change-unapproved"]
+    assert [f.row for f in unapproved] == ["cwd", "shell"]
+    assert "run setting cwd: (default) → sub" in unapproved[0].message
+
+
+def test_a_command_that_ran_on_a_status_it_never_acts_on_is_reported() -> None:
+    """verify only runs on an active goal: a verify entry right after an `exhausted` one means
+    the status was set back by hand in between."""
+    exhausted = verify_entry(1).replace("status: active", "status: exhausted")
+    codes = run_rules(ledger_text(exhausted, verify_entry(1)))
+    assert "status-transition-unledgered" in codes
+    assert "status-transition-unledgered" not in run_rules(
+        ledger_text(verify_entry(1), verify_entry(1))
+    )

@@ -153,6 +153,8 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 line=goal.key_line("status"),
                 hint=_not_active_hint(goal.status),
             )
+        if options.write:
+            _require_ledger_status(goal)
         pin = contract.require_pin(goal)
         meter = _meter(goal, options)
         try:
@@ -167,7 +169,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             status=run.status,
             contract=contract.short(pin),
         )
-        if run.status is Status.ACTIVE:
+        if run.status is Status.ACTIVE and options.write:
             run = _check_stall(goal, entry, run)
             entry = replace(entry, status=run.status)
         summary = ledger.summary_line(
@@ -193,6 +195,27 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             tails=run.tails,
             entry_text="\n".join(entry_lines),
         )
+
+
+def _require_ledger_status(goal: Goal) -> None:
+    """Refuse a status that differs from the newest status the ledger records: it was edited
+    by hand (e.g. an exhausted goal set back to active), and a run would launder it."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return
+    for entry in ledger.entries_reversed(goal.text, *region):
+        if entry.status is None:
+            continue
+        if entry.status is not goal.status:
+            raise Refused(
+                f"the frontmatter says `{goal.status.value}`, but the ledger's newest status "
+                f"(iteration {entry.iteration}, by {entry.by}) is `{entry.status.value}`; "
+                "nothing was run",
+                file=goal.path,
+                line=goal.key_line("status"),
+                hint=f"set `status: {entry.status.value}` back; " + _not_active_hint(entry.status),
+            )
+        return
 
 
 def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
@@ -322,6 +345,8 @@ def _run_rows(
 def _usage(goal: Goal, options: VerifyOptions, meter: TokenMeter | None) -> int | None:
     """Tokens used so far; the recorded figure is cumulative, so it never goes down."""
     measured = meter.poll() if meter is not None else options.tokens_used()
+    if measured is None and not options.write:
+        return goal.tokens_used  # a re-check (CI) judges the budget on the recorded usage
     return None if measured is None else max(measured, goal.tokens_used)
 
 
