@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from goalfile.contract import digest, short
+from goalfile.ledger import code_span
 from goalfile.parse import parse_goal
 
 STATUS_COMMENT = "# draft | active | paused | met | blocked | exhausted"
@@ -150,13 +151,17 @@ def vrow(cid: str, verdict: str, command: str, exit: str, evidence: str) -> str:
     return f"| {cid} | {verdict} | `{command}` | {exit} | {evidence} |"
 
 
-def verify_entry(iteration: int, rows: Iterable[str], status: str, *, contract: str) -> str:
+def verify_entry(
+    iteration: int, rows: Iterable[str], status: str, *, contract: str, judge: str | None = None
+) -> str:
+    judged = ["", f"judged by: {code_span(judge)}"] if judge is not None else []
     return entry(
         iteration,
         "verify-goal",
         "| id | verdict | command | exit | evidence |",
         "|----|---------|---------|------|----------|",
         *rows,
+        *judged,
         "",
         f"status: {status}",
         f"contract: {contract}",
@@ -777,16 +782,17 @@ GOOD_REPLY = json.dumps(
 )
 
 
-def judged_entry(before: str, r1: str, status: str) -> str:
+def judged_entry(before: str, r1: str, status: str, judge: str) -> str:
     return verify_entry(
         1,
         [vrow("C1", "met", "true", "0", "(no output)"), r1],
         status,
         contract=contract_of(before),
+        judge=judge,
     )
 
 
-def judge_error_text(before: str, reason: str) -> str:
+def judge_error_text(before: str, reason: str, judge: str) -> str:
     """The file after a verify whose judge failed: R1 `error`, the goal blocked by it."""
     evidence = f"judge error: {reason}"
     return edited(
@@ -794,7 +800,9 @@ def judge_error_text(before: str, reason: str) -> str:
         replace={status_line("active"): status_line("blocked")},
         add=["blocker: " + json.dumps(f"R1 error: {evidence}", ensure_ascii=False)],
         entries=[
-            judged_entry(before, vrow("R1", "error", "docs/guide.md", "-", evidence), "blocked")
+            judged_entry(
+                before, vrow("R1", "error", "docs/guide.md", "-", evidence), "blocked", judge
+            )
         ],
     )
 
@@ -818,7 +826,7 @@ def test_judge_good_reply_meets_the_row_with_its_quote_as_evidence(
     assert project.text() == edited(
         before,
         replace={status_line("active"): status_line("met")},
-        entries=[judged_entry(before, r1, "met")],
+        entries=[judged_entry(before, r1, "met", judge)],
     )
     sent = json.loads(packet.read_text(encoding="utf-8"))
     assert sent["schema_version"] == 1
@@ -856,7 +864,7 @@ def test_judge_unmet_reply_leaves_the_goal_active(project: Project) -> None:
 
     assert done.returncode == 1
     r1 = vrow("R1", "unmet", "docs/guide.md", "-", "judge: unmet: expiry is not explained")
-    assert project.text() == edited(before, entries=[judged_entry(before, r1, "active")])
+    assert project.text() == edited(before, entries=[judged_entry(before, r1, "active", judge)])
 
 
 JUDGE_ERRORS = {  # every reply rule is covered in test_review_judge.py; these go end to end
@@ -893,7 +901,7 @@ def test_judge_bad_reply_makes_the_row_error_and_the_goal_blocked(
     r1 = re.search(r"(?m)^\| R1 \| error \| `docs/guide.md` \| - \| judge error: (.*) \|$", after)
     assert r1 is not None, after
     assert r1.group(1) == reason
-    assert after == judge_error_text(before, reason)
+    assert after == judge_error_text(before, reason, judge)
 
 
 @pytest.mark.parametrize("case", ["crash", "signal", "timeout"])
@@ -920,7 +928,7 @@ def test_judge_that_fails_makes_the_row_error_with_the_exact_reason(
     assert time.monotonic() - started < 20
     assert done.returncode == 4, done.stderr
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 error; status: blocked"
-    assert project.text() == judge_error_text(before, reason)
+    assert project.text() == judge_error_text(before, reason, judge)
 
 
 def test_judge_reply_longer_than_the_limit_is_an_error(project: Project) -> None:
@@ -934,7 +942,7 @@ def test_judge_reply_longer_than_the_limit_is_an_error(project: Project) -> None
 
     assert done.returncode == 4, done.stderr
     assert project.text() == judge_error_text(
-        before, "the judge's reply is longer than 1000000 bytes"
+        before, "the judge's reply is longer than 1000000 bytes", judge
     )
 
 

@@ -17,6 +17,8 @@ from goalfile.model import Criterion, Goal, Kind, RowResult, Verdict
 from goalfile.parse import ledger_region, review_artifact
 from goalfile.review import latest_review, quote_present
 
+JUDGE_LABEL = "judge:"
+
 
 @dataclass(frozen=True, kw_only=True)
 class Judging:
@@ -94,7 +96,7 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
     except judge.JudgeRejected as exc:
         return RowResult.not_run(row, Verdict.ERROR, f"judge error: {exc}")
     if reply.verdict is Verdict.MET:
-        return RowResult.not_run(row, Verdict.MET, reply.quote, quoted=True, label="judge:")
+        return RowResult.not_run(row, Verdict.MET, reply.quote, quoted=True, label=JUDGE_LABEL)
     return RowResult.not_run(row, Verdict.UNMET, f"judge: unmet: {reply.reason}")
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
-from goalfile.commands.reviewing import Judging, decide_review
+from goalfile.commands.reviewing import JUDGE_LABEL, Judging, decide_review
 from goalfile.errors import ExitCode, Interrupted, Refused
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
@@ -168,6 +168,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             rows=run.rows,
             status=run.status,
             contract=contract.short(pin),
+            notes=_judge_note(run.rows, options.judge),
         )
         if run.status is Status.ACTIVE and options.write:
             run = _check_stall(goal, entry, run)
@@ -195,6 +196,16 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             tails=run.tails,
             entry_text="\n".join(entry_lines),
         )
+
+
+def _judge_note(rows: Sequence[RowResult], judge: str | None) -> tuple[str, ...]:
+    """Name the judge command in the entry when it decided a row, so a reader can weigh it."""
+    decided = any(
+        row.evidence_label == JUDGE_LABEL or row.evidence.startswith("judge") for row in rows
+    )
+    if judge is None or not decided:
+        return ()
+    return ("", f"judged by: {ledger.code_span(judge)}")
 
 
 def _require_ledger_status(goal: Goal) -> None:
