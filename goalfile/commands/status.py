@@ -136,6 +136,18 @@ def stall_count(goal: Goal) -> int:
     return recorded_streak(ledger.entries_reversed(goal.text, *region))
 
 
+def _refined_since_verify(goal: Goal) -> bool:
+    region = ledger_region(goal.text)
+    if region is None:
+        return False
+    for entry in ledger.entries_reversed(goal.text, *region):
+        if entry.by == "refine":
+            return True
+        if entry.by == ledger.VERIFY_BY:
+            return False
+    return False
+
+
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     """What to run next, for a person or an agent reading `goalfile status`."""
     if goal.status is Status.DRAFT:
@@ -150,4 +162,6 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         return f"done; CI can check it with `goalfile audit {path}`"
     if last_verify is None:
         return f"`goalfile plan {path}`, do the work, then `goalfile verify {path}`"
+    if _refined_since_verify(goal):
+        return f"work the backlog of the refine entry, then `goalfile verify {path}`"
     return f"`goalfile refine {path}`, work the backlog, then `goalfile verify {path}`"
