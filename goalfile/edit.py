@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from goalfile.errors import GoalFileInvalid
 from goalfile.parse import ledger_span, section_key
 
 _VALUE_RE = re.compile(
@@ -67,7 +68,9 @@ def _frontmatter_bounds(lines: Sequence[str]) -> int:
 
 
 def set_value(text: str, key: str, value: object) -> str:
-    """Set a frontmatter value (``key`` or ``parent.child``) by editing or adding one line."""
+    """Set a frontmatter value (``key`` or ``parent.child``) by editing or adding one line.
+
+    Raises GoalFileInvalid when ``parent`` holds something other than a mapping."""
     lines = text.split("\n")
     newline_cr = "\r" if lines[0].endswith("\r") else ""
     close = _frontmatter_bounds(lines)
@@ -86,9 +89,8 @@ def set_value(text: str, key: str, value: object) -> str:
             lines[parent_line] = _replace_value(lines[parent_line], "{" + inner + "}")
             return "\n".join(lines)
         start = parent_line + 1
-        stop = start
-        while stop < close and re.match(r"^[ \t]+\S", lines[stop]):
-            stop += 1
+        stop = _block_end(lines, start, close, 0)
+        _require_mapping(lines, parent_line, stop, parent, child)
         indent = _indent_of(lines, start, stop) or "  "
     target = _find_key(lines, start, stop, child, nested=bool(parent))
     if target is None:
@@ -96,11 +98,40 @@ def set_value(text: str, key: str, value: object) -> str:
         return "\n".join(lines)
     # a value continued on more indented lines (a block scalar or list) is replaced whole
     depth = len(lines[target]) - len(lines[target].lstrip(" \t"))
-    end = target + 1
-    while end < stop and re.match(rf"^[ \t]{{{depth + 1},}}\S", lines[end]):
-        end += 1
+    end = _block_end(lines, target + 1, stop, depth)
     lines[target:end] = [_replace_value(lines[target], rendered)]
     return "\n".join(lines)
+
+
+def _block_end(lines: Sequence[str], start: int, stop: int, depth: int) -> int:
+    """Index after the last line from ``start`` on (before ``stop``) indented more than
+    ``depth`` columns; blank and comment lines between such lines belong to the block."""
+    end = start
+    for index in range(start, stop):
+        line = lines[index].rstrip("\r")
+        if re.match(rf"^[ \t]{{{depth + 1},}}\S", line):
+            end = index + 1
+        elif line.strip() and not line.lstrip().startswith("#"):
+            break
+    return end
+
+
+def _require_mapping(
+    lines: Sequence[str], parent_line: int, stop: int, parent: str, child: str
+) -> None:
+    """Refuse to add ``child`` under a ``parent`` whose value is not a block mapping (a scalar,
+    a list, a block scalar): the added line would make the frontmatter invalid YAML."""
+    match = _VALUE_RE.match(lines[parent_line])
+    own = match.group("value").strip() if match is not None else "?"
+    first = next(
+        (text for text in (line.strip() for line in lines[parent_line + 1 : stop]) if text), ""
+    )
+    if own or first == "-" or first.startswith("- "):
+        raise GoalFileInvalid(
+            f"frontmatter `{parent}` is not a mapping, so `{parent}.{child}` cannot be set",
+            line=parent_line + 1,
+            hint=f"write `{parent}:` with one `  KEY: value` line per entry under it",
+        )
 
 
 def _replace_value(line: str, rendered: str) -> str:
@@ -147,10 +178,11 @@ def _find_key(lines: Sequence[str], start: int, stop: int, key: str, *, nested: 
     pattern = re.compile(
         (r"^[ \t]+" if nested else r"^") + re.escape(key) + r"[ \t]*:(?:[ \t]|\r?$)"
     )
+    found = None  # the last one: YAML reads the last of keys written twice
     for index in range(start, stop):
         if pattern.match(lines[index]):
-            return index
-    return None
+            found = index
+    return found
 
 
 def remove_key(text: str, key: str) -> str:
@@ -158,12 +190,11 @@ def remove_key(text: str, key: str) -> str:
     lines = text.split("\n")
     close = _frontmatter_bounds(lines)
     target = _find_key(lines, 1, close, key, nested=False)
-    if target is None:
-        return text
-    stop = target + 1
-    while stop < close and re.match(r"^[ \t]+\S", lines[stop]):
-        stop += 1
-    del lines[target:stop]
+    while target is not None:  # every copy of a key written twice
+        stop = _block_end(lines, target + 1, close, 0)
+        del lines[target:stop]
+        close -= stop - target
+        target = _find_key(lines, 1, close, key, nested=False)
     return "\n".join(lines)
 
 

@@ -311,6 +311,7 @@ def _typed_fields(
             f"stall_limit {stall!r} is not a positive integer",
             "write e.g. `stall_limit: 3`",
         )
+    problems.extend(_duplicate_keys(meta, fm_lines))
     for key in meta:
         if key not in KNOWN_KEYS:
             problems.append(
@@ -331,6 +332,27 @@ def _typed_fields(
         "shell": shell,
         "cwd": cwd,
     }
+
+
+def _duplicate_keys(meta: Mapping[str, object], fm_lines: Sequence[str]) -> Iterator[Finding]:
+    """Keys written twice: YAML reads the last one, and edits change that one."""
+    first: dict[str, int] = {}
+    for key, line in _key_lines(fm_lines):
+        parent, _, child = key.partition(".")
+        value = meta.get(parent)
+        if child and not (isinstance(value, dict) and child in value):
+            continue  # not a nested mapping key (e.g. a line of a block scalar)
+        if key in first:
+            yield Finding(
+                severity=Severity.WARNING,
+                message=f"`{key}` is written twice (first on line {first[key]}); "
+                "the last one counts",
+                line=line,
+                hint="keep one of the two lines",
+                code="duplicate-key",
+            )
+        else:
+            first[key] = line
 
 
 def _value_column(fm_lines: Sequence[str], line: int) -> int:
