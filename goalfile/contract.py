@@ -100,7 +100,7 @@ class Contract:
         if self.settings:
             document["settings"] = dict(self.settings)
         canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+        return PREFIX + hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
 
     def row(self, rid: str) -> ContractRow | None:
         for row in self.rows:

@@ -58,7 +58,8 @@ def packet(
             "rules": "met needs a quote that occurs verbatim in the artifact; reason non-empty",
         },
     }
-    return json.dumps(document, ensure_ascii=False).encode("utf-8")
+    # bytes of the goal file that are not UTF-8 reach the judge as U+FFFD
+    return json.dumps(document, ensure_ascii=False).encode("utf-8", "replace")
 
 
 def parse_reply(raw: bytes, *, artifact_text: str) -> JudgeReply:

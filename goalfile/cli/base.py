@@ -34,12 +34,22 @@ def err(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _tolerant_output() -> None:
+    """Text from a goal file may hold bytes that are not UTF-8 (kept as surrogates so they
+    survive a rewrite); printing them must not fail, whatever the terminal's encoding."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
 def boundary(func: F) -> F:
     """Run a command; errors become a message on stderr (and a JSON document) and an exit code."""
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         as_json = bool(kwargs.get("as_json"))
+        _tolerant_output()
         previous = signal.getsignal(signal.SIGTERM)
 
         def on_term(signum: int, frame: object) -> None:

@@ -60,11 +60,25 @@ def audit(*, paths: Sequence[str], against: str | None, ctx: Context) -> AuditRe
     )
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # e.g. a name too long: audit_file reports it as unreadable
+        return False
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
 def expand(paths: Sequence[str]) -> list[str]:
     found: list[str] = []
     for path in paths:
         folder = Path(path)
-        if folder.is_dir():
+        if _is_dir(folder):
             found += sorted(str(p) for p in folder.rglob("*.md") if p.is_file())
         else:
             found.append(path)
@@ -75,7 +89,7 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
     old_text: str | None = None
     if against is not None:
         old_text = _at_revision(path, against, ctx)  # an unknown revision raises: exit 2
-    if not Path(path).exists() and old_text is not None:
+    if not _exists(Path(path)) and old_text is not None:
         return FileAudit(
             path=path,
             at_ref=True,
@@ -104,7 +118,7 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
 def _at_revision(path: str, ref: str, ctx: Context) -> str | None:
     target = Path(path).absolute()
     folder = target.parent
-    while not folder.is_dir() and folder != folder.parent:  # a folder deleted with the goal
+    while not _is_dir(folder) and folder != folder.parent:  # a folder deleted with the goal
         folder = folder.parent
     data = git_show(
         ref=ref, path=target.relative_to(folder).as_posix(), cwd=str(folder), env=ctx.env

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from goalfile.commands.context import Context
+from goalfile.errors import GoalfileError
 from goalfile.files import goal_lock, read_text, write_atomic
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
@@ -24,7 +25,12 @@ def update_goal(
     with goal_lock(path, command=command, wait=LOCK_WAIT, on_wait=ctx.notify):
         text = read_text(path)
         goal = parse_goal(text, path=path)
-        new_text, result = change(text, goal)
+        try:
+            new_text, result = change(text, goal)
+        except GoalfileError as exc:
+            if exc.file is None and exc.line is not None:  # an edit names a line, not the file
+                exc.file = path
+            raise
         if new_text != text:
             write_atomic(path, new_text)
         return result
