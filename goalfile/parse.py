@@ -10,6 +10,7 @@ about as fast as a new one. Problems that still leave a usable goal are collecte
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -153,8 +154,9 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         raise GoalFileInvalid(
             f"the frontmatter holds a value YAML cannot read: {exc}",
             file=path,
-            line=2,
-            hint="dates are written YYYY-MM-DD with a real month and day",
+            line=_suspect_line(source),
+            hint="write dates as YYYY-MM-DD with a real month and day, and numbers of at most "
+            "a few thousand digits",
         ) from None
     if not isinstance(loaded, dict):
         raise GoalFileInvalid(
@@ -165,6 +167,15 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
+
+
+def _suspect_line(source: str) -> int:
+    """The file line of the first frontmatter value that looks like a date or a long number:
+    what YAML recognises but may fail to build."""
+    for offset, line in enumerate(source.split("\n")):
+        if re.search(r":\s*(\d{4}-\d\d?-\d\d?\b|\d{100,})", line):
+            return offset + 2
+    return 2
 
 
 def _key_lines(fm_lines: Sequence[str]) -> Iterator[tuple[str, int]]:
@@ -369,9 +380,11 @@ def _positive_int(value: object) -> bool:
 
 
 def _number(value: object) -> float | None:
+    """A positive, finite number of seconds, or None (``.nan`` and ``.inf`` are not times)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
         return None
-    return float(value)
+    seconds = float(value)
+    return seconds if math.isfinite(seconds) else None
 
 
 class _Body:
