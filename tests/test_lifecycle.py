@@ -425,7 +425,7 @@ def test_plan_without_a_plan_section_is_unsound(project: Project) -> None:
 def test_plan_refuses_a_goal_that_is_not_active(project: Project, status: str) -> None:
     project.write(Doc(status=status, rows=TWO_ROWS, plan=SOUND_PLAN))
     stderr = project.refused("plan", GOAL)
-    assert f"the goal is {status}, not active" in stderr
+    assert f"the goal is {status}; plan needs it active" in stderr
 
 
 def test_plan_at_the_iteration_limit_sets_exhausted(project: Project) -> None:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from goalfile.commands.context import Context
-from goalfile.errors import GoalfileError
+from goalfile.errors import GoalfileError, Refused
 from goalfile.files import goal_lock, read_text, write_atomic
-from goalfile.model import Goal
+from goalfile.model import Goal, Status
 from goalfile.parse import parse_goal
 
 T = TypeVar("T")
@@ -34,3 +34,17 @@ def update_goal(
         if new_text != text:
             write_atomic(path, new_text)
         return result
+
+
+def require_status(
+    goal: Goal, path: str, allowed: Sequence[Status], what: str, *, hint: str | None = None
+) -> None:
+    """Refuse (exit 3, file untouched) a goal whose status ``what`` does not act on."""
+    if goal.status not in allowed:
+        names = " or ".join(s.value for s in allowed)
+        raise Refused(
+            f"the goal is {goal.status.value}; {what} needs it {names}; nothing was written",
+            file=path,
+            line=goal.key_line("status"),
+            hint=hint,
+        )

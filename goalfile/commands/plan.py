@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
-from goalfile.commands.mutate import update_goal
-from goalfile.errors import ExitCode, Refused
+from goalfile.commands.mutate import require_status, update_goal
+from goalfile.errors import ExitCode
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
@@ -62,14 +62,13 @@ def _revision(goal: Goal) -> int:
 def plan(*, path: str, ctx: Context) -> PlanResult:
     def change(text: str, goal: Goal) -> tuple[str, PlanResult]:
         require_valid(goal)
-        if goal.status is not Status.ACTIVE:
-            raise Refused(
-                f"the goal is {goal.status.value}, not active; the plan was not recorded",
-                file=path,
-                line=goal.key_line("status"),
-                hint="plan an active goal (`goalfile activate` a draft, `goalfile resume` a "
-                "paused one)",
-            )
+        require_status(
+            goal,
+            path,
+            (Status.ACTIVE,),
+            "plan",
+            hint="`goalfile activate` a draft, `goalfile resume` a paused one",
+        )
         limit = goal.budget.iterations
         if limit is not None and goal.iterations_used >= limit:
             entry = Entry(

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
-from goalfile.commands.mutate import update_goal
+from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.status import last_entry
 from goalfile.errors import Refused
 from goalfile.model import Entry, Goal, RowResult, Status, Verdict
@@ -37,12 +37,7 @@ def backlog_item(row: RowResult) -> str:
 
 def refine(*, path: str, ctx: Context) -> RefineResult:
     def change(text: str, goal: Goal) -> tuple[str, RefineResult]:
-        if goal.status not in (Status.ACTIVE, Status.MET):
-            raise Refused(
-                f"the goal is {goal.status.value}; refine works on an active or met goal",
-                file=path,
-                line=goal.key_line("status"),
-            )
+        require_status(goal, path, (Status.ACTIVE, Status.MET), "refine")
         last = last_entry(goal)
         if last is None:
             raise Refused(

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from goalfile import edit
 from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
-from goalfile.commands.mutate import update_goal
+from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
 from goalfile.errors import Refused, UsageError
 from goalfile.lint import require_valid
@@ -74,12 +74,7 @@ def review(
                 line=row.line,
                 hint="run `goalfile verify`",
             )
-        if goal.status is not Status.ACTIVE:
-            raise Refused(
-                f"the goal is {goal.status.value}, not active; nothing was recorded",
-                file=path,
-                line=goal.key_line("status"),
-            )
+        require_status(goal, path, (Status.ACTIVE,), "review")
         workdir = working_directory(goal)
         target = resolve_artifact(workdir, artifact)
         named = review_artifact(row)

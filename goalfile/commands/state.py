@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
-from goalfile.commands.mutate import update_goal
+from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import impossible_rows
 from goalfile.errors import Refused, UsageError
 from goalfile.model import Entry, Goal, Status
@@ -54,16 +54,6 @@ def _entry_text(
     return ledger.render_entry(entry, status_reason=reason)
 
 
-def _refuse_status(goal: Goal, path: str, allowed: Sequence[Status], what: str) -> None:
-    if goal.status not in allowed:
-        names = " or ".join(s.value for s in allowed)
-        raise Refused(
-            f"the goal is {goal.status.value}; {what} needs it {names}",
-            file=path,
-            line=goal.key_line("status"),
-        )
-
-
 def block(*, path: str, reason: str, tried: Sequence[str], ctx: Context) -> StateResult:
     reason = _one_line(reason)
     if not 1 <= len(reason) <= REASON_LIMIT:
@@ -73,7 +63,7 @@ def block(*, path: str, reason: str, tried: Sequence[str], ctx: Context) -> Stat
         raise UsageError(f"give 1 to {TRIED_LIMIT} --tried workarounds (what you tried)")
 
     def change(text: str, goal: Goal) -> tuple[str, StateResult]:
-        _refuse_status(goal, path, (Status.ACTIVE, Status.PAUSED), "block")
+        require_status(goal, path, (Status.ACTIVE, Status.PAUSED), "block")
         notes = [f"blocker: {reason}", "tried:", *(f"- {t}" for t in attempts)]
         text = edit.append_to_section(
             text, "Iterations", _entry_text(goal, ctx, "block", notes, Status.BLOCKED)
@@ -89,7 +79,7 @@ def block(*, path: str, reason: str, tried: Sequence[str], ctx: Context) -> Stat
 
 def resume(*, path: str, resolved: str | None, ctx: Context) -> StateResult:
     def change(text: str, goal: Goal) -> tuple[str, StateResult]:
-        _refuse_status(goal, path, (Status.PAUSED, Status.BLOCKED), "resume")
+        require_status(goal, path, (Status.PAUSED, Status.BLOCKED), "resume")
         notes: list[str] = []
         if goal.status is Status.BLOCKED:
             if not resolved or not resolved.strip():
@@ -118,7 +108,7 @@ def resume(*, path: str, resolved: str | None, ctx: Context) -> StateResult:
 
 def pause(*, path: str, reason: str | None, ctx: Context) -> StateResult:
     def change(text: str, goal: Goal) -> tuple[str, StateResult]:
-        _refuse_status(goal, path, (Status.ACTIVE,), "pause")
+        require_status(goal, path, (Status.ACTIVE,), "pause")
         notes = [f"paused: {_one_line(reason)}" if reason else "paused"]
         text = edit.append_to_section(
             text, "Iterations", _entry_text(goal, ctx, "pause", notes, Status.PAUSED)
@@ -137,7 +127,7 @@ def impossible(*, path: str, row_id: str, reason: str, ctx: Context) -> StateRes
         raise UsageError(f"--reason must be 1 to {REASON_LIMIT} characters")
 
     def change(text: str, goal: Goal) -> tuple[str, StateResult]:
-        _refuse_status(goal, path, (Status.ACTIVE, Status.PAUSED, Status.BLOCKED), "impossible")
+        require_status(goal, path, (Status.ACTIVE, Status.PAUSED, Status.BLOCKED), "impossible")
         row = goal.criterion(row_id)
         if row is None:
             raise Refused(
