@@ -1,7 +1,7 @@
 """Peak memory of ``goalfile verify --no-write`` on a check that prints 1 GB.
 
-The verify runs in a wrapper Python process (a child of this one) that reports its own peak RSS
-(``RUSAGE_SELF``). This process also reads ``RUSAGE_CHILDREN`` after waiting for that child: it
+The verify runs in a wrapper Python process (bench/verify_peak.py, a child of this one) that
+reports its own peak RSS (``VmHWM``). This process also reads ``RUSAGE_CHILDREN`` after waiting for that child: it
 covers the wrapper and every descendant it waited for, the check's ``sh``, ``yes`` and ``head``
 included, but a maximum is a maximum of single processes, and those three are tiny.
 
@@ -17,30 +17,10 @@ import resource
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
-WRAPPER = textwrap.dedent(
-    """
-    import json, runpy, sys
-    def peak_kib():
-        # VmHWM is this process's own peak; ru_maxrss would also count the parent it was
-        # forked from, because Linux carries that figure across execve
-        with open("/proc/self/status") as status:
-            return int(next(x for x in status if x.startswith("VmHWM:")).split()[1])
-    report, goal = sys.argv[1], sys.argv[2]
-    sys.argv = ["goalfile", "verify", "--no-write", "--json", goal]
-    code = None
-    try:
-        runpy.run_module("goalfile", run_name="__main__", alter_sys=True)
-    except SystemExit as exc:
-        code = exc.code
-    with open(report, "w") as handle:
-        json.dump({"exit": code,
-                   "maxrss_kib": peak_kib()}, handle)
-    """
-)
+WRAPPER = Path(__file__).with_name("verify_peak.py")
 
 GOAL = """---
 slug: memory
@@ -76,7 +56,7 @@ def main() -> None:
         report = Path(folder) / "report.json"
         began = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-c", WRAPPER, str(report), str(goal)],
+            [sys.executable, str(WRAPPER), str(report), str(goal)],
             cwd=folder,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
@@ -93,7 +73,7 @@ def main() -> None:
     print(f"check output: {seen:,} bytes" if seen is not None else f"no JSON document: {err}")
     print(f"summary: {document.get('summary')}")
     print(f"exit status: {measured['exit']}  (wall time {took:.1f} s)")
-    print(f"peak RSS of the verify process (RUSAGE_SELF): {measured['maxrss_kib'] / 1024:.1f} MiB")
+    print(f"peak RSS of the verify process (VmHWM): {measured['maxrss_kib'] / 1024:.1f} MiB")
     print(f"peak RSS of any waited-for child (RUSAGE_CHILDREN): {children / 1024:.1f} MiB")
     print(f"pid {os.getpid()}, python {sys.version.split()[0]}")
 

@@ -12,7 +12,6 @@ import signal
 import stat
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 from conftest import (
     HEADER,
+    REPO,
     RULE,
     TODAY,
     clean_env,
@@ -495,26 +495,7 @@ def test_a_goal_with_5000_entries_gets_its_entry_at_the_end_of_the_ledger(repo: 
 # --------------------------------------------------------------------------- memory
 
 
-MEMORY_WRAPPER = textwrap.dedent(
-    """
-    import json, runpy, sys
-    def peak_kib():
-        # VmHWM is this process's own peak; ru_maxrss would also count the parent it was
-        # forked from, because Linux carries that figure across execve
-        with open("/proc/self/status") as status:
-            return int(next(x for x in status if x.startswith("VmHWM:")).split()[1])
-    report, goal = sys.argv[1], sys.argv[2]
-    sys.argv = ["goalfile", "verify", "--no-write", "--json", goal]
-    code = None
-    try:
-        runpy.run_module("goalfile", run_name="__main__", alter_sys=True)
-    except SystemExit as exc:
-        code = exc.code
-    with open(report, "w") as handle:
-        json.dump({"exit": code,
-                   "maxrss_kib": peak_kib()}, handle)
-    """
-)
+MEMORY_WRAPPER = REPO / "bench" / "verify_peak.py"  # verify in-process, reporting its peak
 
 
 def test_verify_of_a_gigabyte_of_output_stays_under_100_mb(repo: Path) -> None:
@@ -522,7 +503,7 @@ def test_verify_of_a_gigabyte_of_output_stays_under_100_mb(repo: Path) -> None:
     path = make(repo, row("C1", "yes | head -c 1000000000", "exit 0"), status="draft")
     report = repo / "report.json"
     done = subprocess.run(
-        [sys.executable, "-c", MEMORY_WRAPPER, str(report), str(path)],
+        [sys.executable, str(MEMORY_WRAPPER), str(report), str(path)],
         cwd=repo,
         env=clean_env(),
         stdin=subprocess.DEVNULL,
