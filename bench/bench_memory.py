@@ -1,9 +1,10 @@
 """Peak memory of ``goalfile verify --no-write`` on a check that prints 1 GB.
 
 The verify runs in a wrapper Python process (bench/verify_peak.py, a child of this one) that
-reports its own peak RSS (``VmHWM``). This process also reads ``RUSAGE_CHILDREN`` after waiting for that child: it
-covers the wrapper and every descendant it waited for, the check's ``sh``, ``yes`` and ``head``
-included, but a maximum is a maximum of single processes, and those three are tiny.
+reports its own peak RSS (``VmHWM``). This process also reads ``RUSAGE_CHILDREN`` after
+waiting for that child: it covers the wrapper and every descendant it waited for, the check's
+``sh``, ``yes`` and ``head`` included, but a maximum is a maximum of single processes, and
+those three are tiny.
 
     .venv/bin/python bench/bench_memory.py [--bytes 1000000000]
 """
