@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from goalfile import ledger
 from goalfile.model import Entry, RowResult, Status, Verdict
+from goalfile.parse import ledger_region
 
 DEFAULT_STALL_LIMIT = 3
 # entries that mean a person stepped in: a run after them starts a new streak
@@ -87,6 +88,14 @@ def recorded_streak(entries_newest_first: Iterable[Entry]) -> int:
         if entry.by == ledger.VERIFY_BY:
             return 1 + _streak(fingerprint(entry), entries)
     return 0
+
+
+def ledger_streak(text: str) -> int:
+    """The streak a goal file's ledger shows (see :func:`recorded_streak`)."""
+    region = ledger_region(text)
+    if region is None:
+        return 0
+    return recorded_streak(ledger.entries_reversed(text, *region))
 
 
 def stall_limit(meta: dict[str, object]) -> int:

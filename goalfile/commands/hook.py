@@ -36,8 +36,7 @@ from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
 from goalfile.model import Kind, RowResult, Status, Verdict
-from goalfile.parse import ledger_region
-from goalfile.progress import recorded_streak
+from goalfile.progress import ledger_streak
 from goalfile.usage import TranscriptError
 
 SCHEMA_VERSION = 1
@@ -214,14 +213,6 @@ def block_reason(
 
 def _evidence(row: RowResult) -> str:
     return ledger.clean_line(row.evidence, limit=1_000)
-
-
-def ledger_streak(text: str) -> int:
-    """How many of the newest verify runs in the ledger show no progress (see goalfile.progress)."""
-    region = ledger_region(text)
-    if region is None:
-        return 0
-    return recorded_streak(ledger.entries_reversed(text, *region))
 
 
 # --- the decision ---------------------------------------------------------------------------

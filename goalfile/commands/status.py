@@ -13,7 +13,7 @@ from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
-from goalfile.progress import recorded_streak, stall_limit
+from goalfile.progress import ledger_streak, stall_limit
 
 GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
@@ -121,19 +121,11 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 path=path,
                 goal=goal,
                 last_verify=last_entry(goal),
-                stall_count=stall_count(goal),
+                stall_count=ledger_streak(goal.text),
                 impossible=tuple(impossible_rows(goal).items()),
             )
         )
     return StatusResult(goals=tuple(results))
-
-
-def stall_count(goal: Goal) -> int:
-    """How many of the newest verify entries, in a row, share verdicts and evidence."""
-    region = ledger_region(goal.text)
-    if region is None:
-        return 0
-    return recorded_streak(ledger.entries_reversed(goal.text, *region))
 
 
 def _refined_since_verify(goal: Goal) -> bool:
