@@ -249,6 +249,15 @@ class _Terminal:
     help="Seconds for the whole goal; checks still running then are ended.",
 )
 @click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Deterministic checks run at the same time. Only for checks that do not share files "
+    "or ports; the entry, summary line and exit code are those of a one-by-one run.",
+)
+@click.option(
     "--lock-wait",
     type=click.FloatRange(min=0),
     default=600,
@@ -283,6 +292,7 @@ def verify(
     tokens_used: int | None,
     transcript: str | None,
     time_limit: float | None,
+    jobs: int,
     lock_wait: float,
     tail_lines: int | None,
     judge_command: str | None,
@@ -310,6 +320,7 @@ def verify(
         transcript=transcript,
         time_limit=time_limit,
         lock_wait=lock_wait,
+        jobs=jobs,
         judge=judge_command or ctx.env.get("GOALFILE_JUDGE") or None,
         judge_timeout=judge_timeout,
     )

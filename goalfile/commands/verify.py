@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
+from goalfile.commands.parallel import Pool
 from goalfile.commands.reviewing import JUDGE_LABEL, Judging, decide_review
-from goalfile.errors import ExitCode, Interrupted, Refused
+from goalfile.errors import ExitCode, Refused, UsageError, interrupted
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
@@ -75,6 +76,7 @@ class VerifyOptions:
     judge: str | None = None  # command that judges review rows without a review
     judge_timeout: float = DEFAULT_JUDGE_TIMEOUT
     lock_wait: float = 600.0
+    jobs: int = 1  # deterministic checks run at the same time; 1 = table order, one by one
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,8 +161,10 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         meter = _meter(goal, options)
         try:
             run = _run_rows(goal, options, ctx, show, meter)
-        except KeyboardInterrupt:
-            raise Interrupted("interrupted: checks ended, the goal file is untouched") from None
+        except KeyboardInterrupt as exc:
+            raise interrupted(
+                exc, "interrupted: checks ended, the goal file is untouched"
+            ) from None
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
@@ -182,7 +186,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         )
         entry_lines = ledger.render_entry(entry, status_reason=run.reason)
         if options.write:
-            _write(options.path, entry_lines, run, meter)
+            _write(goal, entry_lines, run, meter)
         return VerifyResult(
             path=goal.path,
             slug=goal.slug,
@@ -279,48 +283,66 @@ def _run_rows(
     stop: tuple[Status, str] | None = None
     tokens: int | None = None
 
-    def record(result: RowResult, tail: Tails | None = None) -> None:
+    def record(result: RowResult, tail: Tails | None = None) -> None:  # in this thread only
         results[result.id] = result
         if tail is not None:
             tails[result.id] = tail
         show.finished(result, tail)
 
-    for row in goal.criteria:
-        if row.id in impossible:
-            record(
-                RowResult.not_run(
-                    row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"
-                )
-            )
-            continue
-        if row.kind is Kind.REVIEW:
-            continue
-        if stop is None:
-            tokens = _usage(goal, options, meter)
-            stop = _budget_stop(goal, tokens)
-        if stop is not None:
-            record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
-            continue
-        if deadline is not None and ctx.clock() >= deadline:
-            record(RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
-            continue
-        show.started(row)
-        record(
-            *_run_one(
-                goal,
-                row,
-                parse_expected(row.expected),
-                workdir=workdir,
-                env=ctx.env,
-                deadline=deadline,
-                clock=ctx.clock,
-                show=show,
-            )
+    def check(row: Criterion, ticks: Progress) -> tuple[RowResult, Tails | None]:
+        return _run_one(
+            goal,
+            row,
+            parse_expected(row.expected),
+            workdir=workdir,
+            env=ctx.env,
+            deadline=deadline,
+            clock=ctx.clock,
+            show=ticks,
         )
+
+    pool = _pool(options.jobs, goal, ctx, show, record)
+    try:
+        for row in goal.criteria:
+            if row.id in impossible:
+                record(
+                    RowResult.not_run(
+                        row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"
+                    )
+                )
+                continue
+            if row.kind is Kind.REVIEW:
+                continue
+            if pool is not None:
+                pool.wait(pool.size - 1)  # the budget is read when a check can really start
+            if stop is None:
+                tokens = _usage(goal, options, meter)
+                stop = _budget_stop(goal, tokens)
+            if stop is not None:
+                record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
+                continue
+            if deadline is not None and ctx.clock() >= deadline:
+                record(RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
+                continue
+            if pool is None:
+                show.started(row)
+                record(*check(row, show))
+            else:
+                pool.start(row.id, functools.partial(check, row, _Cancellable(pool)))
+        if pool is not None:
+            pool.wait()
+    except BaseException:
+        if pool is not None:
+            pool.cancel()
+        raise
     if stop is None and any(r.kind is Kind.REVIEW and r.id not in results for r in goal.criteria):
         tokens = _usage(goal, options, meter)
         stop = _budget_stop(goal, tokens)
-    failing = [r.id for r in results.values() if r.verdict in (Verdict.UNMET, Verdict.ERROR)]
+    failing = [  # in table order, however the checks finished
+        row.id
+        for row in goal.criteria
+        if row.id in results and results[row.id].verdict in (Verdict.UNMET, Verdict.ERROR)
+    ]
     judging = Judging(
         goal=goal,
         workdir=workdir,
@@ -351,6 +373,40 @@ def _run_rows(
     if stop is not None:
         status, reason = stop
     return _Run(rows=rows, status=status, reason=reason, tokens=tokens, tails=tails)
+
+
+class _Cancellable(NoProgress):
+    """A worker's progress: nothing is drawn from a worker, but each tick may end the check."""
+
+    def __init__(self, pool: Pool[tuple[RowResult, Tails | None]]) -> None:
+        self._pool = pool
+
+    def tick(self, row: Criterion, elapsed: float) -> None:
+        self._pool.stop_if_cancelled()
+
+
+def _pool(
+    jobs: int,
+    goal: Goal,
+    ctx: Context,
+    show: Progress,
+    record: Callable[[RowResult, Tails | None], None],
+) -> Pool[tuple[RowResult, Tails | None]] | None:
+    """The pool for ``--jobs`` above 1 (None runs the checks one at a time, in this thread)."""
+    if jobs <= 1:
+        return None
+    rows = {row.id: row for row in goal.criteria}
+
+    def on_wait(running: dict[str, float]) -> None:
+        key, since = min(running.items(), key=lambda item: item[1])
+        show.tick(rows[key], ctx.clock() - since)
+
+    return Pool(
+        jobs,
+        on_done=lambda key, done: record(*done),
+        on_wait=on_wait,
+        clock=ctx.clock,
+    )
 
 
 def _usage(goal: Goal, options: VerifyOptions, meter: TokenMeter | None) -> int | None:
@@ -416,17 +472,6 @@ def _run_one(
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
     )
-    if os.path.isdir(workdir):
-        problem = syntax_error(shell=goal.shell, command=row.check, cwd=str(workdir), env=child_env)
-        if problem is not None:
-            return RowResult(
-                id=row.id,
-                verdict=Verdict.ERROR,
-                command=row.check,
-                exit="-",
-                evidence=f"shell syntax error: {problem}",
-                evidence_quoted=True,
-            ), None
     evaluator = Evaluator(expectation)
     outcome = run_check(
         spec,
@@ -456,6 +501,19 @@ def _run_one(
             elapsed=round(outcome.elapsed, 3),
         )
 
+    if outcome.ending is Ending.EXITED and outcome.exit_status != 0:
+        # A check is one line, and a shell parses a whole line before it runs any of it: a
+        # syntax error ran nothing and exited non-zero. Only then is the shell asked (`-n`).
+        problem = syntax_error(shell=goal.shell, command=row.check, cwd=str(workdir), env=child_env)
+        if problem is not None:
+            return RowResult(
+                id=row.id,
+                verdict=Verdict.ERROR,
+                command=row.check,
+                exit="-",
+                evidence=f"shell syntax error: {problem}",
+                evidence_quoted=True,
+            ), None
     if outcome.ending is Ending.NOT_STARTED:
         return make(Verdict.ERROR, "-", outcome.message, False), tail
     if outcome.ending is Ending.TIMEOUT:
@@ -495,6 +553,24 @@ def _unmet(
     return _with_excerpt(make(Verdict.UNMET, exit_text, f"{reason} (no output)", False), tail, ())
 
 
+def _replaced_because(loaded: Goal, current: Goal) -> str | None:
+    """Why ``current`` is not the goal that was loaded, or None when it still is.
+
+    A person may edit the goal during a run; another goal, or the same goal with a ledger
+    that no longer starts with the entries the run was based on, is not that goal.
+    """
+    if current.slug != loaded.slug:
+        return f"its slug is now `{current.slug}`, not `{loaded.slug}`"
+    before = ledger_region(loaded.text)
+    after = ledger_region(current.text)
+    if before is None:
+        return None
+    old = loaded.text[before[0] : before[1]].rstrip()
+    if after is None or not current.text[after[0] : after[1]].startswith(old):
+        return "its ledger is not the one the run started from"
+    return None
+
+
 def _error_blocker(rows: Sequence[RowResult]) -> str:
     errors = [row for row in rows if row.verdict is Verdict.ERROR]
     first = errors[0] if errors else None
@@ -532,12 +608,29 @@ def _with_excerpt(result: RowResult, tail: Tails, failures: Sequence[str]) -> Ro
     return replace(result, excerpt=(*out, *err), excerpt_label="; ".join(parts))
 
 
-def _write(path: str, entry_lines: Sequence[str], run: _Run, meter: TokenMeter | None) -> None:
-    """Re-read the file (a person may have edited it during the run) and apply our edits."""
-    text = read_text(path)
-    if meter is not None:
-        text = meter.apply(text)
+def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMeter | None) -> None:
+    """Re-read the file (a person may have edited it during the run) and apply our edits,
+    unless it is no longer the goal that was run."""
+    path = loaded.path
+    not_written = "the results of this run were not written"
+    try:
+        text = read_text(path)
+    except UsageError:
+        raise Refused(
+            f"{path} was removed during the run; {not_written}",
+            file=path,
+            hint="restore the file (e.g. `git checkout -- FILE`) and verify again",
+        ) from None
     current = parse_goal(text, path=path)
+    changed = _replaced_because(loaded, current)
+    if changed is not None:
+        raise Refused(
+            f"{path} was replaced during the run ({changed}); {not_written}",
+            file=path,
+            hint="verify the goal that is there now, or put the old file back and verify again",
+        )
+    if meter is not None:
+        text = meter.apply(text)  # the accounting table only; status and usage are as read
     text = edit.append_to_section(text, "Iterations", entry_lines)
     if current.status is not run.status:
         text = edit.set_value(text, "status", run.status.value)
