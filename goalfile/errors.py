@@ -18,7 +18,8 @@ class ExitCode(IntEnum):
     INVALID = 3
     BLOCKED = 4
     EXHAUSTED = 5
-    INTERRUPTED = 130
+    INTERRUPTED = 130  # Ctrl-C (SIGINT)
+    TERMINATED = 143  # SIGTERM, as a shell reports a process it ended (128 + 15)
 
 
 class GoalfileError(Exception):
@@ -86,7 +87,29 @@ class Refused(GoalfileError):
     exit_code = ExitCode.INVALID
 
 
+class WriteFailed(GoalfileError):
+    """A goal file could not be written; it keeps its old content (exit 3)."""
+
+    exit_code = ExitCode.INVALID
+
+
 class Interrupted(GoalfileError):
-    """Ctrl-C or SIGTERM: children ended, file untouched (exit 130)."""
+    """Ctrl-C: children ended, file untouched unless the message says otherwise (exit 130)."""
 
     exit_code = ExitCode.INTERRUPTED
+
+
+class TerminatedError(Interrupted):
+    """SIGTERM: the same as Ctrl-C, but exit 143."""
+
+    exit_code = ExitCode.TERMINATED
+
+
+class Terminated(KeyboardInterrupt):
+    """Raised by the SIGTERM handler where Ctrl-C raises KeyboardInterrupt, so that the same
+    cleanup runs (checks ended, temporary files removed)."""
+
+
+def interrupted(cause: KeyboardInterrupt, message: str) -> Interrupted:
+    """The error for an interrupt: exit 143 after SIGTERM, 130 after Ctrl-C."""
+    return TerminatedError(message) if isinstance(cause, Terminated) else Interrupted(message)

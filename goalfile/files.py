@@ -11,13 +11,15 @@ import contextlib
 import hashlib
 import json
 import os
+import signal
 import stat
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from goalfile.errors import Refused, UsageError
+from goalfile.errors import Refused, UsageError, WriteFailed, interrupted
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 
@@ -44,7 +46,47 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Replace the file's content in one step, keeping its mode; symlinks are followed."""
+    """Replace the file's content in one step, keeping its mode; symlinks are followed.
+
+    Ctrl-C and SIGTERM wait until the file is replaced (or the write has failed): an interrupt
+    that arrives during the write is raised afterwards, as an :class:`Interrupted` that says
+    the file was written.
+    """
+    with _interrupts_held(path):
+        try:
+            _replace(path, text)
+        except OSError as exc:
+            raise WriteFailed(
+                f"cannot write {path}: {exc.strerror or exc}; the file keeps its old content",
+                file=str(path),
+                hint="make the file and its folder writable (a temporary file is written next "
+                "to it and renamed over it), free some space, and run the command again",
+            ) from None
+
+
+@contextlib.contextmanager
+def _interrupts_held(path: str | os.PathLike[str]) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals are handled by the main thread only
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    written = False
+    try:
+        yield
+        written = True
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a held signal is raised here
+        except KeyboardInterrupt as exc:
+            if not written:
+                raise
+            raise interrupted(
+                exc, f"interrupted after {path} was written; its new content is complete"
+            ) from None
+
+
+def _replace(path: str | os.PathLike[str], text: str) -> None:
     real = os.path.realpath(path)
     folder = os.path.dirname(real) or "."
     try:

@@ -406,8 +406,10 @@ def test_an_edit_made_during_the_run_is_kept(repo: Path) -> None:
     assert parse_goal(text, path="g").status is Status.MET
 
 
-@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_interrupt_exits_130_leaves_the_file_and_no_child(repo: Path, signum: int) -> None:
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_interrupt_exits_130_or_143_leaves_the_file_and_no_child(
+    repo: Path, signum: int, status: int
+) -> None:
     child, grandchild = repo / "child.pid", repo / "grandchild.pid"
     path = make(
         repo,
@@ -425,7 +427,7 @@ def test_interrupt_exits_130_leaves_the_file_and_no_child(repo: Path, signum: in
     )
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=30)
-    assert proc.returncode == 130, err
+    assert proc.returncode == status, err
     assert "interrupted" in err
     assert path.read_bytes() == before
     for pidfile in (child, grandchild):

@@ -16,13 +16,14 @@ from typing import Any, TypeVar
 import click
 
 from goalfile import __version__
-from goalfile.errors import ExitCode, GoalfileError
+from goalfile.errors import GoalfileError, Terminated, interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_CODES_HELP = (
     "Exit codes: 0 met/success, 1 active with unmet rows, 2 usage error, 3 refused or invalid "
-    "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted."
+    "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted (Ctrl-C), 143 "
+    "terminated (SIGTERM)."
 )
 
 
@@ -53,7 +54,7 @@ def boundary(func: F) -> F:
         previous = signal.getsignal(signal.SIGTERM)
 
         def on_term(signum: int, frame: object) -> None:
-            raise KeyboardInterrupt
+            raise Terminated
 
         signal.signal(signal.SIGTERM, on_term)
         try:
@@ -63,9 +64,12 @@ def boundary(func: F) -> F:
             if as_json:
                 emit_json({"schema_version": 1, "error": exc.to_json()})
             sys.exit(int(exc.exit_code))
-        except KeyboardInterrupt:
-            err("goalfile: interrupted; the goal file is untouched")
-            sys.exit(int(ExitCode.INTERRUPTED))
+        except KeyboardInterrupt as exc:
+            error = interrupted(exc, "interrupted; the goal file is untouched")
+            err(f"goalfile: {error.render()}")
+            if as_json:
+                emit_json({"schema_version": 1, "error": error.to_json()})
+            sys.exit(int(error.exit_code))
         finally:
             signal.signal(signal.SIGTERM, previous)
         sys.exit(int(code or 0))
