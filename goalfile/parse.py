@@ -10,6 +10,7 @@ about as fast as a new one. Problems that still leave a usable goal are collecte
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -132,23 +133,55 @@ def _frontmatter_close(lines: Sequence[str]) -> int | None:
     return None
 
 
+_OBJECT_TAGS = ("binary", "set", "omap", "pairs")
+"""Tags YAML's safe loader still builds into objects (bytes, sets, lists of pairs): a goal's
+frontmatter holds text, numbers, dates, lists and mappings only."""
+
+
+@functools.cache
+def _plain_loader() -> type:
+    """frontmatter's safe YAML loader, refusing every tag that builds an object."""
+    import yaml
+    from frontmatter.default_handlers import SafeLoader
+
+    def refuse(loader: yaml.BaseLoader, node: yaml.Node) -> object:
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"the YAML tag {node.tag.replace('tag:yaml.org,2002:', '!!')} builds an object; "
+            "tags are not allowed here",
+            node.start_mark,
+        )
+
+    class PlainLoader(SafeLoader):  # type: ignore[valid-type,misc]
+        pass
+
+    for name in _OBJECT_TAGS:
+        PlainLoader.add_constructor(f"tag:yaml.org,2002:{name}", refuse)
+    PlainLoader.add_constructor(None, refuse)  # any tag YAML does not know, !!python/... too
+    return PlainLoader
+
+
 def _load_yaml(source: str, *, path: str) -> dict[str, object]:
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
     try:
-        loaded = YAMLHandler().load(source) if source.strip() else {}
+        loaded = YAMLHandler().load(source, Loader=_plain_loader()) if source.strip() else {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 2 if mark is not None else 2
         column = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML"
+        tagged = "tags are not allowed" in problem
         raise GoalFileInvalid(
             f"the frontmatter is not valid YAML: {problem}",
             file=path,
             line=line,
             column=column,
-            hint="fix the YAML syntax on that line (`key: value`, two-space indents under budget)",
+            hint="remove the tag and write the value as plain text, a number or a date"
+            if tagged
+            else "fix the YAML syntax on that line (`key: value`, two-space indents under budget)",
         ) from None
     except ValueError as exc:  # a value YAML recognises but cannot build, e.g. 2026-13-45
         raise GoalFileInvalid(
