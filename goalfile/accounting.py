@@ -25,12 +25,15 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Goal
 from goalfile.parse import section_key
-from goalfile.usage import Host, SessionUsage, TranscriptReader
+
+if TYPE_CHECKING:  # the transcript readers are imported only when a transcript is read
+    from goalfile.usage import Host, SessionUsage
 
 __all__ = [
     "COLUMNS",
@@ -385,6 +388,8 @@ class TokenMeter:
     ) -> None:
         self._path = goal.path
         self._transcript = os.fspath(transcript)
+        from goalfile.usage import TranscriptReader
+
         self._reader = TranscriptReader(self._transcript, host)
         self._home = home if home is not None else os.path.expanduser("~")
         self._label = transcript_label(self._transcript, home=self._home)

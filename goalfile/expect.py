@@ -84,6 +84,7 @@ tries every line start).
 
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from dataclasses import dataclass, field
@@ -531,8 +532,12 @@ def _parse_clause(toks: list[_Tok]) -> Clause:
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def parse_expected(text: str) -> Expectation:
-    """Parse an ``expected`` text; raise :class:`ExpectedSyntaxError` on the first bad clause."""
+    """Parse an ``expected`` text; raise :class:`ExpectedSyntaxError` on the first bad clause.
+
+    Lint, the contract and the run each parse every row's text, so results are cached (the
+    value is immutable; a text that does not parse is parsed again each time)."""
     if not text.strip():
         raise ExpectedSyntaxError(
             "expected is empty", column=1, hint=_hint("write at least one clause"), clause=""

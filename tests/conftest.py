@@ -24,7 +24,7 @@ def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment of this test run without any GOALFILE_* variable, plus ``extra``."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
     env.setdefault("PATH", "/usr/bin:/bin")
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once, not in every goalfile process
     env.update(extra or {})
     return env
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.parallel import Pool
-from goalfile.commands.reviewing import JUDGE_LABEL, Judging, decide_review
 from goalfile.errors import ExitCode, Refused, UsageError, interrupted
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
@@ -204,10 +203,14 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
 
 def _judge_note(rows: Sequence[RowResult], judge: str | None) -> tuple[str, ...]:
     """Name the judge command in the entry when it decided a row, so a reader can weigh it."""
+    if judge is None:
+        return ()
+    from goalfile.commands.reviewing import JUDGE_LABEL
+
     decided = any(
         row.evidence_label == JUDGE_LABEL or row.evidence.startswith("judge") for row in rows
     )
-    if judge is None or not decided:
+    if not decided:
         return ()
     return ("", f"judged by: {ledger.code_span(judge)}")
 
@@ -343,15 +346,6 @@ def _run_rows(
         for row in goal.criteria
         if row.id in results and results[row.id].verdict in (Verdict.UNMET, Verdict.ERROR)
     ]
-    judging = Judging(
-        goal=goal,
-        workdir=workdir,
-        env=ctx.env,
-        judge=options.judge,
-        judge_timeout=options.judge_timeout,
-        clock=ctx.clock,
-        deadline=deadline,
-    )
     for row in goal.criteria:
         if row.kind is not Kind.REVIEW or row.id in results:
             continue
@@ -365,14 +359,37 @@ def _run_rows(
             record(RowResult.not_run(row, Verdict.UNMET, why))
             continue
         show.started(row)
-        record(
-            decide_review(row, [results[r.id] for r in goal.criteria if r.id in results], judging)
-        )
+        record(_review(row, goal, results, options, ctx, workdir=workdir, deadline=deadline))
     rows = tuple(results[row.id] for row in goal.criteria)
     status, reason = decide_status(rows)
     if stop is not None:
         status, reason = stop
     return _Run(rows=rows, status=status, reason=reason, tokens=tokens, tails=tails)
+
+
+def _review(
+    row: Criterion,
+    goal: Goal,
+    results: Mapping[str, RowResult],
+    options: VerifyOptions,
+    ctx: Context,
+    *,
+    workdir: Path,
+    deadline: float | None,
+) -> RowResult:
+    """A review row's verdict, once every deterministic row is met."""
+    from goalfile.commands.reviewing import Judging, decide_review
+
+    judging = Judging(
+        goal=goal,
+        workdir=workdir,
+        env=ctx.env,
+        judge=options.judge,
+        judge_timeout=options.judge_timeout,
+        clock=ctx.clock,
+        deadline=deadline,
+    )
+    return decide_review(row, [results[r.id] for r in goal.criteria if r.id in results], judging)
 
 
 class _Cancellable(NoProgress):
