@@ -64,6 +64,9 @@ MAX_TAIL_LINES = 2000
 MAX_TAIL_BYTES = 50 * 1024
 """Bytes kept at the end of each stream (line terminators not counted)."""
 
+TAIL_BATCH = 1024 * 1024
+"""Bytes an :class:`OutputTail` gathers before it splits them into lines."""
+
 SYNTAX_TIMEOUT = 10.0
 """Default time limit of :func:`syntax_error`, in seconds."""
 
@@ -101,11 +104,10 @@ class StreamSummary:
 
     tail: tuple[str, ...]  # last lines, UTF-8 with errors="replace", without terminators
     total_bytes: int
-    total_lines: int  # newline count, +1 for a final unterminated line
     truncated: bool  # tail holds less than everything (lines dropped or a line cut)
 
 
-EMPTY_STREAM = StreamSummary(tail=(), total_bytes=0, total_lines=0, truncated=False)
+EMPTY_STREAM = StreamSummary(tail=(), total_bytes=0, truncated=False)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -122,13 +124,6 @@ class RunOutcome:
 
 
 # --------------------------------------------------------------------------- pure logic
-
-
-def count_lines(*, newlines: int, total_bytes: int, ends_with_newline: bool) -> int:
-    """Lines of a stream: its newlines, plus one for a final line without a newline."""
-    if total_bytes and not ends_with_newline:
-        return newlines + 1
-    return newlines
 
 
 def decode_line(raw: bytes) -> str:
@@ -148,28 +143,70 @@ class OutputTail:
 
     Keeps at most ``max_lines`` lines and ``max_bytes`` bytes (terminators not counted); a
     single line longer than ``max_bytes`` keeps its first ``max_bytes`` bytes. Counts every
-    byte and every line, however much is dropped.
+    byte, however much is dropped.
+
+    The work is per batch of :data:`TAIL_BATCH` bytes, not per byte: only the end of a batch
+    is split into lines when the lines there are enough to push out everything before them.
     """
 
-    def __init__(self, *, max_lines: int = MAX_TAIL_LINES, max_bytes: int = MAX_TAIL_BYTES):
+    def __init__(
+        self,
+        *,
+        max_lines: int = MAX_TAIL_LINES,
+        max_bytes: int = MAX_TAIL_BYTES,
+        batch: int = TAIL_BATCH,
+    ):
         if max_lines < 1 or max_bytes < 1:
             raise ValueError("an output tail must keep at least one line and one byte")
         self.max_lines = max_lines
         self.max_bytes = max_bytes
+        self.batch = batch
         self.total_bytes = 0
-        self.newlines = 0
-        self._lines: deque[bytes] = deque()
+        self._lines: deque[bytes] = deque()  # complete lines, each cut to max_bytes
         self._kept_bytes = 0
         self._partial = bytearray()  # the current unterminated line, at most max_bytes
         self._ends_with_newline = True
-        self._cut = False  # some line was shortened
+        self._pending: list[bytes] = []  # chunks fed but not yet split into lines
+        self._pending_bytes = 0
 
     def feed(self, chunk: bytes) -> None:
         if not chunk:
             return
         self.total_bytes += len(chunk)
-        self.newlines += chunk.count(b"\n")
         self._ends_with_newline = chunk.endswith(b"\n")
+        self._pending.append(chunk)
+        self._pending_bytes += len(chunk)
+        if self._pending_bytes >= self.batch:
+            self._flush()
+
+    def summary(self) -> StreamSummary:
+        self._flush()
+        lines = deque(self._lines)
+        terminators = len(lines)
+        kept = self._kept_bytes
+        if not self._ends_with_newline:
+            lines.append(bytes(self._partial))
+            kept = keep_last(
+                lines,
+                kept + len(self._partial),
+                max_lines=self.max_lines,
+                max_bytes=self.max_bytes,
+            )
+            terminators = len(lines) - 1
+        return StreamSummary(
+            tail=tuple(decode_line(line) for line in lines),
+            total_bytes=self.total_bytes,
+            # everything is kept exactly when the kept lines account for every byte
+            truncated=kept + terminators != self.total_bytes,
+        )
+
+    def _flush(self) -> None:
+        """Take the gathered chunks as one; where the chunks were cut does not matter."""
+        if not self._pending:
+            return
+        chunk = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
+        self._pending.clear()
+        self._pending_bytes = 0
         first = chunk.find(b"\n")
         if first < 0:
             self._grow_partial(chunk)
@@ -180,60 +217,48 @@ class OutputTail:
         self._push([completed])
         last = chunk.rfind(b"\n")
         if last > first:
-            self._push(self._last_lines(chunk[first + 1 : last]))
+            self._push(self._last_lines(chunk, first + 1, last))
         self._grow_partial(chunk[last + 1 :])
 
-    def summary(self) -> StreamSummary:
-        lines = deque(self._lines)
-        if not self._ends_with_newline:
-            lines.append(bytes(self._partial))
-            keep_last(
-                lines,
-                self._kept_bytes + len(self._partial),
-                max_lines=self.max_lines,
-                max_bytes=self.max_bytes,
-            )
-        total_lines = count_lines(
-            newlines=self.newlines,
-            total_bytes=self.total_bytes,
-            ends_with_newline=self._ends_with_newline,
-        )
-        return StreamSummary(
-            tail=tuple(decode_line(line) for line in lines),
-            total_bytes=self.total_bytes,
-            total_lines=total_lines,
-            truncated=self._cut or len(lines) < total_lines,
-        )
-
-    def _last_lines(self, block: bytes) -> list[bytes]:
-        """The lines of ``block`` (newline-separated) that can still be kept."""
-        pieces = block.rsplit(b"\n", self.max_lines)
+    def _last_lines(self, chunk: bytes, start: int, end: int) -> list[bytes]:
+        """The lines of ``chunk[start:end]`` (newline-separated) that can still be kept."""
+        window = self.max_bytes + self.max_lines + 1
+        if end - start > window:
+            # The last lines alone may already break a limit; the earlier ones then go.
+            pieces = chunk[end - window : end].rsplit(b"\n", self.max_lines)
+            del pieces[0]  # lines before these, or the end of a line that began earlier
+            if len(pieces) >= self.max_lines or (
+                sum(min(len(piece), self.max_bytes) for piece in pieces) > self.max_bytes
+            ):
+                self._lines.clear()
+                self._kept_bytes = 0
+                return pieces
+        pieces = chunk[start:end].rsplit(b"\n", self.max_lines)
         if len(pieces) > self.max_lines:
             del pieces[0]  # several earlier lines, unsplit: the later ones push them out
         return pieces
 
     def _grow_partial(self, data: bytes) -> None:
         room = self.max_bytes - len(self._partial)
-        if len(data) > room:
-            self._partial += data[:room]
-            self._cut = True
-        else:
-            self._partial += data
+        self._partial += data[:room] if len(data) > room else data
 
     def _push(self, lines: list[bytes]) -> None:
         if not lines:
             return
-        if max(map(len, lines)) > self.max_bytes:
-            self._cut = True
+        size = sum(map(len, lines))
+        if size > self.max_bytes and max(map(len, lines)) > self.max_bytes:
             lines = [line[: self.max_bytes] for line in lines]
+            size = sum(map(len, lines))
         if len(lines) >= self.max_lines:
             self._lines.clear()
             self._kept_bytes = 0
-            lines = lines[-self.max_lines :]
+            if len(lines) > self.max_lines:
+                lines = lines[-self.max_lines :]
+                size = sum(map(len, lines))
         self._lines.extend(lines)
         self._kept_bytes = keep_last(
             self._lines,
-            self._kept_bytes + sum(map(len, lines)),
+            self._kept_bytes + size,
             max_lines=self.max_lines,
             max_bytes=self.max_bytes,
         )
