@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Goal
-from goalfile.parse import section_key
+from goalfile.parse import ledger_bounds, section_key
 
 if TYPE_CHECKING:  # the transcript readers are imported only when a transcript is read
     from goalfile.usage import Host, SessionUsage
@@ -59,6 +59,7 @@ _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 _RULE_CELL_RE = re.compile(r"^\s*:?-{1,}:?\s*$")
 _HEADING_RE = re.compile(r"^##[ \t]+(.*?)[ \t#]*$")
 _NEXT_SECTION_RE = re.compile(r"^#{1,2}[ \t]")
+_H2_RE = re.compile(r"^##[ \t]", re.MULTILINE)
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -167,8 +168,11 @@ def render_table(rows: Sequence[SessionRow]) -> list[str]:
 def parse_accounting(text: str, *, path: str = "") -> Accounting:
     """Find and read the ``## Token accounting`` table. A row that cannot be read raises
     :class:`~goalfile.errors.GoalFileInvalid` naming its line and column."""
-    lines = text.split("\n")
+    lines = _lines_before_ledger(text)
     heading, section_end = _section(lines)
+    if heading is None and _heading_after_ledger(text):
+        lines = text.split("\n")
+        heading, section_end = _section(lines)
     if heading is None or section_end is None:
         return Accounting(rows=(), heading=None, section_end=None, start=None, end=None)
     index = heading + 1
@@ -314,6 +318,21 @@ def _column_of(line: str, cell: int) -> int:
             start += 1
         return start + 1
     return 1
+
+
+def _lines_before_ledger(text: str) -> list[str]:
+    """The lines before ``## Iterations`` (all lines without one): the ledger can be long,
+    and the accounting section is above it."""
+    bounds = ledger_bounds(text)
+    if bounds is None or bounds[0] == 0:
+        return text.split("\n")
+    return text[: bounds[0] - 1].split("\n")
+
+
+def _heading_after_ledger(text: str) -> bool:
+    """Whether some H2 heading follows the ledger (where the accounting section may be)."""
+    bounds = ledger_bounds(text)
+    return bounds is not None and _H2_RE.search(text, bounds[2]) is not None
 
 
 def _section(lines: Sequence[str]) -> tuple[int | None, int | None]:

@@ -70,7 +70,26 @@ def _frontmatter_bounds(lines: Sequence[str]) -> int:
 def set_value(text: str, key: str, value: object) -> str:
     """Set a frontmatter value (``key`` or ``parent.child``) by editing or adding one line.
 
-    Raises GoalFileInvalid when ``parent`` holds something other than a mapping."""
+    Raises GoalFileInvalid when ``parent`` holds something other than a mapping. Only the
+    frontmatter is split into lines; the rest of the text (the ledger may be long) is kept
+    as it is."""
+    cut = _after_frontmatter(text)
+    return _set_value(text[:cut], key, value) + text[cut:]
+
+
+def _after_frontmatter(text: str) -> int:
+    """Offset just after the closing frontmatter fence's line (the text's end without one)."""
+    start = text.find("\n") + 1
+    while start > 0:
+        end = text.find("\n", start)
+        line = text[start:] if end < 0 else text[start:end]
+        if line.rstrip("\r").rstrip() in ("---", "..."):
+            return len(text) if end < 0 else end + 1
+        start = end + 1
+    return len(text)
+
+
+def _set_value(text: str, key: str, value: object) -> str:
     lines = text.split("\n")
     newline_cr = "\r" if lines[0].endswith("\r") else ""
     close = _frontmatter_bounds(lines)

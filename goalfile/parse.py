@@ -533,6 +533,12 @@ def ledger_region(text: str) -> tuple[int, int] | None:
     return content, end
 
 
+def ledger_bounds(text: str) -> tuple[int, int, int] | None:
+    """Offsets of the ``## Iterations`` heading line, of its content, and of the next H1/H2
+    heading (or the end of the text)."""
+    return _ledger_bounds(text)
+
+
 def ledger_span(text: str) -> tuple[int, int] | None:
     """1-based line of the ``## Iterations`` heading and of the next H1/H2 heading (or EOF+1)."""
     bounds = _ledger_bounds(text)
@@ -545,13 +551,15 @@ def ledger_span(text: str) -> tuple[int, int] | None:
     return heading, text.count("\n", 0, end) + 1
 
 
+@functools.lru_cache(maxsize=8)
 def _ledger_bounds(text: str) -> tuple[int, int, int] | None:
     """Offsets of the ``## Iterations`` heading, of its content, and of the next H1/H2 heading
     (or the end of the text). Headings inside fenced code blocks (or the frontmatter) do not
     count: a plan that quotes a goal file must not move the ledger into its code block.
 
     One regular-expression scan with a literal prefix visits only H1/H2 headings and fence
-    markers, so the cost per ledger byte stays that of a plain search."""
+    markers, so the cost per ledger byte stays that of a plain search. A run asks this of the
+    same text several times, so the last few answers are kept."""
     heading = None
     for line, is_heading in _outside_fences(text, _body_start(text)):
         if heading is None:
