@@ -27,6 +27,7 @@ is the documented limit of process-group based supervision.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import re
 import selectors
@@ -40,8 +41,17 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO
 
-CHUNK_SIZE = 64 * 1024
+CHUNK_SIZE = 256 * 1024
 """Bytes asked for by one read of a pipe."""
+
+PIPE_SIZE = 1024 * 1024
+"""Buffer asked for each output pipe (Linux lets anyone have up to 1 MiB)."""
+
+BUSY_BYTES = 1024 * 1024
+"""Output after which a check counts as one that prints a lot (see :class:`_Pipes`)."""
+
+COALESCE = 0.0002
+"""Seconds each turn of the read loop pauses while a check that prints a lot streams."""
 
 SELECT_INTERVAL = 0.1
 """Longest wait of one turn of the read loop, in seconds."""
@@ -201,31 +211,40 @@ class OutputTail:
         )
 
     def _flush(self) -> None:
-        """Take the gathered chunks as one; where the chunks were cut does not matter."""
-        if not self._pending:
+        """Take the gathered chunks as one stream piece; where they were cut does not matter.
+
+        The chunks are not joined: only the line the first newline completes, the lines that
+        can still be kept before the last newline, and the part after it are looked at."""
+        chunks = self._pending
+        if not chunks:
             return
-        chunk = self._pending[0] if len(self._pending) == 1 else b"".join(self._pending)
-        self._pending.clear()
+        self._pending = []
         self._pending_bytes = 0
-        first = chunk.find(b"\n")
-        if first < 0:
-            self._grow_partial(chunk)
-            return
-        self._grow_partial(chunk[:first])
+        first = 0
+        while (newline := chunks[first].find(b"\n")) < 0:
+            self._grow_partial(chunks[first])
+            first += 1
+            if first == len(chunks):
+                return
+        self._grow_partial(chunks[first][:newline])
         completed = bytes(self._partial)
         self._partial.clear()
         self._push([completed])
-        last = chunk.rfind(b"\n")
-        if last > first:
-            self._push(self._last_lines(chunk, first + 1, last))
-        self._grow_partial(chunk[last + 1 :])
+        last = len(chunks) - 1
+        while (end := chunks[last].rfind(b"\n")) < 0:
+            last -= 1  # stops at `first` at the latest, which holds a newline
+        if (last, end) != (first, newline):
+            self._push(self._last_lines(_Span(chunks, first, newline + 1, last, end)))
+        self._grow_partial(chunks[last][end + 1 :])
+        for chunk in chunks[last + 1 :]:
+            self._grow_partial(chunk)
 
-    def _last_lines(self, chunk: bytes, start: int, end: int) -> list[bytes]:
-        """The lines of ``chunk[start:end]`` (newline-separated) that can still be kept."""
+    def _last_lines(self, span: _Span) -> list[bytes]:
+        """The lines of ``span`` (newline-separated) that can still be kept."""
         window = self.max_bytes + self.max_lines + 1
-        if end - start > window:
+        if len(span) > window:
             # The last lines alone may already break a limit; the earlier ones then go.
-            pieces = chunk[end - window : end].rsplit(b"\n", self.max_lines)
+            pieces = span.last(window).rsplit(b"\n", self.max_lines)
             del pieces[0]  # lines before these, or the end of a line that began earlier
             if len(pieces) >= self.max_lines or (
                 sum(min(len(piece), self.max_bytes) for piece in pieces) > self.max_bytes
@@ -233,7 +252,7 @@ class OutputTail:
                 self._lines.clear()
                 self._kept_bytes = 0
                 return pieces
-        pieces = chunk[start:end].rsplit(b"\n", self.max_lines)
+        pieces = span.whole().rsplit(b"\n", self.max_lines)
         if len(pieces) > self.max_lines:
             del pieces[0]  # several earlier lines, unsplit: the later ones push them out
         return pieces
@@ -262,6 +281,46 @@ class OutputTail:
             max_lines=self.max_lines,
             max_bytes=self.max_bytes,
         )
+
+
+class _Span:
+    """Bytes from ``chunks[first][start:]`` to ``chunks[last][:end]``, not copied until asked."""
+
+    def __init__(self, chunks: list[bytes], first: int, start: int, last: int, end: int):
+        self._chunks = chunks
+        self._first, self._start, self._last, self._end = first, start, last, end
+
+    def __len__(self) -> int:
+        if self._first == self._last:
+            return self._end - self._start
+        middle = sum(map(len, self._chunks[self._first + 1 : self._last]))
+        return len(self._chunks[self._first]) - self._start + middle + self._end
+
+    def whole(self) -> bytes:
+        if self._first == self._last:
+            return self._chunks[self._first][self._start : self._end]
+        return b"".join(
+            (
+                self._chunks[self._first][self._start :],
+                *self._chunks[self._first + 1 : self._last],
+                self._chunks[self._last][: self._end],
+            )
+        )
+
+    def last(self, size: int) -> bytes:
+        """The last ``size`` bytes (``size`` at most the span's length)."""
+        parts = [memoryview(self._chunks[self._last])[: self._end]]
+        have = len(parts[0])
+        index = self._last
+        while have < size:
+            index -= 1
+            part = memoryview(self._chunks[index])
+            if index == self._first:
+                part = part[self._start :]
+            parts.append(part)
+            have += len(part)
+        parts[-1] = parts[-1][have - size :]  # views: only the last `size` bytes are copied
+        return b"".join(reversed(parts))
 
 
 def time_limit(
@@ -385,7 +444,13 @@ def _end_group(
 
 
 class _Pipes:
-    """Both output pipes of a check, read without threads."""
+    """Both output pipes of a check, and its exit, watched by one selector, without threads.
+
+    A check that prints a lot is read in large chunks: its pipes get :data:`PIPE_SIZE` bytes
+    of buffer, and after a short read of a busy stream the next turn first pauses
+    :data:`COALESCE` seconds so that a chunk gathers (waking for every small write costs both
+    sides more than the copy does).
+    """
 
     def __init__(
         self,
@@ -400,26 +465,58 @@ class _Pipes:
         for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr)):
             assert pipe is not None
             self._files.append(pipe)
+            with contextlib.suppress(OSError):  # a bigger buffer is a wish, not a need
+                fcntl.fcntl(pipe.fileno(), _F_SETPIPE_SZ, PIPE_SIZE)
             self._selector.register(pipe.fileno(), selectors.EVENT_READ, name)
+        self._reading = 2  # pipes not yet at EOF
+        self._pidfd = _open_pidfd(proc.pid)
+        if self._pidfd is not None:
+            self._selector.register(self._pidfd, selectors.EVENT_READ, _EXITED)
+        self._proc = proc
+        self._streamed = 0  # bytes read so far
+        self._flowing = False  # the last turn read output, and much of it came already
         self._open = True
 
     @property
     def open(self) -> bool:
-        return self._open and bool(self._selector.get_map())
+        """Whether a pipe is still open (not at EOF and not closed)."""
+        return self._open and self._reading > 0
 
     def pump(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` for output and read what is ready; False when closed."""
+        """Wait up to ``timeout`` for output (or the shell's exit) and read what is ready.
+
+        Returns False when both pipes are done."""
         if not self.open:
             return False
+        if self._flowing:
+            time.sleep(COALESCE)
+        self._flowing = False
         for key, _ in self._selector.select(max(timeout, 0.0)):
+            if key.data is _EXITED:
+                self._forget_pidfd()
+                continue
             data = os.read(key.fd, CHUNK_SIZE)
             if not data:
                 self._selector.unregister(key.fd)
+                self._reading -= 1
                 continue
             name: str = key.data
+            self._streamed += len(data)
+            # a short read of a busy stream: let the next chunk gather before reading again
+            self._flowing = self._streamed >= BUSY_BYTES and len(data) < CHUNK_SIZE // 2
             self._tails[name].feed(data)
             self._on_output(name, data)
-        return True
+        return self.open
+
+    def wait_exit(self, seconds: float) -> None:
+        """With both pipes done: wait up to ``seconds`` for the shell to exit."""
+        if self._pidfd is not None and self._open:
+            self._selector.select(max(seconds, 0.0))
+            self._forget_pidfd()
+            self._proc.poll()
+            return
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self._proc.wait(timeout=max(seconds, 0.0))
 
     def drain(self, seconds: float) -> None:
         """Read until EOF on both pipes, for at most ``seconds``."""
@@ -431,9 +528,33 @@ class _Pipes:
         if not self._open:
             return
         self._open = False
+        self._forget_pidfd()
         self._selector.close()
         for pipe in self._files:
             pipe.close()
+
+    def _forget_pidfd(self) -> None:
+        """Stop watching the exit (once seen, a pidfd stays readable)."""
+        if self._pidfd is None:
+            return
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(self._pidfd)
+        os.close(self._pidfd)
+        self._pidfd = None
+
+
+_EXITED = object()
+"""Selector data of a check's pidfd."""
+
+_F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+
+
+def _open_pidfd(pid: int) -> int | None:
+    """A pidfd (Linux 5.3+), readable once the process has exited; None where there is none."""
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        return None
 
 
 # --------------------------------------------------------------------------- running
@@ -577,28 +698,7 @@ def _supervise(
         if pipes.open:
             pipes.pump(wait)
         else:  # the shell closed its output but runs on
-            _wait_exit(proc, max(wait, 0.0))
-
-
-def _wait_exit(proc: subprocess.Popen[bytes], seconds: float) -> None:
-    """Wait up to ``seconds`` for the shell to exit, woken the moment it does.
-
-    A pidfd (Linux 5.3+) is readable once the process has exited; ``Popen.wait`` with a
-    timeout would instead poll in sleeps, which costs a check about a millisecond.
-    """
-    try:
-        pidfd = os.pidfd_open(proc.pid)
-    except (AttributeError, OSError):  # no pidfd here, or the shell was reaped already
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=seconds)
-        return
-    try:
-        with selectors.DefaultSelector() as selector:
-            selector.register(pidfd, selectors.EVENT_READ)
-            selector.select(seconds)
-    finally:
-        os.close(pidfd)
-    proc.poll()
+            pipes.wait_exit(wait)
 
 
 def _outcome(

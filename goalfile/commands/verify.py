@@ -638,7 +638,7 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
             file=path,
             hint="restore the file (e.g. `git checkout -- FILE`) and verify again",
         ) from None
-    current = parse_goal(text, path=path)
+    current = loaded if text == loaded.text else parse_goal(text, path=path)
     changed = _replaced_because(loaded, current)
     if changed is not None:
         raise Refused(
