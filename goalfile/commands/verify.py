@@ -292,13 +292,15 @@ def _run_rows(
             tails[result.id] = tail
         show.finished(result, tail)
 
+    env = {**ctx.env, "GOALFILE_GOAL": str(Path(goal.path).resolve())}
+
     def check(row: Criterion, ticks: Progress) -> tuple[RowResult, Tails | None]:
         return _run_one(
             goal,
             row,
             parse_expected(row.expected),
             workdir=workdir,
-            env=ctx.env,
+            env=env,
             deadline=deadline,
             clock=ctx.clock,
             show=ticks,
@@ -477,11 +479,7 @@ def _run_one(
     from goalfile.run import CheckSpec, Ending, run_check, syntax_error
 
     assert isinstance(expectation, Expectation)
-    child_env = {
-        **env,
-        "GOALFILE_GOAL": str(Path(goal.path).resolve()),
-        "GOALFILE_CRITERION": row.id,
-    }
+    child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
     spec = CheckSpec(
         command=row.check,
         shell=goal.shell,
