@@ -3,7 +3,7 @@
     python bench/verify_peak.py REPORT.json GOAL.md
 
 Writes ``{"exit": CODE, "maxrss_kib": PEAK}`` to REPORT.json; the JSON document of verify goes
-to stdout. Used by bench/bench_memory.py and by the memory test in tests/test_verify.py.
+to stdout. Used by bench/run.py and by the memory test in tests/test_verify.py.
 """
 
 import json

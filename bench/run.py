@@ -1,0 +1,597 @@
+"""Performance ratios of goalfile, each measured side by side with a baseline in the same run.
+
+    .venv/bin/python bench/run.py [--repeats N] [--quick] [--json]
+
+Every row times goalfile and its baseline alternately, ``--repeats`` times (the startup,
+overhead, ledger and parallel rows after one untimed warm-up of each), and reports the medians
+(peak memory and leftover processes: the worst repeat; 64 MB is read as 64 MiB, as in the
+memory test). ``--quick`` is a smoke run: fewer repeats and smaller sizes, so its figures are
+not the ones the targets are about. Progress goes to stderr; the result goes to stdout as one
+Markdown table (ready for docs/performance.md) and a line describing the machine, or with
+``--json`` as one JSON document.
+
+Exit status: 0 when every target is met; 1 when one is not; 2 when goalfile misbehaved (a
+refusal, an unexpected exit code, a lint error in a bench goal), with a message saying what.
+
+Uses only the standard library and the installed goalfile (its command and bench/verify_peak.py);
+it is not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime
+import json
+import os
+import platform
+import shlex
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+# The checks of the overhead rows. A trivial check starts one small program, as nearly every
+# real check does; a shell builtin starts none, so it shows the fixed costs at their largest.
+TRIVIAL_CHECK = "grep -q small notes.txt"
+BUILTIN_CHECK = "test -d ."
+TRIVIAL_EXPECTED = "exit 0"
+
+SHELL = "/bin/sh"
+WRAPPER = Path(__file__).with_name("verify_peak.py")  # verify in-process, reporting its VmHWM
+RUN_TIMEOUT = 1800.0  # seconds any one command may take before the bench gives up on it
+LEDGER_MARK = "987654"  # the output of the real run whose entry is renumbered into the ledger
+EXIT_MET, EXIT_ACTIVE, EXIT_BLOCKED = 0, 1, 4
+ENV = {key: value for key, value in os.environ.items() if not key.startswith("GOALFILE_")}
+
+
+class BenchError(Exception):
+    """goalfile did something the bench does not expect; the run cannot go on."""
+
+
+@dataclass(frozen=True)
+class Sizes:
+    repeats: int
+    checks: int  # trivial checks of the overhead row
+    entries: int  # prior ledger entries of the ledger rows
+    big_bytes: int  # output of the big-output check
+    sleep: float  # seconds of each of the parallel row's eight checks
+
+
+FULL = Sizes(repeats=5, checks=200, entries=5000, big_bytes=1_000_000_000, sleep=1.0)
+QUICK = Sizes(repeats=2, checks=50, entries=500, big_bytes=100_000_000, sleep=0.5)
+
+
+@dataclass(frozen=True)
+class Target:
+    limit: float
+    at_least: bool = False  # else: at most
+
+    def met(self, value: float) -> bool:
+        return value >= self.limit if self.at_least else value <= self.limit
+
+    def text(self, unit: str) -> str:
+        sign = "≥" if self.at_least else "≤"
+        return f"{sign} {self.limit:g}{'' if unit in ('×', '') else ' '}{unit}"
+
+
+@dataclass(frozen=True)
+class Row:
+    measure: str
+    goalfile: float | None
+    baseline: float | None
+    unit: str  # of the goalfile and baseline columns
+    value: float | None
+    value_unit: str
+    target: Target | None
+
+    @property
+    def ok(self) -> bool | None:
+        """None: no target."""
+        if self.target is None:
+            return None
+        return self.value is not None and self.target.met(self.value)
+
+
+@dataclass(frozen=True)
+class Command:
+    label: str
+    argv: tuple[str, ...]
+    cwd: Path
+    expect: int
+    restore: tuple[Path, Path] | None = None  # copy source to target before each run
+
+
+# --- running and timing ---------------------------------------------------------------------
+
+
+def progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def goalfile_argv() -> tuple[str, ...]:
+    """The `goalfile` script next to this Python (the venv's bin), else `python -m goalfile`."""
+    script = Path(sys.executable).with_name("goalfile")
+    if script.is_file() and os.access(script, os.X_OK):
+        return (str(script),)
+    return (sys.executable, "-m", "goalfile")
+
+
+def goalfile(*args: str | Path) -> tuple[str, ...]:
+    return (*goalfile_argv(), *(str(arg) for arg in args))
+
+
+def timed_run(command: Command) -> tuple[float, subprocess.CompletedProcess[bytes]]:
+    """Restore the file the command changes, then run it; the restore is not timed."""
+    if command.restore is not None:
+        shutil.copyfile(*command.restore)
+    began = time.perf_counter()
+    done = subprocess.run(
+        command.argv,
+        cwd=command.cwd,
+        env=ENV,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+    return time.perf_counter() - began, done
+
+
+def expect_exit(command: Command, done: subprocess.CompletedProcess[bytes]) -> None:
+    if done.returncode != command.expect:
+        tail = (done.stdout + done.stderr).decode(errors="replace")[-2000:]
+        raise BenchError(
+            f"{command.label}: exit {done.returncode}, expected {command.expect}\n"
+            f"  command: {shlex.join(command.argv)}\n{tail}"
+        )
+
+
+def run_once(command: Command) -> float:
+    took, done = timed_run(command)
+    expect_exit(command, done)
+    return took
+
+
+def side_by_side(first: Command, second: Command, repeats: int) -> tuple[float, float]:
+    """Median seconds of each, run alternately (order swapped every repeat) after a warm-up."""
+    run_once(first)
+    run_once(second)
+    times: tuple[list[float], list[float]] = ([], [])
+    for repeat in range(repeats):
+        progress(f"  {first.label} vs {second.label}: {repeat + 1}/{repeats}")
+        for index in (0, 1) if repeat % 2 == 0 else (1, 0):
+            times[index].append(run_once((first, second)[index]))
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+# --- goal files -----------------------------------------------------------------------------
+
+
+def goal_text(slug: str, checks: Sequence[str], expected: str, timeout: float) -> str:
+    """A draft goal whose checks run in its own folder (`cwd: .`), with the sections of the
+    template `goalfile new` writes."""
+    rows = "".join(
+        f"| C{n} | check {n} | `{check.replace('|', chr(92) + '|')}` | {expected} |"
+        " deterministic |\n"
+        for n, check in enumerate(checks, 1)
+    )
+    return (
+        f"---\nslug: {slug}\nstatus: draft\ncreated: 2026-11-30\n"
+        "budget:\n  iterations: 1000000\n  tokens: null\n"
+        f"iterations_used: 0\ntokens_used: 0\ncwd: .\ntimeout: {timeout:g}\n---\n"
+        f"# Goal: bench {slug}\n\n## Non-goals\n- no check changes a file\n\n"
+        "## Acceptance criteria\n| id | criterion | check | expected | kind |\n"
+        "|----|-----------|-------|----------|------|\n"
+        f"{rows}\n## Token accounting\n\n## Iterations\n\n## Lessons\n"
+    )
+
+
+def lint(path: Path) -> None:
+    run_once(Command(f"lint {path.name}", goalfile("lint", path), path.parent, EXIT_MET))
+
+
+def prepared(
+    folder: Path, checks: Sequence[str], expected: str = "exit 0", timeout: float = 60
+) -> Path:
+    """An active goal, linted and pinned by `goalfile activate`, alone in ``folder``."""
+    folder.mkdir(parents=True)
+    path = folder / "pristine.md"
+    path.write_text(goal_text(folder.name, checks, expected, timeout), encoding="utf-8")
+    lint(path)
+    run_once(Command(f"activate {folder.name}", goalfile("activate", path), folder, EXIT_MET))
+    return path
+
+
+def verify(pristine: Path, expect: int, *options: str) -> Command:
+    """`goalfile verify` of a working copy that is reset to ``pristine`` before each run."""
+    work = pristine.with_name("goal.md")
+    return Command(
+        " ".join(("verify", pristine.parent.name, *options)),
+        goalfile("verify", *options, work),
+        pristine.parent,
+        expect,
+        restore=(pristine, work),
+    )
+
+
+# --- startup --------------------------------------------------------------------------------
+
+
+def python_pass(folder: Path) -> Command:
+    return Command("python -c pass", (sys.executable, "-c", "pass"), folder, EXIT_MET)
+
+
+def startup_rows(root: Path, sizes: Sizes) -> list[Row]:
+    progress("startup")
+    small = prepared(root / "small", [TRIVIAL_CHECK], TRIVIAL_EXPECTED)
+    version = Command("goalfile --version", goalfile("--version"), root, EXIT_MET)
+    rows: list[Row] = []
+    for command, name in ((version, "--version"), (status(small), "status GOAL")):
+        mine, base = side_by_side(command, python_pass(root), sizes.repeats)
+        rows.append(ratio_row(f"startup: `goalfile {name}` vs `python -c pass`", mine, base))
+    return rows
+
+
+def ratio_row(measure: str, mine: float, base: float, target: Target | None = None) -> Row:
+    return Row(measure, mine, base, "s", mine / base, "×", target)
+
+
+# --- overhead -------------------------------------------------------------------------------
+
+
+def shell_loop(folder: Path, check: str, count: int, *, capture: bool) -> Command:
+    """One sh script running `sh -c CHECK` ``count`` times: keeping each run's output and exit
+    status (what a checker needs to judge it), or sending the output to /dev/null."""
+    run = f"{SHELL} -c {shlex.quote(check)}"
+    line = f"out=$({run} 2>&1); status=$?\n" if capture else f"{run} >/dev/null 2>&1\n"
+    script = folder / ("capture.sh" if capture else "discard.sh")
+    script.write_text(line * count, encoding="utf-8")
+    return Command(f"sh loop of {count}", (SHELL, str(script)), folder, EXIT_MET)
+
+
+def overhead_rows(root: Path, sizes: Sizes) -> list[Row]:
+    rows: list[Row] = []
+    for check, target in ((TRIVIAL_CHECK, Target(1.5)), (BUILTIN_CHECK, None)):
+        progress(f"overhead: {sizes.checks} × `{check}`")
+        folder = root / f"overhead-{len(rows)}"
+        pristine = prepared(folder, [check] * sizes.checks, TRIVIAL_EXPECTED)
+        (folder / "notes.txt").write_text("a small file for the checks to read\n", "utf-8")
+        for capture in (True, False):
+            loop = shell_loop(folder, check, sizes.checks, capture=capture)
+            mine, base = side_by_side(verify(pristine, EXIT_MET), loop, sizes.repeats)
+            kept = "keeping each output" if capture else "output to /dev/null"
+            measure = f"overhead: verify of {sizes.checks} × `{check}` vs sh loop, {kept}"
+            rows.append(ratio_row(measure, mine, base, target if capture else None))
+    return rows
+
+
+# --- ledger growth --------------------------------------------------------------------------
+
+
+def real_entry(pristine: Path) -> str:
+    """The entry a real verify appends: C1 unmet, printing LEDGER_MARK, status active."""
+    (pristine.parent / "left.txt").write_text(f"{LEDGER_MARK}\n", encoding="utf-8")
+    run_once(verify(pristine, EXIT_ACTIVE))
+    text = pristine.with_name("goal.md").read_text(encoding="utf-8")
+    entry = text[text.rindex("### Iteration 0 (") : text.index("\n## Lessons")]
+    if "by verify-goal" not in entry or "status: active" not in entry:
+        raise BenchError(f"unexpected verify entry:\n{entry}")
+    return entry.strip("\n") + "\n"
+
+
+def renumbered(entry: str, iteration: int, left: int) -> str:
+    return entry.replace("### Iteration 0 ", f"### Iteration {iteration} ", 1).replace(
+        LEDGER_MARK, str(left)
+    )
+
+
+def replaced(text: str, old: str, new: str) -> str:
+    if old not in text:
+        raise BenchError(f"cannot find {old!r} in the bench goal")
+    return text.replace(old, new, 1)
+
+
+def with_ledger(text: str, entry: str, count: int) -> str:
+    """``text`` with ``count`` entries 1..count after its activate entry, counting down the
+    output so no two runs look alike, and ``iterations_used`` at the newest entry."""
+    ledger = "\n".join(renumbered(entry, n, count - n + 1) for n in range(1, count + 1))
+    text = replaced(text, "\niterations_used: 0\n", f"\niterations_used: {count}\n")
+    return replaced(text, "\n## Lessons\n", f"\n{ledger}\n## Lessons\n")
+
+
+def ledger_goals(root: Path, entries: int) -> tuple[Path, Path]:
+    """The fresh goal (only its activate entry) and the same goal with ``entries`` more."""
+    fresh = prepared(root / "fresh", ["cat left.txt"], "exit 0; prints 0")
+    entry = real_entry(fresh)
+    grown = root / "grown" / "pristine.md"
+    grown.parent.mkdir()
+    text = fresh.read_text(encoding="utf-8")
+    grown.write_text(with_ledger(text, entry, entries), encoding="utf-8")
+    lint(grown)
+    for path in (fresh, grown):
+        (path.parent / "left.txt").write_text("0\n", encoding="utf-8")
+    return fresh, grown
+
+
+def status(path: Path) -> Command:
+    return Command(f"status {path.parent.name}", goalfile("status", path), path.parent, EXIT_MET)
+
+
+def ledger_rows(root: Path, sizes: Sizes) -> list[Row]:
+    progress(f"ledger growth: {sizes.entries:,} entries")
+    fresh, grown = ledger_goals(root, sizes.entries)
+    mine, base = side_by_side(verify(grown, EXIT_MET), verify(fresh, EXIT_MET), sizes.repeats)
+    name = f"{sizes.entries:,} ledger entries vs fresh goal"
+    rows = [ratio_row(f"ledger: verify, {name}", mine, base, Target(1.2))]
+    mine, base = side_by_side(status(grown), status(fresh), sizes.repeats)
+    rows.append(ratio_row(f"ledger: status, {name}", mine, base, Target(1.2)))
+    return rows
+
+
+# --- big output -----------------------------------------------------------------------------
+
+
+def peak_run(goal: Path, size: int) -> tuple[float, float]:
+    """Seconds and peak RSS (MiB) of `verify --no-write --json` in the bench/verify_peak.py
+    wrapper; checks it exited 0 and that its check printed ``size`` bytes."""
+    report = goal.with_name("report.json")
+    argv = (sys.executable, str(WRAPPER), str(report), str(goal))
+    took, done = timed_run(Command("verify_peak", argv, goal.parent, EXIT_MET))
+    try:
+        measured = json.loads(report.read_text(encoding="utf-8"))
+        seen = json.loads(done.stdout)["rows"][0]["output"]["stdout_bytes"]
+    except (OSError, ValueError, LookupError) as exc:
+        raise BenchError(f"verify of {size:,} bytes: no report ({exc}): {done.stderr!r}") from exc
+    if measured["exit"] != EXIT_MET or seen != size:
+        raise BenchError(f"verify of {size:,} bytes: {measured}, saw {seen} bytes")
+    return took, measured["maxrss_kib"] / 1024
+
+
+@dataclass(frozen=True)
+class BigOutput:
+    verify: float  # median seconds of verify
+    quiet: float  # of the check with its output sent to /dev/null
+    cat: float  # of the check with its output read by `cat` (the cost of any pipe reader)
+    peak: float  # verify's worst peak RSS, MiB
+
+
+def big_output_runs(goal: Path, size: int, repeats: int) -> BigOutput:
+    quiet = f"yes | head -c {size} > /dev/null"
+    piped = f"yes | head -c {size} | cat > /dev/null"
+    baseline = Command("sh > /dev/null", (SHELL, "-c", quiet), goal.parent, EXIT_MET)
+    reader = Command("sh | cat", (SHELL, "-c", piped), goal.parent, EXIT_MET)
+    seconds: list[float] = []
+    bases: list[float] = []
+    cats: list[float] = []
+    peaks: list[float] = []
+    for repeat in range(repeats):
+        progress(f"  verify vs {quiet} vs cat: {repeat + 1}/{repeats}")
+        took, peak = peak_run(goal, size)
+        seconds.append(took)
+        peaks.append(peak)
+        bases.append(run_once(baseline))
+        cats.append(run_once(reader))
+    return BigOutput(
+        verify=statistics.median(seconds),
+        quiet=statistics.median(bases),
+        cat=statistics.median(cats),
+        peak=max(peaks),
+    )
+
+
+def value_row(measure: str, value: float, unit: str, target: Target) -> Row:
+    """A row of one figure of goalfile's, with no baseline."""
+    return Row(measure, value, None, unit, value, unit, target)
+
+
+def big_output_rows(root: Path, sizes: Sizes) -> list[Row]:
+    size = sizes.big_bytes
+    progress(f"big output: {size:,} bytes")
+    goal = prepared(root / "big", [f"yes | head -c {size}"], timeout=RUN_TIMEOUT)
+    runs = big_output_runs(goal, size, sizes.repeats)
+    label = f"{size / 1e9:g} GB" if size >= 1e9 else f"{size / 1e6:g} MB"
+    quiet = f"`yes | head -c {size} > /dev/null`"
+    return [
+        value_row(
+            f"big output: verify peak RSS (worst repeat), {label}", runs.peak, "MiB", Target(64)
+        ),
+        ratio_row(
+            f"big output: verify --no-write time vs {quiet}", runs.verify, runs.quiet, Target(1.5)
+        ),
+        ratio_row(
+            f"big output, for reference: the same check through `| cat` vs {quiet}",
+            runs.cat,
+            runs.quiet,
+        ),
+    ]
+
+
+# --- timeout --------------------------------------------------------------------------------
+
+
+def leftovers(argument: str) -> list[int]:
+    """Processes whose command line holds ``argument`` as a whole word."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if argument.encode() in words:
+            found.append(int(entry.name))
+    return found
+
+
+def kill_all(pids: Sequence[int]) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def timeout_runs(command: Command, argument: str, repeats: int) -> tuple[float, int]:
+    """Median seconds until verify returns, and the most processes running ``argument`` found
+    right after it returned (they are then killed, so each repeat starts clean)."""
+    seconds: list[float] = []
+    left: list[int] = []
+    for repeat in range(repeats):
+        progress(f"  {command.label}: {repeat + 1}/{repeats}")
+        took, done = timed_run(command)
+        found = leftovers(argument)  # at once: waiting a moment is not allowed
+        kill_all(found)
+        expect_exit(command, done)
+        seconds.append(took)
+        left.append(len(found))
+    return statistics.median(seconds), max(left)
+
+
+def timeout_rows(root: Path, sizes: Sizes) -> list[Row]:
+    argument = f"100.{os.getpid()}"  # a sleep no other process runs
+    check = f"sleep {argument} & sleep {argument}"
+    progress(f"timeout: `{check}`, 1 s limit")
+    command = verify(prepared(root / "timeout", [check], timeout=1), EXIT_BLOCKED)
+    took, left = timeout_runs(command, argument, sizes.repeats)
+    name = "`sleep 100 & sleep 100` with `timeout: 1`"
+    return [
+        value_row(f"timeout: {name}, time until verify returns", took, "s", Target(3)),
+        value_row(f"timeout: {name}, processes left (worst repeat)", left, "", Target(0)),
+    ]
+
+
+# --- parallel -------------------------------------------------------------------------------
+
+
+def parallel_row(root: Path, sizes: Sizes) -> Row:
+    measure = f"parallel: verify of 8 × `sleep {sizes.sleep:g}`, --jobs 4 vs --jobs 1 (speedup)"
+    progress(measure)
+    pristine = prepared(root / "parallel", [f"sleep {sizes.sleep:g}"] * 8)
+    four = verify(pristine, EXIT_MET, "--jobs", "4")
+    one = verify(pristine, EXIT_MET, "--jobs", "1")
+    mine, base = side_by_side(four, one, sizes.repeats)
+    return Row(measure, mine, base, "s", base / mine, "×", Target(3, at_least=True))
+
+
+# --- output ---------------------------------------------------------------------------------
+
+
+def fmt(value: float | None, unit: str) -> str:
+    if value is None:
+        return "-"
+    if unit == "s":
+        return f"{value:.3f} s"
+    if unit == "×":
+        return f"{value:.2f}×"
+    if unit == "MiB":
+        return f"{value:.1f} MiB"
+    return f"{value:g}"
+
+
+def ok_text(row: Row) -> str:
+    return {None: "-", True: "yes", False: "**no**"}[row.ok]
+
+
+def table(rows: Sequence[Row]) -> str:
+    lines = [
+        "| measure | goalfile | baseline | ratio/value | target | ok |",
+        "|---------|----------|----------|-------------|--------|----|",
+    ]
+    for row in rows:
+        target = row.target.text(row.value_unit) if row.target else "-"
+        value = fmt(row.value, row.value_unit)
+        mine, base = fmt(row.goalfile, row.unit), fmt(row.baseline, row.unit)
+        cells = (row.measure, mine, base, value, target, ok_text(row))
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
+
+
+def machine(sizes: Sizes, took: float) -> dict[str, object]:
+    version = subprocess.run(goalfile("--version"), capture_output=True, text=True, check=False)
+    return {
+        "nproc": len(os.sched_getaffinity(0)),
+        "python": platform.python_version(),
+        "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+        "load_average": [round(load, 2) for load in os.getloadavg()],
+        "goalfile": version.stdout.strip(),
+        "repeats": sizes.repeats,
+        "seconds": round(took, 1),
+    }
+
+
+def machine_line(info: dict[str, object]) -> str:
+    return (
+        f"Machine: nproc {info['nproc']}, Python {info['python']}, {info['date']}, "
+        f"load average {info['load_average']}; {info['goalfile']}; medians of "
+        f"{info['repeats']} repeats; the run took {info['seconds']} s."
+    )
+
+
+def as_json(rows: Sequence[Row], info: dict[str, object]) -> str:
+    document = [
+        {
+            "measure": row.measure,
+            "goalfile": row.goalfile,
+            "baseline": row.baseline,
+            "unit": row.unit,
+            "value": row.value,
+            "value_unit": row.value_unit,
+            "target": row.target.text(row.value_unit) if row.target else None,
+            "ok": row.ok,
+        }
+        for row in rows
+    ]
+    return json.dumps({"machine": info, "rows": document}, indent=2, ensure_ascii=False)
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def measure_all(sizes: Sizes) -> list[Row]:
+    with tempfile.TemporaryDirectory(prefix="goalfile-bench-") as folder:
+        root = Path(folder)
+        return [
+            *startup_rows(root, sizes),
+            *overhead_rows(root, sizes),
+            *ledger_rows(root, sizes),
+            *big_output_rows(root, sizes),
+            *timeout_rows(root, sizes),
+            parallel_row(root, sizes),
+        ]
+
+
+def parse_args(argv: Sequence[str] | None) -> tuple[Sizes, bool]:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--repeats", type=int, help=f"repeats per row (default {FULL.repeats})")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: smaller and fewer")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    args = parser.parse_args(argv)
+    sizes = QUICK if args.quick else FULL
+    if args.repeats is not None:
+        if args.repeats < 1:
+            parser.error("--repeats must be at least 1")
+        sizes = Sizes(args.repeats, sizes.checks, sizes.entries, sizes.big_bytes, sizes.sleep)
+    return sizes, args.json
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    sizes, want_json = parse_args(argv)
+    began = time.perf_counter()
+    try:
+        rows = measure_all(sizes)
+    except (BenchError, subprocess.TimeoutExpired) as exc:
+        progress(f"bench/run.py: {exc}")
+        return 2
+    info = machine(sizes, time.perf_counter() - began)
+    print(as_json(rows, info) if want_json else f"{table(rows)}\n\n{machine_line(info)}")
+    return 0 if all(row.ok is not False for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
