@@ -114,17 +114,50 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
 
 
 def create_new(path: str | os.PathLike[str], text: str) -> None:
-    """Write a new file; refuse when one exists already."""
+    """Write a new file; refuse when one exists already.
+
+    The text goes to a temporary file first, which is then linked to ``path`` (a link never
+    replaces an existing file): a write that fails leaves no file, not half of one."""
     target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        with open(target, "x", encoding=ENCODING, newline="") as handle:
-            handle.write(text)
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _write_failed(target.parent, exc, what="create the folder") from None
+    if target.exists():
+        raise _exists(target)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise _write_failed(target, exc) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode(ENCODING, ERRORS))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.link(tmp, target)
     except FileExistsError:
-        raise Refused(
-            f"{target}: exists already; nothing was written",
-            hint="choose another slug, or edit the existing goal",
-        ) from None
+        raise _exists(target) from None
+    except OSError as exc:
+        raise _write_failed(target, exc) from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _exists(target: Path) -> Refused:
+    return Refused(
+        f"{target}: exists already; nothing was written",
+        hint="choose another slug, or edit the existing goal",
+    )
+
+
+def _write_failed(target: Path, exc: OSError, *, what: str = "write") -> WriteFailed:
+    return WriteFailed(
+        f"cannot {what} {target}: {exc.strerror or exc}; nothing was written",
+        file=str(target),
+        hint="make the folder writable, free some space, and run the command again",
+    )
 
 
 def _umask() -> int:
@@ -139,9 +172,38 @@ def _umask() -> int:
 def _lock_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
     real = os.path.realpath(path)
     digest = hashlib.sha256(real.encode(ENCODING, ERRORS)).hexdigest()[:32]
-    folder = Path(tempfile.gettempdir()) / f"goalfile-locks-{os.getuid()}"
-    folder.mkdir(mode=0o700, exist_ok=True)
+    folder = _lock_folder()
     return folder / f"{digest}.lock", folder / f"{digest}.owner"
+
+
+def _lock_folder() -> Path:
+    """This user's private folder for lock files, in the temporary folder.
+
+    The temporary folder is shared, so the lock folder must be a real folder of this user's
+    that nobody else can write to: else another user could plant links in it, and goalfile
+    would write through them."""
+    folder = Path(tempfile.gettempdir()) / f"goalfile-locks-{os.getuid()}"
+    try:
+        folder.mkdir(mode=0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise Refused(
+            f"cannot create the lock folder {folder}: {exc.strerror or exc}",
+            hint="set TMPDIR to a writable folder of yours",
+        ) from None
+    info = os.lstat(folder)
+    if (
+        not stat.S_ISDIR(info.st_mode)
+        or info.st_uid != os.getuid()
+        or stat.S_IMODE(info.st_mode) & 0o022
+    ):
+        raise Refused(
+            f"the lock folder {folder} is not a private folder of this user's (owner uid "
+            f"{info.st_uid}, mode {stat.S_IMODE(info.st_mode):o}); nothing was done",
+            hint="remove it (goalfile makes a new one), or set TMPDIR to a folder of yours",
+        )
+    return folder
 
 
 def _describe_owner(owner_file: Path) -> str:
@@ -168,7 +230,7 @@ def goal_lock(
     lock = FileLock(str(lock_file))
     try:
         lock.acquire(timeout=0)
-    except Timeout:
+    except Timeout:  # a TimeoutError, so an OSError: caught first
         holder = _describe_owner(owner_file)
         if on_wait is not None:
             on_wait(f"{path}: waiting for {holder} to finish (up to {wait:g}s)")
@@ -180,16 +242,34 @@ def goal_lock(
                 file=str(path),
                 hint="wait for it to finish, or raise --lock-wait",
             ) from None
+        except OSError as exc:
+            raise _lock_failed(lock_file, exc) from None
+    except OSError as exc:
+        raise _lock_failed(lock_file, exc) from None
     try:
-        owner_file.write_text(
-            json.dumps({"pid": os.getpid(), "command": command, "since": time.time()}),
-            encoding=ENCODING,
-        )
+        _write_owner(owner_file, {"pid": os.getpid(), "command": command, "since": time.time()})
         yield
     finally:
         with contextlib.suppress(OSError):
             owner_file.unlink()
         lock.release()
+
+
+def _write_owner(owner_file: Path, owner: dict[str, object]) -> None:
+    """Say who holds the lock (never through a link: O_NOFOLLOW)."""
+    try:
+        fd = os.open(owner_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+    except OSError:
+        return  # only a courtesy to a waiting process
+    with os.fdopen(fd, "w", encoding=ENCODING) as handle:
+        handle.write(json.dumps(owner))
+
+
+def _lock_failed(lock_file: Path, exc: OSError) -> Refused:
+    return Refused(
+        f"cannot take the lock {lock_file}: {exc.strerror or exc}",
+        hint=f"remove {lock_file.parent} (goalfile makes a new one), or set TMPDIR",
+    )
 
 
 def git_toplevel(start: str | os.PathLike[str]) -> Path | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.parallel import Pool
-from goalfile.errors import ExitCode, Refused, UsageError, interrupted
+from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
@@ -636,7 +636,16 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
             file=path,
             hint="restore the file (e.g. `git checkout -- FILE`) and verify again",
         ) from None
-    current = loaded if text == loaded.text else parse_goal(text, path=path)
+    try:
+        current = loaded if text == loaded.text else parse_goal(text, path=path)
+    except GoalfileError as exc:
+        raise Refused(
+            f"{path} was replaced during the run by a file that is not a valid goal "
+            f"({exc.location() or path}: {exc.message}); {not_written}",
+            file=path,
+            line=exc.line,
+            hint="fix or restore the file (e.g. `git checkout -- FILE`) and verify again",
+        ) from None
     changed = _replaced_because(loaded, current)
     if changed is not None:
         raise Refused(
