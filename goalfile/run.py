@@ -41,8 +41,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO
 
-CHUNK_SIZE = 256 * 1024
-"""Bytes asked for by one read of a pipe."""
+CHUNK_SIZE = 64 * 1024
+"""Bytes asked for by one read of a pipe. Larger reads were slower: from 128 KiB on, the C
+library maps fresh memory for each one (glibc's mmap threshold)."""
 
 PIPE_SIZE = 1024 * 1024
 """Buffer asked for each output pipe (Linux lets anyone have up to 1 MiB)."""
@@ -446,10 +447,10 @@ def _end_group(
 class _Pipes:
     """Both output pipes of a check, and its exit, watched by one selector, without threads.
 
-    A check that prints a lot is read in large chunks: its pipes get :data:`PIPE_SIZE` bytes
-    of buffer, and after a short read of a busy stream the next turn first pauses
-    :data:`COALESCE` seconds so that a chunk gathers (waking for every small write costs both
-    sides more than the copy does).
+    A check that prints a lot is read in large chunks: a pipe that fills up gets
+    :data:`PIPE_SIZE` bytes of buffer, and after a short read of a busy stream the next turn
+    first pauses :data:`COALESCE` seconds so that a chunk gathers (waking for every small
+    write costs both sides more than the copy does).
     """
 
     def __init__(
@@ -465,9 +466,8 @@ class _Pipes:
         for name, pipe in (("stdout", proc.stdout), ("stderr", proc.stderr)):
             assert pipe is not None
             self._files.append(pipe)
-            with contextlib.suppress(OSError):  # a bigger buffer is a wish, not a need
-                fcntl.fcntl(pipe.fileno(), _F_SETPIPE_SZ, PIPE_SIZE)
             self._selector.register(pipe.fileno(), selectors.EVENT_READ, name)
+        self._widened: set[int] = set()  # pipes given PIPE_SIZE bytes of buffer
         self._reading = 2  # pipes not yet at EOF
         self._pidfd = _open_pidfd(proc.pid)
         if self._pidfd is not None:
@@ -501,6 +501,8 @@ class _Pipes:
                 self._reading -= 1
                 continue
             name: str = key.data
+            if len(data) >= _DEFAULT_PIPE_SIZE and key.fd not in self._widened:
+                self._widen(key.fd)  # the pipe filled up: this stream prints a lot
             self._streamed += len(data)
             # a short read of a busy stream: let the next chunk gather before reading again
             self._flowing = self._streamed >= BUSY_BYTES and len(data) < CHUNK_SIZE // 2
@@ -533,6 +535,11 @@ class _Pipes:
         for pipe in self._files:
             pipe.close()
 
+    def _widen(self, fd: int) -> None:
+        self._widened.add(fd)
+        with contextlib.suppress(OSError):  # a bigger buffer is a wish, not a need
+            fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
+
     def _forget_pidfd(self) -> None:
         """Stop watching the exit (once seen, a pidfd stays readable)."""
         if self._pidfd is None:
@@ -547,6 +554,7 @@ _EXITED = object()
 """Selector data of a check's pidfd."""
 
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+_DEFAULT_PIPE_SIZE = 64 * 1024  # Linux's; a read this large means the pipe had filled
 
 
 def _open_pidfd(pid: int) -> int | None:

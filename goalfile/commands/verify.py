@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from goalfile import contract, edit, ledger
 from goalfile.commands.context import Context
-from goalfile.commands.parallel import Pool
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
@@ -20,6 +19,7 @@ from goalfile.progress import decide_status, same_runs, stall_limit
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
+    from goalfile.commands.parallel import Pool
 
 SCHEMA_VERSION = 1
 DEFAULT_JUDGE_TIMEOUT = 120.0
@@ -414,6 +414,8 @@ def _pool(
     """The pool for ``--jobs`` above 1 (None runs the checks one at a time, in this thread)."""
     if jobs <= 1:
         return None
+    from goalfile.commands.parallel import Pool
+
     rows = {row.id: row for row in goal.criteria}
 
     def on_wait(running: dict[str, float]) -> None:
