@@ -38,7 +38,7 @@ from goalfile.model import Kind
 from goalfile.parse import parse_goal
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("GOALFILE_FUZZ_EXAMPLES", "600")),
+    max_examples=int(os.environ.get("GOALFILE_FUZZ_EXAMPLES", "1000")),
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
