@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 from pathlib import Path
@@ -72,6 +73,36 @@ def test_jobs_one_runs_them_one_at_a_time(repo: Path) -> None:
     done = run_goalfile("verify", path, cwd=repo)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "C0 unmet, C1 met" in last_line(done.stdout)
+
+
+def usage_line(message_id: str, tokens: int) -> str:
+    """One assistant message of a Claude Code transcript, with its token usage."""
+    message = {
+        "id": message_id,
+        "role": "assistant",
+        "content": [{"type": "text", "text": "ok"}],
+        "usage": {"input_tokens": tokens, "output_tokens": 0},
+    }
+    line = {"type": "assistant", "sessionId": "s1", "requestId": f"r{message_id}"}
+    return json.dumps({**line, "message": message}) + "\n"
+
+
+def test_jobs_read_the_token_budget_before_each_check_starts(repo: Path) -> None:
+    """C1 and C2 start together; C1 spends the budget; C3, started when C1 is done, is not
+    run. C2, already running, finishes."""
+    session = repo / "session.jsonl"
+    session.write_text(usage_line("m1", 100), encoding="utf-8")
+    (repo / "more.jsonl").write_text(usage_line("m2", 1000), encoding="utf-8")
+    rows = (
+        row("C1", f"sleep 0.3; cat {repo / 'more.jsonl'} >> {session}", "exit 0"),
+        row("C2", "sleep 1.5", "exit 0"),
+        row("C3", "true", "exit 0"),
+    )
+    path = write_goal(repo / "goals", goal_text(rows=rows, tokens="500"))
+    done = run_goalfile("verify", "--jobs", "2", "--transcript", session, path, cwd=repo)
+    assert done.returncode == 5, done.stdout + done.stderr
+    assert "C1 met, C2 met, C3 unmet; status: exhausted" in last_line(done.stdout)
+    assert "C3 unmet: not run: token budget reached: 1000 of 500 used" in done.stdout
 
 
 def test_jobs_zero_is_a_usage_error(repo: Path) -> None:
