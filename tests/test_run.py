@@ -11,12 +11,9 @@ import sys
 import textwrap
 import threading
 import time
-from collections import deque
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from goalfile.run import (
     CHUNK_SIZE,
@@ -24,22 +21,17 @@ from goalfile.run import (
     GOAL_LIMIT_MESSAGE,
     KILL_GRACE,
     LINGER,
-    MAX_TAIL_BYTES,
-    MAX_TAIL_LINES,
     CheckSpec,
     Ending,
-    OutputTail,
     RunOutcome,
-    StreamSummary,
     clean_message,
-    decode_line,
     first_message_line,
-    keep_last,
     parse_proc_stat,
     run_check,
     syntax_error,
     time_limit,
 )
+from goalfile.tail import MAX_TAIL_LINES, StreamSummary
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C"}
@@ -110,92 +102,6 @@ def script_env() -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- pure logic
-
-
-def test_decode_line_replaces_bad_bytes_and_drops_cr() -> None:
-    assert decode_line(b"a\xffb\r") == "a\ufffdb"
-    assert decode_line(b"\x00\x1b[31mred") == "\x00\x1b[31mred"
-
-
-def test_keep_last_respects_both_limits() -> None:
-    lines = deque([b"aaaa", b"bb", b"c", b"dd"])
-    assert keep_last(lines, 9, max_lines=3, max_bytes=4) == 3
-    assert list(lines) == [b"c", b"dd"]
-
-
-def test_tail_counts_everything_and_keeps_the_end() -> None:
-    tail = OutputTail(max_lines=3, max_bytes=100)
-    for chunk in (b"one\ntw", b"o\nthree\nfour\n", b"five"):
-        tail.feed(chunk)
-    assert tail.summary() == StreamSummary(
-        tail=("three", "four", "five"), total_bytes=23, truncated=True
-    )
-
-
-def test_tail_byte_limit_and_long_lines() -> None:
-    tail = OutputTail(max_lines=10, max_bytes=5)
-    tail.feed(b"abc\nde\n")
-    assert tail.summary().tail == ("abc", "de")
-    assert not tail.summary().truncated
-    tail.feed(b"f\n")
-    assert tail.summary().tail == ("de", "f")
-    tail.feed(b"0123456789")  # unterminated and too long: its first 5 bytes are kept
-    summary = tail.summary()
-    assert summary.tail == ("01234",)
-    assert summary.truncated
-    assert summary.total_bytes == 19
-
-
-def test_tail_of_nothing() -> None:
-    assert OutputTail().summary() == StreamSummary(tail=(), total_bytes=0, truncated=False)
-
-
-def test_tail_defaults() -> None:
-    tail = OutputTail()
-    tail.feed(b"x" * (MAX_TAIL_BYTES + 10) + b"\n" + b"y\n" * (MAX_TAIL_LINES + 5))
-    summary = tail.summary()
-    assert summary.tail == ("y",) * MAX_TAIL_LINES
-    assert summary.truncated
-
-
-def reference_tail(data: bytes, *, max_lines: int, max_bytes: int) -> StreamSummary:
-    """The tail as a naive reading of the whole stream would keep it."""
-    parts = data.split(b"\n")
-    if data.endswith(b"\n") or not data:
-        parts.pop()
-    cut = any(len(part) > max_bytes for part in parts)
-    kept: list[bytes] = []
-    size = 0
-    for line in reversed([part[:max_bytes] for part in parts]):
-        if len(kept) == max_lines or size + len(line) > max_bytes:
-            break
-        kept.insert(0, line)
-        size += len(line)
-    return StreamSummary(
-        tail=tuple(decode_line(line) for line in kept),
-        total_bytes=len(data),
-        truncated=cut or len(kept) < len(parts),
-    )
-
-
-@settings(max_examples=1000, deadline=None)
-@given(
-    pieces=st.lists(st.sampled_from([b"a", b"bcd", b"\n", b"\n\n", b"\xff", b"\r\n", b"xyzzy!"])),
-    cuts=st.lists(st.integers(min_value=0, max_value=200)),
-    max_lines=st.integers(min_value=1, max_value=6),
-    max_bytes=st.integers(min_value=1, max_value=12),
-    batch=st.integers(min_value=1, max_value=40),
-)
-def test_tail_matches_a_naive_reading_however_the_stream_is_chunked(
-    pieces: list[bytes], cuts: list[int], max_lines: int, max_bytes: int, batch: int
-) -> None:
-    data = b"".join(pieces)
-    tail = OutputTail(max_lines=max_lines, max_bytes=max_bytes, batch=batch)
-    start = 0
-    for cut in [*sorted(cuts), len(data)]:
-        tail.feed(data[start:cut])
-        start = max(start, cut)
-    assert tail.summary() == reference_tail(data, max_lines=max_lines, max_bytes=max_bytes)
 
 
 def test_time_limit_names_the_limit_that_applies() -> None:

@@ -6,9 +6,10 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from goalfile import contract, edit, ledger
+from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
@@ -52,17 +53,6 @@ class NoProgress:
 
     def finished(self, result: RowResult, tails: Tails | None) -> None:
         pass
-
-
-@dataclass(frozen=True, kw_only=True)
-class Tails:
-    """The kept tail of a check's output, for the terminal."""
-
-    stdout: tuple[str, ...]
-    stderr: tuple[str, ...]
-    stdout_bytes: int
-    stderr_bytes: int
-    truncated: bool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -295,7 +285,7 @@ def _run_rows(
     env = {**ctx.env, "GOALFILE_GOAL": str(Path(goal.path).resolve())}
 
     def check(row: Criterion, ticks: Progress) -> tuple[RowResult, Tails | None]:
-        return _run_one(
+        return check_row(
             goal,
             row,
             parse_expected(row.expected),
@@ -303,7 +293,7 @@ def _run_rows(
             env=env,
             deadline=deadline,
             clock=ctx.clock,
-            show=ticks,
+            on_tick=lambda elapsed: ticks.tick(row, elapsed),
         )
 
     pool = _pool(options.jobs, goal, ctx, show, record)
@@ -466,110 +456,6 @@ def _budget_stop(goal: Goal, tokens: int | None) -> tuple[Status, str] | None:
     return None
 
 
-def _run_one(
-    goal: Goal,
-    row: Criterion,
-    expectation: object,
-    *,
-    workdir: Path,
-    env: Mapping[str, str],
-    deadline: float | None,
-    clock: Callable[[], float],
-    show: Progress,
-) -> tuple[RowResult, Tails | None]:
-    from goalfile.expect import Evaluator, Expectation
-    from goalfile.run import CheckSpec, Ending, run_check, syntax_error
-
-    assert isinstance(expectation, Expectation)
-    child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
-    spec = CheckSpec(
-        command=row.check,
-        shell=goal.shell,
-        cwd=str(workdir),
-        env=child_env,
-        timeout=row.timeout if row.timeout is not None else goal.timeout,
-    )
-    evaluator = Evaluator(expectation)
-    outcome = run_check(
-        spec,
-        on_output=lambda name, data: evaluator.feed(
-            "stderr" if name == "stderr" else "stdout", data
-        ),
-        deadline=deadline,
-        on_tick=lambda elapsed: show.tick(row, elapsed),
-        clock=clock,
-    )
-    tail = Tails(
-        stdout=outcome.stdout.tail,
-        stderr=outcome.stderr.tail,
-        stdout_bytes=outcome.stdout.total_bytes,
-        stderr_bytes=outcome.stderr.total_bytes,
-        truncated=outcome.stdout.truncated or outcome.stderr.truncated,
-    )
-
-    def make(verdict: Verdict, exit_text: str, evidence: str, quoted: bool) -> RowResult:
-        return RowResult(
-            id=row.id,
-            verdict=verdict,
-            command=row.check,
-            exit=exit_text,
-            evidence=evidence,
-            evidence_quoted=quoted,
-            elapsed=round(outcome.elapsed, 3),
-        )
-
-    if outcome.ending is Ending.EXITED and outcome.exit_status != 0:
-        # A check is one line, and a shell parses a whole line before it runs any of it: a
-        # syntax error ran nothing and exited non-zero. Only then is the shell asked (`-n`).
-        problem = syntax_error(shell=goal.shell, command=row.check, cwd=str(workdir), env=child_env)
-        if problem is not None:
-            return RowResult(
-                id=row.id,
-                verdict=Verdict.ERROR,
-                command=row.check,
-                exit="-",
-                evidence=f"shell syntax error: {problem}",
-                evidence_quoted=True,
-            ), None
-    if outcome.ending is Ending.NOT_STARTED:
-        return make(Verdict.ERROR, "-", outcome.message, False), tail
-    if outcome.ending is Ending.TIMEOUT:
-        return _with_excerpt(make(Verdict.ERROR, "timeout", outcome.message, False), tail, ()), tail
-    if outcome.ending is Ending.SIGNALLED:
-        # it did not run to its end, so it cannot be met (DESIGN §4); the clauses still say why
-        signal = outcome.signal or 0
-        judgement = evaluator.finish(128 + signal)
-        failures = (f"killed by signal {signal}", *judgement.failures)
-        return _unmet(make, f"signal {signal}", judgement.evidence, failures, tail), tail
-    status = outcome.exit_status if outcome.exit_status is not None else -1
-    judgement = evaluator.finish(status)
-    exit_text = str(status)
-    if status in (126, 127) and status not in expectation.named_exit_statuses:
-        what = "command not found" if status == 127 else "command could not be executed"
-        last = ledger.clean_line(_last_line(outcome.stderr.tail) or _last_line(outcome.stdout.tail))
-        result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
-        return _with_excerpt(result, tail, ()), tail
-    if judgement.holds:
-        return make(
-            Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
-        ), tail
-    return _unmet(make, exit_text, judgement.evidence, judgement.failures, tail), tail
-
-
-def _unmet(
-    make: Callable[[Verdict, str, str, bool], RowResult],
-    exit_text: str,
-    evidence: str,
-    failures: Sequence[str],
-    tail: Tails,
-) -> RowResult:
-    """An unmet row: the decisive output line, or, when the check printed nothing, the reason."""
-    if evidence:
-        return _with_excerpt(make(Verdict.UNMET, exit_text, evidence, True), tail, failures)
-    reason = "; ".join(failures) or "(no output)"
-    return _with_excerpt(make(Verdict.UNMET, exit_text, f"{reason} (no output)", False), tail, ())
-
-
 def _replaced_because(loaded: Goal, current: Goal) -> str | None:
     """Why ``current`` is not the goal that was loaded, or None when it still is.
 
@@ -595,34 +481,6 @@ def _error_blocker(rows: Sequence[RowResult]) -> str:
         return "blocked"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
     return ledger.clean_line(f"{first.id} error: {first.evidence}{more}")
-
-
-def _stream(name: str) -> Literal["stdout", "stderr"]:
-    return "stderr" if name == "stderr" else "stdout"
-
-
-def _last_line(lines: Sequence[str]) -> str:
-    for line in reversed(lines):
-        if line.strip():
-            return line.strip()
-    return ""
-
-
-def _with_excerpt(result: RowResult, tail: Tails, failures: Sequence[str]) -> RowResult:
-    out, out_total = ledger.excerpt(tail.stdout)
-    err, err_total = ledger.excerpt(tail.stderr)
-    if out and err:
-        out, err = out[-10:], err[-10:]
-    parts = [*failures]
-    if out:
-        parts.append(f"stdout, last {len(out)} of {out_total} lines")
-    if err:
-        parts.append(f"stderr, last {len(err)} of {err_total} lines")
-    if not out and not err:
-        if not failures:
-            return result
-        parts.append("no output")
-    return replace(result, excerpt=(*out, *err), excerpt_label="; ".join(parts))
 
 
 def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMeter | None) -> None:
