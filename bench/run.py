@@ -48,7 +48,13 @@ WRAPPER = Path(__file__).with_name("verify_peak.py")  # verify in-process, repor
 RUN_TIMEOUT = 1800.0  # seconds any one command may take before the bench gives up on it
 LEDGER_MARK = "987654"  # the output of the real run whose entry is renumbered into the ledger
 EXIT_MET, EXIT_ACTIVE, EXIT_BLOCKED = 0, 1, 4
-ENV = {key: value for key, value in os.environ.items() if not key.startswith("GOALFILE_")}
+# GOALFILE_* would change what goalfile does; without bytecode written once (the warm-up run
+# writes it), every goalfile process would compile its modules again
+ENV = {
+    key: value
+    for key, value in os.environ.items()
+    if not key.startswith("GOALFILE_") and key != "PYTHONDONTWRITEBYTECODE"
+}
 
 
 class BenchError(Exception):
