@@ -8,6 +8,7 @@ original file's mode, and replace it; a symlinked goal file is written through t
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
@@ -135,7 +136,14 @@ def create_new(path: str | os.PathLike[str], text: str) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, 0o666 & ~_umask())
-        os.link(tmp, target)
+        try:
+            os.link(tmp, target)
+        except FileExistsError:
+            raise
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            _create_directly(target, text)  # a file system without hard links
     except FileExistsError:
         raise _exists(target) from None
     except OSError as exc:
@@ -143,6 +151,21 @@ def create_new(path: str | os.PathLike[str], text: str) -> None:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}
+
+
+def _create_directly(target: Path, text: str) -> None:
+    """Create ``target`` exclusively and write it; remove what a failed write left."""
+    handle = open(target, "x", encoding=ENCODING, errors=ERRORS, newline="")  # noqa: SIM115
+    try:
+        with handle:
+            handle.write(text)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            target.unlink()  # ours: created exclusively above
+        raise
 
 
 def _exists(target: Path) -> Refused:
