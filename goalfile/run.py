@@ -306,9 +306,9 @@ class _Pipes:
     def wait_exit(self, seconds: float) -> None:
         """With both pipes done: wait up to ``seconds`` for the shell to exit."""
         if self._pidfd is not None and self._open:
-            self._selector.select(max(seconds, 0.0))
-            self._forget_pidfd()
-            self._proc.poll()
+            if self._selector.select(max(seconds, 0.0)):
+                self._forget_pidfd()
+                self._proc.poll()
             return
         with contextlib.suppress(subprocess.TimeoutExpired):
             self._proc.wait(timeout=max(seconds, 0.0))
