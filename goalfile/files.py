@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from goalfile.errors import Refused, UsageError, WriteFailed, interrupted
+from goalfile.errors import Refused, Terminated, UsageError, WriteFailed, interrupted
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 
@@ -77,14 +77,39 @@ def _interrupts_held(path: str | os.PathLike[str]) -> Iterator[None]:
         yield
         written = True
     finally:
-        try:
-            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # a held signal is raised here
-        except KeyboardInterrupt as exc:
-            if not written:
-                raise
-            raise interrupted(
-                exc, f"interrupted after {path} was written; its new content is complete"
-            ) from None
+        caught = _take_pending(held)  # taken while still held: no handler runs half-way
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+        _act_on(caught, written=written, path=path)
+
+
+def _take_pending(held: set[signal.Signals]) -> set[int]:
+    """The held signals that arrived, removed from the pending set."""
+    caught: set[int] = set()
+    while signal.sigpending() & held:
+        info = signal.sigtimedwait(held, 0)
+        if info is None:
+            break
+        caught.add(info.si_signo)
+    return caught
+
+
+def _act_on(caught: set[int], *, written: bool, path: str | os.PathLike[str]) -> None:
+    """Honour the signals that arrived during a write, now that it is over."""
+    handled = {
+        signum
+        for signum in caught
+        if callable(signal.getsignal(signum))  # goalfile's own handlers (and Ctrl-C's)
+    }
+    for signum in caught - handled:
+        signal.raise_signal(signum)  # default or ignored: as if it had come now
+    if not handled:
+        return
+    cause: KeyboardInterrupt = Terminated() if signal.SIGTERM in handled else KeyboardInterrupt()
+    if not written:
+        raise cause  # the write failed anyway: an interrupt, the file untouched
+    raise interrupted(
+        cause, f"interrupted after {path} was written; its new content is complete"
+    ) from None
 
 
 def _replace(path: str | os.PathLike[str], text: str) -> None:

@@ -133,6 +133,14 @@ def _frontmatter_close(lines: Sequence[str]) -> int | None:
     return None
 
 
+_VALUE_PROBLEM = "the value"
+_VALUE_HINT = (
+    "write dates as YYYY-MM-DD with a real month and day, and numbers of at most a few "
+    "thousand digits"
+)
+
+_KINDS = {"!!timestamp": "date", "!!int": "whole number", "!!float": "number", "!!bool": "boolean"}
+
 _OBJECT_TAGS = ("binary", "set", "omap", "pairs")
 """Tags YAML's safe loader still builds into objects (bytes, sets, lists of pairs): a goal's
 frontmatter holds text, numbers, dates, lists and mappings only."""
@@ -154,7 +162,16 @@ def _plain_loader() -> type:
         )
 
     class PlainLoader(SafeLoader):  # type: ignore[valid-type,misc]
-        pass
+        def construct_object(self, node: yaml.Node, deep: bool = False) -> object:
+            try:
+                return super().construct_object(node, deep)
+            except (AttributeError, KeyError, TypeError, ValueError):  # 2026-13-45, !!bool x
+                tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+                kind = _KINDS.get(tag, tag)
+                value = node.value if isinstance(node.value, str) else "this value"
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"{_VALUE_PROBLEM} `{value}` is not a valid {kind}", node.start_mark
+                ) from None
 
     for name in _OBJECT_TAGS:
         PlainLoader.add_constructor(f"tag:yaml.org,2002:{name}", refuse)
@@ -173,23 +190,25 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         line = mark.line + 2 if mark is not None else 2
         column = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        tagged = "tags are not allowed" in problem
+        if "tags are not allowed" in problem:
+            hint = "remove the tag and write the value as plain text, a number or a date"
+        elif problem.startswith(_VALUE_PROBLEM):
+            hint = _VALUE_HINT
+        else:
+            hint = "fix the YAML syntax on that line (`key: value`, two-space indents under budget)"
         raise GoalFileInvalid(
             f"the frontmatter is not valid YAML: {problem}",
             file=path,
             line=line,
             column=column,
-            hint="remove the tag and write the value as plain text, a number or a date"
-            if tagged
-            else "fix the YAML syntax on that line (`key: value`, two-space indents under budget)",
+            hint=hint,
         ) from None
     except ValueError as exc:  # a value YAML recognises but cannot build, e.g. 2026-13-45
         raise GoalFileInvalid(
             f"the frontmatter holds a value YAML cannot read: {exc}",
             file=path,
             line=_suspect_line(source),
-            hint="write dates as YYYY-MM-DD with a real month and day, and numbers of at most "
-            "a few thousand digits",
+            hint=_VALUE_HINT,
         ) from None
     if not isinstance(loaded, dict):
         raise GoalFileInvalid(

@@ -14,6 +14,9 @@ MAX_TAIL_LINES = 2000
 MAX_TAIL_BYTES = 50 * 1024
 """Bytes kept at the end of each stream (line terminators not counted)."""
 
+MAX_PENDING_CHUNKS = 256
+"""Chunks an :class:`OutputTail` gathers at most (a trickle of tiny reads stays small too)."""
+
 TAIL_BATCH = 1024 * 1024
 """Bytes an :class:`OutputTail` gathers before it splits them into lines."""
 
@@ -80,7 +83,7 @@ class OutputTail:
         self._ends_with_newline = chunk.endswith(b"\n")
         self._pending.append(chunk)
         self._pending_bytes += len(chunk)
-        if self._pending_bytes >= self.batch:
+        if self._pending_bytes >= self.batch or len(self._pending) >= MAX_PENDING_CHUNKS:
             self._flush()
 
     def summary(self) -> StreamSummary:

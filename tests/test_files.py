@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 from pathlib import Path
 
 import pytest
 
 from goalfile import files
-from goalfile.errors import Refused
+from goalfile.errors import Interrupted, Refused, Terminated
 
 
 def test_a_new_file_appears_whole_and_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -42,3 +43,45 @@ def test_a_file_system_without_hard_links_gets_the_file_directly(
     with pytest.raises(Refused, match="exists already"):
         files.create_new(tmp_path / "a.md", "again\n")
     assert (tmp_path / "a.md").read_text() == "whole\n"
+
+
+@pytest.mark.parametrize(
+    ("signals", "exit_code"),
+    [
+        ((signal.SIGINT,), 130),
+        ((signal.SIGTERM,), 143),
+        ((signal.SIGTERM, signal.SIGINT), 143),
+        ((signal.SIGINT, signal.SIGTERM), 143),
+    ],
+)
+def test_signals_during_a_replace_wait_for_it_and_say_it_was_written(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    signals: tuple[signal.Signals, ...],
+    exit_code: int,
+) -> None:
+    """Real signals sent to this process while the file is being replaced (the CLI's own
+    SIGTERM handler installed): the new content is complete, and the error says so."""
+
+    def on_term(signum: int, frame: object) -> None:
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    replace = files._replace
+
+    def interrupted_replace(path: str, text: str) -> None:
+        for signum in signals:
+            os.kill(os.getpid(), signum)
+        replace(path, text)
+
+    monkeypatch.setattr(files, "_replace", interrupted_replace)
+    target = tmp_path / "goal.md"
+    target.write_text("old\n")
+    try:
+        with pytest.raises(Interrupted) as raised:
+            files.write_atomic(target, "new\n")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert int(raised.value.exit_code) == exit_code
+    assert "was written" in raised.value.message
+    assert target.read_text() == "new\n"

@@ -570,3 +570,25 @@ def test_bad_row_timeout() -> None:
     )
     text = text.replace("| deterministic |", "| deterministic | soon |")
     assert any("timeout 'soon'" in item[4] for item in findings_of(text))
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("!!bool maybe", "the value `maybe` is not a valid boolean"),
+        ("!!timestamp soon", "the value `soon` is not a valid date"),
+        ("!!int x", "the value `x` is not a valid whole number"),
+        ("[1, !!float y]", "the value `y` is not a valid number"),
+        ("2026-13-45", "the value `2026-13-45` is not a valid date"),
+    ],
+)
+def test_a_value_its_tag_cannot_build_is_invalid_at_its_line_and_column(
+    value: str, problem: str
+) -> None:
+    text = goal_text(extra=(f"note: {value}",))
+    line = text.split("\n").index(f"note: {value}") + 1
+    with pytest.raises(GoalFileInvalid) as raised:
+        parse_goal(text, path="g.md")
+    assert problem in raised.value.message
+    assert raised.value.line == line
+    assert raised.value.column is not None

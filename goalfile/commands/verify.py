@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -490,9 +491,11 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
     not_written = "the results of this run were not written"
     try:
         text = read_text(path)
-    except UsageError:
+    except UsageError as exc:
+        reason = exc.message.removeprefix(f"{path}: ")
+        what = "was removed" if not os.path.lexists(path) else f"became unreadable ({reason})"
         raise Refused(
-            f"{path} was removed during the run; {not_written}",
+            f"the goal file {what} during the run; {not_written}",
             file=path,
             hint="restore the file (e.g. `git checkout -- FILE`) and verify again",
         ) from None
@@ -500,7 +503,7 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
         current = loaded if text == loaded.text else parse_goal(text, path=path)
     except GoalfileError as exc:
         raise Refused(
-            f"{path} was replaced during the run by a file that is not a valid goal "
+            f"the goal file was replaced during the run by a file that is not a valid goal "
             f"({exc.location() or path}: {exc.message}); {not_written}",
             file=path,
             line=exc.line,
@@ -509,7 +512,7 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
     changed = _replaced_because(loaded, current)
     if changed is not None:
         raise Refused(
-            f"{path} was replaced during the run ({changed}); {not_written}",
+            f"the goal file was replaced during the run ({changed}); {not_written}",
             file=path,
             hint="verify the goal that is there now, or put the old file back and verify again",
         )
