@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,8 +36,11 @@ def run_goalfile(
     env: Mapping[str, str] | None = None,
     input: str | None = None,
     timeout: float = 60,
+    **popen: Any,
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m goalfile ARGS`` as a real process; stdout and stderr captured as text."""
+    """``python -m goalfile ARGS`` as a real process; stdout and stderr captured as text.
+
+    ``popen`` goes to :func:`subprocess.run` as it is (``user=``, ``preexec_fn=``...)."""
     return subprocess.run(
         [sys.executable, "-m", "goalfile", *map(str, args)],
         cwd=cwd,
@@ -49,6 +53,7 @@ def run_goalfile(
         errors="replace",
         timeout=timeout,
         check=False,
+        **popen,
     )
 
 
@@ -81,6 +86,17 @@ def wait_for(predicate: Callable[[], bool], *, timeout: float = 20.0, what: str 
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or predicate}")
         time.sleep(0.02)
+
+
+def gone(pid: int) -> bool:
+    """The process has ended (a zombie that an init which does not reap leaves counts as
+    ended)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            state = handle.read().rsplit(b")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError, IndexError):
+        return True
+    return state in (b"Z", b"X")
 
 
 def git(repo: Path, *args: str) -> str:

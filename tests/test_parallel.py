@@ -8,7 +8,16 @@ import signal
 from pathlib import Path
 
 import pytest
-from conftest import goal_text, last_line, row, run_goalfile, start_goalfile, wait_for, write_goal
+from conftest import (
+    goal_text,
+    gone,
+    last_line,
+    row,
+    run_goalfile,
+    start_goalfile,
+    wait_for,
+    write_goal,
+)
 
 from goalfile.commands.parallel import Pool
 
@@ -124,15 +133,7 @@ def test_ctrl_c_ends_every_running_check(repo: Path) -> None:
     assert proc.returncode == 130, err
     assert path.read_bytes() == before
     for pid in (int(p.read_text()) for p in pids):
-        assert not Path(f"/proc/{pid}").exists() or "Z" in _state(pid)
-
-
-def _state(pid: int) -> str:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return "Z"
-    return stat[stat.rindex(")") + 2]
+        assert gone(pid)
 
 
 def test_pool_hands_results_over_in_the_calling_thread_and_caps_the_running() -> None:

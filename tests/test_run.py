@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import gone
 
 from goalfile.run import (
     CHUNK_SIZE,
@@ -79,12 +80,6 @@ def proc_stat(pid: int) -> tuple[str, int] | None:
         return parse_proc_stat(Path(f"/proc/{pid}/stat").read_bytes())
     except (OSError, ValueError, IndexError):
         return None
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (a zombie an init that does not reap leaves counts as ended)."""
-    found = proc_stat(pid)
-    return found is None or found[0] in ("Z", "X")
 
 
 def live_in_group(pgid: int) -> list[int]:

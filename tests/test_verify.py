@@ -24,6 +24,7 @@ from conftest import (
     TODAY,
     clean_env,
     goal_text,
+    gone,
     last_line,
     outside_git,
     row,
@@ -60,16 +61,6 @@ def verify_json(path: Path, cwd: Path, *args: str) -> dict[str, Any]:
 def tails(document: dict[str, Any], cid: str = "C1") -> list[str]:
     (found,) = [r for r in document["rows"] if r["id"] == cid]
     return list(found["output"]["stdout_tail"])
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (a zombie waiting for a reaper counts as ended)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            state = handle.read().rsplit(b")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in (b"Z", b"X")
 
 
 # --------------------------------------------------------------------------- exit codes

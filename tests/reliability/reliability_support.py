@@ -1,8 +1,5 @@
-"""Helpers of the reliability suite: goal files, goalfile as a real process, /proc scans.
-
-The suite imports nothing from ``tests/conftest.py`` so that ``mypy tests/reliability`` can check
-it on its own; the few helpers it needs are here.
-"""
+"""Helpers of the reliability suite: its goal files, /proc scans, and tests/conftest.py's
+helpers for running goalfile as a real process."""
 
 from __future__ import annotations
 
@@ -12,106 +9,58 @@ import re
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+
+from conftest import (
+    HEADER,
+    RULE,
+    clean_env,
+    code,
+    gone,
+    make_git_repo,
+    run_goalfile,
+    start_goalfile,
+    wait_for,
+    write_goal,
+)
 
 PROJECT = Path(__file__).resolve().parents[2]
 PYTHON = sys.executable
 
-HEADER = "| id | criterion | check | expected | kind |"
-RULE = "|----|-----------|-------|----------|------|"
+__all__ = [  # its own helpers, and those of tests/conftest.py the suite takes from here
+    "PROJECT",
+    "PYTHON",
+    "Row",
+    "activate",
+    "clean_env",
+    "code",
+    "goal_text",
+    "gone",
+    "kill_leftovers",
+    "make_repo",
+    "no_traceback",
+    "pids_with_argument",
+    "run_goalfile",
+    "start_goalfile",
+    "stray_files",
+    "unique_sleep",
+    "verify_headings",
+    "wait_for",
+    "write_goal",
+]
 
 VERIFY_HEADING = re.compile(r"^### Iteration (\d+) \(([^)]*)\) by verify-goal\r?$", re.M)
 
 
-def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """This process's environment without GOALFILE_* variables, plus ``extra``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
-    env.setdefault("PATH", "/usr/bin:/bin")
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # as tests/conftest.py: compile goalfile once
-    env.update(extra or {})
-    return env
-
-
-def goalfile_argv(*args: str | os.PathLike[str]) -> list[str]:
-    return [PYTHON, "-m", "goalfile", *map(str, args)]
-
-
-def run_goalfile(
-    *args: str | os.PathLike[str],
-    cwd: Path,
-    env: Mapping[str, str] | None = None,
-    timeout: float = 60,
-    **popen: Any,
-) -> subprocess.CompletedProcess[str]:
-    """``python -m goalfile ARGS`` as a real process, output captured as text."""
-    return subprocess.run(
-        goalfile_argv(*args),
-        cwd=cwd,
-        env=clean_env(env),
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        timeout=timeout,
-        check=False,
-        **popen,
-    )
-
-
-def start_goalfile(
-    *args: str | os.PathLike[str], cwd: Path, env: Mapping[str, str] | None = None
-) -> subprocess.Popen[str]:
-    """``python -m goalfile ARGS`` in the background, in a process group of its own."""
-    return subprocess.Popen(
-        goalfile_argv(*args),
-        cwd=cwd,
-        env=clean_env(env),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        encoding="utf-8",
-        errors="replace",
-        start_new_session=True,
-    )
-
-
-def wait_for(predicate: Callable[[], bool], *, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
-        time.sleep(0.02)
-
-
 def make_repo(path: Path) -> Path:
     """A real git repository with a ``goals/`` folder."""
-    path.mkdir(parents=True, exist_ok=True)
-    for args in (
-        ["init", "-q"],
-        ["config", "user.email", "tests@example.invalid"],
-        ["config", "user.name", "goalfile reliability tests"],
-    ):
-        subprocess.run(["git", *args], cwd=path, check=True, capture_output=True, env=clean_env())
+    make_git_repo(path)
     (path / "goals").mkdir()
     return path
 
 
-def code(command: str) -> str:
-    """A command as one Markdown code span in a table cell (``|`` written ``\\|``)."""
-    text = command.replace("|", "\\|")
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    if text.startswith("`") or text.endswith("`"):
-        text = f" {text} "
-    return f"{fence}{text}{fence}"
-
-
-Row = tuple[str, str, str]  # id, command, expected
+Row = tuple[str, str, str]  # id, command, expected (every row deterministic)
 
 
 def goal_text(
@@ -160,13 +109,6 @@ def goal_text(
     return "\n".join(lines) + "\n"
 
 
-def write_goal(folder: Path, text: str, name: str = "demo.md") -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / name
-    path.write_text(text, encoding="utf-8", newline="")
-    return path
-
-
 def activate(path: Path, cwd: Path) -> None:
     """``goalfile activate PATH`` (pins the contract); it must succeed."""
     done = run_goalfile("activate", path, cwd=cwd)
@@ -189,16 +131,6 @@ def stray_files(folder: Path, before: Iterable[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- processes
-
-
-def gone(pid: int) -> bool:
-    """The process has ended (a zombie waiting for its reaper counts as ended)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            state = handle.read().rsplit(b")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError, IndexError):
-        return True
-    return state in (b"Z", b"X")
 
 
 def pids_with_argument(argument: str) -> list[int]:
