@@ -233,10 +233,16 @@ def _launch_for(strategy: str) -> Launch:
         return Launch()
     if strategy == "uid-65534":
         launch, why = _nobody_launch()
-        if launch is None:
-            pytest.skip(f"no Python that uid {NOBODY} can run with goalfile importable: {why}")
+        assert launch is not None, f"no Python that uid {NOBODY} can run with goalfile: {why}"
         return launch
     return Launch(popen={"preexec_fn": _drop_file_capabilities})
+
+
+def _make_read_only(launch: Launch, folder: Path) -> None:
+    """Mode 0555, and proof that the command, launched so, really cannot create a file there."""
+    folder.chmod(0o555)
+    why = _denied(launch, folder)
+    assert why is None, f"the folder is not read-only for the command: {why}"
 
 
 @pytest.mark.parametrize("command", list(COMMANDS))
@@ -246,10 +252,7 @@ def test_a_read_only_folder(shared_folder: Path, strategy: str, command: str) ->
     launch = _launch_for(strategy)
     path = prepare(shared_folder, command)
     goals = path.parent
-    goals.chmod(0o555)
-    why = _denied(launch, goals)
-    if why is not None:
-        pytest.skip(f"cannot make the folder read-only for the command: {why}")
+    _make_read_only(launch, goals)
     before, listing = path.read_bytes(), os.listdir(goals)
     done = launch.run([*COMMANDS[command][1], "goals/demo.md"], cwd=shared_folder)
     check_failed_write(done, path, before, listing, os.strerror(errno.EACCES))
@@ -335,10 +338,7 @@ def test_new_into_a_read_only_folder(shared_folder: Path, strategy: str) -> None
     launch = _launch_for(strategy)
     goals = shared_folder / "goals"
     goals.mkdir()
-    goals.chmod(0o555)
-    why = _denied(launch, goals)
-    if why is not None:
-        pytest.skip(f"cannot make the folder read-only for the command: {why}")
+    _make_read_only(launch, goals)
     done = launch.run(NEW, cwd=shared_folder)
     check_nothing_created(done, goals, [], os.strerror(errno.EACCES))
 
@@ -361,10 +361,7 @@ def test_init_in_a_read_only_repository(shared_folder: Path, strategy: str) -> N
     repo.mkdir()
     (repo / ".git").mkdir()  # git_toplevel only looks for it; no git command runs
     listing = os.listdir(repo)
-    repo.chmod(0o555)
-    why = _denied(launch, repo)
-    if why is not None:
-        pytest.skip(f"cannot make the folder read-only for the command: {why}")
+    _make_read_only(launch, repo)
     done = launch.run(["init", "--no-skills", "--no-hooks"], cwd=repo)
     check_nothing_created(done, repo / "goals", [], os.strerror(errno.EACCES))
     assert stray_files(repo, listing) == []
