@@ -28,7 +28,6 @@ class Tails:
 def check_row(
     goal: Goal,
     row: Criterion,
-    expectation: object,
     *,
     workdir: Path,
     env: Mapping[str, str],
@@ -38,10 +37,10 @@ def check_row(
 ) -> tuple[RowResult, Tails | None]:
     """Run one deterministic row's check and judge it: its result, and the kept tail of its
     output (None when nothing ran)."""
-    from goalfile.expect import Evaluator, Expectation
+    from goalfile.expect import Evaluator, parse_expected
     from goalfile.run import CheckSpec, Ending, run_check, syntax_error
 
-    assert isinstance(expectation, Expectation)
+    expectation = parse_expected(row.expected)  # lint parsed it already: cached
     child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
     spec = CheckSpec(
         command=row.check,

@@ -267,8 +267,6 @@ def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:
 def _run_rows(
     goal: Goal, options: VerifyOptions, ctx: Context, show: Progress, meter: TokenMeter | None
 ) -> _Run:
-    from goalfile.expect import parse_expected
-
     workdir = working_directory(goal)
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
     impossible = impossible_rows(goal)
@@ -289,7 +287,6 @@ def _run_rows(
         return check_row(
             goal,
             row,
-            parse_expected(row.expected),
             workdir=workdir,
             env=env,
             deadline=deadline,
