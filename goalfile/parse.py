@@ -73,7 +73,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
     """Read a goal file's text. Raises GoalFileInvalid when it is not a goal file at all."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    bounds = _ledger_bounds(text)
+    bounds = ledger_bounds(text)
     lines = _lines(text, bounds)
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
     if lines[0].rstrip("\r").rstrip() != "---":
@@ -545,22 +545,16 @@ def _read_body(
 def ledger_region(text: str) -> tuple[int, int] | None:
     """Character offsets of the ``## Iterations`` content: after its heading line, up to the
     next H1/H2 heading (or the end of the text)."""
-    bounds = _ledger_bounds(text)
+    bounds = ledger_bounds(text)
     if bounds is None:
         return None
     _, content, end = bounds
     return content, end
 
 
-def ledger_bounds(text: str) -> tuple[int, int, int] | None:
-    """Offsets of the ``## Iterations`` heading line, of its content, and of the next H1/H2
-    heading (or the end of the text)."""
-    return _ledger_bounds(text)
-
-
 def ledger_span(text: str) -> tuple[int, int] | None:
     """1-based line of the ``## Iterations`` heading and of the next H1/H2 heading (or EOF+1)."""
-    bounds = _ledger_bounds(text)
+    bounds = ledger_bounds(text)
     if bounds is None:
         return None
     start, _, end = bounds
@@ -571,7 +565,7 @@ def ledger_span(text: str) -> tuple[int, int] | None:
 
 
 @functools.lru_cache(maxsize=8)
-def _ledger_bounds(text: str) -> tuple[int, int, int] | None:
+def ledger_bounds(text: str) -> tuple[int, int, int] | None:
     """Offsets of the ``## Iterations`` heading, of its content, and of the next H1/H2 heading
     (or the end of the text). Headings inside fenced code blocks (or the frontmatter) do not
     count: a plan that quotes a goal file must not move the ledger into its code block.

@@ -57,10 +57,6 @@ class Pool(Generic[T]):
         self._threads: list[threading.Thread] = []
         self._cancel = threading.Event()
 
-    @property
-    def cancelled(self) -> threading.Event:
-        return self._cancel
-
     def stop_if_cancelled(self) -> None:
         """Called from a worker's check at each tick: raises :class:`Cancelled` once cancelled."""
         if self._cancel.is_set():
