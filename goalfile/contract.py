@@ -185,20 +185,21 @@ def require_pin(goal: Goal) -> str:
     """
     current = digest(goal)
     pin = pinned(goal)
-    if pin is None:
-        approval = last_approval(goal.text)
-        if approval is not None:
-            raise Refused(
-                f"the `contract:` pin is missing, but the ledger records an approval "
-                f"({approval[0].contract or 'no digest'} at iteration {approval[0].iteration}); "
-                "nothing was run",
-                file=goal.path,
-                line=goal.key_line("status"),
-                hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
-                f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
-            )
+    approval = last_approval(goal.text)
+    if pin is not None and approval is not None:
+        _require_approved_pin(goal, pin, approval)
+    if pin is None and approval is not None:
+        raise Refused(
+            f"the `contract:` pin is missing, but the ledger records an approval "
+            f"({approval[0].contract or 'no digest'} at iteration {approval[0].iteration}); "
+            "nothing was run",
+            file=goal.path,
+            line=goal.key_line("status"),
+            hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
+            f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+        )
     if pin is not None and pin.strip() != current:
-        _, approved = last_approval(goal.text) or (None, None)
+        _, approved = approval or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
         listed = "".join(f"\n  {change.describe()}" for change in found)
         raise Refused(
@@ -211,6 +212,34 @@ def require_pin(goal: Goal) -> str:
             "and new rows",
         )
     return current
+
+
+def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract | None]) -> None:
+    """The pin is a cache of the newest approval entry's digest: refuse one it does not
+    record (e.g. a pin pasted from a copy of the goal that was re-approved elsewhere)."""
+    entry, approved = approval
+    if entry.contract is None or short(pin) == entry.contract:
+        return
+    restore = (
+        f"put back `contract: {approved.digest()}` as activate wrote it"
+        if approved is not None and short(approved.digest()) == entry.contract
+        else "put back the pin activate wrote (e.g. `git checkout -- FILE`)"
+    )
+    raise Refused(
+        f"the `contract:` pin ({short(pin)}) is not the contract the newest approval entry "
+        f"records ({entry.contract}, iteration {entry.iteration} ({entry.date}) by "
+        f"{entry.by}); a pin is written only by `goalfile activate`; nothing was run",
+        file=goal.path,
+        line=goal.key_line("contract"),
+        hint=f"{restore}, or have a person approve the contract as it is with "
+        f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
+    )
+
+
+def approved_short(goal: Goal) -> str | None:
+    """The short digest of the newest approval entry, or None when the ledger records none."""
+    approval = last_approval(goal.text)
+    return approval[0].contract if approval is not None else None
 
 
 # --- the approval record in `by activate` entries -----------------------------------------

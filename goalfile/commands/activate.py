@@ -107,7 +107,12 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         approved = contract.contract_of(goal)
         pin = approved.digest()
         previous = contract.pinned(goal)
-        if previous is not None and previous.strip() == pin:
+        recorded = contract.approved_short(goal)
+        if (
+            previous is not None
+            and previous.strip() == pin
+            and recorded in (None, contract.short(pin))
+        ):
             raise Refused(
                 "the contract matches its pin; there is nothing to re-approve",
                 file=path,
@@ -146,9 +151,11 @@ def _change_notes(
     goal: Goal, approved: contract.Contract, previous: str | None, reason: str | None
 ) -> tuple[list[str], tuple[contract.Change, ...]]:
     """The lines that say what changed since the last approval, and the changes."""
+    last = contract.last_approval(goal.text)
+    if last is not None and last[0].contract is not None:
+        previous = last[0].contract  # the pin in the frontmatter is only a cache of it
     was = contract.short(previous) if previous is not None else "no pin"
     now = contract.short(approved.digest())
-    last = contract.last_approval(goal.text)
     old = last[1] if last is not None else None
     found = contract.changes(old, approved) if old is not None else ()
     added = sum(1 for c in found if c.field == "row" and c.new is not None)

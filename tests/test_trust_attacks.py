@@ -1,0 +1,67 @@
+"""Attacks on the trust promise, made from outside as an agent would make them: the real
+goalfile process, a real git repository, and the exact edits of the goal file.
+
+Each test reproduces one way an agent reached `met` without the checks passing; each must be
+refused (exit 3, file untouched) or reported.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, goal_text, row, run_goalfile
+
+GOAL = "goals/build.md"
+
+
+@pytest.fixture
+def build(repo: Path) -> Path:
+    """An approved goal whose check needs `build/ok`, committed on main."""
+    (repo / "goals" / "build.md").write_text(
+        goal_text(
+            slug="build",
+            status="draft",
+            iterations_used=0,
+            rows=(row("C1", "test -f build/ok", "exit 0"),),
+        )
+    )
+    done = run_goalfile("activate", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "-M", "main")
+    return repo
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1))
+
+
+def pin_line(path: Path) -> str:
+    return next(line for line in path.read_text().split("\n") if line.startswith("contract:"))
+
+
+def test_a_pin_pasted_from_a_scratch_reapproval_is_refused(build: Path, tmp_path: Path) -> None:
+    goal = build / GOAL
+    edit(goal, "`test -f build/ok`", "`true`")
+    scratch = tmp_path / "scratch.md"
+    shutil.copy(goal, scratch)
+    done = run_goalfile("activate", "--reapprove", scratch, "--reason", "x", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    edit(goal, pin_line(goal), pin_line(scratch))
+    before = goal.read_bytes()
+
+    refused = run_goalfile("verify", GOAL, cwd=build)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "newest approval entry" in refused.stderr
+    assert goal.read_bytes() == before
+    # the fix it names works: a re-approval is ledgered, and then the run is honest
+    fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "checks nothing", cwd=build)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "C1 check: `test -f build/ok` → `true`" in goal.read_text()
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
