@@ -1,0 +1,140 @@
+"""Fixtures for the host suite: the pinned CLIs, the loopback namespace, a goal repository.
+
+A test module imports the fixtures it uses by name (``from hosts_fixtures import ...``); there
+is no conftest.py here, so ``from conftest import ...`` keeps meaning tests/conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_git_repo, run_goalfile
+from fake_model import FakeModel, Script
+from host_install import NpmCli, install_cli
+from host_run import LoopbackNetns, loopback_netns
+
+# The versions the host suite is run against (docs/hosts.md says the same).
+CLAUDE_CODE = NpmCli(package="@anthropic-ai/claude-code", version="2.1.332", bin="claude")
+CODEX = NpmCli(package="@openai/codex", version="0.171.0", bin="codex")
+
+GOAL = "goals/demo.md"
+FIX = "touch done.txt"  # the command that makes the demo goal met
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> Path:
+    return install_cli(CLAUDE_CODE)
+
+
+@pytest.fixture(scope="session")
+def codex_cli() -> Path:
+    return install_cli(CODEX)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """The loopback-only namespace, or why this machine cannot make one (then the tests fall
+    back to the fake server's log alone to show that nothing else was contacted)."""
+
+    netns: LoopbackNetns | None
+    why_not: str | None
+
+
+@pytest.fixture(scope="session")
+def isolation() -> Iterator[Isolation]:
+    found = loopback_netns()
+    if isinstance(found, str):
+        print(f"host suite: {found}; asserting on the fake servers' logs only", file=sys.stderr)
+        yield Isolation(netns=None, why_not=found)
+        return
+    try:
+        yield Isolation(netns=found, why_not=None)
+    finally:
+        found.close()
+
+
+def goalfile_ok(*args: str, cwd: Path) -> str:
+    done = run_goalfile(*args, cwd=cwd)
+    assert done.returncode == 0, f"goalfile {' '.join(args)}: {done.stdout}{done.stderr}"
+    return done.stdout
+
+
+def goal_repo(
+    tmp_path: Path, *, tokens: str = "null", iterations: str = "10", activate: bool = True
+) -> Path:
+    """A real git repository set up as a user would: `goalfile new` + `activate` + `init`.
+
+    The goal: `done.txt` exists (C1 `test -f done.txt`, exit 0); :data:`FIX` meets it."""
+    repo = make_git_repo(tmp_path / "repo")
+    goalfile_ok(
+        "new",
+        "demo",
+        "--end-state",
+        "done.txt exists",
+        "--criterion",
+        "done.txt exists",
+        "--check",
+        "test -f done.txt",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "Nothing but done.txt changes.",
+        "--iterations",
+        iterations,
+        "--tokens",
+        tokens,
+        cwd=repo,
+    )
+    if activate:
+        goalfile_ok("activate", GOAL, cwd=repo)
+    goalfile_ok("init", cwd=repo)
+    return repo
+
+
+def start_server(kind: type[FakeModel], script: Script, isolation: Isolation) -> FakeModel:
+    """A fake model server whose socket lives where the CLI will run (the namespace, if any)."""
+    if isolation.netns is not None:
+        return isolation.netns.call(lambda: kind(script))
+    return kind(script)
+
+
+def goal_state(repo: Path) -> dict[str, Any]:
+    """`goalfile status --json` of the demo goal."""
+    done = run_goalfile("status", "--json", GOAL, cwd=repo)
+    state: dict[str, Any] = json.loads(done.stdout)["goals"][0]
+    return state
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    iteration: int
+    by: str
+    status: str
+
+
+ENTRY = re.compile(r"^### Iteration (\d+) \([^)]*\) by (\S+)$")
+
+
+def ledger(repo: Path) -> list[LedgerEntry]:
+    """The entries of the demo goal's `## Iterations`, each with its `status:` line."""
+    found: list[LedgerEntry] = []
+    current: tuple[int, str] | None = None
+    for line in (repo / GOAL).read_text(encoding="utf-8").splitlines():
+        match = ENTRY.match(line)
+        if match:
+            current = (int(match.group(1)), match.group(2))
+        elif current is not None and line.startswith("status: "):
+            found.append(LedgerEntry(current[0], current[1], line.removeprefix("status: ")))
+            current = None
+    return found
+
+
+def verify_entries(repo: Path) -> list[LedgerEntry]:
+    return [entry for entry in ledger(repo) if entry.by == "verify-goal"]
