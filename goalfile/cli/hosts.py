@@ -23,9 +23,17 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
 @click.option("--no-goal", is_flag=True, help="Do not write a first draft goal.")
 @click.option("--no-skills", is_flag=True, help="Do not install the skills.")
 @click.option("--no-hooks", is_flag=True, help="Do not register the Stop hook.")
+@click.option(
+    "--mcp",
+    is_flag=True,
+    help="Also register `goalfile mcp` in .mcp.json and .codex/config.toml "
+    "(needs `pip install 'goalfile[mcp]'`).",
+)
 @json_option
 @boundary
-def init(slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, as_json: bool) -> int:
+def init(
+    slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, mcp: bool, as_json: bool
+) -> int:
     """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
     .claude/skills/, and the Stop hook in .claude/settings.json and .codex/hooks.json.
 
@@ -35,7 +43,12 @@ def init(slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, as_json: boo
     from goalfile.commands.init import init as run
 
     result = run(
-        ctx=context(), slug=slug, goal=not no_goal, skills=not no_skills, hooks=not no_hooks
+        ctx=context(),
+        slug=slug,
+        goal=not no_goal,
+        skills=not no_skills,
+        hooks=not no_hooks,
+        mcp=mcp,
     )
     if as_json:
         emit_json(result.to_json())
@@ -49,6 +62,9 @@ def init(slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, as_json: boo
         for hook in result.hooks:
             what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
             click.echo(f"{what} {hook.path}")
+        for server in result.mcp:
+            what = "registered `goalfile mcp` in" if server.changed else "`goalfile mcp` already in"
+            click.echo(f"{what} {server.path}")
         if not result.changed and not result.errors:
             click.echo("nothing to change")
     for error in result.errors:

@@ -2,7 +2,8 @@
 
 1. ``goals/`` with a first draft goal (unless goal files exist already);
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
-3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``.
+3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``;
+4. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``.
 
 Every step is idempotent, so running ``init`` twice changes nothing. A settings file that is not
 valid JSON is reported with its position and left untouched; the other steps still run.
@@ -20,6 +21,7 @@ from goalfile.commands.status import discover
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import git_toplevel
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent, Registration, register_stop_hook
+from goalfile.hostmcp import McpRegistration, register_mcp
 
 SCHEMA_VERSION = 1
 DEFAULT_SLUG = "first-goal"
@@ -33,6 +35,7 @@ class InitResult:
     skills: SkillsResult | None
     hooks: tuple[Registration, ...]
     errors: tuple[GoalfileError, ...]
+    mcp: tuple[McpRegistration, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -40,6 +43,7 @@ class InitResult:
             self.goal is not None
             or (self.skills is not None and self.skills.changed)
             or any(h.changed for h in self.hooks)
+            or any(m.changed for m in self.mcp)
         )
 
     @property
@@ -54,6 +58,7 @@ class InitResult:
             "existing_goals": list(self.existing_goals),
             "skills": self.skills.to_json()["locations"] if self.skills else None,
             "hooks": [h.to_json() for h in self.hooks],
+            "mcp": [m.to_json() for m in self.mcp],
             "changed": self.changed,
             "errors": [e.to_json() for e in self.errors],
             "exit_code": int(self.exit_code),
@@ -69,6 +74,7 @@ def init(
     hooks: bool = True,
     agents: tuple[HostAgent, ...] = (HostAgent.CLAUDE, HostAgent.CODEX),
     timeout: int = HOOK_TIMEOUT,
+    mcp: bool = False,
 ) -> InitResult:
     root = git_toplevel(ctx.cwd) or ctx.cwd
     at_root = replace(ctx, cwd=root)
@@ -87,6 +93,11 @@ def init(
                 registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
             except GoalfileError as exc:
                 errors.append(exc)
+    servers: tuple[McpRegistration, ...] = ()
+    if mcp:
+        servers, failed = register_mcp(root=root)
+        servers = tuple(replace(m, path=_shown(Path(m.path), ctx.cwd)) for m in servers)
+        errors.extend(failed)
     return InitResult(
         root=str(root),
         goal=written,
@@ -94,6 +105,7 @@ def init(
         skills=installed,
         hooks=tuple(registrations),
         errors=tuple(errors),
+        mcp=servers,
     )
 
 

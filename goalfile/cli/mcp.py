@@ -1,0 +1,33 @@
+"""`goalfile mcp`: serve the goal tools over the Model Context Protocol (stdio)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goalfile.cli.base import boundary, main
+from goalfile.errors import UsageError
+
+
+@main.command("mcp")
+@boundary
+def mcp_command() -> int:
+    """Serve goalfile to MCP clients over stdio (needs `pip install 'goalfile[mcp]'`).
+
+    Tools: goal_status, goal_verify, goal_review, goal_block, goal_focus, each running the
+    goalfile command and returning its --json document. Resources: the goal files under goals/
+    and .zetetic/goals/ of the git top level (else the current folder). `goalfile init --mcp`
+    registers it for Claude Code (.mcp.json) and Codex (.codex/config.toml).
+    """
+    import os
+
+    try:
+        from goalfile.mcp_server import project_root, serve
+    except ImportError as exc:
+        if exc.name is None or exc.name.split(".")[0] not in ("mcp", "mcp_types", "anyio"):
+            raise
+        raise UsageError(
+            "`goalfile mcp` needs the optional MCP support, which is not installed",
+            hint="pip install 'goalfile[mcp]'",
+        ) from None
+    serve(root=project_root(Path.cwd()), env=dict(os.environ))
+    return 0

@@ -1,0 +1,80 @@
+"""`goalfile init --mcp`: `goalfile mcp` registered for Claude Code and Codex, merged."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+from conftest import run_goalfile
+
+from goalfile.hostmcp import merge_codex_mcp
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.parts
+    }
+
+
+def test_registers_both_hosts_and_a_second_run_changes_nothing(repo: Path) -> None:
+    first = run_goalfile("init", "--mcp", "--json", cwd=repo)
+    assert first.returncode == 0, first.stderr
+    assert json.loads((repo / ".mcp.json").read_text()) == {
+        "mcpServers": {"goalfile": {"command": "goalfile", "args": ["mcp"]}}
+    }
+    codex = tomllib.loads((repo / ".codex" / "config.toml").read_text())
+    assert codex == {"mcp_servers": {"goalfile": {"command": "goalfile", "args": ["mcp"]}}}
+    before = snapshot(repo)
+    second = run_goalfile("init", "--mcp", "--json", cwd=repo)
+    assert second.returncode == 0
+    assert json.loads(second.stdout)["changed"] is False
+    assert snapshot(repo) == before
+
+
+def test_existing_servers_and_settings_are_kept(repo: Path) -> None:
+    (repo / ".mcp.json").write_text(
+        '{\n    "mcpServers": {"db": {"command": "db-mcp"}},\n    "other": 1\n}\n'
+    )
+    (repo / ".codex").mkdir()
+    config = '# mine\nmodel = "o4"\n\n[mcp_servers.db]\ncommand = "db-mcp"\n'
+    (repo / ".codex" / "config.toml").write_text(config)
+    assert run_goalfile("init", "--mcp", "--no-goal", cwd=repo).returncode == 0
+    claude = json.loads((repo / ".mcp.json").read_text())
+    assert list(claude["mcpServers"]) == ["db", "goalfile"]
+    assert claude["other"] == 1
+    assert '    "other": 1' in (repo / ".mcp.json").read_text(), "indentation kept"
+    text = (repo / ".codex" / "config.toml").read_text()
+    assert text.startswith(config), "the existing text is kept byte for byte"
+    parsed = tomllib.loads(text)
+    assert parsed["model"] == "o4"
+    assert set(parsed["mcp_servers"]) == {"db", "goalfile"}
+
+
+def test_a_goalfile_server_registered_by_hand_is_left_alone(repo: Path) -> None:
+    (repo / ".mcp.json").write_text('{"mcpServers": {"goalfile": {"command": "/opt/gf"}}}\n')
+    before = (repo / ".mcp.json").read_text()
+    assert run_goalfile("init", "--mcp", "--no-goal", cwd=repo).returncode == 0
+    assert (repo / ".mcp.json").read_text() == before
+
+
+def test_invalid_toml_is_reported_and_left_untouched(repo: Path) -> None:
+    (repo / ".codex").mkdir()
+    bad = 'model = "o4"\n[mcp_servers\n'
+    (repo / ".codex" / "config.toml").write_text(bad)
+    done = run_goalfile("init", "--mcp", "--no-goal", cwd=repo)
+    assert done.returncode == 3
+    assert ".codex/config.toml:2:" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert (repo / ".codex" / "config.toml").read_text() == bad
+    assert "goalfile" in json.loads((repo / ".mcp.json").read_text())["mcpServers"]
+
+
+def test_the_appended_table_parses_whatever_the_file_ends_with() -> None:
+    for text in ("", "a = 1", "a = 1\n", "a = 1\n\n", "[t]\nb = 2"):
+        merged, changed = merge_codex_mcp(text)
+        assert changed
+        assert tomllib.loads(merged)["mcp_servers"]["goalfile"]["args"] == ["mcp"]
+        assert merge_codex_mcp(merged) == (merged, False)

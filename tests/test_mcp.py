@@ -1,0 +1,213 @@
+"""`goalfile mcp`: the real server process, driven by the MCP SDK's own client over stdio."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from conftest import clean_env, goal_text, row, run_goalfile, write_goal
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from goalfile.mcp_tools import TOOLS, ToolArgumentError, command_line
+
+Session = Callable[[ClientSession], Awaitable[Any]]
+
+
+def with_session(root: Path, body: Session) -> Any:
+    """Start `python -m goalfile mcp` in ``root`` and run ``body`` against it."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "goalfile", "mcp"], cwd=root, env=clean_env()
+    )
+    result: list[Any] = []
+
+    async def main() -> None:
+        with anyio.fail_after(60):
+            async with (
+                stdio_client(params) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                result.append(await body(session))
+
+    anyio.run(main)
+    return result[0]
+
+
+def call(root: Path, name: str, arguments: dict[str, Any]) -> Any:
+    async def body(session: ClientSession) -> Any:
+        return await session.call_tool(name, arguments)
+
+    return with_session(root, body)
+
+
+def document(result: Any) -> dict[str, Any]:
+    assert result.structured_content is not None, result.content
+    text = result.content[0].text
+    assert json.loads(text[text.index("{") :]) == result.structured_content
+    return dict(result.structured_content)
+
+
+@pytest.fixture
+def project(repo: Path) -> Path:
+    (repo / "flag").write_text("no\n")
+    rows = [
+        row("C1", "grep -q yes flag", "exit 0"),
+        row("R1", "notes.md", "says why", kind="review"),
+    ]
+    path = write_goal(repo / "goals", goal_text(slug="demo", status="draft", rows=rows))
+    assert run_goalfile("activate", path, cwd=repo).returncode == 0
+    (repo / "notes.md").write_text("The flag says yes because the checks ask for it.\n")
+    return repo
+
+
+def test_tools_and_resources_are_listed(project: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        tools = await session.list_tools()
+        resources = await session.list_resources()
+        read = await session.read_resource(resources.resources[0].uri)
+        return tools, resources, read
+
+    tools, resources, read = with_session(project, body)
+    assert {t.name for t in tools.tools} == {t.name for t in TOOLS}
+    assert [r.name for r in resources.resources] == ["goals/demo.md"]
+    assert read.contents[0].text == (project / "goals" / "demo.md").read_text()
+
+
+def test_a_file_that_is_no_goal_cannot_be_read(project: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        try:
+            await session.read_resource((project / "flag").as_uri())
+        except Exception as exc:
+            return str(exc)
+        return "read"
+
+    assert "is not a goal file" in with_session(project, body)
+
+
+def test_verify_unmet_then_met_writes_the_ledger(project: Path) -> None:
+    goal = project / "goals" / "demo.md"
+    before = goal.read_text()
+    dry = call(project, "goal_verify", {"path": "goals/demo.md", "no_write": True})
+    assert not dry.is_error
+    assert goal.read_text() == before, "no_write writes nothing"
+    unmet = call(project, "goal_verify", {"path": "goals/demo.md"})
+    assert not unmet.is_error, "unmet is a result, not an error"
+    assert document(unmet)["status"] == "active"
+    assert "C1 unmet" in document(unmet)["summary"]
+    assert "### Iteration" in goal.read_text()
+    (project / "flag").write_text("yes\n")
+    review = call(
+        project,
+        "goal_review",
+        {
+            "path": "goals/demo.md",
+            "id": "R1",
+            "artifact": "notes.md",
+            "quote": "The flag says yes because",
+            "verdict": "met",
+        },
+    )
+    assert not review.is_error, review.content[0].text
+    met = call(project, "goal_verify", {"path": "goals/demo.md"})
+    assert document(met)["status"] == "met"
+    status = call(project, "goal_status", {})
+    assert not status.is_error
+    assert "met" in json.dumps(document(status))
+
+
+def test_a_quote_not_in_the_artifact_is_a_tool_error(project: Path) -> None:
+    before = (project / "goals" / "demo.md").read_text()
+    result = call(
+        project,
+        "goal_review",
+        {
+            "path": "goals/demo.md",
+            "id": "R1",
+            "artifact": "notes.md",
+            "quote": "words the notes never say",
+            "verdict": "met",
+        },
+    )
+    assert result.is_error
+    assert "quote" in result.content[0].text
+    assert (project / "goals" / "demo.md").read_text() == before
+
+
+def test_block_records_the_reason(project: Path) -> None:
+    result = call(
+        project,
+        "goal_block",
+        {"path": "goals/demo.md", "reason": "the API is down", "tried": ["retry", "mirror"]},
+    )
+    assert not result.is_error, result.content[0].text
+    text = (project / "goals" / "demo.md").read_text()
+    assert "status: blocked" in text
+    assert "the API is down" in text
+    assert "mirror" in text
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "said"),
+    [
+        ("goal_verify", {"path": "goals/missing.md"}, "missing.md"),
+        ("goal_verify", {}, "`path` is required"),
+        ("goal_verify", {"path": "goals/demo.md", "no_write": "yes"}, "`no_write`"),
+        ("goal_block", {"path": "goals/demo.md", "reason": "x", "tried": []}, "`tried`"),
+        ("goal_status", {"path": "--help"}, "must not start with '-'"),
+        ("no_such_tool", {}, "no_such_tool"),
+    ],
+)
+def test_errors_are_tool_errors_and_the_server_keeps_serving(
+    project: Path, name: str, arguments: dict[str, Any], said: str
+) -> None:
+    async def body(session: ClientSession) -> Any:
+        bad = await session.call_tool(name, arguments)
+        good = await session.call_tool("goal_status", {})
+        return bad, good
+
+    bad, good = with_session(project, body)
+    assert bad.is_error
+    assert said in bad.content[0].text
+    assert not good.is_error
+
+
+def test_command_lines_keep_paths_from_being_read_as_options() -> None:
+    assert command_line("goal_verify", {"path": "a.md", "no_write": True}) == [
+        "verify",
+        "--json",
+        "--no-write",
+        "--",
+        "a.md",
+    ]
+    assert command_line("goal_block", {"path": "a.md", "reason": "--force", "tried": ["-x"]}) == [
+        "block",
+        "--json",
+        "--reason=--force",
+        "--tried=-x",
+        "--",
+        "a.md",
+    ]
+    with pytest.raises(ToolArgumentError):
+        command_line("goal_status", {"path": "a.md", "extra": 1})
+
+
+def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> None:
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'mcp' or name.startswith('mcp.'):\n"
+        "            raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+    )
+    done = run_goalfile("mcp", cwd=tmp_path, env={"PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 2
+    assert "pip install 'goalfile[mcp]'" in done.stderr
+    assert "Traceback" not in done.stderr
