@@ -6,18 +6,22 @@ import re
 from collections.abc import Iterable
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
-from goalfile.model import Criterion, Finding, Goal, Kind, Severity
+from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, review_artifact
 
 PLACEHOLDER = "FILL IN"
 
 
-def diagnose(goal: Goal) -> tuple[Finding, ...]:
-    """Everything wrong with a goal file: what reading it found, then the rules."""
+def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, ...]:
+    """Everything wrong with a goal file: what reading it found, then the rules.
+
+    A placeholder is an error, except in a draft when ``draft_placeholders`` is true (what
+    `goalfile lint` asks): a draft is allowed to be unfinished, and `activate` refuses it."""
+    warn = draft_placeholders and goal.status is Status.DRAFT
     findings = [
         *goal.problems,
         *_row_findings(goal),
-        *_placeholders(goal),
+        *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
@@ -47,12 +51,14 @@ def require_valid(goal: Goal) -> None:
         )
 
 
-def _placeholders(goal: Goal) -> Iterable[Finding]:
+def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
     """Text the template left to fill in: a draft is not ready while any remains."""
-    hint = f"replace every `{PLACEHOLDER}: ...` the template wrote"
+    hint = (
+        f"replace every `{PLACEHOLDER}: ...` in {goal.path}, then `goalfile activate {goal.path}`"
+    )
     if PLACEHOLDER in goal.end_state:
         yield Finding(
-            severity=Severity.ERROR,
+            severity=severity,
             message="the end state is still a placeholder",
             line=_line_of(goal, "# Goal:"),
             hint=hint,
@@ -61,15 +67,25 @@ def _placeholders(goal: Goal) -> Iterable[Finding]:
     if any(PLACEHOLDER in item for item in goal.non_goals):
         section = goal.section("non-goals")
         yield Finding(
-            severity=Severity.ERROR,
+            severity=severity,
             message="a non-goal is still a placeholder",
             line=section.line if section else None,
             hint=hint,
             code="placeholder",
         )
     for row in goal.criteria:
-        if any(PLACEHOLDER in value for _, value in row.cells):
-            yield _error(row, f"{row.id or 'row'}: a cell is still a placeholder", hint)
+        if _has_placeholder(row):
+            yield Finding(
+                severity=severity,
+                line=row.line,
+                message=f"{row.id or 'row'}: a cell is still a placeholder",
+                hint=hint,
+                code="placeholder",
+            )
+
+
+def _has_placeholder(row: Criterion) -> bool:
+    return any(PLACEHOLDER in value for _, value in row.cells)
 
 
 def _line_of(goal: Goal, prefix: str) -> int | None:
@@ -147,6 +163,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 'say what a passing run looks like, e.g. `exit 0; stdout contains "passed"`',
             )
             continue
+        if _has_placeholder(row):
+            continue  # reported once, as a placeholder
         if row.kind is Kind.REVIEW:
             if row.check.strip() and review_artifact(row) is None:
                 yield _error(

@@ -128,6 +128,8 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "path": "elsewhere/pipes.md",
         "slug": "pipes",
         "status": "draft",
+        "criteria": ["C1"],
+        "missing": [],
     }
     goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
     assert goal.end_state == "the pipeline works"
@@ -146,11 +148,19 @@ def test_new_with_options_and_json(repo: Path) -> None:
     assert last_line(verify.stdout) == "verify-goal pipes iteration 0: C1 met; status: met"
 
 
-def test_a_new_goal_without_a_check_does_not_lint(repo: Path) -> None:
-    assert run_goalfile("new", "empty", cwd=repo).returncode == 0
-    done = run_goalfile("lint", "goals/empty.md", cwd=repo)
-    assert done.returncode == 3
-    assert "C1: no check" in done.stderr
+def test_a_new_draft_lints_with_warnings_and_activate_refuses_it(repo: Path) -> None:
+    done = run_goalfile("new", "empty", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "next: fill in the end state, the non-goals, C1's criterion" in done.stderr
+    lint = run_goalfile("lint", "goals/empty.md", cwd=repo)
+    assert lint.returncode == 0, lint.stderr
+    assert lint.stdout.strip() == "goals/empty.md: ok (3 warning(s))"
+    assert "warning: C1: a cell is still a placeholder" in lint.stderr
+    before = (repo / "goals" / "empty.md").read_bytes()
+    activate = run_goalfile("activate", "goals/empty.md", cwd=repo)
+    assert activate.returncode == 3
+    assert "the end state is still a placeholder (and 2 more" in activate.stderr
+    assert (repo / "goals" / "empty.md").read_bytes() == before
 
 
 # --------------------------------------------------------------------------- lint
@@ -368,3 +378,102 @@ def test_status_without_goals(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert done.stdout == ""
     assert "no goal files found" in done.stderr
+
+
+# --------------------------------------------------------------------------- new --activate
+
+
+def test_new_with_several_checks_and_activate_gives_an_active_pinned_goal(repo: Path) -> None:
+    (repo / "README.md").write_text("explains the greeting\n")
+    done = run_goalfile(
+        "new",
+        "greet",
+        "it greets",
+        "--check",
+        "echo hello",
+        "--expected",
+        'exit 0; prints "hello"',
+        "--check",
+        "printf 'a|b'",
+        "--expected",
+        'exit 0; stdout contains "a|b"',
+        "--criterion",
+        "it says hello",
+        "--review",
+        "README.md=explains the greeting",
+        "--non-goal",
+        "nothing else changes",
+        "--iterations",
+        "3",
+        "--tokens",
+        "null",
+        "--activate",
+        cwd=repo,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == (
+        "wrote goals/greet.md (status: active; 3 criteria approved, contract pinned)"
+    )
+    assert "fill in" not in done.stderr
+    assert done.stderr.strip() == (
+        "next: work toward the end state; `goalfile verify goals/greet.md` decides"
+    )
+    text = (repo / "goals" / "greet.md").read_text()
+    assert "FILL IN" not in text
+    goal = parse_goal(text, path="g")
+    assert goal.status is Status.ACTIVE
+    assert goal.meta["contract"].startswith("sha256:")
+    assert [(r.id, r.criterion, r.check, r.expected, r.kind.value) for r in goal.criteria] == [
+        ("C1", "it says hello", "echo hello", 'exit 0; prints "hello"', "deterministic"),
+        ("C2", "`printf 'a|b'`", "printf 'a|b'", 'exit 0; stdout contains "a|b"', "deterministic"),
+        ("R1", "explains the greeting", "README.md", "explains the greeting", "review"),
+    ]
+    assert goal.budget.iterations == 3
+    assert run_goalfile("lint", "goals/greet.md", cwd=repo).returncode == 0
+    assert run_goalfile("audit", "goals/greet.md", cwd=repo).returncode == 0
+    verify = run_goalfile("verify", "goals/greet.md", cwd=repo)
+    assert last_line(verify.stdout) == (
+        "verify-goal greet iteration 0: C1 met, C2 met, R1 unmet; status: active"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--check", "true"], "1 --check but 0 --expected"),
+        (["--check", "true", "--expected", "exit zero"], "--expected number 1 ('exit zero')"),
+        (["--review", "no-equals-sign"], "is not PATH=WHAT"),
+        (["--criterion", "x"], "1 --criterion but 0 --check"),
+    ],
+)
+def test_new_refuses_options_that_do_not_pair_up(repo: Path, args: list[str], message: str) -> None:
+    done = run_goalfile("new", "bad", "an end state", *args, cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (repo / "goals" / "bad.md").exists()
+
+
+def test_new_activate_without_a_check_writes_nothing(repo: Path) -> None:
+    done = run_goalfile("new", "bare", "an end state", "--activate", cwd=repo)
+    assert done.returncode == 2
+    assert "--activate needs C1's criterion, check and expected result" in done.stderr
+    assert not (repo / "goals" / "bare.md").exists()
+
+
+def test_a_complete_draft_points_to_activate(repo: Path) -> None:
+    done = run_goalfile(
+        "new",
+        "ready",
+        "it is ready",
+        "--check",
+        "true",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "nothing",
+        cwd=repo,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip() == "next: `goalfile activate goals/ready.md` pins the contract"
+    assert run_goalfile("activate", "goals/ready.md", cwd=repo).returncode == 0

@@ -28,13 +28,46 @@ def _limit(value: str | None) -> int | None:
 
 @main.command()
 @click.argument("slug")
+@click.argument("end_state_arg", metavar="[END_STATE]", required=False)
 @click.option(
     "--dir",
     "directory",
     type=click.Path(file_okay=False),
     help="Folder for the goal file (default: goals/).",
 )
-@click.option("--end-state", help="The one measurable end state (the `# Goal:` heading).")
+@click.option(
+    "--end-state", help="The one measurable end state (the `# Goal:` heading); or END_STATE."
+)
+@click.option(
+    "--check",
+    "checks",
+    multiple=True,
+    metavar="CMD",
+    help="A check command (rows C1, C2, ...); repeat, each followed by its --expected.",
+)
+@click.option(
+    "--expected",
+    "expected",
+    multiple=True,
+    metavar="TEXT",
+    help="What a passing run of the --check before it looks like, e.g. 'exit 0'.",
+)
+@click.option(
+    "--criterion",
+    "criteria",
+    multiple=True,
+    help="What the --check at the same place asserts (default: its command); repeat.",
+)
+@click.option(
+    "--review",
+    "reviews",
+    multiple=True,
+    metavar="PATH=WHAT",
+    help="A review row (R1, R2, ...): the artifact a reviewer reads and what it must show; repeat.",
+)
+@click.option(
+    "--non-goal", "non_goals", multiple=True, help="Something that must stay unchanged; repeat."
+)
 @click.option(
     "--iterations",
     default="5",
@@ -45,52 +78,75 @@ def _limit(value: str | None) -> int | None:
     "--tokens", default="null", show_default=True, help="Token budget, or `null` for unbounded."
 )
 @click.option(
-    "--non-goal", "non_goals", multiple=True, help="Something that must stay unchanged; repeat."
+    "--activate",
+    "activate_now",
+    is_flag=True,
+    help="Activate the goal at once (its contract pinned); refused, with nothing written, "
+    "when the end state or a check is missing.",
 )
-@click.option("--criterion", help="What the first criterion C1 asserts.")
-@click.option("--check", help="The command of C1.")
-@click.option("--expected", help="What a passing run of C1 looks like, e.g. 'exit 0'.")
 @json_option
 @boundary
 def new(
     slug: str,
+    end_state_arg: str | None,
     directory: str | None,
     end_state: str | None,
+    checks: tuple[str, ...],
+    expected: tuple[str, ...],
+    criteria: tuple[str, ...],
+    reviews: tuple[str, ...],
+    non_goals: tuple[str, ...],
     iterations: str,
     tokens: str,
-    non_goals: tuple[str, ...],
-    criterion: str | None,
-    check: str | None,
-    expected: str | None,
+    activate_now: bool,
     as_json: bool,
 ) -> int:
-    """Write a draft goal file goals/SLUG.md from the template; never overwrites.
+    """Write the goal file goals/SLUG.md, a draft unless --activate; never overwrites.
 
-    Whatever the options do not give is written as `FILL IN: ...`; lint refuses the draft until
-    every placeholder is replaced.
+    \b
+    goalfile new auth "pytest tests/auth passes" \\
+      --check "pytest tests/auth -q" --expected 'exit 0; stdout contains "passed"' \\
+      --check "ruff check ." --expected "exit 0" --non-goal "tests/fixtures stay" --activate
+
+    Whatever the options do not give is written as `FILL IN: ...`: lint warns about it in a
+    draft, and activate refuses it.
     """
-    from goalfile.commands.new import new_goal
+    from goalfile.commands.new import build_rows, new_goal
 
+    if end_state_arg is not None and end_state is not None and end_state_arg != end_state:
+        raise UsageError(
+            "END_STATE and --end-state differ; give the end state once",
+            hint=f'goalfile new {slug} "END STATE"',
+        )
+    rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
     result = new_goal(
         slug=slug,
         directory=directory,
         ctx=context(),
-        end_state=end_state,
+        end_state=end_state_arg if end_state_arg is not None else end_state,
         iterations=_limit(iterations),
         tokens=_limit(tokens),
-        check=check,
-        expected=expected,
-        criterion=criterion,
+        rows=rows,
         non_goals=non_goals,
+        activate=activate_now,
     )
     if as_json:
         emit_json(result.to_json())
+    elif result.status == "active":
+        click.echo(
+            f"wrote {result.path} (status: active; {len(result.criteria)} criteria approved, "
+            "contract pinned)"
+        )
+        err(f"next: work toward the end state; `goalfile verify {result.path}` decides")
     else:
         click.echo(f"wrote {result.path} (status: draft)")
-        err(
-            "next: fill in the end state, non-goals and every check, then "
-            f"`goalfile lint {result.path}` and `goalfile activate {result.path}`"
-        )
+        if result.missing:
+            err(
+                f"next: fill in {', '.join(result.missing)} in {result.path}, then "
+                f"`goalfile activate {result.path}`"
+            )
+        else:
+            err(f"next: `goalfile activate {result.path}` pins the contract")
     return 0
 
 

@@ -1,4 +1,12 @@
-"""`goalfile new SLUG`: a draft goal file from templates/goal.md."""
+"""`goalfile new SLUG "END STATE"`: a goal file from templates/goal.md, as a draft or active.
+
+Each ``--check CMD`` pairs with the ``--expected TEXT`` at the same place in the command line
+(rows C1, C2, ...); each ``--review PATH=WHAT`` adds a review row (R1, R2, ...). Whatever the
+goal needs and the options do not give (the end state, a first check) is written as
+``FILL IN: ...``, which ``lint`` reports as a warning in a draft and every other command
+refuses. With ``activate=True`` nothing may be missing: the goal is checked before anything is
+written, then activated (its contract pinned) in the same run.
+"""
 
 from __future__ import annotations
 
@@ -7,20 +15,121 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile.commands.context import Context
-from goalfile.errors import UsageError
+from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import create_new
 from goalfile.ledger import code_span, plain_cell
+from goalfile.lint import PLACEHOLDER
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
+
+END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
+NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
+
+
+@dataclass(frozen=True, kw_only=True)
+class NewRow:
+    """One criterion row as the options gave it."""
+
+    id: str
+    criterion: str
+    check: str
+    expected: str
+    review: bool = False
+
+    def render(self) -> str:
+        kind = "review" if self.review else "deterministic"
+        return (
+            f"| {self.id} | {self.criterion} | {code_span(self.check)} "
+            f"| {plain_cell(self.expected)} | {kind} |"
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
 class NewResult:
     path: str
     slug: str
+    missing: tuple[str, ...] = ()  # what is still a placeholder
+    status: str = "draft"
+    criteria: tuple[str, ...] = ()
+    contract: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"schema_version": 1, "path": self.path, "slug": self.slug, "status": "draft"}
+        document: dict[str, object] = {
+            "schema_version": 1,
+            "path": self.path,
+            "slug": self.slug,
+            "status": self.status,
+            "criteria": list(self.criteria),
+            "missing": list(self.missing),
+        }
+        if self.contract is not None:
+            document["contract"] = self.contract
+        return document
+
+
+def build_rows(
+    *,
+    checks: Sequence[str] = (),
+    expected: Sequence[str] = (),
+    criteria: Sequence[str] = (),
+    reviews: Sequence[str] = (),
+) -> tuple[NewRow, ...]:
+    """The rows the options describe; a usage error when they do not pair up."""
+    if len(checks) != len(expected):
+        raise UsageError(
+            f"{len(checks)} --check but {len(expected)} --expected: each --check needs the "
+            "--expected that follows it",
+            hint='e.g. `--check "pytest -q" --expected "exit 0; stdout contains \\"passed\\""`',
+        )
+    if len(criteria) > len(checks):
+        raise UsageError(
+            f"{len(criteria)} --criterion but {len(checks)} --check: each --criterion names "
+            "the --check at the same place",
+            hint="give one --criterion per --check, or leave --criterion out",
+        )
+    rows: list[NewRow] = []
+    for number, (command, text) in enumerate(zip(checks, expected, strict=True), start=1):
+        if not command.strip():
+            raise UsageError(f"--check number {number} is empty", hint="give the command to run")
+        _require_expected(text, number)
+        what = criteria[number - 1] if number <= len(criteria) else ""
+        rows.append(
+            NewRow(
+                id=f"C{number}",
+                criterion=plain_cell(what) if what.strip() else code_span(command),
+                check=command,
+                expected=text,
+            )
+        )
+    for number, item in enumerate(reviews, start=1):
+        path, sep, what = item.partition("=")
+        if not sep or not path.strip() or not what.strip():
+            raise UsageError(
+                f"--review {item!r} is not PATH=WHAT",
+                hint='e.g. `--review "docs/auth.md=describes the refresh-token flow"`',
+            )
+        rows.append(
+            NewRow(
+                id=f"R{number}",
+                criterion=plain_cell(what.strip()),
+                check=path.strip(),
+                expected=what.strip(),
+                review=True,
+            )
+        )
+    return tuple(rows)
+
+
+def _require_expected(text: str, number: int) -> None:
+    from goalfile.expect import parse_expected
+
+    try:
+        parse_expected(text)
+    except GoalfileError as exc:
+        raise UsageError(
+            f"--expected number {number} ({text!r}): {exc.message}",
+            hint=exc.hint or 'e.g. `exit 0; stdout contains "passed"`',
+        ) from None
 
 
 def render_new(
@@ -30,32 +139,51 @@ def render_new(
     end_state: str | None = None,
     iterations: int | None = 5,
     tokens: int | None = None,
-    check: str | None = None,
-    expected: str | None = None,
-    criterion: str | None = None,
+    rows: Sequence[NewRow] = (),
     non_goals: Sequence[str] = (),
+    non_goal_placeholder: bool = True,
 ) -> str:
+    """The goal file's text; placeholders for a missing end state, rows and (unless
+    ``non_goal_placeholder`` is false) non-goals."""
     if not SLUG_RE.match(slug):
         raise UsageError(
             f"slug {slug!r} is not lowercase letters, digits and '-'",
             hint="e.g. `goalfile new auth-refresh`",
         )
+    items = [" ".join(item.split()) for item in non_goals if item.strip()]
+    if not items and non_goal_placeholder:
+        items = [NON_GOAL_PLACEHOLDER]
+    table = [row.render() for row in rows] or [
+        f"| C1 | {PLACEHOLDER}: what must hold | {PLACEHOLDER}: the command "
+        f"| {PLACEHOLDER}: what a passing run looks like, e.g. exit 0 | deterministic |"
+    ]
     values = {
         "slug": slug,
         "created": today,
         "iterations": "null" if iterations is None else str(iterations),
         "tokens": "null" if tokens is None else str(tokens),
-        "end_state": " ".join((end_state or "FILL IN: one measurable end state").split()),
-        "non_goal": "\n- ".join(" ".join(item.split()) for item in non_goals if item.strip())
-        or "FILL IN: what must stay unchanged",
-        "criterion": plain_cell(criterion or "FILL IN: what must hold"),
-        "check": code_span(check) if check else "",
-        "expected": plain_cell(expected) if expected else "",
+        "end_state": " ".join((end_state or END_STATE_PLACEHOLDER).split()),
+        "non_goals": "\n".join(f"- {item}" for item in items),
+        "rows": "\n".join(table),
     }
     text = template("goal.md")
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
     return text
+
+
+def missing_parts(
+    *, end_state: str | None, rows: Sequence[NewRow], non_goals: Sequence[str], activate: bool
+) -> tuple[str, ...]:
+    """What the goal would hold as placeholders, in the words of the `next:` line."""
+    missing = []
+    if not (end_state or "").strip():
+        missing.append("the end state")
+    if not any(item.strip() for item in non_goals) and not activate:
+        missing.append("the non-goals")
+    if not rows:
+        missing.append("C1's criterion, check and expected result")
+    return tuple(missing)
 
 
 def new_goal(
@@ -66,27 +194,79 @@ def new_goal(
     end_state: str | None = None,
     iterations: int | None = 5,
     tokens: int | None = None,
-    check: str | None = None,
-    expected: str | None = None,
-    criterion: str | None = None,
+    rows: Sequence[NewRow] = (),
     non_goals: Sequence[str] = (),
+    activate: bool = False,
 ) -> NewResult:
     for name, value in (("iterations", iterations), ("tokens", tokens)):
         if value is not None and value <= 0:
             raise UsageError(f"--{name} must be a positive integer (omit it for unbounded)")
+    missing = missing_parts(end_state=end_state, rows=rows, non_goals=non_goals, activate=activate)
+    if activate and missing:
+        raise UsageError(
+            f"--activate needs {' and '.join(missing)}; nothing was written",
+            hint=f'goalfile new {slug} "END STATE" --check CMD --expected TEXT --activate',
+        )
     text = render_new(
         slug=slug,
         today=ctx.today,
         end_state=end_state,
         iterations=iterations,
         tokens=tokens,
-        check=check,
-        expected=expected,
-        criterion=criterion,
+        rows=rows,
         non_goals=non_goals,
+        non_goal_placeholder=not activate,
     )
     folder = Path(directory) if directory else ctx.cwd / "goals"
+    if not folder.is_absolute():
+        folder = ctx.cwd / folder
     path = folder / f"{slug}.md"
+    shown = str(path.relative_to(ctx.cwd) if path.is_relative_to(ctx.cwd) else path)
+    _require_same_rows(text, shown, rows)
+    if activate:
+        _require_ready(text, shown)
     create_new(path, text)
-    shown = path.relative_to(ctx.cwd) if path.is_relative_to(ctx.cwd) else path
-    return NewResult(path=str(shown), slug=slug)
+    ids = tuple(row.id for row in rows)
+    if not activate:
+        return NewResult(path=shown, slug=slug, missing=missing, criteria=ids)
+    from goalfile.commands.activate import activate as run_activate
+
+    done = run_activate(path=str(path), ctx=ctx)
+    return NewResult(
+        path=shown,
+        slug=slug,
+        status=done.status.value,
+        criteria=done.criteria,
+        contract=done.digest,
+    )
+
+
+def _require_same_rows(text: str, shown: str, rows: Sequence[NewRow]) -> None:
+    """Each row reads back as the options gave it (a cell must not change what it means)."""
+    from goalfile.parse import parse_goal
+
+    if not rows:
+        return
+    written = {row.id: row for row in parse_goal(text, path=shown).criteria}
+    for row in rows:
+        back = written.get(row.id)
+        if back is None or (back.check, back.expected) != (row.check, row.expected):
+            raise UsageError(
+                f"{row.id} would not read back as given (check {row.check!r}, expected "
+                f"{row.expected!r}); nothing was written",
+                hint="write the goal file by hand, or simplify the command",
+            )
+
+
+def _require_ready(text: str, shown: str) -> None:
+    """Refuse, before anything is written, a goal that activate would refuse."""
+    from goalfile.lint import require_valid
+    from goalfile.parse import parse_goal
+
+    try:
+        require_valid(parse_goal(text, path=shown))
+    except GoalfileError as exc:
+        raise UsageError(
+            f"the goal would not activate: {exc.message}; nothing was written",
+            hint=exc.hint,
+        ) from None
