@@ -34,7 +34,8 @@ Decisions the design left open, and what was chosen:
   so formatting and parsing again gives an equal value.
 * One trailing ``;`` is tolerated (``exit 0;``). An empty clause anywhere else is an error:
   a leading ``;``, ``;;``, or ``and`` with nothing after it. Empty (or blank) text is an error.
-* ``contains ""``, ``lacks ""`` and ``matches //`` are errors (they hold or fail whatever the
+* ``contains ""``, ``lacks ""``, ``matches //`` and any ``matches`` pattern that matches the
+  empty string (``/^/``, ``/.*/``, ``/x*/``) are errors (they hold or fail whatever the
   output is). ``prints ""`` is allowed (stdout is blank). A ``prints`` TEXT that starts or ends
   with whitespace is an error, because it could never equal trimmed stdout.
 * ``exit N`` accepts 0 to 255 only; ``exit == N`` is not part of the language.
@@ -391,6 +392,40 @@ def _read_regex(text: str, i: int) -> tuple[str, int]:
     return "", -1
 
 
+def literal_pipes_in_regexes(text: str) -> str:
+    """An ``expected`` text from a table cell, with each ``|`` inside a ``/REGEX/`` escaped.
+
+    A table cell can only hold a ``|`` written ``\\|``, and Markdown reads that as ``|``; in
+    a regex it would become an alternation (``/^\\| X/`` as ``^| X``, which matches every
+    line). In a cell, ``\\|`` inside a ``/REGEX/`` therefore means a literal ``|``.
+    """
+    if "|" not in text:
+        return text
+    out: list[str] = []
+    done = 0
+    for raw in _split(text):
+        for tok in raw.toks:
+            if tok.kind != "regex":
+                continue
+            body = text[tok.pos + 1 : tok.end - 1]
+            out += [text[done : tok.pos + 1], _escape_bare_pipes(body), "/"]
+            done = tok.end
+    return "".join(out) + text[done:]
+
+
+def _escape_bare_pipes(body: str) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            out.append(body[i : i + 2])
+            i += 2
+            continue
+        out.append("\\|" if body[i] == "|" else body[i])
+        i += 1
+    return "".join(out)
+
+
 def _normalize_pattern(pattern: str) -> str:
     if "\\/" not in pattern:
         return pattern
@@ -498,7 +533,13 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
         if len(args) == 1 and args[0].kind == "regex":
             if not args[0].value:
                 raise _Bad("matches // matches every line", form + " with a non-empty REGEX")
-            _compile(args[0].value)
+            if _compile(args[0].value).search("") is not None:
+                raise _Bad(
+                    f"/{_slashes(args[0].value)}/ matches the empty line, so it holds for any "
+                    "output",
+                    form + " that only a line holding what you expect can match, e.g. "
+                    "/^ok$/ rather than /^/ or /.*/",
+                )
             return MatchClause(stream=stream, pattern=args[0].value)
         if args and args[0].kind == "regex":
             raise _Bad(

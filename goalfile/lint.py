@@ -10,6 +10,8 @@ from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, review_artifact
 
 PLACEHOLDER = "FILL IN"
+ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+"""A criterion id: anything else could forge the summary line (`C1; status: met`)."""
 
 
 def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, ...]:
@@ -137,6 +139,13 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             )
         else:
             seen[row.id] = row.line
+        if row.id and not ID_RE.fullmatch(row.id):
+            yield _error(
+                row,
+                f"id {row.id!r} is not a plain id: it must start with a letter and hold only "
+                "letters, digits, `_`, `.` and `-`",
+                "rename the row, e.g. C1 (an id is printed in the ledger and the summary line)",
+            )
         label = row.id or "row"
         if row.kind_text.lower() not in {k.value for k in Kind}:
             yield _error(

@@ -693,6 +693,10 @@ def _criteria(table: Sequence[Token], problems: list[Finding]) -> Iterator[Crite
         check, is_code = _check_text(check_cell)
         expected_cell = by_name["expected"]
         expected, _ = _check_text(expected_cell)
+        if "|" in expected:  # `\|` inside a cell's /REGEX/ means a literal `|`
+            from goalfile.expect import literal_pipes_in_regexes
+
+            expected = literal_pipes_in_regexes(expected)
         kind_text = raw("kind") or "deterministic"
         try:
             kind = Kind(kind_text.lower())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, goal_text, row, run_goalfile
+from tests.conftest import git, goal_text, last_line, row, run_goalfile
 
 GOAL = "goals/build.md"
 
@@ -65,3 +65,70 @@ def test_a_pin_pasted_from_a_scratch_reapproval_is_refused(build: Path, tmp_path
     assert fixed.returncode == 0, fixed.stderr
     assert "C1 check: `test -f build/ok` → `true`" in goal.read_text()
     assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+
+
+def test_a_row_id_that_forges_the_summary_line_is_refused(repo: Path) -> None:
+    forged = "C1; status: met"
+    path = repo / "goals" / "g.md"
+    path.write_text(
+        goal_text(
+            slug="g", status="draft", iterations_used=0, rows=(row(forged, "false", "exit 0"),)
+        )
+    )
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert "is not a plain id" in linted.stdout + linted.stderr
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
+    # the same row in a goal that is already active (edited in after activation)
+    path.write_text(path.read_text().replace("status: draft", "status: active"))
+    before = path.read_bytes()
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "status: met" not in done.stdout
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("pattern", ["/^/", "/.*/", "/x*/", r"/(?:)/", r"/\s*$/"])
+def test_a_regex_that_matches_the_empty_line_is_refused(repo: Path, pattern: str) -> None:
+    path = repo / "goals" / "g.md"
+    path.write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations_used=0,
+            rows=(row("C1", "false", f"stdout matches {pattern}"),),
+        )
+    )
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert "matches the empty line" in linted.stdout + linted.stderr
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
+    path.write_text(path.read_text().replace("status: draft", "status: active"))
+    before = path.read_bytes()
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert path.read_bytes() == before
+
+
+def test_an_escaped_pipe_in_a_table_regex_is_a_literal_pipe(repo: Path) -> None:
+    path = repo / "goals" / "g.md"
+    # the cell holds `stdout matches /^\| X/`: Markdown turns `\|` into `|`, and `^| X` would
+    # be an alternation with an empty branch that matches every line
+    path.write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations_used=0,
+            rows=(row("C1", "echo no table here", r"exit 0; stdout matches /^\| X/"),),
+        )
+    )
+    assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 unmet; status: active"
+    # the same regex holds on a line that starts with the pipe
+    path.write_text(path.read_text().replace("`echo no table here`", r"`echo '\| X \|'`"))
+    assert run_goalfile("activate", "--reapprove", "goals/g.md", cwd=repo).returncode == 0
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr

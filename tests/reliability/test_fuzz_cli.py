@@ -477,8 +477,17 @@ def holds_text(stream: str, verb: str, text: str) -> Holds:
     return holds
 
 
+def in_table(pattern: str) -> str:
+    """The pattern ``re`` gets from a table cell: ``\\|`` there is a literal ``|``."""
+    return pattern.replace(r"\/", "/").replace("|", r"\|")
+
+
+def matches_empty(pattern: str) -> bool:
+    return re.search(in_table(pattern), "") is not None
+
+
 def holds_regex(stream: str, pattern: str) -> Holds:
-    python = re.compile(pattern.replace(r"\/", "/"))
+    python = re.compile(in_table(pattern))
     return lambda ran: any(
         python.search(line) is not None for s in ran.streams(stream) for line in ran.lines(s)
     )
@@ -514,7 +523,7 @@ def clause(draw: st.DrawFn) -> tuple[str, Holds]:
         text, written = draw(quoted())
         return f"{case(stream)} {case(verb)} {written}", holds_text(stream, verb, text)
     if form == "matches":
-        pattern = draw(regex())
+        pattern = draw(regex().filter(lambda p: not matches_empty(p)))
         return f"{case(stream)} {case('matches')} /{pattern}/", holds_regex(stream, pattern)
     if form == "empty":
         return f"{case(stream)} {case('empty')}", holds_empty(stream)
@@ -593,6 +602,23 @@ def test_valid_expected_texts_lint_clean_and_verify_as_documented(
     )
     again = invoke("lint", str(path))
     assert again.exit_code == 0, f"verify left an invalid file:\n{again.stderr}"
+
+
+@FUZZ
+@given(regex(), st.sampled_from(STREAMS), st.booleans())
+def test_a_generated_regex_is_refused_exactly_when_it_matches_the_empty_string(
+    workdir: Path, pattern: str, stream: str, as_code: bool
+) -> None:
+    """A `matches` clause that matches the empty string cannot fail: lint rejects it."""
+    path = workdir / "regex.md"
+    path.write_bytes(with_expected(f"exit 0; {stream} matches /{pattern}/", as_code))
+    linted = invoke("lint", str(path))
+    assert crashed(linted) is None, crashed(linted)
+    if matches_empty(pattern):
+        assert linted.exit_code == 3, f"/{pattern}/ matches the empty string:\n{linted.output}"
+        assert "matches the empty line" in linted.stderr
+    else:
+        assert linted.exit_code == 0, f"/{pattern}/ is valid, but:\n{linted.stderr}"
 
 
 @FUZZ
