@@ -8,6 +8,7 @@ refused (exit 3, file untouched) or reported.
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -132,3 +133,41 @@ def test_an_escaped_pipe_in_a_table_regex_is_a_literal_pipe(repo: Path) -> None:
     assert run_goalfile("activate", "--reapprove", "goals/g.md", cwd=repo).returncode == 0
     done = run_goalfile("verify", "goals/g.md", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+EDITS = {
+    "row-added": (
+        "| deterministic |\n",
+        "| deterministic |\n| C2 | more | `false` | exit 0 | deterministic |\n",
+    ),
+    "loosened": ("| exit 0 |", "| exit != 9 |"),
+    "pin-removed": ("\ncontract: ", "\nx-contract: "),
+    "paused": ("status: active", "status: paused"),
+}
+EDIT_SCRIPT = f"""\
+import os, sys
+edits = {EDITS!r}
+old, new = edits[sys.argv[1]]
+path = os.environ["GOALFILE_GOAL"]
+text = open(path).read()
+assert old in text, old
+open(path, "w").write(text.replace(old, new, 1))
+"""
+
+
+@pytest.mark.parametrize("what", sorted(EDITS))
+def test_an_edit_made_during_the_run_is_not_overwritten(repo: Path, what: str) -> None:
+    """The check itself edits the goal file while verify runs (as an agent could)."""
+    (repo / "edit.py").write_text(EDIT_SCRIPT)
+    path = repo / "goals" / "g.md"
+    check = f"{sys.executable} edit.py {what}"
+    path.write_text(
+        goal_text(slug="g", status="draft", iterations_used=0, rows=(row("C1", check, "exit 0"),))
+    )
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 3, (what, done.stdout + done.stderr)
+    assert "edited during the run" in done.stderr
+    after = path.read_text()
+    assert EDITS[what][1] in after  # the edit is kept, and nothing was written over it
+    assert "by verify-goal" not in after

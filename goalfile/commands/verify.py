@@ -472,6 +472,23 @@ def _replaced_because(loaded: Goal, current: Goal) -> str | None:
     return None
 
 
+def _edited_because(loaded: Goal, current: Goal) -> str | None:
+    """How the contract, its pin or the status of ``current`` differ from those the run
+    started from, or None when they are the same: results judged under one contract or
+    status must not be written into a file that now says another."""
+    if current.status is not loaded.status:
+        return f"its status is now `{current.status.value}`, not `{loaded.status.value}`"
+    if contract.pinned(current) != contract.pinned(loaded):
+        return "its `contract:` pin changed"
+    before, after = contract.contract_of(loaded), contract.contract_of(current)
+    if before.digest() != after.digest():
+        found = contract.changes(before, after)
+        listed = "; ".join(change.describe() for change in found[:3])
+        more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
+        return f"its contract is not the one the run started from: {listed or 'changed'}{more}"
+    return None
+
+
 def _error_blocker(rows: Sequence[RowResult]) -> str:
     errors = [row for row in rows if row.verdict is Verdict.ERROR]
     first = errors[0] if errors else None
@@ -512,6 +529,15 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
             f"the goal file was replaced during the run ({changed}); {not_written}",
             file=path,
             hint="verify the goal that is there now, or put the old file back and verify again",
+        )
+    edited = _edited_because(loaded, current)
+    if edited is not None:
+        raise Refused(
+            f"the goal file was edited during the run ({edited}); {not_written}",
+            file=path,
+            line=current.key_line("status"),
+            hint="the run judged the file as it was when it started: verify again, and edit "
+            "the goal only while no verify runs",
         )
     if meter is not None:
         text = meter.apply(text)  # the accounting table only; status and usage are as read
