@@ -7,8 +7,9 @@ Two hosts are understood (the field paths and the traps are described in the tra
   response is written as several lines (one per content block, each repeating the full usage),
   and streaming can leave an earlier snapshot with a smaller ``output_tokens``. Responses are
   keyed on ``message.id`` (falling back to the top-level ``requestId``) and the line with the
-  larger token total wins. Per response: input + output + cache creation; cache reads are not
-  counted. ``<synthetic>`` lines are not API calls and are skipped.
+  larger token total wins. Per response: input + output + cache creation (the larger of the
+  total and its breakdown, which Claude Code may write as zeros); cache reads are not counted.
+  ``<synthetic>`` lines are not API calls and are skipped.
 * **Codex CLI** rollout JSONL. ``token_count`` events carry a cumulative
   ``total_token_usage``; the session total is the last non-null one, as
   ``input_tokens - cached_input_tokens + output_tokens``. ``last_token_usage`` is never summed:
@@ -71,7 +72,17 @@ class TranscriptError(GoalfileError):
 JsonObject = dict[str, object]
 
 # Top-level `type` values, used to tell the formats apart.
-CODEX_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+CODEX_TYPES = frozenset(
+    {
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "turn_context",
+        "compacted",
+        "token_usage_record",  # Codex 0.171: per-response usage (not summed: token_count is)
+        "world_state",
+    }
+)
 CLAUDE_TYPES = frozenset(
     {
         "user",
@@ -84,6 +95,14 @@ CLAUDE_TYPES = frozenset(
         "progress",
         "ai-title",
         "custom-title",
+        # Claude Code 2.1.332
+        "last-prompt",
+        "atis-latch",
+        "api-request",
+        "api-request-shape",
+        "api-request-blob",
+        "tools-used",
+        "cost-state",
     }
 )
 
@@ -149,21 +168,20 @@ def detect_host(obj: JsonObject) -> Host | None:
 def claude_usage_tokens(usage: JsonObject) -> int:
     """input + output + cache creation of one Claude ``message.usage``; cache reads excluded.
 
-    Cache creation is the sum of ``cache_creation.ephemeral_*_input_tokens`` when that object
-    holds at least one such count, else ``cache_creation_input_tokens``. A missing or invalid
-    count is 0.
+    Cache creation is the larger of ``cache_creation_input_tokens`` and the sum of the
+    ``cache_creation.ephemeral_*_input_tokens`` breakdown. The two agree when the API reports
+    both, but Claude Code writes the breakdown with zeros when the backend leaves it out (as
+    gateways and proxies do), so neither alone can be trusted. A missing or invalid count is 0.
     """
     total = (_count(usage.get("input_tokens")) or 0) + (_count(usage.get("output_tokens")) or 0)
-    ephemeral: int | None = None
+    ephemeral = 0
     detail = _obj(usage.get("cache_creation"))
     if detail is not None:
         for name, value in detail.items():
             n = _count(value)
             if n is not None and name.startswith("ephemeral_") and name.endswith("_input_tokens"):
-                ephemeral = (ephemeral or 0) + n
-    if ephemeral is not None:
-        return total + ephemeral
-    return total + (_count(usage.get("cache_creation_input_tokens")) or 0)
+                ephemeral += n
+    return total + max(ephemeral, _count(usage.get("cache_creation_input_tokens")) or 0)
 
 
 def claude_response(obj: JsonObject) -> tuple[str | None, int] | None:

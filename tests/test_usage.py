@@ -8,8 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import goal_text, make_git_repo, row, run_goalfile, write_goal
 
 from goalfile.errors import GoalfileError
+from goalfile.parse import parse_goal
 from goalfile.usage import (
     ClaudeTally,
     CodexTally,
@@ -207,17 +209,83 @@ def test_claude_cache_reads_are_excluded_and_cache_creation_included() -> None:
     assert claude_usage_tokens(usage) == 838
 
 
-def test_claude_ephemeral_breakdown_replaces_cache_creation_input_tokens() -> None:
+def test_claude_cache_creation_is_the_larger_of_the_total_and_its_breakdown() -> None:
     usage: dict[str, object] = {
         "input_tokens": 2,
         "output_tokens": 8,
-        "cache_creation_input_tokens": 500,
+        "cache_creation_input_tokens": 250,
         "cache_creation": {"ephemeral_5m_input_tokens": 100, "ephemeral_1h_input_tokens": 300},
     }
     assert claude_usage_tokens(usage) == 410
+    usage["cache_creation_input_tokens"] = 500
+    assert claude_usage_tokens(usage) == 510
     # An object without any ephemeral count falls back to cache_creation_input_tokens.
     usage["cache_creation"] = {}
     assert claude_usage_tokens(usage) == 510
+
+
+# Claude Code 2.1.332 wrote this line against a backend that reports
+# `cache_creation_input_tokens` without the `cache_creation` breakdown (as gateways do): it fills
+# the breakdown with zeros. The 100 tokens of cache creation must still count.
+REAL_CLAUDE = DATA / "claude-code-2.1.332.jsonl"
+REAL_CODEX = DATA / "codex-0.171.0.jsonl"
+
+
+def test_claude_zero_breakdown_written_by_claude_code_does_not_hide_cache_creation() -> None:
+    first = next(
+        line for line in REAL_CLAUDE.read_text(encoding="utf-8").splitlines()
+        if '"type":"assistant"' in line
+    )  # fmt: skip
+    usage = json.loads(first)["message"]["usage"]
+    assert usage["cache_creation"] == {
+        "ephemeral_1h_input_tokens": 0,
+        "ephemeral_5m_input_tokens": 0,
+    }
+    assert usage["cache_creation_input_tokens"] == 100
+    assert claude_usage_tokens(usage) == 1000 + 20 + 100
+
+
+def test_verify_counts_cache_creation_of_a_real_claude_code_transcript(tmp_path: Path) -> None:
+    """From the outside: `goalfile verify --transcript` on the real transcript, read twice (the
+    first read is the baseline), charges the later responses' cache creation too."""
+    lines = REAL_CLAUDE.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if '"type":"assistant"' in line) + 1
+    repo = make_git_repo(tmp_path / "repo")
+    path = write_goal(repo / "goals", goal_text(rows=(row("C1", "false", "exit 0"),)))
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text("".join(lines[:cut]), encoding="utf-8")
+    done = run_goalfile("verify", path, "--transcript", transcript, cwd=repo)
+    assert done.returncode == 1, done.stderr
+    transcript.write_text("".join(lines), encoding="utf-8")
+    done = run_goalfile("verify", path, "--transcript", transcript, cwd=repo)
+    assert done.returncode == 1, done.stderr
+    text = path.read_text(encoding="utf-8")
+    # five more responses: input 1017..1085, output 21..25, cache creation 100 each
+    assert parse_goal(text, path=str(path)).tokens_used == 6990 - 1120
+    assert "| 1120 " in text and "| 6990 " in text
+
+
+@pytest.mark.parametrize(
+    ("name", "host", "tokens"), [(REAL_CLAUDE, Host.CLAUDE, 6990), (REAL_CODEX, Host.CODEX, 4332)]
+)
+def test_real_transcripts_with_new_line_types_are_read(name: Path, host: Host, tokens: int) -> None:
+    """Claude Code 2.1.332 writes `last-prompt`, `atis-latch`, `api-request`... lines and Codex
+    0.171.0 writes `token_usage_record` and `world_state` lines; none of them counts."""
+    kinds = {json.loads(line)["type"] for line in name.read_text(encoding="utf-8").splitlines()}
+    assert {"last-prompt", "token_usage_record"} & kinds
+    found = read_usage(name)
+    assert (found.host, found.tokens) == (host, tokens)
+
+
+@pytest.mark.parametrize(
+    ("first", "host"),
+    [
+        ('{"type":"last-prompt","lastPrompt":"go","leafUuid":"u"}', Host.CLAUDE),
+        ('{"type":"token_usage_record","payload":{"usage":{"input_tokens":5}}}', Host.CODEX),
+    ],
+)
+def test_a_new_line_type_first_tells_the_host(first: str, host: Host) -> None:
+    assert detect_host(json.loads(first)) is host
 
 
 def test_claude_only_assistant_lines_with_usage_count(tmp_path: Path) -> None:

@@ -71,6 +71,7 @@ class Turn:
     body: dict[str, Any]
     after_tool: bool  # the newest input is the result of a tool call
     feedback: str | None  # the newest input is a Stop hook's reason: its text
+    tool_output: str | None  # the newest input is a tool's result: its text
     text: str  # every piece of text in the request's input, joined (for searching)
 
 
@@ -177,6 +178,21 @@ class FakeModel:
     def feedbacks(self) -> list[str]:
         """The Stop-hook reasons the model was given, in order."""
         return [r.turn.feedback for r in self.model_requests if r.turn and r.turn.feedback]
+
+    def is_agent_request(self, body: dict[str, Any]) -> bool:
+        """A request of the agent loop itself (its replies are what a transcript records)."""
+        return True
+
+    def agent_requests(self) -> list[LoggedRequest]:
+        return [
+            r
+            for r in self.model_requests
+            if r.turn is not None and self.is_agent_request(r.turn.body)
+        ]
+
+    def stops(self) -> int:
+        """How often the model ended its turn (replied with plain text) in the agent loop."""
+        return sum(isinstance(r.reply, Say) for r in self.agent_requests())
 
     def usage_for(self, index: int) -> Usage:
         """The usage reported with the ``index``-th model reply: distinct for every reply, so a
@@ -347,7 +363,12 @@ class AnthropicServer(FakeModel):
                         feedback = text[at:]
         every = [t for m in messages for t in _texts(m.get("content"))]
         return Turn(
-            index=index, body=body, after_tool=after_tool, feedback=feedback, text="\n".join(every)
+            index=index,
+            body=body,
+            after_tool=after_tool,
+            feedback=feedback,
+            tool_output="\n".join(_texts(content)) if after_tool else None,
+            text="\n".join(every),
         )
 
     def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:
@@ -471,14 +492,6 @@ class AnthropicServer(FakeModel):
             return {"input_tokens": 1000}
         return None
 
-    def agent_usage(self) -> list[Usage]:
-        """The usage of every reply to the main agent loop (the replies a transcript holds)."""
-        return [
-            r.usage
-            for r in self.model_requests
-            if r.usage is not None and r.turn is not None and self.is_agent_request(r.turn.body)
-        ]
-
 
 # --- OpenAI Responses -----------------------------------------------------------------------
 
@@ -506,7 +519,12 @@ class ResponsesServer(FakeModel):
                     feedback = found.group(1)
         every = [t for i in items for t in _texts(i.get("content", i.get("output")))]
         return Turn(
-            index=index, body=body, after_tool=after_tool, feedback=feedback, text="\n".join(every)
+            index=index,
+            body=body,
+            after_tool=after_tool,
+            feedback=feedback,
+            tool_output="\n".join(_texts(last.get("output"))) if after_tool else None,
+            text="\n".join(every),
         )
 
     def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:

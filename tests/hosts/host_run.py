@@ -18,6 +18,7 @@ import ctypes
 import fcntl
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -256,9 +257,10 @@ def run_claude(
 
 
 def claude_transcripts(home: Path, repo: Path) -> list[Path]:
-    """The session transcripts Claude Code wrote for ``repo``."""
-    folder = home / ".claude" / "projects" / str(repo.resolve()).replace("/", "-")
-    return sorted(folder.glob("*.jsonl"))
+    """The session transcripts Claude Code wrote for ``repo`` (its folder is named after the
+    path with every character but letters and digits replaced by ``-``)."""
+    name = re.sub(r"[^A-Za-z0-9]", "-", str(repo.resolve()))
+    return sorted((home / ".claude" / "projects" / name).glob("*.jsonl"))
 
 
 # --- Codex ----------------------------------------------------------------------------------

@@ -1,0 +1,231 @@
+"""The real Claude Code and Codex CLIs, offline against a fake model, held to a goal by goalfile.
+
+Each test sets up a real git repository as a user would (`goalfile new` + `activate` + `init`,
+which registers `goalfile hook stop` in .claude/settings.json and .codex/hooks.json), runs the
+CLI headless in it, and reads what happened from the fake server's request log (what the model
+was told, and the usage it was sent), the goal file's ledger (what goalfile decided) and the
+CLI's exit status. Codex's project hook is trusted first, as its `/hooks` screen does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from fake_model import (
+    AnthropicServer,
+    FakeModel,
+    LoggedRequest,
+    ResponsesServer,
+    Say,
+    Script,
+    Shell,
+    Turn,
+    Usage,
+    fix_after_feedback,
+    never_fix,
+)
+from host_run import (
+    HostRun,
+    claude_transcripts,
+    codex_rollouts,
+    run_claude,
+    run_codex,
+    trust_codex_hooks,
+    write_codex_config,
+)
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    start_server,
+    verify_entries,
+)
+from hosts_fixtures import isolation as isolation
+
+PROMPT = "Make the goal in goals/demo.md met."
+
+
+@dataclass(frozen=True)
+class Session:
+    server: FakeModel
+    run: HostRun
+    transcripts: list[Path]
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    cli: Path
+    server: type[FakeModel]
+    tokens: Callable[[Usage], int]  # what goalfile counts of one reply's usage
+    allowed_paths: frozenset[str]  # every request the CLI may make
+
+    def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
+        home = repo.parent / "home"
+        with start_server(self.server, script, isolation) as server:
+            if self.name == "claude":
+                run = run_claude(
+                    self.cli,
+                    repo=repo,
+                    home=home,
+                    server_url=server.url,
+                    prompt=PROMPT,
+                    netns=isolation.netns,
+                )
+                transcripts = claude_transcripts(home, repo)
+            else:
+                codex_home = home / ".codex"
+                write_codex_config(codex_home, server_url=server.url, repo=repo)
+                hooks = trust_codex_hooks(
+                    self.cli, repo=repo, codex_home=codex_home, netns=isolation.netns
+                )
+                assert [h["command"] for h in hooks] == ["goalfile hook stop --agent codex"]
+                run = run_codex(
+                    self.cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
+                )
+                transcripts = codex_rollouts(codex_home)
+        assert run.returncode == 0, run.explain()
+        return Session(server=server, run=run, transcripts=transcripts)
+
+
+@pytest.fixture(params=["claude", "codex"])
+def host(request: pytest.FixtureRequest) -> Host:
+    from host_install import install_cli
+    from hosts_fixtures import CLAUDE_CODE, CODEX
+
+    if request.param == "claude":
+        return Host(
+            name="claude",
+            cli=install_cli(CLAUDE_CODE),
+            server=AnthropicServer,
+            tokens=lambda u: u.input + u.output + u.cache_creation,
+            allowed_paths=frozenset({"POST /v1/messages?beta=true", "HEAD /"}),
+        )
+    return Host(
+        name="codex",
+        cli=install_cli(CODEX),
+        server=ResponsesServer,
+        tokens=lambda u: u.input - u.cache_read + u.output,
+        allowed_paths=frozenset({"POST /v1/responses", "GET /v1/models"}),
+    )
+
+
+def test_the_hook_blocks_until_the_scripted_fix_then_allows_the_stop(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    session = host.session(repo, fix_after_feedback(FIX), isolation)
+    server = session.server
+    # (a) the host ran `goalfile hook stop`, which verified the goal at each stop
+    assert server.stops() == 2, session.run.explain()  # before and after the fix
+    entries = verify_entries(repo)
+    assert len(entries) == 2, entries  # one verify entry per stop
+    # (b) the block reason reached the model in the next request, naming the unmet criterion
+    feedback = server.feedbacks()
+    assert len(feedback) == 1, feedback
+    assert "verify-goal demo iteration" in feedback[0]
+    assert "C1 unmet" in feedback[0]
+    fix_turns = [r.turn for r in server.agent_requests() if r.turn and r.turn.feedback]
+    assert [r.reply for r in server.agent_requests() if r.turn in fix_turns] == [Shell(FIX)]
+    # (c) after the fix the stop is allowed: the CLI exited 0 (checked) and the goal is met
+    assert (repo / "done.txt").exists()
+    assert [e.status for e in entries] == ["active", "met"]
+    assert goal_state(repo)["status"] == "met"
+
+
+def test_a_model_that_never_fixes_anything_is_released_by_the_loop_guard(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    session = host.session(repo, never_fix(), isolation)
+    # (d) three identical verify runs, then the goal is blocked and the stop is allowed
+    entries = verify_entries(repo)
+    assert len(entries) == session.server.stops() == 3, session.run.explain()
+    assert len(session.server.feedbacks()) == 2
+    state = goal_state(repo)
+    assert state["status"] == "blocked"
+    assert "no progress in 3" in (state["blocker"] or ""), state
+    assert "no progress in 3" in entries[-1].status
+
+
+def test_a_token_budget_is_exhausted_from_the_real_transcript(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path, tokens="2000")
+    session = host.session(repo, never_fix(), isolation)
+    server = session.server
+    # (e) the first stop takes the session's usage so far as its baseline; the second stop
+    # charges what the session used after it, which is over the budget
+    replies = [r for r in server.agent_requests() if r.usage is not None]
+    first_feedback = next(i for i, r in enumerate(replies) if r.turn and r.turn.feedback)
+    baseline = sum(host.tokens(r.usage) for r in replies[:first_feedback] if r.usage)
+    latest = sum(host.tokens(r.usage) for r in replies if r.usage)
+    assert latest - baseline >= 2000  # so the second stop must exhaust the budget
+    state = goal_state(repo)
+    assert state["status"] == "exhausted", session.run.explain()
+    assert state["tokens"] == {"used": latest - baseline, "budget": 2000}
+    assert len(verify_entries(repo)) == server.stops() == 2
+    assert len(session.transcripts) == 1
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    row = re.search(rf"\| `[^`]+` +\| {host.name} +\| `[^`]+` +\| (\d+) +\| (\d+) +\|", text)
+    assert row is not None, text
+    assert (int(row.group(1)), int(row.group(2))) == (baseline, latest)
+
+
+def test_a_paused_goal_lets_the_agent_stop_at_once(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    goalfile_ok("pause", GOAL, cwd=repo)
+    session = host.session(repo, fix_after_feedback(FIX), isolation)
+    # (f) one turn, no reason sent back, nothing verified
+    assert session.server.stops() == 1
+    assert session.server.feedbacks() == []
+    assert verify_entries(repo) == []
+    assert not (repo / "done.txt").exists()
+    assert goal_state(repo)["status"] == "paused"
+
+
+IFACES = "echo IFACES: $(tail -n +3 /proc/net/dev | cut -d: -f1)"
+
+
+def test_nothing_connects_anywhere_but_the_fake_server(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    session = host.session(repo, fix_after_feedback(FIX, idle=IFACES), isolation)
+    assert goal_state(repo)["status"] == "met"
+    # (g) every request the fake server saw is one the CLI needs to talk to its model
+    seen = {f"{r.method} {r.path}" for r in session.server.log}
+    assert seen <= host.allowed_paths, seen
+    if isolation.netns is None:
+        print(f"(g) from the log only: {isolation.why_not}")
+        return
+    # and the CLI ran where loopback is the only network: it could reach nothing else
+    outputs = [r.turn.tool_output or "" for r in session.server.log if _after_tool(r)]
+    listed = [m.group(1).split() for o in outputs for m in re.finditer(r"IFACES: ([^\n]*)", o)]
+    assert listed == [["lo"]], outputs
+
+
+def _after_tool(request: LoggedRequest) -> bool:
+    return request.turn is not None and request.turn.after_tool
+
+
+def test_the_scripts_reply_to_what_the_request_carries() -> None:
+    """The script that drives the cases above, on its own (no CLI)."""
+    script = fix_after_feedback("fix", idle="idle")
+
+    def turn(**kw: object) -> Turn:
+        fields = {"after_tool": False, "feedback": None, "tool_output": None, **kw}
+        return Turn(index=0, body={}, text="", **fields)  # type: ignore[arg-type]
+
+    assert script(turn()) == Shell("idle")
+    assert script(turn(feedback="verify-goal demo ...")) == Shell("fix")
+    assert script(turn(after_tool=True, tool_output="")) == Say("Done.")
