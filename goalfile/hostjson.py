@@ -5,6 +5,14 @@ same shape::
 
     {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "...", "timeout": 600}]}]}}
 
+Gemini CLI reads ``.gemini/settings.json``, with the event ``AfterAgent``, a ``name`` and the
+timeout in milliseconds::
+
+    {"hooks": {"AfterAgent": [{"hooks": [{"name": "goalfile", "type": "command",
+                                          "command": "...", "timeout": 600000}]}]}}
+
+pi has no hook settings: its hook is an extension file (see goalfile.pi_extension).
+
 The merge keeps every existing key and hook (in their order), adds one matcher group only when
 no ``goalfile hook stop`` command is registered yet, and writes nothing when nothing changes.
 A file that is not valid JSON is reported with its line and column and left untouched. Writes
@@ -44,12 +52,16 @@ HOOK_PREFIX = ("goalfile", "hook", "stop")
 class HostAgent(StrEnum):
     CLAUDE = "claude"
     CODEX = "codex"
+    GEMINI = "gemini"
+    PI = "pi"
 
 
 SETTINGS = {
     HostAgent.CLAUDE: Path(".claude") / "settings.json",
     HostAgent.CODEX: Path(".codex") / "hooks.json",
+    HostAgent.GEMINI: Path(".gemini") / "settings.json",
 }
+EVENT = {HostAgent.CLAUDE: "Stop", HostAgent.CODEX: "Stop", HostAgent.GEMINI: "AfterAgent"}
 
 
 class SettingsError(GoalfileError):
@@ -118,12 +130,13 @@ def merge_stop_hook(
             file=file or None,
             hint='"hooks" maps event names to lists: {"Stop": [...]}',
         )
-    groups = hooks.get("Stop", [])
+    event = EVENT[agent]
+    groups = hooks.get(event, [])
     if not isinstance(groups, list):
         raise SettingsError(
-            '"hooks.Stop" is not a JSON list',
+            f'"hooks.{event}" is not a JSON list',
             file=file or None,
-            hint='"Stop" is a list of matcher groups: [{"hooks": [...]}]',
+            hint=f'"{event}" is a list of matcher groups: [{{"hooks": [...]}}]',
         )
     for group in groups:
         inner = group.get("hooks") if isinstance(group, dict) else None
@@ -131,8 +144,14 @@ def merge_stop_hook(
             isinstance(h, dict) and _is_ours(h.get("command")) for h in inner
         ):
             return merged, False
-    ours = {"type": "command", "command": hook_command(agent), "timeout": timeout}
-    merged["hooks"] = {**hooks, "Stop": [*groups, {"hooks": [ours]}]}
+    ours: dict[str, object] = {
+        "type": "command",
+        "command": hook_command(agent),
+        "timeout": timeout,
+    }
+    if agent is HostAgent.GEMINI:  # a name for its listing; the timeout in milliseconds
+        ours = {"name": "goalfile", **ours, "timeout": timeout * 1000}
+    merged["hooks"] = {**hooks, event: [*groups, {"hooks": [ours]}]}
     return merged, True
 
 

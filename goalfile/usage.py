@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from goalfile.errors import GoalfileError
+from goalfile.usage_hosts import GeminiTally, PiTally, is_gemini_line, is_pi_line
 
 __all__ = [
     "ClaudeTally",
@@ -53,6 +54,8 @@ __all__ = [
 class Host(StrEnum):
     CLAUDE = "claude"
     CODEX = "codex"
+    GEMINI = "gemini"  # Gemini CLI session file (see goalfile.usage_hosts)
+    PI = "pi"  # pi session file (see goalfile.usage_hosts)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -153,6 +156,10 @@ def _count(value: object) -> int | None:
 
 def detect_host(obj: JsonObject) -> Host | None:
     """Which host wrote this line, or ``None`` when the line alone does not tell."""
+    if is_gemini_line(obj):  # before Claude: Gemini's messages are `user` lines too
+        return Host.GEMINI
+    if is_pi_line(obj):
+        return Host.PI
     kind = obj.get("type")
     if not isinstance(kind, str):
         return None
@@ -307,6 +314,8 @@ class _Session:
         self.first_object: int | None = None  # first line that parsed as a JSON object
         self.claude = ClaudeTally()
         self.codex = CodexTally()
+        self.gemini = GeminiTally()
+        self.pi = PiTally()
 
     def feed(self, raw: bytes) -> None:
         self.lines += 1
@@ -332,10 +341,14 @@ class _Session:
                 )
             self.host = seen
             self.detected = True
-        if self.host is Host.CLAUDE:
-            self.claude.feed(obj)
-        else:
-            self.codex.feed(obj)
+        self._tally(self.host or Host.CODEX).feed(obj)
+
+    def _tally(self, host: Host) -> ClaudeTally | CodexTally | GeminiTally | PiTally:
+        if host is Host.CLAUDE:
+            return self.claude
+        if host is Host.CODEX:
+            return self.codex
+        return self.gemini if host is Host.GEMINI else self.pi
 
     def usage(self, stem: str) -> SessionUsage:
         if self.first_content is not None and self.first_object is None:
@@ -352,20 +365,23 @@ class _Session:
                     hint="pass the host explicitly to read a transcript that may still be empty",
                 )
             raise TranscriptError(
-                "neither a Claude Code transcript nor a Codex rollout",
+                "neither a Claude Code or Codex transcript nor a Gemini CLI or pi session file",
                 file=self.name,
                 line=self.first_object,
             )
-        if self.host is Host.CLAUDE:
-            session_id, tokens = self.claude.session_id, self.claude.tokens
-        else:
-            session_id, tokens = self.codex.session_id, self.codex.tokens
+        tally = self._tally(self.host)
+        session_id, tokens = tally.session_id, tally.tokens
         return SessionUsage(
             host=self.host, session_id=session_id or stem, tokens=tokens, transcript=self.name
         )
 
 
-_LABEL = {Host.CLAUDE: "Claude Code transcript", Host.CODEX: "Codex rollout"}
+_LABEL = {
+    Host.CLAUDE: "Claude Code transcript",
+    Host.CODEX: "Codex rollout",
+    Host.GEMINI: "Gemini CLI session file",
+    Host.PI: "pi session file",
+}
 
 
 # --------------------------------------------------------------------------------------------

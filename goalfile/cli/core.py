@@ -296,7 +296,7 @@ class _Terminal:
 @click.option(
     "--transcript",
     type=click.Path(dir_okay=False),
-    help="The host session's transcript (Claude Code JSONL or Codex rollout): token usage is "
+    help="The host session's transcript (Claude Code, Codex, Gemini CLI or pi): token usage is "
     "read from it before each check and recorded under `## Token accounting`.",
 )
 @click.option(

@@ -187,10 +187,10 @@ class _FailOpen(click.Command):
 @hook.command("stop", cls=_FailOpen)
 @click.option(
     "--agent",
-    type=click.Choice(["claude", "codex"]),
-    default="claude",
-    show_default=True,
-    help="The host whose protocol to answer in.",
+    type=click.Choice(["claude", "codex", "gemini", "pi"]),
+    default=None,
+    help="The host whose protocol to answer in (default: read from the input's "
+    "hook_event_name: AfterAgent is gemini, agent_end is pi, else claude).",
 )
 @click.option(
     "--goal",
@@ -214,20 +214,22 @@ class _FailOpen(click.Command):
 )
 @json_option
 def hook_stop(
-    agent: str, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+    agent: str | None, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
 ) -> None:
-    """Claude Code / Codex Stop hook: verify the goal; block the stop while it is unmet.
+    """Stop hook of Claude Code, Codex, Gemini CLI (AfterAgent) and pi (goalfile's extension):
+    verify the goal; hold the agent while it is unmet.
 
-    Reads the host's Stop-hook JSON on stdin. Allows the stop when the goal is met, exhausted,
-    blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...} with the
-    summary line and the unmet rows' evidence. Always exits 0: an internal error lets the agent
-    stop, with a message on stderr.
+    Reads the host's hook JSON on stdin. Allows the stop when the goal is met, exhausted,
+    blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...}
+    ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. Always exits 0:
+    an internal error lets the agent stop, with a message on stderr.
     """
     from goalfile.hostjson import HostAgent
 
-    host = HostAgent(agent)
+    given = HostAgent(agent) if agent else None
+    host = given or HostAgent.CLAUDE
     try:
-        document, notes = _hook_stop(host, goal_path, timeout, stall_limit, as_json)
+        document, notes = _hook_stop(given, goal_path, timeout, stall_limit, as_json)
     except Exception as exc:  # fail open: a broken hook must not trap the agent
         err(f"goalfile hook stop: internal error: {type(exc).__name__}: {exc}; the stop is allowed")
         document, notes = _fail_open(host, as_json, str(exc)), []
@@ -242,16 +244,19 @@ def hook_stop(
 
 
 def _hook_stop(
-    host: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+    given: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
 ) -> tuple[dict[str, object] | None, list[str]]:
     from goalfile.commands.context import Context
     from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
     from goalfile.errors import GoalfileError
+    from goalfile.hostprotocol import detect_agent
 
     raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
-    options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
+    host = detect_agent(given, None)
     try:
         stop = StopInput.parse(raw)
+        host = detect_agent(given, stop.hook_event_name)
+        options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
         decision = decide_stop(stop, options, Context.from_process(notify=err))
     except GoalfileError as exc:
         err(f"goalfile hook stop: {exc.render()}; the stop is allowed")

@@ -34,7 +34,9 @@ from goalfile.commands.status import discover
 from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
+from goalfile.hostguard import model_idle
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
+from goalfile.hostprotocol import allow_answer, block_answer
 from goalfile.model import Kind, RowResult, Status, Verdict
 from goalfile.progress import ledger_streak
 from goalfile.usage import TranscriptError
@@ -141,10 +143,8 @@ class StopDecision:
     def host_output(self, agent: HostAgent) -> dict[str, object] | None:
         """The JSON the host expects on stdout; ``None`` means print nothing."""
         if self.block:
-            return {"decision": "block", "reason": self.reason}
-        if self.message:
-            return {"systemMessage": self.message}
-        return {} if agent is HostAgent.CODEX else None
+            return block_answer(agent, self.reason or "")
+        return allow_answer(agent, self.message)
 
     def to_json(self, agent: HostAgent) -> dict[str, object]:
         return {
@@ -307,6 +307,10 @@ def decide_stop(
                 )
             )
             continue
+        gemini_retry = options.agent is HostAgent.GEMINI and stop.stop_hook_active
+        if gemini_retry and transcript and model_idle(read_text(path), transcript):
+            outcomes.append(_idle(shown))  # Gemini's retry storm: nothing ran since
+            continue
         verify_options = VerifyOptions(
             path=str(path),
             write=True,
@@ -368,6 +372,18 @@ def _judge(
         block=True,
         summary=result.summary,
         reason=block_reason(result, shown_path=shown, review_ids=reviews),
+    )
+
+
+def _idle(shown: str) -> GoalOutcome:
+    return GoalOutcome(
+        path=shown,
+        status=Status.ACTIVE.value,
+        block=False,
+        message=(
+            f"goalfile: the model was not called since {shown} was last verified; "
+            "the stop is allowed"
+        ),
     )
 
 

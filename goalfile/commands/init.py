@@ -72,7 +72,7 @@ def init(
     goal: bool = True,
     skills: bool = True,
     hooks: bool = True,
-    agents: tuple[HostAgent, ...] = (HostAgent.CLAUDE, HostAgent.CODEX),
+    agents: tuple[HostAgent, ...] = (HostAgent.CLAUDE, HostAgent.CODEX, HostAgent.GEMINI),
     timeout: int = HOOK_TIMEOUT,
     mcp: bool = False,
 ) -> InitResult:

@@ -299,7 +299,8 @@ class FakeModel:
                 self.send_header("Connection", "close")
                 self.end_headers()
                 for event, data in payload:
-                    chunk = f"event: {event}\ndata: {json.dumps(data)}\n\n"
+                    named = f"event: {event}\n" if event else ""  # Gemini's SSE: data only
+                    chunk = f"{named}data: {json.dumps(data)}\n\n"
                     self.wfile.write(chunk.encode())
                 self.wfile.flush()
                 self.close_connection = True
