@@ -1,4 +1,4 @@
-"""Where the shipped skills and templates are: inside an installed wheel, or in a checkout."""
+"""Where the shipped skills, templates and host extensions are: in a wheel, or in a checkout."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from goalfile.errors import GoalfileError
 
 
 def data_dir(name: str) -> Path:
-    """``skills`` or ``templates``: the wheel carries them as ``goalfile/_data/<name>``."""
+    """``skills``, ``templates`` or ``extensions``: the wheel carries them as
+    ``goalfile/_data/<name>``."""
     package = Path(__file__).resolve().parent
     for candidate in (package / "_data" / name, package.parent / name):
         if candidate.is_dir():

@@ -40,6 +40,7 @@ def test_the_wheel_carries_skills_templates_and_type_information(tmp_path: Path)
     for skill in ("goal", "plan", "verify-goal", "refine-goal"):
         assert f"goalfile/_data/skills/{skill}/SKILL.md" in names
     assert "goalfile/_data/templates/goal.md" in names
+    assert "goalfile/_data/extensions/pi/goalfile.ts" in names
     assert "goalfile/py.typed" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "goalfile = goalfile.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
@@ -52,7 +53,8 @@ def test_the_wheel_carries_skills_templates_and_type_information(tmp_path: Path)
             sys.executable,
             "-c",
             "import json, goalfile.resources as r; "
-            "print(json.dumps([str(r.data_dir('skills')), str(r.data_dir('templates'))]))",
+            "names = ('skills', 'templates', 'extensions'); "
+            "print(json.dumps([str(r.data_dir(n)) for n in names]))",
         ],
         cwd=tmp_path,
         env={"PYTHONPATH": str(site), "PATH": "/usr/bin:/bin"},
@@ -61,9 +63,10 @@ def test_the_wheel_carries_skills_templates_and_type_information(tmp_path: Path)
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    skills, templates = json.loads(done.stdout)
+    skills, templates, extensions = json.loads(done.stdout)
     assert skills == str(site / "goalfile" / "_data" / "skills")
     assert templates == str(site / "goalfile" / "_data" / "templates")
+    assert extensions == str(site / "goalfile" / "_data" / "extensions")
 
 
 def test_starting_the_cli_does_not_import_the_heavy_modules() -> None:

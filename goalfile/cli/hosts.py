@@ -22,7 +22,12 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
 )
 @click.option("--no-goal", is_flag=True, help="Do not write a first draft goal.")
 @click.option("--no-skills", is_flag=True, help="Do not install the skills.")
-@click.option("--no-hooks", is_flag=True, help="Do not register the Stop hook.")
+@click.option(
+    "--no-hooks",
+    is_flag=True,
+    help="Do not register the Stop hooks (Claude Code, Codex, Gemini CLI) or install the pi "
+    "extension.",
+)
 @click.option(
     "--mcp",
     is_flag=True,
@@ -35,7 +40,8 @@ def init(
     slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, mcp: bool, as_json: bool
 ) -> int:
     """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
-    .claude/skills/, and the Stop hook in .claude/settings.json and .codex/hooks.json.
+    .claude/skills/, the Stop hook in .claude/settings.json, .codex/hooks.json and
+    .gemini/settings.json (AfterAgent), and the pi extension in .pi/extensions/goalfile.ts.
 
     Idempotent: running it again changes nothing. A settings file that is not valid JSON is
     reported (file, line, column) and left untouched (exit 3).
@@ -62,6 +68,16 @@ def init(
         for hook in result.hooks:
             what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
             click.echo(f"{what} {hook.path}")
+        if result.pi is not None:
+            if result.pi.kept:
+                click.echo(
+                    f"{result.pi.path}: differs from the one goalfile ships; kept "
+                    f"(`rm {result.pi.path} && goalfile init` installs the shipped one)"
+                )
+            elif result.pi.changed:
+                click.echo(f"installed the pi extension in {result.pi.path}")
+            else:
+                click.echo(f"pi extension already in {result.pi.path}")
         for server in result.mcp:
             what = "registered `goalfile mcp` in" if server.changed else "`goalfile mcp` already in"
             click.echo(f"{what} {server.path}")

@@ -3,7 +3,8 @@
 1. ``goals/`` with a first draft goal (unless goal files exist already);
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
 3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``;
-4. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``.
+4. the pi extension in ``.pi/extensions/goalfile.ts``;
+5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``.
 
 Every step is idempotent, so running ``init`` twice changes nothing. A settings file that is not
 valid JSON is reported with its position and left untouched; the other steps still run.
@@ -22,6 +23,7 @@ from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import git_toplevel
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent, Registration, register_stop_hook
 from goalfile.hostmcp import McpRegistration, register_mcp
+from goalfile.pi_extension import ExtensionInstall, install_pi_extension
 
 SCHEMA_VERSION = 1
 DEFAULT_SLUG = "first-goal"
@@ -36,6 +38,7 @@ class InitResult:
     hooks: tuple[Registration, ...]
     errors: tuple[GoalfileError, ...]
     mcp: tuple[McpRegistration, ...] = ()
+    pi: ExtensionInstall | None = None
 
     @property
     def changed(self) -> bool:
@@ -44,6 +47,7 @@ class InitResult:
             or (self.skills is not None and self.skills.changed)
             or any(h.changed for h in self.hooks)
             or any(m.changed for m in self.mcp)
+            or (self.pi is not None and self.pi.changed)
         )
 
     @property
@@ -59,6 +63,7 @@ class InitResult:
             "skills": self.skills.to_json()["locations"] if self.skills else None,
             "hooks": [h.to_json() for h in self.hooks],
             "mcp": [m.to_json() for m in self.mcp],
+            "pi_extension": self.pi.to_json() if self.pi else None,
             "changed": self.changed,
             "errors": [e.to_json() for e in self.errors],
             "exit_code": int(self.exit_code),
@@ -93,6 +98,10 @@ def init(
                 registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
             except GoalfileError as exc:
                 errors.append(exc)
+    pi: ExtensionInstall | None = None
+    if hooks:
+        pi = install_pi_extension(root=root)
+        pi = replace(pi, path=_shown(Path(pi.path), ctx.cwd))
     servers: tuple[McpRegistration, ...] = ()
     if mcp:
         servers, failed = register_mcp(root=root)
@@ -106,6 +115,7 @@ def init(
         hooks=tuple(registrations),
         errors=tuple(errors),
         mcp=servers,
+        pi=pi,
     )
 
 

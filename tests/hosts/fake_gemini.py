@@ -80,8 +80,14 @@ class GeminiServer(FakeModel):
                     every.append(part["text"])
                 elif "functionResponse" in part:
                     every.append(json.dumps(part["functionResponse"]))
+        outputs = [json.dumps(p["functionResponse"]) for p in parts if "functionResponse" in p]
         return Turn(
-            index=index, body=body, after_tool=after_tool, feedback=feedback, text="\n".join(every)
+            index=index,
+            body=body,
+            after_tool=after_tool,
+            feedback=feedback,
+            tool_output="\n".join(outputs) if after_tool else None,
+            text="\n".join(every),
         )
 
     def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:

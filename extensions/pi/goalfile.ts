@@ -1,0 +1,141 @@
+/**
+ * goalfile for pi: hold the agent to the repository's goal files.
+ *
+ * Installed by `goalfile init` into `.pi/extensions/goalfile.ts`. Every decision is made by
+ * the goalfile command line (it must be on the PATH pi sees); this file only calls it.
+ *
+ * - At the end of each agent run, it runs `goalfile hook stop --agent pi`, which verifies every
+ *   active goal (writing the ledger entry, with this session's file for token accounting). While
+ *   a goal is unmet, it sends the reason to the agent as a follow-up message, which starts a new
+ *   agent run. It stops sending when the goal is met, blocked or exhausted, or when goalfile's
+ *   loop guard lets the agent stop.
+ * - Tools for the model: `goal_get`, `goal_verify`, `goal_block`, each running the goalfile
+ *   command and returning its --json document.
+ *
+ * Held: interactive sessions and RPC mode (`pi --mode rpc`). Not held: print mode (`pi -p`,
+ * `--mode json`), where pi ends the session before `agent_end` handlers can queue a follow-up.
+ */
+
+const GOALFILE = "goalfile";
+const HOOK_TIMEOUT_MS = 600_000;
+const TOOL_TIMEOUT_MS = 3_600_000;
+
+type ExecResult = { stdout: string; stderr: string; code: number; killed?: boolean };
+type Pi = {
+  on(event: string, handler: (event: any, ctx: any) => unknown): void;
+  exec(command: string, args: string[], options?: { cwd?: string; timeout?: number }): Promise<ExecResult>;
+  sendUserMessage(content: string, options?: { deliverAs?: "steer" | "followUp" }): void;
+  registerTool(tool: any): void;
+};
+
+const PATH = { type: "string", description: "The goal file, relative to the project root, e.g. goals/auth.md." };
+
+export default function goalfile(pi: Pi) {
+  let continuing = false; // the current run was started by our follow-up
+
+  async function run(args: string[], cwd: string, timeout = TOOL_TIMEOUT_MS): Promise<ExecResult> {
+    return pi.exec(GOALFILE, args, { cwd, timeout });
+  }
+
+  pi.on("input", async (event: any) => {
+    if (event?.source !== "extension") continuing = false; // a person asked for something new
+  });
+
+  pi.on("agent_end", async (_event: any, ctx: any) => {
+    const input = JSON.stringify({
+      session_id: ctx.sessionManager?.getSessionId?.() ?? null,
+      transcript_path: ctx.sessionManager?.getSessionFile?.() ?? null,
+      cwd: ctx.cwd,
+      hook_event_name: "agent_end",
+      stop_hook_active: continuing,
+    });
+    // `pi.exec` gives the child no stdin, so the hook input goes through a pipe from sh.
+    const script = 'printf "%s" "$1" | exec "$0" hook stop --agent pi';
+    let answer: { decision?: string; reason?: string; systemMessage?: string } = {};
+    try {
+      const done = await pi.exec("sh", ["-c", script, GOALFILE, input], {
+        cwd: ctx.cwd,
+        timeout: HOOK_TIMEOUT_MS,
+      });
+      answer = JSON.parse(done.stdout.trim() || "{}");
+    } catch (error) {
+      answer = { systemMessage: `goalfile hook stop failed: ${error}` }; // fail open
+    }
+    if (answer.decision === "block" && answer.reason) {
+      continuing = true;
+      pi.sendUserMessage(answer.reason, { deliverAs: "followUp" });
+      return;
+    }
+    continuing = false;
+    if (answer.systemMessage && ctx.hasUI) ctx.ui?.notify?.(answer.systemMessage, "info");
+  });
+
+  function result(done: ExecResult, ok: number[]) {
+    const text = done.stdout.trim();
+    if (!ok.includes(done.code) || !text.startsWith("{")) {
+      throw new Error(`${done.stderr.trim() || "goalfile failed"}${text ? `\n${text}` : ""}`);
+    }
+    return { content: [{ type: "text", text }], details: JSON.parse(text) };
+  }
+
+  pi.registerTool({
+    name: "goal_get",
+    label: "Goal",
+    description:
+      "The goals of this repository (`goalfile status --json`): status, budget use, each " +
+      "criterion's latest verdict and the last ledger entry. Without `path`: every goal.",
+    parameters: { type: "object", properties: { path: PATH }, additionalProperties: false },
+    async execute(_id: string, params: { path?: string }, _signal: unknown, _update: unknown, ctx: any) {
+      const args = ["status", "--json", ...(params.path ? ["--", params.path] : [])];
+      return result(await run(args, ctx.cwd), [0, 1, 4, 5]);
+    },
+  });
+
+  pi.registerTool({
+    name: "goal_verify",
+    label: "Verify goal",
+    description:
+      "Run every check of the goal as a real process and record the verdicts in its ledger " +
+      "(`goalfile verify --json`). The goal is met only when this says `status: met`. " +
+      "`no_write`: run the checks and write nothing.",
+    parameters: {
+      type: "object",
+      properties: { path: PATH, no_write: { type: "boolean" } },
+      required: ["path"],
+      additionalProperties: false,
+    },
+    async execute(_id: string, params: { path: string; no_write?: boolean }, _s: unknown, _u: unknown, ctx: any) {
+      const args = ["verify", "--json", ...(params.no_write ? ["--no-write"] : []), "--", params.path];
+      return result(await run(args, ctx.cwd), [0, 1, 4, 5]);
+    },
+  });
+
+  pi.registerTool({
+    name: "goal_block",
+    label: "Block goal",
+    description:
+      "Mark the goal blocked by an external dependency (`goalfile block --json`): what blocks " +
+      "it, and each workaround that was tried.",
+    parameters: {
+      type: "object",
+      properties: {
+        path: PATH,
+        reason: { type: "string", description: "What blocks the goal." },
+        tried: { type: "array", items: { type: "string" }, minItems: 1, description: "Each workaround tried." },
+      },
+      required: ["path", "reason", "tried"],
+      additionalProperties: false,
+    },
+    async execute(
+      _id: string,
+      params: { path: string; reason: string; tried: string[] },
+      _s: unknown,
+      _u: unknown,
+      ctx: any,
+    ) {
+      const args = ["block", "--json", `--reason=${params.reason}`];
+      for (const item of params.tried) args.push(`--tried=${item}`);
+      return result(await run([...args, "--", params.path], ctx.cwd), [0, 4]);
+    },
+  });
+}

@@ -1,0 +1,105 @@
+"""pi: the extension goalfile ships and installs, the hook's pi protocol, pi's session usage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import DATA, REPO, goal_text, make_git_repo, row, run_goalfile, write_goal
+
+from goalfile.pi_extension import EXTENSION, shipped_extension
+from goalfile.usage import Host, read_usage
+from goalfile.usage_hosts import PiTally
+
+SESSION = DATA / "transcripts" / "pi-session-a.jsonl"
+
+
+@pytest.fixture
+def pi_repo(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "repo")
+    (root / "goals").mkdir()
+    text = goal_text(rows=[row("C1", "test -f done.txt", "exit 0")], extra=("stall_limit: 20",))
+    write_goal(root / "goals", text)
+    return root
+
+
+def agent_end(repo: Path, *, active: bool = False) -> dict[str, object]:
+    data = {
+        "session_id": "01a23252-aa84-7707-b217-e4e0a41ef669",
+        "transcript_path": str(SESSION),
+        "cwd": str(repo),
+        "hook_event_name": "agent_end",
+        "stop_hook_active": active,
+    }
+    done = run_goalfile("hook", "stop", cwd=repo, input=json.dumps(data))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def test_the_session_file_is_read() -> None:
+    usage = read_usage(SESSION)
+    assert usage.host is Host.PI
+    assert usage.session_id == "01a23252-aa84-7707-b217-e4e0a41ef669"
+    assert usage.tokens == 3438
+
+
+def test_tally_counts_each_entry_once_and_never_cache_reads() -> None:
+    tally = PiTally()
+    tally.feed({"type": "session", "version": 3, "id": "s", "cwd": "/x"})
+    usage = {"input": 10, "output": 5, "cacheRead": 999, "cacheWrite": 3, "totalTokens": 1017}
+    entry = {"type": "message", "id": "e1", "message": {"role": "assistant", "usage": usage}}
+    tally.feed(entry)
+    tally.feed(entry)
+    tally.feed({"type": "message", "id": "u1", "message": {"role": "user", "content": "hi"}})
+    assert (tally.session_id, tally.tokens) == ("s", 18)
+
+
+def test_the_hook_answers_in_the_extensions_protocol(pi_repo: Path) -> None:
+    answer = agent_end(pi_repo)
+    assert answer["decision"] == "block"
+    assert str(answer["reason"]).startswith("verify-goal demo iteration ")
+    text = (pi_repo / "goals" / "demo.md").read_text()
+    assert "| pi |" in text, "the session's usage is accounted"
+    (pi_repo / "done.txt").write_text("")
+    answer = agent_end(pi_repo, active=True)
+    assert "decision" not in answer
+    assert "status: met" in str(answer["systemMessage"])
+
+
+def test_init_installs_the_shipped_extension_once(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    first = run_goalfile("init", "--no-goal", cwd=repo)
+    assert first.returncode == 0, first.stderr
+    installed = repo / EXTENSION
+    assert installed.read_text() == shipped_extension()
+    assert shipped_extension() == (REPO / "extensions" / "pi" / "goalfile.ts").read_text()
+    second = run_goalfile("init", "--no-goal", "--json", cwd=repo)
+    assert json.loads(second.stdout)["pi_extension"]["changed"] is False
+
+
+def test_an_edited_extension_is_kept_and_the_fix_works(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    installed = repo / EXTENSION
+    installed.parent.mkdir(parents=True)
+    installed.write_text("// mine\n")
+    done = run_goalfile("init", "--no-goal", cwd=repo)
+    assert done.returncode == 0
+    assert installed.read_text() == "// mine\n"
+    hint = done.stdout.split("(`", 1)[1].split("`", 1)[0]
+    assert hint == "rm .pi/extensions/goalfile.ts && goalfile init"
+    installed.unlink()
+    assert run_goalfile("init", "--no-goal", cwd=repo).returncode == 0
+    assert installed.read_text() == shipped_extension()
+
+
+def test_the_extension_only_runs_the_goalfile_command() -> None:
+    source = shipped_extension()
+    assert 'const GOALFILE = "goalfile";' in source
+    for forbidden in ("node:fs", "require(", "writeFile", "fetch("):
+        assert forbidden not in source
+    for tool in ("goal_get", "goal_verify", "goal_block"):
+        assert f'name: "{tool}"' in source
+    assert "hook stop --agent pi" in source
