@@ -266,6 +266,7 @@ ACTS_ON: dict[str, frozenset[Status]] = {
     "plan": frozenset({Status.ACTIVE}),
     "review": frozenset({Status.ACTIVE}),
     "refine": frozenset({Status.ACTIVE, Status.MET}),
+    "refine-goal": frozenset({Status.ACTIVE, Status.MET}),
     "pause": frozenset({Status.ACTIVE}),
     "resume": frozenset({Status.PAUSED, Status.BLOCKED}),
     "block": frozenset({Status.ACTIVE, Status.PAUSED}),

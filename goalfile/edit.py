@@ -288,3 +288,20 @@ def _first_heading(lines: Sequence[str], keys: Sequence[str]) -> int | None:
             if match and section_key(match.group(1)) in wanted:
                 return index
     return None
+
+
+def append_list_item(text: str, section: str, item: str) -> str:
+    """Add ``- ITEM`` to ``## <section>``, creating it at the end when missing. When the section
+    ends in a bullet list, the item joins that list directly (a blank line between would make
+    the list loose); otherwise it is a new block after one blank line."""
+    line = f"- {item}"
+    lines = text.split("\n")
+    span = _section_span(text, lines, section)
+    if span is None:
+        return append_to_section(text, section, [line], before=())
+    heading, end = span
+    last = _trim_blank(lines, end)
+    cr = "\r" if lines[0].endswith("\r") else ""
+    if last > heading + 1 and re.match(r"^[-*+][ \t]", lines[last - 1]):
+        return "\n".join([*lines[:last], f"{line}{cr}", *lines[last:]])
+    return append_to_section(text, section, [line], before=())

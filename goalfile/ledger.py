@@ -21,8 +21,11 @@ _ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)
 _BREAK_RE = re.compile("(?:\r\n|[\r\n\x0b\x0c\x85\u2028\u2029])+")
 _CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _HEADING_RE = re.compile(
-    r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)\) by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
+    r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
+    r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
 )
+# what a person or a skill may have meant as an entry heading: checked by lint, never ignored
+HEADING_LIKE_RE = re.compile(r"(?im)^[ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
@@ -71,7 +74,8 @@ def render_row(row: RowResult) -> str:
 
 def render_entry(entry: Entry, *, status_reason: str | None = None) -> list[str]:
     """The lines of an entry (without line endings)."""
-    lines = [f"### Iteration {entry.iteration} ({entry.date}) by {entry.by}"]
+    when = f"{entry.date} {entry.time}" if entry.time else entry.date
+    lines = [f"### Iteration {entry.iteration} ({when}) by {entry.by}"]
     if entry.rows:
         lines += [ROW_HEADER, ROW_RULE, *(render_row(row) for row in entry.rows)]
     for row in entry.rows:
@@ -167,7 +171,8 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     return Entry(
         iteration=int(head.group(1)),
         date=head.group(2),
-        by=head.group(3),
+        time=head.group(3) or "",
+        by=head.group(4),
         rows=tuple(rows),
         status=status,
         status_reason=reason,
@@ -175,6 +180,11 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
         notes=tuple(notes),
         line=first_line,
     )
+
+
+def is_heading(line: str) -> bool:
+    """Whether a line is an entry heading goalfile reads."""
+    return _HEADING_RE.match(line) is not None
 
 
 def entries(text: str, start: int = 0, end: int | None = None) -> Iterator[Entry]:

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
-from goalfile.parse import CRITERIA_KEYS, review_artifact
+from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact
 
 PLACEHOLDER = "FILL IN"
 ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
@@ -25,6 +25,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_row_findings(goal),
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
+        *_heading_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     return tuple(findings)
@@ -95,6 +96,30 @@ def _line_of(goal: Goal, prefix: str) -> int | None:
         if line.startswith(prefix):
             return number
     return None
+
+
+def _heading_findings(goal: Goal) -> Iterable[Finding]:
+    """A ledger line that looks like an entry heading but is not one would be read as part of
+    the entry before it: an entry silently lost. That is an error, never ignored."""
+    from goalfile import ledger
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return
+    start, end = region
+    for match in ledger.HEADING_LIKE_RE.finditer(goal.text, start, end):
+        line = match.group(0).rstrip("\r")
+        if ledger.is_heading(line):
+            continue
+        yield Finding(
+            severity=Severity.ERROR,
+            line=goal.text.count("\n", 0, match.start()) + 1,
+            column=1,
+            code="entry-heading",
+            message=f"`{line.strip()}` looks like an entry heading but cannot be read as one",
+            hint="write `### Iteration N (YYYY-MM-DD) by WHO`, optionally with a time "
+            "`(YYYY-MM-DD HH:MM)`",
+        )
 
 
 def _accounting_findings(goal: Goal) -> Iterable[Finding]:

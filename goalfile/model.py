@@ -71,13 +71,14 @@ class Goal:
     status: Status
     budget: Budget
     iterations_used: int
-    tokens_used: int
+    tokens_used: int  # 0 when the file says `tokens_used: null`
     end_state: str
     non_goals: tuple[str, ...]
     criteria: tuple[Criterion, ...]
     sections: tuple[Section, ...]
     frontmatter_end: int  # line number of the closing `---`
     timeout: float | None = None
+    tokens_measured: bool = True  # False for `tokens_used: null`: usage not measured yet
     shell: str = "/bin/sh"
     cwd: str | None = None
     newline: str = "\n"
@@ -147,6 +148,7 @@ class Entry:
     iteration: int
     date: str
     by: str
+    time: str = ""  # HH:MM or HH:MM:SS after the date, as some writers add it
     rows: tuple[RowResult, ...] = ()
     status: Status | None = None
     status_reason: str | None = None

@@ -343,12 +343,22 @@ def _typed_fields(
         budget = Budget(iterations=limits["iterations"], tokens=limits["tokens"])
 
     counters: dict[str, int] = {}
+    # `tokens_used: null` is the skill family's "not measured": 0 so far, and a finite token
+    # budget then blocks (DESIGN §5)
+    tokens_measured = not ("tokens_used" in meta and meta["tokens_used"] is None)
     for name in ("iterations_used", "tokens_used"):
         value = meta.get(name, 0)
-        if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        if name == "tokens_used" and not tokens_measured:
+            counters[name] = 0
+        elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             counters[name] = value
         else:
-            err(name, f"{name} {value!r} is not a whole number >= 0", f"write `{name}: 0`")
+            null = " or `null` (not measured)" if name == "tokens_used" else ""
+            err(
+                name,
+                f"{name} {value!r} is not a whole number >= 0{null}",
+                f"write `{name}: 0`",
+            )
             counters[name] = 0
 
     timeout = _number(meta.get("timeout"))
@@ -391,6 +401,7 @@ def _typed_fields(
         "budget": budget,
         "iterations_used": counters["iterations_used"],
         "tokens_used": counters["tokens_used"],
+        "tokens_measured": tokens_measured,
         "timeout": timeout,
         "shell": shell,
         "cwd": cwd,

@@ -10,6 +10,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from goalfile.model import Goal
 from goalfile.parse import section_key
@@ -86,24 +87,18 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     if section is None:
         return (), ["there is no `## Plan` section"]
     lines = goal.text.split("\n")[section.line : section.end - 1]
-    from markdown_it import MarkdownIt
-
-    tokens = (
-        MarkdownIt("commonmark")
-        .enable("table")
-        .parse("\n".join(line.rstrip("\r") for line in lines))
-    )
     rows: list[tuple[int, list[str]]] = []
     current: list[str] | None = None
     line = 0
-    for token in tokens:
+    for token in _section_tokens(lines):
         if token.type == "tr_open":
             current = []
             line = section.line + 1 + (token.map[0] if token.map else 0)
         elif token.type == "inline" and current is not None:
             current.append(token.content.strip())
         elif token.type == "tr_close" and current is not None:
-            rows.append((line, current))
+            if not _is_findings_row(current, lines[line - section.line - 1]):
+                rows.append((line, current))
             current = None
         elif token.type == "table_close":
             break
@@ -120,6 +115,94 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     if not steps:
         return (), ["the plan table has no steps"]
     return steps, []
+
+
+def _section_tokens(lines: Sequence[str]) -> list[Any]:
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark").enable("table")
+    return list(md.parse("\n".join(line.rstrip("\r") for line in lines)))
+
+
+def _is_findings_row(cells: Sequence[str], source: str) -> bool:
+    """The skill family writes ``findings: ...`` right under the table, which GFM reads as one
+    more row (a line without a pipe), and mdformat then writes as ``| findings: ... | | |``.
+    Neither is a step."""
+    if "|" not in source:
+        return True
+    return bool(cells) and cells[0].lower().startswith("findings:") and not any(cells[1:])
+
+
+_REVISION_RE = re.compile(r"^revision:")
+_VERIFY_PLAN_RE = re.compile(r"^verify-plan:")
+_FINDINGS_RE = re.compile(r"^(?:\|[ \t]*)?findings:")
+
+
+def findings_line(findings: Sequence[str]) -> str:
+    return f"findings: {'; '.join(findings) if findings else 'none'}"
+
+
+def record_in_section(
+    text: str, goal: Goal, *, revision: int, verdict: str, date: str, findings: Sequence[str]
+) -> str:
+    """Write the plan skill's lines into ``## Plan``: ``revision:`` and ``verify-plan:`` under
+    the heading, ``findings:`` under the table. A line already there is replaced in place;
+    a missing one is added in mdformat's layout (a blank line around each block). Nothing else
+    in the section changes. A goal without a ``## Plan`` section is left as it is."""
+    section = goal.section("plan")
+    if section is None:
+        return text
+    lines = text.split("\n")
+    cr = "\r" if lines[0].endswith("\r") else ""
+    first, stop = section.line, section.end - 1  # 0-based: the section's content lines
+    content = lines[first:stop]
+    new_revision = f"revision: {revision}"
+    new_verdict = f"verify-plan: {verdict} ({date})"
+    new_findings = findings_line(findings)
+
+    def where(pattern: re.Pattern[str]) -> int | None:
+        return next((i for i, line in enumerate(content) if pattern.match(line.rstrip("\r"))), None)
+
+    table_end = None
+    for token in _section_tokens(content):
+        if token.type == "table_open" and token.map:
+            table_end = token.map[1]
+            break
+    at_findings = where(_FINDINGS_RE)
+    if at_findings is not None:
+        content[at_findings] = new_findings + cr
+    else:
+        anchor = table_end if table_end is not None else len(_strip_tail(content))
+        after = content[anchor:]
+        block = [cr, new_findings + cr]
+        if (after and after[0].rstrip("\r")) or (not after and stop < len(lines)):
+            block.append(cr)
+        content[anchor:anchor] = block
+    at_revision, at_verdict = where(_REVISION_RE), where(_VERIFY_PLAN_RE)
+    if at_revision is not None:
+        content[at_revision] = new_revision + cr
+    if at_verdict is not None:
+        content[at_verdict] = new_verdict + cr
+    if at_revision is None and at_verdict is not None:
+        content.insert(at_verdict, new_revision + cr)
+    elif at_verdict is None and at_revision is not None:
+        content.insert(at_revision + 1, new_verdict + cr)
+    elif at_revision is None and at_verdict is None:
+        head = 0
+        while head < len(content) and not content[head].rstrip("\r"):
+            head += 1
+        block = [cr, new_revision + cr, new_verdict + cr]
+        if head < len(content) or stop < len(lines):
+            block.append(cr)
+        content[0:head] = block
+    return "\n".join([*lines[:first], *content, *lines[stop:]])
+
+
+def _strip_tail(lines: Sequence[str]) -> Sequence[str]:
+    end = len(lines)
+    while end > 0 and not lines[end - 1].rstrip("\r"):
+        end -= 1
+    return lines[:end]
 
 
 def _step(names: Sequence[str], cells: Sequence[str], line: int) -> PlanStep:

@@ -91,15 +91,42 @@ def read_review(entry: Entry) -> Review | None:
     )
 
 
+def review_in_verify_entry(entry: Entry, row_id: str) -> Review | None:
+    """A review recorded the verify-goal skill's way: in a ``by verify-goal`` entry, the row's
+    verdict with the quoted passage as its evidence (a code span) and the artifact as its
+    command. goalfile's own verify entries never quote a review row's evidence this way (they
+    label it ``review:`` or ``judge:``), so only a recorded review is read."""
+    if entry.by != ledger.VERIFY_BY:
+        return None
+    for row in entry.rows:
+        if row.id != row_id or not row.evidence_quoted or row.evidence_label:
+            continue
+        if row.verdict not in (Verdict.MET, Verdict.UNMET) or not row.evidence.strip():
+            continue
+        artifact = row.command.strip()
+        if len(artifact.split()) > 1:  # prose naming the artifact last, as in a check cell
+            artifact = artifact.split()[-1].rstrip(".,;:").strip("`")
+        return Review(
+            id=row_id,
+            verdict=row.verdict,
+            artifact=artifact,
+            quote=row.evidence,
+            reason="recorded in the verify-goal entry",
+            iteration=entry.iteration,
+        )
+    return None
+
+
 def latest_review(
     text: str, region: tuple[int, int], *, row_id: str, iteration: int
 ) -> Review | None:
     """The newest review of ``row_id`` recorded at ``iteration`` (entries are read newest first,
-    and reading stops at the first entry of an earlier iteration)."""
+    and reading stops at the first entry of an earlier iteration): a ``by review`` entry, or a
+    verify-goal entry that quotes the passage as the row's evidence."""
     for entry in ledger.entries_reversed(text, *region):
         if entry.iteration < iteration:
             return None
-        found = read_review(entry)
+        found = read_review(entry) or review_in_verify_entry(entry, row_id)
         if found is not None and found.id == row_id and found.iteration == iteration:
             return found
     return None

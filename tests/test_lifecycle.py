@@ -279,6 +279,34 @@ SOUND_PLAN = (
 )
 
 
+def planned(text: str, plan: Sequence[str], revision: int, verdict: str, findings: str) -> str:
+    """``text`` with the plan skill's lines written into `## Plan` around ``plan``."""
+    old = "\n".join(["## Plan", *plan, "", "## Token"])
+    new = [
+        "## Plan",
+        "",
+        f"revision: {revision}",
+        f"verify-plan: {verdict} ({today()})",
+        "",
+        *plan,
+        "",
+        f"findings: {findings}",
+        "",
+        "## Token",
+    ]
+    assert text.count(old) == 1
+    return text.replace(old, "\n".join(new))
+
+
+def plan_lines(revision: int, digest: str, steps: int, verdict: str, findings: str) -> list[str]:
+    return [
+        f"plan revision {revision} ({digest}): {steps} step(s), {verdict}",
+        f"revision: {revision}",
+        f"verify-plan: {verdict} ({today()})",
+        f"findings: {findings}",
+    ]
+
+
 def plan_digest(text: str, revision: int) -> str:
     found = re.findall(rf"(?m)^plan revision {revision} \(([0-9a-f]+)\): ", text)
     assert len(found) == 1, text
@@ -298,9 +326,9 @@ def test_plan_sound_uses_an_iteration_and_ledgers_revision_digest_and_verdict(
     after = project.text()
     first = plan_digest(after, 1)
     assert after == edited(
-        before,
+        planned(before, SOUND_PLAN, 1, "sound", "none"),
         replace={"iterations_used: 1": "iterations_used: 2"},
-        entries=[entry(2, "plan", f"plan revision 1 ({first}): 2 step(s), sound")],
+        entries=[entry(2, "plan", *plan_lines(1, first, 2, "sound", "none"))],
     )
 
     again = project.run("plan", GOAL, "--json")
@@ -319,9 +347,9 @@ def test_plan_sound_uses_an_iteration_and_ledgers_revision_digest_and_verdict(
         "exit_code": 0,
     }
     assert project.text() == edited(
-        after,
+        after.replace("revision: 1\n", "revision: 2\n", 1),
         replace={"iterations_used: 2": "iterations_used: 3"},
-        entries=[entry(3, "plan", f"plan revision 2 ({first}): 2 step(s), sound")],
+        entries=[entry(3, "plan", *plan_lines(2, first, 2, "sound", "none"))],
     )
 
 
@@ -387,14 +415,13 @@ def test_plan_unsound_lists_the_orphans_and_still_uses_the_iteration(
     )
     after = project.text()
     assert after == edited(
-        before,
+        planned(before, plan, 1, "unsound", "; ".join(findings)),
         replace={"iterations_used: 1": "iterations_used: 2"},
         entries=[
             entry(
                 2,
                 "plan",
-                f"plan revision 1 ({plan_digest(after, 1)}): {steps} step(s), unsound",
-                *(f"- {f}" for f in findings),
+                *plan_lines(1, plan_digest(after, 1), steps, "unsound", "; ".join(findings)),
             )
         ],
     )
@@ -413,9 +440,13 @@ def test_plan_without_a_plan_section_is_unsound(project: Project) -> None:
             entry(
                 2,
                 "plan",
-                f"plan revision 1 ({plan_digest(after, 1)}): 0 step(s), unsound",
-                "- there is no `## Plan` section",
-                *(f"- {f}" for f in NONE_SERVED),
+                *plan_lines(
+                    1,
+                    plan_digest(after, 1),
+                    0,
+                    "unsound",
+                    "; ".join(["there is no `## Plan` section", *NONE_SERVED]),
+                ),
             )
         ],
     )
@@ -1048,7 +1079,7 @@ def test_refine_lists_one_backlog_item_per_unmet_row_and_never_touches_the_crite
     after = project.text()
     assert after == edited(
         verified,
-        entries=[entry(1, "refine", "backlog from verify iteration 1:", *items, *REFINE_TAIL)],
+        entries=[entry(1, "refine-goal", "backlog from verify iteration 1:", *items, *REFINE_TAIL)],
     )
     assert after[after.index("## Acceptance criteria") : after.index("## Plan")] == criteria
 
@@ -1073,7 +1104,7 @@ def test_refine_on_a_met_goal_has_an_empty_backlog(project: Project) -> None:
         entries=[
             entry(
                 1,
-                "refine",
+                "refine-goal",
                 "backlog from verify iteration 1:",
                 "- (nothing: every row was met)",
                 *REFINE_TAIL,
@@ -1533,11 +1564,12 @@ def test_commands_keep_crlf_line_endings_and_change_nothing_else(project: Projec
     commands = [
         ("plan", GOAL),
         ("review", GOAL, "R1", "--artifact", "docs/guide.md", "--quote", QUOTE, "--verdict", "met"),
+        ("verify", GOAL),
+        ("refine", GOAL, "--lesson", "C2: exit 1 is the GPU probe"),
         ("impossible", GOAL, "C2", "--reason", "no GPU: none"),
         ("verify", GOAL),
         ("resume", GOAL, "--resolved", "accepted"),
         ("budget", GOAL, "--iterations", "9"),
-        ("refine", GOAL),
     ]
     plan = (*PLAN_HEADER, "| 1 | all | x | C1 C2 R1 | - |")
     project.file("docs/guide.md", GUIDE)
@@ -1547,7 +1579,7 @@ def test_commands_keep_crlf_line_endings_and_change_nothing_else(project: Projec
         project.goal.parent.mkdir(parents=True, exist_ok=True)
         project.goal.write_bytes((text.replace("\n", "\r\n") if crlf else text).encode())
         codes = [project.run(*command).returncode for command in commands]
-        assert codes == [0, 0, 0, 4, 0, 0, 0], crlf
+        assert codes == [0, 0, 1, 0, 0, 4, 0, 0], crlf
         results.append(project.goal.read_bytes())
     lf, crlf_bytes = results
     assert b"\r" not in lf
@@ -1754,7 +1786,7 @@ def test_a_goal_is_driven_from_draft_to_met_blocked_and_exhausted_by_commands(
         ("activate", "active"),
         ("plan", None),
         ("verify-goal", "active"),
-        ("refine", None),
+        ("refine-goal", None),
         ("block", "blocked"),
         ("resume", "active"),
         ("pause", "paused"),

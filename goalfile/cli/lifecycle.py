@@ -81,13 +81,19 @@ def review(
 
 @main.command()
 @click.argument("path", type=click.Path())
+@click.option(
+    "--lesson",
+    metavar="TEXT",
+    help="A lesson for the next iteration: written in the entry and added to `## Lessons`.",
+)
 @json_option
 @boundary
-def refine(path: str, as_json: bool) -> int:
-    """Append a backlog entry: one item per row the last verify did not meet."""
+def refine(path: str, lesson: str | None, as_json: bool) -> int:
+    """Append a backlog entry (`by refine-goal`): one item per row the newest verify entry did
+    not meet. Refused unless the newest entry is a verify entry."""
     from goalfile.commands.refine import refine as run
 
-    result = run(path=path, ctx=context())
+    result = run(path=path, ctx=context(), lesson=lesson)
     _report(
         result,
         as_json,

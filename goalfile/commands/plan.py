@@ -11,7 +11,7 @@ from goalfile.errors import ExitCode
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
-from goalfile.plan import review_plan
+from goalfile.plan import findings_line, record_in_section, review_plan
 
 REVISION_NOTE = "plan revision"
 
@@ -95,11 +95,17 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
         iteration = goal.iterations_used + 1
         findings = review.findings()
         verdict = "sound" if review.sound else "unsound"
+        # the plan skill's lines, the same in the section and in the entry
         notes = [
             f"{REVISION_NOTE} {revision} ({review.digest}): {len(review.steps)} step(s), {verdict}",
-            *(f"- {finding}" for finding in findings),
+            f"revision: {revision}",
+            f"verify-plan: {verdict} ({ctx.today})",
+            findings_line(findings),
         ]
         entry = Entry(iteration=iteration, date=ctx.today, by="plan", notes=tuple(notes))
+        text = record_in_section(
+            text, goal, revision=revision, verdict=verdict, date=ctx.today, findings=findings
+        )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         text = edit.set_value(text, "iterations_used", iteration)
         return text, PlanResult(

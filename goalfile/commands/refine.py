@@ -10,6 +10,9 @@ from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.status import last_entry
 from goalfile.errors import Refused
 from goalfile.model import Entry, Goal, RowResult, Status, Verdict
+from goalfile.parse import ledger_region
+
+REFINE_BY = "refine-goal"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,16 +38,30 @@ def backlog_item(row: RowResult) -> str:
     return f"- [ ] {row.id} {row.verdict.value}{exit_part}: {shown}"
 
 
-def refine(*, path: str, ctx: Context) -> RefineResult:
+def newest_entry(goal: Goal) -> Entry | None:
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    return next(ledger.entries_reversed(goal.text, *region), None)
+
+
+def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResult:
     def change(text: str, goal: Goal) -> tuple[str, RefineResult]:
         require_status(goal, path, (Status.ACTIVE, Status.MET), "refine")
-        last = last_entry(goal)
-        if last is None:
-            raise Refused(
-                "there is no verify entry to refine from",
-                file=path,
-                hint="run `goalfile verify` first",
+        last = newest_entry(goal)
+        if last is None or last.by != ledger.VERIFY_BY:
+            what = (
+                "there is no verify entry to refine from"
+                if last is None or last_entry(goal) is None
+                else f"the newest entry is `by {last.by}`, not a verify entry: a refine "
+                "works from the newest verify run"
             )
+            raise Refused(
+                what,
+                file=path,
+                hint=f"run `goalfile verify {path}` first",
+            )
+        taught = ledger.clean_line(lesson, limit=4000).strip() if lesson else ""
         open_rows = [row for row in last.rows if row.verdict is not Verdict.MET]
         items = tuple(backlog_item(row) for row in open_rows)
         notes = [
@@ -53,12 +70,14 @@ def refine(*, path: str, ctx: Context) -> RefineResult:
             "",
             "criteria changes: none (a change to a criterion needs "
             "`goalfile activate --reapprove PATH --reason TEXT`)",
-            "lesson: -",
+            f"lesson: {taught or '-'}",
         ]
         entry = Entry(
-            iteration=goal.iterations_used, date=ctx.today, by="refine", notes=tuple(notes)
+            iteration=goal.iterations_used, date=ctx.today, by=REFINE_BY, notes=tuple(notes)
         )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+        if taught:
+            text = edit.append_list_item(text, "Lessons", taught)
         return text, RefineResult(
             path=path, iteration=goal.iterations_used, from_iteration=last.iteration, backlog=items
         )

@@ -52,7 +52,10 @@ class GoalStatus:
             "status": goal.status.value,
             "end_state": goal.end_state,
             "iterations": {"used": goal.iterations_used, "budget": goal.budget.iterations},
-            "tokens": {"used": goal.tokens_used, "budget": goal.budget.tokens},
+            "tokens": {
+                "used": goal.tokens_used if goal.tokens_measured else None,
+                "budget": goal.budget.tokens,
+            },
             "last_verify": (
                 {"iteration": self.last_verify.iteration, "date": self.last_verify.date}
                 if self.last_verify
@@ -133,7 +136,7 @@ def _refined_since_verify(goal: Goal) -> bool:
     if region is None:
         return False
     for entry in ledger.entries_reversed(goal.text, *region):
-        if entry.by == "refine":
+        if entry.by in ("refine-goal", "refine"):
             return True
         if entry.by == ledger.VERIFY_BY:
             return False

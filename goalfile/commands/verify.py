@@ -422,7 +422,8 @@ def _usage(goal: Goal, options: VerifyOptions, meter: TokenMeter | None) -> int 
     """Tokens used so far; the recorded figure is cumulative, so it never goes down."""
     measured = meter.poll() if meter is not None else options.tokens_used()
     if measured is None and not options.write:
-        return goal.tokens_used  # a re-check (CI) judges the budget on the recorded usage
+        # a re-check (CI) judges the budget on the recorded usage; `null` records none
+        return goal.tokens_used if goal.tokens_measured else None
     return None if measured is None else max(measured, goal.tokens_used)
 
 
@@ -546,6 +547,6 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
         text = edit.set_value(text, "status", run.status.value)
     if run.status is Status.BLOCKED:
         text = edit.set_value(text, "blocker", run.reason or _error_blocker(run.rows))
-    if run.tokens is not None and run.tokens > current.tokens_used:
+    if run.tokens is not None and (run.tokens > current.tokens_used or not current.tokens_measured):
         text = edit.set_value(text, "tokens_used", run.tokens)
     write_atomic(path, text)
