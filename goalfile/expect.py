@@ -939,24 +939,24 @@ class Evaluator:
                 assert isinstance(check, _TextCheck)
                 where, line = check.result(tracks)
                 if clause.negate and where is not None:
-                    failure = f"{where} contains {_quote(clause.text)}"
+                    failure = f"{format_clause(clause)}: found in {where}"
                     if decisive is None:
                         decisive = line
                 elif not clause.negate and where is None:
-                    failure = f"{clause.stream} lacks {_quote(clause.text)}"
+                    failure = f"{format_clause(clause)}: not found"
                 elif not clause.negate and first_hit is None:
                     first_hit = line
             elif isinstance(clause, MatchClause):
                 assert isinstance(check, _MatchCheck)
                 where, line = check.result(tracks)
                 if where is None:
-                    failure = f"no {clause.stream} line matches /{_slashes(clause.pattern)}/"
+                    failure = f"{format_clause(clause)}: no line matches"
                 elif first_hit is None:
                     first_hit = line
             elif isinstance(clause, EmptyClause):
                 busy = [n for n in _SOURCES[clause.stream] if tracks[n].nonblank]
                 if busy:
-                    failure = f"{busy[0]} is not empty"
+                    failure = f"{format_clause(clause)}: {busy[0]} is not"
             else:
                 assert isinstance(check, _PrintsCheck)
                 failure = check.failure()

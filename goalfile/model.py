@@ -118,6 +118,16 @@ class RowResult:
     excerpt: tuple[str, ...] = ()  # at most twenty output lines quoted under the table
     excerpt_label: str = ""
     elapsed: float | None = None
+    why: tuple[str, ...] = ()  # what failed, clause by clause, with what was seen
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """Why the row is not met: the failed clauses, or the prose of its evidence."""
+        if self.verdict is Verdict.MET:
+            return ()
+        if self.why:
+            return self.why
+        return (self.evidence,) if self.evidence and not self.evidence_quoted else ()
 
     @classmethod
     def not_run(

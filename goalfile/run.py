@@ -40,7 +40,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO
 
-from goalfile.tail import EMPTY_STREAM, OutputTail, StreamSummary
+from goalfile.tail import (
+    EMPTY_STREAM,
+    MAX_HEAD_BYTES,
+    MAX_TAIL_BYTES,
+    OutputTail,
+    StreamSummary,
+)
 
 CHUNK_SIZE = 64 * 1024
 """Bytes asked for by one read of a pipe. Larger reads were slower: from 128 KiB on, the C
@@ -423,6 +429,11 @@ def _not_run(ending: Ending, message: str) -> RunOutcome:
     )
 
 
+def _output_tail() -> OutputTail:
+    """A stream's kept output: its head and its tail, together within MAX_TAIL_BYTES."""
+    return OutputTail(max_bytes=MAX_TAIL_BYTES - MAX_HEAD_BYTES, head_bytes=MAX_HEAD_BYTES)
+
+
 def run_check(
     spec: CheckSpec,
     *,
@@ -447,7 +458,7 @@ def run_check(
     if isinstance(started, str):
         return _not_run(Ending.NOT_STARTED, started)
     proc = started
-    tails = {"stdout": OutputTail(), "stderr": OutputTail()}
+    tails = {name: _output_tail() for name in ("stdout", "stderr")}
     pipes = _Pipes(proc, tails, on_output)
     try:
         ended_at, timed_out = _supervise(proc, pipes, start, limit, on_tick, clock)

@@ -14,6 +14,14 @@ MAX_TAIL_LINES = 2000
 MAX_TAIL_BYTES = 50 * 1024
 """Bytes kept at the end of each stream (line terminators not counted)."""
 
+MAX_HEAD_BYTES = 8 * 1024
+"""Bytes kept from the start of a stream when a check asks for its head too (run.py does): the
+tail then keeps ``MAX_TAIL_BYTES - MAX_HEAD_BYTES``, so head and tail together stay within the
+same bound. The head shows the first traceback of a long failing run; the tail its summary."""
+
+MAX_HEAD_LINES = 200
+"""Lines kept from the start of a stream (with :data:`MAX_HEAD_BYTES`)."""
+
 MAX_PENDING_CHUNKS = 256
 """Chunks an :class:`OutputTail` gathers at most (a trickle of tiny reads stays small too)."""
 
@@ -28,6 +36,7 @@ class StreamSummary:
     tail: tuple[str, ...]  # last lines, UTF-8 with errors="replace", without terminators
     total_bytes: int
     truncated: bool  # tail holds less than everything (lines dropped or a line cut)
+    head: tuple[str, ...] = ()  # first lines, when the tail was truncated and a head was kept
 
 
 EMPTY_STREAM = StreamSummary(tail=(), total_bytes=0, truncated=False)
@@ -62,6 +71,8 @@ class OutputTail:
         max_lines: int = MAX_TAIL_LINES,
         max_bytes: int = MAX_TAIL_BYTES,
         batch: int = TAIL_BATCH,
+        head_bytes: int = 0,
+        head_lines: int = MAX_HEAD_LINES,
     ):
         if max_lines < 1 or max_bytes < 1:
             raise ValueError("an output tail must keep at least one line and one byte")
@@ -75,10 +86,18 @@ class OutputTail:
         self._ends_with_newline = True
         self._pending: list[bytes] = []  # chunks fed but not yet split into lines
         self._pending_bytes = 0
+        self._head = bytearray()  # the first head_bytes bytes of the stream
+        self._head_bytes = head_bytes
+        self._head_lines = head_lines
+        self._newlines = 0  # counted only when a head is kept
 
     def feed(self, chunk: bytes) -> None:
         if not chunk:
             return
+        if self._head_bytes:
+            if len(self._head) < self._head_bytes:
+                self._head += chunk[: self._head_bytes - len(self._head)]
+            self._newlines += chunk.count(b"\n")
         self.total_bytes += len(chunk)
         self._ends_with_newline = chunk.endswith(b"\n")
         self._pending.append(chunk)
@@ -100,12 +119,25 @@ class OutputTail:
                 max_bytes=self.max_bytes,
             )
             terminators = len(lines) - 1
+        truncated = kept + terminators != self.total_bytes
         return StreamSummary(
             tail=tuple(decode_line(line) for line in lines),
             total_bytes=self.total_bytes,
             # everything is kept exactly when the kept lines account for every byte
-            truncated=kept + terminators != self.total_bytes,
+            truncated=truncated,
+            head=self._head_before(len(lines)) if truncated else (),
         )
+
+    def _head_before(self, tail_lines: int) -> tuple[str, ...]:
+        """The kept first lines that come before the tail's lines (none is shown twice)."""
+        count = self._newlines + (0 if self._ends_with_newline else 1)
+        before = count - tail_lines  # lines of the stream that the tail does not show
+        if not self._head or before <= 0:
+            return ()
+        lines = bytes(self._head).split(b"\n")
+        if len(lines) > 1:
+            lines.pop()  # empty after a complete line, or a line the head cut: left out
+        return tuple(decode_line(line) for line in lines[: min(before, self._head_lines)])
 
     def _flush(self) -> None:
         """Take the gathered chunks as one stream piece; where they were cut does not matter.

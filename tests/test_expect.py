@@ -341,22 +341,26 @@ def test_without_exit_clause_status_is_not_judged() -> None:
 def test_contains_and_lacks_per_stream() -> None:
     assert judge('stdout contains "ok"', stdout=b"all ok\n").holds
     j = judge('stdout contains "ok"', stderr=b"ok\n")
-    assert j.failures == ('stdout lacks "ok"',)
+    assert j.failures == ('stdout contains "ok": not found',)
     assert judge('stderr contains "ok"', stderr=b"ok\n").holds
     assert judge('output contains "ok"', stderr=b"ok\n").holds
     assert judge('output contains "ok"', stdout=b"ok\n").holds
     assert judge('output contains "ok"', stdout=b"o", stderr=b"k").failures == (
-        'output lacks "ok"',
+        'output contains "ok": not found',
     )
     assert judge('stdout lacks "bad"', stderr=b"bad\n").holds
-    assert judge('stdout lacks "bad"', stdout=b"x bad y\n").failures == ('stdout contains "bad"',)
-    assert judge('output lacks "bad"', stderr=b"bad\n").failures == ('stderr contains "bad"',)
+    assert judge('stdout lacks "bad"', stdout=b"x bad y\n").failures == (
+        'stdout lacks "bad": found in stdout',
+    )
+    assert judge('output lacks "bad"', stderr=b"bad\n").failures == (
+        'output lacks "bad": found in stderr',
+    )
     # Found in both: stdout is named, and its line is the evidence, whichever came first.
     ev = Evaluator(parse_expected('output lacks "bad"'))
     ev.feed("stderr", b"bad err\n")
     ev.feed("stdout", b"bad out\n")
     assert ev.finish(0) == Judgement(
-        holds=False, failures=('stdout contains "bad"',), evidence="bad out"
+        holds=False, failures=('output lacks "bad": found in stdout',), evidence="bad out"
     )
     # Case matters in TEXT.
     assert not judge('stdout contains "OK"', stdout=b"ok").holds
@@ -365,7 +369,9 @@ def test_contains_and_lacks_per_stream() -> None:
 def test_contains_searches_the_whole_stream_not_a_tail() -> None:
     data = [b"needle at the start\n"] + [b"x" * 65536] * 40
     assert judge('stdout contains "needle"', stdout=data).holds
-    assert judge('stdout lacks "needle"', stdout=data).failures == ('stdout contains "needle"',)
+    assert judge('stdout lacks "needle"', stdout=data).failures == (
+        'stdout lacks "needle": found in stdout',
+    )
 
 
 @pytest.mark.parametrize("cut", range(1, 6))
@@ -376,7 +382,9 @@ def test_text_straddling_a_chunk_boundary(cut: int) -> None:
     j = judge('stdout contains "passed"', stdout=chunks)
     assert j.holds and j.evidence == "xx passed yy"
     j = judge('stdout lacks "passed"', stdout=chunks)
-    assert j.failures == ('stdout contains "passed"',) and j.evidence == "xx passed yy"
+    assert (
+        j.failures == ('stdout lacks "passed": found in stdout',) and j.evidence == "xx passed yy"
+    )
 
 
 def test_text_straddling_many_one_byte_chunks_and_multibyte_text() -> None:
@@ -388,7 +396,7 @@ def test_text_straddling_many_one_byte_chunks_and_multibyte_text() -> None:
 def test_text_with_a_newline_in_it() -> None:
     e = Expectation((TextClause(stream=OUT, text="a\nb", negate=True),))
     j = judge(e, stdout=[b"x a", b"\nb y\n"])
-    assert j.failures == ('stdout contains "a\nb"',)
+    assert j.failures == ('stdout lacks "a\nb": found in stdout',)
     assert j.evidence == "b y"  # the line holding the text's last byte
 
 
@@ -432,20 +440,22 @@ def test_matches_per_stream() -> None:
         ev.feed("stdout", out)
         assert ev.finish(0).evidence == "E2 out"
     assert judge("stderr matches /nope/", stderr=b"x").failures == (
-        "no stderr line matches /nope/",
+        "stderr matches /nope/: no line matches",
     )
-    assert judge("output matches /a\\/b/").failures == ("no output line matches /a\\/b/",)
+    assert judge("output matches /a\\/b/").failures == ("output matches /a\\/b/: no line matches",)
 
 
 def test_empty_is_whitespace_only() -> None:
     assert judge("stdout empty").holds
     assert judge("stdout empty", stdout=b" \n\t\r\n\x0b\x0c").holds
     assert judge("stdout empty", stderr=b"noise").holds
-    assert judge("stdout empty", stdout=b"\n\n.").failures == ("stdout is not empty",)
-    assert judge("stdout empty", stdout=b"\x00").failures == ("stdout is not empty",)
+    assert judge("stdout empty", stdout=b"\n\n.").failures == ("stdout empty: stdout is not",)
+    assert judge("stdout empty", stdout=b"\x00").failures == ("stdout empty: stdout is not",)
     assert judge("output empty", stdout=b"\n", stderr=b"  ").holds
-    assert judge("output empty", stderr=b"x").failures == ("stderr is not empty",)
-    assert judge("stderr empty", stderr=[b" "] * 10 + [b"x"]).failures == ("stderr is not empty",)
+    assert judge("output empty", stderr=b"x").failures == ("output empty: stderr is not",)
+    assert judge("stderr empty", stderr=[b" "] * 10 + [b"x"]).failures == (
+        "stderr empty: stderr is not",
+    )
 
 
 def test_prints() -> None:
@@ -499,7 +509,7 @@ def test_long_lines_only_first_64k_is_used_for_matches_and_evidence() -> None:
     ]
     for chunks in splits:
         j = judge('stdout contains "needle"; stdout matches /needle/', stdout=chunks)
-        assert j.failures == ("no stdout line matches /needle/",)
+        assert j.failures == ("stdout matches /needle/: no line matches",)
         assert j.evidence == "x" * 300
         assert judge("stdout matches /^x{65536}$/", stdout=chunks).holds
     # A line exactly at the limit is used whole.
@@ -510,7 +520,7 @@ def test_long_lines_only_first_64k_is_used_for_matches_and_evidence() -> None:
 def test_evidence_decisive_lacks_line() -> None:
     out = b"start\nan ERROR here\nmore\nlast line\n"
     j = judge('exit 0; stdout lacks "ERROR"; stdout contains "start"', stdout=out, status=1)
-    assert j.failures == ("exit 0 expected, got 1", 'stdout contains "ERROR"')
+    assert j.failures == ("exit 0 expected, got 1", 'stdout lacks "ERROR": found in stdout')
     assert j.evidence == "an ERROR here"
 
 
@@ -587,10 +597,10 @@ def test_memory_stays_bounded() -> None:
     assert peak < 2_000_000  # 8 MB went through
     j = ev.finish(0)
     assert j.failures == (
-        'stdout lacks "passed"',
-        "no stdout line matches /^\\d+ ok$/",
+        'stdout contains "passed": not found',
+        "stdout matches /^\\d+ ok$/: no line matches",
         'prints "42" expected, got "y"…',
-        "stdout is not empty",
+        "stdout empty: stdout is not",
     )
     assert j.evidence == "y"
 
@@ -698,10 +708,10 @@ def _reference(e: Expectation, out: bytes, err: bytes, status: int | None) -> Ju
             needle = c.text.encode()
             where = next((s for s in sources[c.stream] if needle in streams[s]), None)
             if c.negate and where:
-                failures.append(f'{where} contains "{c.text}"')
+                failures.append(f"{format_clause(c)}: found in {where}")
                 decisive = decisive if decisive is not None else hit_line(streams[where], needle)
             elif not c.negate and not where:
-                failures.append(f'{c.stream} lacks "{c.text}"')
+                failures.append(f"{format_clause(c)}: not found")
             elif where and first_hit is None:
                 first_hit = hit_line(streams[where], needle)
         elif isinstance(c, MatchClause):
@@ -713,13 +723,13 @@ def _reference(e: Expectation, out: bytes, err: bytes, status: int | None) -> Ju
                 if rx.search(line.decode("utf-8", "replace"))
             ]
             if not found:
-                failures.append(f"no {c.stream} line matches /{c.pattern}/")
+                failures.append(f"{format_clause(c)}: no line matches")
             elif first_hit is None:
                 first_hit = found[0]
         elif isinstance(c, EmptyClause):
             busy = [s for s in sources[c.stream] if streams[s].strip()]
             if busy:
-                failures.append(f"{busy[0]} is not empty")
+                failures.append(f"{format_clause(c)}: {busy[0]} is not")
         elif out.strip() != c.text.encode():
             failures.append(f'prints "{c.text}" expected')  # the rest is compared below
     if decisive is not None:

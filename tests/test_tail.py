@@ -101,3 +101,40 @@ def test_tail_matches_a_naive_reading_however_the_stream_is_chunked(
         tail.feed(data[start:cut])
         start = max(start, cut)
     assert tail.summary() == reference_tail(data, max_lines=max_lines, max_bytes=max_bytes)
+
+
+def test_a_head_is_kept_only_when_the_tail_was_cut_and_never_overlaps_it() -> None:
+    tail = OutputTail(max_lines=3, max_bytes=100, head_bytes=9)
+    tail.feed(b"one\ntwo\n")
+    assert tail.summary().head == ()  # all of it is in the tail
+    for chunk in (b"three\n", b"four\nfive\nsix\n"):
+        tail.feed(chunk)
+    summary = tail.summary()
+    assert summary.tail == ("four", "five", "six")
+    assert summary.head == ("one", "two")  # the first 9 bytes hold two whole lines
+    short = OutputTail(max_lines=2, max_bytes=100, head_bytes=1000)
+    short.feed(b"a\nb\nc\n")
+    assert short.summary().head == ("a",)  # what the tail keeps is not repeated
+
+
+@given(st.lists(st.binary(max_size=40), max_size=30), st.integers(1, 60))
+@settings(max_examples=200, deadline=None)
+def test_head_and_tail_are_the_start_and_the_end_of_the_stream(
+    chunks: list[bytes], head_bytes: int
+) -> None:
+    tail = OutputTail(max_lines=5, max_bytes=50, head_bytes=head_bytes)
+    for chunk in chunks:
+        tail.feed(chunk)
+    summary = tail.summary()
+    lines = b"".join(chunks).split(b"\n")
+    if not summary.truncated:
+        assert summary.head == ()
+        return
+    head = summary.head
+    # the head is the stream's first lines (the last one may be cut when it is the only one)
+    expected = [decode_line(line) for line in lines[: len(head)]]
+    assert list(head[:-1]) == expected[:-1]
+    if head:
+        assert expected[-1].startswith(head[-1]) or len(head) == 1
+    # and never reaches into what the tail shows
+    assert len(head) + len(summary.tail) <= len(lines)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -245,42 +244,6 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
     return lambda: value
 
 
-class _Terminal:
-    """Live progress on a terminal: a line per check with elapsed time, then its verdict."""
-
-    def __init__(self, *, live: bool, tail_lines: int | None) -> None:
-        self.live = live
-        self.tail_lines = tail_lines
-
-    def started(self, row: Any) -> None:
-        if self.live:
-            click.echo(f"  {row.id} running …", nl=False)
-
-    def tick(self, row: Any, elapsed: float) -> None:
-        if self.live:
-            click.echo(f"\r\x1b[K  {row.id} running … {elapsed:.1f}s", nl=False)
-
-    def finished(self, result: Any, tails: Any) -> None:
-        from goalfile.ledger import clean_line
-
-        if self.live:
-            click.echo("\r\x1b[K", nl=False)
-        took = f" ({result.elapsed:.1f}s)" if result.elapsed is not None else ""
-        click.echo(f"{result.id} {result.verdict.value}{took}: {clean_line(result.evidence)}")
-        if tails is None or result.verdict.value == "met":
-            return
-        for name, lines, total in (
-            ("stdout", tails.stdout, tails.stdout_bytes),
-            ("stderr", tails.stderr, tails.stderr_bytes),
-        ):
-            if not lines:
-                continue
-            shown = lines if self.tail_lines is None else lines[-self.tail_lines :]
-            click.echo(f"  {name} (last {len(shown)} lines of {total} bytes):")
-            for line in shown:
-                click.echo(f"  │ {clean_line(line, limit=2000)}")
-
-
 @main.command()
 @click.argument("path", type=click.Path())
 @click.option(
@@ -324,8 +287,8 @@ class _Terminal:
     "--tail",
     "tail_lines",
     type=click.IntRange(min=0),
-    help="Output lines shown per unmet or error row (default: all kept lines on a "
-    "terminal, 40 otherwise).",
+    help="Output lines shown from the start and from the end of each unmet or error row's "
+    "output (default: all kept lines on a terminal, 40 of each otherwise).",
 )
 @click.option(
     "--judge",
@@ -380,15 +343,9 @@ def verify(
         judge=judge_command or ctx.env.get("GOALFILE_JUDGE") or None,
         judge_timeout=judge_timeout,
     )
-    terminal = sys.stdout.isatty()
-    progress = (
-        None
-        if as_json
-        else _Terminal(
-            live=terminal,
-            tail_lines=tail_lines if tail_lines is not None else (None if terminal else 40),
-        )
-    )
+    from goalfile.cli.console import console_for
+
+    progress = None if as_json else console_for(env=ctx.env, lines=tail_lines)
     result = run(options, ctx, progress)
     if as_json:
         emit_json(result.to_json())

@@ -23,6 +23,8 @@ class Tails:
     stdout_bytes: int
     stderr_bytes: int
     truncated: bool
+    stdout_head: tuple[str, ...] = ()  # the first lines, when the tail does not hold them
+    stderr_head: tuple[str, ...] = ()
 
 
 def check_row(
@@ -65,6 +67,8 @@ def check_row(
         stdout_bytes=outcome.stdout.total_bytes,
         stderr_bytes=outcome.stderr.total_bytes,
         truncated=outcome.stdout.truncated or outcome.stderr.truncated,
+        stdout_head=outcome.stdout.head,
+        stderr_head=outcome.stderr.head,
     )
 
     def make(verdict: Verdict, exit_text: str, evidence: str, quoted: bool) -> RowResult:
@@ -90,9 +94,12 @@ def check_row(
                 exit="-",
                 evidence=f"shell syntax error: {problem}",
                 evidence_quoted=True,
+                why=(f"shell syntax error: {problem}",),
             ), None
     if outcome.ending is Ending.NOT_STARTED:
-        return make(Verdict.ERROR, "-", outcome.message, False), tail
+        return replace(
+            make(Verdict.ERROR, "-", outcome.message, False), why=(outcome.message,)
+        ), tail
     if outcome.ending is Ending.TIMEOUT:
         return _with_excerpt(make(Verdict.ERROR, "timeout", outcome.message, False), tail, ()), tail
     if outcome.ending is Ending.SIGNALLED:
@@ -108,6 +115,7 @@ def check_row(
         what = "command not found" if status == 127 else "command could not be executed"
         last = ledger.clean_line(_last_line(outcome.stderr.tail) or _last_line(outcome.stdout.tail))
         result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
+        result = replace(result, why=(f"exit {status}: {what}" + (f": {last}" if last else ""),))
         return _with_excerpt(result, tail, ()), tail
     if judgement.holds:
         return make(
@@ -125,9 +133,11 @@ def _unmet(
 ) -> RowResult:
     """An unmet row: the decisive output line, or, when the check printed nothing, the reason."""
     if evidence:
-        return _with_excerpt(make(Verdict.UNMET, exit_text, evidence, True), tail, failures)
+        result = make(Verdict.UNMET, exit_text, evidence, True)
+        return _with_excerpt(replace(result, why=tuple(failures)), tail, failures)
     reason = "; ".join(failures) or "(no output)"
-    return _with_excerpt(make(Verdict.UNMET, exit_text, f"{reason} (no output)", False), tail, ())
+    result = make(Verdict.UNMET, exit_text, f"{reason} (no output)", False)
+    return _with_excerpt(replace(result, why=tuple(failures)), tail, ())
 
 
 def _last_line(lines: Sequence[str]) -> str:

@@ -28,7 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goalfile import ledger
 from goalfile.commands.context import Context
 from goalfile.commands.status import discover
 from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
@@ -212,7 +211,9 @@ def block_reason(
 
 
 def _evidence(row: RowResult) -> str:
-    return ledger.clean_line(row.evidence, limit=1_000)
+    from goalfile.explain import why_line
+
+    return why_line(row)
 
 
 # --- the decision ---------------------------------------------------------------------------

@@ -38,6 +38,8 @@ STATUS_EXIT = {
 class Progress(Protocol):
     """What the terminal shows while checks run. Every method may do nothing."""
 
+    def begin(self, rows: Sequence[Criterion]) -> None: ...
+
     def started(self, row: Criterion) -> None: ...
 
     def tick(self, row: Criterion, elapsed: float) -> None: ...
@@ -46,6 +48,9 @@ class Progress(Protocol):
 
 
 class NoProgress:
+    def begin(self, rows: Sequence[Criterion]) -> None:
+        pass
+
     def started(self, row: Criterion) -> None:
         pass
 
@@ -104,11 +109,14 @@ class VerifyResult:
                     "command": row.command,
                     "exit": row.exit,
                     "evidence": row.evidence,
+                    "why": list(row.reasons),
                     "elapsed": row.elapsed,
                     "output": (
                         {
                             "stdout_tail": list(self.tails[row.id].stdout),
                             "stderr_tail": list(self.tails[row.id].stderr),
+                            "stdout_head": list(self.tails[row.id].stdout_head),
+                            "stderr_head": list(self.tails[row.id].stderr_head),
                             "stdout_bytes": self.tails[row.id].stdout_bytes,
                             "stderr_bytes": self.tails[row.id].stderr_bytes,
                         }
@@ -267,6 +275,7 @@ def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:
 def _run_rows(
     goal: Goal, options: VerifyOptions, ctx: Context, show: Progress, meter: TokenMeter | None
 ) -> _Run:
+    show.begin(goal.criteria)
     workdir = working_directory(goal)
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
     impossible = impossible_rows(goal)
