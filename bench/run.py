@@ -33,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,10 +68,11 @@ class Sizes:
     entries: int  # prior ledger entries of the ledger rows
     big_bytes: int  # output of the big-output check
     sleep: float  # seconds of each of the parallel row's eight checks
+    length: int = 3000  # ledger entries (of eight rows each) of the ledger-length rows
 
 
 FULL = Sizes(repeats=5, checks=200, entries=5000, big_bytes=1_000_000_000, sleep=1.0)
-QUICK = Sizes(repeats=2, checks=50, entries=500, big_bytes=100_000_000, sleep=0.5)
+QUICK = Sizes(repeats=2, checks=50, entries=500, big_bytes=100_000_000, sleep=0.5, length=300)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,7 @@ class Command:
     cwd: Path
     expect: int
     restore: tuple[Path, Path] | None = None  # copy source to target before each run
+    stdin: bytes = b""
 
 
 # --- running and timing ---------------------------------------------------------------------
@@ -142,7 +144,7 @@ def timed_run(command: Command) -> tuple[float, subprocess.CompletedProcess[byte
         command.argv,
         cwd=command.cwd,
         env=ENV,
-        stdin=subprocess.DEVNULL,
+        input=command.stdin,
         capture_output=True,
         timeout=RUN_TIMEOUT,
         check=False,
@@ -234,15 +236,62 @@ def python_pass(folder: Path) -> Command:
     return Command("python -c pass", (sys.executable, "-c", "pass"), folder, EXIT_MET)
 
 
+IMPORT_FLOOR = "import click, yaml, markdown_it, frontmatter"  # the named dependencies
+
+
+def import_floor(folder: Path) -> Command:
+    argv = (sys.executable, "-c", IMPORT_FLOOR)
+    return Command(f"python -c {IMPORT_FLOOR!r}", argv, folder, EXIT_MET)
+
+
 def startup_rows(root: Path, sizes: Sizes) -> list[Row]:
     progress("startup")
     small = prepared(root / "small", [TRIVIAL_CHECK], TRIVIAL_EXPECTED)
-    version = Command("goalfile --version", goalfile("--version"), root, EXIT_MET)
+    (small.parent / "notes.txt").write_text("a small file for the checks to read\n", "utf-8")
     rows: list[Row] = []
-    for command, name in ((version, "--version"), (status(small), "status GOAL")):
+    for name, target in (("--version", Target(3)), ("--help", Target(3)), ("status GOAL", None)):
+        argv = goalfile(*(name.split() if name != "status GOAL" else ("status", small)))
+        command = Command(f"goalfile {name}", argv, root, EXIT_MET)
         mine, base = side_by_side(command, python_pass(root), sizes.repeats)
-        rows.append(ratio_row(f"startup: `goalfile {name}` vs `python -c pass`", mine, base))
+        measure = f"startup: `goalfile {name}` vs `python -c pass`"
+        rows.append(ratio_row(measure, mine, base, target))
+    met = met_goal(small)
+    floor = f'`python -c "{IMPORT_FLOOR}"`'
+    for name, command in (
+        ("one-row `verify --no-write`", verify_no_write(met, EXIT_MET)),
+        ("`hook stop` on a met goal", hook_stop(met)),
+    ):
+        mine, base = side_by_side(command, import_floor(root), sizes.repeats)
+        rows.append(ratio_row(f"cold start: {name} vs {floor}", mine, base, Target(1.25)))
     return rows
+
+
+def met_goal(pristine: Path) -> Path:
+    """A copy of ``pristine`` made met by a real verify, in its own file."""
+    run_once(verify(pristine, EXIT_MET))
+    met = pristine.with_name("met.md")
+    shutil.copyfile(pristine.with_name("goal.md"), met)
+    if "\nstatus: met\n" not in met.read_text(encoding="utf-8"):
+        raise BenchError(f"{met}: verify did not make the goal met")
+    return met
+
+
+def verify_no_write(path: Path, expect: int) -> Command:
+    argv = goalfile("verify", "--no-write", path)
+    return Command(f"verify --no-write {path.parent.name}", argv, path.parent, expect)
+
+
+def hook_stop(path: Path, restore: Path | None = None) -> Command:
+    """`goalfile hook stop --goal PATH` with the JSON a host sends; it always exits 0."""
+    stop = {"session_id": "bench", "cwd": str(path.parent), "hook_event_name": "Stop"}
+    return Command(
+        f"hook stop {path.parent.name}",
+        goalfile("hook", "stop", "--goal", path),
+        path.parent,
+        EXIT_MET,
+        restore=(restore, path) if restore is not None else None,
+        stdin=json.dumps(stop).encode(),
+    )
 
 
 def ratio_row(measure: str, mine: float, base: float, target: Target | None = None) -> Row:
@@ -338,6 +387,124 @@ def ledger_rows(root: Path, sizes: Sizes) -> list[Row]:
     rows = [ratio_row(f"ledger: verify, {name}", mine, base, Target(1.2))]
     mine, base = side_by_side(status(grown), status(fresh), sizes.repeats)
     rows.append(ratio_row(f"ledger: status, {name}", mine, base, Target(1.2)))
+    return rows
+
+
+# --- ledger length ----------------------------------------------------------------------
+
+LENGTH_ROWS = 8  # rows of each ledger entry of the ledger-length rows
+NOTES = "notes.md"  # the artifact the review row names
+QUOTE = "the notes say what was done"
+
+
+def length_goal_text(slug: str) -> str:
+    """An active goal with one check and one review row (the review command needs one)."""
+    text = goal_text(slug, ["cat left.txt"], "exit 0; prints 0", 60)
+    text = replaced(text, "\nstatus: draft\n", "\nstatus: active\n")
+    review = f"| R1 | notes | `{NOTES}` | reviewed | review |\n"
+    text = replaced(text, "deterministic |\n\n", f"deterministic |\n{review}\n")
+    plan = (
+        "## Plan\n| step | change | files | serves | check |\n"
+        "|------|--------|-------|--------|-------|\n"
+        f"| 1 | write the notes | {NOTES} | C1, R1 | `cat left.txt` |\n\n"
+    )
+    return replaced(text, "## Token accounting", plan + "## Token accounting")
+
+
+def eight_row_entry(root: Path) -> str:
+    """The entry a real verify of an eight-row goal appends (every row unmet, printing
+    LEDGER_MARK)."""
+    pristine = prepared(root / "source", ["cat left.txt"] * LENGTH_ROWS, "exit 0; prints 0")
+    entry = real_entry(pristine)
+    if entry.count("| unmet |") != LENGTH_ROWS:
+        raise BenchError(f"unexpected verify entry:\n{entry}")
+    return entry
+
+
+def length_goals(root: Path, entries: int, pinned: bool) -> tuple[Path, Path]:
+    """An active goal with an empty ledger (pinned: only its activate entry) and the same goal
+    with ``entries`` entries of eight rows after it; with ``pinned`` False the goal has no
+    `contract:` pin and no activate entry, as a goal a skill writes."""
+    kind = "pinned" if pinned else "unpinned"
+    source = eight_row_entry(root / kind)
+    empty = root / kind / "empty" / "pristine.md"
+    empty.parent.mkdir(parents=True)
+    text = length_goal_text(f"{kind}-empty")
+    if pinned:
+        empty.write_text(text.replace("\nstatus: active\n", "\nstatus: draft\n"), "utf-8")
+        run_once(Command(f"activate {kind}", goalfile("activate", empty), empty.parent, EXIT_MET))
+        text = empty.read_text(encoding="utf-8")
+    else:
+        empty.write_text(text, encoding="utf-8")
+    grown = root / kind / "grown" / "pristine.md"
+    grown.parent.mkdir()
+    grown.write_text(with_ledger(text, source, entries), encoding="utf-8")
+    for path in (empty, grown):
+        (path.parent / "left.txt").write_text("0\n", encoding="utf-8")
+        (path.parent / NOTES).write_text(f"{QUOTE}.\n", encoding="utf-8")
+    return empty, grown
+
+
+def length_commands(pristine: Path) -> list[tuple[str, Command]]:
+    """The commands whose cost must not grow with the ledger, each on a working copy reset to
+    ``pristine`` before each run when it writes."""
+    work = pristine.with_name("goal.md")
+    shutil.copyfile(pristine, work)
+    folder = pristine.parent
+    restore = (pristine, work)
+    review = goalfile(
+        "review", work, "R1", "--artifact", NOTES, "--quote", QUOTE, "--verdict", "met"
+    )
+    return [
+        ("verify --no-write", verify_no_write(work, EXIT_ACTIVE)),
+        ("status", status(work)),
+        ("hook stop", hook_stop(work, restore=pristine)),
+        ("plan", Command(f"plan {folder.name}", goalfile("plan", work), folder, EXIT_MET, restore)),
+        ("review", Command(f"review {folder.name}", review, folder, EXIT_MET, restore)),
+    ]
+
+
+def markdown_read(path: Path) -> Command:
+    """One process that reads the goal file once with markdown-it, as goalfile configures it."""
+    script = (
+        "import sys; from markdown_it import MarkdownIt; "
+        "MarkdownIt('commonmark').enable('table').parse(open(sys.argv[1]).read())"
+    )
+    argv = (sys.executable, "-c", script, str(path))
+    return Command(f"markdown-it {path.parent.name}", argv, path.parent, EXIT_MET)
+
+
+def audit(path: Path) -> Command:
+    return Command(f"audit {path.parent.name}", goalfile("audit", path), path.parent, EXIT_MET)
+
+
+def length_rows(root: Path, sizes: Sizes) -> list[Row]:
+    rows: list[Row] = []
+    name = f"{sizes.length:,} entries of {LENGTH_ROWS} rows vs empty ledger"
+    for pinned in (True, False):
+        kind = "pinned" if pinned else "unpinned"
+        progress(f"ledger length, {kind}: {sizes.length:,} entries")
+        empty, grown = length_goals(root / "length", sizes.length, pinned)
+        for (label, long), (_, short) in zip(
+            length_commands(grown), length_commands(empty), strict=True
+        ):
+            mine, base = side_by_side(long, short, sizes.repeats)
+            measure = f"ledger length, {kind}: {label}, {name}"
+            rows.append(ratio_row(measure, mine, base, Target(1.1)))
+        if pinned:
+            continue
+        work = grown.with_name("goal.md")
+        mine, base = side_by_side(audit(work), markdown_read(work), sizes.repeats)
+        measure = f"ledger length: audit vs one markdown-it read, {sizes.length:,} entries"
+        rows.append(ratio_row(measure, mine, base, Target(2)))
+        double = root / "length" / "double" / "pristine.md"
+        double.parent.mkdir()
+        source = eight_row_entry(root / "length" / "double")
+        text = length_goal_text("unpinned-double")
+        double.write_text(with_ledger(text, source, 2 * sizes.length), encoding="utf-8")
+        mine, base = side_by_side(audit(double), audit(work), sizes.repeats)
+        measure = f"ledger length: audit, {2 * sizes.length:,} vs {sizes.length:,} entries"
+        rows.append(ratio_row(measure, mine, base, Target(2)))
     return rows
 
 
@@ -559,38 +726,57 @@ def as_json(rows: Sequence[Row], info: dict[str, object]) -> str:
 # --- main -----------------------------------------------------------------------------------
 
 
-def measure_all(sizes: Sizes) -> list[Row]:
+GROUPS: dict[str, Callable[[Path, Sizes], list[Row]]] = {
+    "startup": startup_rows,
+    "overhead": overhead_rows,
+    "ledger": ledger_rows,
+    "length": length_rows,
+    "big": big_output_rows,
+    "timeout": timeout_rows,
+    "parallel": lambda root, sizes: [parallel_row(root, sizes)],
+}
+
+
+def measure_all(sizes: Sizes, groups: Sequence[str] = tuple(GROUPS)) -> list[Row]:
     with tempfile.TemporaryDirectory(prefix="goalfile-bench-") as folder:
         root = Path(folder)
-        return [
-            *startup_rows(root, sizes),
-            *overhead_rows(root, sizes),
-            *ledger_rows(root, sizes),
-            *big_output_rows(root, sizes),
-            *timeout_rows(root, sizes),
-            parallel_row(root, sizes),
-        ]
+        rows: list[Row] = []
+        for group in groups:
+            (root / group).mkdir()
+            rows += GROUPS[group](root / group, sizes)
+        return rows
 
 
-def parse_args(argv: Sequence[str] | None) -> tuple[Sizes, bool]:
+def parse_args(argv: Sequence[str] | None) -> tuple[Sizes, bool, list[str]]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--repeats", type=int, help=f"repeats per row (default {FULL.repeats})")
     parser.add_argument("--quick", action="store_true", help="a smoke run: smaller and fewer")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument(
+        "--only",
+        metavar="GROUPS",
+        help=f"comma-separated groups of rows to measure (of {', '.join(GROUPS)}; default all)",
+    )
     args = parser.parse_args(argv)
+    groups = args.only.split(",") if args.only else list(GROUPS)
+    unknown = [group for group in groups if group not in GROUPS]
+    if unknown:
+        parser.error(f"unknown group(s) {', '.join(unknown)}; the groups are {', '.join(GROUPS)}")
     sizes = QUICK if args.quick else FULL
     if args.repeats is not None:
         if args.repeats < 1:
             parser.error("--repeats must be at least 1")
-        sizes = Sizes(args.repeats, sizes.checks, sizes.entries, sizes.big_bytes, sizes.sleep)
-    return sizes, args.json
+        sizes = Sizes(
+            args.repeats, sizes.checks, sizes.entries, sizes.big_bytes, sizes.sleep, sizes.length
+        )
+    return sizes, args.json, groups
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    sizes, want_json = parse_args(argv)
+    sizes, want_json, groups = parse_args(argv)
     began = time.perf_counter()
     try:
-        rows = measure_all(sizes)
+        rows = measure_all(sizes, groups)
     except (BenchError, subprocess.TimeoutExpired) as exc:
         progress(f"bench/run.py: {exc}")
         return 2
