@@ -331,10 +331,8 @@ def last_approval(text: str) -> tuple[Entry, Contract | None] | None:
     region = ledger_region(text)
     if region is None:
         return None
-    for entry in ledger.entries_reversed(text, *region):
-        if entry.by == ACTIVATE_BY:
-            return entry, recorded(entry)
-    return None
+    entry = ledger.newest(text, *region, by=(ACTIVATE_BY,))
+    return (entry, recorded(entry)) if entry is not None else None
 
 
 # --- what changed, and whether it loosened the contract -----------------------------------

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from goalfile.errors import GoalFileInvalid
-from goalfile.parse import ledger_span, section_key
+from goalfile.parse import ledger_bounds, ledger_span, section_key
 
 _VALUE_RE = re.compile(
     r"^(?P<head>[ \t]*[A-Za-z_][\w-]*[ \t]*:)(?P<value>[^\r]*?)(?P<tail>[ \t]+#[^\r]*)?(?P<cr>\r?)$"
@@ -225,6 +225,14 @@ def append_to_section(
     A missing section is created before the first of ``before`` that exists, else at the end.
     Exactly one blank line separates the block from what precedes and from what follows.
     """
+    if block and section_key(section) == "iterations":
+        appended = _append_to_ledger(text, block)
+        if appended is not None:
+            return appended
+    return _append_by_lines(text, section, block, before)
+
+
+def _append_by_lines(text: str, section: str, block: Sequence[str], before: Sequence[str]) -> str:
     lines = text.split("\n")
     cr = "\r" if lines[0].endswith("\r") else ""
     body = [f"{line}{cr}" for line in block]
@@ -241,6 +249,28 @@ def append_to_section(
     if end >= len(lines):
         return _at_end(lines, content_end, [cr, *body])
     return "\n".join([*lines[:content_end], cr, *body, cr, *lines[end:]])
+
+
+def _append_to_ledger(text: str, block: Sequence[str]) -> str | None:
+    """:func:`append_to_section` of the ledger, by offsets: the ledger may be long, and only
+    the blank lines at its end are looked at (None when the text has no ledger)."""
+    bounds = ledger_bounds(text)
+    if bounds is None:
+        return None
+    first = text.find("\n")
+    cr = "\r" if (text if first < 0 else text[:first]).endswith("\r") else ""
+    body = "\n".join(f"{line}{cr}" for line in block)
+    end = bounds[2]
+    at_end = end >= len(text)
+    content = len(text) if at_end else end - 1  # the end of the ledger's last line
+    while True:  # back over blank lines; the heading line is never blank
+        start = text.rfind("\n", 0, content) + 1
+        if text[start:content].rstrip("\r"):
+            break
+        content = start - 1
+    if at_end:
+        return f"{text[:content]}\n{cr}\n{body}\n"
+    return f"{text[:content]}\n{cr}\n{body}\n{cr}\n{text[end:]}"
 
 
 def _trim_blank(lines: Sequence[str], end: int) -> int:

@@ -8,8 +8,11 @@ check printed and no output can end the table, add a row, forge ``status:`` or a
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
 
 from goalfile.model import Entry, RowResult, Status, Verdict
 
@@ -26,6 +29,12 @@ _HEADING_RE = re.compile(
 )
 # what a person or a skill may have meant as an entry heading: checked by lint, never ignored
 HEADING_LIKE_RE = re.compile(r"(?im)^[ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*$")
+# after a newline, an H1/H2 heading (group 1) or an entry's heading line (groups 2 to 5); the
+# literal prefix `\n#` lets one search skip every other line at C speed
+_HEADINGS_RE = re.compile(
+    r"(?m)\n#(?:(#?[ \t])|## Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
+    r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$)"
+)
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
@@ -220,3 +229,112 @@ def entries_reversed(text: str, start: int = 0, end: int | None = None) -> Itera
         if at_start or begin <= start:
             return
         search_end = begin - 1
+
+
+# --- the index: every entry's heading, found in one scan ----------------------------------
+
+
+@dataclass(frozen=True)
+class Headings:
+    """The heading lines of a text that follow a newline, found in one scan."""
+
+    sections: tuple[int, ...]  # offsets of the H1/H2 heading lines (fenced or not)
+    entries: tuple[tuple[int, tuple[str, str, str, str]], ...]  # of each entry heading line:
+    # its offset, and its iteration, date, time ("" when none) and command; in text order
+
+
+@functools.lru_cache(maxsize=8)
+def headings(text: str) -> Headings:
+    """The H1/H2 and entry heading lines of ``text``. Finding the ledger's bounds and indexing
+    its entries both need them, so one search serves both, and the last few answers are kept
+    (a run asks this of the same text several times)."""
+    sections: list[int] = []
+    found: list[tuple[int, tuple[str, str, str, str]]] = []
+    for match in _HEADINGS_RE.finditer(text):
+        if match.group(1) is None:
+            number, date, time, by = match.group(2, 3, 4, 5)
+            found.append((match.start() + 1, (number, date, time or "", by)))
+        else:
+            sections.append(match.start() + 1)
+    return Headings(sections=tuple(sections), entries=tuple(found))
+
+
+@dataclass(frozen=True)
+class Head:
+    """One entry of a ledger as its heading line gives it, with its place in the text."""
+
+    iteration: int
+    date: str
+    time: str  # "" when the heading gives none
+    by: str
+    start: int  # offset of the heading line
+    end: int  # offset just after the entry (the next heading line, or the end of the span)
+
+
+def heads(text: str, start: int = 0, end: int | None = None) -> Iterator[Head]:
+    """The entries between character offsets ``start`` and ``end`` (line boundaries), newest
+    first, from the index of heading lines: nothing below a heading is read, and only the
+    heads consumed are built. They are the entries :func:`entries` parses, each spanning the
+    same text."""
+    for begin, finish, fields in _spans(text, start, end):
+        yield _head(begin, finish, fields)
+
+
+def _head(begin: int, finish: int, fields: tuple[str, str, str, str]) -> Head:
+    number, date, time, by = fields
+    return Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
+
+
+def _spans(
+    text: str, start: int, end: int | None
+) -> Iterator[tuple[int, int, tuple[str, str, str, str]]]:
+    """Each entry's start and end offsets and heading fields (iteration, date, time and
+    command), newest first."""
+    stop = len(text) if end is None else end
+    found = headings(text).entries
+    finish = stop
+    for pos in range(bisect.bisect_left(found, (stop,)) - 1, -1, -1):
+        begin, fields = found[pos]
+        if begin < start:
+            break
+        yield begin, finish, fields
+        finish = begin
+    first = _HEADING_RE.match(text, 0, stop) if start == 0 else None  # a text that begins
+    if first is not None:  # with a heading line: no newline before it
+        number, date, time, by = first.group(1, 2, 3, 4)
+        yield 0, finish, (number, date, time or "", by)
+
+
+def read(text: str, head: Head, *, first_line: int = 0) -> Entry:
+    """The entry that ``head`` begins, parsed."""
+    entry = parse_entry(text[head.start : head.end].split("\n"), first_line=first_line)
+    assert entry is not None  # its heading line is the one the index matched
+    return entry
+
+
+def newest_first(
+    text: str, start: int = 0, end: int | None = None, *, by: Collection[str] | None = None
+) -> Iterator[Entry]:
+    """Entries newest first, parsing only those whose heading names a command in ``by``
+    (every entry when ``by`` is None): the cost is that of the entries read."""
+    for begin, finish, fields in _spans(text, start, end):
+        if by is None or fields[3] in by:
+            yield read(text, _head(begin, finish, fields))
+
+
+def newest(
+    text: str, start: int = 0, end: int | None = None, *, by: Collection[str]
+) -> Entry | None:
+    """The newest entry by one of the commands in ``by``, or None."""
+    return next(newest_first(text, start, end, by=by), None)
+
+
+def newest_status(text: str, start: int = 0, end: int | None = None) -> Entry | None:
+    """The newest entry that holds a ``status:`` line; an entry whose text has no line
+    starting ``status: `` is not parsed."""
+    for head in heads(text, start, end):
+        if text.find("\nstatus: ", head.start, head.end) >= 0:
+            entry = read(text, head)
+            if entry.status is not None:
+                return entry
+    return None

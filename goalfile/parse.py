@@ -9,13 +9,15 @@ about as fast as a new one. Problems that still leave a usable goal are collecte
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import functools
 import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 
+from goalfile import ledger
 from goalfile.errors import GoalFileInvalid
 from goalfile.model import (
     Budget,
@@ -52,8 +54,8 @@ KNOWN_KEYS = frozenset(
 )
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r?$")
-# H1/H2 headings and fence markers, found by one search with a literal prefix
-_SCAN_RE = re.compile(r"\n(?:(?P<heading>#{1,2}[ \t])| {0,3}(?:```|~~~))")
+# fence markers, each found by a search for a literal
+_MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
 _FENCE_RE = re.compile(r"(?m) {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})(?P<rest>[^\n]*)$")
 _FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r?$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
@@ -116,14 +118,57 @@ def parse_goal(text: str, *, path: str) -> Goal:
     )
 
 
-def _lines(text: str, bounds: tuple[int, int, int] | None) -> list[str]:
+def _lines(text: str, bounds: tuple[int, int, int] | None) -> Sequence[str]:
     """The lines of the text, with the ledger's lines left empty: they are never read here,
     and splitting them would make reading cost grow with the ledger."""
     if bounds is None:
         return text.split("\n")
     start, _, end = bounds
-    skipped = [""] * text.count("\n", start, end)
-    return [*text[:start].split("\n")[:-1], *skipped, *text[end:].split("\n")]
+    return _Lines(
+        text[:start].split("\n")[:-1], text.count("\n", start, end), text[end:].split("\n")
+    )
+
+
+class _Lines(Sequence[str]):
+    """Lines before the ledger, as many empty lines as the ledger has, and the lines after it,
+    without a list entry for each ledger line."""
+
+    def __init__(self, before: list[str], skipped: int, after: list[str]) -> None:
+        self._before = before
+        self._after = after
+        self._skip_end = len(before) + skipped  # index of the first line after the ledger
+        self._len = self._skip_end + len(after)
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            first, stop, step = index.indices(self._len)
+            if step != 1:
+                return [self[at] for at in range(first, stop, step)]
+            if stop <= first:
+                return []
+            blank = max(0, min(stop, self._skip_end) - max(first, len(self._before)))
+            return [
+                *self._before[first:stop],
+                *([""] * blank),
+                *self._after[max(first - self._skip_end, 0) : max(stop - self._skip_end, 0)],
+            ]
+        at = index + self._len if index < 0 else index
+        if not 0 <= at < self._len:
+            raise IndexError(index)
+        if at < len(self._before):
+            return self._before[at]
+        if at < self._skip_end:
+            return ""
+        return self._after[at - self._skip_end]
 
 
 def _frontmatter_close(lines: Sequence[str]) -> int | None:
@@ -598,20 +643,34 @@ def ledger_bounds(text: str) -> tuple[int, int, int] | None:
 
 def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
     """Offsets of the H1/H2 heading lines from ``pos`` on that are not inside a fenced code
-    block (with ``True``), and of the end of the text inside an unclosed fence (``False``)."""
+    block (each with ``True``).
+
+    A heading line is a newline then ``#`` or ``##`` and a blank; a fence line a newline, at
+    most three spaces and three backticks or tildes. The heading lines come from the one scan
+    that also indexes the ledger's entries, the fence lines from a search for each marker (a
+    literal, found at C speed, where one search for all of them would try every newline), and
+    the two are visited in the order of the text."""
+    sections = ledger.headings(text).sections
+    at = bisect.bisect_left(sections, pos + 1)  # the newline before a heading line is >= pos
     fence: str | None = None  # the opening marker while inside a fenced block
+    markers = Markers(text)
     while True:
-        found = _SCAN_RE.search(text, pos)
-        if found is None:
+        while at < len(sections) and sections[at] <= pos:
+            at += 1
+        heading = sections[at] - 1 if at < len(sections) else len(text)
+        fence_line = markers.next_line(pos)
+        if heading >= len(text) and fence_line >= len(text):
             return
-        line = found.start() + 1
-        pos = found.end()
-        if found.group("heading"):
+        if heading < fence_line:
+            pos = heading + 1
+            at += 1
             if fence is None:
-                yield line, True
+                yield heading + 1, True
             continue
+        line = fence_line + 1
         marker = _FENCE_RE.match(text, line)
         if marker is None:
+            pos = line
             continue
         pos = marker.end()
         if fence is None:
@@ -622,6 +681,37 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
             and not marker.group("rest").strip()
         ):
             fence = None
+
+
+class Markers:
+    """The lines of a text that may open or close a fenced code block, in order."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._next = dict.fromkeys(_MARKER_SCANS, -1)  # offset of the next occurrence of each
+
+    def next_line(self, pos: int) -> int:
+        """Offset of the first newline at or after ``pos`` that is followed by at most three
+        spaces and three backticks or tildes (the length of the text when there is none)."""
+        text = self._text
+        while True:
+            for scan, at in self._next.items():
+                if at < pos:
+                    found = scan.search(text, pos)
+                    self._next[scan] = found.start() if found is not None else len(text)
+            at = min(self._next.values())
+            if at >= len(text):
+                return len(text)
+            indent = 0
+            while indent < 3 and at - indent - 1 >= pos and text[at - indent - 1] == " ":
+                indent += 1
+            newline = at - indent - 1
+            if newline >= pos and text[newline] == "\n":
+                return newline
+            end = text.find("\n", at)  # no other candidate on this line
+            if end < 0:
+                return len(text)
+            pos = end
 
 
 def _body_start(text: str) -> int:

@@ -86,7 +86,8 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     section = goal.section("plan")
     if section is None:
         return (), ["there is no `## Plan` section"]
-    lines = goal.text.split("\n")[section.line : section.end - 1]
+    # split no further than the section's end: the ledger, often below, may be long
+    lines = goal.text.split("\n", section.end - 1)[section.line : section.end - 1]
     rows: list[tuple[int, list[str]]] = []
     current: list[str] | None = None
     line = 0

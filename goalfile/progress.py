@@ -12,6 +12,8 @@ from goalfile.parse import ledger_region
 DEFAULT_STALL_LIMIT = 3
 # entries that mean a person stepped in: a run after them starts a new streak
 FRESH_START = frozenset({"activate", "resume", "budget"})
+# the entries a streak is decided by; the others are skipped unread
+STREAK_BY = FRESH_START | {ledger.VERIFY_BY}
 
 
 def decide_status(rows: Sequence[RowResult]) -> tuple[Status, str | None]:
@@ -95,7 +97,7 @@ def ledger_streak(text: str) -> int:
     region = ledger_region(text)
     if region is None:
         return 0
-    return recorded_streak(ledger.entries_reversed(text, *region))
+    return recorded_streak(ledger.newest_first(text, *region, by=STREAK_BY))
 
 
 def stall_limit(meta: dict[str, object]) -> int:

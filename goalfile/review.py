@@ -122,10 +122,14 @@ def latest_review(
 ) -> Review | None:
     """The newest review of ``row_id`` recorded at ``iteration`` (entries are read newest first,
     and reading stops at the first entry of an earlier iteration): a ``by review`` entry, or a
-    verify-goal entry that quotes the passage as the row's evidence."""
-    for entry in ledger.entries_reversed(text, *region):
-        if entry.iteration < iteration:
+    verify-goal entry that quotes the passage as the row's evidence. Entries of other commands
+    are not read."""
+    for head in ledger.heads(text, *region):
+        if head.iteration < iteration:
             return None
+        if head.by not in (REVIEW_BY, ledger.VERIFY_BY):
+            continue
+        entry = ledger.read(text, head)
         found = read_review(entry) or review_in_verify_entry(entry, row_id)
         if found is not None and found.id == row_id and found.iteration == iteration:
             return found

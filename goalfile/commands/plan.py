@@ -54,8 +54,8 @@ def _revision(goal: Goal) -> int:
         return 1
     return 1 + sum(
         1
-        for entry in ledger.entries(goal.text, *region)
-        if entry.by == "plan" and entry.notes and entry.notes[0].startswith(REVISION_NOTE)
+        for entry in ledger.newest_first(goal.text, *region, by=("plan",))
+        if entry.notes and entry.notes[0].startswith(REVISION_NOTE)
     )
 
 

@@ -104,10 +104,7 @@ def last_entry(goal: Goal, by: str = ledger.VERIFY_BY) -> Entry | None:
     region = ledger_region(goal.text)
     if region is None:
         return None
-    for entry in ledger.entries_reversed(goal.text, *region):
-        if entry.by == by:
-            return entry
-    return None
+    return ledger.newest(goal.text, *region, by=(by,))
 
 
 def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
@@ -135,10 +132,10 @@ def _refined_since_verify(goal: Goal) -> bool:
     region = ledger_region(goal.text)
     if region is None:
         return False
-    for entry in ledger.entries_reversed(goal.text, *region):
-        if entry.by in ("refine-goal", "refine"):
+    for head in ledger.heads(goal.text, *region):
+        if head.by in ("refine-goal", "refine"):
             return True
-        if entry.by == ledger.VERIFY_BY:
+        if head.by == ledger.VERIFY_BY:
             return False
     return False
 

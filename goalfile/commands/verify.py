@@ -17,7 +17,7 @@ from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
-from goalfile.progress import decide_status, same_runs, stall_limit
+from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
@@ -220,26 +220,25 @@ def _require_ledger_status(goal: Goal) -> None:
     region = ledger_region(goal.text)
     if region is None:
         return
-    for entry in ledger.entries_reversed(goal.text, *region):
-        if entry.status is None:
-            continue
-        if entry.status is not goal.status:
-            raise Refused(
-                f"the frontmatter says `{goal.status.value}`, but the ledger's newest status "
-                f"(iteration {entry.iteration}, by {entry.by}) is `{entry.status.value}`; "
-                "nothing was run",
-                file=goal.path,
-                line=goal.key_line("status"),
-                hint=f"set `status: {entry.status.value}` back; " + _not_active_hint(entry.status),
-            )
-        return
+    entry = ledger.newest_status(goal.text, *region)
+    if entry is not None and entry.status is not None and entry.status is not goal.status:
+        raise Refused(
+            f"the frontmatter says `{goal.status.value}`, but the ledger's newest status "
+            f"(iteration {entry.iteration}, by {entry.by}) is `{entry.status.value}`; "
+            "nothing was run",
+            file=goal.path,
+            line=goal.key_line("status"),
+            hint=f"set `status: {entry.status.value}` back; " + _not_active_hint(entry.status),
+        )
 
 
 def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
     """Blocked when the last ``stall_limit`` verify runs had the same verdicts and evidence."""
     region = ledger_region(goal.text)
     limit = stall_limit(goal.meta)
-    previous = ledger.entries_reversed(goal.text, *region) if region is not None else iter(())
+    previous = (
+        ledger.newest_first(goal.text, *region, by=STREAK_BY) if region is not None else iter(())
+    )
     if same_runs(entry, previous) >= limit:
         return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} iterations")
     return run

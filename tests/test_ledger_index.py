@@ -1,0 +1,195 @@
+"""The ledger's bounds and its index of entries agree with a plain reading of the whole text.
+
+The bounds and the index are found by searches that skip the lines between headings; each
+property here compares them with a reference that reads every line (the way goalfile read the
+ledger before it kept an index), on texts built from the lines that matter: headings of every
+level, entry headings good and malformed, fences of both kinds and their look-alikes, table
+rows and status lines.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goalfile import contract, edit, ledger, parse, progress
+from goalfile.model import Entry, Status
+
+LINES = [
+    "",
+    "text",
+    "# Goal: a title",
+    "## Iterations",
+    "## iterations ##",
+    "## Lessons",
+    "#\tH1 with a tab",
+    "### Iteration 1 (2026-11-30) by verify-goal",
+    "### Iteration 2 (2026-12-01) by activate",
+    "### Iteration 3 (2026-12-01) by plan",
+    "### Iteration 4 (2026-12-01) by review",
+    "### Iteration 5 (2026-12-01) by resume  ",
+    "### Iteration x (2026-12-01) by verify-goal",
+    "### Iteration 6 (2026-12-01) by verify-goal\r",
+    "### Iteration 8 (2026-12-01 10:30) by verify-goal",
+    "### Iteration 9 (2026-12-01T10:30:15) by activate",
+    "### Iteration 9 (2026-12-01 7:30) by activate",
+    "#### Iteration 7 (2026-12-01) by verify-goal",
+    "| C1 | met | `true` | 0 | `ok` |",
+    "| C1 | unmet | `false` | 1 | `no` |",
+    "status: active",
+    "status: blocked (stuck)",
+    "status: nonsense",
+    "contract: abcdef123456",
+    "```",
+    "```python",
+    "``` not` closing",
+    "   ```",
+    "    ```",
+    "~~~",
+    "~~~~",
+    " ~~~ x",
+    "text ``` in the middle",
+    "`````",
+    "    status: active",
+]
+
+texts = st.lists(st.sampled_from(LINES), max_size=40).map("\n".join)
+
+
+def reference_outside_fences(text: str, pos: int) -> Iterator[int]:
+    """H1/H2 heading lines outside fenced blocks: one search that stops at every newline."""
+    scan = re.compile(r"\n(?:(?P<heading>#{1,2}[ \t])| {0,3}(?:```|~~~))")
+    fence: str | None = None
+    while True:
+        found = scan.search(text, pos)
+        if found is None:
+            return
+        line = found.start() + 1
+        pos = found.end()
+        if found.group("heading"):
+            if fence is None:
+                yield line
+            continue
+        marker = parse._FENCE_RE.match(text, line)
+        if marker is None:
+            continue
+        pos = marker.end()
+        if fence is None:
+            fence = marker.group("fence")
+        elif (
+            marker.group("fence")[0] == fence[0]
+            and len(marker.group("fence")) >= len(fence)
+            and not marker.group("rest").strip()
+        ):
+            fence = None
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.integers(min_value=0, max_value=50))
+def test_heading_lines_outside_fences_are_those_a_full_scan_finds(text: str, pos: int) -> None:
+    pos = min(pos, len(text))
+    found = [line for line, _ in parse._outside_fences(text, pos)]
+    assert found == list(reference_outside_fences(text, pos))
+
+
+def reference_entries_newest_first(text: str, start: int, end: int) -> list[Entry]:
+    return list(reversed(list(ledger.entries(text, start, end))))
+
+
+def without_line(entry: Entry) -> Entry:
+    return dataclasses.replace(entry, line=0)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts, st.booleans())
+def test_the_index_gives_the_entries_a_full_parse_gives(body: str, ledger_first: bool) -> None:
+    head = "---\nslug: g\n---\n" if ledger_first else "# Goal: g\n\n"
+    text = f"{head}## Iterations\n{body}"
+    region = parse.ledger_region(text)
+    assert region is not None
+    expected = [without_line(e) for e in reference_entries_newest_first(text, *region)]
+    assert [without_line(e) for e in ledger.newest_first(text, *region)] == expected
+    assert [without_line(e) for e in ledger.entries_reversed(text, *region)] == expected
+    for who in ("activate", "verify-goal", "plan", "review", "nobody"):
+        wanted = next((e for e in expected if e.by == who), None)
+        got = ledger.newest(text, *region, by=(who,))
+        assert (without_line(got) if got else None) == wanted
+    with_status = next((e for e in expected if e.status is not None), None)
+    got = ledger.newest_status(text, *region)
+    assert (without_line(got) if got else None) == with_status
+    assert progress.ledger_streak(text) == progress.recorded_streak(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(texts)
+def test_a_text_that_begins_with_an_entry_is_indexed_from_its_first_line(body: str) -> None:
+    text = f"### Iteration 9 (2026-12-01) by activate\n{body}"
+    expected = [without_line(e) for e in reference_entries_newest_first(text, 0, len(text))]
+    assert [without_line(e) for e in ledger.newest_first(text)] == expected
+
+
+def test_the_newest_approval_of_a_long_unpinned_ledger_reads_no_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    verify_entry = ledger.render_entry(
+        Entry(iteration=1, date="2026-12-01", by=ledger.VERIFY_BY, status=Status.ACTIVE)
+    )
+    text = "# Goal: g\n\n## Iterations\n" + "\n".join(verify_entry * 3000) + "\n## Lessons\n"
+    region = parse.ledger_region(text)
+    assert region is not None
+    read: list[object] = []
+    real = ledger.parse_entry
+    monkeypatch.setattr(ledger, "parse_entry", lambda *a, **k: read.append(a) or real(*a, **k))
+    assert contract.last_approval(text) is None
+    assert ledger.newest(text, *region, by=("refine",)) is None
+    assert read == []
+    assert ledger.newest(text, *region, by=(ledger.VERIFY_BY,)) is not None
+    assert len(read) == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts, st.data())
+def test_the_lines_of_a_goal_leave_the_ledger_blank_as_a_list_would(
+    body: str, data: st.DataObject
+) -> None:
+    text = f"---\nslug: g\n---\n# Goal: g\n\n## Iterations\n{body}\n## Lessons\nend"
+    bounds = parse.ledger_bounds(text)
+    assert bounds is not None
+    start, _, end = bounds
+    expected = [
+        *text[:start].split("\n")[:-1],
+        *[""] * text.count("\n", start, end),
+        *text[end:].split("\n"),
+    ]
+    lines = parse._lines(text, bounds)
+    assert len(lines) == len(expected)
+    assert list(lines) == expected
+    size = len(expected)
+    first = data.draw(st.integers(min_value=-size - 2, max_value=size + 2))
+    stop = data.draw(st.integers(min_value=-size - 2, max_value=size + 2))
+    assert lines[first:stop] == expected[first:stop]
+    if -size <= first < size:
+        assert lines[first] == expected[first]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    texts,
+    st.lists(st.sampled_from(["", "after", "## Lessons", "## Plan", "# Other"]), max_size=4),
+    st.lists(st.sampled_from(LINES), min_size=1, max_size=4),
+    st.booleans(),
+    st.sampled_from(["", "\n", "\n\n", "\r\n"]),
+)
+def test_an_entry_is_appended_to_the_ledger_as_a_line_by_line_edit_would(
+    body: str, tail: list[str], block: list[str], crlf: bool, end: str
+) -> None:
+    text = "---\nslug: g\n---\n# Goal: g\n\n## Iterations\n" + body + "\n".join(["", *tail]) + end
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    expected = edit._append_by_lines(text, "Iterations", block, ("lessons",))
+    assert edit.append_to_section(text, "Iterations", block) == expected
