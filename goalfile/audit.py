@@ -264,6 +264,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
 ACTS_ON: dict[str, frozenset[Status]] = {
     ledger.VERIFY_BY: frozenset({Status.ACTIVE}),
     "plan": frozenset({Status.ACTIVE}),
+    "stop-hook": frozenset({Status.ACTIVE}),
     "review": frozenset({Status.ACTIVE}),
     "refine": frozenset({Status.ACTIVE, Status.MET}),
     "refine-goal": frozenset({Status.ACTIVE, Status.MET}),

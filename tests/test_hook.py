@@ -84,6 +84,11 @@ def demo_goal(
     return write_goal(repo / "goals", text)
 
 
+def dense(text: str) -> str:
+    """The text without blank lines (the same in the compact style and in mdformat's)."""
+    return "".join(line for line in text.splitlines(keepends=True) if line.strip())
+
+
 @pytest.fixture
 def hook_repo(tmp_path: Path) -> Path:
     root = make_git_repo(tmp_path / "widget-app")
@@ -105,17 +110,50 @@ def test_block_while_unmet_then_allow_after_the_fix(hook_repo: Path, agent: str)
     assert isinstance(reason, str)
     assert reason.splitlines()[0] == "verify-goal demo iteration 1: C1 unmet; status: active"
     assert "- C1 unmet (exit 1)" in reason
-    assert "### Iteration 1" in path.read_text(encoding="utf-8")  # verify wrote its entry
+    text = path.read_text(encoding="utf-8")
+    assert "### Iteration 1" in text  # verify wrote its entry
+    # sending the agent back to work started the next iteration, ledgered as `plan` does
+    assert "by stop-hook\nthe Stop hook sent the agent back to work: C1 unmet\n" in dense(text)
+    assert parse_goal(text, path=str(path)).iterations_used == 2
+    assert "iteration 2 of 5 started" in done.stderr
 
     (hook_repo / "done.txt").write_text("ok\n", encoding="utf-8")
     done = stop(agent, hook_repo, active=True)
     answer = output(done)
     assert answer is not None and "decision" not in answer
-    assert answer["systemMessage"] == "goalfile: verify-goal demo iteration 1: C1 met; status: met"
+    assert answer["systemMessage"] == "goalfile: verify-goal demo iteration 2: C1 met; status: met"
     assert parse_goal(path.read_text(encoding="utf-8"), path=str(path)).status is Status.MET
 
     done = stop(agent, hook_repo)  # met now: nothing to verify, the stop is allowed
     assert output(done) == ({} if agent == "codex" else None)
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_stop_allowed(
+    hook_repo: Path, agent: str
+) -> None:
+    path = write_goal(hook_repo / "goals", goal_text(iterations="2", iterations_used=1))
+    path.write_text(
+        path.read_text(encoding="utf-8").replace("`true`", "`test -f done.txt`"), encoding="utf-8"
+    )
+    first = output(stop(agent, hook_repo))
+    assert first is not None and first["decision"] == "block"
+    assert str(first["reason"]).startswith("verify-goal demo iteration 1: C1 unmet")
+    done = stop(agent, hook_repo, active=True)
+    answer = output(done)
+    assert answer is not None and "decision" not in answer, answer
+    message = str(answer["systemMessage"])
+    assert message.startswith("goalfile: verify-goal demo iteration 2: C1 unmet; status: active")
+    assert "iteration budget reached: 2 of 2 used" in message
+    assert "`goalfile budget goals/demo.md --iterations N`" in message
+    goal = parse_goal(path.read_text(encoding="utf-8"), path=str(path))
+    assert (goal.status, goal.iterations_used) == (Status.EXHAUSTED, 2)
+    assert dense(path.read_text(encoding="utf-8")).endswith(
+        "by stop-hook\niteration budget reached: 2 of 2 used\nstatus: exhausted\n## Lessons\n"
+    )
+    assert run_goalfile("audit", path, cwd=hook_repo).returncode == 0
+    raised = run_goalfile("budget", path, "--iterations", "3", cwd=hook_repo)
+    assert raised.returncode == 0, raised.stderr
 
 
 def test_the_hook_runs_from_a_subfolder_of_the_repository(hook_repo: Path) -> None:

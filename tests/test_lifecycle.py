@@ -1137,14 +1137,14 @@ def test_three_identical_verify_runs_block_the_goal(project: Project) -> None:
 
     assert third.returncode == 4, third.stderr
     assert summary(third) == (
-        "verify-goal demo iteration 1: C1 unmet; status: blocked (no progress in 3 iterations)"
+        "verify-goal demo iteration 1: C1 unmet; status: blocked (no progress in 3 verify runs)"
     )
     assert project.text() == edited(
         second,
         replace={status_line("active"): status_line("blocked")},
-        add=["blocker: no progress in 3 iterations"],
+        add=["blocker: no progress in 3 verify runs"],
         entries=[
-            last.replace("\nstatus: active\n", "\nstatus: blocked (no progress in 3 iterations)\n")
+            last.replace("\nstatus: active\n", "\nstatus: blocked (no progress in 3 verify runs)\n")
         ],
     )
 
@@ -1161,7 +1161,7 @@ def test_a_changed_result_in_between_resets_the_stall_count(project: Project) ->
     done = project.run("verify", GOAL)  # the third "half way" in a row
 
     assert done.returncode == 4
-    assert summary(done).endswith("status: blocked (no progress in 3 iterations)")
+    assert summary(done).endswith("status: blocked (no progress in 3 verify runs)")
 
 
 def test_stall_limit_in_the_frontmatter_is_honoured(project: Project) -> None:
@@ -1173,9 +1173,9 @@ def test_stall_limit_in_the_frontmatter_is_honoured(project: Project) -> None:
 
     assert done.returncode == 4
     assert summary(done) == (
-        "verify-goal demo iteration 1: C1 unmet; status: blocked (no progress in 2 iterations)"
+        "verify-goal demo iteration 1: C1 unmet; status: blocked (no progress in 2 verify runs)"
     )
-    assert "\nblocker: no progress in 2 iterations\n---\n" in project.text()
+    assert "\nblocker: no progress in 2 verify runs\n---\n" in project.text()
 
 
 # =========================================================================================
@@ -1637,7 +1637,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
             f"demo: blocked  ({GOAL})",
             "  end state: the refresh flow works",
             "  iterations 1/5, tokens 0 (unbounded)",
-            "  blocker: no progress in 3 iterations",
+            "  blocker: no progress in 3 verify runs",
             "  impossible: C2: no GPU in CI",
             f"  last verify: iteration 1 ({today()}); same result 3 time(s) in a row",
             "  C1   unmet        criterion of C1",
@@ -1650,7 +1650,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
     assert document["schema_version"] == 1
     (state,) = document["goals"]
     assert state["status"] == "blocked"
-    assert state["blocker"] == "no progress in 3 iterations"
+    assert state["blocker"] == "no progress in 3 verify runs"
     assert state["impossible"] == {"C2": "no GPU in CI"}
     assert state["stall_count"] == 3
     assert state["stall_limit"] == 3

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goalfile.commands.context import Context
+from goalfile.commands.iteration import next_iteration
 from goalfile.commands.status import discover
 from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
 from goalfile.errors import GoalfileError, UsageError
@@ -329,8 +330,39 @@ def decide_stop(
         except GoalfileError as exc:
             outcomes.append(_refused(shown, exc, stop))
             continue
-        outcomes.append(_judge(result, shown, path, stop, options, notes, reviews))
+        outcome = _judge(result, shown, path, stop, options, notes, reviews)
+        if outcome.block:
+            outcome = _start_next_iteration(outcome, result, path, ctx, notes)
+        outcomes.append(outcome)
     return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+
+
+def _start_next_iteration(
+    outcome: GoalOutcome, result: VerifyResult, path: Path, ctx: Context, notes: list[str]
+) -> GoalOutcome:
+    """Sending the agent back to work starts the next iteration; at the iteration limit the
+    goal is exhausted instead, and the stop is allowed."""
+    failing = ", ".join(
+        f"{r.id} {r.verdict.value}" for r in result.rows if r.verdict is not Verdict.MET
+    )
+    try:
+        started = next_iteration(path=str(path), ctx=ctx, why=failing or "the goal is not met")
+    except GoalfileError as exc:
+        notes.append(f"{outcome.path}: no new iteration was started: {exc.render()}")
+        return outcome
+    notes.append(f"{outcome.path}: {started.message}")
+    if not started.exhausted:
+        return outcome
+    return GoalOutcome(
+        path=outcome.path,
+        status=started.status.value,
+        block=False,
+        summary=outcome.summary,
+        message=(
+            f"goalfile: {outcome.summary}; {started.message}, so the goal is exhausted and the "
+            f"stop is allowed (`goalfile budget {outcome.path} --iterations N` raises the limit)"
+        ),
+    )
 
 
 def _judge(

@@ -240,7 +240,7 @@ def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
         ledger.newest_first(goal.text, *region, by=STREAK_BY) if region is not None else iter(())
     )
     if same_runs(entry, previous) >= limit:
-        return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} iterations")
+        return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} verify runs")
     return run
 
 

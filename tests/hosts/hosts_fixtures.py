@@ -128,8 +128,10 @@ def ledger(repo: Path) -> list[LedgerEntry]:
     current: tuple[int, str] | None = None
     for line in (repo / GOAL).read_text(encoding="utf-8").splitlines():
         match = ENTRY.match(line)
-        if match:
-            current = (int(match.group(1)), match.group(2))
+        if match or line.startswith("## "):
+            if current is not None:  # an entry without a status line
+                found.append(LedgerEntry(current[0], current[1], ""))
+            current = (int(match.group(1)), match.group(2)) if match else None
         elif current is not None and line.startswith("status: "):
             found.append(LedgerEntry(current[0], current[1], line.removeprefix("status: ")))
             current = None

@@ -44,6 +44,7 @@ from hosts_fixtures import (
     goal_repo,
     goal_state,
     goalfile_ok,
+    ledger,
     start_server,
     verify_entries,
 )
@@ -138,6 +139,14 @@ def test_the_hook_blocks_until_the_scripted_fix_then_allows_the_stop(
     assert (repo / "done.txt").exists()
     assert [e.status for e in entries] == ["active", "met"]
     assert goal_state(repo)["status"] == "met"
+    # sending the agent back started iteration 1, and the second stop's verify carries it
+    assert [(e.iteration, e.by) for e in ledger(repo)] == [
+        (0, "activate"),
+        (0, "verify-goal"),
+        (1, "stop-hook"),
+        (1, "verify-goal"),
+    ]
+    assert goal_state(repo)["iterations"] == {"used": 1, "budget": 10}
 
 
 def test_a_model_that_never_fixes_anything_is_released_by_the_loop_guard(
@@ -152,7 +161,24 @@ def test_a_model_that_never_fixes_anything_is_released_by_the_loop_guard(
     state = goal_state(repo)
     assert state["status"] == "blocked"
     assert "no progress in 3" in (state["blocker"] or ""), state
-    assert "no progress in 3" in entries[-1].status
+    assert "no progress in 3 verify runs" in entries[-1].status
+    assert [e.iteration for e in entries] == [0, 1, 2]  # each turn was an iteration
+
+
+def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_agent_stops(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path, iterations="1")
+    session = host.session(repo, never_fix(), isolation)
+    # the first stop starts iteration 1 of 1; the second finds the budget used up
+    assert session.server.stops() == 2 and len(session.server.feedbacks()) == 1
+    assert [(e.iteration, e.by, e.status) for e in ledger(repo)][1:] == [
+        (0, "verify-goal", "active"),
+        (1, "stop-hook", ""),
+        (1, "verify-goal", "active"),
+        (1, "stop-hook", "exhausted"),
+    ]
+    assert goal_state(repo)["status"] == "exhausted"
 
 
 def test_a_token_budget_is_exhausted_from_the_real_transcript(

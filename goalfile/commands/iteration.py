@@ -1,0 +1,72 @@
+"""Starting the next iteration when the Stop hook sends the agent back to work.
+
+A hook-driven loop has no `goalfile plan` between its turns, so the hook counts them: each block
+starts the next iteration, ledgered like `plan`'s (``### Iteration N (DATE) by stop-hook``) and
+advancing ``iterations_used``, so the next verify entry carries the new number. At the limit no
+iteration starts: the goal becomes ``exhausted`` (an entry says so) and the hook lets the agent
+stop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goalfile import edit, ledger
+from goalfile.commands.context import Context
+from goalfile.commands.mutate import require_status, update_goal
+from goalfile.model import Entry, Goal, Status
+
+HOOK_BY = "stop-hook"
+
+
+@dataclass(frozen=True, kw_only=True)
+class IterationStart:
+    iteration: int  # the iteration now under way (unchanged when exhausted)
+    status: Status  # active, or exhausted when the budget allowed no further iteration
+    limit: int | None
+
+    @property
+    def exhausted(self) -> bool:
+        return self.status is Status.EXHAUSTED
+
+    @property
+    def message(self) -> str:
+        if self.exhausted:
+            return f"iteration budget reached: {self.iteration} of {self.limit} used"
+        shown = f"{self.iteration} of {self.limit}" if self.limit is not None else self.iteration
+        return f"iteration {shown} started"
+
+
+def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
+    """Start the goal's next iteration (``why``: one line for the entry), or, at the iteration
+    limit, set it ``exhausted``. Refuses (file untouched) a goal that is no longer active."""
+
+    def change(text: str, goal: Goal) -> tuple[str, IterationStart]:
+        require_status(goal, path, (Status.ACTIVE,), "a new iteration")
+        limit = goal.budget.iterations
+        if limit is not None and goal.iterations_used >= limit:
+            done = IterationStart(
+                iteration=goal.iterations_used, status=Status.EXHAUSTED, limit=limit
+            )
+            entry = Entry(
+                iteration=goal.iterations_used,
+                date=ctx.today,
+                by=HOOK_BY,
+                notes=(done.message,),
+                status=Status.EXHAUSTED,
+            )
+            text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+            return edit.set_value(text, "status", Status.EXHAUSTED.value), done
+        started = IterationStart(
+            iteration=goal.iterations_used + 1, status=Status.ACTIVE, limit=limit
+        )
+        entry = Entry(
+            iteration=started.iteration,
+            date=ctx.today,
+            by=HOOK_BY,
+            notes=(f"the Stop hook sent the agent back to work: {ledger.clean_line(why)}",),
+        )
+        text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+        return edit.set_value(text, "iterations_used", started.iteration), started
+
+    return update_goal(path, ctx, command="goalfile hook stop", change=change)
