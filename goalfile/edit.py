@@ -11,11 +11,12 @@ import json
 import re
 from collections.abc import Sequence
 
-from goalfile.errors import GoalFileInvalid
-from goalfile.parse import ledger_bounds, ledger_span, section_key
+from goalfile.errors import GoalfileError, GoalFileInvalid
+from goalfile.model import Goal
+from goalfile.parse import ledger_bounds, ledger_span, parse_goal, section_key
 
 _VALUE_RE = re.compile(
-    r"^(?P<head>[ \t]*[A-Za-z_][\w-]*[ \t]*:)(?P<value>[^\r]*?)(?P<tail>[ \t]+#[^\r]*)?(?P<cr>\r?)$"
+    r"^(?P<head>[ \t]*[A-Za-z_][\w-]*[ \t]*:)(?P<value>[^\r]*?)(?P<tail>[ \t]+#[^\r]*)?(?P<cr>\r*)$"
 )
 _PLAIN_RE = re.compile(r"^[A-Za-z0-9_./@+-][A-Za-z0-9 _./:@+-]*$")
 _YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "~"})
@@ -74,7 +75,123 @@ def set_value(text: str, key: str, value: object) -> str:
     frontmatter is split into lines; the rest of the text (the ledger may be long) is kept
     as it is."""
     cut = _after_frontmatter(text)
-    return _set_value(text[:cut], key, value) + text[cut:]
+    head = text[:cut]
+    edited = _set_value(head, key, value)
+    _require_only(head, edited, key, _reads_as(yaml_scalar(value)))
+    return edited + text[cut:]
+
+
+_REMOVED = object()
+
+
+def _reads_as(rendered: str) -> object:
+    """What YAML reads a scalar written by :func:`yaml_scalar` as."""
+    import yaml
+
+    loaded = yaml.safe_load(f"k: {rendered}")
+    return loaded["k"] if isinstance(loaded, dict) else None
+
+
+def _cr(first_line: str) -> str:
+    """The carriage return new lines take: one when the first line ends in any (lines written
+    into a CR CR LF file end in CR LF, which every reader of the file reads the same way)."""
+    return "\r" if first_line.endswith("\r") else ""
+
+
+def _require_only(before: str, after: str, key: str, value: object) -> None:
+    """Refuse an edit whose frontmatter YAML does not read as the old one with only ``key``
+    changed (set to ``value``, or removed for ``_REMOVED``) and no key written twice more.
+
+    A line edit is made on what the lines look like; YAML reads what the characters mean. The
+    two differ for flow style (`{slug: a, ...}`), a block mapping's value written in flow
+    style on its own line, and line breaks YAML knows but a line edit does not (a carriage
+    return inside a line, U+2028, NEL): there an edit could write a second key, or make the
+    frontmatter invalid YAML. Re-reading the result catches every such case."""
+    old, old_twice = _frontmatter_yaml(before)
+    new, new_twice = _frontmatter_yaml(after)
+    expected = dict(old) if old is not None else None
+    if expected is not None:
+        parent, _, child = key.rpartition(".")
+        if parent:
+            inner = expected.get(parent)
+            inner = dict(inner) if isinstance(inner, dict) else {}
+            _apply(inner, child, value)
+            expected[parent] = inner
+        else:
+            _apply(expected, key, value)
+    try:
+        same = old is not None and new == expected
+    except RecursionError:  # an alias that holds itself: YAML can read it, no edit can prove it
+        same = False
+    if same and new_twice <= old_twice:
+        return
+    lines = before.split("\n")
+    at = _find_key(lines, 1, len(lines), key.partition(".")[0], nested=False)
+    raise GoalFileInvalid(
+        f"cannot change `{key}` by editing one line: the frontmatter is not written one "
+        "block-style `key: value` per line (flow style `{...}`, or a line break inside a "
+        "line); nothing was written",
+        line=(at + 1) if at is not None else 1,
+        hint="write the frontmatter one `key: value` per line, `budget:` followed by "
+        "`  iterations: N` and `  tokens: N` on lines of their own, with LF or CRLF line "
+        "endings; then run the command again",
+    )
+
+
+def _apply(mapping: dict[str, object], key: str, value: object) -> None:
+    if value is _REMOVED:
+        mapping.pop(key, None)
+    else:
+        mapping[key] = value
+
+
+def _frontmatter_yaml(head: str) -> tuple[dict[str, object] | None, int]:
+    """The frontmatter mapping YAML reads from the text up to its closing fence (None when it
+    is not a mapping or not valid YAML), and how many keys it holds written twice."""
+    import yaml
+
+    lines = head.split("\n")
+    try:
+        close = _frontmatter_bounds(lines)
+    except ValueError:
+        return None, 0
+    source = "\n".join(line.rstrip("\r") for line in lines[1:close])
+    try:
+        loader = yaml.SafeLoader(source)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else {}
+        finally:
+            loader.dispose()
+    except (yaml.YAMLError, ValueError, TypeError):
+        return None, 0
+    if not isinstance(data, dict):
+        return None, 0
+    return {str(k): v for k, v in data.items()}, _keys_twice(node)
+
+
+def _keys_twice(node: object) -> int:
+    """How many keys of the mappings in a YAML node tree repeat a key of the same mapping."""
+    import yaml
+
+    count = 0
+    stack = [node]
+    seen_nodes: set[int] = set()  # an alias makes the tree a graph, maybe with cycles
+    while stack:
+        current = stack.pop()
+        if id(current) in seen_nodes:
+            continue
+        seen_nodes.add(id(current))
+        if isinstance(current, yaml.MappingNode):
+            seen: set[str] = set()
+            for key, value in current.value:
+                name = str(key.value)
+                count += name in seen
+                seen.add(name)
+                stack.append(value)
+        elif isinstance(current, yaml.SequenceNode):
+            stack.extend(current.value)
+    return count
 
 
 def _after_frontmatter(text: str) -> int:
@@ -91,7 +208,7 @@ def _after_frontmatter(text: str) -> int:
 
 def _set_value(text: str, key: str, value: object) -> str:
     lines = text.split("\n")
-    newline_cr = "\r" if lines[0].endswith("\r") else ""
+    newline_cr = _cr(lines[0])
     close = _frontmatter_bounds(lines)
     parent, _, child = key.rpartition(".")
     rendered = yaml_scalar(value)
@@ -157,7 +274,7 @@ def _replace_value(line: str, rendered: str) -> str:
     """The line with its value replaced; the comment stays in its column when there is room."""
     match = _VALUE_RE.match(line)
     if match is None:
-        head, cr = line.split(":", 1)[0], "\r" if line.endswith("\r") else ""
+        head, cr = line.split(":", 1)[0], line[len(line.rstrip("\r")) :]
         return f"{head}: {rendered}{cr}"
     old_value = match.group("value")
     spacing = old_value[: len(old_value) - len(old_value.lstrip())] or " "
@@ -195,7 +312,7 @@ def _indent_of(lines: Sequence[str], start: int, stop: int) -> str:
 
 def _find_key(lines: Sequence[str], start: int, stop: int, key: str, *, nested: bool) -> int | None:
     pattern = re.compile(
-        (r"^[ \t]+" if nested else r"^") + re.escape(key) + r"[ \t]*:(?:[ \t]|\r?$)"
+        (r"^[ \t]+" if nested else r"^") + re.escape(key) + r"[ \t]*:(?:[ \t]|\r*$)"
     )
     found = None  # the last one: YAML reads the last of keys written twice
     for index in range(start, stop):
@@ -206,6 +323,14 @@ def _find_key(lines: Sequence[str], start: int, stop: int, key: str, *, nested: 
 
 def remove_key(text: str, key: str) -> str:
     """Remove a top-level frontmatter key written on one line (used when a blocker is resolved)."""
+    cut = _after_frontmatter(text)
+    head = text[:cut]
+    edited = _remove_key(head, key)
+    _require_only(head, edited, key, _REMOVED)
+    return edited + text[cut:]
+
+
+def _remove_key(text: str, key: str) -> str:
     lines = text.split("\n")
     close = _frontmatter_bounds(lines)
     target = _find_key(lines, 1, close, key, nested=False)
@@ -234,7 +359,7 @@ def append_to_section(
 
 def _append_by_lines(text: str, section: str, block: Sequence[str], before: Sequence[str]) -> str:
     lines = text.split("\n")
-    cr = "\r" if lines[0].endswith("\r") else ""
+    cr = _cr(lines[0])
     body = [f"{line}{cr}" for line in block]
     span = _section_span(text, lines, section)
     if span is None:
@@ -335,3 +460,41 @@ def append_list_item(text: str, section: str, item: str) -> str:
     if last > heading + 1 and re.match(r"^[-*+][ \t]", lines[last - 1]):
         return "\n".join([*lines[:last], f"{line}{cr}", *lines[last:]])
     return append_to_section(text, section, [line], before=())
+
+
+def check_written(before: Goal, after: str) -> None:
+    """Refuse to write ``after`` unless it reads back as the same goal with the edits made.
+
+    Every write re-reads its result: it must still be a goal file, keep every criterion as it
+    was, and hold no more ``## Iterations`` sections than before (an edit that did not find
+    the ledger would start a second one)."""
+    nothing = "nothing was written"
+    try:
+        written = parse_goal(after, path=before.path)
+    except GoalfileError as exc:
+        raise GoalFileInvalid(
+            f"the edit would leave a file that is not a goal file ({exc.message}); {nothing}",
+            file=before.path,
+            line=exc.line,
+            hint="run `goalfile lint FILE`, fix what it reports, and run the command again",
+        ) from None
+    if _rows(written) != _rows(before):
+        raise GoalFileInvalid(
+            f"the edit would change the acceptance criteria as read back; {nothing}",
+            file=before.path,
+            hint="run `goalfile lint FILE`, fix what it reports, and run the command again",
+        )
+    ledgers = [s.line for s in written.sections if s.key == "iterations"]
+    if len(ledgers) > max(1, sum(s.key == "iterations" for s in before.sections)):
+        raise GoalFileInvalid(
+            f"the edit would write a second `## Iterations` section (line {ledgers[-1]}): the "
+            f"file's line endings or headings hide the ledger from a line edit; {nothing}",
+            file=before.path,
+            line=next((s.line for s in before.sections if s.key == "iterations"), None),
+            hint="save the file with LF or CRLF line endings and its `## Iterations` heading "
+            "on a line of its own; then run the command again",
+        )
+
+
+def _rows(goal: Goal) -> list[tuple[object, ...]]:
+    return [(c.id, c.check, c.expected, c.kind, c.timeout, c.cells) for c in goal.criteria]

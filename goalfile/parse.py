@@ -53,11 +53,11 @@ KNOWN_KEYS = frozenset(
     }
 )
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-_ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r?$")
+_ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r*$")
 # fence markers, each found by a search for a literal
 _MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
 _FENCE_RE = re.compile(r"(?m) {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})(?P<rest>[^\n]*)$")
-_FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r?$")
+_FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r*$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
 _FORMAT_HINT = (

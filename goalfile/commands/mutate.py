@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from goalfile import edit
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, Refused
 from goalfile.files import goal_lock, read_text, write_atomic
@@ -32,6 +33,7 @@ def update_goal(
                 exc.file = path
             raise
         if new_text != text:
+            edit.check_written(goal, new_text)
             write_atomic(path, new_text)
         return result
 

@@ -548,13 +548,21 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
             hint="the run judged the file as it was when it started: verify again, and edit "
             "the goal only while no verify runs",
         )
-    if meter is not None:
-        text = meter.apply(text)  # the accounting table only; status and usage are as read
-    text = edit.append_to_section(text, "Iterations", entry_lines)
-    if current.status is not run.status:
-        text = edit.set_value(text, "status", run.status.value)
-    if run.status is Status.BLOCKED:
-        text = edit.set_value(text, "blocker", run.reason or _error_blocker(run.rows))
-    if run.tokens is not None and (run.tokens > current.tokens_used or not current.tokens_measured):
-        text = edit.set_value(text, "tokens_used", run.tokens)
+    try:
+        if meter is not None:
+            text = meter.apply(text)  # the accounting table only; status and usage are as read
+        text = edit.append_to_section(text, "Iterations", entry_lines)
+        if current.status is not run.status:
+            text = edit.set_value(text, "status", run.status.value)
+        if run.status is Status.BLOCKED:
+            text = edit.set_value(text, "blocker", run.reason or _error_blocker(run.rows))
+        if run.tokens is not None and (
+            run.tokens > current.tokens_used or not current.tokens_measured
+        ):
+            text = edit.set_value(text, "tokens_used", run.tokens)
+        edit.check_written(current, text)
+    except GoalfileError as exc:
+        exc.file = exc.file or path
+        exc.message = exc.message.replace("nothing was written", not_written)
+        raise
     write_atomic(path, text)
