@@ -2,6 +2,8 @@
 
 * Claude Code: ``.mcp.json``, ``{"mcpServers": {"goalfile": {"command": "goalfile", "args":
   ["mcp"]}}}``, merged like the hook settings (see :mod:`goalfile.hostjson`).
+* Gemini CLI: ``.gemini/settings.json``, the same ``mcpServers`` object, merged into its
+  other settings.
 * Codex: ``.codex/config.toml``, a ``[mcp_servers.goalfile]`` table. The standard library reads
   TOML but does not write it, so the table is appended as text when the parsed file has no
   ``mcp_servers.goalfile`` yet; nothing else in the file changes.
@@ -33,11 +35,12 @@ MCP_COMMAND = "goalfile"
 MCP_ARGS = ("mcp",)
 CLAUDE_FILE = Path(".mcp.json")
 CODEX_FILE = Path(".codex") / "config.toml"
+GEMINI_FILE = Path(".gemini") / "settings.json"
 
 
 @dataclass(frozen=True, kw_only=True)
 class McpRegistration:
-    host: str  # "claude" or "codex"
+    host: str  # "claude", "gemini" or "codex"
     path: str
     changed: bool
     created: bool
@@ -115,21 +118,22 @@ def merge_codex_mcp(text: str, *, file: str = "") -> tuple[str, bool]:
 
 
 def register_mcp(*, root: Path) -> tuple[tuple[McpRegistration, ...], tuple[SettingsError, ...]]:
-    """Register the server for Claude Code and Codex under ``root``: what was done, and the
-    files that could not be merged (each left untouched)."""
+    """Register the server for Claude Code, Gemini CLI and Codex under ``root``: what was done,
+    and the files that could not be merged (each left untouched)."""
     done: list[McpRegistration] = []
     errors: list[SettingsError] = []
-    claude = root / CLAUDE_FILE
-    try:
-        document, text = load(claude)
-        merged, changed = merge_claude_mcp(document, file=str(claude))
-        if changed:
-            write_atomic(claude, render(merged, like=text or ""))
-        done.append(
-            McpRegistration(host="claude", path=str(claude), changed=changed, created=text is None)
-        )
-    except SettingsError as exc:
-        errors.append(exc)
+    for host, relative in (("claude", CLAUDE_FILE), ("gemini", GEMINI_FILE)):
+        path = root / relative
+        try:
+            document, text = load(path)
+            merged, changed = merge_claude_mcp(document, file=str(path))
+            if changed:
+                write_atomic(path, render(merged, like=text or ""))
+            done.append(
+                McpRegistration(host=host, path=str(path), changed=changed, created=text is None)
+            )
+        except SettingsError as exc:
+            errors.append(exc)
     codex = root / CODEX_FILE
     try:
         try:

@@ -1,4 +1,4 @@
-"""`goalfile init --mcp`: `goalfile mcp` registered for Claude Code and Codex, merged."""
+"""`goalfile init --mcp`: every host surface set up, `goalfile mcp` registered, merged."""
 
 from __future__ import annotations
 
@@ -19,19 +19,37 @@ def snapshot(root: Path) -> dict[str, bytes]:
     }
 
 
-def test_registers_both_hosts_and_a_second_run_changes_nothing(repo: Path) -> None:
+def test_init_sets_up_all_five_surfaces_and_a_second_run_changes_nothing(repo: Path) -> None:
     first = run_goalfile("init", "--mcp", "--json", cwd=repo)
     assert first.returncode == 0, first.stderr
-    assert json.loads((repo / ".mcp.json").read_text()) == {
-        "mcpServers": {"goalfile": {"command": "goalfile", "args": ["mcp"]}}
-    }
+    server = {"command": "goalfile", "args": ["mcp"]}
+
+    def hook(path: str, event: str) -> list[str]:
+        groups = json.loads((repo / path).read_text())["hooks"][event]
+        return [h["command"] for g in groups for h in g["hooks"]]
+
+    # Claude Code: Stop hook, MCP server, skills
+    assert hook(".claude/settings.json", "Stop") == ["goalfile hook stop --agent claude"]
+    assert json.loads((repo / ".mcp.json").read_text()) == {"mcpServers": {"goalfile": server}}
+    assert (repo / ".claude" / "skills" / "verify-goal" / "SKILL.md").is_file()
+    # Codex: Stop hook, MCP server, skills
+    assert hook(".codex/hooks.json", "Stop") == ["goalfile hook stop --agent codex"]
     codex = tomllib.loads((repo / ".codex" / "config.toml").read_text())
-    assert codex == {"mcp_servers": {"goalfile": {"command": "goalfile", "args": ["mcp"]}}}
+    assert codex == {"mcp_servers": {"goalfile": server}}
+    assert (repo / ".agents" / "skills" / "verify-goal" / "SKILL.md").is_file()
+    # Gemini CLI: AfterAgent hook and MCP server in one settings file
+    assert hook(".gemini/settings.json", "AfterAgent") == ["goalfile hook stop --agent gemini"]
+    gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
+    assert gemini["mcpServers"] == {"goalfile": server}
+    # pi: the extension
+    assert "hook stop --agent pi" in (repo / ".pi" / "extensions" / "goalfile.ts").read_text()
     before = snapshot(repo)
     second = run_goalfile("init", "--mcp", "--json", cwd=repo)
     assert second.returncode == 0
     assert json.loads(second.stdout)["changed"] is False
     assert snapshot(repo) == before
+    third = run_goalfile("init", "--mcp", cwd=repo)
+    assert "nothing to change" in third.stdout
 
 
 def test_existing_servers_and_settings_are_kept(repo: Path) -> None:

@@ -31,8 +31,8 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
 @click.option(
     "--mcp",
     is_flag=True,
-    help="Also register `goalfile mcp` in .mcp.json and .codex/config.toml "
-    "(needs `pip install 'goalfile[mcp]'`).",
+    help="Also register `goalfile mcp` in .mcp.json, .gemini/settings.json and "
+    ".codex/config.toml (needs `pip install 'goalfile[mcp]'`).",
 )
 @json_option
 @boundary

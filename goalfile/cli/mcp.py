@@ -16,7 +16,8 @@ def mcp_command() -> int:
     Tools: goal_status, goal_verify, goal_review, goal_block, goal_focus, each running the
     goalfile command and returning its --json document. Resources: the goal files under goals/
     and .zetetic/goals/ of the git top level (else the current folder). `goalfile init --mcp`
-    registers it for Claude Code (.mcp.json) and Codex (.codex/config.toml).
+    registers it for Claude Code (.mcp.json), Gemini CLI (.gemini/settings.json) and Codex
+    (.codex/config.toml).
     """
     import os
 

@@ -21,11 +21,31 @@ from __future__ import annotations
 import json
 import re
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from fake_model import FakeModel, LoggedRequest, Reply, Say, Shell, Turn, Usage
 
-__all__ = ["GeminiServer", "gemini_tokens"]
+__all__ = ["Call", "GeminiServer", "declared_tools", "gemini_tokens"]
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of any declared tool (an MCP server's, say) with these arguments."""
+
+    name: str
+    args: dict[str, Any]
+
+
+def declared_tools(body: dict[str, Any]) -> list[str]:
+    """The function names a request offers the model."""
+    names = []
+    for tool in body.get("tools") or []:
+        for declaration in tool.get("functionDeclarations") or [] if isinstance(tool, dict) else []:
+            if isinstance(declaration, dict) and isinstance(declaration.get("name"), str):
+                names.append(declaration["name"])
+    return names
+
 
 ROUTE = re.compile(r"^/v1(?:beta|alpha)?/models/[^/:]+:(streamGenerateContent|generateContent)$")
 
@@ -90,11 +110,13 @@ class GeminiServer(FakeModel):
             text="\n".join(every),
         )
 
-    def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:
+    def respond(self, turn: Turn, reply: Reply | Call, usage: Usage) -> tuple[str, Any]:
         if not self.is_agent_request(turn.body):
             reply = Say('{"reasoning": "the model is done", "next_speaker": "user"}')
-        if isinstance(reply, Shell):
-            part: dict[str, Any] = {
+        if isinstance(reply, Call):
+            part: dict[str, Any] = {"functionCall": {"name": reply.name, "args": reply.args}}
+        elif isinstance(reply, Shell):
+            part = {
                 "functionCall": {
                     "name": "run_shell_command",
                     "args": {"command": reply.command, "description": "run a command"},

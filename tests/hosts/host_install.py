@@ -80,7 +80,7 @@ def _probe(binary: Path) -> str:
         raise HostInstallError(
             f"{binary} --version exited {done.returncode}:\n{done.stdout}{done.stderr}"
         )
-    return done.stdout.strip()
+    return (done.stdout + done.stderr).strip()  # pi prints its version on stderr
 
 
 def install_cli(cli: NpmCli, *, root: Path | None = None) -> Path:

@@ -1,0 +1,207 @@
+"""The real Gemini CLI and pi, offline against a fake model, held to a goal by goalfile.
+
+Each test sets up a real git repository as a user would (`goalfile new` + `activate` +
+`init`, which registers `goalfile hook stop --agent gemini` as Gemini's AfterAgent hook in
+.gemini/settings.json and installs goalfile's pi extension in .pi/extensions/), runs the CLI in
+it (`gemini -p`, `pi --mode rpc`), and reads what happened from the fake server's request log,
+the goal file's ledger and the host's own session file.
+
+(a) the hook or extension runs at the end of a turn, (b) the reason reaches the model's next
+request, (c) the run ends once the scripted fix makes the goal met, (d) a model that never fixes
+anything is released, (e) the token usage read from the host's session file equals what the
+fake server sent. The last case has Gemini's fake model call a goalfile MCP tool.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_chat import ChatServer, pi_tokens
+from fake_gemini import Call, GeminiServer, declared_tools, gemini_tokens
+from fake_model import FakeModel, Say, Script, Shell, Turn, Usage, fix_after_feedback, never_fix
+from host_install import install_cli
+from host_run import HostRun
+from host_run_more import (
+    GEMINI_CLI,
+    PI,
+    gemini_sessions,
+    pi_sessions,
+    run_gemini,
+    run_pi_rpc,
+)
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    start_server,
+    verify_entries,
+)
+from hosts_fixtures import isolation as isolation
+
+from goalfile.usage import read_usage
+
+PROMPT = "Make the goal in goals/demo.md met."
+
+
+@dataclass(frozen=True)
+class Session:
+    server: FakeModel
+    run: HostRun
+    sessions: list[Path]  # the host's own session files
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str
+    cli: Path
+    server: type[FakeModel]
+    tokens: Callable[[Usage], int]  # what goalfile counts of one reply's usage
+
+    def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
+        home = repo.parent / "home"
+        with start_server(self.server, script, isolation) as server:
+            if self.name == "gemini":
+                run = run_gemini(
+                    self.cli,
+                    repo=repo,
+                    home=home,
+                    server_url=server.url,
+                    prompt=PROMPT,
+                    netns=isolation.netns,
+                )
+                sessions = gemini_sessions(home)
+            else:
+                run = run_pi_rpc(
+                    self.cli,
+                    repo=repo,
+                    home=home,
+                    server_url=server.url,
+                    prompt=PROMPT,
+                    netns=isolation.netns,
+                )
+                sessions = pi_sessions(home)
+        assert run.returncode == 0, run.explain()
+        return Session(server=server, run=run, sessions=sessions)
+
+
+@pytest.fixture(params=["gemini", "pi"])
+def host(request: pytest.FixtureRequest) -> Host:
+    if request.param == "gemini":
+        return Host(
+            name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
+        )
+    return Host(name="pi", cli=install_cli(PI), server=ChatServer, tokens=pi_tokens)
+
+
+def replies(server: FakeModel) -> list[Usage]:
+    return [r.usage for r in server.agent_requests() if r.usage is not None]
+
+
+def test_the_goal_holds_the_agent_until_the_scripted_fix(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    session = host.session(repo, fix_after_feedback(FIX), isolation)
+    server = session.server
+    # (a) at each end of a turn goalfile verified the goal: one ledger entry per stop
+    assert server.stops() == 2, session.run.explain()
+    entries = verify_entries(repo)
+    assert len(entries) == 2, entries
+    # (b) the reason reached the model's next request, and the model fixed the work
+    feedback = server.feedbacks()
+    assert len(feedback) == 1, feedback
+    assert feedback[0].startswith("verify-goal demo iteration ")
+    assert "C1 unmet" in feedback[0]
+    fixed = [r.reply for r in server.agent_requests() if r.turn and r.turn.feedback]
+    assert fixed == [Shell(FIX)]
+    # (c) once the fix made the goal met, the run ended (exit 0 was checked)
+    assert [e.status for e in entries] == ["active", "met"]
+    assert goal_state(repo)["status"] == "met"
+    # (e) the usage in the host's own session file is exactly what the fake server sent
+    (file,) = session.sessions
+    sent = sum(host.tokens(u) for u in replies(server))
+    assert read_usage(file).tokens == sent
+    stops = [i for i, r in enumerate(server.agent_requests()) if isinstance(r.reply, Say)]
+    baseline = sum(host.tokens(u) for u in replies(server)[: stops[0] + 1])
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    row = re.search(rf"\| `[^`]+` +\| {host.name} +\| `[^`]+` +\| (\d+) +\| (\d+) +\|", text)
+    assert row is not None, text
+    assert (int(row.group(1)), int(row.group(2))) == (baseline, sent)
+    assert goal_state(repo)["tokens"]["used"] == sent - baseline
+
+
+def test_a_model_that_never_fixes_anything_is_released(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    session = host.session(repo, never_fix(), isolation)
+    # (d) three identical verify runs, then the goal is blocked and the agent may stop
+    entries = verify_entries(repo)
+    assert len(entries) == session.server.stops() == 3, session.run.explain()
+    assert len(session.server.feedbacks()) == 2
+    state = goal_state(repo)
+    assert state["status"] == "blocked"
+    assert "no progress in 3" in (state["blocker"] or ""), state
+
+
+def test_gemini_retry_storm_is_released_by_the_hook(isolation: Isolation, tmp_path: Path) -> None:
+    """With both stall guards and the iteration budget out of the way, a model that only talks makes Gemini stop calling
+    it (its loop detection) while it still fires AfterAgent: the hook must end that."""
+    repo = goal_repo(tmp_path, iterations="100")
+    settings = repo / ".gemini" / "settings.json"
+    text = settings.read_text().replace("--agent gemini", "--agent gemini --stall-limit 50")
+    settings.write_text(text)
+    goal = repo / GOAL
+    unstalled = goal.read_text().replace("\ntokens_used:", "\nstall_limit: 50\ntokens_used:", 1)
+    goal.write_text(unstalled)
+    host = Host(
+        name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
+    )
+    session = host.session(repo, lambda turn: Say("I looked; nothing to do."), isolation)
+    model_calls = len(session.server.agent_requests())
+    entries = verify_entries(repo)
+    # one verify per model answer at most; the hook calls without a model call ran nothing
+    assert len(entries) <= model_calls, (len(entries), model_calls)
+    assert "the model was not called since" in session.run.stderr, session.run.explain()
+    assert goal_state(repo)["status"] == "active"
+    assert session.run.seconds < 60
+
+
+def _mcp_script(turn: Turn) -> Any:
+    names = declared_tools(turn.body)
+    if turn.after_tool:
+        return Say("Verified.")
+    verify = next((n for n in names if n.endswith("goal_verify")), None)
+    if verify is None:
+        return Say(f"no goal_verify tool among {names}")
+    return Call(verify, {"path": GOAL, "no_write": True})
+
+
+def test_gemini_calls_a_goalfile_mcp_tool(isolation: Isolation, tmp_path: Path) -> None:
+    repo = goal_repo(tmp_path)
+    goalfile_ok("init", "--mcp", cwd=repo)
+    goalfile_ok("pause", GOAL, cwd=repo)  # the AfterAgent hook then lets the turn end at once
+    host = Host(
+        name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
+    )
+    before = (repo / GOAL).read_text()
+    session = host.session(repo, _mcp_script, isolation)
+    requests = session.server.agent_requests()
+    calls = [r.reply for r in requests if isinstance(r.reply, Call)]
+    assert len(calls) == 1, session.run.explain()
+    results = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]
+    assert len(results) == 1, session.run.explain()
+    # the tool's result is verify's JSON document: the checks really ran, nothing was written
+    assert "verify-goal demo iteration" in results[0], results[0]
+    assert '\\"C1\\"' in results[0] or '"C1"' in results[0] or "C1 unmet" in results[0]
+    assert (repo / GOAL).read_text() == before
+    assert json.loads((repo / ".gemini" / "settings.json").read_text())["mcpServers"]
