@@ -154,8 +154,9 @@ def test_a_model_that_never_fixes_anything_is_released(
 
 
 def test_gemini_retry_storm_is_released_by_the_hook(isolation: Isolation, tmp_path: Path) -> None:
-    """With both stall guards and the iteration budget out of the way, a model that only talks makes Gemini stop calling
-    it (its loop detection) while it still fires AfterAgent: the hook must end that."""
+    """With both stall guards and the iteration budget out of the way, a model that only talks
+    makes Gemini stop calling it (its loop detection) while it still fires AfterAgent: the hook
+    must end that."""
     repo = goal_repo(tmp_path, iterations="100")
     settings = repo / ".gemini" / "settings.json"
     text = settings.read_text().replace("--agent gemini", "--agent gemini --stall-limit 50")
