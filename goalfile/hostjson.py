@@ -106,6 +106,12 @@ def _is_ours(command: object) -> bool:
     return False
 
 
+def is_ours(command: object) -> bool:
+    """Whether a registered hook command runs `goalfile hook stop` (past a prefix such as
+    `env X=1`, or with a path to goalfile)."""
+    return _is_ours(command)
+
+
 def merge_stop_hook(
     document: object, *, agent: HostAgent, timeout: int = HOOK_TIMEOUT, file: str = ""
 ) -> tuple[dict[str, object], bool]:

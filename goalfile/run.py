@@ -655,3 +655,57 @@ def git_show(
     if shown.returncode != 0:
         raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
     return shown.stdout
+
+
+def converse(
+    argv: list[str],
+    *,
+    requests: list[str],
+    done: Callable[[str], bool],
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float = 30.0,
+    max_lines: int = 1000,
+) -> str | None:
+    """Write ``requests`` (one line each) to a line-oriented server's stdin and read its stdout
+    until a line for which ``done(line)`` is true; that line, or None when the server ended,
+    printed ``max_lines`` lines or took ``timeout`` seconds without one. The server's process
+    group is ended either way. Raises :class:`OSError` when it cannot be started."""
+    child = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    deadline = time.monotonic() + timeout
+    pending = b""
+    try:
+        with contextlib.suppress(BrokenPipeError):
+            child.stdin.write("".join(line + "\n" for line in requests).encode())
+            child.stdin.flush()
+        with selectors.DefaultSelector() as selector:
+            selector.register(child.stdout, selectors.EVENT_READ)
+            seen = 0
+            while seen < max_lines:
+                left = deadline - time.monotonic()
+                if left <= 0 or not selector.select(left):
+                    return None
+                chunk = os.read(child.stdout.fileno(), 65536)
+                if not chunk:
+                    return None
+                pending += chunk
+                while b"\n" in pending and seen < max_lines:
+                    raw, pending = pending.split(b"\n", 1)
+                    seen += 1
+                    line = raw.decode("utf-8", errors="replace")
+                    if done(line):
+                        return line
+            return None
+    finally:
+        _end_group(child)
+        child.stdin.close()
+        child.stdout.close()

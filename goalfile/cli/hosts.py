@@ -34,10 +34,22 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
     help="Also register `goalfile mcp` in .mcp.json, .gemini/settings.json and "
     ".codex/config.toml (needs `pip install 'goalfile[mcp]'`).",
 )
+@click.option(
+    "--trust-codex",
+    is_flag=True,
+    help="Also trust the Codex Stop hook in $CODEX_HOME/config.toml (else ~/.codex), as "
+    "Codex's /hooks screen does; Codex skips an untrusted project hook. Needs `codex` on PATH.",
+)
 @json_option
 @boundary
 def init(
-    slug: str, no_goal: bool, no_skills: bool, no_hooks: bool, mcp: bool, as_json: bool
+    slug: str,
+    no_goal: bool,
+    no_skills: bool,
+    no_hooks: bool,
+    mcp: bool,
+    trust_codex: bool,
+    as_json: bool,
 ) -> int:
     """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
     .claude/skills/, the Stop hook in .claude/settings.json, .codex/hooks.json and
@@ -55,6 +67,7 @@ def init(
         skills=not no_skills,
         hooks=not no_hooks,
         mcp=mcp,
+        trust_codex=trust_codex,
     )
     if as_json:
         emit_json(result.to_json())
@@ -81,15 +94,62 @@ def init(
         for server in result.mcp:
             what = "registered `goalfile mcp` in" if server.changed else "`goalfile mcp` already in"
             click.echo(f"{what} {server.path}")
+        for key in result.codex_trusted:
+            click.echo(f"trusted the Codex hook {key}")
         if not result.changed and not result.errors:
             click.echo("nothing to change")
     for error in result.errors:
         err(f"goalfile: {error.render()}")
+    codex = [h for h in result.hooks if h.agent.value == "codex" and h.changed]
+    if codex and not trust_codex and not as_json:
+        err(
+            f"note: Codex skips the hook in {codex[0].path} until you trust it: start `codex` "
+            "here, open `/hooks` and trust `goalfile hook stop --agent codex`, or run "
+            "`goalfile init --no-goal --trust-codex`; `codex exec` runs it untrusted only "
+            "with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
+        )
     if result.goal and not as_json:
         err(
             f"next: describe the goal in {result.goal} (the goal skill guides an agent through "
             f"it), then `goalfile lint {result.goal}` and `goalfile activate {result.goal}`"
         )
+    return int(result.exit_code)
+
+
+# --- doctor ---------------------------------------------------------------------------------
+
+
+@main.command()
+@json_option
+@boundary
+def doctor(as_json: bool) -> int:
+    """Check that each host will really hold its agent to the goal in this repository.
+
+    For Claude Code, Codex and Gemini CLI: the hook file is there, valid, and registers
+    `goalfile hook stop`; `goalfile` is on the PATH the host passes to its hooks; for Codex, the
+    hook is trusted in config.toml (asked of `codex app-server`; without `codex` on PATH:
+    "cannot tell"). Also: the skills in .agents/skills/ and .claude/skills/ are current and
+    valid. Each problem comes with the command that fixes it.
+
+    Exit 0 when nothing is wrong (an "unknown" is not wrong), 1 when something is.
+    """
+    from goalfile.commands.doctor import Health
+    from goalfile.commands.doctor import doctor as run
+
+    result = run(ctx=context())
+    if as_json:
+        emit_json(result.to_json())
+        return int(result.exit_code)
+    width = max((len(f.host) for f in result.findings), default=0)
+    for finding in result.findings:
+        click.echo(f"{finding.host:<{width}}  {finding.health.value:<7}  {finding.detail}")
+        pad = " " * (width + 11)
+        if finding.fix:
+            click.echo(f"{pad}fix: {finding.fix}")
+        if finding.hint and finding.health is not Health.OK:
+            click.echo(f"{pad}{finding.hint}")
+    problems = sum(f.health is Health.PROBLEM for f in result.findings)
+    click.echo("no problems found" if not problems else f"{problems} problem(s) found")
     return int(result.exit_code)
 
 

@@ -4,7 +4,9 @@
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
 3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``;
 4. the pi extension in ``.pi/extensions/goalfile.ts``;
-5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``.
+5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``;
+6. with ``trust_codex``, the Codex Stop hook trusted in the user's Codex ``config.toml`` (Codex
+   skips an untrusted project hook without a word).
 
 Every step is idempotent, so running ``init`` twice changes nothing. A settings file that is not
 valid JSON is reported with its position and left untouched; the other steps still run.
@@ -39,11 +41,13 @@ class InitResult:
     errors: tuple[GoalfileError, ...]
     mcp: tuple[McpRegistration, ...] = ()
     pi: ExtensionInstall | None = None
+    codex_trusted: tuple[str, ...] = ()  # hook keys trusted in Codex's config.toml (--trust-codex)
 
     @property
     def changed(self) -> bool:
         return (
-            self.goal is not None
+            bool(self.codex_trusted)
+            or self.goal is not None
             or (self.skills is not None and self.skills.changed)
             or any(h.changed for h in self.hooks)
             or any(m.changed for m in self.mcp)
@@ -64,6 +68,7 @@ class InitResult:
             "hooks": [h.to_json() for h in self.hooks],
             "mcp": [m.to_json() for m in self.mcp],
             "pi_extension": self.pi.to_json() if self.pi else None,
+            "codex_trusted": list(self.codex_trusted),
             "changed": self.changed,
             "errors": [e.to_json() for e in self.errors],
             "exit_code": int(self.exit_code),
@@ -80,6 +85,7 @@ def init(
     agents: tuple[HostAgent, ...] = (HostAgent.CLAUDE, HostAgent.CODEX, HostAgent.GEMINI),
     timeout: int = HOOK_TIMEOUT,
     mcp: bool = False,
+    trust_codex: bool = False,
 ) -> InitResult:
     root = git_toplevel(ctx.cwd) or ctx.cwd
     at_root = replace(ctx, cwd=root)
@@ -107,6 +113,14 @@ def init(
         servers, failed = register_mcp(root=root)
         servers = tuple(replace(m, path=_shown(Path(m.path), ctx.cwd)) for m in servers)
         errors.extend(failed)
+    trusted: list[str] = []
+    if trust_codex:
+        from goalfile.commands.doctor import trust_codex as trust
+
+        try:
+            trusted = trust(root, ctx)
+        except GoalfileError as exc:
+            errors.append(exc)
     return InitResult(
         root=str(root),
         goal=written,
@@ -116,6 +130,7 @@ def init(
         errors=tuple(errors),
         mcp=servers,
         pi=pi,
+        codex_trusted=tuple(trusted),
     )
 
 

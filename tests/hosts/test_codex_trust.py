@@ -1,0 +1,74 @@
+"""Codex skips an untrusted project hook without a word; `goalfile doctor` finds that through
+the real `codex app-server`, and the fix it prints makes the real Codex run the hook."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from fake_model import ResponsesServer, fix_after_feedback
+from host_run import HostRun, codex_env, run_codex, run_host, write_codex_config
+from hosts_fixtures import FIX, Isolation, goal_repo, goal_state, start_server, verify_entries
+from hosts_fixtures import codex_cli as codex_cli
+from hosts_fixtures import isolation as isolation
+
+PROMPT = "Make the goal in goals/demo.md met."
+
+
+def goalfile(
+    *args: str, repo: Path, codex: Path, codex_home: Path, isolation: Isolation
+) -> HostRun:
+    env = codex_env(codex_home=codex_home)
+    env["PATH"] = f"{codex.parent}:{env['PATH']}"  # `codex` on PATH, as for a user who has it
+    argv = [sys.executable, "-m", "goalfile", *args]
+    return run_host(argv, cwd=repo, env=env, netns=isolation.netns, timeout=60)
+
+
+def trust_finding(report: dict[str, Any]) -> dict[str, Any]:
+    [found] = [f for f in report["findings"] if f["check"] == "trust"]
+    return found
+
+
+def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
+    codex_cli: Path, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    codex_home = tmp_path / "home" / ".codex"
+    with start_server(ResponsesServer, fix_after_feedback(FIX), isolation) as server:
+        write_codex_config(codex_home, server_url=server.url, repo=repo)
+        untrusted = run_codex(
+            codex_cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
+        )
+        assert untrusted.returncode == 0, untrusted.explain()
+        # skipped silently: nothing verified, nothing sent back, nothing said
+        assert server.feedbacks() == [] and verify_entries(repo) == []
+        assert "goalfile hook stop" not in untrusted.stdout + untrusted.stderr
+
+        found = goalfile(
+            "doctor", "--json", repo=repo, codex=codex_cli, codex_home=codex_home,
+            isolation=isolation,
+        )  # fmt: skip
+        assert found.returncode == 1, found.explain()
+        problem = trust_finding(json.loads(found.stdout))
+        assert problem["health"] == "problem" and "untrusted" in problem["detail"], problem
+        fix = shlex.split(problem["fix"])
+        assert fix[:2] == ["goalfile", "init"]
+        fixed = goalfile(*fix[1:], repo=repo, codex=codex_cli, codex_home=codex_home,
+                         isolation=isolation)  # fmt: skip
+        assert fixed.returncode == 0, fixed.explain()
+        assert "trusted the Codex hook" in fixed.stdout
+
+        again = goalfile("doctor", "--json", repo=repo, codex=codex_cli, codex_home=codex_home,
+                         isolation=isolation)  # fmt: skip
+        assert again.returncode == 0, again.explain()
+        assert trust_finding(json.loads(again.stdout))["health"] == "ok"
+
+        trusted = run_codex(
+            codex_cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
+        )
+    assert trusted.returncode == 0, trusted.explain()
+    assert len(server.feedbacks()) == 1  # the hook ran this time, and held the agent once
+    assert goal_state(repo)["status"] == "met"

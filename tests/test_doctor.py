@@ -1,0 +1,165 @@
+"""`goalfile doctor` and `init --trust-codex`: real repositories, goalfile as a real process.
+
+The Codex trust check against the real `codex app-server` is in tests/hosts/test_codex_trust.py;
+here `codex` is not on PATH, so the answer is "cannot tell".
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_git_repo, run_goalfile
+
+from goalfile.codexconfig import set_trusted_hash, trusted_hash
+
+BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
+WITH_GOALFILE = {"PATH": f"{BIN}:/usr/bin:/bin"}
+WITHOUT_GOALFILE = {"PATH": "/usr/bin:/bin"}
+
+
+def doctor(repo: Path, env: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env or WITH_GOALFILE)
+    assert done.returncode in (0, 1), done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    assert report["exit_code"] == done.returncode
+    return done.returncode, report
+
+
+def findings(report: dict[str, Any], health: str) -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if f["health"] == health]
+
+
+def run_fix(command: str, repo: Path) -> None:
+    words = shlex.split(command)
+    assert words[0] == "goalfile"
+    done = run_goalfile(*words[1:], cwd=repo, env=WITH_GOALFILE)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_bare_repository_gets_a_fix_for_every_problem_and_each_fix_works(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    code, report = doctor(repo)
+    assert code == 1
+    problems = findings(report, "problem")
+    assert {(f["host"], f["check"]) for f in problems} >= {
+        ("claude", "hook"),
+        ("codex", "hook"),
+        ("skills", "skill"),
+    }
+    assert all(f["fix"] for f in problems), problems
+    for fix in dict.fromkeys(f["fix"] for f in problems):
+        run_fix(fix, repo)
+    code, report = doctor(repo)
+    assert code == 0, report
+    assert findings(report, "problem") == []
+    [trust] = [f for f in report["findings"] if f["check"] == "trust"]
+    assert trust["health"] == "unknown"
+    assert "cannot tell" in trust["detail"] and "`codex` is not on PATH" in trust["detail"]
+
+
+def test_the_text_report_prints_each_fix(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
+    assert done.returncode == 1
+    assert "fix: goalfile init --no-goal --no-skills" in done.stdout
+    assert "fix: goalfile skills install" in done.stdout
+    assert done.stdout.rstrip().endswith("problem(s) found")
+
+
+def test_goalfile_missing_from_the_hosts_path_is_a_problem(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal", repo)
+    code, report = doctor(repo, WITHOUT_GOALFILE)
+    assert code == 1
+    missing = [f for f in findings(report, "problem") if f["check"] == "path"]
+    assert {f["host"] for f in missing} >= {"claude", "codex"}
+    assert "`goalfile` is not on PATH" in missing[0]["detail"]
+    assert "full path" in missing[0]["hint"]
+
+
+def test_a_settings_file_that_is_not_json_is_named_with_its_position(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal", repo)
+    (repo / ".claude" / "settings.json").write_text('{"hooks": {\n  "Stop": [,]\n}}\n')
+    code, report = doctor(repo)
+    assert code == 1
+    [bad] = [f for f in findings(report, "problem") if f["host"] == "claude"]
+    assert ".claude/settings.json:2:" in bad["detail"] and "not valid JSON" in bad["detail"]
+    assert bad["fix"] is None and "by hand" in bad["hint"]
+
+
+def test_a_modified_or_invalid_skill_is_a_problem(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal", repo)
+    skill = repo / ".claude" / "skills" / "goal" / "SKILL.md"
+    skill.write_text(skill.read_text().replace("name: goal", "name: other", 1))
+    code, report = doctor(repo)
+    assert code == 1
+    details = [f["detail"] for f in findings(report, "problem")]
+    assert any("goal: modified" in d for d in details), details
+    assert any("SKILL.md names 'other', not 'goal'" in d for d in details), details
+    run_fix("goalfile skills install --force", repo)
+    assert doctor(repo)[0] == 0
+
+
+def test_init_says_that_codex_skips_the_hook_until_it_is_trusted(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("init", "--no-goal", cwd=repo, env=WITH_GOALFILE)
+    assert done.returncode == 0
+    assert "Codex skips the hook in .codex/hooks.json until you trust it" in done.stderr
+    assert "/hooks" in done.stderr and "--dangerously-bypass-hook-trust" in done.stderr
+    again = run_goalfile("init", "--no-goal", cwd=repo, env=WITH_GOALFILE)
+    assert "Codex skips" not in again.stderr  # said once, when the hook was registered
+
+
+def test_init_trust_codex_without_codex_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    env = {**WITH_GOALFILE, "CODEX_HOME": str(tmp_path / "codex")}
+    done = run_goalfile("init", "--no-goal", "--trust-codex", cwd=repo, env=env)
+    assert done.returncode == 3, done.stderr
+    assert "cannot trust the Codex hook: `codex` is not on PATH" in done.stderr
+    assert not (tmp_path / "codex" / "config.toml").exists()
+
+
+# --- config.toml edits (pure) ---------------------------------------------------------------
+
+KEY = "/repo/.codex/hooks.json:stop:0:0"
+
+
+def test_trusting_appends_a_table_and_keeps_the_rest() -> None:
+    text = 'model = "x"\n\n[projects."/repo"]\ntrust_level = "trusted"\n'
+    new = set_trusted_hash(text, KEY, "sha256:aa")
+    assert new.startswith(text)
+    assert trusted_hash(new, KEY) == "sha256:aa"
+    assert tomllib.loads(new)["projects"]["/repo"]["trust_level"] == "trusted"
+    assert (
+        set_trusted_hash("", KEY, "sha256:aa")
+        == f'[hooks.state."{KEY}"]\ntrusted_hash = "sha256:aa"\n'
+    )
+
+
+def test_trusting_again_replaces_the_old_hash_in_place() -> None:
+    text = f'[hooks.state."{KEY}"]\ntrusted_hash = "sha256:old"  # stale\n\n[other]\na = 1\n'
+    new = set_trusted_hash(text, KEY, "sha256:new")
+    assert trusted_hash(new, KEY) == "sha256:new"
+    assert new.count("[hooks.state.") == 1 and new.endswith("[other]\na = 1\n")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "not = [toml",
+        f'hooks = {{ state = {{ "{KEY}" = {{ trusted_hash = "sha256:old" }} }} }}\n',
+    ],
+)
+def test_a_config_this_edit_cannot_handle_is_refused(text: str) -> None:
+    with pytest.raises(ValueError):
+        set_trusted_hash(text, KEY, "sha256:new")
