@@ -42,24 +42,26 @@ export default function goalfile(pi: Pi) {
   });
 
   pi.on("agent_end", async (_event: any, ctx: any) => {
-    const input = JSON.stringify({
-      session_id: ctx.sessionManager?.getSessionId?.() ?? null,
-      transcript_path: ctx.sessionManager?.getSessionFile?.() ?? null,
-      cwd: ctx.cwd,
-      hook_event_name: "agent_end",
-      stop_hook_active: continuing,
-    });
-    // `pi.exec` gives the child no stdin, so the hook input goes through a pipe from sh.
-    const script = 'printf "%s" "$1" | exec "$0" hook stop --agent pi';
     let answer: { decision?: string; reason?: string; systemMessage?: string } = {};
     try {
+      const input = JSON.stringify({
+        session_id: ctx.sessionManager?.getSessionId?.() ?? null,
+        transcript_path: ctx.sessionManager?.getSessionFile?.() ?? null,
+        cwd: ctx.cwd,
+        hook_event_name: "agent_end",
+        stop_hook_active: continuing,
+      });
+      // `pi.exec` gives the child no stdin, so the hook input goes through a pipe from sh.
+      const script = 'printf "%s" "$1" | exec "$0" hook stop --agent pi';
       const done = await pi.exec("sh", ["-c", script, GOALFILE, input], {
         cwd: ctx.cwd,
         timeout: HOOK_TIMEOUT_MS,
       });
       answer = JSON.parse(done.stdout.trim() || "{}");
     } catch (error) {
-      answer = { systemMessage: `goalfile hook stop failed: ${error}` }; // fail open
+      // fail open: a broken hook (or a session pi has already closed, as in print mode)
+      // must not trap the agent
+      answer = { systemMessage: `goalfile hook stop failed: ${error}` };
     }
     if (answer.decision === "block" && answer.reason) {
       continuing = true;
@@ -67,7 +69,11 @@ export default function goalfile(pi: Pi) {
       return;
     }
     continuing = false;
-    if (answer.systemMessage && ctx.hasUI) ctx.ui?.notify?.(answer.systemMessage, "info");
+    try {
+      if (answer.systemMessage && ctx.hasUI) ctx.ui?.notify?.(answer.systemMessage, "info");
+    } catch {
+      // the session is gone; nothing to tell
+    }
   });
 
   function result(done: ExecResult, ok: number[]) {

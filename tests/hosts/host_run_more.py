@@ -34,6 +34,7 @@ __all__ = [
     "gemini_sessions",
     "pi_sessions",
     "run_gemini",
+    "run_pi_print",
     "run_pi_rpc",
 ]
 
@@ -204,6 +205,22 @@ def _event_type(line: str) -> str | None:
     except ValueError:
         return None
     return value.get("type") if isinstance(value, dict) else None
+
+
+def run_pi_print(
+    pi: Path,
+    *,
+    repo: Path,
+    home: Path,
+    server_url: str,
+    prompt: str,
+    netns: LoopbackNetns | None,
+    timeout: float = 120,
+) -> HostRun:
+    """``pi -p PROMPT``: print mode, which goalfile does not hold (see docs/hosts.md)."""
+    write_pi_home(home, server_url=server_url)
+    env = {**_base_env(home), PI_KEY_ENV: "dummy", "PI_OFFLINE": "1"}
+    return run_host([str(pi), "-p", prompt], cwd=repo, env=env, netns=netns, timeout=timeout)
 
 
 def pi_sessions(home: Path) -> list[Path]:

@@ -33,6 +33,7 @@ from host_run_more import (
     gemini_sessions,
     pi_sessions,
     run_gemini,
+    run_pi_print,
     run_pi_rpc,
 )
 from hosts_fixtures import (
@@ -206,3 +207,24 @@ def test_gemini_calls_a_goalfile_mcp_tool(isolation: Isolation, tmp_path: Path) 
     assert '\\"C1\\"' in results[0] or '"C1"' in results[0] or "C1 unmet" in results[0]
     assert (repo / GOAL).read_text() == before
     assert json.loads((repo / ".gemini" / "settings.json").read_text())["mcpServers"]
+
+
+def test_pi_print_mode_is_not_held(isolation: Isolation, tmp_path: Path) -> None:
+    """The caveat docs/hosts.md states: in `pi -p` the session is gone before the extension's
+    agent_end handler can send the follow-up. If this starts failing, pi now holds print mode
+    and the docs should say so."""
+    repo = goal_repo(tmp_path)
+    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
+        run = run_pi_print(
+            install_cli(PI),
+            repo=repo,
+            home=tmp_path / "home",
+            server_url=server.url,
+            prompt=PROMPT,
+            netns=isolation.netns,
+        )
+    assert run.returncode == 0, run.explain()
+    assert server.stops() == 1, run.explain()
+    assert server.feedbacks() == []
+    assert not (repo / "done.txt").exists()
+    assert goal_state(repo)["status"] == "active"
