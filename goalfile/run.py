@@ -617,12 +617,15 @@ def git_show(
     if not os.path.isdir(cwd):
         raise UsageError(f"{cwd} is not a folder; git cannot run there")
 
+    # history as committed: a replace ref (`git replace`) could show another contract
+    history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
+
     def git(*args: str) -> subprocess.CompletedProcess[bytes]:
         try:
             return subprocess.run(
-                ["git", *args],
+                ["git", "--no-replace-objects", *args],
                 cwd=cwd,
-                env=dict(env) if env is not None else None,
+                env=history_env,
                 stdin=subprocess.DEVNULL,
                 capture_output=True,
                 timeout=GIT_TIMEOUT,
@@ -709,3 +712,39 @@ def converse(
         _end_group(child)
         child.stdin.close()
         child.stdout.close()
+
+
+_DISCOVERY_VARIABLES = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_NAMESPACE",
+)
+
+
+def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | None:
+    """``git rev-parse --show-toplevel`` run in ``folder``: the top of the work tree git finds
+    from there, or None when git finds none (or rejects what it finds, such as an empty
+    ``.git`` file). Variables that would point git elsewhere (``GIT_DIR``...) are left out.
+    Raises OSError when git cannot be run at all.
+    """
+    base = dict(env if env is not None else os.environ)
+    clean = {k: v for k, v in base.items() if k not in _DISCOVERY_VARIABLES}
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--show-toplevel"],
+            cwd=folder,
+            env=clean,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=GIT_TIMEOUT,
+            check=False,
+        )
+    except (subprocess.TimeoutExpired, ValueError):
+        return None
+    top = done.stdout.decode("utf-8", "surrogateescape").strip()
+    return top if done.returncode == 0 and top else None

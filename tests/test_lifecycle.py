@@ -143,6 +143,9 @@ def edited(
     return "\n".join(lines) + fence + body
 
 
+WORKDIR = "working directory: `..` (git top level)"
+
+
 def entry(iteration: int, by: str, *lines: str) -> str:
     return "\n".join([f"### Iteration {iteration} ({today()}) by {by}", *lines])
 
@@ -161,6 +164,8 @@ def verify_entry(
         "| id | verdict | command | exit | evidence |",
         "|----|---------|---------|------|----------|",
         *rows,
+        "",
+        WORKDIR,
         *judged,
         "",
         f"status: {status}",

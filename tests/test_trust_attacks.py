@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, goal_text, last_line, row, run_goalfile
+from tests.conftest import git, goal_text, last_line, make_git_repo, row, run_goalfile
 
 GOAL = "goals/build.md"
 
@@ -171,3 +171,117 @@ def test_an_edit_made_during_the_run_is_not_overwritten(repo: Path, what: str) -
     after = path.read_text()
     assert EDITS[what][1] in after  # the edit is kept, and nothing was written over it
     assert "by verify-goal" not in after
+
+
+def plant_build_ok(folder: Path) -> None:
+    (folder / "build").mkdir(parents=True, exist_ok=True)
+    (folder / "build" / "ok").write_text("BUILD OK\n")
+
+
+@pytest.mark.parametrize("plant", ["empty file", "empty folder"])
+def test_a_planted_dot_git_does_not_move_the_checks(build: Path, plant: str) -> None:
+    plant_build_ok(build / "goals")
+    if plant == "empty file":
+        (build / "goals" / ".git").write_text("")
+    else:
+        (build / "goals" / ".git").mkdir()
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert last_line(done.stdout) == "verify-goal build iteration 0: C1 unmet; status: active"
+    assert "working directory: `..` (git top level)" in (build / GOAL).read_text()
+
+
+def test_a_planted_repository_is_refused_until_reapproved(build: Path) -> None:
+    plant_build_ok(build / "goals")
+    git(build / "goals", "init", "-q")
+    goal = build / GOAL
+    before = goal.read_bytes()
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "approved `..`" in done.stderr
+    assert goal.read_bytes() == before
+    assert run_goalfile("verify", "--no-write", GOAL, cwd=build).returncode == 3
+    # the fix it names: a re-approval that ledgers the move
+    fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "nested repo", cwd=build)
+    assert fixed.returncode == 0, fixed.stderr
+    assert "- working directory: `..` → `.` (git top level)" in goal.read_text()
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+
+
+def test_an_approval_without_a_recorded_working_directory_still_verifies(build: Path) -> None:
+    goal = build / GOAL
+    text = goal.read_text()
+    line = next(x for x in text.split("\n") if x.startswith("working directory:"))
+    goal.write_text(text.replace(line + "\n", ""))  # as goalfile wrote it before
+    (build / "build").mkdir()
+    (build / "build" / "ok").write_text("")
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_outside_git_a_zetetic_goal_runs_from_the_folder_holding_zetetic(tmp_path: Path) -> None:
+    root = tmp_path / "project"
+    folder = root / ".zetetic" / "goals"
+    folder.mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "docs" / "auth.md").write_text("The refresh token is rotated on every use.\n")
+    (root / "marker").write_text("")
+    path = folder / "x.md"
+    path.write_text(
+        goal_text(
+            slug="x",
+            status="draft",
+            iterations_used=0,
+            rows=(
+                row("C1", "test -f marker", "exit 0"),
+                row("R1", "docs/auth.md", "describes the refresh flow", "review"),
+            ),
+        )
+    )
+    assert run_goalfile("activate", path, cwd=tmp_path).returncode == 0
+    status = run_goalfile("status", "--json", path, cwd=tmp_path)
+    assert status.returncode == 0, status.stderr
+    assert '"source": "folder holding .zetetic/"' in status.stdout
+    assert '"relative": "../.."' in status.stdout
+    reviewed = run_goalfile(
+        "review",
+        path,
+        "R1",
+        "--artifact",
+        "docs/auth.md",
+        "--quote",
+        "rotated on every use",
+        "--verdict",
+        "met",
+        cwd=tmp_path,
+    )
+    assert reviewed.returncode == 0, reviewed.stderr
+    done = run_goalfile("verify", path, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "working directory: `../..` (folder holding .zetetic/)" in path.read_text()
+
+
+def test_audit_against_ignores_git_replace(build: Path, tmp_path: Path) -> None:
+    """The agent rewrites the approval to a looser check, and hides the rewrite from
+    `audit --against main` with a replace ref that shows its file as main's."""
+    scratch = make_git_repo(tmp_path / "scratch")
+    (scratch / "goals").mkdir()
+    (scratch / GOAL).write_text(
+        goal_text(
+            slug="build", status="draft", iterations_used=0, rows=(row("C1", "true", "exit 0"),)
+        )
+    )
+    assert run_goalfile("activate", GOAL, cwd=scratch).returncode == 0
+    git(build, "checkout", "-qb", "agent")
+    shutil.copy(scratch / GOAL, build / GOAL)
+    git(build, "commit", "-qam", "agent work")
+    assert run_goalfile("audit", GOAL, cwd=build).returncode == 0  # consistent on its own
+    old_blob = git(build, "rev-parse", f"main:{GOAL}").strip()
+    new_blob = git(build, "rev-parse", f"HEAD:{GOAL}").strip()
+    git(build, "replace", old_blob, new_blob)
+    assert git(build, "show", f"main:{GOAL}") == (build / GOAL).read_text()  # hidden from git
+
+    done = run_goalfile("audit", GOAL, "--against", "main", cwd=build)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "entry-rewritten" in done.stdout
+    assert "contract-change-unapproved" in done.stdout

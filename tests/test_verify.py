@@ -292,8 +292,16 @@ def test_working_directory_is_the_git_top_level(repo: Path) -> None:
     assert tails(verify_json(path, deep, "--no-write"))[0] == str(repo.resolve())
 
 
-def test_working_directory_outside_git_is_the_goal_folder(tmp_path: Path) -> None:
+def test_working_directory_outside_git_is_the_folder_holding_goals(tmp_path: Path) -> None:
     folder = tmp_path / "plain" / "goals"
+    path = write_goal(folder, goal_text(rows=[row("C1", "pwd -P", "exit 0")]))
+    assert outside_git(folder), "tmp_path lies inside a git repository"
+    document = verify_json(path, tmp_path, "--no-write")
+    assert tails(document)[0] == str(folder.parent.resolve())
+
+
+def test_working_directory_outside_git_and_goals_is_the_goal_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "plain" / "work"
     path = write_goal(folder, goal_text(rows=[row("C1", "pwd -P", "exit 0")]))
     assert outside_git(folder), "tmp_path lies inside a git repository"
     document = verify_json(path, tmp_path, "--no-write")

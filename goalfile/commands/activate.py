@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goalfile import contract, edit, ledger
+from goalfile.commands import workdir
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
@@ -77,6 +78,7 @@ def activate(
             by=contract.ACTIVATE_BY,
             notes=(
                 f"contract approved: {', '.join(ids)}",
+                workdir.decide(goal).note(),
                 "",
                 *contract.approval_lines(approved),
             ),
@@ -108,10 +110,15 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         pin = approved.digest()
         previous = contract.pinned(goal)
         recorded = contract.approved_short(goal)
+        where = workdir.decide(goal)
+        last = contract.last_approval(goal.text)
+        was_where = workdir.recorded(last[0]) if last is not None else None
+        moved = was_where is not None and was_where != where.relative
         if (
             previous is not None
             and previous.strip() == pin
             and recorded in (None, contract.short(pin))
+            and not moved
         ):
             raise Refused(
                 "the contract matches its pin; there is nothing to re-approve",
@@ -121,6 +128,9 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             )
         status = Status.ACTIVE if goal.status is Status.MET else goal.status
         notes, found = _change_notes(goal, approved, previous, reason)
+        if moved:
+            notes.append(f"- {workdir.LABEL} `{was_where}` → {where.describe()}")
+        notes.insert(1, where.note())
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,

@@ -9,6 +9,8 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.commands.context import Context
 from goalfile.commands.verify import impossible_rows
+from goalfile.commands.workdir import WorkDir
+from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.model import Entry, Goal, Status
@@ -26,6 +28,7 @@ class GoalStatus:
     error: GoalfileError | None = None
     stall_count: int = 0  # consecutive verify entries with the same verdicts and evidence
     impossible: tuple[tuple[str, str], ...] = ()
+    workdir: WorkDir | None = None  # where the checks run, and which rule decided it
 
     @property
     def blocker(self) -> str | None:
@@ -65,6 +68,7 @@ class GoalStatus:
             "impossible": dict(self.impossible),
             "stall_count": self.stall_count,
             "stall_limit": stall_limit(goal.meta),
+            "workdir": self.workdir.to_json() if self.workdir is not None else None,
             "next_step": self.next_step,
             "criteria": [
                 {
@@ -123,6 +127,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 last_verify=last_entry(goal),
                 stall_count=ledger_streak(goal.text),
                 impossible=tuple(impossible_rows(goal).items()),
+                workdir=decide_workdir(goal),
             )
         )
     return StatusResult(goals=tuple(results))

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from goalfile import contract, edit, ledger
+from goalfile.commands import workdir
 from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
-from goalfile.files import git_toplevel, goal_lock, load_goal, read_text, write_atomic
+from goalfile.files import goal_lock, load_goal, read_text, write_atomic
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
@@ -132,11 +133,28 @@ class VerifyResult:
 
 
 def working_directory(goal: Goal) -> Path:
-    """Frontmatter ``cwd`` (relative to the goal file), else the git top level, else its folder."""
-    folder = Path(goal.path).resolve().parent
-    if goal.cwd:
-        return (folder / goal.cwd).resolve()
-    return git_toplevel(folder) or folder
+    """Where the checks run: see :mod:`goalfile.commands.workdir`."""
+    return workdir.decide(goal).path
+
+
+def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
+    """The working directory, refused when the newest approval recorded another one."""
+    found = workdir.decide(goal)
+    approval = contract.last_approval(goal.text)
+    approved = workdir.recorded(approval[0]) if approval is not None else None
+    if approved is None or approved == found.relative:
+        return found
+    why = f", from {found.path / '.git'}" if found.source is workdir.Source.GIT else ""
+    raise Refused(
+        f"the checks would run in {found.describe()}{why}, but the newest approval entry "
+        f"(iteration {approval[0].iteration if approval else '?'}) approved `{approved}`, "
+        "relative to the goal file; nothing was run",
+        file=goal.path,
+        line=goal.key_line("contract") or goal.key_line("status"),
+        hint="remove what moved it (a `.git` file or folder between the goal and the "
+        "repository's top), or have a person approve the new one with "
+        f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
+    )
 
 
 def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = None) -> VerifyResult:
@@ -156,9 +174,10 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         if options.write:
             _require_ledger_status(goal)
         pin = contract.require_pin(goal)
+        where = require_approved_workdir(goal)
         meter = _meter(goal, options)
         try:
-            run = _run_rows(goal, options, ctx, show, meter)
+            run = _run_rows(goal, options, ctx, show, meter, where.path)
         except KeyboardInterrupt as exc:
             raise interrupted(
                 exc, "interrupted: checks ended, the goal file is untouched"
@@ -170,7 +189,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             rows=run.rows,
             status=run.status,
             contract=contract.short(pin),
-            notes=_judge_note(run.rows, options.judge),
+            notes=("", where.note(), *_judge_note(run.rows, options.judge)),
         )
         if run.status is Status.ACTIVE and options.write:
             run = _check_stall(goal, entry, run)
@@ -272,10 +291,14 @@ def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:
 
 
 def _run_rows(
-    goal: Goal, options: VerifyOptions, ctx: Context, show: Progress, meter: TokenMeter | None
+    goal: Goal,
+    options: VerifyOptions,
+    ctx: Context,
+    show: Progress,
+    meter: TokenMeter | None,
+    folder: Path,
 ) -> _Run:
     show.begin(goal.criteria)
-    workdir = working_directory(goal)
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
     impossible = impossible_rows(goal)
     results: dict[str, RowResult] = {}
@@ -295,7 +318,7 @@ def _run_rows(
         return check_row(
             goal,
             row,
-            workdir=workdir,
+            workdir=folder,
             env=env,
             deadline=deadline,
             clock=ctx.clock,
@@ -357,7 +380,7 @@ def _run_rows(
             record(RowResult.not_run(row, Verdict.UNMET, why))
             continue
         show.started(row)
-        record(_review(row, goal, results, options, ctx, workdir=workdir, deadline=deadline))
+        record(_review(row, goal, results, options, ctx, workdir=folder, deadline=deadline))
     rows = tuple(results[row.id] for row in goal.criteria)
     status, reason = decide_status(rows)
     if stop is not None:

@@ -1,0 +1,105 @@
+"""Where a goal's checks run, and which rule decided it (DESIGN §10).
+
+The working directory is the frontmatter ``cwd`` (relative to the goal file) if set; else
+the top of the git work tree that holds the goal; else the folder that holds the ``.zetetic/``
+or ``goals/`` folder above the goal; else the goal's own folder.
+
+The git top level comes from git itself (``git rev-parse --show-toplevel``), asked only in
+folders that hold a ``.git`` and accepted only when git names that very folder as the top of
+a work tree: an empty or broken ``.git`` file or folder planted between the goal and the real
+top does not move the checks. A ``.git`` that git accepts (a repository the agent created)
+would; that is why every approval entry records the working directory, relative to the goal
+file, and ``verify`` refuses to run where the approval did not say.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from goalfile.model import Entry, Goal
+
+LABEL = "working directory:"
+
+
+class Source(StrEnum):
+    CWD = "cwd"
+    GIT = "git top level"
+    ZETETIC = "folder holding .zetetic/"
+    GOALS = "folder holding goals/"
+    GOAL_FOLDER = "goal's folder"
+
+
+@dataclass(frozen=True, kw_only=True)
+class WorkDir:
+    path: Path
+    source: Source
+    relative: str  # from the goal file's folder, with `/`: `..`, `.`, `../..`
+
+    def describe(self) -> str:
+        """As an entry records it: `` `..` (git top level) ``."""
+        return f"`{self.relative}` ({self.source.value})"
+
+    def note(self) -> str:
+        return f"{LABEL} {self.describe()}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": str(self.path), "relative": self.relative, "source": self.source.value}
+
+
+def decide(goal: Goal) -> WorkDir:
+    """Where the checks of ``goal`` run."""
+    folder = Path(goal.path).resolve().parent
+    if goal.cwd:
+        path, source = (folder / goal.cwd).resolve(), Source.CWD
+    else:
+        top = git_top(str(folder))
+        if top is not None:
+            path, source = Path(top), Source.GIT
+        else:
+            path, source = _marker_folder(folder)
+    relative = Path(os.path.relpath(path, folder)).as_posix()
+    return WorkDir(path=path, source=source, relative=relative)
+
+
+@functools.lru_cache(maxsize=256)
+def git_top(folder: str) -> str | None:
+    """The nearest folder at or above ``folder`` that git confirms as a work tree's top."""
+    from goalfile.run import git_toplevel
+
+    here = Path(folder)
+    for candidate in (here, *here.parents):
+        if not os.path.lexists(candidate / ".git"):
+            continue
+        try:
+            top = git_toplevel(str(candidate))
+        except OSError:  # git cannot run: trust only a `.git` folder that looks like one
+            if (candidate / ".git" / "HEAD").is_file():
+                return str(candidate)
+            continue
+        if top is not None and Path(top).resolve() == candidate:
+            return str(candidate)
+    return None
+
+
+def _marker_folder(folder: Path) -> tuple[Path, Source]:
+    for candidate in (folder, *folder.parents):
+        if candidate.name == ".zetetic":
+            return candidate.parent, Source.ZETETIC
+    for candidate in (folder, *folder.parents):
+        if candidate.name == "goals":
+            return candidate.parent, Source.GOALS
+    return folder, Source.GOAL_FOLDER
+
+
+def recorded(entry: Entry) -> str | None:
+    """The working directory (relative to the goal file) an entry records, or None."""
+    for note in entry.notes:
+        if note.startswith(LABEL):
+            text = note.removeprefix(LABEL).strip()
+            if text.startswith("`") and "`" in text[1:]:
+                return text[1 : text.index("`", 1)]
+    return None
