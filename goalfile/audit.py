@@ -234,7 +234,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     line=status_line,
                     message=f"the frontmatter says `{goal.status.value}`, but no ledger "
                     "entry has a status line",
-                    hint="set `status: draft` back and `goalfile activate` it; a status is "
+                    hint=f"set `status: draft` back and `goalfile activate {path}`; a status is "
                     "written by the command that decides it",
                 )
             )
@@ -316,8 +316,9 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
                     message=f"`{entry.by}` ran on a goal whose ledger status was "
                     f"`{status.value}`: the status was changed by hand before it",
                     hint="a status changes only through the command that decides it "
-                    "(`goalfile budget` reopens an exhausted goal, `goalfile resume` a blocked "
-                    "or paused one); revert the hand edit and the entries after it",
+                    f"(`goalfile budget {goal.path} --iterations N` reopens an exhausted goal, "
+                    f"`goalfile resume {goal.path} --resolved TEXT` a blocked one); revert the "
+                    "hand edit and the entries after it",
                 )
             )
         if entry.status is not None:
@@ -844,7 +845,7 @@ def budget_history(
                 message=f"iterations_used went down since {ref}: "
                 f"{old_goal.iterations_used} → {goal.iterations_used}",
                 hint=f"set `iterations_used: {old_goal.iterations_used}` back; a person raises "
-                "the budget with `goalfile budget` instead",
+                f"the budget with `goalfile budget {goal.path} --iterations N` instead",
             )
         )
     if goal.tokens_used < old_goal.tokens_used:

@@ -33,7 +33,8 @@ def read_text(path: str | os.PathLike[str]) -> str:
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise UsageError(
-            f"{path}: no such goal file", hint="check the path, or create one with `goalfile new`"
+            f"{path}: no such goal file",
+            hint='check the path, or create one with `goalfile new SLUG "END STATE"`',
         ) from None
     except IsADirectoryError:
         raise UsageError(f"{path}: is a folder, not a goal file") from None

@@ -7,5 +7,6 @@ from goalfile.cli.base import main
 from goalfile.cli import trust  # noqa: F401  # isort: skip  (audit)
 from goalfile.cli import hosts  # noqa: F401  # isort: skip  (init, skills, hook)
 from goalfile.cli import mcp  # noqa: F401  # isort: skip  (mcp)
+from goalfile.cli import views  # noqa: F401  # isort: skip  (completion, log, statusline)
 
 __all__ = ["main"]

@@ -152,15 +152,28 @@ def new(
 # --- lint ---------------------------------------------------------------------------------
 
 
+def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
+    """The PATH arguments, or every goal under goals/ and .zetetic/goals/ (said on stderr)."""
+    if paths:
+        return paths
+    from goalfile.commands.status import default_paths
+
+    found = tuple(default_paths(context().cwd))
+    if not found:
+        err("no goal files found under goals/ or .zetetic/goals/")
+    return found
+
+
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
 @json_option
 @boundary
 def lint(paths: tuple[str, ...], as_json: bool) -> int:
-    """Check goal files against every rule of the format. Exit 0 clean, 3 with errors."""
+    """Check goal files against every rule of the format (default: every goal under goals/
+    and .zetetic/goals/). Exit 0 clean, 3 with errors."""
     from goalfile.commands.lint import lint_paths
 
-    result = lint_paths(paths)
+    result = lint_paths(goal_paths(paths))
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
@@ -245,7 +258,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 
 
 @main.command()
-@click.argument("path", type=click.Path())
+@click.argument("path", required=False, type=click.Path())
 @click.option(
     "--no-write",
     is_flag=True,
@@ -306,7 +319,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 @json_option
 @boundary
 def verify(
-    path: str,
+    path: str | None,
     no_write: bool,
     tokens_used: int | None,
     transcript: str | None,
@@ -321,7 +334,8 @@ def verify(
     """Run every check as a real process, judge each row, and append the ledger entry.
 
     Prints one summary line last, verbatim, e.g.
-    `verify-goal auth iteration 2: C1 met, C2 unmet; status: active`.
+    `verify-goal auth iteration 2: C1 met, C2 unmet; status: active`. With --no-write and no
+    PATH, checks every goal under goals/ and .zetetic/goals/ (exit: the highest of theirs).
     """
     from goalfile.commands.verify import VerifyOptions
     from goalfile.commands.verify import verify as run
@@ -332,6 +346,8 @@ def verify(
             hint="with a host transcript, let goalfile read the usage from it",
         )
     ctx = context()
+    if path is None:
+        return _verify_all(no_write=no_write, as_json=as_json, ctx=ctx, lines=tail_lines)
     options = VerifyOptions(
         path=path,
         write=not no_write,
@@ -354,6 +370,42 @@ def verify(
             err("nothing was written")
         click.echo(result.summary)
     return int(result.exit_code)
+
+
+def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -> int:
+    """`verify --no-write` without PATH: every goal, one after the other."""
+    from goalfile.cli.console import console_for
+    from goalfile.commands.status import default_paths
+    from goalfile.commands.verify import VerifyOptions
+    from goalfile.commands.verify import verify as run
+    from goalfile.errors import GoalfileError
+
+    found = default_paths(ctx.cwd)
+    if not no_write:
+        raise UsageError(
+            "name the goal to verify; only --no-write checks every goal at once",
+            hint="`goalfile status` names each goal and its next step",
+        )
+    if not found:
+        err("no goal files found under goals/ or .zetetic/goals/")
+    code = 0
+    documents: list[dict[str, object]] = []
+    for path in found:
+        options = VerifyOptions(path=path, write=False, tokens_used=_tokens_source(None, ctx.env))
+        try:
+            result = run(options, ctx, None if as_json else console_for(env=ctx.env, lines=lines))
+        except GoalfileError as exc:
+            err(f"goalfile: {exc.render()}")
+            documents.append({"goal": path, "error": exc.to_json()})
+            code = max(code, int(exc.exit_code))
+            continue
+        documents.append(result.to_json())
+        code = max(code, int(result.exit_code))
+        if not as_json:
+            click.echo(result.summary)
+    if as_json:
+        emit_json({"schema_version": 1, "goals": documents, "exit_code": code})
+    return code
 
 
 # --- status -------------------------------------------------------------------------------

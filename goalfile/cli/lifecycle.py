@@ -47,7 +47,13 @@ def plan(path: str, as_json: bool) -> int:
 @click.argument("row_id", metavar="ID")
 @click.option("--artifact", required=True, help="The reviewed file, inside the working tree.")
 @click.option("--quote", default="", help="The passage of the artifact that decides (verbatim).")
-@click.option("--verdict", type=click.Choice(["met", "unmet"]), required=True)
+@click.option(
+    "--verdict",
+    type=click.Choice(["met", "unmet"]),
+    required=True,
+    help="met: the artifact shows what the row expects (with --quote); unmet: it does not "
+    "(with --reason).",
+)
 @click.option("--reason", default="", help="Why; required for unmet.")
 @json_option
 @boundary

@@ -8,7 +8,7 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path())
 @click.option(
     "--against",
     metavar="REF",
@@ -24,14 +24,16 @@ def audit(paths: tuple[str, ...], against: str | None, as_json: bool) -> int:
     status edited by hand, a contract changed without re-approval, and a met review whose
     quote left its artifact are findings. With --against, entries present at REF must be
     unchanged and in order, and each contract change since REF is classified (loosened or
-    not) and matched with its re-approval entry. A folder stands for every *.md under it.
+    not) and matched with its re-approval entry. A folder stands for every *.md under it;
+    without PATH, every goal under goals/ and .zetetic/goals/.
 
     Exit 0 clean, 1 findings, 2 usage error (e.g. an unknown REF), 3 a file that cannot be
     read as a goal.
     """
+    from goalfile.cli.core import goal_paths
     from goalfile.commands.audit import audit as run
 
-    result = run(paths=paths, against=against, ctx=context())
+    result = run(paths=goal_paths(paths), against=against, ctx=context())
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

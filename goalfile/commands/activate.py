@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from goalfile import contract, edit, ledger
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
+from goalfile.commands.hints import status_hint
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
 from goalfile.lint import require_valid
@@ -66,8 +67,8 @@ def activate(
                 f"the goal is {goal.status.value}; only a draft can be activated",
                 file=path,
                 line=goal.key_line("status"),
-                hint="a changed contract is re-approved with `goalfile activate --reapprove "
-                "PATH --reason TEXT`; a paused goal is reopened with `goalfile resume`",
+                hint=status_hint(goal, path) + "; a changed contract is re-approved with "
+                f"`goalfile activate --reapprove {path} --reason TEXT`",
             )
         ids = tuple(row.id for row in goal.criteria)
         approved = contract.contract_of(goal)

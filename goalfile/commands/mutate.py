@@ -7,6 +7,7 @@ from typing import TypeVar
 
 from goalfile import edit
 from goalfile.commands.context import Context
+from goalfile.commands.hints import status_hint
 from goalfile.errors import GoalfileError, Refused
 from goalfile.files import goal_lock, read_text, write_atomic
 from goalfile.model import Goal, Status
@@ -48,5 +49,5 @@ def require_status(
             f"the goal is {goal.status.value}; {what} needs it {names}; nothing was written",
             file=path,
             line=goal.key_line("status"),
-            hint=hint,
+            hint=hint or status_hint(goal, path),
         )

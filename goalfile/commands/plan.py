@@ -67,7 +67,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
             path,
             (Status.ACTIVE,),
             "plan",
-            hint="`goalfile activate` a draft, `goalfile resume` a paused one",
+            hint=None,  # the command for its status
         )
         limit = goal.budget.iterations
         if limit is not None and goal.iterations_used >= limit:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from goalfile import edit
 from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
+from goalfile.commands.hints import status_command
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
 from goalfile.errors import Refused, UsageError
@@ -72,7 +73,7 @@ def review(
                 f"{row_id} is a deterministic row: its check decides it, not a review",
                 file=path,
                 line=row.line,
-                hint="run `goalfile verify`",
+                hint=f"run `{status_command(goal, path)}`",
             )
         require_status(goal, path, (Status.ACTIVE,), "review")
         workdir = working_directory(goal)

@@ -104,6 +104,22 @@ def discover(root: Path) -> list[str]:
     return found
 
 
+def default_paths(cwd: Path) -> list[str]:
+    """The goals a command without PATH arguments acts on: every ``*.md`` under ``goals/`` and
+    ``.zetetic/goals/`` of the current folder, else of the git top level, as paths relative to
+    the current folder."""
+    import os
+
+    from goalfile.files import git_toplevel
+
+    found = discover(cwd)
+    if not found:
+        top = git_toplevel(cwd)
+        if top is not None and top.resolve() != cwd.resolve():
+            found = discover(top)
+    return [os.path.relpath(path, cwd) for path in found]
+
+
 def last_entry(goal: Goal, by: str = ledger.VERIFY_BY) -> Entry | None:
     region = ledger_region(goal.text)
     if region is None:
@@ -112,7 +128,7 @@ def last_entry(goal: Goal, by: str = ledger.VERIFY_BY) -> Entry | None:
 
 
 def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
-    targets = list(paths) or discover(ctx.cwd)
+    targets = list(paths) or default_paths(ctx.cwd)
     results = []
     for path in targets:
         try:

@@ -169,7 +169,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 f"the goal is {goal.status.value}, not active; nothing was run",
                 file=goal.path,
                 line=goal.key_line("status"),
-                hint=_not_active_hint(goal.status),
+                hint=_not_active_hint(goal),
             )
         if options.write:
             _require_ledger_status(goal)
@@ -247,7 +247,8 @@ def _require_ledger_status(goal: Goal) -> None:
             "nothing was run",
             file=goal.path,
             line=goal.key_line("status"),
-            hint=f"set `status: {entry.status.value}` back; " + _not_active_hint(entry.status),
+            hint=f"set `status: {entry.status.value}` back; "
+            + _not_active_hint(replace(goal, status=entry.status)),
         )
 
 
@@ -263,14 +264,12 @@ def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
     return run
 
 
-def _not_active_hint(status: Status) -> str:
-    return {
-        Status.DRAFT: "activate it first: `goalfile activate PATH` (or use --no-write)",
-        Status.PAUSED: "resume it: `goalfile resume PATH` (or use --no-write)",
-        Status.MET: "it is met; use --no-write to re-run the checks without writing",
-        Status.BLOCKED: "resolve the blocker and `goalfile resume PATH` (or use --no-write)",
-        Status.EXHAUSTED: "a person may raise the budget: `goalfile budget PATH ...`",
-    }.get(status, "use --no-write to run the checks without writing")
+def _not_active_hint(goal: Goal) -> str:
+    from goalfile.commands.hints import status_hint
+
+    again = f"`goalfile verify --no-write {goal.path}` runs the checks without writing"
+    hint = status_hint(goal, goal.path)
+    return hint if goal.status is Status.MET else f"{hint} (or {again})"
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,0 +1,35 @@
+"""The command that moves a goal on from its status: used in `fix:` hints, which must work as
+written (placeholders in capitals: TEXT, N)."""
+
+from __future__ import annotations
+
+from goalfile.model import Goal, Status
+
+
+def status_command(goal: Goal, path: str) -> str:
+    """`goalfile ...` that acts on a goal in its current status."""
+    if goal.status is Status.DRAFT:
+        return f"goalfile activate {path}"
+    if goal.status is Status.PAUSED:
+        return f"goalfile resume {path}"
+    if goal.status is Status.BLOCKED:
+        return f"goalfile resume {path} --resolved TEXT"
+    if goal.status is Status.EXHAUSTED:
+        limit = goal.budget.iterations
+        which = "iterations" if limit is not None and goal.iterations_used >= limit else "tokens"
+        return f"goalfile budget {path} --{which} N"
+    if goal.status is Status.MET:
+        return f"goalfile verify --no-write {path}"
+    return f"goalfile verify {path}"
+
+
+def status_hint(goal: Goal, path: str) -> str:
+    what = {
+        Status.DRAFT: "activate it",
+        Status.PAUSED: "resume it",
+        Status.BLOCKED: "once the blocker is gone",
+        Status.EXHAUSTED: "a person may raise the budget",
+        Status.MET: "it is met; to re-run its checks without writing",
+        Status.ACTIVE: "it is active",
+    }[goal.status]
+    return f"{what}: `{status_command(goal, path)}`"
