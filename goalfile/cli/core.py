@@ -426,6 +426,8 @@ def status(paths: tuple[str, ...], as_json: bool) -> int:
         return int(result.exit_code)
     if not result.goals:
         err("no goal files found under goals/ or .zetetic/goals/")
+    if result.focus:
+        click.echo(f"focus: {result.focus} (the Stop hook verifies only this goal)")
     for item in result.goals:
         if item.goal is None:
             assert item.error is not None

@@ -116,6 +116,51 @@ def init(
     return int(result.exit_code)
 
 
+# --- focus ----------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path())
+@click.option(
+    "--clear", is_flag=True, help="End the focus: the Stop hook verifies every active goal again."
+)
+@json_option
+@boundary
+def focus(path: str | None, clear: bool, as_json: bool) -> int:
+    """Record PATH as the goal this working tree's sessions work on; without PATH, show it.
+
+    The Stop hook then verifies only the focused goal (else every active goal). The focus is
+    kept in the working tree's git folder (.git/goalfile-focus.json): git does not track it and
+    other worktrees have their own.
+    """
+    from goalfile.commands.focus import clear_focus, set_focus, show_focus
+    from goalfile.errors import UsageError
+
+    if path is not None and clear:
+        raise UsageError("give PATH or --clear, not both")
+    ctx = context()
+    if clear:
+        result = clear_focus(ctx=ctx)
+    elif path is not None:
+        result = set_focus(path=path, ctx=ctx)
+    else:
+        result = show_focus(ctx=ctx)
+    if as_json:
+        emit_json(result.to_json())
+    elif clear:
+        click.echo("focus cleared" if result.changed else "no focus was set")
+    elif result.focus is None:
+        click.echo("no focus: the Stop hook verifies every active goal")
+    else:
+        click.echo(f"focus: {result.focus.goal} ({result.status}, since {result.focus.since})")
+    if path is not None and result.status not in (None, "active") and not as_json:
+        err(
+            f"note: {result.focus.goal if result.focus else path} is {result.status}; the Stop "
+            "hook lets the agent stop until it is active"
+        )
+    return 0
+
+
 # --- doctor ---------------------------------------------------------------------------------
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goalfile.commands.context import Context
+from goalfile.commands.focus import read_focus
 from goalfile.commands.iteration import next_iteration
 from goalfile.commands.status import discover
 from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
@@ -258,6 +259,8 @@ def decide_stop(
     deadline = start + max(options.timeout - margin, 1.0)
     root = project_root(stop, ctx)
     notes: list[str] = []
+    if options.goal is None:  # the goal this working tree focuses on, if any, is the one
+        options = _focused(root, options, notes)
     outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
     for path in goal_paths(stop, options, ctx, root):
@@ -335,6 +338,20 @@ def decide_stop(
             outcome = _start_next_iteration(outcome, result, path, ctx, notes)
         outcomes.append(outcome)
     return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+
+
+def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
+    focus = read_focus(root)
+    if focus is None:
+        return options
+    if not (root / focus.goal).is_file():
+        notes.append(
+            f"the focused goal {focus.goal} does not exist; every active goal is verified "
+            "(`goalfile focus --clear` ends the focus)"
+        )
+        return options
+    notes.append(f"focus: {focus.goal}")
+    return replace(options, goal=str(root / focus.goal))
 
 
 def _start_next_iteration(

@@ -8,11 +8,12 @@ from pathlib import Path
 
 from goalfile import ledger
 from goalfile.commands.context import Context
+from goalfile.commands.focus import read_focus
 from goalfile.commands.verify import impossible_rows
 from goalfile.commands.workdir import WorkDir
 from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError
-from goalfile.files import load_goal
+from goalfile.files import git_toplevel, load_goal
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
@@ -85,13 +86,18 @@ class GoalStatus:
 @dataclass(frozen=True, kw_only=True)
 class StatusResult:
     goals: tuple[GoalStatus, ...]
+    focus: str | None = None  # the goal this working tree focuses on (`goalfile focus`)
 
     @property
     def exit_code(self) -> ExitCode:
         return ExitCode.INVALID if any(g.error for g in self.goals) else ExitCode.OK
 
     def to_json(self) -> dict[str, object]:
-        return {"schema_version": 1, "goals": [g.to_json() for g in self.goals]}
+        return {
+            "schema_version": 1,
+            "focus": self.focus,
+            "goals": [g.to_json() for g in self.goals],
+        }
 
 
 def discover(root: Path) -> list[str]:
@@ -146,7 +152,9 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 workdir=decide_workdir(goal),
             )
         )
-    return StatusResult(goals=tuple(results))
+    root = git_toplevel(ctx.cwd)
+    focus = read_focus(root) if root is not None else None
+    return StatusResult(goals=tuple(results), focus=focus.goal if focus else None)
 
 
 def _refined_since_verify(goal: Goal) -> bool:

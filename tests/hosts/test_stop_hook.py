@@ -255,3 +255,21 @@ def test_the_scripts_reply_to_what_the_request_carries() -> None:
     assert script(turn()) == Shell("idle")
     assert script(turn(feedback="verify-goal demo ...")) == Shell("fix")
     assert script(turn(after_tool=True, tool_output="")) == Say("Done.")
+
+
+def test_a_focused_working_tree_is_held_to_its_goal_only(
+    host: Host, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    goalfile_ok(
+        "new", "other", "--end-state", "other.txt exists", "--criterion", "other.txt exists",
+        "--check", "test -f other.txt", "--expected", "exit 0", "--non-goal", "Nothing else.",
+        cwd=repo,
+    )  # fmt: skip
+    goalfile_ok("activate", "goals/other.md", cwd=repo)
+    goalfile_ok("focus", GOAL, cwd=repo)
+    session = host.session(repo, fix_after_feedback(FIX), isolation)
+    [feedback] = session.server.feedbacks()
+    assert "verify-goal demo" in feedback and "other" not in feedback
+    assert goal_state(repo)["status"] == "met"
+    assert "by verify-goal" not in (repo / "goals" / "other.md").read_text(encoding="utf-8")

@@ -1,0 +1,149 @@
+"""`goalfile focus PATH`: the one goal this working tree's sessions work on.
+
+Without a focus, the Stop hook holds a session to every active goal of the repository, so one
+block reason can name two unrelated goals. The focus is a small JSON file in the working tree's
+own git folder (``.git/goalfile-focus.json``; for a linked worktree, that worktree's folder under
+``.git/worktrees/``), which git does not track and which is not shared between worktrees. The
+hook verifies the focused goal when there is one, every active goal otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile import files
+from goalfile.commands.context import Context
+from goalfile.errors import GoalfileError, Refused, UsageError
+from goalfile.files import git_toplevel, load_goal
+
+FOCUS_FILE = "goalfile-focus.json"
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, kw_only=True)
+class Focus:
+    goal: str  # relative to the repository's top level
+    since: str  # YYYY-MM-DD
+
+    def to_json(self) -> dict[str, object]:
+        return {"goal": self.goal, "since": self.since}
+
+
+def git_dir(root: Path) -> Path | None:
+    """The git folder of the working tree at ``root``: ``.git`` itself, or the folder a
+    linked worktree's ``.git`` file names (``gitdir: ...``)."""
+    dot = root / ".git"
+    if dot.is_dir():
+        return dot
+    try:
+        text = dot.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    target = Path(text.removeprefix("gitdir:").strip())
+    target = target if target.is_absolute() else root / target
+    return target if target.is_dir() else None
+
+
+def focus_file(root: Path) -> Path | None:
+    folder = git_dir(root)
+    return folder / FOCUS_FILE if folder is not None else None
+
+
+def read_focus(root: Path) -> Focus | None:
+    """The focus recorded for the working tree at ``root``; None when there is none or the
+    file cannot be read (a broken focus must never trap a session)."""
+    path = focus_file(root)
+    if path is None:
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+    goal = data.get("goal") if isinstance(data, dict) else None
+    since = data.get("since") if isinstance(data, dict) else None
+    if not isinstance(goal, str) or not goal:
+        return None
+    return Focus(goal=goal, since=since if isinstance(since, str) else "")
+
+
+@dataclass(frozen=True, kw_only=True)
+class FocusResult:
+    root: str
+    focus: Focus | None
+    changed: bool
+    status: str | None = None  # the focused goal's status
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "root": self.root,
+            "focus": self.focus.to_json() if self.focus else None,
+            "status": self.status,
+            "changed": self.changed,
+        }
+
+
+def _root(ctx: Context) -> Path:
+    root = git_toplevel(ctx.cwd)
+    if root is None:
+        raise UsageError(
+            f"{ctx.cwd} is not inside a git repository; the focus is kept in the git folder",
+            hint="run it inside the repository that holds the goal",
+        )
+    return root
+
+
+def set_focus(*, path: str, ctx: Context) -> FocusResult:
+    root = _root(ctx)
+    target = (ctx.cwd / path).resolve()
+    try:
+        relative = target.relative_to(root.resolve())
+    except ValueError:
+        raise UsageError(
+            f"{path} is not inside the repository at {root}",
+            hint="focus a goal file of this repository",
+        ) from None
+    goal = load_goal(str(target))  # refuses a missing or invalid goal file
+    where = focus_file(root)
+    if where is None:
+        raise Refused(f"{root}/.git is not a git folder; the focus cannot be recorded")
+    focus = Focus(goal=relative.as_posix(), since=ctx.today)
+    old = read_focus(root)
+    changed = old is None or old.goal != focus.goal
+    if changed:
+        files.write_atomic(where, json.dumps(focus.to_json(), indent=2) + "\n")
+    else:
+        focus = old or focus
+    return FocusResult(root=str(root), focus=focus, changed=changed, status=goal.status.value)
+
+
+def clear_focus(*, ctx: Context) -> FocusResult:
+    root = _root(ctx)
+    where = focus_file(root)
+    changed = False
+    if where is not None:
+        try:
+            os.unlink(where)
+            changed = True
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise GoalfileError(f"cannot remove: {exc.strerror or exc}", file=str(where)) from None
+    return FocusResult(root=str(root), focus=None, changed=changed)
+
+
+def show_focus(*, ctx: Context) -> FocusResult:
+    root = _root(ctx)
+    focus = read_focus(root)
+    status = None
+    if focus is not None:
+        try:
+            status = load_goal(str(root / focus.goal)).status.value
+        except GoalfileError:
+            status = "unreadable"
+    return FocusResult(root=str(root), focus=focus, changed=False, status=status)

@@ -1,0 +1,134 @@
+"""`goalfile focus`: one goal per working tree, honoured by the Stop hook and shown by status."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
+
+
+@pytest.fixture
+def two_goals(tmp_path: Path) -> Path:
+    """A repository with two unrelated active goals, both unmet."""
+    repo = make_git_repo(tmp_path / "repo")
+    write_goal(
+        repo / "goals",
+        goal_text(slug="docs", rows=(row("C1", "test -f docs.txt", "exit 0"),)),
+        "docs.md",
+    )
+    write_goal(
+        repo / "goals",
+        goal_text(slug="speed", rows=(row("C1", "test -f fast.txt", "exit 0"),)),
+        "speed.md",
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goals")
+    return repo
+
+
+def hook(repo: Path, cwd: Path | None = None) -> tuple[dict[str, object] | None, str]:
+    stdin = json.dumps({"session_id": "s", "cwd": str(cwd or repo), "hook_event_name": "Stop"})
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=cwd or repo, input=stdin)
+    assert done.returncode == 0, done.stderr
+    return (json.loads(done.stdout) if done.stdout.strip() else None), done.stderr
+
+
+def test_the_hook_holds_the_session_to_the_focused_goal_only(two_goals: Path) -> None:
+    answer, _ = hook(two_goals)
+    assert answer is not None
+    assert "verify-goal docs" in str(answer["reason"]) and "verify-goal speed" in str(
+        answer["reason"]
+    )
+
+    done = run_goalfile("focus", "goals/speed.md", cwd=two_goals)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("focus: goals/speed.md (active, since ")
+    before = (two_goals / "goals" / "docs.md").read_bytes()
+    answer, notes = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block"
+    assert "verify-goal speed" in str(answer["reason"])
+    assert "docs" not in str(answer["reason"])
+    assert "focus: goals/speed.md" in notes
+    assert (two_goals / "goals" / "docs.md").read_bytes() == before  # not verified
+
+    cleared = run_goalfile("focus", "--clear", cwd=two_goals)
+    assert (cleared.returncode, cleared.stdout) == (0, "focus cleared\n")
+    answer, _ = hook(two_goals)
+    assert answer is not None and "verify-goal docs" in str(answer["reason"])
+
+
+def test_the_focus_lives_in_the_git_folder_untracked(two_goals: Path) -> None:
+    assert run_goalfile("focus", "goals/docs.md", cwd=two_goals).returncode == 0
+    recorded = json.loads((two_goals / ".git" / "goalfile-focus.json").read_text())
+    assert recorded["goal"] == "goals/docs.md"
+    assert git(two_goals, "status", "--porcelain") == ""
+    shown = run_goalfile("focus", "--json", cwd=two_goals)
+    assert json.loads(shown.stdout)["focus"]["goal"] == "goals/docs.md"
+
+
+def test_status_shows_the_focus(two_goals: Path) -> None:
+    run_goalfile("focus", "goals/docs.md", cwd=two_goals)
+    text = run_goalfile("status", cwd=two_goals)
+    assert text.stdout.startswith("focus: goals/docs.md (the Stop hook verifies only this goal)\n")
+    data = json.loads(run_goalfile("status", "--json", cwd=two_goals).stdout)
+    assert data["focus"] == "goals/docs.md"
+    run_goalfile("focus", "--clear", cwd=two_goals)
+    data = json.loads(run_goalfile("status", "--json", cwd=two_goals).stdout)
+    assert data["focus"] is None
+
+
+def test_a_focus_on_a_met_goal_lets_the_agent_stop(two_goals: Path) -> None:
+    (two_goals / "docs.txt").write_text("x")
+    assert run_goalfile("verify", "goals/docs.md", cwd=two_goals).returncode == 0  # met
+    done = run_goalfile("focus", "goals/docs.md", cwd=two_goals)
+    assert "is met; the Stop hook lets the agent stop" in done.stderr
+    answer, _ = hook(two_goals)
+    assert answer is not None and "decision" not in answer
+    assert "docs is met" in str(answer["systemMessage"])
+
+
+def test_a_focused_goal_that_was_deleted_falls_back_to_every_active_goal(
+    two_goals: Path,
+) -> None:
+    run_goalfile("focus", "goals/docs.md", cwd=two_goals)
+    (two_goals / "goals" / "docs.md").unlink()
+    answer, notes = hook(two_goals)
+    assert answer is not None and "verify-goal speed" in str(answer["reason"])
+    assert "the focused goal goals/docs.md does not exist" in notes
+
+
+def test_each_worktree_has_its_own_focus(two_goals: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    git(two_goals, "worktree", "add", "-q", str(other))
+    assert run_goalfile("focus", "goals/docs.md", cwd=other).returncode == 0
+    assert json.loads(run_goalfile("focus", "--json", cwd=two_goals).stdout)["focus"] is None
+    answer, _ = hook(other)
+    assert answer is not None and "speed" not in str(answer["reason"])
+    answer, _ = hook(two_goals)
+    assert answer is not None and "verify-goal speed" in str(answer["reason"])
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (("goals/none.md",), 2, "no such goal file"),
+        (("README.md",), 3, ""),
+        (("goals/docs.md", "--clear"), 2, "give PATH or --clear, not both"),
+    ],
+)
+def test_bad_focus_requests_are_refused(
+    two_goals: Path, args: tuple[str, ...], code: int, message: str
+) -> None:
+    (two_goals / "README.md").write_text("# not a goal\n")
+    done = run_goalfile("focus", *args, cwd=two_goals)
+    assert done.returncode == code, done.stderr
+    assert message in done.stderr
+    assert not (two_goals / ".git" / "goalfile-focus.json").exists()
+
+
+def test_focus_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
+    done = run_goalfile("focus", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "not inside a git repository" in done.stderr
