@@ -201,6 +201,7 @@ def audit_goal(
         notes.append(f"new since {against}: no earlier ledger or contract to compare with")
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
+    findings += record_findings(goal, current)
     findings += status_findings(goal, current)
     reported: set[tuple[str | None, str]] = {
         (c.change.row, c.change.field) for c in changes if c.recorded_by is None
@@ -445,7 +446,10 @@ def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[Aud
         f"restore the approved contract, or have a person re-approve it with "
         f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
     )
-    entry, approved = contract.last_approval(goal.text) or (None, None)
+    try:
+        entry, approved = contract.last_approval(goal.text) or (None, None)
+    except contract.RecordInvalid:  # reported by record_findings
+        entry, approved = None, None
     if entry is not None and approved is not None:
         found = []
         for change in contract.changes(approved, now):
@@ -757,7 +761,7 @@ def contract_history(
     now = contract.contract_of(goal)
     found = contract.changes(contract.contract_of(old_goal), now)
     approvals = [
-        (b.entry, contract.recorded(b.entry))
+        (b.entry, _readable_record(b.entry))
         for b in current
         if b.entry.by == contract.ACTIVATE_BY and b.entry.line in added
     ]
@@ -797,6 +801,37 @@ def contract_history(
                 )
             )
     return findings, reports
+
+
+def _readable_record(entry: Entry) -> contract.Contract | None:
+    """The contract an approval entry recorded; None when it does not read back (a finding
+    of its own, see :func:`record_findings`): then only its digest can say what it approved."""
+    try:
+        return contract.recorded(entry)
+    except contract.RecordInvalid:
+        return None
+
+
+def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
+    """Every approval entry's record reads back (a hand edit such as `timeout: abc` does not)."""
+    found: list[AuditFinding] = []
+    for block in current:
+        if block.entry.by != contract.ACTIVATE_BY:
+            continue
+        try:
+            contract.recorded(block.entry)
+        except contract.RecordInvalid as exc:
+            found.append(
+                AuditFinding(
+                    code="approval-record-invalid",
+                    path=goal.path,
+                    line=block.entry.line or None,
+                    entry=label(block.entry),
+                    message=exc.message,
+                    hint=exc.hint or "restore the entry as goalfile wrote it",
+                )
+            )
+    return found
 
 
 def _records(

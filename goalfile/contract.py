@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -36,7 +37,7 @@ from enum import StrEnum
 from typing import Literal
 
 from goalfile import ledger
-from goalfile.errors import GoalfileError, Refused
+from goalfile.errors import GoalfileError, GoalFileInvalid, Refused
 from goalfile.expect import (
     Clause,
     EmptyClause,
@@ -185,7 +186,7 @@ def require_pin(goal: Goal) -> str:
     """
     current = digest(goal)
     pin = pinned(goal)
-    approval = last_approval(goal.text)
+    approval = last_approval(goal.text, path=goal.path)
     if pin is not None and approval is not None:
         _require_approved_pin(goal, pin, approval)
     if pin is None and approval is not None:
@@ -238,7 +239,7 @@ def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract 
 
 def approved_short(goal: Goal) -> str | None:
     """The short digest of the newest approval entry, or None when the ledger records none."""
-    approval = last_approval(goal.text)
+    approval = last_approval(goal.text, path=goal.path)
     return approval[0].contract if approval is not None else None
 
 
@@ -273,15 +274,30 @@ def approval_lines(approved: Contract) -> list[str]:
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 
 
-def _recorded_row(line: str) -> ContractRow | None:
+class RecordInvalid(GoalFileInvalid):
+    """An approval entry whose record goalfile cannot read back: it was edited by hand."""
+
+
+def _seconds(text: str) -> float | None:
+    """A recorded time limit: a positive, finite number of seconds; raises ValueError."""
+    value = float(text.removesuffix("s"))
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(text)
+    return value
+
+
+def _recorded_row(line: str) -> ContractRow:
+    """A row of the ``approved rows:`` table; raises ValueError when it does not read back."""
     cells = [cell.strip() for cell in _CELL_SPLIT_RE.split(line)[1:-1]]
     if len(cells) != 5:
-        return None
+        raise ValueError(f"the row `{line.strip()}` has {len(cells)} cells, not 5")
     rid, kind, check, expected, timeout = cells
     try:
-        seconds = None if timeout in ("-", "") else float(timeout)
+        seconds = None if timeout in ("-", "") else _seconds(timeout)
     except ValueError:
-        return None
+        raise ValueError(
+            f"row {rid} has the timeout `{timeout}`, which is not a number of seconds"
+        ) from None
     return ContractRow(
         id=rid.replace("\\|", "|"),
         check=ledger.unquote(check).strip(),
@@ -291,8 +307,42 @@ def _recorded_row(line: str) -> ContractRow | None:
     )
 
 
-def recorded(entry: Entry) -> Contract | None:
-    """The contract an activate entry recorded, or None when it recorded no rows."""
+def _recorded_setting(item: str) -> tuple[str, str]:
+    key, _, value = item.partition(": ")
+    value = ledger.unquote(value)
+    if key not in ("cwd", "shell", "timeout"):
+        raise ValueError(f"the run setting `{key}` is not one goalfile records")
+    if key == "timeout":
+        try:
+            _seconds(value)
+        except ValueError:
+            raise ValueError(
+                f"the run setting timeout is `{value}`, which is not a number of seconds"
+            ) from None
+    return key, value
+
+
+def recorded(entry: Entry, *, path: str | None = None) -> Contract | None:
+    """The contract an activate entry recorded, or None when it recorded no rows.
+
+    Raises :class:`RecordInvalid` when the record does not read back (a hand edit such as a
+    timeout of `abc`): an approval is the authority for the pin, so it is never guessed.
+    """
+    try:
+        return _recorded(entry)
+    except ValueError as exc:
+        raise RecordInvalid(
+            f"the approval entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` "
+            f"cannot be read back: {exc}; approval entries are written only by "
+            "`goalfile activate`, so this one was edited",
+            file=path,
+            line=entry.line or None,
+            hint=f"restore the entry as goalfile wrote it (`git diff -- {path or 'FILE'}` "
+            "shows the edit)",
+        ) from None
+
+
+def _recorded(entry: Entry) -> Contract | None:
     lines = [line.rstrip() for line in entry.notes]
     try:
         start = lines.index(APPROVED_HEADER)
@@ -303,10 +353,7 @@ def recorded(entry: Entry) -> Contract | None:
     if index < len(lines) and lines[index].startswith("|--"):
         index += 1
     while index < len(lines) and lines[index].startswith("|"):
-        row = _recorded_row(lines[index])
-        if row is None:
-            return None
-        rows.append(row)
+        rows.append(_recorded_row(lines[index]))
         index += 1
     non_goals: list[str] = []
     settings: list[tuple[str, str]] = []
@@ -319,20 +366,20 @@ def recorded(entry: Entry) -> Contract | None:
                 if target == NON_GOALS_LABEL:
                     non_goals.append(item[2:])
                 else:
-                    key, _, value = item[2:].partition(": ")
-                    settings.append((key, ledger.unquote(value)))
+                    settings.append(_recorded_setting(item[2:]))
     return Contract(
         rows=tuple(sorted(rows)), non_goals=_normal_items(non_goals), settings=tuple(settings)
     )
 
 
-def last_approval(text: str) -> tuple[Entry, Contract | None] | None:
-    """The newest ``by activate`` entry of a goal's text, and the contract it recorded."""
+def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contract | None] | None:
+    """The newest ``by activate`` entry of a goal's text, and the contract it recorded
+    (raises :class:`RecordInvalid` when that record was edited and does not read back)."""
     region = ledger_region(text)
     if region is None:
         return None
     entry = ledger.newest(text, *region, by=(ACTIVATE_BY,))
-    return (entry, recorded(entry)) if entry is not None else None
+    return (entry, recorded(entry, path=path)) if entry is not None else None
 
 
 # --- what changed, and whether it loosened the contract -----------------------------------

@@ -285,3 +285,40 @@ def test_audit_against_ignores_git_replace(build: Path, tmp_path: Path) -> None:
     assert done.returncode == 1, done.stdout + done.stderr
     assert "entry-rewritten" in done.stdout
     assert "contract-change-unapproved" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("- timeout: `60`", "- timeout: `abc`"),  # a run setting
+        ("| `exit 0` | 5 |", "| `exit 0` | abc |"),  # a row's time limit
+        ("- timeout: `60`", "- tiemout: `60`"),  # a setting goalfile never records
+    ],
+)
+def test_an_approval_record_edited_by_hand_is_an_error_not_a_traceback(
+    repo: Path, old: str, new: str
+) -> None:
+    path = repo / "goals" / "g.md"
+    text = goal_text(
+        slug="g", status="draft", iterations_used=0, rows=(row("C1", "true", "exit 0"),)
+    )
+    text = text.replace("tokens_used: 0\n", "tokens_used: 0\ntimeout: 60\n")
+    path.write_text(
+        text.replace("| expected | kind |", "| expected | kind | timeout |")
+        .replace("|----------|------|", "|----------|------|---------|")
+        .replace("| exit 0 | deterministic |", "| exit 0 | deterministic | 5 |")
+    )
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    edit(path, old, new)
+    edit(path, "timeout: 60\n", "timeout: 30\n")  # a change that needs the record to diff
+    before = path.read_bytes()
+    for args in (["activate", "--reapprove", "goals/g.md"], ["verify", "goals/g.md"]):
+        done = run_goalfile(*args, cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert "Traceback" not in done.stderr
+        assert "cannot be read back" in done.stderr
+        assert path.read_bytes() == before
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "Traceback" not in audited.stderr
+    assert "approval-record-invalid" in audited.stdout

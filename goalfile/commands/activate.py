@@ -112,7 +112,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         previous = contract.pinned(goal)
         recorded = contract.approved_short(goal)
         where = workdir.decide(goal)
-        last = contract.last_approval(goal.text)
+        last = contract.last_approval(goal.text, path=goal.path)
         was_where = workdir.recorded(last[0]) if last is not None else None
         moved = was_where is not None and was_where != where.relative
         if (
@@ -162,7 +162,7 @@ def _change_notes(
     goal: Goal, approved: contract.Contract, previous: str | None, reason: str | None
 ) -> tuple[list[str], tuple[contract.Change, ...]]:
     """The lines that say what changed since the last approval, and the changes."""
-    last = contract.last_approval(goal.text)
+    last = contract.last_approval(goal.text, path=goal.path)
     if last is not None and last[0].contract is not None:
         previous = last[0].contract  # the pin in the frontmatter is only a cache of it
     was = contract.short(previous) if previous is not None else "no pin"

@@ -140,7 +140,7 @@ def working_directory(goal: Goal) -> Path:
 def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
     """The working directory, refused when the newest approval recorded another one."""
     found = workdir.decide(goal)
-    approval = contract.last_approval(goal.text)
+    approval = contract.last_approval(goal.text, path=goal.path)
     approved = workdir.recorded(approval[0]) if approval is not None else None
     if approved is None or approved == found.relative:
         return found
