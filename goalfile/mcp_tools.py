@@ -120,12 +120,13 @@ TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
         name="goal_focus",
         description=(
-            "Make this goal the one the hosts' hooks hold the agent to (`goalfile focus --json`)."
+            "The goal this working tree's sessions work on (`goalfile focus --json`): with "
+            "`path`, make it the one the hosts' hooks hold the agent to; with `clear`, end the "
+            "focus (every active goal is held again); with neither, show it."
         ),
         input_schema={
             "type": "object",
-            "properties": {"path": _PATH},
-            "required": ["path"],
+            "properties": {"path": _PATH, "clear": {"type": "boolean", "default": False}},
             "additionalProperties": False,
         },
         result_exits=frozenset({0}),
@@ -157,9 +158,16 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
     unknown = sorted(set(arguments) - allowed)
     if unknown:
         raise ToolArgumentError(f"unknown argument(s): {', '.join(unknown)}")
-    path = _text(arguments, "path", required=name != "goal_status")
+    path = _text(arguments, "path", required=name not in ("goal_status", "goal_focus"))
     if name == "goal_status":
-        return ["status", "--json", *([path] if path else [])]
+        return ["status", "--json", *(["--", path] if path else [])]
+    if name == "goal_focus":
+        clear = arguments.get("clear", False)
+        if not isinstance(clear, bool):
+            raise ToolArgumentError("`clear` must be true or false")
+        if clear and path:
+            raise ToolArgumentError("give `path` or `clear`, not both")
+        return ["focus", "--json", *(["--clear"] if clear else []), *(["--", path] if path else [])]
     assert path is not None
     if name == "goal_verify":
         no_write = arguments.get("no_write", False)
@@ -193,7 +201,7 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
             "--",
             path,
         ]
-    return ["focus", "--json", "--", path]  # goal_focus
+    raise ToolArgumentError(f"no tool named {name!r}")  # pragma: no cover (all handled above)
 
 
 @dataclass(frozen=True, kw_only=True)

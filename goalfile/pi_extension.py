@@ -18,7 +18,13 @@ from pathlib import Path
 from goalfile.hostjson import write_atomic
 from goalfile.resources import data_dir
 
-__all__ = ["EXTENSION", "ExtensionInstall", "install_pi_extension", "shipped_extension"]
+__all__ = [
+    "EXTENSION",
+    "ExtensionInstall",
+    "extension_state",
+    "install_pi_extension",
+    "shipped_extension",
+]
 
 EXTENSION = Path(".pi") / "extensions" / "goalfile.ts"
 
@@ -59,3 +65,14 @@ def install_pi_extension(*, root: Path) -> ExtensionInstall:
         return ExtensionInstall(path=str(path), changed=False, created=False, kept=True)
     write_atomic(path, shipped)
     return ExtensionInstall(path=str(path), changed=True, created=True, kept=False)
+
+
+def extension_state(*, root: Path) -> str:
+    """``current``, ``modified`` (differs from the shipped file) or ``missing``."""
+    try:
+        present = (root / EXTENSION).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, UnicodeDecodeError):
+        return "modified"
+    return "current" if present == shipped_extension() else "modified"

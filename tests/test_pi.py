@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +105,33 @@ def test_the_extension_only_runs_the_goalfile_command() -> None:
     for tool in ("goal_get", "goal_verify", "goal_block"):
         assert f'name: "{tool}"' in source
     assert "hook stop --agent pi" in source
+
+
+def _pi_finding(repo: Path, env: dict[str, str]) -> dict[str, object]:
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env)
+    report = json.loads(done.stdout)
+    (finding,) = [f for f in report["findings"] if f["host"] == "pi"]
+    return dict(finding)
+
+
+def test_doctor_checks_the_extension_and_each_fix_works(tmp_path: Path) -> None:
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    repo = make_git_repo(tmp_path / "repo")
+    missing = _pi_finding(repo, env)
+    assert missing["health"] == "problem"
+    assert "does not exist" in str(missing["detail"])
+    done = subprocess.run(
+        ["sh", "-c", str(missing["fix"])], cwd=repo, env=env, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert _pi_finding(repo, env)["health"] == "ok"
+    (repo / EXTENSION).write_text("// edited\n")
+    modified = _pi_finding(repo, env)
+    assert modified["health"] == "problem"
+    assert str(modified["fix"]).startswith("rm .pi/extensions/goalfile.ts && goalfile init")
+    done = subprocess.run(
+        ["sh", "-c", str(modified["fix"])], cwd=repo, env=env, capture_output=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert _pi_finding(repo, env)["health"] == "ok"
+    assert (repo / EXTENSION).read_text() == shipped_extension()

@@ -11,6 +11,8 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 * Codex only: the hook is trusted in the user's ``config.toml``; Codex skips an untrusted
   project hook without a word. Only ``codex app-server`` knows the hash to compare, so without
   ``codex`` on PATH the answer is "cannot tell";
+* pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
+  ships;
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
   (a ``SKILL.md`` whose frontmatter names the skill and describes it).
 """
@@ -263,6 +265,37 @@ def trust_codex(root: Path, ctx: Context) -> list[str]:
     return trusted
 
 
+def pi_findings(root: Path, ctx: Context) -> list[Finding]:
+    from goalfile.pi_extension import EXTENSION, extension_state
+
+    state = extension_state(root=root)
+    path = root / EXTENSION
+    shown = os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
+    if state == "current":
+        detail = f"goalfile's extension in {shown}"
+        return [Finding(host="pi", check="extension", health=Health.OK, detail=detail)]
+    if state == "missing":
+        return [
+            Finding(
+                host="pi",
+                check="extension",
+                health=Health.PROBLEM,
+                detail=f"{shown} does not exist: pi will not run the Stop hook",
+                fix=INIT_HOOKS,
+            )
+        ]
+    return [
+        Finding(
+            host="pi",
+            check="extension",
+            health=Health.PROBLEM,
+            detail=f"{shown} differs from the extension this goalfile ships",
+            fix=f"rm {shown} && {INIT_HOOKS}",
+            hint="keep it instead if you changed it on purpose",
+        )
+    ]
+
+
 def skill_findings(root: Path, ctx: Context) -> list[Finding]:
     found: list[Finding] = []
     shipped = shipped_skills()
@@ -339,5 +372,6 @@ def doctor(*, ctx: Context) -> DoctorResult:
         findings += found
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
+    findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)
     return DoctorResult(root=str(root), findings=tuple(findings))
