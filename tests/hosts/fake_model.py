@@ -26,6 +26,7 @@ import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 __all__ = [
@@ -174,6 +175,24 @@ class FakeModel:
     def model_requests(self) -> list[LoggedRequest]:
         with self._lock:
             return [r for r in self.log if r.model_request]
+
+    def write_log(self, path: Path) -> Path:
+        """The request log as JSON lines (method, path, body, and the reply and usage sent), to
+        read after a run: it shows the reason text each request carried and every token figure
+        the server reported."""
+        with path.open("w", encoding="utf-8") as handle:
+            for entry in list(self.log):
+                record = {
+                    "method": entry.method,
+                    "path": entry.path,
+                    "status": entry.status,
+                    "feedback": entry.turn.feedback if entry.turn else None,
+                    "reply": repr(entry.reply) if entry.reply else None,
+                    "usage": vars(entry.usage) if entry.usage else None,
+                    "body": entry.body,
+                }
+                handle.write(json.dumps(record) + "\n")
+        return path
 
     def feedbacks(self) -> list[str]:
         """The Stop-hook reasons the model was given, in order."""

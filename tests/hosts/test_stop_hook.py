@@ -92,7 +92,8 @@ class Host:
                     self.cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
                 )
                 transcripts = codex_rollouts(codex_home)
-        assert run.returncode == 0, run.explain()
+        log = server.write_log(repo.parent / f"{self.name}-requests.jsonl")
+        assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
         return Session(server=server, run=run, transcripts=transcripts)
 
 
