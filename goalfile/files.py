@@ -29,8 +29,12 @@ ERRORS = "surrogateescape"
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
+    return _read_bytes(path).decode(ENCODING, ERRORS)
+
+
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise UsageError(
             f"{path}: no such goal file",
@@ -40,11 +44,24 @@ def read_text(path: str | os.PathLike[str]) -> str:
         raise UsageError(f"{path}: is a folder, not a goal file") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
-    return data.decode(ENCODING, ERRORS)
+
+
+_last_read: tuple[str, bytes, Goal] | None = None  # the goal load_goal parsed last
 
 
 def load_goal(path: str | os.PathLike[str]) -> Goal:
-    return parse_goal(read_text(path), path=str(path))
+    """Read and parse a goal file. The same path read again with the same bytes in this
+    process (the Stop hook reads a goal, then verify reads it) gives the goal already parsed:
+    parsing is a function of the text, so only the bytes are compared."""
+    global _last_read
+    where = str(path)
+    data = _read_bytes(path)
+    last = _last_read
+    if last is not None and last[0] == where and last[1] == data:
+        return last[2]
+    goal = parse_goal(data.decode(ENCODING, ERRORS), path=where)
+    _last_read = (where, data, goal)
+    return goal
 
 
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:

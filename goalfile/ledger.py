@@ -38,6 +38,7 @@ _HEADINGS_RE = re.compile(
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
+_CODE_SPAN_RE = re.compile(r"(`+)(.*?)\1", re.S)
 ROW_HEADER = "| id | verdict | command | exit | evidence |"
 ROW_RULE = "|----|---------|---------|------|----------|"
 
@@ -122,7 +123,7 @@ def excerpt(lines: Sequence[str]) -> tuple[tuple[str, ...], int]:
 def unquote(cell: str) -> str:
     """The text of a code-span cell (or the cell itself), with `\\|` unescaped."""
     cell = cell.strip()
-    match = re.fullmatch(r"(`+)(.*?)\1", cell, flags=re.S)
+    match = _CODE_SPAN_RE.fullmatch(cell)
     if match:
         inner = match.group(2)
         if inner.startswith(" ") and inner.endswith(" ") and inner.strip():

@@ -1,0 +1,135 @@
+"""Light commands import only what they use: what a real `goalfile` process imports, read from
+Python's own import log (``PYTHONPROFILEIMPORTTIME``), so a start-up cost that creeps back in
+fails here instead of only in bench/run.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from goalfile import __version__
+
+GOALFILE = Path(sys.executable).with_name("goalfile")
+_IMPORT_RE = re.compile(r"^import time:\s*\d+ \|\s*\d+ \| ( *)(\S+)$", re.M)
+
+GOAL = """---
+slug: light
+status: draft
+created: 2026-12-01
+budget:
+  iterations: 5
+  tokens: null
+iterations_used: 0
+tokens_used: 0
+cwd: .
+---
+# Goal: the notes file exists
+
+## Non-goals
+- nothing else changes
+
+## Acceptance criteria
+| id | criterion | check | expected | kind |
+|----|-----------|-------|----------|------|
+| C1 | the notes exist | `test -f notes.txt` | exit 0 | deterministic |
+
+## Token accounting
+
+## Iterations
+
+## Lessons
+"""
+
+
+def run(
+    args: list[str], cwd: Path, stdin: str = ""
+) -> tuple[subprocess.CompletedProcess[str], set[str]]:
+    """Run the installed `goalfile` and return the process and every module it imported."""
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    env = {key: value for key, value in env.items() if not key.startswith("GOALFILE_")}
+    assert GOALFILE.is_file(), f"{GOALFILE} is missing: install goalfile into this venv"
+    done = subprocess.run(
+        [str(GOALFILE), *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    imported = {match.group(2) for match in _IMPORT_RE.finditer(done.stderr)}
+    assert "goalfile" in imported, done.stderr[-2000:]  # the import log was read
+    return done, imported
+
+
+def met_goal(folder: Path) -> Path:
+    goal = folder / "goal.md"
+    goal.write_text(GOAL, encoding="utf-8")
+    (folder / "notes.txt").write_text("notes\n", encoding="utf-8")
+    for args in (["activate", str(goal)], ["verify", str(goal)]):
+        done = subprocess.run(
+            [str(GOALFILE), *args], cwd=folder, capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+    assert "\nstatus: met\n" in goal.read_text(encoding="utf-8")
+    return goal
+
+
+def test_version_imports_neither_click_nor_a_goal_file_reader(tmp_path: Path) -> None:
+    done, imported = run(["--version"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"goalfile, version {__version__}\n"
+    needless = {"click", "yaml", "markdown_it", "frontmatter", "filelock", "goalfile.parse"}
+    assert imported & needless == set()
+
+
+def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
+    goal = met_goal(tmp_path)
+    stop = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "Stop"})
+    done, imported = run(["hook", "stop", "--goal", str(goal)], tmp_path, stdin=stop)
+    assert done.returncode == 0, done.stderr
+    assert "is met" in done.stdout
+    needless = {"filelock", "goalfile.run", "goalfile.tail", "goalfile.judge"}
+    assert imported & needless == set()
+
+
+def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: Path) -> None:
+    goal = met_goal(tmp_path)
+    done, imported = run(["verify", "--no-write", str(goal)], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    needless = {
+        "goalfile.judge",
+        "goalfile.commands.parallel",
+        "goalfile.commands.reviewing",
+        "concurrent.futures",
+        "goalfile.mcp_server",
+    }
+    assert imported & needless == set()
+
+
+def test_status_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
+    goal = met_goal(tmp_path)
+    done, imported = run(["status", str(goal)], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert imported & {"filelock", "goalfile.run", "goalfile.tail", "subprocess"} == set()
+
+
+def test_a_goal_read_again_unchanged_is_not_parsed_again(tmp_path: Path) -> None:
+    from goalfile.files import load_goal
+
+    path = tmp_path / "goal.md"
+    path.write_text(GOAL, encoding="utf-8")
+    first = load_goal(path)
+    assert load_goal(path) is first
+    path.write_text(GOAL.replace("slug: light", "slug: other"), encoding="utf-8")
+    changed = load_goal(path)
+    assert changed is not first
+    assert changed.slug == "other"
+    copy = tmp_path / "copy.md"
+    copy.write_text(GOAL.replace("slug: light", "slug: other"), encoding="utf-8")
+    assert load_goal(copy).path == str(copy)
