@@ -126,7 +126,7 @@ _MAX_MISSES = 16  # block matches that were not a line's match before going line
 FORMS = (
     'exit N, exit != N, exit nonzero, STREAM contains "TEXT", STREAM lacks "TEXT", '
     'STREAM matches /REGEX/, STREAM empty, prints "TEXT", prints N '
-    '(STREAM is stdout, stderr or output; join clauses with ";" or " and ")'
+    '(STREAM is stdout, stderr or output; join clauses with ";", "," or " and ")'
 )
 
 
@@ -196,6 +196,9 @@ class Expectation:
     """A parsed ``expected`` cell: every clause must hold."""
 
     clauses: tuple[Clause, ...]
+    # (start, end, canonical text) of each accepted synonym or `,` separator in the text it was
+    # parsed from: what `lint --fix` rewrites. Not part of the meaning.
+    rewrites: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
 
     @property
     def has_exit_clause(self) -> bool:
@@ -280,8 +283,8 @@ def _split(text: str) -> list[_Raw]:
         if ch.isspace():
             i += 1
             continue
-        if ch == ";":
-            cur.sep, cur.sep_pos = ";", i
+        if ch in ";,":
+            cur.sep, cur.sep_pos = ch, i
             raws.append(cur)
             cur = _Raw()
             i += 1
@@ -320,7 +323,7 @@ def _split(text: str) -> list[_Raw]:
             cur.end = i = j
             continue
         j = i
-        while j < n and not text[j].isspace() and text[j] not in ';"':
+        while j < n and not text[j].isspace() and text[j] not in ';,"':
             j += 1
         word = text[i:j]
         if (
@@ -556,6 +559,31 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
     raise _Bad(f"{_describe(verb_tok)} cannot follow {stream}", verbs)
 
 
+_EXIT_WORDS = ("code", "status")  # `exit code N`, `exit status N`
+
+
+def _synonym(toks: list[_Tok]) -> list[_Tok] | None:
+    """The tokens of the canonical clause for an accepted synonym, or None:
+    ``exits N``, ``exit code N`` and ``exit status N`` are ``exit N`` (also with ``!= N`` or
+    ``nonzero``); ``empty`` alone is ``output empty``."""
+    head = toks[0]
+    if head.kind != "word":
+        return None
+    word = head.value.lower()
+    if word == "exits":
+        rest = toks[1:]
+        if rest and rest[0].kind == "word" and rest[0].value.lower() in _EXIT_WORDS:
+            rest = rest[1:]
+        return [_Tok("word", "exit", head.pos, head.end), *rest]
+    if word == "exit" and len(toks) > 2:
+        second = toks[1]
+        if second.kind == "word" and second.value.lower() in _EXIT_WORDS:
+            return [head, *toks[2:]]
+    if word == "empty" and len(toks) == 1:
+        return [_Tok("word", "output", head.pos, head.pos), head]
+    return None
+
+
 def _parse_clause(toks: list[_Tok]) -> Clause:
     head, rest = toks[0], toks[1:]
     if head.kind != "word":
@@ -579,17 +607,22 @@ def parse_expected(text: str) -> Expectation:
 
     Lint, the contract and the run each parse every row's text, so results are cached (the
     value is immutable; a text that does not parse is parsed again each time)."""
+    return _parse(text, guess=True)
+
+
+def _parse(text: str, *, guess: bool) -> Expectation:
     if not text.strip():
         raise ExpectedSyntaxError(
             "expected is empty", column=1, hint=_hint("write at least one clause"), clause=""
         )
     raws = _split(text)
     clauses: list[Clause] = []
+    rewrites: list[tuple[int, int, str]] = []
     for index, raw in enumerate(raws):
         if not raw.toks and raw.error is None:
             last = index == len(raws) - 1
-            if last and index > 0 and raws[index - 1].sep == ";":
-                continue  # one trailing ";" is tolerated
+            if last and index > 0 and raws[index - 1].sep in (";", ","):
+                continue  # one trailing ";" (or ",") is tolerated
             if raw.sep:
                 pos, reason = raw.sep_pos, f'empty clause before "{raw.sep}"'
             else:
@@ -601,18 +634,84 @@ def parse_expected(text: str) -> Expectation:
                 clause="",
             )
         clause_text = text[raw.start : raw.end].strip()
+        if raw.sep == ",":
+            rewrites.append((raw.sep_pos, raw.sep_pos + 1, ";"))
         try:
             if raw.error is not None:
                 raise _Bad(*raw.error)
-            clauses.append(_parse_clause(raw.toks))
+            canonical = _synonym(raw.toks)
+            clause = _parse_clause(canonical if canonical is not None else raw.toks)
+            if canonical is not None:
+                rewrites.append((raw.start, raw.end, format_clause(clause)))
+            clauses.append(clause)
         except _Bad as bad:
+            near = suggest(clause_text) if guess else None
+            tip = f"did you mean `{near}`? {bad.tip}".rstrip() if near else bad.tip
             raise ExpectedSyntaxError(
                 f"expected clause `{clause_text}` is not valid: {bad.reason}",
                 column=raw.start + 1,
-                hint=_hint(bad.tip),
+                hint=_hint(tip),
                 clause=clause_text,
             ) from None
-    return Expectation(tuple(clauses))
+    return Expectation(tuple(clauses), tuple(rewrites))
+
+
+def canonical_text(text: str) -> str:
+    """``text`` with every accepted synonym and `,` separator written the canonical way;
+    everything else as written. Raises ExpectedSyntaxError when it does not parse."""
+    for start, end, new in sorted(parse_expected(text).rewrites, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+_TEMPLATES = (
+    "exit 0",
+    "exit != 0",
+    "exit nonzero",
+    'stdout contains "TEXT"',
+    'stdout lacks "TEXT"',
+    "stdout matches /REGEX/",
+    "stdout empty",
+    "output empty",
+    'prints "TEXT"',
+)
+_KEYWORDS = ("exit", "prints", "stdout", "stderr", "output", "contains", "lacks", "matches")
+
+
+def suggest(clause: str) -> str | None:
+    """The valid clause nearest to a clause that does not parse, for a "did you mean"."""
+    import difflib
+
+    words = clause.split()
+    if not words:
+        return None
+    candidates: list[str] = []
+    glued = re.fullmatch(r"(?i)(exit|exits|prints)(-?[0-9]+)", words[0])
+    if glued:  # exit0, prints0
+        candidates.append(" ".join([glued.group(1), glued.group(2), *words[1:]]))
+    for op in ("==", "=", "is"):  # exit == 0, exit is 0
+        if len(words) >= 3 and words[0].lower() in ("exit", "exits") and words[1] == op:
+            candidates.append(" ".join(["exit", *words[2:]]))
+    if len(words) >= 2 and words[1].lower() in ("is", "==", "equals"):  # stdout is empty
+        candidates.append(" ".join([words[0], *words[2:]]))
+    fixed = []
+    for word in words:  # a misspelt keyword: stdot, contians
+        close = difflib.get_close_matches(word.lower(), _KEYWORDS, n=1, cutoff=0.75)
+        fixed.append(close[0] if close and not word.startswith(('"', "/")) else word)
+    candidates.append(" ".join(fixed))
+    if len(words) == 3 and words[1].lower() in ("contains", "lacks"):  # unquoted TEXT
+        candidates.append(f'{words[0]} {words[1]} "{words[2]}"')
+    for candidate in candidates:
+        if candidate == clause:
+            continue
+        try:
+            expectation = _parse(candidate, guess=False)
+        except ExpectedSyntaxError:
+            continue
+        if len(expectation.clauses) == 1:
+            return format_clause(expectation.clauses[0])
+    close = difflib.get_close_matches(clause.lower(), _TEMPLATES, n=1, cutoff=0.0)
+    return close[0] if close else None
 
 
 # --------------------------------------------------------------------------- formatting

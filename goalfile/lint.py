@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterable
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
@@ -153,7 +154,12 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             hint="add at least one row: `| C1 | what | `command` | exit 0 | deterministic |`",
         )
     seen: dict[str, int] = {}
+    # a row with the wrong number of cells is reported as that, not as whatever its shifted
+    # cells would make of it
+    miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
     for row in goal.criteria:
+        if row.line in miscounted:
+            continue
         if not row.id:
             yield _error(row, "a criterion row has no id", "give every row an id such as C1")
         elif row.id in seen:
@@ -227,6 +233,17 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 hint=exc.hint,
             )
             continue
+        if expectation.rewrites:
+            from goalfile.expect import canonical_text
+
+            yield Finding(
+                severity=Severity.WARNING,
+                line=row.line,
+                code="expected-synonym",
+                message=f"{label}: expected `{row.expected}` is read as "
+                f"`{canonical_text(row.expected)}`",
+                hint=f"write it that way; `goalfile lint --fix {shlex.quote(goal.path)}` does it",
+            )
         if not expectation.has_exit_clause:
             yield Finding(
                 severity=Severity.WARNING,

@@ -14,6 +14,7 @@ import datetime as _dt
 import functools
 import math
 import re
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -594,7 +595,7 @@ def _read_body(
             )
         )
     else:
-        body.criteria = tuple(_criteria(criteria_table, problems))
+        body.criteria = tuple(_criteria(criteria_table, problems, lines, path))
     return body
 
 
@@ -752,7 +753,100 @@ def _in_list_item(tokens: Sequence[Token], index: int) -> bool:
     return False
 
 
-def _criteria(table: Sequence[Token], problems: list[Finding]) -> Iterator[Criterion]:
+_PIPE_RE = re.compile(r"(?<!\\)\|")
+
+
+def split_row(source: str) -> list[str]:
+    """The cells of a table row as GFM splits them: at every ``|`` not written ``\\|``, code
+    spans included; the pipes at either end of the row do not start a cell."""
+    text = source.strip()
+    if text.startswith("|"):
+        text = text[1:]
+    if text.endswith("|") and not text.endswith("\\|"):
+        text = text[:-1]
+    return _PIPE_RE.split(text)
+
+
+def _opens_span(text: str) -> bool:
+    """Whether ``text`` ends inside a code span: a backtick run that no run of the same length
+    closes."""
+    opened = 0
+    for run in re.finditer(r"`+", text):
+        if not opened:
+            opened = len(run.group())
+        elif len(run.group()) == opened:
+            opened = 0
+    return bool(opened)
+
+
+def rejoin_code_spans(cells: Sequence[str]) -> list[str]:
+    """Cells with every code span that an unescaped ``|`` cut in two put back together."""
+    out: list[str] = []
+    pos = 0
+    while pos < len(cells):
+        cell = cells[pos]
+        pos += 1
+        while _opens_span(cell) and pos < len(cells):
+            cell += "|" + cells[pos]
+            pos += 1
+        out.append(cell)
+    return out
+
+
+def escape_span_pipes(cell: str) -> str:
+    """``cell`` with each bare ``|`` written ``\\|``."""
+    return _PIPE_RE.sub(r"\\|", cell)
+
+
+def _row_cells_line(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(escape_span_pipes(c.strip()) for c in cells) + " |"
+
+
+def _repair_row(
+    names: Sequence[str], source: str, line: int, problems: list[Finding], path: str
+) -> list[Token] | None:
+    """A row whose cell count differs from the header's: re-joined when an unescaped ``|`` in
+    a code span explains it (a warning; ``lint --fix`` escapes it), else an error that names
+    the cells. Returns the re-read cells, or None when the row stays as markdown-it read it."""
+    raw = split_row(source)
+    if len(raw) == len(names):
+        return None
+    joined = rejoin_code_spans(raw)
+    if len(joined) == len(names) and len(joined) < len(raw):
+        fixed = _row_cells_line(joined)
+        problems.append(
+            Finding(
+                severity=Severity.WARNING,
+                line=line,
+                column=1,
+                code="span-pipe",
+                message="a `|` inside a code span splits the row into "
+                f"{len(raw)} cells; read as {len(names)}, with the `|` as part of the span",
+                hint=f"write the `|` as `\\|`; `goalfile lint --fix {shlex.quote(path)}` does it",
+            )
+        )
+        header = "| " + " | ".join(names) + " |\n|" + "---|" * len(names)
+        tokens = _markdown().parse(f"{header}\n{fixed}")
+        inline = [t for t in tokens if t.type == "inline"]
+        return inline[len(names) :]
+    shown = ", ".join(f'"{cell.strip()}"' for cell in raw)
+    problems.append(
+        Finding(
+            severity=Severity.ERROR,
+            line=line,
+            column=1,
+            code="cell-count",
+            message=f"the row has {len(raw)} cells but the header has {len(names)} "
+            f"({', '.join(names)}); its cells: {shown}",
+            hint="give the row one cell per column; a `|` inside a cell is written `\\|`",
+        )
+    )
+    return None
+
+
+def _criteria(
+    table: Sequence[Token], problems: list[Finding], lines: Sequence[str] = (), path: str = ""
+) -> Iterator[Criterion]:
     rows: list[tuple[int, list[Token]]] = []
     current: list[Token] | None = None
     line = 0
@@ -784,6 +878,11 @@ def _criteria(table: Sequence[Token], problems: list[Finding]) -> Iterator[Crite
         )
         return
     for line, cells in rows[1:]:
+        if 0 < line <= len(lines):
+            source = lines[line - 1].rstrip("\r")
+            repaired = _repair_row(names, source, line, problems, path)
+            if repaired is not None:
+                cells = repaired
         by_name = {name: cells[pos] if pos < len(cells) else None for pos, name in enumerate(names)}
 
         def raw(name: str, by_name: dict[str, Token | None] = by_name) -> str:

@@ -563,6 +563,7 @@ def test_a_row_timeout_overrides_the_goal_timeout(repo: Path) -> None:
     )
     text = text.replace(HEADER, HEADER + " timeout |").replace(RULE, RULE + "---------|")
     text = text.replace("| exit 0 | deterministic |\n| C2", "| exit 0 | deterministic | 1 |\n| C2")
+    text = text.replace("| exit 0 | deterministic |\n", "| exit 0 | deterministic | |\n")
     path = write_goal(repo / "goals", text)
     assert [c.timeout for c in parse_goal(text, path="g").criteria] == [1.0, None]
     began = time.monotonic()

@@ -166,14 +166,25 @@ def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="First rewrite what keeps its meaning: escape a `|` that splits a code span, write "
+    "`expected` synonyms the canonical way. One write per file; the ledger is not touched.",
+)
 @json_option
 @boundary
-def lint(paths: tuple[str, ...], as_json: bool) -> int:
+def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     """Check goal files against every rule of the format (default: every goal under goals/
     and .zetetic/goals/). Exit 0 clean, 3 with errors."""
-    from goalfile.commands.lint import lint_paths
+    from goalfile.commands.lint import fix_paths, lint_paths
 
-    result = lint_paths(goal_paths(paths))
+    paths = goal_paths(paths)
+    if fix:
+        for path, changes in fix_paths(paths, context()).items():
+            for change in changes:
+                err(f"{path}: fixed {change}")
+    result = lint_paths(paths)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.lint import diagnose
@@ -58,6 +59,27 @@ class LintResult:
                 for r in self.reports
             ],
         }
+
+
+def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, tuple[str, ...]]:
+    """`lint --fix`: rewrite what keeps its meaning (see :mod:`goalfile.fix`), one write per
+    file, under the goal's lock. Returns the changes made, by path; a file that cannot be
+    read is left to the lint report that follows."""
+    from goalfile.commands.mutate import update_goal
+    from goalfile.fix import fix_goal
+    from goalfile.model import Goal
+
+    def change(text: str, goal: Goal) -> tuple[str, tuple[str, ...]]:
+        fixed = fix_goal(goal)
+        return fixed.text, fixed.changes
+
+    done: dict[str, tuple[str, ...]] = {}
+    for path in paths:
+        try:
+            done[path] = update_goal(path, ctx, command="goalfile lint --fix", change=change)
+        except GoalfileError:
+            done[path] = ()
+    return done
 
 
 def lint_paths(paths: Sequence[str]) -> LintResult:

@@ -1,0 +1,96 @@
+"""`goalfile lint --fix`: the rewrites that keep a goal's meaning and put its criteria rows in
+canonical form. Pure: goal in, text out.
+
+- a code span cut by an unescaped ``|`` gets the ``|`` written ``\\|``;
+- an accepted synonym in ``expected`` (``exits 0``, ``exit code 0``, ``empty``, a ``,`` between
+  clauses) is written the canonical way (``exit 0``, ``output empty``, ``;``).
+
+Only criteria rows change, and only the cells that need it; everything else, the ledger
+included, stays byte for byte. The contract digest is unchanged, because it is computed from
+the meaning these rewrites keep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from goalfile.errors import GoalfileError
+from goalfile.model import Criterion, Goal, Kind
+from goalfile.parse import escape_span_pipes, rejoin_code_spans, split_row
+
+
+@dataclass(frozen=True, kw_only=True)
+class Fixed:
+    text: str
+    changes: tuple[str, ...]  # one line per change, e.g. "line 16: C1: escaped `|` in a code span"
+
+
+def fix_goal(goal: Goal) -> Fixed:
+    lines = goal.text.split("\n")
+    changes: list[str] = []
+    for row in goal.criteria:
+        index = row.line - 1
+        if not 0 <= index < len(lines):
+            continue
+        new, what = _fix_row(row, lines[index])
+        if new != lines[index]:
+            lines[index] = new
+            changes += [f"line {row.line}: {row.id or 'row'}: {item}" for item in what]
+    return Fixed(text="\n".join(lines), changes=tuple(changes))
+
+
+def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:
+    cr = "\r" if line.endswith("\r") else ""
+    source = line.removesuffix("\r")
+    names = [name for name, _ in row.cells]
+    cells = split_row(source)
+    what: list[str] = []
+    if len(cells) != len(names):
+        joined = rejoin_code_spans(cells)
+        if len(joined) != len(names):
+            return line, []  # a cell-count error: a person must decide which cell is missing
+        cells = [escape_span_pipes(cell) for cell in joined]
+        what.append("escaped `|` in a code span")
+    if row.kind is Kind.DETERMINISTIC and "expected" in names:
+        pos = names.index("expected")
+        rewritten = _canonical_cell(cells[pos])
+        if rewritten is not None:
+            what.append(f"expected `{cells[pos].strip()}` → `{rewritten.strip()}`")
+            cells[pos] = rewritten
+    if not what:
+        return line, []
+    return _join(source, cells) + cr, what
+
+
+def _canonical_cell(cell: str) -> str | None:
+    """The cell with its synonyms written canonically, or None when there is nothing to do."""
+    from goalfile.expect import canonical_text
+
+    stripped = cell.strip()
+    lead = cell[: len(cell) - len(cell.lstrip())]
+    tail = cell[len(cell.rstrip()) :]
+    fence = ""
+    body = stripped
+    if len(stripped) > 1 and stripped.startswith("`") and stripped.endswith("`"):
+        fence = stripped[: len(stripped) - len(stripped.lstrip("`"))]
+        if stripped.endswith(fence) and len(stripped) > 2 * len(fence):
+            body = stripped[len(fence) : -len(fence)]
+        else:
+            fence = ""
+    text = body.replace("\\|", "|")
+    try:
+        canonical = canonical_text(text)
+    except GoalfileError:
+        return None
+    if canonical == text:
+        return None
+    return f"{lead}{fence}{canonical.replace('|', chr(92) + '|')}{fence}{tail}"
+
+
+def _join(source: str, cells: Sequence[str]) -> str:
+    indent = source[: len(source) - len(source.lstrip())]
+    stripped = source.strip()
+    lead = "|" if stripped.startswith("|") else ""
+    trail = "|" if stripped.endswith("|") and len(stripped) > 1 else ""
+    return indent + lead + "|".join(cells) + trail

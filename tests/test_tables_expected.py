@@ -1,0 +1,166 @@
+"""Criteria tables and `expected` texts as people type them: a `|` that cuts a code span, a
+missing cell, `exits 0`, `exit code 0`, `empty`, commas between clauses; and `lint --fix`, which
+writes them the canonical way without touching the ledger or the contract digest."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, run_goalfile
+
+GOAL = "goals/t.md"
+HEAD = (
+    "| id | criterion | check | expected | kind |\n|----|-----------|-------|----------|------|\n"
+)
+
+
+def goal(rows: str, *, status: str = "draft", ledger: str = "") -> str:
+    return f"""---
+slug: t
+status: {status}
+created: 2026-11-30
+budget:
+  iterations: 5
+  tokens: null
+iterations_used: 1
+tokens_used: 0
+---
+# Goal: the rows hold
+
+## Acceptance criteria
+{HEAD}{rows}
+## Iterations
+{ledger}
+## Lessons
+"""
+
+
+def project(tmp_path: Path, text: str) -> Path:
+    repo = tmp_path / "repo"
+    (repo / "goals").mkdir(parents=True)
+    (repo / GOAL).write_text(text)
+    git(repo, "init", "-q")
+    return repo
+
+
+def gf(repo: Path, *args: str, code: int) -> str:
+    done = run_goalfile(*args, cwd=repo)
+    assert done.returncode == code, (args, done.stdout, done.stderr)
+    return done.stdout + done.stderr
+
+
+# the refine-goal skill's own example row, and `cmd || true`, written without escapes
+SPLIT_ROWS = (
+    "| C1 | no skips | `printf 'ok\\nSKIPPED x\\n' | grep -c SKIPPED` | exit 0; prints 1 "
+    "| deterministic |\n"
+    "| C2 | lint runs | `false || true` | exit 0 | deterministic |\n"
+)
+
+
+def test_a_code_span_cut_by_a_pipe_is_rejoined_warned_and_fixed(tmp_path: Path) -> None:
+    repo = project(tmp_path, goal(SPLIT_ROWS))
+    out = gf(repo, "lint", GOAL, code=0)
+    assert out.count("a `|` inside a code span splits the row") == 2
+    assert "unknown kind" not in out
+    assert f"`goalfile lint --fix {GOAL}` does it" in out
+    gf(repo, "activate", GOAL, code=0)
+    pinned = re.search(r"(?m)^contract: .*$", (repo / GOAL).read_text())
+    out = gf(repo, "verify", GOAL, code=0)
+    assert "C1 met, C2 met; status: met" in out
+    before = (repo / GOAL).read_text()
+
+    out = gf(repo, "lint", "--fix", GOAL, code=0)
+    assert out.count("escaped `|` in a code span") == 2
+    after = (repo / GOAL).read_text()
+    assert "| `printf 'ok\\nSKIPPED x\\n' \\| grep -c SKIPPED` |" in after
+    assert "| `false \\|\\| true` |" in after
+    changed = [
+        number
+        for number, (old, new) in enumerate(zip(before.split("\n"), after.split("\n"), strict=True))
+        if old != new
+    ]
+    assert changed == [16, 17]  # the two rows; nothing else, the ledger included
+    assert pinned is not None and re.search(r"(?m)^contract: .*$", after)[0] == pinned[0]
+    assert "a `|` inside a code span" not in gf(repo, "lint", GOAL, code=0)
+    # the meaning is unchanged: the pinned contract still holds
+    gf(repo, "activate", GOAL, code=3)  # already active: nothing to approve
+    gf(repo, "verify", "--no-write", GOAL, code=0)
+    gf(repo, "audit", GOAL, code=0)
+
+
+def test_a_row_with_a_missing_cell_is_reported_as_such(tmp_path: Path) -> None:
+    rows = (
+        "| C1 | ok | `true` | exit 0 | deterministic |\n| C2 | short | `true` | deterministic |\n"
+    )
+    repo = project(tmp_path, goal(rows))
+    out = gf(repo, "lint", GOAL, code=3)
+    assert (
+        f"{GOAL}:17:1: error: the row has 4 cells but the header has 5 "
+        '(id, criterion, check, expected, kind); its cells: "C2", "short", "`true`", '
+        '"deterministic"'
+    ) in out
+    assert "expected" not in out.split("its cells")[1].split("\n", 1)[1]  # no bad-expected
+    gf(repo, "lint", "--fix", GOAL, code=3)  # a person decides which cell is missing
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("exits 0", "exit 0"),
+        ("exit code 0", "exit 0"),
+        ("exit status 0", "exit 0"),
+        ("Exit Code 0", "exit 0"),
+        ("empty", "output empty"),
+        ("exit 0, output empty", "exit 0; output empty"),
+        ('exits 0, stdout lacks "a,b", empty', 'exit 0; stdout lacks "a,b"; output empty'),
+    ],
+)
+def test_expected_as_people_type_it_is_read_and_fixed(
+    tmp_path: Path, written: str, canonical: str
+) -> None:
+    rows = f"| C1 | quiet | `true` | {written} | deterministic |\n"
+    repo = project(tmp_path, goal(rows))
+    out = gf(repo, "lint", GOAL, code=0)
+    assert f"expected `{written}` is read as `{canonical}`" in out
+    gf(repo, "activate", GOAL, code=0)
+    assert "C1 met; status: met" in gf(repo, "verify", GOAL, code=0)
+    before = (repo / GOAL).read_text()
+    out = gf(repo, "lint", "--fix", GOAL, code=0)
+    assert f"expected `{written}` → `{canonical}`" in out
+    after = (repo / GOAL).read_text()
+    assert after == before.replace(f"| {written} |", f"| {canonical} |")
+    assert "read as" not in gf(repo, "lint", GOAL, code=0)
+    # same contract digest: the pin still holds, and the met status is still backed
+    gf(repo, "verify", "--no-write", GOAL, code=0)
+    gf(repo, "audit", GOAL, code=0)
+
+
+def test_the_fix_keeps_a_code_span_around_expected(tmp_path: Path) -> None:
+    repo = project(tmp_path, goal("| C1 | quiet | `true` | `exits 0` | deterministic |\n"))
+    gf(repo, "lint", "--fix", GOAL, code=0)
+    assert "| C1 | quiet | `true` | `exit 0` | deterministic |" in (repo / GOAL).read_text()
+
+
+@pytest.mark.parametrize(
+    ("written", "meant"),
+    [
+        ("exit0", "exit 0"),
+        ("exit == 0", "exit 0"),
+        ('stdot contains "x"', 'stdout contains "x"'),
+        ("stdout contains passed", 'stdout contains "passed"'),
+        ("output is empty", "output empty"),
+        ('exit 0; stdout contians "ok"', 'stdout contains "ok"'),
+    ],
+)
+def test_anything_else_unknown_gets_a_did_you_mean(
+    tmp_path: Path, written: str, meant: str
+) -> None:
+    repo = project(tmp_path, goal(f"| C1 | x | `true` | {written} | deterministic |\n"))
+    out = gf(repo, "lint", GOAL, code=3)
+    assert f"did you mean `{meant}`?" in out
+    before = (repo / GOAL).read_text()
+    gf(repo, "lint", "--fix", GOAL, code=3)
+    assert (repo / GOAL).read_text() == before  # a guess is never written
