@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from goalfile.errors import GoalfileError
+from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Goal, Kind
-from goalfile.parse import escape_span_pipes, rejoin_code_spans, split_row
+from goalfile.parse import escape_span_pipes, parse_goal, rejoin_code_spans, split_row
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,3 +94,31 @@ def _join(source: str, cells: Sequence[str]) -> str:
     lead = "|" if stripped.startswith("|") else ""
     trail = "|" if stripped.endswith("|") and len(stripped) > 1 else ""
     return indent + lead + "|".join(cells) + trail
+
+
+def check_fixed(before: Goal, after: str) -> None:
+    """Refuse to write a fix unless the file reads back as the same goal: the same contract
+    digest and the same rows, with only the rewritten rows' text changed."""
+    from goalfile import contract
+
+    nothing = "nothing was written"
+    try:
+        written = parse_goal(after, path=before.path)
+    except GoalfileError as exc:
+        raise GoalFileInvalid(
+            f"the fix would leave a file that is not a goal file ({exc.message}); {nothing}",
+            file=before.path,
+            line=exc.line,
+        ) from None
+    if contract.digest(written) != contract.digest(before) or _meaning(written) != _meaning(before):
+        raise GoalFileInvalid(
+            f"the fix would change what the criteria mean; {nothing}",
+            file=before.path,
+            hint="fix the rows by hand; `goalfile lint FILE` names them",
+        )
+
+
+def _meaning(goal: Goal) -> list[tuple[object, ...]]:
+    from goalfile.contract import normal_expected
+
+    return [(c.id, c.check, normal_expected(c.expected), c.kind, c.timeout) for c in goal.criteria]

@@ -66,7 +66,7 @@ def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, tuple[str, ...]]:
     file, under the goal's lock. Returns the changes made, by path; a file that cannot be
     read is left to the lint report that follows."""
     from goalfile.commands.mutate import update_goal
-    from goalfile.fix import fix_goal
+    from goalfile.fix import check_fixed, fix_goal
     from goalfile.model import Goal
 
     def change(text: str, goal: Goal) -> tuple[str, tuple[str, ...]]:
@@ -76,9 +76,14 @@ def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, tuple[str, ...]]:
     done: dict[str, tuple[str, ...]] = {}
     for path in paths:
         try:
-            done[path] = update_goal(path, ctx, command="goalfile lint --fix", change=change)
-        except GoalfileError:
-            done[path] = ()
+            done[path] = update_goal(
+                path, ctx, command="goalfile lint --fix", change=change, check=check_fixed
+            )
+        except GoalfileError as exc:
+            # an unreadable file is reported by the lint that follows; a refused fix is said here
+            done[path] = (
+                (f"nothing: {exc.message}",) if "nothing was written" in exc.message else ()
+            )
     return done
 
 

@@ -18,11 +18,18 @@ LOCK_WAIT = 600.0
 
 
 def update_goal(
-    path: str, ctx: Context, *, command: str, change: Callable[[str, Goal], tuple[str, T]]
+    path: str,
+    ctx: Context,
+    *,
+    command: str,
+    change: Callable[[str, Goal], tuple[str, T]],
+    check: Callable[[Goal, str], None] = edit.check_written,
 ) -> T:
     """Apply ``change(text, goal) -> (new_text, result)``; write only when the text changed.
 
-    ``change`` raises to refuse, and then the file is left untouched.
+    ``change`` raises to refuse, and then the file is left untouched. ``check`` re-reads the
+    new text before it is written and raises to refuse it (`lint --fix`, the one writer that
+    rewrites criteria rows, checks that their meaning is unchanged instead).
     """
     with goal_lock(path, command=command, wait=LOCK_WAIT, on_wait=ctx.notify):
         text = read_text(path)
@@ -34,7 +41,7 @@ def update_goal(
                 exc.file = path
             raise
         if new_text != text:
-            edit.check_written(goal, new_text)
+            check(goal, new_text)
             write_atomic(path, new_text)
         return result
 
