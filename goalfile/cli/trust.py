@@ -15,9 +15,18 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
     help="A git revision (e.g. origin/main): the ledger must only have grown since, and "
     "every contract change since must be re-approved.",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text for a terminal or a CI log; markdown (a table, then the findings) for a pull "
+    "request or $GITHUB_STEP_SUMMARY.",
+)
 @json_option
 @boundary
-def audit(paths: tuple[str, ...], against: str | None, as_json: bool) -> int:
+def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) -> int:
     """Check that each goal's status is backed by its ledger (for CI).
 
     A `met` needs a newest verify entry with every row met under the pinned contract; a
@@ -36,6 +45,11 @@ def audit(paths: tuple[str, ...], against: str | None, as_json: bool) -> int:
     result = run(paths=goal_paths(paths), against=against, ctx=context())
     if as_json:
         emit_json(result.to_json())
+        return int(result.exit_code)
+    if fmt == "markdown":
+        from goalfile.auditmd import render
+
+        click.echo("\n".join(render(result.files, against=against)))
         return int(result.exit_code)
     for item in result.files:
         if item.error is not None:

@@ -1,10 +1,10 @@
-"""Commands that show things: shell completion."""
+"""Commands that show things: shell completion, a goal's history."""
 
 from __future__ import annotations
 
 import click
 
-from goalfile.cli.base import boundary, main
+from goalfile.cli.base import boundary, emit_json, json_option, main
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -26,4 +26,41 @@ def completion(shell: str) -> int:
     assert cls is not None  # every name in SHELLS has a class
     script = cls(main, {}, "goalfile", "_GOALFILE_COMPLETE").source()
     click.echo(script, nl=False)
+    return 0
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "markdown"]),
+    default="text",
+    show_default=True,
+    help="text for a terminal; markdown for a pull request or $GITHUB_STEP_SUMMARY.",
+)
+@json_option
+@boundary
+def log(paths: tuple[str, ...], fmt: str, as_json: bool) -> int:
+    """Show each goal's history as a grid: one line per criterion, one column per verify run
+    (default: every goal under goals/ and .zetetic/goals/).
+
+    Symbols: ✓ met, ✗ unmet, E error, ⊘ impossible, · not in that run, ↓ met in the run
+    before and judged not met now (a regression). The `before` line marks what happened
+    since the previous run: A approved, R re-approved, O reopened, S status changed by a
+    command; the events are listed below.
+    """
+    from goalfile.cli.core import goal_paths
+    from goalfile.files import load_goal
+    from goalfile.history import history, render_markdown, render_text
+
+    items = [history(load_goal(path), path=path) for path in goal_paths(paths)]
+    if as_json:
+        emit_json({"schema_version": 1, "goals": [item.to_json() for item in items]})
+        return 0
+    render = render_markdown if fmt == "markdown" else render_text
+    for number, item in enumerate(items):
+        if number:
+            click.echo("")
+        click.echo("\n".join(render(item)))
     return 0

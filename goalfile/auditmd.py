@@ -1,0 +1,44 @@
+"""`goalfile audit --format markdown`: the audit as a Markdown table and finding list, for a
+pull request comment or ``$GITHUB_STEP_SUMMARY``. Pure: the audit's result in, lines out."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from goalfile.audit import FileAudit
+from goalfile.ledger import plain_cell
+
+
+def render(files: Sequence[FileAudit], *, against: str | None) -> list[str]:
+    title = "### goalfile audit" + (f" against `{against}`" if against else "")
+    lines = [title, "", "| goal | result | entries added |", "| --- | --- | --- |"]
+    for item in files:
+        if item.error is not None:
+            result = "invalid"
+        elif item.findings:
+            result = f"{len(item.findings)} finding(s)"
+        else:
+            result = "clean"
+        added = str(len(item.new_entries)) if against else "-"
+        lines.append(f"| `{item.path}` | {result} | {added} |")
+    for item in files:
+        details = _details(item, against)
+        if details:
+            lines += ["", f"#### `{item.path}`", "", *details]
+    return lines
+
+
+def _details(item: FileAudit, against: str | None) -> list[str]:
+    lines: list[str] = []
+    if item.error is not None:
+        lines.append(f"- **invalid**: {plain_cell(item.error.render())}")
+    for finding in item.findings:
+        where = f"line {finding.line}: " if finding.line else ""
+        lines.append(f"- **{finding.code}** {where}{plain_cell(finding.message)}")
+        if finding.hint:
+            lines.append(f"  - fix: {plain_cell(finding.hint)}")
+    lines += [f"- note: {plain_cell(note)}" for note in item.notes]
+    if item.changes:
+        lines.append(f"- contract changes since `{against}`:")
+        lines += [f"  - {plain_cell(change.render())}" for change in item.changes]
+    return lines
