@@ -202,9 +202,29 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
             )
         ]
     config = codexconfig.config_path(ctx.env)
+    try:
+        config_text: str | None = config.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        config_text = None
     found = []
     for hook in ours:
-        if hook.trust == "trusted":
+        try:
+            recorded = codexconfig.trusted_hash(config_text, hook.key) if config_text else None
+        except ValueError:
+            recorded = None
+        if recorded is not None and recorded != hook.current_hash:
+            found.append(
+                Finding(
+                    host="codex",
+                    check="trust",
+                    health=Health.PROBLEM,
+                    detail=f"the Stop hook changed since it was trusted: {config} records "
+                    f"{recorded}, Codex now computes {hook.current_hash}; Codex skips it",
+                    fix=TRUST_CODEX,
+                    hint="or open `/hooks` in Codex and trust it again",
+                )
+            )
+        elif hook.trust == "trusted":
             found.append(
                 Finding(
                     host="codex",

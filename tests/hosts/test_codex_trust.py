@@ -66,6 +66,20 @@ def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
         assert again.returncode == 0, again.explain()
         assert trust_finding(json.loads(again.stdout))["health"] == "ok"
 
+        # a changed hook definition needs trusting again: doctor compares the hashes
+        hooks_json = repo / ".codex" / "hooks.json"
+        hooks_json.write_text(hooks_json.read_text().replace("600", "590"), encoding="utf-8")
+        changed = goalfile("doctor", "--json", repo=repo, codex=codex_cli,
+                           codex_home=codex_home, isolation=isolation)  # fmt: skip
+        assert changed.returncode == 1, changed.explain()
+        problem = trust_finding(json.loads(changed.stdout))
+        assert "changed since it was trusted" in problem["detail"], problem
+        refixed = goalfile(*shlex.split(problem["fix"])[1:], repo=repo, codex=codex_cli,
+                           codex_home=codex_home, isolation=isolation)  # fmt: skip
+        assert refixed.returncode == 0, refixed.explain()
+        config = (codex_home / "config.toml").read_text(encoding="utf-8")
+        assert config.count("[hooks.state.") == 1  # the old hash replaced, not a second table
+
         trusted = run_codex(
             codex_cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
         )
