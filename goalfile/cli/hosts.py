@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -40,6 +41,13 @@ from goalfile.cli.base import boundary, context, emit_json, err, json_option, ma
     help="Also trust the Codex Stop hook in $CODEX_HOME/config.toml (else ~/.codex), as "
     "Codex's /hooks screen does; Codex skips an untrusted project hook. Needs `codex` on PATH.",
 )
+@click.option(
+    "--statusline",
+    "with_statusline",
+    is_flag=True,
+    help="Also show the goal in Claude Code's status line: merges `goalfile statusline` "
+    "into .claude/settings.json (a status line already there is kept).",
+)
 @json_option
 @boundary
 def init(
@@ -49,6 +57,7 @@ def init(
     no_hooks: bool,
     mcp: bool,
     trust_codex: bool,
+    with_statusline: bool,
     as_json: bool,
 ) -> int:
     """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
@@ -69,8 +78,12 @@ def init(
         mcp=mcp,
         trust_codex=trust_codex,
     )
+    line, line_error = _statusline(with_statusline)
     if as_json:
-        emit_json(result.to_json())
+        document = result.to_json()
+        if line is not None:
+            document["statusline"] = line.to_json()
+        emit_json(document)
     else:
         if result.goal:
             click.echo(f"wrote {result.goal} (status: draft)")
@@ -96,9 +109,17 @@ def init(
             click.echo(f"{what} {server.path}")
         for key in result.codex_trusted:
             click.echo(f"trusted the Codex hook {key}")
-        if not result.changed and not result.errors:
+        if line is not None:
+            if line.other is not None:
+                click.echo(f"{line.path}: a status line is set already (`{line.other}`); kept")
+            elif line.changed:
+                click.echo(f"registered the status line in {line.path}")
+            else:
+                click.echo(f"status line already in {line.path}")
+        changed = result.changed or (line is not None and line.changed)
+        if not changed and not result.errors:
             click.echo("nothing to change")
-    for error in result.errors:
+    for error in (*result.errors, *([line_error] if line_error is not None else [])):
         err(f"goalfile: {error.render()}")
     codex = [h for h in result.hooks if h.agent.value == "codex" and h.changed]
     if codex and not trust_codex and not as_json:
@@ -113,6 +134,8 @@ def init(
             f"next: describe the goal in {result.goal} (the goal skill guides an agent through "
             f"it), then `goalfile lint {result.goal}` and `goalfile activate {result.goal}`"
         )
+    if line_error is not None:
+        return max(int(result.exit_code), int(line_error.exit_code))
     return int(result.exit_code)
 
 
@@ -196,6 +219,24 @@ def doctor(as_json: bool) -> int:
     problems = sum(f.health is Health.PROBLEM for f in result.findings)
     click.echo("no problems found" if not problems else f"{problems} problem(s) found")
     return int(result.exit_code)
+
+
+def _statusline(wanted: bool) -> tuple[Any, Any]:
+    """Register `goalfile statusline` at the git top level (else here), when asked: the
+    registration, or the error that left the settings file untouched."""
+    if not wanted:
+        return None, None
+    from goalfile.commands.statusline import register
+    from goalfile.errors import GoalfileError
+    from goalfile.files import git_toplevel
+
+    cwd = context().cwd
+    try:
+        done = register(root=git_toplevel(cwd) or cwd)
+    except GoalfileError as exc:
+        return None, exc
+    shown = os.path.relpath(done.path, cwd)
+    return type(done)(path=shown, changed=done.changed, other=done.other), None
 
 
 # --- skills ---------------------------------------------------------------------------------

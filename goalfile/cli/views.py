@@ -64,3 +64,26 @@ def log(paths: tuple[str, ...], fmt: str, as_json: bool) -> int:
             click.echo("")
         click.echo("\n".join(render(item)))
     return 0
+
+
+@main.command()
+def statusline() -> None:
+    """Claude Code status line: one short line for this working tree's goal.
+
+    Reads Claude Code's status JSON on stdin and prints the focused goal (`goalfile focus`),
+    else the active goal: its slug, rows met of total at the last verify, iteration of budget
+    and tokens of budget. Prints nothing when there is no goal; always exits 0. Register it
+    with `goalfile init --statusline`.
+    """
+    import sys
+
+    from goalfile.cli.base import context
+    from goalfile.commands.statusline import status_text
+
+    try:
+        raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+        text = status_text(raw, context())
+    except Exception as exc:  # a status line must never fail the host's prompt
+        text = f"goalfile: {type(exc).__name__}"
+    if text:
+        click.echo(text)

@@ -1,0 +1,92 @@
+"""`goalfile statusline`: the line Claude Code shows under its prompt, for the goal this working
+tree focuses on (`goalfile focus`), else its active goal; and `goalfile init --statusline`,
+which registers it in .claude/settings.json.
+
+The status JSON Claude Code writes on stdin only tells where the session is (``workspace``,
+``cwd``); nothing else is read from it. A status line must never get in the way: input that
+is not JSON, a goal file that cannot be read or no goal at all print a short line or nothing,
+and the exit is 0.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile import hostjson, statusline
+from goalfile.commands.context import Context
+from goalfile.commands.focus import read_focus
+from goalfile.commands.status import discover, last_entry
+from goalfile.errors import GoalfileError
+from goalfile.files import git_toplevel, load_goal
+from goalfile.model import Goal, Status
+
+
+def session_folder(raw: str, ctx: Context) -> Path:
+    """The folder of the session: workspace.current_dir, else cwd, else ours."""
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError:
+        data = {}
+    if isinstance(data, dict):
+        workspace = data.get("workspace")
+        for value in (
+            workspace.get("current_dir") if isinstance(workspace, dict) else None,
+            data.get("cwd"),
+        ):
+            if isinstance(value, str) and value and Path(value).is_dir():
+                return Path(value)
+    return ctx.cwd
+
+
+def status_text(raw: str, ctx: Context) -> str:
+    folder = session_folder(raw, ctx)
+    root = git_toplevel(folder) or folder
+    focus = read_focus(root)
+    if focus is not None and (root / focus.goal).is_file():
+        try:
+            goal = load_goal(str(root / focus.goal))
+        except GoalfileError:
+            return f"goal {focus.goal}: unreadable (`goalfile lint {focus.goal}`)"
+        return statusline.line(goal, last_entry(goal))
+    active: list[Goal] = []
+    for path in discover(root):
+        try:
+            goal = load_goal(path)
+        except GoalfileError:
+            continue
+        if goal.status is Status.ACTIVE:
+            active.append(goal)
+    if not active:
+        return ""
+    first = active[0]
+    return statusline.line(first, last_entry(first), others=len(active) - 1)
+
+
+@dataclass(frozen=True, kw_only=True)
+class StatuslineRegistration:
+    path: str
+    changed: bool
+    other: str | None  # the command of a status line that was there and is kept
+
+    def to_json(self) -> dict[str, object]:
+        return {"path": self.path, "changed": self.changed, "kept_other": self.other}
+
+
+def register(*, root: Path) -> StatuslineRegistration:
+    """Merge our statusLine into ``root``/.claude/settings.json (another one is kept)."""
+    path = root / ".claude" / "settings.json"
+    document, text = hostjson.load(path)
+    if not isinstance(document, dict):
+        raise hostjson.SettingsError(
+            "the settings file is not a JSON object",
+            file=str(path),
+            line=1,
+            column=1,
+            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
+        )
+    merged = statusline.merge(document)
+    if merged.changed:
+        hostjson.write_atomic(path, hostjson.render(merged.document, like=text or ""))
+    return StatuslineRegistration(path=str(path), changed=merged.changed, other=merged.other)
