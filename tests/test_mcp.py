@@ -211,3 +211,21 @@ def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> N
     assert done.returncode == 2
     assert "pip install 'goalfile[mcp]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_focus_is_shown_set_and_cleared(project: Path) -> None:
+    async def body(session: ClientSession) -> Any:
+        return [
+            await session.call_tool("goal_focus", {}),
+            await session.call_tool("goal_focus", {"path": "goals/demo.md"}),
+            await session.call_tool("goal_focus", {}),
+            await session.call_tool("goal_focus", {"clear": True}),
+            await session.call_tool("goal_focus", {"path": "goals/demo.md", "clear": True}),
+        ]
+
+    shown, made, again, cleared, both = with_session(project, body)
+    assert document(shown)["focus"] is None
+    assert document(made)["focus"]["goal"] == "goals/demo.md"
+    assert document(again)["focus"]["goal"] == "goals/demo.md"
+    assert document(cleared)["focus"] is None
+    assert both.is_error

@@ -88,12 +88,20 @@ export default function goalfile(pi: Pi) {
     name: "goal_get",
     label: "Goal",
     description:
-      "The goals of this repository (`goalfile status --json`): status, budget use, each " +
-      "criterion's latest verdict and the last ledger entry. Without `path`: every goal.",
+      "The goal to work on (`goalfile status --json`): the focused goal (`goalfile focus`), " +
+      "else every active goal, each with its status, budget use, each criterion's latest " +
+      "verdict and evidence, and the last verify entry. With `path`: that goal.",
     parameters: { type: "object", properties: { path: PATH }, additionalProperties: false },
     async execute(_id: string, params: { path?: string }, _signal: unknown, _update: unknown, ctx: any) {
       const args = ["status", "--json", ...(params.path ? ["--", params.path] : [])];
-      return result(await run(args, ctx.cwd), [0, 1, 4, 5]);
+      const found = result(await run(args, ctx.cwd), [0, 1, 4, 5]);
+      if (params.path) return found;
+      const document = found.details as { focus?: string | null; goals?: any[] };
+      const goals = (document.goals ?? []).filter((goal) =>
+        document.focus ? goal.path === document.focus : goal.status === "active",
+      );
+      const chosen = { ...document, goals };
+      return { content: [{ type: "text", text: JSON.stringify(chosen, null, 2) }], details: chosen };
     },
   });
 

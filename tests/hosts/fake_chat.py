@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fake_gemini import Call
 from fake_model import FakeModel, Reply, Say, Shell, Turn, Usage
 
 __all__ = ["ChatServer", "pi_tokens"]
@@ -62,7 +63,7 @@ class ChatServer(FakeModel):
             text="\n".join(every),
         )
 
-    def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:
+    def respond(self, turn: Turn, reply: Reply | Call, usage: Usage) -> tuple[str, Any]:
         model = turn.body.get("model") or "fake-model"
         base = {
             "id": f"chatcmpl-fake{turn.index:04d}",
@@ -70,12 +71,20 @@ class ChatServer(FakeModel):
             "created": 1_764_547_200,
             "model": model,
         }
-        if isinstance(reply, Shell):
+        if isinstance(reply, Shell | Call):
+            name, args = (
+                ("bash", {"command": reply.command})
+                if isinstance(reply, Shell)
+                else (
+                    reply.name,
+                    reply.args,
+                )
+            )
             call = {
                 "index": 0,
                 "id": f"call_fake{turn.index:04d}",
                 "type": "function",
-                "function": {"name": "bash", "arguments": json.dumps({"command": reply.command})},
+                "function": {"name": name, "arguments": json.dumps(args)},
             }
             delta: dict[str, Any] = {"role": "assistant", "content": None, "tool_calls": [call]}
             finish = "tool_calls"

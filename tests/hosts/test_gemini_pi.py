@@ -228,3 +228,32 @@ def test_pi_print_mode_is_not_held(isolation: Isolation, tmp_path: Path) -> None
     assert server.feedbacks() == []
     assert not (repo / "done.txt").exists()
     assert goal_state(repo)["status"] == "active"
+
+
+def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path: Path) -> None:
+    repo = goal_repo(tmp_path)
+    plan: list[Any] = [
+        Call("goal_get", {}),
+        Call("goal_verify", {"path": GOAL, "no_write": True}),
+        Call("goal_block", {"path": GOAL, "reason": "the API is down", "tried": ["a mirror"]}),
+        Say("Blocked."),
+    ]
+
+    def script(turn: Turn) -> Any:
+        return plan.pop(0) if plan else Say("Done.")
+
+    host = Host(name="pi", cli=install_cli(PI), server=ChatServer, tokens=pi_tokens)
+    session = host.session(repo, script, isolation)
+    requests = session.server.agent_requests()
+    outputs = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]
+    assert len(outputs) == 3, session.run.explain()
+    listed, verified, blocked = outputs
+    assert '"path": "goals/demo.md"' in listed and '"status": "active"' in listed, listed
+    assert "verify-goal demo iteration" in verified, verified
+    assert '"status": "blocked"' in blocked or "blocked" in blocked, blocked
+    # the goal is blocked, so the extension's hook let the run end without a follow-up
+    assert session.server.feedbacks() == []
+    state = goal_state(repo)
+    assert state["status"] == "blocked"
+    assert "the API is down" in (state["blocker"] or "")
+    assert verify_entries(repo) == [], "no_write wrote nothing; the hook found the goal blocked"
