@@ -148,6 +148,7 @@ def test_the_hook_blocks_until_the_scripted_fix_then_allows_the_stop(
         (1, "verify-goal"),
     ]
     assert goal_state(repo)["iterations"] == {"used": 1, "budget": 10}
+    goalfile_ok("audit", GOAL, cwd=repo)  # the met status is backed by the ledger
 
 
 def test_a_model_that_never_fixes_anything_is_released_by_the_loop_guard(
