@@ -4,14 +4,16 @@ The host (Claude Code, Codex) runs the hook when the agent is about to end its t
 a JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name`` and
 ``stop_hook_active`` (true when the agent is already continuing because a Stop hook blocked).
 
-The hook picks the goal (``--goal``, else every ``active`` goal under ``goals/`` and
-``.zetetic/goals/``), runs ``verify`` on it (writing the ledger entry, with the session's
-transcript for token accounting, within a time limit below the host's hook timeout), and answers:
+The hook picks the goal (``--goal``, else the working tree's focus from ``goalfile focus``,
+else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``), runs ``verify`` on it
+(writing the ledger entry, with the session's transcript for token accounting, within a time
+limit below the host's hook timeout), and answers:
 
 * **allow** when the goal is met, exhausted, blocked, paused or absent;
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
-  instruction;
+  instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
+  at the iteration limit the goal becomes exhausted and the stop is allowed instead;
 * **allow with a message** (loop guard) when ``stop_hook_active`` is true and the last
   ``stall_limit`` verify entries show the same verdicts and evidence: blocking again would only
   repeat them.
