@@ -1,4 +1,43 @@
-from goalfile.cli import main
+"""``python -m goalfile`` and the ``goalfile`` program: the command line, with the signals that
+come before a command has begun or after it has finished handled too.
+
+Until a command's own handling begins (goalfile's modules load, the command line is parsed),
+SIGINT and SIGTERM are only noted; the command boundary then ends the program with the usual
+message and exit code (130 / 143) instead of a traceback from inside an import or click's
+"Aborted!". Once a command has finished, both signals get their default action again: a signal
+that comes while the interpreter shuts down ends the process quietly, as a shell would report
+it, instead of raising inside Python's own exit handlers.
+"""
+
+# Nothing is imported at the top (not even __future__): a Ctrl-C while this module loads would
+# be a traceback. `signal` is built into the interpreter, so importing it is quick.
+
+
+def run() -> None:
+    import signal
+
+    noted: list[int] = []
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda number, frame: noted.append(number))
+    code: str | int | None = None
+    try:
+        try:
+            from goalfile import errors
+            from goalfile.cli import main
+
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                signal.signal(signum, errors.note_signal)
+            errors.NOTED_SIGNALS[:0] = noted  # those noted before, first
+            main()
+        except SystemExit as exc:
+            code = exc.code
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    except KeyboardInterrupt:  # cannot come from a noting handler; kept as a last guard
+        code = 130
+    raise SystemExit(code)
+
 
 if __name__ == "__main__":
-    main()
+    run()

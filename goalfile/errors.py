@@ -7,6 +7,7 @@ exit code. A traceback means a bug.
 
 from __future__ import annotations
 
+import sys
 from enum import IntEnum
 from pathlib import Path
 
@@ -113,3 +114,23 @@ class Terminated(KeyboardInterrupt):
 def interrupted(cause: KeyboardInterrupt, message: str) -> Interrupted:
     """The error for an interrupt: exit 143 after SIGTERM, 130 after Ctrl-C."""
     return TerminatedError(message) if isinstance(cause, Terminated) else Interrupted(message)
+
+
+NOTED_SIGNALS: list[int] = []
+"""SIGINT and SIGTERM that came while goalfile was starting (before a command's own handling
+began): the program notes them (see ``goalfile.__main__``) and the command boundary honours
+them as soon as it begins."""
+
+
+def note_signal(signum: int, frame: object) -> None:
+    NOTED_SIGNALS.append(signum)
+
+
+def interrupt_message() -> str:
+    """What an interrupt did to the goal files, decided by whether one was replaced (a signal
+    that comes just after the replace must not say the file is untouched), never by timing."""
+    files = sys.modules.get("goalfile.files")  # not imported: nothing was written
+    written = files.written_files() if files is not None else ()
+    if not written:
+        return "interrupted; the goal file is untouched"
+    return f"interrupted after {', '.join(written)} was written; its new content is complete"

@@ -64,6 +64,16 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
     return goal
 
 
+_WRITTEN: list[str] = []
+"""The goal files this process has replaced, in order: what an interrupt's message says."""
+
+
+def written_files() -> tuple[str, ...]:
+    """The goal files this process has replaced so far (an interrupt's message names them:
+    whether the file was written decides the message, not when the signal came)."""
+    return tuple(_WRITTEN)
+
+
 def write_atomic(path: str | os.PathLike[str], text: str) -> None:
     """Replace the file's content in one step, keeping its mode; symlinks are followed.
 
@@ -145,6 +155,7 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, real)
+        _WRITTEN.append(str(path))  # signals are held here: no handler runs in between
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)

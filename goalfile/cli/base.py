@@ -16,7 +16,13 @@ from typing import Any, TypeVar
 import click
 
 from goalfile import __version__
-from goalfile.errors import GoalfileError, Terminated, interrupted
+from goalfile.errors import (
+    NOTED_SIGNALS,
+    GoalfileError,
+    Terminated,
+    interrupt_message,
+    interrupted,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,12 +58,16 @@ def boundary(func: F) -> F:
         as_json = bool(kwargs.get("as_json"))
         _tolerant_output()
         previous = signal.getsignal(signal.SIGTERM)
+        previous_int = signal.getsignal(signal.SIGINT)
 
         def on_term(signum: int, frame: object) -> None:
             raise Terminated
 
         signal.signal(signal.SIGTERM, on_term)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
+            if NOTED_SIGNALS:  # came while goalfile was starting: honoured now
+                raise Terminated if NOTED_SIGNALS[0] == signal.SIGTERM else KeyboardInterrupt
             code = func(*args, **kwargs)
         except GoalfileError as exc:
             err(f"goalfile: {exc.render()}")
@@ -65,13 +75,14 @@ def boundary(func: F) -> F:
                 emit_json({"schema_version": 1, "error": exc.to_json()})
             sys.exit(int(exc.exit_code))
         except KeyboardInterrupt as exc:
-            error = interrupted(exc, "interrupted; the goal file is untouched")
+            error = interrupted(exc, interrupt_message())
             err(f"goalfile: {error.render()}")
             if as_json:
                 emit_json({"schema_version": 1, "error": error.to_json()})
             sys.exit(int(error.exit_code))
         finally:
             signal.signal(signal.SIGTERM, previous)
+            signal.signal(signal.SIGINT, previous_int)
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
