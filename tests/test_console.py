@@ -93,6 +93,22 @@ def test_an_error_row_says_what_went_wrong(repo: Path) -> None:
     assert reason.startswith("exit 127: command not found: ") and "no-such-tool-xyz" in reason
 
 
+def test_piped_output_kept_whole_shows_both_ends_of_a_long_run(repo: Path) -> None:
+    """A failing run whose output fits in memory but is longer than 80 lines: the first 40
+    (where the cause is) and the last 40 show, the middle does not."""
+    long = "for i in $(seq 1 100); do echo line$i; done; exit 1"
+    short = "for i in $(seq 1 60); do echo row$i; done; exit 1"
+    rows = (row("C1", long, "exit 0"), row("C2", short, "exit 0"))
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile("verify", "--no-write", "goals/demo.md", cwd=repo)
+    shown = done.stdout.splitlines()
+    assert "  stdout (first 40 and last 40 lines of 692 bytes):" in shown
+    assert "  │ line1" in shown and "  │ line40" in shown and "  │ line61" in shown
+    assert "  │ line41" not in shown and "  │ line60" not in shown
+    assert "  stdout (60 lines of 351 bytes):" in shown  # up to 80 lines: all of them
+    assert all(f"  │ row{i}" in shown for i in range(1, 61))
+
+
 # --------------------------------------------------------------------------- progress
 
 

@@ -61,13 +61,18 @@ def after_a_manual_step(hint: str, command: str) -> bool:
     return any(step in before for step in ("fill in", "replace every", "remove the blocker"))
 
 
-def run_hints(repo: Path, done: subprocess.CompletedProcess[str], tmp_path: Path) -> list[str]:
+def run_hints(
+    repo: Path,
+    done: subprocess.CompletedProcess[str],
+    tmp_path: Path,
+    env: dict[str, str] | None = None,
+) -> list[str]:
     """Run every command the output's hints name, each on its own copy of ``repo``."""
     pairs = [(hint, c) for hint in hints_of(done) for c in commands_in(hint)]
     for number, (hint, command) in enumerate(pairs):
-        copy = tmp_path / f"hint-{number}"
+        copy = tmp_path / f"hint-{len(list(tmp_path.glob('hint-*')))}-{number}"
         shutil.copytree(repo, copy, symlinks=True)
-        ran = run_goalfile(*argv(command), cwd=copy)
+        ran = run_goalfile(*argv(command), cwd=copy, env=env, timeout=300)
         # a command that waits for a manual edit may still refuse (3), never misuse the CLI (2)
         allowed = (0, 1, 3) if after_a_manual_step(hint, command) else (0, 1)
         assert ran.returncode in allowed, (

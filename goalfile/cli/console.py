@@ -103,15 +103,24 @@ class Console:
         """The head and the tail of one stream, each cut to ``self.lines`` lines."""
         if not head and not tail:
             return []
-        first = list(head) if self.lines is None else list(head[: self.lines])
-        last = list(tail) if self.lines is None else list(tail[-self.lines :] if self.lines else [])
-        if head:
+        n = self.lines
+        if n == 0:
+            return []
+        if n is None:
+            first, last = list(head), list(tail)
+        elif head:
+            first, last = list(head[:n]), list(tail[len(tail) - n :])
+        elif len(tail) > 2 * n:  # everything was kept: show both ends of it
+            first, last = list(tail[:n]), list(tail[len(tail) - n :])
+        else:
+            first, last = [], list(tail)
+        if first:
             what = f"first {len(first)} and last {len(last)} lines of {total} bytes"
         else:
-            what = f"last {len(last)} lines of {total} bytes"
+            what = f"{len(last)} lines of {total} bytes"
         lines = [f"  {name} ({what}):"]
         lines += [f"  │ {clean_line(line, limit=2000)}" for line in first]
-        if head:
+        if first:
             lines.append("  │ …")
         lines += [f"  │ {clean_line(line, limit=2000)}" for line in last]
         return lines
