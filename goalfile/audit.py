@@ -30,11 +30,14 @@ from dataclasses import dataclass
 
 from goalfile import contract, ledger
 from goalfile.errors import GoalfileError
+from goalfile.handedit import REOPENABLE, reopened
 from goalfile.model import Entry, Goal, Kind, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
 
 BUDGET_BY = "budget"
+WARNING_CODES = frozenset({"unpinned"})
+"""Findings that are reported as warnings: they do not fail the audit."""
 
 ReadArtifact = Callable[[str], str]
 """Reads an artifact named relative to the goal's working tree; raises GoalfileError."""
@@ -105,6 +108,7 @@ class FileAudit:
     changes: tuple[ChangeReport, ...] = ()
     new_entries: tuple[str, ...] = ()  # entries added since the revision
     notes: tuple[str, ...] = ()  # what the reader should know that is not a finding
+    warnings: tuple[AuditFinding, ...] = ()  # reported, but no failure (e.g. `unpinned`)
     at_ref: bool | None = None  # whether the file existed at the revision; None without one
     error: GoalfileError | None = None
 
@@ -114,6 +118,7 @@ class FileAudit:
             "ok": self.error is None and not self.findings,
             "error": self.error.to_json() if self.error is not None else None,
             "findings": [f.to_json() for f in self.findings],
+            "warnings": [f.to_json() for f in self.warnings],
             "contract_changes": [c.to_json() for c in self.changes],
             "new_entries": list(self.new_entries),
             "notes": list(self.notes),
@@ -208,9 +213,11 @@ def audit_goal(
     }
     findings += drift_findings(goal, skip=reported)
     findings += review_findings(goal, current, read_artifact)
+    warned = [f for f in findings if f.code in WARNING_CODES]
     return FileAudit(
         path=goal.path,
-        findings=tuple(findings),
+        findings=tuple(f for f in findings if f.code not in WARNING_CODES),
+        warnings=tuple(warned),
         changes=tuple(changes),
         new_entries=tuple(new_entries),
         notes=tuple(notes),
@@ -227,7 +234,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     found: list[AuditFinding] = []
     bearing = next((b for b in reversed(current) if b.entry.status is not None), None)
     if bearing is None:
-        if goal.status is not Status.DRAFT:
+        if goal.status not in (Status.DRAFT, Status.ACTIVE):  # active: a skill's new goal
             found.append(
                 AuditFinding(
                     code="status-unbacked",
@@ -239,7 +246,9 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     "written by the command that decides it",
                 )
             )
-    elif bearing.entry.status is not goal.status:
+    elif bearing.entry.status is not goal.status and not (
+        goal.status is Status.ACTIVE and bearing.entry.status in REOPENABLE
+    ):  # a hand edit toward more work is accepted; the next entry records it
         said = bearing.entry.status.value if bearing.entry.status is not None else ""
         found.append(
             AuditFinding(
@@ -271,15 +280,14 @@ ACTS_ON: dict[str, frozenset[Status]] = {
     "refine-goal": frozenset({Status.ACTIVE, Status.MET}),
     "pause": frozenset({Status.ACTIVE}),
     "resume": frozenset({Status.PAUSED, Status.BLOCKED}),
+    "reopen": REOPENABLE,
     "block": frozenset({Status.ACTIVE, Status.PAUSED}),
 }
 
 
 def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     """The `contract:` pin must be the digest the newest approval entry recorded."""
-    approval = next(
-        (b.entry for b in reversed(current) if b.entry.by == contract.ACTIVATE_BY), None
-    )
+    approval = next((b.entry for b in reversed(current) if contract.is_approval(b.entry)), None)
     if approval is None or approval.contract is None:
         return []
     pin = contract.pinned(goal)
@@ -307,6 +315,11 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
     for block in current:
         entry = block.entry
         allowed = ACTS_ON.get(entry.by)
+        if entry.by != "reopen" and (
+            reopened(entry)
+            or (status in REOPENABLE and allowed is not None and Status.ACTIVE in allowed)
+        ):
+            status = Status.ACTIVE  # reopened by hand (or by `goalfile reopen`): accepted
         if status is not None and allowed is not None and status not in allowed:
             found.append(
                 AuditFinding(
@@ -336,12 +349,12 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     if pin is None:
         found.append(
             AuditFinding(
-                code="met-without-pin",
+                code="unpinned",
                 path=path,
                 line=status_line,
-                message="the goal is `met`, but its contract was never pinned by `activate`",
-                hint="pin the contract with `goalfile activate --reapprove "
-                f"{path} --reason TEXT`, then {rerun}",
+                message="the goal is `met`, but its contract was never pinned by `activate`; "
+                "with --against, its contract is compared with the revision's instead",
+                hint=f"pin the contract with `goalfile activate --reapprove {path} --reason TEXT`",
             )
         )
     verify_index = next(
@@ -442,6 +455,11 @@ def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[Aud
     now = contract.contract_of(goal)
     if pin.strip() == now.digest():
         return []
+    try:
+        if contract.tightening(goal):
+            return []  # only tightened: the next verify entry pins it
+    except contract.RecordInvalid:
+        pass  # reported by record_findings
     hint = (
         f"restore the approved contract, or have a person re-approve it with "
         f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
@@ -763,7 +781,7 @@ def contract_history(
     approvals = [
         (b.entry, _readable_record(b.entry))
         for b in current
-        if b.entry.by == contract.ACTIVATE_BY and b.entry.line in added
+        if contract.is_approval(b.entry) and b.entry.line in added
     ]
     findings: list[AuditFinding] = []
     reports: list[ChangeReport] = []
@@ -784,7 +802,7 @@ def contract_history(
                 reason=_reason(record) if record else None,
             )
         )
-        if record is None:
+        if record is None and change.effect != "tightened":  # a tightening is accepted
             criterion = goal.criterion(change.row) if change.row else None
             findings.append(
                 AuditFinding(

@@ -63,6 +63,8 @@ NON_GOALS_LABEL = "non-goals:"
 SETTINGS_LABEL = "run settings:"
 DEFAULT_SHELL = "/bin/sh"
 ACTIVATE_BY = "activate"
+TIGHTENED_LABEL = "contract tightened:"
+TIGHTENED_NOTE = "\n" + TIGHTENED_LABEL + " "
 
 Effect = Literal["loosened", "tightened", "changed"]
 
@@ -199,6 +201,8 @@ def require_pin(goal: Goal) -> str:
             hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
             f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
         )
+    if pin is not None and pin.strip() != current and tightening(goal):
+        return current  # only tightened: verify pins it in its entry
     if pin is not None and pin.strip() != current:
         _, approved = approval or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
@@ -378,8 +382,62 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
     region = ledger_region(text)
     if region is None:
         return None
-    entry = ledger.newest(text, *region, by=(ACTIVATE_BY,))
+    entry = newest_approval(text, region)
     return (entry, recorded(entry, path=path)) if entry is not None else None
+
+
+def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
+    """The newest approval entry: a ``by activate`` entry, or a verify entry that pinned a
+    tightened contract (it holds a ``contract tightened:`` line and the approved rows)."""
+    for head in ledger.heads(text, *region):
+        if head.by == ACTIVATE_BY:
+            return ledger.read(text, head)
+        if head.by == ledger.VERIFY_BY and text.find(TIGHTENED_NOTE, head.start, head.end) >= 0:
+            return ledger.read(text, head)
+    return None
+
+
+def is_approval(entry: Entry) -> bool:
+    return entry.by == ACTIVATE_BY or (
+        entry.by == ledger.VERIFY_BY
+        and any(note.startswith(TIGHTENED_LABEL) for note in entry.notes)
+    )
+
+
+def tightening(goal: Goal) -> tuple[Change, ...]:
+    """How the contract tightened since the newest approval, when the pin no longer matches
+    and every change only tightens it (rows or clauses added); () otherwise."""
+    pin = pinned(goal)
+    current = contract_of(goal)
+    if pin is None or pin.strip() == current.digest():
+        return ()
+    approval = last_approval(goal.text, path=goal.path)
+    if approval is None or approval[1] is None:
+        return ()
+    if approval[0].contract is not None and short(approval[1].digest()) != approval[0].contract:
+        return ()  # the recorded rows are not the ones the pin approved
+    found = changes(approval[1], current)
+    if found and all(change.effect == "tightened" for change in found):
+        return found
+    return ()
+
+
+def tightened_notes(found: Sequence[Change], approved: Contract) -> list[str]:
+    """The lines a verify entry carries when it pins a tightened contract."""
+    names = []
+    for change in found:
+        if change.field == "row":
+            names.append(f"{change.row} added")
+        elif change.field == "non-goal":
+            names.append("non-goal added")
+        else:
+            names.append(f"{change.row or ''} {change.field} tightened".strip())
+    return [
+        f"{TIGHTENED_LABEL} {', '.join(dict.fromkeys(names))}",
+        *(f"- {change.describe()}" for change in found),
+        "",
+        *approval_lines(approved),
+    ]
 
 
 # --- what changed, and whether it loosened the contract -----------------------------------

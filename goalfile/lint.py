@@ -27,6 +27,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
         *_heading_findings(goal),
+        *_status_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     return tuple(findings)
@@ -53,6 +54,15 @@ def require_valid(goal: Goal) -> None:
             column=first.column,
             hint=first.hint,
         )
+
+
+def _status_findings(goal: Goal) -> Iterable[Finding]:
+    """A `met` the newest verify entry does not back (see :mod:`goalfile.handedit`)."""
+    from goalfile.handedit import unbacked_met
+
+    found = unbacked_met(goal)
+    if found is not None:
+        yield found
 
 
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:

@@ -461,7 +461,10 @@ def test_plan_without_a_plan_section_is_unsound(project: Project) -> None:
 def test_plan_refuses_a_goal_that_is_not_active(project: Project, status: str) -> None:
     project.write(Doc(status=status, rows=TWO_ROWS, plan=SOUND_PLAN))
     stderr = project.refused("plan", GOAL)
-    assert f"the goal is {status}; plan needs it active" in stderr
+    if status == "met":  # a met that no verify entry backs is an error first (DESIGN §10)
+        assert "only `goalfile verify` writes `met`" in stderr
+    else:
+        assert f"the goal is {status}; plan needs it active" in stderr
 
 
 def test_plan_at_the_iteration_limit_sets_exhausted(project: Project) -> None:
@@ -1685,18 +1688,21 @@ def test_status_next_step_follows_the_status(project: Project) -> None:
         (project.root / path).write_text(Doc(status=status).render(), encoding="utf-8")
         paths.append(path)
 
-    done = project.run("status", *paths, "--json")
-    text = project.run("status", *paths).stdout
+    done = project.run("status", *paths[:-1], "--json")  # "met" below: no verify backs it
+    text = project.run("status", *paths[:-1]).stdout
 
     assert done.returncode == 0, done.stderr
     states = json.loads(done.stdout)["goals"]
-    assert [s["status"] for s in states] == list(NEXT_STEPS)
-    for state, (status, step) in zip(states, NEXT_STEPS.items(), strict=True):
+    assert [s["status"] for s in states] == list(NEXT_STEPS)[:-1]
+    for state, (status, step) in zip(states, list(NEXT_STEPS.items())[:-1], strict=True):
         path = f"goals/{status}.md"
         assert state["path"] == path
         assert state["next_step"] == step.format(p=path)
         assert (state["blocker"], state["impossible"], state["stall_count"]) == (None, {}, 0)
         assert f"  next: {step.format(p=path)}\n" in text
+    refused = project.run("status", paths[-1])  # a `met` no verify entry backs is an error
+    assert refused.returncode == 3
+    assert "only `goalfile verify` writes `met`" in refused.stdout + refused.stderr
 
 
 def test_status_next_step_after_a_verify_is_refine(project: Project) -> None:

@@ -70,19 +70,19 @@ def audit(repo: Path) -> tuple[int, str]:
     return done.returncode, done.stdout + done.stderr
 
 
-def test_an_exhausted_goal_edited_back_to_active_is_refused_and_reported(agent: Path) -> None:
+def test_an_exhausted_goal_reopened_by_hand_is_ledgered_and_its_budget_still_holds(
+    agent: Path,
+) -> None:
     assert run_goalfile("verify", GOAL, "--tokens-used", "1200", cwd=agent).returncode == 5
     (agent / "out.txt").write_text("hello world\n")
-    edit(agent, "status: exhausted", "status: active")
-    edit(agent, "tokens_used: 1200", "tokens_used: 0")
+    edit(agent, "status: exhausted", "status: active")  # asks for more work: accepted
 
-    refused = run_goalfile("verify", GOAL, "--tokens-used", "10", cwd=agent)
-    assert refused.returncode == 3
-    assert "the ledger's newest status" in refused.stderr and "`exhausted`" in refused.stderr
+    again = run_goalfile("verify", GOAL, "--tokens-used", "1200", cwd=agent)
+    assert again.returncode == 5, again.stdout + again.stderr  # the budget is still spent
+    assert "reopened by hand (was exhausted)" in (agent / GOAL).read_text()
 
     code, report = audit(agent)
-    assert code == 1
-    assert "status-hand-edited" in report
+    assert code == 0, report  # a reopen by hand is no finding: the ledger records it
 
 
 def test_changing_the_working_directory_is_a_contract_change(agent: Path) -> None:

@@ -107,7 +107,10 @@ def test_not_active_is_refused_and_the_file_untouched(repo: Path, status: str) -
     before = path.read_bytes()
     done = run_goalfile("verify", path, cwd=repo)
     assert done.returncode == 3
-    assert f"the goal is {status}, not active" in done.stderr
+    if status == "met":  # no verify entry backs it: an error before anything else
+        assert "only `goalfile verify` writes `met`" in done.stderr
+    else:
+        assert f"the goal is {status}, not active" in done.stderr
     assert path.read_bytes() == before
     assert not (repo / "ran").exists()
     assert "verify-goal" not in done.stdout

@@ -147,6 +147,24 @@ def resume(path: str, resolved: str | None, as_json: bool) -> int:
 
 @main.command()
 @click.argument("path", type=click.Path())
+@click.option("--reason", required=True, help="Why more work is needed (1–4,000 characters).")
+@json_option
+@boundary
+def reopen(path: str, reason: str, as_json: bool) -> int:
+    """Set a met, blocked, exhausted or paused goal back to active; ledgered with the reason.
+
+    The same as setting `status: active` by hand, which the next entry records as "reopened
+    by hand". The budget is unchanged: a person raises it with `goalfile budget`.
+    """
+    from goalfile.commands.state import reopen as run
+
+    result = run(path=path, reason=reason, ctx=context())
+    _report(result, as_json, [f"{path}: active"])
+    return 0
+
+
+@main.command()
+@click.argument("path", type=click.Path())
 @click.option("--reason", help="Why the goal is paused.")
 @json_option
 @boundary

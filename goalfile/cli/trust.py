@@ -58,6 +58,8 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
             continue
         for finding in item.findings:
             click.echo(finding.render())
+        for warning in item.warnings:
+            click.echo(f"warning: {warning.render()}")
         for note in item.notes:
             click.echo(f"{item.path}: note: {note}")
         if item.changes:

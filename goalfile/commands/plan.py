@@ -8,6 +8,7 @@ from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.errors import ExitCode
+from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
@@ -75,7 +76,10 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
                 iteration=goal.iterations_used,
                 date=ctx.today,
                 by="plan",
-                notes=(f"iteration budget reached: {goal.iterations_used} of {limit} used",),
+                notes=(
+                    *reopen_notes(goal),
+                    f"iteration budget reached: {goal.iterations_used} of {limit} used",
+                ),
                 status=Status.EXHAUSTED,
             )
             text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
@@ -88,7 +92,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
                 sound=None,
                 revision=0,
                 digest="",
-                findings=(entry.notes[0],),
+                findings=(entry.notes[-1],),
             )
         review = review_plan(goal)
         revision = _revision(goal)
@@ -102,7 +106,9 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
             f"verify-plan: {verdict} ({ctx.today})",
             findings_line(findings),
         ]
-        entry = Entry(iteration=iteration, date=ctx.today, by="plan", notes=tuple(notes))
+        entry = Entry(
+            iteration=iteration, date=ctx.today, by="plan", notes=(*notes, *reopen_notes(goal))
+        )
         text = record_in_section(
             text, goal, revision=revision, verdict=verdict, date=ctx.today, findings=findings
         )

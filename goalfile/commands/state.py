@@ -196,3 +196,30 @@ def budget(*, path: str, iterations: int | None, tokens: int | None, ctx: Contex
         return text, StateResult(path=path, command="budget", status=status, notes=tuple(notes))
 
     return update_goal(path, ctx, command="goalfile budget", change=change)
+
+
+def reopen(*, path: str, reason: str, ctx: Context) -> StateResult:
+    """Set a met, blocked, exhausted or paused goal back to active, as a hand edit of the
+    status would (see :mod:`goalfile.handedit`), with the reason in the entry."""
+    from goalfile.handedit import REOPENABLE, reopened_from
+
+    reason = _one_line(reason)
+    if not 1 <= len(reason) <= REASON_LIMIT:
+        raise UsageError(f"--reason must be 1 to {REASON_LIMIT} characters")
+
+    def change(text: str, goal: Goal) -> tuple[str, StateResult]:
+        was = reopened_from(goal) or goal.status
+        if was not in REOPENABLE:
+            require_status(goal, path, tuple(sorted(REOPENABLE)), "reopen")
+        notes = [f"reopened (was {was.value})", f"reason: {reason}"]
+        text = edit.append_to_section(
+            text, "Iterations", _entry_text(goal, ctx, "reopen", notes, Status.ACTIVE)
+        )
+        if goal.status is not Status.ACTIVE:
+            text = edit.set_value(text, "status", Status.ACTIVE.value)
+        text = edit.remove_key(text, "blocker")
+        return text, StateResult(
+            path=path, command="reopen", status=Status.ACTIVE, notes=tuple(notes)
+        )
+
+    return update_goal(path, ctx, command="goalfile reopen", change=change)

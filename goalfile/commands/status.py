@@ -12,8 +12,9 @@ from goalfile.commands.focus import read_focus
 from goalfile.commands.verify import impossible_rows
 from goalfile.commands.workdir import WorkDir
 from goalfile.commands.workdir import decide as decide_workdir
-from goalfile.errors import ExitCode, GoalfileError
+from goalfile.errors import ExitCode, GoalfileError, GoalFileInvalid
 from goalfile.files import git_toplevel, load_goal
+from goalfile.handedit import unbacked_met
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
@@ -141,6 +142,13 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
             goal = load_goal(path)
         except GoalfileError as exc:
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=exc))
+            continue
+        unbacked = unbacked_met(goal)
+        if unbacked is not None:  # an error everywhere, as in lint
+            error = GoalFileInvalid(
+                unbacked.message, file=path, line=unbacked.line, hint=unbacked.hint
+            )
+            results.append(GoalStatus(path=path, goal=None, last_verify=None, error=error))
             continue
         results.append(
             GoalStatus(

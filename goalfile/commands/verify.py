@@ -15,6 +15,7 @@ from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import goal_lock, load_goal, read_text, write_atomic
+from goalfile.handedit import reopen_notes, reopened_from
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
@@ -174,6 +175,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         if options.write:
             _require_ledger_status(goal)
         pin = contract.require_pin(goal)
+        tightened = contract.tightening(goal)  # accepted, and pinned by this entry
         where = require_approved_workdir(goal)
         meter = _meter(goal, options)
         try:
@@ -189,7 +191,17 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             rows=run.rows,
             status=run.status,
             contract=contract.short(pin),
-            notes=("", where.note(), *_judge_note(run.rows, options.judge)),
+            notes=(
+                "",
+                *reopen_notes(goal),
+                where.note(),
+                *_judge_note(run.rows, options.judge),
+                *(
+                    ("", *contract.tightened_notes(tightened, contract.contract_of(goal)))
+                    if tightened
+                    else ()
+                ),
+            ),
         )
         if run.status is Status.ACTIVE and options.write:
             run = _check_stall(goal, entry, run)
@@ -203,7 +215,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
         )
         entry_lines = ledger.render_entry(entry, status_reason=run.reason)
         if options.write:
-            _write(goal, entry_lines, run, meter)
+            _write(goal, entry_lines, run, meter, pin=pin if tightened else None)
         return VerifyResult(
             path=goal.path,
             slug=goal.slug,
@@ -240,6 +252,8 @@ def _require_ledger_status(goal: Goal) -> None:
     if region is None:
         return
     entry = ledger.newest_status(goal.text, *region)
+    if reopened_from(goal) is not None:
+        return  # a hand edit toward more work: accepted, and the entry records it
     if entry is not None and entry.status is not None and entry.status is not goal.status:
         raise Refused(
             f"the frontmatter says `{goal.status.value}`, but the ledger's newest status "
@@ -529,7 +543,14 @@ def _error_blocker(rows: Sequence[RowResult]) -> str:
     return ledger.clean_line(f"{first.id} error: {first.evidence}{more}")
 
 
-def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMeter | None) -> None:
+def _write(
+    loaded: Goal,
+    entry_lines: Sequence[str],
+    run: _Run,
+    meter: TokenMeter | None,
+    *,
+    pin: str | None = None,
+) -> None:
     """Re-read the file (a person may have edited it during the run) and apply our edits,
     unless it is no longer the goal that was run."""
     path = loaded.path
@@ -582,6 +603,8 @@ def _write(loaded: Goal, entry_lines: Sequence[str], run: _Run, meter: TokenMete
             run.tokens > current.tokens_used or not current.tokens_measured
         ):
             text = edit.set_value(text, "tokens_used", run.tokens)
+        if pin is not None:  # a tightened contract, pinned by the entry just appended
+            text = edit.set_value(text, "contract", pin)
         edit.check_written(current, text)
     except GoalfileError as exc:
         exc.file = exc.file or path

@@ -1,0 +1,190 @@
+"""Hand edits of a goal file (DESIGN §10): toward more work accepted and ledgered, toward done
+refused everywhere; a contract that only tightens is accepted and pinned.
+
+Each test edits the file as a person or a skill would, then runs the real goalfile process in
+a real git repository.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, goal_text, row, run_goalfile
+
+GOAL = "goals/g.md"
+ROW_C2 = "| C2 | more | `test -d goals` | exit 0 | deterministic |\n"
+
+
+@pytest.fixture
+def goal(repo: Path) -> Path:
+    """An approved goal with one passing row, committed on main."""
+    (repo / "ok").write_text("")
+    (repo / GOAL).write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations="1",
+            iterations_used=0,
+            rows=(row("C1", "test -f ok", "exit 0"),),
+        )
+    )
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "-M", "main")
+    git(repo, "checkout", "-qb", "work")
+    return repo
+
+
+def set_status(repo: Path, status: str) -> None:
+    path = repo / GOAL
+    text = path.read_text()
+    path.write_text(re.sub(r"(?m)^status: \w+", f"status: {status}", text, count=1))
+
+
+def audit_against_main(repo: Path) -> tuple[int, str]:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "work", "--allow-empty")
+    done = run_goalfile("audit", GOAL, "--against", "main", cwd=repo)
+    return done.returncode, done.stdout + done.stderr
+
+
+def reach(repo: Path, status: str) -> None:
+    if status == "met":
+        assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    elif status == "blocked":
+        done = run_goalfile("block", GOAL, "--reason", "CI down", "--tried", "retry", cwd=repo)
+        assert done.returncode == 0, done.stderr
+    elif status == "paused":
+        assert run_goalfile("pause", GOAL, cwd=repo).returncode == 0
+    else:
+        assert run_goalfile("plan", GOAL, cwd=repo).returncode in (0, 1)
+        assert run_goalfile("plan", GOAL, cwd=repo).returncode == 5
+    assert f"status: {status}" in (repo / GOAL).read_text()
+
+
+@pytest.mark.parametrize("was", ["met", "blocked", "paused", "exhausted"])
+def test_a_goal_set_back_to_active_by_hand_is_verified_and_ledgered(goal: Path, was: str) -> None:
+    reach(goal, was)
+    set_status(goal, "active")
+    linted = run_goalfile("lint", GOAL, cwd=goal)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    done = run_goalfile("verify", GOAL, cwd=goal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"reopened by hand (was {was})" in (goal / GOAL).read_text()
+    code, report = audit_against_main(goal)
+    assert code == 0, report
+
+
+def test_plan_records_a_hand_reopen_too(goal: Path) -> None:
+    reach(goal, "met")
+    set_status(goal, "active")
+    done = run_goalfile("plan", GOAL, cwd=goal)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "reopened by hand (was met)" in (goal / GOAL).read_text()
+
+
+def test_a_met_set_by_hand_is_an_error_everywhere_with_a_fix_that_works(goal: Path) -> None:
+    set_status(goal, "met")
+    for args in (
+        ["lint", GOAL],
+        ["status", GOAL],
+        ["verify", "--no-write", GOAL],
+        ["plan", GOAL],
+    ):
+        done = run_goalfile(*args, cwd=goal)
+        assert done.returncode == 3, (args, done.stdout + done.stderr)
+        assert "only `goalfile verify` writes `met`" in done.stdout + done.stderr, args
+    fix = f"set `status: active` and run `goalfile verify {GOAL}`"
+    assert (
+        fix
+        in run_goalfile("lint", GOAL, cwd=goal).stdout + run_goalfile("lint", GOAL, cwd=goal).stderr
+    )
+    set_status(goal, "active")
+    assert run_goalfile("verify", GOAL, cwd=goal).returncode == 0
+    assert run_goalfile("lint", GOAL, cwd=goal).returncode == 0
+
+
+def test_a_met_after_a_reapproval_is_not_backed(goal: Path) -> None:
+    reach(goal, "met")
+    path = goal / GOAL
+    path.write_text(path.read_text().replace("`test -f ok`", "`test -e ok`"))
+    assert run_goalfile("activate", "--reapprove", GOAL, "--reason", "x", cwd=goal).returncode == 0
+    set_status(goal, "met")
+    done = run_goalfile("lint", GOAL, cwd=goal)
+    assert done.returncode == 3
+    assert "set `active`" in done.stdout + done.stderr
+
+
+def test_a_row_added_to_a_pinned_goal_is_accepted_and_pinned(goal: Path) -> None:
+    path = goal / GOAL
+    before_pin = next(x for x in path.read_text().split("\n") if x.startswith("contract:"))
+    path.write_text(
+        path.read_text().replace(
+            "| exit 0 | deterministic |\n",
+            "| exit 0 | deterministic |\n" + ROW_C2,
+        )
+    )
+    done = run_goalfile("verify", GOAL, cwd=goal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = path.read_text()
+    assert "contract tightened: C2 added" in text
+    pin = next(x for x in text.split("\n") if x.startswith("contract:"))
+    assert pin != before_pin
+    assert run_goalfile("verify", "--no-write", GOAL, cwd=goal).returncode == 0
+    code, report = audit_against_main(goal)
+    assert code == 0, report
+    # a loosening after the tightening is refused as before
+    path.write_text(path.read_text().replace(ROW_C2, ""))
+    refused = run_goalfile("verify", "--no-write", GOAL, cwd=goal)
+    assert refused.returncode == 3
+    assert "C2 removed" in refused.stderr
+
+
+def test_a_clause_added_is_a_tightening(goal: Path) -> None:
+    path = goal / GOAL
+    path.write_text(path.read_text().replace("| exit 0 |", "| exit 0; output empty |"))
+    done = run_goalfile("verify", GOAL, cwd=goal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "contract tightened: C1 expected tightened" in path.read_text()
+
+
+@pytest.mark.parametrize("was", ["met", "blocked", "paused"])
+def test_reopen_does_what_the_hand_edit_does(goal: Path, was: str) -> None:
+    reach(goal, was)
+    done = run_goalfile("reopen", GOAL, "--reason", "the code regressed", cwd=goal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (goal / GOAL).read_text()
+    assert f"reopened (was {was})" in text and "reason: the code regressed" in text
+    assert "status: active" in text and "blocker:" not in text.split("---")[1]
+    assert run_goalfile("verify", GOAL, cwd=goal).returncode == 0
+    code, report = audit_against_main(goal)
+    assert code == 0, report
+
+
+def test_reopen_refuses_an_active_goal(goal: Path) -> None:
+    done = run_goalfile("reopen", GOAL, "--reason", "x", cwd=goal)
+    assert done.returncode == 3, done.stdout + done.stderr
+
+
+def test_audit_an_unpinned_met_goal_is_a_warning(repo: Path) -> None:
+    (repo / GOAL).write_text(
+        goal_text(slug="g", status="active", rows=(row("C1", "true", "exit 0"),))
+    )
+    audited = run_goalfile("audit", GOAL, cwd=repo)
+    assert audited.returncode == 0, audited.stdout  # active with an empty ledger: no finding
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    audited = run_goalfile("audit", GOAL, "--against", "HEAD", cwd=repo)
+    assert audited.returncode == 0, audited.stdout
+    assert "warning: " in audited.stdout and "unpinned" in audited.stdout
+    # the contract is compared with the base revision: a loosening there is a finding
+    path = repo / GOAL
+    path.write_text(path.read_text().replace("| exit 0 |", "| exit != 3 |"))
+    audited = run_goalfile("audit", GOAL, "--against", "HEAD", cwd=repo)
+    assert audited.returncode == 1, audited.stdout
+    assert "contract-change-unapproved" in audited.stdout
