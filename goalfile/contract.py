@@ -191,6 +191,17 @@ def require_pin(goal: Goal) -> str:
     approval = last_approval(goal.text, path=goal.path)
     if pin is not None and approval is not None:
         _require_approved_pin(goal, pin, approval)
+    if pin is not None and approval is None:
+        raise Refused(
+            f"the `contract:` pin ({short(pin)}) is backed by no approval entry in the ledger; "
+            "a pin is written only by `goalfile activate`, which ledgers the approval; "
+            "nothing was run",
+            file=goal.path,
+            line=goal.key_line("contract"),
+            hint="restore the ledger's approval entry (e.g. `git checkout -- FILE`), or have a "
+            f"person approve the contract with `goalfile activate --reapprove {goal.path} "
+            "--reason TEXT`",
+        )
     if pin is None and approval is not None:
         raise Refused(
             f"the `contract:` pin is missing, but the ledger records an approval "
@@ -239,12 +250,6 @@ def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract 
         hint=f"{restore}, or have a person approve the contract as it is with "
         f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
     )
-
-
-def approved_short(goal: Goal) -> str | None:
-    """The short digest of the newest approval entry, or None when the ledger records none."""
-    approval = last_approval(goal.text, path=goal.path)
-    return approval[0].contract if approval is not None else None
 
 
 # --- the approval record in `by activate` entries -----------------------------------------

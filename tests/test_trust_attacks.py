@@ -322,3 +322,28 @@ def test_an_approval_record_edited_by_hand_is_an_error_not_a_traceback(
     assert audited.returncode == 1, audited.stdout + audited.stderr
     assert "Traceback" not in audited.stderr
     assert "approval-record-invalid" in audited.stdout
+
+
+def test_a_pin_that_no_approval_entry_backs_is_refused(build: Path) -> None:
+    """The agent loosens the check, deletes the ledger's approval entry and pins the loose
+    contract by hand (its digest is what a scratch activation printed)."""
+    goal = build / GOAL
+    edit(goal, "`test -f build/ok`", "`true`")
+    text = goal.read_text()
+    head = text.index("### Iteration 0")
+    goal.write_text(text[:head] + text[text.index("## Lessons") :])
+    scratch = build / "scratch.md"
+    shutil.copy(goal, scratch)
+    edit(scratch, "status: active", "status: draft")
+    edit(scratch, pin_line(scratch) + "\n", "")
+    assert run_goalfile("activate", "scratch.md", cwd=build).returncode == 0
+    edit(goal, pin_line(goal), pin_line(scratch))
+    scratch.unlink()
+    before = goal.read_bytes()
+    refused = run_goalfile("verify", GOAL, cwd=build)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "backed by no approval entry" in refused.stderr
+    assert goal.read_bytes() == before
+    fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "lost ledger", cwd=build)
+    assert fixed.returncode == 0, fixed.stderr
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0

@@ -110,7 +110,6 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         approved = contract.contract_of(goal)
         pin = approved.digest()
         previous = contract.pinned(goal)
-        recorded = contract.approved_short(goal)
         where = workdir.decide(goal)
         last = contract.last_approval(goal.text, path=goal.path)
         was_where = workdir.recorded(last[0]) if last is not None else None
@@ -118,7 +117,8 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         if (
             previous is not None
             and previous.strip() == pin
-            and recorded in (None, contract.short(pin))
+            and last is not None  # a pin no approval entry backs is approved now
+            and last[0].contract in (None, contract.short(pin))
             and not moved
         ):
             raise Refused(
