@@ -58,6 +58,9 @@ def list_hooks(root: Path, env: Mapping[str, str]) -> list[CodexHook] | str:
     codex = shutil.which("codex", path=env.get("PATH"))
     if codex is None:
         return "`codex` is not on PATH"
+    home = config_path(env).parent
+    if not home.is_dir():  # `codex app-server` does not answer without it
+        return f"{home} does not exist (start `codex` once to set it up)"
     requests: list[dict[str, object]] = [
         {
             "id": 1,

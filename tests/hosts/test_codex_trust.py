@@ -37,6 +37,11 @@ def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
 ) -> None:
     repo = goal_repo(tmp_path)
     codex_home = tmp_path / "home" / ".codex"
+    before = goalfile("doctor", "--json", repo=repo, codex=codex_cli, codex_home=codex_home,
+                      isolation=isolation)  # fmt: skip
+    unknown = trust_finding(json.loads(before.stdout))
+    assert unknown["health"] == "unknown", unknown
+    assert f"{codex_home} does not exist" in unknown["detail"]
     with start_server(ResponsesServer, fix_after_feedback(FIX), isolation) as server:
         write_codex_config(codex_home, server_url=server.url, repo=repo)
         untrusted = run_codex(
