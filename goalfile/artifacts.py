@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from goalfile.errors import Refused
+from goalfile.files import read_regular
 
 ARTIFACT_LIMIT = 200_000  # characters of an artifact handed to a judge
 
@@ -35,8 +36,8 @@ def read_artifact(target: Path, *, limit: int | None = None) -> tuple[str, bool]
     """The artifact's text (decoded leniently) and whether it was cut at ``limit``."""
     if target.is_dir():
         raise Refused(f"artifact {target} is a folder", hint="name the file that is reviewed")
-    try:
-        data = target.read_bytes()
+    try:  # a regular file only (a FIFO or /dev/zero is refused), and never more than needed
+        data = read_regular(target, what="artifact", limit=None if limit is None else 4 * limit)
     except FileNotFoundError:
         raise Refused(f"artifact {target} does not exist", hint="check the path") from None
     except OSError as exc:

@@ -34,7 +34,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
     try:
-        return Path(path).read_bytes()
+        return read_regular(path, what="goal file")
     except FileNotFoundError:
         raise UsageError(
             f"{path}: no such goal file",
@@ -47,6 +47,57 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 _last_read: tuple[str, bytes, Goal] | None = None  # the goal load_goal parsed last
+
+
+_KINDS = (
+    (stat.S_ISCHR, "character device"),
+    (stat.S_ISBLK, "block device"),
+    (stat.S_ISFIFO, "FIFO (named pipe)"),
+    (stat.S_ISSOCK, "socket"),
+)
+GROWTH = 1 << 20
+"""Bytes a file may grow by while it is read; one that keeps growing is refused."""
+
+
+def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None = None) -> bytes:
+    """The bytes of a regular file (symlinks followed), at most ``limit`` of them.
+
+    Anything else (a device such as ``/dev/zero``, a FIFO, a socket) is refused without
+    reading from it: it could be endless or never answer. The file is opened without blocking
+    (a FIFO's open would wait for a writer), and the read stops at the size the file had when
+    it was opened plus :data:`GROWTH`: a file that grows faster than it is read is refused.
+    Raises OSError as ``open`` does (FileNotFoundError, IsADirectoryError...)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "special file")
+            raise Refused(
+                f"{path}: is a {kind}, not a regular file; nothing was read",
+                file=str(path),
+                hint=f"name a regular {what} (a symlink to one is fine)",
+            )
+        os.set_blocking(fd, True)
+        cap = info.st_size + GROWTH if limit is None else limit
+        chunks, total = [], 0
+        while total <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if limit is None and total > cap:
+            raise Refused(
+                f"{path}: grew by more than {GROWTH} bytes while it was read; nothing was done",
+                file=str(path),
+                hint=f"run the command again when nothing is writing to the {what}",
+            )
+        data = b"".join(chunks)
+        return data if limit is None else data[:limit]
+    finally:
+        os.close(fd)
 
 
 def load_goal(path: str | os.PathLike[str]) -> Goal:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -441,8 +442,16 @@ class TranscriptReader:
 
     def poll(self) -> SessionUsage:
         """Read what was appended since the last poll; return the cumulative usage."""
-        try:
-            with open(self._path, "rb") as handle:
+        try:  # without blocking: a FIFO's open would wait for a writer
+            fd = os.open(self._path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            with open(fd, "rb") as handle:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/zero, a FIFO: never read
+                    raise TranscriptError(
+                        "the transcript is not a regular file; nothing was read",
+                        file=self._path,
+                        hint="pass the host session's transcript file itself",
+                    )
+                os.set_blocking(fd, True)
                 self._read_new(handle)
         except OSError as exc:
             raise TranscriptError(
@@ -463,8 +472,9 @@ class TranscriptReader:
         self._identity = identity
         handle.seek(self._offset)
         read = 0
+        size = stat.st_size  # what is appended while this poll reads waits for the next one
         try:
-            while chunk := handle.read(_CHUNK):
+            while self._offset < size and (chunk := handle.read(min(_CHUNK, size - self._offset))):
                 read += len(chunk)
                 self._offset += len(chunk)
                 self._consume(chunk)
