@@ -165,6 +165,14 @@ def test_a_model_that_never_fixes_anything_is_released_by_the_loop_guard(
     assert "no progress in 3" in (state["blocker"] or ""), state
     assert "no progress in 3 verify runs" in entries[-1].status
     assert [e.iteration for e in entries] == [0, 1, 2]  # each turn was an iteration
+    if host.name == "claude":  # Claude Code shows the hook's message to the user; `codex exec`
+        # accepts it but shows it nowhere
+        shown = [
+            str(e.get("content"))
+            for e in session.run.events()
+            if e.get("subtype") == "informational"
+        ]
+        assert any("status: blocked (no progress in 3 verify runs)" in m for m in shown), shown
 
 
 def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_agent_stops(
