@@ -188,3 +188,13 @@ def test_audit_an_unpinned_met_goal_is_a_warning(repo: Path) -> None:
     audited = run_goalfile("audit", GOAL, "--against", "HEAD", cwd=repo)
     assert audited.returncode == 1, audited.stdout
     assert "contract-change-unapproved" in audited.stdout
+
+
+def test_pause_after_a_hand_reopen_records_it(goal: Path) -> None:
+    reach(goal, "met")
+    set_status(goal, "active")
+    assert run_goalfile("pause", GOAL, "--reason", "later", cwd=goal).returncode == 0
+    text = (goal / GOAL).read_text()
+    assert text.count("reopened by hand (was met)") == 1
+    code, report = audit_against_main(goal)
+    assert code == 0, report

@@ -201,6 +201,9 @@ def test_a_planted_repository_is_refused_until_reapproved(build: Path) -> None:
     assert "approved `..`" in done.stderr
     assert goal.read_bytes() == before
     assert run_goalfile("verify", "--no-write", GOAL, cwd=build).returncode == 3
+    audited = run_goalfile("audit", GOAL, cwd=build)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "workdir-not-approved" in audited.stdout
     # the fix it names: a re-approval that ledgers the move
     fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "nested repo", cwd=build)
     assert fixed.returncode == 0, fixed.stderr

@@ -9,15 +9,17 @@ Exit 0 clean, 1 findings, 3 when a file cannot be read as a goal.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from goalfile import contract
 from goalfile.artifacts import read_artifact, resolve_artifact
-from goalfile.audit import AuditFinding, FileAudit, audit_goal
+from goalfile.audit import AuditFinding, FileAudit, audit_goal, label
+from goalfile.commands import workdir
 from goalfile.commands.context import Context
-from goalfile.commands.verify import working_directory
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import ENCODING, ERRORS, read_text
+from goalfile.model import Goal
 from goalfile.parse import parse_goal
 from goalfile.run import git_show
 
@@ -106,12 +108,38 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
         goal = parse_goal(read_text(path), path=path)
     except GoalfileError as exc:
         return FileAudit(path=path, error=exc, at_ref=None if against is None else bool(old_text))
-    base = working_directory(goal)
-    return audit_goal(
+    where = workdir.decide(goal)
+    base = where.path
+    result = audit_goal(
         goal,
         read_artifact=lambda name: read_artifact(resolve_artifact(base, name))[0],
         against=against,
         old_text=old_text,
+    )
+    moved = _workdir_finding(goal, where)
+    return result if moved is None else replace(result, findings=(*result.findings, moved))
+
+
+def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:
+    """The checks would run elsewhere than the newest approval entry recorded."""
+    try:
+        approval = contract.last_approval(goal.text)
+    except contract.RecordInvalid:
+        return None  # reported as approval-record-invalid
+    approved = workdir.recorded(approval[0]) if approval is not None else None
+    if approved is None or approved == where.relative:
+        return None
+    assert approval is not None
+    return AuditFinding(
+        code="workdir-not-approved",
+        path=goal.path,
+        line=goal.key_line("contract") or goal.key_line("status"),
+        entry=label(approval[0]),
+        message=f"the checks would run in {where.describe()}, but the newest approval entry "
+        f"approved `{approved}` (relative to the goal file)",
+        hint="remove what moved it (a `.git` between the goal and the repository's top), or "
+        f"have a person approve it with `goalfile activate --reapprove {goal.path} --reason "
+        "TEXT`",
     )
 
 

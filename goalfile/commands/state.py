@@ -48,6 +48,10 @@ def _entry_text(
     status: Status | None,
     reason: str | None = None,
 ) -> list[str]:
+    from goalfile.handedit import reopen_notes
+
+    if by != "reopen":  # the first entry after a hand reopen records it
+        notes = (*reopen_notes(goal), *notes)
     entry = Entry(
         iteration=goal.iterations_used, date=ctx.today, by=by, notes=tuple(notes), status=status
     )
