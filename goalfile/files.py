@@ -12,6 +12,7 @@ import errno
 import hashlib
 import json
 import os
+import re
 import signal
 import stat
 import tempfile
@@ -198,7 +199,9 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
         mode = stat.S_IMODE(os.stat(real).st_mode)
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(real)}.", suffix=".tmp")
+    name = os.path.basename(real)
+    _remove_stale_temporaries(folder, name)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=_temporary_prefix(name), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode(ENCODING, ERRORS))
@@ -219,6 +222,41 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
             os.close(dir_fd)
 
 
+def _temporary_prefix(name: str) -> str:
+    """Temporary files are ``.NAME.goalfile-PID.XXXXXXXX.tmp``: recognisably goalfile's, and
+    naming the process that wrote them."""
+    return f".{name}.goalfile-{os.getpid()}."
+
+
+def _remove_stale_temporaries(folder: str, name: str) -> None:
+    """Remove temporary files of ``name`` that a goalfile process left when it was killed
+    while writing (SIGKILL, a power cut): those whose writing process no longer lives. Called
+    under the goal's lock, so no live writer of this goal owns one."""
+    pattern = re.compile(rf"\.{re.escape(name)}\.goalfile-(\d+)\.[^/]*\.tmp")
+    try:
+        entries = os.listdir(folder)
+    except OSError:
+        return
+    for entry in entries:
+        match = pattern.fullmatch(entry)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(folder, entry))
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return False  # ours from an earlier write of this process, which failed
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: alive
+    return True
+
+
 def create_new(path: str | os.PathLike[str], text: str) -> None:
     """Write a new file; refuse when one exists already.
 
@@ -232,7 +270,9 @@ def create_new(path: str | os.PathLike[str], text: str) -> None:
     if target.exists():
         raise _exists(target)
     try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(
+            dir=target.parent, prefix=_temporary_prefix(target.name), suffix=".tmp"
+        )
     except OSError as exc:
         raise _write_failed(target, exc) from None
     try:

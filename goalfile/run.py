@@ -34,6 +34,8 @@ import selectors
 import signal
 import stat
 import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -238,6 +240,7 @@ def _end_group(
             if pump is None or not pump(wait):
                 time.sleep(wait)
     proc.wait()
+    _guard_say(f"-{pgid}")
 
 
 # --------------------------------------------------------------------------- pipes
@@ -393,6 +396,56 @@ def _start_problem(spec: CheckSpec, exc: OSError) -> str:
     return f"shell {spec.shell} cannot be run: {exc.strerror or exc}"
 
 
+# --------------------------------------------------------------------------- the guard
+
+_GUARD_CODE = """
+import os, signal, sys
+groups = set()
+for line in sys.stdin:
+    word = line.strip()
+    if word[:1] == "+":
+        groups.add(int(word[1:]))
+    elif word[:1] == "-":
+        groups.discard(int(word[1:]))
+for group in groups:
+    try:
+        os.killpg(group, signal.SIGKILL)
+    except OSError:
+        pass
+"""
+"""The guard: reads ``+PGID`` / ``-PGID`` lines; at end of input (goalfile has ended, however:
+even SIGKILL closes the pipe) it kills every check process group still registered."""
+
+_guard: subprocess.Popen[bytes] | None = None
+_guard_lock = threading.Lock()
+
+
+def _guard_say(line: str) -> None:
+    """Tell the guard a check's process group started (``+PGID``) or was ended (``-PGID``).
+
+    The guard is a small process in its own session, started with the first check. It holds
+    the read end of a pipe whose write end only goalfile has (checks never inherit it): when
+    goalfile dies, even by SIGKILL, the guard reads end of input and kills the process groups
+    of the checks still running, which would otherwise run on as orphans."""
+    global _guard
+    with _guard_lock:
+        try:
+            if _guard is None or _guard.poll() is not None:
+                _guard = subprocess.Popen(
+                    [sys.executable, "-I", "-S", "-c", _GUARD_CODE],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,  # no Ctrl-C from the terminal, no group kill
+                    close_fds=True,
+                )
+            assert _guard.stdin is not None
+            _guard.stdin.write(f"{line}\n".encode())
+            _guard.stdin.flush()
+        except (OSError, ValueError):
+            pass  # no guard: the checks are still ended by goalfile itself, as long as it lives
+
+
 def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
     """The running check, or a message saying why it could not start."""
     if not spec.shell:
@@ -401,7 +454,7 @@ def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
     if problem is not None:
         return problem
     try:
-        return subprocess.Popen(
+        proc = subprocess.Popen(
             [spec.shell, "-c", spec.command],
             cwd=spec.cwd,
             env=dict(spec.env),
@@ -411,6 +464,8 @@ def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
             start_new_session=True,
             close_fds=True,
         )
+        _guard_say(f"+{proc.pid}")
+        return proc
     except OSError as exc:
         return _start_problem(spec, exc)
     except ValueError as exc:  # a NUL byte in the command, a bad environment name
@@ -474,6 +529,7 @@ def run_check(
         except BaseException:  # interrupted again while cleaning up: no more grace
             _signal_group(proc.pid, signal.SIGKILL)
             proc.wait()
+            _guard_say(f"-{proc.pid}")
         raise
     return _outcome(proc, timed_out, limit_message, ended_at - start, tails)
 

@@ -1,0 +1,104 @@
+"""SIGKILL of goalfile: no check process outlives it, and no temporary file stays for good.
+
+SIGKILL cannot be caught, so goalfile cannot end its checks itself. A guard process it starts
+with the first check holds a pipe from goalfile; when goalfile dies the pipe closes and the
+guard kills the checks' process groups. A SIGKILL while the file is being written leaves the
+temporary file (``.NAME.goalfile-PID.XXXX.tmp``); the next command that writes the goal removes
+it, since the process that wrote it is gone.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+from reliability_support import (
+    activate,
+    goal_text,
+    gone,
+    kill_leftovers,
+    make_repo,
+    pids_with_argument,
+    run_goalfile,
+    start_goalfile,
+    unique_sleep,
+    wait_for,
+)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_sigkill_of_verify_ends_every_check(tmp_path: Path, jobs: str) -> None:
+    repo = make_repo(tmp_path / "repo")
+    marks = repo / "marks"
+    marks.mkdir()
+    argument = unique_sleep()
+    ids = ["C1", "C2"]
+    rows = [
+        (cid, f"sleep {argument} & sleep {argument} & touch {marks}/{cid}; wait", "exit 0")
+        for cid in ids
+    ]
+    path = repo / "goals" / "demo.md"
+    path.write_text(goal_text(rows=rows, extra=["timeout: 120"]), encoding="utf-8")
+    activate(path, repo)
+    before = path.read_bytes()
+    proc = start_goalfile("verify", "--jobs", jobs, path, cwd=repo)
+    try:
+        wait_for((marks / "C1").exists, timeout=30, what="the first check to run")
+        wait_for(lambda: len(pids_with_argument(argument)) >= 2, timeout=5, what="its sleeps")
+        sleepers = pids_with_argument(argument)
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        assert proc.returncode == -signal.SIGKILL
+        for pid in sleepers:
+            wait_for(functools.partial(gone, pid), timeout=10, what=f"check process {pid} to end")
+        assert pids_with_argument(argument) == [], "a check process outlived goalfile"
+        assert path.read_bytes() == before
+    finally:
+        kill_leftovers(pids_with_argument(argument))
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+
+
+TEMPORARY = re.compile(r"\.demo\.md\.goalfile-\d+\.\w+\.tmp")
+
+
+def test_a_temporary_file_left_by_sigkill_is_removed_by_the_next_write(tmp_path: Path) -> None:
+    """goalfile is killed the moment its temporary file appears (tried until a kill lands
+    before the rename); the temporary file is named as goalfile's, and the next ``budget``
+    removes it: the folder and ``git status`` are clean again."""
+    repo = make_repo(tmp_path / "repo")
+    path = repo / "goals" / "demo.md"
+    lessons = ["```text", *(f"{n:07d} " + "x" * 120 for n in range(40_000)), "```"]  # ~5 MB
+    path.write_text(goal_text(lessons=lessons), encoding="utf-8")
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "goal"], cwd=repo, check=True)
+    left: list[str] = []
+    for _ in range(20):
+        proc = start_goalfile("budget", path, "--iterations", "60", cwd=repo)
+        while proc.poll() is None and not left:
+            left = [n for n in os.listdir(path.parent) if n != "demo.md"]
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        left = [n for n in os.listdir(path.parent) if n != "demo.md"]
+        if left:
+            break
+        subprocess.run(["git", "checkout", "-q", "--", "goals"], cwd=repo, check=True)
+    assert left, "no kill landed while the file was written (20 tries)"
+    assert all(TEMPORARY.fullmatch(name) for name in left), left
+    done = run_goalfile("budget", path, "--iterations", "70", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert os.listdir(path.parent) == ["demo.md"]
+    status = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert status.stdout.strip() == "M goals/demo.md", status.stdout
