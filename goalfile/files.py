@@ -196,9 +196,12 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
     real = os.path.realpath(path)
     folder = os.path.dirname(real) or "."
     try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
+        info: os.stat_result | None = os.stat(real)
     except FileNotFoundError:
-        mode = 0o666 & ~_umask()
+        info = None
+    if info is not None:
+        _require_replaceable(path, info)
+    mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
     name = os.path.basename(real)
     _remove_stale_temporaries(folder, name)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=_temporary_prefix(name), suffix=".tmp")
@@ -207,6 +210,8 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
             handle.write(text.encode(ENCODING, ERRORS))
             handle.flush()
             os.fsync(handle.fileno())
+            if info is not None and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
+                _keep_owner(path, handle.fileno(), info)
         os.chmod(tmp, mode)
         os.replace(tmp, real)
         _WRITTEN.append(str(path))  # signals are held here: no handler runs in between
@@ -220,6 +225,41 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _require_replaceable(path: str | os.PathLike[str], info: os.stat_result) -> None:
+    """Refuse to replace a file that the replace would change beyond its content.
+
+    A file is written by renaming a new one over it. That would make a read-only file (no
+    write permission bit set, whoever runs goalfile, root too) writable after all, and would
+    cut a hard link: the other names would keep the old content."""
+    if not info.st_mode & 0o222:
+        raise Refused(
+            f"{path}: is read-only (mode {stat.S_IMODE(info.st_mode):o}); nothing was written",
+            file=str(path),
+            hint=f"make it writable if it should change: chmod u+w {path}",
+        )
+    if info.st_nlink > 1:
+        raise Refused(
+            f"{path}: has {info.st_nlink} hard links; writing it would leave the other names "
+            "with the old content, so nothing was written",
+            file=str(path),
+            hint="keep one name: replace the other links by symlinks to this file",
+        )
+
+
+def _keep_owner(path: str | os.PathLike[str], fd: int, info: os.stat_result) -> None:
+    """Give the new file the old one's owner and group, or refuse: a user who may write a
+    file of someone else's (a group-writable file) must not make it theirs."""
+    try:
+        os.fchown(fd, info.st_uid, info.st_gid)
+    except PermissionError:
+        raise Refused(
+            f"{path}: belongs to uid {info.st_uid} (gid {info.st_gid}); replacing it would "
+            "give it to you, so nothing was written",
+            file=str(path),
+            hint="run the command as the file's owner",
+        ) from None
 
 
 def _temporary_prefix(name: str) -> str:
