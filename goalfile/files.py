@@ -378,10 +378,20 @@ def _umask() -> int:
 
 
 def _lock_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
+    """The lock and owner files of a goal, named by the goal's identity, not its path: the
+    device and inode of its real folder and its name. The same goal reached by another path (a
+    bind mount, a symlink, a relative path) gets the same lock. The folder is used, not the
+    file: each write replaces the file, and with it the file's inode."""
     real = os.path.realpath(path)
-    digest = hashlib.sha256(real.encode(ENCODING, ERRORS)).hexdigest()[:32]
-    folder = _lock_folder()
-    return folder / f"{digest}.lock", folder / f"{digest}.owner"
+    folder, name = os.path.split(real)
+    try:
+        info = os.stat(folder or ".")
+        key = f"{info.st_dev:x}-{info.st_ino:x}-{name}"
+    except OSError:
+        key = real
+    digest = hashlib.sha256(key.encode(ENCODING, ERRORS)).hexdigest()[:32]
+    locks = _lock_folder()
+    return locks / f"goal-{digest}.lock", locks / f"goal-{digest}.owner"
 
 
 def _lock_folder() -> Path:
@@ -423,6 +433,10 @@ def _describe_owner(owner_file: Path) -> str:
         return "another goalfile process"
 
 
+LOCK_POLL = 0.05
+"""Seconds between tries of a lock another process holds."""
+
+
 @contextlib.contextmanager
 def goal_lock(
     path: str | os.PathLike[str],
@@ -431,36 +445,100 @@ def goal_lock(
     wait: float,
     on_wait: Callable[[str], None] | None = None,
 ) -> Iterator[None]:
-    """Hold the goal's lock; wait up to ``wait`` seconds for another holder, saying who it is."""
-    from filelock import FileLock, Timeout
+    """Hold the goal's lock; wait up to ``wait`` seconds for another holder, saying who it is.
 
+    The lock is an ``flock`` on a file in this user's lock folder. Its holder removes the file
+    before letting go, so no lock file outlives its use; a process that was waiting on the
+    removed file sees that the name now leads elsewhere (or nowhere) and tries again."""
     lock_file, owner_file = _lock_paths(path)
-    lock = FileLock(str(lock_file))
     try:
-        lock.acquire(timeout=0)
-    except Timeout:  # a TimeoutError, so an OSError: caught first
-        holder = _describe_owner(owner_file)
-        if on_wait is not None:
-            on_wait(f"{path}: waiting for {holder} to finish (up to {wait:g}s)")
-        try:
-            lock.acquire(timeout=wait)
-        except Timeout:
-            raise Refused(
-                f"{path}: locked by {holder}; nothing was written",
-                file=str(path),
-                hint="wait for it to finish, or raise --lock-wait",
-            ) from None
-        except OSError as exc:
-            raise _lock_failed(lock_file, exc) from None
+        fd = _take_lock(lock_file, 0.0)
+        if fd is None:
+            holder = _describe_owner(owner_file)
+            if on_wait is not None:
+                on_wait(f"{path}: waiting for {holder} to finish (up to {wait:g}s)")
+            fd = _take_lock(lock_file, wait)
+            if fd is None:
+                raise Refused(
+                    f"{path}: locked by {holder}; nothing was written",
+                    file=str(path),
+                    hint="wait for it to finish, or raise --lock-wait",
+                )
     except OSError as exc:
         raise _lock_failed(lock_file, exc) from None
     try:
         _write_owner(owner_file, {"pid": os.getpid(), "command": command, "since": time.time()})
+        _remove_unused_locks(lock_file.parent, keep=lock_file)
         yield
     finally:
         with contextlib.suppress(OSError):
             owner_file.unlink()
-        lock.release()
+        with contextlib.suppress(OSError):
+            lock_file.unlink()  # still held: nobody can take this file between the two steps
+        os.close(fd)
+
+
+def _take_lock(lock_file: Path, wait: float) -> int | None:
+    """An open descriptor holding the lock, or None when ``wait`` seconds passed without it."""
+    import fcntl
+
+    give_up = time.monotonic() + wait
+    while True:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= give_up:
+                return None
+            time.sleep(LOCK_POLL)
+            continue
+        except BaseException:
+            os.close(fd)
+            raise
+        if _same_file(fd, lock_file):
+            return fd
+        os.close(fd)  # its holder removed it as it let go: take the lock file there is now
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        named = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(fd)
+    return (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino)
+
+
+def _remove_unused_locks(folder: Path, *, keep: Path) -> None:
+    """Remove lock files nobody holds (left by a killed process, or by goalfile versions that
+    kept them), and owner files without a lock file. Each is taken before it is removed, so a
+    lock in use is never touched."""
+    import fcntl
+
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        target = folder / name
+        if target == keep or not name.endswith(".lock"):
+            if name.endswith(".owner") and not (folder / f"{name[:-6]}.lock").exists():
+                with contextlib.suppress(OSError):
+                    target.unlink()
+            continue
+        try:
+            fd = os.open(target, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if _same_file(fd, target):
+                target.unlink()
+        except OSError:
+            pass  # held: in use
+        finally:
+            os.close(fd)
 
 
 def _write_owner(owner_file: Path, owner: dict[str, object]) -> None:
