@@ -131,8 +131,8 @@ class FileAudit:
 
 @dataclass(frozen=True, kw_only=True)
 class Block:
-    """An entry of the ledger and its text as written (line endings and trailing blank
-    lines left out)."""
+    """An entry of the ledger and its text as Markdown means it (see
+    :func:`goalfile.ledger.meaning_lines`)."""
 
     entry: Entry
     text: str
@@ -149,20 +149,25 @@ def blocks(text: str) -> list[Block]:
         return []
     first = text.count("\n", 0, region[0]) + 1  # the line of `## Iterations`
     lines = text[region[0] : region[1]].split("\n")  # lines[k] is line first + k
-    heads = [
-        k
-        for k, line in enumerate(lines)
-        if line.startswith("### Iteration ") and ledger.parse_entry([line]) is not None
-    ]
+    fences = ledger.fenced_spans(text)
+    heads = []
+    offset = region[0]
+    for k, line in enumerate(lines):
+        if (
+            line.startswith("### Iteration ")
+            and ledger.parse_entry([line]) is not None
+            and not ledger.in_spans(fences, offset)
+        ):
+            heads.append(k)
+        offset += len(line) + 1
     result = []
     for index, head in enumerate(heads):
         stop = heads[index + 1] if index + 1 < len(heads) else len(lines)
         chunk = lines[head:stop] + ([""] if index + 1 < len(heads) else [])  # as entries() does
         entry = ledger.parse_entry(chunk, first_line=first + head)
         assert entry is not None  # its heading parsed above
-        body = [line.rstrip("\r") for line in lines[head:stop]]
-        while body and not body[-1].strip():
-            body.pop()
+        # compared by meaning: a Markdown formatter (mdformat) rewrites no entry
+        body = ledger.meaning_lines(lines[head:stop])
         result.append(Block(entry=entry, text="\n".join(body)))
     return result
 
@@ -453,7 +458,7 @@ def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[Aud
     if pin is None or goal.status is Status.DRAFT:
         return []
     now = contract.contract_of(goal)
-    if pin.strip() == now.digest():
+    if contract.pin_matches(pin, goal):
         return []
     try:
         if contract.tightening(goal):

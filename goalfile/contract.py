@@ -170,6 +170,39 @@ def digest(goal: Goal) -> str:
     return contract_of(goal).digest()
 
 
+def source_contract_of(goal: Goal) -> Contract:
+    """The contract as pins made before cells and non-goals were read as Markdown shows them
+    computed it: from the cells' source text. It differs from :func:`contract_of` only where a
+    cell or non-goal holds Markdown escapes or markup outside code spans."""
+    rows = tuple(
+        sorted(
+            ContractRow(
+                id=row.id,
+                check=(row.source_check or row.check).strip(),
+                expected=normal_expected(row.source_expected or row.expected),
+                kind=(row.kind_text or "deterministic").strip().lower(),
+                timeout=row.timeout,
+            )
+            for row in goal.criteria
+        )
+    )
+    return Contract(
+        rows=rows,
+        non_goals=_normal_items(goal.source_non_goals or goal.non_goals),
+        settings=normal_settings(goal),
+    )
+
+
+def pin_matches(pin: str, goal: Goal) -> bool:
+    """Whether ``pin`` is the goal's digest: as Markdown shows the contract, or, for a pin
+    written before that, as its source text reads (so existing pins keep verifying)."""
+    wanted = pin.strip()
+    if wanted == digest(goal):
+        return True
+    legacy = source_contract_of(goal)
+    return legacy != contract_of(goal) and wanted == legacy.digest()
+
+
 def short(full: str) -> str:
     return full.strip().removeprefix(PREFIX)[:SHORT]
 
@@ -212,9 +245,9 @@ def require_pin(goal: Goal) -> str:
             hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
             f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
         )
-    if pin is not None and pin.strip() != current and tightening(goal):
+    if pin is not None and not pin_matches(pin, goal) and tightening(goal):
         return current  # only tightened: verify pins it in its entry
-    if pin is not None and pin.strip() != current:
+    if pin is not None and not pin_matches(pin, goal):
         _, approved = approval or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
         listed = "".join(f"\n  {change.describe()}" for change in found)
@@ -227,7 +260,7 @@ def require_pin(goal: Goal) -> str:
             f"`goalfile activate --reapprove {goal.path} --reason TEXT`, which ledgers the old "
             "and new rows",
         )
-    return current
+    return pin.strip() if pin is not None else current  # what the pin names, either way
 
 
 def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract | None]) -> None:
@@ -414,7 +447,7 @@ def tightening(goal: Goal) -> tuple[Change, ...]:
     and every change only tightens it (rows or clauses added); () otherwise."""
     pin = pinned(goal)
     current = contract_of(goal)
-    if pin is None or pin.strip() == current.digest():
+    if pin is None or pin_matches(pin, goal):
         return ()
     approval = last_approval(goal.text, path=goal.path)
     if approval is None or approval[1] is None:

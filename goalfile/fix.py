@@ -2,6 +2,8 @@
 canonical form. Pure: goal in, text out.
 
 - a code span cut by an unescaped ``|`` gets the ``|`` written ``\\|``;
+- a deterministic row's ``check`` or ``expected`` whose source differs from what Markdown
+  shows (a backslash escape, emphasis) is put in a code span of what it shows;
 - an accepted synonym in ``expected`` (``exits 0``, ``exit code 0``, ``empty``, a ``,`` between
   clauses) is written the canonical way (``exit 0``, ``output empty``, ``;``).
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from goalfile import ledger
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Goal, Kind
 from goalfile.parse import escape_span_pipes, parse_goal, rejoin_code_spans, split_row
@@ -52,6 +55,15 @@ def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:
             return line, []  # a cell-count error: a person must decide which cell is missing
         cells = [escape_span_pipes(cell) for cell in joined]
         what.append("escaped `|` in a code span")
+    if row.kind is Kind.DETERMINISTIC:
+        for name, meant, typed in (
+            ("check", row.check, row.source_check),
+            ("expected", row.expected, row.source_expected),
+        ):
+            if name in names and typed and meant.strip() != typed.strip():
+                pos = names.index(name)
+                cells[pos] = f" {ledger.code_span(meant.strip())} "
+                what.append(f"{name} `{typed.strip()}` put in a code span as it reads")
     if row.kind is Kind.DETERMINISTIC and "expected" in names:
         pos = names.index("expected")
         rewritten = _canonical_cell(cells[pos])
@@ -110,6 +122,19 @@ def check_fixed(before: Goal, after: str) -> None:
             file=before.path,
             line=exc.line,
         ) from None
+    pin = contract.pinned(before)
+    if (
+        pin is not None
+        and contract.pin_matches(pin, before)
+        and not contract.pin_matches(pin, written)
+    ):
+        raise GoalFileInvalid(
+            "the `contract:` pin was made from the cells' source text, which the fix would "
+            f"change; {nothing}",
+            file=before.path,
+            hint=f"have a person re-approve the contract as Markdown shows it first: "
+            f"`goalfile activate --reapprove {before.path} --reason TEXT`",
+        )
     if contract.digest(written) != contract.digest(before) or _meaning(written) != _meaning(before):
         raise GoalFileInvalid(
             f"the fix would change what the criteria mean; {nothing}",

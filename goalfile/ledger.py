@@ -35,6 +35,7 @@ _HEADINGS_RE = re.compile(
     r"(?m)\n#(?:(#?[ \t])|## Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
     r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$)"
 )
+_FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
@@ -144,8 +145,19 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     status: Status | None = None
     reason: str | None = None
     contract: str | None = None
+    fence = ""
     for raw in lines[1:]:
         line = raw.rstrip("\r")
+        marker = _FENCE_LINE_RE.match(line)
+        if fence:
+            if closes(marker, fence):
+                fence = ""
+            notes.append(line)
+            continue
+        if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
+            fence = marker.group(1)
+            notes.append(line)
+            continue
         if line.startswith("| ") and not line.startswith("| id |") and not line.startswith("|--"):
             cells = [c.strip() for c in _CELL_SPLIT_RE.split(line)[1:-1]]
             if len(cells) == 5:
@@ -192,6 +204,71 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     )
 
 
+_ESCAPED_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_RULE_CELL_RE = re.compile(r"^:?-+:?$")
+
+
+def closes(marker: re.Match[str] | None, fence: str) -> bool:
+    """Whether a fence-marker line closes the block that ``fence`` opened."""
+    return (
+        marker is not None
+        and marker.group(1)[0] == fence[0]
+        and len(marker.group(1)) >= len(fence)
+        and not marker.group(2).strip()
+    )
+
+
+def meaning_lines(lines: Sequence[str]) -> list[str]:
+    """An entry's lines as Markdown means them, for comparing two versions of an entry: what
+    a formatter such as mdformat changes (blank lines, table padding and alignment rows, an
+    indented block turned into a fenced one, backslash escapes outside code spans, the bullet
+    character) is left out; every word, cell and output line is kept."""
+    out: list[str] = []
+    fence = ""
+    for raw in lines:
+        line = raw.rstrip("\r").rstrip()
+        marker = _FENCE_LINE_RE.match(line)
+        if fence:
+            if closes(marker, fence):
+                fence = ""
+                continue
+            if line:
+                out.append(line)
+            continue
+        if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
+            fence = marker.group(1)
+            continue
+        if not line.strip():
+            continue
+        if line.startswith("    "):  # an indented code block: output, kept as printed
+            out.append(line[4:])
+            continue
+        line = line.strip()
+        if line.startswith("|"):
+            cells = [c.strip() for c in _CELL_SPLIT_RE.split(line.strip("|"))]
+            if all(_RULE_CELL_RE.match(c) for c in cells):
+                continue
+            out.append("| " + " | ".join(_unescape(c) for c in cells) + " |")
+            continue
+        if line[:2] in ("* ", "+ "):
+            line = "- " + line[2:]
+        out.append(_unescape(line))
+    return out
+
+
+def _unescape(text: str) -> str:
+    """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them."""
+    parts: list[str] = []
+    pos = 0
+    for span in _SPAN_RE.finditer(text):
+        parts.append(_ESCAPED_RE.sub(r"\1", text[pos : span.start()]))
+        parts.append(span.group(0))
+        pos = span.end()
+    parts.append(_ESCAPED_RE.sub(r"\1", text[pos:]))
+    return "".join(parts)
+
+
 def is_heading(line: str) -> bool:
     """Whether a line is an entry heading goalfile reads."""
     return _HEADING_RE.match(line) is not None
@@ -200,7 +277,12 @@ def is_heading(line: str) -> bool:
 def entries(text: str, start: int = 0, end: int | None = None) -> Iterator[Entry]:
     """Every entry between character offsets ``start`` and ``end``, oldest first."""
     stop = len(text) if end is None else end
-    heads = [m.start() for m in _HEADING_RE.finditer(text, start, stop)]
+    fences = fenced_spans(text)
+    heads = [
+        m.start()
+        for m in _HEADING_RE.finditer(text, start, stop)
+        if not in_spans(fences, m.start())
+    ]
     line = text.count("\n", 0, heads[0]) + 1 if heads else 0
     for pos, begin in enumerate(heads):
         finish = heads[pos + 1] if pos + 1 < len(heads) else stop
@@ -222,6 +304,11 @@ def entries_reversed(text: str, start: int = 0, end: int | None = None) -> Itera
         if begin < 0 and not at_start:
             return
         begin = start if at_start else begin + 1
+        if in_spans(fenced_spans(text), begin):
+            if at_start or begin <= start:
+                return
+            search_end = begin - 1
+            continue
         chunk = text[begin:finish].split("\n")
         parsed = parse_entry(chunk, first_line=0)
         if parsed is not None:
@@ -251,13 +338,47 @@ def headings(text: str) -> Headings:
     (a run asks this of the same text several times)."""
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
+    fences = fenced_spans(text)
     for match in _HEADINGS_RE.finditer(text):
         if match.group(1) is None:
+            if in_spans(fences, match.start() + 1):
+                continue  # output quoted in a fence (as mdformat writes an indented block)
             number, date, time, by = match.group(2, 3, 4, 5)
             found.append((match.start() + 1, (number, date, time or "", by)))
         else:
             sections.append(match.start() + 1)
     return Headings(sections=tuple(sections), entries=tuple(found))
+
+
+_FENCE_MARK_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+
+
+@functools.lru_cache(maxsize=8)
+def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Offsets (start of the opening fence line, end of the closing one) of every fenced code
+    block that starts after a newline. A line inside one is never an entry heading, a row, a
+    ``status:`` or a ``contract:`` line: mdformat turns an indented output excerpt into a fenced
+    block whose lines start at the margin, and output is data. One search with a literal
+    prefix, so the cost stays that of a plain scan."""
+    spans: list[tuple[int, int]] = []
+    opened: tuple[int, str] | None = None
+    for match in _FENCE_MARK_RE.finditer(text):
+        marker, rest = match.group(1), match.group(2).rstrip("\r")
+        if opened is None:
+            if marker[0] == "`" and "`" in rest:
+                continue  # not a fence: a backtick fence's info string holds no backtick
+            opened = (match.start() + 1, marker)
+        elif marker[0] == opened[1][0] and len(marker) >= len(opened[1]) and not rest.strip():
+            spans.append((opened[0], match.end()))
+            opened = None
+    if opened is not None:
+        spans.append((opened[0], len(text)))  # an unclosed fence runs to the end
+    return tuple(spans)
+
+
+def in_spans(spans: Sequence[tuple[int, int]], pos: int) -> bool:
+    index = bisect.bisect_right(spans, (pos, 0)) - 1
+    return index >= 0 and spans[index][0] < pos < spans[index][1]
 
 
 @dataclass(frozen=True)

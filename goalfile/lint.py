@@ -118,9 +118,10 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
     if region is None:
         return
     start, end = region
+    fences = ledger.fenced_spans(goal.text)
     for match in ledger.HEADING_LIKE_RE.finditer(goal.text, start, end):
         line = match.group(0).rstrip("\r")
-        if ledger.is_heading(line):
+        if ledger.is_heading(line) or ledger.in_spans(fences, match.start()):
             continue
         yield Finding(
             severity=Severity.ERROR,
@@ -223,12 +224,28 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                     "put the artifact's path in the check column, e.g. `docs/auth.md`",
                 )
             continue
+        for name, meant, typed in (
+            ("check", row.check, row.source_check),
+            ("expected", row.expected, row.source_expected),
+        ):
+            if typed and meant.strip() != typed.strip():
+                yield Finding(
+                    severity=Severity.WARNING,
+                    line=row.line,
+                    code="markdown-text",
+                    message=f"{label}: the {name} `{typed.strip()}` means `{meant.strip()}` "
+                    "as Markdown shows it (escapes and markup outside a code span are read)",
+                    hint=f"put the cell in a code span; `goalfile lint --fix "
+                    f"{shlex.quote(goal.path)}` writes `{meant.strip()}` as one, keeping what it "
+                    "means now",
+                )
         if row.check.strip() and not row.check_is_code:
             yield Finding(
                 severity=Severity.WARNING,
                 line=row.line,
                 code="check-not-code",
-                message=f"{label}: the check is not one code span; the cell text is run as written",
+                message=f"{label}: the check is not one code span; the cell is run as "
+                "Markdown shows it",
                 hint="wrap the command in backticks, with `\\|` for a pipe",
             )
         try:

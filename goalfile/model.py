@@ -48,6 +48,10 @@ class Criterion:
     line: int = 0  # 1-based line of the row in the goal file
     check_is_code: bool = True  # the check cell was exactly one code span
     cells: tuple[tuple[str, str], ...] = ()  # every cell by header name, as written
+    # check and expected as written, before Markdown escapes are read (for lint, and for pins
+    # made before cells were read as Markdown shows them)
+    source_check: str = ""
+    source_expected: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,11 +77,12 @@ class Goal:
     iterations_used: int
     tokens_used: int  # 0 when the file says `tokens_used: null`
     end_state: str
-    non_goals: tuple[str, ...]
+    non_goals: tuple[str, ...]  # as Markdown shows them, code spans in single backticks
     criteria: tuple[Criterion, ...]
     sections: tuple[Section, ...]
     frontmatter_end: int  # line number of the closing `---`
     timeout: float | None = None
+    source_non_goals: tuple[str, ...] = ()  # the list items' source text, whitespace collapsed
     tokens_measured: bool = True  # False for `tokens_used: null`: usage not measured yet
     shell: str = "/bin/sh"
     cwd: str | None = None

@@ -112,6 +112,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
         newline=newline,
         end_state=body.end_state,
         non_goals=body.non_goals,
+        source_non_goals=body.source_non_goals,
         criteria=body.criteria,
         sections=body.sections,
         problems=tuple(problems),
@@ -500,6 +501,7 @@ class _Body:
     def __init__(self) -> None:
         self.end_state = ""
         self.non_goals: tuple[str, ...] = ()
+        self.source_non_goals: tuple[str, ...] = ()
         self.criteria: tuple[Criterion, ...] = ()
         self.sections: tuple[Section, ...] = ()
 
@@ -529,6 +531,7 @@ def _read_body(
     body = _Body()
     criteria_table: list[Token] | None = None
     non_goals: list[str] = []
+    source_non_goals: list[str] = []
     for start, stop in pieces:
         tokens = _markdown().parse("\n".join(line.rstrip("\r") for line in lines[start:stop]))
         current = ""
@@ -557,7 +560,8 @@ def _read_body(
                 and _in_list_item(tokens, index)
                 and token.content.strip()
             ):
-                non_goals.append(" ".join(token.content.split()))
+                non_goals.append(" ".join(rendered(token, code_marks=True).split()))
+                source_non_goals.append(" ".join(token.content.split()))
             index += 1
     sections.sort(key=lambda item: item[1])
     body.sections = tuple(
@@ -570,6 +574,7 @@ def _read_body(
         for pos, (title, line) in enumerate(sections)
     )
     body.non_goals = tuple(non_goals)
+    body.source_non_goals = tuple(source_non_goals)
     if not body.end_state:
         problems.append(
             Finding(
@@ -889,19 +894,25 @@ def _criteria(
             cell = by_name.get(name)
             return cell.content.strip() if cell is not None else ""
 
-        check_cell = by_name["check"]
-        check, is_code = _check_text(check_cell)
-        expected_cell = by_name["expected"]
-        expected, _ = _check_text(expected_cell)
-        if "|" in expected:  # `\|` inside a cell's /REGEX/ means a literal `|`
-            from goalfile.expect import literal_pipes_in_regexes
-
-            expected = literal_pipes_in_regexes(expected)
         kind_text = raw("kind") or "deterministic"
         try:
             kind = Kind(kind_text.lower())
         except ValueError:
             kind = Kind.DETERMINISTIC
+        # a deterministic row's check and expected mean what Markdown shows (a formatter keeps
+        # that, not the source); a review row's check names a file and stays as written
+        shown = kind is Kind.DETERMINISTIC
+        check_cell = by_name["check"]
+        check, is_code = _check_text(check_cell, as_rendered=shown)
+        check_raw, _ = _check_text(check_cell)
+        expected_cell = by_name["expected"]
+        expected, _ = _check_text(expected_cell, as_rendered=shown)
+        expected_raw, _ = _check_text(expected_cell)
+        if "|" in expected or "|" in expected_raw:  # `\|` in a cell's /REGEX/ is a literal `|`
+            from goalfile.expect import literal_pipes_in_regexes
+
+            expected = literal_pipes_in_regexes(expected)
+            expected_raw = literal_pipes_in_regexes(expected_raw)
         timeout_text = raw("timeout")
         timeout = _number(_to_float(timeout_text)) if timeout_text else None
         yield Criterion(
@@ -916,6 +927,8 @@ def _criteria(
             line=line,
             check_is_code=is_code,
             cells=tuple((name, raw(name)) for name in names),
+            source_check=check_raw,
+            source_expected=expected_raw,
         )
 
 
@@ -926,8 +939,9 @@ def _to_float(text: str) -> float | None:
         return None
 
 
-def _check_text(cell: Token | None) -> tuple[str, bool]:
-    """A cell that is exactly one code span gives its content; else the cell text as written."""
+def _check_text(cell: Token | None, *, as_rendered: bool = False) -> tuple[str, bool]:
+    """A cell that is exactly one code span gives its content; else the cell text as written,
+    or, with ``as_rendered``, as a CommonMark renderer shows it (:func:`rendered`)."""
     if cell is None:
         return "", False
     children = [
@@ -935,7 +949,27 @@ def _check_text(cell: Token | None) -> tuple[str, bool]:
     ]
     if len(children) == 1 and children[0].type == "code_inline":
         return children[0].content, True
+    if as_rendered:
+        return rendered(cell).strip(), False
     return cell.content.strip(), False
+
+
+def rendered(token: Token, *, code_marks: bool = False) -> str:
+    """The text an inline token shows once rendered: backslash escapes and entities consumed,
+    emphasis and link markup gone (their text kept), code spans as their content (between
+    single backticks with ``code_marks``), raw HTML kept as written, line breaks as spaces.
+    This is what a cell or a list item means, whatever a formatter does to its source."""
+    out: list[str] = []
+    for child in token.children or []:
+        if child.type in ("text", "html_inline"):
+            out.append(child.content)
+        elif child.type == "code_inline":
+            out.append(f"`{child.content}`" if code_marks else child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            out.append(" ")
+        elif child.type == "image":
+            out.append(rendered(child, code_marks=code_marks))
+    return "".join(out)
 
 
 def review_artifact(row: Criterion) -> str | None:

@@ -441,11 +441,12 @@ def test_met_needs_a_pin_and_a_verify_entry() -> None:
     assert [w.code for w in result.warnings] == ["unpinned"]
 
 
-def test_blocks_keep_each_entry_as_written() -> None:
+def test_blocks_keep_each_entry_as_markdown_means_it() -> None:
     text = ledger_text(verify_entry(1), verify_entry(2)).replace("\n", "\r\n")
     found = blocks(text)
     assert [b.entry.iteration for b in found] == [1, 2]
-    assert found[0].text == verify_entry(1).rstrip("\n")
+    assert found[0].text == "\n".join(ledger.meaning_lines(verify_entry(1).split("\n")))
+    assert found[0].text.split("\n")[0] == verify_entry(1).split("\n")[0]
     region = ledger_region(text)
     assert region is not None
     assert [b.entry for b in found] == list(ledger.entries(text, *region))
