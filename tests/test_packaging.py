@@ -43,7 +43,7 @@ def test_the_wheel_carries_skills_templates_and_type_information(tmp_path: Path)
     assert "goalfile/_data/extensions/pi/goalfile.ts" in names
     assert "goalfile/py.typed" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "goalfile = goalfile.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "goalfile = goalfile.__main__:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
     # unpacked away from the checkout, the package finds its own copies
     site = tmp_path / "site"
