@@ -32,6 +32,9 @@ LEGEND = (
 )
 NOT_JUDGED = ("not run", "not reviewed")  # evidence of a row that was not judged this time
 CLOSED = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
+# a goal that had ended, active again: a reopening (resume after block or pause is a status
+# change); a verify run on a goal whose ledger says CLOSED was reopened by hand
+FINISHED = frozenset({Status.MET, Status.EXHAUSTED})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,9 +190,9 @@ def _events(entry: Entry, before: Status | None) -> Iterable[Event]:
         else:
             yield event("approved", first or "contract approved")
     elif after is not None and before is not None and after is not before:
-        kind = "reopened" if before in CLOSED and after is Status.ACTIVE else "status"
+        kind = "reopened" if before in FINISHED and after is Status.ACTIVE else "status"
         yield event(kind, f"{before.value} → {after.value}" + (f": {first}" if first else ""))
-    if entry.by == "activate" and before in CLOSED and after is Status.ACTIVE:
+    if entry.by == "activate" and before in FINISHED and after is Status.ACTIVE:
         assert before is not None
         yield event("reopened", f"{before.value} → {after.value} by the re-approval")
 

@@ -116,3 +116,20 @@ def test_audit_markdown_is_golden(storied: Path) -> None:
     golden("audit.md", ok(storied, "audit", "--format", "markdown", "goals/demo.md"))
     against = ok(storied, "audit", "--format", "markdown", "--against", "approved", "goals/demo.md")
     golden("audit-against.md", against)
+
+
+def test_block_and_resume_are_status_changes(repo: Path) -> None:
+    from tests.conftest import goal_text, row, write_goal
+
+    write_goal(repo / "goals", goal_text(rows=(row("C1", "false", "exit 0"),)))
+    ok(repo, "verify", "goals/demo.md", code=1)
+    ok(repo, "block", "goals/demo.md", "--reason", "the API is down", "--tried", "a retry")
+    ok(repo, "resume", "goals/demo.md", "--resolved", "the API is back")
+    ok(repo, "verify", "goals/demo.md", code=1)
+    (item,) = json.loads(ok(repo, "log", "--json"))["goals"]
+    before = item["columns"][1]["events_before"]
+    assert [(e["kind"], e["by"]) for e in before] == [("status", "block"), ("status", "resume")]
+    assert before[0]["text"].startswith("active → blocked")
+    assert before[1]["text"].startswith("blocked → active")
+    text = ok(repo, "log")
+    assert "before #2: S block (iteration 1, " in text

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
 from goalfile.commands.checking import Tails
 from goalfile.explain import why_line
@@ -159,5 +159,5 @@ class Console:
         return f"\x1b[{code}m{verdict}\x1b[0m"
 
 
-def console_for(*, env: Mapping[str, str], lines: int | None) -> Any:
+def console_for(*, env: Mapping[str, str], lines: int | None) -> Console:
     return Console(terminal=sys.stdout.isatty(), env=env, lines=lines)
