@@ -63,6 +63,14 @@ def _lo_up() -> None:
         fcntl.ioctl(sock, SIOCSIFFLAGS, struct.pack("16sH22x", b"lo", flags | IFF_UP))
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: SIGKILL this process when the test process ends."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 class LoopbackNetns:
     """A fresh network namespace, held open by a sleeping ``unshare --net`` process."""
 
@@ -73,6 +81,7 @@ class LoopbackNetns:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=_die_with_parent,  # a test run that is killed leaves no holder behind
         )
         mine = os.readlink("/proc/self/ns/net")
         deadline = time.monotonic() + 10
