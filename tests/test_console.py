@@ -124,6 +124,16 @@ def test_piped_output_says_when_each_check_starts(repo: Path) -> None:
     ]
 
 
+def test_piped_output_says_when_each_check_starts_also_with_jobs(repo: Path) -> None:
+    rows = (row("C1", "sleep 0.3", "exit 0"), row("C2", "true", "exit 0"))
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile("verify", "--no-write", "--jobs", "2", "goals/demo.md", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["[1/2] C1 started: sleep 0.3", "[2/2] C2 started: true"]
+    assert lines[-1] == "verify-goal demo iteration 1: C1 met, C2 met; status: met"
+
+
 def test_piped_output_says_still_running_every_30_seconds() -> None:
     out = io.StringIO()
     console = Console(out=out, terminal=False, env={})

@@ -365,6 +365,7 @@ def _run_rows(
                 show.started(row)
                 record(*check(row, show))
             else:
+                show.started(row)  # in this thread, as the check starts
                 pool.start(row.id, functools.partial(check, row, _Cancellable(pool)))
         if pool is not None:
             pool.wait()
