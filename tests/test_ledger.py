@@ -361,6 +361,7 @@ def test_quoted_output_is_indented_and_evidence_fenced(
             or re.match(r"^C\d+ output \(", line)
             or line in ("status: active", "")
             or line.startswith("contract: ")
+            or line == "working directory: `..` (git top level)"
         ), line
     # evidence of the hostile rows is one code span holding the printed line, cleaned
     table = [line for line in added if line.startswith("|")]
