@@ -568,9 +568,11 @@ EXPECTED_ROW = 20  # the line of C1 in TEMPLATE
 
 
 def with_expected(expected: str, as_code: bool, check: str = "echo x") -> bytes:
-    cell = expected.replace("\r", " ").replace("\n", " ").replace("|", "\\|")
+    cell = expected.replace("\r", " ").replace("\n", " ")
     if as_code and "`" not in cell and cell.strip():
-        cell = f"`{cell}`"
+        cell = f"`{cell.replace('|', chr(92) + '|')}`"
+    else:  # a plain cell means what Markdown shows: escape every punctuation character
+        cell = re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", cell)
     lines = base("active")
     assert lines[EXPECTED_ROW - 1].startswith("| C1 |")
     lines[EXPECTED_ROW - 1] = f"| C1 | first | `{check}` | {cell} | deterministic |"
