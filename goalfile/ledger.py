@@ -145,17 +145,10 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     status: Status | None = None
     reason: str | None = None
     contract: str | None = None
-    fence = ""
-    for raw in lines[1:]:
+    fenced = _closed_fences(lines)
+    for index, raw in enumerate(lines[1:], start=1):
         line = raw.rstrip("\r")
-        marker = _FENCE_LINE_RE.match(line)
-        if fence:
-            if closes(marker, fence):
-                fence = ""
-            notes.append(line)
-            continue
-        if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
-            fence = marker.group(1)
+        if index in fenced:
             notes.append(line)
             continue
         if line.startswith("| ") and not line.startswith("| id |") and not line.startswith("|--"):
@@ -207,6 +200,23 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
 _ESCAPED_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
+
+
+def _closed_fences(lines: Sequence[str]) -> set[int]:
+    """Indexes of the lines in a fenced block that closes (its fence lines included). Output
+    quoted in a fence is data; a fence that never closes hides nothing (as in
+    :func:`fenced_spans`)."""
+    inside: set[int] = set()
+    opened: tuple[int, str] | None = None
+    for index, raw in enumerate(lines):
+        marker = _FENCE_LINE_RE.match(raw.rstrip("\r"))
+        if opened is None:
+            if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
+                opened = (index, marker.group(1))
+        elif closes(marker, opened[1]):
+            inside.update(range(opened[0], index + 1))
+            opened = None
+    return inside
 
 
 def closes(marker: re.Match[str] | None, fence: str) -> bool:
@@ -371,8 +381,8 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
         elif marker[0] == opened[1][0] and len(marker) >= len(opened[1]) and not rest.strip():
             spans.append((opened[0], match.end()))
             opened = None
-    if opened is not None:
-        spans.append((opened[0], len(text)))  # an unclosed fence runs to the end
+    # a fence that never closes hides no entry: goalfile and mdformat close every fence they
+    # write, and an unclosed one must not swallow the entries written after it
     return tuple(spans)
 
 
