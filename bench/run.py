@@ -726,6 +726,62 @@ def as_json(rows: Sequence[Row], info: dict[str, object]) -> str:
 # --- main -----------------------------------------------------------------------------------
 
 
+# --- big goal files -------------------------------------------------------------------------
+
+BIG_FILE_MB = {True: 5, False: 50}  # quick, full
+PEAK_CODE = """
+import json, runpy, sys
+report, sys.argv = sys.argv[1], ["goalfile", *sys.argv[2:]]
+code = None
+try:
+    runpy.run_module("goalfile", run_name="__main__", alter_sys=True)
+except SystemExit as exc:
+    code = exc.code
+with open("/proc/self/status") as status:
+    peak = int(next(x for x in status if x.startswith("VmHWM:")).split()[1])
+with open(report, "w") as handle:
+    json.dump({"exit": code, "maxrss_kib": peak}, handle)
+"""
+"""A goalfile command in-process, reporting its own peak RSS (VmHWM), as bench/verify_peak.py
+does for verify."""
+
+
+def command_peak(folder: Path, pristine: Path, expect: int, *args: str) -> float:
+    """Peak RSS in MiB of ``goalfile ARGS goal.md`` on a fresh copy of ``pristine``."""
+    work = pristine.with_name("goal.md")
+    shutil.copyfile(pristine, work)
+    report = folder / "peak.json"
+    argv = (sys.executable, "-c", PEAK_CODE, str(report), *args, str(work))
+    timed_run(Command(f"{args[0]} peak", argv, folder, expect))
+    result = json.loads(report.read_text(encoding="utf-8"))
+    if result["exit"] != expect:
+        raise BenchError(f"{args[0]} on a big goal: exit {result['exit']}")
+    return float(result["maxrss_kib"]) / 1024
+
+
+def big_file_rows(root: Path, sizes: Sizes) -> list[Row]:
+    """Peak memory of a write command and of verify on a goal file whose ledger makes it
+    50 MB (5 MB with --quick), as a multiple of the file's size; the target is a small
+    multiple (a text is held as a str of up to 2 bytes a character when the file has
+    non-ASCII, and the new text, the old one and its encoding meet during a write)."""
+    quick = sizes.length < FULL.length
+    pristine = prepared(root / "bigfile", ["cat left.txt"], "exit 0; prints 0")
+    entry = real_entry(pristine)
+    count = BIG_FILE_MB[quick] * 1_000_000 // len(entry.encode())
+    text = pristine.read_text(encoding="utf-8")
+    pristine.write_text(with_ledger(text, entry, count), encoding="utf-8")
+    size = pristine.stat().st_size / (1 << 20)
+    rows = []
+    for label, expect, args in (
+        ("budget --iterations", EXIT_MET, ("budget", "--iterations", "2000000")),
+        ("verify", EXIT_ACTIVE, ("verify",)),
+    ):
+        peak = max(command_peak(root, pristine, expect, *args) for _ in range(sizes.repeats))
+        measure = f"big file: {label} peak RSS / file size ({size:.0f} MiB goal)"
+        rows.append(value_row(measure, peak / size, "×", Target(10)))
+    return rows
+
+
 GROUPS: dict[str, Callable[[Path, Sizes], list[Row]]] = {
     "startup": startup_rows,
     "overhead": overhead_rows,
@@ -734,6 +790,7 @@ GROUPS: dict[str, Callable[[Path, Sizes], list[Row]]] = {
     "big": big_output_rows,
     "timeout": timeout_rows,
     "parallel": lambda root, sizes: [parallel_row(root, sizes)],
+    "bigfile": big_file_rows,
 }
 
 

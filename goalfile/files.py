@@ -83,8 +83,8 @@ def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None =
         os.set_blocking(fd, True)
         cap = info.st_size + GROWTH if limit is None else limit
         chunks, total = [], 0
-        while total <= cap:
-            chunk = os.read(fd, min(1 << 20, cap + 1 - total))
+        while total <= cap:  # one read of the whole file, as a rule: one buffer, no join
+            chunk = os.read(fd, cap + 1 - total)
             if not chunk:
                 break
             chunks.append(chunk)
@@ -95,8 +95,8 @@ def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None =
                 file=str(path),
                 hint=f"run the command again when nothing is writing to the {what}",
             )
-        data = b"".join(chunks)
-        return data if limit is None else data[:limit]
+        data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        return data if limit is None or len(data) <= limit else data[:limit]
     finally:
         os.close(fd)
 

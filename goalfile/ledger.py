@@ -341,7 +341,7 @@ class Headings:
     # its offset, and its iteration, date, time ("" when none) and command; in text order
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=1)  # an entry keeps its text alive: one, not several
 def headings(text: str) -> Headings:
     """The H1/H2 and entry heading lines of ``text``. Finding the ledger's bounds and indexing
     its entries both need them, so one search serves both, and the last few answers are kept

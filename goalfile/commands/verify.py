@@ -568,6 +568,7 @@ def _write(
         ) from None
     try:
         current = loaded if text == loaded.text else parse_goal(text, path=path)
+        text = current.text  # one copy of an unchanged file in memory, not two
     except GoalfileError as exc:
         raise Refused(
             f"the goal file was replaced during the run by a file that is not a valid goal "
