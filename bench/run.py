@@ -1,6 +1,7 @@
 """Performance ratios of goalfile, each measured side by side with a baseline in the same run.
 
-    .venv/bin/python bench/run.py [--repeats N] [--quick] [--json]
+    .venv/bin/python bench/run.py [--repeats N] [--quick] [--json] [--clock wall|cpu]
+                                  [--only GROUPS]
 
 Every row times goalfile and its baseline alternately, ``--repeats`` times (the startup,
 overhead, ledger and parallel rows after one untimed warm-up of each), and reports the medians
@@ -8,7 +9,9 @@ overhead, ledger and parallel rows after one untimed warm-up of each), and repor
 memory test). ``--quick`` is a smoke run: fewer repeats and smaller sizes, so its figures are
 not the ones the targets are about. Progress goes to stderr; the result goes to stdout as one
 Markdown table (ready for docs/performance.md) and a line describing the machine, or with
-``--json`` as one JSON document.
+``--json`` as one JSON document. ``--clock cpu`` times the side-by-side rows by the CPU time
+of each process and its children instead of elapsed time (on a machine busy with other work
+elapsed time mostly measures the others); ``--only`` measures some groups of rows.
 
 Exit status: 0 when every target is met; 1 when one is not; 2 when goalfile misbehaved (a
 refusal, an unexpected exit code, a lint error in a bench goal), with a message saying what.
@@ -25,6 +28,7 @@ import datetime
 import json
 import os
 import platform
+import resource
 import shlex
 import shutil
 import signal
@@ -161,9 +165,18 @@ def expect_exit(command: Command, done: subprocess.CompletedProcess[bytes]) -> N
         )
 
 
-def run_once(command: Command) -> float:
+# what side-by-side rows time: "wall" (elapsed) or "cpu" (user and system time of the process
+# and its children, which other work on a busy machine barely changes); set by --clock
+CLOCK = "wall"
+
+
+def run_once(command: Command, clock: str = "wall") -> float:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     took, done = timed_run(command)
     expect_exit(command, done)
+    if clock == "cpu":
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return took
 
 
@@ -175,7 +188,7 @@ def side_by_side(first: Command, second: Command, repeats: int) -> tuple[float, 
     for repeat in range(repeats):
         progress(f"  {first.label} vs {second.label}: {repeat + 1}/{repeats}")
         for index in (0, 1) if repeat % 2 == 0 else (1, 0):
-            times[index].append(run_once((first, second)[index]))
+            times[index].append(run_once((first, second)[index], CLOCK))
     return statistics.median(times[0]), statistics.median(times[1])
 
 
@@ -694,6 +707,7 @@ def machine(sizes: Sizes, took: float) -> dict[str, object]:
         "load_average": [round(load, 2) for load in os.getloadavg()],
         "goalfile": version.stdout.strip(),
         "repeats": sizes.repeats,
+        "clock": CLOCK,
         "seconds": round(took, 1),
     }
 
@@ -702,7 +716,7 @@ def machine_line(info: dict[str, object]) -> str:
     return (
         f"Machine: nproc {info['nproc']}, Python {info['python']}, {info['date']}, "
         f"load average {info['load_average']}; {info['goalfile']}; medians of "
-        f"{info['repeats']} repeats; the run took {info['seconds']} s."
+        f"{info['repeats']} repeats ({info['clock']} time); the run took {info['seconds']} s."
     )
 
 
@@ -810,11 +824,20 @@ def parse_args(argv: Sequence[str] | None) -> tuple[Sizes, bool, list[str]]:
     parser.add_argument("--quick", action="store_true", help="a smoke run: smaller and fewer")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what the side-by-side rows time: elapsed time (default), or the CPU time of "
+        "each process and its children, steadier on a machine busy with other work",
+    )
+    parser.add_argument(
         "--only",
         metavar="GROUPS",
         help=f"comma-separated groups of rows to measure (of {', '.join(GROUPS)}; default all)",
     )
     args = parser.parse_args(argv)
+    global CLOCK
+    CLOCK = args.clock
     groups = args.only.split(",") if args.only else list(GROUPS)
     unknown = [group for group in groups if group not in GROUPS]
     if unknown:
