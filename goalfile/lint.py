@@ -119,13 +119,13 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
         return
     start, end = region
     fences = ledger.fenced_spans(goal.text)
-    for match in ledger.HEADING_LIKE_RE.finditer(goal.text, start, end):
-        line = match.group(0).rstrip("\r")
-        if ledger.is_heading(line) or ledger.in_spans(fences, match.start()):
+    for offset, found in ledger.heading_like_lines(goal.text, start, end):
+        line = found.rstrip("\r")
+        if ledger.is_heading(line) or ledger.in_spans(fences, offset):
             continue
         yield Finding(
             severity=Severity.ERROR,
-            line=goal.text.count("\n", 0, match.start()) + 1,
+            line=goal.text.count("\n", 0, offset) + 1,
             column=1,
             code="entry-heading",
             message=f"`{line.strip()}` looks like an entry heading but cannot be read as one",

@@ -193,3 +193,30 @@ def test_an_entry_is_appended_to_the_ledger_as_a_line_by_line_edit_would(
         text = text.replace("\n", "\r\n")
     expected = edit._append_by_lines(text, "Iterations", block, ("lessons",))
     assert edit.append_to_section(text, "Iterations", block) == expected
+
+
+LIKE_LINES = [
+    *LINES,
+    "### iteration 3",
+    "   ## ITERATION 4 (2026-12-01) by verify-goal",
+    "    ### Iteration 5 (2026-12-01) by verify-goal",
+    "#Iteration",
+    "####### Iteration 6",
+    "## Iterations",
+    "# iterationx",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(LIKE_LINES), max_size=30).map("\n".join),
+    st.integers(min_value=0, max_value=60),
+    st.integers(min_value=0, max_value=60),
+)
+def test_heading_like_lines_are_those_the_anchored_pattern_finds(
+    text: str, start: int, length: int
+) -> None:
+    start = min(start, len(text))
+    end = min(start + length, len(text))
+    expected = [(m.start(), m.group(0)) for m in ledger.HEADING_LIKE_RE.finditer(text, start, end)]
+    assert list(ledger.heading_like_lines(text, start, end)) == expected
