@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import heapq
 import re
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
@@ -357,6 +358,7 @@ class Headings:
     sections: tuple[int, ...]  # offsets of the H1/H2 heading lines (fenced or not)
     entries: tuple[tuple[int, tuple[str, str, str, str]], ...]  # of each entry heading line:
     # its offset, and its iteration, date, time ("" when none) and command; in text order
+    by_command: dict[str, tuple[int, ...]]  # the positions in ``entries`` of each command's
 
 
 @functools.lru_cache(maxsize=1)  # an entry keeps its text alive: one, not several
@@ -367,15 +369,21 @@ def headings(text: str) -> Headings:
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
     fences = fenced_spans(text)
+    by_command: dict[str, list[int]] = {}
     for match in _HEADINGS_RE.finditer(text):
         if match.group(1) is None:
             if in_spans(fences, match.start() + 1):
                 continue  # output quoted in a fence (as mdformat writes an indented block)
             number, date, time, by = match.group(2, 3, 4, 5)
+            by_command.setdefault(by, []).append(len(found))
             found.append((match.start() + 1, (number, date, time or "", by)))
         else:
             sections.append(match.start() + 1)
-    return Headings(sections=tuple(sections), entries=tuple(found))
+    return Headings(
+        sections=tuple(sections),
+        entries=tuple(found),
+        by_command={by: tuple(positions) for by, positions in by_command.items()},
+    )
 
 
 _FENCE_MARK_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
@@ -466,10 +474,32 @@ def newest_first(
     text: str, start: int = 0, end: int | None = None, *, by: Collection[str] | None = None
 ) -> Iterator[Entry]:
     """Entries newest first, parsing only those whose heading names a command in ``by``
-    (every entry when ``by`` is None): the cost is that of the entries read."""
-    for begin, finish, fields in _spans(text, start, end):
-        if by is None or fields[3] in by:
+    (every entry when ``by`` is None): the cost is that of the entries read, not of those
+    between them."""
+    if by is None:
+        for begin, finish, fields in _spans(text, start, end):
             yield read(text, _head(begin, finish, fields))
+        return
+    stop = len(text) if end is None else end
+    index = headings(text)
+    found = index.entries
+    low = bisect.bisect_left(found, (start,))
+    high = bisect.bisect_left(found, (stop,))
+    streams = []
+    for name in set(by):
+        positions = index.by_command.get(name, ())
+        first_at, last_at = bisect.bisect_left(positions, low), bisect.bisect_left(positions, high)
+        if first_at < last_at:
+            streams.append(reversed(positions[first_at:last_at]))
+    for pos in heapq.merge(*streams, reverse=True):
+        begin, fields = found[pos]
+        finish = found[pos + 1][0] if pos + 1 < high else stop
+        yield read(text, _head(begin, finish, fields))
+    first = _HEADING_RE.match(text, 0, stop) if start == 0 else None  # a text that begins
+    if first is not None and first.group(4) in by:  # with a heading line: no newline before it
+        number, date, time, name = first.group(1, 2, 3, 4)
+        finish = found[low][0] if low < high else stop
+        yield read(text, _head(0, finish, (number, date, time or "", name)))
 
 
 def newest(

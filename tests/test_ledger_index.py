@@ -115,6 +115,10 @@ def test_the_index_gives_the_entries_a_full_parse_gives(body: str, ledger_first:
     expected = [without_line(e) for e in reference_entries_newest_first(text, *region)]
     assert [without_line(e) for e in ledger.newest_first(text, *region)] == expected
     assert [without_line(e) for e in ledger.entries_reversed(text, *region)] == expected
+    streak_entries = [
+        without_line(e) for e in ledger.newest_first(text, *region, by=progress.STREAK_BY)
+    ]
+    assert streak_entries == [e for e in expected if e.by in progress.STREAK_BY]
     for who in ("activate", "verify-goal", "plan", "review", "nobody"):
         wanted = next((e for e in expected if e.by == who), None)
         got = ledger.newest(text, *region, by=(who,))
@@ -131,6 +135,9 @@ def test_a_text_that_begins_with_an_entry_is_indexed_from_its_first_line(body: s
     text = f"### Iteration 9 (2026-12-01) by activate\n{body}"
     expected = [without_line(e) for e in reference_entries_newest_first(text, 0, len(text))]
     assert [without_line(e) for e in ledger.newest_first(text)] == expected
+    for by in (("activate",), ("verify-goal", "resume"), ("plan", "review", "activate")):
+        chosen = [without_line(e) for e in ledger.newest_first(text, by=by)]
+        assert chosen == [e for e in expected if e.by in by]
 
 
 def test_the_newest_approval_of_a_long_unpinned_ledger_reads_no_entry(
