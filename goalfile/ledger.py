@@ -398,7 +398,7 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
     prefix, so the cost stays that of a plain scan."""
     spans: list[tuple[int, int]] = []
     opened: tuple[int, str] | None = None
-    for match in _FENCE_MARK_RE.finditer(text):
+    for match in fence_marks(text):
         marker, rest = match.group(1), match.group(2).rstrip("\r")
         if opened is None:
             if marker[0] == "`" and "`" in rest:
@@ -410,6 +410,39 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
     # a fence that never closes hides no entry: goalfile and mdformat close every fence they
     # write, and an unclosed one must not swallow the entries written after it
     return tuple(spans)
+
+
+_MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
+
+
+def fence_marks(text: str) -> Iterator[re.Match[str]]:
+    """What ``_FENCE_MARK_RE.finditer(text)`` gives: each newline followed by at most three
+    spaces and a fence marker. A pattern that begins with a newline stops at every line; here
+    each marker is found by a search for a literal, and only the lines that hold one are
+    matched."""
+    following = dict.fromkeys(_MARKER_SCANS, -1)  # offset of the next occurrence of each
+    pos = 0
+    while True:
+        for scan, at in following.items():
+            if at < pos:
+                found = scan.search(text, pos)
+                following[scan] = found.start() if found is not None else len(text)
+        at = min(following.values())
+        if at >= len(text):
+            return
+        indent = 0
+        while indent < 3 and at - indent - 1 >= pos and text[at - indent - 1] == " ":
+            indent += 1
+        newline = at - indent - 1
+        mark = _FENCE_MARK_RE.match(text, newline) if newline >= pos else None
+        if mark is not None and text[newline] == "\n":
+            yield mark
+            pos = mark.end()
+            continue
+        end = text.find("\n", at)  # no other line start before the next newline
+        if end < 0:
+            return
+        pos = end
 
 
 def in_spans(spans: Sequence[tuple[int, int]], pos: int) -> bool:

@@ -227,3 +227,13 @@ def test_heading_like_lines_are_those_the_anchored_pattern_finds(
     end = min(start + length, len(text))
     expected = [(m.start(), m.group(0)) for m in ledger.HEADING_LIKE_RE.finditer(text, start, end)]
     assert list(ledger.heading_like_lines(text, start, end)) == expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from([*LINES, "  ``` x`y", "~~~ ```", "x ~~~", "   ~~~~", ""]), max_size=30)
+)
+def test_fence_marks_are_those_the_newline_pattern_finds(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    expected = [(m.start(), m.group(0)) for m in ledger._FENCE_MARK_RE.finditer(text)]
+    assert [(m.start(), m.group(0)) for m in ledger.fence_marks(text)] == expected
