@@ -5,14 +5,15 @@ order the lock gives them, each one must end with an exit code its command docum
 traceback, and the ledger must hold exactly one entry for each command that said it wrote one:
 no entry lost, none doubled, the file still a valid goal. The mixed run has ``verify``,
 ``budget`` (raising the limit to a different value each), ``pause`` and ``resume``, ``status``,
-``lint`` and ``audit``; ``GOALFILE_MIXED_COMMANDS`` sets how many (112 by default; 560 for the
-long run).
+``lint`` and ``audit``, 32 alive at a time; ``GOALFILE_MIXED_COMMANDS`` sets how many (112 by
+default; 560 for the long run).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import subprocess
 from pathlib import Path
 
 from reliability_support import (
@@ -26,6 +27,7 @@ from reliability_support import (
 
 VERIFIES = 64
 MIXED = int(os.environ.get("GOALFILE_MIXED_COMMANDS", "112"))
+WIDTH = 32  # processes of the mixed run alive at once
 ROWS = (("C1", "false", "exit 0"),)  # unmet: the goal stays active however many runs
 EXTRA = ["stall_limit: 100000"]
 
@@ -39,12 +41,23 @@ def prepared(tmp_path: Path) -> tuple[Path, Path]:
     return repo, path
 
 
-def run_all(repo: Path, commands: list[list[str]]) -> list[tuple[list[str], int, str]]:
-    procs = [(args, start_goalfile(*args, cwd=repo)) for args in commands]
+def run_all(repo: Path, commands: list[list[str]], width: int) -> list[tuple[list[str], int, str]]:
+    """Run every command, ``width`` processes alive at a time (each started as soon as one
+    ends: the machine's memory bounds how many Python processes may live at once)."""
+    alive: list[tuple[list[str], subprocess.Popen[str]]] = []
     results = []
-    for args, proc in procs:
+
+    def finish_oldest() -> None:
+        args, proc = alive.pop(0)
         out, err = proc.communicate(timeout=600)
         results.append((args, proc.returncode, out + err))
+
+    for args in commands:
+        if len(alive) >= width:
+            finish_oldest()
+        alive.append((args, start_goalfile(*args, cwd=repo)))
+    while alive:
+        finish_oldest()
     return results
 
 
@@ -54,7 +67,7 @@ def entries(path: Path, by: str) -> int:
 
 def test_64_verifies_at_once(tmp_path: Path) -> None:
     repo, path = prepared(tmp_path)
-    results = run_all(repo, [["verify", str(path)] for _ in range(VERIFIES)])
+    results = run_all(repo, [["verify", str(path)] for _ in range(VERIFIES)], VERIFIES)
     for args, code, output in results:
         assert "Traceback" not in output, output
         assert code == 1, f"{args}: exit {code}\n{output}"
@@ -76,7 +89,7 @@ def test_a_mix_of_every_command_at_once(tmp_path: Path) -> None:
             commands.append([chooser.choice(["status", "lint", "audit"]), name])
         else:
             commands.append([kind, name])
-    results = run_all(repo, commands)
+    results = run_all(repo, commands, WIDTH)
     wrote = {"verify": 0, "budget": 0, "pause": 0, "resume": 0}
     documented = {
         "verify": {1, 3},  # 3: paused at that moment
