@@ -5,7 +5,7 @@ order the lock gives them, each one must end with an exit code its command docum
 traceback, and the ledger must hold exactly one entry for each command that said it wrote one:
 no entry lost, none doubled, the file still a valid goal. The mixed run has ``verify``,
 ``budget`` (raising the limit to a different value each), ``pause`` and ``resume``, ``status``,
-``lint`` and ``audit``, 32 alive at a time; ``GOALFILE_MIXED_COMMANDS`` sets how many (112 by
+``lint`` and ``audit``, 32 alive at a time; ``GOALFILE_MIXED_COMMANDS`` sets how many (64 by
 default; 560 for the long run).
 """
 
@@ -26,7 +26,7 @@ from reliability_support import (
 )
 
 VERIFIES = 64
-MIXED = int(os.environ.get("GOALFILE_MIXED_COMMANDS", "112"))
+MIXED = int(os.environ.get("GOALFILE_MIXED_COMMANDS", "64"))
 WIDTH = 32  # processes of the mixed run alive at once
 ROWS = (("C1", "false", "exit 0"),)  # unmet: the goal stays active however many runs
 EXTRA = ["stall_limit: 100000"]

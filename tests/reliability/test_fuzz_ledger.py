@@ -35,7 +35,7 @@ from reliability_support import activate, goal_text, make_repo, run_goalfile
 from goalfile.cli import main
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("GOALFILE_FUZZ_EXAMPLES", "100")),
+    max_examples=int(os.environ.get("GOALFILE_FUZZ_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )

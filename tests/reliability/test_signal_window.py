@@ -7,7 +7,7 @@ appearing beside the goal (the write begins), and the lock's owner file vanishin
 process's private lock folder (the file has been replaced; the lock is being let go). From
 each it waits a delay, stepped in sub-millisecond steps, and fires SIGTERM or SIGINT: the
 signals land before, during and after the replace and while the process ends.
-``GOALFILE_SIGNAL_RUNS`` sets how many runs (48 by default; the steps get finer with more).
+``GOALFILE_SIGNAL_RUNS`` sets how many runs (30 by default; the steps get finer with more).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from reliability_support import activate, clean_env, goal_text, make_repo, start_goalfile
 
 PROGRAM = str(Path(sys.executable).with_name("goalfile"))  # the installed program
-RUNS = int(os.environ.get("GOALFILE_SIGNAL_RUNS", "48"))
+RUNS = int(os.environ.get("GOALFILE_SIGNAL_RUNS", "30"))
 
 
 class Run:
