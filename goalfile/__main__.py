@@ -10,15 +10,18 @@ it, instead of raising inside Python's own exit handlers.
 """
 
 # Nothing is imported at the top (not even __future__): a Ctrl-C while this module loads would
-# be a traceback. `signal` is built into the interpreter, so importing it is quick.
+# be a traceback. `_signal` is the interpreter's own module, so importing it is instant; the
+# `signal` module around it builds enums and takes milliseconds, so it comes after.
 
 
 def run() -> None:
-    import signal
+    import _signal  # type: ignore[import-not-found]  # no stub: the C half of `signal`
 
     noted: list[int] = []
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, lambda number, frame: noted.append(number))
+    for signum in (_signal.SIGINT, _signal.SIGTERM):
+        _signal.signal(signum, lambda number, frame: noted.append(number))
+    import signal
+
     code: str | int | None = None
     try:
         try:
