@@ -479,3 +479,16 @@ def test_a_complete_draft_points_to_activate(repo: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip() == "next: `goalfile activate goals/ready.md` pins the contract"
     assert run_goalfile("activate", "goals/ready.md", cwd=repo).returncode == 0
+
+
+def test_new_keeps_a_backslash_in_expected_as_written(repo: Path) -> None:
+    """Outside a code span Markdown reads `\\.` as `.`: such a cell is written as a code span."""
+    done = run_goalfile(
+        "new", "v", "it prints the version", "--check", "echo mytool 1.4.0",
+        "--expected", r"exit 0; stdout matches /^mytool 1\.4\.0$/", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (c1,) = parse_goal((repo / "goals" / "v.md").read_text(), path="g").criteria
+    assert c1.expected == r"exit 0; stdout matches /^mytool 1\.4\.0$/"
+    verify = run_goalfile("verify", "goals/v.md", cwd=repo)
+    assert last_line(verify.stdout) == "verify-goal v iteration 0: C1 met; status: met"

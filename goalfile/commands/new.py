@@ -22,6 +22,7 @@ from goalfile.lint import PLACEHOLDER
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 
+MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 
@@ -38,10 +39,10 @@ class NewRow:
 
     def render(self) -> str:
         kind = "review" if self.review else "deterministic"
-        return (
-            f"| {self.id} | {self.criterion} | {code_span(self.check)} "
-            f"| {plain_cell(self.expected)} | {kind} |"
-        )
+        # a cell means what Markdown shows: text with a backslash or markup goes in a code span
+        literal = any(char in self.expected for char in MARKUP)
+        expected = code_span(self.expected) if literal else plain_cell(self.expected)
+        return f"| {self.id} | {self.criterion} | {code_span(self.check)} | {expected} | {kind} |"
 
 
 @dataclass(frozen=True, kw_only=True)
