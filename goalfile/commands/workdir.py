@@ -14,7 +14,6 @@ file, and ``verify`` refuses to run where the approval did not say.
 
 from __future__ import annotations
 
-import functools
 import os
 from dataclasses import dataclass
 from enum import StrEnum
@@ -65,9 +64,9 @@ def decide(goal: Goal) -> WorkDir:
     return WorkDir(path=path, source=source, relative=relative)
 
 
-@functools.lru_cache(maxsize=256)
 def git_top(folder: str) -> str | None:
-    """The nearest folder at or above ``folder`` that git confirms as a work tree's top."""
+    """The nearest folder at or above ``folder`` that git confirms as a work tree's top (asked
+    each time: a long-running process such as `goalfile mcp` must see a `.git` that moved)."""
     from goalfile.run import git_toplevel
 
     here = Path(folder)
