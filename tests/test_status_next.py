@@ -26,3 +26,13 @@ def test_the_next_step_follows_the_ledger(repo: Path) -> None:
     assert next_step(repo, path).startswith("`goalfile refine")
     assert run_goalfile("pause", path, cwd=repo).returncode == 0
     assert next_step(repo, path).startswith("`goalfile resume")
+
+
+def test_a_goal_exhausted_by_tokens_is_told_to_raise_the_token_budget(repo: Path) -> None:
+    path = write_goal(
+        repo / "goals",
+        goal_text(status="exhausted", tokens="100", tokens_used=100, iterations_used=1),
+    )
+    step = next_step(repo, path)
+    assert "--tokens N" in step, step
+    assert "--iterations" not in step, step

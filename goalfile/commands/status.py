@@ -9,6 +9,7 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
+from goalfile.commands.hints import status_command
 from goalfile.commands.verify import impossible_rows
 from goalfile.commands.workdir import WorkDir
 from goalfile.commands.workdir import decide as decide_workdir
@@ -182,11 +183,11 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     if goal.status is Status.DRAFT:
         return f"fill in every check, then `goalfile lint {path}` and `goalfile activate {path}`"
     if goal.status is Status.PAUSED:
-        return f"`goalfile resume {path}`"
+        return f"`{status_command(goal, path)}`"
     if goal.status is Status.BLOCKED:
-        return f"remove the blocker, then `goalfile resume {path} --resolved TEXT`"
+        return f"remove the blocker, then `{status_command(goal, path)}`"
     if goal.status is Status.EXHAUSTED:
-        return f"a person may raise the budget: `goalfile budget {path} --iterations N`"
+        return f"a person may raise the budget: `{status_command(goal, path)}`"
     if goal.status is Status.MET:
         return f"done; CI can check it with `goalfile audit {path}`"
     if last_verify is None:
