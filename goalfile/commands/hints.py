@@ -15,8 +15,12 @@ def status_command(goal: Goal, path: str) -> str:
     if goal.status is Status.BLOCKED:
         return f"goalfile resume {path} --resolved TEXT"
     if goal.status is Status.EXHAUSTED:
+        tokens = goal.budget.tokens
+        spent = goal.tokens_used
+        by_tokens = tokens is not None and spent >= tokens
         limit = goal.budget.iterations
-        which = "iterations" if limit is not None and goal.iterations_used >= limit else "tokens"
+        by_iterations = limit is not None and goal.iterations_used >= limit
+        which = "tokens" if by_tokens and not by_iterations else "iterations"
         return f"goalfile budget {path} --{which} N"
     if goal.status is Status.MET:
         return f"goalfile verify --no-write {path}"
