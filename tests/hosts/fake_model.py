@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -135,7 +136,7 @@ class LoggedRequest:
 # --- the server -----------------------------------------------------------------------------
 
 
-class FakeModel:
+class FakeModel(ABC):
     """Base of the fake servers: the HTTP plumbing, the log and the usage numbering."""
 
     model_paths: tuple[str, ...] = ()
@@ -220,12 +221,13 @@ class FakeModel:
 
     # -- to be provided by each wire format
 
+    @abstractmethod
     def parse_turn(self, index: int, body: dict[str, Any]) -> Turn:
-        raise NotImplementedError
+        """The request's body, read in this wire format."""
 
+    @abstractmethod
     def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:
         """``("sse", iterator of (event, data))`` or ``("json", document)``."""
-        raise NotImplementedError
 
     def is_model_request(self, body: Any) -> bool:
         return isinstance(body, dict)
