@@ -11,7 +11,7 @@ import json
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -75,17 +75,39 @@ def boundary(func: F) -> F:
                 emit_json({"schema_version": 1, "error": exc.to_json()})
             sys.exit(int(exc.exit_code))
         except KeyboardInterrupt as exc:
-            error = interrupted(exc, interrupt_message())
-            err(f"goalfile: {error.render()}")
-            if as_json:
-                emit_json({"schema_version": 1, "error": error.to_json()})
-            sys.exit(int(error.exit_code))
+            _exit_interrupted(exc, as_json=as_json)
+        except Exception as exc:
+            # An interrupt raised inside a lazy import can come back wrapped (a class body's
+            # __set_name__ turns it into a RuntimeError): it is still an interrupt, not a bug.
+            cause = _interrupt_in_chain(exc)
+            if cause is None:
+                raise
+            _exit_interrupted(cause, as_json=as_json)
         finally:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_int)
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _interrupt_in_chain(exc: BaseException) -> KeyboardInterrupt | None:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, KeyboardInterrupt):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
+def _exit_interrupted(exc: KeyboardInterrupt, *, as_json: bool) -> NoReturn:
+    error = interrupted(exc, interrupt_message())
+    err(f"goalfile: {error.render()}")
+    if as_json:
+        emit_json({"schema_version": 1, "error": error.to_json()})
+    sys.exit(int(error.exit_code))
 
 
 def context() -> Any:
