@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import sys
 from enum import IntEnum
-from pathlib import Path
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (--version needs neither)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class ExitCode(IntEnum):
