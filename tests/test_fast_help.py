@@ -21,8 +21,7 @@ from tests.conftest import clean_env
 
 GOALFILE = Path(sys.executable).with_name("goalfile")
 CLICK_HELP = (
-    "import sys; from goalfile.cli import group; "
-    "group()(['--help'], prog_name=sys.argv[1])"
+    "import sys; from goalfile.cli import group; group()(['--help'], prog_name=sys.argv[1])"
 )
 
 
