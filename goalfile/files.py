@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import json
 import os
 import re
 import signal
 import stat
-import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -204,6 +202,8 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
     mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
     name = os.path.basename(real)
     _remove_stale_temporaries(folder, name)
+    import tempfile  # here: reading goals (status, the hook on a met goal) needs no writing
+
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=_temporary_prefix(name), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -309,6 +309,8 @@ def create_new(path: str | os.PathLike[str], text: str) -> None:
         raise _write_failed(target.parent, exc, what="create the folder") from None
     if target.exists():
         raise _exists(target)
+    import tempfile
+
     try:
         fd, tmp = tempfile.mkstemp(
             dir=target.parent, prefix=_temporary_prefix(target.name), suffix=".tmp"
@@ -389,6 +391,8 @@ def _lock_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
         key = f"{info.st_dev:x}-{info.st_ino:x}-{name}"
     except OSError:
         key = real
+    import hashlib  # here: OpenSSL loads in milliseconds, and reading a goal takes no lock
+
     digest = hashlib.sha256(key.encode(ENCODING, ERRORS)).hexdigest()[:32]
     locks = _lock_folder()
     return locks / f"goal-{digest}.lock", locks / f"goal-{digest}.owner"
@@ -400,6 +404,8 @@ def _lock_folder() -> Path:
     The temporary folder is shared, so the lock folder must be a real folder of this user's
     that nobody else can write to: else another user could plant links in it, and goalfile
     would write through them."""
+    import tempfile
+
     folder = Path(tempfile.gettempdir()) / f"goalfile-locks-{os.getuid()}"
     try:
         folder.mkdir(mode=0o700)

@@ -94,7 +94,20 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
     done, imported = run(["hook", "stop", "--goal", str(goal)], tmp_path, stdin=stop)
     assert done.returncode == 0, done.stderr
     assert "is met" in done.stdout
-    needless = {"filelock", "goalfile.run", "goalfile.tail", "goalfile.judge"}
+    needless = {
+        "filelock",
+        "goalfile.run",
+        "goalfile.tail",
+        "goalfile.judge",
+        "goalfile.commands.verify",
+        "goalfile.commands.iteration",
+        "goalfile.contract",
+        "goalfile.expect",
+        "goalfile.accounting",
+        "goalfile.usage",
+        "tempfile",
+        "hashlib",
+    }
     assert imported & needless == set()
 
 
@@ -116,7 +129,34 @@ def test_status_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
     goal = met_goal(tmp_path)
     done, imported = run(["status", str(goal)], tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert imported & {"filelock", "goalfile.run", "goalfile.tail", "subprocess"} == set()
+    needless = {"filelock", "goalfile.run", "goalfile.tail", "subprocess", "tempfile"}
+    assert imported & needless == set()
+
+
+def test_importing_the_command_line_loads_no_lock_writer_or_goal_reader(tmp_path: Path) -> None:
+    """`import goalfile.cli` (what every goalfile process does first) costs nothing a command
+    may not need: the lock, the temporary files of a write and the readers come with the
+    command that uses them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    code = (
+        "import sys, goalfile.cli; "
+        "print('\\n'.join(sorted(m for m in sys.modules if m.split('.')[0] != 'encodings')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "goalfile.cli" in loaded
+    needless = {"click", "filelock", "yaml", "markdown_it", "tempfile", "hashlib", "typing"}
+    assert loaded & needless == set()
+    assert not {m for m in loaded if m.startswith("goalfile.commands")}
 
 
 def test_a_goal_read_again_unchanged_is_not_parsed_again(tmp_path: Path) -> None:

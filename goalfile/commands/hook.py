@@ -29,20 +29,18 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
-from goalfile.commands.iteration import next_iteration
-from goalfile.commands.status import discover
-from goalfile.commands.verify import VerifyOptions, VerifyResult, verify
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
-from goalfile.hostguard import model_idle
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
 from goalfile.hostprotocol import allow_answer, block_answer
 from goalfile.model import Kind, RowResult, Status, Verdict
-from goalfile.progress import ledger_streak
-from goalfile.usage import TranscriptError
+
+if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
+    from goalfile.commands.verify import VerifyOptions, VerifyResult
 
 SCHEMA_VERSION = 1
 REASON_LIMIT = 10_000
@@ -223,10 +221,12 @@ def _evidence(row: RowResult) -> str:
 # --- the decision ---------------------------------------------------------------------------
 
 
-Runner = Callable[[VerifyOptions, Context], VerifyResult]
+Runner = Callable[["VerifyOptions", Context], "VerifyResult"]
 
 
 def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
+    from goalfile.commands.verify import verify
+
     return verify(options, ctx)
 
 
@@ -242,6 +242,8 @@ def project_root(stop: StopInput, ctx: Context) -> Path:
 
 def goal_paths(stop: StopInput, options: HookOptions, ctx: Context, root: Path) -> list[Path]:
     if options.goal is None:
+        from goalfile.commands.status import discover
+
         return [Path(p) for p in discover(root)]
     given = Path(options.goal).expanduser()
     if given.is_absolute():
@@ -300,6 +302,10 @@ def decide_stop(
     if not active and not outcomes:
         notes.append(f"no active goal under {root}; the stop is allowed")
     transcript = _transcript(stop, notes)
+    if active:
+        from goalfile.commands.verify import VerifyOptions
+        from goalfile.hostguard import model_idle
+        from goalfile.usage import TranscriptError
     for path, reviews in active:
         remaining = deadline - ctx.clock()
         shown = _shown(path, root)
@@ -364,6 +370,8 @@ def _start_next_iteration(
     failing = ", ".join(
         f"{r.id} {r.verdict.value}" for r in result.rows if r.verdict is not Verdict.MET
     )
+    from goalfile.commands.iteration import next_iteration
+
     try:
         started = next_iteration(path=str(path), ctx=ctx, why=failing or "the goal is not met")
     except GoalfileError as exc:
@@ -403,6 +411,8 @@ def _judge(
             message=f"goalfile: {result.summary}",
         )
     if stop.stop_hook_active:
+        from goalfile.progress import ledger_streak
+
         try:
             streak = ledger_streak(read_text(path))
         except GoalfileError:
