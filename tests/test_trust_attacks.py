@@ -222,6 +222,68 @@ def test_an_approval_without_a_recorded_working_directory_still_verifies(build: 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def drop_recorded_workdir(goal: Path) -> None:
+    """The approval entry as goalfile wrote it before it recorded the working directory."""
+    text = goal.read_text()
+    line = next(x for x in text.split("\n") if x.startswith("working directory:"))
+    goal.write_text(text.replace(line + "\n", ""))
+
+
+def test_a_nested_repository_is_refused_when_the_approval_names_no_working_directory(
+    build: Path,
+) -> None:
+    goal = build / GOAL
+    drop_recorded_workdir(goal)
+    git(build, "commit", "-qam", "an approval written before the working directory was recorded")
+    plant_build_ok(build / "goals")
+    git(build / "goals", "init", "-q")
+    before = goal.read_bytes()
+
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "a repository nested inside the work tree of" in done.stderr
+    assert "names no working directory" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert goal.read_bytes() == before
+    no_write = run_goalfile("verify", "--no-write", GOAL, cwd=build)
+    assert no_write.returncode == 3, no_write.stdout + no_write.stderr
+    hook = run_goalfile("audit", GOAL, cwd=build)
+    assert hook.returncode == 1, hook.stdout + hook.stderr
+    assert "workdir-not-approved" in hook.stdout
+    assert goal.read_bytes() == before
+
+    # the fix it prints, run as written (with a reason for TEXT), ledgers the move
+    fix = next(x for x in done.stderr.split("\n") if "fix:" in x)
+    command = fix[fix.index("`goalfile ") + 1 : fix.rindex("`")].split()
+    assert command[:4] == ["goalfile", "activate", "--reapprove", GOAL], command
+    fixed = run_goalfile(*command[1:-1], "the checks run in goals/ now", cwd=build)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    text = goal.read_text()
+    assert "- working directory: not recorded → `.` (git top level)" in text
+    assert "working directory: `.` (git top level)" in text
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert last_line(done.stdout) == "verify-goal build iteration 0: C1 met; status: met"
+
+
+def test_an_approval_naming_no_working_directory_keeps_verifying_without_a_nested_repository(
+    build: Path,
+) -> None:
+    """The same old approval, in the same repository without the nested one: nothing to
+    re-approve, and the checks run at the top as before."""
+    goal = build / GOAL
+    drop_recorded_workdir(goal)
+    plant_build_ok(build / "goals")  # not where the checks run
+    empty = run_goalfile("activate", "--reapprove", GOAL, "--reason", "x", cwd=build)
+    assert empty.returncode == 3, empty.stdout + empty.stderr
+    assert "nothing to re-approve" in empty.stderr
+    done = run_goalfile("verify", GOAL, cwd=build)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "working directory: `..` (git top level)" in goal.read_text()
+    plant_build_ok(build)
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+
+
 def test_outside_git_a_zetetic_goal_runs_from_the_folder_holding_zetetic(tmp_path: Path) -> None:
     root = tmp_path / "project"
     folder = root / ".zetetic" / "goals"

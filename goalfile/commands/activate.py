@@ -113,7 +113,9 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         where = workdir.decide(goal)
         last = contract.last_approval(goal.text, path=goal.path)
         was_where = workdir.recorded(last[0]) if last is not None else None
-        moved = was_where is not None and was_where != where.relative
+        # an approval that names no working directory does not cover a nested repository
+        unrecorded = workdir.unrecorded_nested(where, last[0] if last is not None else None)
+        moved = (was_where is not None and was_where != where.relative) or unrecorded is not None
         if (
             previous is not None
             and previous.strip() == pin
@@ -130,7 +132,8 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         status = Status.ACTIVE if goal.status is Status.MET else goal.status
         notes, found = _change_notes(goal, approved, previous, reason)
         if moved:
-            notes.append(f"- {workdir.LABEL} `{was_where}` → {where.describe()}")
+            was = f"`{was_where}`" if was_where is not None else "not recorded"
+            notes.append(f"- {workdir.LABEL} {was} → {where.describe()}")
         notes.insert(1, where.note())
         entry = Entry(
             iteration=goal.iterations_used,

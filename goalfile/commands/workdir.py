@@ -9,7 +9,10 @@ folders that hold a ``.git`` and accepted only when git names that very folder a
 a work tree: an empty or broken ``.git`` file or folder planted between the goal and the real
 top does not move the checks. A ``.git`` that git accepts (a repository the agent created)
 would; that is why every approval entry records the working directory, relative to the goal
-file, and ``verify`` refuses to run where the approval did not say.
+file, and ``verify`` refuses to run where the approval did not say. An approval written
+before goalfile recorded it names none; it covers the working directory found now unless that
+is a repository nested inside another work tree (:func:`enclosing`), which a re-approval must
+record first.
 """
 
 from __future__ import annotations
@@ -82,6 +85,26 @@ def git_top(folder: str) -> str | None:
         if top is not None and Path(top).resolve() == candidate:
             return str(candidate)
     return None
+
+
+def enclosing(found: WorkDir) -> Path | None:
+    """The top of the work tree that holds ``found`` when ``found`` is the top of a repository
+    nested inside it (a submodule, or one made with `git init goals` inside the project);
+    None when it is not, or when ``found`` is not a git top level at all."""
+    if found.source is not Source.GIT or found.path.parent == found.path:
+        return None
+    outer = git_top(str(found.path.parent))
+    return Path(outer) if outer is not None else None
+
+
+def unrecorded_nested(found: WorkDir, approval: Entry | None) -> Path | None:
+    """The outer work tree, when the newest approval names no working directory (it was
+    written before goalfile recorded one) and ``found`` is a repository nested in that work
+    tree: such an approval cannot tell whether it approved ``found``, so it does not cover it.
+    None when the approval covers ``found`` (or there is no approval: an unpinned goal)."""
+    if approval is None or recorded(approval) is not None:
+        return None
+    return enclosing(found)
 
 
 def _marker_folder(folder: Path) -> tuple[Path, Source]:
