@@ -118,9 +118,11 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
     if region is None:
         return
     start, end = region
-    fences = ledger.fenced_spans(goal.text)
-    for offset, found in ledger.heading_like_lines(goal.text, start, end):
+    fences: tuple[tuple[int, int], ...] | None = None  # found only when a line needs them
+    for offset, found in _lookalike_lines(goal.text, start, end):
         line = found.rstrip("\r")
+        if fences is None:
+            fences = ledger.fenced_spans(goal.text)
         if ledger.is_heading(line) or ledger.in_spans(fences, offset):
             continue
         yield Finding(
@@ -132,6 +134,35 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
             hint="write `### Iteration N (YYYY-MM-DD) by WHO`, optionally with a time "
             "`(YYYY-MM-DD HH:MM)`",
         )
+
+
+# After a newline, a line that ledger.HEADING_LIKE_RE matches and that is not an entry heading
+# (ledger.is_heading of the line without its trailing carriage returns): one search for the
+# lines that start with `#` (the literal prefix `\n#` lets it jump from heading to heading at
+# C speed, and it skips every real entry heading without a step of Python) and one for the
+# indented ones, where a check of each heading-like line would cost a step per entry.
+_LOOKALIKE_SCANS = (
+    re.compile(
+        r"\n#(?!## Iteration \d+ \(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?\) "
+        r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
+    ),
+    re.compile(r"\n  {0,2}#{1,6}[ \t]*(?i:iteration)\b[^\n]*"),  # prefix `\n `, not `\n`
+)
+
+
+def _lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """The lines of ``ledger.heading_like_lines(text, start, end)`` that are not entry
+    headings (when the span starts the text: every such line), in order."""
+    from goalfile import ledger
+
+    if start == 0:
+        return list(ledger.heading_like_lines(text, start, end))
+    return sorted(
+        (found.start() + 1, found.group()[1:])
+        for scan in _LOOKALIKE_SCANS
+        for found in scan.finditer(text, start - 1, end)
+        if found.start() + 1 >= start
+    )
 
 
 def _accounting_findings(goal: Goal) -> Iterable[Finding]:
