@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from goalfile.model import Goal
+from goalfile.model import Goal, Section
 from goalfile.parse import section_key
 
 PLAN_COLUMNS = ("step", "change", "files", "serves", "check")
@@ -82,10 +82,70 @@ def _split_ids(cell: str) -> tuple[str, ...]:
     return tuple(part for part in re.split(r"[\s,;]+", cell.replace("`", "")) if part)
 
 
+@dataclass(frozen=True, kw_only=True)
+class EmptyPlan:
+    """A plan with no step to check: no ``## Plan`` section, a section without a table, or a
+    table with its header only. ``line`` is where the plan belongs (1-based)."""
+
+    problem: str
+    line: int
+    has_section: bool
+
+
+def empty_plan(goal: Goal) -> EmptyPlan | None:
+    """Why the plan has no step at all, or None when it has one (sound or not)."""
+    section = goal.section("plan")
+    if section is None:
+        return EmptyPlan(
+            problem="there is no `## Plan` section", line=_plan_place(goal), has_section=False
+        )
+    rows = _plan_rows(goal, section)
+    if not rows:
+        return EmptyPlan(
+            problem="the `## Plan` section has no table", line=section.line, has_section=True
+        )
+    if len(rows) == 1:
+        return EmptyPlan(problem="the plan table has no steps", line=rows[0][0], has_section=True)
+    return None
+
+
+def _plan_place(goal: Goal) -> int:
+    """The line a missing ``## Plan`` section goes above: the heading that follows the
+    criteria (or, without them, the ledger's), else the end of the file."""
+    keys = [section.key for section in goal.sections]
+    for key in ("acceptance criteria", "criteria"):
+        if key in keys:
+            after = keys.index(key) + 1
+            if after < len(goal.sections):
+                return goal.sections[after].line
+    ledger = goal.section("iterations")
+    if ledger is not None:
+        return ledger.line
+    return goal.text.count("\n") + 1
+
+
 def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     section = goal.section("plan")
     if section is None:
         return (), ["there is no `## Plan` section"]
+    rows = _plan_rows(goal, section)
+    if not rows:
+        return (), [
+            "the plan has no table `| step | change | files | serves | check |` "
+            f"(line {section.line})"
+        ]
+    names = [section_key(cell) for cell in rows[0][1]]
+    missing = [name for name in PLAN_COLUMNS if name not in names]
+    if missing:
+        return (), [f"the plan table lacks the column(s) {', '.join(missing)}"]
+    steps = tuple(_step(names, cells, line) for line, cells in rows[1:])
+    if not steps:
+        return (), ["the plan table has no steps"]
+    return steps, []
+
+
+def _plan_rows(goal: Goal, section: Section) -> list[tuple[int, list[str]]]:
+    """The first table of the section: (line, cells) of its header and of each row."""
     # split no further than the section's end: the ledger, often below, may be long
     lines = goal.text.split("\n", section.end - 1)[section.line : section.end - 1]
     rows: list[tuple[int, list[str]]] = []
@@ -103,19 +163,7 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
             current = None
         elif token.type == "table_close":
             break
-    if not rows:
-        return (), [
-            "the plan has no table `| step | change | files | serves | check |` "
-            f"(line {section.line})"
-        ]
-    names = [section_key(cell) for cell in rows[0][1]]
-    missing = [name for name in PLAN_COLUMNS if name not in names]
-    if missing:
-        return (), [f"the plan table lacks the column(s) {', '.join(missing)}"]
-    steps = tuple(_step(names, cells, line) for line, cells in rows[1:])
-    if not steps:
-        return (), ["the plan table has no steps"]
-    return steps, []
+    return rows
 
 
 def _section_tokens(lines: Sequence[str]) -> list[Any]:

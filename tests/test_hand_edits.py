@@ -45,6 +45,19 @@ def set_status(repo: Path, status: str) -> None:
     path.write_text(re.sub(r"(?m)^status: \w+", f"status: {status}", text, count=1))
 
 
+PLAN_HEADER = "| step | change | files | serves | check |\n|---|---|---|---|---|\n"
+SOUND_PLAN = PLAN_HEADER + "| 1 | create the file | ok | C1 | `test -f ok` |\n"
+# a real plan that is unsound: C1 is served by no step, and C9 is not a criterion
+UNSOUND_PLAN = PLAN_HEADER + "| 1 | tidy the docs | README.md | C9 | - |\n"
+
+
+def write_plan(repo: Path, table: str) -> None:
+    path = repo / GOAL
+    text = path.read_text()
+    assert text.count("## Plan\n") == 1
+    path.write_text(text.replace("## Plan\n", "## Plan\n" + table, 1))
+
+
 def audit_against_main(repo: Path) -> tuple[int, str]:
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "work", "--allow-empty")
@@ -60,8 +73,9 @@ def reach(repo: Path, status: str) -> None:
         assert done.returncode == 0, done.stderr
     elif status == "paused":
         assert run_goalfile("pause", GOAL, cwd=repo).returncode == 0
-    else:
-        assert run_goalfile("plan", GOAL, cwd=repo).returncode in (0, 1)
+    else:  # the budget is one iteration: an unsound plan uses it, the next plan exhausts
+        write_plan(repo, UNSOUND_PLAN)
+        assert run_goalfile("plan", GOAL, cwd=repo).returncode == 1
         assert run_goalfile("plan", GOAL, cwd=repo).returncode == 5
     assert f"status: {status}" in (repo / GOAL).read_text()
 
@@ -82,8 +96,9 @@ def test_a_goal_set_back_to_active_by_hand_is_verified_and_ledgered(goal: Path, 
 def test_plan_records_a_hand_reopen_too(goal: Path) -> None:
     reach(goal, "met")
     set_status(goal, "active")
+    write_plan(goal, SOUND_PLAN)
     done = run_goalfile("plan", GOAL, cwd=goal)
-    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
     assert "reopened by hand (was met)" in (goal / GOAL).read_text()
 
 

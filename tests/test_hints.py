@@ -147,6 +147,7 @@ SCENARIOS: dict[str, tuple[Callable[[Path], object], Callable[[Path], object]]] 
     "activate a blocked goal": (blocked, via("activate", "goals/demo.md")),
     "plan a draft": (draft, via("plan", "goals/demo.md")),
     "plan a paused goal": (paused, via("plan", "goals/demo.md")),
+    "plan an empty plan": (goal, via("plan", "goals/demo.md")),
     "pause a blocked goal": (blocked, via("pause", "goals/demo.md")),
     "review a deterministic row": (
         met,

@@ -17,7 +17,7 @@ import shlex
 import subprocess
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -388,20 +388,11 @@ UNSOUND_PLANS = {
         2,
         ["step 2 serves no criterion"],
     ),
-    "no table": (
-        ("We will add the endpoint and then document it.",),
-        0,
-        [
-            "the plan has no table `| step | change | files | serves | check |` (line 22)",
-            *NONE_SERVED,
-        ],
-    ),
     "missing columns": (
         ("| step | change | check |", "|---|---|---|", "| 1 | all | - |"),
         0,
         ["the plan table lacks the column(s) files, serves", *NONE_SERVED],
     ),
-    "header only": (PLAN_HEADER, 0, ["the plan table has no steps", *NONE_SERVED]),
 }
 
 
@@ -432,29 +423,99 @@ def test_plan_unsound_lists_the_orphans_and_still_uses_the_iteration(
     )
 
 
-def test_plan_without_a_plan_section_is_unsound(project: Project) -> None:
-    before = project.write(Doc(rows=TWO_ROWS).render().replace("## Plan\n\n", ""))
-    done = project.run("plan", GOAL)
-    assert done.returncode == 1
-    assert "  there is no `## Plan` section\n" in done.stdout
-    after = project.text()
-    assert after == edited(
-        before,
-        replace={"iterations_used: 1": "iterations_used: 2"},
-        entries=[
-            entry(
-                2,
-                "plan",
-                *plan_lines(
-                    1,
-                    plan_digest(after, 1),
-                    0,
-                    "unsound",
-                    "; ".join(["there is no `## Plan` section", *NONE_SERVED]),
-                ),
-            )
-        ],
+def without_plan_section(doc: Doc) -> str:
+    text = doc.render()
+    assert text.count("## Plan\n\n") == 1
+    return text.replace("## Plan\n\n", "")
+
+
+# a plan with no step at all: (the goal file, the line named, the problem, where to write it)
+EMPTY_PLANS: dict[str, tuple[Callable[[], str], int, str, str]] = {
+    "no section": (
+        lambda: without_plan_section(Doc(rows=TWO_ROWS)),
+        22,  # `## Token accounting`, the heading after the criteria
+        "there is no `## Plan` section",
+        "in a `## Plan` section above line 22",
+    ),
+    "no table": (
+        lambda: Doc(
+            rows=TWO_ROWS, plan=("We will add the endpoint and then document it.",)
+        ).render(),
+        22,  # the `## Plan` heading
+        "the `## Plan` section has no table",
+        "under `## Plan`",
+    ),
+    "header only": (
+        lambda: Doc(rows=TWO_ROWS, plan=PLAN_HEADER).render(),
+        23,  # the table's header row
+        "the plan table has no steps",
+        "under `## Plan`",
+    ),
+    "header only, with the skill's findings line": (
+        lambda: Doc(rows=TWO_ROWS, plan=(*PLAN_HEADER, "", "findings: none")).render(),
+        23,
+        "the plan table has no steps",
+        "under `## Plan`",
+    ),
+    "a header lacking columns, and no step": (
+        lambda: Doc(rows=TWO_ROWS, plan=("| step | change |", "|---|---|")).render(),
+        23,
+        "the plan table has no steps",
+        "under `## Plan`",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(EMPTY_PLANS))
+def test_plan_refuses_a_plan_with_no_step_and_uses_no_iteration(
+    project: Project, case: str
+) -> None:
+    make, line, problem, where = EMPTY_PLANS[case]
+    project.write(make())
+
+    stderr = project.refused("plan", GOAL)  # exit 3, the file byte for byte as it was
+
+    assert stderr == (
+        f"goalfile: {GOAL}:{line}: {problem}: there is no plan to check; nothing was written "
+        "and no iteration was used\n"
+        "  fix: fill in the plan: a table `| step | change | files | serves | check |` "
+        f"{where}, one row per step, whose `serves` cells name C1, C2; then "
+        f"`goalfile plan {GOAL}`. Or go without a plan: do the work, then "
+        f"`goalfile verify {GOAL}`\n"
     )
+    report = json.loads(project.run("plan", GOAL, "--json").stdout)
+    assert report["error"]["exit_code"] == 3
+    assert (report["error"]["file"], report["error"]["line"]) == (GOAL, line)
+
+
+def test_the_fix_for_an_empty_plan_works_as_written(project: Project) -> None:
+    """Both ways out the hint names: the verify that goes without a plan, and the plan that
+    runs once the table the hint describes is filled in under `## Plan`."""
+    rows = (crit("C1", "true", "exit 0"), crit("C2", "false", "exit 0"))
+    text = project.write(without_plan_section(Doc(rows=rows)))
+    project.refused("plan", GOAL)
+
+    done = project.run("verify", GOAL)  # judged without a plan: C2 is unmet, the goal active
+    assert done.returncode == 1, done.stdout + done.stderr
+
+    lines = project.text().split("\n")
+    assert lines[21] == "## Token accounting"  # line 22, the line the refusal named
+    lines[21:21] = ["## Plan", *SOUND_PLAN, ""]
+    project.write("\n".join(lines))
+    done = project.run("plan", GOAL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout == f"{GOAL}: iteration 2: plan revision 1 is sound\n"
+    assert "iterations_used: 2\n" in project.text()
+    assert text != project.text()
+
+
+def test_plan_at_the_limit_exhausts_the_goal_even_with_no_step(project: Project) -> None:
+    """The budget is read before the plan: at the limit an empty plan still exhausts the goal."""
+    project.write(Doc(rows=TWO_ROWS, plan=PLAN_HEADER, iterations=3, iterations_used=3))
+    done = project.run("plan", GOAL)
+    assert done.returncode == 5, done.stderr
+    assert done.stdout == f"{GOAL}: exhausted: iteration budget reached: 3 of 3 used\n"
+    assert status_line("exhausted") in project.text()
 
 
 @pytest.mark.parametrize("status", ["draft", "paused", "met", "blocked", "exhausted"])
@@ -1491,7 +1552,11 @@ def test_budget_raise_reopens_an_exhausted_goal(project: Project) -> None:
             )
         ],
     )
-    assert project.run("plan", GOAL).returncode == 1  # usable again (the plan is empty)
+    # usable again: an empty plan is refused and uses nothing, a plan with a step is judged
+    project.refused("plan", GOAL)
+    one_step = "\n".join(["## Plan", *PLAN_HEADER, "| 1 | do it | x.py | C1 | - |", ""])
+    project.write(project.text().replace("## Plan\n", one_step, 1))
+    assert project.run("plan", GOAL).returncode == 0
     assert "iterations_used: 6\n" in project.text()
 
 

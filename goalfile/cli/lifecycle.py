@@ -24,8 +24,9 @@ def _report(result: Any, as_json: bool, lines: list[str]) -> None:
 def plan(path: str, as_json: bool) -> int:
     """Check that the `## Plan` table serves every criterion, and use an iteration.
 
-    Exit 0 sound, 1 unsound (orphans listed; the iteration is used anyway), 3 refused,
-    5 iteration budget exhausted.
+    Exit 0 sound, 1 unsound (orphans listed; the iteration is used anyway), 3 refused (also
+    a plan with no step: no table, or its header only; no iteration is used), 5 iteration
+    budget exhausted.
     """
     from goalfile.commands.plan import plan as run
 

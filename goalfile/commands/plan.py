@@ -7,12 +7,18 @@ from dataclasses import dataclass
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
-from goalfile.errors import ExitCode
+from goalfile.errors import ExitCode, Refused
 from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
-from goalfile.plan import findings_line, record_in_section, review_plan
+from goalfile.plan import (
+    PLAN_COLUMNS,
+    empty_plan,
+    findings_line,
+    record_in_section,
+    review_plan,
+)
 
 REVISION_NOTE = "plan revision"
 
@@ -60,6 +66,37 @@ def _revision(goal: Goal) -> int:
     )
 
 
+def empty_plan_hint(goal: Goal, path: str) -> str:
+    """What to do about a plan with no step: write one, or go without (planning is optional)."""
+    header = "| " + " | ".join(PLAN_COLUMNS) + " |"
+    ids = ", ".join(row.id for row in goal.criteria) or "the criterion ids"
+    empty = empty_plan(goal)
+    where = (
+        "under `## Plan`"
+        if empty is None or empty.has_section
+        else f"in a `## Plan` section above line {empty.line}"
+    )
+    return (
+        f"fill in the plan: a table `{header}` {where}, one row per step, whose `serves` "
+        f"cells name {ids}; then `goalfile plan {path}`. Or go without a plan: do the work, "
+        f"then `goalfile verify {path}`"
+    )
+
+
+def _refuse_an_empty_plan(goal: Goal, path: str) -> None:
+    """A plan with no step is not judged: there is nothing to check, so no iteration is used."""
+    empty = empty_plan(goal)
+    if empty is None:
+        return
+    raise Refused(
+        f"{empty.problem}: there is no plan to check; nothing was written and no iteration "
+        "was used",
+        file=path,
+        line=empty.line,
+        hint=empty_plan_hint(goal, path),
+    )
+
+
 def plan(*, path: str, ctx: Context) -> PlanResult:
     def change(text: str, goal: Goal) -> tuple[str, PlanResult]:
         require_valid(goal)
@@ -94,6 +131,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
                 digest="",
                 findings=(entry.notes[-1],),
             )
+        _refuse_an_empty_plan(goal, path)
         review = review_plan(goal)
         revision = _revision(goal)
         iteration = goal.iterations_used + 1

@@ -24,6 +24,13 @@ from reliability_support import goal_text, make_repo, no_traceback, run_goalfile
 
 ROWS = (("C1", "true", "exit 0"), ("C2", "false", "exit 0"))
 REVIEW_ROW = "| R1 | the readme greets | `README.md` | says hello | review |"
+# a plan with steps, so `plan` judges it and writes (a plan with no step is refused)
+PLAN = (
+    "| step | change | files | serves | check |\n"
+    "|---|---|---|---|---|\n"
+    "| 1 | make both checks pass | x.py | C1, C2 | - |\n"
+    "| 2 | greet in the readme | README.md | R1 | - |\n"
+)
 
 
 def _lines(text: str, endings: Callable[[int], str]) -> str:
@@ -81,7 +88,7 @@ STEPS: list[tuple[list[str], set[int], dict[str, object]]] = [
     (["activate"], {0}, {"status": "active"}),
     (["verify", "--tokens-used", "10"], {1}, {"status": "active", "tokens_used": 10}),
     (["refine"], {0}, {}),
-    (["plan"], {0, 1}, {}),
+    (["plan"], {0}, {"iterations_used": 2}),
     (["review", "R1", "--artifact", "README.md", "--quote", "hello", "--verdict", "met"], {0}, {}),
     (["impossible", "C2", "--reason", "it cannot pass here"], {0}, {}),
     (["pause"], {0}, {"status": "paused"}),
@@ -141,7 +148,9 @@ def test_every_editing_command_edits_in_place_or_refuses(tmp_path: Path, style: 
         goal_text(rows=ROWS)
         .replace("| C2 | criterion of C2 |", f"{REVIEW_ROW}\n| C2 | criterion of C2 |")
         .replace("  tokens: null ", "  tokens: 1000 ")
+        .replace("## Plan\n", "## Plan\n" + PLAN, 1)
     )
+    assert PLAN in text
     path = root / "goals" / "demo.md"
     path.write_bytes(STYLES[style](text).encode("utf-8"))
     wrote = 0
