@@ -27,6 +27,7 @@ PLACEHOLDERS = {
     "REF": "HEAD",
     "FILE": "README.md",
     "ID": "C1",
+    "PASSAGE": "readme",  # words of the artifact (README.md holds "readme")
 }
 CODE_SPAN = re.compile(r"`(goalfile [^`]+)`")
 
@@ -111,6 +112,12 @@ def exhausted(repo: Path) -> None:
     assert run_goalfile("plan", "goals/demo.md", cwd=repo).returncode == 5
 
 
+def review_pending(repo: Path) -> None:
+    """C1 met, R1 (README.md) not reviewed yet: only a review row is unmet."""
+    goal(repo, rows=(row("C1", "true", "exit 0"), row("R1", "README.md", "says readme", "review")))
+    assert run_goalfile("verify", "goals/demo.md", cwd=repo).returncode == 1
+
+
 def draft(repo: Path) -> None:
     goal(repo, status="draft", iterations_used=0)
 
@@ -179,6 +186,8 @@ SCENARIOS: dict[str, tuple[Callable[[Path], object], Callable[[Path], object]]] 
     "status of an exhausted goal": (exhausted, via("status")),
     "status of a paused goal": (paused, via("status")),
     "status of a met goal": (met, via("status")),
+    "status of an active goal with an empty plan": (goal, via("status")),
+    "status when only a review row is unmet": (review_pending, via("status")),
     "verify without PATH": (met, via("verify")),
     "lint a draft": (lambda repo: via("new", "d")(repo), via("lint", "goals/d.md")),
 }

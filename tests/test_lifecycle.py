@@ -1738,7 +1738,8 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
 
 NEXT_STEPS = {
     "draft": "fill in every check, then `goalfile lint {p}` and `goalfile activate {p}`",
-    "active": "`goalfile plan {p}`, do the work, then `goalfile verify {p}`",
+    "active": "fill in the plan (a table under `## Plan`, one row per step), then "
+    "`goalfile plan {p}`, do the work, then `goalfile verify {p}`",
     "paused": "`goalfile resume {p}`",
     "exhausted": "a person may raise the budget: `goalfile budget {p} --iterations N`",
     "met": "done; CI can check it with `goalfile audit {p}`",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 
 from tests.conftest import goal_text, row, run_goalfile, write_goal
@@ -17,7 +18,7 @@ def next_step(repo: Path, path: Path) -> str:
 
 def test_the_next_step_follows_the_ledger(repo: Path) -> None:
     path = write_goal(repo / "goals", goal_text(rows=[row("C1", "false", "exit 0")]))
-    assert next_step(repo, path).startswith("`goalfile plan")
+    assert next_step(repo, path).startswith("fill in the plan")  # its `## Plan` is empty
     assert run_goalfile("verify", path, cwd=repo).returncode == 1
     assert next_step(repo, path).startswith("`goalfile refine")
     assert run_goalfile("refine", path, cwd=repo).returncode == 0
@@ -36,3 +37,78 @@ def test_a_goal_exhausted_by_tokens_is_told_to_raise_the_token_budget(repo: Path
     step = next_step(repo, path)
     assert "--tokens N" in step, step
     assert "--iterations" not in step, step
+
+
+PLAN_TABLE = (
+    "| step | change | files | serves | check |\n"
+    "|---|---|---|---|---|\n"
+    "| 1 | make it pass | x.py | C1 | - |\n"
+)
+
+
+def test_an_empty_plan_is_to_be_filled_in_not_run(repo: Path) -> None:
+    """`goalfile plan` refuses a plan with no step, so status does not send anyone there:
+    it says to fill in the plan first, and names `goalfile plan` once there is a step."""
+    path = write_goal(repo / "goals", goal_text(rows=[row("C1", "true", "exit 0")]))
+    rel = "goals/demo.md"
+    step = next_step(repo, Path(rel))
+    assert step == (
+        "fill in the plan (a table under `## Plan`, one row per step), then "
+        f"`goalfile plan {rel}`, do the work, then `goalfile verify {rel}`"
+    )
+    assert run_goalfile("plan", rel, cwd=repo).returncode == 3  # as status says: not yet
+
+    text = path.read_text()
+    path.write_text(text.replace("## Plan\n", "", 1))
+    assert next_step(repo, Path(rel)).startswith("fill in the plan (a `## Plan` table, ")
+
+    path.write_text(text.replace("## Plan\n", "## Plan\n" + PLAN_TABLE, 1))
+    assert next_step(repo, Path(rel)) == (
+        f"`goalfile plan {rel}`, do the work, then `goalfile verify {rel}`"
+    )
+    assert run_goalfile("plan", rel, cwd=repo).returncode == 0
+    # planned: the work and the verify come next, not a second plan (another iteration)
+    assert (
+        next_step(repo, Path(rel)) == f"do the work the plan lays out, then `goalfile verify {rel}`"
+    )
+
+
+def test_when_only_review_rows_are_unmet_the_next_step_is_the_review(repo: Path) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "auth guide.md").write_text("The refresh token is rotated on every use.\n")
+    write_goal(
+        repo / "goals",
+        goal_text(
+            rows=[
+                row("C1", "true", "exit 0"),
+                row("R1", "docs/auth guide.md", "says the token is rotated", "review"),
+            ]
+        ),
+    )
+    rel = "goals/demo.md"
+    assert run_goalfile("verify", rel, cwd=repo).returncode == 1  # R1: not reviewed
+    step = next_step(repo, Path(rel))
+    command = (
+        f"goalfile review {rel} R1 --artifact 'docs/auth guide.md' --verdict met --quote PASSAGE"
+    )
+    assert step.startswith(f"review R1: `{command}`, PASSAGE being "), step
+    assert step.endswith(f"; then `goalfile verify {rel}`"), step
+
+    # the command works as written once PASSAGE is the artifact's words
+    words = shlex.split(command.replace("PASSAGE", shlex.quote("rotated on every use")))
+    done = run_goalfile(*words[1:], cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert next_step(repo, Path(rel)) == (
+        f"`goalfile verify {rel}` counts the review(s) recorded since the last run"
+    )
+    assert run_goalfile("verify", rel, cwd=repo).returncode == 0
+    assert next_step(repo, Path(rel)).startswith("done")
+
+
+def test_a_deterministic_row_unmet_still_leads_to_refine(repo: Path) -> None:
+    path = write_goal(
+        repo / "goals",
+        goal_text(rows=[row("C1", "false", "exit 0"), row("R1", "README.md", "says hi", "review")]),
+    )
+    assert run_goalfile("verify", path, cwd=repo).returncode == 1
+    assert next_step(repo, path).startswith("`goalfile refine")

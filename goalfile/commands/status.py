@@ -166,16 +166,65 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
     return StatusResult(goals=tuple(results), focus=focus.goal if focus else None)
 
 
-def _refined_since_verify(goal: Goal) -> bool:
+def _since_verify(goal: Goal) -> list[Entry]:
+    """The entries written after the newest verify entry that decide the next step (`plan`,
+    `review`, `refine`), newest first; every such entry when there is no verify entry."""
     region = ledger_region(goal.text)
     if region is None:
-        return False
+        return []
+    found = []
     for head in ledger.heads(goal.text, *region):
-        if head.by in ("refine-goal", "refine"):
-            return True
         if head.by == ledger.VERIFY_BY:
-            return False
-    return False
+            break
+        if head.by in ("plan", "review", "refine-goal", "refine"):
+            found.append(ledger.read(goal.text, head))
+    return found
+
+
+def _plan_verdict(entry: Entry) -> str | None:
+    """``sound`` or ``unsound`` from a plan entry's ``verify-plan:`` line; None at the limit."""
+    for note in entry.notes:
+        if note.startswith("verify-plan: "):
+            return note.removeprefix("verify-plan: ").split()[0]
+    return None
+
+
+def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: str) -> str | None:
+    """When every row the last verify did not meet is a review row: the reviews to record
+    (each a `goalfile review` command that works once PASSAGE is a passage of the artifact),
+    or, when they are recorded already, the verify that counts them. None otherwise."""
+    import shlex
+
+    from goalfile.model import Kind, Verdict
+    from goalfile.parse import review_artifact
+    from goalfile.review import read_review
+
+    rows = {row.id: row for row in goal.criteria}
+    open_ids = [row.id for row in last_verify.rows if row.verdict is not Verdict.MET]
+    if not open_ids or any(
+        rid not in rows or rows[rid].kind is not Kind.REVIEW for rid in open_ids
+    ):
+        return None
+    reviewed = set()
+    for entry in since:
+        found = read_review(entry)
+        if found is not None and found.verdict is Verdict.MET:
+            reviewed.add(found.id)
+    waiting = [rid for rid in open_ids if rid not in reviewed]
+    if not waiting:
+        return f"`goalfile verify {path}` counts the review(s) recorded since the last run"
+    commands = []
+    for rid in waiting:
+        artifact = review_artifact(rows[rid])
+        shown = shlex.quote(artifact) if artifact else "FILE"
+        commands.append(
+            f"`goalfile review {path} {rid} --artifact {shown} --verdict met --quote PASSAGE`"
+        )
+    return (
+        f"review {', '.join(waiting)}: {' and '.join(commands)}, PASSAGE being the artifact's "
+        "words that show it (`--verdict unmet --reason TEXT` when they are not there); then "
+        f"`goalfile verify {path}`"
+    )
 
 
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
@@ -190,8 +239,29 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         return f"a person may raise the budget: `{status_command(goal, path)}`"
     if goal.status is Status.MET:
         return f"done; CI can check it with `goalfile audit {path}`"
+    since = _since_verify(goal)
+    planned = next((_plan_verdict(entry) for entry in since if entry.by == "plan"), None)
+    if planned is not None:  # a plan was checked since the last verify run
+        if planned == "unsound":
+            return (
+                "fill in what the `findings:` line of `## Plan` names, then "
+                f"`goalfile plan {path}`; or do the work, then `goalfile verify {path}`"
+            )
+        return f"do the work the plan lays out, then `goalfile verify {path}`"
     if last_verify is None:
+        from goalfile.plan import empty_plan
+
+        empty = empty_plan(goal)
+        if empty is not None:
+            where = "a table under `## Plan`" if empty.has_section else "a `## Plan` table"
+            return (
+                f"fill in the plan ({where}, one row per step), then `goalfile plan {path}`, "
+                f"do the work, then `goalfile verify {path}`"
+            )
         return f"`goalfile plan {path}`, do the work, then `goalfile verify {path}`"
-    if _refined_since_verify(goal):
+    reviews = _review_step(goal, last_verify, since, path)
+    if reviews is not None:
+        return reviews
+    if any(entry.by in ("refine-goal", "refine") for entry in since):
         return f"work the backlog of the refine entry, then `goalfile verify {path}`"
     return f"`goalfile refine {path}`, work the backlog, then `goalfile verify {path}`"
