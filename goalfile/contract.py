@@ -26,6 +26,7 @@ contract.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import math
@@ -426,7 +427,43 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
 
 def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
     """The newest approval entry: a ``by activate`` entry, or a verify entry that pinned a
-    tightened contract (it holds a ``contract tightened:`` line and the approved rows)."""
+    tightened contract (it holds a ``contract tightened:`` line and the approved rows).
+
+    Found from the index of entry headings (the newest ``by activate`` heading) and a search
+    for the note from the ledger's end: a pinned goal's approval is often its oldest entry,
+    and a step for each entry after it would make every verify cost more as the ledger grows.
+    """
+    start, end = region
+    if start == 0:  # a text that begins with a heading line: the index has no newline before it
+        return _newest_approval_by_heads(text, region)
+    index = ledger.headings(text)
+    found = index.entries
+    low, high = bisect.bisect_left(found, (start,)), bisect.bisect_left(found, (end,))
+    activates = index.by_command.get(ACTIVATE_BY, ())
+    newest = bisect.bisect_left(activates, high) - 1
+    newest = activates[newest] if newest >= 0 and activates[newest] >= low else low - 1
+    search_end = end
+    while (at := text.rfind(TIGHTENED_NOTE, start, search_end)) >= 0:
+        pos = bisect.bisect_right(found, at, lo=low, hi=high, key=_offset) - 1
+        if pos <= newest:  # in the newest activate entry or before it, or before every entry
+            break
+        if found[pos][1][3] == ledger.VERIFY_BY:
+            newest = pos
+            break
+        search_end = found[pos][0] + len(TIGHTENED_NOTE) - 1  # the notes above this entry
+    if newest < low:
+        return None
+    begin, (number, date, time, by) = found[newest]
+    finish = found[newest + 1][0] if newest + 1 < high else end
+    head = ledger.Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
+    return ledger.read(text, head)
+
+
+def _offset(entry: tuple[int, object]) -> int:
+    return entry[0]
+
+
+def _newest_approval_by_heads(text: str, region: tuple[int, int]) -> Entry | None:
     for head in ledger.heads(text, *region):
         if head.by == ACTIVATE_BY:
             return ledger.read(text, head)
