@@ -462,8 +462,9 @@ def append_list_item(text: str, section: str, item: str) -> str:
     return append_to_section(text, section, [line], before=())
 
 
-def check_written(before: Goal, after: str) -> None:
-    """Refuse to write ``after`` unless it reads back as the same goal with the edits made.
+def check_written(before: Goal, after: str) -> Goal:
+    """Refuse to write ``after`` unless it reads back as the same goal with the edits made;
+    the goal it reads back as.
 
     Every write re-reads its result: it must still be a goal file, keep every criterion as it
     was, and hold no more ``## Iterations`` sections than before (an edit that did not find
@@ -494,6 +495,7 @@ def check_written(before: Goal, after: str) -> None:
             hint="save the file with LF or CRLF line endings and its `## Iterations` heading "
             "on a line of its own; then run the command again",
         )
+    return written
 
 
 def _rows(goal: Goal) -> list[tuple[object, ...]]:

@@ -124,16 +124,34 @@ def written_files() -> tuple[str, ...]:
     return tuple(_WRITTEN)
 
 
-def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+def parse_text(path: str | os.PathLike[str], text: str) -> Goal:
+    """``parse_goal(text, path=str(path))``, or the goal this process last read or wrote at
+    ``path`` when it has this text: parsing is a function of the text, so an editing command
+    that reads back what the one before it wrote (the Stop hook's new iteration after its
+    verify) does not parse it again."""
+    where = str(path)
+    last = _last_read
+    if last is not None and last[0] == where and last[2].text == text:
+        return last[2]
+    return parse_goal(text, path=where)
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, *, parsed: Goal | None = None) -> None:
     """Replace the file's content in one step, keeping its mode; symlinks are followed.
 
     Ctrl-C and SIGTERM wait until the file is replaced (or the write has failed): an interrupt
     that arrives during the write is raised afterwards, as an :class:`Interrupted` that says
-    the file was written.
+    the file was written. ``parsed`` is the goal ``text`` reads as (the writer read it back
+    before writing): a later read of the same bytes in this process gives it unparsed.
     """
+    global _last_read
     with _interrupts_held(path):
         try:
-            _replace(path, text)
+            data = _replace(path, text)
+            # kept only when reading the bytes back gives this very text (a text with lone
+            # surrogates may not survive the round trip)
+            if parsed is not None and (text.isascii() or data.decode(ENCODING, ERRORS) == text):
+                _last_read = (str(path), data, parsed)
         except OSError as exc:
             raise WriteFailed(
                 f"cannot write {path}: {exc.strerror or exc}; the file keeps its old content",
@@ -190,7 +208,8 @@ def _act_on(caught: set[int], *, written: bool, path: str | os.PathLike[str]) ->
     ) from None
 
 
-def _replace(path: str | os.PathLike[str], text: str) -> None:
+def _replace(path: str | os.PathLike[str], text: str) -> bytes:
+    """Write ``text`` over the file; the bytes written."""
     real = os.path.realpath(path)
     folder = os.path.dirname(real) or "."
     try:
@@ -204,10 +223,11 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
     _remove_stale_temporaries(folder, name)
     import tempfile  # here: reading goals (status, the hook on a met goal) needs no writing
 
+    data = text.encode(ENCODING, ERRORS)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=_temporary_prefix(name), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode(ENCODING, ERRORS))
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
             if info is not None and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
@@ -225,6 +245,7 @@ def _replace(path: str | os.PathLike[str], text: str) -> None:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+    return data
 
 
 def _require_replaceable(path: str | os.PathLike[str], info: os.stat_result) -> None:

@@ -173,3 +173,42 @@ def test_a_goal_read_again_unchanged_is_not_parsed_again(tmp_path: Path) -> None
     copy = tmp_path / "copy.md"
     copy.write_text(GOAL.replace("slug: light", "slug: other"), encoding="utf-8")
     assert load_goal(copy).path == str(copy)
+
+
+def test_a_goal_written_is_read_back_without_parsing_it_again(tmp_path: Path) -> None:
+    """An editing command keeps the goal it read back before writing: the next read of the same
+    bytes (the Stop hook's new iteration after its verify) gets it, equal to a fresh parse."""
+    from goalfile import edit
+    from goalfile.commands.context import Context
+    from goalfile.commands.mutate import update_goal
+    from goalfile.files import load_goal, parse_text, read_text
+    from goalfile.parse import parse_goal
+
+    path = tmp_path / "goal.md"
+    path.write_text(GOAL, encoding="utf-8")
+    ctx = Context.from_process(notify=lambda message: None)
+
+    def change(text: str, goal: object) -> tuple[str, None]:
+        return edit.set_value(text, "iterations_used", 1), None
+
+    update_goal(str(path), ctx, command="test", change=change)
+    again = load_goal(path)
+    assert again is parse_text(str(path), read_text(path))
+    assert again == parse_goal(read_text(path), path=str(path))
+    assert again.iterations_used == 1
+
+
+def test_a_written_text_that_reads_back_otherwise_is_parsed_from_the_file(tmp_path: Path) -> None:
+    """Lone surrogates that stand for the bytes of a valid UTF-8 character read back as that
+    character: the goal kept from before the write would not be the file's."""
+    from goalfile.files import load_goal, read_text, write_atomic
+    from goalfile.parse import parse_goal
+
+    path = tmp_path / "goal.md"
+    text = GOAL.replace("the notes exist", "the notes exist \udcc3\udca9")
+    before = parse_goal(text, path=str(path))
+    write_atomic(path, text, parsed=before)
+    read = load_goal(path)
+    assert read is not before
+    assert read.text == read_text(path)
+    assert "the notes exist é" in read.text

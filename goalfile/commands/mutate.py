@@ -9,9 +9,8 @@ from goalfile import edit
 from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.errors import GoalfileError, Refused
-from goalfile.files import goal_lock, read_text, write_atomic
+from goalfile.files import goal_lock, parse_text, read_text, write_atomic
 from goalfile.model import Goal, Status
-from goalfile.parse import parse_goal
 
 T = TypeVar("T")
 LOCK_WAIT = 600.0
@@ -23,17 +22,19 @@ def update_goal(
     *,
     command: str,
     change: Callable[[str, Goal], tuple[str, T]],
-    check: Callable[[Goal, str], None] = edit.check_written,
+    check: Callable[[Goal, str], Goal | None] = edit.check_written,
 ) -> T:
     """Apply ``change(text, goal) -> (new_text, result)``; write only when the text changed.
 
     ``change`` raises to refuse, and then the file is left untouched. ``check`` re-reads the
     new text before it is written and raises to refuse it (`lint --fix`, the one writer that
-    rewrites criteria rows, checks that their meaning is unchanged instead).
+    rewrites criteria rows, checks that their meaning is unchanged instead); the goal it
+    returns, read back from the new text, is what the next read of the file in this process
+    gets without parsing it again.
     """
     with goal_lock(path, command=command, wait=LOCK_WAIT, on_wait=ctx.notify):
         text = read_text(path)
-        goal = parse_goal(text, path=path)
+        goal = parse_text(path, text)
         try:
             new_text, result = change(text, goal)
         except GoalfileError as exc:
@@ -41,8 +42,8 @@ def update_goal(
                 exc.file = path
             raise
         if new_text != text:
-            check(goal, new_text)
-            write_atomic(path, new_text)
+            written = check(goal, new_text)
+            write_atomic(path, new_text, parsed=written)
         return result
 
 

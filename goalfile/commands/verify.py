@@ -621,9 +621,9 @@ def _write(
             text = edit.set_value(text, "tokens_used", run.tokens)
         if pin is not None:  # a tightened contract, pinned by the entry just appended
             text = edit.set_value(text, "contract", pin)
-        edit.check_written(current, text)
+        written = edit.check_written(current, text)
     except GoalfileError as exc:
         exc.file = exc.file or path
         exc.message = exc.message.replace("nothing was written", not_written)
         raise
-    write_atomic(path, text)
+    write_atomic(path, text, parsed=written)
