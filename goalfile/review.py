@@ -13,6 +13,7 @@ A quote counts only while it occurs in the artifact, compared with whitespace no
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from goalfile import ledger
@@ -50,12 +51,15 @@ def render_review(
     artifact: str,
     quote: str,
     reason: str,
+    preface: Sequence[str] = (),
 ) -> list[str]:
+    """The review entry; ``preface`` lines come first (the note of a reopening by hand)."""
     entry = Entry(
         iteration=iteration,
         date=date,
         by=REVIEW_BY,
         notes=(
+            *preface,
             f"review of {row_id}: {verdict.value}",
             f"artifact: {ledger.code_span(artifact)}",
             f"quote: {ledger.code_span(quote) if quote else '-'}",

@@ -213,3 +213,57 @@ def test_pause_after_a_hand_reopen_records_it(goal: Path) -> None:
     assert text.count("reopened by hand (was met)") == 1
     code, report = audit_against_main(goal)
     assert code == 0, report
+
+
+ROW_R1 = "| R1 | notes explain rotation | `notes.md` | says the token is rotated | review |\n"
+REVIEW_R1 = [
+    "review",
+    GOAL,
+    "R1",
+    "--artifact",
+    "notes.md",
+    "--verdict",
+    "met",
+    "--quote",
+    "the token is rotated",
+]
+
+
+def newest_entry(text: str) -> str:
+    start = text.rindex("\n### Iteration ")
+    return text[start + 1 : text.index("\n## Lessons", start)]
+
+
+@pytest.mark.parametrize("command", ["review", "refine", "activate --reapprove"])
+def test_review_refine_and_reapprove_record_a_hand_reopen_too(goal: Path, command: str) -> None:
+    """The first entry after a hand reopen says so, whichever command writes it."""
+    path = goal / GOAL
+    (goal / "notes.md").write_text("Each use: the token is rotated.\n")
+    path.write_text(
+        path.read_text().replace(
+            "| exit 0 | deterministic |\n", "| exit 0 | deterministic |\n" + ROW_R1
+        )
+    )
+    done = run_goalfile(*REVIEW_R1, cwd=goal)
+    assert done.returncode == 0, done.stdout + done.stderr
+    done = run_goalfile("verify", GOAL, cwd=goal)  # C1 met, R1 met by the review: met
+    assert done.returncode == 0, done.stdout + done.stderr
+    set_status(goal, "active")  # reopened by hand, as the refine-goal skill does
+    if command == "review":
+        args, by = REVIEW_R1, "review"
+    elif command == "refine":
+        args, by = ["refine", GOAL], "refine-goal"
+    else:
+        path.write_text(path.read_text().replace("`test -f ok`", "`test -e ok`", 1))  # the row
+        args, by = ["activate", "--reapprove", GOAL, "--reason", "any file will do"], "activate"
+
+    done = run_goalfile(*args, cwd=goal)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    entry = newest_entry(path.read_text())
+    assert entry.split("\n")[0].endswith(f" by {by}"), entry
+    assert "\nreopened by hand (was met)\n" in entry, entry
+    linted = run_goalfile("lint", GOAL, cwd=goal)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    code, report = audit_against_main(goal)
+    assert code == 0, report

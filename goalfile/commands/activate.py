@@ -19,6 +19,7 @@ from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
+from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 
@@ -135,6 +136,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             was = f"`{was_where}`" if was_where is not None else "not recorded"
             notes.append(f"- {workdir.LABEL} {was} → {where.describe()}")
         notes.insert(1, where.note())
+        notes[1:1] = reopen_notes(goal)  # after the first line, which says what this entry is
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,

@@ -9,6 +9,7 @@ from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.status import last_entry
 from goalfile.errors import Refused
+from goalfile.handedit import reopen_notes
 from goalfile.model import Entry, Goal, RowResult, Status, Verdict
 from goalfile.parse import ledger_region
 
@@ -65,6 +66,7 @@ def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResul
         open_rows = [row for row in last.rows if row.verdict is not Verdict.MET]
         items = tuple(backlog_item(row) for row in open_rows)
         notes = [
+            *reopen_notes(goal),
             f"backlog from verify iteration {last.iteration}:",
             *(items or ("- (nothing: every row was met)",)),
             "",

@@ -11,6 +11,7 @@ from goalfile.commands.hints import status_command
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
 from goalfile.errors import Refused, UsageError
+from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Goal, Kind, Status, Verdict
 from goalfile.parse import review_artifact
@@ -101,6 +102,7 @@ def review(
             artifact=shown,
             quote=quote,
             reason=reason,
+            preface=reopen_notes(goal),
         )
         text = edit.append_to_section(text, "Iterations", lines)
         return text, ReviewResult(
