@@ -398,44 +398,84 @@ def _start_problem(spec: CheckSpec, exc: OSError) -> str:
 
 # --------------------------------------------------------------------------- the guard
 
+RUN_VARIABLE = "GOALFILE_RUN"
+"""Environment variable every process goalfile starts for a check carries: a value unique to
+one goalfile process. The guard finds by it the processes that left their check's process
+group (``setsid``) or started before their group was registered."""
+
 _GUARD_CODE = """
 import os, signal, sys
-groups = set()
+mark = sys.argv[1].encode()
+groups, pending = set(), 0
 for line in sys.stdin:
     word = line.strip()
-    if word[:1] == "+":
+    if word == "?":
+        pending += 1
+    elif word == "!":
+        pending -= 1
+    elif word[:1] == "+":
+        pending -= 1
         groups.add(int(word[1:]))
     elif word[:1] == "-":
         groups.discard(int(word[1:]))
-for group in groups:
-    try:
-        os.killpg(group, signal.SIGKILL)
-    except OSError:
-        pass
+if groups or pending > 0:
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+    me = os.getpid()
+    for _ in range(10):
+        found = 0
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) == me:
+                continue
+            try:
+                with open("/proc/" + entry + "/environ", "rb") as handle:
+                    marked = mark in handle.read().split(b"\\0")
+            except OSError:
+                continue
+            if marked:
+                found += 1
+                for kill in (lambda: os.killpg(os.getpgid(int(entry)), signal.SIGKILL),
+                             lambda: os.kill(int(entry), signal.SIGKILL)):
+                    try:
+                        kill()
+                    except OSError:
+                        pass
+        if not found:
+            break
 """
-"""The guard: reads ``+PGID`` / ``-PGID`` lines; at end of input (goalfile has ended, however:
-even SIGKILL closes the pipe) it kills every check process group still registered."""
+"""The guard reads ``?`` (a process is about to start), ``+PGID`` (it started and leads that
+process group), ``!`` (it did not start) and ``-PGID`` (its group was ended). At end of input
+(goalfile has ended, however: even SIGKILL closes the pipe) it kills every group still
+registered and, when any was registered or about to be, every process still carrying this
+goalfile's :data:`RUN_VARIABLE` value: those that left their group, and a check that started in
+the moment before its group was registered."""
 
 _guard: subprocess.Popen[bytes] | None = None
 _guard_lock = threading.Lock()
+_run_mark = ""
 
 
 def _guard_say(line: str) -> None:
-    """Tell the guard a check's process group started (``+PGID``) or was ended (``-PGID``).
+    """Tell the guard about a check's process group (see :data:`_GUARD_CODE`).
 
-    The guard is a small process in its own session, started with the first check. It holds
+    The guard is a small process in its own session, started before the first check. It holds
     the read end of a pipe whose write end only goalfile has (checks never inherit it): when
-    goalfile dies, even by SIGKILL, the guard reads end of input and kills the process groups
-    of the checks still running, which would otherwise run on as orphans."""
+    goalfile dies, even by SIGKILL, the guard reads end of input and kills the processes of the
+    checks still running, which would otherwise run on as orphans."""
     global _guard
     with _guard_lock:
         try:
             if _guard is None or _guard.poll() is not None:
                 _guard = subprocess.Popen(
-                    [sys.executable, "-I", "-S", "-c", _GUARD_CODE],
+                    [sys.executable, "-I", "-S", "-c", _GUARD_CODE, _mark_entry()],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,
+                    # not marked itself: an outer goalfile's guard must not kill this one
+                    env={k: v for k, v in os.environ.items() if k != RUN_VARIABLE},
                     start_new_session=True,  # no Ctrl-C from the terminal, no group kill
                     close_fds=True,
                 )
@@ -446,6 +486,32 @@ def _guard_say(line: str) -> None:
             pass  # no guard: the checks are still ended by goalfile itself, as long as it lives
 
 
+def _mark_entry() -> str:
+    """``GOALFILE_RUN=VALUE``: the environment entry of this goalfile process's checks."""
+    global _run_mark
+    if not _run_mark:
+        _run_mark = f"{os.getpid()}.{time.time_ns()}"
+    return f"{RUN_VARIABLE}={_run_mark}"
+
+
+def _spawn(
+    argv: list[str], *, env: Mapping[str, str], **options: object
+) -> subprocess.Popen[bytes]:
+    """Start ``argv`` in a new session, registered with the guard before it can run anything
+    that outlives goalfile. The caller ends it with :func:`_end_group`."""
+    _guard_say("?")
+    name, _, value = _mark_entry().partition("=")
+    try:
+        proc: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
+            argv, env={**env, name: value}, start_new_session=True, close_fds=True, **options
+        )
+    except BaseException:
+        _guard_say("!")
+        raise
+    _guard_say(f"+{proc.pid}")
+    return proc
+
+
 def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
     """The running check, or a message saying why it could not start."""
     if not spec.shell:
@@ -454,18 +520,14 @@ def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
     if problem is not None:
         return problem
     try:
-        proc = subprocess.Popen(
+        return _spawn(
             [spec.shell, "-c", spec.command],
+            env=spec.env,
             cwd=spec.cwd,
-            env=dict(spec.env),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
         )
-        _guard_say(f"+{proc.pid}")
-        return proc
     except OSError as exc:
         return _start_problem(spec, exc)
     except ValueError as exc:  # a NUL byte in the command, a bad environment name
@@ -614,23 +676,28 @@ def syntax_error(
     killed by a signal): :func:`run_check` then reports the real problem.
     """
     try:
-        done = subprocess.run(
+        child = _spawn(
             [shell, "-n", "-c", command],
+            env=env,
             cwd=cwd,
-            env=dict(env),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
-            timeout=timeout,
-            start_new_session=True,
-            check=False,
         )
-    except (OSError, ValueError, subprocess.TimeoutExpired):
+    except (OSError, ValueError):
         return None
-    if done.returncode <= 0:
+    try:
+        _, stderr = child.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
         return None
-    return first_message_line(done.stderr) or (
-        f"shell {shell} rejected the command (exit {done.returncode})"
+    finally:
+        _signal_group(child.pid, signal.SIGKILL)  # a parse leaves nothing worth a grace
+        child.communicate()
+        _guard_say(f"-{child.pid}")
+    if child.returncode <= 0:
+        return None
+    return first_message_line(stderr) or (
+        f"shell {shell} rejected the command (exit {child.returncode})"
     )
 
 
@@ -730,14 +797,13 @@ def converse(
     until a line for which ``done(line)`` is true; that line, or None when the server ended,
     printed ``max_lines`` lines or took ``timeout`` seconds without one. The server's process
     group is ended either way. Raises :class:`OSError` when it cannot be started."""
-    child = subprocess.Popen(
+    child = _spawn(
         argv,
+        env=env,
         cwd=cwd,
-        env=dict(env),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
-        start_new_session=True,
     )
     assert child.stdin is not None and child.stdout is not None
     deadline = time.monotonic() + timeout

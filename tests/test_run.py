@@ -156,7 +156,10 @@ def test_cwd_env_and_new_session_exactly_as_given(tmp_path: Path) -> None:
     assert outcome.exit_status == 0
     lines = joined(chunks, "stdout").decode().splitlines()
     assert lines[0] == str(tmp_path.resolve())
-    assert sorted(lines[1:-1]) == sorted(f"{key}={value}" for key, value in env.items())
+    given = [f"{key}={value}" for key, value in env.items()]
+    marks = [line for line in lines[1:-1] if line.startswith("GOALFILE_RUN=")]
+    assert len(marks) == 1, "the guard's mark of this goalfile process"
+    assert sorted(lines[1:-1]) == sorted([*given, *marks])
     stat_fields = lines[-1].rsplit(")", 1)[1].split()
     pid = int(lines[-1].split()[0])
     pgrp, session = int(stat_fields[2]), int(stat_fields[3])

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,61 @@ def test_a_temporary_file_left_by_sigkill_is_removed_by_the_next_write(tmp_path:
         check=True,
     )
     assert status.stdout.strip() == "M goals/demo.md", status.stdout
+
+
+def test_sigkill_of_verify_ends_a_process_that_left_its_group(tmp_path: Path) -> None:
+    """A check's child that moved to a session of its own (``setsid``) is outside the process
+    group the guard registered; it carries the run's GOALFILE_RUN value, by which the guard
+    finds and kills it once goalfile is killed. The same scan ends a check whose group was not
+    yet registered when goalfile died."""
+    repo = make_repo(tmp_path / "repo")
+    marks = repo / "marks"
+    marks.mkdir()
+    argument = unique_sleep()
+    check = (
+        f"setsid sh -c 'touch {marks}/left; exec sleep {argument}' & sleep {argument} & "
+        f"while [ ! -e {marks}/left ]; do sleep 0.01; done; touch {marks}/C1; wait"
+    )
+    path = repo / "goals" / "demo.md"
+    path.write_text(goal_text(rows=[("C1", check, "exit 0")], extra=["timeout: 120"]))
+    activate(path, repo)
+    proc = start_goalfile("verify", path, cwd=repo)
+    try:
+        wait_for((marks / "C1").exists, timeout=30, what="the check to run")
+        wait_for(lambda: len(pids_with_argument(argument)) >= 2, timeout=10, what="its sleeps")
+        sleepers = pids_with_argument(argument)
+        groups = {os.getpgid(pid) for pid in sleepers}
+        assert len(groups) == 2, "the setsid sleep should lead a group of its own"
+        proc.send_signal(signal.SIGKILL)
+        proc.communicate(timeout=30)
+        for pid in sleepers:
+            wait_for(functools.partial(gone, pid), timeout=10, what=f"process {pid} to end")
+    finally:
+        kill_leftovers(pids_with_argument(argument))
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=10)
+
+
+def test_a_process_that_left_its_group_outlives_a_normal_end(tmp_path: Path) -> None:
+    """Only a killed goalfile ends what left the check's group: a check may start a server on
+    purpose, and a verify that ends normally leaves it running."""
+    repo = make_repo(tmp_path / "repo")
+    argument = unique_sleep()
+    path = repo / "goals" / "demo.md"
+    mark = repo / "left"
+    # the check waits until the child has left its group: else the group's cleanup ends it
+    check = (
+        f"setsid sh -c 'touch {mark}; exec sleep {argument}' > /dev/null 2>&1 < /dev/null & "
+        f"while [ ! -e {mark} ]; do sleep 0.01; done"
+    )
+    path.write_text(goal_text(rows=[("C1", check, "exit 0")], extra=["timeout: 120"]))
+    activate(path, repo)
+    try:
+        done = run_goalfile("verify", path, cwd=repo)
+        assert done.returncode == 0, done.stderr
+        wait_for(lambda: len(pids_with_argument(argument)) == 1, timeout=10, what="the sleep")
+        time.sleep(0.5)  # the guard has read end of input by now; it must have left the sleep
+        assert len(pids_with_argument(argument)) == 1
+    finally:
+        kill_leftovers(pids_with_argument(argument))
