@@ -24,14 +24,30 @@ from goalfile.parse import escape_span_pipes, parse_goal, rejoin_code_spans, spl
 
 
 @dataclass(frozen=True, kw_only=True)
+class Change:
+    """One rewrite of one criteria row."""
+
+    line: int  # 1-based line of the row
+    row: str  # the criterion id ("" for a row without one)
+    change: str  # what was rewritten, e.g. "expected `exits 0` → `exit 0`"
+
+    def render(self) -> str:
+        """``line 16: C1: escaped `|` in a code span``."""
+        return f"line {self.line}: {self.row or 'row'}: {self.change}"
+
+    def to_json(self) -> dict[str, object]:
+        return {"line": self.line, "id": self.row or None, "change": self.change}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Fixed:
     text: str
-    changes: tuple[str, ...]  # one line per change, e.g. "line 16: C1: escaped `|` in a code span"
+    changes: tuple[Change, ...]
 
 
 def fix_goal(goal: Goal) -> Fixed:
     lines = goal.text.split("\n")
-    changes: list[str] = []
+    changes: list[Change] = []
     for row in goal.criteria:
         index = row.line - 1
         if not 0 <= index < len(lines):
@@ -39,7 +55,7 @@ def fix_goal(goal: Goal) -> Fixed:
         new, what = _fix_row(row, lines[index])
         if new != lines[index]:
             lines[index] = new
-            changes += [f"line {row.line}: {row.id or 'row'}: {item}" for item in what]
+            changes += [Change(line=row.line, row=row.id, change=item) for item in what]
     return Fixed(text="\n".join(lines), changes=tuple(changes))
 
 

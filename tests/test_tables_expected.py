@@ -4,6 +4,7 @@ writes them the canonical way without touching the ledger or the contract digest
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -164,3 +165,59 @@ def test_anything_else_unknown_gets_a_did_you_mean(
     before = (repo / GOAL).read_text()
     gf(repo, "lint", "--fix", GOAL, code=3)
     assert (repo / GOAL).read_text() == before  # a guess is never written
+
+
+def test_lint_fix_json_lists_the_fixes_it_made(tmp_path: Path) -> None:
+    """`lint --fix --json`: each file's rewrites, line by line, in the JSON document."""
+    repo = project(
+        tmp_path, goal(SPLIT_ROWS + "| C3 | quiet | `true` | exits 0 | deterministic |\n")
+    )
+    (repo / "goals" / "clean.md").write_text(
+        goal("| C1 | ok | `true` | exit 0 | deterministic |\n")
+    )
+    before = (repo / GOAL).read_text()
+
+    done = run_goalfile("lint", "--fix", "--json", GOAL, "goals/clean.md", cwd=repo)
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    report = json.loads(done.stdout)
+    assert report["fix"] is True
+    first, clean = report["files"]
+    assert first["path"] == GOAL
+    assert first["fixed"] == [
+        {"line": 16, "id": "C1", "change": "escaped `|` in a code span"},
+        {"line": 17, "id": "C2", "change": "escaped `|` in a code span"},
+        {"line": 18, "id": "C3", "change": "expected `exits 0` → `exit 0`"},
+    ]
+    assert first["fix_refused"] is None
+    assert (clean["path"], clean["fixed"], clean["fix_refused"]) == ("goals/clean.md", [], None)
+    after = (repo / GOAL).read_text()
+    assert after != before and "| exit 0 | deterministic |" in after.split("\n")[17]
+    # the findings are those of the file as fixed: nothing left to fix
+    assert not [f for f in first["findings"] if "splits the row" in f["message"]]
+    # nothing left to do: an empty list; without --fix, no `fixed` key
+    again = json.loads(run_goalfile("lint", "--fix", "--json", GOAL, cwd=repo).stdout)
+    assert again["files"][0]["fixed"] == []
+    plain = json.loads(run_goalfile("lint", "--json", GOAL, cwd=repo).stdout)
+    assert plain["fix"] is False and "fixed" not in plain["files"][0]
+
+
+def test_lint_fix_json_says_why_a_fix_was_refused(tmp_path: Path) -> None:
+    """A pin made from the cells' source text (tests/data/legacy): the fix would move the cell,
+    so nothing is written, and the JSON says why."""
+    legacy = Path(__file__).parent / "data" / "legacy" / "escaped-pin.md"
+    repo = project(tmp_path, legacy.read_text())
+    before = (repo / GOAL).read_bytes()
+
+    done = run_goalfile("lint", "--fix", "--json", GOAL, cwd=repo)
+
+    (item,) = json.loads(done.stdout)["files"]
+    assert (repo / GOAL).read_bytes() == before
+    assert item["fixed"] == []
+    refused = item["fix_refused"]
+    assert refused is not None, item
+    assert refused["message"].startswith("the `contract:` pin was made from the cells' source")
+    assert refused["hint"] == (
+        f"have a person re-approve the contract as Markdown shows it first: "
+        f"`goalfile activate --reapprove {GOAL} --reason TEXT`"
+    )

@@ -170,7 +170,8 @@ def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
     "--fix",
     is_flag=True,
     help="First rewrite what keeps its meaning: escape a `|` that splits a code span, write "
-    "`expected` synonyms the canonical way. One write per file; the ledger is not touched.",
+    "`expected` synonyms the canonical way. One write per file; the ledger is not touched. "
+    "With --json, each file lists its rewrites under `fixed`.",
 )
 @json_option
 @boundary
@@ -180,11 +181,11 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     from goalfile.commands.lint import fix_paths, lint_paths
 
     paths = goal_paths(paths)
-    if fix:
-        for path, changes in fix_paths(paths, context()).items():
-            for change in changes:
-                err(f"{path}: fixed {change}")
-    result = lint_paths(paths)
+    fixes = fix_paths(paths, context()) if fix else None
+    for path, outcome in (fixes or {}).items():
+        for line in outcome.lines():
+            err(f"{path}: fixed {line}")
+    result = lint_paths(paths, fixes)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError
@@ -11,12 +12,39 @@ from goalfile.files import load_goal
 from goalfile.lint import diagnose
 from goalfile.model import Finding, Severity
 
+if TYPE_CHECKING:  # goalfile.fix loads only for `lint --fix`
+    from goalfile.fix import Change
+
+
+@dataclass(frozen=True, kw_only=True)
+class FixOutcome:
+    """What `lint --fix` did to one file: the rewrites it wrote, or why it wrote none."""
+
+    changes: tuple[Change, ...] = ()
+    refused: GoalfileError | None = None  # the fix was refused: nothing was written
+
+    def lines(self) -> list[str]:
+        """The text report: one line per change, or the refusal."""
+        if self.refused is not None:
+            return [f"nothing: {self.refused.message}"]
+        return [change.render() for change in self.changes]
+
+    def to_json(self) -> dict[str, object]:
+        refused = self.refused
+        return {
+            "fixed": [change.to_json() for change in self.changes],
+            "fix_refused": (
+                {"message": refused.message, "hint": refused.hint} if refused is not None else None
+            ),
+        }
+
 
 @dataclass(frozen=True, kw_only=True)
 class FileReport:
     path: str
     findings: tuple[Finding, ...]
     fatal: GoalfileError | None = None
+    fix: FixOutcome | None = None  # with `--fix`
 
     @property
     def ok(self) -> bool:
@@ -26,6 +54,7 @@ class FileReport:
 @dataclass(frozen=True, kw_only=True)
 class LintResult:
     reports: tuple[FileReport, ...]
+    fixing: bool = False  # `lint --fix`: each file's report says what was rewritten
 
     @property
     def exit_code(self) -> ExitCode:
@@ -35,10 +64,12 @@ class LintResult:
         return {
             "schema_version": 1,
             "ok": self.exit_code is ExitCode.OK,
+            "fix": self.fixing,
             "files": [
                 {
                     "path": r.path,
                     "ok": r.ok,
+                    **((r.fix or FixOutcome()).to_json() if self.fixing else {}),
                     "findings": [
                         {
                             "severity": f.severity.value,
@@ -61,39 +92,43 @@ class LintResult:
         }
 
 
-def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, tuple[str, ...]]:
+def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, FixOutcome]:
     """`lint --fix`: rewrite what keeps its meaning (see :mod:`goalfile.fix`), one write per
-    file, under the goal's lock. Returns the changes made, by path; a file that cannot be
-    read is left to the lint report that follows."""
+    file, under the goal's lock. Returns what was done, by path; a file that cannot be read
+    is left to the lint report that follows."""
     from goalfile.commands.mutate import update_goal
     from goalfile.fix import check_fixed, fix_goal
     from goalfile.model import Goal
 
-    def change(text: str, goal: Goal) -> tuple[str, tuple[str, ...]]:
+    def change(text: str, goal: Goal) -> tuple[str, tuple[Change, ...]]:
         fixed = fix_goal(goal)
         return fixed.text, fixed.changes
 
-    done: dict[str, tuple[str, ...]] = {}
+    done: dict[str, FixOutcome] = {}
     for path in paths:
         try:
-            done[path] = update_goal(
+            changes = update_goal(
                 path, ctx, command="goalfile lint --fix", change=change, check=check_fixed
             )
         except GoalfileError as exc:
             # an unreadable file is reported by the lint that follows; a refused fix is said here
-            done[path] = (
-                (f"nothing: {exc.message}",) if "nothing was written" in exc.message else ()
-            )
+            refused = "nothing was written" in exc.message
+            done[path] = FixOutcome(refused=exc if refused else None)
+            continue
+        done[path] = FixOutcome(changes=changes)
     return done
 
 
-def lint_paths(paths: Sequence[str]) -> LintResult:
+def lint_paths(paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = None) -> LintResult:
+    """Lint each file; ``fixes`` (from :func:`fix_paths`) goes into the reports when given."""
     reports = []
     for path in paths:
+        fix = fixes.get(path, FixOutcome()) if fixes is not None else None
         try:
             goal = load_goal(path)
         except GoalfileError as exc:
-            reports.append(FileReport(path=path, findings=(), fatal=exc))
+            reports.append(FileReport(path=path, findings=(), fatal=exc, fix=fix))
             continue
-        reports.append(FileReport(path=path, findings=diagnose(goal, draft_placeholders=True)))
-    return LintResult(reports=tuple(reports))
+        findings = diagnose(goal, draft_placeholders=True)
+        reports.append(FileReport(path=path, findings=findings, fix=fix))
+    return LintResult(reports=tuple(reports), fixing=fixes is not None)
