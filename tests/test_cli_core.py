@@ -365,6 +365,28 @@ def test_status_text_for_several_goals(several: Path) -> None:
     assert any(line.split()[:3] == ["C1", "not", "verified"] for line in lines)
 
 
+@pytest.mark.parametrize(
+    ("tokens", "shown"),
+    [("null", "tokens not measured (unbounded)"), ("5000", "tokens not measured (budget 5000)")],
+)
+def test_status_says_tokens_not_measured_for_tokens_used_null(
+    repo: Path, tokens: str, shown: str
+) -> None:
+    """`tokens_used: null` (the skill family's "not measured") is not 0 tokens."""
+    text = goal_text(tokens=tokens).replace("tokens_used: 0\n", "tokens_used: null\n")
+    assert "tokens_used: null\n" in text
+    write_goal(repo / "goals", text)
+
+    done = run_goalfile("status", "goals/demo.md", cwd=repo)
+
+    assert done.returncode == 0, done.stderr
+    assert f"  iterations 1/5, {shown}\n" in done.stdout
+    assert "tokens 0" not in done.stdout
+    document = json.loads(run_goalfile("status", "--json", "goals/demo.md", cwd=repo).stdout)
+    budget = None if tokens == "null" else int(tokens)
+    assert document["goals"][0]["tokens"] == {"used": None, "budget": budget}
+
+
 def test_status_of_one_path_and_of_a_broken_file(several: Path) -> None:
     broken = write_goal(several / "goals", "---\nslug: [x\n---\n", "broken.md")
     done = run_goalfile("status", "--json", "goals/a.md", broken, cwd=several)

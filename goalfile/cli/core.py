@@ -455,11 +455,17 @@ def _status_text(item: Any) -> str:
     def of(used: int, limit: int | None) -> str:
         return f"{used}/{limit}" if limit is not None else f"{used} (unbounded)"
 
+    # `tokens_used: null` means not measured, which is not 0
+    tokens = (
+        of(goal.tokens_used, goal.budget.tokens)
+        if goal.tokens_measured
+        else "not measured "
+        + (f"(budget {goal.budget.tokens})" if goal.budget.tokens is not None else "(unbounded)")
+    )
     lines = [
         f"{goal.slug}: {goal.status.value}  ({item.path})",
         f"  end state: {goal.end_state}",
-        f"  iterations {of(goal.iterations_used, goal.budget.iterations)}, "
-        f"tokens {of(goal.tokens_used, goal.budget.tokens)}",
+        f"  iterations {of(goal.iterations_used, goal.budget.iterations)}, tokens {tokens}",
     ]
     if item.blocker:
         lines.append(f"  blocker: {item.blocker}")
