@@ -121,3 +121,61 @@ def test_a_real_terminal_gets_clicks_layout_for_its_width(tmp_path: Path, column
     shown = on_terminal([str(GOALFILE), "--help"], columns, env, tmp_path)
     expected = click_help("goalfile", {**env, "COLUMNS": str(columns)}, tmp_path)
     assert shown == expected
+
+
+def test_the_command_table_is_what_click_registers() -> None:
+    assert helptext.registered() == helptext.COMMANDS, (
+        "a command was added or moved: run `python -m goalfile.cli.helptext` to rewrite "
+        "goalfile/cli/helptext.py"
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (["verify", "--help"], "core"),
+        (["plan", "--help"], "lifecycle"),
+        (["hook", "--help"], "hosts"),
+    ],
+)
+def test_a_command_imports_only_the_module_that_registers_it(
+    tmp_path: Path, args: list[str], module: str
+) -> None:
+    env = clean_env({"PYTHONPROFILEIMPORTTIME": "1"})
+    done = run([str(GOALFILE), *args], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"Usage: goalfile {args[0]} ")
+    loaded = {m for m in imported(done.stderr) if m.startswith("goalfile.cli.")}
+    assert loaded == {"goalfile.cli.base", "goalfile.cli.helptext", f"goalfile.cli.{module}"}
+
+
+RUN_WITH_TABLE = (
+    "import sys; from goalfile.cli import helptext; helptext.COMMANDS = eval(sys.argv[1]); "
+    "sys.argv = ['goalfile', *sys.argv[2:]]; from goalfile.__main__ import run; run()"
+)
+
+
+@pytest.mark.parametrize("table", ["()", "(('status', 'views'), ('verify', 'hosts'))"])
+def test_a_stale_command_table_costs_time_not_commands(tmp_path: Path, table: str) -> None:
+    """A command the table does not know, or places in the wrong module, is still found."""
+    env = clean_env()
+    for args in (["status", "--help"], ["verify", "--help"], ["completion", "bash"]):
+        done = run([sys.executable, "-c", RUN_WITH_TABLE, table, *args], env, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout
+
+
+def test_the_list_keeps_its_order_whichever_module_came_first(tmp_path: Path) -> None:
+    """A run that registered `hook` first still lists the commands in the life of a goal."""
+    code = (
+        "import goalfile.cli.hosts, goalfile.cli.views; from goalfile.cli import group; "
+        "group()(['--help'], prog_name='goalfile')"
+    )
+    env = clean_env({"COLUMNS": "60"})
+    done = run([sys.executable, "-c", code], env, tmp_path)
+    assert done.returncode == 0, done.stderr
+    listed = done.stdout.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
+    names = [
+        line.split()[0] for line in listed.splitlines() if line.startswith("  ") and line[2] != " "
+    ]
+    assert names == [name for name, _ in helptext.COMMANDS]

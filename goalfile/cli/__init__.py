@@ -24,13 +24,16 @@ if TYPE_CHECKING:
 
 def group() -> click.Group:
     """The ``goalfile`` click group with every command registered."""
-    from goalfile.cli import core, lifecycle  # noqa: F401  (registers the commands, in this order)
+    from goalfile.cli.base import _register
     from goalfile.cli.base import main as registered
 
-    from goalfile.cli import trust  # noqa: F401  # isort: skip  (audit)
-    from goalfile.cli import hosts  # noqa: F401  # isort: skip  (init, skills, hook)
-    from goalfile.cli import mcp  # noqa: F401  # isort: skip  (mcp)
-    from goalfile.cli import views  # noqa: F401  # isort: skip  (completion, log, statusline)
+    _register(None)  # core, lifecycle, trust (audit), hosts (init, skills, hook), mcp, views
+    return registered
+
+
+def _lazy_group() -> click.Group:
+    """The ``goalfile`` click group, registering a command's module only when it is asked for."""
+    from goalfile.cli.base import main as registered
 
     return registered
 
@@ -43,7 +46,7 @@ class _Main:
             _version()
         if not args and not kwargs and sys.argv[1:] in (["--help"], ["-h"]):
             _help()
-        return group()(*args, **kwargs)
+        return _lazy_group()(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(group(), name)

@@ -122,8 +122,51 @@ json_option = click.option(
 
 
 class _Group(click.Group):
+    """The ``goalfile`` group. Its commands are registered by the modules of this package,
+    each imported when one of its commands is asked for (a run imports only the module of the
+    command it runs); listing them imports all of them."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            _register(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)  # in the order they were added: the life of a goal
+        _register(None)
+        # the life of a goal: by module as MODULES lists them, then in the order each module
+        # added its commands (whichever module a run happened to import first)
+        return sorted(self.commands, key=lambda name: _rank(self.commands[name]))
+
+
+def _rank(command: click.Command) -> int:
+    module = module_of(command)
+    return MODULES.index(module) if module in MODULES else len(MODULES)
+
+
+def module_of(command: click.Command) -> str:
+    """The module of this package that defines ``command`` (``core``, ``hosts``...)."""
+    module = getattr(command.callback, "__module__", None) or ""
+    return module.rpartition(".")[2]
+
+
+MODULES = ("core", "lifecycle", "trust", "hosts", "mcp", "views")
+"""The modules of this package that register commands, in the order of the commands' list."""
+
+
+def _register(name: str | None) -> None:
+    """Import the module that registers command ``name`` (every such module for None, or for a
+    name the table of goalfile.cli.helptext does not know)."""
+    from goalfile.cli.helptext import COMMANDS
+
+    # __import__, as an import statement does (importlib.import_module would leave the module
+    # out of Python's import-time log, which tests read)
+    module = dict(COMMANDS).get(name) if name is not None else None
+    if module is not None:
+        __import__(f"goalfile.cli.{module}")
+        if name in main.commands:
+            return
+    for module in MODULES:
+        __import__(f"goalfile.cli.{module}")
 
 
 @click.group(

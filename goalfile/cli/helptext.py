@@ -2,12 +2,18 @@
 more, or no terminal), kept here so that the top-level help needs neither click nor any command
 module: importing click alone costs three times starting Python.
 
-``TEXT`` is click's own output with the program name left as ``{prog}``. It is written by
-``python -m goalfile.cli.helptext`` (run it after changing a command's short help or the
-group's), and tests/test_fast_help.py checks that it is still exactly what click prints.
+``TEXT`` is click's own output with the program name left as ``{prog}``; ``COMMANDS`` says
+which module registers each command, so that a run imports only the one it needs. Both are
+written by ``python -m goalfile.cli.helptext`` (run it after adding a command or changing a
+command's short help or the group's), and tests/test_fast_help.py checks that they are still
+what click has.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (--help needs neither)
+if TYPE_CHECKING:
+    import click
 
 COLUMNS = 80  # click lays help out at min(columns, 80) - 2; from 80 columns on it is the same
 
@@ -57,20 +63,63 @@ Commands:
 """
 
 
-def rendered(prog: str) -> str:
-    """The top-level help as click renders it for ``prog`` at :data:`COLUMNS` columns."""
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("new", "core"),
+    ("lint", "core"),
+    ("activate", "core"),
+    ("verify", "core"),
+    ("status", "core"),
+    ("plan", "lifecycle"),
+    ("review", "lifecycle"),
+    ("refine", "lifecycle"),
+    ("block", "lifecycle"),
+    ("resume", "lifecycle"),
+    ("reopen", "lifecycle"),
+    ("pause", "lifecycle"),
+    ("impossible", "lifecycle"),
+    ("budget", "lifecycle"),
+    ("audit", "trust"),
+    ("init", "hosts"),
+    ("focus", "hosts"),
+    ("doctor", "hosts"),
+    ("skills", "hosts"),
+    ("hook", "hosts"),
+    ("mcp", "mcp"),
+    ("completion", "views"),
+    ("log", "views"),
+    ("statusline", "views"),
+)
+"""Each top-level command in the order the help lists them, with the module of goalfile.cli
+that registers it: a run imports only that module (a command not listed here, all of them)."""
+
+
+def registered() -> tuple[tuple[str, str], ...]:
+    """:data:`COMMANDS` as the click group has them now."""
+    from goalfile.cli import group
+    from goalfile.cli.base import module_of
+
+    command = group()
+    names = command.list_commands(click_context(command, "goalfile"))
+    return tuple((name, module_of(command.commands[name])) for name in names)
+
+
+def click_context(command: click.Group, prog: str) -> click.Context:
     import click
 
+    settings = {**command.context_settings, "terminal_width": COLUMNS - 2}
+    return click.Context(command, info_name=prog, **settings)
+
+
+def rendered(prog: str) -> str:
+    """The top-level help as click renders it for ``prog`` at :data:`COLUMNS` columns."""
     from goalfile.cli import group
 
     command = group()
-    settings = {**command.context_settings, "terminal_width": COLUMNS - 2}
-    context = click.Context(command, info_name=prog, **settings)
-    return command.get_help(context) + "\n"
+    return command.get_help(click_context(command, prog)) + "\n"
 
 
 def write() -> None:
-    """Rewrite :data:`TEXT` in this file from what click renders now."""
+    """Rewrite :data:`TEXT` and :data:`COMMANDS` in this file from what click has now."""
     from pathlib import Path
 
     marker = "{prog}"
@@ -81,7 +130,14 @@ def write() -> None:
     code = source.read_text(encoding="utf-8")
     start = code.index('TEXT = """\\\n') + len('TEXT = """\\\n')
     end = code.index('"""\n', start)
-    source.write_text(code[:start] + text + code[end:], encoding="utf-8")
+    code = code[:start] + text + code[end:]
+    start = code.index("COMMANDS: tuple[tuple[str, str], ...] = ")
+    end = code.index("\n", start)
+    if code.startswith("(\n", end - 1):  # the table as written before: up to its closing line
+        end = code.index("\n)\n", start) + 2
+    table = "".join(f'    ("{name}", "{module}"),\n' for name, module in registered())
+    code = code[:start] + f"COMMANDS: tuple[tuple[str, str], ...] = (\n{table})" + code[end:]
+    source.write_text(code, encoding="utf-8")
 
 
 if __name__ == "__main__":
