@@ -34,10 +34,11 @@ Decisions the design left open, and what was chosen:
   so formatting and parsing again gives an equal value.
 * One trailing ``;`` is tolerated (``exit 0;``). An empty clause anywhere else is an error:
   a leading ``;``, ``;;``, or ``and`` with nothing after it. Empty (or blank) text is an error.
-* ``contains ""``, ``lacks ""``, ``matches //`` and any ``matches`` pattern that matches the
-  empty string (``/^/``, ``/.*/``, ``/x*/``) are errors (they hold or fail whatever the
-  output is). ``prints ""`` is allowed (stdout is blank). A ``prints`` TEXT that starts or ends
-  with whitespace is an error, because it could never equal trimmed stdout.
+* ``contains ""``, ``lacks ""``, ``matches //`` and any ``matches`` pattern that can make a
+  match of zero characters (``/^/``, ``/.*/``, ``/x*/``, ``/\\b/``, ``/(?=.)/``: see
+  :func:`can_match_empty`) are errors (they hold or fail whatever the output is).
+  ``prints ""`` is allowed (stdout is blank). A ``prints`` TEXT that starts or ends with
+  whitespace is an error, because it could never equal trimmed stdout.
 * ``exit N`` accepts 0 to 255 only; ``exit == N`` is not part of the language.
 * ``prints N`` stores N's text as written (``prints 007`` compares with ``007``).
 * "Whitespace" is ASCII whitespace (space, tab, CR, LF, VT, FF), for ``empty``, for trimming in
@@ -458,6 +459,37 @@ def _compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
         ) from None
 
 
+def can_match_empty(compiled: re.Pattern[str]) -> bool:
+    """Whether some match of the pattern, somewhere in some line, is zero characters long.
+
+    Such a pattern cannot fail in practice: ``/^/``, ``/x*/`` match every line, and the
+    zero-width assertions (``/\\b/``, ``/\\B/``, ``/$/``, ``/(?=.)/``, ``/(?<=.)/``) every
+    line of some kind, "0 passed, 3 FAILED" included. The rule is the pattern's minimum width
+    as ``re``'s own parser computes it (the one ``re.compile`` uses): 0 means the pattern can
+    make an empty match. That width only ever errs low (``(a)?\\1`` counts 1, matches 2), so
+    a pattern it lets through takes a character in every match. Where the parser is not
+    available, the pattern is tried on lines that zero-width patterns match."""
+    try:
+        from re import _parser  # type: ignore[attr-defined]
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            low = _parser.parse(compiled.pattern, compiled.flags).getwidth()[0]
+        return not (isinstance(low, int) and low > 0)
+    except (ImportError, AttributeError, TypeError, re.error, RecursionError):
+        return empty_match_on_probes(compiled)
+
+
+_ASCII = "".join(map(chr, range(32, 127)))
+_PROBES = ("", " ", "a", "ok", "0 passed, 3 FAILED", "\t\u00e9_ \r", _ASCII, _ASCII[::-1])
+
+
+def empty_match_on_probes(compiled: re.Pattern[str]) -> bool:
+    """The fallback of :func:`can_match_empty` (weaker: it can miss a pattern): an empty match
+    on one of a few lines."""
+    return any(m.end() == m.start() for line in _PROBES for m in compiled.finditer(line))
+
+
 def _describe(tok: _Tok) -> str:
     if tok.kind == "string":
         return f"quoted text {_quote(tok.value)}"
@@ -536,12 +568,12 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
         if len(args) == 1 and args[0].kind == "regex":
             if not args[0].value:
                 raise _Bad("matches // matches every line", form + " with a non-empty REGEX")
-            if _compile(args[0].value).search("") is not None:
+            if can_match_empty(_compile(args[0].value)):
                 raise _Bad(
-                    f"/{_slashes(args[0].value)}/ matches the empty line, so it holds for any "
-                    "output",
-                    form + " that only a line holding what you expect can match, e.g. "
-                    "/^ok$/ rather than /^/ or /.*/",
+                    f"/{_slashes(args[0].value)}/ can match zero characters (as /^/, /x*/ "
+                    "and /\\b/ do), so it holds on lines that show nothing you expect",
+                    form + " that takes at least one character you expect in every match, "
+                    "e.g. /^ok$/ or /\\d+ passed/ rather than /^/, /.*/, /x?/ or /\\b/",
                 )
             return MatchClause(stream=stream, pattern=args[0].value)
         if args and args[0].kind == "regex":

@@ -89,26 +89,52 @@ def test_a_row_id_that_forges_the_summary_line_is_refused(repo: Path) -> None:
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("pattern", ["/^/", "/.*/", "/x*/", r"/(?:)/", r"/\s*$/"])
-def test_a_regex_that_matches_the_empty_line_is_refused(repo: Path, pattern: str) -> None:
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        *("/^/", "/.*/", "/x*/", r"/(?:)/", r"/\s*$/", "/a*/", "/x?/", "/(a?)/"),
+        # zero-width patterns match inside a non-empty line: `/\b/` holds on "3 FAILED"
+        *(r"/\b/", r"/\B/", "/(?<=.)/", "/(?=.)/", "/$/", "/(?m)^/", "/(?=FAILED)/"),
+    ],
+)
+def test_a_regex_that_can_match_zero_characters_is_refused(repo: Path, pattern: str) -> None:
     path = repo / "goals" / "g.md"
     path.write_text(
         goal_text(
             slug="g",
             status="draft",
             iterations_used=0,
-            rows=(row("C1", "false", f"stdout matches {pattern}"),),
+            rows=(row("C1", "echo '0 passed, 3 FAILED'", f"exit 0; stdout matches {pattern}"),),
         )
     )
     linted = run_goalfile("lint", "goals/g.md", cwd=repo)
     assert linted.returncode == 3, linted.stdout + linted.stderr
-    assert "matches the empty line" in linted.stdout + linted.stderr
+    assert "can match zero characters" in linted.stdout + linted.stderr
     assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
     path.write_text(path.read_text().replace("status: draft", "status: active"))
     before = path.read_bytes()
     done = run_goalfile("verify", "goals/g.md", cwd=repo)
     assert done.returncode == 3, done.stdout + done.stderr
+    assert "C1 met" not in done.stdout
     assert path.read_bytes() == before
+
+
+def test_a_regex_that_takes_a_character_still_judges(repo: Path) -> None:
+    path = repo / "goals" / "g.md"
+    path.write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations_used=0,
+            rows=(
+                row("C1", "echo '0 passed, 3 FAILED'", r"exit 0; stdout matches /^\d+ passed$/"),
+                row("C2", "echo ok", "exit 0; stdout matches /^ok$/"),
+            ),
+        )
+    )
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 unmet, C2 met; status: active"
 
 
 def test_an_escaped_pipe_in_a_table_regex_is_a_literal_pipe(repo: Path) -> None:
