@@ -101,6 +101,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.judge",
         "goalfile.commands.verify",
         "goalfile.commands.iteration",
+        "goalfile.commands.focus",  # --goal names the goal: no focus to read
         "goalfile.contract",
         "goalfile.expect",
         "goalfile.accounting",

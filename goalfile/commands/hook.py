@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
-from goalfile.commands.focus import read_focus
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
@@ -349,6 +348,8 @@ def decide_stop(
 
 
 def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
+    from goalfile.commands.focus import read_focus  # here: `--goal` names the goal itself
+
     focus = read_focus(root)
     if focus is None:
         return options
