@@ -8,6 +8,7 @@ refused (exit 3, file untouched) or reported.
 from __future__ import annotations
 
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -438,3 +439,49 @@ def test_a_pin_that_no_approval_entry_backs_is_refused(build: Path) -> None:
     fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "lost ledger", cwd=build)
     assert fixed.returncode == 0, fixed.stderr
     assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+
+
+@pytest.mark.parametrize("link", ["file", "folder"])
+def test_a_goal_reached_through_a_link_into_another_repository_is_refused(
+    build: Path, tmp_path: Path, link: str
+) -> None:
+    """`goals/build.md` (or `goals/`) made a symbolic link into a decoy repository that holds
+    `build/ok`: verify, status and audit refuse; the checks would have run in the decoy."""
+    decoy = make_git_repo(tmp_path / "decoy")
+    plant_build_ok(decoy)
+    (decoy / "goals").mkdir(exist_ok=True)
+    shutil.move(build / GOAL, decoy / GOAL)
+    if link == "file":
+        (build / GOAL).symlink_to(decoy / GOAL)
+    else:
+        shutil.rmtree(build / "goals")
+        (build / "goals").symlink_to(decoy / "goals")
+    before = (decoy / GOAL).read_bytes()
+
+    refused = run_goalfile("verify", GOAL, cwd=build)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "symbolic link" in refused.stderr and "nothing was run" in refused.stderr
+    assert (decoy / GOAL).read_bytes() == before
+    for command in (("status", GOAL), ("audit", GOAL)):
+        done = run_goalfile(*command, cwd=build)
+        assert done.returncode == 3, (command, done.stdout, done.stderr)
+        assert "symbolic link" in done.stdout + done.stderr, command
+    # through a linked folder, git itself runs in the decoy, which has no `main`: exit 2
+    done = run_goalfile("audit", "--against", "main", GOAL, cwd=build)
+    assert done.returncode == (3 if link == "file" else 2), done.stdout + done.stderr
+
+    # the fix it names works as written: the file is put where the link was
+    hint = refused.stderr.split("fix: ", 1)[1]
+    fix = hint.split("`")[1]
+    subprocess.run(fix, shell=True, cwd=build, check=True)
+    assert not (build / "goals").is_symlink() and not (build / GOAL).is_symlink()
+    unmet = run_goalfile("verify", GOAL, cwd=build)
+    assert "C1 unmet" in last_line(unmet.stdout), unmet.stdout + unmet.stderr
+
+
+def test_a_link_to_a_goal_in_the_same_repository_still_verifies(build: Path) -> None:
+    (build / "goals" / "current.md").symlink_to("build.md")
+    plant_build_ok(build)
+    done = run_goalfile("verify", "goals/current.md", cwd=build)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "C1 met" in last_line(done.stdout)

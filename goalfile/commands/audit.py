@@ -106,9 +106,9 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
         )
     try:
         goal = parse_goal(read_text(path), path=path)
+        where = workdir.decide(goal)
     except GoalfileError as exc:
         return FileAudit(path=path, error=exc, at_ref=None if against is None else bool(old_text))
-    where = workdir.decide(goal)
     base = where.path
     result = audit_goal(
         goal,

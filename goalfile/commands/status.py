@@ -151,6 +151,11 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
             )
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=error))
             continue
+        try:
+            where = decide_workdir(goal)
+        except GoalfileError as exc:
+            results.append(GoalStatus(path=path, goal=None, last_verify=None, error=exc))
+            continue
         results.append(
             GoalStatus(
                 path=path,
@@ -158,7 +163,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 last_verify=last_entry(goal),
                 stall_count=ledger_streak(goal.text),
                 impossible=tuple(impossible_rows(goal).items()),
-                workdir=decide_workdir(goal),
+                workdir=where,
             )
         )
     root = git_toplevel(ctx.cwd)

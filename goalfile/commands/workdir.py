@@ -53,18 +53,59 @@ class WorkDir:
 
 
 def decide(goal: Goal) -> WorkDir:
-    """Where the checks of ``goal`` run."""
+    """Where the checks of ``goal`` run.
+
+    Raises :class:`~goalfile.errors.Refused` when the goal file is reached through a symbolic
+    link (to the file or to a folder on its path) and the place the link leads to would put
+    the checks somewhere else than the place the link lies in: a link into another repository
+    would let its files decide the verdicts (see docs/trust.md)."""
     folder = Path(goal.path).resolve().parent
+    found = _decide_from(goal, folder)
+    named = Path(os.path.abspath(goal.path)).parent
+    if named != folder:
+        there = _decide_from(goal, named)
+        if there.path.resolve() != found.path:
+            _refuse_link(goal, found, there)
+    return found
+
+
+def _decide_from(goal: Goal, folder: Path) -> WorkDir:
     if goal.cwd:
         path, source = (folder / goal.cwd).resolve(), Source.CWD
     else:
         top = git_top(str(folder))
         if top is not None:
-            path, source = Path(top), Source.GIT
+            path, source = Path(top).resolve(), Source.GIT
         else:
             path, source = _marker_folder(folder)
     relative = Path(os.path.relpath(path, folder)).as_posix()
     return WorkDir(path=path, source=source, relative=relative)
+
+
+def _refuse_link(goal: Goal, found: WorkDir, there: WorkDir) -> None:
+    import shlex
+
+    from goalfile.errors import Refused
+
+    link = _first_link(Path(goal.path))
+    target = link.resolve()
+    fix = f"mv {shlex.quote(str(target))} {shlex.quote(str(link))}"
+    if link.resolve().is_dir():
+        fix = f"rm {shlex.quote(str(link))} && {fix}"
+    raise Refused(
+        f"the goal file is reached through a symbolic link, {link} -> {target}; its checks "
+        f"would run in {found.path}, not in {there.path}, where the link lies; nothing was run",
+        file=goal.path,
+        hint=f"put what the link points to where the link is: `{fix}`",
+    )
+
+
+def _first_link(path: Path) -> Path:
+    """The link on ``path`` nearest its root (the goal file itself when no folder is one)."""
+    for part in reversed((path, *path.parents)):
+        if part.is_symlink():
+            return part
+    return path
 
 
 def git_top(folder: str) -> str | None:
@@ -82,7 +123,7 @@ def git_top(folder: str) -> str | None:
             if (candidate / ".git" / "HEAD").is_file():
                 return str(candidate)
             continue
-        if top is not None and Path(top).resolve() == candidate:
+        if top is not None and Path(top).resolve() == candidate.resolve():
             return str(candidate)
     return None
 
