@@ -387,14 +387,18 @@ def recorded(entry: Entry, *, path: str | None = None) -> Contract | None:
 
 def _recorded(entry: Entry) -> Contract | None:
     lines = [line.rstrip() for line in entry.notes]
-    try:
-        start = lines.index(APPROVED_HEADER)
-    except ValueError:
+    # the header as goalfile wrote it before, or padded (as goalfile and mdformat write it now)
+    header = [cell.strip() for cell in APPROVED_HEADER.split("|")]
+    start = next(
+        (at for at, line in enumerate(lines) if [c.strip() for c in line.split("|")] == header),
+        None,
+    )
+    if start is None:
         return None
     rows: list[ContractRow] = []
     index = start + 1
-    if index < len(lines) and lines[index].startswith("|--"):
-        index += 1
+    if index < len(lines) and re.fullmatch(r"\|(?:\s*:?-+:?\s*\|)+", lines[index]):
+        index += 1  # the delimiter row, `|----|` or padded `| --- |`
     while index < len(lines) and lines[index].startswith("|"):
         rows.append(_recorded_row(lines[index]))
         index += 1
@@ -403,7 +407,10 @@ def _recorded(entry: Entry) -> Contract | None:
     for pos in range(index, len(lines)):
         if lines[pos] in (NON_GOALS_LABEL, SETTINGS_LABEL):
             target = lines[pos]
-            for item in lines[pos + 1 :]:
+            items = lines[pos + 1 :]
+            while items and not items[0]:
+                items = items[1:]  # the blank line mdformat's style puts before a list
+            for item in items:
                 if not item.startswith("- "):
                     break
                 if target == NON_GOALS_LABEL:

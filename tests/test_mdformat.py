@@ -150,3 +150,32 @@ def test_a_pin_made_from_the_source_text_keeps_verifying(tmp_path: Path) -> None
     after = (repo / "goals" / "escaped.md").read_text()
     assert "| `exit 0; stdout matches /^a.b$/` |" in after
     assert run_goalfile("verify", "goals/escaped.md", cwd=repo).returncode == 0
+
+
+def test_an_approval_formatted_by_mdformat_is_still_read(tmp_path: Path) -> None:
+    """An approval entry whose table mdformat padded (`| id  | kind ...`, `| --- |`) and whose
+    non-goals list it set off with a blank line still records the approved rows: a re-approval
+    shows what changed, and a loosening of a formatted approval is still refused."""
+    repo = tmp_path / "repo"
+    (repo / "goals").mkdir(parents=True)
+    git(repo, "init", "-q")
+    shutil.copyfile(REPO / "examples" / "hello.md", repo / "goals" / "g.md")
+    text = (repo / "goals" / "g.md").read_text(encoding="utf-8")
+    text = re.sub(r"(?s)\n## Iterations\n.*?(\n## |\Z)", r"\n## Iterations\n\1", text)
+    text = re.sub(r"(?m)^status: \w+", "status: draft", text, count=1)
+    text = re.sub(r"(?m)^contract: .*\n", "", text, count=1)
+    (repo / "goals" / "g.md").write_text(text, encoding="utf-8")
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    mdformat_files(repo, "goals/g.md")
+    formatted = (repo / "goals" / "g.md").read_text(encoding="utf-8")
+    assert "\n| --- |" in formatted and "\nnon-goals:\n\n- " in formatted
+    row = re.search(r"(?m)^\| C1 .*$", formatted)
+    assert row is not None
+    tightened = row[0].replace("exit 0", 'exit 0; stdout lacks "zzz"', 1)
+    assert tightened != row[0]
+    (repo / "goals" / "g.md").write_text(formatted.replace(row[0], tightened), encoding="utf-8")
+    done = run_goalfile("activate", "--reapprove", "goals/g.md", "--reason", "r", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    after = (repo / "goals" / "g.md").read_text(encoding="utf-8")
+    assert "were not recorded in the ledger" not in after
+    assert "clause added" in after
