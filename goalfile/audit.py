@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from goalfile import contract, ledger
 from goalfile.errors import GoalfileError
-from goalfile.handedit import REOPENABLE, reopened
+from goalfile.handedit import REOPENABLE, reopened, status_backed
 from goalfile.model import Entry, Goal, Kind, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
@@ -239,7 +239,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     found: list[AuditFinding] = []
     bearing = next((b for b in reversed(current) if b.entry.status is not None), None)
     if bearing is None:
-        if goal.status not in (Status.DRAFT, Status.ACTIVE):  # active: a skill's new goal
+        if not status_backed(goal.status, None):  # active: a skill's new goal
             found.append(
                 AuditFinding(
                     code="status-unbacked",
@@ -251,9 +251,8 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     "written by the command that decides it",
                 )
             )
-    elif bearing.entry.status is not goal.status and not (
-        goal.status is Status.ACTIVE and bearing.entry.status in REOPENABLE
-    ):  # a hand edit toward more work is accepted; the next entry records it
+    elif not status_backed(goal.status, bearing.entry.status):
+        # a hand edit toward more work is accepted; the next entry records it
         said = bearing.entry.status.value if bearing.entry.status is not None else ""
         found.append(
             AuditFinding(

@@ -4,10 +4,14 @@ A hand edit that asks for more work is accepted: `active` where the ledger's new
 is `met`, `blocked`, `exhausted` or `paused` (the refine-goal skill reopens a goal this way).
 The next entry a command writes records it: "reopened by hand (was met)". A `met` that the
 newest verify entry does not back is an error everywhere (lint, status, verify, plan): only
-`goalfile verify` writes `met`, and only when every row is met.
+`goalfile verify` writes `met`, and only when every row is met. Any other status that the
+newest entry with a status line does not back (`audit`'s `status-unbacked` and
+`status-hand-edited`, see :func:`status_backed`) holds the agent in the Stop hook as well.
 """
 
 from __future__ import annotations
+
+import shlex
 
 from goalfile import ledger
 from goalfile.model import Entry, Finding, Goal, Severity, Status
@@ -84,3 +88,61 @@ def unbacked_met(goal: Goal) -> Finding | None:
         "every row is met",
         hint=f"set `status: active` and run `goalfile verify {goal.path}`",
     )
+
+
+def status_backed(status: Status, said: Status | None) -> bool:
+    """Whether the status of the newest entry with a ``status:`` line (``said``; None when no
+    entry has one) backs the frontmatter ``status``: the same, or `active` set by hand after a
+    status that asks for no more work. Without such an entry only `draft` and `active` are
+    backed (an active goal with an empty ledger is how the goal skill writes one)."""
+    if said is None:
+        return status in (Status.DRAFT, Status.ACTIVE)
+    return said is status or (status is Status.ACTIVE and said in REOPENABLE)
+
+
+def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
+    """An error when the ledger does not back the frontmatter status: a `met` the newest verify
+    entry does not back (:func:`unbacked_met`), or any status :func:`status_backed` rejects.
+
+    The hint restores the status the ledger backs (`active` for an unbacked `met`, else the
+    newest entry's status) on the status line alone, and names the verify run that follows;
+    ``shown`` is the path those commands name (default: the goal's own).
+    """
+    met = unbacked_met(goal)
+    entry = ledger_status(goal)
+    said = entry.status if entry is not None else None
+    if met is None and status_backed(goal.status, said):
+        return None
+    line = goal.key_line("status")
+    path = shown or goal.path
+    if met is not None:
+        target, code, message = Status.ACTIVE, met.code, met.message
+    elif entry is None or said is None:
+        target, code = Status.ACTIVE, "status-unbacked"
+        message = f"the status is `{goal.status.value}`, but no ledger entry has a status line"
+    else:
+        target, code = said, "status-hand-edited"
+        message = (
+            f"the status is `{goal.status.value}`, but the newest ledger entry with a status "
+            f"(line {entry.line}) says `{said.value}`; a status is written by the command that "
+            "decides it"
+        )
+    return Finding(
+        severity=Severity.ERROR,
+        line=line,
+        code=code,
+        message=message,
+        hint=f"{restore_status_command(path, line, target)}, then run "
+        f"`goalfile verify {shlex.quote(path)}`"
+        if target is Status.ACTIVE
+        else restore_status_command(path, line, target),
+    )
+
+
+def restore_status_command(path: str, line: int | None, status: Status) -> str:
+    """A shell command that sets the status line (only that line) back to ``status``; it works
+    with GNU and BSD sed alike (``-i`` with a suffix, then the backup removed)."""
+    where = str(line) if line else "1,/^---/"
+    quoted = shlex.quote(path)
+    backup = shlex.quote(path + ".orig")
+    return f"`sed -i.orig '{where}s/^status:.*/status: {status.value}/' {quoted} && rm {backup}`"

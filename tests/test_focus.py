@@ -132,3 +132,32 @@ def test_focus_outside_a_repository_is_a_usage_error(tmp_path: Path) -> None:
     done = run_goalfile("focus", cwd=tmp_path)
     assert done.returncode == 2
     assert "not inside a git repository" in done.stderr
+
+
+@pytest.mark.parametrize("written", ["absolute", "relative", "symlink"])
+def test_a_focus_file_written_by_hand_outside_the_repository_is_ignored(
+    two_goals: Path, tmp_path: Path, written: str
+) -> None:
+    """A hand-written focus on a met goal elsewhere is no way to stop: the hook honours only a
+    focus that `goalfile focus` would accept, and looks at every goal of the repository."""
+    other = make_git_repo(tmp_path / "elsewhere")
+    easy = write_goal(other / "goals", goal_text(slug="easy"), "easy.md")
+    assert run_goalfile("verify", easy, cwd=other).returncode == 0  # met, outside the repo
+    refused = run_goalfile("focus", easy, cwd=two_goals)
+    assert refused.returncode == 2 and "is not inside the repository" in refused.stderr
+    target = {
+        "absolute": str(easy),
+        "relative": "../elsewhere/goals/easy.md",
+        "symlink": "goals/easy.md",
+    }[written]
+    if written == "symlink":  # a link inside the repository to the goal outside it
+        (two_goals / "goals" / "easy.md").symlink_to(easy)
+    focus = two_goals / ".git" / "goalfile-focus.json"
+    focus.write_text(json.dumps({"goal": target, "since": "2026-12-01"}), "utf-8")
+    answer, notes = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "verify-goal docs" in reason and "verify-goal speed" in reason
+    assert "easy" not in reason
+    assert "the focus is ignored, as `goalfile focus` would refuse it" in notes
+    assert "is not inside the repository" in notes

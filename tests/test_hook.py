@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import time
@@ -218,26 +219,109 @@ def test_loop_guard_counts_progress(hook_repo: Path) -> None:
     assert answer is not None and answer["decision"] == "block"
 
 
-@pytest.mark.parametrize(
-    ("status", "rows"),
-    [
-        ("paused", (row("C1", "false", "exit 0"),)),
-        ("draft", (row("C1", "false", "exit 0"),)),
-        ("exhausted", (row("C1", "false", "exit 0"),)),
-        ("blocked", (row("C1", "false", "exit 0"),)),
-        ("met", (row("C1", "false", "exit 0"),)),
-    ],
-)
-def test_goals_that_are_not_active_let_the_agent_stop(
-    hook_repo: Path, status: str, rows: tuple[Row, ...]
-) -> None:
-    path = demo_goal(hook_repo, status=status, rows=rows)
+def backed_goal(repo: Path, status: str) -> Path:
+    """A goal whose status the command that decides it wrote (so the ledger backs it)."""
+    if status == "draft":
+        return demo_goal(repo, status="draft")
+    if status == "exhausted":  # the hook itself exhausts it at the iteration limit
+        path = write_goal(
+            repo / "goals",
+            goal_text(rows=(row("C1", "false", "exit 0"),), iterations="1", iterations_used=1),
+        )
+        stop("claude", repo)
+        return path
+    path = demo_goal(repo, rows=(row("C1", "true" if status == "met" else "false", "exit 0"),))
+    commands = {
+        "met": ("verify", str(path)),
+        "paused": ("pause", str(path), "--reason", "waiting for review"),
+        "blocked": ("block", str(path), "--reason", "the API is down", "--tried", "a retry"),
+    }
+    done = run_goalfile(*commands[status], cwd=repo)
+    assert done.returncode in (0, 4), done.stderr
+    return path
+
+
+@pytest.mark.parametrize("status", ["paused", "draft", "exhausted", "blocked", "met"])
+def test_goals_that_are_not_active_let_the_agent_stop(hook_repo: Path, status: str) -> None:
+    path = backed_goal(hook_repo, status)
+    assert parse_goal(path.read_text("utf-8"), path=str(path)).status.value == status
     before = path.read_bytes()
     assert output(stop("codex", hook_repo)) == {}
     assert output(stop("claude", hook_repo)) is None
     assert path.read_bytes() == before
     answer = output(stop("claude", hook_repo, "--goal", "goals/demo.md"))
     assert answer == {"systemMessage": f"goalfile: demo is {status}; the stop is allowed"}
+
+
+@pytest.mark.parametrize(
+    ("status", "ledger", "says"),
+    [
+        ("met", "", "the status is `met`, but the ledger has no verify entry"),
+        ("paused", "", "the status is `paused`, but no ledger entry has a status line"),
+        ("blocked", "active", "says `active`"),
+        ("exhausted", "active", "says `active`"),
+        ("draft", "active", "says `active`"),
+    ],
+)
+def test_a_status_the_ledger_does_not_back_holds_the_agent(
+    hook_repo: Path, status: str, ledger: str, says: str
+) -> None:
+    """`status: met` typed by hand (or any status no command wrote) is no way to stop, with
+    or without --goal, for every host; the fix in the reason works as written."""
+    path = demo_goal(hook_repo)
+    if ledger:  # an entry that backs `active`, written by a real command
+        assert run_goalfile("plan", path, cwd=hook_repo).returncode in (0, 1, 3)
+        assert run_goalfile("verify", path, cwd=hook_repo).returncode == 1
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("status: active ", f"status: {status} ", 1), "utf-8")
+    before = path.read_bytes()
+    events = {"claude": None, "codex": None, "gemini": "AfterAgent", "pi": "agent_end"}
+    for agent, event in events.items():
+        stdin = (
+            None if event is None else json.dumps({"cwd": str(hook_repo), "hook_event_name": event})
+        )
+        for extra in ((), ("--goal", "goals/demo.md")):
+            answer = output(stop(agent, hook_repo, *extra, stdin=stdin))
+            assert answer is not None and answer["decision"] == "block", (agent, answer)
+            reason = str(answer["reason"])
+            assert reason.startswith(
+                "goalfile does not accept the status of goals/demo.md: goals/demo.md:3: "
+            ), reason
+            assert says in reason
+    assert path.read_bytes() == before  # nothing was verified or written
+    # the loop guard's rule for a goal the hook cannot act on: ask once, then let go
+    answer = output(stop("claude", hook_repo, active=True))
+    assert answer is not None and "decision" not in answer
+    assert says in str(answer["systemMessage"])
+    # the fix, run as written, restores the status the ledger backs
+    fix = reason.split("  fix: `", 1)[1].split("`", 1)[0]
+    done = subprocess.run(fix, shell=True, cwd=hook_repo, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in (hook_repo / "goals").iterdir()) == ["demo.md"]
+    assert run_goalfile("audit", path, cwd=hook_repo).returncode == 0
+    answer = output(stop("claude", hook_repo))
+    assert answer is not None and answer["decision"] == "block"
+    assert str(answer["reason"]).startswith("verify-goal demo iteration ")  # verified again
+
+
+def test_a_goal_file_that_does_not_load_holds_the_agent(hook_repo: Path) -> None:
+    """Breaking the goal file (one bad YAML line) is no way to stop either."""
+    path = demo_goal(hook_repo)
+    text = path.read_text("utf-8")
+    path.write_text(text.replace("tokens_used: 0\n", "tokens_used: 0\nnote: [x\n", 1), "utf-8")
+    lint = run_goalfile("lint", "goals/demo.md", cwd=hook_repo)
+    assert lint.returncode == 3
+    where = re.search(r"demo\.md:\d+:\d+: the frontmatter is not valid YAML", lint.stderr)
+    assert where is not None, lint.stderr
+    for extra in ((), ("--goal", "goals/demo.md")):
+        answer = output(stop("claude", hook_repo, *extra))
+        assert answer is not None and answer["decision"] == "block", answer
+        reason = str(answer["reason"])
+        assert reason.startswith("goalfile could not read goals/demo.md: "), reason
+        assert where.group(0) in reason and "\n  fix: fix the YAML syntax" in reason
+        assert "`goalfile lint goals/demo.md` lists every problem" in reason
+    answer = output(stop("claude", hook_repo, active=True))  # asked once: then let go
+    assert answer is not None and "not valid YAML" in str(answer["systemMessage"])
 
 
 def test_an_error_row_blocks_the_goal_and_the_stop_is_allowed(hook_repo: Path) -> None:

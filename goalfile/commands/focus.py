@@ -18,6 +18,7 @@ from goalfile import files
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, Refused, UsageError
 from goalfile.files import git_toplevel, load_goal
+from goalfile.model import Goal
 
 FOCUS_FILE = "goalfile-focus.json"
 SCHEMA_VERSION = 1
@@ -98,21 +99,31 @@ def _root(ctx: Context) -> Path:
     return root
 
 
-def set_focus(*, path: str, ctx: Context) -> FocusResult:
-    root = _root(ctx)
-    target = (ctx.cwd / path).resolve()
+def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
+    """The goal at ``target`` (relative to the repository's top level, as the focus records
+    it) when ``goalfile focus`` accepts it: a goal file inside the repository at ``root``
+    (symlinks resolved) that loads. Raises :class:`GoalfileError` otherwise. The Stop hook
+    honours a recorded focus only when this accepts it, so a focus file written by hand can
+    point it at nothing else."""
+    resolved = target.resolve()
     try:
-        relative = target.relative_to(root.resolve())
+        relative = resolved.relative_to(root.resolve())
     except ValueError:
         raise UsageError(
-            f"{path} is not inside the repository at {root}",
+            f"{shown} is not inside the repository at {root}",
             hint="focus a goal file of this repository",
         ) from None
-    goal = load_goal(str(target))  # refuses a missing or invalid goal file
+    goal = load_goal(str(resolved))  # refuses a missing or invalid goal file
+    return relative.as_posix(), goal
+
+
+def set_focus(*, path: str, ctx: Context) -> FocusResult:
+    root = _root(ctx)
+    relative, goal = accepted(root, ctx.cwd / path, shown=path)
     where = focus_file(root)
     if where is None:
         raise Refused(f"{root}/.git is not a git folder; the focus cannot be recorded")
-    focus = Focus(goal=relative.as_posix(), since=ctx.today)
+    focus = Focus(goal=relative, since=ctx.today)
     old = read_focus(root)
     changed = old is None or old.goal != focus.goal
     if changed:

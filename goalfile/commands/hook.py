@@ -9,7 +9,11 @@ else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``), runs ``ver
 (writing the ledger entry, with the session's transcript for token accounting, within a time
 limit below the host's hook timeout), and answers:
 
-* **allow** when the goal is met, exhausted, blocked, paused or absent;
+* **allow** when the goal is met, exhausted, blocked, paused or absent, and its ledger backs
+  that status (:func:`goalfile.handedit.unbacked_status`);
+* **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
+  the goal, when a goal file does not load, or when the ledger does not back its status:
+  breaking the file or typing ``status: met`` is no way to stop;
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
@@ -26,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -34,9 +39,10 @@ from typing import TYPE_CHECKING
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
+from goalfile.handedit import unbacked_status
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
 from goalfile.hostprotocol import allow_answer, block_answer
-from goalfile.model import Kind, RowResult, Status, Verdict
+from goalfile.model import Finding, Kind, RowResult, Status, Verdict
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
     from goalfile.commands.verify import VerifyOptions, VerifyResult
@@ -280,11 +286,12 @@ def decide_stop(
             continue
         try:
             goal = load_goal(path)
-        except GoalfileError as exc:
-            if options.goal is None:
-                notes.append(f"skipped {shown}: {exc.render()}")
-                continue
-            outcomes.append(_refused(shown, exc, stop))
+        except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
+            outcomes.append(_unreadable(shown, exc, stop))
+            continue
+        unbacked = unbacked_status(goal, shown=shown)
+        if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
+            outcomes.append(_unbacked(shown, unbacked, stop))
             continue
         if goal.status is Status.ACTIVE:
             reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
@@ -348,19 +355,29 @@ def decide_stop(
 
 
 def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
-    from goalfile.commands.focus import read_focus  # here: `--goal` names the goal itself
+    """The focused goal, when `goalfile focus` would accept it (a goal file inside this
+    repository that loads); otherwise the focus is ignored with a note, and every goal of the
+    repository is looked at."""
+    # here: `--goal` names the goal itself
+    from goalfile.commands.focus import accepted, read_focus
 
     focus = read_focus(root)
     if focus is None:
         return options
+    ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"
     if not (root / focus.goal).is_file():
+        notes.append(f"the focused goal {focus.goal} does not exist; {ignored}")
+        return options
+    try:
+        relative, _ = accepted(root, root / focus.goal, shown=focus.goal)
+    except GoalfileError as exc:
         notes.append(
-            f"the focused goal {focus.goal} does not exist; every active goal is verified "
-            "(`goalfile focus --clear` ends the focus)"
+            f"the focus is ignored, as `goalfile focus` would refuse it: {exc.render()}\n"
+            f"  {ignored}"
         )
         return options
-    notes.append(f"focus: {focus.goal}")
-    return replace(options, goal=str(root / focus.goal))
+    notes.append(f"focus: {relative}")
+    return replace(options, goal=str(root / relative))
 
 
 def _start_next_iteration(
@@ -453,15 +470,50 @@ def _idle(shown: str) -> GoalOutcome:
 def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     """verify refused the goal (changed contract, invalid file, lock held): ask once, then let
     it stop, since a person may have to act."""
-    text = f"goalfile could not verify {shown}: {exc.render()}"
-    if stop.stop_hook_active:
-        return GoalOutcome(path=shown, status="refused", block=False, message=text)
-    return GoalOutcome(
-        path=shown,
-        status="refused",
-        block=True,
-        reason=text + "\nRestore what the message names, or hand the goal to the user.",
+    return _once(
+        shown,
+        "refused",
+        f"goalfile could not verify {shown}: {exc.render()}",
+        "Restore what the message names, or hand the goal to the user.",
+        stop,
     )
+
+
+def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
+    """A goal file that does not load (a broken YAML line, a missing section): it is not
+    skipped, or breaking the file would be a way to stop. Held like a refusal."""
+    return _once(
+        shown,
+        "invalid",
+        f"goalfile could not read {shown}: {exc.render()}",
+        f"Fix the goal file (`goalfile lint {shlex.quote(shown)}` lists every problem with its "
+        "line), never by giving up the goal; the next stop verifies it.",
+        stop,
+    )
+
+
+def _unbacked(shown: str, finding: Finding, stop: StopInput) -> GoalOutcome:
+    """A status the ledger does not back (`met` typed by hand, a hand-set `paused`): held like
+    a refusal, since only the command that decides a status lets the agent stop on it."""
+    where = f"{shown}:{finding.line}" if finding.line else shown
+    return _once(
+        shown,
+        "unbacked",
+        f"goalfile does not accept the status of {shown}: {where}: {finding.message}\n"
+        f"  fix: {finding.hint}",
+        "Set the status back as the fix says and make the checks pass; only `goalfile verify` "
+        "writes `met`.",
+        stop,
+    )
+
+
+def _once(shown: str, status: str, text: str, advice: str, stop: StopInput) -> GoalOutcome:
+    """Block once with ``text``; when the agent is already continuing because of a Stop hook
+    (``stop_hook_active``), allow with it instead: a person may have to act, and a host must
+    never be held forever."""
+    if stop.stop_hook_active:
+        return GoalOutcome(path=shown, status=status, block=False, message=text)
+    return GoalOutcome(path=shown, status=status, block=True, reason=f"{text}\n{advice}")
 
 
 def _transcript(stop: StopInput, notes: list[str]) -> str | None:
