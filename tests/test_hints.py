@@ -27,7 +27,6 @@ PLACEHOLDERS = {
     "REF": "HEAD",
     "FILE": "README.md",
     "ID": "C1",
-    "PASSAGE": "readme",  # words of the artifact (README.md holds "readme")
 }
 CODE_SPAN = re.compile(r"`(goalfile [^`]+)`")
 
@@ -49,10 +48,14 @@ def hints_of(done: subprocess.CompletedProcess[str]) -> list[str]:
     ]
 
 
-def argv(command: str) -> list[str]:
+def argv(command: str, cwd: Path) -> list[str]:
     text = command.replace('"END STATE"', shlex.quote(PLACEHOLDERS["END STATE"]))
     words = shlex.split(text)
     assert words[0] == "goalfile", command
+    if "PASSAGE" in words:  # words of the artifact, copied from it as a reviewer would
+        artifact = cwd / words[words.index("--artifact") + 1]
+        lines = artifact.read_text(encoding="utf-8").splitlines()
+        words[words.index("PASSAGE")] = next(line.strip() for line in lines if line.strip())
     return [PLACEHOLDERS.get(word, word) for word in words[1:]]
 
 
@@ -73,7 +76,7 @@ def run_hints(
     for number, (hint, command) in enumerate(pairs):
         copy = tmp_path / f"hint-{len(list(tmp_path.glob('hint-*')))}-{number}"
         shutil.copytree(repo, copy, symlinks=True)
-        ran = run_goalfile(*argv(command), cwd=copy, env=env, timeout=300)
+        ran = run_goalfile(*argv(command, copy), cwd=copy, env=env, timeout=300)
         # a command that waits for a manual edit may still refuse (3), never misuse the CLI (2)
         allowed = (0, 1, 3) if after_a_manual_step(hint, command) else (0, 1)
         assert ran.returncode in allowed, (

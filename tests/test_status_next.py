@@ -112,3 +112,18 @@ def test_a_deterministic_row_unmet_still_leads_to_refine(repo: Path) -> None:
     )
     assert run_goalfile("verify", path, cwd=repo).returncode == 1
     assert next_step(repo, path).startswith("`goalfile refine")
+
+
+def test_after_an_unsound_plan_the_next_step_is_to_fix_it_or_work(repo: Path) -> None:
+    path = write_goal(
+        repo / "goals",
+        goal_text(rows=[row("C1", "true", "exit 0"), row("C2", "true", "exit 0")]),
+    )
+    rel = "goals/demo.md"
+    path.write_text(path.read_text().replace("## Plan\n", "## Plan\n" + PLAN_TABLE, 1))
+    assert run_goalfile("plan", rel, cwd=repo).returncode == 1  # C2 is served by no step
+    assert "findings: C2 is served by no step" in path.read_text()
+    assert next_step(repo, Path(rel)) == (
+        "fill in what the `findings:` line of `## Plan` names, then "
+        f"`goalfile plan {rel}`; or do the work, then `goalfile verify {rel}`"
+    )

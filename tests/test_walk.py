@@ -195,7 +195,9 @@ def test_from_a_sentence_to_met_on_more_itertools(project: Path, tmp_path: Path)
 
     assert hinted == [
         f"goalfile verify {GOAL}",  # after new --activate
-        f"goalfile refine {GOAL}",  # status, once C1 and C2 are met: the backlog
+        # status, once C1 and C2 are met: the review R1 waits for, then the verify
+        f"goalfile review {GOAL} R1 --artifact more_itertools/recipes.py --verdict met "
+        "--quote PASSAGE",
         f"goalfile verify {GOAL}",
         f"goalfile audit {GOAL}",  # status of the met goal
     ], hinted
