@@ -2,8 +2,14 @@
 
 Everything a check printed is data. Before it reaches the file it is reduced to one line without
 control characters, its ``|`` escaped and fenced in a code span longer than any backtick run it
-holds; quoted output lines are indented four spaces, so no line of the file begins with text a
-check printed and no output can end the table, add a row, forge ``status:`` or a heading.
+holds; quoted output lines are indented four spaces inside a fenced block, so no line of the file
+begins with text a check printed and no output can end the table, add a row, forge ``status:`` or
+a heading.
+
+An entry is written in mdformat's style (with mdformat-gfm): a blank line after the heading and
+between blocks, tables padded to the display width of their cells, code spans and fences as
+mdformat writes them, and goalfile's own text escaped as mdformat escapes it. A file that passes
+``mdformat --check`` still does after goalfile appends to it.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import bisect
 import functools
 import heapq
 import re
+import unicodedata
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -44,8 +51,8 @@ _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 _CODE_SPAN_RE = re.compile(r"(`+)(.*?)\1", re.S)
-ROW_HEADER = "| id | verdict | command | exit | evidence |"
-ROW_RULE = "|----|---------|---------|------|----------|"
+ROW_CELLS = ("id", "verdict", "command", "exit", "evidence")
+ROW_HEADER = "| id | verdict | command | exit | evidence |"  # as the compact style writes it
 
 
 def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
@@ -59,52 +66,288 @@ def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
 
 
 def code_span(text: str) -> str:
-    """A Markdown code span that shows ``text`` verbatim inside a table cell."""
+    """A Markdown code span that shows ``text`` verbatim inside a table cell, written as
+    mdformat writes it: a fence one backtick longer than the longest run inside, and a space
+    inside each end when the text holds a backtick (or starts and ends with a space)."""
     text = clean_line(text, limit=10_000).replace("|", "\\|")
+    if not text:
+        return "` `"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    if (
-        text.startswith("`")
-        or text.endswith("`")
-        or (text.startswith(" ") and text.endswith(" ") and text.strip())
-    ):
-        text = f" {text} "
-    return f"{fence}{text}{fence}" if text else "` `"
+    if longest:
+        fence = "`" * (longest + 1)
+        return f"{fence} {text} {fence}"
+    if text.startswith(" ") and text.endswith(" ") and text.strip():
+        return f"` {text} `"
+    return f"`{text}`"
 
 
 def plain_cell(text: str) -> str:
-    """Our own prose in a cell: one line, pipes escaped."""
+    """Markdown for a cell: one line, pipes escaped (markup in it is kept as markup)."""
     return clean_line(text, limit=1_000).replace("|", "\\|")
 
 
-def render_row(row: RowResult) -> str:
-    evidence = code_span(row.evidence) if row.evidence_quoted else plain_cell(row.evidence)
+def text_cell(text: str) -> str:
+    """Our own prose in a cell: one line, as Markdown text that shows it as it is and that
+    mdformat keeps (see :func:`md_text`), pipes escaped."""
+    return md_text(clean_line(text, limit=1_000)).replace("|", "\\|")
+
+
+_SPACES_RE = re.compile(" {2,}")
+_CHAR_REFERENCE_RE: re.Pattern[str] | None = None
+
+
+def md_text(text: str, *, before: str = "", after: str = "") -> str:
+    """Plain text as Markdown inline source that shows exactly that text (a run of spaces as
+    one and no whitespace at the ends, as a renderer shows it) and that mdformat leaves as it
+    is: its own escapes (backslash, ``*``, ``_``, brackets, ``<``, backtick, a character
+    reference, ``~~``), by the same rules. ``before`` and ``after`` are the characters of the
+    line next to the text (``""`` at a line's end or next to a code span): whether mdformat
+    escapes a ``*`` or ``_`` depends on its neighbours. Line-start escapes are
+    :func:`md_line`'s."""
+    text = _SPACES_RE.sub(" ", text.replace("\t", " ")).strip()
+    if not re.search(r"[\\*_\[\]<`&~]", text):
+        return text
+    text = before + text.replace("\\", "\\\\") + after
+    text = _escape_emphasis(text, "*")
+    text = _escape_emphasis(text, "_")
+    text = _escape_brackets(text)
+    text = re.sub("<(?:[^ ]|$)", r"\\\g<0>", text)
+    text = text.replace("`", "\\`")
+    if "&" in text:
+        text = _char_reference().sub(r"\\\g<0>", text)
+    text = text.replace("~~", "\\~~")
+    return text[len(before) : len(text) - len(after)]
+
+
+def md_line(source: str) -> str:
+    """A paragraph line of Markdown source with the escape mdformat puts at its start when it
+    would otherwise begin a heading, a quote, a list item, a rule or a setext underline."""
+    line = source.strip()
+    if (
+        re.match(r"#{1,6}( |\t|$)", line)
+        or line.startswith(">")
+        or re.match(r"[-*+]( |\t|$)", line)
+    ):
+        return "\\" + line
+    if re.match(r"[0-9]+[.)]( |\t|$)", line):
+        at = re.match(r"[0-9]+", line)
+        assert at is not None
+        return f"{line[: at.end()]}\\{line[at.end() :]}"
+    if line and all(c == "-" for c in line.replace(" ", "")):
+        return line.replace("-", "\\-", 1)
+    if line and all(c == "=" for c in line):
+        return "\\" + line
+    return line
+
+
+def _is_space(char: str | None) -> bool:
+    return char is not None and (char in "\t\n\f\r" or unicodedata.category(char) == "Zs")
+
+
+def _is_punctuation(char: str | None) -> bool:
+    return char is not None and unicodedata.category(char)[0] in "PS"
+
+
+def _escape_emphasis(text: str, marker: str) -> str:
+    """mdformat's rule: ``*`` is escaped unless both neighbours are whitespace; ``_`` also stays
+    when neither neighbour is whitespace, punctuation or the text's edge (``snake_case``)."""
+    if marker not in text:
+        return text
+    out: list[str] = []
+    for index, char in enumerate(text):
+        if char == marker:
+            before = text[index - 1] if index else None
+            after = text[index + 1] if index + 1 < len(text) else None
+            inner = marker == "_" and all(
+                c is not None and not _is_space(c) and not _is_punctuation(c)
+                for c in (before, after)
+            )
+            if not (_is_space(before) and _is_space(after)) and not inner:
+                out.append("\\")
+        out.append(char)
+    return "".join(out)
+
+
+def _escape_brackets(text: str) -> str:
+    """mdformat's rule: every square bracket is escaped except a closed pair around text without
+    brackets that is not followed by ``:`` or ``(`` (it could not start a link)."""
+    escape: list[int] = []
+    opened: int | None = None
+    for found in re.finditer(r"[\[\]]", text):
+        at = found.start()
+        if found.group() == "[":
+            if opened is not None:
+                escape.append(opened)
+            opened = at
+        elif opened is None:
+            escape.append(at)
+        else:
+            if text[at + 1 : at + 2] in (":", "("):
+                escape += [opened, at]
+            opened = None
+    if opened is not None:
+        escape.append(opened)
+    for at in sorted(escape, reverse=True):
+        text = f"{text[:at]}\\{text[at:]}"
+    return text
+
+
+def _char_reference() -> re.Pattern[str]:
+    """What starts a character reference (``&amp;``, ``&#38;``): written ``\\&`` to stay text."""
+    global _CHAR_REFERENCE_RE
+    if _CHAR_REFERENCE_RE is None:
+        import html.entities
+
+        names = sorted({name.rstrip(";") for name in html.entities.html5}, key=len, reverse=True)
+        _CHAR_REFERENCE_RE = re.compile(
+            "&(?:#[0-9]{1,7}|#[Xx][0-9A-Fa-f]{1,6}|" + "|".join(map(re.escape, names)) + ");"
+        )
+    return _CHAR_REFERENCE_RE
+
+
+def display_width(text: str) -> int:
+    """The width mdformat-gfm pads a table cell to: ``wcwidth.wcswidth`` (East Asian wide
+    characters and most emoji count two columns, combining marks none)."""
+    if text.isascii() and text.isprintable():
+        return len(text)
+    from wcwidth import wcswidth
+
+    return int(wcswidth(text))
+
+
+def table_lines(
+    header: Sequence[str], rows: Sequence[Sequence[str]], *, rule: Sequence[str] = ()
+) -> list[str]:
+    """A table as mdformat-gfm writes it: each cell (Markdown source, pipes escaped) padded to
+    its column's display width, at least three; the delimiter row of dashes, with the colons
+    of ``rule``'s cells kept (left, right or centre alignment)."""
+    table = [list(header), *(list(row) for row in rows)]
+    widths = [max(3, *(display_width(row[col]) for row in table)) for col in range(len(header))]
+    aligns = [_align(rule[col]) if col < len(rule) else "" for col in range(len(header))]
+
+    def pad(text: str, col: int) -> str:
+        room = widths[col] - display_width(text)
+        if aligns[col] == ">":
+            return " " * max(0, room) + text
+        if aligns[col] == "^":
+            left = (widths[col] - display_width(text)) // 2
+            text = " " * max(0, left) + text
+            return text + " " * max(0, widths[col] - display_width(text))
+        return text + " " * max(0, room)
+
+    def delimiter(col: int) -> str:
+        align = aligns[col]
+        cell = (":" if align in ("<", "^") else "-") + "-" * max(0, widths[col] - 2)
+        cell += ":" if align in (">", "^") else "-"
+        return ":-:" if cell == "::" else cell
+
+    def join(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cells) + " |"
+
+    return [
+        join([pad(cell, col) for col, cell in enumerate(table[0])]),
+        join([delimiter(col) for col in range(len(header))]),
+        *(join([pad(cell, col) for col, cell in enumerate(row)]) for row in table[1:]),
+    ]
+
+
+def _align(rule_cell: str) -> str:
+    cell = rule_cell.strip()
+    left, right = cell.startswith(":"), cell.endswith(":") and len(cell) > 1
+    return "^" if left and right else "<" if left else ">" if right else ""
+
+
+def fenced(lines: Sequence[str], *, info: str = "text") -> list[str]:
+    """A fenced code block as mdformat writes it: backticks, at least three and one more than
+    the longest run of backticks inside."""
+    longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [f"{fence}{info}", *lines, fence]
+
+
+def render_row(row: RowResult) -> list[str]:
+    """A row's cells as Markdown source: id, verdict, command, exit, evidence."""
+    evidence = code_span(row.evidence) if row.evidence_quoted else text_cell(row.evidence)
     if row.evidence_label:
-        evidence = f"{plain_cell(row.evidence_label)} {evidence}"
-    return (
-        f"| {plain_cell(row.id)} | {row.verdict.value} | {code_span(row.command)} "
-        f"| {plain_cell(row.exit)} | {evidence} |"
-    )
+        evidence = f"{text_cell(row.evidence_label)} {evidence}"
+    return [
+        text_cell(row.id),
+        row.verdict.value,
+        code_span(row.command),
+        text_cell(row.exit),
+        evidence,
+    ]
 
 
 def render_entry(entry: Entry, *, status_reason: str | None = None) -> list[str]:
-    """The lines of an entry (without line endings)."""
+    """The lines of an entry (without line endings), in mdformat's style: blocks separated by
+    one blank line, the table padded, output excerpts fenced."""
     when = f"{entry.date} {entry.time}" if entry.time else entry.date
-    lines = [f"### Iteration {entry.iteration} ({when}) by {entry.by}"]
+    blocks: list[list[str]] = [[f"### Iteration {entry.iteration} ({when}) by {entry.by}"]]
     if entry.rows:
-        lines += [ROW_HEADER, ROW_RULE, *(render_row(row) for row in entry.rows)]
+        blocks.append(table_lines(ROW_CELLS, [render_row(row) for row in entry.rows]))
     for row in entry.rows:
         if row.excerpt:
-            lines += ["", plain_cell(f"{row.id} output ({row.excerpt_label}):"), ""]
-            lines += [f"    {clean_line(line, limit=1_000)}".rstrip() for line in row.excerpt]
-    for note in entry.notes:
-        lines.append(clean_line(note, limit=10_000) if note else "")
+            label = clean_line(f"{row.id} output ({row.excerpt_label}):", limit=1_000)
+            blocks.append([md_line(md_text(label))])
+            quoted = [f"    {clean_line(line, limit=1_000)}".rstrip() for line in row.excerpt]
+            blocks.append(fenced(quoted))
+    blocks += note_blocks([clean_line(note, limit=10_000) if note else "" for note in entry.notes])
+    end: list[str] = []
     if entry.status is not None:
-        reason = f" ({clean_line(status_reason)})" if status_reason else ""
-        lines += ["", f"status: {entry.status.value}{reason}"]
+        reason = ""
+        if status_reason:
+            reason = f" ({md_text(clean_line(status_reason), before='(', after=')')})"
+        end.append(f"status: {entry.status.value}{reason}")
     if entry.contract:
-        lines.append(f"contract: {entry.contract}")
+        end.append(f"contract: {entry.contract}")
+    if end:
+        blocks.append(end)
+    lines = blocks[0]
+    for block in blocks[1:]:
+        lines += ["", *block]
     return lines
+
+
+_LIST_ITEM_RE = re.compile(r"^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
+
+
+def note_blocks(notes: Sequence[str]) -> list[list[str]]:
+    """Lines of Markdown source (an entry's notes) split into blocks as mdformat separates them:
+    a paragraph, a list and a table each become a block of their own, a table padded."""
+    blocks: list[list[str]] = []
+    kind = ""
+    for note in notes:
+        line = note.rstrip()
+        if not line.strip():
+            kind = ""
+            continue
+        now = (
+            "table"
+            if line.lstrip().startswith("|")
+            else "list"
+            if _LIST_ITEM_RE.match(line)
+            else "text"
+        )
+        if now != kind:
+            blocks.append([])
+            kind = now
+        blocks[-1].append(line)
+    return [_padded(block) if block[0].lstrip().startswith("|") else block for block in blocks]
+
+
+def _padded(block: Sequence[str]) -> list[str]:
+    """A table block re-padded (its cells are kept as written); a block that is not a table
+    with a delimiter row is kept as it is."""
+    rows = [[cell.strip() for cell in _CELL_SPLIT_RE.split(line.strip())[1:-1]] for line in block]
+    if (
+        len(rows) < 2
+        or not rows[0]
+        or any(len(row) != len(rows[0]) for row in rows)
+        or not all(_RULE_CELL_RE.match(cell) for cell in rows[1])
+    ):
+        return list(block)
+    return table_lines(rows[0], rows[2:], rule=rows[1])
 
 
 def summary_line(
@@ -150,7 +393,10 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     reason: str | None = None
     contract: str | None = None
     fenced = _closed_fences(lines)
-    for index, raw in enumerate(lines[1:], start=1):
+    first = 1
+    while first < len(lines) and not lines[first].rstrip("\r").strip():
+        first += 1  # the blank line after the heading (mdformat's style) is no note
+    for index, raw in enumerate(lines[first:], start=first):
         line = raw.rstrip("\r")
         if index in fenced:
             notes.append(line)
@@ -165,11 +411,13 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
                     continue
                 rows.append(
                     RowResult(
-                        id=cells[0].replace("\\|", "|"),
+                        id=_unescape(cells[0].replace("\\|", "|")),
                         verdict=verdict,
                         command=unquote(cells[2]),
-                        exit=cells[3].replace("\\|", "|"),
-                        evidence=unquote(cells[4]),
+                        exit=_unescape(cells[3].replace("\\|", "|")),
+                        evidence=unquote(cells[4])
+                        if cells[4].startswith("`")
+                        else _unescape(cells[4].replace("\\|", "|")),
                         evidence_quoted=cells[4].startswith("`"),
                     )
                 )
@@ -182,7 +430,7 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
         if match:
             try:
                 status = Status(match.group(1))
-                reason = match.group(2)
+                reason = None if match.group(2) is None else _unescape(match.group(2))
                 continue
             except ValueError:
                 pass

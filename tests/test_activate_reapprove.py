@@ -98,9 +98,18 @@ def test_activate_records_the_approved_rows_and_pins_them(goal: Path) -> None:
     assert contract.recorded(entry) == contract.contract_of(parsed)
     assert contract.pinned(parsed) == contract.digest(parsed)
     assert entry.contract == contract.short(contract.digest(parsed))
-    assert "| id | kind | check | expected | timeout |" in text
-    assert "| C2 | deterministic | `cat fixtures.log` | `exit 0; output empty` | - |" in text
-    assert "- `fixtures/` stays unchanged." in text
+    # padded to the widest cell of each column (at least 3), as mdformat writes a table
+    assert (
+        "| id  | kind          | check              | expected                                "
+        "| timeout |\n"
+        "| --- | ------------- | ------------------ | --------------------------------------- "
+        "| ------- |\n"
+        '| C1  | deterministic | `echo hello world` | `exit 0; stdout contains "hello world"` '
+        "| -       |\n"
+        "| C2  | deterministic | `cat fixtures.log` | `exit 0; output empty`                  "
+        "| -       |\n"
+    ) in text
+    assert "non-goals:\n\n- `fixtures/` stays unchanged.\n" in text
 
 
 def test_activate_on_an_active_goal_points_at_reapprove(goal: Path) -> None:

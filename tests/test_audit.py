@@ -166,7 +166,7 @@ def test_loosened_check_and_met_set_by_hand_are_both_reported(repo: Path) -> Non
 
 
 def test_a_rewritten_entry_is_reported(repo: Path) -> None:
-    edit(repo, "| C1 | unmet | `cat out.txt` |", "| C1 | met | `cat out.txt` |")
+    edit(repo, "| C1  | unmet   | `cat out.txt` ", "| C1  | met     | `cat out.txt` ")
     commit(repo, "fix the ledger")
     rc, document = audit(repo, PATH, "--against", "main")
     assert rc == 1

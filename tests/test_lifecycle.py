@@ -147,7 +147,31 @@ WORKDIR = "working directory: `..` (git top level)"
 
 
 def entry(iteration: int, by: str, *lines: str) -> str:
-    return "\n".join([f"### Iteration {iteration} ({today()}) by {by}", *lines])
+    """An entry as goalfile writes it: the heading, a blank line, the lines."""
+    return "\n".join([f"### Iteration {iteration} ({today()}) by {by}", "", *lines])
+
+
+def table_rows(text: str) -> set[str]:
+    """Each table row of ``text`` with its padding taken out (`| a | b |`)."""
+    return {
+        "| " + " | ".join(c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]) + " |"
+        for line in text.splitlines()
+        if line.startswith("|")
+    }
+
+
+def padded(rows: Sequence[str]) -> list[str]:
+    """A table written compactly (header, delimiter row, rows) as mdformat writes it: every cell
+    padded to the longest of its column, at least three; the delimiter row all dashes. (The
+    cells here are ASCII: one character, one column.)"""
+    cells = [[cell.strip() for cell in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
+    del cells[1]  # the delimiter row is written anew
+    widths = [max(3, *(len(row[col]) for row in cells)) for col in range(len(cells[0]))]
+    cells.insert(1, ["-" * width for width in widths])
+    return [
+        "| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        for row in cells
+    ]
 
 
 def vrow(cid: str, verdict: str, command: str, exit: str, evidence: str) -> str:
@@ -161,9 +185,13 @@ def verify_entry(
     return entry(
         iteration,
         "verify-goal",
-        "| id | verdict | command | exit | evidence |",
-        "|----|---------|---------|------|----------|",
-        *rows,
+        *padded(
+            [
+                "| id | verdict | command | exit | evidence |",
+                "|----|---------|---------|------|----------|",
+                *rows,
+            ]
+        ),
         "",
         WORKDIR,
         *judged,
@@ -740,8 +768,8 @@ def test_a_review_row_naming_its_artifact_in_prose(project: Project) -> None:
     done = project.run("verify", GOAL)
 
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 met; status: met"
-    assert (
-        f"| R1 | met | `reviewer reads docs/guide.md` | - | review: `{QUOTE}` |" in project.text()
+    assert f"| R1 | met | `reviewer reads docs/guide.md` | - | review: `{QUOTE}` |" in table_rows(
+        project.text()
     )
 
 
@@ -834,7 +862,9 @@ def test_review_rows_are_not_judged_while_a_deterministic_row_is_unmet(project: 
 
     assert done.returncode == 1, done.stderr
     assert summary(done) == "verify-goal demo iteration 1: C1 unmet, R1 unmet; status: active"
-    assert "| R1 | unmet | `docs/guide.md` | - | not reviewed: C1 is not met |" in project.text()
+    assert "| R1 | unmet | `docs/guide.md` | - | not reviewed: C1 is not met |" in table_rows(
+        project.text()
+    )
     assert not marker.exists()
     assert project.text().startswith(before.split("\n## Iterations")[0])
 
@@ -851,7 +881,7 @@ def test_a_review_counts_only_at_the_iteration_it_was_recorded(project: Project)
     assert summary(done) == "verify-goal demo iteration 2: C1 met, R1 unmet; status: active"
     assert (
         "| R1 | unmet | `docs/guide.md` | - | not reviewed: no review recorded for iteration 2 |"
-        in project.text()
+        in table_rows(project.text())
     )
 
 
@@ -869,7 +899,7 @@ def test_the_latest_review_at_the_iteration_decides(project: Project) -> None:
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 unmet; status: active"
     assert (
         "| R1 | unmet | `docs/guide.md` | - | review: unmet: expiry is not explained |"
-        in project.text()
+        in table_rows(project.text())
     )
 
 
@@ -998,7 +1028,9 @@ def test_judge_bad_reply_makes_the_row_error_and_the_goal_blocked(
     assert done.returncode == 4, done.stderr
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 error; status: blocked"
     after = project.text()
-    r1 = re.search(r"(?m)^\| R1 \| error \| `docs/guide.md` \| - \| judge error: (.*) \|$", after)
+    r1 = re.search(
+        r"(?m)^\| R1 +\| error +\| `docs/guide.md` +\| - +\| judge error: (.*?) *\|$", after
+    )
     assert r1 is not None, after
     assert r1.group(1) == reason
     assert after == judge_error_text(before, reason, judge)
@@ -1055,7 +1087,9 @@ def test_judge_is_not_run_while_a_deterministic_row_is_in_error(project: Project
 
     assert done.returncode == 4
     assert summary(done) == "verify-goal demo iteration 1: C1 error, R1 unmet; status: blocked"
-    assert "| R1 | unmet | `docs/guide.md` | - | not reviewed: C1 is in error |" in project.text()
+    assert "| R1 | unmet | `docs/guide.md` | - | not reviewed: C1 is in error |" in table_rows(
+        project.text()
+    )
     assert not packet.exists()
 
 
@@ -1073,7 +1107,7 @@ def test_judge_is_not_given_an_artifact_outside_the_tree(project: Project) -> No
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 error; status: blocked"
     assert not packet.exists()
     assert re.search(
-        r"(?m)^\| R1 \| error \| `docs/link.md` \| - \| judge not run: artifact "
+        r"(?m)^\| R1 +\| error +\| `docs/link.md` +\| - +\| judge not run: artifact "
         r"docs/link.md is outside the goal's working tree .* \|$",
         project.text(),
     )
@@ -1093,7 +1127,7 @@ def test_judge_quote_spanning_lines_is_recorded_as_found_in_the_artifact(
 
     assert summary(done) == "verify-goal demo iteration 1: C1 met, R1 met; status: met"
     found = re.search(
-        r"(?m)^\| R1 \| met \| `docs/guide.md` \| - \| judge: `(.*)` \|$", project.text()
+        r"(?m)^\| R1 +\| met +\| `docs/guide.md` +\| - +\| judge: `(.*)` *\|$", project.text()
     )
     assert found is not None
     assert " ".join(found.group(1).split()) in " ".join(GUIDE.split())
@@ -1148,7 +1182,9 @@ def test_refine_lists_one_backlog_item_per_unmet_row_and_never_touches_the_crite
     after = project.text()
     assert after == edited(
         verified,
-        entries=[entry(1, "refine-goal", "backlog from verify iteration 1:", *items, *REFINE_TAIL)],
+        entries=[
+            entry(1, "refine-goal", "backlog from verify iteration 1:", "", *items, *REFINE_TAIL)
+        ],
     )
     assert after[after.index("## Acceptance criteria") : after.index("## Plan")] == criteria
 
@@ -1175,6 +1211,7 @@ def test_refine_on_a_met_goal_has_an_empty_backlog(project: Project) -> None:
                 1,
                 "refine-goal",
                 "backlog from verify iteration 1:",
+                "",
                 "- (nothing: every row was met)",
                 *REFINE_TAIL,
             )
@@ -1275,6 +1312,7 @@ def test_block_records_reason_and_workarounds_and_resume_removes_the_blocker(
                 "block",
                 f"blocker: {HARD_REASON}",
                 "tried:",
+                "",
                 "- retried twice",
                 "- a mirror",
                 "",
@@ -1368,7 +1406,7 @@ def test_block_accepts_the_limits(project: Project) -> None:
         add=[f"blocker: {reason}"],
         entries=[
             entry(
-                1, "block", f"blocker: {reason}", "tried:", *(f"- {t}" for t in tried), "",
+                1, "block", f"blocker: {reason}", "tried:", "", *(f"- {t}" for t in tried), "",
                 "status: blocked",
             )
         ],
@@ -1425,7 +1463,9 @@ def test_a_paused_goal_can_be_blocked(project: Project) -> None:
         before,
         replace={status_line("paused"): status_line("blocked")},
         add=["blocker: down"],
-        entries=[entry(1, "block", "blocker: down", "tried:", "- retry", "", "status: blocked")],
+        entries=[
+            entry(1, "block", "blocker: down", "tried:", "", "- retry", "", "status: blocked")
+        ],
     )
 
 
@@ -1505,7 +1545,9 @@ def test_impossible_row_with_other_rows_unmet_keeps_the_goal_active(project: Pro
     assert done.returncode == 1
     assert summary(done) == "verify-goal demo iteration 1: C1 unmet, C3 impossible; status: active"
     assert not (project.root / "ran.txt").exists()
-    assert "| C3 | impossible | `touch ran.txt` | - | marked impossible: no GPU |" in project.text()
+    assert "| C3 | impossible | `touch ran.txt` | - | marked impossible: no GPU |" in table_rows(
+        project.text()
+    )
 
 
 def test_impossible_refusals(project: Project) -> None:

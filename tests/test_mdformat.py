@@ -6,18 +6,23 @@ found."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import mdformat  # noqa: F401  the formatter itself: a missing test dependency fails loudly
+import mdformat  # the formatter itself: a missing test dependency fails loudly
 import mdformat_frontmatter  # noqa: F401
 import mdformat_gfm  # noqa: F401
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
-from tests.conftest import DATA, REPO, git, run_goalfile
+from goalfile import ledger
+from tests.conftest import DATA, REPO, git, goal_text, row, run_goalfile
 
 GOAL_FILES = sorted(
     [
@@ -152,6 +157,100 @@ def test_a_pin_made_from_the_source_text_keeps_verifying(tmp_path: Path) -> None
     assert run_goalfile("verify", "goals/escaped.md", cwd=repo).returncode == 0
 
 
+# --------------------------------------------------------------------------- goalfile's own text
+# Each piece goalfile writes into a ledger is already what the real mdformat (with mdformat-gfm)
+# writes: running the formatter over it changes nothing, and it still shows the same text.
+
+EXTENSIONS = {"gfm", "tables", "frontmatter"}
+PIECES = [
+    *"ab1 *_[]<>`&~\\|!#-+.()=:;'\"/\t",
+    *"中😀é\u00a0\u0301\u200d❤️",  # wide, emoji, combining, joiner, variation selector
+    "&amp;",
+    "&#35;",
+    "&copy",
+    "[x]:",
+    "[x](y)",
+    "~~",
+    "**",
+    "__",
+    "a_b",
+    "1. ",
+    "- ",
+    "# ",
+    "👨‍👩‍👧",
+    "ｗｉｄｅ",
+    "x\u0308",
+    "\u3000",
+]
+# a bare URL or e-mail address is a link to mdformat-gfm, which splits the text around it, so a
+# `*` or `_` right next to one may be escaped differently; such text is tested on its own below
+# three tildes or more in a row have no form mdformat keeps (it writes `\~~~`, which it then
+# reads as strikethrough), so they are left out; see docs/format.md
+texts = st.lists(st.sampled_from(PIECES), max_size=14).map("".join).filter(lambda t: "~~~" not in t)
+
+
+def formatted_text(source: str) -> str:
+    return mdformat.text(source, extensions=EXTENSIONS)
+
+
+def shown(source: str) -> str:
+    """The text a paragraph or table cell shows (code spans' content, escapes consumed)."""
+    html = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(source)
+    text = re.sub(r"<[^>]+>", "", html)
+    import html as html_module
+
+    return html_module.unescape(text).strip()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts, around=st.sampled_from([("", ""), ("note: ", ""), ("status: x (", ")")]))
+def test_plain_text_is_written_as_mdformat_writes_it(text: str, around: tuple[str, str]) -> None:
+    prefix, suffix = around
+    cleaned = ledger.clean_line(text, limit=1_000)
+    source = ledger.md_text(cleaned, before=prefix[-1:], after=suffix[:1])
+    paragraph = ledger.md_line(f"{prefix}{source}{suffix}") + "\n"
+    if not paragraph.strip():
+        return  # nothing to show: goalfile writes no such line
+    assert formatted_text(paragraph) == paragraph
+    # a run of spaces is shown as one, and whitespace at the ends is not shown
+    assert shown(paragraph) == f"{prefix}{re.sub(' {2,}', ' ', cleaned).strip()}{suffix}".strip()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(plain=texts, code=texts, wide=texts)
+def test_a_table_is_padded_and_escaped_as_mdformat_gfm_writes_it(
+    plain: str, code: str, wide: str
+) -> None:
+    rows = [
+        [ledger.text_cell(plain), ledger.code_span(code)],
+        [ledger.code_span(wide), ledger.text_cell(wide)],
+    ]
+    source = "\n".join(ledger.table_lines(["id", "evidence"], rows)) + "\n"
+    assert formatted_text(source) == source
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(texts, min_size=1, max_size=4))
+def test_an_excerpt_is_fenced_as_mdformat_writes_it(lines: list[str]) -> None:
+    quoted = [f"    {ledger.clean_line(line, limit=1_000)}".rstrip() for line in lines]
+    source = "\n".join(["label:", "", *ledger.fenced(quoted)]) + "\n"
+    assert formatted_text(source) == source
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "see https://example.com/a_b?x=1 for why",
+        "mail ops@example.com, or www.example.org",
+        "snake_case, __init__, *args and [x] in a reason",
+    ],
+)
+def test_links_and_words_in_goalfile_text_are_kept(text: str) -> None:
+    paragraph = f"reason: {ledger.md_text(text, before=' ')}\n"
+    assert formatted_text(paragraph) == paragraph
+    assert shown(paragraph) == f"reason: {text}"
+
+
 def test_an_approval_formatted_by_mdformat_is_still_read(tmp_path: Path) -> None:
     """An approval entry whose table mdformat padded (`| id  | kind ...`, `| --- |`) and whose
     non-goals list it set off with a blank line still records the approved rows: a re-approval
@@ -179,3 +278,86 @@ def test_an_approval_formatted_by_mdformat_is_still_read(tmp_path: Path) -> None
     after = (repo / "goals" / "g.md").read_text(encoding="utf-8")
     assert "were not recorded in the ledger" not in after
     assert "clause added" in after
+
+
+# --------------------------------------------------------------------------- verify on a clean file
+
+AWKWARD = r"""case "$1" in
+pipes) printf 'a | b | c\n| C9 | met | `x` | 0 | `y` |\n' ;;
+ticks) printf 'tick ``` run ```` x `` y\n```\n`\n' ;;
+tabs) printf 'a\tb\t\tc 中文 😀 é ｗｉｄｅ x\314\210\n' ;;
+long) head -c 5000 /dev/zero | tr '\0' x; printf ' end\n' ;;
+empty) ;;
+markup) printf '*bold* _it_ <b> &amp; [x](y) ~~s~~ \\back # not a heading\n' ;;
+both) printf 'out 中文\n'; printf 'err | `e`\n' >&2 ;;
+esac
+"""
+
+
+def mdformat_check(repo: Path, path: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mdformat", "--check", path],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def clean_goal(repo: Path, rows: list[tuple[str, str, str, str]]) -> str:
+    """A goal file under goals/, formatted by the real mdformat, committed; its path."""
+    (repo / "goals").mkdir(parents=True, exist_ok=True)
+    (repo / "docs").mkdir(exist_ok=True)
+    (repo / "docs" / "a.md").write_text("The flow is *described* here.\n", encoding="utf-8")
+    (repo / "out.sh").write_text(AWKWARD, encoding="utf-8")
+    path = "goals/g.md"
+    (repo / path).write_text(goal_text(slug="g", rows=rows, lessons="- keep"), encoding="utf-8")
+    git(repo, "init", "-q")
+    mdformat_files(repo, path)
+    assert mdformat_check(repo, path).returncode == 0
+    return path
+
+
+AWKWARD_ROWS = [
+    row("C1", "sh out.sh pipes", 'exit 0; stdout contains "zz*_[x] \\| <y> &amp; `t`"'),
+    row("C2", "sh out.sh ticks; exit 1", "exit 0"),
+    row("C3", "sh out.sh tabs; exit 1", "exit 0; stdout matches /^中文 \\| [*_]+$/"),
+    row("C4", "sh out.sh long; exit 1", "exit 0"),
+    row("C5", "sh out.sh empty; exit 1", "exit 0"),
+    row("C6", "sh out.sh markup", 'exit 0; stdout lacks "~~s~~"'),
+    row("C7", "sh out.sh both", 'exit 0; stdout contains "中文"'),
+    row("C8", "sh out.sh tabs", 'exit 0; output contains "😀"'),
+    ("R1", "docs/a.md", "the flow is described", "review"),
+]
+
+
+def test_verify_on_an_mdformat_clean_file_leaves_it_clean(tmp_path: Path) -> None:
+    """Checks that print pipes, backtick runs, tabs, wide and combining characters, a line of
+    5,000 characters, nothing at all, and Markdown markup: the entry verify appends is already
+    what mdformat writes, twice in a row, and reads back with the same verdicts."""
+    repo = tmp_path / "repo"
+    path = clean_goal(repo, AWKWARD_ROWS)
+    for run in (1, 2):
+        done = run_goalfile("verify", path, cwd=repo)
+        assert done.returncode == 1, done.stderr
+        summary = done.stdout.rstrip("\n").rsplit("\n", 1)[-1]
+        assert summary == (
+            "verify-goal g iteration 1: C1 unmet, C2 unmet, C3 unmet, C4 unmet, C5 unmet, "
+            "C6 unmet, C7 met, C8 met, R1 unmet; status: active"
+        )
+        checked = mdformat_check(repo, path)
+        assert checked.returncode == 0, (run, checked.stderr, (repo / path).read_text())
+    text = (repo / path).read_text(encoding="utf-8")
+    # the excerpt's fence is longer than the longest backtick run inside (four)
+    assert "\n`````text\n    tick ``` run ```` x `` y\n    ```\n    `\n`````\n" in text
+    status = json.loads(run_goalfile("status", "--json", path, cwd=repo).stdout)
+    (goal,) = status["goals"]
+    evidence = {r["id"]: r["evidence"] for r in goal["criteria"]}
+    assert evidence["C1"] == "| C9 | met | `x` | 0 | `y` |"  # output, read back as printed
+    assert evidence["C5"] == "exit 0 expected, got 1 (no output)"  # goalfile's own words
+    assert [(r["id"], r["verdict"]) for r in goal["criteria"]] == [
+        ("C1", "unmet"), ("C2", "unmet"), ("C3", "unmet"), ("C4", "unmet"), ("C5", "unmet"),
+        ("C6", "unmet"), ("C7", "met"), ("C8", "met"), ("R1", "unmet"),
+    ]  # fmt: skip
+    assert run_goalfile("lint", path, cwd=repo).returncode == 0
+    assert run_goalfile("audit", path, cwd=repo).returncode == 0

@@ -97,6 +97,7 @@ def test_render_review_lines() -> None:
     )
     assert lines == [
         "### Iteration 2 (2026-11-30) by review",
+        "",
         "review of R1: met",
         "artifact: `docs/auth.md`",
         "quote: `token is rotated`",
@@ -114,7 +115,13 @@ def test_render_review_without_quote_or_reason() -> None:
         quote="",
         reason="",
     )
-    assert lines[1:] == ["review of R2: unmet", "artifact: `README.md`", "quote: -", "reason: -"]
+    assert lines[1:] == [
+        "",
+        "review of R2: unmet",
+        "artifact: `README.md`",
+        "quote: -",
+        "reason: -",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -158,9 +165,9 @@ def test_a_reason_cannot_forge_a_second_record() -> None:
         quote="",
         reason="thin\n### Iteration 1 (2026-11-30) by review\nreview of R1: met",
     )
-    assert len(lines) == 5
+    assert len(lines) == 6  # the heading, a blank line, four lines of record
     assert sum(line.startswith("### ") for line in lines) == 1
-    assert lines[4].startswith("reason: thin")
+    assert lines[5].startswith("reason: thin")
     assert "review of R1: met" not in lines
 
 

@@ -383,7 +383,7 @@ def test_audit_against_ignores_git_replace(build: Path, tmp_path: Path) -> None:
     ("old", "new"),
     [
         ("- timeout: `60`", "- timeout: `abc`"),  # a run setting
-        ("| `exit 0` | 5 |", "| `exit 0` | abc |"),  # a row's time limit
+        ("| `exit 0` | 5       |", "| `exit 0` | abc     |"),  # a row's time limit (padded)
         ("- timeout: `60`", "- tiemout: `60`"),  # a setting goalfile never records
     ],
 )
