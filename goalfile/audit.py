@@ -291,7 +291,15 @@ ACTS_ON: dict[str, frozenset[Status]] = {
 
 def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     """The `contract:` pin must be the digest the newest approval entry recorded."""
-    approval = next((b.entry for b in reversed(current) if contract.is_approval(b.entry)), None)
+    faults = tightening_faults(goal, current)
+    approval = next(
+        (
+            b.entry
+            for b in reversed(current)
+            if contract.is_approval(b.entry) and b.entry.line not in faults
+        ),
+        None,
+    )
     if approval is None or approval.contract is None:
         return []
     pin = contract.pinned(goal)
@@ -782,10 +790,11 @@ def contract_history(
     it; an unrecorded change is a finding."""
     now = contract.contract_of(goal)
     found = contract.changes(contract.contract_of(old_goal), now)
+    faults = tightening_faults(goal, current)  # a forged tightening approves nothing
     approvals = [
         (b.entry, _readable_record(b.entry))
         for b in current
-        if contract.is_approval(b.entry) and b.entry.line in added
+        if contract.is_approval(b.entry) and b.entry.line in added and b.entry.line not in faults
     ]
     findings: list[AuditFinding] = []
     reports: list[ChangeReport] = []
@@ -834,9 +843,50 @@ def _readable_record(entry: Entry) -> contract.Contract | None:
         return None
 
 
+def tightening_faults(goal: Goal, current: Sequence[Block]) -> dict[int, str]:
+    """The verify entries that say `contract tightened:` but that goalfile would not have
+    written after the approval before them (see :func:`goalfile.contract.tightening_fault`),
+    by line, with the reason. Such an entry counts as no approval, and the next one is checked
+    against the approval before it."""
+    faults: dict[int, str] = {}
+    before: tuple[Entry, contract.Contract | None] | None = None
+    for block in current:
+        entry = block.entry
+        if not contract.is_approval(entry):
+            continue
+        if entry.by == contract.ACTIVATE_BY:
+            before = (entry, _readable_record(entry))
+            continue
+        try:
+            fault = contract.tightening_fault(entry, before)
+        except contract.RecordInvalid as exc:
+            fault = f"its record cannot be read back ({exc.message})"
+        if fault is None:
+            before = (entry, _readable_record(entry))
+        else:
+            faults[entry.line] = fault
+    return faults
+
+
 def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
-    """Every approval entry's record reads back (a hand edit such as `timeout: abc` does not)."""
+    """Every approval entry's record reads back (a hand edit such as `timeout: abc` does not),
+    and every verify entry that says `contract tightened:` records a real tightening."""
     found: list[AuditFinding] = []
+    by_line = {block.entry.line: block.entry for block in current}
+    for line, fault in tightening_faults(goal, current).items():
+        found.append(
+            AuditFinding(
+                code="tightening-record-invalid",
+                path=goal.path,
+                line=line or None,
+                entry=label(by_line[line]),
+                message=f"the entry says `{contract.TIGHTENED_LABEL}`, but {fault}; it counts "
+                "as no approval",
+                hint="restore the ledger as goalfile wrote it "
+                f"(`git log -p -- {goal.path}` shows the edit), then have a person re-approve "
+                f"any change with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+            )
+        )
     for block in current:
         if block.entry.by != contract.ACTIVATE_BY:
             continue

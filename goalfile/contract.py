@@ -423,18 +423,100 @@ def _recorded(entry: Entry) -> Contract | None:
 
 
 def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contract | None] | None:
-    """The newest ``by activate`` entry of a goal's text, and the contract it recorded
-    (raises :class:`RecordInvalid` when that record was edited and does not read back)."""
+    """The newest approval entry of a goal's text, and the contract it recorded.
+
+    Raises :class:`RecordInvalid` when that record was edited and does not read back, and
+    :class:`TighteningInvalid` when the newest approval is a verify entry whose ``contract
+    tightened:`` record is not a tightening of the approval before it (each such entry back to
+    the newest ``by activate`` entry is checked, oldest first, by :func:`tightening_fault`).
+    """
     region = ledger_region(text)
     if region is None:
         return None
-    entry = newest_approval(text, region)
-    return (entry, recorded(entry, path=path)) if entry is not None else None
+    tightenings: list[tuple[ledger.Head, Entry]] = []
+    end = region[1]
+    base: tuple[Entry, Contract | None] | None = None
+    while (head := _newest_approval_head(text, (region[0], end))) is not None:
+        entry = ledger.read(text, head)
+        if head.by != ledger.VERIFY_BY:
+            base = (entry, recorded(entry, path=path))
+            break
+        tightenings.append((head, entry))
+        end = head.start
+    for head, entry in reversed(tightenings):
+        fault = tightening_fault(entry, base, path=path)
+        if fault is not None:
+            raise TighteningInvalid(
+                f"the verify entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` "
+                f"says `{TIGHTENED_LABEL}`, but {fault}; goalfile writes such an entry only "
+                "when the contract was tightened since the approval before it, so it was "
+                "edited or written by hand",
+                file=path,
+                line=text.count("\n", 0, head.start) + 1,
+                hint=f"restore the ledger as goalfile wrote it (`git log -p -- {path or 'FILE'}` "
+                "shows the edit), or have a person approve the contract with "
+                f"`goalfile activate --reapprove {path or 'FILE'} --reason TEXT` once the "
+                "entry is gone",
+            )
+        base = (entry, recorded(entry, path=path))
+    return base
+
+
+class TighteningInvalid(RecordInvalid):
+    """A verify entry that says ``contract tightened:`` but does not record a tightening of
+    the approval before it: goalfile did not write it so."""
+
+
+def tightening_fault(
+    entry: Entry, before: tuple[Entry, Contract | None] | None, *, path: str | None = None
+) -> str | None:
+    """Why a verify entry with a ``contract tightened:`` line is not one goalfile would have
+    written after the approval ``before`` (its entry and recorded contract); None when it is.
+
+    goalfile writes it only when every change from the rows the approval before recorded to
+    the rows it records is a tightening (:func:`changes`: rows, clauses or non-goals added, a
+    lower time limit), when those rows are the ones its ``contract:`` digest names, and with a
+    verdict for each of them. Raises :class:`RecordInvalid` when its record does not read back.
+    """
+    if before is None:
+        return "no approval entry comes before it, so there was no contract to tighten"
+    approval, approved = before
+    where = f"the approval before it (iteration {approval.iteration}, by {approval.by})"
+    if approved is None:
+        return f"{where} recorded no rows, so there was no contract to tighten"
+    if approval.contract is not None and short(approved.digest()) != approval.contract:
+        return f"the rows {where} recorded are not the contract it names"
+    now = recorded(entry, path=path)
+    if now is None:
+        return "it records no approved rows"
+    if entry.contract != short(now.digest()):
+        return (
+            f"the rows it records digest to {short(now.digest())}, not to the contract it "
+            f"names ({entry.contract or 'none'})"
+        )
+    found = changes(approved, now)
+    if not found:
+        return f"the rows it records are those {where} approved: nothing was tightened"
+    wider = [change for change in found if change.effect != "tightened"]
+    if wider:
+        return "it records changes that do not tighten the contract: " + "; ".join(
+            change.describe() for change in wider
+        )
+    judged = sorted(row.id for row in entry.rows)
+    if judged != sorted(row.id for row in now.rows):
+        return "its verdicts are not those of the rows it records (verify judges every row)"
+    return None
 
 
 def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
     """The newest approval entry: a ``by activate`` entry, or a verify entry that pinned a
-    tightened contract (it holds a ``contract tightened:`` line and the approved rows).
+    tightened contract (it holds a ``contract tightened:`` line and the approved rows)."""
+    head = _newest_approval_head(text, region)
+    return ledger.read(text, head) if head is not None else None
+
+
+def _newest_approval_head(text: str, region: tuple[int, int]) -> ledger.Head | None:
+    """The heading of the newest approval entry between the offsets of ``region``.
 
     Found from the index of entry headings (the newest ``by activate`` heading) and a search
     for the note from the ledger's end: a pinned goal's approval is often its oldest entry,
@@ -442,7 +524,7 @@ def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
     """
     start, end = region
     if start == 0:  # a text that begins with a heading line: the index has no newline before it
-        return _newest_approval_by_heads(text, region)
+        return _newest_head_by_heads(text, region)
     index = ledger.headings(text)
     found = index.entries
     low, high = bisect.bisect_left(found, (start,)), bisect.bisect_left(found, (end,))
@@ -462,8 +544,7 @@ def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
         return None
     begin, (number, date, time, by) = found[newest]
     finish = found[newest + 1][0] if newest + 1 < high else end
-    head = ledger.Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
-    return ledger.read(text, head)
+    return ledger.Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
 
 
 def _offset(entry: tuple[int, object]) -> int:
@@ -471,15 +552,23 @@ def _offset(entry: tuple[int, object]) -> int:
 
 
 def _newest_approval_by_heads(text: str, region: tuple[int, int]) -> Entry | None:
+    head = _newest_head_by_heads(text, region)
+    return ledger.read(text, head) if head is not None else None
+
+
+def _newest_head_by_heads(text: str, region: tuple[int, int]) -> ledger.Head | None:
     for head in ledger.heads(text, *region):
         if head.by == ACTIVATE_BY:
-            return ledger.read(text, head)
+            return head
         if head.by == ledger.VERIFY_BY and text.find(TIGHTENED_NOTE, head.start, head.end) >= 0:
-            return ledger.read(text, head)
+            return head
     return None
 
 
 def is_approval(entry: Entry) -> bool:
+    """Whether an entry has the shape of an approval: ``by activate``, or a verify entry with a
+    ``contract tightened:`` line. Such a verify entry counts only when
+    :func:`tightening_fault` finds nothing (:func:`last_approval` and ``audit`` check it)."""
     return entry.by == ACTIVATE_BY or (
         entry.by == ledger.VERIFY_BY
         and any(note.startswith(TIGHTENED_LABEL) for note in entry.notes)

@@ -7,6 +7,7 @@ refused (exit 3, file untouched) or reported.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -485,3 +486,126 @@ def test_a_link_to_a_goal_in_the_same_repository_still_verifies(build: Path) -> 
     done = run_goalfile("verify", "goals/current.md", cwd=build)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "C1 met" in last_line(done.stdout)
+
+
+def disguise_newest_entry_as_a_tightening(goal: Path) -> None:
+    """Turn the newest entry (a self-made re-approval) into a verify entry that says the
+    contract was only tightened, as an agent would to hide the re-approval."""
+    text = goal.read_text()
+    start = text.rindex("\n### Iteration ") + 1
+    end = text.index("\n## Lessons", start)
+    lines = text[start:end].split("\n")
+    lines[0] = lines[0].replace("by activate", "by verify-goal")
+    lines = [
+        "contract tightened: C1 check tightened" if x.startswith("contract re-approved") else x
+        for x in lines
+        if not x.startswith("reason: ")
+    ]
+    goal.write_text(text[:start] + "\n".join(lines) + text[end:])
+
+
+def test_a_reapproval_disguised_as_a_tightening_is_refused_and_reported(build: Path) -> None:
+    """A loosened check, re-approved by the agent, then the approval entry rewritten as a
+    `by verify-goal` entry with a `contract tightened:` line: it is no approval, since what it
+    records is not a tightening of the approval before it."""
+    git(build, "checkout", "-qb", "agent")
+    goal = build / GOAL
+    edit(goal, "| `test -f build/ok` |", "| `true` |")
+    done = run_goalfile("activate", "--reapprove", GOAL, "--reason", "x", cwd=build)
+    assert done.returncode == 0, done.stderr
+    disguise_newest_entry_as_a_tightening(goal)
+    lines = goal.read_text().split("\n")
+    line = max(n for n, text in enumerate(lines, 1) if text.startswith("### Iteration "))
+    before = goal.read_bytes()
+
+    for args in (("verify", GOAL), ("verify", "--no-write", GOAL)):
+        refused = run_goalfile(*args, cwd=build)
+        assert refused.returncode == 3, refused.stdout + refused.stderr
+        assert f"{GOAL}:{line}: the verify entry `Iteration 0 " in refused.stderr  # its heading
+        assert "records changes that do not tighten the contract: C1 check" in refused.stderr
+        assert "verify-goal build" not in refused.stdout  # nothing was run
+    assert goal.read_bytes() == before
+
+    git(build, "commit", "-qam", "work")
+    audited = run_goalfile("audit", "--against", "main", GOAL, cwd=build)
+    assert audited.returncode == 1, audited.stdout
+    assert f"{GOAL}:{line}: tightening-record-invalid: Iteration 0 " in audited.stdout
+    assert "contract-change-unapproved" in audited.stdout
+    assert "re-approved by" not in audited.stdout and "NOT re-approved" in audited.stdout
+    # the fix it names: the ledger as goalfile wrote it, then an honest re-approval
+    git(build, "checkout", "-q", "main", "--", GOAL)
+    edit(goal, "| `test -f build/ok` |", "| `true` |")
+    fixed = run_goalfile("activate", "--reapprove", GOAL, "--reason", "checks nothing", cwd=build)
+    assert fixed.returncode == 0, fixed.stderr
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "forgery",
+    [
+        "no change",  # the rows of the approval before it, unchanged
+        "no verdicts",  # a real tightening, but not judged: verify judges every row
+        "wrong digest",  # a real tightening, but its `contract:` line names another digest
+    ],
+)
+def test_a_tightening_entry_goalfile_would_not_write_counts_as_no_approval(
+    build: Path, forgery: str
+) -> None:
+    why = {
+        "no change": "the rows it records are those the approval before it (iteration 0, by "
+        "activate) approved: nothing was tightened",
+        "no verdicts": "its verdicts are not those of the rows it records",
+        "wrong digest": "the rows it records digest to ",
+    }
+    goal = build / GOAL
+    pin_before = pin_line(goal)
+    short_before = pin_before.removeprefix("contract: sha256:")[:12]
+    edit(goal, "| exit 0 |", "| exit 0; output empty |")  # a real tightening
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 1  # accepted and pinned
+    assert "contract tightened: C1 expected tightened" in goal.read_text()
+    assert run_goalfile("audit", GOAL, cwd=build).returncode == 0
+    text = goal.read_text()
+    start = text.rindex("\n### Iteration ") + 1
+    entry = text[start : text.index("\n## Lessons", start)]
+    short_after = entry.split("\ncontract: ")[1].split("\n")[0]
+    if forgery == "no change":
+        forged = entry.replace("`exit 0; output empty`", "`exit 0`")
+        forged = forged.replace(f"contract: {short_after}", f"contract: {short_before}")
+        text = text.replace(entry, forged).replace("| exit 0; output empty |", "| exit 0 |")
+        text = text.replace(pin_line(goal), pin_before)
+    elif forgery == "no verdicts":
+        head = re.search(r"(?m)^\| id +\| verdict .*\n", entry)
+        assert head is not None, entry
+        table = entry[head.start() : entry.index("\n\n", head.start()) + 2]
+        text = text.replace(entry, entry.replace(table, ""))
+    else:
+        text = text.replace(
+            entry, entry.replace(f"contract: {short_after}", "contract: " + "0" * 12)
+        )
+    goal.write_text(text)
+    refused = run_goalfile("verify", "--no-write", GOAL, cwd=build)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "says `contract tightened:`, but " + why[forgery] in refused.stderr, refused.stderr
+    audited = run_goalfile("audit", GOAL, cwd=build)
+    assert audited.returncode == 1 and "tightening-record-invalid" in audited.stdout
+
+
+def test_tightenings_in_a_row_each_count_against_the_one_before(build: Path) -> None:
+    """Each genuine tightening is checked against the approval before it, itself a tightening."""
+    git(build, "checkout", "-qb", "agent")
+    goal = build / GOAL
+    edit(goal, "| exit 0 |", "| exit 0; output empty |")
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 1
+    table_end = "| exit 0; output empty | deterministic |\n"
+    edit(goal, table_end, table_end + "| C2 | more | `test -d goals` | exit 0 | deterministic |\n")
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 1
+    text = goal.read_text()
+    assert "contract tightened: C1 expected tightened" in text
+    assert "contract tightened: C2 added" in text
+    (build / "build").mkdir()
+    (build / "build" / "ok").write_text("")
+    assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
+    git(build, "commit", "-qam", "work")
+    audited = run_goalfile("audit", "--against", "main", GOAL, cwd=build)
+    assert audited.returncode == 0, audited.stdout
+    assert audited.stdout.count("re-approved by Iteration") == 2
