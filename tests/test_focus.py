@@ -161,3 +161,19 @@ def test_a_focus_file_written_by_hand_outside_the_repository_is_ignored(
     assert "easy" not in reason
     assert "the focus is ignored, as `goalfile focus` would refuse it" in notes
     assert "is not inside the repository" in notes
+
+
+def test_status_does_not_show_a_focus_outside_the_repository(
+    two_goals: Path, tmp_path: Path
+) -> None:
+    """The hook ignores such a focus, so `status` must not say it verifies only that goal."""
+    other = make_git_repo(tmp_path / "elsewhere")
+    easy = write_goal(other / "goals", goal_text(slug="easy"), "easy.md")
+    focus = two_goals / ".git" / "goalfile-focus.json"
+    focus.write_text(json.dumps({"goal": str(easy), "since": "2026-12-01"}), "utf-8")
+    text = run_goalfile("status", cwd=two_goals)
+    assert "focus:" not in text.stdout and "easy" not in text.stdout
+    data = json.loads(run_goalfile("status", "--json", cwd=two_goals).stdout)
+    assert data["focus"] is None
+    shown = run_goalfile("focus", cwd=two_goals)
+    assert shown.stdout == "no focus: the Stop hook verifies every active goal\n"

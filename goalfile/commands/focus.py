@@ -56,8 +56,23 @@ def focus_file(root: Path) -> Path | None:
 
 
 def read_focus(root: Path) -> Focus | None:
-    """The focus recorded for the working tree at ``root``; None when there is none or the
-    file cannot be read (a broken focus must never trap a session)."""
+    """The focus recorded for the working tree at ``root``; None when there is none, the file
+    cannot be read (a broken focus must never trap a session), or it names a path outside the
+    repository (a focus written by hand, which `goalfile focus` would refuse: `status` and the
+    status line do not show it, and the Stop hook ignores it)."""
+    focus = recorded_focus(root)
+    if focus is None:
+        return None
+    try:
+        (root / focus.goal).resolve().relative_to(root.resolve())
+    except ValueError:
+        return None
+    return focus
+
+
+def recorded_focus(root: Path) -> Focus | None:
+    """The focus file's content as it is, whatever path it names; None when there is none or
+    it cannot be read."""
     path = focus_file(root)
     if path is None:
         return None

@@ -359,9 +359,9 @@ def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
     repository that loads); otherwise the focus is ignored with a note, and every goal of the
     repository is looked at."""
     # here: `--goal` names the goal itself
-    from goalfile.commands.focus import accepted, read_focus
+    from goalfile.commands.focus import accepted, recorded_focus
 
-    focus = read_focus(root)
+    focus = recorded_focus(root)
     if focus is None:
         return options
     ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"
