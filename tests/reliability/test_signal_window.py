@@ -132,7 +132,8 @@ def test_ctrl_c_while_goalfile_starts_is_no_traceback(tmp_path: Path) -> None:
     is still starting (``site`` reads the virtual environment's ``.pth`` files, the program's
     wrapper imports ``re``), before any code of goalfile runs; Python prints a Ctrl-C there
     with a traceback of its own and exits 1. That is the one case let through, and only when
-    no frame of the traceback is in goalfile's own files."""
+    no frame of the traceback is in goalfile's own files. Python may also print such a traceback
+    for an exception it ignores and go on; the command's own exit status must then be true."""
     repo = make_repo(tmp_path / "repo")
     path = repo / "goals" / "demo.md"
     path.write_text(goal_text(), encoding="utf-8")
@@ -163,9 +164,12 @@ def test_ctrl_c_while_goalfile_starts_is_no_traceback(tmp_path: Path) -> None:
             proc.send_signal(signum)
         _, err = proc.communicate(timeout=60)
         where = f"{signum.name} {delay * 1000:.1f} ms after the start: exit {proc.returncode}"
-        if proc.returncode in (1, -signal.SIGINT) and "KeyboardInterrupt" in err:
+        if proc.returncode in (0, 1, -signal.SIGINT) and "KeyboardInterrupt" in err:
             assert f"{os.sep}goalfile{os.sep}" not in err, f"{where}: in goalfile\n{err}"
-            assert path.read_bytes() == before, where
+            # Python printed it and went on (an exception it ignores, as in a `.pth` file):
+            # then the command ran, and its exit 0 must match a written file
+            assert (path.read_bytes() != before) == (proc.returncode == 0), f"{where}\n{err}"
+            path.write_bytes(before)
             continue
         assert "Traceback" not in err, f"{where}\n{err}"
         assert proc.returncode in (0, 128 + signum, -signum), f"{where}\n{err}"
