@@ -119,6 +119,24 @@ def md_text(text: str, *, before: str = "", after: str = "") -> str:
     return text[len(before) : len(text) - len(after)]
 
 
+def md_note(note: str) -> str:
+    """A note line of goalfile's own words in which the text after ``LABEL: `` (or after a
+    list item's ``- ``) may be anyone's: that text escaped as :func:`md_text` escapes it, so
+    it shows as given and mdformat keeps it. Only for notes that hold no markup of their own."""
+    note = clean_line(note, limit=10_000)
+    if note.startswith("- "):
+        return f"- {md_line(md_text(note[2:]))}"
+    label, sep, rest = note.partition(": ")
+    if sep and label == md_text(label):
+        return md_line(f"{label}: {md_text(rest, before=' ')}")
+    return md_line(md_text(note))
+
+
+def shown_text(source: str) -> str:
+    """What Markdown text outside code spans shows: backslash escapes consumed."""
+    return _unescape(source)
+
+
 def md_line(source: str) -> str:
     """A paragraph line of Markdown source with the escape mdformat puts at its start when it
     would otherwise begin a heading, a quote, a list item, a rule or a setext underline."""
@@ -137,7 +155,9 @@ def md_line(source: str) -> str:
         return line.replace("-", "\\-", 1)
     if line and all(c == "=" for c in line):
         return "\\" + line
-    return line
+    if line and all(c in "|-: " for c in line):  # not a table's delimiter row
+        return line.replace("-", "\\-", 1)
+    return re.sub(r"^\[([ xX])\]", r"\\[\1\\]", line)  # not a task list item's box
 
 
 def _is_space(char: str | None) -> bool:

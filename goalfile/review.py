@@ -63,7 +63,7 @@ def render_review(
             f"review of {row_id}: {verdict.value}",
             f"artifact: {ledger.code_span(artifact)}",
             f"quote: {ledger.code_span(quote) if quote else '-'}",
-            f"reason: {ledger.clean_line(reason, limit=4000) or '-'}",
+            f"reason: {ledger.md_text(ledger.clean_line(reason, limit=4000), before=' ') or '-'}",
         ),
     )
     return ledger.render_entry(entry)
@@ -90,7 +90,7 @@ def read_review(entry: Entry) -> Review | None:
         verdict=Verdict(head.group(2)),
         artifact=ledger.unquote(fields["artifact"]),
         quote="" if quote == "-" else ledger.unquote(quote),
-        reason=fields.get("reason", ""),
+        reason=ledger.shown_text(fields.get("reason", "")),
         iteration=entry.iteration,
     )
 

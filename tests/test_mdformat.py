@@ -170,6 +170,11 @@ PIECES = [
     "&copy",
     "[x]:",
     "[x](y)",
+    "[ ] ",
+    "[x] ",
+    "- ",
+    "> ",
+    "=",
     "~~",
     "**",
     "__",
@@ -203,17 +208,27 @@ def shown(source: str) -> str:
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=texts, around=st.sampled_from([("", ""), ("note: ", ""), ("status: x (", ")")]))
+@given(
+    text=texts,
+    around=st.sampled_from([("", ""), ("note: ", ""), ("status: x (", ")"), ("- ", "")]),
+)
 def test_plain_text_is_written_as_mdformat_writes_it(text: str, around: tuple[str, str]) -> None:
     prefix, suffix = around
     cleaned = ledger.clean_line(text, limit=1_000)
-    source = ledger.md_text(cleaned, before=prefix[-1:], after=suffix[:1])
-    paragraph = ledger.md_line(f"{prefix}{source}{suffix}") + "\n"
+    # a run of spaces is shown as one, and whitespace at the ends is not shown
+    meant = re.sub(" {2,}", " ", cleaned).strip()
+    if prefix == "- ":  # a list item: the text is the item's own paragraph
+        if not meant:
+            return  # goalfile writes no empty item
+        paragraph = f"- {ledger.md_line(ledger.md_text(cleaned))}\n"
+    else:
+        source = ledger.md_text(cleaned, before=prefix[-1:], after=suffix[:1])
+        paragraph = ledger.md_line(f"{prefix}{source}{suffix}") + "\n"
+        meant = f"{prefix}{meant}{suffix}".strip()
     if not paragraph.strip():
         return  # nothing to show: goalfile writes no such line
     assert formatted_text(paragraph) == paragraph
-    # a run of spaces is shown as one, and whitespace at the ends is not shown
-    assert shown(paragraph) == f"{prefix}{re.sub(' {2,}', ' ', cleaned).strip()}{suffix}".strip()
+    assert shown(paragraph) == meant
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -361,3 +376,77 @@ def test_verify_on_an_mdformat_clean_file_leaves_it_clean(tmp_path: Path) -> Non
     ]  # fmt: skip
     assert run_goalfile("lint", path, cwd=repo).returncode == 0
     assert run_goalfile("audit", path, cwd=repo).returncode == 0
+
+
+# ------------------------------------------------------------------ every command that writes
+
+MARKUP = "*not* _emphasis_ [x](y) <b> &amp; `tick` ~~s~~ a\\b snake_case 中文"
+
+
+def test_every_writing_command_keeps_an_mdformat_clean_file_clean(tmp_path: Path) -> None:
+    """On a goal file that passes `mdformat --check`, each command that writes leaves it
+    passing, with reasons, lessons and quotes that hold Markdown markup and wide characters,
+    and each text reads back as it was given."""
+    repo = tmp_path / "repo"
+    rows = [
+        row("C1", "true", "exit 0"),
+        row("C2", "sh out.sh markup; exit 1", 'exit 0; stdout lacks "~~s~~"'),
+        row("C3", "sh out.sh ticks", "exit 0"),
+        ("R1", "docs/a.md", "the flow is described", "review"),
+    ]
+    path = clean_goal(repo, rows)
+    text = (repo / path).read_text(encoding="utf-8")
+    text = text.replace("status: active ", "status: draft  ").replace(
+        "## Plan\n",
+        "## Plan\n\n| step | change | files | serves | check |\n| --- | --- | --- | --- | --- |\n"
+        "| 1 | make it so | out.sh | C1, C2, C3, R1 | `sh out.sh` |\n",
+    )
+    (repo / path).write_text(text, encoding="utf-8")
+    mdformat_files(repo, path)
+    assert mdformat_check(repo, path).returncode == 0
+
+    def step(*args: str, codes: tuple[int, ...] = (0,)) -> None:
+        done = run_goalfile(*args, cwd=repo)
+        assert done.returncode in codes, (args, done.stdout, done.stderr)
+        checked = mdformat_check(repo, path)
+        assert checked.returncode == 0, (args, (repo / path).read_text(encoding="utf-8"))
+
+    step("activate", path)
+    step("plan", path, codes=(0, 1))
+    step("verify", path, codes=(1,))
+    review = ("review", path, "R1", "--artifact", "docs/a.md")
+    step(*review, "--verdict", "unmet", "--reason", MARKUP)
+    step(*review, "--quote", "flow is", "--verdict", "met")
+    step("verify", path, codes=(1,))
+    step("refine", path, "--lesson", MARKUP)
+    step("block", path, "--reason", MARKUP, "--tried", MARKUP, "--tried", "- [ ] a_b_")
+    step("resume", path, "--resolved", MARKUP)
+    step("pause", path, "--reason", MARKUP)
+    step("resume", path)
+    step("pause", path)
+    step("reopen", path, "--reason", MARKUP)
+    step("impossible", path, "C3", "--reason", MARKUP)
+    step("budget", path, "--iterations", "9")
+    # a person adds a row, and formats the file as their hook would; then re-approves
+    text = (repo / path).read_text(encoding="utf-8")
+    r1 = re.search(r"(?m)^\| R1 .*$", text)
+    assert r1 is not None
+    (repo / path).write_text(
+        text.replace(r1[0], f"| C4 | more | `true` | exit 0 | deterministic |\n{r1[0]}"),
+        encoding="utf-8",
+    )
+    mdformat_files(repo, path)
+    step("activate", "--reapprove", path, "--reason", MARKUP)
+    step("verify", path, codes=(1,))
+
+    # each text reads back as given, and the ledger reads as before
+    done = run_goalfile("log", "--json", path, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    text = (repo / path).read_text(encoding="utf-8")
+    assert "\n- \\*not\\* \\_emphasis\\_ " in text  # the lesson, in `## Lessons`, as given
+    assert run_goalfile("lint", path, cwd=repo).returncode == 0
+    audit = run_goalfile("audit", path, cwd=repo)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    status = json.loads(run_goalfile("status", "--json", path, cwd=repo).stdout)
+    (goal,) = status["goals"]
+    assert goal["impossible"] == {"C3": " ".join(MARKUP.split())}

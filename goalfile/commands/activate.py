@@ -183,7 +183,7 @@ def _change_notes(
         counts += f", {goals} non-goal change(s)"
     notes = [f"contract re-approved ({was} → {now}): {counts if old is not None else 'see below'}"]
     if reason and reason.strip():
-        notes.append(f"reason: {' '.join(reason.split())}")
+        notes.append(f"reason: {ledger.md_text(' '.join(reason.split()), before=' ')}")
     if old is None or last is None:
         notes.append(
             "the rows approved before were not recorded in the ledger; the rows approved now follow"

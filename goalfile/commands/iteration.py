@@ -64,7 +64,10 @@ def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
             iteration=started.iteration,
             date=ctx.today,
             by=HOOK_BY,
-            notes=(f"the Stop hook sent the agent back to work: {ledger.clean_line(why)}",),
+            notes=(
+                "the Stop hook sent the agent back to work: "
+                + ledger.md_text(ledger.clean_line(why), before=" "),
+            ),
         )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         return edit.set_value(text, "iterations_used", started.iteration), started

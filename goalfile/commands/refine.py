@@ -34,7 +34,11 @@ class RefineResult:
 
 
 def backlog_item(row: RowResult) -> str:
-    shown = ledger.code_span(row.evidence) if row.evidence_quoted else row.evidence
+    shown = (
+        ledger.code_span(row.evidence)
+        if row.evidence_quoted
+        else ledger.md_text(row.evidence, before=" ")
+    )
     exit_part = f" (exit {row.exit})" if row.exit not in ("-", "") else ""
     return f"- [ ] {row.id} {row.verdict.value}{exit_part}: {shown}"
 
@@ -72,14 +76,14 @@ def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResul
             "",
             "criteria changes: none (a change to a criterion needs "
             "`goalfile activate --reapprove PATH --reason TEXT`)",
-            f"lesson: {taught or '-'}",
+            f"lesson: {ledger.md_text(taught, before=' ') or '-'}",
         ]
         entry = Entry(
             iteration=goal.iterations_used, date=ctx.today, by=REFINE_BY, notes=tuple(notes)
         )
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         if taught:
-            text = edit.append_list_item(text, "Lessons", taught)
+            text = edit.append_list_item(text, "Lessons", ledger.md_text(taught))
         return text, RefineResult(
             path=path, iteration=goal.iterations_used, from_iteration=last.iteration, backlog=items
         )

@@ -53,7 +53,11 @@ def _entry_text(
     if by != "reopen":  # the first entry after a hand reopen records it
         notes = (*reopen_notes(goal), *notes)
     entry = Entry(
-        iteration=goal.iterations_used, date=ctx.today, by=by, notes=tuple(notes), status=status
+        iteration=goal.iterations_used,
+        date=ctx.today,
+        by=by,
+        notes=tuple(ledger.md_note(note) for note in notes),  # reasons shown as given
+        status=status,
     )
     return ledger.render_entry(entry, status_reason=reason)
 
