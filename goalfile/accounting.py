@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
-from goalfile.ledger import code_span, plain_cell
+from goalfile.ledger import code_span, plain_cell, table_lines
 from goalfile.model import Goal
 from goalfile.parse import ledger_bounds, section_key
 
@@ -52,8 +52,8 @@ __all__ = [
 SECTION = "Token accounting"
 BEFORE = "iterations"  # a missing section is created before this one
 COLUMNS = ("session", "host", "transcript", "baseline", "latest")
-HEADER = "| session | host | transcript | baseline | latest |"
-RULE = "|---------|------|------------|----------|--------|"
+COLUMNS = ("session", "host", "transcript", "baseline", "latest")
+HEADER = "| session | host | transcript | baseline | latest |"  # as written before (compact)
 
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 _RULE_CELL_RE = re.compile(r"^\s*:?-{1,}:?\s*$")
@@ -153,16 +153,20 @@ def record(
 
 
 def render_table(rows: Sequence[SessionRow]) -> list[str]:
-    """The table's lines, without line endings."""
-    return [
-        HEADER,
-        RULE,
-        *(
-            f"| {code_span(row.session)} | {plain_cell(row.host)} | "
-            f"{code_span(row.transcript)} | {row.baseline} | {row.latest} |"
+    """The table's lines, without line endings, padded as mdformat pads a table."""
+    return table_lines(
+        COLUMNS,
+        [
+            [
+                code_span(row.session),
+                plain_cell(row.host),
+                code_span(row.transcript),
+                str(row.baseline),
+                str(row.latest),
+            ]
             for row in rows
-        ),
-    ]
+        ],
+    )
 
 
 def parse_accounting(text: str, *, path: str = "") -> Accounting:

@@ -10,7 +10,6 @@ import pytest
 from conftest import DATA, goal_text, row, run_goalfile, write_goal
 
 from goalfile.accounting import (
-    HEADER,
     SessionRow,
     TokenMeter,
     apply_rows,
@@ -133,7 +132,10 @@ def test_the_table_is_created_in_the_empty_section_and_nothing_else_changes() ->
     out = apply_rows(text, rows)
     assert out.startswith(text.split("## Token accounting")[0] + "## Token accounting\n\n")
     assert out.endswith("\n" + text.split("## Token accounting\n\n")[1])
-    assert render_table(rows)[0] == HEADER
+    assert render_table(rows)[:2] == [  # padded as mdformat pads a table
+        "| session | host   | transcript    | baseline | latest |",
+        "| ------- | ------ | ------------- | -------- | ------ |",
+    ]
     assert "\n".join(render_table(rows)) in out
     assert parse_accounting(out).rows == rows
     parse_goal(out, path="g.md")  # still a goal file
@@ -144,7 +146,7 @@ def test_an_existing_table_is_rewritten_in_place_only() -> None:
     text = text.replace("## Token accounting\n", "## Token accounting\nUsage per session:\n")
     out = apply_rows(text, (srow("a", 1, 9), srow("b", 5, 5)))
     before, after = text.split("\n"), out.split("\n")
-    start = before.index(HEADER)
+    start = next(at for at, line in enumerate(before) if line.startswith("| session "))
     assert before[:start] == after[:start]
     assert before[start + 3 :] == after[start + 4 :]  # one row more, the rest identical
     assert [r.latest for r in parse_accounting(out).rows] == [9, 5]
@@ -152,7 +154,7 @@ def test_an_existing_table_is_rewritten_in_place_only() -> None:
 
 def test_unchanged_rows_leave_the_text_byte_identical() -> None:
     text = apply_rows(goal_text(), (srow("a", 1, 2),))
-    odd = text.replace("| `a` | claude |", "|`a`|  claude  |")  # hand-formatted, same data
+    odd = text.replace("| `a`     | claude |", "|`a`|  claude  |")  # hand-formatted, same data
     assert apply_rows(odd, parse_accounting(odd).rows) == odd
 
 
@@ -169,7 +171,7 @@ def test_a_missing_section_without_iterations_goes_at_the_end() -> None:
     text = goal_text(iterations_section=None, lessons=None).replace("## Token accounting\n\n", "")
     out = apply_rows(text, (srow("a", 0, 5),))
     assert out.startswith(text.rstrip("\n"))
-    assert out.endswith("| 0 | 5 |\n")
+    assert out.endswith("| 0        | 5      |\n")  # padded to the header's widths
 
 
 def test_crlf_files_keep_crlf() -> None:
@@ -224,7 +226,7 @@ def test_a_malformed_row_is_reported_with_its_position(bad: str, column: int) ->
 def test_a_session_listed_twice_is_refused() -> None:
     text = apply_rows(goal_text(), (srow("a", 1, 2), srow("b", 1, 2)))
     with pytest.raises(GoalFileInvalid, match="twice"):
-        parse_accounting(text.replace("| `b` |", "| `a` |"))
+        parse_accounting(text.replace("| `b`     |", "| `a`     |"))
 
 
 # --- the meter ------------------------------------------------------------------------------
@@ -401,10 +403,13 @@ def test_transcript_and_tokens_used_together_are_a_usage_error(repo: Path) -> No
 
 def test_verify_refuses_a_malformed_accounting_table_untouched(repo: Path) -> None:
     transcript = copy("claude-session-a.jsonl", repo.parent)
-    text = apply_rows(goal_text(), (srow("a", 10, 20),)).replace("| 10 | 20 |", "| 10 | x |")
+    text = apply_rows(goal_text(), (srow("a", 10, 20),))
+    text = text.replace("| 10       | 20     |", "| 10       | x      |")
     path = write_goal(repo / "goals", text)
     done = run_goalfile("verify", path, "--transcript", transcript, cwd=repo)
     assert done.returncode == 3, done.stderr
-    line = text.split("\n").index(next(x for x in text.split("\n") if x.endswith("| 10 | x |")))
+    line = text.split("\n").index(
+        next(x for x in text.split("\n") if x.endswith("| 10       | x      |"))
+    )
     assert f"demo.md:{line + 1}:" in done.stderr and "latest 'x'" in done.stderr
     assert path.read_text(encoding="utf-8") == text

@@ -417,7 +417,9 @@ def test_every_writing_command_keeps_an_mdformat_clean_file_clean(tmp_path: Path
     review = ("review", path, "R1", "--artifact", "docs/a.md")
     step(*review, "--verdict", "unmet", "--reason", MARKUP)
     step(*review, "--quote", "flow is", "--verdict", "met")
-    step("verify", path, codes=(1,))
+    transcript = tmp_path / "session.jsonl"  # a host session: the token accounting table
+    shutil.copyfile(DATA / "transcripts" / "claude-session-a.jsonl", transcript)
+    step("verify", path, "--transcript", str(transcript), codes=(1,))
     step("refine", path, "--lesson", MARKUP)
     step("block", path, "--reason", MARKUP, "--tried", MARKUP, "--tried", "- [ ] a_b_")
     step("resume", path, "--resolved", MARKUP)
@@ -447,6 +449,7 @@ def test_every_writing_command_keeps_an_mdformat_clean_file_clean(tmp_path: Path
     assert run_goalfile("lint", path, cwd=repo).returncode == 0
     audit = run_goalfile("audit", path, cwd=repo)
     assert audit.returncode == 0, audit.stdout + audit.stderr
+    assert "\n## Token accounting\n\n| session " in text
     status = json.loads(run_goalfile("status", "--json", path, cwd=repo).stdout)
     (goal,) = status["goals"]
     assert goal["impossible"] == {"C3": " ".join(MARKUP.split())}
