@@ -258,10 +258,11 @@ class _Raw:
 
 
 class _Bad(Exception):
-    def __init__(self, reason: str, tip: str = "") -> None:
+    def __init__(self, reason: str, tip: str = "", *, guess: bool = True) -> None:
         super().__init__(reason)
         self.reason = reason
         self.tip = tip
+        self.guess = guess  # False: the clause has the right form, a guess would only repeat it
 
 
 def _hint(tip: str) -> str:
@@ -574,6 +575,7 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
                     "and /\\b/ do), so it holds on lines that show nothing you expect",
                     form + " that takes at least one character you expect in every match, "
                     "e.g. /^ok$/ or /\\d+ passed/ rather than /^/, /.*/, /x?/ or /\\b/",
+                    guess=False,
                 )
             return MatchClause(stream=stream, pattern=args[0].value)
         if args and args[0].kind == "regex":
@@ -677,7 +679,7 @@ def _parse(text: str, *, guess: bool) -> Expectation:
                 rewrites.append((raw.start, raw.end, format_clause(clause)))
             clauses.append(clause)
         except _Bad as bad:
-            near = suggest(clause_text) if guess else None
+            near = suggest(clause_text) if guess and bad.guess else None
             tip = f"did you mean `{near}`? {bad.tip}".rstrip() if near else bad.tip
             raise ExpectedSyntaxError(
                 f"expected clause `{clause_text}` is not valid: {bad.reason}",
