@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact
+
+if TYPE_CHECKING:
+    from goalfile.unseen import Unseen
 
 PLACEHOLDER = "FILL IN"
 ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
@@ -24,6 +28,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
     findings = [
         *goal.problems,
         *_row_findings(goal),
+        *_unseen_findings(goal),
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
         *_heading_findings(goal),
@@ -275,8 +280,9 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 severity=Severity.WARNING,
                 line=row.line,
                 code="check-not-code",
-                message=f"{label}: the check is not one code span; the cell is run as "
-                "Markdown shows it",
+                message=f"{label}: the check is not one code span; goalfile runs "
+                f"`{row.check.strip()}`, the cell's text with Markdown's escapes and markup "
+                "read (raw HTML is kept, as it is written)",
                 hint="wrap the command in backticks, with `\\|` for a pipe",
             )
         try:
@@ -310,6 +316,128 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 message=f"{label}: expected has no exit clause, so the exit status is not judged",
                 hint="add `exit 0` (or the status a passing run has)",
             )
+
+
+def _unseen_findings(goal: Goal) -> Iterable[Finding]:
+    """Cells whose text is not what a reader of the contract sees: raw HTML outside a code span
+    (GitHub hides a comment and draws a tag as markup, goalfile runs it as text), invisible
+    characters and look-alike letters (see :mod:`goalfile.unseen`)."""
+    miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
+    for row in goal.criteria:
+        if row.line in miscounted:
+            continue
+        label = row.id or "row"
+        raw = dict(row.cells)
+        for name in ("check", "expected"):
+            cell = raw.get(name, "")
+            if _MARKUP_HINT.search(cell):
+                found = _hidden_markup(cell)
+                if found:
+                    yield _markup_finding(goal, row, label, name, cell, found)
+        prose = row.kind is Kind.REVIEW
+        for name, value in (("id", row.id), ("check", row.check), ("expected", row.expected)):
+            if value.isascii() and value.isprintable():
+                continue
+            from goalfile import unseen
+
+            found_chars = unseen.find(value, words=not (prose and name == "expected"))
+            if found_chars:
+                yield _unseen_finding(goal, row, label, name, value, found_chars)
+
+
+def _hidden_markup(cell: str) -> list[str]:
+    """The raw HTML (``html_inline``) and images of a cell outside its code spans."""
+    global _INLINE_MD
+    if _INLINE_MD is None:
+        from markdown_it import MarkdownIt
+
+        _INLINE_MD = MarkdownIt("commonmark")
+    tokens = _INLINE_MD.parseInline(cell)
+    children = tokens[0].children or [] if tokens else []
+    return [
+        c.content if c.type == "html_inline" else f"![{c.content}]({c.attrGet('src') or ''})"
+        for c in children
+        if c.type in ("html_inline", "image")
+    ]
+
+
+_INLINE_MD: Any = None
+# what raw HTML (`<a`, `</a`, `<!--`, `<?`, `<!X`) or an image starts with: other cells are not
+# parsed again
+_MARKUP_HINT = re.compile(r"<[A-Za-z/!?]|!\[")
+
+
+def _markup_finding(
+    goal: Goal, row: Criterion, label: str, name: str, cell: str, found: list[str]
+) -> Finding:
+    runs = "runs it" if name == "check" else "reads it"
+    first = found[0]
+    what = "an image" if first.startswith("![") else "raw HTML"
+    return Finding(
+        severity=Severity.ERROR,
+        line=row.line,
+        column=_column_of(goal, row, first),
+        code="hidden-markup",
+        message=f"{label}: the {name} cell holds {what} `{first}` outside a code span: "
+        f"a Markdown view such as GitHub's does not show it as text, but goalfile {runs} as "
+        "text",
+        hint=f"put the whole {name} cell in a code span ({_code_span(cell)}) so that every "
+        "reader sees what runs, or delete the markup",
+    )
+
+
+def _code_span(text: str) -> str:
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _unseen_finding(
+    goal: Goal, row: Criterion, label: str, name: str, value: str, found: list[Unseen]
+) -> Finding:
+    from goalfile import unseen
+
+    whats = [u.what for u in found[:3]]
+    if len(found) > 3:
+        whats.append(f"{len(found) - 3} more")
+    invisible = [u.text for u in found if u.invisible]
+    if invisible:
+        char = ord(invisible[0])
+        escape = f"\\u{char:04x}" if char <= 0xFFFF else f"\\U{char:08x}"
+        how = (
+            f"if the command needs it, make it from an escape (`$'{escape}'` in bash)"
+            if name == "check"
+            else f"to find it in output on purpose, write it as an escape in a pattern "
+            f"(`stdout matches /{escape}/`)"
+        )
+        hint = f"delete the character; {how}"
+    else:
+        hint = "retype the word in one script" + (
+            "; to find such a word in output on purpose, write the letter as an escape in a "
+            "pattern (`stdout matches /\\u0415RROR/`)"
+            if name == "expected"
+            else ""
+        )
+    return Finding(
+        severity=Severity.ERROR,
+        line=row.line,
+        column=_column_of(goal, row, found[0].text),
+        code="unseen-text",
+        message=f"{label}: the {name} `{unseen.shown(value)}` is not what it shows: it holds "
+        f"{'; '.join(whats)}",
+        hint=hint,
+    )
+
+
+def _column_of(goal: Goal, row: Criterion, text: str) -> int | None:
+    """The 1-based column of ``text`` in the row's line, when it is there as written."""
+    lines = goal.text.split("\n", row.line)
+    if not text or not 0 < row.line <= len(lines):
+        return None
+    found = lines[row.line - 1].find(text)
+    return found + 1 if found >= 0 else None
 
 
 def _column(goal: Goal, row: Criterion, inner: int | None) -> int | None:

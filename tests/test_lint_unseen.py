@@ -1,0 +1,270 @@
+"""A contract is what a person read: a criteria cell whose text is not what a reader sees is a
+lint error, so `lint`, `activate` and `verify` refuse it. Invisible characters and look-alike
+letters (goalfile.unseen), and raw HTML outside a code span, which a Markdown view hides or
+draws as markup while goalfile runs it as text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goalfile import unseen
+from tests.conftest import last_line, run_goalfile
+
+GOAL = "goals/g.md"
+HEAD = """---
+slug: g
+status: draft
+created: 2026-12-01
+budget:
+  iterations: null
+  tokens: null
+iterations_used: 0
+tokens_used: 0
+---
+# Goal: the suite passes
+
+## Acceptance criteria
+| id | criterion | check | expected | kind |
+|----|-----------|-------|----------|------|
+"""
+
+
+def draft(repo: Path, rows: str) -> Path:
+    """A draft goal whose criteria rows (from line 16 on) are written as they are."""
+    path = repo / GOAL
+    path.write_text(HEAD + rows.rstrip("\n") + "\n\n## Iterations\n", encoding="utf-8")
+    return path
+
+
+def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
+    """lint exits 3 naming each needle, activate refuses, and verify of the same rows in an
+    active goal refuses and leaves the file as it was."""
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    report = linted.stdout + linted.stderr
+    assert linted.returncode == 3, report
+    for needle in needles:
+        assert needle in report, (needle, report)
+    before = path.read_bytes()
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 3
+    assert path.read_bytes() == before
+    path.write_text(path.read_text(encoding="utf-8").replace("status: draft", "status: active"))
+    before = path.read_bytes()
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    first = next(line for line in report.splitlines() if ": error: " in line)
+    assert first.split(": error: ", 1)[1] in done.stderr, (first, done.stderr)
+    assert path.read_bytes() == before
+    return report
+
+
+def test_an_invisible_character_or_a_look_alike_letter_in_a_quoted_text_is_refused(
+    repo: Path,
+) -> None:
+    # both show as `lacks "ERROR"` and can never fail on ERROR
+    (repo / "build.log").write_text("ERROR: link failed\n")
+    path = draft(
+        repo,
+        '| C1 | no errors | `cat build.log` | exit 0; stdout lacks "ERR\u200bOR" | |\n'
+        '| C2 | no errors | `cat build.log` | exit 0; stdout lacks "\u0415RROR" | |\n',
+    )
+    report = refused_everywhere(
+        repo,
+        path,
+        'goals/g.md:16:63: error: C1: the expected `exit 0; stdout lacks "ERR<U+200B>OR"`',
+        "U+200B ZERO WIDTH SPACE",
+        "stdout matches /\\u200b/",  # the fix: the character written as an escape
+        "goals/g.md:17:",
+        "C2: the expected",
+        "the word `\u0415RROR`",
+        "U+0415 CYRILLIC CAPITAL LETTER IE",
+    )
+    assert "\u200b" not in report  # the message shows the character, it does not hide it again
+    # the fixes the hints name work: the lint is clean, and the rows judge the log
+    path.write_text(
+        path.read_text(encoding="utf-8")
+        .replace("ERR\u200bOR", "ERROR")
+        .replace('lacks "\u0415RROR"', r"matches /\u0415RROR/")
+        .replace("status: active", "status: draft"),
+        encoding="utf-8",
+    )
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 unmet, C2 unmet; status: active"
+
+
+INVISIBLE = [
+    "\u200b",  # zero width space
+    "\u200c",  # zero width non-joiner
+    "\u200d",  # zero width joiner
+    "\u2060",  # word joiner
+    "\ufeff",  # byte-order mark
+    "\u00ad",  # soft hyphen
+    "\u202e",  # right-to-left override
+    "\u2066",  # left-to-right isolate
+    "\u061c",  # Arabic letter mark
+    "\U000e0041",  # tag letter A
+    "\u00a0",  # no-break space: shows as a space, is not one to a shell
+    "\u3000",  # ideographic space
+    "\u2028",  # line separator
+    "\u3164",  # Hangul filler: a letter that shows as nothing
+    "\ufe0f",  # variation selector
+    "\x1b",  # a control character
+]
+
+
+def test_every_invisible_character_in_every_cell_that_runs_is_reported(repo: Path) -> None:
+    rows = []
+    for n, char in enumerate(INVISIBLE, start=1):
+        where = n % 3
+        check = f"`echo ERR{char}OR`" if where == 0 else "`echo x`"
+        expected = f'exit 0; stdout lacks "ERR{char}OR"' if where == 1 else "exit 0"
+        if where == 2:  # in a pattern, and in a review row's prose
+            expected = f"exit 0; stdout matches /^x{char}$/"
+        rows.append(f"| C{n} | c | {check} | {expected} | deterministic |")
+    rows.append(f"| R1 | r | `docs/a{INVISIBLE[0]}.md` | explains it | review |")
+    rows.append(f"| R2 | r | `docs/a.md` | explains{INVISIBLE[2]} it | review |")
+    path = draft(repo, "\n".join(rows))
+    report = refused_everywhere(repo, path)
+    for n, char in enumerate(INVISIBLE, start=1):
+        line = 15 + n
+        assert f"goals/g.md:{line}:" in report, (n, char, report)
+        assert unseen.describe(char) in report, (n, char)
+    assert "R1: the check `docs/a<U+200B>.md`" in report
+    assert "R2: the expected `explains<U+200D> it`" in report
+
+
+def test_an_entity_that_renders_an_invisible_character_is_reported(repo: Path) -> None:
+    # outside a code span `&#8203;` is read as U+200B: what runs holds it, what shows does not
+    path = draft(repo, '| C1 | c | `echo ERROR` | exit 0; stdout lacks "ERR&#8203;OR" | |\n')
+    refused_everywhere(repo, path, "U+200B ZERO WIDTH SPACE")
+
+
+LOOK_ALIKE = {
+    "\u0415RROR": "U+0415 CYRILLIC CAPITAL LETTER IE",
+    "\u0415RR0R": "U+0415 CYRILLIC CAPITAL LETTER IE",  # digits do not split a word
+    "FAIL\u0395D": "U+0395 GREEK CAPITAL LETTER EPSILON",
+    "p\u0430ssed": "U+0430 CYRILLIC SMALL LETTER A",
+    "\u041f\u0440\u0438\u0432e\u0442": "U+0065 LATIN SMALL LETTER E",  # Привeт: a Latin e
+    "\uff25RROR": "U+FF25 FULLWIDTH LATIN CAPITAL LETTER E",
+    "\U0001d5a4RROR": "U+1D5A4 MATHEMATICAL SANS-SERIF CAPITAL E",
+    "\ufb01le": "U+FB01 LATIN SMALL LIGATURE FI",
+}
+
+
+def test_a_word_of_look_alike_letters_in_a_text_or_a_check_is_reported(repo: Path) -> None:
+    rows = [
+        f'| C{n} | c | `grep -c {word} build.log` | exit 0; stdout lacks "{word}" | |'
+        for n, word in enumerate(LOOK_ALIKE, start=1)
+    ]
+    path = draft(repo, "\n".join(rows))
+    report = refused_everywhere(repo, path)
+    for n, (word, letter) in enumerate(LOOK_ALIKE.items(), start=1):
+        assert f"C{n}: the check `grep -c {word} build.log`" in report, (word, report)
+        assert f'C{n}: the expected `exit 0; stdout lacks "{word}"`' in report, word
+        assert letter in report, word
+
+
+def test_words_of_one_script_are_not_reported(repo: Path) -> None:
+    words = [
+        "\u041f\u0440\u0438\u0432\u0435\u0442",  # Привет, all Cyrillic
+        "\u0395\u03a1\u03a1\u039f\u03a1",  # ΕΡΡΟΡ, all Greek (even if it looks Latin)
+        "\u0394t=3",  # Δt: a Greek letter that looks like no Latin one
+        "caf\u00e9",
+        "nai\u0308ve",  # a combining diaeresis
+        "stra\u00dfe",
+        "\u65e5\u672c\u8a9e",
+        "5\u00b5s",  # micro sign
+        "\u00bd",
+        "\u2713 done",
+        "\U0001f600",
+    ]
+    rows = [
+        f'| C{n} | c | `echo "{word}"` | exit 0; stdout contains "{word}" | |'
+        for n, word in enumerate(words, start=1)
+    ]
+    draft(repo, "\n".join(rows))
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_finder_keeps_ascii_text_fast_and_clean() -> None:
+    assert unseen.find('exit 0; stdout lacks "ERROR"') == []
+    assert unseen.find("tab\there") == []
+    assert [u.text for u in unseen.find("a\u200bb \u0415RROR")] == ["\u200b", "\u0415RROR"]
+    assert unseen.find("\u0415RROR", words=False) == []
+    assert unseen.shown("ERR\u200bOR\u00a0x") == "ERR<U+200B>OR<U+00A0>x"
+
+
+# --- raw HTML outside a code span --------------------------------------------------------
+
+
+def test_raw_html_that_a_markdown_view_hides_is_refused(repo: Path) -> None:
+    # GitHub shows C1's check as `make` and C2's expected as `exit 0; stdout lacks "FAILED"`
+    (repo / "Makefile").write_text('all:\n\t@echo "2 tests FAILED"; exit 1\n')
+    (repo / "!--").write_text("")
+    path = draft(
+        repo,
+        "| C1 | tests pass | make <!-- >/dev/null; exit 0 #--> | exit 0 | deterministic |\n"
+        '| C2 | no failures | `make; true` | exit 0; stdout lacks "<!-- -->FAILED" | |\n',
+    )
+    report = refused_everywhere(
+        repo,
+        path,
+        "goals/g.md:16:26: error: C1: the check cell holds raw HTML "
+        "`<!-- >/dev/null; exit 0 #-->` outside a code span",
+        "fix: put the whole check cell in a code span (`make <!-- >/dev/null; exit 0 #-->`)",
+        "goals/g.md:17:",
+        "C2: the expected cell holds raw HTML `<!-- -->` outside a code span",
+        '(`exit 0; stdout lacks "<!-- -->FAILED"`)',
+    )
+    # the warning about the prose check says what goalfile runs, comment and all
+    assert "goalfile runs `make <!-- >/dev/null; exit 0 #-->`" in report
+    # the fix the hint names: in a code span, every reader sees what runs
+    text = path.read_text(encoding="utf-8").replace("status: active", "status: draft")
+    text = text.replace("| make <!-- >/dev/null; exit 0 #--> |", "| `make` |")
+    text = text.replace(
+        '| exit 0; stdout lacks "<!-- -->FAILED" |', '| `exit 0; stdout lacks "FAILED"` |'
+    )
+    path.write_text(text, encoding="utf-8")
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 unmet, C2 unmet; status: active"
+
+
+@pytest.mark.parametrize(
+    ("check", "expected", "shown"),
+    [
+        ("echo ok <span hidden>; exit 0</span>", "exit 0", "raw HTML `<span hidden>`"),
+        ("`echo ok`", 'exit 0; stdout contains "<b>ok</b>"', "raw HTML `<b>`"),
+        ("`echo ok`", "exit 0; stdout contains ![ok](x.png)", "an image `![ok](x.png)`"),
+        ("`echo ok`", 'exit 0 <!-- ; stdout contains "ok" -->', "raw HTML `<!--"),
+    ],
+)
+def test_tags_and_images_outside_a_code_span_are_refused(
+    repo: Path, check: str, expected: str, shown: str
+) -> None:
+    path = draft(repo, f"| C1 | c | {check} | {expected} | deterministic |\n")
+    refused_everywhere(repo, path, shown, "put the whole")
+
+
+def test_html_inside_a_code_span_is_text_that_shows(repo: Path) -> None:
+    path = draft(
+        repo,
+        "| C1 | page | `printf '<b>ok</b>\\n'` | `exit 0; stdout contains \"<b>ok</b>\"` | |\n"
+        '| C2 | prose | echo a\\*b | exit 0; stdout contains "a*b" | |\n',
+    )
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    # the warning about a prose check names exactly what runs
+    assert "C2: the check is not one code span; goalfile runs `echo a*b`" in linted.stderr
+    assert "holds raw HTML" not in linted.stdout + linted.stderr
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 met, C2 met; status: met"
+    assert "`echo a*b`" in path.read_text(encoding="utf-8")
