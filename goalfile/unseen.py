@@ -16,9 +16,10 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   with Cyrillic or Greek ones, where the letters of the script it has fewer of look like
   letters of the other: a Cyrillic or Greek letter that looks like a Latin one in a mostly
   Latin word (``ЕRROR``, ``ЕRR0R``), a Latin letter that looks like a Cyrillic or Greek one
-  in a mostly Cyrillic or Greek word (``Привeт``); and a word that holds an ASCII letter and a
-  letter that Unicode's compatibility mapping turns into an ASCII letter (fullwidth ``Ｅ``,
-  mathematical ``𝖤``, the ligature ``ﬁ``). A whole word in Cyrillic or Greek is never
+  in a mostly Cyrillic or Greek word (``Привeт``); and a word that holds an ASCII letter or
+  digit and a character that Unicode's compatibility mapping turns into ASCII letters or
+  digits drawn alike (fullwidth ``Ｅ`` and ``１``, mathematical ``𝖤``, the ligature ``ﬁ``,
+  the Roman numeral ``Ⅻ``; not ``²`` or ``ⓐ``). A whole word in Cyrillic or Greek is never
   reported, nor a word whose other-script letters look like no Latin one (``Δt``).
 """
 
@@ -102,6 +103,20 @@ def find(text: str, *, words: bool = True) -> list[Unseen]:
     return found
 
 
+_POSING = ("<font>", "<wide>", "<compat>")
+"""Compatibility mappings of letters drawn like their target (mathematical and fullwidth
+letters, ligatures, Roman numerals); not superscripts, subscripts or circled letters, which
+look different (``m²`` is a fine word)."""
+
+
+def _poses_as_ascii(char: str) -> bool:
+    """A letter or digit that Unicode maps to ASCII letters or digits, drawn alike."""
+    if not unicodedata.decomposition(char).startswith(_POSING):
+        return False
+    folded = unicodedata.normalize("NFKC", char)
+    return folded.isascii() and folded.isalnum()
+
+
 def _script(char: str) -> str:
     name = unicodedata.name(char, "")
     first = name.split(" ", 1)[0]
@@ -112,15 +127,8 @@ def _odd_letters(word: str) -> list[str]:
     """The letters that make ``word`` a look-alike word (empty when it is not one)."""
     if word.isascii():
         return []
-    ascii_letters = any(c.isascii() and c.isalpha() for c in word)
-    if ascii_letters:
-        compat = [
-            c
-            for c in word
-            if not c.isascii()
-            and (folded := unicodedata.normalize("NFKC", c)).isascii()
-            and folded.isalnum()
-        ]
+    if any(c.isascii() and c.isalnum() for c in word):
+        compat = [c for c in word if not c.isascii() and _poses_as_ascii(c)]
         if compat:
             return compat
     scripts = [(c, _script(c)) for c in word if c.isalpha()]

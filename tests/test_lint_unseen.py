@@ -150,6 +150,7 @@ LOOK_ALIKE = {
     "\uff25RROR": "U+FF25 FULLWIDTH LATIN CAPITAL LETTER E",
     "\U0001d5a4RROR": "U+1D5A4 MATHEMATICAL SANS-SERIF CAPITAL E",
     "\ufb01le": "U+FB01 LATIN SMALL LIGATURE FI",
+    "\uff110 passed": "U+FF11 FULLWIDTH DIGIT ONE",
 }
 
 
@@ -176,6 +177,8 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
         "stra\u00dfe",
         "\u65e5\u672c\u8a9e",
         "5\u00b5s",  # micro sign
+        "m\u00b2 H\u2082O",  # superscript and subscript digits look different
+        "A\u24d0",  # a circled letter too
         "\u00bd",
         "\u2713 done",
         "\U0001f600",
