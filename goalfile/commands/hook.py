@@ -358,7 +358,7 @@ def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
     """The focused goal, when `goalfile focus` would accept it (a goal file inside this
     repository that loads); otherwise the focus is ignored with a note, and every goal of the
     repository is looked at."""
-    # here: `--goal` names the goal itself
+    # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
     focus = recorded_focus(root)
