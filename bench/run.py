@@ -796,6 +796,66 @@ def big_file_rows(root: Path, sizes: Sizes) -> list[Row]:
     return rows
 
 
+BIG_TABLE_ROWS = {True: 10_000, False: 100_000}  # quick, full
+
+
+def table_goal(path: Path, rows: int) -> Path:
+    """A draft goal whose criteria table has ``rows`` rows of about 63 bytes each, as in the
+    100,000-row goal (6.3 MB) that took 0.9 GB and most of a minute to lint."""
+    table = "".join(
+        f"| C{n} | check {n} | `test -f out/{n}` | exit 0 | deterministic |\n"
+        for n in range(1, rows + 1)
+    )
+    text = goal_text(path.parent.name, [], "exit 0", 60).replace(
+        "|----|-----------|-------|----------|------|\n",
+        f"|----|-----------|-------|----------|------|\n{table}",
+    )
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def table_peak(folder: Path, goal: Path, command: str) -> float:
+    """Peak RSS in MiB of ``goalfile COMMAND`` on ``goal`` (a draft: both exit 0)."""
+    return command_peak(folder, goal, EXIT_MET, command)
+
+
+def big_table_rows(root: Path, sizes: Sizes) -> list[Row]:
+    """Memory and time of `lint` and `status` on a goal with a 100,000-row criteria table
+    (10,000 with --quick). Memory: the peak RSS above that of the same goal with ten rows, as
+    a multiple of the file size (the interpreter and its imports are the same for both), and
+    the whole peak too. Time: what the rows add to a ten-row goal's `lint`, against ten times
+    what a tenth of the rows adds; 1 is linear."""
+    count = BIG_TABLE_ROWS[sizes.length < FULL.length]
+    goals = {}
+    for label, rows in (("small", 10), ("tenth", count // 10), ("full", count)):
+        (root / label).mkdir()
+        goals[label] = table_goal(root / label / "pristine.md", rows)
+    size = goals["full"].stat().st_size / (1 << 20)
+    result = []
+    for command in ("lint", "status"):
+        progress(f"big table: {command} peak RSS, {count:,} rows")
+        small = max(table_peak(root, goals["small"], command) for _ in range(sizes.repeats))
+        peak = max(table_peak(root, goals["full"], command) for _ in range(sizes.repeats))
+        measure = f"big table: {command} peak RSS / file size ({count:,} rows, {size:.1f} MiB)"
+        result.append(Row(measure, peak, None, "MiB", peak / size, "×", None))
+        measure = (
+            f"big table: {command} peak RSS above a 10-row goal's / file size ({count:,} rows)"
+        )
+        result.append(
+            Row(measure, peak - small, None, "MiB", (peak - small) / size, "×", Target(10))
+        )
+    times: dict[str, list[float]] = {label: [] for label in goals}
+    for repeat in range(sizes.repeats):
+        progress(f"big table: lint time {repeat + 1}/{sizes.repeats}")
+        for label, goal in goals.items():
+            command = Command(f"lint {label}", goalfile("lint", goal), goal.parent, EXIT_MET)
+            times[label].append(run_once(command, CLOCK))
+    small, tenth, full = (statistics.median(times[label]) for label in ("small", "tenth", "full"))
+    measure = f"big table: lint time, {count:,} rows against 10 × {count // 10:,} (over 10 rows)"
+    result.append(ratio_row(measure, full - small, 10 * (tenth - small), Target(1.5)))
+    return result
+
+
 GROUPS: dict[str, Callable[[Path, Sizes], list[Row]]] = {
     "startup": startup_rows,
     "overhead": overhead_rows,
@@ -805,6 +865,7 @@ GROUPS: dict[str, Callable[[Path, Sizes], list[Row]]] = {
     "timeout": timeout_rows,
     "parallel": lambda root, sizes: [parallel_row(root, sizes)],
     "bigfile": big_file_rows,
+    "bigtable": big_table_rows,
 }
 
 
