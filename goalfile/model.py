@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import overload
 
 
 class Status(StrEnum):
@@ -33,9 +35,52 @@ class Budget:
     tokens: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+class Cells(Sequence[tuple[str, str]]):
+    """Every cell of a criteria row by header name, as written: ``(name, text)`` pairs, equal
+    to (and hashed as) the tuple of those pairs. The names are one tuple that every row of a
+    table shares, so a row of a big table keeps only its texts."""
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: tuple[str, ...], values: tuple[str, ...]) -> None:
+        self.names = names
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[str, str]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[tuple[str, str], ...]: ...
+
+    def __getitem__(self, index: int | slice) -> tuple[str, str] | tuple[tuple[str, str], ...]:
+        if isinstance(index, slice):
+            return tuple(zip(self.names[index], self.values[index], strict=True))
+        return self.names[index], self.values[index]
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        return zip(self.names, self.values, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Cells):
+            return self.names == other.names and self.values == other.values
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Criterion:
-    """One row of the acceptance-criteria table, as written."""
+    """One row of the acceptance-criteria table, as written (slotted: a table may hold a
+    hundred thousand)."""
 
     id: str
     criterion: str
@@ -47,7 +92,7 @@ class Criterion:
     timeout_text: str = ""  # the cell as written, for lint
     line: int = 0  # 1-based line of the row in the goal file
     check_is_code: bool = True  # the check cell was exactly one code span
-    cells: tuple[tuple[str, str], ...] = ()  # every cell by header name, as written
+    cells: Sequence[tuple[str, str]] = ()  # every cell by header name, as written (Cells)
     # check and expected as written, before Markdown escapes are read (for lint, and for pins
     # made before cells were read as Markdown shows them)
     source_check: str = ""

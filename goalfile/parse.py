@@ -15,6 +15,7 @@ import functools
 import math
 import re
 import shlex
+from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
@@ -22,6 +23,7 @@ from goalfile import ledger
 from goalfile.errors import GoalFileInvalid
 from goalfile.model import (
     Budget,
+    Cells,
     Criterion,
     Finding,
     Goal,
@@ -120,22 +122,67 @@ def parse_goal(text: str, *, path: str) -> Goal:
     )
 
 
-def _lines(text: str, bounds: tuple[int, int, int] | None) -> Sequence[str]:
+def _lines(text: str, bounds: tuple[int, int, int] | None) -> _Lines | _TextLines:
     """The lines of the text, with the ledger's lines left empty: they are never read here,
-    and splitting them would make reading cost grow with the ledger."""
+    and splitting them would make reading cost grow with the ledger. The other lines are made
+    when asked for, from an index of where each starts, so a big criteria table is not held
+    once as text and once more as a list of lines."""
     if bounds is None:
-        return text.split("\n")
+        return _TextLines(text, len(text), last=True)
     start, _, end = bounds
-    return _Lines(
-        text[:start].split("\n")[:-1], text.count("\n", start, end), text[end:].split("\n")
-    )
+    return _Lines(_TextLines(text, start), text.count("\n", start, end), text[end:].split("\n"))
+
+
+class _TextLines(Sequence[str]):
+    """The lines of ``text[:end]`` as ``str.split("\\n")`` gives them, made on demand. With
+    ``last`` the piece after the last newline is a line too (``end`` is then the end of the
+    text); without it, ``text[:end]`` ends with a newline and nothing follows."""
+
+    def __init__(self, text: str, end: int, *, last: bool = False) -> None:
+        self._text = text
+        self._end = end
+        starts = array("q", [0])
+        find = text.find
+        at = find("\n", 0, end)
+        while at >= 0:
+            starts.append(at + 1)
+            at = find("\n", at + 1, end)
+        self._starts = starts
+        self._len = len(starts) if last else len(starts) - 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _line_end(self, at: int) -> int:
+        return self._starts[at + 1] - 1 if at + 1 < len(self._starts) else self._end
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(self._len))]
+        at = index + self._len if index < 0 else index
+        if not 0 <= at < self._len:
+            raise IndexError(index)
+        return self._text[self._starts[at] : self._line_end(at)]
+
+    def joined(self, first: int, stop: int) -> str:
+        """``"\\n".join(self[first:stop])`` for ``0 <= first`` and ``stop <= len(self)``, cut
+        from the text in one piece."""
+        if stop <= first:
+            return ""
+        return self._text[self._starts[first] : self._line_end(stop - 1)]
 
 
 class _Lines(Sequence[str]):
     """Lines before the ledger, as many empty lines as the ledger has, and the lines after it,
     without a list entry for each ledger line."""
 
-    def __init__(self, before: list[str], skipped: int, after: list[str]) -> None:
+    def __init__(self, before: _TextLines, skipped: int, after: list[str]) -> None:
         self._before = before
         self._after = after
         self._skip_end = len(before) + skipped  # index of the first line after the ledger
@@ -171,6 +218,12 @@ class _Lines(Sequence[str]):
         if at < self._skip_end:
             return ""
         return self._after[at - self._skip_end]
+
+    def joined(self, first: int, stop: int) -> str:
+        """``"\\n".join(self[first:stop])``; lines before the ledger are cut from the text."""
+        if first >= 0 and stop <= len(self._before):
+            return self._before.joined(first, stop)
+        return "\n".join(self[first:stop])
 
 
 def _frontmatter_close(lines: Sequence[str]) -> int | None:
@@ -506,9 +559,12 @@ class _Body:
         self.sections: tuple[Section, ...] = ()
 
 
+_CR_AT_LINE_END = re.compile(r"\r+(?=\n)|\r+\Z")
+
+
 def _read_body(
     text: str,
-    lines: Sequence[str],
+    lines: _Lines | _TextLines,
     close: int,
     bounds: tuple[int, int, int] | None,
     *,
@@ -530,10 +586,13 @@ def _read_body(
             pieces.append((total - 1 - text.count("\n", end), total))  # the lines after it
     body = _Body()
     criteria_table: list[Token] | None = None
+    criteria_env: dict[str, Any] = {}
     non_goals: list[str] = []
     source_non_goals: list[str] = []
     for start, stop in pieces:
-        tokens = _markdown().parse("\n".join(line.rstrip("\r") for line in lines[start:stop]))
+        env: dict[str, Any] = {}  # what the piece defines for its inline text (link references)
+        source = _CR_AT_LINE_END.sub("", lines.joined(start, stop))  # each line's `\r`s
+        tokens = _markdown().parse(source, env)
         current = ""
         index = 0
         while index < len(tokens):
@@ -554,6 +613,7 @@ def _read_body(
                     if inner.type == "table_close":
                         break
                 criteria_table = table
+                criteria_env = env
             elif (
                 token.type == "inline"
                 and current in ("non-goals", "non goals", "nongoals")
@@ -562,6 +622,16 @@ def _read_body(
             ):
                 non_goals.append(" ".join(rendered(token, code_marks=True).split()))
                 source_non_goals.append(" ".join(token.content.split()))
+            elif (
+                token.type == TABLE_ROWS
+                and current in ("non-goals", "non goals", "nongoals")
+                and _in_list_item(tokens, index)
+            ):  # a table in a non-goal: each body cell counts, as its inline token did
+                for cell in token.meta["cells"]:
+                    if cell.strip():
+                        shown = rendered(_inline(cell, env), code_marks=True)
+                        non_goals.append(" ".join(shown.split()))
+                        source_non_goals.append(" ".join(cell.split()))
             index += 1
     sections.sort(key=lambda item: item[1])
     body.sections = tuple(
@@ -600,7 +670,7 @@ def _read_body(
             )
         )
     else:
-        body.criteria = tuple(_criteria(criteria_table, problems, lines, path))
+        body.criteria = tuple(_criteria(criteria_table, problems, lines, path, criteria_env))
     return body
 
 
@@ -734,12 +804,102 @@ def _markdown() -> Any:
     global _MD
     if _MD is None:
         from markdown_it import MarkdownIt
+        from markdown_it.rules_block import table
 
         _MD = MarkdownIt("commonmark").enable("table")
+        _MD.block.ruler.at(
+            "table", functools.partial(_table, table), {"alt": ["paragraph", "reference"]}
+        )
     return _MD
 
 
 _MD: Any = None
+
+TABLE_ROWS = "table_rows"
+"""The one token that stands for a table's body rows: ``map`` is their line span (a row per
+line), ``meta["cells"]`` their cells' text, row after row, as many per row as the header has."""
+
+
+def _table(gfm: Any, state: Any, start: int, end: int, silent: bool) -> bool:
+    """markdown-it's GFM table rule, with the body rows kept as the text of their cells in one
+    token (:data:`TABLE_ROWS`) instead of five tokens and an inline parse per cell.
+
+    The rule itself decides where the table starts and ends and how each row splits into cells
+    (``\\|``, trimming, missing and extra cells), so the cells are exactly those markdown-it
+    gives; a 100,000-row table then costs the text of its cells, not millions of tokens."""
+    if silent:
+        return bool(gfm(state, start, end, silent))
+    body = _BodyRows(state)
+    state.push = body
+    try:
+        return bool(gfm(state, start, end, silent))
+    finally:
+        del state.push
+
+
+class _BodyRows:
+    """Stands in for ``StateBlock.push`` while the table rule runs: the header's tokens and
+    the table's own are pushed as usual; each body cell's text is kept, its tokens are not."""
+
+    def __init__(self, state: Any) -> None:
+        self._push = state.push
+        self._cells: list[str] = []
+        self._in_body = False
+        self._width = 0  # the header's cells: every body row has as many
+        self._sink = _CellSink(self._cells)
+
+    def __call__(self, ttype: str, tag: str, nesting: int) -> Any:
+        if ttype == "tbody_open":
+            self._in_body = True
+            self._opened = self._push(ttype, tag, nesting)
+            self._rows = self._push(TABLE_ROWS, "", 0)
+            self._rows.meta = {"cells": self._cells}
+            return self._opened
+        if ttype == "tbody_close":  # the rule has set the body's line span on tbody_open
+            self._in_body = False
+            self._rows.map = list(self._opened.map) if self._opened.map else None
+            return self._push(ttype, tag, nesting)
+        if not self._in_body:
+            if ttype == "inline":
+                self._width += 1
+            return self._push(ttype, tag, nesting)
+        self._sink.inline = ttype == "inline"
+        self._sink.width = self._width
+        return self._sink
+
+
+class _CellSink:
+    """What the table rule sets up a body row's tokens on: an inline token's ``content`` is
+    kept (a cell's text), everything else (maps, alignment, children) is dropped. A column's
+    first texts are kept once however often rows repeat them ("exit 0", "deterministic")."""
+
+    __slots__ = ("_cells", "_seen", "inline", "width")
+    _cells: list[str]
+    _seen: dict[int, dict[str, str]]
+    inline: bool
+    width: int
+
+    def __init__(self, cells: list[str]) -> None:
+        object.__setattr__(self, "_cells", cells)
+        object.__setattr__(self, "_seen", {})
+        object.__setattr__(self, "inline", False)
+        object.__setattr__(self, "width", 1)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "content" and self.inline:
+            seen = self._seen.setdefault(len(self._cells) % self.width, {})
+            shared = seen.get(value)
+            if shared is None:
+                shared = value
+                if len(seen) < _SHARED_TEXTS:
+                    seen[value] = value
+            self._cells.append(shared)
+        elif name in ("inline", "width"):
+            object.__setattr__(self, name, value)
+
+
+_SHARED_TEXTS = 64
+"""How many different texts of a column are kept once each (the rest as they come)."""
 
 
 def _shift(token: Token, start: int) -> Token:
@@ -809,10 +969,11 @@ def _row_cells_line(cells: Sequence[str]) -> str:
 
 def _repair_row(
     names: Sequence[str], source: str, line: int, problems: list[Finding], path: str
-) -> list[Token] | None:
+) -> list[str] | None:
     """A row whose cell count differs from the header's: re-joined when an unescaped ``|`` in
     a code span explains it (a warning; ``lint --fix`` escapes it), else an error that names
-    the cells. Returns the re-read cells, or None when the row stays as markdown-it read it."""
+    the cells. Returns the re-read cells' text, or None when the row stays as markdown-it read
+    it."""
     raw = split_row(source)
     if len(raw) == len(names):
         return None
@@ -832,8 +993,8 @@ def _repair_row(
         )
         header = "| " + " | ".join(names) + " |\n|" + "---|" * len(names)
         tokens = _markdown().parse(f"{header}\n{fixed}")
-        inline = [t for t in tokens if t.type == "inline"]
-        return inline[len(names) :]
+        body = next((t for t in tokens if t.type == TABLE_ROWS), None)
+        return list(body.meta["cells"]) if body is not None else []
     shown = ", ".join(f'"{cell.strip()}"' for cell in raw)
     problems.append(
         Finding(
@@ -850,24 +1011,34 @@ def _repair_row(
 
 
 def _criteria(
-    table: Sequence[Token], problems: list[Finding], lines: Sequence[str] = (), path: str = ""
+    table: Sequence[Token],
+    problems: list[Finding],
+    lines: Sequence[str] = (),
+    path: str = "",
+    env: Mapping[str, Any] | None = None,
 ) -> Iterator[Criterion]:
-    rows: list[tuple[int, list[Token]]] = []
-    current: list[Token] | None = None
-    line = 0
+    """The rows of the criteria table, one at a time: the header's inline tokens name the
+    columns, and each body row's cells come as text from :data:`TABLE_ROWS`; a cell is read
+    as Markdown (with the link references ``env`` of its part of the file) only when its
+    meaning needs it."""
+    header: list[Token] = []
+    header_line = 0
+    body: Token | None = None
+    in_head = False
     for token in table:
-        if token.type == "tr_open":
-            current = []
-            line = (token.map[0] + 1) if token.map else 0
-        elif token.type == "inline" and current is not None:
-            current.append(token)
-        elif token.type == "tr_close" and current is not None:
-            rows.append((line, current))
-            current = None
-    if not rows:
+        if token.type == "thead_open":
+            in_head = True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "tr_open" and in_head:
+            header_line = (token.map[0] + 1) if token.map else 0
+        elif token.type == "inline" and in_head:
+            header.append(token)
+        elif token.type == TABLE_ROWS:
+            body = token
+    if not header:
         return
-    header_line, header_cells = rows[0]
-    names = [section_key(cell.content) for cell in header_cells]
+    names = [section_key(cell.content) for cell in header]
     missing = [name for name in REQUIRED_COLUMNS if name not in names]
     if missing:
         problems.append(
@@ -882,54 +1053,71 @@ def _criteria(
             )
         )
         return
-    for line, cells in rows[1:]:
+    if body is None:
+        return
+    cells: list[str] = body.meta["cells"]
+    width = len(names)
+    header_names = tuple(names)
+    first = (body.map[0] + 1) if body.map else 0
+    table_env: Mapping[str, Any] = env if env is not None else {}
+    for index in range(len(cells) // width):
+        line = first + index if first else 0
+        row: list[str] = cells[index * width : (index + 1) * width]
+        row_env = table_env
         if 0 < line <= len(lines):
             source = lines[line - 1].rstrip("\r")
             repaired = _repair_row(names, source, line, problems, path)
             if repaired is not None:
-                cells = repaired
-        by_name = {name: cells[pos] if pos < len(cells) else None for pos, name in enumerate(names)}
+                row, row_env = repaired, {}  # read on its own, as a table of one row
+        yield _criterion(header_names, row, line, row_env)
 
-        def raw(name: str, by_name: dict[str, Token | None] = by_name) -> str:
-            cell = by_name.get(name)
-            return cell.content.strip() if cell is not None else ""
 
-        kind_text = raw("kind") or "deterministic"
-        try:
-            kind = Kind(kind_text.lower())
-        except ValueError:
-            kind = Kind.DETERMINISTIC
-        # a deterministic row's check and expected mean what Markdown shows (a formatter keeps
-        # that, not the source); a review row's check names a file and stays as written
-        shown = kind is Kind.DETERMINISTIC
-        check_cell = by_name["check"]
-        check, is_code = _check_text(check_cell, as_rendered=shown)
-        check_raw, _ = _check_text(check_cell)
-        expected_cell = by_name["expected"]
-        expected, _ = _check_text(expected_cell, as_rendered=shown)
-        expected_raw, _ = _check_text(expected_cell)
-        if "|" in expected or "|" in expected_raw:  # `\|` in a cell's /REGEX/ is a literal `|`
-            from goalfile.expect import literal_pipes_in_regexes
+def _criterion(
+    names: tuple[str, ...], row: Sequence[str], line: int, env: Mapping[str, Any]
+) -> Criterion:
+    by_name = {name: row[pos] if pos < len(row) else None for pos, name in enumerate(names)}
 
-            expected = literal_pipes_in_regexes(expected)
-            expected_raw = literal_pipes_in_regexes(expected_raw)
-        timeout_text = raw("timeout")
-        timeout = _number(_to_float(timeout_text)) if timeout_text else None
-        yield Criterion(
-            id=raw("id").strip("`"),
-            criterion=raw("criterion"),
-            check=check,
-            expected=expected,
-            kind=kind,
-            kind_text=kind_text,
-            timeout=timeout,
-            timeout_text=timeout_text,
-            line=line,
-            check_is_code=is_code,
-            cells=tuple((name, raw(name)) for name in names),
-            source_check=check_raw,
-            source_expected=expected_raw,
-        )
+    def raw(name: str) -> str:
+        cell = by_name.get(name)
+        return cell.strip() if cell is not None else ""
+
+    kind_text = raw("kind") or "deterministic"
+    try:
+        kind = Kind(kind_text.lower())
+    except ValueError:
+        kind = Kind.DETERMINISTIC
+    # a deterministic row's check and expected mean what Markdown shows (a formatter keeps
+    # that, not the source); a review row's check names a file and stays as written
+    shown = kind is Kind.DETERMINISTIC
+    check_cell = by_name["check"]
+    check, is_code = _check_text(check_cell, env, as_rendered=shown)
+    # a code span, or a cell read as written, is the same text both ways: kept once
+    check_raw = check if is_code or not shown else _check_text(check_cell, env)[0]
+    expected_cell = by_name["expected"]
+    expected, expected_is_code = _check_text(expected_cell, env, as_rendered=shown)
+    expected_raw = expected if expected_is_code or not shown else _check_text(expected_cell, env)[0]
+    if "|" in expected or "|" in expected_raw:  # `\|` in a cell's /REGEX/ is a literal `|`
+        from goalfile.expect import literal_pipes_in_regexes
+
+        expected = literal_pipes_in_regexes(expected)
+        expected_raw = literal_pipes_in_regexes(expected_raw)
+    timeout_text = raw("timeout")
+    timeout = _number(_to_float(timeout_text)) if timeout_text else None
+    return Criterion(
+        id=raw("id").strip("`"),
+        criterion=raw("criterion"),
+        check=check,
+        expected=expected,
+        kind=kind,
+        kind_text=kind_text,
+        timeout=timeout,
+        timeout_text=timeout_text,
+        line=line,
+        check_is_code=is_code,
+        cells=Cells(names, tuple(raw(name) for name in names)),
+        source_check=check_raw,
+        source_expected=expected_raw,
+    )
 
 
 def _to_float(text: str) -> float | None:
@@ -939,19 +1127,47 @@ def _to_float(text: str) -> float | None:
         return None
 
 
-def _check_text(cell: Token | None, *, as_rendered: bool = False) -> tuple[str, bool]:
+_INLINE_MARKS = re.compile(r"[\\`*_\[\]!<&~\n\r]")
+"""Characters where an inline rule of CommonMark can start (escapes, code spans, emphasis,
+links and images, autolinks and HTML, entities): a cell without any shows its text as is."""
+_ONE_SPAN = re.compile(r"`([^`]+)`")
+
+
+def _check_text(
+    cell: str | None, env: Mapping[str, Any], *, as_rendered: bool = False
+) -> tuple[str, bool]:
     """A cell that is exactly one code span gives its content; else the cell text as written,
-    or, with ``as_rendered``, as a CommonMark renderer shows it (:func:`rendered`)."""
+    or, with ``as_rendered``, as a CommonMark renderer shows it (:func:`rendered`).
+
+    Two cells that need no inline parse are read directly, as markdown-it reads them: text
+    with no character that starts an inline rule, and one code span of single backticks."""
     if cell is None:
         return "", False
+    if _INLINE_MARKS.search(cell) is None:
+        return cell.strip(), False
+    span = _ONE_SPAN.fullmatch(cell)
+    if span is not None:
+        code = span.group(1)
+        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
+            code = code[1:-1]  # one space each side is padding, unless it is all spaces
+        return code, True
+    token = _inline(cell, env)
     children = [
-        c for c in (cell.children or []) if not (c.type == "text" and not c.content.strip())
+        c for c in (token.children or []) if not (c.type == "text" and not c.content.strip())
     ]
     if len(children) == 1 and children[0].type == "code_inline":
         return children[0].content, True
     if as_rendered:
-        return rendered(cell).strip(), False
-    return cell.content.strip(), False
+        return rendered(token).strip(), False
+    return cell.strip(), False
+
+
+def _inline(content: str, env: Mapping[str, Any]) -> Token:
+    """The inline token of a cell with its children, as markdown-it's core gives it after a
+    whole parse (every core rule after the block rule: the inline rule, then joining text
+    and the rest), with the link references ``env`` of the cell's part of the file."""
+    token: Token = _markdown().parseInline(content, dict(env))[0]
+    return token
 
 
 def rendered(token: Token, *, code_marks: bool = False) -> str:
