@@ -97,14 +97,18 @@ class Contract:
     settings: tuple[tuple[str, str], ...] = ()  # (key, value) of cwd, shell, timeout when set
 
     def digest(self) -> str:
-        document: dict[str, object] = {
-            "criteria": [row.to_json() for row in self.rows],
-            "non_goals": list(self.non_goals),
-        }
+        """SHA-256 of the canonical JSON ``{"criteria": [...], "non_goals": [...]}`` (with
+        ``"settings"`` when a goal sets one), fed to the hash a row at a time: the same bytes
+        as one ``json.dumps`` of the whole document, without holding them all (a table may
+        have a hundred thousand rows)."""
+        hashed = hashlib.sha256(b'{"criteria":[')
+        for index, row in enumerate(self.rows):
+            hashed.update(_canonical(row.to_json(), "," if index else ""))
+        hashed.update(_canonical(list(self.non_goals), '],"non_goals":'))
         if self.settings:
-            document["settings"] = dict(self.settings)
-        canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return PREFIX + hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
+            hashed.update(_canonical(dict(self.settings), ',"settings":'))
+        hashed.update(b"}")
+        return PREFIX + hashed.hexdigest()
 
     def row(self, rid: str) -> ContractRow | None:
         for row in self.rows:
@@ -118,6 +122,12 @@ class Contract:
             "non_goals": list(self.non_goals),
             "settings": dict(self.settings),
         }
+
+
+def _canonical(value: object, before: str) -> bytes:
+    """``before`` and ``value`` as canonical JSON (keys sorted, no spaces), UTF-8."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return (before + text).encode("utf-8", "surrogateescape")
 
 
 def normal_expected(text: str) -> str:

@@ -530,3 +530,43 @@ def test_require_pin_names_each_changed_row_and_field() -> None:
     assert "C2 expected: `exit 0; output empty` → `exit 0` (loosened: clause dropped" in message
     assert caught.value.line == goal.key_line("contract")
     assert "--reapprove goal.md" in (caught.value.hint or "")
+
+
+TEXTS = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs",)), max_size=20
+) | st.sampled_from(["", "exit 0", 'out "é" \\ |', "\udcff"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.builds(
+            ContractRow,
+            id=TEXTS,
+            check=TEXTS,
+            expected=TEXTS,
+            kind=st.sampled_from(["deterministic", "review"]),
+            timeout=st.none() | st.floats(min_value=0.001, max_value=1e6),
+        ),
+        max_size=5,
+    ),
+    st.lists(TEXTS, max_size=3),
+    st.lists(st.tuples(st.sampled_from(["cwd", "shell", "timeout"]), TEXTS), max_size=3),
+)
+def test_the_digest_is_sha256_of_the_canonical_json_of_the_whole_contract(
+    rows: list[ContractRow], non_goals: list[str], run_settings: list[tuple[str, str]]
+) -> None:
+    """As docs/trust.md defines it, whether hashed at once or a row at a time."""
+    import hashlib
+    import json
+
+    found = Contract(rows=tuple(rows), non_goals=tuple(non_goals), settings=tuple(run_settings))
+    document: dict[str, object] = {
+        "criteria": [row.to_json() for row in rows],
+        "non_goals": list(non_goals),
+    }
+    if run_settings:
+        document["settings"] = dict(run_settings)
+    canonical = json.dumps(document, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    wanted = hashlib.sha256(canonical.encode("utf-8", "surrogateescape")).hexdigest()
+    assert found.digest() == "sha256:" + wanted
