@@ -47,6 +47,7 @@ class Fixed:
 
 def fix_goal(goal: Goal) -> Fixed:
     lines = goal.text.split("\n")
+    table = _padded_table(goal, lines)
     changes: list[Change] = []
     for row in goal.criteria:
         index = row.line - 1
@@ -56,7 +57,36 @@ def fix_goal(goal: Goal) -> Fixed:
         if new != lines[index]:
             lines[index] = new
             changes += [Change(line=row.line, row=row.id, change=item) for item in what]
+    if changes and table is not None:
+        first, stop = table
+        lines[first:stop] = _pad(lines[first:stop]) or lines[first:stop]
     return Fixed(text="\n".join(lines), changes=tuple(changes))
+
+
+def _padded_table(goal: Goal, lines: Sequence[str]) -> tuple[int, int] | None:
+    """The line range (0-based, end exclusive) of the criteria table when it is padded exactly
+    as mdformat pads a table: a fix then pads it again, so the file stays as mdformat keeps it
+    (a longer cell widens its whole column). None for a table laid out any other way, whose
+    other rows a fix leaves byte for byte."""
+    if not goal.criteria:
+        return None
+    first = min(row.line for row in goal.criteria) - 3  # the header; the rule line follows
+    stop = max(row.line for row in goal.criteria)
+    if first < 0 or stop > len(lines):
+        return None
+    block = list(lines[first:stop])
+    if any(not line.startswith("|") or line.endswith("\r") for line in block):
+        return None
+    return (first, stop) if _pad(block) == block else None
+
+
+def _pad(block: Sequence[str]) -> list[str] | None:
+    """The table in ``block`` padded as mdformat pads it; None when a row's cells do not
+    match the header's."""
+    cells = [[cell.strip() for cell in split_row(line)] for line in block]
+    if len(cells) < 2 or any(len(row) != len(cells[0]) for row in cells):
+        return None
+    return ledger.table_lines(cells[0], cells[2:], rule=cells[1])
 
 
 def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:

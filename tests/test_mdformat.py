@@ -454,3 +454,39 @@ def test_every_writing_command_keeps_an_mdformat_clean_file_clean(tmp_path: Path
     status = json.loads(run_goalfile("status", "--json", path, cwd=repo).stdout)
     (goal,) = status["goals"]
     assert goal["impossible"] == {"C3": " ".join(MARKUP.split())}
+
+
+def test_lint_fix_keeps_a_padded_criteria_table_padded(tmp_path: Path) -> None:
+    """`lint --fix` rewrites `exits 0` and `empty` in a table mdformat padded: the table is
+    padded again (`output empty` is longer than any cell of its column was, so the column
+    widens in every row), the file still passes `mdformat --check`, and it lints clean."""
+    repo = tmp_path / "repo"
+    rows = [row("C1", "true", "exits 0"), row("C2", "true", "empty")]
+    path = clean_goal(repo, rows)
+    before = (repo / path).read_text(encoding="utf-8")
+    assert "| C2 " in before
+    fixed = run_goalfile("lint", "--fix", path, cwd=repo)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    after = (repo / path).read_text(encoding="utf-8")
+    assert after != before
+    assert re.search(r"(?m)^\| C2 .*\| output empty \|", after), after
+    checked = mdformat_check(repo, path)
+    assert checked.returncode == 0, checked.stderr + "\n" + after
+    assert run_goalfile("lint", path, cwd=repo).returncode == 0
+    # only the criteria table changed: the lines above and below it are byte for byte the same
+    table = [n for n, line in enumerate(after.split("\n")) if line.startswith("| ")]
+    old, new = before.split("\n"), after.split("\n")
+    assert old[: table[0]] == new[: table[0]] and old[table[-1] + 1 :] == new[table[-1] + 1 :]
+
+
+def test_lint_fix_leaves_the_other_rows_of_an_unpadded_table_alone(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "goals").mkdir(parents=True)
+    git(repo, "init", "-q")
+    text = goal_text(slug="g", rows=[row("C1", "true", "exits 0"), row("C2", "true", "exit 0")])
+    (repo / "goals" / "g.md").write_text(text, encoding="utf-8")
+    fixed = run_goalfile("lint", "--fix", "goals/g.md", cwd=repo)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    old, new = text.split("\n"), (repo / "goals" / "g.md").read_text(encoding="utf-8").split("\n")
+    changed = [n for n in range(len(old)) if old[n] != new[n]]
+    assert len(old) == len(new) and len(changed) == 1 and "exit 0" in new[changed[0]]
