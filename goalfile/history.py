@@ -178,7 +178,7 @@ def build(
 
 
 def _events(entry: Entry, before: Status | None) -> Iterable[Event]:
-    first = next((note.strip() for note in entry.notes if note.strip()), "")
+    first = ledger.shown_text(next((note.strip() for note in entry.notes if note.strip()), ""))
     after = entry.status
 
     def event(kind: str, text: str) -> Event:

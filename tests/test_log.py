@@ -133,3 +133,17 @@ def test_block_and_resume_are_status_changes(repo: Path) -> None:
     assert before[1]["text"].startswith("blocked → active")
     text = ok(repo, "log")
     assert "before #2: S block (iteration 1, " in text
+
+
+def test_a_reason_is_shown_as_it_was_given_not_as_markdown_source(repo: Path) -> None:
+    """The entry holds the reason escaped for Markdown (`\\*x\\*`); `log` shows `*x*`."""
+    from tests.conftest import goal_text, row, write_goal
+
+    write_goal(repo / "goals", goal_text(rows=(row("C1", "false", "exit 0"),)))
+    ok(repo, "verify", "goals/demo.md", code=1)
+    reason = "the *API* is down [x] snake_case"
+    ok(repo, "block", "goals/demo.md", "--reason", reason, "--tried", "a retry")
+    assert "\\*API\\*" in (repo / "goals" / "demo.md").read_text(encoding="utf-8")
+    (item,) = json.loads(ok(repo, "log", "--json"))["goals"]
+    (event,) = item["events_after"]
+    assert event["text"] == f"active → blocked: blocker: {reason}", event
