@@ -441,6 +441,12 @@ def test_every_writing_command_keeps_an_mdformat_clean_file_clean(tmp_path: Path
     mdformat_files(repo, path)
     step("activate", "--reapprove", path, "--reason", MARKUP)
     step("verify", path, codes=(1,))
+    # the Stop hook writes a verify entry and the next iteration's
+    stop = json.dumps({"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop"})
+    hooked = run_goalfile("hook", "stop", "--goal", path, cwd=repo, input=stop)
+    assert hooked.returncode == 0 and '"decision": "block"' in hooked.stdout, hooked
+    checked = mdformat_check(repo, path)
+    assert checked.returncode == 0, ("hook", (repo / path).read_text(encoding="utf-8"))
 
     # each text reads back as given, and the ledger reads as before
     done = run_goalfile("log", "--json", path, cwd=repo)
