@@ -30,7 +30,13 @@ from dataclasses import dataclass
 
 from goalfile import contract, ledger
 from goalfile.errors import GoalfileError
-from goalfile.handedit import REOPENABLE, reopened, status_backed
+from goalfile.handedit import (
+    REOPENABLE,
+    reopened,
+    restore_status_command,
+    set_key_command,
+    status_backed,
+)
 from goalfile.model import Entry, Goal, Kind, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
@@ -262,8 +268,8 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 entry=label(bearing.entry),
                 message=f"the frontmatter says `{goal.status.value}`, but the newest entry "
                 f"with a status (line {bearing.entry.line}) says `{said}`",
-                hint=f"set `status: {said}` back; only the command that decides a status "
-                f"writes it (`goalfile verify {path}` for `met`)",
+                hint=f"{set_key_command(path, status_line, 'status', said)}; only the command "
+                f"that decides a status writes it (`goalfile verify {path}` for `met`)",
             )
         )
     found += transition_findings(goal, current)
@@ -358,6 +364,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     pin = contract.pinned(goal)
     found: list[AuditFinding] = []
     rerun = f"run `goalfile verify {path}`; only a run with every row met sets `met`"
+    reset = restore_status_command(path, status_line, Status.ACTIVE)
     if pin is None:
         found.append(
             AuditFinding(
@@ -380,7 +387,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 path=path,
                 line=status_line,
                 message="the goal is `met`, but the ledger has no verify entry",
-                hint=f"set `status: active` back and {rerun}",
+                hint=f"{reset}, then {rerun}",
             )
         )
         return found
@@ -397,7 +404,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     row=row.id,
                     message=f"the goal is `met`, but the newest verify entry has {row.id} "
                     f"{row.verdict.value} ({ledger.clean_line(row.evidence, limit=120)})",
-                    hint=f"set `status: active` back, make {row.id} pass, and {rerun}",
+                    hint=f"{reset}, make {row.id} pass, then {rerun}",
                 )
             )
     judged = {row.id: row for row in verified.rows}
@@ -412,7 +419,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     entry=where,
                     row=criterion.id,
                     message=f"{criterion.id} has no verdict in the newest verify entry",
-                    hint=f"set `status: active` back and {rerun}",
+                    hint=f"{reset}, then {rerun}",
                 )
             )
         elif criterion.kind is Kind.DETERMINISTIC and seen.command != ledger.clean_line(
@@ -427,7 +434,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     row=criterion.id,
                     message=f"the verify entry ran `{seen.command}`, but the contract's check "
                     f"is `{criterion.check}`",
-                    hint=f"set `status: active` back and {rerun}",
+                    hint=f"{reset}, then {rerun}",
                 )
             )
     if pin is not None and verified.contract != contract.short(pin):
@@ -440,7 +447,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 entry=where,
                 message=f"the newest verify entry ran under {ran}, but the pinned contract is "
                 f"`{contract.short(pin)}`",
-                hint=f"set `status: active` back and {rerun} under the current contract",
+                hint=f"{reset}, then {rerun} under the current contract",
             )
         )
     later = [b for b in current[verify_index + 1 :] if b.entry.by == contract.ACTIVATE_BY]
@@ -453,7 +460,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 entry=label(later[-1].entry),
                 message="the contract was re-approved after the newest verify entry; the "
                 "`met` was earned under the old contract",
-                hint=f"set `status: active` back and {rerun}",
+                hint=f"{reset}, then {rerun}",
             )
         )
     return found
@@ -939,6 +946,12 @@ def _reason(entry: Entry) -> str | None:
     return None
 
 
+def _set_back(goal: Goal, key: str, value: int | None) -> str:
+    """The command that sets a frontmatter number back (`null` for unbounded)."""
+    line = goal.key_line(f"budget.{key}" if key in ("iterations", "tokens") else key)
+    return set_key_command(goal.path, line, key, "null" if value is None else str(value))
+
+
 def budget_history(
     goal: Goal, old_goal: Goal, current: Sequence[Block], added: set[int], ref: str
 ) -> list[AuditFinding]:
@@ -951,8 +964,9 @@ def budget_history(
                 line=goal.key_line("iterations_used"),
                 message=f"iterations_used went down since {ref}: "
                 f"{old_goal.iterations_used} → {goal.iterations_used}",
-                hint=f"set `iterations_used: {old_goal.iterations_used}` back; a person raises "
-                f"the budget with `goalfile budget {goal.path} --iterations N` instead",
+                hint=f"{_set_back(goal, 'iterations_used', old_goal.iterations_used)}; a "
+                f"person raises the budget with `goalfile budget {goal.path} --iterations N` "
+                "instead",
             )
         )
     if goal.tokens_used < old_goal.tokens_used:
@@ -963,7 +977,7 @@ def budget_history(
                 line=goal.key_line("tokens_used"),
                 message=f"tokens_used went down since {ref}: "
                 f"{old_goal.tokens_used} → {goal.tokens_used}",
-                hint=f"set `tokens_used: {old_goal.tokens_used}` back; usage only grows",
+                hint=f"{_set_back(goal, 'tokens_used', old_goal.tokens_used)}; usage only grows",
             )
         )
     ledgered = _ledgered_limits(old_goal, [b.entry for b in current if b.entry.line in added])
@@ -981,7 +995,7 @@ def budget_history(
                 line=goal.key_line(f"budget.{name}"),
                 message=f"budget.{name} is {shown}, but since {ref} ({before} then) the `by "
                 f"budget` entries only account for {recorded}",
-                hint=f"set `{name}: {recorded}` back; a person raises it with "
+                hint=f"{_set_back(goal, name, expected)}; a person raises it with "
                 f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
             )
         )

@@ -86,7 +86,8 @@ def unbacked_met(goal: Goal) -> Finding | None:
         code="met-unbacked",
         message=f"the status is `met`, but {why}; only `goalfile verify` writes `met`, when "
         "every row is met",
-        hint=f"set `status: active` and run `goalfile verify {goal.path}`",
+        hint=f"{restore_status_command(goal.path, goal.key_line('status'), Status.ACTIVE)}, "
+        f"then run `goalfile verify {shlex.quote(goal.path)}`",
     )
 
 
@@ -142,7 +143,17 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
 def restore_status_command(path: str, line: int | None, status: Status) -> str:
     """A shell command that sets the status line (only that line) back to ``status``; it works
     with GNU and BSD sed alike (``-i`` with a suffix, then the backup removed)."""
+    return set_key_command(path, line, "status", status.value)
+
+
+def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
+    """A shell command, in backticks, that sets the frontmatter line of ``key`` (only that
+    line, its indentation kept) to ``value``."""
     where = str(line) if line else "1,/^---/"
     quoted = shlex.quote(path)
     backup = shlex.quote(path + ".orig")
-    return f"`sed -i.orig '{where}s/^status:.*/status: {status.value}/' {quoted} && rm {backup}`"
+    if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented
+        edit = f"s/^\\( *\\){key}:.*/\\1{key}: {value}/"
+    else:
+        edit = f"s/^{key}:.*/{key}: {value}/"
+    return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"

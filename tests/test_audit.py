@@ -157,7 +157,9 @@ def test_loosened_check_and_met_set_by_hand_are_both_reported(repo: Path) -> Non
     assert "by verify-goal: the frontmatter says `met`" in text.stdout
     assert "contract-change-unapproved: C2: changed since main" in text.stdout
     assert "NOT re-approved" in text.stdout
-    assert "  fix: set `status: active` back" in text.stdout
+    assert f"  fix: `sed -i.orig '3s/^status:.*/status: active/' {PATH} && rm {PATH}.orig`" in (
+        text.stdout
+    )
 
     # without a revision the pin still tells
     rc, document = audit(repo, PATH)
@@ -210,6 +212,17 @@ def test_a_lowered_iteration_count_and_a_raised_budget_are_reported(repo: Path) 
     rc, document = audit(repo, PATH, "--against", "main")
     assert rc == 1
     assert {"iterations-used-decreased", "budget-raised-unledgered"} <= set(codes(document))
+    # each fix is a command that works as written: it sets that one line back
+    (item,) = document["files"]  # type: ignore[misc]
+    for finding in item["findings"]:
+        if finding["code"] in ("iterations-used-decreased", "budget-raised-unledgered"):
+            command = finding["hint"].split("`")[1]
+            subprocess.run(command, shell=True, cwd=repo, check=True)
+    text = (repo / PATH).read_text(encoding="utf-8")
+    assert "iterations_used: 1\n" in text and "\n  iterations: 5\n" in text, text
+    commit(repo, "set back")
+    rc, document = audit(repo, PATH, "--against", "main")
+    assert not {"iterations-used-decreased", "budget-raised-unledgered"} & set(codes(document))
 
 
 # --- an honest agent ----------------------------------------------------------------------

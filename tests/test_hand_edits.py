@@ -8,6 +8,7 @@ a real git repository.
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -113,12 +114,14 @@ def test_a_met_set_by_hand_is_an_error_everywhere_with_a_fix_that_works(goal: Pa
         done = run_goalfile(*args, cwd=goal)
         assert done.returncode == 3, (args, done.stdout + done.stderr)
         assert "only `goalfile verify` writes `met`" in done.stdout + done.stderr, args
-    fix = f"set `status: active` and run `goalfile verify {GOAL}`"
-    assert (
-        fix
-        in run_goalfile("lint", GOAL, cwd=goal).stdout + run_goalfile("lint", GOAL, cwd=goal).stderr
-    )
-    set_status(goal, "active")
+    linted = run_goalfile("lint", GOAL, cwd=goal)
+    hint = (linted.stdout + linted.stderr).split("fix: ", 1)[1]
+    reset, verify = hint.split("`")[1], hint.split("`")[3]
+    assert verify == f"goalfile verify {GOAL}", hint
+    # the fix works as written: the status line alone is set back, then verify decides
+    subprocess.run(reset, shell=True, cwd=goal, check=True)
+    assert "status: active" in (goal / GOAL).read_text(encoding="utf-8")
+    assert not (goal / f"{GOAL}.orig").exists()
     assert run_goalfile("verify", GOAL, cwd=goal).returncode == 0
     assert run_goalfile("lint", GOAL, cwd=goal).returncode == 0
 
