@@ -470,7 +470,7 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
 
 
 _ESCAPED_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_SPAN_RE = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_ESCAPE_OR_SPAN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|(`+)(?!`).*?(?<!`)\2(?!`)")
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
 
 
@@ -540,15 +540,9 @@ def meaning_lines(lines: Sequence[str]) -> list[str]:
 
 
 def _unescape(text: str) -> str:
-    """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them."""
-    parts: list[str] = []
-    pos = 0
-    for span in _SPAN_RE.finditer(text):
-        parts.append(_ESCAPED_RE.sub(r"\1", text[pos : span.start()]))
-        parts.append(span.group(0))
-        pos = span.end()
-    parts.append(_ESCAPED_RE.sub(r"\1", text[pos:]))
-    return "".join(parts)
+    """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them
+    (left to right: an escaped backtick opens no code span)."""
+    return _ESCAPE_OR_SPAN_RE.sub(lambda m: m.group(1) if m.group(1) else m.group(0), text)
 
 
 def heading_like_lines(

@@ -484,3 +484,11 @@ def test_render_then_parse_gives_the_same_ids_and_verdicts(
     document = "## Iterations\n\n" + "\n".join(lines) + "\n\n## Lessons\n"
     (again,) = ledger.entries(document)
     assert [(r.id, r.verdict) for r in again.rows] == [(r.id, r.verdict) for r in rows]
+
+
+def test_an_id_of_backticks_reads_back_as_written() -> None:
+    """`\\`\\`` is two escaped backticks, not a code span: the id reads back as ``."""
+    row = RowResult(id="``", verdict=Verdict.MET, command="", exit="0", evidence="")
+    entry = Entry(iteration=1, date="2026-11-30", by="verify-goal", rows=(row,), status=None)
+    parsed = ledger.parse_entry(ledger.render_entry(entry))
+    assert parsed is not None and [r.id for r in parsed.rows] == ["``"]
