@@ -9,9 +9,11 @@ import re
 import subprocess
 import sys
 import time
+import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
+from click.testing import CliRunner, Result
 from conftest import (
     HEADER,
     RULE,
@@ -160,3 +162,24 @@ def kill_leftovers(pids: Iterable[int]) -> None:
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, 9)
+
+
+RUNNER = CliRunner()
+
+
+def invoke(*args: str) -> Result:
+    """goalfile in this process (click's runner), with no GOALFILE_* variable of the caller."""
+    from goalfile.cli import main
+
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("GOALFILE_")}
+    return RUNNER.invoke(main, list(args), env=env, catch_exceptions=True)
+
+
+def crashed(result: Result) -> str | None:
+    """The traceback when the command raised anything but SystemExit, or printed one."""
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        assert result.exc_info is not None
+        return "".join(traceback.format_exception(*result.exc_info))
+    if "Traceback" in result.output:
+        return result.output
+    return None

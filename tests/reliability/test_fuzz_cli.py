@@ -22,19 +22,17 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import Result
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
-from reliability_support import no_traceback, run_goalfile
+from reliability_support import crashed, invoke, no_traceback, run_goalfile
 
 from goalfile import unseen
-from goalfile.cli import main
 from goalfile.expect import can_match_empty
 from goalfile.model import Kind
 from goalfile.parse import parse_goal
@@ -87,8 +85,6 @@ FM_KEYS = ["slug", "status", "created", "budget", "  iterations", "  tokens", "i
 FM_KEYS += ["tokens_used", "timeout"]
 NEW_KEYS = ["contract", "blocker", "stall_limit", "impossible", "cwd", "unknown", "budget", "slug"]
 COLUMNS = ["id", "criterion", "check", "expected", "kind"]
-
-RUNNER = CliRunner()
 
 
 def base(status: str) -> list[str]:
@@ -300,21 +296,6 @@ def mutation(draw: st.DrawFn, lines: list[str]) -> list[str]:
 
 
 # --------------------------------------------------------------------------- the oracle
-
-
-def invoke(*args: str) -> Result:
-    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("GOALFILE_")}
-    return RUNNER.invoke(main, list(args), env=env, catch_exceptions=True)
-
-
-def crashed(result: Result) -> str | None:
-    """The traceback when the command raised anything but SystemExit, or printed one."""
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        assert result.exc_info is not None
-        return "".join(traceback.format_exception(*result.exc_info))
-    if "Traceback" in result.output:
-        return result.output
-    return None
 
 
 def locates(stderr: str, path: str, line: int | None = None) -> bool:

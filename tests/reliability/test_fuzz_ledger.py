@@ -22,24 +22,19 @@ from __future__ import annotations
 
 import os
 import re
-import traceback
 from pathlib import Path
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reliability_support import activate, goal_text, make_repo, run_goalfile
-
-from goalfile.cli import main
+from reliability_support import activate, crashed, goal_text, invoke, make_repo, run_goalfile
 
 FUZZ = settings(
     max_examples=int(os.environ.get("GOALFILE_FUZZ_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
-RUNNER = CliRunner()
 ROWS = (("C1", "true", "exit 0"), ("C2", "false", "exit 0"))
 
 ENDINGS = {
@@ -149,20 +144,6 @@ def hostile_ledger(draw: st.DrawFn, text: str) -> tuple[str, str]:
                 lines[at] = " | ".join(cells)
     mutated = head + "\n## Iterations\n" + "\n".join(lines) + sep + tail
     return mutated, draw(st.sampled_from(list(ENDINGS)))
-
-
-def invoke(*args: str) -> Result:
-    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("GOALFILE_")}
-    return RUNNER.invoke(main, list(args), env=env, catch_exceptions=True)
-
-
-def crashed(result: Result) -> str | None:
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        assert result.exc_info is not None
-        return "".join(traceback.format_exception(*result.exc_info))
-    if "Traceback" in result.output:
-        return result.output
-    return None
 
 
 def markdown_lines(data: bytes) -> list[str]:
