@@ -114,9 +114,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         where = workdir.decide(goal)
         last = contract.last_approval(goal.text, path=goal.path)
         was_where = workdir.recorded(last[0]) if last is not None else None
-        # an approval that names no working directory does not cover a nested repository
-        unrecorded = workdir.unrecorded_nested(where, last[0] if last is not None else None)
-        moved = (was_where is not None and was_where != where.relative) or unrecorded is not None
+        moved = workdir.uncovered(where, last[0] if last is not None else None) is not None
         if (
             previous is not None
             and previous.strip() == pin

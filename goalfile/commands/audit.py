@@ -126,31 +126,29 @@ def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:
         approval = contract.last_approval(goal.text)
     except contract.RecordInvalid:
         return None  # reported as approval-record-invalid
-    approved = workdir.recorded(approval[0]) if approval is not None else None
-    outer = workdir.unrecorded_nested(where, approval[0] if approval is not None else None)
-    if outer is not None:
-        assert approval is not None
+    gap = workdir.uncovered(where, approval[0] if approval is not None else None)
+    if gap is None:
+        return None
+    line = goal.key_line("contract") or goal.key_line("status")
+    if gap.outer is not None:
         return AuditFinding(
             code="workdir-not-approved",
             path=goal.path,
-            line=goal.key_line("contract") or goal.key_line("status"),
-            entry=label(approval[0]),
+            line=line,
+            entry=label(gap.approval),
             message=f"the checks would run in {where.describe()}, a repository nested inside "
-            f"the work tree of {outer}, and the newest approval entry names no working "
+            f"the work tree of {gap.outer}, and the newest approval entry names no working "
             "directory",
             hint=f"remove the nested repository ({where.path / '.git'}), or have a person "
             f"approve it with `goalfile activate --reapprove {goal.path} --reason TEXT`",
         )
-    if approved is None or approved == where.relative:
-        return None
-    assert approval is not None
     return AuditFinding(
         code="workdir-not-approved",
         path=goal.path,
-        line=goal.key_line("contract") or goal.key_line("status"),
-        entry=label(approval[0]),
+        line=line,
+        entry=label(gap.approval),
         message=f"the checks would run in {where.describe()}, but the newest approval entry "
-        f"approved `{approved}` (relative to the goal file)",
+        f"approved `{gap.approved}` (relative to the goal file)",
         hint="remove what moved it (a `.git` between the goal and the repository's top), or "
         f"have a person approve it with `goalfile activate --reapprove {goal.path} --reason "
         "TEXT`",

@@ -142,30 +142,29 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
     """The working directory, refused when the newest approval recorded another one."""
     found = workdir.decide(goal)
     approval = contract.last_approval(goal.text, path=goal.path)
-    approved = workdir.recorded(approval[0]) if approval is not None else None
-    outer = workdir.unrecorded_nested(found, approval[0] if approval is not None else None)
-    if outer is not None:
-        assert approval is not None
+    gap = workdir.uncovered(found, approval[0] if approval is not None else None)
+    if gap is None:
+        return found
+    line = goal.key_line("contract") or goal.key_line("status")
+    if gap.outer is not None:
         raise Refused(
             f"the checks would run in {found.describe()}, a repository nested inside the "
-            f"work tree of {outer}; the newest approval entry (iteration "
-            f"{approval[0].iteration}) names no working directory, as entries written before "
+            f"work tree of {gap.outer}; the newest approval entry (iteration "
+            f"{gap.approval.iteration}) names no working directory, as entries written before "
             "goalfile recorded one do, so it did not approve this one; nothing was run",
             file=goal.path,
-            line=goal.key_line("contract") or goal.key_line("status"),
+            line=line,
             hint=f"remove the nested repository ({found.path / '.git'}) if it is not meant to "
             "be there, or have a person approve the working directory with "
             f"`goalfile activate --reapprove {goal.path} --reason TEXT`, which records it",
         )
-    if approved is None or approved == found.relative:
-        return found
     why = f", from {found.path / '.git'}" if found.source is workdir.Source.GIT else ""
     raise Refused(
         f"the checks would run in {found.describe()}{why}, but the newest approval entry "
-        f"(iteration {approval[0].iteration if approval else '?'}) approved `{approved}`, "
+        f"(iteration {gap.approval.iteration}) approved `{gap.approved}`, "
         "relative to the goal file; nothing was run",
         file=goal.path,
-        line=goal.key_line("contract") or goal.key_line("status"),
+        line=line,
         hint="remove what moved it (a `.git` file or folder between the goal and the "
         "repository's top), or have a person approve the new one with "
         f"`goalfile activate --reapprove {goal.path} --reason TEXT`",

@@ -11,7 +11,7 @@ top does not move the checks. A ``.git`` that git accepts (a repository the agen
 would; that is why every approval entry records the working directory, relative to the goal
 file, and ``verify`` refuses to run where the approval did not say. An approval written
 before goalfile recorded it names none; it covers the working directory found now unless that
-is a repository nested inside another work tree (:func:`enclosing`), which a re-approval must
+is a repository nested inside another work tree (:func:`uncovered`), which a re-approval must
 record first.
 """
 
@@ -138,14 +138,29 @@ def enclosing(found: WorkDir) -> Path | None:
     return Path(outer) if outer is not None else None
 
 
-def unrecorded_nested(found: WorkDir, approval: Entry | None) -> Path | None:
-    """The outer work tree, when the newest approval names no working directory (it was
-    written before goalfile recorded one) and ``found`` is a repository nested in that work
-    tree: such an approval cannot tell whether it approved ``found``, so it does not cover it.
-    None when the approval covers ``found`` (or there is no approval: an unpinned goal)."""
-    if approval is None or recorded(approval) is not None:
+@dataclass(frozen=True, kw_only=True)
+class Uncovered:
+    """Why the newest approval does not cover the working directory found now."""
+
+    approval: Entry
+    approved: str | None  # the working directory it recorded; None when it recorded none
+    outer: Path | None  # when it recorded none: the work tree the one found is nested in
+
+
+def uncovered(found: WorkDir, approval: Entry | None) -> Uncovered | None:
+    """None when ``approval`` (the newest approval entry; None for an unpinned goal) covers
+    ``found``: it records that very working directory, or it records none (it was written
+    before goalfile recorded one) and ``found`` is no repository nested in another work tree,
+    which such an approval cannot tell from the one it approved."""
+    if approval is None:
         return None
-    return enclosing(found)
+    approved = recorded(approval)
+    if approved is None:
+        outer = enclosing(found)
+        return None if outer is None else Uncovered(approval=approval, approved=None, outer=outer)
+    if approved == found.relative:
+        return None
+    return Uncovered(approval=approval, approved=approved, outer=None)
 
 
 def _marker_folder(folder: Path) -> tuple[Path, Source]:
