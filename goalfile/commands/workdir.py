@@ -90,7 +90,7 @@ def _refuse_link(goal: Goal, found: WorkDir, there: WorkDir) -> None:
     link = _first_link(Path(goal.path))
     target = link.resolve()
     fix = f"mv {shlex.quote(str(target))} {shlex.quote(str(link))}"
-    if link.resolve().is_dir():
+    if target.is_dir():
         fix = f"rm {shlex.quote(str(link))} && {fix}"
     raise Refused(
         f"the goal file is reached through a symbolic link, {link} -> {target}; its checks "
