@@ -496,3 +496,14 @@ def test_lint_fix_leaves_the_other_rows_of_an_unpadded_table_alone(tmp_path: Pat
     old, new = text.split("\n"), (repo / "goals" / "g.md").read_text(encoding="utf-8").split("\n")
     changed = [n for n in range(len(old)) if old[n] != new[n]]
     assert len(old) == len(new) and len(changed) == 1 and "exit 0" in new[changed[0]]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts.map(lambda t: ledger.clean_line(t, limit=1_000)))
+def test_a_text_cell_reads_back_as_markdown_it_shows_it(text: str) -> None:
+    """A row's id or exit cell as goalfile writes it and reads it back: the reader (escapes and
+    code spans, left to right) agrees with markdown-it's own reading of the table cell."""
+    cell = ledger.text_cell(text)
+    table = f"| id | x |\n| --- | --- |\n| {cell} | x |\n"
+    seen = shown(table).rsplit("\n", 2)[-2]  # the body row's first cell; its second is `x`
+    assert ledger.shown_text(cell.replace("\\|", "|")) == seen
