@@ -63,12 +63,27 @@ def boundary(func: F) -> F:
         def on_term(signum: int, frame: object) -> None:
             raise Terminated
 
+        # A handler's exception that lands in code Python runs on the side (a weakref callback
+        # of the import system, a __del__) is printed as "Exception ignored" and lost, and the
+        # command would go on to its normal end: kept here, and honoured when it returns.
+        swallowed: list[KeyboardInterrupt] = []
+        previous_hook = sys.unraisablehook
+
+        def on_unraisable(unraisable: Any) -> None:
+            if isinstance(unraisable.exc_value, KeyboardInterrupt):
+                swallowed.append(unraisable.exc_value)
+            else:
+                previous_hook(unraisable)
+
+        sys.unraisablehook = on_unraisable
         signal.signal(signal.SIGTERM, on_term)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             if NOTED_SIGNALS:  # came while goalfile was starting: honoured now
                 raise Terminated if NOTED_SIGNALS[0] == signal.SIGTERM else KeyboardInterrupt
             code = func(*args, **kwargs)
+            if swallowed:
+                raise swallowed[0]
         except GoalfileError as exc:
             err(f"goalfile: {exc.render()}")
             if as_json:
@@ -86,6 +101,7 @@ def boundary(func: F) -> F:
         finally:
             signal.signal(signal.SIGTERM, previous)
             signal.signal(signal.SIGINT, previous_int)
+            sys.unraisablehook = previous_hook
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]

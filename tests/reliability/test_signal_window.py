@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from reliability_support import activate, clean_env, goal_text, make_repo, start_goalfile
 
 PROGRAM = str(Path(sys.executable).with_name("goalfile"))  # the installed program
@@ -132,8 +133,7 @@ def test_ctrl_c_while_goalfile_starts_is_no_traceback(tmp_path: Path) -> None:
     is still starting (``site`` reads the virtual environment's ``.pth`` files, the program's
     wrapper imports ``re``), before any code of goalfile runs; Python prints a Ctrl-C there
     with a traceback of its own and exits 1. That is the one case let through, and only when
-    no frame of the traceback is in goalfile's own files. Python may also print such a traceback
-    for an exception it ignores and go on; the command's own exit status must then be true."""
+    no frame of the traceback is in goalfile's own files."""
     repo = make_repo(tmp_path / "repo")
     path = repo / "goals" / "demo.md"
     path.write_text(goal_text(), encoding="utf-8")
@@ -164,12 +164,9 @@ def test_ctrl_c_while_goalfile_starts_is_no_traceback(tmp_path: Path) -> None:
             proc.send_signal(signum)
         _, err = proc.communicate(timeout=60)
         where = f"{signum.name} {delay * 1000:.1f} ms after the start: exit {proc.returncode}"
-        if proc.returncode in (0, 1, -signal.SIGINT) and "KeyboardInterrupt" in err:
+        if proc.returncode in (1, -signal.SIGINT) and "KeyboardInterrupt" in err:
             assert f"{os.sep}goalfile{os.sep}" not in err, f"{where}: in goalfile\n{err}"
-            # Python printed it and went on (an exception it ignores, as in a `.pth` file):
-            # then the command ran, and its exit 0 must match a written file
-            assert (path.read_bytes() != before) == (proc.returncode == 0), f"{where}\n{err}"
-            path.write_bytes(before)
+            assert path.read_bytes() == before, where
             continue
         assert "Traceback" not in err, f"{where}\n{err}"
         assert proc.returncode in (0, 128 + signum, -signum), f"{where}\n{err}"
@@ -178,3 +175,41 @@ def test_ctrl_c_while_goalfile_starts_is_no_traceback(tmp_path: Path) -> None:
         seen.add(proc.returncode)
         path.write_bytes(before)
     assert 128 + signal.SIGINT in seen or 128 + signal.SIGTERM in seen, seen
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_python_swallows_in_a_callback_still_ends_the_command(
+    tmp_path: Path, signum: signal.Signals
+) -> None:
+    """A signal whose exception is raised inside code Python runs on the side (here a
+    ``__del__``; in the wild, the import system's weakref callback) is printed by Python as
+    "Exception ignored" and lost. The command boundary keeps it: no traceback, and the command
+    exits 130 / 143 once it has returned, instead of exit 0."""
+    script = tmp_path / "command.py"
+    script.write_text(
+        f"""
+import os, sys
+from goalfile.cli.base import boundary
+
+class Dropped:
+    def __del__(self):
+        os.kill(os.getpid(), {int(signum)})
+        for _ in range(100_000):
+            pass
+
+@boundary
+def command():
+    Dropped()
+    print("the command went on to its end")
+    return 0
+
+command()
+""",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    assert done.returncode == 128 + signum, (done.returncode, done.stderr)
+    assert "interrupted; the goal file is untouched" in done.stderr
