@@ -217,7 +217,9 @@ class FakeModel(ABC):
     def usage_for(self, index: int) -> Usage:
         """The usage reported with the ``index``-th model reply: distinct for every reply, so a
         sum over any set of replies tells which replies it counted."""
-        return Usage(input=1000 + 17 * index, output=20 + index, cache_creation=100, cache_read=0)
+        return Usage(
+            input=1000 + 17 * index, output=20 + index, cache_creation=100, cache_read=7 + index
+        )
 
     # -- to be provided by each wire format
 
@@ -525,6 +527,12 @@ class ResponsesServer(FakeModel):
     """``POST /v1/responses``: OpenAI's Responses API, streamed as server-sent events."""
 
     model_paths = ("/v1/responses",)
+
+    def usage_for(self, index: int) -> Usage:
+        """As :meth:`FakeModel.usage_for`, in the Responses API's terms: no cache creation, and
+        a cached part of the input (``input_tokens_details.cached_tokens``) that a reader must
+        not count twice."""
+        return Usage(input=1000 + 17 * index, output=20 + index, cache_read=5 + index)
 
     def is_model_request(self, body: Any) -> bool:
         return isinstance(body, dict) and "input" in body

@@ -9,6 +9,7 @@ CLI's exit status. Codex's project hook is trusted first, as its `/hooks` screen
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -58,6 +59,7 @@ class Session:
     server: FakeModel
     run: HostRun
     transcripts: list[Path]
+    log: Path  # the request log written next to the repository
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ class Host:
                 transcripts = codex_rollouts(codex_home)
         log = server.write_log(repo.parent / f"{self.name}-requests.jsonl")
         assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-        return Session(server=server, run=run, transcripts=transcripts)
+        return Session(server=server, run=run, transcripts=transcripts, log=log)
 
 
 @pytest.fixture(params=["claude", "codex"])
@@ -199,10 +201,17 @@ def test_a_token_budget_is_exhausted_from_the_real_transcript(
     server = session.server
     # (e) the first stop takes the session's usage so far as its baseline; the second stop
     # charges what the session used after it, which is over the budget
-    replies = [r for r in server.agent_requests() if r.usage is not None]
-    first_feedback = next(i for i, r in enumerate(replies) if r.turn and r.turn.feedback)
-    baseline = sum(host.tokens(r.usage) for r in replies[:first_feedback] if r.usage)
-    latest = sum(host.tokens(r.usage) for r in replies if r.usage)
+    # the figures are counted from the request log the run left behind, which shows the
+    # reason each request carried and the usage sent with each reply
+    logged = [json.loads(line) for line in session.log.read_text(encoding="utf-8").splitlines()]
+    records = [r for r in logged if r["usage"] is not None and server.is_agent_request(r["body"])]
+    sent = [Usage(**r["usage"]) for r in records]
+    assert sent == [r.usage for r in server.agent_requests() if r.usage is not None]
+    assert all(u.cache_read > 0 for u in sent)  # a cached part the reader must not count
+    first_feedback = next(i for i, r in enumerate(records) if r["feedback"])
+    assert "C1 unmet" in records[first_feedback]["feedback"]
+    baseline = sum(host.tokens(u) for u in sent[:first_feedback])
+    latest = sum(host.tokens(u) for u in sent)
     assert latest - baseline >= 2000  # so the second stop must exhaust the budget
     state = goal_state(repo)
     assert state["status"] == "exhausted", session.run.explain()
