@@ -80,9 +80,33 @@ def test_goalfile_missing_from_the_hosts_path_is_a_problem(tmp_path: Path) -> No
     code, report = doctor(repo, WITHOUT_GOALFILE)
     assert code == 1
     missing = [f for f in findings(report, "problem") if f["check"] == "path"]
-    assert {f["host"] for f in missing} >= {"claude", "codex"}
+    assert {f["host"] for f in missing} >= {"claude", "codex", "gemini"}
     assert "`goalfile` is not on PATH" in missing[0]["detail"]
     assert "full path" in missing[0]["hint"]
+
+
+def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal", repo)
+    code, report = doctor(repo)
+    assert code == 0, report
+    ok = {(f["host"], f["check"]) for f in findings(report, "ok")}
+    assert {("gemini", "hook"), ("gemini", "path")} <= ok
+    settings = repo / ".gemini" / "settings.json"
+    settings.write_text('{"hooks": {"AfterAgent": []}, "model": {"name": "m"}}\n')
+    code, report = doctor(repo)
+    assert code == 1
+    [problem] = findings(report, "problem")
+    assert (problem["host"], problem["check"]) == ("gemini", "hook")
+    assert ".gemini/settings.json does not register `goalfile hook stop`" in problem["detail"]
+    run_fix(problem["fix"], repo)
+    assert doctor(repo)[0] == 0
+    fixed = json.loads(settings.read_text())
+    assert fixed["model"] == {"name": "m"}
+    commands = [h["command"] for g in fixed["hooks"]["AfterAgent"] for h in g["hooks"]]
+    assert commands == ["goalfile hook stop --agent gemini"]
 
 
 def test_a_settings_file_that_is_not_json_is_named_with_its_position(tmp_path: Path) -> None:
