@@ -319,3 +319,14 @@ def test_skills_commands_have_help_and_json() -> None:
         command = resolve(path)
         assert command is not None
         assert {"--help", "--json"} <= options_of(command)
+
+
+def test_the_goal_skill_focuses_the_session_on_the_goal_it_activates() -> None:
+    """Without a focus the Stop hook holds the session to every active goal: the goal skill
+    runs `goalfile focus PATH` right after activating, on both of its paths."""
+    assert ("goal", "focus", ()) in SKILL_COMMANDS
+    body = split(SKILLS / "goal" / "SKILL.md")[1]
+    after_new = body.index("--activate`")
+    assert after_new < body.index("`goalfile focus goals/SLUG.md`")
+    after_activate = body.index("`goalfile activate PATH`")
+    assert after_activate < body.index("`goalfile focus PATH`", after_activate)
