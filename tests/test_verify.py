@@ -393,6 +393,28 @@ def test_a_second_verify_says_who_holds_the_lock(repo: Path) -> None:
     assert len(verify_entries(path)) == 1
 
 
+def test_a_no_write_verify_reads_while_another_verify_holds_the_lock(repo: Path) -> None:
+    """`verify --no-write` writes nothing and takes no lock: it runs while a writing verify
+    holds the goal, where a writing run would be refused at once with --lock-wait 0."""
+    started, go = repo / "started", repo / "go"
+    check = f"[ -e {started} ] && exit 0; touch {started}; while [ ! -e {go} ]; do sleep 0.02; done"
+    path = make(repo, row("C1", check, "exit 0"))
+    first = start_goalfile("verify", path, cwd=repo)
+    try:
+        wait_for(started.exists, what="the first check to start")
+        before = path.read_bytes()
+        done = run_goalfile("verify", "--no-write", "--lock-wait", "0", path, cwd=repo)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "locked by" not in done.stderr
+        assert last_line(done.stdout) == "verify-goal demo iteration 1: C1 met; status: met"
+        assert path.read_bytes() == before
+    finally:
+        go.touch()
+        first.communicate(timeout=60)
+    assert first.returncode == 0
+    assert len(verify_entries(path)) == 1
+
+
 def test_an_edit_made_during_the_run_is_kept(repo: Path) -> None:
     started = repo / "started"
     path = make(repo, row("C1", f"touch {started}; sleep 1.5", "exit 0"), lessons="- first lesson")

@@ -306,7 +306,8 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
     type=click.FloatRange(min=0),
     default=600,
     show_default=True,
-    help="Seconds to wait for another goalfile process holding this goal.",
+    help="Seconds to wait for another goalfile process holding this goal (a --no-write run "
+    "takes no lock).",
 )
 @click.option(
     "--tail",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -173,9 +174,16 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
 
 def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = None) -> VerifyResult:
     show = progress or NoProgress()
-    with goal_lock(
-        options.path, command="goalfile verify", wait=options.lock_wait, on_wait=ctx.notify
-    ):
+    # a run that writes nothing reads the goal as `status` does, without the lock: a write
+    # replaces the file by a rename, so a read sees the old file or the new one, never a mix
+    lock: contextlib.AbstractContextManager[None] = (
+        goal_lock(
+            options.path, command="goalfile verify", wait=options.lock_wait, on_wait=ctx.notify
+        )
+        if options.write
+        else contextlib.nullcontext()
+    )
+    with lock:
         goal = load_goal(options.path)
         require_valid(goal)
         if options.write and goal.status is not Status.ACTIVE:
