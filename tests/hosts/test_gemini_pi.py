@@ -232,6 +232,13 @@ def test_pi_print_mode_is_not_held(isolation: Isolation, tmp_path: Path) -> None
 
 def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path: Path) -> None:
     repo = goal_repo(tmp_path)
+    # a second active goal, and a focus on the first: goal_get lists only the focused goal
+    goalfile_ok(
+        "new", "other", "--end-state", "other.txt exists", "--criterion", "other.txt exists",
+        "--check", "test -f other.txt", "--expected", "exit 0", "--non-goal", "Nothing else.",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    goalfile_ok("focus", GOAL, cwd=repo)
     plan: list[Any] = [
         Call("goal_get", {}),
         Call("goal_verify", {"path": GOAL, "no_write": True}),
@@ -249,6 +256,8 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     assert len(outputs) == 3, session.run.explain()
     listed, verified, blocked = outputs
     assert '"path": "goals/demo.md"' in listed and '"status": "active"' in listed, listed
+    assert '"focus": "goals/demo.md"' in listed and "goals/other.md" not in listed, listed
+    assert '"id": "C1"' in listed and '"last_verify"' in listed, listed  # its rows, last entry
     assert "verify-goal demo iteration" in verified, verified
     assert '"status": "blocked"' in blocked or "blocked" in blocked, blocked
     # the goal is blocked, so the extension's hook let the run end without a follow-up
@@ -257,3 +266,5 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     assert state["status"] == "blocked"
     assert "the API is down" in (state["blocker"] or "")
     assert verify_entries(repo) == [], "no_write wrote nothing; the hook found the goal blocked"
+    # the focused goal is blocked, so the agent may stop; the other goal was not verified
+    assert "by verify-goal" not in (repo / "goals" / "other.md").read_text(encoding="utf-8")
