@@ -11,12 +11,20 @@ from conftest import run_goalfile
 from goalfile.hostmcp import merge_codex_mcp
 
 
-def snapshot(root: Path) -> dict[str, bytes]:
-    return {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".git" not in p.parts
-    }
+def snapshot(root: Path) -> dict[str, tuple[bytes, int, int, int]]:
+    """Every file but .git's: its bytes, mode, inode and modification time (a file written
+    again with the same bytes is a change too: an atomic write gives it a new inode)."""
+    found: dict[str, tuple[bytes, int, int, int]] = {}
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and ".git" not in path.relative_to(root).parts:
+            stat = path.stat()
+            found[str(path.relative_to(root))] = (
+                path.read_bytes(),
+                stat.st_mode,
+                stat.st_ino,
+                stat.st_mtime_ns,
+            )
+    return found
 
 
 def test_init_sets_up_all_five_surfaces_and_a_second_run_changes_nothing(repo: Path) -> None:
