@@ -15,12 +15,13 @@ from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Goal
 from goalfile.parse import ledger_bounds, ledger_span, parse_goal, section_key
 
-_VALUE_RE = re.compile(
+# patterns are compiled on first use (by re's own cache): reading a goal edits nothing
+_VALUE = (
     r"^(?P<head>[ \t]*[A-Za-z_][\w-]*[ \t]*:)(?P<value>[^\r]*?)(?P<tail>[ \t]+#[^\r]*)?(?P<cr>\r*)$"
 )
-_PLAIN_RE = re.compile(r"^[A-Za-z0-9_./@+-][A-Za-z0-9 _./:@+-]*$")
+_PLAIN = r"^[A-Za-z0-9_./@+-][A-Za-z0-9 _./:@+-]*$"
 _YAML_WORDS = frozenset({"null", "true", "false", "yes", "no", "on", "off", "~"})
-_YAML_UNSAFE_RE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+_YAML_UNSAFE = "[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]"
 
 
 def yaml_scalar(value: object) -> str:
@@ -33,7 +34,7 @@ def yaml_scalar(value: object) -> str:
         return str(value)
     text = str(value)
     if (
-        _PLAIN_RE.match(text)
+        re.match(_PLAIN, text)
         and text.lower() not in _YAML_WORDS
         and not text.endswith(" ")
         and ": " not in text
@@ -45,8 +46,8 @@ def yaml_scalar(value: object) -> str:
     # (DEL, C1 controls, U+2028/9, BOM, U+FFFE/F) are written as escapes; a lone surrogate
     # (an undecodable byte) cannot be written in YAML at all and becomes U+FFFD
     text = re.sub("[\ud800-\udfff]", "\ufffd", text)
-    return _YAML_UNSAFE_RE.sub(
-        lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
+    return re.sub(
+        _YAML_UNSAFE, lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False)
     )
 
 
@@ -257,7 +258,7 @@ def _require_mapping(
 ) -> None:
     """Refuse to add ``child`` under a ``parent`` whose value is not a block mapping (a scalar,
     a list, a block scalar): the added line would make the frontmatter invalid YAML."""
-    match = _VALUE_RE.match(lines[parent_line])
+    match = re.match(_VALUE, lines[parent_line])
     own = match.group("value").strip() if match is not None else "?"
     first = next(
         (text for text in (line.strip() for line in lines[parent_line + 1 : stop]) if text), ""
@@ -272,7 +273,7 @@ def _require_mapping(
 
 def _replace_value(line: str, rendered: str) -> str:
     """The line with its value replaced; the comment stays in its column when there is room."""
-    match = _VALUE_RE.match(line)
+    match = re.match(_VALUE, line)
     if match is None:
         head, cr = line.split(":", 1)[0], line[len(line.rstrip("\r")) :]
         return f"{head}: {rendered}{cr}"
@@ -291,7 +292,7 @@ def _flow_mapping(line: str) -> dict[str, object] | None:
     """The mapping of a `key: {a: 1, b: 2}` line, or None when the value is not one."""
     import yaml
 
-    match = _VALUE_RE.match(line)
+    match = re.match(_VALUE, line)
     value = match.group("value").strip() if match is not None else ""
     if not value.startswith("{"):
         return None

@@ -121,7 +121,7 @@ EVIDENCE_CHARS = 300
 _EVIDENCE_BYTES = 4 * EVIDENCE_CHARS + 16  # enough bytes to decode 300 characters exactly
 _WS_TEXT = " \t\n\r\x0b\x0c"  # ASCII whitespace, the set bytes.strip() and bytes.isspace() use
 _INT = re.compile(r"-?[0-9]+")
-_LINEWISE = re.compile(r"\\[AZ]|\(\?<?!")  # constructs that see past a line's end
+_LINEWISE = r"\\[AZ]|\(\?<?!"  # constructs that see past a line's end (compiled when used)
 _MAX_MISSES = 16  # block matches that were not a line's match before going line by line
 
 FORMS = (
@@ -903,7 +903,7 @@ class _MatchCheck:
             raise ExpectedSyntaxError(
                 bad.reason, column=1, hint=_hint(bad.tip), clause=format_clause(clause)
             ) from None
-        self.linewise = _LINEWISE.search(clause.pattern) is not None
+        self.linewise = re.search(_LINEWISE, clause.pattern) is not None
         self.found = dict.fromkeys(_SOURCES[clause.stream], False)
         self.lines: dict[str, str] = {}
 

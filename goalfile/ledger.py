@@ -28,9 +28,6 @@ VERIFY_BY = "verify-goal"
 EXCERPT_LINES = 20
 EVIDENCE_CHARS = 300
 
-_ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
-_BREAK_RE = re.compile("(?:\r\n|[\r\n\x0b\x0c\x85\u2028\u2029])+")
-_CONTROL_RE = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]")
 _HEADING_RE = re.compile(
     r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
     r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
@@ -55,11 +52,23 @@ ROW_CELLS = ("id", "verdict", "command", "exit", "evidence")
 ROW_HEADER = "| id | verdict | command | exit | evidence |"  # as the compact style writes it
 
 
+@functools.cache
+def _cleaning() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """ANSI sequences, line breaks and control characters, compiled when a line is first
+    cleaned (a command that only reads a goal cleans none)."""
+    return (
+        re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])"),
+        re.compile("(?:\r\n|[\r\n\x0b\x0c\x85\u2028\u2029])+"),
+        re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ufeff]"),
+    )
+
+
 def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
     """One line of printable text: ANSI sequences and control characters gone, tabs and line
     breaks as spaces."""
-    text = _BREAK_RE.sub(" ", _ANSI_RE.sub("", text).replace("\t", " "))
-    text = _CONTROL_RE.sub("", text)
+    ansi, breaks, control = _cleaning()
+    text = breaks.sub(" ", ansi.sub("", text).replace("\t", " "))
+    text = control.sub("", text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text
@@ -92,7 +101,6 @@ def text_cell(text: str) -> str:
     return md_text(clean_line(text, limit=1_000)).replace("|", "\\|")
 
 
-_SPACES_RE = re.compile(" {2,}")
 _CHAR_REFERENCE_RE: re.Pattern[str] | None = None
 
 
@@ -104,7 +112,7 @@ def md_text(text: str, *, before: str = "", after: str = "") -> str:
     line next to the text (``""`` at a line's end or next to a code span): whether mdformat
     escapes a ``*`` or ``_`` depends on its neighbours. Line-start escapes are
     :func:`md_line`'s."""
-    text = _SPACES_RE.sub(" ", text.replace("\t", " ")).strip()
+    text = re.sub(" {2,}", " ", text.replace("\t", " ")).strip()
     if not re.search(r"[\\*_\[\]<`&~]", text):
         return text
     text = before + text.replace("\\", "\\\\") + after
@@ -329,9 +337,6 @@ def render_entry(entry: Entry, *, status_reason: str | None = None) -> list[str]
     return lines
 
 
-_LIST_ITEM_RE = re.compile(r"^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)")
-
-
 def note_blocks(notes: Sequence[str]) -> list[list[str]]:
     """Lines of Markdown source (an entry's notes) split into blocks as mdformat separates them:
     a paragraph, a list and a table each become a block of their own, a table padded."""
@@ -346,7 +351,7 @@ def note_blocks(notes: Sequence[str]) -> list[list[str]]:
             "table"
             if line.lstrip().startswith("|")
             else "list"
-            if _LIST_ITEM_RE.match(line)
+            if re.match(r"^(?:[-*+]|[0-9]{1,9}[.)])(?:[ \t]|$)", line)
             else "text"
         )
         if now != kind:
@@ -469,7 +474,6 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     )
 
 
-_ESCAPED_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
 _ESCAPE_OR_SPAN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|(`+)(?!`).*?(?<!`)\2(?!`)")
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
 

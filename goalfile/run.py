@@ -144,13 +144,14 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:g}s"
 
 
-_ANSI_ESCAPE = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b.")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+# compiled on first use (by re's own cache): only an error message of sh or git is cleaned
+_ANSI_ESCAPE = r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b."
+_CONTROL = r"[\x00-\x1f\x7f-\x9f]"
 
 
 def clean_message(text: str) -> str:
     """One line of text without escapes or control characters, whitespace collapsed."""
-    text = _CONTROL.sub(" ", _ANSI_ESCAPE.sub("", text))
+    text = re.sub(_CONTROL, " ", re.sub(_ANSI_ESCAPE, "", text))
     text = " ".join(text.split())
     if len(text) > MAX_MESSAGE_CHARS:
         text = text[: MAX_MESSAGE_CHARS - 1] + "…"
