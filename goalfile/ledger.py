@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import functools
 import heapq
+import itertools
 import re
 import unicodedata
 from collections.abc import Collection, Iterator, Sequence
@@ -662,6 +663,14 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
     ``status:`` or a ``contract:`` line: mdformat turns an indented output excerpt into a fenced
     block whose lines start at the margin, and output is data. One search with a literal
     prefix, so the cost stays that of a plain scan."""
+    blocks = margin_blocks(text)
+    if blocks is not None:
+        return blocks[0]
+    return spans_by_marks(text)
+
+
+def spans_by_marks(text: str) -> tuple[tuple[int, int], ...]:
+    """:func:`fenced_spans` for any text: each fence line in turn opens or closes a block."""
     spans: list[tuple[int, int]] = []
     opened: tuple[int, str] | None = None
     for match in fence_marks(text):
@@ -679,6 +688,37 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 
 _MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
+# after a newline, a fenced block of backticks at the margin, matched whole: the opening line
+# (no backtick after its marker), every line that does not close it, and the closing line (as
+# many backticks or more, then only blanks) or the end of the text (group 3); group 1 spans
+# the block from its first character
+_MARGIN_BLOCK_RE = re.compile(
+    r"\n((`{3,})[^`\n]*(?:\n(?!\2`*[^\S\n]*(?:\n|\Z))[^\n]*)*"
+    r"(?:\n\2`*[^\S\n]*(?=\n|\Z)|(\Z)))"
+)
+_INDENTED_MARK_RE = re.compile(r"\n {0,3}~~~|\n {1,3}```")
+
+
+@functools.lru_cache(maxsize=8)
+def margin_blocks(
+    text: str,
+) -> tuple[tuple[tuple[int, int], ...], int | None] | None:
+    """The fenced blocks of a text whose every fence line is backticks at the margin, as
+    goalfile and mdformat write them: the spans of the closed blocks (as :func:`fenced_spans`
+    gives them) and the start of a block that never closes (None when every block closes).
+    None for a text with a tilde fence line or an indented one (a fence line then needs the
+    general reading).
+
+    Each block is one match of a pattern with the literal prefix ``\\n````: the lines between
+    blocks are skipped at C speed, and a ledger of a few thousand entries, each with fenced
+    output, costs one match per block instead of a step per fence line."""
+    if ("~~~" in text or " ```" in text) and _INDENTED_MARK_RE.search(text) is not None:
+        return None
+    found = list(_MARGIN_BLOCK_RE.finditer(text))
+    spans = list(map(re.Match.span, found, itertools.repeat(1)))
+    if found and found[-1].group(3) is not None:
+        return tuple(spans[:-1]), spans[-1][0]
+    return tuple(spans), None
 
 
 def fence_marks(text: str) -> Iterator[re.Match[str]]:

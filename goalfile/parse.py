@@ -728,6 +728,18 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
     the two are visited in the order of the text."""
     sections = ledger.headings(text).sections
     at = bisect.bisect_left(sections, pos + 1)  # the newline before a heading line is >= pos
+    blocks = ledger.margin_blocks(text)
+    if blocks is not None and all(start > pos for start in _first_block(blocks)):
+        # every fence line is backticks at the margin, and none opens a block before ``pos``:
+        # the blocks of the whole text are those a reading from ``pos`` finds
+        closed, open_from = blocks
+        stop = len(text) if open_from is None else open_from
+        for line in sections[at:]:
+            if line > stop:
+                return
+            if not ledger.in_spans(closed, line):
+                yield line, True
+        return
     fence: str | None = None  # the opening marker while inside a fenced block
     markers = Markers(text)
     while True:
@@ -757,6 +769,14 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
             and not marker.group("rest").strip()
         ):
             fence = None
+
+
+def _first_block(blocks: tuple[tuple[tuple[int, int], ...], int | None]) -> tuple[int, ...]:
+    """The start of the first fenced block :func:`ledger.margin_blocks` found (none or one)."""
+    closed, open_from = blocks
+    if closed:
+        return (closed[0][0],)
+    return () if open_from is None else (open_from,)
 
 
 class Markers:

@@ -108,6 +108,10 @@ def without_line(entry: Entry) -> Entry:
 @settings(max_examples=400, deadline=None)
 @given(texts, st.booleans())
 def test_the_index_gives_the_entries_a_full_parse_gives(body: str, ledger_first: bool) -> None:
+    check_index(body, ledger_first)
+
+
+def check_index(body: str, ledger_first: bool) -> None:
     head = "---\nslug: g\n---\n" if ledger_first else "# Goal: g\n\n"
     text = f"{head}## Iterations\n{body}"
     region = parse.ledger_region(text)
@@ -237,3 +241,73 @@ def test_fence_marks_are_those_the_newline_pattern_finds(lines: list[str]) -> No
     text = "\n".join(lines)
     expected = [(m.start(), m.group(0)) for m in ledger._FENCE_MARK_RE.finditer(text)]
     assert [(m.start(), m.group(0)) for m in ledger.fence_marks(text)] == expected
+
+
+# fence lines of backticks at the margin only, as goalfile and mdformat write them: the texts
+# whose blocks one pattern matches whole (ledger.margin_blocks)
+MARGIN_LINES = [
+    *(line for line in LINES if "~" not in line and not line.startswith(" ")),
+    "```text",
+    "````",
+    "````text",
+    "```` ",
+    "```\r",
+    "```text\r",
+    "``` \t",
+    "```\x1c",
+    "``` x`y",
+    "````` `",
+    "    987654",
+    "text ```",
+    "  indented text",
+]
+margin_texts = st.lists(st.sampled_from(MARGIN_LINES), max_size=40).map("\n".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(margin_texts)
+def test_blocks_matched_whole_are_those_each_fence_line_opens_and_closes(text: str) -> None:
+    blocks = ledger.margin_blocks(text)
+    assert blocks is not None
+    assert ledger.fenced_spans(text) == ledger.spans_by_marks(text)
+    closed, open_from = blocks
+    assert closed == ledger.spans_by_marks(text)
+    # a block that never closes starts at the first fence line after the last closed block
+    # that is not a backtick line with a backtick after its marker
+    after = closed[-1][1] if closed else 0
+    opening = next(
+        (
+            m.start() + 1
+            for m in ledger.fence_marks(text)
+            if m.start() >= after and "`" not in m.group(2)
+        ),
+        None,
+    )
+    assert open_from == opening
+
+
+@settings(max_examples=500, deadline=None)
+@given(margin_texts, st.integers(min_value=0, max_value=50))
+def test_heading_lines_outside_margin_fences_are_those_a_full_scan_finds(
+    text: str, pos: int
+) -> None:
+    pos = min(pos, len(text))
+    found = [line for line, _ in parse._outside_fences(text, pos)]
+    assert found == list(reference_outside_fences(text, pos))
+
+
+@settings(max_examples=300, deadline=None)
+@given(margin_texts, st.booleans())
+def test_the_index_of_a_ledger_with_margin_fences_gives_a_full_parse(
+    body: str, ledger_first: bool
+) -> None:
+    check_index(body, ledger_first)
+
+
+def test_a_tilde_or_indented_fence_line_is_read_line_by_line() -> None:
+    for line in ("~~~", " ```", "   ~~~~ x", "  ```text"):
+        text = f"a\n```\nb\n{line}\nc\n```\nd"
+        assert ledger.margin_blocks(text) is None
+        assert ledger.fenced_spans(text) == ledger.spans_by_marks(text)
+    for text in ("a ~~~ b\n```\nc\n```", "a\n    ```\n```\nb\n```"):
+        assert ledger.margin_blocks(text) is not None
