@@ -72,6 +72,8 @@ Effect = Literal["loosened", "tightened", "changed"]
 
 @dataclass(frozen=True, kw_only=True, order=True)
 class ContractRow:
+    """One criterion as the contract holds it: what its check runs and what it expects."""
+
     id: str
     check: str
     expected: str

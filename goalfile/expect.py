@@ -239,6 +239,8 @@ class ExpectedSyntaxError(GoalFileInvalid):
 
 @dataclass(frozen=True)
 class _Tok:
+    """A word, string or regex of an ``expected`` text, with its span."""
+
     kind: Literal["word", "string", "regex"]
     value: str
     pos: int

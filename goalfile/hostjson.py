@@ -28,11 +28,11 @@ import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 
 from goalfile import files
 from goalfile.errors import GoalfileError
+from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent
 
 __all__ = [
     "HOOK_TIMEOUT",
@@ -45,16 +45,7 @@ __all__ = [
     "settings_path",
 ]
 
-HOOK_TIMEOUT = 600  # seconds; the hosts' own default for a command hook
 HOOK_PREFIX = ("goalfile", "hook", "stop")
-
-
-class HostAgent(StrEnum):
-    CLAUDE = "claude"
-    CODEX = "codex"
-    GEMINI = "gemini"
-    PI = "pi"
-
 
 SETTINGS = {
     HostAgent.CLAUDE: Path(".claude") / "settings.json",

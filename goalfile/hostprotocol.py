@@ -18,9 +18,19 @@ Code (Codex sends the same ``Stop`` input as Claude Code, so Codex needs ``--age
 
 from __future__ import annotations
 
-from goalfile.hostjson import HostAgent
+from enum import StrEnum
 
-__all__ = ["allow_answer", "block_answer", "detect_agent"]
+__all__ = ["HOOK_TIMEOUT", "HostAgent", "allow_answer", "block_answer", "detect_agent"]
+
+HOOK_TIMEOUT = 600  # seconds; the hosts' own default for a command hook
+
+
+class HostAgent(StrEnum):
+    CLAUDE = "claude"
+    CODEX = "codex"
+    GEMINI = "gemini"
+    PI = "pi"
+
 
 EVENTS = {"AfterAgent": HostAgent.GEMINI, "agent_end": HostAgent.PI}
 

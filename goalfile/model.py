@@ -31,6 +31,8 @@ class Kind(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class Budget:
+    """The frontmatter's ``budget``: iterations and tokens a goal may use (None: no limit)."""
+
     iterations: int | None = None
     tokens: int | None = None
 

@@ -106,6 +106,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.expect",
         "goalfile.accounting",
         "goalfile.usage",
+        "goalfile.hostjson",  # the settings files of `init`
         "tempfile",
         "hashlib",
     }

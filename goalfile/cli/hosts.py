@@ -386,7 +386,7 @@ def hook_stop(
     ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. Always exits 0:
     an internal error lets the agent stop, with a message on stderr.
     """
-    from goalfile.hostjson import HostAgent
+    from goalfile.hostprotocol import HostAgent
 
     given = HostAgent(agent) if agent else None
     host = given or HostAgent.CLAUDE

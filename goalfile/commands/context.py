@@ -12,6 +12,9 @@ from pathlib import Path
 
 @dataclass(frozen=True, kw_only=True)
 class Context:
+    """What a command takes from its process: the date, the environment, the working folder,
+    a clock and where progress messages go."""
+
     today: str  # YYYY-MM-DD, the date written into entries
     env: Mapping[str, str]
     cwd: Path

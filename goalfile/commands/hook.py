@@ -40,8 +40,7 @@ from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import git_toplevel, load_goal, read_text
 from goalfile.handedit import unbacked_status
-from goalfile.hostjson import HOOK_TIMEOUT, HostAgent
-from goalfile.hostprotocol import allow_answer, block_answer
+from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
 from goalfile.model import Finding, Kind, RowResult, Status, Verdict
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
@@ -98,6 +97,8 @@ class StopInput:
 
 @dataclass(frozen=True, kw_only=True)
 class HookOptions:
+    """The hook's command line: the host, the goal, the host's timeout and the stall limit."""
+
     agent: HostAgent = HostAgent.CLAUDE
     goal: str | None = None
     timeout: float = float(HOOK_TIMEOUT)  # the host's hook timeout, seconds
@@ -128,6 +129,8 @@ class GoalOutcome:
 
 @dataclass(frozen=True, kw_only=True)
 class StopDecision:
+    """What the hook answers: an outcome per goal, and notes for stderr."""
+
     goals: tuple[GoalOutcome, ...] = ()
     notes: tuple[str, ...] = ()  # for stderr
 

@@ -66,6 +66,9 @@ class NoProgress:
 
 @dataclass(frozen=True, kw_only=True)
 class VerifyOptions:
+    """How ``verify`` runs: the goal, whether it writes, where token usage comes from, time
+    limits, the judge, the lock wait and the checks run at once."""
+
     path: str
     write: bool = True
     tokens_used: Callable[[], int | None] = field(default=lambda: None)
@@ -79,6 +82,9 @@ class VerifyOptions:
 
 @dataclass(frozen=True, kw_only=True)
 class VerifyResult:
+    """What a run found: each row's result and output, the status, the summary line and the
+    entry it wrote (or would have written)."""
+
     path: str
     slug: str
     iteration: int
@@ -309,6 +315,8 @@ def _not_active_hint(goal: Goal) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class _Run:
+    """The rows' results, the status they decide and the tokens used."""
+
     rows: tuple[RowResult, ...]
     status: Status
     reason: str | None

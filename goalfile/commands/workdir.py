@@ -37,6 +37,8 @@ class Source(StrEnum):
 
 @dataclass(frozen=True, kw_only=True)
 class WorkDir:
+    """Where the checks run, why there, and the folder relative to the goal file's."""
+
     path: Path
     source: Source
     relative: str  # from the goal file's folder, with `/`: `..`, `.`, `../..`
