@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, clean_env
-from host_install import HostInstallError, NpmCli, install_cli
-
-CODEX = NpmCli(package="@openai/codex", version="0.171.0", bin="codex")
+from host_install import HostInstallError, install_cli
+from host_run_more import GEMINI_CLI, PI
+from hosts_fixtures import CLAUDE_CODE, CODEX
 
 
 def test_a_host_case_without_node_fails_and_says_what_is_missing(tmp_path: Path) -> None:
@@ -56,3 +56,10 @@ def test_an_unreachable_registry_is_an_error_naming_the_command(
     # nothing half-installed is left where a later run would take it for an install
     assert not (root / CODEX.key).exists()
     assert [p.name for p in root.iterdir() if not p.name.endswith(".lock")] == []
+
+
+def test_docs_name_the_pinned_versions() -> None:
+    """docs/hosts.md says which versions are tested: the ones the suite pins."""
+    docs = (REPO / "docs" / "hosts.md").read_text(encoding="utf-8")
+    for cli in (CLAUDE_CODE, CODEX, GEMINI_CLI, PI):
+        assert f"| `{cli.package}` | {cli.version} |" in docs, cli
