@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
+import re
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -211,6 +213,15 @@ def test_without_the_sdk_the_command_says_how_to_install_it(tmp_path: Path) -> N
     assert done.returncode == 2
     assert "pip install 'goalfile[mcp]'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_sdk_is_an_optional_extra() -> None:
+    """The core install stays light: `mcp` is required only by the `mcp` extra (and the
+    test extra), never by goalfile itself."""
+    requires = importlib.metadata.requires("goalfile") or []
+    sdk = [r for r in requires if re.match(r"mcp\b", r)]
+    extras = {re.sub(r".*;\s*extra\s*==\s*", "", r).strip("'\"") for r in sdk}
+    assert extras == {"mcp", "test"}, sdk
 
 
 def test_focus_is_shown_set_and_cleared(project: Path) -> None:

@@ -265,6 +265,7 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     state = goal_state(repo)
     assert state["status"] == "blocked"
     assert "the API is down" in (state["blocker"] or "")
+    assert "a mirror" in (repo / GOAL).read_text(encoding="utf-8")  # what was tried, ledgered
     assert verify_entries(repo) == [], "no_write wrote nothing; the hook found the goal blocked"
     # the focused goal is blocked, so the agent may stop; the other goal was not verified
     assert "by verify-goal" not in (repo / "goals" / "other.md").read_text(encoding="utf-8")
