@@ -3,6 +3,7 @@ npm on PATH, or without the npm registry, the error names what is missing and wh
 
 from __future__ import annotations
 
+import shutil
 import socket
 import subprocess
 import sys
@@ -36,6 +37,19 @@ def test_a_host_case_without_node_fails_and_says_what_is_missing(tmp_path: Path)
     assert "skipped" not in output, output
     assert "HostInstallError: `node` is not on PATH" in output, output
     assert "apt-get install nodejs npm" in output
+
+
+def test_node_without_npm_is_an_error_naming_npm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    node = shutil.which("node")
+    assert node is not None, "the host suite needs node on PATH"
+    only_node = tmp_path / "bin"
+    only_node.mkdir()
+    (only_node / "node").symlink_to(node)
+    monkeypatch.setenv("PATH", str(only_node))
+    with pytest.raises(HostInstallError, match="`npm` is not on PATH"):
+        install_cli(CODEX, root=tmp_path / "cache")
 
 
 def test_an_unreachable_registry_is_an_error_naming_the_command(
