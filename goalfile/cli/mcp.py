@@ -19,8 +19,10 @@ def mcp_command() -> int:
     registers it for Claude Code (.mcp.json), Gemini CLI (.gemini/settings.json) and Codex
     (.codex/config.toml).
     """
+    import gc
     import os
 
+    gc.enable()  # off for a command's short life (see goalfile.__main__); a server lives long
     try:
         from goalfile.mcp_server import project_root, serve
     except ImportError as exc:
