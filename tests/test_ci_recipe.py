@@ -81,3 +81,55 @@ def test_the_step_fails_a_goal_file_that_does_not_load(goals: Path) -> None:
     done = run_step(goals)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "not valid YAML" in done.stderr
+
+
+def met_then_evidence_removed(repo: Path, folder: Path, name: str, slug: str) -> Path:
+    """A goal made `met` by a verify run while its evidence existed; the evidence is then gone,
+    so its check fails on the tree CI sees."""
+    goal = write_goal(
+        folder, goal_text(slug=slug, rows=(row("C1", "test -f evidence", "exit 0"),)), name
+    )
+    (repo / "evidence").write_text("", "utf-8")
+    assert run_goalfile("verify", goal, cwd=repo).returncode == 0
+    (repo / "evidence").unlink()
+    return goal
+
+
+@pytest.mark.parametrize(
+    ("folder", "name"),
+    [("goals/auth", "login.md"), ("goals", ".login.md"), (".zetetic/goals/team", "login.md")],
+)
+def test_the_step_reruns_every_goal_goalfile_discovers(goals: Path, folder: str, name: str) -> None:
+    """A goal in a sub-folder of goals/, a dot-file goal and one under .zetetic/goals/ are
+    goals for status, audit and the hook; the step re-runs them too (a glob `goals/*.md`
+    skipped the first two while the top-level goals kept it non-empty)."""
+    goal = met_then_evidence_removed(goals, goals / folder, name, "login")
+    path = str(goal.relative_to(goals))
+    shown = run_goalfile("status", "--json", cwd=goals)
+    assert f'"path": "{path}"' in shown.stdout, shown.stdout
+    done = run_step(goals)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "verify-goal login iteration 1: C1 unmet" in done.stdout, done.stdout
+    assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
+
+
+def test_the_step_fails_when_status_cannot_run(goals: Path) -> None:
+    """An exit of `status` other than 0 or 3 (here: a usage error from a goalfile too old to
+    know `--json` is imitated by a wrapper) fails the step instead of re-running nothing."""
+    wrapper = goals / "bin"
+    wrapper.mkdir()
+    fake = wrapper / "goalfile"
+    fake.write_text("#!/bin/sh\necho 'Error: No such option: --json' >&2\nexit 2\n", "utf-8")
+    fake.chmod(0o755)
+    jq = shutil.which("jq")
+    assert jq is not None, "the CI recipe needs jq: install it (apt-get install jq)"
+    done = subprocess.run(
+        ["bash", "-e", "-c", recipe_step()],
+        cwd=goals,
+        env=clean_env({"PATH": f"{wrapper}:{Path(jq).parent}:/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode != 0, done.stdout + done.stderr
