@@ -585,15 +585,6 @@ def _lock_failed(lock_file: Path, exc: OSError) -> Refused:
     )
 
 
-def git_toplevel(start: str | os.PathLike[str]) -> Path | None:
-    """The nearest folder at or above ``start`` holding ``.git`` (a folder or a worktree file)."""
-    here = Path(start).resolve()
-    for folder in (here, *here.parents):
-        if (folder / ".git").exists():
-            return folder
-    return None
-
-
 def require_file(path: str | os.PathLike[str]) -> Path:
     target = Path(path)
     if not target.is_file():

@@ -25,8 +25,9 @@ from mcp.server.stdio import stdio_server
 
 from goalfile import __version__
 from goalfile.commands.status import discover
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError
-from goalfile.files import git_toplevel, read_text
+from goalfile.files import read_text
 from goalfile.mcp_tools import OUTPUT_LIMIT, TOOLS, ToolArgumentError, command_line, outcome
 from goalfile.run import CheckSpec, Ending, run_check
 
@@ -41,7 +42,7 @@ TOOL_TIMEOUT = 3600.0  # seconds; verify has its own per-check and goal limits
 
 
 def project_root(cwd: Path) -> Path:
-    return git_toplevel(cwd) or cwd
+    return repository_top(cwd) or cwd
 
 
 def _run_cli(

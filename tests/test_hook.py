@@ -166,6 +166,47 @@ def test_the_hook_runs_from_a_subfolder_of_the_repository(hook_repo: Path) -> No
     assert answer is not None and answer["decision"] == "block"
 
 
+def stop_from(folder: Path, repo: Path, *extra: str) -> dict[str, object] | None:
+    """The Claude Code hook, run in ``repo``, with the session's ``cwd`` in ``folder``."""
+    data = json.loads(recorded("claude", repo))
+    data["cwd"] = str(folder)
+    return output(stop("claude", repo, *extra, stdin=json.dumps(data)))
+
+
+@pytest.mark.parametrize("planted", ["empty .git file", "empty .git folder", "git init"])
+def test_a_git_planted_in_a_subfolder_does_not_hide_the_goals(
+    hook_repo: Path, planted: str
+) -> None:
+    """`touch scratch/.git; cd scratch`, then stop: the repository is the one git names, and a
+    repository made inside the project adds its goals to the project's own."""
+    path = demo_goal(hook_repo)
+    assert run_goalfile("focus", "goals/demo.md", cwd=hook_repo).returncode == 0
+    scratch = hook_repo / "scratch"
+    scratch.mkdir()
+    if planted == "empty .git file":
+        (scratch / ".git").write_text("", encoding="utf-8")
+    elif planted == "empty .git folder":
+        (scratch / ".git").mkdir()
+    else:
+        make_git_repo(scratch)
+    answer = stop_from(scratch, hook_repo)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert str(answer["reason"]).startswith("verify-goal demo iteration 1: C1 unmet")
+    assert "### Iteration 1" in path.read_text(encoding="utf-8")
+
+
+def test_a_relative_goal_flag_is_resolved_against_the_repository_top(hook_repo: Path) -> None:
+    """`--goal goals/demo.md` names the repository's goal, never a decoy under the session's
+    `cwd` (a draft, or a goal whose checks the agent wrote)."""
+    demo_goal(hook_repo)
+    decoy = write_goal(hook_repo / "scratch" / "goals", goal_text(status="draft"))
+    before = decoy.read_bytes()
+    answer = stop_from(hook_repo / "scratch", hook_repo, "--goal", "goals/demo.md")
+    assert answer is not None and answer["decision"] == "block", answer
+    assert str(answer["reason"]).startswith("verify-goal demo iteration 1: C1 unmet")
+    assert decoy.read_bytes() == before
+
+
 def test_transcripts_of_both_hosts_are_accounted(hook_repo: Path) -> None:
     path = demo_goal(hook_repo)
     claude = hook_repo.parent / "claude.jsonl"

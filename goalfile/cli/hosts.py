@@ -227,12 +227,12 @@ def _statusline(wanted: bool) -> tuple[Any, Any]:
     if not wanted:
         return None, None
     from goalfile.commands.statusline import register
+    from goalfile.commands.workdir import repository_top
     from goalfile.errors import GoalfileError
-    from goalfile.files import git_toplevel
 
     cwd = context().cwd
     try:
-        done = register(root=git_toplevel(cwd) or cwd)
+        done = register(root=repository_top(cwd) or cwd)
     except GoalfileError as exc:
         return None, exc
     shown = os.path.relpath(done.path, cwd)

@@ -30,8 +30,8 @@ from goalfile import codexconfig, files, hostjson
 from goalfile.commands.context import Context
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
-from goalfile.files import git_toplevel
 from goalfile.hostjson import HostAgent
 
 SCHEMA_VERSION = 1
@@ -385,7 +385,7 @@ def _invalid(folder: Path, name: str) -> str | None:
 
 
 def doctor(*, ctx: Context) -> DoctorResult:
-    root = git_toplevel(ctx.cwd) or ctx.cwd
+    root = repository_top(ctx.cwd) or ctx.cwd
     findings: list[Finding] = []
     for agent in hostjson.SETTINGS:
         found, commands = hook_findings(root, agent, ctx)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from goalfile import files
 from goalfile.commands.context import Context
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, Refused, UsageError
-from goalfile.files import git_toplevel, load_goal
+from goalfile.files import load_goal
 from goalfile.model import Goal
 
 FOCUS_FILE = "goalfile-focus.json"
@@ -105,7 +106,7 @@ class FocusResult:
 
 
 def _root(ctx: Context) -> Path:
-    root = git_toplevel(ctx.cwd)
+    root = repository_top(ctx.cwd)
     if root is None:
         raise UsageError(
             f"{ctx.cwd} is not inside a git repository; the focus is kept in the git folder",

@@ -5,7 +5,8 @@ a JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``, ``hook_eve
 ``stop_hook_active`` (true when the agent is already continuing because a Stop hook blocked).
 
 The hook picks the goal (``--goal``, else the working tree's focus from ``goalfile focus``,
-else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``), runs ``verify`` on it
+else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``) of each git work tree that
+holds ``cwd``, as git names them (:func:`project_roots`), runs ``verify`` on it
 (writing the ledger entry, with the session's transcript for token accounting, within a time
 limit below the host's hook timeout), and answers:
 
@@ -38,7 +39,7 @@ from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, UsageError
-from goalfile.files import git_toplevel, load_goal, read_text
+from goalfile.files import load_goal, read_text
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
 from goalfile.model import Finding, Kind, RowResult, Status, Verdict
@@ -238,29 +239,63 @@ def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
     return verify(options, ctx)
 
 
-def project_root(stop: StopInput, ctx: Context) -> Path:
-    """The hook input's ``cwd`` (else the process's), raised to its git top level."""
+def project_roots(stop: StopInput, ctx: Context) -> list[Path]:
+    """The repositories whose goals hold the agent: every git work tree that holds the hook
+    input's ``cwd`` (else the process's), innermost first, as git names them
+    (:func:`goalfile.commands.workdir.work_trees`). A ``.git`` that git rejects (an empty
+    file planted in a sub-folder) is passed over, and one git accepts (`git init scratch`)
+    adds a tree without dropping the project's own. Outside git, the folder itself."""
+    from goalfile.commands.workdir import work_trees
+
+    start = _start(stop, ctx)
+    return work_trees(start) or [start]
+
+
+def _start(stop: StopInput, ctx: Context) -> Path:
+    """The hook input's ``cwd`` when it is a folder, else the process's."""
     start = Path(stop.cwd).expanduser() if stop.cwd else ctx.cwd
     if not start.is_absolute():
         start = ctx.cwd / start
     if not start.is_dir():
         start = ctx.cwd
-    return git_toplevel(start) or start
+    return start.resolve()
 
 
-def goal_paths(stop: StopInput, options: HookOptions, ctx: Context, root: Path) -> list[Path]:
-    if options.goal is None:
-        from goalfile.commands.status import discover
+def goal_paths(
+    options: HookOptions, roots: list[Path], notes: list[str]
+) -> tuple[list[Path], frozenset[Path]]:
+    """The goal files to look at, and those of them picked by name: ``--goal`` (a relative
+    one resolved against each repository's top level, never against ``cwd``), else each
+    repository's focused goal, else every goal file of each repository. A goal picked by name
+    that is absent or not active is answered for; a discovered one is passed over."""
+    if options.goal is not None:
+        given = Path(options.goal).expanduser()
+        if given.is_absolute():
+            return [given], frozenset([given])
+        found = [root / given for root in roots if (root / given).is_file()]
+        paths = _unique(found) or [roots[0] / given]
+        return paths, frozenset(paths)
+    from goalfile.commands.status import discover
 
-        return [Path(p) for p in discover(root)]
-    given = Path(options.goal).expanduser()
-    if given.is_absolute():
-        return [given]
-    bases = [Path(stop.cwd) if stop.cwd else ctx.cwd, root, ctx.cwd]
-    for base in bases:
-        if (base / given).is_file():
-            return [base / given]
-    return [bases[0] / given]
+    picked: list[Path] = []
+    named: set[Path] = set()
+    for root in roots:
+        focused = _focused(root, notes)
+        if focused is not None:
+            named.add(focused)
+        picked += [focused] if focused is not None else [Path(p) for p in discover(root)]
+    return _unique(picked), frozenset(named)
+
+
+def _unique(paths: list[Path]) -> list[Path]:
+    seen: set[Path] = set()
+    kept = []
+    for path in paths:
+        key = path.resolve()
+        if key not in seen:
+            seen.add(key)
+            kept.append(path)
+    return kept
 
 
 def decide_stop(
@@ -269,15 +304,17 @@ def decide_stop(
     start = ctx.clock()
     margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
     deadline = start + max(options.timeout - margin, 1.0)
-    root = project_root(stop, ctx)
+    if options.goal is not None and Path(options.goal).expanduser().is_absolute():
+        roots = [_start(stop, ctx)]  # the goal is named outright: no repository decides it
+    else:
+        roots = project_roots(stop, ctx)
     notes: list[str] = []
-    if options.goal is None:  # the goal this working tree focuses on, if any, is the one
-        options = _focused(root, options, notes)
+    paths, named = goal_paths(options, roots, notes)
     outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
-    for path in goal_paths(stop, options, ctx, root):
-        shown = _shown(path, root)
-        if options.goal is not None and not path.exists():
+    for path in paths:
+        shown = _shown(path, roots)
+        if path in named and not path.exists():
             outcomes.append(
                 GoalOutcome(
                     path=shown,
@@ -299,7 +336,7 @@ def decide_stop(
         if goal.status is Status.ACTIVE:
             reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
             active.append((path, reviews))
-        elif options.goal is not None:
+        elif path in named:
             outcomes.append(
                 GoalOutcome(
                     path=shown,
@@ -309,7 +346,8 @@ def decide_stop(
                 )
             )
     if not active and not outcomes:
-        notes.append(f"no active goal under {root}; the stop is allowed")
+        under = ", ".join(str(root) for root in roots)
+        notes.append(f"no active goal under {under}; the stop is allowed")
     transcript = _transcript(stop, notes)
     if active:
         from goalfile.commands.verify import VerifyOptions
@@ -317,7 +355,7 @@ def decide_stop(
         from goalfile.usage import TranscriptError
     for path, reviews in active:
         remaining = deadline - ctx.clock()
-        shown = _shown(path, root)
+        shown = _shown(path, roots)
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
             outcomes.append(
@@ -357,20 +395,20 @@ def decide_stop(
     return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
 
 
-def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
-    """The focused goal, when `goalfile focus` would accept it (a goal file inside this
-    repository that loads); otherwise the focus is ignored with a note, and every goal of the
-    repository is looked at."""
+def _focused(root: Path, notes: list[str]) -> Path | None:
+    """The focused goal of the repository at ``root``, when `goalfile focus` would accept it
+    (a goal file inside this repository that loads); otherwise the focus is ignored with a
+    note, and every goal of the repository is looked at."""
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
     focus = recorded_focus(root)
     if focus is None:
-        return options
+        return None
     ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"
     if not (root / focus.goal).is_file():
         notes.append(f"the focused goal {focus.goal} does not exist; {ignored}")
-        return options
+        return None
     try:
         relative, _ = accepted(root, root / focus.goal, shown=focus.goal)
     except GoalfileError as exc:
@@ -378,9 +416,9 @@ def _focused(root: Path, options: HookOptions, notes: list[str]) -> HookOptions:
             f"the focus is ignored, as `goalfile focus` would refuse it: {exc.render()}\n"
             f"  {ignored}"
         )
-        return options
+        return None
     notes.append(f"focus: {relative}")
-    return replace(options, goal=str(root / relative))
+    return root / relative
 
 
 def _start_next_iteration(
@@ -529,8 +567,11 @@ def _transcript(stop: StopInput, notes: list[str]) -> str | None:
     return path
 
 
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
+def _shown(path: Path, roots: list[Path]) -> str:
+    """``path`` relative to the innermost repository that holds it."""
+    for root in roots:
+        try:
+            return str(path.resolve().relative_to(root.resolve()))
+        except ValueError:
+            continue
+    return str(path)

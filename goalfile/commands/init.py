@@ -21,8 +21,8 @@ from goalfile.commands.context import Context
 from goalfile.commands.new import new_goal
 from goalfile.commands.skills import Scope, SkillsResult, install
 from goalfile.commands.status import discover
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
-from goalfile.files import git_toplevel
 from goalfile.hostjson import HOOK_TIMEOUT, HostAgent, Registration, register_stop_hook
 from goalfile.hostmcp import McpRegistration, register_mcp
 from goalfile.pi_extension import ExtensionInstall, install_pi_extension
@@ -87,7 +87,7 @@ def init(
     mcp: bool = False,
     trust_codex: bool = False,
 ) -> InitResult:
-    root = git_toplevel(ctx.cwd) or ctx.cwd
+    root = repository_top(ctx.cwd) or ctx.cwd
     at_root = replace(ctx, cwd=root)
     existing = tuple(discover(root))
     written: str | None = None

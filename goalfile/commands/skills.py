@@ -28,8 +28,8 @@ from pathlib import Path
 
 from goalfile import __version__
 from goalfile.commands.context import Context
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, UsageError
-from goalfile.files import git_toplevel
 from goalfile.hostjson import write_atomic
 from goalfile.resources import data_dir
 
@@ -207,7 +207,7 @@ def scope_root(scope: Scope, ctx: Context) -> Path:
     if scope is Scope.USER:
         home = ctx.env.get("HOME")
         return Path(home) if home else Path.home()
-    return git_toplevel(ctx.cwd) or ctx.cwd
+    return repository_top(ctx.cwd) or ctx.cwd
 
 
 def folders(scope: Scope, target: str, ctx: Context) -> list[tuple[Path, Scope | None]]:

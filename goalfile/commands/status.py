@@ -11,10 +11,10 @@ from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
 from goalfile.commands.hints import status_command
 from goalfile.commands.verify import impossible_rows
-from goalfile.commands.workdir import WorkDir
+from goalfile.commands.workdir import WorkDir, repository_top
 from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError, GoalFileInvalid
-from goalfile.files import git_toplevel, load_goal
+from goalfile.files import load_goal
 from goalfile.handedit import unbacked_met
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
@@ -118,11 +118,9 @@ def default_paths(cwd: Path) -> list[str]:
     the current folder."""
     import os
 
-    from goalfile.files import git_toplevel
-
     found = discover(cwd)
     if not found:
-        top = git_toplevel(cwd)
+        top = repository_top(cwd)
         if top is not None and top.resolve() != cwd.resolve():
             found = discover(top)
     return [os.path.relpath(path, cwd) for path in found]
@@ -166,7 +164,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 workdir=where,
             )
         )
-    root = git_toplevel(ctx.cwd)
+    root = repository_top(ctx.cwd)
     focus = read_focus(root) if root is not None else None
     return StatusResult(goals=tuple(results), focus=focus.goal if focus else None)
 

@@ -18,8 +18,9 @@ from goalfile import hostjson, statusline
 from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
 from goalfile.commands.status import discover, last_entry
+from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError
-from goalfile.files import git_toplevel, load_goal
+from goalfile.files import load_goal
 from goalfile.model import Goal, Status
 
 
@@ -42,7 +43,7 @@ def session_folder(raw: str, ctx: Context) -> Path:
 
 def status_text(raw: str, ctx: Context) -> str:
     folder = session_folder(raw, ctx)
-    root = git_toplevel(folder) or folder
+    root = repository_top(folder) or folder
     focus = read_focus(root)
     if focus is not None and (root / focus.goal).is_file():
         try:

@@ -113,12 +113,12 @@ def _first_link(path: Path) -> Path:
 def git_top(folder: str) -> str | None:
     """The nearest folder at or above ``folder`` that git confirms as a work tree's top (asked
     each time: a long-running process such as `goalfile mcp` must see a `.git` that moved)."""
-    from goalfile.run import git_toplevel
-
     here = Path(folder)
     for candidate in (here, *here.parents):
         if not os.path.lexists(candidate / ".git"):
             continue
+        from goalfile.run import git_toplevel  # here: outside a repository, git is never asked
+
         try:
             top = git_toplevel(str(candidate))
         except OSError:  # git cannot run: trust only a `.git` folder that looks like one
@@ -128,6 +128,30 @@ def git_top(folder: str) -> str | None:
         if top is not None and Path(top).resolve() == candidate.resolve():
             return str(candidate)
     return None
+
+
+def repository_top(folder: str | os.PathLike[str]) -> Path | None:
+    """The top of the git work tree that holds ``folder``, as git names it (:func:`git_top`):
+    a ``.git`` file or folder that git rejects (an empty one planted in a sub-folder) is passed
+    over. None outside a repository."""
+    top = git_top(str(Path(folder).resolve()))
+    return Path(top) if top is not None else None
+
+
+def work_trees(folder: str | os.PathLike[str]) -> list[Path]:
+    """Every git work tree that holds ``folder``, innermost first: the one git names, then the
+    one holding that tree's top, and so on. A repository made inside the project (`git init
+    scratch`) is one more tree, never a way out of the project's own."""
+    found: list[Path] = []
+    here = Path(folder).resolve()
+    while True:
+        top = repository_top(here)
+        if top is None or top in found:
+            return found
+        found.append(top)
+        if top.parent == top:
+            return found
+        here = top.parent
 
 
 def enclosing(found: WorkDir) -> Path | None:
