@@ -206,14 +206,46 @@ def source_contract_of(goal: Goal) -> Contract:
     )
 
 
+# The first day goalfile read cells as Markdown shows them (and so digested the rendered
+# text); every pin activate made before it digested the cells' source text.
+RENDERED_SINCE = "2026-12-01"
+
+
 def pin_matches(pin: str, goal: Goal) -> bool:
-    """Whether ``pin`` is the goal's digest: as Markdown shows the contract, or, for a pin
-    written before that, as its source text reads (so existing pins keep verifying)."""
+    """Whether ``pin`` is the goal's digest as Markdown shows the contract, or a pin that was
+    made from the cells' source text (:func:`source_pin`) and is the digest of that text."""
     wanted = pin.strip()
     if wanted == digest(goal):
         return True
+    return wanted == source_digest(goal) and source_pin(goal)
+
+
+def source_digest(goal: Goal) -> str | None:
+    """The digest of the contract as its source text reads, when that differs from the
+    contract Markdown shows; None when they are the same."""
     legacy = source_contract_of(goal)
-    return legacy != contract_of(goal) and wanted == legacy.digest()
+    return legacy.digest() if legacy != contract_of(goal) else None
+
+
+def source_pin(goal: Goal) -> bool:
+    """Whether the goal's pin can have been made from the cells' source text: its newest
+    approval is a ``by activate`` entry dated before :data:`RENDERED_SINCE` that recorded no
+    rows. An approval that recorded its rows is held to them: what goalfile runs (the rendered
+    rows) must be what was approved, so a cell whose source reads like an approved row but
+    renders as something else (escapes dropped) never passes under the old pin."""
+    try:
+        approval = last_approval(goal.text, path=goal.path)
+    except RecordInvalid:
+        return False
+    if approval is None:
+        return False
+    entry, approved = approval
+    return (
+        approved is None
+        and entry.by == ACTIVATE_BY
+        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry.date.strip()) is not None
+        and entry.date.strip() < RENDERED_SINCE
+    )
 
 
 def short(full: str) -> str:
@@ -264,9 +296,15 @@ def require_pin(goal: Goal) -> str:
         _, approved = approval or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
         listed = "".join(f"\n  {change.describe()}" for change in found)
+        source = (
+            "; the cells' source text digests to the pin, but goalfile runs what Markdown "
+            "shows, and that is not what the approval entry recorded"
+            if pin.strip() == source_digest(goal)
+            else ""
+        )
         raise Refused(
-            f"the contract changed since it was approved ({short(pin)} → {short(current)}); "
-            f"nothing was run{':' if listed else ''}{listed}",
+            f"the contract changed since it was approved ({short(pin)} → {short(current)})"
+            f"{source}; nothing was run{':' if listed else ''}{listed}",
             file=goal.path,
             line=goal.key_line("contract"),
             hint="restore the approved rows, or have a person re-approve the change with "

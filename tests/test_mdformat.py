@@ -133,12 +133,13 @@ def test_a_fenced_output_line_is_never_an_entry(
 
 
 def test_a_pin_made_from_the_source_text_keeps_verifying(tmp_path: Path) -> None:
-    """A goal activated before cells were read as Markdown shows them: its pin was computed
-    from `\\.` and `\\|` as typed. It still verifies; lint says what the cells mean now, and
-    `lint --fix` refuses to move the cell until a person re-approves."""
+    """A goal activated before cells were read as Markdown shows them, by an activate that
+    recorded no rows: its pin was computed from `\\.` and `\\|` as typed. It still verifies;
+    lint says what the cells mean now, and `lint --fix` refuses to move the cell until a person
+    re-approves."""
     repo = tmp_path / "repo"
     (repo / "goals").mkdir(parents=True)
-    shutil.copyfile(DATA / "legacy" / "escaped-pin.md", repo / "goals" / "escaped.md")
+    shutil.copyfile(DATA / "legacy" / "unrecorded-pin.md", repo / "goals" / "escaped.md")
     git(repo, "init", "-q")
     done = run_goalfile("verify", "--no-write", "goals/escaped.md", cwd=repo)
     assert done.returncode == 0, done.stderr
@@ -154,6 +155,31 @@ def test_a_pin_made_from_the_source_text_keeps_verifying(tmp_path: Path) -> None
     assert run_goalfile("lint", "--fix", "goals/escaped.md", cwd=repo).returncode == 0
     after = (repo / "goals" / "escaped.md").read_text()
     assert "| `exit 0; stdout matches /^a.b$/` |" in after
+    assert run_goalfile("verify", "goals/escaped.md", cwd=repo).returncode == 0
+
+
+def test_a_source_text_pin_is_held_to_the_rows_its_approval_recorded(tmp_path: Path) -> None:
+    """The approval recorded `/^a\\.b$/` (a literal dot); Markdown shows the cell as `/^a.b$/`
+    (any character). The source text still digests to the pin, but goalfile would run a
+    looser pattern than the one approved: verify refuses, naming the row, until a person
+    re-approves what Markdown shows."""
+    repo = tmp_path / "repo"
+    (repo / "goals").mkdir(parents=True)
+    shutil.copyfile(DATA / "legacy" / "escaped-pin.md", repo / "goals" / "escaped.md")
+    git(repo, "init", "-q")
+    before = (repo / "goals" / "escaped.md").read_bytes()
+    done = run_goalfile("verify", "goals/escaped.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "goals/escaped.md:10: the contract changed since it was approved" in done.stderr
+    assert "the cells' source text digests to the pin" in done.stderr
+    assert "C1 expected: `exit 0; stdout matches /^a\\.b$/` → `exit 0; stdout matches /^a.b$/`" in (
+        done.stderr
+    )
+    assert (repo / "goals" / "escaped.md").read_bytes() == before
+    audit = run_goalfile("audit", "goals/escaped.md", cwd=repo)
+    assert audit.returncode == 1 and "contract-drift" in audit.stdout, audit.stdout
+    again = run_goalfile("activate", "--reapprove", "goals/escaped.md", "--reason", "x", cwd=repo)
+    assert again.returncode == 0, again.stderr
     assert run_goalfile("verify", "goals/escaped.md", cwd=repo).returncode == 0
 
 

@@ -203,9 +203,9 @@ def test_lint_fix_json_lists_the_fixes_it_made(tmp_path: Path) -> None:
 
 
 def test_lint_fix_json_says_why_a_fix_was_refused(tmp_path: Path) -> None:
-    """A pin made from the cells' source text (tests/data/legacy): the fix would move the cell,
-    so nothing is written, and the JSON says why."""
-    legacy = Path(__file__).parent / "data" / "legacy" / "escaped-pin.md"
+    """A pin made from the cells' source text (tests/data/legacy, an approval that recorded no
+    rows): the fix would move the cell, so nothing is written, and the JSON says why."""
+    legacy = Path(__file__).parent / "data" / "legacy" / "unrecorded-pin.md"
     repo = project(tmp_path, legacy.read_text())
     before = (repo / GOAL).read_bytes()
 
