@@ -732,12 +732,12 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
     if blocks is not None and all(start > pos for start in _first_block(blocks)):
         # every fence line is backticks at the margin, and none opens a block before ``pos``:
         # the blocks of the whole text are those a reading from ``pos`` finds
-        closed, open_from = blocks
+        bounds, open_from = blocks
         stop = len(text) if open_from is None else open_from
         for line in sections[at:]:
             if line > stop:
                 return
-            if not ledger.in_spans(closed, line):
+            if not ledger.in_bounds(bounds, line):
                 yield line, True
         return
     fence: str | None = None  # the opening marker while inside a fenced block
@@ -771,11 +771,11 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
             fence = None
 
 
-def _first_block(blocks: tuple[tuple[tuple[int, int], ...], int | None]) -> tuple[int, ...]:
+def _first_block(blocks: tuple[Sequence[int], int | None]) -> tuple[int, ...]:
     """The start of the first fenced block :func:`ledger.margin_blocks` found (none or one)."""
-    closed, open_from = blocks
-    if closed:
-        return (closed[0][0],)
+    bounds, open_from = blocks
+    if bounds:
+        return (bounds[0],)
     return () if open_from is None else (open_from,)
 
 

@@ -270,8 +270,12 @@ def test_blocks_matched_whole_are_those_each_fence_line_opens_and_closes(text: s
     blocks = ledger.margin_blocks(text)
     assert blocks is not None
     assert ledger.fenced_spans(text) == ledger.spans_by_marks(text)
-    closed, open_from = blocks
-    assert closed == ledger.spans_by_marks(text)
+    bounds, open_from = blocks
+    closed = ledger.spans_by_marks(text)
+    assert list(bounds) == [at for span in closed for at in span]
+    assert list(ledger.fence_bounds(text)) == list(bounds)
+    for pos in range(len(text) + 1):
+        assert ledger.in_bounds(bounds, pos) == ledger.in_spans(closed, pos)
     # a block that never closes starts at the first fence line after the last closed block
     # that is not a backtick line with a backtick after its marker
     after = closed[-1][1] if closed else 0
@@ -309,5 +313,7 @@ def test_a_tilde_or_indented_fence_line_is_read_line_by_line() -> None:
         text = f"a\n```\nb\n{line}\nc\n```\nd"
         assert ledger.margin_blocks(text) is None
         assert ledger.fenced_spans(text) == ledger.spans_by_marks(text)
+        spans = ledger.spans_by_marks(text)
+        assert list(ledger.fence_bounds(text)) == [at for span in spans for at in span]
     for text in ("a ~~~ b\n```\nc\n```", "a\n    ```\n```\nb\n```"):
         assert ledger.margin_blocks(text) is not None
