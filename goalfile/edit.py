@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from goalfile import ledger
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Goal
 from goalfile.parse import ledger_bounds, ledger_span, parse_goal, section_key
@@ -79,7 +80,7 @@ def set_value(text: str, key: str, value: object) -> str:
     head = text[:cut]
     edited = _set_value(head, key, value)
     _require_only(head, edited, key, _reads_as(yaml_scalar(value)))
-    return edited + text[cut:]
+    return ledger.spliced(text, edited + text[cut:], 0, len(text) - cut)
 
 
 _REMOVED = object()
@@ -328,7 +329,7 @@ def remove_key(text: str, key: str) -> str:
     head = text[:cut]
     edited = _remove_key(head, key)
     _require_only(head, edited, key, _REMOVED)
-    return edited + text[cut:]
+    return ledger.spliced(text, edited + text[cut:], 0, len(text) - cut)
 
 
 def _remove_key(text: str, key: str) -> str:
@@ -395,8 +396,9 @@ def _append_to_ledger(text: str, block: Sequence[str]) -> str | None:
             break
         content = start - 1
     if at_end:
-        return f"{text[:content]}\n{cr}\n{body}\n"
-    return f"{text[:content]}\n{cr}\n{body}\n{cr}\n{text[end:]}"
+        return ledger.spliced(text, f"{text[:content]}\n{cr}\n{body}\n", content, 0)
+    new = f"{text[:content]}\n{cr}\n{body}\n{cr}\n{text[end:]}"
+    return ledger.spliced(text, new, content, len(text) - end)
 
 
 def _trim_blank(lines: Sequence[str], end: int) -> int:

@@ -19,6 +19,7 @@ import bisect
 import functools
 import heapq
 import itertools
+import operator
 import re
 import unicodedata
 from collections.abc import Collection, Iterator, Sequence
@@ -629,28 +630,77 @@ class Headings:
     by_command: dict[str, tuple[int, ...]]  # the positions in ``entries`` of each command's
 
 
-@functools.lru_cache(maxsize=1)  # an entry keeps its text alive: one, not several
+@functools.lru_cache(maxsize=2)  # an entry keeps its text alive: the last two, not several
 def headings(text: str) -> Headings:
     """The H1/H2 and entry heading lines of ``text``. Finding the ledger's bounds and indexing
     its entries both need them, so one search serves both, and the last few answers are kept
-    (a run asks this of the same text several times)."""
+    (a run asks this of the same text several times). A text an edit made from another
+    (:func:`spliced`) is searched only where the edit changed it."""
+    splice = _splice_of(text)
+    if splice is not None:
+        derived = _spliced_headings(text, *splice)
+        if derived is not None:
+            return derived
+    sections, found = _scan_headings(text, 0, len(text))
+    return _indexed(tuple(sections), tuple(found))
+
+
+def _scan_headings(
+    text: str, start: int, end: int
+) -> tuple[list[int], list[tuple[int, tuple[str, str, str, str]]]]:
+    """The H1/H2 heading lines and the entry headings outside fences whose newline is in
+    ``text[start:end]`` (``end`` the end of a line)."""
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
     fences = fence_bounds(text)
-    by_command: dict[str, list[int]] = {}
-    for match in _HEADINGS_RE.finditer(text):
+    for match in _HEADINGS_RE.finditer(text, start, end):
         if match.group(1) is None:
             if in_bounds(fences, match.start() + 1):
                 continue  # output quoted in a fence (as mdformat writes an indented block)
             number, date, time, by = match.group(2, 3, 4, 5)
-            by_command.setdefault(by, []).append(len(found))
             found.append((match.start() + 1, (number, date, time or "", by)))
         else:
             sections.append(match.start() + 1)
+    return sections, found
+
+
+def _indexed(
+    sections: tuple[int, ...], found: tuple[tuple[int, tuple[str, str, str, str]], ...]
+) -> Headings:
+    by_command: dict[str, list[int]] = {}
+    for position, (_, fields) in enumerate(found):
+        by_command.setdefault(fields[3], []).append(position)
     return Headings(
-        sections=tuple(sections),
-        entries=tuple(found),
+        sections=sections,
+        entries=found,
         by_command={by: tuple(positions) for by, positions in by_command.items()},
+    )
+
+
+def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | None:
+    """:func:`headings` of ``text``, made from those of ``old``: the heading lines before the
+    lines the edit touched are the same, those after it the same moved by the change in
+    length, and only the touched lines are searched. None when the edit touched a fenced
+    block (its lines could have been headings or not): the whole text is then searched."""
+    lo, hi = _touched(text, start, tail)
+    shift = len(text) - len(old)
+    if not (_fences_kept(old, lo, hi - shift) and _fences_kept(text, lo, hi)):
+        return None  # a fenced block spans the edit's first or last line in either text
+    before = headings(old)
+    sections, found = _scan_headings(text, max(lo, 0), hi)
+    old_sections, old_found = before.sections, before.entries
+    first = bisect.bisect_right(old_sections, lo)
+    last = bisect.bisect_right(old_sections, hi - shift)
+    moved_sections = old_sections[last:]
+    first_entry = bisect.bisect_right(old_found, (lo, ("~",)))
+    last_entry = bisect.bisect_right(old_found, (hi - shift, ("~",)))
+    moved_found = old_found[last_entry:]
+    if shift:
+        moved_sections = tuple(at + shift for at in moved_sections)
+        moved_found = tuple((at + shift, fields) for at, fields in moved_found)
+    return _indexed(
+        (*old_sections[:first], *sections, *moved_sections),
+        (*old_found[:first_entry], *found, *moved_found),
     )
 
 
@@ -730,6 +780,11 @@ def margin_blocks(text: str) -> tuple[array.array[int], int | None] | None:
     Each block is one match of a pattern with the literal prefix ``\\n````: the lines between
     blocks are skipped at C speed, and a ledger of a few thousand entries, each with fenced
     output, costs one match per block instead of a step per fence line."""
+    splice = _splice_of(text)
+    if splice is not None:
+        derived = _spliced_blocks(text, *splice)
+        if derived is not None:
+            return derived[0]
     tilde = "~" in text and "~~~" in text  # one character is found faster than three
     if (tilde or " ```" in text) and _INDENTED_MARK_RE.search(text) is not None:
         return None
@@ -772,6 +827,83 @@ def fence_marks(text: str) -> Iterator[re.Match[str]]:
         if end < 0:
             return
         pos = end
+
+
+def _spliced_blocks(
+    text: str, old: str, start: int, tail: int
+) -> tuple[tuple[array.array[int], int | None] | None] | None:
+    """:func:`margin_blocks` of ``text`` (in a tuple of one), made from those of ``old``; None
+    when they cannot be (the edit touched a fenced block, or ``old`` is no such text): the
+    whole text is then read."""
+    lo, hi = _touched(text, start, tail)
+    shift = len(text) - len(old)
+    if not _fences_kept(old, lo, hi - shift):
+        return None
+    if _INDENTED_MARK_RE.search(text, max(lo, 0), hi) is not None:
+        return (None,)  # the edit wrote a fence line a margin reading does not know
+    blocks = margin_blocks(old)
+    assert blocks is not None  # as _fences_kept found
+    bounds, open_from = blocks
+    first = bisect.bisect_right(bounds, lo)
+    last = bisect.bisect_right(bounds, hi - shift)
+    touched = array.array("q")
+    opened = None if open_from is None else open_from + shift
+    for match in _MARGIN_BLOCK_RE.finditer(text, max(lo, 0), hi):
+        if match.group(3) is not None:  # no closing line before ``hi``
+            if hi < len(text):
+                return None  # a block the edit opened runs on into the lines after it
+            opened = match.start(1)  # the end of the text: it never closes
+            break
+        touched.extend(match.span(1))
+    moved = bounds[last:]
+    if shift:
+        moved = array.array("q", map(operator.add, moved, itertools.repeat(shift)))
+    return ((bounds[:first] + touched + moved, opened),)
+
+
+def _fences_kept(old: str, lo: int, hi: int) -> bool:
+    """Whether ``old`` is a text of margin fences (:func:`margin_blocks`) with no fenced block
+    holding the newline at ``lo`` or the one at ``hi``, and none left open before ``hi``: the
+    lines between them are then read the same with whatever fences they hold."""
+    blocks = margin_blocks(old)
+    if blocks is None:
+        return False
+    bounds, open_from = blocks
+    if open_from is not None and open_from <= hi:
+        return False
+    return bisect.bisect_right(bounds, lo) % 2 == 0 and bisect.bisect_right(bounds, hi) % 2 == 0
+
+
+def _touched(text: str, start: int, tail: int) -> tuple[int, int]:
+    """The newline before the first line an edit touched (-1 for the first line) and the end
+    of the last one (the newline after it, or the end of the text), in the edited text."""
+    end = len(text) - tail
+    after = text.find("\n", end)
+    return text.rfind("\n", 0, start), len(text) if after < 0 else after
+
+
+_SPLICES: list[tuple[str, str, int, int]] = []  # (edited, old, start, tail), newest last
+
+
+def spliced(old: str, new: str, start: int, tail: int) -> str:
+    """``new``, an edit of ``old`` that keeps its first ``start`` and last ``tail`` characters.
+
+    Kept for the two edits made last, so that the index of the edited text (its headings and
+    fenced blocks) is made from that of the old one by reading only the lines the edit
+    touched: the text an edit writes is read back in full before it is written, and a long
+    ledger would otherwise be searched once more per edit."""
+    if new is old or start + tail > min(len(old), len(new)):
+        return new
+    _SPLICES.append((new, old, start, tail))
+    del _SPLICES[:-2]
+    return new
+
+
+def _splice_of(text: str) -> tuple[str, int, int] | None:
+    for edited, old, start, tail in _SPLICES:
+        if edited is text:
+            return old, start, tail
+    return None
 
 
 def in_spans(spans: Sequence[tuple[int, int]], pos: int) -> bool:

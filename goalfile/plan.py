@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from goalfile import ledger
 from goalfile.model import Goal, Section
 from goalfile.parse import section_key
 
@@ -201,9 +202,12 @@ def record_in_section(
     section = goal.section("plan")
     if section is None:
         return text
-    lines = text.split("\n")
-    cr = "\r" if lines[0].endswith("\r") else ""
     first, stop = section.line, section.end - 1  # 0-based: the section's content lines
+    # split no further than the section's end: the ledger, often below, may be long
+    lines = text.split("\n", stop)
+    rest = lines[stop:]  # the text after the section's last line break, as one piece
+    del lines[stop:]
+    cr = "\r" if lines[0].endswith("\r") else ""
     content = lines[first:stop]
     new_revision = f"revision: {revision}"
     new_verdict = f"verify-plan: {verdict} ({date})"
@@ -224,7 +228,7 @@ def record_in_section(
         anchor = table_end if table_end is not None else len(_strip_tail(content))
         after = content[anchor:]
         block = [cr, new_findings + cr]
-        if (after and after[0].rstrip("\r")) or (not after and stop < len(lines)):
+        if (after and after[0].rstrip("\r")) or (not after and rest):
             block.append(cr)
         content[anchor:anchor] = block
     at_revision, at_verdict = where(_REVISION_RE), where(_VERIFY_PLAN_RE)
@@ -241,10 +245,12 @@ def record_in_section(
         while head < len(content) and not content[head].rstrip("\r"):
             head += 1
         block = [cr, new_revision + cr, new_verdict + cr]
-        if head < len(content) or stop < len(lines):
+        if head < len(content) or rest:
             block.append(cr)
         content[0:head] = block
-    return "\n".join([*lines[:first], *content, *lines[stop:]])
+    new = "\n".join([*lines[:first], *content, *rest])
+    start = sum(map(len, lines[:first])) + first  # the section's first line, in both texts
+    return ledger.spliced(text, new, start, len(rest[0]) + 1 if rest else 0)
 
 
 def _strip_tail(lines: Sequence[str]) -> Sequence[str]:

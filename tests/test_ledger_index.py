@@ -9,6 +9,7 @@ rows and status lines.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections.abc import Iterator
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goalfile import contract, edit, ledger, parse, progress
+from goalfile.errors import GoalfileError
 from goalfile.model import Entry, Status
 
 LINES = [
@@ -317,3 +319,87 @@ def test_a_tilde_or_indented_fence_line_is_read_line_by_line() -> None:
         assert list(ledger.fence_bounds(text)) == [at for span in spans for at in span]
     for text in ("a ~~~ b\n```\nc\n```", "a\n    ```\n```\nb\n```"):
         assert ledger.margin_blocks(text) is not None
+
+
+def read_whole(text: str) -> tuple[object, ...]:
+    """The index of ``text`` read from scratch: caches emptied, a copy no edit made."""
+    for cached in (
+        ledger.margin_blocks,
+        ledger.fence_bounds,
+        ledger.fenced_spans,
+        ledger.headings,
+        parse.ledger_bounds,
+    ):
+        cached.cache_clear()
+    copy = (text + "x")[:-1]
+    blocks = ledger.margin_blocks(copy)
+    index = ledger.headings(copy)
+    return (
+        None if blocks is None else (list(blocks[0]), blocks[1]),
+        list(ledger.fence_bounds(copy)),
+        index.sections,
+        index.entries,
+        index.by_command,
+        parse.ledger_bounds(copy),
+    )
+
+
+def read_edited(text: str) -> tuple[object, ...]:
+    blocks = ledger.margin_blocks(text)
+    index = ledger.headings(text)
+    return (
+        None if blocks is None else (list(blocks[0]), blocks[1]),
+        list(ledger.fence_bounds(text)),
+        index.sections,
+        index.entries,
+        index.by_command,
+        parse.ledger_bounds(text),
+    )
+
+
+EDIT_LINES = st.lists(st.sampled_from([*MARGIN_LINES, "~~~", " ```", "## Lessons"]), max_size=6)
+
+
+@st.composite
+def edited_texts(draw: st.DrawFn) -> tuple[str, str]:
+    """A goal's text and the text a chain of edits made of it, each recorded with
+    ledger.spliced: an entry appended to the ledger, a frontmatter value set, or any lines
+    replaced by others."""
+    lines = draw(st.sampled_from([MARGIN_LINES, LINES]))
+    body = "\n".join(draw(st.lists(st.sampled_from(lines), max_size=30)))
+    tail = "\n".join(draw(st.lists(st.sampled_from(["", "## Lessons", "```", "text"]), max_size=3)))
+    text = f"---\nslug: g\nstatus: active\n---\n# Goal: g\n\n## Iterations\n{body}\n{tail}"
+    first = text
+    read_edited(first)  # indexed as a command reads it before it edits
+    for _ in range(draw(st.integers(min_value=1, max_value=3))):
+        kind = draw(st.sampled_from(["append", "set", "splice"]))
+        if kind == "append":
+            block = draw(EDIT_LINES.filter(bool))
+            text = edit.append_to_section(text, "Iterations", block)
+        elif kind == "set":
+            with contextlib.suppress(ValueError, GoalfileError):  # a splice cut the frontmatter
+                text = edit.set_value(text, "iterations_used", draw(st.integers(0, 10**6)))
+        else:
+            start = draw(st.integers(min_value=0, max_value=len(text)))
+            end = draw(st.integers(min_value=start, max_value=len(text)))
+            inserted = "\n".join(draw(EDIT_LINES))
+            new = text[:start] + inserted + text[end:]
+            text = ledger.spliced(text, new, start, len(text) - end)
+    return first, text
+
+
+@settings(max_examples=600, deadline=None)
+@given(edited_texts())
+def test_an_edited_text_is_indexed_as_the_same_text_read_whole(texts: tuple[str, str]) -> None:
+    """The index of an edited text, made from the old text's index and the lines the edit
+    touched, is the index of the same text read from scratch."""
+    _, new = texts
+    edited = read_edited(new), parsed(new)
+    assert edited == (read_whole(new), parsed((new + "x")[:-1]))
+
+
+def parsed(text: str) -> object:
+    try:
+        return parse.parse_goal(text, path="g.md")
+    except GoalfileError as exc:
+        return exc.render()
