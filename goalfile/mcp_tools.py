@@ -39,7 +39,11 @@ class ToolSpec:
     result_exits: frozenset[int]  # exit codes whose document is a result, not an error
 
 
-_PATH = {"type": "string", "description": "The goal file, relative to the project root."}
+_PATH = {
+    "type": "string",
+    "description": "The goal file, relative to the project root: one goal_status lists "
+    "(under goals/ or .zetetic/goals/); any other path is refused.",
+}
 
 TOOLS: tuple[ToolSpec, ...] = (
     ToolSpec(
@@ -160,7 +164,7 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
         raise ToolArgumentError(f"unknown argument(s): {', '.join(unknown)}")
     path = _text(arguments, "path", required=name not in ("goal_status", "goal_focus"))
     if name == "goal_status":
-        return ["status", "--json", *(["--", path] if path else [])]
+        return ["status", "--json", "--in-project", *(["--", path] if path else [])]
     if name == "goal_focus":
         clear = arguments.get("clear", False)
         if not isinstance(clear, bool):
@@ -173,14 +177,16 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
         no_write = arguments.get("no_write", False)
         if not isinstance(no_write, bool):
             raise ToolArgumentError("`no_write` must be true or false")
-        return ["verify", "--json", *(["--no-write"] if no_write else []), "--", path]
+        flags = ["--json", "--in-project", *(["--no-write"] if no_write else [])]
+        return ["verify", *flags, "--", path]
     if name == "goal_review":
         row = _text(arguments, "id", required=True)
         artifact = _text(arguments, "artifact", required=True)
         verdict = _text(arguments, "verdict", required=True)
         if verdict not in ("met", "unmet"):
             raise ToolArgumentError("`verdict` must be `met` or `unmet`")
-        argv = ["review", "--json", f"--artifact={artifact}", f"--verdict={verdict}"]
+        argv = ["review", "--json", "--in-project", f"--artifact={artifact}"]
+        argv += [f"--verdict={verdict}"]
         quote = _text(arguments, "quote", required=False)
         reason = _text(arguments, "reason", required=False)
         argv += [f"--quote={quote}"] if quote is not None else []
@@ -196,6 +202,7 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
         return [
             "block",
             "--json",
+            "--in-project",
             f"--reason={reason}",
             *(f"--tried={t}" for t in tried),
             "--",

@@ -183,6 +183,7 @@ def test_command_lines_keep_paths_from_being_read_as_options() -> None:
     assert command_line("goal_verify", {"path": "a.md", "no_write": True}) == [
         "verify",
         "--json",
+        "--in-project",
         "--no-write",
         "--",
         "a.md",
@@ -190,6 +191,7 @@ def test_command_lines_keep_paths_from_being_read_as_options() -> None:
     assert command_line("goal_block", {"path": "a.md", "reason": "--force", "tried": ["-x"]}) == [
         "block",
         "--json",
+        "--in-project",
         "--reason=--force",
         "--tried=-x",
         "--",
@@ -240,3 +242,51 @@ def test_focus_is_shown_set_and_cleared(project: Path) -> None:
     assert document(again)["focus"]["goal"] == "goals/demo.md"
     assert document(cleared)["focus"] is None
     assert both.is_error
+
+
+@pytest.fixture
+def outside(project: Path) -> Path:
+    """A goal file beside the project (where any Write tool could put one), whose check
+    records where it ran; and a goal file inside the repository but outside goals/."""
+    there = project.parent / "outside"
+    ran = there / "RAN"
+    check = f"pwd > {ran}"
+    write_goal(there, goal_text(slug="x", rows=(row("C1", check, "exit 0"),)), "x.md")
+    write_goal(project / "notes", goal_text(slug="y", rows=(row("C1", check, "exit 0"),)), "y.md")
+    (project / "goals" / "link.md").symlink_to(there / "x.md")
+    return there
+
+
+OUTSIDE_PATHS = ("../outside/x.md", "{outside}/x.md", "notes/y.md", "goals/link.md")
+OUTSIDE_CALLS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("goal_verify", {"no_write": True}),
+    ("goal_verify", {}),
+    ("goal_block", {"reason": "r", "tried": ["t"]}),
+    ("goal_review", {"id": "R1", "artifact": "notes.md", "verdict": "met", "quote": "The"}),
+    ("goal_status", {}),
+)
+
+
+def test_a_goal_outside_the_project_is_a_tool_error(project: Path, outside: Path) -> None:
+    """The tools take only a goal file that goal_status lists (inside the repository, under
+    goals/ or .zetetic/goals/, symlinks resolved): no check of another goal file runs, and
+    none is written or read, whatever path the agent passes."""
+    before = {p: p.read_bytes() for p in (outside / "x.md", project / "notes" / "y.md")}
+    calls = [  # every path with goal_verify, every tool with the first path
+        *((OUTSIDE_CALLS[0][0], {"path": path, **OUTSIDE_CALLS[0][1]}) for path in OUTSIDE_PATHS),
+        *((name, {"path": OUTSIDE_PATHS[0], **extra}) for name, extra in OUTSIDE_CALLS[1:]),
+    ]
+    calls = [(name, {**args, "path": args["path"].format(outside=outside)}) for name, args in calls]
+
+    async def body(session: ClientSession) -> Any:
+        return [await session.call_tool(name, arguments) for name, arguments in calls]
+
+    for (name, arguments), result in zip(calls, with_session(project, body), strict=True):
+        text = result.content[0].text
+        assert result.is_error, (name, arguments, text)
+        assert arguments["path"] in text, text
+        assert "only a goal file of this project that `goalfile status` lists" in text, text
+    assert not (outside / "RAN").exists()
+    assert {p: p.read_bytes() for p in before} == before
+    good = call(project, "goal_verify", {"path": "./goals/demo.md", "no_write": True})
+    assert not good.is_error and document(good)["slug"] == "demo", good.content[0].text

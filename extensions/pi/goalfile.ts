@@ -28,7 +28,12 @@ type Pi = {
   registerTool(tool: any): void;
 };
 
-const PATH = { type: "string", description: "The goal file, relative to the project root, e.g. goals/auth.md." };
+const PATH = {
+  type: "string",
+  description:
+    "The goal file, relative to the project root, e.g. goals/auth.md: one goal_get lists " +
+    "(under goals/ or .zetetic/goals/); any other path is refused.",
+};
 
 export default function goalfile(pi: Pi) {
   let continuing = false; // the current run was started by our follow-up
@@ -93,7 +98,7 @@ export default function goalfile(pi: Pi) {
       "verdict and evidence, and the last verify entry. With `path`: that goal.",
     parameters: { type: "object", properties: { path: PATH }, additionalProperties: false },
     async execute(_id: string, params: { path?: string }, _signal: unknown, _update: unknown, ctx: any) {
-      const args = ["status", "--json", ...(params.path ? ["--", params.path] : [])];
+      const args = ["status", "--json", "--in-project", ...(params.path ? ["--", params.path] : [])];
       const found = result(await run(args, ctx.cwd), [0, 1, 4, 5]);
       if (params.path) return found;
       const document = found.details as { focus?: string | null; goals?: any[] };
@@ -119,7 +124,8 @@ export default function goalfile(pi: Pi) {
       additionalProperties: false,
     },
     async execute(_id: string, params: { path: string; no_write?: boolean }, _s: unknown, _u: unknown, ctx: any) {
-      const args = ["verify", "--json", ...(params.no_write ? ["--no-write"] : []), "--", params.path];
+      const flags = ["--json", "--in-project", ...(params.no_write ? ["--no-write"] : [])];
+      const args = ["verify", ...flags, "--", params.path];
       return result(await run(args, ctx.cwd), [0, 1, 4, 5]);
     },
   });
@@ -147,7 +153,7 @@ export default function goalfile(pi: Pi) {
       _u: unknown,
       ctx: any,
     ) {
-      const args = ["block", "--json", `--reason=${params.reason}`];
+      const args = ["block", "--json", "--in-project", `--reason=${params.reason}`];
       for (const item of params.tried) args.push(`--tried=${item}`);
       return result(await run([...args, "--", params.path], ctx.cwd), [0, 4]);
     },

@@ -137,6 +137,26 @@ json_option = click.option(
 )
 
 
+in_project_option = click.option(
+    "--in-project",
+    "in_project_flag",
+    is_flag=True,
+    help="Refuse a goal file that is not one of this project's (one `goalfile status` lists, "
+    "under goals/ or .zetetic/goals/ of the repository): what the MCP and pi tools pass.",
+)
+
+
+def in_project(paths: tuple[str, ...] | list[str], wanted: bool) -> None:
+    """With ``--in-project``, refuse every path that is not a goal file of this project."""
+    if not wanted:
+        return
+    from goalfile.commands.focus import project_goal
+
+    ctx = context()
+    for path in paths:
+        project_goal(path=path, ctx=ctx)
+
+
 class _Group(click.Group):
     """The ``goalfile`` group. Its commands are registered by the modules of this package,
     each imported when one of its commands is asked for (a run imports only the module of the

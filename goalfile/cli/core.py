@@ -7,7 +7,16 @@ from typing import Any
 
 import click
 
-from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.cli.base import (
+    boundary,
+    context,
+    emit_json,
+    err,
+    in_project,
+    in_project_option,
+    json_option,
+    main,
+)
 from goalfile.errors import UsageError
 
 # --- new ----------------------------------------------------------------------------------
@@ -329,6 +338,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
     show_default=True,
     help="Seconds the judge may take per review row.",
 )
+@in_project_option
 @json_option
 @boundary
 def verify(
@@ -342,6 +352,7 @@ def verify(
     tail_lines: int | None,
     judge_command: str | None,
     judge_timeout: float,
+    in_project_flag: bool,
     as_json: bool,
 ) -> int:
     """Run every check as a real process, judge each row, and append the ledger entry.
@@ -358,6 +369,7 @@ def verify(
             "--transcript and --tokens-used both report token usage; pass one",
             hint="with a host transcript, let goalfile read the usage from it",
         )
+    in_project([path] if path is not None else [], in_project_flag)
     ctx = context()
     if path is None:
         return _verify_all(no_write=no_write, as_json=as_json, ctx=ctx, lines=tail_lines)
@@ -426,13 +438,15 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
+@in_project_option
 @json_option
 @boundary
-def status(paths: tuple[str, ...], as_json: bool) -> int:
+def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
     """Show each goal's status, budget use and latest verdicts (default: goals/ and
     .zetetic/goals/)."""
     from goalfile.commands.status import status as run
 
+    in_project(paths, in_project_flag)
     result = run(paths=paths, ctx=context())
     if as_json:
         emit_json(result.to_json())

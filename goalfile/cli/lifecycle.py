@@ -6,7 +6,16 @@ from typing import Any
 
 import click
 
-from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.cli.base import (
+    boundary,
+    context,
+    emit_json,
+    err,
+    in_project,
+    in_project_option,
+    json_option,
+    main,
+)
 
 
 def _report(result: Any, as_json: bool, lines: list[str]) -> None:
@@ -56,10 +65,18 @@ def plan(path: str, as_json: bool) -> int:
     "(with --reason).",
 )
 @click.option("--reason", default="", help="Why; required for unmet.")
+@in_project_option
 @json_option
 @boundary
 def review(
-    path: str, row_id: str, artifact: str, quote: str, verdict: str, reason: str, as_json: bool
+    path: str,
+    row_id: str,
+    artifact: str,
+    quote: str,
+    verdict: str,
+    reason: str,
+    in_project_flag: bool,
+    as_json: bool,
 ) -> int:
     """Record a review of review row ID; the quote must occur in the artifact.
 
@@ -69,6 +86,7 @@ def review(
     from goalfile.commands.review import review as run
     from goalfile.model import Verdict
 
+    in_project([path], in_project_flag)
     result = run(
         path=path,
         row_id=row_id,
@@ -121,12 +139,16 @@ def refine(path: str, lesson: str | None, as_json: bool) -> int:
     required=True,
     help="A workaround that was tried; repeat for each (1–50).",
 )
+@in_project_option
 @json_option
 @boundary
-def block(path: str, reason: str, tried: tuple[str, ...], as_json: bool) -> int:
+def block(
+    path: str, reason: str, tried: tuple[str, ...], in_project_flag: bool, as_json: bool
+) -> int:
     """Mark the goal blocked by an external dependency; ledgered with what was tried."""
     from goalfile.commands.state import block as run
 
+    in_project([path], in_project_flag)
     result = run(path=path, reason=reason, tried=tried, ctx=context())
     _report(result, as_json, [f"{path}: blocked"])
     return 0

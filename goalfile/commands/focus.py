@@ -133,6 +133,32 @@ def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
     return relative.as_posix(), goal
 
 
+def project_goal(*, path: str, ctx: Context) -> None:
+    """Refuse ``path`` unless it is a goal file of the project that holds the current folder:
+    inside its repository (the rule of :func:`accepted`, symlinks resolved) and one of the
+    goal files that `goalfile status` lists there (``goals/``, ``.zetetic/goals/``). The
+    tools an agent calls (the MCP server's, pi's) pass ``--in-project``, so a goal file the
+    agent wrote anywhere else is never run, written or read through them."""
+    from goalfile.commands.status import discover
+
+    root = repository_top(ctx.cwd) or ctx.cwd
+    target = ctx.cwd / Path(path).expanduser()
+    rule = (
+        "the goal tools accept only a goal file of this project that `goalfile status` lists "
+        f"(under goals/ or .zetetic/goals/ of {root})"
+    )
+    hint = "pass a path relative to the project root, such as goals/NAME.md"
+    try:
+        accepted(root, target, shown=path)
+    except GoalfileError as exc:
+        where = exc.location()
+        found = f"{where}: {exc.message}" if where else exc.message
+        raise UsageError(f"{found}; {rule}", hint=hint) from None
+    listed = {Path(found).resolve() for found in discover(root)}
+    if target.resolve() not in listed:
+        raise UsageError(f"{path} is not a goal file {rule}", hint=hint)
+
+
 def set_focus(*, path: str, ctx: Context) -> FocusResult:
     root = _root(ctx)
     relative, goal = accepted(root, ctx.cwd / path, shown=path)

@@ -239,8 +239,16 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
         "--activate", cwd=repo,
     )  # fmt: skip
     goalfile_ok("focus", GOAL, cwd=repo)
+    # a goal file the agent could write beside the project: its check must never run
+    outside = tmp_path / "outside"
+    goalfile_ok(
+        "new", "x", "--dir", str(outside), "--end-state", "x", "--criterion", "x",
+        "--check", f"pwd > {outside}/RAN", "--expected", "exit 0", "--non-goal", "None.",
+        "--activate", cwd=tmp_path,
+    )  # fmt: skip
     plan: list[Any] = [
         Call("goal_get", {}),
+        Call("goal_verify", {"path": "../outside/x.md", "no_write": True}),
         Call("goal_verify", {"path": GOAL, "no_write": True}),
         Call("goal_block", {"path": GOAL, "reason": "the API is down", "tried": ["a mirror"]}),
         Say("Blocked."),
@@ -253,8 +261,11 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     session = host.session(repo, script, isolation)
     requests = session.server.agent_requests()
     outputs = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]
-    assert len(outputs) == 3, session.run.explain()
-    listed, verified, blocked = outputs
+    assert len(outputs) == 4, session.run.explain()
+    listed, refused, verified, blocked = outputs
+    assert "../outside/x.md" in refused, refused
+    assert "only a goal file of this project that `goalfile status` lists" in refused, refused
+    assert not (outside / "RAN").exists()
     assert '"path": "goals/demo.md"' in listed and '"status": "active"' in listed, listed
     assert '"focus": "goals/demo.md"' in listed and "goals/other.md" not in listed, listed
     assert '"id": "C1"' in listed and '"last_verify"' in listed, listed  # its rows, last entry
