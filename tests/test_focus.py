@@ -71,7 +71,9 @@ def test_the_focus_lives_in_the_git_folder_untracked(two_goals: Path) -> None:
 def test_status_shows_the_focus(two_goals: Path) -> None:
     run_goalfile("focus", "goals/docs.md", cwd=two_goals)
     text = run_goalfile("status", cwd=two_goals)
-    assert text.stdout.startswith("focus: goals/docs.md (the Stop hook verifies only this goal)\n")
+    assert text.stdout.startswith(
+        "focus: goals/docs.md (the Stop hook verifies only this goal while it is active)\n"
+    )
     data = json.loads(run_goalfile("status", "--json", cwd=two_goals).stdout)
     assert data["focus"] == "goals/docs.md"
     run_goalfile("focus", "--clear", cwd=two_goals)
@@ -79,14 +81,36 @@ def test_status_shows_the_focus(two_goals: Path) -> None:
     assert data["focus"] is None
 
 
-def test_a_focus_on_a_met_goal_lets_the_agent_stop(two_goals: Path) -> None:
+def test_a_focus_on_a_met_goal_does_not_let_the_agent_stop(two_goals: Path) -> None:
+    """`goalfile focus goals/old.md` on a goal met long ago is no way out of an active one: a
+    focus only narrows the active goals, so the hook falls back to every active goal."""
     (two_goals / "docs.txt").write_text("x")
     assert run_goalfile("verify", "goals/docs.md", cwd=two_goals).returncode == 0  # met
     done = run_goalfile("focus", "goals/docs.md", cwd=two_goals)
-    assert "is met; the Stop hook lets the agent stop" in done.stderr
+    assert "is met; until it is active, the Stop hook verifies every active goal" in done.stderr
+    answer, notes = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert str(answer["reason"]).startswith("verify-goal speed iteration 1: C1 unmet")
+    assert "the focused goal goals/docs.md is met, not active" in notes
+    (two_goals / "fast.txt").write_text("x")  # the active goal met: now the stop is allowed
     answer, _ = hook(two_goals)
-    assert answer is not None and "decision" not in answer
-    assert "docs is met" in str(answer["systemMessage"])
+    assert answer is not None and "decision" not in answer, answer
+    assert "verify-goal speed iteration 2: C1 met; status: met" in str(answer["systemMessage"])
+
+
+@pytest.mark.parametrize("status", ["paused", "draft"])
+def test_a_focus_on_a_goal_that_is_not_active_holds_to_every_active_goal(
+    two_goals: Path, status: str
+) -> None:
+    if status == "paused":
+        assert run_goalfile("pause", "goals/docs.md", cwd=two_goals).returncode == 0
+    else:
+        write_goal(two_goals / "goals", goal_text(slug="later", status="draft"), "later.md")
+    focused = "goals/docs.md" if status == "paused" else "goals/later.md"
+    assert run_goalfile("focus", focused, cwd=two_goals).returncode == 0
+    answer, _ = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert "verify-goal speed" in str(answer["reason"])
 
 
 def test_a_focused_goal_that_was_deleted_falls_back_to_every_active_goal(

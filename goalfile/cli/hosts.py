@@ -178,8 +178,8 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
         click.echo(f"focus: {result.focus.goal} ({result.status}, since {result.focus.since})")
     if path is not None and result.status not in (None, "active") and not as_json:
         err(
-            f"note: {result.focus.goal if result.focus else path} is {result.status}; the Stop "
-            "hook lets the agent stop until it is active"
+            f"note: {result.focus.goal if result.focus else path} is {result.status}; until it "
+            "is active, the Stop hook verifies every active goal, as without a focus"
         )
     return 0
 

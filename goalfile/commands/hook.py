@@ -397,8 +397,10 @@ def decide_stop(
 
 def _focused(root: Path, notes: list[str]) -> Path | None:
     """The focused goal of the repository at ``root``, when `goalfile focus` would accept it
-    (a goal file inside this repository that loads); otherwise the focus is ignored with a
-    note, and every goal of the repository is looked at."""
+    (a goal file inside this repository that loads) and it is active; otherwise the focus is
+    ignored with a note, and every goal of the repository is looked at. A focus only narrows
+    the active goals: focusing a goal that is met, paused, blocked, exhausted or a draft is no
+    way to let the agent stop while another goal is active and unmet."""
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
@@ -410,11 +412,17 @@ def _focused(root: Path, notes: list[str]) -> Path | None:
         notes.append(f"the focused goal {focus.goal} does not exist; {ignored}")
         return None
     try:
-        relative, _ = accepted(root, root / focus.goal, shown=focus.goal)
+        relative, goal = accepted(root, root / focus.goal, shown=focus.goal)
     except GoalfileError as exc:
         notes.append(
             f"the focus is ignored, as `goalfile focus` would refuse it: {exc.render()}\n"
             f"  {ignored}"
+        )
+        return None
+    if goal.status is not Status.ACTIVE:
+        notes.append(
+            f"the focused goal {relative} is {goal.status.value}, not active; a focus only "
+            f"narrows the active goals, so {ignored}"
         )
         return None
     notes.append(f"focus: {relative}")

@@ -251,6 +251,9 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
         Call("goal_verify", {"path": "../outside/x.md", "no_write": True}),
         Call("goal_verify", {"path": GOAL, "no_write": True}),
         Call("goal_block", {"path": GOAL, "reason": "the API is down", "tried": ["a mirror"]}),
+        # a focus only narrows the active goals: with the focused goal blocked, the other
+        # active goal would hold the agent, so it is blocked too (ledgered)
+        Call("goal_block", {"path": "goals/other.md", "reason": "the API", "tried": ["b"]}),
         Say("Blocked."),
     ]
 
@@ -261,8 +264,8 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     session = host.session(repo, script, isolation)
     requests = session.server.agent_requests()
     outputs = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]
-    assert len(outputs) == 4, session.run.explain()
-    listed, refused, verified, blocked = outputs
+    assert len(outputs) == 5, session.run.explain()
+    listed, refused, verified, blocked, _ = outputs
     assert "../outside/x.md" in refused, refused
     assert "only a goal file of this project that `goalfile status` lists" in refused, refused
     assert not (outside / "RAN").exists()
@@ -271,12 +274,13 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     assert '"id": "C1"' in listed and '"last_verify"' in listed, listed  # its rows, last entry
     assert "verify-goal demo iteration" in verified, verified
     assert '"status": "blocked"' in blocked or "blocked" in blocked, blocked
-    # the goal is blocked, so the extension's hook let the run end without a follow-up
+    # both goals are blocked, so the extension's hook let the run end without a follow-up
     assert session.server.feedbacks() == []
     state = goal_state(repo)
     assert state["status"] == "blocked"
     assert "the API is down" in (state["blocker"] or "")
     assert "a mirror" in (repo / GOAL).read_text(encoding="utf-8")  # what was tried, ledgered
     assert verify_entries(repo) == [], "no_write wrote nothing; the hook found the goal blocked"
-    # the focused goal is blocked, so the agent may stop; the other goal was not verified
-    assert "by verify-goal" not in (repo / "goals" / "other.md").read_text(encoding="utf-8")
+    # the other goal was blocked, not verified
+    other = (repo / "goals" / "other.md").read_text(encoding="utf-8")
+    assert "by verify-goal" not in other and "status: blocked" in other
