@@ -698,9 +698,25 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
     if shift:
         moved_sections = tuple(at + shift for at in moved_sections)
         moved_found = tuple((at + shift, fields) for at, fields in moved_found)
-    return _indexed(
-        (*old_sections[:first], *sections, *moved_sections),
-        (*old_found[:first_entry], *found, *moved_found),
+    added = len(found) - (last_entry - first_entry)
+    by_command: dict[str, tuple[int, ...]] = {}
+    touched: dict[str, list[int]] = {}
+    for position, (_, fields) in enumerate(found, start=first_entry):
+        touched.setdefault(fields[3], []).append(position)
+    for name in {**before.by_command, **touched}:
+        positions = before.by_command.get(name, ())
+        low = bisect.bisect_left(positions, first_entry)
+        high = bisect.bisect_left(positions, last_entry)
+        after = positions[high:]
+        if added:
+            after = tuple(position + added for position in after)
+        kept = (*positions[:low], *touched.get(name, ()), *after)
+        if kept:
+            by_command[name] = kept
+    return Headings(
+        sections=(*old_sections[:first], *sections, *moved_sections),
+        entries=(*old_found[:first_entry], *found, *moved_found),
+        by_command=by_command,
     )
 
 
