@@ -28,7 +28,15 @@ ERRORS = "surrogateescape"
 
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    return _read_bytes(path).decode(ENCODING, ERRORS)
+    """The file's text. Bytes equal to those this process last read or wrote at ``path`` give
+    the text they were decoded from (or encoded from), not a new copy: a long ledger read back
+    right after a write (the Stop hook's new iteration after its verify) is neither decoded
+    again nor indexed again."""
+    data = _read_bytes(path)
+    last = _last_read
+    if last is not None and last[0] == str(path) and last[1] == data:
+        return last[3]
+    return data.decode(ENCODING, ERRORS)
 
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
@@ -45,7 +53,8 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
 
 
-_last_read: tuple[str, bytes, Goal] | None = None  # the goal load_goal parsed last
+# the path, bytes, goal and text load_goal parsed or write_atomic wrote last
+_last_read: tuple[str, bytes, Goal, str] | None = None
 
 
 _KINDS = (
@@ -109,8 +118,9 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
     last = _last_read
     if last is not None and last[0] == where and last[1] == data:
         return last[2]
-    goal = parse_goal(data.decode(ENCODING, ERRORS), path=where)
-    _last_read = (where, data, goal)
+    text = data.decode(ENCODING, ERRORS)
+    goal = parse_goal(text, path=where)
+    _last_read = (where, data, goal, text)
     return goal
 
 
@@ -131,7 +141,7 @@ def parse_text(path: str | os.PathLike[str], text: str) -> Goal:
     verify) does not parse it again."""
     where = str(path)
     last = _last_read
-    if last is not None and last[0] == where and last[2].text == text:
+    if last is not None and last[0] == where and (last[3] is text or last[2].text == text):
         return last[2]
     return parse_goal(text, path=where)
 
@@ -151,7 +161,7 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, parsed: Goal | None
             # kept only when reading the bytes back gives this very text (a text with lone
             # surrogates may not survive the round trip)
             if parsed is not None and (text.isascii() or data.decode(ENCODING, ERRORS) == text):
-                _last_read = (str(path), data, parsed)
+                _last_read = (str(path), data, parsed, text)
         except OSError as exc:
             raise WriteFailed(
                 f"cannot write {path}: {exc.strerror or exc}; the file keeps its old content",
