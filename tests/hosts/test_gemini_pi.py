@@ -66,6 +66,7 @@ class Host:
     cli: Path
     server: type[FakeModel]
     tokens: Callable[[Usage], int]  # what goalfile counts of one reply's usage
+    allowed: re.Pattern[str] = re.compile("")  # every request the CLI may make
 
     def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
         home = repo.parent / "home"
@@ -98,9 +99,26 @@ class Host:
 def host(request: pytest.FixtureRequest) -> Host:
     if request.param == "gemini":
         return Host(
-            name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
+            name="gemini",
+            cli=install_cli(GEMINI_CLI),
+            server=GeminiServer,
+            tokens=gemini_tokens,
+            allowed=re.compile(
+                r"(POST /v1beta/models/[\w.-]+:(streamGenerateContent|countTokens)"
+                r"|GET /v1beta/models)(\?.*)?"
+            ),
         )
-    return Host(name="pi", cli=install_cli(PI), server=ChatServer, tokens=pi_tokens)
+    return Host(
+        name="pi",
+        cli=install_cli(PI),
+        server=ChatServer,
+        tokens=pi_tokens,
+        allowed=re.compile(r"(POST /v1/chat/completions|GET /v1/models)(\?.*)?"),
+    )
+
+
+# one `IFACES: NAME` line per network interface (no `$(...)`: Gemini CLI refuses it)
+IFACES = "grep -o '^ *[^ :|]*:' /proc/net/dev | tr -d ' :' | sed 's/^/IFACES: /'"
 
 
 def replies(server: FakeModel) -> list[Usage]:
@@ -111,7 +129,7 @@ def test_the_goal_holds_the_agent_until_the_scripted_fix(
     host: Host, isolation: Isolation, tmp_path: Path
 ) -> None:
     repo = goal_repo(tmp_path)
-    session = host.session(repo, fix_after_feedback(FIX), isolation)
+    session = host.session(repo, fix_after_feedback(FIX, idle=IFACES), isolation)
     server = session.server
     # (a) at each end of a turn goalfile verified the goal: one ledger entry per stop
     assert server.stops() == 2, session.run.explain()
@@ -138,6 +156,14 @@ def test_the_goal_holds_the_agent_until_the_scripted_fix(
     assert row is not None, text
     assert (int(row.group(1)), int(row.group(2))) == (baseline, sent)
     assert goal_state(repo)["tokens"]["used"] == sent - baseline
+    # the CLI asked the fake server for nothing but its model, and (where the machine allows a
+    # network namespace) ran where loopback is the only network
+    seen = [f"{r.method} {r.path}" for r in server.log]
+    assert all(host.allowed.fullmatch(s) for s in seen), seen
+    if isolation.netns is not None:
+        outputs = [r.turn.tool_output or "" for r in server.log if r.turn and r.turn.after_tool]
+        listed = [name for o in outputs for name in re.findall(r"IFACES: ([\w.@-]+)", o)]
+        assert listed == ["lo"], outputs
 
 
 def test_a_model_that_never_fixes_anything_is_released(
