@@ -21,20 +21,11 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import dataclass
 from typing import Any
 
-from fake_model import FakeModel, LoggedRequest, Reply, Say, Shell, Turn, Usage
+from fake_model import Call, FakeModel, LoggedRequest, Reply, Say, Shell, Turn, Usage
 
 __all__ = ["Call", "GeminiServer", "declared_tools", "gemini_tokens"]
-
-
-@dataclass(frozen=True)
-class Call:
-    """A call of any declared tool (an MCP server's, say) with these arguments."""
-
-    name: str
-    args: dict[str, Any]
 
 
 def declared_tools(body: dict[str, Any]) -> list[str]:

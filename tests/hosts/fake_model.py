@@ -32,6 +32,7 @@ from typing import Any
 
 __all__ = [
     "AnthropicServer",
+    "Call",
     "FakeModel",
     "LoggedRequest",
     "ResponsesServer",
@@ -60,6 +61,14 @@ class Say:
     """Plain assistant text, which ends the model's turn."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class Call:
+    """A call of any tool the request offers (an MCP server's, say) with these arguments."""
+
+    name: str
+    args: dict[str, Any]
 
 
 Reply = Shell | Say
@@ -395,7 +404,7 @@ class AnthropicServer(FakeModel):
             text="\n".join(every),
         )
 
-    def respond(self, turn: Turn, reply: Reply, usage: Usage) -> tuple[str, Any]:
+    def respond(self, turn: Turn, reply: Reply | Call, usage: Usage) -> tuple[str, Any]:
         if not self.is_agent_request(turn.body):
             reply = Say("Goal work")  # a title or a summary: short text, no tool
         message_id = f"msg_fake{turn.index:04d}"
@@ -416,6 +425,14 @@ class AnthropicServer(FakeModel):
                 "id": f"toolu_fake{turn.index:04d}",
                 "name": "Bash",
                 "input": {"command": reply.command, "description": "run a command"},
+            }
+            stop_reason = "tool_use"
+        elif isinstance(reply, Call):
+            block = {
+                "type": "tool_use",
+                "id": f"toolu_fake{turn.index:04d}",
+                "name": reply.name,
+                "input": reply.args,
             }
             stop_reason = "tool_use"
         else:

@@ -250,6 +250,7 @@ def run_claude(
     prompt: str,
     netns: LoopbackNetns | None,
     timeout: float = 120,
+    tools: Sequence[str] = ("Bash",),
 ) -> HostRun:
     argv = [
         str(claude),
@@ -259,7 +260,7 @@ def run_claude(
         "stream-json",
         "--verbose",
         "--allowedTools",
-        "Bash",
+        *tools,
     ]
     env = claude_env(home=home, server_url=server_url)
     return run_host(argv, cwd=repo, env=env, netns=netns, timeout=timeout)
