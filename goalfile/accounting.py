@@ -9,6 +9,11 @@ The table holds one row per host session that ``verify --transcript`` has seen::
 * ``baseline`` is the session's usage the first time goalfile read its transcript; what the
   session spent before that (writing the goal, unrelated work) is not charged to the goal.
 * ``latest`` is the usage at the most recent read. It never goes down.
+* A ``baseline`` above the session's usage (no read can have written it: the baseline is the
+  usage at the first read, and a session's usage only grows; an edit of the table) is
+  re-based on the next read: ``baseline`` and ``latest`` become the usage read. So such an
+  edit cannot stop the counting of later usage (a ``latest`` set high only counts more);
+  ``audit --against`` reports the edit (``accounting-row-rewritten``).
 * The goal's ``tokens_used`` is the sum over rows of ``latest - baseline``. Rows are keyed on the
   session id, so reading the same transcript again, whole or in part, never counts twice.
 * Usage reported before the table existed (``--tokens-used``) is kept: ``tokens_used`` only grows
@@ -126,7 +131,8 @@ def record(
     rows: Sequence[SessionRow], usage: SessionUsage, *, baseline: int, transcript: str
 ) -> tuple[SessionRow, ...]:
     """The rows with ``usage`` recorded: an existing session keeps its baseline and its latest
-    only grows; a new session is appended with ``baseline``."""
+    only grows, unless its baseline is above the usage (an edit: the row is re-based on the
+    usage); a new session is appended with ``baseline``."""
     out: list[SessionRow] = []
     found = False
     for row in rows:
@@ -136,7 +142,10 @@ def record(
                 row,
                 host=usage.host.value,
                 transcript=transcript,
-                latest=max(row.latest, usage.tokens),
+                baseline=min(row.baseline, usage.tokens),
+                latest=(
+                    usage.tokens if row.baseline > usage.tokens else max(row.latest, usage.tokens)
+                ),
             )
         out.append(row)
     if not found:
@@ -453,7 +462,9 @@ class TokenMeter:
             usage = replace(usage, session_id=self._usage.session_id)  # keep the first key
         if self._baseline is None:
             known = self._row(self._rows, usage.session_id)
-            self._baseline = known.baseline if known is not None else usage.tokens
+            self._baseline = (
+                min(known.baseline, usage.tokens) if known is not None else usage.tokens
+            )
         self._usage = usage
         return self._total()
 

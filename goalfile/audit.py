@@ -213,6 +213,7 @@ def audit_goal(
             findings += found
             changes = reports
             findings += budget_history(goal, old_goal, current, added, against or "")
+            findings += accounting_history(goal, old_goal, against or "")
     elif history:
         notes.append(f"new since {against}: no earlier ledger or contract to compare with")
         new_entries = [label(b.entry) for b in current]
@@ -997,6 +998,49 @@ def budget_history(
                 f"budget` entries only account for {recorded}",
                 hint=f"{_set_back(goal, name, expected)}; a person raises it with "
                 f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
+            )
+        )
+    return found
+
+
+def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFinding]:
+    """``accounting-row-rewritten``: a session row of ``## Token accounting`` present at
+    ``ref`` that is gone, whose baseline changed, or whose latest went down. verify only adds
+    rows and raises ``latest``; an edit of the table is how usage would be hidden, and how
+    a host guard reading the table was once fooled."""
+    from goalfile.accounting import parse_accounting
+
+    try:
+        old = parse_accounting(old_goal.text, path=goal.path)
+        new = parse_accounting(goal.text, path=goal.path)
+    except GoalfileError:  # an unreadable table is lint's finding
+        return []
+    found: list[AuditFinding] = []
+    for before in old.rows:
+        index, now = next(
+            ((i, row) for i, row in enumerate(new.rows) if row.session == before.session),
+            (None, None),
+        )
+        if now is None or index is None:
+            what = "is gone"
+            line = (new.heading + 1) if new.heading is not None else None
+        elif now.baseline != before.baseline:
+            what = f"has baseline {now.baseline} (was {before.baseline})"
+            line = None if new.start is None else new.start + 3 + index
+        elif now.latest < before.latest:
+            what = f"has latest {now.latest} (was {before.latest})"
+            line = None if new.start is None else new.start + 3 + index
+        else:
+            continue
+        found.append(
+            AuditFinding(
+                code="accounting-row-rewritten",
+                path=goal.path,
+                line=line,
+                message=f"the token accounting row of session `{before.session}` {what} since "
+                f"{ref}: verify only adds rows, keeps each baseline and raises latest",
+                hint=f"restore the row as `git show {ref}:{goal.path}` has it "
+                f"(baseline {before.baseline}, latest at least {before.latest})",
             )
         )
     return found

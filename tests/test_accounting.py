@@ -116,6 +116,11 @@ def test_record_keeps_the_baseline_and_latest_only_grows() -> None:
     assert rows[0].baseline == 100 and rows[0].latest == 250
     rows = record(rows, usage("a", 200), baseline=0, transcript="~/a")  # a shorter re-read
     assert rows[0].latest == 250
+    edited = (
+        SessionRow(session="a", host="claude", transcript="~/a", baseline=10**9, latest=10**9),
+    )
+    rows = record(edited, usage("a", 300), baseline=0, transcript="~/a")  # a baseline no read wrote
+    assert (rows[0].baseline, rows[0].latest) == (300, 300)
     rows = record(rows, usage("b", 7, Host.CODEX), baseline=7, transcript="~/b")
     assert [r.session for r in rows] == ["a", "b"] and rows[1].host == "codex"
 

@@ -158,3 +158,52 @@ def test_a_stop_list_is_not_mistaken_for_after_agent() -> None:
     merged, changed = merge_stop_hook(document, agent=HostAgent.GEMINI)
     assert changed
     assert merged["hooks"]["Stop"] == document["hooks"]["Stop"]  # type: ignore[index]
+
+
+def model_message(session: Path, message_id: str, tokens: int) -> None:
+    with session.open("a") as out:
+        counts = {"input": tokens, "output": 0, "cached": 0, "thoughts": 0, "tool": 0}
+        out.write(
+            json.dumps({"id": message_id, "type": "gemini", "content": "x", "tokens": counts})
+        )
+        out.write("\n")
+
+
+def tokens_used(repo: Path) -> int:
+    match = re.search(r"(?m)^tokens_used: (\d+)", (repo / "goals" / "demo.md").read_text())
+    assert match is not None
+    return int(match.group(1))
+
+
+def test_editing_the_token_accounting_table_neither_releases_the_hook_nor_stops_counting(
+    gemini_repo: Path,
+) -> None:
+    """The storm guard's marker is not the goal's `## Token accounting` row: raising that row
+    to a huge number makes no later hook skip its verify, the next read re-bases the row, and
+    `audit --against` reports the edit."""
+    session = gemini_repo.parent / "session.jsonl"
+    shutil.copy(SESSION, session)
+    goal = gemini_repo / "goals" / "demo.md"
+    answer, _ = after_agent(gemini_repo, transcript=session)
+    assert answer is not None and answer["decision"] == "block"
+    subprocess.run(["git", "add", "-A"], cwd=gemini_repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "base"], cwd=gemini_repo, check=True)
+    used = tokens_used(gemini_repo)
+    model_message(session, "m1", 1000)  # the model worked
+    text = goal.read_text()
+    edited = re.sub(r"\| \d+ +\| \d+ +\|$", "| 999999999 | 999999999 |", text, flags=re.M)
+    assert edited != text
+    goal.write_text(edited)
+    answer, _ = after_agent(gemini_repo, transcript=session, active=True)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert entries(gemini_repo) == 2, "the hook verified"
+    assert "999999999" not in goal.read_text()  # re-based on the transcript
+    model_message(session, "m2", 700)
+    # verified again (three runs alike: the loop guard may let go; what counts is the usage)
+    after_agent(gemini_repo, transcript=session, active=True)
+    assert entries(gemini_repo) == 3
+    assert tokens_used(gemini_repo) == used + 700, "usage after the edit is counted"
+    audit = run_goalfile("audit", "--against", "HEAD", "goals/demo.md", cwd=gemini_repo)
+    assert audit.returncode == 1, audit.stdout
+    assert "accounting-row-rewritten" in audit.stdout
+    assert f"row of session `{SESSION_ID}` has baseline" in audit.stdout

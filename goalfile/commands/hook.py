@@ -351,7 +351,7 @@ def decide_stop(
     transcript = _transcript(stop, notes)
     if active:
         from goalfile.commands.verify import VerifyOptions
-        from goalfile.hostguard import model_idle
+        from goalfile.hostguard import mark_verified, model_idle
         from goalfile.usage import TranscriptError
     for path, reviews in active:
         remaining = deadline - ctx.clock()
@@ -367,8 +367,14 @@ def decide_stop(
                 )
             )
             continue
-        gemini_retry = options.agent is HostAgent.GEMINI and stop.stop_hook_active
-        if gemini_retry and transcript and model_idle(read_text(path), transcript):
+        gemini = options.agent is HostAgent.GEMINI and transcript is not None
+        git_folder = _git_folder(path, roots) if gemini else None
+        if (
+            gemini
+            and stop.stop_hook_active
+            and transcript
+            and model_idle(git_folder=git_folder, goal=shown, transcript=transcript)
+        ):
             outcomes.append(_idle(shown))  # Gemini's retry storm: nothing ran since
             continue
         verify_options = VerifyOptions(
@@ -388,6 +394,8 @@ def decide_stop(
         except GoalfileError as exc:
             outcomes.append(_refused(shown, exc, stop))
             continue
+        if gemini and transcript:
+            mark_verified(git_folder=git_folder, goal=shown, transcript=transcript)
         outcome = _judge(result, shown, path, stop, options, notes, reviews)
         if outcome.block:
             outcome = _start_next_iteration(outcome, result, path, ctx, notes)
@@ -573,6 +581,19 @@ def _transcript(stop: StopInput, notes: list[str]) -> str | None:
         notes.append(f"transcript {path} not found; token usage is not read")
         return None
     return path
+
+
+def _git_folder(path: Path, roots: list[Path]) -> Path | None:
+    """The git folder of the innermost repository that holds ``path``."""
+    from goalfile.commands.focus import git_dir
+
+    for root in roots:
+        try:
+            path.resolve().relative_to(root.resolve())
+        except ValueError:
+            continue
+        return git_dir(root)
+    return None
 
 
 def _shown(path: Path, roots: list[Path]) -> str:
