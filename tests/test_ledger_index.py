@@ -260,6 +260,7 @@ MARGIN_LINES = [
     "``` x`y",
     "````` `",
     "    987654",
+    "    ```",  # indented four spaces: not a fence line
     "text ```",
     "  indented text",
 ]
