@@ -370,6 +370,8 @@ def edited_texts(draw: st.DrawFn) -> tuple[str, str]:
     body = "\n".join(draw(st.lists(st.sampled_from(lines), max_size=30)))
     tail = "\n".join(draw(st.lists(st.sampled_from(["", "## Lessons", "```", "text"]), max_size=3)))
     text = f"---\nslug: g\nstatus: active\n---\n# Goal: g\n\n## Iterations\n{body}\n{tail}"
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
     first = text
     read_edited(first)  # indexed as a command reads it before it edits
     for _ in range(draw(st.integers(min_value=1, max_value=3))):
