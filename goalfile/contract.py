@@ -65,7 +65,7 @@ SETTINGS_LABEL = "run settings:"
 DEFAULT_SHELL = "/bin/sh"
 ACTIVATE_BY = "activate"
 TIGHTENED_LABEL = "contract tightened:"
-TIGHTENED_NOTE = "\n" + TIGHTENED_LABEL + " "
+TIGHTENED_WORDS = "tightened"  # in every `contract tightened:` line, indented or escaped
 
 Effect = Literal["loosened", "tightened", "changed"]
 
@@ -582,19 +582,30 @@ def _newest_approval_head(text: str, region: tuple[int, int]) -> ledger.Head | N
     newest = bisect.bisect_left(activates, high) - 1
     newest = activates[newest] if newest >= 0 and activates[newest] >= low else low - 1
     search_end = end
-    while (at := text.rfind(TIGHTENED_NOTE, start, search_end)) >= 0:
+    while (at := text.rfind(TIGHTENED_WORDS, start, search_end)) >= 0:
         pos = bisect.bisect_right(found, at, lo=low, hi=high, key=_offset) - 1
         if pos <= newest:  # in the newest activate entry or before it, or before every entry
             break
-        if found[pos][1][3] == ledger.VERIFY_BY:
+        if found[pos][1][3] == ledger.VERIFY_BY and _tightens(text, found, pos, high, end):
             newest = pos
             break
-        search_end = found[pos][0] + len(TIGHTENED_NOTE) - 1  # the notes above this entry
+        search_end = found[pos][0] + len(TIGHTENED_WORDS) - 1  # the notes above this entry
     if newest < low:
         return None
     begin, (number, date, time, by) = found[newest]
     finish = found[newest + 1][0] if newest + 1 < high else end
     return ledger.Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
+
+
+def _tightens(
+    text: str, found: Sequence[tuple[int, tuple[str, str, str, str]]], pos: int, high: int, end: int
+) -> bool:
+    """Whether the verify entry at ``found[pos]`` holds a ``contract tightened:`` line as the
+    entry readers read it (indented or escaped too), not just the words (in its output)."""
+    begin, (number, date, time, by) = found[pos]
+    finish = found[pos + 1][0] if pos + 1 < high else end
+    head = ledger.Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)
+    return is_approval(ledger.read(text, head))
 
 
 def _offset(entry: tuple[int, object]) -> int:
@@ -610,7 +621,11 @@ def _newest_head_by_heads(text: str, region: tuple[int, int]) -> ledger.Head | N
     for head in ledger.heads(text, *region):
         if head.by == ACTIVATE_BY:
             return head
-        if head.by == ledger.VERIFY_BY and text.find(TIGHTENED_NOTE, head.start, head.end) >= 0:
+        if (
+            head.by == ledger.VERIFY_BY
+            and text.find(TIGHTENED_WORDS, head.start, head.end) >= 0
+            and is_approval(ledger.read(text, head))
+        ):
             return head
     return None
 
@@ -621,7 +636,7 @@ def is_approval(entry: Entry) -> bool:
     :func:`tightening_fault` finds nothing (:func:`last_approval` and ``audit`` check it)."""
     return entry.by == ACTIVATE_BY or (
         entry.by == ledger.VERIFY_BY
-        and any(note.startswith(TIGHTENED_LABEL) for note in entry.notes)
+        and any(ledger.unescaped(note).startswith(TIGHTENED_LABEL) for note in entry.notes)
     )
 
 

@@ -27,6 +27,30 @@ def ledger_status(goal: Goal) -> Entry | None:
     return ledger.newest_status(goal.text, *region) if region is not None else None
 
 
+# the commands whose every ledger entry carries a status line
+STATUS_WRITERS = frozenset({"activate", "reopen", "block", "resume", "pause"})
+
+
+def silent_status_entry(goal: Goal) -> tuple[Entry, int] | None:
+    """The newest entry by a command that always writes a status line (:data:`STATUS_WRITERS`)
+    when the entry readers find none in it and no newer entry has one, with its line: its
+    status line was removed, or moved into a block of code where it reads as output. The entry
+    readers then take an older entry's status (e.g. the `met` a `reopen` entry overrode)."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    text = goal.text
+    for head in ledger.heads(text, *region):
+        if head.by not in STATUS_WRITERS and text.find("status", head.start, head.end) < 0:
+            continue
+        entry = ledger.read(text, head)
+        if entry.status is not None:
+            return None
+        if head.by in STATUS_WRITERS:
+            return entry, text.count("\n", 0, head.start) + 1
+    return None
+
+
 def reopened_from(goal: Goal) -> Status | None:
     """The status the ledger records when the frontmatter was set to `active` by hand from
     one that asks for no more work; None when there was no such edit."""
@@ -62,14 +86,23 @@ def unbacked_met(goal: Goal) -> Finding | None:
         ledger.newest(goal.text, *region, by=(ledger.VERIFY_BY,)) if region is not None else None
     )
     latest = ledger_status(goal)
+    silent = silent_status_entry(goal)
     if (
         verified is not None
         and verified.status is Status.MET
         and latest is not None
         and latest.status is Status.MET
+        and silent is None
     ):
         return None
-    if verified is None:
+    if silent is not None:
+        entry, at = silent
+        why = (
+            f"the entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` (line {at}) "
+            "has no status line, which that command always writes (it was removed, or moved "
+            "into a block of code, where it reads as output)"
+        )
+    elif verified is None:
         why = "the ledger has no verify entry"
     elif verified.status is not Status.MET:
         shown = verified.status.value if verified.status else "no status"

@@ -409,7 +409,13 @@ def unquote(cell: str) -> str:
 
 
 def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
-    """Read one entry from its lines (the heading first). Unknown lines become notes."""
+    """Read one entry from its lines (the heading first). Unknown lines become notes.
+
+    A line is read as :func:`entry_lines` says Markdown means it, the same reading ``audit``
+    compares old entries by (:func:`meaning_lines`): a ``status:`` or ``contract:`` line or a
+    verdict row counts after up to three leading blanks and with its backslash escapes
+    consumed, and never inside a closed fence or an indented code block. So an edit that hides
+    such a line from this reader changes the entry's meaning too."""
     if not lines:
         return None
     head = _HEADING_RE.match(lines[0].rstrip("\r"))
@@ -420,22 +426,22 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     status: Status | None = None
     reason: str | None = None
     contract: str | None = None
-    fenced = _closed_fences(lines)
+    read = entry_lines(lines)
     first = 1
-    while first < len(lines) and not lines[first].rstrip("\r").strip():
+    while first < len(lines) and read[first][0] == BLANK:
         first += 1  # the blank line after the heading (mdformat's style) is no note
-    for index, raw in enumerate(lines[first:], start=first):
-        line = raw.rstrip("\r")
-        if index in fenced:
-            notes.append(line)
+    for index in range(first, len(lines)):
+        kind, text = read[index]
+        if kind != TEXT:
+            notes.append(lines[index].rstrip("\r").rstrip())
             continue
-        if line.startswith("| ") and not line.startswith("| id |") and not line.startswith("|--"):
-            cells = [c.strip() for c in _CELL_SPLIT_RE.split(line)[1:-1]]
+        if text.startswith("|"):
+            cells = row_cells(text)
             if len(cells) == 5:
                 try:
                     verdict = Verdict(cells[1])
                 except ValueError:
-                    notes.append(line)
+                    notes.append(text)
                     continue
                 rows.append(
                     RowResult(
@@ -450,19 +456,22 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
                     )
                 )
                 continue
-        pin = _CONTRACT_LINE_RE.match(line)
+            notes.append(text)
+            continue
+        shown = _unescape(text)
+        pin = _CONTRACT_LINE_RE.match(shown)
         if pin:
             contract = pin.group(1)
             continue
-        match = _STATUS_LINE_RE.match(line)
+        match = _STATUS_LINE_RE.match(shown)
         if match:
             try:
                 status = Status(match.group(1))
-                reason = None if match.group(2) is None else _unescape(match.group(2))
+                reason = match.group(2)
                 continue
             except ValueError:
                 pass
-        notes.append(line)
+        notes.append(text)
     return Entry(
         iteration=int(head.group(1)),
         date=head.group(2),
@@ -481,11 +490,10 @@ _ESCAPE_OR_SPAN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|(`+)(?!`).*?(?<!`)\2(?!`)"
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
 
 
-def _closed_fences(lines: Sequence[str]) -> set[int]:
-    """Indexes of the lines in a fenced block that closes (its fence lines included). Output
-    quoted in a fence is data; a fence that never closes hides nothing (as in
-    :func:`fenced_spans`)."""
-    inside: set[int] = set()
+def _fence_blocks(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """The opening and closing line indexes of each fenced block that closes. Output quoted in
+    a fence is data; a fence that never closes hides nothing (as in :func:`fenced_spans`)."""
+    blocks: list[tuple[int, int]] = []
     opened: tuple[int, str] | None = None
     for index, raw in enumerate(lines):
         marker = _FENCE_LINE_RE.match(raw.rstrip("\r"))
@@ -493,9 +501,9 @@ def _closed_fences(lines: Sequence[str]) -> set[int]:
             if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
                 opened = (index, marker.group(1))
         elif closes(marker, opened[1]):
-            inside.update(range(opened[0], index + 1))
+            blocks.append((opened[0], index))
             opened = None
-    return inside
+    return blocks
 
 
 def closes(marker: re.Match[str] | None, fence: str) -> bool:
@@ -508,42 +516,85 @@ def closes(marker: re.Match[str] | None, fence: str) -> bool:
     )
 
 
-def meaning_lines(lines: Sequence[str]) -> list[str]:
-    """An entry's lines as Markdown means them, for comparing two versions of an entry: what
-    a formatter such as mdformat changes (blank lines, table padding and alignment rows, an
-    indented block turned into a fenced one, backslash escapes outside code spans, the bullet
-    character) is left out; every word, cell and output line is kept."""
-    out: list[str] = []
-    fence = ""
-    for raw in lines:
+BLANK, FENCE, CODE, TEXT = "blank", "fence", "code", "text"
+
+
+def entry_lines(lines: Sequence[str]) -> list[tuple[str, str]]:
+    """Each line of an entry as Markdown means it: ``(kind, text)``, one per line.
+
+    The one reading both the entry readers (:func:`parse_entry`: status, contract, verdict rows
+    and the notes that reviews and approvals are read from) and ``audit``'s comparison of old
+    entries (:func:`meaning_lines`) use, so the two cannot disagree:
+
+    - ``blank``: nothing but blanks;
+    - ``fence``: the opening or closing marker of a fenced block that closes (one that never
+      closes hides nothing: its lines are read as if it were not there);
+    - ``code``: a line inside such a block (text: the line, trailing blanks dropped), or a line
+      indented by four spaces or more (text: after those four spaces);
+    - ``text``: any other line; its text has the leading and trailing blanks dropped (up to
+      three leading spaces, or tabs, mean nothing to Markdown here).
+    """
+    kinds: dict[int, str] = {}
+    for opening, closing in _fence_blocks(lines):
+        kinds[opening] = kinds[closing] = FENCE
+        kinds.update(dict.fromkeys(range(opening + 1, closing), CODE))
+    out: list[tuple[str, str]] = []
+    for index, raw in enumerate(lines):
         line = raw.rstrip("\r").rstrip()
-        marker = _FENCE_LINE_RE.match(line)
-        if fence:
-            if closes(marker, fence):
-                fence = ""
-                continue
-            if line:
-                out.append(line)
+        kind = kinds.get(index)
+        if kind is not None:
+            out.append((kind, line))
+        elif not line.strip():
+            out.append((BLANK, ""))
+        elif line.startswith("    "):
+            out.append((CODE, line[4:]))
+        else:
+            out.append((TEXT, line.strip()))
+    return out
+
+
+def row_cells(text: str) -> list[str]:
+    """The cells of a table row (a text line that begins with ``|``), blanks dropped; a
+    trailing ``|`` is optional, as in GFM."""
+    body = text[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [cell.strip() for cell in _CELL_SPLIT_RE.split(body)]
+
+
+def meaning_lines(lines: Sequence[str]) -> list[str]:
+    """An entry's lines as Markdown means them (:func:`entry_lines`), for comparing two
+    versions of an entry: what a formatter such as mdformat changes (blank lines, table
+    padding and alignment rows, an indented block turned into a fenced one, backslash escapes
+    outside code spans, the bullet character) is left out; every word, cell and output line is
+    kept, and a line of code (output) never reads like a line of text: it is kept behind four
+    spaces, which no text line begins with."""
+    out: list[str] = []
+    for kind, text in entry_lines(lines):
+        if kind in (BLANK, FENCE):
             continue
-        if marker and not (marker.group(1)[0] == "`" and "`" in marker.group(2)):
-            fence = marker.group(1)
+        if kind == CODE:
+            if text.strip():
+                out.append("    " + text)
             continue
-        if not line.strip():
-            continue
-        if line.startswith("    "):  # an indented code block: output, kept as printed
-            out.append(line[4:])
-            continue
-        line = line.strip()
-        if line.startswith("|"):
-            cells = [c.strip() for c in _CELL_SPLIT_RE.split(line.strip("|"))]
+        if text.startswith("|"):
+            cells = row_cells(text)
             if all(_RULE_CELL_RE.match(c) for c in cells):
                 continue
             out.append("| " + " | ".join(_unescape(c) for c in cells) + " |")
             continue
-        if line[:2] in ("* ", "+ "):
-            line = "- " + line[2:]
-        out.append(_unescape(line))
+        if text[:2] in ("* ", "+ "):
+            text = "- " + text[2:]
+        shown = _unescape(text)
+        # an escaped `\|` at the start is text, not a row: it never reads like one
+        out.append("\\" + shown if shown.startswith("|") else shown)
     return out
+
+
+def unescaped(text: str) -> str:
+    """A text line of an entry with its backslash escapes consumed, as :func:`parse_entry` and
+    :func:`meaning_lines` read it (for a reader of notes: ``review of R1: met``)."""
+    return _unescape(text)
 
 
 def _unescape(text: str) -> str:
@@ -1020,10 +1071,11 @@ def newest(
 
 
 def newest_status(text: str, start: int = 0, end: int | None = None) -> Entry | None:
-    """The newest entry that holds a ``status:`` line; an entry whose text has no line
-    starting ``status: `` is not parsed."""
+    """The newest entry that holds a ``status:`` line; an entry whose text holds no
+    ``status`` at all is not parsed (a status line may be indented or escaped, as
+    :func:`parse_entry` reads it)."""
     for head in heads(text, start, end):
-        if text.find("\nstatus: ", head.start, head.end) >= 0:
+        if text.find("status", head.start, head.end) >= 0:
             entry = read(text, head)
             if entry.status is not None:
                 return entry

@@ -75,11 +75,13 @@ def read_review(entry: Entry) -> Review | None:
     fields: dict[str, str] = {}
     head = None
     for note in entry.notes:
-        match = _REVIEW_RE.match(note)
+        match = _REVIEW_RE.match(ledger.unescaped(note))  # as the entry's meaning reads it
         if match:
             head = match
             continue
         key, sep, value = note.partition(": ")
+        if not (sep and key in ("artifact", "quote", "reason")):
+            key, sep, value = ledger.unescaped(note).partition(": ")
         if sep and key in ("artifact", "quote", "reason"):
             fields[key] = value
     if head is None or "artifact" not in fields:

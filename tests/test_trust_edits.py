@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import git, goal_text, run_goalfile
 
@@ -88,3 +91,119 @@ def test_dropping_the_escapes_of_an_approved_plain_cell_is_refused(
     assert again.returncode == 0, again.stderr
     rerun = run_goalfile("verify", GOAL, cwd=repo)
     assert rerun.returncode in (0, 1) and "C1 started" in rerun.stdout, rerun.stderr
+
+
+# --------------------------------------------------------------------------------------------
+# An old entry's status line hidden from the entry readers (indented, escaped, padded, or moved
+# into a block of code) while the entry still means the same to audit, or reads as output.
+
+HIDDEN = {
+    "one blank": " status: active",
+    "three blanks": "   status: active",
+    "a tab": "\tstatus: active",
+    "an escaped colon": "status\\: active",
+    "trailing blanks": "status: active   ",
+    "a backtick fence": "```\nstatus: active\n```",
+    "a tilde fence": "~~~\nstatus: active\n~~~",
+    "an indented code block": "    status: active",
+}
+
+
+@pytest.fixture
+def reopened(repo: Path) -> Path:
+    """A goal met while `build/ok` existed, then reopened by a person on main when it was
+    lost; the agent's branch `agent` starts there."""
+    new = run_goalfile(
+        "new", "g", "build/ok exists", "--check", "test -f build/ok", "--expected", "exit 0",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert new.returncode == 0, new.stderr
+    (repo / "build").mkdir()
+    (repo / "build" / "ok").write_text("")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    commit(repo, "met")
+    git(repo, "branch", "-M", "main")
+    (repo / "build" / "ok").unlink()
+    reopen = run_goalfile("reopen", GOAL, "--reason", "build/ok was lost", cwd=repo)
+    assert reopen.returncode == 0, reopen.stderr
+    commit(repo, "reopen")
+    git(repo, "checkout", "-qb", "agent")
+    return repo
+
+
+@pytest.mark.parametrize("how", sorted(HIDDEN))
+def test_an_old_status_line_hidden_from_the_readers_is_caught(reopened: Path, how: str) -> None:
+    """The reopen entry's `status: active` is made invisible to the entry readers and the
+    frontmatter set to `met`: audit reports the rewritten entry, and lint, status, the Stop
+    hook and verify refuse the `met` (before, all of them accepted it and audit was clean)."""
+    path = reopened / GOAL
+    text = path.read_text()
+    at = text.index("\nstatus: active", text.index("by reopen"))
+    text = text[:at] + "\n" + HIDDEN[how] + text[at + len("\nstatus: active") :]
+    path.write_text(re.sub(r"(?m)^status: active", "status: met", text, count=1))
+    commit(reopened, "agent: done")
+
+    audit = run_goalfile("audit", "--against", "main", GOAL, cwd=reopened)
+    assert audit.returncode == 1, audit.stdout + audit.stderr
+    assert f"{GOAL}:" in audit.stdout and "by reopen" in audit.stdout
+    lint = run_goalfile("lint", GOAL, cwd=reopened)
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    assert f"{GOAL}:3: error: the status is `met`, but " in lint.stdout + lint.stderr
+    shown = json.loads(run_goalfile("status", "--json", GOAL, cwd=reopened).stdout)
+    assert "status" not in shown["goals"][0] and shown["goals"][0]["error"], shown
+    assert hook_decision(reopened) == "block"
+    done = run_goalfile("verify", GOAL, cwd=reopened)
+    assert done.returncode != 0 and "status: met" not in done.stdout, done.stdout + done.stderr
+    # the fix lint prints works as written
+    fix = re.search(r"fix: `(sed [^`]*)`", lint.stdout + lint.stderr)
+    assert fix is not None, lint.stdout + lint.stderr
+    subprocess.run(fix.group(1), shell=True, cwd=reopened, check=True)
+    assert run_goalfile("lint", GOAL, cwd=reopened).returncode == 0
+
+
+# The property behind the rule: what the entry readers see is a function of what the entry
+# means to audit. An entry rebuilt from its meaning lines alone reads the same.
+
+PIECES = (
+    "status: met",
+    "status: active",
+    " status: met",
+    "   status: active (a reason)",
+    "\tstatus: met",
+    "status\\: met",
+    "status: met (x\\*y)",
+    "status: met  ",
+    "    status: met",
+    "```",
+    "~~~",
+    "```text",
+    "contract: 0123456789ab",
+    " contract\\: 0123456789ab",
+    "| C1 | met | `true` | 0 | ok |",
+    "|C1|unmet|`false`|1|no",
+    " | C2 | unmet | `x` | 1 | `y` |",
+    "\\| C1 | unmet | `false` | 1 | no |",
+    "|----|----|----|----|----|",
+    "* a note",
+    "",
+    "  ",
+)
+
+
+def reader_view(lines: list[str]) -> tuple[object, ...]:
+    from goalfile import ledger
+
+    entry = ledger.parse_entry(["### Iteration 2 (2026-12-01) by verify-goal", *lines])
+    assert entry is not None
+    return (entry.status, entry.status_reason, entry.contract, entry.rows)
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=8))
+@settings(max_examples=400, deadline=None)
+def test_the_entry_readers_see_only_what_the_entry_means(lines: list[str]) -> None:
+    from goalfile import ledger
+
+    meant = ledger.meaning_lines(lines)
+    rebuilt = list(meant)  # a source whose every line is one of the meaning lines
+    assert ledger.meaning_lines(rebuilt) == meant
+    assert reader_view(rebuilt) == reader_view(lines), (lines, rebuilt)
