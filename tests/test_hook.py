@@ -12,7 +12,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import DATA, Row, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    DATA,
+    Row,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    write_goal,
+)
 
 from goalfile.accounting import parse_accounting
 from goalfile.commands import hook as hook_module
@@ -192,6 +201,32 @@ def test_a_git_planted_in_a_subfolder_does_not_hide_the_goals(
     answer = stop_from(scratch, hook_repo)
     assert answer is not None and answer["decision"] == "block", answer
     assert str(answer["reason"]).startswith("verify-goal demo iteration 1: C1 unmet")
+    assert "### Iteration 1" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("setting", ["core.bare=true", "core.worktree elsewhere"])
+def test_a_repository_git_names_no_work_tree_for_still_holds_the_agent(
+    hook_repo: Path, tmp_path: Path, setting: str
+) -> None:
+    """`git config core.bare true` (or a core.worktree elsewhere) makes git name no work tree
+    for the project; with the session in `src/`, its goals still hold the agent."""
+    path = demo_goal(hook_repo)
+    assert run_goalfile("focus", "goals/demo.md", cwd=hook_repo).returncode == 0
+    (hook_repo / "src").mkdir()
+    if setting == "core.bare=true":
+        git(hook_repo, "config", "core.bare", "true")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        git(hook_repo, "config", "core.worktree", str(tmp_path / "elsewhere"))
+    data = json.loads(recorded("claude", hook_repo))
+    data["cwd"] = str(hook_repo / "src")
+    done = stop("claude", hook_repo / "src", "--json", stdin=json.dumps(data))
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", answer
+    assert [goal["path"] for goal in answer["goals"]] == ["goals/demo.md"]
+    assert f"git names no work tree for the repository at {hook_repo.resolve()}" in (
+        "\n".join(answer["notes"])
+    )
     assert "### Iteration 1" in path.read_text(encoding="utf-8")
 
 

@@ -239,16 +239,34 @@ def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
     return verify(options, ctx)
 
 
-def project_roots(stop: StopInput, ctx: Context) -> list[Path]:
-    """The repositories whose goals hold the agent: every git work tree that holds the hook
-    input's ``cwd`` (else the process's), innermost first, as git names them
-    (:func:`goalfile.commands.workdir.work_trees`). A ``.git`` that git rejects (an empty
-    file planted in a sub-folder) is passed over, and one git accepts (`git init scratch`)
-    adds a tree without dropping the project's own. Outside git, the folder itself."""
+def project_roots(stop: StopInput, ctx: Context, notes: list[str] | None = None) -> list[Path]:
+    """The repositories whose goals hold the agent, innermost first: every git work tree that
+    holds the hook input's ``cwd`` (else the process's), as git names them
+    (:func:`goalfile.commands.workdir.work_trees`), and every folder at or above it that holds
+    a ``.git`` entry git names no work tree for (`git config core.bare true`, a
+    ``core.worktree`` elsewhere, a broken ``gitdir:`` line, an empty ``.git`` planted in a
+    sub-folder). A ``.git`` only ever adds a repository: one git accepts (`git init scratch`)
+    adds a tree without dropping the project's own, and one git will not read is no way to
+    hide the goals of the folder that holds it. Outside git, the folder itself."""
     from goalfile.commands.workdir import work_trees
 
     start = _start(stop, ctx)
-    return work_trees(start) or [start]
+    named = work_trees(start)
+    unnamed = [
+        folder
+        for folder in (start, *start.parents)
+        if os.path.lexists(folder / ".git") and folder not in named
+    ]
+    if notes is not None:
+        for folder in unnamed:
+            if (folder / "goals").is_dir() or (folder / ".zetetic" / "goals").is_dir():
+                notes.append(
+                    f"git names no work tree for the repository at {folder} (core.bare or "
+                    f"core.worktree set, or its .git broken: `git -C {shlex.quote(str(folder))} "
+                    "rev-parse --show-toplevel` says why); its goals hold the agent all the same"
+                )
+    roots = sorted({*named, *unnamed}, key=lambda folder: len(folder.parts), reverse=True)
+    return roots or [start]
 
 
 def _start(stop: StopInput, ctx: Context) -> Path:
@@ -304,11 +322,11 @@ def decide_stop(
     start = ctx.clock()
     margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
     deadline = start + max(options.timeout - margin, 1.0)
+    notes: list[str] = []
     if options.goal is not None and Path(options.goal).expanduser().is_absolute():
         roots = [_start(stop, ctx)]  # the goal is named outright: no repository decides it
     else:
-        roots = project_roots(stop, ctx)
-    notes: list[str] = []
+        roots = project_roots(stop, ctx, notes)
     paths, named = goal_paths(options, roots, notes)
     outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
