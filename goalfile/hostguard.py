@@ -6,12 +6,20 @@ model, it still fires the hook, about ten times a second. Each of those calls wo
 check and write a ledger entry, and a denial would only bring the next call.
 
 The session file tells the two apart: after each verify of a goal for a Gemini session, the
-hook records the session's usage in a small marker under the working tree's git folder
-(``.git/goalfile-idle/``, one file per session and goal). If the session has spent no token
-since, the model was not called since the last check, so nothing can have changed through it,
-and the hook lets the agent stop without verifying again. The marker is never read from the
-goal file (its ``## Token accounting`` table is text the agent can edit): an edit of the goal
-cannot make the hook skip a verify.
+hook records where the session file stood (the id of its latest model message and the
+session's usage) in a small marker under the working tree's git folder
+(``.git/goalfile-idle/``, one file per session and goal). The hook lets the agent stop without
+verifying again only when the session file still stands exactly there: the same latest model
+message and the same usage, so the model was not called since the last check.
+
+The marker is in the agent's reach (``.git`` is in the work tree), so the hook takes nothing
+from it that the agent could raise to skip a verify: a marker that is missing, unreadable, for
+another session or goal, or whose usage or message differs from the session file's in either
+direction (a raised usage included) makes the hook verify. To forge an allow, a marker would
+have to name the session's latest model message, and from inside a turn that message does not
+exist yet: every tool call the agent makes is followed by one more model message before the turn
+ends. The marker is never read from the goal file either (its ``## Token accounting`` table is
+text the agent can edit).
 """
 
 from __future__ import annotations
@@ -34,9 +42,10 @@ def _marker(git_folder: Path, session: str, goal: str) -> Path:
 
 
 def model_idle(*, git_folder: Path | None, goal: str, transcript: str) -> bool:
-    """The session behind ``transcript`` has spent no token since the hook last verified
-    ``goal`` (its path relative to the repository) for it. False when there is no marker, no
-    git folder, or anything cannot be read: then the hook verifies."""
+    """The session file behind ``transcript`` stands exactly where it stood when the hook last
+    verified ``goal`` (its path relative to the repository) for it: the same latest model
+    message and the same usage. False when there is no marker, no git folder, no model message,
+    anything cannot be read, or the marker differs in any way: then the hook verifies."""
     if git_folder is None:
         return False
     try:
@@ -49,7 +58,9 @@ def model_idle(*, git_folder: Path | None, goal: str, transcript: str) -> bool:
     tokens = data.get("tokens")
     if data.get("goal") != goal or not isinstance(tokens, int) or isinstance(tokens, bool):
         return False
-    return usage.tokens <= tokens
+    if usage.newest is None or data.get("newest") != usage.newest:
+        return False  # a model message came since, or the marker names none
+    return tokens == usage.tokens  # more or fewer than the session file holds: verify
 
 
 def mark_verified(*, git_folder: Path | None, goal: str, transcript: str) -> None:
@@ -63,7 +74,12 @@ def mark_verified(*, git_folder: Path | None, goal: str, transcript: str) -> Non
         usage = read_usage(transcript)
         where = _marker(git_folder, usage.session_id, goal)
         where.parent.mkdir(exist_ok=True)
-        document = {"session": usage.session_id, "goal": goal, "tokens": usage.tokens}
+        document = {
+            "session": usage.session_id,
+            "goal": goal,
+            "tokens": usage.tokens,
+            "newest": usage.newest,
+        }
         files.write_atomic(where, json.dumps(document) + "\n")
     except (GoalfileError, OSError):
         return

@@ -67,6 +67,7 @@ class SessionUsage:
     session_id: str  # Claude: first top-level `sessionId`; Codex: first session_meta id; else stem
     tokens: int  # the project total: Claude in + out + cache creation; Codex in - cached + out
     transcript: str  # the path as given
+    newest: str | None = None  # Gemini: the id of the session's latest model message
 
 
 class TranscriptError(GoalfileError):
@@ -372,8 +373,13 @@ class _Session:
             )
         tally = self._tally(self.host)
         session_id, tokens = tally.session_id, tally.tokens
+        newest = self.gemini.newest if self.host is Host.GEMINI else None
         return SessionUsage(
-            host=self.host, session_id=session_id or stem, tokens=tokens, transcript=self.name
+            host=self.host,
+            session_id=session_id or stem,
+            tokens=tokens,
+            transcript=self.name,
+            newest=newest,
         )
 
 

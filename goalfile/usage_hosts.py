@@ -84,6 +84,7 @@ class GeminiTally:
         self.session_id: str | None = None
         self._messages: dict[str, int] = {}
         self.tokens = 0
+        self.newest: str | None = None  # the id of the latest model message first seen
 
     def feed(self, obj: JsonObject) -> None:
         if self.session_id is None and "type" not in obj:
@@ -106,6 +107,8 @@ class GeminiTally:
             return
         count = gemini_tokens(tokens)
         kept = self._messages.get(key)
+        if kept is None:
+            self.newest = key
         if kept is None or count > kept:
             self._messages[key] = count
             self.tokens += count - (kept or 0)

@@ -207,3 +207,55 @@ def test_editing_the_token_accounting_table_neither_releases_the_hook_nor_stops_
     assert audit.returncode == 1, audit.stdout
     assert "accounting-row-rewritten" in audit.stdout
     assert f"row of session `{SESSION_ID}` has baseline" in audit.stdout
+
+
+def idle_markers(repo: Path) -> list[Path]:
+    return sorted((repo / ".git" / "goalfile-idle").glob("*.json"))
+
+
+@pytest.mark.parametrize("model_called", [True, False])
+def test_a_raised_idle_marker_makes_the_hook_verify(gemini_repo: Path, model_called: bool) -> None:
+    """The storm guard's marker sits in `.git`, in the agent's reach: raising its usage (or
+    naming a message the session file does not end with) makes the hook verify, never allow."""
+    session = gemini_repo.parent / "session.jsonl"
+    shutil.copy(SESSION, session)
+    answer, _ = after_agent(gemini_repo, transcript=session)
+    assert answer is not None and answer["decision"] == "block"
+    model_message(session, "m1", 2000)
+    answer, _ = after_agent(gemini_repo, transcript=session, active=True)
+    assert answer is not None and answer["decision"] == "block"
+    assert entries(gemini_repo) == 2
+    if model_called:
+        model_message(session, "m2", 2000)
+    (marker,) = idle_markers(gemini_repo)
+    text = marker.read_text()
+    raised = re.sub(r'"tokens": \d+', '"tokens": 999999999', text)
+    assert raised != text
+    marker.write_text(raised)
+    answer, _ = after_agent(gemini_repo, transcript=session, active=True)
+    # verified (the loop guard may let go after three runs without progress; not the marker)
+    assert answer is not None and "the model was not called" not in str(answer), answer
+    assert entries(gemini_repo) == 3, "the hook verified"
+
+
+def test_an_idle_marker_naming_the_latest_message_with_another_usage_is_not_trusted(
+    gemini_repo: Path,
+) -> None:
+    session = gemini_repo.parent / "session.jsonl"
+    shutil.copy(SESSION, session)
+    answer, _ = after_agent(gemini_repo, transcript=session)
+    assert answer is not None and answer["decision"] == "block"
+    model_message(session, "m1", 2000)
+    (marker,) = idle_markers(gemini_repo)
+    data = json.loads(marker.read_text())
+    for forged in (
+        {**data, "newest": "m1", "tokens": 999999999},  # the message is right, the usage raised
+        {**data, "newest": "m1", "tokens": "lots"},
+        {**data, "newest": None},
+        "not json",
+    ):
+        marker.write_text(forged if isinstance(forged, str) else json.dumps(forged))
+        before = entries(gemini_repo)
+        answer, _ = after_agent(gemini_repo, transcript=session, active=True)
+        assert answer is not None and "the model was not called" not in str(answer), forged
+        assert entries(gemini_repo) == before + 1, f"the hook verified with {forged!r}"
