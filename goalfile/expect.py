@@ -36,7 +36,9 @@ Decisions the design left open, and what was chosen:
   a leading ``;``, ``;;``, or ``and`` with nothing after it. Empty (or blank) text is an error.
 * ``contains ""``, ``lacks ""``, ``matches //`` and any ``matches`` pattern that can make a
   match of zero characters (``/^/``, ``/.*/``, ``/x*/``, ``/\\b/``, ``/(?=.)/``: see
-  :func:`can_match_empty`) are errors (they hold or fail whatever the output is).
+  :func:`can_match_empty`) are errors (they hold or fail whatever the output is), and so is a
+  pattern that one character of almost any kind satisfies (``/./``, ``/[\\s\\S]/``,
+  ``/[^x]/``, ``/\\S/``: see :func:`matches_almost_any_character`).
   ``prints ""`` is allowed (stdout is blank). A ``prints`` TEXT that starts or ends with
   whitespace is an error, because it could never equal trimmed stdout.
 * ``exit N`` accepts 0 to 255 only; ``exit == N`` is not part of the language.
@@ -493,6 +495,30 @@ def empty_match_on_probes(compiled: re.Pattern[str]) -> bool:
     return any(m.end() == m.start() for line in _PROBES for m in compiled.finditer(line))
 
 
+# one character of each kind a line can show: letters (ASCII and not), digits, punctuation,
+# symbols and blanks
+_ONE_CHARACTER = (
+    *"aZqé\u0436\u4e2d07",
+    *"][-_|\\/^$.*#`\"'(){}:;!?+=<>~&%@,",
+    " ",
+    "\t",
+    "\u00a0",
+)
+_FAILING_LINE = "0 passed, 3 FAILED"
+
+
+def matches_almost_any_character(compiled: re.Pattern[str]) -> bool:
+    """Whether one character of almost any kind satisfies the pattern: it matches at least half
+    of a set of one-character lines (:data:`_ONE_CHARACTER`: letters, digits, punctuation,
+    symbols, blanks) and the line ``0 passed, 3 FAILED``. ``/./``, ``/[\\s\\S]/``,
+    ``/[^\\n]/``, ``/(?s:.)/``, ``/.{1}/``, ``/\\S/``, ``/\\D/`` and ``/[^x]/`` are such
+    patterns: like a pattern that can match zero characters (:func:`can_match_empty`) they hold
+    on any output that shows a character, a failing one included. A pattern for text you
+    expect (``/^ok$/``, ``/\\d+ passed/``, ``/[0-9]/``, ``/^.$/``) is not."""
+    hits = sum(1 for char in _ONE_CHARACTER if compiled.search(char) is not None)
+    return 2 * hits >= len(_ONE_CHARACTER) and compiled.search(_FAILING_LINE) is not None
+
+
 def _describe(tok: _Tok) -> str:
     if tok.kind == "string":
         return f"quoted text {_quote(tok.value)}"
@@ -571,12 +597,22 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
         if len(args) == 1 and args[0].kind == "regex":
             if not args[0].value:
                 raise _Bad("matches // matches every line", form + " with a non-empty REGEX")
-            if can_match_empty(_compile(args[0].value)):
+            compiled = _compile(args[0].value)
+            if can_match_empty(compiled):
                 raise _Bad(
                     f"/{_slashes(args[0].value)}/ can match zero characters (as /^/, /x*/ "
                     "and /\\b/ do), so it holds on lines that show nothing you expect",
                     form + " that takes at least one character you expect in every match, "
                     "e.g. /^ok$/ or /\\d+ passed/ rather than /^/, /.*/, /x?/ or /\\b/",
+                    guess=False,
+                )
+            if matches_almost_any_character(compiled):
+                raise _Bad(
+                    f"/{_slashes(args[0].value)}/ matches almost any single character (as "
+                    "/./, /\\S/ and /[^x]/ do), so it holds on any output that shows one, "
+                    '"0 passed, 3 FAILED" included',
+                    form + " for text you expect in the output, e.g. /^ok$/ or /\\d+ passed/ "
+                    "rather than /./, /\\S/, /[\\s\\S]/ or /[^x]/",
                     guess=False,
                 )
             return MatchClause(stream=stream, pattern=args[0].value)

@@ -246,9 +246,20 @@ def test_a_regex_that_can_match_zero_characters_is_an_error(pattern: str) -> Non
         parse_expected(f"exit 0; stdout matches /{pattern}/")
 
 
-@pytest.mark.parametrize("pattern", CONSUMING)
+# Patterns that take a character, but one of almost any kind: refused by their own rule.
+ANY_CHARACTER = [".", "(?s:.)", "[\\s\\S]", "[^\\n]", "[^]]", ".{1}", "\\S", "[^x]"]
+
+
+@pytest.mark.parametrize("pattern", [p for p in CONSUMING if p not in ANY_CHARACTER])
 def test_a_regex_that_takes_a_character_in_every_match_is_accepted(pattern: str) -> None:
     assert parse_expected(f"exit 0; stdout matches /{pattern}/").clauses
+
+
+@pytest.mark.parametrize("pattern", ANY_CHARACTER)
+def test_a_regex_that_almost_any_character_satisfies_is_an_error(pattern: str) -> None:
+    assert not can_match_empty(re.compile(pattern))
+    with pytest.raises(ExpectedSyntaxError, match="matches almost any single character"):
+        parse_expected(f"exit 0; stdout matches /{pattern}/")
 
 
 @pytest.mark.parametrize(

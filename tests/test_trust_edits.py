@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import git, goal_text, run_goalfile
+from tests.conftest import git, goal_text, row, run_goalfile
 
 GOAL = "goals/g.md"
 
@@ -207,3 +207,53 @@ def test_the_entry_readers_see_only_what_the_entry_means(lines: list[str]) -> No
     rebuilt = list(meant)  # a source whose every line is one of the meaning lines
     assert ledger.meaning_lines(rebuilt) == meant
     assert reader_view(rebuilt) == reader_view(lines), (lines, rebuilt)
+
+
+# --------------------------------------------------------------------------------------------
+# A `matches` pattern that one character of almost any kind satisfies holds on any output that
+# shows a character, as a pattern that can match zero characters does.
+
+
+def failing_goal(repo: Path, expected: str) -> Path:
+    path = repo / GOAL
+    path.write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations_used=0,
+            rows=(row("C1", "echo '0 passed, 3 FAILED'", expected),),
+        )
+    )
+    return path
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"/[\s\S]/", r"/[^\n]/", "/(?s:.)/", "/[^]]/", "/.{1}/", "/./", r"/\S/", r"/\D/", "/a?./"],
+)
+def test_a_regex_that_almost_any_character_satisfies_is_refused(repo: Path, pattern: str) -> None:
+    path = failing_goal(repo, f"exit 0; stdout matches {pattern}")
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert f"{pattern} matches almost any single character" in linted.stdout + linted.stderr
+    assert "fix: write stdout matches /REGEX/" in linted.stdout + linted.stderr
+    refused = run_goalfile("activate", GOAL, cwd=repo)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    path.write_text(path.read_text().replace("status: draft", "status: active"))
+    before = path.read_bytes()
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "C1 met" not in done.stdout
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("pattern", ["/[0-9]/", "/^.$/", r"/\w/", "/(?i)failed/", r"/\s/"])
+def test_a_regex_for_text_you_expect_still_judges(repo: Path, pattern: str) -> None:
+    failing_goal(repo, f"exit 0; stdout matches {pattern}")
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    met = pattern != "/^.$/"  # no line of one character: judged, and unmet
+    verdict = "C1 met; status: met" if met else "C1 unmet; status: active"
+    assert done.stdout.rstrip().endswith(verdict), done.stdout
