@@ -214,12 +214,14 @@ def audit_goal(
             changes = reports
             findings += budget_history(goal, old_goal, current, added, against or "")
             findings += accounting_history(goal, old_goal, against or "")
+            findings += counter_history(goal, old_goal, current, added, against or "")
     elif history:
         notes.append(f"new since {against}: no earlier ledger or contract to compare with")
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
     findings += record_findings(goal, current)
     findings += status_findings(goal, current)
+    findings += impossible_findings(goal)
     reported: set[tuple[str | None, str]] = {
         (c.change.row, c.change.field) for c in changes if c.recorded_by is None
     }
@@ -1001,6 +1003,81 @@ def budget_history(
             )
         )
     return found
+
+
+def counter_history(
+    goal: Goal, old_goal: Goal, current: Sequence[Block], added: set[int], ref: str
+) -> list[AuditFinding]:
+    """Frontmatter values that decide when the Stop hook lets go, changed since ``ref`` by
+    hand: ``iterations-used-unbacked`` (raised beyond the iterations that the `plan` and
+    `stop-hook` entries added since ``ref`` started, one at a time) and
+    ``stall-limit-lowered`` (no command sets it)."""
+    from goalfile.handedit import ITERATION_BY
+    from goalfile.progress import stall_limit
+
+    found: list[AuditFinding] = []
+    backed = old_goal.iterations_used
+    for block in current:  # in text order
+        entry = block.entry
+        if entry.line in added and entry.by in ITERATION_BY:
+            backed = max(backed, min(entry.iteration, backed + 1))
+    if goal.iterations_used > max(old_goal.iterations_used, backed):
+        found.append(
+            AuditFinding(
+                code="iterations-used-unbacked",
+                path=goal.path,
+                line=goal.key_line("iterations_used"),
+                message=f"iterations_used went up since {ref} ({old_goal.iterations_used} → "
+                f"{goal.iterations_used}), but the ledger's `plan` and `stop-hook` entries "
+                f"started iterations up to {backed} only",
+                hint=f"{_set_back(goal, 'iterations_used', backed)}; iterations start with "
+                f"`goalfile plan {goal.path}` or the Stop hook, which ledger them",
+            )
+        )
+    old_limit, new_limit = stall_limit(old_goal.meta), stall_limit(goal.meta)
+    if new_limit < old_limit:
+        line = goal.key_line("stall_limit")
+        hint = (
+            f"{set_key_command(goal.path, line, 'stall_limit', str(old_limit))}"
+            if line is not None
+            else f"add `stall_limit: {old_limit}` to the frontmatter again"
+        )
+        found.append(
+            AuditFinding(
+                code="stall-limit-lowered",
+                path=goal.path,
+                line=line,
+                message=f"stall_limit went down since {ref} ({old_limit} → {new_limit}): fewer "
+                "identical verify runs now block the goal and let the agent stop",
+                hint=f"{hint}; a person changes it in a reviewed commit of its own",
+            )
+        )
+    return found
+
+
+def impossible_findings(goal: Goal) -> list[AuditFinding]:
+    """``impossible-unbacked``: a row the frontmatter marks impossible with no ``by
+    impossible`` entry that records it (verify runs such a row)."""
+    from goalfile.handedit import impossible_backed, marked_impossible
+
+    marked = marked_impossible(goal)
+    if not marked:
+        return []
+    backed = impossible_backed(goal)
+    return [
+        AuditFinding(
+            code="impossible-unbacked",
+            path=goal.path,
+            line=goal.key_line(f"impossible.{row}"),
+            message=f"{row} is marked impossible in the frontmatter, but no `by impossible` "
+            "entry records it; verify runs the row",
+            hint=f"remove the mark, or have a person run `goalfile impossible {goal.path} "
+            f"{row} --reason TEXT`, which ledgers it",
+            row=row,
+        )
+        for row in marked
+        if row not in backed
+    ]
 
 
 def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFinding]:

@@ -190,3 +190,64 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     else:
         edit = f"s/^{key}:.*/{key}: {value}/"
     return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
+
+
+# --- counters the ledger backs (iterations_used, impossible marks) --------------------------
+
+ITERATION_BY = frozenset({"plan", "stop-hook"})  # the commands that start an iteration
+IMPOSSIBLE_BY = "impossible"
+
+
+def backed_iterations(goal: Goal) -> int | None:
+    """The ``iterations_used`` the ledger backs; None when the ledger has no entry (a goal
+    file written by a skill starts so, and then the frontmatter is all there is).
+
+    The oldest entry gives the count it started from; after it, each entry raises it by at
+    most one over the count before it (``plan`` and ``stop-hook`` start iterations one at a
+    time; files of the skill family number their verify entries one after another). Every
+    entry carries the count it found in the frontmatter, so a hand-raised ``iterations_used``
+    (``0`` → ``5``) shows up as a jump in the next entry's heading, and a jump backs one
+    iteration, never the budget. ``audit --against`` holds the entries added since the base
+    to the stricter rule (only ``plan`` and ``stop-hook`` start iterations)."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    found = list(ledger.heads(goal.text, *region))  # newest first
+    if not found:
+        return None
+    count = found[-1].iteration
+    for head in reversed(found[:-1]):
+        count = max(count, min(head.iteration, count + 1))
+    return count
+
+
+def iterations_in_use(goal: Goal) -> int:
+    """The count a command that starts an iteration or stops at the limit (``plan``, the Stop
+    hook) goes by: ``iterations_used``, but never more than the ledger backs."""
+    backed = backed_iterations(goal)
+    return goal.iterations_used if backed is None else min(goal.iterations_used, backed)
+
+
+def marked_impossible(goal: Goal) -> dict[str, str]:
+    """Every row the frontmatter marks impossible (``impossible: {ID: reason}``), backed or
+    not."""
+    marked = goal.meta.get("impossible")
+    if not isinstance(marked, dict):
+        return {}
+    return {str(key): str(value) for key, value in marked.items()}
+
+
+def impossible_backed(goal: Goal) -> frozenset[str]:
+    """The row ids a ``by impossible`` entry of the ledger marks (``ID marked impossible:``):
+    the frontmatter's ``impossible`` is a cache of those entries, and a mark typed by hand
+    without one counts for nothing."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return frozenset()
+    ids = set()
+    for entry in ledger.newest_first(goal.text, *region, by=(IMPOSSIBLE_BY,)):
+        for note in entry.notes:
+            row, sep, _ = ledger.shown_text(note).partition(" marked impossible:")
+            if sep and row and " " not in row:
+                ids.add(row)
+    return frozenset(ids)

@@ -10,6 +10,7 @@ from goalfile.model import Entry, RowResult, Status, Verdict
 from goalfile.parse import ledger_region
 
 DEFAULT_STALL_LIMIT = 3
+MIN_STALL_LIMIT = 2  # runs compared before "no progress" can be said
 # entries that mean a person stepped in: a run after them starts a new streak
 FRESH_START = frozenset({"activate", "resume", "budget"})
 # the entries a streak is decided by; the others are skipped unread
@@ -101,7 +102,10 @@ def ledger_streak(text: str) -> int:
 
 
 def stall_limit(meta: dict[str, object]) -> int:
+    """The frontmatter ``stall_limit`` (default 3), never below 2: "no progress" needs two
+    runs compared, so a `stall_limit: 1` typed into the goal cannot block it at its first
+    verify."""
     value = meta.get("stall_limit")
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
+        return max(value, MIN_STALL_LIMIT)
     return DEFAULT_STALL_LIMIT

@@ -7,6 +7,7 @@ a real git repository.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -270,3 +271,89 @@ def test_review_refine_and_reapprove_record_a_hand_reopen_too(goal: Path, comman
     assert linted.returncode == 0, linted.stdout + linted.stderr
     code, report = audit_against_main(goal)
     assert code == 0, report
+
+
+# --- frontmatter values that decide when the Stop hook lets go --------------------------------
+
+
+@pytest.fixture
+def held(repo: Path) -> Path:
+    """An approved, unmet goal with a budget of 5 iterations, committed on main; the agent
+    works on a branch."""
+    (repo / GOAL).write_text(
+        goal_text(
+            slug="g",
+            status="draft",
+            iterations="5",
+            iterations_used=0,
+            rows=(row("C1", "test -f build/ok", "exit 0"),),
+        )
+    )
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "-M", "main")
+    git(repo, "checkout", "-qb", "work")
+    return repo
+
+
+def stop_hook(repo: Path) -> dict[str, object]:
+    stdin = json.dumps({"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop"})
+    done = run_goalfile("hook", "stop", "--agent", "claude", "--json", cwd=repo, input=stdin)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def edit_frontmatter(repo: Path, old: str, new: str) -> None:
+    path = repo / GOAL
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_iterations_used_raised_by_hand_does_not_exhaust_the_goal(held: Path) -> None:
+    """`iterations_used: 0` → `5` (the budget): the hook's next iteration goes by the count
+    the ledger backs (the verify entry that carried the 5 backs one more iteration, not five),
+    so the agent is sent back to work, and audit names the edit before and after."""
+    edit_frontmatter(held, "iterations_used: 0\n", "iterations_used: 5\n")
+    code, report = audit_against_main(held)
+    assert code == 1 and "iterations-used-unbacked" in report, report
+    assert "iterations_used: 0/" in report  # the fix sets it back to what the ledger backs
+    answer = stop_hook(held)
+    assert answer["decision"] == "block", answer
+    assert "iteration 2 of 5 started" in str(answer["notes"]), answer
+    assert "status: exhausted" not in (held / GOAL).read_text()
+    assert re.search(r"(?m)^iterations_used: 2$", (held / GOAL).read_text())
+    code, report = audit_against_main(held)
+    assert code == 1 and "iterations-used-unbacked" in report, report
+
+
+def test_a_stall_limit_lowered_by_hand_does_not_block_the_first_verify(held: Path) -> None:
+    edit_frontmatter(held, "tokens_used: 0\n", "tokens_used: 0\nstall_limit: 1\n")
+    answer = stop_hook(held)
+    assert answer["decision"] == "block", answer
+    assert "status: blocked" not in (held / GOAL).read_text()
+    code, report = audit_against_main(held)
+    assert code == 1 and "stall-limit-lowered" in report, report
+
+
+def test_an_impossible_mark_typed_by_hand_is_not_honoured(held: Path) -> None:
+    """`impossible: {C1: ...}` without the `by impossible` entry that `goalfile impossible`
+    writes: the row runs, the goal stays active, audit reports the mark; the command itself
+    then records it."""
+    edit_frontmatter(
+        held, "tokens_used: 0\n", "tokens_used: 0\nimpossible:\n  C1: the build server is gone\n"
+    )
+    answer = stop_hook(held)
+    assert answer["decision"] == "block", answer
+    text = (held / GOAL).read_text()
+    assert "status: blocked" not in text and "C1 | unmet" in text.replace("  ", " ")
+    code, report = audit_against_main(held)
+    assert code == 1 and "impossible-unbacked" in report, report
+    done = run_goalfile("impossible", GOAL, "C1", "--reason", "gone", cwd=held)
+    assert done.returncode == 0, done.stderr
+    verified = run_goalfile("verify", GOAL, cwd=held)
+    assert verified.returncode == 4, verified.stdout
+    assert "C1 impossible; status: blocked" in verified.stdout

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
+from goalfile.handedit import iterations_in_use
 from goalfile.model import Entry, Goal, Status
 
 HOOK_BY = "stop-hook"
@@ -44,12 +45,11 @@ def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
     def change(text: str, goal: Goal) -> tuple[str, IterationStart]:
         require_status(goal, path, (Status.ACTIVE,), "a new iteration")
         limit = goal.budget.iterations
-        if limit is not None and goal.iterations_used >= limit:
-            done = IterationStart(
-                iteration=goal.iterations_used, status=Status.EXHAUSTED, limit=limit
-            )
+        used = iterations_in_use(goal)  # never more than the ledger backs
+        if limit is not None and used >= limit:
+            done = IterationStart(iteration=used, status=Status.EXHAUSTED, limit=limit)
             entry = Entry(
-                iteration=goal.iterations_used,
+                iteration=used,
                 date=ctx.today,
                 by=HOOK_BY,
                 notes=(done.message,),
@@ -57,9 +57,7 @@ def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
             )
             text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
             return edit.set_value(text, "status", Status.EXHAUSTED.value), done
-        started = IterationStart(
-            iteration=goal.iterations_used + 1, status=Status.ACTIVE, limit=limit
-        )
+        started = IterationStart(iteration=used + 1, status=Status.ACTIVE, limit=limit)
         entry = Entry(
             iteration=started.iteration,
             date=ctx.today,

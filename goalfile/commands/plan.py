@@ -8,7 +8,7 @@ from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.errors import ExitCode, Refused
-from goalfile.handedit import reopen_notes
+from goalfile.handedit import iterations_in_use, reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
@@ -108,14 +108,15 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
             hint=None,  # the command for its status
         )
         limit = goal.budget.iterations
-        if limit is not None and goal.iterations_used >= limit:
+        used = iterations_in_use(goal)  # never more than the ledger backs
+        if limit is not None and used >= limit:
             entry = Entry(
-                iteration=goal.iterations_used,
+                iteration=used,
                 date=ctx.today,
                 by="plan",
                 notes=(
                     *reopen_notes(goal),
-                    f"iteration budget reached: {goal.iterations_used} of {limit} used",
+                    f"iteration budget reached: {used} of {limit} used",
                 ),
                 status=Status.EXHAUSTED,
             )
@@ -124,7 +125,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
             return text, PlanResult(
                 path=path,
                 slug=goal.slug,
-                iteration=goal.iterations_used,
+                iteration=used,
                 status=Status.EXHAUSTED,
                 sound=None,
                 revision=0,
@@ -134,7 +135,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
         _refuse_an_empty_plan(goal, path)
         review = review_plan(goal)
         revision = _revision(goal)
-        iteration = goal.iterations_used + 1
+        iteration = used + 1
         findings = review.findings()
         verdict = "sound" if review.sound else "unsound"
         # the plan skill's lines, the same in the section and in the entry

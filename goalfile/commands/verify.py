@@ -502,11 +502,16 @@ def _usage(goal: Goal, options: VerifyOptions, meter: TokenMeter | None) -> int 
 
 
 def impossible_rows(goal: Goal) -> dict[str, str]:
-    """Rows someone marked impossible (frontmatter ``impossible: {ID: reason}``)."""
-    marked = goal.meta.get("impossible")
-    if not isinstance(marked, dict):
+    """Rows marked impossible (frontmatter ``impossible: {ID: reason}``) that a ``by
+    impossible`` entry of the ledger backs: a mark typed by hand without one is not honoured
+    (the row runs), as ``goalfile impossible`` writes both."""
+    from goalfile.handedit import impossible_backed, marked_impossible
+
+    marked = marked_impossible(goal)
+    if not marked:
         return {}
-    return {str(key): str(value) for key, value in marked.items()}
+    backed = impossible_backed(goal)
+    return {key: value for key, value in marked.items() if key in backed}
 
 
 def _worst(results: Mapping[str, RowResult], ids: Sequence[str]) -> str:
