@@ -123,6 +123,49 @@ def test_a_focused_goal_that_was_deleted_falls_back_to_every_active_goal(
     assert "the focused goal goals/docs.md does not exist" in notes
 
 
+def test_a_focus_on_a_self_made_goal_does_not_release_the_agent(two_goals: Path) -> None:
+    """The agent makes its own active goal (check `true`) in a folder git ignores, focuses it
+    and stops: a focus orders and names the goals, it never releases the agent, so once the
+    focused goal is met every other goal of the repository is looked at too."""
+    with (two_goals / ".git" / "info" / "exclude").open("a", encoding="utf-8") as exclude:
+        exclude.write("goals/.cache/\n")
+    made = run_goalfile(
+        "new", "easy", "x", "--dir", "goals/.cache", "--check", "true", "--expected", "exit 0",
+        "--activate", cwd=two_goals,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert run_goalfile("focus", "goals/.cache/easy.md", cwd=two_goals).returncode == 0
+    assert git(two_goals, "status", "--porcelain") == ""
+    answer, notes = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "verify-goal docs" in reason and "verify-goal speed" in reason
+    assert "verify-goal easy" not in reason
+    assert "a focus never releases the agent" in notes
+    (two_goals / "docs.txt").write_text("x")
+    (two_goals / "fast.txt").write_text("x")  # every goal met: now the stop is allowed
+    answer, _ = hook(two_goals)
+    assert answer is not None and "decision" not in answer, answer
+
+
+def test_a_focus_on_a_goal_whose_status_lines_were_all_set_to_active_holds_the_agent(
+    two_goals: Path,
+) -> None:
+    """The same edit over the whole file (the ledger's status lines too): the focused goal is
+    met by its checks, and the active, unmet goal still holds the agent."""
+    (two_goals / "docs.txt").write_text("x")
+    assert run_goalfile("verify", "goals/docs.md", cwd=two_goals).returncode == 0
+    docs = two_goals / "goals" / "docs.md"
+    docs.write_text(
+        docs.read_text(encoding="utf-8").replace("status: met", "status: active"),
+        encoding="utf-8",
+    )
+    assert run_goalfile("focus", "goals/docs.md", cwd=two_goals).returncode == 0
+    answer, _ = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert str(answer["reason"]).startswith("verify-goal speed iteration 1: C1 unmet")
+
+
 def test_each_worktree_has_its_own_focus(two_goals: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     git(two_goals, "worktree", "add", "-q", str(other))

@@ -4,7 +4,8 @@ Without a focus, the Stop hook holds a session to every active goal of the repos
 block reason can name two unrelated goals. The focus is a small JSON file in the working tree's
 own git folder (``.git/goalfile-focus.json``; for a linked worktree, that worktree's folder under
 ``.git/worktrees/``), which git does not track and which is not shared between worktrees. The
-hook verifies the focused goal when there is one, every active goal otherwise.
+hook verifies the focused goal first, and the other goals only once the focused one lets the
+agent stop: a focus orders and names the goals, it never releases the agent.
 """
 
 from __future__ import annotations

@@ -305,6 +305,16 @@ def goal_paths(
     return _unique(picked), frozenset(named)
 
 
+def _others(roots: list[Path], paths: list[Path]) -> list[Path]:
+    """Every goal file of the repositories at ``roots`` that is not in ``paths``: those a
+    focus left out, which hold the agent once the focused goal lets it stop."""
+    from goalfile.commands.status import discover
+
+    taken = {path.resolve() for path in paths}
+    found = [Path(p) for root in roots for p in discover(root)]
+    return [path for path in _unique(found) if path.resolve() not in taken]
+
+
 def _unique(paths: list[Path]) -> list[Path]:
     seen: set[Path] = set()
     kept = []
@@ -328,12 +338,17 @@ def decide_stop(
     else:
         roots = project_roots(stop, ctx, notes)
     paths, named = goal_paths(options, roots, notes)
+    # a focus orders and names the goals; it never releases the agent: once the focused goal
+    # lets it stop, every other goal of the repository is looked at too
+    later = _others(roots, paths) if named and options.goal is None else []
     outcomes: list[GoalOutcome] = []
+    later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
-    for path in paths:
+    for path in [*paths, *later]:
         shown = _shown(path, roots)
+        sink = later_outcomes if path in later else outcomes
         if path in named and not path.exists():
-            outcomes.append(
+            sink.append(
                 GoalOutcome(
                     path=shown,
                     status="absent",
@@ -345,17 +360,17 @@ def decide_stop(
         try:
             goal = load_goal(path)
         except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
-            outcomes.append(_unreadable(shown, exc, stop))
+            sink.append(_unreadable(shown, exc, stop))
             continue
         unbacked = unbacked_status(goal, shown=shown)
         if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
-            outcomes.append(_unbacked(shown, unbacked, stop))
+            sink.append(_unbacked(shown, unbacked, stop))
             continue
         if goal.status is Status.ACTIVE:
             reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
             active.append((path, reviews))
         elif path in named:
-            outcomes.append(
+            sink.append(
                 GoalOutcome(
                     path=shown,
                     status=goal.status.value,
@@ -371,7 +386,13 @@ def decide_stop(
         from goalfile.commands.verify import VerifyOptions
         from goalfile.hostguard import mark_verified, model_idle
         from goalfile.usage import TranscriptError
+    released: bool | None = None  # whether the focused goals let the agent stop
     for path, reviews in active:
+        if path in later:
+            if released is None:
+                released = _focus_releases(outcomes, notes)
+            if not released:
+                continue
         remaining = deadline - ctx.clock()
         shown = _shown(path, roots)
         if remaining <= 1.0:
@@ -418,7 +439,21 @@ def decide_stop(
         if outcome.block:
             outcome = _start_next_iteration(outcome, result, path, ctx, notes)
         outcomes.append(outcome)
+    if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
+        outcomes += later_outcomes
     return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+
+
+def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:
+    """Whether the focused goals' ``outcomes`` let the agent stop; if so, with a note, the
+    other goals of the repository are looked at too (a focus never releases the agent)."""
+    if any(outcome.block for outcome in outcomes):
+        return False
+    notes.append(
+        "the focused goal lets the agent stop; a focus never releases the agent, so every "
+        "other goal of the repository is looked at too"
+    )
+    return True
 
 
 def _focused(root: Path, notes: list[str]) -> Path | None:
