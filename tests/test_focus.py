@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,37 @@ def test_a_focus_on_a_self_made_goal_does_not_release_the_agent(two_goals: Path)
     (two_goals / "fast.txt").write_text("x")  # every goal met: now the stop is allowed
     answer, _ = hook(two_goals)
     assert answer is not None and "decision" not in answer, answer
+
+
+def restore_fix(reason: str) -> str:
+    """The command in a block reason's `fix:` line."""
+    [line] = [line for line in reason.splitlines() if line.strip().startswith("fix: `")]
+    return line.split("`")[1]
+
+
+def test_a_focus_on_a_goal_reopened_by_hand_holds_the_agent(two_goals: Path) -> None:
+    """`status: met` -> `status: active` typed on an old met goal, then a focus on it: an
+    `active` the ledger does not back is held like an unbacked `met`, and the fix named in the
+    reason works as written."""
+    (two_goals / "docs.txt").write_text("x")
+    assert run_goalfile("verify", "goals/docs.md", cwd=two_goals).returncode == 0  # met
+    docs = two_goals / "goals" / "docs.md"
+    text = docs.read_text(encoding="utf-8")
+    docs.write_text(text.replace("status: met", "status: active", 1), encoding="utf-8")
+    assert run_goalfile("focus", "goals/docs.md", cwd=two_goals).returncode == 0
+    answer, notes = hook(two_goals)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "goalfile does not accept the status of goals/docs.md: goals/docs.md:" in reason
+    assert "a focus is honoured only on an `active` the ledger backs" in reason
+    assert "verify-goal speed iteration 1: C1 unmet" in reason
+    assert "verify-goal docs" not in reason  # held, not verified
+    assert "is active only by a hand edit the ledger does not back" in notes
+    fixed = subprocess.run(restore_fix(reason), shell=True, cwd=two_goals, check=False)
+    assert fixed.returncode == 0
+    status = json.loads(run_goalfile("status", "--json", "goals/docs.md", cwd=two_goals).stdout)
+    assert status["goals"][0]["status"] == "met"
+    assert run_goalfile("lint", "goals/docs.md", cwd=two_goals).returncode == 0
 
 
 def test_a_focus_on_a_goal_whose_status_lines_were_all_set_to_active_holds_the_agent(

@@ -42,7 +42,7 @@ from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import load_goal, read_text
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
-from goalfile.model import Finding, Kind, RowResult, Status, Verdict
+from goalfile.model import Finding, Goal, Kind, RowResult, Severity, Status, Verdict
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
     from goalfile.commands.verify import VerifyOptions, VerifyResult
@@ -280,12 +280,17 @@ def _start(stop: StopInput, ctx: Context) -> Path:
 
 
 def goal_paths(
-    options: HookOptions, roots: list[Path], notes: list[str]
+    options: HookOptions,
+    roots: list[Path],
+    notes: list[str],
+    *,
+    held: dict[Path, Finding] | None = None,
 ) -> tuple[list[Path], frozenset[Path]]:
     """The goal files to look at, and those of them picked by name: ``--goal`` (a relative
     one resolved against each repository's top level, never against ``cwd``), else each
     repository's focused goal, else every goal file of each repository. A goal picked by name
-    that is absent or not active is answered for; a discovered one is passed over."""
+    that is absent or not active is answered for; a discovered one is passed over. A focused
+    goal whose `active` the ledger does not back goes into ``held``, with the finding."""
     if options.goal is not None:
         given = Path(options.goal).expanduser()
         if given.is_absolute():
@@ -298,7 +303,7 @@ def goal_paths(
     picked: list[Path] = []
     named: set[Path] = set()
     for root in roots:
-        focused = _focused(root, notes)
+        focused = _focused(root, notes, {} if held is None else held)
         if focused is not None:
             named.add(focused)
         picked += [focused] if focused is not None else [Path(p) for p in discover(root)]
@@ -337,7 +342,8 @@ def decide_stop(
         roots = [_start(stop, ctx)]  # the goal is named outright: no repository decides it
     else:
         roots = project_roots(stop, ctx, notes)
-    paths, named = goal_paths(options, roots, notes)
+    held: dict[Path, Finding] = {}
+    paths, named = goal_paths(options, roots, notes, held=held)
     # a focus orders and names the goals; it never releases the agent: once the focused goal
     # lets it stop, every other goal of the repository is looked at too
     later = _others(roots, paths) if named and options.goal is None else []
@@ -362,7 +368,7 @@ def decide_stop(
         except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
             sink.append(_unreadable(shown, exc, stop))
             continue
-        unbacked = unbacked_status(goal, shown=shown)
+        unbacked = held.get(path.resolve()) or unbacked_status(goal, shown=shown)
         if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
             sink.append(_unbacked(shown, unbacked, stop))
             continue
@@ -456,12 +462,14 @@ def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:
     return True
 
 
-def _focused(root: Path, notes: list[str]) -> Path | None:
+def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | None:
     """The focused goal of the repository at ``root``, when `goalfile focus` would accept it
     (a goal file inside this repository that loads) and it is active; otherwise the focus is
     ignored with a note, and every goal of the repository is looked at. A focus only narrows
     the active goals: focusing a goal that is met, paused, blocked, exhausted or a draft is no
-    way to let the agent stop while another goal is active and unmet."""
+    way to let the agent stop while another goal is active and unmet. Nor is an `active` the
+    ledger does not back (typed over a `met`, and no entry written since): the focus is
+    ignored and the goal goes into ``held``, which holds the agent as an unbacked `met` does."""
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
@@ -486,8 +494,43 @@ def _focused(root: Path, notes: list[str]) -> Path | None:
             f"narrows the active goals, so {ignored}"
         )
         return None
+    hand_set = _hand_set_active(goal, relative)
+    if hand_set is not None:
+        held[(root / relative).resolve()] = hand_set
+        notes.append(
+            f"the focused goal {relative} is active only by a hand edit the ledger does not "
+            f"back; a focus only narrows the active goals, so {ignored}"
+        )
+        return None
     notes.append(f"focus: {relative}")
     return root / relative
+
+
+def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
+    """A finding when ``goal`` says `active` but the newest ledger entry with a status line
+    says a status that asks for no more work (met, blocked, exhausted, paused): the status
+    line was edited and no command has run on the goal since. Commands accept such a reopen
+    (the next entry records it); a focus does not, or one edit would pick the goal that lets
+    the agent stop."""
+    from goalfile.handedit import ledger_status, reopened_from, restore_status_command
+
+    was = reopened_from(goal)
+    if was is None:
+        return None
+    entry = ledger_status(goal)
+    by = f" (iteration {entry.iteration}, by {entry.by})" if entry is not None else ""
+    line = goal.key_line("status")
+    return Finding(
+        severity=Severity.ERROR,
+        line=line,
+        code="active-unbacked",
+        message=(
+            f"the status is `active`, but the newest ledger entry with a status line{by} says "
+            f"`{was.value}`; a focus is honoured only on an `active` the ledger backs "
+            "(`goalfile reopen` ledgers a reopening, with its reason)"
+        ),
+        hint=restore_status_command(shown, line, was),
+    )
 
 
 def _start_next_iteration(
