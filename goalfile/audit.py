@@ -897,11 +897,10 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 f"any change with `goalfile activate --reapprove {goal.path} --reason TEXT`",
             )
         )
-    for block in current:
-        if block.entry.by != contract.ACTIVATE_BY:
-            continue
+    activations = [block for block in current if block.entry.by == contract.ACTIVATE_BY]
+    for block in activations:
         try:
-            contract.recorded(block.entry)
+            approved = contract.recorded(block.entry)
         except contract.RecordInvalid as exc:
             found.append(
                 AuditFinding(
@@ -911,6 +910,24 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     entry=label(block.entry),
                     message=exc.message,
                     hint=exc.hint or "restore the entry as goalfile wrote it",
+                )
+            )
+            continue
+        if approved is None and block is activations[-1]:  # what the pin rests on
+            # activate writes `approved rows:` in every approval entry
+            found.append(
+                AuditFinding(
+                    code="approval-rows-missing",
+                    path=goal.path,
+                    line=block.entry.line or None,
+                    entry=label(block.entry),
+                    message="the approval entry records no `approved rows:`, so it cannot say "
+                    "which commands were approved; `goalfile activate` writes them in every "
+                    "approval entry, so this one was edited or written by hand",
+                    hint="restore the entry as goalfile wrote it "
+                    f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
+                    f"the contract as it is with `goalfile activate --reapprove {goal.path} "
+                    "--reason TEXT`",
                 )
             )
     return found

@@ -206,18 +206,13 @@ def source_contract_of(goal: Goal) -> Contract:
     )
 
 
-# The first day goalfile read cells as Markdown shows them (and so digested the rendered
-# text); every pin activate made before it digested the cells' source text.
-RENDERED_SINCE = "2026-12-01"
-
-
 def pin_matches(pin: str, goal: Goal) -> bool:
-    """Whether ``pin`` is the goal's digest as Markdown shows the contract, or a pin that was
-    made from the cells' source text (:func:`source_pin`) and is the digest of that text."""
-    wanted = pin.strip()
-    if wanted == digest(goal):
-        return True
-    return wanted == source_digest(goal) and source_pin(goal)
+    """Whether ``pin`` is the goal's digest as Markdown shows the contract. A pin made from the
+    cells' source text (before goalfile read cells as Markdown shows them) matches only where
+    every cell renders as its source reads, since then the two digests are the same: where they
+    differ, the source digest cannot say which of the two commands was approved, so it is never
+    accepted (``activate --reapprove`` approves the contract as goalfile runs it)."""
+    return pin.strip() == digest(goal)
 
 
 def source_digest(goal: Goal) -> str | None:
@@ -225,27 +220,6 @@ def source_digest(goal: Goal) -> str | None:
     contract Markdown shows; None when they are the same."""
     legacy = source_contract_of(goal)
     return legacy.digest() if legacy != contract_of(goal) else None
-
-
-def source_pin(goal: Goal) -> bool:
-    """Whether the goal's pin can have been made from the cells' source text: its newest
-    approval is a ``by activate`` entry dated before :data:`RENDERED_SINCE` that recorded no
-    rows. An approval that recorded its rows is held to them: what goalfile runs (the rendered
-    rows) must be what was approved, so a cell whose source reads like an approved row but
-    renders as something else (escapes dropped) never passes under the old pin."""
-    try:
-        approval = last_approval(goal.text, path=goal.path)
-    except RecordInvalid:
-        return False
-    if approval is None:
-        return False
-    entry, approved = approval
-    return (
-        approved is None
-        and entry.by == ACTIVATE_BY
-        and re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry.date.strip()) is not None
-        and entry.date.strip() < RENDERED_SINCE
-    )
 
 
 def short(full: str) -> str:
@@ -296,12 +270,21 @@ def require_pin(goal: Goal) -> str:
         _, approved = approval or (None, None)
         found = changes(approved, contract_of(goal)) if approved is not None else ()
         listed = "".join(f"\n  {change.describe()}" for change in found)
-        source = (
-            "; the cells' source text digests to the pin, but goalfile runs what Markdown "
-            "shows, and that is not what the approval entry recorded"
-            if pin.strip() == source_digest(goal)
-            else ""
-        )
+        source = ""
+        if pin.strip() == source_digest(goal):
+            source = (
+                "; the cells' source text digests to the pin, but goalfile runs what Markdown "
+                "shows, and that is not what the approval entry recorded"
+            )
+            if approved is None:  # a pin from before cells were read as Markdown shows them
+                found = changes(source_contract_of(goal), contract_of(goal))
+                listed = "".join(f"\n  {change.describe()}" for change in found)
+                source = (
+                    "; the pin is the digest of the cells' source text, the approval entry "
+                    "records no rows, and Markdown shows (so goalfile would run) other text "
+                    "than the source in the cells below, so nothing says which of the two "
+                    "was approved"
+                )
         raise Refused(
             f"the contract changed since it was approved ({short(pin)} → {short(current)})"
             f"{source}; nothing was run{':' if listed else ''}{listed}",

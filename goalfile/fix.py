@@ -171,9 +171,9 @@ def check_fixed(before: Goal, after: str) -> None:
     pin = contract.pinned(before)
     if (
         pin is not None
-        and contract.pin_matches(pin, before)
-        and not contract.pin_matches(pin, written)
-    ):
+        and pin.strip() == contract.source_digest(before)
+        and pin.strip() != contract.source_digest(written)
+    ):  # keep what shows the pin was made from this source text until a person re-approves
         raise GoalFileInvalid(
             "the `contract:` pin was made from the cells' source text, which the fix would "
             f"change; {nothing}",

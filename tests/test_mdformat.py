@@ -132,26 +132,36 @@ def test_a_fenced_output_line_is_never_an_entry(
     assert "entry heading" not in lint.stderr
 
 
-def test_a_pin_made_from_the_source_text_keeps_verifying(tmp_path: Path) -> None:
+def test_a_pin_made_from_the_source_text_needs_a_reapproval(tmp_path: Path) -> None:
     """A goal activated before cells were read as Markdown shows them, by an activate that
-    recorded no rows: its pin was computed from `\\.` and `\\|` as typed. It still verifies;
-    lint says what the cells mean now, and `lint --fix` refuses to move the cell until a person
-    re-approves."""
+    recorded no rows: its pin was computed from `\\.` and `\\|` as typed, and Markdown shows
+    other text, so the pin cannot say which was approved. verify refuses (exit 3) with a fix
+    that works as written; lint says what the cells mean now, and `lint --fix` refuses to move
+    the cell until a person re-approves."""
     repo = tmp_path / "repo"
     (repo / "goals").mkdir(parents=True)
     shutil.copyfile(DATA / "legacy" / "unrecorded-pin.md", repo / "goals" / "escaped.md")
     git(repo, "init", "-q")
+    status = run_goalfile("status", "goals/escaped.md", cwd=repo)
+    assert status.returncode == 0, status.stderr  # still read
     done = run_goalfile("verify", "--no-write", "goals/escaped.md", cwd=repo)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.rstrip().endswith("C1 met; status: met")
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "the pin is the digest of the cells' source text" in done.stderr
+    assert "`goalfile activate --reapprove goals/escaped.md --reason TEXT`" in done.stderr
+    audit = run_goalfile("audit", "goals/escaped.md", cwd=repo)
+    assert audit.returncode == 1 and "approval-rows-missing" in audit.stdout, audit.stdout
     lint = run_goalfile("lint", "goals/escaped.md", cwd=repo)
     assert "means `exit 0; stdout matches /^a.b$/` as Markdown shows it" in lint.stderr
     before = (repo / "goals" / "escaped.md").read_text()
     fixed = run_goalfile("lint", "--fix", "goals/escaped.md", cwd=repo)
     assert "the `contract:` pin was made from the cells' source text" in fixed.stderr
     assert (repo / "goals" / "escaped.md").read_text() == before
-    again = run_goalfile("activate", "--reapprove", "goals/escaped.md", "--reason", "x", cwd=repo)
+    again = run_goalfile(
+        "activate", "--reapprove", "goals/escaped.md", "--reason", "TEXT", cwd=repo
+    )
     assert again.returncode == 0, again.stderr
+    audit = run_goalfile("audit", "goals/escaped.md", cwd=repo)
+    assert "approval-rows-missing" not in audit.stdout, audit.stdout  # it recorded its rows
     assert run_goalfile("lint", "--fix", "goals/escaped.md", cwd=repo).returncode == 0
     after = (repo / "goals" / "escaped.md").read_text()
     assert "| `exit 0; stdout matches /^a.b$/` |" in after

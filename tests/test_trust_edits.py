@@ -93,6 +93,58 @@ def test_dropping_the_escapes_of_an_approved_plain_cell_is_refused(
     assert rerun.returncode in (0, 1) and "C1 started" in rerun.stdout, rerun.stderr
 
 
+def test_a_back_dated_approval_without_rows_does_not_bring_back_the_source_pin(
+    repo: Path,
+) -> None:
+    """The approval entry is text the agent edits: dated before cells were read as Markdown
+    shows them and stripped of its `approved rows:`, it once made verify accept the pin as the
+    digest of the cells' source text, so the cell typed without its escapes ran
+    `tests/.json` under the old pin. The date decides nothing now: the source digest is not
+    accepted where a cell renders other than its source reads."""
+    (repo / "tests").mkdir()
+    (repo / "fixtures").mkdir()
+    (repo / "tests" / "t.json").write_text('{"a": 1}\n')
+    (repo / "fixtures" / "f.json").write_text('{"b": 1}\n')
+    path = repo / GOAL
+    text = goal_text(slug="g", status="draft", iterations_used=0)
+    plain = f"| C1 | guarded | {GUARD} | exit 0 | deterministic |"
+    path.write_text(re.sub(r"(?m)^\| C1 .*$", lambda _: plain, text, count=1))
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    commit(repo, "base")
+    (repo / "tests" / "t.json").write_text('{"a": 2}\n')  # the guarded fixture changes
+    edited = path.read_text().replace(plain, plain.replace("\\", ""), 1)
+    edited, dated = re.subn(
+        r"### Iteration (\d+) \(\d{4}-\d\d-\d\d\) by activate",
+        r"### Iteration \1 (2026-11-30) by activate",
+        edited,
+    )
+    edited, stripped = re.subn(
+        r"approved rows:\n\n(\|.*\n)+\n(non-goals:\n\n(- .*\n)+\n)?", "", edited
+    )
+    assert (dated, stripped) == (1, 1)
+    path.write_text(edited)
+    before = path.read_bytes()
+
+    done = run_goalfile("verify", GOAL, cwd=repo)
+
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "started" not in done.stdout and "status: met" not in done.stdout
+    assert "the pin is the digest of the cells' source text" in done.stderr
+    assert "`git diff --exit-code HEAD -- tests/.json fixtures/.json`" in done.stderr
+    assert f"`goalfile activate --reapprove {GOAL} --reason TEXT`" in done.stderr
+    assert path.read_bytes() == before
+    assert run_goalfile("verify", "--no-write", GOAL, cwd=repo).returncode == 3
+    assert hook_decision(repo) == "block"
+    audit = run_goalfile("audit", GOAL, cwd=repo)
+    assert audit.returncode == 1, audit.stdout + audit.stderr
+    assert "approval-rows-missing" in audit.stdout
+    # the fix works as written: a person approves what Markdown shows, and it runs
+    again = run_goalfile("activate", "--reapprove", GOAL, "--reason", "TEXT", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    rerun = run_goalfile("verify", GOAL, cwd=repo)
+    assert rerun.returncode in (0, 1) and "C1 started" in rerun.stdout, rerun.stderr
+
+
 # --------------------------------------------------------------------------------------------
 # An old entry's status line hidden from the entry readers (indented, escaped, padded, or moved
 # into a block of code) while the entry still means the same to audit, or reads as output.
