@@ -73,7 +73,7 @@ def test_status_shows_the_focus(two_goals: Path) -> None:
     run_goalfile("focus", "goals/docs.md", cwd=two_goals)
     text = run_goalfile("status", cwd=two_goals)
     assert text.stdout.startswith(
-        "focus: goals/docs.md (the Stop hook verifies only this goal while it is active)\n"
+        "focus: goals/docs.md (the Stop hook verifies this goal first while it is active)\n"
     )
     data = json.loads(run_goalfile("status", "--json", cwd=two_goals).stdout)
     assert data["focus"] == "goals/docs.md"
@@ -265,7 +265,7 @@ def test_a_focus_file_written_by_hand_outside_the_repository_is_ignored(
 def test_status_does_not_show_a_focus_outside_the_repository(
     two_goals: Path, tmp_path: Path
 ) -> None:
-    """The hook ignores such a focus, so `status` must not say it verifies only that goal."""
+    """The hook ignores such a focus, so `status` must not say it verifies that goal first."""
     other = make_git_repo(tmp_path / "elsewhere")
     easy = write_goal(other / "goals", goal_text(slug="easy"), "easy.md")
     focus = two_goals / ".git" / "goalfile-focus.json"

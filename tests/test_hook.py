@@ -223,7 +223,7 @@ def test_a_repository_git_names_no_work_tree_for_still_holds_the_agent(
     done = stop("claude", hook_repo / "src", "--json", stdin=json.dumps(data))
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer
-    assert [goal["path"] for goal in answer["goals"]] == ["goals/demo.md"]
+    assert [goal["path"] for goal in answer["goals"]] == ["../goals/demo.md"]  # as src/ sees it
     assert f"git names no work tree for the repository at {hook_repo.resolve()}" in (
         "\n".join(answer["notes"])
     )
@@ -378,6 +378,24 @@ def test_a_status_the_ledger_does_not_back_holds_the_agent(
     answer = output(stop("claude", hook_repo))
     assert answer is not None and answer["decision"] == "block"
     assert str(answer["reason"]).startswith("verify-goal demo iteration ")  # verified again
+
+
+def test_the_fix_in_a_reason_works_from_the_sessions_sub_folder(hook_repo: Path) -> None:
+    """A session whose shell is in a sub-folder (Claude Code's Bash tool moves it) gets the
+    goal named as that shell reaches it, so the printed fix runs as written there."""
+    path = demo_goal(hook_repo)
+    path.write_text(path.read_text("utf-8").replace("status: active ", "status: met ", 1), "utf-8")
+    src = hook_repo / "src" / "app"
+    src.mkdir(parents=True)
+    answer = stop_from(src, hook_repo)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert reason.startswith("goalfile does not accept the status of ../../goals/demo.md: "), reason
+    fix = reason.split("  fix: `", 1)[1].split("`", 1)[0]
+    done = subprocess.run(fix, shell=True, cwd=src, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "\nstatus: active\n" in path.read_text("utf-8")
+    assert run_goalfile("lint", path, cwd=hook_repo).returncode == 0
 
 
 def test_a_goal_file_that_does_not_load_holds_the_agent(hook_repo: Path) -> None:

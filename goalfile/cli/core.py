@@ -454,7 +454,7 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
     if not result.goals:
         err("no goal files found under goals/ or .zetetic/goals/")
     if result.focus:
-        held = "the Stop hook verifies only this goal while it is active"
+        held = "the Stop hook verifies this goal first while it is active"
         click.echo(f"focus: {result.focus} ({held})")
     for item in result.goals:
         if item.goal is None:

@@ -152,7 +152,8 @@ def init(
 def focus(path: str | None, clear: bool, as_json: bool) -> int:
     """Record PATH as the goal this working tree's sessions work on; without PATH, show it.
 
-    The Stop hook then verifies only the focused goal (else every active goal). The focus is
+    The Stop hook then verifies the focused goal first and names only it while it holds the
+    agent; once it would let the agent stop, every other active goal is verified too. The focus is
     kept in the working tree's git folder (.git/goalfile-focus.json): git does not track it and
     other worktrees have their own.
     """

@@ -338,8 +338,9 @@ def decide_stop(
     margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
     deadline = start + max(options.timeout - margin, 1.0)
     notes: list[str] = []
+    here = _start(stop, ctx)
     if options.goal is not None and Path(options.goal).expanduser().is_absolute():
-        roots = [_start(stop, ctx)]  # the goal is named outright: no repository decides it
+        roots = [here]  # the goal is named outright: no repository decides it
     else:
         roots = project_roots(stop, ctx, notes)
     held: dict[Path, Finding] = {}
@@ -351,7 +352,7 @@ def decide_stop(
     later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
     for path in [*paths, *later]:
-        shown = _shown(path, roots)
+        shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
         if path in named and not path.exists():
             sink.append(
@@ -400,7 +401,7 @@ def decide_stop(
             if not released:
                 continue
         remaining = deadline - ctx.clock()
-        shown = _shown(path, roots)
+        shown = _shown(path, here)
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
             outcomes.append(
@@ -692,11 +693,8 @@ def _git_folder(path: Path, roots: list[Path]) -> Path | None:
     return None
 
 
-def _shown(path: Path, roots: list[Path]) -> str:
-    """``path`` relative to the innermost repository that holds it."""
-    for root in roots:
-        try:
-            return str(path.resolve().relative_to(root.resolve()))
-        except ValueError:
-            continue
-    return str(path)
+def _shown(path: Path, start: Path) -> str:
+    """``path`` as the agent's shell reaches it from the session's folder ``start``: the
+    reasons and their fix commands name it so, and a fix runs as written there, also when the
+    session's folder is a sub-folder of the repository."""
+    return os.path.relpath(path.resolve(), start)
