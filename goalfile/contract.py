@@ -297,6 +297,30 @@ def require_pin(goal: Goal) -> str:
     return pin.strip() if pin is not None else current  # what the pin names, either way
 
 
+def require_approval(goal: Goal) -> None:
+    """Refuse a goal no person approved: the tools an agent calls (the MCP server's, pi's, which
+    pass ``--in-project``) run checks only of a goal with an approval entry in its ledger and the
+    ``contract:`` pin it wrote (which :func:`require_pin` then holds the contract to). A goal
+    file the agent wrote itself, never activated, would otherwise make such a tool a runner of
+    any command without the client's shell prompt."""
+    if pinned(goal) is not None and last_approval(goal.text, path=goal.path) is not None:
+        return
+    missing = "no `contract:` pin" if pinned(goal) is None else "no approval entry"
+    approve = (
+        f"`goalfile activate {goal.path}`"
+        if goal.status.value == "draft"
+        else f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
+    )
+    raise Refused(
+        f"{goal.path} has {missing}: the goal tools run the checks only of a goal a person "
+        "approved with `goalfile activate` (an approval entry in the ledger and the "
+        "`contract:` pin it writes); nothing was run",
+        file=goal.path,
+        line=goal.key_line("contract") or goal.key_line("status"),
+        hint=f"have a person read the checks and approve them, outside the tools, with {approve}",
+    )
+
+
 def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract | None]) -> None:
     """The pin is a cache of the newest approval entry's digest: refuse one it does not
     record (e.g. a pin pasted from a copy of the goal that was re-approved elsewhere)."""

@@ -290,3 +290,58 @@ def test_a_goal_outside_the_project_is_a_tool_error(project: Path, outside: Path
     assert {p: p.read_bytes() for p in before} == before
     good = call(project, "goal_verify", {"path": "./goals/demo.md", "no_write": True})
     assert not good.is_error and document(good)["slug"] == "demo", good.content[0].text
+
+
+def test_a_goal_nobody_activated_is_a_tool_error(project: Path) -> None:
+    """A goal file the agent wrote with its Write tool under goals/ (active, no approval entry,
+    no pin) is one goal_status lists, but no tool runs its checks or records a review on it:
+    the tools would otherwise run any command without the client's shell prompt."""
+    ran = project.parent / "RAN"
+    rows = (row("C1", f"id > {ran}", "exit 0"), row("R1", "notes.md", "says why", kind="review"))
+    write_goal(project / "goals", goal_text(slug="tool", rows=rows), "tool.md")
+    before = (project / "goals" / "tool.md").read_bytes()
+    calls: tuple[tuple[str, dict[str, Any]], ...] = (
+        ("goal_verify", {"path": "goals/tool.md", "no_write": True}),
+        ("goal_verify", {"path": "goals/tool.md"}),
+        (
+            "goal_review",
+            {
+                "path": "goals/tool.md",
+                "id": "R1",
+                "artifact": "notes.md",
+                "verdict": "met",
+                "quote": "The",
+            },
+        ),
+    )
+
+    async def body(session: ClientSession) -> Any:
+        return [await session.call_tool(name, arguments) for name, arguments in calls]
+
+    for (name, arguments), result in zip(calls, with_session(project, body), strict=True):
+        text = result.content[0].text
+        assert result.is_error, (name, arguments, text)
+        assert "goals/tool.md has no `contract:` pin" in text, text
+        assert "the goal tools run the checks only of a goal a person approved" in text, text
+        assert "Traceback" not in text, text
+    assert not ran.exists(), "the check ran"
+    assert (project / "goals" / "tool.md").read_bytes() == before
+    status = call(project, "goal_status", {"path": "goals/tool.md"})
+    assert not status.is_error, status.content[0].text  # still listed and read
+    # the fix works as written: a person activates it, and then the tool runs it
+    assert "fix: have a person read the checks and approve them" in text, text
+    hint = "`goalfile activate --reapprove goals/tool.md --reason TEXT`"
+    assert hint in text, text
+    again = run_goalfile(
+        "activate", "--reapprove", "goals/tool.md", "--reason", "TEXT", cwd=project
+    )
+    assert again.returncode == 0, again.stderr
+    good = call(project, "goal_verify", {"path": "goals/tool.md", "no_write": True})
+    assert not good.is_error and document(good)["slug"] == "tool", good.content[0].text
+    assert ran.exists()
+
+
+def test_in_project_verify_needs_a_path(project: Path) -> None:
+    done = run_goalfile("verify", "--in-project", "--no-write", cwd=project)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--in-project verifies one goal file: pass its PATH" in done.stderr

@@ -142,12 +142,15 @@ in_project_option = click.option(
     "in_project_flag",
     is_flag=True,
     help="Refuse a goal file that is not one of this project's (one `goalfile status` lists, "
-    "under goals/ or .zetetic/goals/ of the repository): what the MCP and pi tools pass.",
+    "under goals/ or .zetetic/goals/ of the repository), and for verify and review one no "
+    "person approved with activate (no approval entry or no `contract:` pin): what the MCP "
+    "and pi tools pass.",
 )
 
 
-def in_project(paths: tuple[str, ...] | list[str], wanted: bool) -> None:
-    """With ``--in-project``, refuse every path that is not a goal file of this project."""
+def in_project(paths: tuple[str, ...] | list[str], wanted: bool, *, approved: bool = False) -> None:
+    """With ``--in-project``, refuse every path that is not a goal file of this project; with
+    ``approved`` too (the commands that run checks), one no person approved with activate."""
     if not wanted:
         return
     from goalfile.commands.focus import project_goal
@@ -155,6 +158,11 @@ def in_project(paths: tuple[str, ...] | list[str], wanted: bool) -> None:
     ctx = context()
     for path in paths:
         project_goal(path=path, ctx=ctx)
+        if approved:
+            from goalfile.contract import require_approval
+            from goalfile.files import load_goal
+
+            require_approval(load_goal(path))
 
 
 class _Group(click.Group):

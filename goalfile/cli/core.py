@@ -369,7 +369,12 @@ def verify(
             "--transcript and --tokens-used both report token usage; pass one",
             hint="with a host transcript, let goalfile read the usage from it",
         )
-    in_project([path] if path is not None else [], in_project_flag)
+    if in_project_flag and path is None:  # every goal would run, approved or not
+        raise UsageError(
+            "--in-project verifies one goal file: pass its PATH",
+            hint="list the project's goal files with `goalfile status --in-project`",
+        )
+    in_project([path] if path is not None else [], in_project_flag, approved=True)
     ctx = context()
     if path is None:
         return _verify_all(no_write=no_write, as_json=as_json, ctx=ctx, lines=tail_lines)

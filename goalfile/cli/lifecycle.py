@@ -86,7 +86,7 @@ def review(
     from goalfile.commands.review import review as run
     from goalfile.model import Verdict
 
-    in_project([path], in_project_flag)
+    in_project([path], in_project_flag, approved=True)
     result = run(
         path=path,
         row_id=row_id,
