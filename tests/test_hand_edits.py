@@ -20,17 +20,15 @@ GOAL = "goals/g.md"
 ROW_C2 = "| C2 | more | `test -d goals` | exit 0 | deterministic |\n"
 
 
-@pytest.fixture
-def goal(repo: Path) -> Path:
-    """An approved goal with one passing row, committed on main."""
-    (repo / "ok").write_text("")
+def approved_on_main(repo: Path, *, iterations: str, check: str) -> Path:
+    """An approved goal of one row, committed on main; the agent works on a branch."""
     (repo / GOAL).write_text(
         goal_text(
             slug="g",
             status="draft",
-            iterations="1",
+            iterations=iterations,
             iterations_used=0,
-            rows=(row("C1", "test -f ok", "exit 0"),),
+            rows=(row("C1", check, "exit 0"),),
         )
     )
     assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
@@ -39,6 +37,13 @@ def goal(repo: Path) -> Path:
     git(repo, "branch", "-M", "main")
     git(repo, "checkout", "-qb", "work")
     return repo
+
+
+@pytest.fixture
+def goal(repo: Path) -> Path:
+    """An approved goal with one passing row, committed on main."""
+    (repo / "ok").write_text("")
+    return approved_on_main(repo, iterations="1", check="test -f ok")
 
 
 def set_status(repo: Path, status: str) -> None:
@@ -280,21 +285,7 @@ def test_review_refine_and_reapprove_record_a_hand_reopen_too(goal: Path, comman
 def held(repo: Path) -> Path:
     """An approved, unmet goal with a budget of 5 iterations, committed on main; the agent
     works on a branch."""
-    (repo / GOAL).write_text(
-        goal_text(
-            slug="g",
-            status="draft",
-            iterations="5",
-            iterations_used=0,
-            rows=(row("C1", "test -f build/ok", "exit 0"),),
-        )
-    )
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "base")
-    git(repo, "branch", "-M", "main")
-    git(repo, "checkout", "-qb", "work")
-    return repo
+    return approved_on_main(repo, iterations="5", check="test -f build/ok")
 
 
 def stop_hook(repo: Path) -> dict[str, object]:

@@ -38,6 +38,25 @@ def hook_decision(repo: Path) -> str:
 # runs) differently: the approval recorded the rows it approved, and those are what must run.
 
 GUARD = r"git diff --exit-code HEAD -- tests/\*.json fixtures/\*.json"
+
+
+def guarded_fixture(repo: Path, check: str, expected: str) -> tuple[Path, str]:
+    """A goal whose one row guards two JSON fixtures, approved and committed; then the guarded
+    fixture changes. Returns the goal's path and the row's line as approved."""
+    (repo / "tests").mkdir()
+    (repo / "fixtures").mkdir()
+    (repo / "tests" / "t.json").write_text('{"a": 1}\n')
+    (repo / "fixtures" / "f.json").write_text('{"b": 1}\n')
+    path = repo / GOAL
+    text = goal_text(slug="g", status="draft", iterations_used=0)
+    plain = f"| C1 | guarded | {check} | {expected} | deterministic |"
+    path.write_text(re.sub(r"(?m)^\| C1 .*$", lambda _: plain, text, count=1))
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    commit(repo, "base")
+    (repo / "tests" / "t.json").write_text('{"a": 2}\n')  # the guarded fixture changes
+    return path, plain
+
+
 MAIN_OK = r'exit 0; stdout contains "\_\_main\_\_ ok"'
 
 
@@ -54,17 +73,7 @@ def test_dropping_the_escapes_of_an_approved_plain_cell_is_refused(
 ) -> None:
     """The approved cell `tests/\\*.json` shows `tests/*.json`; typed without its escapes it
     shows `tests/.json` (emphasis), whose source text digests to the old pin."""
-    (repo / "tests").mkdir()
-    (repo / "fixtures").mkdir()
-    (repo / "tests" / "t.json").write_text('{"a": 1}\n')
-    (repo / "fixtures" / "f.json").write_text('{"b": 1}\n')
-    path = repo / GOAL
-    text = goal_text(slug="g", status="draft", iterations_used=0)
-    plain = f"| C1 | guarded | {check} | {expected} | deterministic |"
-    path.write_text(re.sub(r"(?m)^\| C1 .*$", lambda _: plain, text, count=1))
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    commit(repo, "base")
-    (repo / "tests" / "t.json").write_text('{"a": 2}\n')  # the guarded fixture changes
+    path, plain = guarded_fixture(repo, check, expected)
     unescaped = plain.replace("\\", "")
     path.write_text(path.read_text().replace(plain, unescaped, 1))
     before = path.read_bytes()
@@ -101,17 +110,7 @@ def test_a_back_dated_approval_without_rows_does_not_bring_back_the_source_pin(
     digest of the cells' source text, so the cell typed without its escapes ran
     `tests/.json` under the old pin. The date decides nothing now: the source digest is not
     accepted where a cell renders other than its source reads."""
-    (repo / "tests").mkdir()
-    (repo / "fixtures").mkdir()
-    (repo / "tests" / "t.json").write_text('{"a": 1}\n')
-    (repo / "fixtures" / "f.json").write_text('{"b": 1}\n')
-    path = repo / GOAL
-    text = goal_text(slug="g", status="draft", iterations_used=0)
-    plain = f"| C1 | guarded | {GUARD} | exit 0 | deterministic |"
-    path.write_text(re.sub(r"(?m)^\| C1 .*$", lambda _: plain, text, count=1))
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    commit(repo, "base")
-    (repo / "tests" / "t.json").write_text('{"a": 2}\n')  # the guarded fixture changes
+    path, plain = guarded_fixture(repo, GUARD, "exit 0")
     edited = path.read_text().replace(plain, plain.replace("\\", ""), 1)
     edited, dated = re.subn(
         r"### Iteration (\d+) \(\d{4}-\d\d-\d\d\) by activate",
