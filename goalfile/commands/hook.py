@@ -239,9 +239,9 @@ def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
     return verify(options, ctx)
 
 
-def project_roots(stop: StopInput, ctx: Context, notes: list[str] | None = None) -> list[Path]:
+def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     """The repositories whose goals hold the agent, innermost first: every git work tree that
-    holds the hook input's ``cwd`` (else the process's), as git names them
+    holds ``start`` (the session's folder, :func:`_start`), as git names them
     (:func:`goalfile.commands.workdir.work_trees`), and every folder at or above it that holds
     a ``.git`` entry git names no work tree for (`git config core.bare true`, a
     ``core.worktree`` elsewhere, a broken ``gitdir:`` line, an empty ``.git`` planted in a
@@ -250,7 +250,6 @@ def project_roots(stop: StopInput, ctx: Context, notes: list[str] | None = None)
     hide the goals of the folder that holds it. Outside git, the folder itself."""
     from goalfile.commands.workdir import work_trees
 
-    start = _start(stop, ctx)
     named = work_trees(start)
     unnamed = [
         folder
@@ -342,7 +341,7 @@ def decide_stop(
     if options.goal is not None and Path(options.goal).expanduser().is_absolute():
         roots = [here]  # the goal is named outright: no repository decides it
     else:
-        roots = project_roots(stop, ctx, notes)
+        roots = project_roots(here, notes)
     held: dict[Path, Finding] = {}
     paths, named = goal_paths(options, roots, notes, held=held)
     # a focus orders and names the goals; it never releases the agent: once the focused goal
@@ -414,12 +413,12 @@ def decide_stop(
             )
             continue
         gemini = options.agent is HostAgent.GEMINI and transcript is not None
-        git_folder = _git_folder(path, roots) if gemini else None
+        git_folder, key = _idle_key(path, roots) if gemini else (None, shown)
         if (
             gemini
             and stop.stop_hook_active
             and transcript
-            and model_idle(git_folder=git_folder, goal=shown, transcript=transcript)
+            and model_idle(git_folder=git_folder, goal=key, transcript=transcript)
         ):
             outcomes.append(_idle(shown))  # Gemini's retry storm: nothing ran since
             continue
@@ -441,7 +440,7 @@ def decide_stop(
             outcomes.append(_refused(shown, exc, stop))
             continue
         if gemini and transcript:
-            mark_verified(git_folder=git_folder, goal=shown, transcript=transcript)
+            mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
         outcome = _judge(result, shown, path, stop, options, notes, reviews)
         if outcome.block:
             outcome = _start_next_iteration(outcome, result, path, ctx, notes)
@@ -680,17 +679,19 @@ def _transcript(stop: StopInput, notes: list[str]) -> str | None:
     return path
 
 
-def _git_folder(path: Path, roots: list[Path]) -> Path | None:
-    """The git folder of the innermost repository that holds ``path``."""
+def _idle_key(path: Path, roots: list[Path]) -> tuple[Path | None, str]:
+    """The git folder of the innermost repository that holds ``path``, and ``path`` relative
+    to that repository's top: where Gemini's storm guard keeps its marker, and the goal it is
+    kept for (the same from whatever folder the session calls the hook)."""
     from goalfile.commands.focus import git_dir
 
     for root in roots:
         try:
-            path.resolve().relative_to(root.resolve())
+            relative = path.resolve().relative_to(root.resolve())
         except ValueError:
             continue
-        return git_dir(root)
-    return None
+        return git_dir(root), relative.as_posix()
+    return None, str(path)
 
 
 def _shown(path: Path, start: Path) -> str:
