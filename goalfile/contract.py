@@ -27,7 +27,6 @@ contract.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import json
 import math
 import posixpath
@@ -38,6 +37,7 @@ from enum import StrEnum
 from typing import Literal
 
 from goalfile import ledger
+from goalfile.digest import sha256
 from goalfile.errors import GoalfileError, GoalFileInvalid, Refused
 from goalfile.expect import (
     Clause,
@@ -103,7 +103,7 @@ class Contract:
         ``"settings"`` when a goal sets one), fed to the hash a row at a time: the same bytes
         as one ``json.dumps`` of the whole document, without holding them all (a table may
         have a hundred thousand rows)."""
-        hashed = hashlib.sha256(b'{"criteria":[')
+        hashed = sha256(b'{"criteria":[')
         for index, row in enumerate(self.rows):
             hashed.update(_canonical(row.to_json(), "," if index else ""))
         hashed.update(_canonical(list(self.non_goals), '],"non_goals":'))

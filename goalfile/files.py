@@ -422,9 +422,9 @@ def _lock_paths(path: str | os.PathLike[str]) -> tuple[Path, Path]:
         key = f"{info.st_dev:x}-{info.st_ino:x}-{name}"
     except OSError:
         key = real
-    import hashlib  # here: OpenSSL loads in milliseconds, and reading a goal takes no lock
+    from goalfile.digest import sha256  # here: reading a goal takes no lock
 
-    digest = hashlib.sha256(key.encode(ENCODING, ERRORS)).hexdigest()[:32]
+    digest = sha256(key.encode(ENCODING, ERRORS)).hexdigest()[:32]
     locks = _lock_folder()
     return locks / f"goal-{digest}.lock", locks / f"goal-{digest}.owner"
 

@@ -24,10 +24,10 @@ text the agent can edit).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
+from goalfile.digest import sha256
 from goalfile.errors import GoalfileError
 from goalfile.usage import read_usage
 
@@ -37,7 +37,7 @@ IDLE_FOLDER = "goalfile-idle"
 
 
 def _marker(git_folder: Path, session: str, goal: str) -> Path:
-    key = hashlib.sha256(f"{session}\0{goal}".encode()).hexdigest()[:32]
+    key = sha256(f"{session}\0{goal}".encode()).hexdigest()[:32]
     return git_folder / IDLE_FOLDER / f"{key}.json"
 
 

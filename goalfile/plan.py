@@ -6,13 +6,13 @@ existing ids. ``serves`` lists ids separated by commas or spaces.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from goalfile import ledger
+from goalfile.digest import sha256
 from goalfile.model import Goal, Section
 from goalfile.parse import section_key
 
@@ -68,7 +68,7 @@ def review_plan(goal: Goal) -> PlanReview:
     rows = "\n".join(
         "|".join([s.step, s.change, s.files, ",".join(s.serves), s.check]) for s in steps
     )
-    digest = hashlib.sha256(rows.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+    digest = sha256(rows.encode("utf-8", "surrogateescape")).hexdigest()[:12]
     return PlanReview(
         steps=steps,
         unserved=unserved,

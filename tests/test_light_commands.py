@@ -124,6 +124,8 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "concurrent.futures",
         "goalfile.mcp_server",
         "tempfile",  # a run that writes nothing takes no lock
+        "hashlib",  # the pin's digest is the interpreter's own SHA-256, without OpenSSL
+        "_hashlib",
     }
     assert imported & needless == set()
 
