@@ -15,10 +15,26 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
-TODAY = _dt.date.today().isoformat()
 
 HEADER = "| id | criterion | check | expected | kind |"
 RULE = "|----|-----------|-------|----------|------|"
+
+
+def recent_days() -> tuple[str, str]:
+    """Today's date and yesterday's, as ISO strings.
+
+    A date that a goalfile process started by the running test wrote is one of the two: a test
+    may cross midnight between the process and its assertion, so no test fixes today's date once.
+    """
+    today = _dt.date.today()
+    return today.isoformat(), (today - _dt.timedelta(days=1)).isoformat()
+
+
+def undated(text: str) -> str:
+    """``text`` with each of ``recent_days()`` written as ``TODAY``, for comparing whole texts."""
+    for day in recent_days():
+        text = text.replace(day, "TODAY")
+    return text
 
 
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:

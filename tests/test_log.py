@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, TODAY, git, run_goalfile
+from tests.conftest import DATA, git, recent_days, run_goalfile
 
 GOLDEN = DATA / "log"
 FIXED_DATE = "2026-11-30"
@@ -61,10 +61,11 @@ def storied(repo: Path) -> Path:
 
 def golden(name: str, text: str) -> None:
     """``text`` with today's date as FIXED_DATE equals the golden file ``name``."""
-    text = text.replace(TODAY, FIXED_DATE).replace(f"· {TODAY[5:]} ", f"· {FIXED_DATE[5:]} ")
-    text = text.replace(f" {TODAY[5:]}\n", f" {FIXED_DATE[5:]}\n").replace(
-        f" {TODAY[5:]} ", f" {FIXED_DATE[5:]} "
-    )
+    for day in recent_days():
+        text = text.replace(day, FIXED_DATE).replace(f"· {day[5:]} ", f"· {FIXED_DATE[5:]} ")
+        text = text.replace(f" {day[5:]}\n", f" {FIXED_DATE[5:]}\n").replace(
+            f" {day[5:]} ", f" {FIXED_DATE[5:]} "
+        )
     path = GOLDEN / name
     if os.environ.get("GOALFILE_REGOLD"):
         path.write_text(text, encoding="utf-8")

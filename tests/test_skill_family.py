@@ -10,7 +10,7 @@ import json
 import re
 from pathlib import Path
 
-from tests.conftest import TODAY, git, run_goalfile
+from tests.conftest import git, run_goalfile, undated
 
 GOAL = "goals/auth.md"
 QUOTE = "the refresh token is rotated on every use"
@@ -126,12 +126,12 @@ def test_the_plan_skills_section_is_read_as_written_and_written_back(tmp_path: P
     report = gj(repo, "plan", GOAL)
     assert report["sound"] is True and report["findings"] == []
     text = (repo / GOAL).read_text()
-    section = text[text.index("## Plan") : text.index("## Iterations")]
+    section = undated(text[text.index("## Plan") : text.index("## Iterations")])
     assert section == SKILL_PLAN.join(["## Plan\n", "\n"]).replace(
-        "verify-plan: sound (2026-11-28)", f"verify-plan: sound ({TODAY})"
+        "verify-plan: sound (2026-11-28)", "verify-plan: sound (TODAY)"
     )
-    ledger = text[text.index("## Iterations") :]
-    for line in ("revision: 1", f"verify-plan: sound ({TODAY})", "findings: none"):
+    ledger = undated(text[text.index("## Iterations") :])
+    for line in ("revision: 1", "verify-plan: sound (TODAY)", "findings: none"):
         assert line in section and f"\n{line}\n" in ledger
 
     # an unsound plan: the section and the entry say so in the same words
@@ -140,8 +140,8 @@ def test_the_plan_skills_section_is_read_as_written_and_written_back(tmp_path: P
     gf(repo, "plan", GOAL, code=1)
     text = (repo / GOAL).read_text()
     findings = "findings: R1 is served by no step; step 2 serves R9, which is not a criterion"
-    section = text[text.index("## Plan") : text.index("## Iterations")]
-    assert f"revision: 2\nverify-plan: unsound ({TODAY})\n" in section
+    section = undated(text[text.index("## Plan") : text.index("## Iterations")])
+    assert "revision: 2\nverify-plan: unsound (TODAY)\n" in section
     assert f"\n{findings}\n" in section
     assert text.count(findings) == 2
     assert text.rstrip().endswith("## Lessons")
@@ -152,9 +152,9 @@ def test_a_plan_section_without_the_skill_lines_gets_them(tmp_path: Path) -> Non
     repo = project(tmp_path, skill_goal(plan=plan))
     gf(repo, "plan", GOAL, code=0)
     text = (repo / GOAL).read_text()
-    section = text[text.index("## Plan") : text.index("## Iterations")]
+    section = undated(text[text.index("## Plan") : text.index("## Iterations")])
     assert section == (
-        f"## Plan\n\nrevision: 1\nverify-plan: sound ({TODAY})\n\n{plan}\nfindings: none\n\n"
+        f"## Plan\n\nrevision: 1\nverify-plan: sound (TODAY)\n\n{plan}\nfindings: none\n\n"
     )
 
 
@@ -228,7 +228,7 @@ def test_refine_is_by_refine_goal_keeps_a_lesson_and_follows_only_a_verify_entry
     out = gf(repo, "refine", GOAL, "--lesson", "C1: run the suite before verify", code=0)
     assert "- [ ] C1 unmet (exit 1): `1 failed`" in out
     text = (repo / GOAL).read_text()
-    assert f"### Iteration 1 ({TODAY}) by refine-goal\n" in text
+    assert "### Iteration 1 (TODAY) by refine-goal\n" in undated(text)
     assert "lesson: C1: run the suite before verify\n" in text
     assert text.endswith(
         "## Lessons\n- C2: never edit the fixtures\n- C1: run the suite before verify\n"
@@ -255,7 +255,8 @@ def test_a_goal_driven_by_the_skills_reaches_met_and_passes_audit(tmp_path: Path
     assert out.rstrip().endswith("C1 met, C2 met, R1 unmet; status: active")
     # the reviewer records R1 the verify-goal skill's way: a verify-goal entry quoting it
     text = (repo / GOAL).read_text()
-    review = VERIFY_ENTRY.replace("Iteration 1 (2026-11-28 14:05)", f"Iteration 2 ({TODAY} 16:30)")
+    day = re.findall(r"### Iteration \d+ \((\d{4}-\d\d-\d\d)\)", text)[-1]  # goalfile's date
+    review = VERIFY_ENTRY.replace("Iteration 1 (2026-11-28 14:05)", f"Iteration 2 ({day} 16:30)")
     review = review.replace("status: met", "status: active")
     (repo / GOAL).write_text(text.replace("\n## Lessons", f"\n{review}\n## Lessons"))
     gf(repo, "lint", GOAL, code=0)
