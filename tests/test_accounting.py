@@ -418,3 +418,20 @@ def test_verify_refuses_a_malformed_accounting_table_untouched(repo: Path) -> No
     )
     assert f"demo.md:{line + 1}:" in done.stderr and "latest 'x'" in done.stderr
     assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("filler", [0, 70_000], ids=["short file", "long file"])
+def test_lint_finds_a_malformed_row_under_a_header_in_any_case(tmp_path: Path, filler: int) -> None:
+    """A short goal without the word `baseline` is not given to the table's reader; one whose
+    header writes it in capitals still is, and so is every long goal."""
+    text = apply_rows(goal_text(), (srow("a", 10, 20),))
+    text = text.replace("| baseline | latest |", "| BaseLine | LATEST |")
+    text = text.replace("| 10       | 20     |", "| 10       | x      |")
+    text = text.replace("## Lessons", "## Lessons\n\n" + "- a lesson learnt\n" * (filler // 17))
+    assert len(text) > 70_000 if filler else len(text) < 2_000
+    path = write_goal(tmp_path, text)
+    done = run_goalfile("lint", path, cwd=tmp_path)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "token accounting latest 'x' is not a whole number" in done.stdout + done.stderr
+    clean = write_goal(tmp_path, text.replace("| x      |", "| 20     |"), "clean.md")
+    assert run_goalfile("lint", clean, cwd=tmp_path).returncode == 0
