@@ -13,7 +13,7 @@ What is checked, per goal file (docs/trust.md says why, and what cannot be check
 - with ``against``: the goal file at that git revision (``git show REF:PATH``). Every entry
   there is still present, text-identical and in order (entries may only be appended);
   ``iterations_used`` did not go down and a raised budget has a ``by budget`` entry; every
-  contract change since then is classified (see :func:`goalfile.contract.changes`) and
+  contract change since then is classified (see :func:`goalfile.contractdiff.changes`) and
   matched with the re-approval entry (``by activate``, added since then) that records it.
 
 Findings name the file, the entry and the row, and say what would make them right. Nothing
@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from goalfile import contract, ledger
+from goalfile import contract, contractdiff, ledger
 from goalfile.errors import GoalfileError
 from goalfile.handedit import (
     REOPENABLE,
@@ -86,7 +86,7 @@ class AuditFinding:
 class ChangeReport:
     """A contract change since the revision, and the re-approval entry that records it."""
 
-    change: contract.Change
+    change: contractdiff.Change
     recorded_by: str | None = None
     recorded_line: int | None = None
     reason: str | None = None
@@ -492,7 +492,7 @@ def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[Aud
         entry, approved = None, None
     if entry is not None and approved is not None:
         found = []
-        for change in contract.changes(approved, now):
+        for change in contractdiff.changes(approved, now):
             if (change.row, change.field) in skip:
                 continue
             criterion = goal.criterion(change.row) if change.row else None
@@ -799,7 +799,7 @@ def contract_history(
     """Each contract change since ``ref``, and the re-approval entry added since that records
     it; an unrecorded change is a finding."""
     now = contract.contract_of(goal)
-    found = contract.changes(contract.contract_of(old_goal), now)
+    found = contractdiff.changes(contract.contract_of(old_goal), now)
     faults = tightening_faults(goal, current)  # a forged tightening approves nothing
     approvals = [
         (b.entry, _readable_record(b.entry))
@@ -936,7 +936,7 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
 def _records(
     entry: Entry,
     approved: contract.Contract | None,
-    change: contract.Change,
+    change: contractdiff.Change,
     now: contract.Contract,
 ) -> bool:
     """Whether an activate entry approved the new side of ``change``."""

@@ -1,4 +1,5 @@
-"""goalfile.contract: the digest's normalisation, the recorded approval, and classified changes."""
+"""goalfile.contract and goalfile.contractdiff: the digest's normalisation, the recorded approval,
+and classified changes."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from goalfile import contract, ledger
-from goalfile.contract import ChangeKind, Contract, ContractRow
+from goalfile import contract, contractdiff, ledger
+from goalfile.contract import Contract, ContractRow
+from goalfile.contractdiff import ChangeKind
 from goalfile.errors import Refused
 from goalfile.model import Entry
 from goalfile.parse import parse_goal
@@ -352,10 +354,10 @@ def _row(expected: str = "exit 0", **fields: object) -> ContractRow:
     return ContractRow(**base)  # type: ignore[arg-type]
 
 
-def _diff(old: ContractRow | None, new: ContractRow | None) -> contract.Change:
+def _diff(old: ContractRow | None, new: ContractRow | None) -> contractdiff.Change:
     before = Contract(rows=(old,) if old else (), non_goals=())
     after = Contract(rows=(new,) if new else (), non_goals=())
-    (change,) = contract.changes(before, after)
+    (change,) = contractdiff.changes(before, after)
     return change
 
 
@@ -471,7 +473,7 @@ def test_row_and_field_changes_are_classified() -> None:
 
 def test_non_goal_changes() -> None:
     rows = (_row(),)
-    found = contract.changes(
+    found = contractdiff.changes(
         Contract(rows=rows, non_goals=("a", "b")), Contract(rows=rows, non_goals=("b", "c"))
     )
     assert [(c.kinds, c.effect) for c in found] == [
@@ -483,7 +485,7 @@ def test_non_goal_changes() -> None:
 
 def test_no_change_no_changes() -> None:
     approved = Contract(rows=(_row(),), non_goals=("x",))
-    assert contract.changes(approved, approved) == ()
+    assert contractdiff.changes(approved, approved) == ()
 
 
 # --- the pin ------------------------------------------------------------------------------

@@ -127,6 +127,7 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "hashlib",  # the pin's digest is the interpreter's own SHA-256, without OpenSSL
         "_hashlib",
         "goalfile.accounting",  # the section holds no table: nothing for its reader to read
+        "goalfile.contractdiff",  # the contract matches its pin: nothing to compare
     }
     assert imported & needless == set()
 

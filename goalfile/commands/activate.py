@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goalfile import contract, edit, ledger
+from goalfile import contract, contractdiff, edit, ledger
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
@@ -36,7 +36,7 @@ class ActivateResult:
     criteria: tuple[str, ...]
     digest: str = ""
     previous: str | None = None  # the pin a re-approval replaced
-    changes: tuple[contract.Change, ...] = ()
+    changes: tuple[contractdiff.Change, ...] = ()
     reapproved: bool = False
 
     def to_json(self) -> dict[str, object]:
@@ -163,7 +163,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
 
 def _change_notes(
     goal: Goal, approved: contract.Contract, previous: str | None, reason: str | None
-) -> tuple[list[str], tuple[contract.Change, ...]]:
+) -> tuple[list[str], tuple[contractdiff.Change, ...]]:
     """The lines that say what changed since the last approval, and the changes."""
     last = contract.last_approval(goal.text, path=goal.path)
     if last is not None and last[0].contract is not None:
@@ -171,7 +171,7 @@ def _change_notes(
     was = contract.short(previous) if previous is not None else "no pin"
     now = contract.short(approved.digest())
     old = last[1] if last is not None else None
-    found = contract.changes(old, approved) if old is not None else ()
+    found = contractdiff.changes(old, approved) if old is not None else ()
     added = sum(1 for c in found if c.field == "row" and c.new is not None)
     removed = sum(1 for c in found if c.field == "row" and c.new is None)
     changed = len({c.row for c in found if c.field not in ("row", "non-goal")})

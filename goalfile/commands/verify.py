@@ -562,7 +562,9 @@ def _edited_because(loaded: Goal, current: Goal) -> str | None:
         return "its `contract:` pin changed"
     before, after = contract.contract_of(loaded), contract.contract_of(current)
     if before.digest() != after.digest():
-        found = contract.changes(before, after)
+        from goalfile.contractdiff import changes
+
+        found = changes(before, after)
         listed = "; ".join(change.describe() for change in found[:3])
         more = f"; and {len(found) - 3} more" if len(found) > 3 else ""
         return f"its contract is not the one the run started from: {listed or 'changed'}{more}"
