@@ -1,0 +1,198 @@
+"""The pre-commit hook goalfile ships (`.pre-commit-hooks.yaml`), run by the real pre-commit from
+PyPI the way a project uses it: a `.pre-commit-config.yaml` that names this repository at a
+commit, next to mdformat (with its gfm and frontmatter plugins) as a local hook. pre-commit builds
+both environments itself, so the hook entry, its `files` pattern, its `types` and the package's
+install from source are what is tested, together with a commit of what goalfile wrote."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from importlib.metadata import version
+from pathlib import Path
+
+import pre_commit  # noqa: F401  # the real tool: a missing test dependency fails loudly
+import pytest
+
+from tests.conftest import REPO, clean_env, git, goal_text, make_git_repo, row, run_goalfile
+
+MDFORMAT = [
+    f"{name}=={version(name)}" for name in ("mdformat", "mdformat-gfm", "mdformat-frontmatter")
+]
+
+
+def snapshot_of_this_checkout(dest: Path) -> str:
+    """This checkout's files, tracked and new (as they are on disk), committed in ``dest``: the
+    hook is installed from the code under test, not from an older commit."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        check=True,
+        env=clean_env(),
+    ).stdout.decode()
+    make_git_repo(dest)
+    for name in filter(None, listed.split("\0")):
+        source = REPO / name
+        if source.is_file():  # a file deleted but not yet staged is listed and absent
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", "snapshot")
+    return git(dest, "rev-parse", "HEAD").strip()
+
+
+class Hooks:
+    """pre-commit with its own cache, shared by this module's tests (each environment is built
+    once), over projects that name the snapshot in their config."""
+
+    def __init__(self, root: Path) -> None:
+        self.source = root / "goalfile-src"
+        self.rev = snapshot_of_this_checkout(self.source)
+        self.env = clean_env({"PRE_COMMIT_HOME": str(root / "pre-commit-home")})
+
+    def config(self) -> str:
+        return "\n".join(
+            [
+                "repos:",
+                "-   repo: local",
+                "    hooks:",
+                "    -   id: mdformat",
+                "        name: mdformat",
+                "        entry: mdformat",
+                "        language: python",
+                "        types: [markdown]",
+                f"        additional_dependencies: [{', '.join(MDFORMAT)}]",
+                f"-   repo: {self.source}",
+                f"    rev: {self.rev}",
+                "    hooks:",
+                "    -   id: goalfile-lint",
+                "",
+            ]
+        )
+
+    def project(self, path: Path) -> Path:
+        make_git_repo(path)
+        (path / ".pre-commit-config.yaml").write_text(self.config(), encoding="utf-8")
+        git(path, "add", ".pre-commit-config.yaml")
+        git(path, "commit", "-q", "-m", "hooks")
+        return path
+
+    def run(self, project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "pre_commit", *args],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=900,  # the first run builds both environments (pip, from the registry)
+            check=False,
+        )
+
+    def commit(self, project: Path, message: str) -> subprocess.CompletedProcess[str]:
+        """``git commit`` through the hook `pre-commit install` put in ``.git/hooks``."""
+        return subprocess.run(
+            ["git", "commit", "-q", "-m", message],
+            cwd=project,
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=900,
+            check=False,
+        )
+
+
+@pytest.fixture(scope="module")
+def hooks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hooks]:
+    yield Hooks(tmp_path_factory.mktemp("pre-commit"))
+
+
+def hook_line(output: str, name: str) -> str:
+    (line,) = [line for line in output.splitlines() if line.startswith(name + ".")]
+    return line
+
+
+def test_the_hook_fails_a_commit_of_a_broken_goal_and_names_file_and_line(
+    hooks: Hooks, tmp_path: Path
+) -> None:
+    project = hooks.project(tmp_path / "project")
+    broken = goal_text(status="draft", rows=[row("C1", "true", "exit 0; stdout matches /./")])
+    for folder in ("goals", ".zetetic/goals/auth", "docs/goals"):
+        (project / folder).mkdir(parents=True)
+        (project / folder / "broken.md").write_text(broken, encoding="utf-8")
+    git(project, "add", "-A")
+
+    done = hooks.run(project, "run", "--all-files")
+
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert hook_line(output, "goalfile lint").endswith("Failed"), output
+    # the goal folders are linted (as mdformat left them), each finding with its file and the
+    # line of the row; docs/ is not a goal folder
+    for path in ("goals/broken.md", ".zetetic/goals/auth/broken.md"):
+        lines = (project / path).read_text(encoding="utf-8").splitlines()
+        line = next(n for n, text in enumerate(lines, 1) if text.startswith("| C1"))
+        assert f"{path}:{line}:" in output, output
+    assert "docs/goals/broken.md" not in output, output
+
+
+def test_a_goal_goalfile_wrote_is_committed_through_mdformat_and_the_hook(
+    hooks: Hooks, tmp_path: Path
+) -> None:
+    """The first hour: init, commit, fill in, commit (mdformat pads the tables a person edited),
+    activate, verify, commit. goalfile's own writes are already in mdformat's style, so the
+    commit after activate and verify passes both hooks the first time, and the goal audits
+    clean against the commit before them."""
+    project = hooks.project(tmp_path / "project")
+    installed = hooks.run(project, "install")
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    assert run_goalfile("init", "--no-hooks", "--slug", "hello", cwd=project).returncode == 0
+    goal = project / "goals" / "hello.md"
+    git(project, "add", "-A")
+
+    first = hooks.commit(project, "a draft goal")
+    # mdformat rewrote the starter's compact tables: the commit stops, the draft still lints
+    said = first.stdout + first.stderr  # git runs the hook with its output on stderr
+    assert first.returncode == 1, said
+    assert hook_line(said, "mdformat").endswith("Failed"), said
+    assert hook_line(said, "goalfile lint").endswith("Passed"), said
+    assert "files were modified by this hook" in said
+    git(project, "add", "-A")
+    second = hooks.commit(project, "a draft goal")
+    assert second.returncode == 0, second.stdout + second.stderr
+
+    text = goal.read_text(encoding="utf-8")
+    for placeholder, value in [
+        ("FILL IN: one measurable end state", "hello.txt greets"),
+        ("FILL IN: what must stay unchanged", "nothing else changes"),
+        ("FILL IN: what must hold", "the greeting is there"),
+        ("FILL IN: the command", "`cat hello.txt`"),
+        ("FILL IN: what a passing run looks like, e.g. exit 0", 'exit 0; stdout contains "hi"'),
+    ]:
+        assert placeholder in text, text
+        text = text.replace(placeholder, value)
+    goal.write_text(text, encoding="utf-8")
+    git(project, "add", "-A")
+    # the filled-in row is wider than the padded table: mdformat pads it again, once
+    assert hooks.commit(project, "the goal").returncode == 1
+    git(project, "add", "-A")
+    filled = hooks.commit(project, "the goal")
+    assert filled.returncode == 0, filled.stdout + filled.stderr
+
+    assert run_goalfile("activate", "goals/hello.md", cwd=project).returncode == 0
+    (project / "hello.txt").write_text("hi\n", encoding="utf-8")
+    verified = run_goalfile("verify", "goals/hello.md", cwd=project)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    git(project, "add", "-A")
+
+    before = goal.read_bytes()
+    third = hooks.commit(project, "hello is met")
+    assert goal.read_bytes() == before, git(project, "diff")  # nothing for mdformat to change
+    assert third.returncode == 0, third.stdout + third.stderr
+
+    audit = run_goalfile("audit", "--against", "HEAD~1", "goals/hello.md", cwd=project)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    status = run_goalfile("status", "goals/hello.md", cwd=project)
+    assert status.stdout.startswith("hello: met"), status.stdout
