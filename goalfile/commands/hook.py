@@ -242,13 +242,13 @@ def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
 def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     """The repositories whose goals hold the agent, innermost first: every git work tree that
     holds ``start`` (the session's folder, :func:`_start`), as git names them
-    (:func:`goalfile.commands.workdir.work_trees`), and every folder at or above it that holds
+    (:func:`goalfile.commands.gittop.work_trees`), and every folder at or above it that holds
     a ``.git`` entry git names no work tree for (`git config core.bare true`, a
     ``core.worktree`` elsewhere, a broken ``gitdir:`` line, an empty ``.git`` planted in a
     sub-folder). A ``.git`` only ever adds a repository: one git accepts (`git init scratch`)
     adds a tree without dropping the project's own, and one git will not read is no way to
     hide the goals of the folder that holds it. Outside git, the folder itself."""
-    from goalfile.commands.workdir import work_trees
+    from goalfile.commands.gittop import work_trees
 
     named = work_trees(start)
     unnamed = [

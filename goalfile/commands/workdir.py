@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from goalfile.commands.gittop import git_top as git_top
+from goalfile.commands.gittop import repository_top as repository_top
+from goalfile.commands.gittop import work_trees as work_trees
 from goalfile.model import Entry, Goal
 
 LABEL = "working directory:"
@@ -108,50 +111,6 @@ def _first_link(path: Path) -> Path:
         if part.is_symlink():
             return part
     return path
-
-
-def git_top(folder: str) -> str | None:
-    """The nearest folder at or above ``folder`` that git confirms as a work tree's top (asked
-    each time: a long-running process such as `goalfile mcp` must see a `.git` that moved)."""
-    here = Path(folder)
-    for candidate in (here, *here.parents):
-        if not os.path.lexists(candidate / ".git"):
-            continue
-        from goalfile.run import git_toplevel  # here: outside a repository, git is never asked
-
-        try:
-            top = git_toplevel(str(candidate))
-        except OSError:  # git cannot run: trust only a `.git` folder that looks like one
-            if (candidate / ".git" / "HEAD").is_file():
-                return str(candidate)
-            continue
-        if top is not None and Path(top).resolve() == candidate.resolve():
-            return str(candidate)
-    return None
-
-
-def repository_top(folder: str | os.PathLike[str]) -> Path | None:
-    """The top of the git work tree that holds ``folder``, as git names it (:func:`git_top`):
-    a ``.git`` file or folder that git rejects (an empty one planted in a sub-folder) is passed
-    over. None outside a repository."""
-    top = git_top(str(Path(folder).resolve()))
-    return Path(top) if top is not None else None
-
-
-def work_trees(folder: str | os.PathLike[str]) -> list[Path]:
-    """Every git work tree that holds ``folder``, innermost first: the one git names, then the
-    one holding that tree's top, and so on. A repository made inside the project (`git init
-    scratch`) is one more tree, never a way out of the project's own."""
-    found: list[Path] = []
-    here = Path(folder).resolve()
-    while True:
-        top = repository_top(here)
-        if top is None or top in found:
-            return found
-        found.append(top)
-        if top.parent == top:
-            return found
-        here = top.parent
 
 
 def enclosing(found: WorkDir) -> Path | None:
