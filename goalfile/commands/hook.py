@@ -368,7 +368,10 @@ def decide_stop(
         except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
             sink.append(_unreadable(shown, exc, stop))
             continue
-        unbacked = held.get(path.resolve()) or unbacked_status(goal, shown=shown)
+        hand_set = held.get(path.resolve())
+        if hand_set is not None:  # its fix names the goal as the session's shell reaches it
+            hand_set = _hand_set_active(goal, shown) or hand_set
+        unbacked = hand_set or unbacked_status(goal, shown=shown)
         if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
             sink.append(_unbacked(shown, unbacked, stop))
             continue
