@@ -382,14 +382,19 @@ class AnthropicServer(FakeModel):
     def parse_turn(self, index: int, body: dict[str, Any]) -> Turn:
         messages = [m for m in body.get("messages", []) if isinstance(m, dict)]
         last = messages[-1] if messages else {}
-        content = last.get("content")
+        # Claude Code 2.1.332 follows a tool result with a system message of its own when the
+        # tool moved the shell (`# Environment update ... Primary working directory: ...`):
+        # the turn is still the tool's result, so that is read from the newest other message
+        spoken = [m for m in messages if m.get("role") != "system"]
+        newest = spoken[-1] if spoken else {}
+        content = newest.get("content")
         blocks = content if isinstance(content, list) else [{"type": "text", "text": content}]
-        after_tool = last.get("role") == "user" and any(
+        after_tool = newest.get("role") == "user" and any(
             isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks
         )
         feedback = None
         if not after_tool:
-            for text in _texts(content):
+            for text in _texts(last.get("content")):
                 for marker in self.FEEDBACK:
                     at = text.find(marker)
                     if at >= 0:
