@@ -27,6 +27,19 @@ def ledger_status(goal: Goal) -> Entry | None:
     return ledger.newest_status(goal.text, *region) if region is not None else None
 
 
+def ledger_status_line(goal: Goal) -> int | None:
+    """The line of the heading of the newest entry with a ``status:`` line (the entry
+    :func:`ledger_status` reads, which does not carry its place in the file)."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    text = goal.text
+    for head in ledger.heads(text, *region):
+        if text.find("status", head.start, head.end) >= 0 and ledger.read(text, head).status:
+            return text.count("\n", 0, head.start) + 1
+    return None
+
+
 # the commands whose every ledger entry carries a status line
 STATUS_WRITERS = frozenset({"activate", "reopen", "block", "resume", "pause"})
 
@@ -158,8 +171,8 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
         target, code = said, "status-hand-edited"
         message = (
             f"the status is `{goal.status.value}`, but the newest ledger entry with a status "
-            f"(line {entry.line}) says `{said.value}`; a status is written by the command that "
-            "decides it"
+            f"(line {ledger_status_line(goal)}) says `{said.value}`; a status is written by the "
+            "command that decides it"
         )
     return Finding(
         severity=Severity.ERROR,

@@ -278,3 +278,30 @@ def test_a_focused_goals_hand_typed_active_is_fixed_as_written_from_a_sub_folder
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("lint", GOAL, cwd=repo)
     goalfile_ok("audit", GOAL, cwd=repo)
+
+
+def test_a_hand_set_paused_is_named_with_the_line_of_the_entry_that_backs_the_status(
+    tmp_path: Path,
+) -> None:
+    """`status: paused` typed over an active goal, the session in `src/`: the reason names the
+    file and line of the status, the line of the newest entry with a status (the activate
+    entry's heading; it said line 0), and a fix that works as written from `src/`."""
+    repo = goal_repo(tmp_path)
+    set_status_line(repo, "active", "paused")
+    src = repo / "src"
+    src.mkdir()
+    stop = {"cwd": str(src), "hook_event_name": "Stop", "stop_hook_active": False}
+    answer = json.loads(run_goalfile("hook", "stop", cwd=src, input=json.dumps(stop)).stdout)
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    lines = (repo / GOAL).read_text(encoding="utf-8").split("\n")
+    [heading] = [n for n, line in enumerate(lines, 1) if line.endswith(") by activate")]
+    assert reason.startswith(
+        f"{REFUSED}../goals/demo.md: ../goals/demo.md:3: the status is `paused`, but the "
+        f"newest ledger entry with a status (line {heading}) says `active`; "
+    ), reason
+    fix = printed_fix(reason)
+    ran = subprocess.run(fix, shell=True, cwd=src, capture_output=True, text=True, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert goal_state(repo)["status"] == "active"
+    goalfile_ok("lint", GOAL, cwd=repo)
