@@ -10,23 +10,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from goalfile.contract import Contract, ContractRow, Effect, number_text
 from goalfile.errors import GoalfileError
-from goalfile.expect import (
-    Clause,
-    EmptyClause,
-    ExitClause,
-    Expectation,
-    MatchClause,
-    PrintsClause,
-    TextClause,
-    format_clause,
-    format_expected,
-    parse_expected,
-)
+from goalfile.expect import ExitClause, Expectation, format_clause, format_expected, parse_expected
+from goalfile.expecttext import EmptyClause, MatchClause, PrintsClause, TextClause
 from goalfile.ledger import code_span
+
+if TYPE_CHECKING:
+    from goalfile.expect import Clause
 
 __all__ = ["Change", "ChangeKind", "changes", "compare_expected", "describe_row", "implies"]
 

@@ -123,7 +123,7 @@ def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:
 
 def _canonical_cell(cell: str) -> str | None:
     """The cell with its synonyms written canonically, or None when there is nothing to do."""
-    from goalfile.expect import canonical_text
+    from goalfile.expecttext import canonical_text
 
     stripped = cell.strip()
     lead = cell[: len(cell) - len(cell.lstrip())]

@@ -308,7 +308,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             )
             continue
         if expectation.rewrites:
-            from goalfile.expect import canonical_text
+            from goalfile.expecttext import canonical_text
 
             yield Finding(
                 severity=Severity.WARNING,

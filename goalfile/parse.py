@@ -1117,7 +1117,7 @@ def _criterion(
     expected, expected_is_code = _check_text(expected_cell, env, as_rendered=shown)
     expected_raw = expected if expected_is_code or not shown else _check_text(expected_cell, env)[0]
     if "|" in expected or "|" in expected_raw:  # `\|` in a cell's /REGEX/ is a literal `|`
-        from goalfile.expect import literal_pipes_in_regexes
+        from goalfile.expecttext import literal_pipes_in_regexes
 
         expected = literal_pipes_in_regexes(expected)
         expected_raw = literal_pipes_in_regexes(expected_raw)

@@ -15,21 +15,23 @@ from hypothesis import strategies as st
 from goalfile import expect
 from goalfile.errors import GoalFileInvalid
 from goalfile.expect import (
-    EmptyClause,
     Evaluator,
     ExitClause,
     Expectation,
     ExpectedSyntaxError,
     Judgement,
-    MatchClause,
-    PrintsClause,
     Stream,
-    TextClause,
-    can_match_empty,
-    empty_match_on_probes,
     format_clause,
     format_expected,
     parse_expected,
+)
+from goalfile.expecttext import (
+    EmptyClause,
+    MatchClause,
+    PrintsClause,
+    TextClause,
+    can_match_empty,
+    empty_match_on_probes,
 )
 
 OUT, ERR, ANY = Stream.STDOUT, Stream.STDERR, Stream.OUTPUT
@@ -853,3 +855,56 @@ def test_streaming_agrees_with_the_obvious_reference(
     assert len(got.failures) == len(want.failures)
     for g, w in zip(got.failures, want.failures, strict=True):
         assert g.startswith(w) if w.startswith("prints") else g == w
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    before=st.text(alphabet=" \t\r\n\x0b\x0c\u00a0", max_size=3),
+    word=st.sampled_from(["exit", "Exit", "EXIT", "exits", "exit0"]),
+    gap=st.sampled_from([" ", "  ", "\t", "\u00a0", ""]),
+    number=st.sampled_from(["0", "1", "7", "007", "255", "256", "999", "1000", "-1", "٣", "x"]),
+    after=st.text(alphabet=" \t\r\n;\u00a0", max_size=3),
+)
+def test_exit_n_read_without_the_parser_is_what_the_parser_reads(
+    before: str, word: str, gap: str, number: str, after: str
+) -> None:
+    """``parse_expected`` reads a plain ``exit N`` itself (without loading goalfile.expecttext);
+    for that text and the texts around it, it gives the parser's value or the parser's error."""
+    from goalfile.expecttext import parse
+
+    text = before + word + gap + number + after
+    try:
+        want: Expectation | str = parse(text, guess=True)
+    except ExpectedSyntaxError as exc:
+        want = exc.message
+    parse_expected.cache_clear()
+    try:
+        got: Expectation | str = parse_expected(text)
+    except ExpectedSyntaxError as exc:
+        got = exc.message
+    assert got == want
+    if isinstance(got, Expectation):
+        assert got.rewrites == parse(text, guess=True).rewrites
+
+
+def test_an_exit_only_expectation_is_judged_without_the_output_clauses() -> None:
+    """A row whose expected is `exit 0` needs no clause that looks at output: a real process
+    that parses and judges it does not import goalfile.expecttext."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from goalfile.expect import Evaluator, parse_expected\n"
+        "ev = Evaluator(parse_expected('exit 0'))\n"
+        "ev.feed('stdout', b'ok\\n')\n"
+        "assert ev.finish(0).holds and not ev.finish(0).failures\n"
+        "bad = Evaluator(parse_expected('exit 0')).finish(3)\n"
+        "assert bad.failures == ('exit 0 expected, got 3',), bad\n"
+        "print('goalfile.expecttext' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "False\n"

@@ -129,6 +129,7 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "_hashlib",
         "goalfile.accounting",  # the section holds no table: nothing for its reader to read
         "goalfile.contractdiff",  # the contract matches its pin: nothing to compare
+        "goalfile.expecttext",  # `exit 0` looks at no output: no parser, no output clauses
     }
     assert imported & needless == set()
 
