@@ -679,6 +679,7 @@ class Headings:
     entries: tuple[tuple[int, tuple[str, str, str, str]], ...]  # of each entry heading line:
     # its offset, and its iteration, date, time ("" when none) and command; in text order
     by_command: dict[str, tuple[int, ...]]  # the positions in ``entries`` of each command's
+    unfenced: bool = False  # no heading line is in a fenced block (:data:`_UNFENCED_RE`)
 
 
 @functools.lru_cache(maxsize=2)  # an entry keeps its text alive: the last two, not several
@@ -692,21 +693,43 @@ def headings(text: str) -> Headings:
         derived = _spliced_headings(text, *splice)
         if derived is not None:
             return derived
+    if _UNFENCED_RE.fullmatch(text) is not None:
+        sections, found = _scan_headings(text, 0, len(text), unfenced=True)
+        return _indexed(tuple(sections), tuple(found), unfenced=True)
     sections, found = _scan_headings(text, 0, len(text))
     return _indexed(tuple(sections), tuple(found))
 
 
+# A text whose fenced blocks need not be found to know that no heading line is in one: every
+# line that starts with three backticks opens a block (three backticks exactly, no backtick
+# after them on the line) or closes the one the line before it opened (three backticks, a CR
+# at most), no line in a block starts with `#` or with what could close it, and no line is a
+# tilde or an indented fence line (:data:`_INDENTED_MARK_RE`). Then each fence line opens or
+# closes as :func:`margin_blocks` pairs them, every block closes, and every heading line the
+# search for `\n#` finds is outside the blocks. One match in the regular-expression engine,
+# a step per line, and no object per block: goalfile's and mdformat's fenced output is such a
+# text, and its ledger is then indexed without pairing its fences in Python. Any other text
+# (a longer fence, a look-alike line, a block that never closes) is read by its blocks.
+_NO_FENCE = r"\n(?!```| {0,3}~~~| {1,3}```)[^\n]*+"
+_IN_FENCE = r"\n(?![`#~]| {1,3}(?:```|~~~))[^\n]*+"
+_UNFENCED_RE = re.compile(
+    rf"[^\n]*+(?:{_NO_FENCE})*+"
+    rf"(?:\n```(?!`)[^`\n]*+(?:{_IN_FENCE})*+\n```\r?(?=\n|\Z)(?:{_NO_FENCE})*+)*+"
+)
+
+
 def _scan_headings(
-    text: str, start: int, end: int
+    text: str, start: int, end: int, *, unfenced: bool = False
 ) -> tuple[list[int], list[tuple[int, tuple[str, str, str, str]]]]:
     """The H1/H2 heading lines and the entry headings outside fences whose newline is in
-    ``text[start:end]`` (``end`` the end of a line)."""
+    ``text[start:end]`` (``end`` the end of a line); with ``unfenced``, of a text where no
+    heading line is in a fenced block."""
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
-    fences = fence_bounds(text)
+    fences = None if unfenced else fence_bounds(text)
     for match in _HEADINGS_RE.finditer(text, start, end):
         if match.group(1) is None:
-            if in_bounds(fences, match.start() + 1):
+            if fences is not None and in_bounds(fences, match.start() + 1):
                 continue  # output quoted in a fence (as mdformat writes an indented block)
             number, date, time, by = match.group(2, 3, 4, 5)
             found.append((match.start() + 1, (number, date, time or "", by)))
@@ -716,7 +739,10 @@ def _scan_headings(
 
 
 def _indexed(
-    sections: tuple[int, ...], found: tuple[tuple[int, tuple[str, str, str, str]], ...]
+    sections: tuple[int, ...],
+    found: tuple[tuple[int, tuple[str, str, str, str]], ...],
+    *,
+    unfenced: bool = False,
 ) -> Headings:
     by_command: dict[str, list[int]] = {}
     for position, (_, fields) in enumerate(found):
@@ -725,20 +751,46 @@ def _indexed(
         sections=sections,
         entries=found,
         by_command={by: tuple(positions) for by, positions in by_command.items()},
+        unfenced=unfenced,
     )
+
+
+def _unfenced_at(text: str, index: Headings, pos: int) -> bool:
+    """Whether the newline at ``pos`` (-1: the start of the text) is outside every fenced block
+    of an unfenced text (``index``, its headings): every line that starts with three backticks
+    opens or closes a block there, and a heading line is outside them all, so the fence lines
+    between the last heading line before ``pos`` and ``pos`` say it."""
+    if pos < 0:
+        return True
+    heading = 0  # the start of the last heading line at or before ``pos``
+    at = bisect.bisect_right(index.sections, pos)
+    if at:
+        heading = index.sections[at - 1]
+    at = bisect.bisect_right(index.entries, (pos, ("~",)))
+    if at:
+        heading = max(heading, index.entries[at - 1][0])
+    return text.count("\n```", max(heading - 1, 0), pos + 3) % 2 == 0
 
 
 def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | None:
     """:func:`headings` of ``text``, made from those of ``old``: the heading lines before the
     lines the edit touched are the same, those after it the same moved by the change in
     length, and only the touched lines are searched. None when the edit touched a fenced
-    block (its lines could have been headings or not): the whole text is then searched."""
+    block (its lines could have been headings or not): the whole text is then searched. An
+    unfenced text (:data:`_UNFENCED_RE`) stays one when the touched lines are, read from
+    outside every block, and its blocks are then not looked up at all."""
     lo, hi = _touched(text, start, tail)
     shift = len(text) - len(old)
-    if not (_fences_kept(old, lo, hi - shift) and _fences_kept(text, lo, hi)):
-        return None  # a fenced block spans the edit's first or last line in either text
     before = headings(old)
-    sections, found = _scan_headings(text, max(lo, 0), hi)
+    unfenced = (  # the edit's lines, read from outside every block, end outside them
+        before.unfenced
+        and _unfenced_at(old, before, lo)
+        and _unfenced_at(old, before, hi - shift)
+        and _UNFENCED_RE.fullmatch(text, max(lo, 0), hi) is not None
+    )
+    if not unfenced and not (_fences_kept(old, lo, hi - shift) and _fences_kept(text, lo, hi)):
+        return None  # a fenced block spans the edit's first or last line in either text
+    sections, found = _scan_headings(text, max(lo, 0), hi, unfenced=unfenced)
     old_sections, old_found = before.sections, before.entries
     first = bisect.bisect_right(old_sections, lo)
     last = bisect.bisect_right(old_sections, hi - shift)
@@ -768,6 +820,7 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
         sections=(*old_sections[:first], *sections, *moved_sections),
         entries=(*old_found[:first_entry], *found, *moved_found),
         by_command=by_command,
+        unfenced=unfenced,
     )
 
 

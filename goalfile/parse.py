@@ -726,8 +726,14 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
     that also indexes the ledger's entries, the fence lines from a search for each marker (a
     literal, found at C speed, where one search for all of them would try every newline), and
     the two are visited in the order of the text."""
-    sections = ledger.headings(text).sections
+    index = ledger.headings(text)
+    sections = index.sections
     at = bisect.bisect_left(sections, pos + 1)  # the newline before a heading line is >= pos
+    if index.unfenced and text.find("\n```", 0, pos + 3) < 0:
+        # no heading line is fenced, and no fence line comes before ``pos``
+        for line in sections[at:]:
+            yield line, True
+        return
     blocks = ledger.margin_blocks(text)
     if blocks is not None and all(start > pos for start in _first_block(blocks)):
         # every fence line is backticks at the margin, and none opens a block before ``pos``:

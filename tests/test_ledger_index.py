@@ -322,6 +322,85 @@ def test_a_tilde_or_indented_fence_line_is_read_line_by_line() -> None:
         assert ledger.margin_blocks(text) is not None
 
 
+# fenced output as goalfile and mdformat write it (a block per row, opened by three backticks
+# and an info string, closed by three backticks), with every line that makes a text need its
+# blocks found after all: headings and fences inside a block, longer or indented fences, an
+# info string with a backtick, a closing line with blanks, a block that never closes
+OUTSIDE_LINES = [*MARGIN_LINES, "~~~", " ```", "   ~~~ x", "  ```text"]
+OPENING_LINES = ["```text", "```text", "```", "```python", "```text\r", "``` x`y", "````"]
+INSIDE_LINES = ["    2", "    2", "", "text", "    ### Iteration 3 (2026-12-01) by plan"]
+INSIDE_LINES += ["# Goal: x", "## Lessons", "### Iteration 3 (2026-12-01) by plan", "```text"]
+INSIDE_LINES += ["   ```", "~~~"]
+CLOSING_LINES = ["```", "```", "```", "```\r", "``` ", "````", "```x", None]
+
+
+@st.composite
+def fenced_ledgers(draw: st.DrawFn) -> str:
+    """A ledger of fenced output: mostly what the search without blocks (`unfenced`) reads."""
+    odd = draw(st.integers(min_value=0, max_value=3))  # how far a line may stray
+    lines: list[str] = []
+    for _ in range(draw(st.integers(min_value=0, max_value=12))):
+        if draw(st.booleans()):
+            pool = OUTSIDE_LINES if odd > 2 else LINES[:20]
+            lines.append(draw(st.sampled_from(pool)))
+            continue
+        lines.append(draw(st.sampled_from(OPENING_LINES[: 3 + 2 * odd])))
+        inside = INSIDE_LINES[: 3 + 3 * odd]
+        lines += draw(st.lists(st.sampled_from(inside), max_size=3))
+        closing = draw(st.sampled_from(CLOSING_LINES[: 3 + 2 * odd]))
+        if closing is not None:
+            lines.append(closing)
+    text = "\n".join(lines)
+    return re.sub(r"(?<!\r)\n", "\r\n", text) if draw(st.booleans()) else text
+
+
+@settings(max_examples=600, deadline=None)
+@given(fenced_ledgers(), st.booleans(), st.integers(min_value=0, max_value=80))
+def test_a_ledger_read_without_its_blocks_is_indexed_as_by_its_blocks(
+    body: str, ledger_first: bool, pos: int
+) -> None:
+    """When no heading line of a text can be in a fenced block (ledger._UNFENCED_RE), its
+    headings are indexed without finding its blocks: the same sections, entries and bounds, and
+    the same heading lines outside fences from any offset, as read by its blocks."""
+    head = "---\nslug: g\n---\n" if ledger_first else "# Goal: g\n\n"
+    text = f"{head}## Iterations\n{body}\n## Lessons\nend"
+    index = read_whole(text)
+    copy = (text + "x")[:-1]
+    unfenced = ledger.headings(copy).unfenced
+    if unfenced:  # read by its blocks: every block closes, no heading line is in one
+        blocks = ledger.margin_blocks(copy)
+        assert blocks is not None and blocks[1] is None
+        sections, entries = ledger._scan_headings(copy, 0, len(copy))
+        assert not any(ledger.in_bounds(blocks[0], line) for line in sections)
+        by_blocks = ledger._indexed(tuple(sections), tuple(entries))
+        assert index[2:5] == (by_blocks.sections, by_blocks.entries, by_blocks.by_command)
+    pos = min(pos, len(text))
+    found = [line for line, _ in parse._outside_fences(copy, pos)]
+    assert found == list(reference_outside_fences(copy, pos))
+    check_index(body, ledger_first)
+
+
+def test_output_fenced_as_goalfile_writes_it_is_read_without_its_blocks() -> None:
+    entry = ledger.render_entry(
+        Entry(
+            iteration=1,
+            date="2026-12-01",
+            by=ledger.VERIFY_BY,
+            status=Status.ACTIVE,
+            notes=("C1 output:",),
+        )
+    )
+    block = ["", "C1 output (exit 0 expected, got 1):", "", "```text", "    2", "```", ""]
+    body = "\n".join([*entry, *block] * 50)
+    for newline in ("\n", "\r\n"):
+        text = f"---\nslug: g\n---\n# Goal: g\n\n## Iterations\n{body}\n## Lessons\n"
+        text = text.replace("\n", newline)
+        read_whole(text)
+        assert ledger.headings(text).unfenced
+        assert len(ledger.headings(text).entries) == 50
+        assert text[parse.ledger_bounds(text)[2] :].startswith("## Lessons")
+
+
 def read_whole(text: str) -> tuple[object, ...]:
     """The index of ``text`` read from scratch: caches emptied, a copy no edit made."""
     for cached in (
@@ -366,8 +445,11 @@ def edited_texts(draw: st.DrawFn) -> tuple[str, str]:
     """A goal's text and the text a chain of edits made of it, each recorded with
     ledger.spliced: an entry appended to the ledger, a frontmatter value set, or any lines
     replaced by others."""
-    lines = draw(st.sampled_from([MARGIN_LINES, LINES]))
-    body = "\n".join(draw(st.lists(st.sampled_from(lines), max_size=30)))
+    lines = draw(st.sampled_from([MARGIN_LINES, LINES, None]))
+    if lines is None:
+        body = draw(fenced_ledgers())
+    else:
+        body = "\n".join(draw(st.lists(st.sampled_from(lines), max_size=30)))
     tail = "\n".join(draw(st.lists(st.sampled_from(["", "## Lessons", "```", "text"]), max_size=3)))
     text = f"---\nslug: g\nstatus: active\n---\n# Goal: g\n\n## Iterations\n{body}\n{tail}"
     if draw(st.booleans()):
