@@ -141,17 +141,17 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
         )
 
 
-# After a newline, a line that ledger.HEADING_LIKE_RE matches and that is not an entry heading
-# (ledger.is_heading of the line without its trailing carriage returns): one search for the
-# lines that start with `#` (the literal prefix `\n#` lets it jump from heading to heading at
-# C speed, and it skips every real entry heading without a step of Python) and one for the
-# indented ones, where a check of each heading-like line would cost a step per entry.
-_LOOKALIKE_SCANS = (
-    re.compile(
-        r"\n#(?!## Iteration \d+ \(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?\) "
-        r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
-    ),
-    re.compile(r"\n  {0,2}#{1,6}[ \t]*(?i:iteration)\b[^\n]*"),  # prefix `\n `, not `\n`
+# A line that ledger.HEADING_LIKE_RE matches and that is not an entry heading (ledger.is_heading
+# of the line without its trailing carriage returns), found from its first `#`: the literal
+# prefix `#` lets one search jump from `#` to `#` at C speed (a ledger holds about three per
+# entry, in its headings), a look behind it says whether it starts a line after at most three
+# blanks, and every real entry heading is skipped without a step of Python. Two searches with
+# the prefixes `\n#` and `\n ` did the same, the second stopping at every indented line of
+# quoted output.
+_LOOKALIKE_SCAN = re.compile(
+    r"#(?:(?<=\n#)(?!## Iteration \d+ \(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?\) "
+    r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))|(?<=\n #)|(?<=\n  #)|(?<=\n   #))"
+    r"#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
 )
 
 
@@ -162,12 +162,12 @@ def _lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
 
     if start == 0:
         return list(ledger.heading_like_lines(text, start, end))
-    return sorted(
-        (found.start() + 1, found.group()[1:])
-        for scan in _LOOKALIKE_SCANS
-        for found in scan.finditer(text, start - 1, end)
-        if found.start() + 1 >= start
-    )
+    found = []
+    for match in _LOOKALIKE_SCAN.finditer(text, start, end):
+        line = text.rfind("\n", 0, match.start()) + 1  # after at most three blanks
+        if line >= start:
+            found.append((line, text[line : match.end()]))
+    return found
 
 
 # A text at most this long is searched whole for the word `baseline` before the accounting

@@ -30,6 +30,10 @@ PIECES = [
     "#### Iteration 7 (2026-12-01) by verify-goal",
     "   ### Iteration 7 (2026-12-01) by verify-goal",
     "    ### Iteration 7 (2026-12-01) by verify-goal",
+    " ## iteration 7",
+    "  #Iteration",
+    "  x # iteration",
+    "####### iteration",
     "### Iteration ٣ (2026-12-01) by verify-goal",  # a digit of another script: \d takes it
     "## ITERATION",
     "#iteration",
