@@ -540,6 +540,8 @@ def _replaced_because(loaded: Goal, current: Goal) -> str | None:
     A person may edit the goal during a run; another goal, or the same goal with a ledger
     that no longer starts with the entries the run was based on, is not that goal.
     """
+    if current is loaded:  # the file is unchanged (its text compared whole)
+        return None
     if current.slug != loaded.slug:
         return f"its slug is now `{current.slug}`, not `{loaded.slug}`"
     before = ledger_region(loaded.text)
@@ -547,7 +549,7 @@ def _replaced_because(loaded: Goal, current: Goal) -> str | None:
     if before is None:
         return None
     old = loaded.text[before[0] : before[1]].rstrip()
-    if after is None or not current.text[after[0] : after[1]].startswith(old):
+    if after is None or not current.text.startswith(old, after[0], after[1]):
         return "its ledger is not the one the run started from"
     return None
 
