@@ -225,12 +225,12 @@ def backed_iterations(goal: Goal) -> int | None:
     region = ledger_region(goal.text)
     if region is None:
         return None
-    found = list(ledger.heads(goal.text, *region))  # newest first
+    found = ledger.iterations(goal.text, *region)  # newest first
     if not found:
         return None
-    count = found[-1].iteration
-    for head in reversed(found[:-1]):
-        count = max(count, min(head.iteration, count + 1))
+    count = found[-1]
+    for iteration in reversed(found[:-1]):
+        count = max(count, min(iteration, count + 1))
     return count
 
 

@@ -1052,6 +1052,13 @@ def heads(text: str, start: int = 0, end: int | None = None) -> Iterator[Head]:
         yield _head(begin, finish, fields)
 
 
+def iterations(text: str, start: int = 0, end: int | None = None) -> list[int]:
+    """The iteration number of each entry :func:`heads` gives, newest first, without making
+    a :class:`Head` of each (a rule that looks at every entry's number, such as the count of
+    iterations the ledger backs, then costs a step per entry, not an object)."""
+    return [int(fields[0]) for _, _, fields in _spans(text, start, end)]
+
+
 def _head(begin: int, finish: int, fields: tuple[str, str, str, str]) -> Head:
     number, date, time, by = fields
     return Head(iteration=int(number), date=date, time=time, by=by, start=begin, end=finish)

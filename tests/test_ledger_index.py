@@ -133,6 +133,8 @@ def check_index(body: str, ledger_first: bool) -> None:
     got = ledger.newest_status(text, *region)
     assert (without_line(got) if got else None) == with_status
     assert progress.ledger_streak(text) == progress.recorded_streak(expected)
+    heads = [head.iteration for head in ledger.heads(text, *region)]
+    assert ledger.iterations(text, *region) == heads == [e.iteration for e in expected]
 
 
 @settings(max_examples=200, deadline=None)
