@@ -11,8 +11,6 @@ newest entry with a status line does not back (`audit`'s `status-unbacked` and
 
 from __future__ import annotations
 
-import shlex
-
 from goalfile import ledger
 from goalfile.model import Entry, Finding, Goal, Severity, Status
 from goalfile.parse import ledger_region
@@ -133,7 +131,7 @@ def unbacked_met(goal: Goal) -> Finding | None:
         message=f"the status is `met`, but {why}; only `goalfile verify` writes `met`, when "
         "every row is met",
         hint=f"{restore_status_command(goal.path, goal.key_line('status'), Status.ACTIVE)}, "
-        f"then run `goalfile verify {shlex.quote(goal.path)}`",
+        f"then run `goalfile verify {_quoted(goal.path)}`",
     )
 
 
@@ -180,10 +178,17 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
         code=code,
         message=message,
         hint=f"{restore_status_command(path, line, target)}, then run "
-        f"`goalfile verify {shlex.quote(path)}`"
+        f"`goalfile verify {_quoted(path)}`"
         if target is Status.ACTIVE
         else restore_status_command(path, line, target),
     )
+
+
+def _quoted(path: str) -> str:
+    """``path`` as one shell word (:mod:`shlex` is loaded only when a hint needs it)."""
+    import shlex
+
+    return shlex.quote(path)
 
 
 def restore_status_command(path: str, line: int | None, status: Status) -> str:
@@ -196,8 +201,8 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     """A shell command, in backticks, that sets the frontmatter line of ``key`` (only that
     line, its indentation kept) to ``value``."""
     where = str(line) if line else "1,/^---/"
-    quoted = shlex.quote(path)
-    backup = shlex.quote(path + ".orig")
+    quoted = _quoted(path)
+    backup = _quoted(path + ".orig")
     if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented
         edit = f"s/^\\( *\\){key}:.*/\\1{key}: {value}/"
     else:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -275,6 +274,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             ("expected", row.expected, row.source_expected),
         ):
             if typed and meant.strip() != typed.strip():
+                import shlex  # here: only a hint needs it
+
                 yield Finding(
                     severity=Severity.WARNING,
                     line=row.line,
@@ -308,6 +309,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             )
             continue
         if expectation.rewrites:
+            import shlex
+
             from goalfile.expecttext import canonical_text
 
             yield Finding(

@@ -14,7 +14,6 @@ import datetime as _dt
 import functools
 import math
 import re
-import shlex
 from array import array
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, overload
@@ -1005,6 +1004,8 @@ def _repair_row(
         return None
     joined = rejoin_code_spans(raw)
     if len(joined) == len(names) and len(joined) < len(raw):
+        import shlex  # here: only a hint needs it
+
         fixed = _row_cells_line(joined)
         problems.append(
             Finding(

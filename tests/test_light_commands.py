@@ -110,6 +110,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.commands.workdir",  # where checks run: the repositories come from gittop
         "tempfile",
         "hashlib",
+        "shlex",  # only hints and notes quote a path
     }
     assert imported & needless == set()
 
@@ -130,6 +131,8 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.accounting",  # the section holds no table: nothing for its reader to read
         "goalfile.contractdiff",  # the contract matches its pin: nothing to compare
         "goalfile.expecttext",  # `exit 0` looks at no output: no parser, no output clauses
+        "goalfile.edit",  # nothing is written
+        "shlex",  # only hints and notes quote a path
     }
     assert imported & needless == set()
 

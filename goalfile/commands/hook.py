@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -259,6 +258,8 @@ def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     if notes is not None:
         for folder in unnamed:
             if (folder / "goals").is_dir() or (folder / ".zetetic" / "goals").is_dir():
+                import shlex  # here: only a note needs it
+
                 notes.append(
                     f"git names no work tree for the repository at {folder} (core.bare or "
                     f"core.worktree set, or its .git broken: `git -C {shlex.quote(str(folder))} "
@@ -638,6 +639,8 @@ def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
 def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     """A goal file that does not load (a broken YAML line, a missing section): it is not
     skipped, or breaking the file would be a way to stop. Held like a refusal."""
+    import shlex  # here: a goal that loads needs no quoting
+
     return _once(
         shown,
         "invalid",

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from goalfile import contract, edit, ledger
+from goalfile import contract, ledger
 from goalfile.commands import workdir
 from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
@@ -592,6 +592,8 @@ def _write(
 ) -> None:
     """Re-read the file (a person may have edited it during the run) and apply our edits,
     unless it is no longer the goal that was run."""
+    from goalfile import edit  # here: a run that writes nothing edits no text
+
     path = loaded.path
     not_written = "the results of this run were not written"
     try:
