@@ -69,9 +69,9 @@ def _cleaning() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
 def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
     """One line of printable text: ANSI sequences and control characters gone, tabs and line
     breaks as spaces."""
-    ansi, breaks, control = _cleaning()
-    text = breaks.sub(" ", ansi.sub("", text).replace("\t", " "))
-    text = control.sub("", text)
+    if not (text.isascii() and text.isprintable()):  # printable ASCII has nothing to clean
+        ansi, breaks, control = _cleaning()
+        text = control.sub("", breaks.sub(" ", ansi.sub("", text).replace("\t", " ")))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return text

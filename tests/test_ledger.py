@@ -490,3 +490,23 @@ def test_an_id_of_backticks_reads_back_as_written() -> None:
     entry = Entry(iteration=1, date="2026-11-30", by="verify-goal", rows=(row,), status=None)
     parsed = ledger.parse_entry(ledger.render_entry(entry))
     assert parsed is not None and [r.id for r in parsed.rows] == ["``"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    text=st.one_of(
+        st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=40),
+        st.text(max_size=40),
+        st.text(alphabet="ab \t\r\n\x1b[0m\x7f\x85\u2028\ufeff\u00e9", max_size=40),
+    ),
+    limit=st.sampled_from([5, 300]),
+)
+def test_a_line_of_printable_ascii_is_cleaned_as_the_patterns_clean_it(
+    text: str, limit: int
+) -> None:
+    """clean_line leaves the patterns aside for printable ASCII (a command that prints only
+    such lines compiles none of them); every text comes out as the patterns make it."""
+    ansi, breaks, control = ledger._cleaning()
+    want = control.sub("", breaks.sub(" ", ansi.sub("", text).replace("\t", " ")))
+    want = want[: limit - 1] + "…" if len(want) > limit else want
+    assert ledger.clean_line(text, limit=limit) == want
