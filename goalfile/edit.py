@@ -80,7 +80,14 @@ def set_value(text: str, key: str, value: object) -> str:
     head = text[:cut]
     edited = _set_value(head, key, value)
     _require_only(head, edited, key, _reads_as(yaml_scalar(value)))
-    return ledger.spliced(text, edited + text[cut:], 0, len(text) - cut)
+    return ledger.spliced(text, _with_head(text, head, edited), 0, len(text) - cut)
+
+
+def _with_head(text: str, head: str, edited: str) -> str:
+    """``edited + text[len(head):]`` for a ``head`` that begins ``text``: its first occurrence
+    is there, so the rest (the ledger may be long) is copied once, where a slice of it and the
+    join copied it twice."""
+    return text.replace(head, edited, 1)
 
 
 _REMOVED = object()
@@ -329,7 +336,7 @@ def remove_key(text: str, key: str) -> str:
     head = text[:cut]
     edited = _remove_key(head, key)
     _require_only(head, edited, key, _REMOVED)
-    return ledger.spliced(text, edited + text[cut:], 0, len(text) - cut)
+    return ledger.spliced(text, _with_head(text, head, edited), 0, len(text) - cut)
 
 
 def _remove_key(text: str, key: str) -> str:
