@@ -22,10 +22,47 @@ import itertools
 import operator
 import re
 import unicodedata
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from goalfile.model import Entry, RowResult, Status, Verdict
+
+_T = TypeVar("_T")
+
+
+class PerText(Generic[_T]):
+    """A function of a text that keeps its last few answers, as ``functools.lru_cache`` would,
+    but finds a text again by identity, else by equal length and content, without hashing it:
+    the hash of a long ledger is a pass over all of it (1 to 2 ms for 4 MB), paid once for
+    every text a run reads or writes, and a run asks about only the same few texts."""
+
+    def __init__(self, function: Callable[[str], _T], size: int) -> None:
+        self._function = function
+        self._size = size
+        self._kept: list[tuple[str, _T]] = []  # most recently asked first
+        functools.update_wrapper(self, function)
+
+    def __call__(self, text: str) -> _T:
+        kept = self._kept
+        for at, (seen, value) in enumerate(kept):
+            if seen is text or (len(seen) == len(text) and seen == text):
+                if at:
+                    kept.insert(0, kept.pop(at))
+                return value
+        value = self._function(text)
+        kept.insert(0, (text, value))
+        del kept[self._size :]
+        return value
+
+    def cache_clear(self) -> None:
+        self._kept.clear()
+
+
+def per_text(size: int) -> Callable[[Callable[[str], _T]], PerText[_T]]:
+    """Decorate a function of one text as :class:`PerText`, keeping ``size`` answers."""
+    return lambda function: PerText(function, size)
+
 
 VERIFY_BY = "verify-goal"
 EXCERPT_LINES = 20
@@ -682,7 +719,7 @@ class Headings:
     unfenced: bool = False  # no heading line is in a fenced block (:data:`_UNFENCED_RE`)
 
 
-@functools.lru_cache(maxsize=2)  # an entry keeps its text alive: the last two, not several
+@per_text(2)  # an entry keeps its text alive: the last two, not several
 def headings(text: str) -> Headings:
     """The H1/H2 and entry heading lines of ``text``. Finding the ledger's bounds and indexing
     its entries both need them, so one search serves both, and the last few answers are kept
@@ -827,7 +864,7 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
 _FENCE_MARK_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
-@functools.lru_cache(maxsize=8)
+@per_text(8)
 def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
     """Offsets (start of the opening fence line, end of the closing one) of every fenced code
     block that starts after a newline. A line inside one is never an entry heading, a row, a
@@ -841,7 +878,7 @@ def fenced_spans(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(zip(bounds[0::2], bounds[1::2], strict=True))
 
 
-@functools.lru_cache(maxsize=8)
+@per_text(8)
 def fence_bounds(text: str) -> Sequence[int]:
     """:func:`fenced_spans` as one flat sequence (start, end, start, end...), for
     :func:`in_bounds`: a ledger may hold tens of thousands of blocks, and a pair of numbers
@@ -889,7 +926,7 @@ _MARGIN_BLOCK_RE = re.compile(
 _INDENTED_MARK_RE = re.compile(r"\n {0,3}~~~|\n {1,3}```")
 
 
-@functools.lru_cache(maxsize=8)
+@per_text(8)
 def margin_blocks(text: str) -> tuple[array.array[int], int | None] | None:
     """The fenced blocks of a text whose every fence line is backticks at the margin, as
     goalfile and mdformat write them: the closed blocks (as :func:`fence_bounds` gives them)

@@ -695,7 +695,7 @@ def ledger_span(text: str) -> tuple[int, int] | None:
     return heading, text.count("\n", 0, end) + 1
 
 
-@functools.lru_cache(maxsize=1)  # an entry keeps its text alive: one, not several
+@ledger.per_text(1)  # an entry keeps its text alive: one, not several
 def ledger_bounds(text: str) -> tuple[int, int, int] | None:
     """Offsets of the ``## Iterations`` heading, of its content, and of the next H1/H2 heading
     (or the end of the text). Headings inside fenced code blocks (or the frontmatter) do not
