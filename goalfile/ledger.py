@@ -725,7 +725,7 @@ def headings(text: str) -> Headings:
     its entries both need them, so one search serves both, and the last few answers are kept
     (a run asks this of the same text several times). A text an edit made from another
     (:func:`spliced`) is searched only where the edit changed it."""
-    splice = _splice_of(text)
+    splice = splice_of(text)
     if splice is not None:
         derived = _spliced_headings(text, *splice)
         if derived is not None:
@@ -937,7 +937,7 @@ def margin_blocks(text: str) -> tuple[array.array[int], int | None] | None:
     Each block is one match of a pattern with the literal prefix ``\\n````: the lines between
     blocks are skipped at C speed, and a ledger of a few thousand entries, each with fenced
     output, costs one match per block instead of a step per fence line."""
-    splice = _splice_of(text)
+    splice = splice_of(text)
     if splice is not None:
         derived = _spliced_blocks(text, *splice)
         if derived is not None:
@@ -1056,7 +1056,9 @@ def spliced(old: str, new: str, start: int, tail: int) -> str:
     return new
 
 
-def _splice_of(text: str) -> tuple[str, int, int] | None:
+def splice_of(text: str) -> tuple[str, int, int] | None:
+    """The old text, and the characters kept at its start and end, of the edit (one of the
+    last two :func:`spliced` recorded) that made ``text``; None for any other text."""
     for edited, old, start, tail in _SPLICES:
         if edited is text:
             return old, start, tail

@@ -129,7 +129,47 @@ def _lines(text: str, bounds: tuple[int, int, int] | None) -> _Lines | _TextLine
     if bounds is None:
         return _TextLines(text, len(text), last=True)
     start, _, end = bounds
-    return _Lines(_TextLines(text, start), text.count("\n", start, end), text[end:].split("\n"))
+    return _Lines(_TextLines(text, start), _newlines(text, start, end), text[end:].split("\n"))
+
+
+_NEWLINES: list[tuple[str, int, int, int]] = []  # (text, start, end, count), the last two
+
+
+def _newlines(text: str, start: int, end: int) -> int:
+    """``text.count("\\n", start, end)`` for the ledger's span, kept for the last two texts.
+    A text the last edits made (:func:`ledger.spliced`) from one whose count is kept is
+    counted in the characters the edits wrote and replaced only: an entry appended to a long
+    ledger, read back before it is written, would otherwise be counted whole."""
+    count = _edited_newlines(text, start, end, 3)
+    if count is None:
+        count = text.count("\n", start, end)
+    _NEWLINES.append((text, start, end, count))
+    del _NEWLINES[:-2]
+    return count
+
+
+def _edited_newlines(text: str, start: int, end: int, depth: int) -> int | None:
+    """The newlines of ``text[start:end]`` from the count kept for it, or for the text an
+    edit made it from (that text's own edit followed back, ``depth`` edits at most); None
+    when neither is kept."""
+    for seen, seen_start, seen_end, count in _NEWLINES:
+        if seen is text and seen_start == start and seen_end == end:
+            return count
+    splice = ledger.splice_of(text) if depth > 0 else None
+    if splice is None:
+        return None
+    old, kept, tail = splice  # text is old[:kept] + what the edit wrote + old[-tail:]
+    shift = len(text) - len(old)
+    cut, old_cut = len(text) - tail, len(old) - tail
+    if end <= kept:  # the edit is after the span
+        return _edited_newlines(old, start, end, depth - 1)
+    if cut <= start:  # before it: the span moved
+        return _edited_newlines(old, start - shift, end - shift, depth - 1)
+    if start <= kept and cut <= end:  # inside it
+        before = _edited_newlines(old, start, end - shift, depth - 1)
+        if before is not None:
+            return before - old.count("\n", kept, old_cut) + text.count("\n", kept, cut)
+    return None
 
 
 class _TextLines(Sequence[str]):
