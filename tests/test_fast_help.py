@@ -135,7 +135,7 @@ def test_the_command_table_is_what_click_registers() -> None:
     [
         (["verify", "--help"], "core"),
         (["plan", "--help"], "lifecycle"),
-        (["hook", "--help"], "hosts"),
+        (["hook", "--help"], "hook"),
     ],
 )
 def test_a_command_imports_only_the_module_that_registers_it(
@@ -168,7 +168,7 @@ def test_a_stale_command_table_costs_time_not_commands(tmp_path: Path, table: st
 def test_the_list_keeps_its_order_whichever_module_came_first(tmp_path: Path) -> None:
     """A run that registered `hook` first still lists the commands in the life of a goal."""
     code = (
-        "import goalfile.cli.hosts, goalfile.cli.views; from goalfile.cli import group; "
+        "import goalfile.cli.hook, goalfile.cli.views; from goalfile.cli import group; "
         "group()(['--help'], prog_name='goalfile')"
     )
     env = clean_env({"COLUMNS": "60"})

@@ -107,6 +107,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.accounting",
         "goalfile.usage",
         "goalfile.hostjson",  # the settings files of `init`
+        "goalfile.cli.hosts",  # the other host commands (init, focus, doctor, skills)
         "goalfile.commands.workdir",  # where checks run: the repositories come from gittop
         "tempfile",
         "hashlib",

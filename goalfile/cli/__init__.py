@@ -27,7 +27,7 @@ def group() -> click.Group:
     from goalfile.cli.base import _register
     from goalfile.cli.base import main as registered
 
-    _register(None)  # core, lifecycle, trust (audit), hosts (init, skills, hook), mcp, views
+    _register(None)  # core, lifecycle, trust (audit), hosts (init, skills), hook, mcp, views
     return registered
 
 

@@ -193,7 +193,7 @@ def module_of(command: click.Command) -> str:
     return module.rpartition(".")[2]
 
 
-MODULES = ("core", "lifecycle", "trust", "hosts", "mcp", "views")
+MODULES = ("core", "lifecycle", "trust", "hosts", "hook", "mcp", "views")
 """The modules of this package that register commands, in the order of the commands' list."""
 
 

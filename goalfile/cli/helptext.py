@@ -83,7 +83,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("focus", "hosts"),
     ("doctor", "hosts"),
     ("skills", "hosts"),
-    ("hook", "hosts"),
+    ("hook", "hook"),
     ("mcp", "mcp"),
     ("completion", "views"),
     ("log", "views"),

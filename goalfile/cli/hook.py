@@ -1,0 +1,128 @@
+"""The ``hook`` commands, which hosts run at every stop of every agent turn (``hook stop``):
+apart from the other host commands so that a stop loads only its own."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from goalfile.cli.base import err, json_option, main
+
+
+@main.group()
+def hook() -> None:
+    """Entry points for coding-agent hosts' hooks (Claude Code, Codex)."""
+
+
+class _FailOpen(click.Command):
+    """A hook must never exit 2 by accident (some hosts read 2 as "block"): a bad command line
+    is reported on stderr, and the stop is allowed."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            err(f"goalfile hook stop: {exc.format_message()}; the stop is allowed")
+            click.echo("{}")
+            raise click.exceptions.Exit(0) from None
+
+
+@hook.command("stop", cls=_FailOpen)
+@click.option(
+    "--agent",
+    type=click.Choice(["claude", "codex", "gemini", "pi"]),
+    default=None,
+    help="The host whose protocol to answer in (default: read from the input's "
+    "hook_event_name: AfterAgent is gemini, agent_end is pi, else claude).",
+)
+@click.option(
+    "--goal",
+    "goal_path",
+    type=click.Path(),
+    help="The goal to hold the agent to (default: every active goal under goals/).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=600,
+    show_default=True,
+    help="The host's timeout for this hook, in seconds; verify stops well before it.",
+)
+@click.option(
+    "--stall-limit",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Let the agent stop after this many verify runs in a row without progress.",
+)
+@json_option
+def hook_stop(
+    agent: str | None, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+) -> None:
+    """Stop hook of Claude Code, Codex, Gemini CLI (AfterAgent) and pi (goalfile's extension):
+    verify the goal; hold the agent while it is unmet.
+
+    Reads the host's hook JSON on stdin. Allows the stop when the goal is met, exhausted,
+    blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...}
+    ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. Always exits 0:
+    an internal error lets the agent stop, with a message on stderr.
+    """
+    from goalfile.hostprotocol import HostAgent
+
+    given = HostAgent(agent) if agent else None
+    host = given or HostAgent.CLAUDE
+    try:
+        document, notes = _hook_stop(given, goal_path, timeout, stall_limit, as_json)
+    except Exception as exc:  # fail open: a broken hook must not trap the agent
+        err(f"goalfile hook stop: internal error: {type(exc).__name__}: {exc}; the stop is allowed")
+        document, notes = _fail_open(host, as_json, str(exc)), []
+    except KeyboardInterrupt:
+        err("goalfile hook stop: interrupted; the stop is allowed")
+        document, notes = _fail_open(host, as_json, "interrupted"), []
+    for note in notes:
+        err(f"goalfile: {note}")
+    if document is not None:
+        click.echo(json.dumps(document, ensure_ascii=False))
+    sys.exit(0)
+
+
+def _hook_stop(
+    given: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+) -> tuple[dict[str, object] | None, list[str]]:
+    from goalfile.commands.context import Context
+    from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
+    from goalfile.errors import GoalfileError
+    from goalfile.hostprotocol import detect_agent
+
+    raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    host = detect_agent(given, None)
+    try:
+        stop = StopInput.parse(raw)
+        host = detect_agent(given, stop.hook_event_name)
+        options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
+        decision = decide_stop(stop, options, Context.from_process(notify=err))
+    except GoalfileError as exc:
+        err(f"goalfile hook stop: {exc.render()}; the stop is allowed")
+        if as_json:
+            return {"schema_version": 1, "decision": "allow", "error": exc.to_json()}, []
+        return allow_output(host, f"goalfile hook stop: {exc.message}; the stop is allowed"), []
+    if as_json:
+        return decision.to_json(host), list(decision.notes)
+    return decision.host_output(host), list(decision.notes)
+
+
+def _fail_open(host: Any, as_json: bool, message: str) -> dict[str, object] | None:
+    from goalfile.commands.hook import allow_output
+
+    if as_json:
+        return {"schema_version": 1, "decision": "allow", "error": {"message": message}}
+    return allow_output(host, f"goalfile hook stop failed ({message}); the stop is allowed")
