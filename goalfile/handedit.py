@@ -241,9 +241,12 @@ def backed_iterations(goal: Goal) -> int | None:
 
 def iterations_in_use(goal: Goal) -> int:
     """The count a command that starts an iteration or stops at the limit (``plan``, the Stop
-    hook) goes by: ``iterations_used``, but never more than the ledger backs."""
+    hook) goes by, and `status` shows: the count the ledger backs, neither a hand-raised nor a
+    hand-lowered ``iterations_used`` (no command lowers it: typed lower, it would give the
+    iterations the ledger shows used back to the budget); ``iterations_used`` when the
+    ledger has no entry."""
     backed = backed_iterations(goal)
-    return goal.iterations_used if backed is None else min(goal.iterations_used, backed)
+    return goal.iterations_used if backed is None else backed
 
 
 def marked_impossible(goal: Goal) -> dict[str, str]:

@@ -27,7 +27,9 @@ def compact(number: int) -> str:
     return str(number)
 
 
-def line(goal: Goal, last_verify: Entry | None, *, others: int = 0) -> str:
+def line(goal: Goal, last_verify: Entry | None, *, others: int = 0, used: int | None = None) -> str:
+    """The status line of ``goal``; ``used``: the iterations the budget counts (the ledger's
+    count, :func:`goalfile.handedit.iterations_in_use`), else ``iterations_used``."""
     status = "" if goal.status is Status.ACTIVE else f" ({goal.status.value})"
     total = len(goal.criteria)
     if last_verify is None:
@@ -36,12 +38,13 @@ def line(goal: Goal, last_verify: Entry | None, *, others: int = 0) -> str:
         met = sum(1 for row in last_verify.rows if row.verdict is Verdict.MET)
         rows = f"{met}/{total} met"
     limit = goal.budget.iterations
-    iterations = f"iteration {goal.iterations_used}" + (f"/{limit}" if limit is not None else "")
+    count = goal.iterations_used if used is None else used
+    iterations = f"iteration {count}" + (f"/{limit}" if limit is not None else "")
     parts = [rows, iterations]
     if goal.budget.tokens is not None or goal.tokens_used:
-        used = compact(goal.tokens_used) if goal.tokens_measured else "?"
+        spent = compact(goal.tokens_used) if goal.tokens_measured else "?"
         budget = f"/{compact(goal.budget.tokens)}" if goal.budget.tokens is not None else ""
-        parts.append(f"tokens {used}{budget}")
+        parts.append(f"tokens {spent}{budget}")
     more = f" (+{others} more active)" if others else ""
     return f"goal {goal.slug}{status}: " + " · ".join(parts) + more
 

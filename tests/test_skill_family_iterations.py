@@ -186,3 +186,43 @@ def test_a_long_skill_ledger_with_real_entries_is_counted_as_it_backs(tmp_path: 
     gf(repo, "plan", GOAL, code=3)  # plan refuses an exhausted goal
     entries = len(re.findall(r"(?m)^### Iteration ", path.read_text()))
     assert entries >= 45, entries
+
+
+def lower_the_counter(repo: Path, to: int) -> None:
+    """`iterations_used` typed lower by hand (no command ever lowers it), committed."""
+    path = repo / GOAL
+    text = path.read_text()
+    assert f"\niterations_used: {ITERATIONS}\n" in text
+    path.write_text(
+        text.replace(f"\niterations_used: {ITERATIONS}\n", f"\niterations_used: {to}\n")
+    )
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qam", "lowered")
+
+
+def test_a_counter_typed_lower_than_the_ledger_backs_gains_no_iteration(tmp_path: Path) -> None:
+    """The ledger backs twelve iterations; `iterations_used: 3` typed over them is not what
+    the budget counts: status shows twelve, plan opens the thirteenth (it opened the fourth),
+    and at a limit of twelve, plan and the Stop hook find the budget used up (they started
+    iterations 4 to 12 again)."""
+    repo = skills_repo(tmp_path / "room")
+    lower_the_counter(repo, 3)
+    assert used(repo)[0] == ITERATIONS
+    assert f"\n  iterations {ITERATIONS}/{BUDGET}, " in gf(repo, "status", GOAL, code=0)
+    out = gf(repo, "plan", GOAL, code=0)
+    assert f"iteration {ITERATIONS + 1}: plan revision" in out, out
+    assert used(repo)[0] == ITERATIONS + 1
+    assert backed_by_the_entries((repo / GOAL).read_text()) == ITERATIONS + 1
+
+    for command in ("plan", "hook"):
+        repo = skills_repo(tmp_path / command, budget=ITERATIONS)
+        lower_the_counter(repo, 3)
+        run_number(repo, 7)
+        if command == "plan":
+            out = gf(repo, "plan", GOAL, code=5)
+        else:
+            answer = hook(repo)
+            assert answer.get("decision") != "block", answer
+            out = json.dumps(answer)
+        assert f"iteration budget reached: {ITERATIONS} of {ITERATIONS} used" in out, out
+        number, state = used(repo)
+        assert (number, state["status"]) == (ITERATIONS, "exhausted"), state

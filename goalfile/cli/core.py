@@ -486,7 +486,7 @@ def _status_text(item: Any) -> str:
     lines = [
         f"{goal.slug}: {goal.status.value}  ({item.path})",
         f"  end state: {goal.end_state}",
-        f"  iterations {of(goal.iterations_used, goal.budget.iterations)}, tokens {tokens}",
+        f"  iterations {of(item.iterations_used, goal.budget.iterations)}, tokens {tokens}",
     ]
     if item.blocker:
         lines.append(f"  blocker: {item.blocker}")

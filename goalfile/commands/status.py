@@ -15,7 +15,7 @@ from goalfile.commands.workdir import WorkDir, repository_top
 from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError, GoalFileInvalid
 from goalfile.files import load_goal
-from goalfile.handedit import unbacked_met
+from goalfile.handedit import iterations_in_use, unbacked_met
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
@@ -41,6 +41,12 @@ class GoalStatus:
         return str(value) if value else None
 
     @property
+    def iterations_used(self) -> int:
+        """The iterations the budget counts: those the ledger backs."""
+        assert self.goal is not None
+        return iterations_in_use(self.goal)
+
+    @property
     def next_step(self) -> str:
         if self.goal is None:
             return f"fix the file: `goalfile lint {self.path}`"
@@ -57,7 +63,7 @@ class GoalStatus:
             "slug": goal.slug,
             "status": goal.status.value,
             "end_state": goal.end_state,
-            "iterations": {"used": goal.iterations_used, "budget": goal.budget.iterations},
+            "iterations": {"used": self.iterations_used, "budget": goal.budget.iterations},
             "tokens": {
                 "used": goal.tokens_used if goal.tokens_measured else None,
                 "budget": goal.budget.tokens,
