@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from reliability_support import crashed, invoke, no_traceback, run_goalfile
 
 from goalfile import unseen
-from goalfile.expect import can_match_empty
+from goalfile.expecttext import can_match_empty
 from goalfile.model import Kind
 from goalfile.parse import parse_goal
 
