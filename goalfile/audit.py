@@ -309,10 +309,17 @@ def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
         ),
         None,
     )
-    if approval is None or approval.contract is None:
+    if approval is None:
         return []
+    approved = _readable_record(approval)
+    # the rows it records, when it records them, are what it approved, and its `contract:`
+    # line names them (an entry where the two differ is also approval-record-invalid)
+    named = [approval.contract] if approval.contract is not None else []
+    named += [contract.short(approved.digest())] if approved is not None else []
+    if not named:
+        return []  # an entry of the first versions, or edited: approval-rows-missing
     pin = contract.pinned(goal)
-    if pin is not None and contract.short(pin) == approval.contract:
+    if pin is not None and all(contract.short(pin) == each for each in named):
         return []
     shown = f"`{contract.short(pin)}`" if pin is not None else "missing"
     return [
@@ -322,7 +329,7 @@ def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
             line=goal.key_line("contract") or goal.key_line("status"),
             entry=label(approval),
             message=f"the `contract:` pin is {shown}, but the newest approval recorded "
-            f"`{approval.contract}`",
+            f"`{named[-1]}`",  # the recorded rows' digest, when it records rows
             hint="a pin is written only by `goalfile activate`; restore the approved pin and "
             f"rows, or have a person re-approve with `goalfile activate --reapprove {goal.path}`",
         )
@@ -913,6 +920,25 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 )
             )
             continue
+        wrong = contract.approval_fault(block.entry, approved)
+        if (
+            wrong is not None
+            and block is activations[-1]  # what the pin rests on (a re-approval supersedes it)
+            and (approved is not None or block.entry.contract is not None)
+        ):
+            found.append(
+                AuditFinding(
+                    code="approval-record-invalid",
+                    path=goal.path,
+                    line=block.entry.line or None,
+                    entry=label(block.entry),
+                    message=f"the approval entry {wrong}; it backs no pin, so it was edited",
+                    hint="restore the entry as goalfile wrote it "
+                    f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
+                    f"the contract as it is with `goalfile activate --reapprove {goal.path} "
+                    "--reason TEXT`",
+                )
+            )
         if approved is None and block is activations[-1]:  # what the pin rests on
             # activate writes `approved rows:` in every approval entry
             found.append(

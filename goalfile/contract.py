@@ -315,24 +315,82 @@ def require_approval(goal: Goal) -> None:
 
 
 def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract | None]) -> None:
-    """The pin is a cache of the newest approval entry's digest: refuse one it does not
-    record (e.g. a pin pasted from a copy of the goal that was re-approved elsewhere)."""
+    """The pin is a cache of the newest approval entry: refuse one it does not record (e.g. a
+    pin pasted from a copy of the goal that was re-approved elsewhere). When the entry records
+    its rows, the pin must be their digest, and the entry's `contract:` line must name it too
+    (:func:`approval_fault`): an entry whose line was deleted or changed vouches for nothing."""
     entry, approved = approval
-    if entry.contract is None or short(pin) == entry.contract:
+    fault = approval_fault(entry, approved)
+    if fault is not None:
+        raise RecordInvalid(
+            f"the approval entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` "
+            f"{fault}; nothing was run",
+            file=goal.path,
+            line=entry.line or _newest_approval_line(goal.text),
+            hint=_restore_record_hint(goal.path, entry, approved),
+        )
+    named = short(approved.digest()) if approved is not None else entry.contract
+    if short(pin) == named:
         return
     restore = (
         f"put back `contract: {approved.digest()}` as activate wrote it"
-        if approved is not None and short(approved.digest()) == entry.contract
+        if approved is not None
         else "put back the pin activate wrote (e.g. `git checkout -- FILE`)"
     )
     raise Refused(
         f"the `contract:` pin ({short(pin)}) is not the contract the newest approval entry "
-        f"records ({entry.contract}, iteration {entry.iteration} ({entry.date}) by "
+        f"records ({named}, iteration {entry.iteration} ({entry.date}) by "
         f"{entry.by}); a pin is written only by `goalfile activate`; nothing was run",
         file=goal.path,
         line=goal.key_line("contract"),
         hint=f"{restore}, or have a person approve the contract as it is with "
         f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
+    )
+
+
+def approval_fault(entry: Entry, approved: Contract | None) -> str | None:
+    """Why an approval entry (its entry and recorded contract) cannot back a pin; None when it
+    can. ``activate`` and a tightening verify entry end every approval with ``contract:``,
+    the digest of the rows they record, so an entry without that line (none has been written
+    without it since goalfile pinned contracts), or whose line names other rows than those it
+    records, was edited."""
+    if entry.contract is None and approved is not None:
+        return (
+            f"records approved rows (digest {short(approved.digest())}) but no `contract:` "
+            "line, which goalfile writes at the end of every approval entry"
+        )
+    if entry.contract is None:
+        return (
+            "records neither approved rows nor a `contract:` line, so it approves no pin "
+            "(goalfile has written both in every approval entry since it pinned contracts)"
+        )
+    if approved is not None and short(approved.digest()) != entry.contract:
+        return (
+            f"names the contract {entry.contract}, but the rows it records digest to "
+            f"{short(approved.digest())}"
+        )
+    return None
+
+
+def _newest_approval_line(text: str) -> int | None:
+    """The line of the newest approval entry's heading (the entries read from the index of
+    headings carry no line)."""
+    region = ledger_region(text)
+    head = _newest_approval_head(text, region) if region is not None else None
+    return text.count("\n", 0, head.start) + 1 if head is not None else None
+
+
+def _restore_record_hint(path: str, entry: Entry, approved: Contract | None) -> str:
+    put_back = (
+        f"put back the line `contract: {short(approved.digest())}` (the digest of the rows "
+        f"it records) after the entry's `status:` line, "
+        if approved is not None
+        else ""
+    )
+    return (
+        f"{put_back}restore the entry as goalfile wrote it (`git log -p -- {path}` shows the "
+        "edit), or have a person approve the contract as it is with "
+        f"`goalfile activate --reapprove {path} --reason TEXT`"
     )
 
 
@@ -536,7 +594,7 @@ def tightening_fault(
     where = f"the approval before it (iteration {approval.iteration}, by {approval.by})"
     if approved is None:
         return f"{where} recorded no rows, so there was no contract to tighten"
-    if approval.contract is not None and short(approved.digest()) != approval.contract:
+    if short(approved.digest()) != approval.contract:
         return f"the rows {where} recorded are not the contract it names"
     now = recorded(entry, path=path)
     if now is None:
@@ -654,7 +712,7 @@ def tightening(goal: Goal) -> tuple[Change, ...]:
     approval = last_approval(goal.text, path=goal.path)
     if approval is None or approval[1] is None:
         return ()
-    if approval[0].contract is not None and short(approval[1].digest()) != approval[0].contract:
+    if short(approval[1].digest()) != approval[0].contract:
         return ()  # the recorded rows are not the ones the pin approved
     from goalfile.contractdiff import changes
 

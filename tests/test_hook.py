@@ -463,7 +463,7 @@ def test_a_changed_contract_asks_once_then_lets_go(hook_repo: Path) -> None:
     text = path.read_text("utf-8").replace("status: active ", "status: draft  ")
     path.write_text(text, encoding="utf-8")
     assert run_goalfile("activate", path, cwd=hook_repo).returncode == 0, "pinned"
-    path.write_text(path.read_text("utf-8").replace("test -f done.txt", "true"), "utf-8")
+    path.write_text(path.read_text("utf-8").replace("test -f done.txt", "true", 1), "utf-8")
     answer = output(stop("claude", hook_repo))
     assert answer is not None and answer["decision"] == "block"
     assert "contract changed" in str(answer["reason"])

@@ -119,7 +119,8 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             previous is not None
             and previous.strip() == pin
             and last is not None  # a pin no approval entry backs is approved now
-            and last[0].contract in (None, contract.short(pin))
+            and contract.approval_fault(*last) is None  # an edited record is approved anew
+            and last[0].contract == contract.short(pin)
             and not moved
         ):
             raise Refused(
