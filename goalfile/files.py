@@ -67,13 +67,16 @@ GROWTH = 1 << 20
 """Bytes a file may grow by while it is read; one that keeps growing is refused."""
 
 
-def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None = None) -> bytes:
+def read_regular(
+    path: str | os.PathLike[str], *, what: str, limit: int | None = None, hint: str | None = None
+) -> bytes:
     """The bytes of a regular file (symlinks followed), at most ``limit`` of them.
 
     Anything else (a device such as ``/dev/zero``, a FIFO, a socket) is refused without
     reading from it: it could be endless or never answer. The file is opened without blocking
     (a FIFO's open would wait for a writer), and the read stops at the size the file had when
     it was opened plus :data:`GROWTH`: a file that grows faster than it is read is refused.
+    ``hint`` is the refusal's fix (by default: name a regular file).
     Raises OSError as ``open`` does (FileNotFoundError, IsADirectoryError...)."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
@@ -83,9 +86,9 @@ def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None =
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "special file")
             raise Refused(
-                f"{path}: is a {kind}, not a regular file; nothing was read",
+                f"is a {kind}, not a regular file; nothing was read",  # file= names it
                 file=str(path),
-                hint=f"name a regular {what} (a symlink to one is fine)",
+                hint=hint or f"name a regular {what} (a symlink to one is fine)",
             )
         os.set_blocking(fd, True)
         cap = info.st_size + GROWTH if limit is None else limit
@@ -98,7 +101,7 @@ def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None =
             total += len(chunk)
         if limit is None and total > cap:
             raise Refused(
-                f"{path}: grew by more than {GROWTH} bytes while it was read; nothing was done",
+                f"grew by more than {GROWTH} bytes while it was read; nothing was done",
                 file=str(path),
                 hint=f"run the command again when nothing is writing to the {what}",
             )
@@ -106,6 +109,22 @@ def read_regular(path: str | os.PathLike[str], *, what: str, limit: int | None =
         return data if limit is None or len(data) <= limit else data[:limit]
     finally:
         os.close(fd)
+
+
+def read_regular_text(
+    path: str | os.PathLike[str], *, what: str, hint: str | None = None, limit: int | None = None
+) -> str:
+    """The UTF-8 text of a file goalfile reads that is not a goal file: the focus record, a
+    ``.git`` file, the hook's markers under ``.git``, a lock's owner note, host settings,
+    skill manifests. Each is in the agent's reach, so each is read as :func:`read_regular`
+    reads one: a FIFO, device or socket put there is refused (:class:`Refused`, naming the
+    file, with ``hint`` as the fix: by default, remove it) and never waited on.
+    Raises OSError as ``open`` does (FileNotFoundError...) and UnicodeDecodeError."""
+    if hint is None:
+        import shlex  # here: only a refusal needs it
+
+        hint = f"remove it (`rm {shlex.quote(str(path))}`) or put a regular {what} there"
+    return read_regular(path, what=what, limit=limit, hint=hint).decode(ENCODING)
 
 
 def load_goal(path: str | os.PathLike[str]) -> Goal:
@@ -463,10 +482,10 @@ def _lock_folder() -> Path:
 
 def _describe_owner(owner_file: Path) -> str:
     try:
-        info = json.loads(owner_file.read_text(encoding=ENCODING))
+        info = json.loads(read_regular_text(owner_file, what="lock owner note", limit=4096))
         since = time.strftime("%H:%M:%S", time.localtime(float(info["since"])))
         return f"`{info['command']}` (pid {info['pid']}, since {since})"
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, Refused):
         return "another goalfile process"
 
 
@@ -579,11 +598,16 @@ def _remove_unused_locks(folder: Path, *, keep: Path) -> None:
 
 
 def _write_owner(owner_file: Path, owner: dict[str, object]) -> None:
-    """Say who holds the lock (never through a link: O_NOFOLLOW)."""
+    """Say who holds the lock (never through a link: O_NOFOLLOW; never into a FIFO or a
+    device put in its place, whose open or write would wait: O_NONBLOCK, then fstat)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
-        fd = os.open(owner_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        fd = os.open(owner_file, flags, 0o600)
     except OSError:
         return  # only a courtesy to a waiting process
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        return
     with os.fdopen(fd, "w", encoding=ENCODING) as handle:
         handle.write(json.dumps(owner))
 

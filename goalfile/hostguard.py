@@ -29,6 +29,7 @@ from pathlib import Path
 
 from goalfile.digest import sha256
 from goalfile.errors import GoalfileError
+from goalfile.files import read_regular_text
 from goalfile.usage import read_usage
 
 __all__ = ["IDLE_FOLDER", "mark_verified", "model_idle"]
@@ -50,7 +51,8 @@ def model_idle(*, git_folder: Path | None, goal: str, transcript: str) -> bool:
         return False
     try:
         usage = read_usage(transcript)
-        data = json.loads(_marker(git_folder, usage.session_id, goal).read_text(encoding="utf-8"))
+        marker = _marker(git_folder, usage.session_id, goal)
+        data = json.loads(read_regular_text(marker, what="marker", limit=1 << 16))
     except (GoalfileError, OSError, ValueError, UnicodeDecodeError):
         return False
     if not isinstance(data, dict) or data.get("session") != usage.session_id:

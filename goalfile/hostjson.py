@@ -168,9 +168,11 @@ def render(document: Mapping[str, object], *, like: str = "") -> str:
 def load(path: Path) -> tuple[object, str | None]:
     """The parsed document and its text (``None`` when the file does not exist)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_regular_text(path, what="settings file")  # a FIFO is refused
     except FileNotFoundError:
         return {}, None
+    except GoalfileError as exc:  # a FIFO or a device, never waited on
+        raise SettingsError(exc.message, file=str(path), hint=exc.hint) from None
     except UnicodeDecodeError as exc:
         raise SettingsError(
             f"not UTF-8 text: {exc.reason}", file=str(path), hint="fix the file by hand"

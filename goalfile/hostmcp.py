@@ -19,6 +19,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular_text
 from goalfile.hostjson import SettingsError, load, render, write_atomic
 
 __all__ = [
@@ -137,9 +139,11 @@ def register_mcp(*, root: Path) -> tuple[tuple[McpRegistration, ...], tuple[Sett
     codex = root / CODEX_FILE
     try:
         try:
-            old: str | None = codex.read_text(encoding="utf-8")
+            old: str | None = read_regular_text(codex, what="settings file")
         except FileNotFoundError:
             old = None
+        except GoalfileError as exc:  # a FIFO or a device, never waited on
+            raise SettingsError(exc.message, file=str(codex), hint=exc.hint) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise SettingsError(f"cannot read: {exc}", file=str(codex)) from None
         new, changed = merge_codex_mcp(old or "", file=str(codex))

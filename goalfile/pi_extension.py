@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular_text
 from goalfile.hostjson import write_atomic
 from goalfile.resources import data_dir
 
@@ -54,11 +56,11 @@ def install_pi_extension(*, root: Path) -> ExtensionInstall:
     path = root / EXTENSION
     shipped = shipped_extension()
     try:
-        present: str | None = path.read_text(encoding="utf-8")
+        present: str | None = read_regular_text(path, what="pi extension")
     except FileNotFoundError:
         present = None
-    except (OSError, UnicodeDecodeError):
-        present = ""  # unreadable: never written over
+    except (OSError, UnicodeDecodeError, GoalfileError):
+        present = ""  # unreadable (a FIFO, a device: never waited on): never written over
     if present == shipped:
         return ExtensionInstall(path=str(path), changed=False, created=False, kept=False)
     if present is not None:
@@ -70,9 +72,9 @@ def install_pi_extension(*, root: Path) -> ExtensionInstall:
 def extension_state(*, root: Path) -> str:
     """``current``, ``modified`` (differs from the shipped file) or ``missing``."""
     try:
-        present = (root / EXTENSION).read_text(encoding="utf-8")
+        present = read_regular_text(root / EXTENSION, what="pi extension")
     except FileNotFoundError:
         return "missing"
-    except (OSError, UnicodeDecodeError):
+    except (OSError, UnicodeDecodeError, GoalfileError):
         return "modified"
     return "current" if present == shipped_extension() else "modified"

@@ -203,8 +203,8 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
         ]
     config = codexconfig.config_path(ctx.env)
     try:
-        config_text: str | None = config.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        config_text: str | None = files.read_regular_text(config, what="Codex configuration")
+    except (OSError, UnicodeDecodeError, GoalfileError):
         config_text = None
     found = []
     for hook in ours:
@@ -260,7 +260,7 @@ def trust_codex(root: Path, ctx: Context) -> list[str]:
         )
     config = codexconfig.config_path(ctx.env)
     try:
-        text = config.read_text(encoding="utf-8")
+        text = files.read_regular_text(config, what="Codex configuration")
     except FileNotFoundError:
         text = ""
     except OSError as exc:
@@ -371,7 +371,7 @@ def _invalid(folder: Path, name: str) -> str | None:
 
     path = folder / "SKILL.md"
     try:
-        meta = frontmatter.loads(path.read_text(encoding="utf-8")).metadata
+        meta = frontmatter.loads(files.read_regular_text(path, what="SKILL.md")).metadata
     except FileNotFoundError:
         return "no SKILL.md"
     except Exception as exc:  # YAML errors come in many types

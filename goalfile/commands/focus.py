@@ -23,6 +23,7 @@ from goalfile.files import load_goal
 from goalfile.model import Goal
 
 FOCUS_FILE = "goalfile-focus.json"
+FOCUS_LIMIT = 1 << 16  # bytes read of a focus file or a `.git` file: both are a line or two
 SCHEMA_VERSION = 1
 
 
@@ -41,9 +42,9 @@ def git_dir(root: Path) -> Path | None:
     dot = root / ".git"
     if dot.is_dir():
         return dot
-    try:
-        text = dot.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    try:  # a FIFO or a device named .git is refused, never waited on: no git folder
+        text = files.read_regular_text(dot, what=".git file", limit=FOCUS_LIMIT)
+    except (OSError, UnicodeDecodeError, GoalfileError):
         return None
     if not text.startswith("gitdir:"):
         return None
@@ -72,14 +73,23 @@ def read_focus(root: Path) -> Focus | None:
     return focus
 
 
-def recorded_focus(root: Path) -> Focus | None:
+def recorded_focus(root: Path, notes: list[str] | None = None) -> Focus | None:
     """The focus file's content as it is, whatever path it names; None when there is none or
-    it cannot be read."""
+    it cannot be read. A focus file that is not a regular file (a FIFO, whose open would wait
+    for a writer forever, a device, a socket) is never read from: it is no focus, with a note
+    naming it and the fix in ``notes``."""
     path = focus_file(root)
     if path is None:
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = files.read_regular_text(
+            path, what="focus file", limit=FOCUS_LIMIT, hint="`goalfile focus --clear` removes it"
+        )
+        data = json.loads(text)
+    except GoalfileError as exc:
+        if notes is not None:
+            notes.append(f"the focus is ignored: {exc.render()}")
+        return None
     except (OSError, ValueError, UnicodeDecodeError):
         return None
     goal = data.get("goal") if isinstance(data, dict) else None

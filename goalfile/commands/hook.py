@@ -477,7 +477,7 @@ def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | 
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
-    focus = recorded_focus(root)
+    focus = recorded_focus(root, notes)  # a FIFO there is no focus, with a note
     if focus is None:
         return None
     ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"

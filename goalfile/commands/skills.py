@@ -30,6 +30,7 @@ from goalfile import __version__
 from goalfile.commands.context import Context
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, UsageError
+from goalfile.files import read_regular, read_regular_text
 from goalfile.hostjson import write_atomic
 from goalfile.resources import data_dir
 
@@ -147,7 +148,7 @@ def digest_folder(folder: Path) -> str:
     """SHA-256 over the relative paths and contents of a skill folder's files."""
     sha = hashlib.sha256()
     for rel in _files(folder):
-        data = (folder / rel).read_bytes()
+        data = read_regular(folder / rel, what="skill file")
         sha.update(rel.as_posix().encode("utf-8") + b"\0")
         sha.update(str(len(data)).encode("ascii") + b"\0")
         sha.update(data)
@@ -167,8 +168,8 @@ def shipped_skills(source: Path | None = None) -> tuple[Skill, ...]:
 def read_manifest(folder: Path) -> dict[str, str]:
     """Skill name → digest as installed. A missing or unreadable manifest is empty."""
     try:
-        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_regular_text(folder / MANIFEST, what="skills manifest"))
+    except (OSError, ValueError, RecursionError, GoalfileError):
         return {}
     skills = data.get("skills") if isinstance(data, dict) else None
     if not isinstance(skills, dict):
