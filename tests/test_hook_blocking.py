@@ -1,5 +1,6 @@
-"""`goalfile hook stop` answers whatever blocks it: a FIFO where goalfile reads a file (the
-focus record, a `.git` entry, a settings file) is refused and never waited on.
+"""`goalfile hook stop` answers whatever blocks it, and an answer it does not reach holds the
+agent: a FIFO where goalfile reads a file (the focus record, a `.git` entry, a settings file) is
+refused and never waited on; the hook answers "block" at its own time limit and on SIGTERM.
 
 Every test runs the real hook on a real git repository, with a bounded wait of its own: a hook
 that hangs fails the test by that timeout (the child is killed), never the suite.
@@ -9,11 +10,15 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
 WAIT = 60.0  # seconds the test gives a hook that should answer in one or two
 
@@ -99,3 +104,95 @@ def test_a_fifo_as_a_settings_file_is_refused_by_name(repo: Path) -> None:
     assert "Traceback" not in done.stderr
     assert f"{settings}: is a FIFO (named pipe), not a regular file" in done.stderr, done.stderr
     assert "fix: remove it (`rm " in done.stderr
+
+
+def start_hook(repo: Path, *extra: str) -> tuple[subprocess.Popen[str], int]:
+    """The hook with a stdin the host never closes (the test holds its write end): the hook
+    waits for its input until its watchdog or a signal answers."""
+    read_end, write_end = os.pipe()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", *extra],
+        cwd=repo,
+        env=clean_env(None),
+        stdin=read_end,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    os.close(read_end)
+    return proc, write_end
+
+
+def finish(proc: subprocess.Popen[str], write_end: int) -> tuple[str, str]:
+    try:
+        out, errs = proc.communicate(timeout=WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"the hook did not answer within {WAIT:g}s")
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 0, errs
+    return out, errs
+
+
+def held(out: str, why: str) -> str:
+    answer = json.loads(out)
+    assert answer["decision"] == "block", out
+    reason = answer["reason"]
+    assert isinstance(reason, str) and reason.startswith(f"goalfile hook stop {why}"), reason
+    assert "so the stop is held" in reason
+    return reason
+
+
+def test_a_hook_that_does_not_reach_its_answer_holds_the_agent_at_its_time_limit(
+    repo: Path,
+) -> None:
+    began = time.monotonic()
+    proc, write_end = start_hook(repo, "--timeout", "5")
+    out, errs = finish(proc, write_end)
+    took = time.monotonic() - began
+    reason = held(out, "did not answer within its time limit (4.5s of the host's 5s")
+    assert "it was at " in reason and "goalfile/cli/hook.py" in reason
+    assert reason in errs
+    assert took < 5 + 2 * WAIT / 3  # answered by itself, not by the test's timeout
+
+
+def test_sigterm_answers_block_with_the_hosts_protocol(repo: Path) -> None:
+    proc, write_end = start_hook(repo, "--json")
+    # the watchdog thread starts once the handlers are in place: then SIGTERM is the hook's
+    # (a hook that starts none is sent it all the same, after a while, and must answer too)
+    give_up = time.monotonic() + WAIT / 2
+    while len(list(Path(f"/proc/{proc.pid}/task").iterdir())) < 2:
+        assert proc.poll() is None, "the hook ended before it was sent SIGTERM"
+        if time.monotonic() > give_up:
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, errs = finish(proc, write_end)
+    assert "was ended by SIGTERM" in errs
+    document = json.loads(out)
+    assert document["decision"] == "block"
+    host_output = document["host_output"]
+    assert isinstance(host_output, dict)
+    held(json.dumps(host_output), "was ended by SIGTERM before it answered")
+
+
+def test_an_answered_hook_leaves_no_watchdog_behind(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run in this process (as a host's library could): once the hook has answered, its
+    watchdog thread has ended and the signal handlers and wakeup fd are as they were, so the
+    watchdog can never end the process that ran it later."""
+    from click.testing import CliRunner
+
+    from goalfile.cli import main
+
+    monkeypatch.chdir(repo)
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    result = CliRunner().invoke(main, ["hook", "stop", "--agent", "codex"], input="{}")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["decision"] == "block"
+    assert not [t for t in threading.enumerate() if t.name == "goalfile-hook-watchdog"]
+    assert {signum: signal.getsignal(signum) for signum in before} == before
+    assert signal.set_wakeup_fd(-1) == -1

@@ -76,27 +76,31 @@ def hook_stop(
     ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. Always exits 0:
     an internal error lets the agent stop, with a message on stderr.
     """
+    from goalfile import hookwatch
     from goalfile.hostprotocol import HostAgent
 
     given = HostAgent(agent) if agent else None
     host = given or HostAgent.CLAUDE
+    # whatever blocks, an answer comes within the host's timeout, and it holds the agent
+    watch = hookwatch.start(timeout=timeout, agent=host, as_json=as_json)
     try:
-        document, notes = _hook_stop(given, goal_path, timeout, stall_limit, as_json)
+        document, notes = _hook_stop(given, goal_path, timeout, stall_limit, as_json, watch)
     except Exception as exc:  # fail open: a broken hook must not trap the agent
         err(f"goalfile hook stop: internal error: {type(exc).__name__}: {exc}; the stop is allowed")
         document, notes = _fail_open(host, as_json, str(exc)), []
     except KeyboardInterrupt:
         err("goalfile hook stop: interrupted; the stop is allowed")
         document, notes = _fail_open(host, as_json, "interrupted"), []
-    for note in notes:
-        err(f"goalfile: {note}")
-    if document is not None:
-        click.echo(json.dumps(document, ensure_ascii=False))
+    with watch.answering():
+        for note in notes:
+            err(f"goalfile: {note}")
+        if document is not None:
+            click.echo(json.dumps(document, ensure_ascii=False))
     sys.exit(0)
 
 
 def _hook_stop(
-    given: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool
+    given: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool, watch: Any
 ) -> tuple[dict[str, object] | None, list[str]]:
     from goalfile.commands.context import Context
     from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
@@ -108,6 +112,7 @@ def _hook_stop(
     try:
         stop = StopInput.parse(raw)
         host = detect_agent(given, stop.hook_event_name)
+        watch.host(host)
         options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
         decision = decide_stop(stop, options, Context.from_process(notify=err))
     except GoalfileError as exc:
