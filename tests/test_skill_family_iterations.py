@@ -226,3 +226,28 @@ def test_a_counter_typed_lower_than_the_ledger_backs_gains_no_iteration(tmp_path
         assert f"iteration budget reached: {ITERATIONS} of {ITERATIONS} used" in out, out
         number, state = used(repo)
         assert (number, state["status"]) == (ITERATIONS, "exhausted"), state
+
+
+def test_a_counter_typed_lower_does_not_bring_back_an_old_iterations_review(
+    tmp_path: Path,
+) -> None:
+    """A review counts only in the iteration it was recorded in. The skills recorded R1 in
+    iteration 12's verify-goal entry; plan opened 13, so it no longer counts. Typing
+    `iterations_used: 12` back made verify count it again (`R1 met; status: met`), with the
+    ledger backing 13."""
+    repo = skills_repo(tmp_path)
+    (repo / "tests" / "auth.sh").write_text("echo '3 passed'\n")
+    assert f"iteration {ITERATIONS + 1}: plan revision" in gf(repo, "plan", GOAL, code=0)
+    out = gf(repo, "verify", "--no-write", GOAL, code=1)
+    assert "C1 met, C2 met, R1 unmet; status: active" in out, out
+    path = repo / GOAL
+    text = path.read_text()
+    assert f"\niterations_used: {ITERATIONS + 1}\n" in text
+    path.write_text(
+        text.replace(f"\niterations_used: {ITERATIONS + 1}\n", f"\niterations_used: {ITERATIONS}\n")
+    )
+    for args in (("verify", "--no-write", GOAL), ("verify", GOAL)):
+        out = gf(repo, *args, code=1)
+        assert f"R1 unmet: not reviewed: no review recorded for iteration {ITERATIONS + 1}" in out
+        assert out.rstrip().endswith("C1 met, C2 met, R1 unmet; status: active"), out
+    assert used(repo)[1]["status"] == "active"

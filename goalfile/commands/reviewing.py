@@ -13,6 +13,7 @@ from pathlib import Path
 from goalfile import judge
 from goalfile.artifacts import ARTIFACT_LIMIT, covers, read_artifact, resolve_artifact
 from goalfile.errors import GoalfileError
+from goalfile.handedit import iterations_in_use
 from goalfile.model import Criterion, Goal, Kind, RowResult, Verdict
 from goalfile.parse import ledger_region, review_artifact
 from goalfile.review import latest_review, quote_present
@@ -34,8 +35,11 @@ class Judging:
 def decide_review(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowResult:
     goal = how.goal
     region = ledger_region(goal.text)
+    # the iteration the ledger backs: an `iterations_used` typed back to an older iteration
+    # does not make that iteration's reviews count again
+    current = iterations_in_use(goal)
     found = (
-        latest_review(goal.text, region, row_id=row.id, iteration=goal.iterations_used)
+        latest_review(goal.text, region, row_id=row.id, iteration=current)
         if region is not None
         else None
     )
@@ -44,7 +48,7 @@ def decide_review(row: Criterion, done: Sequence[RowResult], how: Judging) -> Ro
     if how.judge:
         return _from_judge(row, done, how)
     return RowResult.not_run(
-        row, Verdict.UNMET, f"not reviewed: no review recorded for iteration {goal.iterations_used}"
+        row, Verdict.UNMET, f"not reviewed: no review recorded for iteration {current}"
     )
 
 
