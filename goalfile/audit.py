@@ -10,6 +10,8 @@ What is checked, per goal file (docs/trust.md says why, and what cannot be check
 - every met review row of the newest verify entry quotes a passage that is still in its
   artifact (whitespace-normalised);
 - iteration numbers and dates never go backwards;
+- each budget limit equals the one the ledger records (the first approval's ``budget
+  approved:`` line, raised by ``by budget`` entries), see :mod:`goalfile.handedit`;
 - with ``against``: the goal file at that git revision (``git show REF:PATH``). Every entry
   there is still present, text-identical and in order (entries may only be appended);
   ``iterations_used`` did not go down and a raised budget has a ``by budget`` entry; every
@@ -222,6 +224,7 @@ def audit_goal(
     findings += record_findings(goal, current)
     findings += status_findings(goal, current)
     findings += impossible_findings(goal)
+    findings += budget_findings(goal, skip=findings)
     reported: set[tuple[str | None, str]] = {
         (c.change.row, c.change.field) for c in changes if c.recorded_by is None
     }
@@ -1120,6 +1123,27 @@ def impossible_findings(goal: Goal) -> list[AuditFinding]:
         )
         for row in marked
         if row not in backed
+    ]
+
+
+def budget_findings(goal: Goal, *, skip: Sequence[AuditFinding] = ()) -> list[AuditFinding]:
+    """``budget-unbacked``: a frontmatter budget limit that differs from the one the ledger
+    records (:func:`goalfile.handedit.unbacked_budget`, the error `lint` and `status` report
+    too); every command goes by the ledger's. A limit ``skip`` already reports on its line
+    (``budget-raised-unledgered``, with ``--against``) is not reported twice."""
+    from goalfile.handedit import unbacked_budget
+
+    taken = {f.line for f in skip if f.code == "budget-raised-unledgered"}
+    return [
+        AuditFinding(
+            code=found.code,
+            path=goal.path,
+            line=found.line,
+            message=found.message,
+            hint=found.hint or "",
+        )
+        for found in unbacked_budget(goal)
+        if found.line not in taken
     ]
 
 

@@ -11,8 +11,11 @@ newest entry with a status line does not back (`audit`'s `status-unbacked` and
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from goalfile import ledger
-from goalfile.model import Entry, Finding, Goal, Severity, Status
+from goalfile.model import Budget, Entry, Finding, Goal, Severity, Status
 from goalfile.parse import ledger_region
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
@@ -203,8 +206,9 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     where = str(line) if line else "1,/^---/"
     quoted = _quoted(path)
     backup = _quoted(path + ".orig")
-    if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented
-        edit = f"s/^\\( *\\){key}:.*/\\1{key}: {value}/"
+    if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented,
+        # or in a mapping written on one line: only the value changes, a comment stays
+        edit = f"s/\\({key}:\\) *[^ #,}}]*/\\1 {value}/"
     else:
         edit = f"s/^{key}:.*/{key}: {value}/"
     return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
@@ -272,3 +276,152 @@ def impossible_backed(goal: Goal) -> frozenset[str]:
             if sep and row and " " not in row:
                 ids.add(row)
     return frozenset(ids)
+
+
+# --- budget limits the ledger backs -------------------------------------------------------
+
+BUDGET_BY = "budget"
+ACTIVATE_BY = "activate"  # as contract.ACTIVATE_BY (the approval entries)
+BUDGET_KEYS = ("iterations", "tokens")
+BUDGET_APPROVED = "budget approved:"
+_BUDGET_APPROVED_RE = re.compile(
+    r"^budget approved: iterations (\d+|unbounded), tokens (\d+|unbounded)$"
+)
+_BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
+
+
+def budget_approved_note(budget: Budget) -> str:
+    """The line the first ``by activate`` entry carries: the limits approved with the goal."""
+
+    def shown(value: int | None) -> str:
+        return "unbounded" if value is None else str(value)
+
+    limits = f"iterations {shown(budget.iterations)}, tokens {shown(budget.tokens)}"
+    return f"{BUDGET_APPROVED} {limits}"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LedgerLimit:
+    """A budget limit as the ledger records it: ``value`` (None: unbounded), set last by
+    ``entry`` (the approval that recorded it, or the ``by budget`` entry that raised it)."""
+
+    key: str
+    value: int | None
+    entry: Entry
+
+    @property
+    def shown(self) -> str:
+        return "unbounded" if self.value is None else str(self.value)
+
+    @property
+    def label(self) -> str:
+        return f"`Iteration {self.entry.iteration} ({self.entry.date}) by {self.entry.by}`"
+
+
+def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
+    """The budget limits the ledger records, by key (``iterations``, ``tokens``); a key the
+    ledger says nothing about is absent.
+
+    Read oldest first: the first record of a key is the limit approved with the goal (the
+    ``budget approved:`` line of a ``by activate`` entry) or, in a ledger older than that line,
+    the limit the first ``by budget`` entry raised (``budget.iterations: 5 → 8`` records 5
+    before it). After it only ``by budget`` raises count, and only upward: ``goalfile
+    budget`` never lowers a limit, and an unbounded one stays so. A later ``budget
+    approved:`` line (an activation after a status set back to draft by hand) changes
+    nothing."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return {}
+    found = list(ledger.newest_first(goal.text, *region, by=(ACTIVATE_BY, BUDGET_BY)))
+    limits: dict[str, LedgerLimit] = {}
+    for entry in reversed(found):
+        for note in entry.notes:
+            text = ledger.shown_text(note).strip()
+            if entry.by == ACTIVATE_BY:
+                approved = _BUDGET_APPROVED_RE.match(text)
+                if approved is None:
+                    continue
+                for key, value in zip(BUDGET_KEYS, approved.groups(), strict=True):
+                    if key not in limits:
+                        number = None if value == "unbounded" else int(value)
+                        limits[key] = LedgerLimit(key=key, value=number, entry=entry)
+                continue
+            raised = _BUDGET_RAISED_RE.match(text)
+            if raised is None:
+                continue
+            key, old, new = raised.group(1), raised.group(2), int(raised.group(3))
+            before = limits.get(key)
+            if before is None:
+                if not old.isdigit():
+                    continue
+                before = LedgerLimit(key=key, value=int(old), entry=entry)
+            if before.value is not None and new > before.value:
+                before = LedgerLimit(key=key, value=new, entry=entry)
+            limits[key] = before
+    return limits
+
+
+def limit_in_force(
+    goal: Goal, key: str, limits: dict[str, LedgerLimit] | None = None
+) -> int | None:
+    """The ``budget.<key>`` limit a command goes by (None: unbounded): the one the ledger
+    records (:func:`ledger_limits`), whatever the frontmatter says; the frontmatter's only when
+    the ledger records none (a goal activated before approvals recorded the budget, or a
+    ledger the skill family wrote)."""
+    recorded = (ledger_limits(goal) if limits is None else limits).get(key)
+    return recorded.value if recorded is not None else getattr(goal.budget, key)
+
+
+def budget_in_force(goal: Goal) -> Budget:
+    """Both limits :func:`limit_in_force` gives."""
+    limits = ledger_limits(goal)
+    return Budget(**{key: limit_in_force(goal, key, limits) for key in BUDGET_KEYS})
+
+
+def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
+    """A warning for each frontmatter limit that differs from the limit the ledger records: a
+    budget typed by hand. Only ``goalfile budget`` changes a limit (it only raises, and
+    ledgers the raise), so such a value counts for nothing: every command goes by the
+    ledger's (:func:`limit_in_force`), and none refuses for it, so the Stop hook goes on
+    holding the agent to the approved budget (an error would make verify refuse, and a
+    refusal is handed to the person after one block). ``audit`` fails on it. The hint sets
+    the line back; for a raise it also names the ``goalfile budget`` command that ledgers
+    it. ``shown`` is the path those commands name (default: the goal's own)."""
+    path = shown or goal.path
+    found: list[Finding] = []
+    for key, recorded in ledger_limits(goal).items():
+        typed = getattr(goal.budget, key)
+        if typed == recorded.value:
+            continue
+        line = goal.key_line(f"budget.{key}")
+        written = "unbounded" if typed is None else str(typed)
+        value = "null" if recorded.value is None else str(recorded.value)
+        if line is None:  # a mapping on one line (`budget: {iterations: 5}`), or no such key
+            line = goal.key_line("budget")
+            lines = goal.text.split("\n")
+            inline = line is not None and f"{key}:" in lines[line - 1]
+            fix = (
+                set_key_command(path, line, key, value)
+                if inline
+                else f"write `{key}: {value}` under `budget:` in {path} again"
+            )
+        else:
+            fix = set_key_command(path, line, key, value)
+        raised = recorded.value is not None and (typed is None or typed > recorded.value)
+        if raised and typed is not None:
+            fix += (
+                f", or have a person raise it with `goalfile budget {_quoted(path)} "
+                f"--{key} {typed}`, which ledgers it"
+            )
+        found.append(
+            Finding(
+                severity=Severity.WARNING,
+                line=line,
+                code="budget-unbacked",
+                message=f"budget.{key} is {written}, but the ledger records {recorded.shown} "
+                f"(the entry {recorded.label}); a budget is changed only by `goalfile budget`, "
+                f"which ledgers it and only raises, so every command goes by {recorded.shown}",
+                hint=fix,
+            )
+        )
+    return found

@@ -61,12 +61,14 @@ def require_valid(goal: Goal) -> None:
 
 
 def _status_findings(goal: Goal) -> Iterable[Finding]:
-    """A `met` the newest verify entry does not back (see :mod:`goalfile.handedit`)."""
-    from goalfile.handedit import unbacked_met
+    """A `met` the newest verify entry does not back (an error), and a budget limit the ledger
+    does not record (a warning: no command goes by it; see :mod:`goalfile.handedit`)."""
+    from goalfile.handedit import unbacked_budget, unbacked_met
 
     found = unbacked_met(goal)
     if found is not None:
         yield found
+    yield from unbacked_budget(goal)
 
 
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goalfile.model import Entry, Goal, Status, Verdict
+from goalfile.model import Budget, Entry, Goal, Status, Verdict
 
 COMMAND = "goalfile statusline"
 
@@ -27,9 +27,19 @@ def compact(number: int) -> str:
     return str(number)
 
 
-def line(goal: Goal, last_verify: Entry | None, *, others: int = 0, used: int | None = None) -> str:
+def line(
+    goal: Goal,
+    last_verify: Entry | None,
+    *,
+    others: int = 0,
+    used: int | None = None,
+    budget: Budget | None = None,
+) -> str:
     """The status line of ``goal``; ``used``: the iterations the budget counts (the ledger's
-    count, :func:`goalfile.handedit.iterations_in_use`), else ``iterations_used``."""
+    count, :func:`goalfile.handedit.iterations_in_use`), else ``iterations_used``;
+    ``budget``: the limits in force (:func:`goalfile.handedit.budget_in_force`), else the
+    frontmatter's."""
+    budget = goal.budget if budget is None else budget
     status = "" if goal.status is Status.ACTIVE else f" ({goal.status.value})"
     total = len(goal.criteria)
     if last_verify is None:
@@ -37,14 +47,14 @@ def line(goal: Goal, last_verify: Entry | None, *, others: int = 0, used: int | 
     else:
         met = sum(1 for row in last_verify.rows if row.verdict is Verdict.MET)
         rows = f"{met}/{total} met"
-    limit = goal.budget.iterations
+    limit = budget.iterations
     count = goal.iterations_used if used is None else used
     iterations = f"iteration {count}" + (f"/{limit}" if limit is not None else "")
     parts = [rows, iterations]
-    if goal.budget.tokens is not None or goal.tokens_used:
+    if budget.tokens is not None or goal.tokens_used:
         spent = compact(goal.tokens_used) if goal.tokens_measured else "?"
-        budget = f"/{compact(goal.budget.tokens)}" if goal.budget.tokens is not None else ""
-        parts.append(f"tokens {spent}{budget}")
+        limit_shown = f"/{compact(budget.tokens)}" if budget.tokens is not None else ""
+        parts.append(f"tokens {spent}{limit_shown}")
     more = f" (+{others} more active)" if others else ""
     return f"goal {goal.slug}{status}: " + " · ".join(parts) + more
 

@@ -467,6 +467,11 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
             err(item.error.render())
             continue
         click.echo(_status_text(item))
+        for warning in item.warnings:  # as lint shows them
+            where = f"{item.path}:{warning.line}" if warning.line else item.path
+            err(f"{where}: warning: {warning.message}")
+            if warning.hint:
+                err(f"  fix: {warning.hint}")
     return int(result.exit_code)
 
 
@@ -476,17 +481,18 @@ def _status_text(item: Any) -> str:
     def of(used: int, limit: int | None) -> str:
         return f"{used}/{limit}" if limit is not None else f"{used} (unbounded)"
 
+    budget = item.budget  # the limits the ledger records, not ones typed by hand
     # `tokens_used: null` means not measured, which is not 0
     tokens = (
-        of(goal.tokens_used, goal.budget.tokens)
+        of(goal.tokens_used, budget.tokens)
         if goal.tokens_measured
         else "not measured "
-        + (f"(budget {goal.budget.tokens})" if goal.budget.tokens is not None else "(unbounded)")
+        + (f"(budget {budget.tokens})" if budget.tokens is not None else "(unbounded)")
     )
     lines = [
         f"{goal.slug}: {goal.status.value}  ({item.path})",
         f"  end state: {goal.end_state}",
-        f"  iterations {of(item.iterations_used, goal.budget.iterations)}, tokens {tokens}",
+        f"  iterations {of(item.iterations_used, budget.iterations)}, tokens {tokens}",
     ]
     if item.blocker:
         lines.append(f"  blocker: {item.blocker}")

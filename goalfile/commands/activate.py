@@ -2,6 +2,9 @@
 
 Every ``by activate`` entry records the contract it approved (its rows and non-goals, see
 :func:`goalfile.contract.approval_lines`), so a later re-approval can show old and new rows.
+The first also records the budget approved with it (``budget approved: iterations 5, tokens
+unbounded``): the limits in force from then on are that line's, raised only by ``by budget``
+entries (:func:`goalfile.handedit.ledger_limits`).
 
 ``--reapprove`` is for a goal past its draft whose contract no longer matches its pin: the
 entry lists every row added, removed and changed (old → new per field, loosened changes
@@ -19,7 +22,7 @@ from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
-from goalfile.handedit import reopen_notes
+from goalfile.handedit import budget_approved_note, budget_in_force, reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 
@@ -81,6 +84,7 @@ def activate(
             notes=(
                 f"contract approved: {', '.join(ids)}",
                 workdir.decide(goal).note(),
+                budget_approved_note(budget_in_force(goal)),  # the limits the ledger backs
                 "",
                 *contract.approval_lines(approved),
             ),

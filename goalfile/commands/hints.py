@@ -15,10 +15,13 @@ def status_command(goal: Goal, path: str) -> str:
     if goal.status is Status.BLOCKED:
         return f"goalfile resume {path} --resolved TEXT"
     if goal.status is Status.EXHAUSTED:
-        tokens = goal.budget.tokens
+        from goalfile.handedit import budget_in_force
+
+        budget = budget_in_force(goal)  # the ledger's limits, never ones typed by hand
+        tokens = budget.tokens
         spent = goal.tokens_used
         by_tokens = tokens is not None and spent >= tokens
-        limit = goal.budget.iterations
+        limit = budget.iterations
         by_iterations = limit is not None and goal.iterations_used >= limit
         which = "tokens" if by_tokens and not by_iterations else "iterations"
         return f"goalfile budget {path} --{which} N"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
-from goalfile.handedit import iterations_in_use
+from goalfile.handedit import iterations_in_use, limit_in_force
 from goalfile.model import Entry, Goal, Status
 
 HOOK_BY = "stop-hook"
@@ -44,7 +44,7 @@ def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
 
     def change(text: str, goal: Goal) -> tuple[str, IterationStart]:
         require_status(goal, path, (Status.ACTIVE,), "a new iteration")
-        limit = goal.budget.iterations
+        limit = limit_in_force(goal, "iterations")  # the ledger's, never one typed by hand
         used = iterations_in_use(goal)  # never more than the ledger backs
         if limit is not None and used >= limit:
             done = IterationStart(iteration=used, status=Status.EXHAUSTED, limit=limit)

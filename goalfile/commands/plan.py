@@ -8,7 +8,7 @@ from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.errors import ExitCode, Refused
-from goalfile.handedit import iterations_in_use, reopen_notes
+from goalfile.handedit import iterations_in_use, limit_in_force, reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
@@ -107,7 +107,7 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
             "plan",
             hint=None,  # the command for its status
         )
-        limit = goal.budget.iterations
+        limit = limit_in_force(goal, "iterations")  # the ledger's, never one typed by hand
         used = iterations_in_use(goal)  # never more than the ledger backs
         if limit is not None and used >= limit:
             entry = Entry(

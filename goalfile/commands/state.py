@@ -165,10 +165,13 @@ def budget(*, path: str, iterations: int | None, tokens: int | None, ctx: Contex
         raise UsageError("give --iterations N and/or --tokens N (the new, higher limit)")
 
     def change(text: str, goal: Goal) -> tuple[str, StateResult]:
+        from goalfile.handedit import budget_in_force
+
         notes: list[str] = []
+        limits = budget_in_force(goal)  # the ledger's: a limit typed by hand counts for nothing
         for name, new, old in (
-            ("iterations", iterations, goal.budget.iterations),
-            ("tokens", tokens, goal.budget.tokens),
+            ("iterations", iterations, limits.iterations),
+            ("tokens", tokens, limits.tokens),
         ):
             if new is None:
                 continue
@@ -187,8 +190,8 @@ def budget(*, path: str, iterations: int | None, tokens: int | None, ctx: Contex
             notes.append(f"budget.{name}: {old} → {new}")
             text = edit.set_value(text, f"budget.{name}", new)
         status = goal.status
-        new_iterations = iterations if iterations is not None else goal.budget.iterations
-        new_tokens = tokens if tokens is not None else goal.budget.tokens
+        new_iterations = iterations if iterations is not None else limits.iterations
+        new_tokens = tokens if tokens is not None else limits.tokens
         room = (new_iterations is None or goal.iterations_used < new_iterations) and (
             new_tokens is None or goal.tokens_used < new_tokens
         )

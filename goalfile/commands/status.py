@@ -15,8 +15,8 @@ from goalfile.commands.workdir import WorkDir, repository_top
 from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError, GoalFileInvalid
 from goalfile.files import load_goal
-from goalfile.handedit import iterations_in_use, unbacked_met
-from goalfile.model import Entry, Goal, Status
+from goalfile.handedit import budget_in_force, iterations_in_use, unbacked_budget, unbacked_met
+from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
 
@@ -32,6 +32,7 @@ class GoalStatus:
     stall_count: int = 0  # consecutive verify entries with the same verdicts and evidence
     impossible: tuple[tuple[str, str], ...] = ()
     workdir: WorkDir | None = None  # where the checks run, and which rule decided it
+    warnings: tuple[Finding, ...] = ()  # lint's warnings that status shows (budget-unbacked)
 
     @property
     def blocker(self) -> str | None:
@@ -45,6 +46,12 @@ class GoalStatus:
         """The iterations the budget counts: those the ledger backs."""
         assert self.goal is not None
         return iterations_in_use(self.goal)
+
+    @property
+    def budget(self) -> Budget:
+        """The limits in force: those the ledger records, not a value typed by hand."""
+        assert self.goal is not None
+        return budget_in_force(self.goal)
 
     @property
     def next_step(self) -> str:
@@ -63,10 +70,10 @@ class GoalStatus:
             "slug": goal.slug,
             "status": goal.status.value,
             "end_state": goal.end_state,
-            "iterations": {"used": self.iterations_used, "budget": goal.budget.iterations},
+            "iterations": {"used": self.iterations_used, "budget": self.budget.iterations},
             "tokens": {
                 "used": goal.tokens_used if goal.tokens_measured else None,
-                "budget": goal.budget.tokens,
+                "budget": self.budget.tokens,
             },
             "last_verify": (
                 {"iteration": self.last_verify.iteration, "date": self.last_verify.date}
@@ -78,6 +85,10 @@ class GoalStatus:
             "stall_count": self.stall_count,
             "stall_limit": stall_limit(goal.meta),
             "workdir": self.workdir.to_json() if self.workdir is not None else None,
+            "warnings": [
+                {"code": w.code, "line": w.line, "message": w.message, "hint": w.hint}
+                for w in self.warnings
+            ],
             "next_step": self.next_step,
             "criteria": [
                 {
@@ -168,6 +179,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
                 stall_count=ledger_streak(goal.text),
                 impossible=tuple(impossible_rows(goal).items()),
                 workdir=where,
+                warnings=tuple(unbacked_budget(goal)),  # a budget typed by hand, as in lint
             )
         )
     root = repository_top(ctx.cwd)

@@ -21,7 +21,7 @@ from goalfile.commands.status import discover, last_entry
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError
 from goalfile.files import load_goal
-from goalfile.handedit import iterations_in_use
+from goalfile.handedit import budget_in_force, iterations_in_use
 from goalfile.model import Goal, Status
 
 
@@ -51,7 +51,9 @@ def status_text(raw: str, ctx: Context) -> str:
             goal = load_goal(str(root / focus.goal))
         except GoalfileError:
             return f"goal {focus.goal}: unreadable (`goalfile lint {focus.goal}`)"
-        return statusline.line(goal, last_entry(goal), used=iterations_in_use(goal))
+        return statusline.line(
+            goal, last_entry(goal), used=iterations_in_use(goal), budget=budget_in_force(goal)
+        )
     active: list[Goal] = []
     for path in discover(root):
         try:
@@ -64,7 +66,11 @@ def status_text(raw: str, ctx: Context) -> str:
         return ""
     first = active[0]
     return statusline.line(
-        first, last_entry(first), others=len(active) - 1, used=iterations_in_use(first)
+        first,
+        last_entry(first),
+        others=len(active) - 1,
+        used=iterations_in_use(first),
+        budget=budget_in_force(first),
     )
 
 

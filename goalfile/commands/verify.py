@@ -16,7 +16,7 @@ from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import goal_lock, load_goal, read_text, write_atomic
-from goalfile.handedit import reopen_notes, reopened_from
+from goalfile.handedit import limit_in_force, reopen_notes, reopened_from
 from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
@@ -347,6 +347,7 @@ def _run_rows(
     tails: dict[str, Tails] = {}
     stop: tuple[Status, str] | None = None
     tokens: int | None = None
+    token_limit = limit_in_force(goal, "tokens")  # the ledger's, never a limit typed by hand
 
     def record(result: RowResult, tail: Tails | None = None) -> None:  # in this thread only
         results[result.id] = result
@@ -383,7 +384,7 @@ def _run_rows(
                 pool.wait(pool.size - 1)  # the budget is read when a check can really start
             if stop is None:
                 tokens = _usage(goal, options, meter)
-                stop = _budget_stop(goal, tokens)
+                stop = _budget_stop(token_limit, tokens)
             if stop is not None:
                 record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
                 continue
@@ -404,7 +405,7 @@ def _run_rows(
         raise
     if stop is None and any(r.kind is Kind.REVIEW and r.id not in results for r in goal.criteria):
         tokens = _usage(goal, options, meter)
-        stop = _budget_stop(goal, tokens)
+        stop = _budget_stop(token_limit, tokens)
     failing = [  # in table order, however the checks finished
         row.id
         for row in goal.criteria
@@ -519,8 +520,9 @@ def _worst(results: Mapping[str, RowResult], ids: Sequence[str]) -> str:
     return "in error" if verdicts == {Verdict.ERROR} else "not met"
 
 
-def _budget_stop(goal: Goal, tokens: int | None) -> tuple[Status, str] | None:
-    limit = goal.budget.tokens
+def _budget_stop(limit: int | None, tokens: int | None) -> tuple[Status, str] | None:
+    """Whether the token budget stops the run: ``limit`` is the one in force (the ledger's,
+    see :func:`goalfile.handedit.limit_in_force`), ``tokens`` the usage measured so far."""
     if limit is None:
         return None
     if tokens is None:
