@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import errno
+import json
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from goalfile import files
-from goalfile.errors import Interrupted, Refused, Terminated
+from goalfile.errors import Refused
+from tests.conftest import clean_env
 
 
 def test_a_new_file_appears_whole_and_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -45,6 +49,37 @@ def test_a_file_system_without_hard_links_gets_the_file_directly(
     assert (tmp_path / "a.md").read_text() == "whole\n"
 
 
+# Run in a process of its own: one with a single thread, as goalfile's is. A signal sent to a
+# process goes to any of its threads that does not hold it, and a test runner's process may
+# have more than one (pytest -n's workers have execnet's), which would then take it.
+SIGNALS_DURING_A_REPLACE = """
+import json, os, signal, sys
+from goalfile import files
+from goalfile.errors import Interrupted, Terminated
+
+signals, target = json.loads(sys.argv[1]), sys.argv[2]
+
+def on_term(signum, frame):
+    raise Terminated
+
+signal.signal(signal.SIGTERM, on_term)
+replace = files._replace
+
+def interrupted_replace(path, text):
+    for signum in signals:
+        os.kill(os.getpid(), signum)
+    replace(path, text)
+
+files._replace = interrupted_replace
+try:
+    files.write_atomic(target, "new\\n")
+except Interrupted as raised:
+    print(json.dumps({"exit_code": int(raised.exit_code), "message": raised.message}))
+else:
+    print(json.dumps({"exit_code": None, "message": "nothing was raised"}))
+"""
+
+
 @pytest.mark.parametrize(
     ("signals", "exit_code"),
     [
@@ -56,32 +91,20 @@ def test_a_file_system_without_hard_links_gets_the_file_directly(
 )
 def test_signals_during_a_replace_wait_for_it_and_say_it_was_written(
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
     signals: tuple[signal.Signals, ...],
     exit_code: int,
 ) -> None:
-    """Real signals sent to this process while the file is being replaced (the CLI's own
+    """Real signals sent to the process while the file is being replaced (the CLI's own
     SIGTERM handler installed): the new content is complete, and the error says so."""
-
-    def on_term(signum: int, frame: object) -> None:
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    replace = files._replace
-
-    def interrupted_replace(path: str, text: str) -> None:
-        for signum in signals:
-            os.kill(os.getpid(), signum)
-        replace(path, text)
-
-    monkeypatch.setattr(files, "_replace", interrupted_replace)
     target = tmp_path / "goal.md"
     target.write_text("old\n")
-    try:
-        with pytest.raises(Interrupted) as raised:
-            files.write_atomic(target, "new\n")
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    assert int(raised.value.exit_code) == exit_code
-    assert "was written" in raised.value.message
+    done = subprocess.run(
+        [sys.executable, "-c", SIGNALS_DURING_A_REPLACE,
+         json.dumps([int(s) for s in signals]), str(target)],
+        env=clean_env(), capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    raised = json.loads(done.stdout)
+    assert raised["exit_code"] == exit_code, raised
+    assert "was written" in raised["message"]
     assert target.read_text() == "new\n"
