@@ -14,9 +14,11 @@ import re
 import subprocess
 import sys
 import tarfile
+import tempfile
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 
 from goalfile import ledger
 from goalfile.parse import ledger_region, parse_goal
@@ -40,18 +42,28 @@ def cache() -> Path:
 
 
 def sdist() -> Path:
+    """The sdist, downloaded into the cache first when it is not there yet: under a file lock
+    and into a temporary folder renamed into place, so test processes running side by side
+    (pytest -n, or two sessions) neither download it twice nor read half a file."""
     folder = cache()
     name = f"more_itertools-{VERSION}.tar.gz"
-    if not (folder / name).is_file():
-        done = subprocess.run(
-            [sys.executable, "-m", "pip", "download", "--no-binary", ":all:", "--no-deps",
-             f"{PROJECT}=={VERSION}", "-d", str(folder)],
-            capture_output=True, text=True, timeout=300, check=False,
-        )  # fmt: skip
-        assert (folder / name).is_file(), (
-            f"could not download the {PROJECT} {VERSION} sdist with pip into {folder}; this "
-            f"test needs it (or put {name} there by hand):\n{done.stdout}{done.stderr}"
-        )
+    if (folder / name).is_file():
+        return folder / name
+    with FileLock(str(folder / f".{name}.lock"), timeout=600):
+        if not (folder / name).is_file():
+            with tempfile.TemporaryDirectory(prefix=f".{name}.", dir=folder) as staging:
+                done = subprocess.run(
+                    [sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
+                     "--no-deps", f"{PROJECT}=={VERSION}", "-d", staging],
+                    capture_output=True, text=True, timeout=300, check=False,
+                )  # fmt: skip
+                fetched = Path(staging) / name
+                assert fetched.is_file(), (
+                    f"could not download the {PROJECT} {VERSION} sdist with pip into {folder}; "
+                    f"this test needs it (or put {name} there by hand):\n"
+                    f"{done.stdout}{done.stderr}"
+                )
+                fetched.replace(folder / name)
     return folder / name
 
 
