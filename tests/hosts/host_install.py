@@ -25,6 +25,9 @@ from filelock import FileLock
 __all__ = ["HostInstallError", "NpmCli", "cache_root", "install_cli"]
 
 INSTALL_TIMEOUT = 600  # seconds: a cold install downloads a few hundred MB
+# seconds another process waits for the lock of an install under way (pytest -n's workers, a
+# second run): longer than that install may take, its npm install and --version probe together
+LOCK_TIMEOUT = INSTALL_TIMEOUT + 120
 
 
 class HostInstallError(RuntimeError):
@@ -92,7 +95,7 @@ def install_cli(cli: NpmCli, *, root: Path | None = None) -> Path:
     if marker.is_file() and binary.exists():
         return binary
     root.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(root / f".{cli.key}.lock"), timeout=INSTALL_TIMEOUT):
+    with FileLock(str(root / f".{cli.key}.lock"), timeout=LOCK_TIMEOUT):
         if marker.is_file() and binary.exists():
             return binary
         _require("node")
