@@ -316,8 +316,9 @@ def verify_is_safe(data: bytes, path: str) -> bool:
     return goal.shell == "/bin/sh" and commands <= HARMLESS
 
 
-def judge(data: bytes, path: Path) -> None:
-    """Run lint, status and verify on ``data``; every broken promise fails the example."""
+def judge(data: bytes, path: Path) -> Result:
+    """Run lint, status and verify on ``data``; every broken promise fails the example. The
+    result of lint on ``data`` is returned."""
     name = str(path)
     path.write_bytes(data)
     problems: list[str] = []
@@ -363,6 +364,7 @@ def judge(data: bytes, path: Path) -> None:
             if again.exit_code != 0:
                 problems.append(f"verify left an invalid file:\n{again.stderr[-800:]}")
     assert not problems, "\n\n".join(problems)
+    return lint
 
 
 @pytest.fixture(scope="module")
@@ -631,9 +633,7 @@ def test_garbage_expected_texts_are_refused_at_their_row(
     """Any text: lint exit 0, or exit 3 pointing at the row's line; verify agrees."""
     data = with_expected(expected, as_code)
     path = workdir / "garbage.md"
-    judge(data, path)
-    path.write_bytes(data)
-    linted = invoke("lint", str(path))
+    linted = judge(data, path)  # lint of these bytes at this path
     if linted.exit_code == 3:
         assert locates(linted.stderr, str(path), EXPECTED_ROW), (
             f"{expected!r}: the error does not point at line {EXPECTED_ROW}:\n{linted.stderr}"
