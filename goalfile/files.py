@@ -78,18 +78,19 @@ def read_regular(
     it was opened plus :data:`GROWTH`: a file that grows faster than it is read is refused.
     ``hint`` is the refusal's fix (by default: name a regular file).
     Raises OSError as ``open`` does (FileNotFoundError, IsADirectoryError...)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:  # a socket cannot be opened at all (ENXIO): say what it is
+        if exc.errno == errno.ENXIO and _is_socket(path):
+            raise _not_regular(path, "socket", what, hint) from None
+        raise
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "special file")
-            raise Refused(
-                f"is a {kind}, not a regular file; nothing was read",  # file= names it
-                file=str(path),
-                hint=hint or f"name a regular {what} (a symlink to one is fine)",
-            )
+            raise _not_regular(path, kind, what, hint)
         os.set_blocking(fd, True)
         cap = info.st_size + GROWTH if limit is None else limit
         chunks, total = [], 0
@@ -109,6 +110,21 @@ def read_regular(
         return data if limit is None or len(data) <= limit else data[:limit]
     finally:
         os.close(fd)
+
+
+def _is_socket(path: str | os.PathLike[str]) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _not_regular(path: str | os.PathLike[str], kind: str, what: str, hint: str | None) -> Refused:
+    return Refused(
+        f"is a {kind}, not a regular file; nothing was read",  # file= names it
+        file=str(path),
+        hint=hint or f"name a regular {what} (a symlink to one is fine)",
+    )
 
 
 def read_regular_text(

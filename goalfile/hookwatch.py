@@ -23,13 +23,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 from goalfile.errors import NOTED_SIGNALS
 from goalfile.hostprotocol import HostAgent, block_answer
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
-PACKAGE = str(Path(__file__).resolve().parent)
+PACKAGE = os.path.dirname(os.path.realpath(__file__))
 
 
 def limit_for(timeout: float) -> float:

@@ -63,14 +63,26 @@ def held_by_the_goal(done: subprocess.CompletedProcess[str]) -> str:
     return reason
 
 
-def test_a_fifo_as_the_focus_file_is_no_focus_and_never_waited_on(repo: Path) -> None:
-    focus = repo / ".git" / "goalfile-focus.json"
-    os.mkfifo(focus)
+def special(folder: Path, name: str, kind: str) -> Path:
+    """A FIFO, or a UNIX socket bound there (relative to the folder: a socket's path is short)."""
+    if kind == "fifo":
+        os.mkfifo(folder / name)
+    else:
+        bind = f"import socket; socket.socket(socket.AF_UNIX).bind({name!r})"
+        subprocess.run([sys.executable, "-c", bind], cwd=folder, check=True, timeout=WAIT)
+    return folder / name
+
+
+@pytest.mark.parametrize(("kind", "said"), [("fifo", "FIFO (named pipe)"), ("socket", "socket")])
+def test_a_fifo_as_the_focus_file_is_no_focus_and_never_waited_on(
+    repo: Path, kind: str, said: str
+) -> None:
+    focus = special(repo / ".git", "goalfile-focus.json", kind)
     done = hook(repo, repo)
     held_by_the_goal(done)
     assert "by stop-hook" in (repo / "goals" / "demo.md").read_text(encoding="utf-8")
     # the note names the file, says what it is, and gives the fix; the fix works as written
-    assert f"{focus}: is a FIFO (named pipe), not a regular file" in done.stderr, done.stderr
+    assert f"{focus}: is a {said}, not a regular file" in done.stderr, done.stderr
     assert "fix: `goalfile focus --clear` removes it" in done.stderr, done.stderr
     shown = run_goalfile("focus", cwd=repo, timeout=WAIT)
     assert shown.returncode == 0, shown.stderr
