@@ -512,9 +512,24 @@ def _typed_fields(
     if not isinstance(shell, str) or not shell.strip():
         err("shell", f"shell {shell!r} is not a program path", "write e.g. `shell: /bin/bash`")
         shell = "/bin/sh"
+    elif (why := path_problem(shell)) is not None:
+        err(
+            "shell",
+            f"shell {shell!r} {why}",
+            "write a program path, e.g. `shell: /bin/bash`, or delete the line (`/bin/sh`)",
+        )
+        shell = "/bin/sh"
     cwd = meta.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         err("cwd", f"cwd {cwd!r} is not a path", "write a folder relative to the goal file")
+        cwd = None
+    elif cwd is not None and (why := path_problem(cwd)) is not None:
+        err(
+            "cwd",
+            f"cwd {cwd!r} {why}",
+            "delete the `cwd:` line (the checks then run at the git top level) or write a "
+            "folder relative to the goal file, such as `cwd: ..`",
+        )
         cwd = None
     stall = meta.get("stall_limit")
     if stall is not None and not _positive_int(stall):
@@ -545,6 +560,18 @@ def _typed_fields(
         "shell": shell,
         "cwd": cwd,
     }
+
+
+def path_problem(value: str) -> str | None:
+    """Why ``value`` cannot name a file or folder, or None: a NUL (no system call takes it) or
+    another control character (a newline, an escape: no folder a person types, and text that
+    rewrites a terminal or a log line). Such a `cwd` or `shell` would make every command that
+    looks at the goal fail outside the rules that name file and line. (YAML itself refuses a
+    lone surrogate, the one other string no file name encodes.)"""
+    bad = next((c for c in value if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0), None)
+    if bad is not None:
+        return f"holds the control character U+{ord(bad):04X}, which no path holds"
+    return None
 
 
 def _duplicate_keys(meta: Mapping[str, object], fm_lines: Sequence[str]) -> Iterator[Finding]:
