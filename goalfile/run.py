@@ -37,7 +37,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO
@@ -871,3 +871,34 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
         return None
     top = done.stdout.decode("utf-8", "surrogateescape").strip()
     return top if done.returncode == 0 and top else None
+
+
+def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes | None:
+    """``git ls-files -v -z --with-tree=HEAD -- PATHSPECS`` run in ``folder``: the files the
+    index holds under ``pathspecs``, each with its tag (lower case when marked
+    assume-unchanged, ``S`` for skip-worktree), and those HEAD holds that the index does not
+    (tag ``M``). Without a HEAD commit, the index alone. None when git cannot run or names no
+    repository there. Variables that would point git elsewhere are left out, and replace refs
+    are not followed (`git replace` could show HEAD without a file)."""
+    clean = {k: v for k, v in os.environ.items() if k not in _DISCOVERY_VARIABLES}
+    clean["GIT_NO_REPLACE_OBJECTS"] = "1"
+    clean["LC_ALL"] = "C"  # its messages are read
+    base = ["git", "--no-replace-objects", "ls-files", "-v", "-z"]
+    for argv in ([*base, "--with-tree=HEAD"], base):  # the second only without a HEAD commit
+        try:
+            done = subprocess.run(
+                [*argv, "--", *pathspecs],
+                cwd=folder,
+                env=clean,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                timeout=GIT_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired, ValueError):
+            return None
+        if done.returncode == 0:
+            return done.stdout
+        if b"HEAD" not in done.stderr:  # not a repository, or a broken one
+            return None
+    return None

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from click.testing import CliRunner
 from conftest import (
     DATA,
     Row,
+    clean_env,
     git,
     goal_text,
     make_git_repo,
@@ -473,12 +475,30 @@ def test_a_changed_contract_asks_once_then_lets_go(hook_repo: Path) -> None:
 
 
 def test_verify_stays_within_the_hook_timeout(hook_repo: Path) -> None:
-    demo_goal(hook_repo, rows=(row("C1", "sleep 30", "exit 0"),))
+    path = demo_goal(hook_repo, rows=(row("C1", "sleep 30", "exit 0"),))
     started = time.monotonic()
     answer = output(stop("claude", hook_repo, "--timeout", "5"))
     assert time.monotonic() - started < 5
-    assert answer is not None and "decision" not in answer  # timed out: an error, blocked
-    assert "status: blocked" in str(answer["systemMessage"])
+    # the hook's time ended the check: the goal was not verified, which is no reason to stop
+    assert answer is not None and answer["decision"] == "block"
+    reason = str(answer["reason"])
+    assert "could not verify goals/demo.md within the hook's time limit" in reason
+    assert "C1 error; status: blocked" in reason  # verify wrote what it found
+    fix = re.search(r"`(goalfile resume [^`]+)`", reason)
+    assert fix is not None
+    answer = output(stop("claude", hook_repo, "--timeout", "5", active=True))
+    assert answer is None  # blocked now, by the ledger: the usual rule lets it stop
+    done = subprocess.run(  # the goalfile under test, on PATH
+        fix.group(1),
+        shell=True,
+        cwd=hook_repo,
+        env=clean_env({"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr  # the printed fix works as written
+    assert "status: active" in path.read_text("utf-8")
 
 
 def test_a_missing_transcript_does_not_stop_verify(hook_repo: Path) -> None:

@@ -73,8 +73,10 @@ def hook_stop(
 
     Reads the host's hook JSON on stdin. Allows the stop when the goal is met, exhausted,
     blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...}
-    ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. Always exits 0:
-    an internal error lets the agent stop, with a message on stderr.
+    ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. A goal it could
+    not verify (no time left, a goal file git tracks that is gone, an error on that goal) holds
+    the agent once. Always exits 0: an internal error outside any one goal lets the agent
+    stop, with a message on stderr.
     """
     from goalfile import hookwatch
     from goalfile.hostprotocol import HostAgent

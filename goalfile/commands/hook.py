@@ -8,13 +8,17 @@ The hook picks the goal (``--goal``, else the working tree's focus from ``goalfi
 else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``) of each git work tree that
 holds ``cwd``, as git names them (:func:`project_roots`), runs ``verify`` on it
 (writing the ledger entry, with the session's transcript for token accounting, within a time
-limit below the host's hook timeout), and answers:
+limit below the host's hook timeout, shared between the goals: the goal picked by name first,
+then the goal files git tracks, then the others), and answers:
 
 * **allow** when the goal is met, exhausted, blocked, paused or absent, and its ledger backs
   that status (:func:`goalfile.handedit.unbacked_status`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
-  the goal, when a goal file does not load, or when the ledger does not back its status:
-  breaking the file or typing ``status: met`` is no way to stop;
+  the goal, when a goal file does not load, when the ledger does not back its status, when a
+  goal file git tracks is missing from the working tree or hidden from git
+  (:mod:`goalfile.commands.gitgoals`), when the hook's time did not suffice to verify it, or
+  when handling it raised an unexpected error: breaking, hiding or starving a goal, or typing
+  ``status: met``, is no way to stop;
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
@@ -31,7 +35,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -44,6 +48,7 @@ from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_a
 from goalfile.model import Finding, Goal, Kind, RowResult, Severity, Status, Verdict
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
+    from goalfile.commands.gitgoals import Tracked
     from goalfile.commands.verify import VerifyOptions, VerifyResult
 
 SCHEMA_VERSION = 1
@@ -51,6 +56,7 @@ REASON_LIMIT = 10_000
 STALL_LIMIT = 3
 MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook timeout
 LOCK_WAIT = 30.0
+MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
 
 
 class HookInputError(UsageError):
@@ -285,12 +291,14 @@ def goal_paths(
     notes: list[str],
     *,
     held: dict[Path, Finding] | None = None,
+    tracked: Mapping[Path, Tracked] | None = None,
 ) -> tuple[list[Path], frozenset[Path]]:
     """The goal files to look at, and those of them picked by name: ``--goal`` (a relative
     one resolved against each repository's top level, never against ``cwd``), else each
-    repository's focused goal, else every goal file of each repository. A goal picked by name
-    that is absent or not active is answered for; a discovered one is passed over. A focused
-    goal whose `active` the ledger does not back goes into ``held``, with the finding."""
+    repository's focused goal, else every goal file of each repository, with those git
+    ``tracked`` that the working tree does not show. A goal picked by name that is absent or
+    not active is answered for; a discovered one is passed over. A focused goal whose `active`
+    the ledger does not back goes into ``held``, with the finding."""
     if options.goal is not None:
         given = Path(options.goal).expanduser()
         if given.is_absolute():
@@ -298,26 +306,76 @@ def goal_paths(
         found = [root / given for root in roots if (root / given).is_file()]
         paths = _unique(found) or [roots[0] / given]
         return paths, frozenset(paths)
-    from goalfile.commands.status import discover
-
     picked: list[Path] = []
     named: set[Path] = set()
     for root in roots:
-        focused = _focused(root, notes, {} if held is None else held)
+        try:
+            focused = _focused(root, notes, {} if held is None else held)
+        except Exception as exc:  # a focus record no rule foresaw: every goal is looked at
+            notes.append(f"the focus is ignored: {type(exc).__name__}: {exc}")
+            focused = None
         if focused is not None:
             named.add(focused)
-        picked += [focused] if focused is not None else [Path(p) for p in discover(root)]
+        picked += [focused] if focused is not None else _discover(root, tracked or {})
     return _unique(picked), frozenset(named)
 
 
-def _others(roots: list[Path], paths: list[Path]) -> list[Path]:
-    """Every goal file of the repositories at ``roots`` that is not in ``paths``: those a
-    focus left out, which hold the agent once the focused goal lets it stop."""
+def _discover(root: Path, tracked: Mapping[Path, Tracked]) -> list[Path]:
+    """Every goal file of the repository at ``root`` (:func:`goalfile.commands.status.discover`),
+    then those git tracks there that the working tree does not hold."""
     from goalfile.commands.status import discover
 
+    found = [Path(p) for p in discover(root)]
+    there = set(found)
+    gone = [path for path in tracked if path not in there and _in_goal_folder(path, root)]
+    return found + sorted(gone)
+
+
+def _in_goal_folder(path: Path, root: Path) -> bool:
+    if not path.is_relative_to(root):
+        return False
+    parts = path.relative_to(root).parts
+    return parts[:1] == ("goals",) or parts[:2] == (".zetetic", "goals")
+
+
+def _others(roots: list[Path], paths: list[Path], tracked: Mapping[Path, Tracked]) -> list[Path]:
+    """Every goal file of the repositories at ``roots`` that is not in ``paths``: those a
+    focus left out, which hold the agent once the focused goal lets it stop."""
     taken = {path.resolve() for path in paths}
-    found = [Path(p) for root in roots for p in discover(root)]
+    found = [path for root in roots for path in _discover(root, tracked)]
     return [path for path in _unique(found) if path.resolve() not in taken]
+
+
+def _tracked(roots: list[Path]) -> dict[Path, Tracked]:
+    """The goal files git tracks in each repository at ``roots`` (one `git ls-files` each),
+    innermost repository first."""
+    from goalfile.commands.gitgoals import tracked_goals
+
+    found: dict[Path, Tracked] = {}
+    for root in roots:
+        for path, entry in tracked_goals(root).items():
+            found.setdefault(path, entry)
+    return found
+
+
+def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
+    """The repository top and git's entry for a goal file named on the command line that is
+    not there, when git tracks it."""
+    from goalfile.commands.gitgoals import tracked_goals
+    from goalfile.commands.gittop import repository_top
+
+    folder = path.resolve().parent
+    while not folder.is_dir() and folder.parent != folder:
+        folder = folder.parent
+    top = repository_top(folder)
+    if top is None:
+        return None
+    try:
+        relative = path.resolve().relative_to(top)
+    except ValueError:
+        return None
+    entry = tracked_goals(top).get(top / relative)
+    return (top, entry) if entry is not None else None
 
 
 def _unique(paths: list[Path]) -> list[Path]:
@@ -336,7 +394,8 @@ def decide_stop(
 ) -> StopDecision:
     start = ctx.clock()
     margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
-    deadline = start + max(options.timeout - margin, 1.0)
+    budget = max(options.timeout - margin, 1.0)
+    deadline = start + budget
     notes: list[str] = []
     here = _start(stop, ctx)
     if options.goal is not None and Path(options.goal).expanduser().is_absolute():
@@ -344,114 +403,217 @@ def decide_stop(
     else:
         roots = project_roots(here, notes)
     held: dict[Path, Finding] = {}
-    paths, named = goal_paths(options, roots, notes, held=held)
+    # the goal files git tracks: one that the working tree does not show holds the agent, and
+    # they are verified before the goal files git does not track (with --goal: not needed)
+    tracked = _tracked(roots) if options.goal is None else {}
+    paths, named = goal_paths(options, roots, notes, held=held, tracked=tracked)
     # a focus orders and names the goals; it never releases the agent: once the focused goal
     # lets it stop, every other goal of the repository is looked at too
-    later = _others(roots, paths) if named and options.goal is None else []
+    later = _others(roots, paths, tracked) if named and options.goal is None else []
     outcomes: list[GoalOutcome] = []
     later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
-        if path in named and not path.exists():
-            sink.append(
-                GoalOutcome(
-                    path=shown,
-                    status="absent",
-                    block=False,
-                    message=f"goalfile: no goal file at {shown}; the stop is allowed",
-                )
-            )
-            continue
         try:
-            goal = load_goal(path)
-        except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
-            sink.append(_unreadable(shown, exc, stop))
-            continue
-        hand_set = held.get(path.resolve())
-        if hand_set is not None:  # its fix names the goal as the session's shell reaches it
-            hand_set = _hand_set_active(goal, shown) or hand_set
-        unbacked = hand_set or unbacked_status(goal, shown=shown)
-        if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
-            sink.append(_unbacked(shown, unbacked, stop))
-            continue
-        if goal.status is Status.ACTIVE:
-            reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
-            active.append((path, reviews))
-        elif path in named:
-            sink.append(
-                GoalOutcome(
-                    path=shown,
-                    status=goal.status.value,
-                    block=False,
-                    message=f"goalfile: {goal.slug} is {goal.status.value}; the stop is allowed",
-                )
-            )
+            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked)
+        except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
+            found = _failed(shown, exc, stop, notes)
+        if isinstance(found, GoalOutcome):
+            sink.append(found)
+        elif found is not None:
+            active.append((path, found))
     if not active and not outcomes:
         under = ", ".join(str(root) for root in roots)
         notes.append(f"no active goal under {under}; the stop is allowed")
+    # the order of verifying decides who gets the hook's time: the goal picked by name, then
+    # the goal files git tracks, then the others (one the agent made itself, in a folder git
+    # ignores); each waits for no goal of a later rank
+    active.sort(key=lambda item: _rank(item[0], later, named, tracked))
+    ranks = [_rank(path, later, named, tracked) for path, _ in active]
     transcript = _transcript(stop, notes)
-    if active:
-        from goalfile.commands.verify import VerifyOptions
-        from goalfile.hostguard import mark_verified, model_idle
-        from goalfile.usage import TranscriptError
     released: bool | None = None  # whether the focused goals let the agent stop
-    for path, reviews in active:
+    for index, (path, reviews) in enumerate(active):
         if path in later:
             if released is None:
                 released = _focus_releases(outcomes, notes)
             if not released:
                 continue
-        remaining = deadline - ctx.clock()
         shown = _shown(path, here)
+        remaining = deadline - ctx.clock()
+        waiting = ranks[index:].count(ranks[index])  # this goal and those sharing its time
+        share = remaining if waiting <= 1 else min(remaining, max(remaining / waiting, MIN_SHARE))
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
-            outcomes.append(
-                GoalOutcome(
-                    path=shown,
-                    status=Status.ACTIVE.value,
-                    block=False,
-                    message=f"goalfile: {shown} was not verified: the hook ran out of time",
-                )
-            )
+            outcomes.append(_unverified(shown, stop, budget=budget))
             continue
-        gemini = options.agent is HostAgent.GEMINI and transcript is not None
-        git_folder, key = _idle_key(path, roots) if gemini else (None, shown)
-        if (
-            gemini
-            and stop.stop_hook_active
-            and transcript
-            and model_idle(git_folder=git_folder, goal=key, transcript=transcript)
-        ):
-            outcomes.append(_idle(shown))  # Gemini's retry storm: nothing ran since
-            continue
-        verify_options = VerifyOptions(
-            path=str(path),
-            write=True,
-            transcript=transcript,
-            time_limit=remaining,
-            lock_wait=min(LOCK_WAIT, remaining / 4),
-            judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
-        )
         try:
-            try:
-                result = runner(verify_options, ctx)
-            except TranscriptError as exc:
-                notes.append(f"token usage not read ({exc.render()}); verifying without it")
-                result = runner(replace(verify_options, transcript=None), ctx)
-        except GoalfileError as exc:
-            outcomes.append(_refused(shown, exc, stop))
-            continue
-        if gemini and transcript:
-            mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
-        outcome = _judge(result, shown, path, stop, options, notes, reviews)
-        if outcome.block:
-            outcome = _start_next_iteration(outcome, result, path, ctx, notes)
+            outcome = _verify_one(
+                path,
+                shown,
+                reviews,
+                stop,
+                options,
+                ctx,
+                notes,
+                runner=runner,
+                roots=roots,
+                transcript=transcript,
+                share=share,
+                budget=budget,
+            )
+        except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
+            outcome = _failed(shown, exc, stop, notes)
         outcomes.append(outcome)
     if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
         outcomes += later_outcomes
     return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+
+
+def _rank(
+    path: Path, later: list[Path], named: frozenset[Path], tracked: Mapping[Path, Tracked]
+) -> tuple[bool, int]:
+    """The order in which the hook verifies a goal, and the group whose goals share its time:
+    a goal a focus left out comes after the focused one; then a goal picked by name, a goal
+    file git tracks (the index or HEAD holds it), any other goal file."""
+    return path in later, 0 if path in named else 1 if path in tracked else 2
+
+
+def _look(
+    path: Path,
+    shown: str,
+    here: Path,
+    stop: StopInput,
+    *,
+    named: frozenset[Path],
+    held: Mapping[Path, Finding],
+    tracked: Mapping[Path, Tracked],
+) -> GoalOutcome | frozenset[str] | None:
+    """What one goal file asks before anything is run: an outcome (it is absent, hidden from
+    the working tree, does not load, carries a status its ledger does not back, or is picked by
+    name and not active), the ids of its review rows when it is active and is to be verified,
+    or None (a discovered goal that is not active)."""
+    entry = tracked.get(path)
+    if entry is None and path in named and not path.is_file():
+        found = _tracked_named(path)
+        if found is not None:
+            entry = found[1]
+    if entry is not None:
+        from goalfile.commands.gitgoals import hidden
+
+        if hidden(path, entry):  # gone or unseen, while git tracks it
+            return _hidden(path, shown, entry, here, stop)
+    if path in named and not path.exists():
+        return GoalOutcome(
+            path=shown,
+            status="absent",
+            block=False,
+            message=f"goalfile: no goal file at {shown}; the stop is allowed",
+        )
+    try:
+        goal = load_goal(path)
+    except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
+        return _unreadable(shown, exc, stop)
+    hand_set = held.get(path.resolve())
+    if hand_set is not None:  # its fix names the goal as the session's shell reaches it
+        hand_set = _hand_set_active(goal, shown) or hand_set
+    unbacked = hand_set or unbacked_status(goal, shown=shown)
+    if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
+        return _unbacked(shown, unbacked, stop)
+    if goal.status is Status.ACTIVE:
+        return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
+    if path in named:
+        return GoalOutcome(
+            path=shown,
+            status=goal.status.value,
+            block=False,
+            message=f"goalfile: {goal.slug} is {goal.status.value}; the stop is allowed",
+        )
+    return None
+
+
+def _verify_one(
+    path: Path,
+    shown: str,
+    reviews: frozenset[str],
+    stop: StopInput,
+    options: HookOptions,
+    ctx: Context,
+    notes: list[str],
+    *,
+    runner: Runner,
+    roots: list[Path],
+    transcript: str | None,
+    share: float,
+    budget: float,
+) -> GoalOutcome:
+    """Verify one active goal within ``share`` seconds and decide what it asks."""
+    from goalfile.commands.verify import VerifyOptions
+    from goalfile.hostguard import mark_verified, model_idle
+    from goalfile.usage import TranscriptError
+
+    gemini = options.agent is HostAgent.GEMINI and transcript is not None
+    git_folder, key = _idle_key(path, roots) if gemini else (None, shown)
+    if (
+        gemini
+        and stop.stop_hook_active
+        and transcript
+        and model_idle(git_folder=git_folder, goal=key, transcript=transcript)
+    ):
+        return _idle(shown)  # Gemini's retry storm: nothing ran since
+    verify_options = VerifyOptions(
+        path=str(path),
+        write=True,
+        transcript=transcript,
+        time_limit=share,
+        lock_wait=min(LOCK_WAIT, share / 4),
+        judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
+    )
+    ends = ctx.clock() + share
+    try:
+        try:
+            result = runner(verify_options, ctx)
+        except TranscriptError as exc:
+            notes.append(f"token usage not read ({exc.render()}); verifying without it")
+            verify_options = replace(verify_options, time_limit=max(ends - ctx.clock(), 1.0))
+            result = runner(replace(verify_options, transcript=None), ctx)
+    except GoalfileError as exc:
+        return _refused(shown, exc, stop)
+    if gemini and transcript:
+        mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
+    cut = _cut_short(result, out_of_time=ctx.clock() >= ends - 1.0)
+    if cut:
+        notes.append(result.summary)
+        return _cut(shown, result, cut, stop, share=share, budget=budget)
+    outcome = _judge(result, shown, path, stop, options, notes, reviews)
+    if outcome.block:
+        outcome = _start_next_iteration(outcome, result, path, ctx, notes)
+    return outcome
+
+
+_LIMIT_TEXTS = frozenset(
+    {
+        "timed out: goal time limit reached",  # goalfile.run.GOAL_LIMIT_MESSAGE
+        "timed out: goal time limit reached before the check started",
+        "not run: goal time limit reached",  # goalfile.commands.verify
+    }
+)
+
+
+def _cut_short(result: VerifyResult, *, out_of_time: bool) -> list[str]:
+    """The rows of ``result`` that the time the hook gave verify ended before they were
+    judged: an error that says the goal's time limit was reached (or a judge that timed out
+    when that time was up)."""
+    return [
+        row.id
+        for row in result.rows
+        if row.verdict is Verdict.ERROR
+        and (
+            row.evidence in _LIMIT_TEXTS
+            or (out_of_time and row.evidence.startswith("judge error: the judge timed out"))
+        )
+    ]
 
 
 def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:
@@ -662,6 +824,105 @@ def _unbacked(shown: str, finding: Finding, stop: StopInput) -> GoalOutcome:
         f"  fix: {finding.hint}",
         "Set the status back as the fix says and make the checks pass; only `goalfile verify` "
         "writes `met`.",
+        stop,
+    )
+
+
+def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput) -> GoalOutcome:
+    """A goal file git tracks that the working tree does not show (deleted, moved out of the
+    goal folders, removed from the index, or marked skip-worktree or assume-unchanged): the
+    goal is still the repository's, so it holds the agent like a file that does not load."""
+    from goalfile.commands.gitgoals import restore_command
+
+    where = "the index" if entry.in_index else "HEAD (the index no longer does)"
+    if entry.flagged:
+        marks = " and ".join(
+            name
+            for name, on in (
+                ("skip-worktree", entry.skip_worktree),
+                ("assume-unchanged", entry.assume_unchanged),
+            )
+            if on
+        )
+        gone = "" if path.is_file() else ", and the file is gone"
+        what = (
+            f"git tracks the goal file {shown}, but it is marked {marks}, so `git status` and "
+            f"`git diff` do not show what happens to it{gone}"
+        )
+    else:
+        what = (
+            f"git tracks the goal file {shown} ({where} holds it), but the working tree has "
+            "no such file"
+        )
+    return _once(
+        shown,
+        "hidden",
+        f"goalfile cannot verify {shown}: {what}\n"
+        f"  fix: `{restore_command(path, entry, here=here)}`",
+        "Restore it as the fix says; a goal file that is gone or hidden from git is no way to "
+        "stop (a person who retires a goal commits its removal).",
+        stop,
+    )
+
+
+def _unverified(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
+    """An active goal the hook had no time left to verify: it is no reason to stop."""
+    import shlex
+
+    return _once(
+        shown,
+        "unverified",
+        f"goalfile could not verify {shown}: the hook's time limit ({budget:g} s) was used up "
+        "by the goals verified before it",
+        f"Run `goalfile verify {shlex.quote(shown)}` to record its verdict; a goal the hook "
+        "could not verify is no reason to stop.",
+        stop,
+    )
+
+
+def _cut(
+    shown: str,
+    result: VerifyResult,
+    cut: list[str],
+    stop: StopInput,
+    *,
+    share: float,
+    budget: float,
+) -> GoalOutcome:
+    """A goal whose verify the hook's time limit ended before every row was judged (verify
+    wrote `blocked`): it was not verified, so it is no reason to stop either."""
+    import shlex
+
+    of = "" if share >= budget - 1.0 else f", its share of the hook's {budget:g} s"
+    return _once(
+        shown,
+        "unverified",
+        f"goalfile could not verify {shown} within the hook's time limit: {result.summary}\n"
+        f"  {', '.join(cut)} did not finish in the {share:.0f} s the hook gave it{of}",
+        "Tell the user: a person makes the checks faster or raises the hook's timeout (the "
+        "host's hook `timeout` and `goalfile hook stop --timeout`), then runs "
+        f"`goalfile resume {shlex.quote(shown)} --resolved 'the hook has the time it needs'`.",
+        stop,
+    )
+
+
+def _failed(shown: str, exc: Exception, stop: StopInput, notes: list[str]) -> GoalOutcome:
+    """An unexpected error while looking at one goal: that goal holds the agent like a goal
+    file that does not load, and the other goals are decided as usual."""
+    import shlex
+    import traceback
+
+    name = type(exc).__name__
+    notes.append(
+        f"{shown}: internal error: {name}: {exc}\n"
+        + "".join(traceback.format_exception(exc)).rstrip()
+    )
+    return _once(
+        shown,
+        "failed",
+        f"goalfile failed on {shown} ({name}: {exc})",
+        f"Run `goalfile lint {shlex.quote(shown)}` and fix what it names, never by giving up "
+        "the goal; the next stop verifies it.",
         stop,
     )
 

@@ -1,0 +1,98 @@
+"""The goal files git tracks in a repository, in its index and in HEAD, for the Stop hook.
+
+A goal file the working tree does not show is still the repository's goal while git tracks
+it: deleting it, renaming it out of ``goals/``, removing it from the index (`git rm`), or
+hiding it with `git update-index --skip-worktree` or ``--assume-unchanged`` (after which `git
+status` and `git diff` show nothing) is no way to let an agent stop. One ``git ls-files`` per
+repository lists them (:func:`goalfile.run.git_tracked`); the goal files git tracks are also
+the ones the hook verifies before the others.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+PATHSPECS = ("goals", ".zetetic/goals")  # the goal folders (goalfile.commands.status)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tracked:
+    """One goal file git tracks, as the index and HEAD hold it."""
+
+    root: Path  # the repository's top
+    relative: str  # as git names it, from the repository's top: goals/auth.md
+    in_index: bool  # False: only HEAD holds it (`git rm`, `git rm --cached`)
+    skip_worktree: bool = False
+    assume_unchanged: bool = False
+
+    @property
+    def flagged(self) -> bool:
+        """Marked so that `git status` and `git diff` do not show the working file."""
+        return self.skip_worktree or self.assume_unchanged
+
+
+def parse_listing(data: bytes, *, root: Path) -> dict[str, Tracked]:
+    """The goal files (``*.md``) of a ``git ls-files -v -z --with-tree=HEAD`` listing, by the
+    path git names. A tag in lower case marks assume-unchanged, ``S`` skip-worktree; ``M``
+    alone is a file HEAD holds and the index does not (or an unmerged one)."""
+    found: dict[str, Tracked] = {}
+    for record in data.split(b"\0"):
+        if len(record) < 3 or record[1:2] != b" ":
+            continue
+        tag = chr(record[0])
+        relative = os.fsdecode(record[2:])
+        if not relative.endswith(".md"):
+            continue
+        before = found.get(relative)
+        in_index = tag.upper() != "M"
+        found[relative] = Tracked(
+            root=root,
+            relative=relative,
+            in_index=in_index or (before is not None and before.in_index),
+            skip_worktree=tag.upper() == "S" or (before is not None and before.skip_worktree),
+            assume_unchanged=tag.islower() or (before is not None and before.assume_unchanged),
+        )
+    return found
+
+
+def tracked_goals(root: Path) -> dict[Path, Tracked]:
+    """The goal files git tracks in the repository at ``root`` (keyed by ``root / path``);
+    empty when ``root`` holds no ``.git`` or git names no repository there."""
+    if not os.path.lexists(root / ".git"):
+        return {}
+    from goalfile.run import git_tracked
+
+    data = git_tracked(str(root), PATHSPECS)
+    if data is None:
+        return {}
+    return {root / relative: entry for relative, entry in parse_listing(data, root=root).items()}
+
+
+def hidden(path: Path, entry: Tracked) -> bool:
+    """Whether the working tree fails to show the tracked goal file at ``path``: it is gone
+    (or no longer a file), or git is told not to look at it."""
+    return entry.flagged or not path.is_file()
+
+
+def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
+    """The command that makes the working tree show the goal file again, run as written from
+    the session's folder ``here``: the marks cleared, and a missing file checked out from the
+    index (or from HEAD, when the index no longer holds it). A file that is there is never
+    checked out over: it may hold entries written since."""
+    import shlex
+
+    git = "git"
+    if entry.root.resolve() != here.resolve():
+        git = f"git -C {shlex.quote(os.path.relpath(entry.root.resolve(), here))}"
+    name = shlex.quote(entry.relative)
+    steps = []
+    if entry.skip_worktree:
+        steps.append(f"{git} update-index --no-skip-worktree -- {name}")
+    if entry.assume_unchanged:
+        steps.append(f"{git} update-index --no-assume-unchanged -- {name}")
+    if not path.is_file():
+        source = "" if entry.in_index else " HEAD"
+        steps.append(f"{git} checkout{source} -- {name}")
+    return " && ".join(steps)
