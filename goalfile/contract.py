@@ -4,7 +4,8 @@ The contract is the criteria rows (id, check, expected, kind, timeout) and the n
 Normalisation, so that cosmetic edits keep the digest and semantic ones change it:
 
 - rows are taken by id, in id order (the table's column order, padding and alignment row are
-  not part of the contract; neither is the order of the rows);
+  not part of the contract; neither is the order of the rows, which the approval records
+  apart: see :attr:`Contract.order`);
 - ``check`` is the command as run (code-span content with ``\\|`` unescaped), ends stripped,
   inner whitespace kept (inside quotes it can matter);
 - ``expected`` is re-printed by the expected-language formatter when it parses, so spacing and
@@ -32,7 +33,7 @@ import math
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from goalfile import ledger
@@ -83,11 +84,27 @@ class ContractRow:
 
 @dataclass(frozen=True, kw_only=True)
 class Contract:
-    """A normalised contract: rows in id order, non-goals sorted."""
+    """A normalised contract: rows in id order, non-goals sorted.
+
+    ``order`` is the order the rows run in, by id: the table's for a goal's contract, the
+    record's for an approval's (see :func:`last_approval`). It is not part of the digest nor of
+    the comparison of two contracts (a row moved in the table changes neither); verify runs the
+    approved rows in their approval's order.
+    """
 
     rows: tuple[ContractRow, ...]
     non_goals: tuple[str, ...]
     settings: tuple[tuple[str, str], ...] = ()  # (key, value) of cwd, shell, timeout when set
+    order: tuple[str, ...] = field(default=(), compare=False)
+
+    def ordered(self) -> tuple[ContractRow, ...]:
+        """The rows in :attr:`order` (rows it does not name after them, in id order)."""
+        if not self.order:
+            return self.rows
+        by_id = {row.id: row for row in self.rows}
+        named = [by_id[rid] for rid in dict.fromkeys(self.order) if rid in by_id]
+        seen = {row.id for row in named}
+        return (*named, *(row for row in self.rows if row.id not in seen))
 
     def digest(self) -> str:
         """SHA-256 of the canonical JSON ``{"criteria": [...], "non_goals": [...]}`` (with
@@ -166,7 +183,10 @@ def normal_settings(goal: Goal) -> tuple[tuple[str, str], ...]:
 
 def contract_of(goal: Goal) -> Contract:
     return Contract(
-        rows=contract_rows(goal), non_goals=normal_non_goals(goal), settings=normal_settings(goal)
+        rows=contract_rows(goal),
+        non_goals=normal_non_goals(goal),
+        settings=normal_settings(goal),
+        order=tuple(row.id for row in goal.criteria),
     )
 
 
@@ -403,9 +423,10 @@ def number_text(value: float) -> str:
 
 
 def approval_lines(approved: Contract) -> list[str]:
-    """The lines an activate entry carries: the approved rows and non-goals, as recorded."""
+    """The lines an activate entry carries: the approved rows, in the order they run
+    (:meth:`Contract.ordered`), and the non-goals, as recorded."""
     lines = [APPROVED_LABEL, APPROVED_HEADER, APPROVED_RULE]
-    for row in approved.rows:
+    for row in approved.ordered():
         timeout = "-" if row.timeout is None else number_text(row.timeout)
         lines.append(
             f"| {plain_cell(row.id)} | {plain_cell(row.kind)} | {code_span(row.check)} "
@@ -527,12 +548,21 @@ def _recorded(entry: Entry) -> Contract | None:
                 else:
                     settings.append(_recorded_setting(item[2:]))
     return Contract(
-        rows=tuple(sorted(rows)), non_goals=_normal_items(non_goals), settings=tuple(settings)
+        rows=tuple(sorted(rows)),
+        non_goals=_normal_items(non_goals),
+        settings=tuple(settings),
+        order=tuple(row.id for row in rows),
     )
 
 
 def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contract | None] | None:
     """The newest approval entry of a goal's text, and the contract it recorded.
+
+    The contract's :attr:`~Contract.order` is the order the approved rows run in: the newest
+    ``by activate`` entry's, as its record lists them (by id in entries written before goalfile
+    recorded the order), then the rows each tightening entry since added, in its record's order.
+    A tightening entry's order of the rows approved before it is not taken: only a person's
+    approval orders them, so an added row can never be moved ahead of an approved one.
 
     Raises :class:`RecordInvalid` when that record was edited and does not read back, and
     :class:`TighteningInvalid` when the newest approval is a verify entry whose ``contract
@@ -567,7 +597,13 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
                 f"`goalfile activate --reapprove {path or 'FILE'} --reason TEXT` once the "
                 "entry is gone",
             )
-        base = (entry, recorded(entry, path=path))
+        now = recorded(entry, path=path)
+        if now is not None and base is not None and base[1] is not None:
+            before = base[1].ordered()
+            kept = {row.id for row in before}
+            added = tuple(row.id for row in now.ordered() if row.id not in kept)
+            now = replace(now, order=(*(row.id for row in before), *added))
+        base = (entry, now)
     return base
 
 
@@ -700,6 +736,16 @@ def is_approval(entry: Entry) -> bool:
         entry.by == ledger.VERIFY_BY
         and any(ledger.unescaped(note).startswith(TIGHTENED_LABEL) for note in entry.notes)
     )
+
+
+def approved_order(goal: Goal) -> tuple[str, ...] | None:
+    """The ids of the rows the newest approval records, in the order they run (see
+    :func:`last_approval`); None when no approval records rows (every row then runs in the
+    table's order). verify runs these rows first and judges them before any other row runs."""
+    approval = last_approval(goal.text, path=goal.path)
+    if approval is None or approval[1] is None:
+        return None
+    return tuple(row.id for row in approval[1].ordered())
 
 
 def tightening(goal: Goal) -> tuple[Change, ...]:

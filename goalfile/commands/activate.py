@@ -119,6 +119,9 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         last = contract.last_approval(goal.text, path=goal.path)
         was_where = workdir.recorded(last[0]) if last is not None else None
         moved = workdir.uncovered(where, last[0] if last is not None else None) is not None
+        was_order = [row.id for row in last[1].ordered()] if last and last[1] else None
+        order = [row.id for row in goal.criteria]
+        reordered = was_order is not None and was_order != order  # the rows run in this order
         if (
             previous is not None
             and previous.strip() == pin
@@ -126,6 +129,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             and contract.approval_fault(*last) is None  # an edited record is approved anew
             and last[0].contract == contract.short(pin)
             and not moved
+            and not reordered
         ):
             raise Refused(
                 "the contract matches its pin; there is nothing to re-approve",
@@ -138,6 +142,8 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
         if moved:
             was = f"`{was_where}`" if was_where is not None else "not recorded"
             notes.append(f"- {workdir.LABEL} {was} → {where.describe()}")
+        if reordered and was_order is not None and sorted(was_order) == sorted(order):
+            notes.append(f"- run order: {', '.join(was_order)} → {', '.join(order)}")
         notes.insert(1, where.note())
         notes[1:1] = reopen_notes(goal)  # after the first line, which says what this entry is
         entry = Entry(

@@ -224,7 +224,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 where.note(),
                 *_judge_note(run.rows, options.judge),
                 *(
-                    ("", *contract.tightened_notes(tightened, contract.contract_of(goal)))
+                    ("", *contract.tightened_notes(tightened, _run_contract(goal)))
                     if tightened
                     else ()
                 ),
@@ -256,6 +256,13 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             tails=run.tails,
             entry_text="\n".join(entry_lines),
         )
+
+
+def _run_contract(goal: Goal) -> contract.Contract:
+    """The goal's contract with its rows in the order this run ran them: what a tightening
+    entry records (only the rows it adds take their place from it)."""
+    ordered, _ = run_order(goal)
+    return replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
 
 
 def _judge_note(rows: Sequence[RowResult], judge: str | None) -> tuple[str, ...]:
@@ -332,6 +339,22 @@ def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:
     return TokenMeter(goal=goal, transcript=options.transcript)
 
 
+def run_order(goal: Goal) -> tuple[tuple[Criterion, ...], frozenset[str]]:
+    """The rows in the order they run, and the ids of those the newest approval records.
+
+    The approved rows come first, in the approval's order (:func:`goalfile.contract.last_approval`),
+    then every other row (added since: a tightening, accepted without a person), in table order.
+    A goal whose approval records no rows, or that has none, runs in table order.
+    """
+    approved = contract.approved_order(goal)
+    if approved is None:
+        return goal.criteria, frozenset(row.id for row in goal.criteria)
+    by_id = {row.id: row for row in goal.criteria}
+    first = tuple(by_id[rid] for rid in approved if rid in by_id)
+    ids = frozenset(row.id for row in first)
+    return (*first, *(row for row in goal.criteria if row.id not in ids)), ids
+
+
 def _run_rows(
     goal: Goal,
     options: VerifyOptions,
@@ -340,7 +363,8 @@ def _run_rows(
     meter: TokenMeter | None,
     folder: Path,
 ) -> _Run:
-    show.begin(goal.criteria)
+    ordered, approved = run_order(goal)
+    show.begin(ordered)
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
     impossible = impossible_rows(goal)
     results: dict[str, RowResult] = {}
@@ -368,64 +392,77 @@ def _run_rows(
             on_tick=lambda elapsed: ticks.tick(row, elapsed),
         )
 
+    def review(phase: Sequence[Criterion]) -> None:
+        """Decide the review rows of ``phase`` once its checks have ended."""
+        nonlocal stop, tokens
+        if stop is None and any(r.kind is Kind.REVIEW and r.id not in results for r in phase):
+            tokens = _usage(goal, options, meter)
+            stop = _budget_stop(token_limit, tokens)
+        failing = [  # in table order, however the checks finished
+            row.id
+            for row in goal.criteria
+            if row.id in results and results[row.id].verdict in (Verdict.UNMET, Verdict.ERROR)
+        ]
+        for row in phase:
+            if row.kind is not Kind.REVIEW or row.id in results:
+                continue
+            if failing or stop is not None:
+                verb = "is" if len(failing) == 1 else "are"
+                why = (
+                    f"not reviewed: {', '.join(failing)} {verb} {_worst(results, failing)}"
+                    if failing
+                    else f"not reviewed: {stop[1] if stop else ''}"
+                )
+                record(RowResult.not_run(row, Verdict.UNMET, why))
+                continue
+            show.started(row)
+            record(_review(row, goal, results, options, ctx, workdir=folder, deadline=deadline))
+
+    # the approved rows are run and judged (reviews too) before any row added since runs
+    phases = (
+        tuple(row for row in ordered if row.id in approved),
+        tuple(row for row in ordered if row.id not in approved),
+    )
     pool = _pool(options.jobs, goal, ctx, show, record)
     try:
-        for row in goal.criteria:
-            if row.id in impossible:
-                record(
-                    RowResult.not_run(
-                        row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"
+        for phase in phases:
+            for row in phase:
+                if row.id in impossible:
+                    record(
+                        RowResult.not_run(
+                            row, Verdict.IMPOSSIBLE, f"marked impossible: {impossible[row.id]}"
+                        )
                     )
-                )
-                continue
-            if row.kind is Kind.REVIEW:
-                continue
+                    continue
+                if row.kind is Kind.REVIEW:
+                    continue
+                if pool is not None:
+                    pool.wait(pool.size - 1)  # the budget is read when a check can really start
+                if stop is None:
+                    tokens = _usage(goal, options, meter)
+                    stop = _budget_stop(token_limit, tokens)
+                if stop is not None:
+                    record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
+                    continue
+                if deadline is not None and ctx.clock() >= deadline:
+                    record(
+                        RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached")
+                    )
+                    continue
+                if pool is None:
+                    show.started(row)
+                    record(*check(row, show))
+                else:
+                    show.started(row)  # in this thread, as the check starts
+                    pool.start(row.id, functools.partial(check, row, _Cancellable(pool)))
             if pool is not None:
-                pool.wait(pool.size - 1)  # the budget is read when a check can really start
-            if stop is None:
-                tokens = _usage(goal, options, meter)
-                stop = _budget_stop(token_limit, tokens)
-            if stop is not None:
-                record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
-                continue
-            if deadline is not None and ctx.clock() >= deadline:
-                record(RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached"))
-                continue
-            if pool is None:
-                show.started(row)
-                record(*check(row, show))
-            else:
-                show.started(row)  # in this thread, as the check starts
-                pool.start(row.id, functools.partial(check, row, _Cancellable(pool)))
-        if pool is not None:
-            pool.wait()
+                pool.wait()
+            review(phase)
     except BaseException:
         if pool is not None:
             pool.cancel()
         raise
-    if stop is None and any(r.kind is Kind.REVIEW and r.id not in results for r in goal.criteria):
-        tokens = _usage(goal, options, meter)
-        stop = _budget_stop(token_limit, tokens)
-    failing = [  # in table order, however the checks finished
-        row.id
-        for row in goal.criteria
-        if row.id in results and results[row.id].verdict in (Verdict.UNMET, Verdict.ERROR)
-    ]
-    for row in goal.criteria:
-        if row.kind is not Kind.REVIEW or row.id in results:
-            continue
-        if failing or stop is not None:
-            verb = "is" if len(failing) == 1 else "are"
-            why = (
-                f"not reviewed: {', '.join(failing)} {verb} {_worst(results, failing)}"
-                if failing
-                else f"not reviewed: {stop[1] if stop else ''}"
-            )
-            record(RowResult.not_run(row, Verdict.UNMET, why))
-            continue
-        show.started(row)
-        record(_review(row, goal, results, options, ctx, workdir=folder, deadline=deadline))
-    rows = tuple(results[row.id] for row in goal.criteria)
+    rows = tuple(results[row.id] for row in goal.criteria)  # listed in table order
     status, reason = decide_status(rows)
     if stop is not None:
         status, reason = stop
