@@ -508,6 +508,11 @@ def _describe_owner(owner_file: Path) -> str:
 LOCK_POLL = 0.05
 """Seconds between tries of a lock another process holds."""
 
+LOCK_SWEEP_AGE = 60.0
+"""Seconds since its last change before a lock file nobody holds is removed by another goalfile.
+A lock file just made belongs to the process that made it, between its open and its flock: the
+sweep taking it then would make that process's ``--lock-wait 0`` fail with nobody holding it."""
+
 
 @contextlib.contextmanager
 def goal_lock(
@@ -560,7 +565,10 @@ def _take_lock(lock_file: Path, wait: float) -> int | None:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            moved = not _same_file(fd, lock_file)  # its holder, or a sweep, removed it meanwhile
             os.close(fd)
+            if moved:
+                continue
             if time.monotonic() >= give_up:
                 return None
             time.sleep(LOCK_POLL)
@@ -585,7 +593,8 @@ def _same_file(fd: int, path: Path) -> bool:
 def _remove_unused_locks(folder: Path, *, keep: Path) -> None:
     """Remove lock files nobody holds (left by a killed process, or by goalfile versions that
     kept them), and owner files without a lock file. Each is taken before it is removed, so a
-    lock in use is never touched."""
+    lock in use is never touched, and only when older than ``LOCK_SWEEP_AGE``, so a lock file
+    another process has just made and not yet taken is not taken from under it."""
     import fcntl
 
     try:
@@ -604,6 +613,8 @@ def _remove_unused_locks(folder: Path, *, keep: Path) -> None:
         except OSError:
             continue
         try:
+            if time.time() - os.fstat(fd).st_mtime < LOCK_SWEEP_AGE:
+                continue  # perhaps just made by a process about to take it
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             if _same_file(fd, target):
                 target.unlink()

@@ -55,6 +55,7 @@ def test_one_lock_for_the_same_goal_through_a_bind_mount_and_a_symlink(
     locks.mkdir(mode=0o700)
     stale = locks / "0123456789abcdef0123456789abcdef.lock"  # as an earlier goalfile left it
     stale.write_text("")
+    os.utime(stale, (0, 0))  # unchanged for longer than a sweep waits
     paths = [path, mount / "goals" / "demo.md", repo / "link.md"]
     env = {"TMPDIR": str(tmp)}
     procs = [start_goalfile("verify", paths[n % 3], cwd=repo, env=env) for n in range(RUNS)]
