@@ -24,6 +24,10 @@ from markdown_it import MarkdownIt
 from goalfile import ledger
 from tests.conftest import DATA, REPO, git, goal_text, row, run_goalfile
 
+# The tests of the module fixture `formatted` (a repository whose every goal file is checked
+# before and after formatting: 9 s) run in one process under `pytest -n`, which builds it once.
+pytestmark = pytest.mark.xdist_group("mdformat")
+
 GOAL_FILES = sorted(
     [
         *(p.relative_to(REPO).as_posix() for p in (DATA / "parse").glob("*.md")),
