@@ -33,6 +33,10 @@ from goalfile.model import Status, Verdict
 from tests.conftest import DATA, REPO, git, run_goalfile
 from tests.test_ledger_index import read_edited, read_whole
 
+# The tests of the module fixture `formatted_texts` (files the real goalfile grew and mdformat
+# rewrote) run in one process under `pytest -n`, which builds it once.
+pytestmark = pytest.mark.xdist_group("mdformat_ledger")
+
 GOAL = "goals/demo.md"
 STEPS = 20
 FORMAT_AT = frozenset({1, 2, 5, 9, 13, 17})  # mdformat runs after these verify runs

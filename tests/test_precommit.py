@@ -104,6 +104,11 @@ class Hooks:
         )
 
 
+# The tests of the module fixture `hooks` (pre-commit's environments, built from PyPI) run in one
+# process under `pytest -n`, which builds it once.
+pytestmark = pytest.mark.xdist_group("precommit")
+
+
 @pytest.fixture(scope="module")
 def hooks(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Hooks]:
     yield Hooks(tmp_path_factory.mktemp("pre-commit"))
