@@ -907,56 +907,58 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 f"any change with `goalfile activate --reapprove {goal.path} --reason TEXT`",
             )
         )
+    reapprove = (
+        "restore the entry as goalfile wrote it "
+        f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
+        f"the contract as it is with `goalfile activate --reapprove {goal.path} "
+        "--reason TEXT`"
+    )
+
+    def on(entry: Entry, code: str, message: str, hint: str) -> AuditFinding:
+        return AuditFinding(
+            code=code,
+            path=goal.path,
+            line=entry.line or None,
+            entry=label(entry),
+            message=message,
+            hint=hint,
+        )
+
     activations = [block for block in current if block.entry.by == contract.ACTIVATE_BY]
     for block in activations:
+        entry = block.entry
         try:
-            approved = contract.recorded(block.entry)
+            approved = contract.recorded(entry)
         except contract.RecordInvalid as exc:
             found.append(
-                AuditFinding(
-                    code="approval-record-invalid",
-                    path=goal.path,
-                    line=block.entry.line or None,
-                    entry=label(block.entry),
-                    message=exc.message,
-                    hint=exc.hint or "restore the entry as goalfile wrote it",
+                on(
+                    entry,
+                    "approval-record-invalid",
+                    exc.message,
+                    exc.hint or "restore the entry as goalfile wrote it",
                 )
             )
             continue
-        wrong = contract.approval_fault(block.entry, approved)
-        if (
-            wrong is not None
-            and block is activations[-1]  # what the pin rests on (a re-approval supersedes it)
-            and (approved is not None or block.entry.contract is not None)
-        ):
+        newest = block is activations[-1]  # what the pin rests on (a re-approval supersedes it)
+        wrong = contract.approval_fault(entry, approved)
+        if wrong is not None and newest and (approved is not None or entry.contract is not None):
             found.append(
-                AuditFinding(
-                    code="approval-record-invalid",
-                    path=goal.path,
-                    line=block.entry.line or None,
-                    entry=label(block.entry),
-                    message=f"the approval entry {wrong}; it backs no pin, so it was edited",
-                    hint="restore the entry as goalfile wrote it "
-                    f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
-                    f"the contract as it is with `goalfile activate --reapprove {goal.path} "
-                    "--reason TEXT`",
+                on(
+                    entry,
+                    "approval-record-invalid",
+                    f"the approval entry {wrong}; it backs no pin, so it was edited",
+                    reapprove,
                 )
             )
-        if approved is None and block is activations[-1]:  # what the pin rests on
-            # activate writes `approved rows:` in every approval entry
+        if approved is None and newest:  # activate writes `approved rows:` in every approval
             found.append(
-                AuditFinding(
-                    code="approval-rows-missing",
-                    path=goal.path,
-                    line=block.entry.line or None,
-                    entry=label(block.entry),
-                    message="the approval entry records no `approved rows:`, so it cannot say "
-                    "which commands were approved; `goalfile activate` writes them in every "
-                    "approval entry, so this one was edited or written by hand",
-                    hint="restore the entry as goalfile wrote it "
-                    f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
-                    f"the contract as it is with `goalfile activate --reapprove {goal.path} "
-                    "--reason TEXT`",
+                on(
+                    entry,
+                    "approval-rows-missing",
+                    "the approval entry records no `approved rows:`, so it cannot say which "
+                    "commands were approved; `goalfile activate` writes them in every approval "
+                    "entry, so this one was edited or written by hand",
+                    reapprove,
                 )
             )
     return found
