@@ -746,15 +746,7 @@ def git_show(
 
     def git(*args: str) -> subprocess.CompletedProcess[bytes]:
         try:
-            return subprocess.run(
-                ["git", "--no-replace-objects", *args],
-                cwd=cwd,
-                env=history_env,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=GIT_TIMEOUT,
-                check=False,
-            )
+            return _git_in(cwd, ["--no-replace-objects", *args], history_env)
         except FileNotFoundError:
             raise UsageError(
                 "git is not installed (or not on PATH); --against needs it",
@@ -849,24 +841,36 @@ _DISCOVERY_VARIABLES = (
 )
 
 
+def _git_in(
+    folder: str, args: Sequence[str], env: Mapping[str, str]
+) -> subprocess.CompletedProcess[bytes]:
+    """``git ARGS`` run in ``folder`` with ``env``, no input, its output captured, within
+    ``GIT_TIMEOUT``. Raises what ``subprocess.run`` raises."""
+    return subprocess.run(
+        ["git", *args],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=GIT_TIMEOUT,
+        check=False,
+    )
+
+
+def _undirected(env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` without the variables that would point git elsewhere (``GIT_DIR``...)."""
+    return {k: v for k, v in env.items() if k not in _DISCOVERY_VARIABLES}
+
+
 def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | None:
     """``git rev-parse --show-toplevel`` run in ``folder``: the top of the work tree git finds
     from there, or None when git finds none (or rejects what it finds, such as an empty
     ``.git`` file). Variables that would point git elsewhere (``GIT_DIR``...) are left out.
     Raises OSError when git cannot be run at all.
     """
-    base = dict(env if env is not None else os.environ)
-    clean = {k: v for k, v in base.items() if k not in _DISCOVERY_VARIABLES}
+    clean = _undirected(env if env is not None else os.environ)
     try:
-        done = subprocess.run(
-            ["git", "rev-parse", "--show-toplevel"],
-            cwd=folder,
-            env=clean,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=GIT_TIMEOUT,
-            check=False,
-        )
+        done = _git_in(folder, ["rev-parse", "--show-toplevel"], clean)
     except (subprocess.TimeoutExpired, ValueError):
         return None
     top = done.stdout.decode("utf-8", "surrogateescape").strip()
@@ -880,21 +884,13 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes | None:
     (tag ``M``). Without a HEAD commit, the index alone. None when git cannot run or names no
     repository there. Variables that would point git elsewhere are left out, and replace refs
     are not followed (`git replace` could show HEAD without a file)."""
-    clean = {k: v for k, v in os.environ.items() if k not in _DISCOVERY_VARIABLES}
+    clean = _undirected(os.environ)
     clean["GIT_NO_REPLACE_OBJECTS"] = "1"
     clean["LC_ALL"] = "C"  # its messages are read
-    base = ["git", "--no-replace-objects", "ls-files", "-v", "-z"]
-    for argv in ([*base, "--with-tree=HEAD"], base):  # the second only without a HEAD commit
+    base = ["--no-replace-objects", "ls-files", "-v", "-z"]
+    for args in ([*base, "--with-tree=HEAD"], base):  # the second only without a HEAD commit
         try:
-            done = subprocess.run(
-                [*argv, "--", *pathspecs],
-                cwd=folder,
-                env=clean,
-                stdin=subprocess.DEVNULL,
-                capture_output=True,
-                timeout=GIT_TIMEOUT,
-                check=False,
-            )
+            done = _git_in(folder, [*args, "--", *pathspecs], clean)
         except (OSError, subprocess.TimeoutExpired, ValueError):
             return None
         if done.returncode == 0:
