@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from goalfile import contract, contractdiff, ledger
 from goalfile.errors import GoalfileError
 from goalfile.handedit import (
+    BUDGET_RAISED_RE,
     REOPENABLE,
     reopened,
     restore_status_command,
@@ -1192,9 +1193,6 @@ def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFindin
     return found
 
 
-_BUDGET_NOTE_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
-
-
 def _ledgered_limits(old_goal: Goal, added_entries: Sequence[Entry]) -> dict[str, int | None]:
     """The limits the old revision had, with every raise the added budget entries record."""
     limits: dict[str, int | None] = {
@@ -1205,7 +1203,7 @@ def _ledgered_limits(old_goal: Goal, added_entries: Sequence[Entry]) -> dict[str
         if entry.by != BUDGET_BY:
             continue
         for note in entry.notes:
-            match = _BUDGET_NOTE_RE.match(note)
+            match = BUDGET_RAISED_RE.match(note)
             if match:
                 limits[match.group(1)] = int(match.group(3))
     return limits

@@ -287,7 +287,7 @@ BUDGET_APPROVED = "budget approved:"
 _BUDGET_APPROVED_RE = re.compile(
     r"^budget approved: iterations (\d+|unbounded), tokens (\d+|unbounded)$"
 )
-_BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
+BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
 
 
 def budget_approved_note(budget: Budget) -> str:
@@ -346,7 +346,7 @@ def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
                         number = None if value == "unbounded" else int(value)
                         limits[key] = LedgerLimit(key=key, value=number, entry=entry)
                 continue
-            raised = _BUDGET_RAISED_RE.match(text)
+            raised = BUDGET_RAISED_RE.match(text)
             if raised is None:
                 continue
             key, old, new = raised.group(1), raised.group(2), int(raised.group(3))
