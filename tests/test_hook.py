@@ -140,6 +140,94 @@ def test_block_while_unmet_then_allow_after_the_fix(hook_repo: Path, agent: str)
     assert output(done) == ({} if agent == "codex" else None)
 
 
+VERIFY_ENTRY = """### Iteration {n} ({day}) by verify-goal
+
+| id  | verdict | command            | exit | evidence                           |
+| --- | ------- | ------------------ | ---- | ---------------------------------- |
+| C1  | unmet   | `test -f done.txt` | 1    | exit 0 expected, got 1 (no output) |
+
+working directory: `..` (git top level)
+
+status: active
+contract: bca1ff6e47b1
+
+"""
+
+
+def test_a_block_writes_the_verify_entry_and_the_next_iteration_exactly(hook_repo: Path) -> None:
+    """The verify entry, the next iteration's entry and `iterations_used`, and nothing else:
+    the file after the hook, byte for byte, whether they are written apart or in one write."""
+    path = demo_goal(hook_repo)
+    before = path.read_text(encoding="utf-8")
+    day = time.strftime("%Y-%m-%d")
+    stop("claude", hook_repo)
+    if time.strftime("%Y-%m-%d") != day:
+        pytest.fail("the day changed during the test: run it again")
+    expected = before.replace("iterations_used: 1\n", "iterations_used: 2\n").replace(
+        "## Iterations\n\n## Lessons\n",
+        "## Iterations\n\n"
+        + VERIFY_ENTRY.format(n=1, day=day)
+        + f"### Iteration 2 ({day}) by stop-hook\n\n"
+        "the Stop hook sent the agent back to work: C1 unmet\n\n## Lessons\n",
+    )
+    assert path.read_bytes() == expected.encode("utf-8")
+    stop("claude", hook_repo, active=True)
+    expected = expected.replace("iterations_used: 2\n", "iterations_used: 3\n").replace(
+        "C1 unmet\n\n## Lessons\n",
+        "C1 unmet\n\n"
+        + VERIFY_ENTRY.format(n=2, day=day)
+        + f"### Iteration 3 ({day}) by stop-hook\n\n"
+        "the Stop hook sent the agent back to work: C1 unmet\n\n## Lessons\n",
+    )
+    assert path.read_bytes() == expected.encode("utf-8")
+
+
+def test_at_the_limit_the_verify_entry_and_the_exhaustion_are_written_exactly(
+    hook_repo: Path,
+) -> None:
+    text = goal_text(rows=(row("C1", "test -f done.txt", "exit 0"),), iterations="1")
+    path = write_goal(hook_repo / "goals", text)
+    day = time.strftime("%Y-%m-%d")
+    done = stop("claude", hook_repo)
+    if time.strftime("%Y-%m-%d") != day:
+        pytest.fail("the day changed during the test: run it again")
+    assert "iteration budget reached: 1 of 1 used" in done.stderr
+    expected = text.replace("status: active            #", "status: exhausted         #").replace(
+        "## Iterations\n\n## Lessons\n",
+        "## Iterations\n\n"
+        + VERIFY_ENTRY.format(n=1, day=day)
+        + f"### Iteration 1 ({day}) by stop-hook\n\n"
+        "iteration budget reached: 1 of 1 used\n\nstatus: exhausted\n\n## Lessons\n",
+    )
+    assert path.read_bytes() == expected.encode("utf-8")
+
+
+def test_a_next_iteration_the_file_cannot_take_leaves_the_verify_entry_alone(
+    hook_repo: Path,
+) -> None:
+    """`iterations_used` on a line YAML splits at a NEL cannot be set by a line edit: the
+    iteration is refused with its reason, and verify's entry is written as it is."""
+    text = goal_text(rows=(row("C1", "test -f done.txt", "exit 0"),)).replace(
+        "iterations_used: 1\ntokens_used: 0\n", "tokens_used: 0\x85iterations_used: 1\n"
+    )
+    path = write_goal(hook_repo / "goals", text)
+    day = time.strftime("%Y-%m-%d")
+    done = stop("claude", hook_repo)
+    if time.strftime("%Y-%m-%d") != day:
+        pytest.fail("the day changed during the test: run it again")
+    answer = output(done)
+    assert answer is not None and answer["decision"] == "block"
+    assert (
+        f"goalfile: goals/demo.md: no new iteration was started: {path}:1: cannot change "
+        "`iterations_used` by editing one line"
+    ) in done.stderr
+    expected = text.replace(
+        "## Iterations\n\n## Lessons\n",
+        "## Iterations\n\n" + VERIFY_ENTRY.format(n=1, day=day) + "## Lessons\n",
+    )
+    assert path.read_bytes() == expected.encode("utf-8")
+
+
 @pytest.mark.parametrize("agent", ["claude", "codex"])
 def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_stop_allowed(
     hook_repo: Path, agent: str

@@ -49,6 +49,7 @@ from goalfile.model import Finding, Goal, Kind, RowResult, Severity, Status, Ver
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
     from goalfile.commands.gitgoals import Tracked
+    from goalfile.commands.iteration import IterationStart
     from goalfile.commands.verify import VerifyOptions, VerifyResult
 
 SCHEMA_VERSION = 1
@@ -562,6 +563,40 @@ def _verify_one(
         and model_idle(git_folder=git_folder, goal=key, transcript=transcript)
     ):
         return _idle(shown)  # Gemini's retry storm: nothing ran since
+    ends = ctx.clock() + share
+
+    def answer(
+        result: VerifyResult, said: list[str], written: tuple[str, Goal] | None
+    ) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
+        return _answer(
+            result,
+            shown,
+            path,
+            stop,
+            options,
+            ctx,
+            said,
+            reviews,
+            ends=ends,
+            share=share,
+            budget=budget,
+            written=written,
+        )
+
+    answered: list[tuple[GoalOutcome, list[str]] | Exception] = []  # decided in verify's write
+
+    def then(result: VerifyResult, text: str, goal: Goal) -> tuple[str, Goal]:
+        """Decide under verify's lock, and start the next iteration in verify's own write:
+        one re-read, check and write of the file instead of two."""
+        said: list[str] = []
+        try:
+            outcome, written = answer(result, said, (text, goal))
+        except Exception as exc:  # a bug: verify's entry is written, then it holds the agent
+            answered[:] = [exc]
+            return text, goal
+        answered[:] = [(outcome, said)]
+        return written or (text, goal)
+
     verify_options = VerifyOptions(
         path=str(path),
         write=True,
@@ -569,27 +604,56 @@ def _verify_one(
         time_limit=share,
         lock_wait=min(LOCK_WAIT, share / 4),
         judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
+        then=then,
     )
-    ends = ctx.clock() + share
     try:
         try:
             result = runner(verify_options, ctx)
         except TranscriptError as exc:
             notes.append(f"token usage not read ({exc.render()}); verifying without it")
             verify_options = replace(verify_options, time_limit=max(ends - ctx.clock(), 1.0))
+            answered.clear()
             result = runner(replace(verify_options, transcript=None), ctx)
     except GoalfileError as exc:
         return _refused(shown, exc, stop)
     if gemini and transcript:
         mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
+    if not answered:  # a runner that wrote no entry through ``then``: the iteration apart
+        return answer(result, notes, None)[0]
+    if isinstance(answered[0], Exception):
+        raise answered[0]
+    outcome, said = answered[0]
+    notes.extend(said)
+    return outcome
+
+
+def _answer(
+    result: VerifyResult,
+    shown: str,
+    path: Path,
+    stop: StopInput,
+    options: HookOptions,
+    ctx: Context,
+    notes: list[str],
+    reviews: frozenset[str],
+    *,
+    ends: float,
+    share: float,
+    budget: float,
+    written: tuple[str, Goal] | None,
+) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
+    """What a verify's ``result`` asks of the agent; a block starts the next iteration. With
+    ``written`` (the text verify is writing and its goal, under its lock) the iteration is
+    added to that text, returned with its goal; without it, it is written on its own."""
     cut = _cut_short(result, out_of_time=ctx.clock() >= ends - 1.0)
     if cut:
         notes.append(result.summary)
-        return _cut(shown, result, cut, stop, share=share, budget=budget)
-    outcome = _judge(result, shown, path, stop, options, notes, reviews)
+        return _cut(shown, result, cut, stop, share=share, budget=budget), written
+    text = written[0] if written is not None else None
+    outcome = _judge(result, shown, path, stop, options, notes, reviews, text=text)
     if outcome.block:
-        outcome = _start_next_iteration(outcome, result, path, ctx, notes)
-    return outcome
+        return _start_next_iteration(outcome, result, path, ctx, notes, written)
+    return outcome, written
 
 
 _LIMIT_TEXTS = frozenset(
@@ -700,23 +764,33 @@ def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
 
 
 def _start_next_iteration(
-    outcome: GoalOutcome, result: VerifyResult, path: Path, ctx: Context, notes: list[str]
-) -> GoalOutcome:
+    outcome: GoalOutcome,
+    result: VerifyResult,
+    path: Path,
+    ctx: Context,
+    notes: list[str],
+    written: tuple[str, Goal] | None,
+) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
     """Sending the agent back to work starts the next iteration; at the iteration limit the
-    goal is exhausted instead, and the stop is allowed."""
+    goal is exhausted instead, and the stop is allowed. The iteration is added to ``written``
+    (the text verify is writing, and its goal) when given, else written on its own."""
     failing = ", ".join(
         f"{r.id} {r.verdict.value}" for r in result.rows if r.verdict is not Verdict.MET
     )
-    from goalfile.commands.iteration import next_iteration
-
+    why = failing or "the goal is not met"
     try:
-        started = next_iteration(path=str(path), ctx=ctx, why=failing or "the goal is not met")
+        if written is None:
+            from goalfile.commands.iteration import next_iteration
+
+            started = next_iteration(path=str(path), ctx=ctx, why=why)
+        else:
+            written, started = _next_in(written, str(path), ctx.today, why)
     except GoalfileError as exc:
         notes.append(f"{outcome.path}: no new iteration was started: {exc.render()}")
-        return outcome
+        return outcome, written
     notes.append(f"{outcome.path}: {started.message}")
     if not started.exhausted:
-        return outcome
+        return outcome, written
     return GoalOutcome(
         path=outcome.path,
         status=started.status.value,
@@ -726,7 +800,26 @@ def _start_next_iteration(
             f"goalfile: {outcome.summary}; {started.message}, so the goal is exhausted and the "
             f"stop is allowed (`goalfile budget {outcome.path} --iterations N` raises the limit)"
         ),
-    )
+    ), written
+
+
+def _next_in(
+    written: tuple[str, Goal], path: str, today: str, why: str
+) -> tuple[tuple[str, Goal], IterationStart]:
+    """The next iteration's edit of the text verify is writing, read back as `goalfile`'s
+    every write is (:func:`goalfile.edit.check_written`); raises, as the edit on its own
+    would, to leave the text as it is."""
+    from goalfile import edit
+    from goalfile.commands.iteration import start_next
+
+    text, goal = written
+    try:
+        new_text, started = start_next(text, goal, path=path, today=today, why=why)
+        return (new_text, edit.check_written(goal, new_text)), started
+    except GoalfileError as exc:
+        if exc.file is None and exc.line is not None:  # an edit names a line, not the file
+            exc.file = path
+        raise
 
 
 def _judge(
@@ -737,7 +830,11 @@ def _judge(
     options: HookOptions,
     notes: list[str],
     reviews: frozenset[str],
+    *,
+    text: str | None = None,
 ) -> GoalOutcome:
+    """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it
+    (read from ``path`` when not given)."""
     notes.append(result.summary)
     if result.status is not Status.ACTIVE:
         return GoalOutcome(
@@ -751,7 +848,7 @@ def _judge(
         from goalfile.progress import ledger_streak
 
         try:
-            streak = ledger_streak(read_text(path))
+            streak = ledger_streak(read_text(path) if text is None else text)
         except GoalfileError:
             streak = 0
         if streak >= options.stall_limit:

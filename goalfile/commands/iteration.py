@@ -43,31 +43,40 @@ def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
     limit, set it ``exhausted``. Refuses (file untouched) a goal that is no longer active."""
 
     def change(text: str, goal: Goal) -> tuple[str, IterationStart]:
-        require_status(goal, path, (Status.ACTIVE,), "a new iteration")
-        limit = limit_in_force(goal, "iterations")  # the ledger's, never one typed by hand
-        used = iterations_in_use(goal)  # never more than the ledger backs
-        if limit is not None and used >= limit:
-            done = IterationStart(iteration=used, status=Status.EXHAUSTED, limit=limit)
-            entry = Entry(
-                iteration=used,
-                date=ctx.today,
-                by=HOOK_BY,
-                notes=(done.message,),
-                status=Status.EXHAUSTED,
-            )
-            text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
-            return edit.set_value(text, "status", Status.EXHAUSTED.value), done
-        started = IterationStart(iteration=used + 1, status=Status.ACTIVE, limit=limit)
-        entry = Entry(
-            iteration=started.iteration,
-            date=ctx.today,
-            by=HOOK_BY,
-            notes=(
-                "the Stop hook sent the agent back to work: "
-                + ledger.md_text(ledger.clean_line(why), before=" "),
-            ),
-        )
-        text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
-        return edit.set_value(text, "iterations_used", started.iteration), started
+        return start_next(text, goal, path=path, today=ctx.today, why=why)
 
     return update_goal(path, ctx, command="goalfile hook stop", change=change)
+
+
+def start_next(
+    text: str, goal: Goal, *, path: str, today: str, why: str
+) -> tuple[str, IterationStart]:
+    """The edit :func:`next_iteration` makes: ``text`` (read as ``goal``) with the next
+    iteration's entry and ``iterations_used``, or with the goal exhausted. The Stop hook makes
+    it in the same write as its verify's entry. Raises to refuse a goal no longer active."""
+    require_status(goal, path, (Status.ACTIVE,), "a new iteration")
+    limit = limit_in_force(goal, "iterations")  # the ledger's, never one typed by hand
+    used = iterations_in_use(goal)  # never more than the ledger backs
+    if limit is not None and used >= limit:
+        done = IterationStart(iteration=used, status=Status.EXHAUSTED, limit=limit)
+        entry = Entry(
+            iteration=used,
+            date=today,
+            by=HOOK_BY,
+            notes=(done.message,),
+            status=Status.EXHAUSTED,
+        )
+        text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+        return edit.set_value(text, "status", Status.EXHAUSTED.value), done
+    started = IterationStart(iteration=used + 1, status=Status.ACTIVE, limit=limit)
+    entry = Entry(
+        iteration=started.iteration,
+        date=today,
+        by=HOOK_BY,
+        notes=(
+            "the Stop hook sent the agent back to work: "
+            + ledger.md_text(ledger.clean_line(why), before=" "),
+        ),
+    )
+    text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
+    return edit.set_value(text, "iterations_used", started.iteration), started

@@ -78,6 +78,10 @@ class VerifyOptions:
     judge_timeout: float = DEFAULT_JUDGE_TIMEOUT
     lock_wait: float = 600.0
     jobs: int = 1  # deterministic checks run at the same time; 1 = table order, one by one
+    # more edits made in the same locked write, after the entry (the Stop hook's next
+    # iteration): given the result, the text about to be written and the goal it reads as,
+    # the text to write instead and its goal
+    then: Callable[[VerifyResult, str, Goal], tuple[str, Goal]] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -241,9 +245,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             reason=run.reason,
         )
         entry_lines = ledger.render_entry(entry, status_reason=run.reason)
-        if options.write:
-            _write(goal, entry_lines, run, meter, pin=pin if tightened else None)
-        return VerifyResult(
+        result = VerifyResult(
             path=goal.path,
             slug=goal.slug,
             iteration=goal.iterations_used,
@@ -256,6 +258,10 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             tails=run.tails,
             entry_text="\n".join(entry_lines),
         )
+        if options.write:
+            then = None if options.then is None else functools.partial(options.then, result)
+            _write(goal, entry_lines, run, meter, pin=pin if tightened else None, then=then)
+        return result
 
 
 def _run_contract(goal: Goal) -> contract.Contract:
@@ -628,9 +634,11 @@ def _write(
     meter: TokenMeter | None,
     *,
     pin: str | None = None,
+    then: Callable[[str, Goal], tuple[str, Goal]] | None = None,
 ) -> None:
     """Re-read the file (a person may have edited it during the run) and apply our edits,
-    unless it is no longer the goal that was run."""
+    unless it is no longer the goal that was run; ``then`` makes more edits in the same
+    write."""
     from goalfile import edit  # here: a run that writes nothing edits no text
 
     path = loaded.path
@@ -691,4 +699,6 @@ def _write(
         exc.file = exc.file or path
         exc.message = exc.message.replace("nothing was written", not_written)
         raise
+    if then is not None:
+        text, written = then(text, written)
     write_atomic(path, text, parsed=written)
