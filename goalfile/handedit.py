@@ -214,6 +214,12 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
 
 
+def delete_line_command(path: str, line: int) -> str:
+    """A shell command, in backticks, that deletes line ``line`` of ``path`` (GNU and BSD sed
+    alike)."""
+    return f"`sed -i.orig '{line}d' {_quoted(path)} && rm {_quoted(path + '.orig')}`"
+
+
 # --- counters the ledger backs (iterations_used, impossible marks) --------------------------
 
 ITERATION_BY = frozenset({"plan", "stop-hook"})  # the commands that start an iteration

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
-from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact
+from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclosed_fence
 
 if TYPE_CHECKING:
     from goalfile.unseen import Unseen
@@ -31,6 +31,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
         *_heading_findings(goal),
+        *_fence_findings(goal),
         *_status_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
@@ -113,6 +114,47 @@ def _line_of(goal: Goal, prefix: str) -> int | None:
         if line.startswith(prefix):
             return number
     return None
+
+
+_HEADING_LINE_RE = re.compile(r"(?m)^#{1,2}[ \t]+[^\n]*?[ \t]*\r*$")
+
+
+def _fence_findings(goal: Goal) -> Iterable[Finding]:
+    """A fenced code block that never closes: Markdown reads the rest of the file as its code,
+    so the sections after it are gone, and ``verify`` would write its entry into the block."""
+    opened = unclosed_fence(goal.text)
+    if opened is None:
+        return
+    from goalfile.handedit import delete_line_command
+
+    line = goal.text.count("\n", 0, opened) + 1
+    end = goal.text.find("\n", opened)
+    opening = goal.text[opened : end if end >= 0 else len(goal.text)].strip()
+    marker = opening[: len(opening) - len(opening.lstrip(opening[0]))]
+    hidden = [m.group().strip() for m in _HEADING_LINE_RE.finditer(goal.text, opened)]
+    what = (
+        f"the heading{'s' if len(hidden) > 1 else ''} "
+        + ", ".join(f"`{h}`" for h in hidden[:3])
+        + (f" and {len(hidden) - 3} more" if len(hidden) > 3 else "")
+        if hidden
+        else "whatever is written after it"
+    )
+    yield Finding(
+        severity=Severity.ERROR,
+        line=line,
+        column=1,
+        code="unclosed-fence",
+        message=(
+            f"the code block opened by {_code_span(opening)} is never closed, so Markdown reads "
+            f"the rest of the file as code: {what} would be part of it, and a ledger entry "
+            "written there would be hidden"
+        ),
+        hint=(
+            f"close the block with a line {_code_span(marker)} where its code ends, or delete "
+            f"line {line}: "
+            f"{delete_line_command(goal.path, line)}"
+        ),
+    )
 
 
 def _heading_findings(goal: Goal) -> Iterable[Finding]:

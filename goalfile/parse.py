@@ -827,20 +827,50 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
             if fence is None:
                 yield heading + 1, True
             continue
-        line = fence_line + 1
-        marker = _FENCE_RE.match(text, line)
-        if marker is None:
-            pos = line
-            continue
-        pos = marker.end()
-        if fence is None:
-            fence = marker.group("fence")
-        elif (
-            marker.group("fence")[0] == fence[0]
-            and len(marker.group("fence")) >= len(fence)
-            and not marker.group("rest").strip()
-        ):
-            fence = None
+        pos, fence = _past_fence_line(text, fence_line + 1, fence)
+
+
+def _past_fence_line(text: str, line: int, fence: str | None) -> tuple[int, str | None]:
+    """Reading the line at ``line`` (one :meth:`Markers.next_line` found) while ``fence`` is
+    the marker of the open block (None outside one): where to read on from, and the marker of
+    the block open after that line."""
+    marker = _FENCE_RE.match(text, line)
+    if marker is None:
+        return line, fence
+    if fence is None:
+        return marker.end(), marker.group("fence")
+    if (
+        marker.group("fence")[0] == fence[0]
+        and len(marker.group("fence")) >= len(fence)
+        and not marker.group("rest").strip()
+    ):
+        return marker.end(), None
+    return marker.end(), fence
+
+
+def unclosed_fence(text: str) -> int | None:
+    """Offset of the first line of a fenced code block in the body that never closes (None when
+    every block closes).
+
+    Markdown reads such a block to the end of the file, so the sections, rows and entries after
+    it are code to every Markdown reader (and to :func:`ledger_bounds`), while the entry readers
+    read on past it (:func:`goalfile.ledger.spans_by_marks`). A goal file with one is refused
+    (lint's ``unclosed-fence``), so no two readers of a valid file disagree."""
+    pos = _body_start(text)
+    blocks = ledger.margin_blocks(text)
+    if blocks is not None and all(start > pos for start in _first_block(blocks)):
+        return blocks[1]
+    fence: str | None = None
+    opened = pos
+    markers = Markers(text)
+    while True:
+        line = markers.next_line(pos)
+        if line >= len(text):
+            return opened if fence is not None else None
+        pos, after = _past_fence_line(text, line + 1, fence)
+        if fence is None and after is not None:
+            opened = line + 1
+        fence = after
 
 
 def _first_block(blocks: tuple[Sequence[int], int | None]) -> tuple[int, ...]:
