@@ -405,12 +405,27 @@ one goalfile process. The guard finds by it the processes that left their check'
 group (``setsid``) or started before their group was registered."""
 
 _GUARD_CODE = """
-import os, signal, sys
+import os, signal, sys, time
 mark = sys.argv[1].encode()
+def read(pid, name):
+    try:
+        with open("/proc/%s/%s" % (pid, name), "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+def started(pid):  # the session and the start time, from /proc/PID/stat
+    stat = read(pid, "stat")
+    fields = stat[stat.rfind(b")") + 2:].split() if stat else []
+    return (int(fields[3]), int(fields[19])) if len(fields) > 19 else (None, None)
+owner = os.getppid()
+twin = [None, None]
+born = started(os.getpid())[1]
 groups, pending = set(), 0
 for line in sys.stdin:
     word = line.strip()
-    if word == "?":
+    if word[:1] == "=":  # goalfile's command line and environment, in hex
+        twin[int(word[1])] = bytes.fromhex(word[2:])
+    elif word == "?":
         pending += 1
     elif word == "!":
         pending -= 1
@@ -426,16 +441,19 @@ if groups or pending > 0:
         except OSError:
             pass
     me = os.getpid()
-    for _ in range(10):
+    quiet = 0
+    for _ in range(50):
         found = 0
         for entry in os.listdir("/proc"):
-            if not entry.isdigit() or int(entry) == me:
+            if not entry.isdigit() or int(entry) in (me, owner):
                 continue
-            try:
-                with open("/proc/" + entry + "/environ", "rb") as handle:
-                    marked = mark in handle.read().split(b"\\0")
-            except OSError:
+            environ = read(entry, "environ")
+            if environ is None:
                 continue
+            marked = mark in environ.split(b"\\0")
+            if not marked and twin[0] and [read(entry, "cmdline"), environ] == twin:
+                session, start = started(entry)
+                marked = session == int(entry) and start is not None and start >= born
             if marked:
                 found += 1
                 for kill in (lambda: os.killpg(os.getpgid(int(entry)), signal.SIGKILL),
@@ -444,15 +462,21 @@ if groups or pending > 0:
                         kill()
                     except OSError:
                         pass
-        if not found:
+        quiet = 0 if found else quiet + 1
+        if quiet == 2:
             break
+        time.sleep(0.02)
 """
-"""The guard reads ``?`` (a process is about to start), ``+PGID`` (it started and leads that
+"""The guard reads ``=0HEX`` and ``=1HEX`` (goalfile's ``/proc`` command line and environment,
+sent when it starts), ``?`` (a process is about to start), ``+PGID`` (it started and leads that
 process group), ``!`` (it did not start) and ``-PGID`` (its group was ended). At end of input
 (goalfile has ended, however: even SIGKILL closes the pipe) it kills every group still
 registered and, when any was registered or about to be, every process still carrying this
 goalfile's :data:`RUN_VARIABLE` value: those that left their group, and a check that started in
-the moment before its group was registered."""
+the moment before its group was registered. A check caught between its fork and its exec has
+goalfile's command line and environment, not yet the mark, and already leads a session of its
+own (its copy of the pipe closes after ``setsid``): the guard kills such a twin too, and scans
+until two scans in a row find nothing, so a process that execs meanwhile is found by its mark."""
 
 _guard: subprocess.Popen[bytes] | None = None
 _guard_lock = threading.Lock()
@@ -480,11 +504,26 @@ def _guard_say(line: str) -> None:
                     start_new_session=True,  # no Ctrl-C from the terminal, no group kill
                     close_fds=True,
                 )
+                assert _guard.stdin is not None
+                _guard.stdin.write(_identity())
             assert _guard.stdin is not None
             _guard.stdin.write(f"{line}\n".encode())
             _guard.stdin.flush()
         except (OSError, ValueError):
             pass  # no guard: the checks are still ended by goalfile itself, as long as it lives
+
+
+def _identity() -> bytes:
+    """The guard's ``=0`` and ``=1`` lines: this process's command line and environment as
+    ``/proc`` shows them, which a check forked but not yet exec'd shows too."""
+    lines = b""
+    for index, name in enumerate(("cmdline", "environ")):
+        try:
+            with open(f"/proc/self/{name}", "rb") as handle:
+                lines += f"={index}{handle.read().hex()}\n".encode()
+        except OSError:
+            pass  # no /proc: no twin to find either
+    return lines
 
 
 def _mark_entry() -> str:

@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -161,3 +162,53 @@ def test_a_process_that_left_its_group_outlives_a_normal_end(tmp_path: Path) -> 
         assert len(pids_with_argument(argument)) == 1
     finally:
         kill_leftovers(pids_with_argument(argument))
+
+
+# A goalfile stand-in: it tells the guard a check is about to start, forks, and dies while the
+# child sits between the close of its inherited descriptors and its exec (the moment
+# subprocess's child spends there is drawn out to a few seconds). The child then execs a
+# marked ``sleep``, as a check's shell would be.
+_BETWEEN_FORK_AND_EXEC = """
+import os, sys, time
+from goalfile import run
+argument = sys.argv[1]
+run._guard_say("?")
+name, _, value = run._mark_entry().partition("=")
+child = os.fork()
+if child == 0:
+    os.setsid()
+    os.closerange(3, 4096)
+    time.sleep(3)
+    os.execve("/bin/sleep", ["sleep", argument], {**os.environ, name: value})
+print(child, flush=True)
+time.sleep(600)
+"""
+
+
+def test_sigkill_while_a_check_is_between_fork_and_exec_ends_it(tmp_path: Path) -> None:
+    """A check forked but not yet exec'd when goalfile dies carries neither a registered group
+    nor the run's mark; the guard knows it by goalfile's own command line and environment, and
+    kills it before it can exec."""
+    argument = unique_sleep()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _BETWEEN_FORK_AND_EXEC, argument],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    child = 0
+    try:
+        assert proc.stdout is not None
+        child = int(proc.stdout.readline())
+        proc.stdout.close()  # the child holds its copy: no reading to its end
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        wait_for(functools.partial(gone, child), timeout=20, what="the forked check to end")
+        time.sleep(4)  # past the moment it would have exec'd its sleep
+        assert pids_with_argument(argument) == [], "a check process outlived goalfile"
+    finally:
+        kill_leftovers([*pids_with_argument(argument), *([child] if child else [])])
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
