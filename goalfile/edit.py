@@ -403,7 +403,10 @@ def _append_to_ledger(text: str, block: Sequence[str]) -> str | None:
             break
         content = start - 1
     if at_end:
-        return ledger.spliced(text, f"{text[:content]}\n{cr}\n{body}\n", content, 0)
+        added = f"\n{cr}\n{body}\n"
+        if content == len(text) - 1 and text.endswith("\n"):  # a slice of the text is a copy
+            return ledger.spliced(text, text + added[1:], content, 0)
+        return ledger.spliced(text, text[:content] + added, content, 0)
     new = f"{text[:content]}\n{cr}\n{body}\n{cr}\n{text[end:]}"
     return ledger.spliced(text, new, content, len(text) - end)
 

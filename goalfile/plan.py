@@ -204,9 +204,13 @@ def record_in_section(
         return text
     first, stop = section.line, section.end - 1  # 0-based: the section's content lines
     # split no further than the section's end: the ledger, often below, may be long
-    lines = text.split("\n", stop)
-    rest = lines[stop:]  # the text after the section's last line break, as one piece
-    del lines[stop:]
+    cut = 0  # just after the section's last line break
+    for _ in range(stop):
+        cut = text.find("\n", cut) + 1
+        if not cut:
+            break
+    lines = text[:cut].split("\n")[:stop] if cut else text.split("\n")
+    rest = cut > 0  # a line break ends the section's last line, and the rest follows it
     cr = "\r" if lines[0].endswith("\r") else ""
     content = lines[first:stop]
     new_revision = f"revision: {revision}"
@@ -248,9 +252,14 @@ def record_in_section(
         if head < len(content) or rest:
             block.append(cr)
         content[0:head] = block
-    new = "\n".join([*lines[:first], *content, *rest])
     start = sum(map(len, lines[:first])) + first  # the section's first line, in both texts
-    return ledger.spliced(text, new, start, len(rest[0]) + 1 if rest else 0)
+    if not rest:  # the section ends the text
+        return ledger.spliced(text, "\n".join([*lines[:first], *content]), start, 0)
+    edited = "\n".join([*lines[:first], *content, ""])
+    # the text up to ``cut`` begins it: replacing it copies the rest once, where splitting
+    # the rest off and joining it again copied it twice
+    new = text.replace(text[:cut], edited, 1)
+    return ledger.spliced(text, new, start, len(text) - cut)
 
 
 def _strip_tail(lines: Sequence[str]) -> Sequence[str]:
