@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from goalfile import ledger
 from goalfile.errors import Refused, Terminated, UsageError, WriteFailed, interrupted
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
@@ -32,16 +33,23 @@ def read_text(path: str | os.PathLike[str]) -> str:
     the text they were decoded from (or encoded from), not a new copy: a long ledger read back
     right after a write (the Stop hook's new iteration after its verify) is neither decoded
     again nor indexed again."""
-    data = _read_bytes(path)
     last = _last_read
-    if last is not None and last[0] == str(path) and last[1] == data:
+    data = _read_bytes(path, last[1] if last is not None and last[0] == str(path) else None)
+    if data is None:
+        assert last is not None  # the file holds the bytes last read or written there
         return last[3]
     return data.decode(ENCODING, ERRORS)
 
 
-def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+Content = tuple[tuple[bytes, int, int], ...]
+"""The bytes of a file as spans (buffer, start, end) of buffers, in order: a file written
+from the buffer it was read into and the bytes an edit added."""
+
+
+def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> bytes | None:
+    """The goal file's bytes; None when they are exactly ``known``."""
     try:
-        return read_regular(path, what="goal file")
+        return _read(path, what="goal file", known=known)
     except FileNotFoundError:
         raise UsageError(
             f"{path}: no such goal file",
@@ -54,7 +62,7 @@ def _read_bytes(path: str | os.PathLike[str]) -> bytes:
 
 
 # the path, bytes, goal and text load_goal parsed or write_atomic wrote last
-_last_read: tuple[str, bytes, Goal, str] | None = None
+_last_read: tuple[str, Content, Goal, str] | None = None
 
 
 _KINDS = (
@@ -78,6 +86,22 @@ def read_regular(
     it was opened plus :data:`GROWTH`: a file that grows faster than it is read is refused.
     ``hint`` is the refusal's fix (by default: name a regular file).
     Raises OSError as ``open`` does (FileNotFoundError, IsADirectoryError...)."""
+    data = _read(path, what=what, limit=limit, hint=hint)
+    assert data is not None  # only a file compared with known bytes reads as None
+    return data
+
+
+def _read(
+    path: str | os.PathLike[str],
+    *,
+    what: str,
+    limit: int | None = None,
+    hint: str | None = None,
+    known: Content | None = None,
+) -> bytes | None:
+    """:func:`read_regular`, or None when the file holds exactly the bytes ``known`` (a goal
+    read again, as verify reads it again under the lock: compared a piece at a time, without
+    a second buffer of its size)."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:  # a socket cannot be opened at all (ENXIO): say what it is
@@ -92,6 +116,10 @@ def read_regular(
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "special file")
             raise _not_regular(path, kind, what, hint)
         os.set_blocking(fd, True)
+        if known is not None and limit is None and info.st_size == _size(known):
+            if _holds(fd, known):
+                return None
+            os.lseek(fd, 0, os.SEEK_SET)
         cap = info.st_size + GROWTH if limit is None else limit
         chunks, total = [], 0
         while total <= cap:  # one read of the whole file, as a rule: one buffer, no join
@@ -110,6 +138,28 @@ def read_regular(
         return data if limit is None or len(data) <= limit else data[:limit]
     finally:
         os.close(fd)
+
+
+_PIECE = 1 << 16
+"""Bytes read at a time when a file is compared with the bytes it held."""
+
+
+def _size(content: Content) -> int:
+    return sum(end - start for _, start, end in content)
+
+
+def _holds(fd: int, known: Content) -> bool:
+    """Whether the rest of the open file is exactly ``known``, read into one small buffer a
+    piece at a time: a long goal read again costs no new buffer of its size, whose pages the
+    kernel would fault in."""
+    buffer = bytearray(_PIECE)
+    for data, start, end in known:
+        while start < end:
+            count = os.readv(fd, [memoryview(buffer)[: end - start]])
+            if not count or not data.startswith(memoryview(buffer)[:count], start):
+                return False
+            start += count
+    return not os.readv(fd, [buffer])
 
 
 def _is_socket(path: str | os.PathLike[str]) -> bool:
@@ -149,13 +199,14 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
     parsing is a function of the text, so only the bytes are compared."""
     global _last_read
     where = str(path)
-    data = _read_bytes(path)
     last = _last_read
-    if last is not None and last[0] == where and last[1] == data:
+    data = _read_bytes(path, last[1] if last is not None and last[0] == where else None)
+    if data is None:
+        assert last is not None  # the file holds the bytes last read or written there
         return last[2]
     text = data.decode(ENCODING, ERRORS)
     goal = parse_goal(text, path=where)
-    _last_read = (where, data, goal, text)
+    _last_read = (where, ((data, 0, len(data)),), goal, text)
     return goal
 
 
@@ -192,11 +243,14 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, parsed: Goal | None
     global _last_read
     with _interrupts_held(path):
         try:
-            data = _replace(path, text)
+            content = _content(path, text)
+            _replace(path, content)
             # kept only when reading the bytes back gives this very text (a text with lone
             # surrogates may not survive the round trip)
-            if parsed is not None and (text.isascii() or data.decode(ENCODING, ERRORS) == text):
-                _last_read = (str(path), data, parsed, text)
+            if parsed is not None and (
+                text.isascii() or _joined(content).decode(ENCODING, ERRORS) == text
+            ):
+                _last_read = (str(path), content, parsed, text)
         except OSError as exc:
             raise WriteFailed(
                 f"cannot write {path}: {exc.strerror or exc}; the file keeps its old content",
@@ -253,8 +307,62 @@ def _act_on(caught: set[int], *, written: bool, path: str | os.PathLike[str]) ->
     ) from None
 
 
-def _replace(path: str | os.PathLike[str], text: str) -> bytes:
-    """Write ``text`` over the file; the bytes written."""
+def _content(path: str | os.PathLike[str], text: str) -> Content:
+    """The bytes of ``text``. An ASCII text that edits (:func:`goalfile.ledger.spliced`) made
+    from the ASCII text last read or written at ``path`` takes what they kept from that text's
+    bytes, and only what they wrote is encoded: a long ledger is neither encoded again nor
+    copied into a new buffer of its size, whose pages the kernel would fault in."""
+    last = _last_read
+    made = ledger.pieces_of(text) if last is not None and last[0] == str(path) else None
+    if (
+        made is None
+        or last is None
+        or made[0] is not last[3]
+        or not text.isascii()
+        or not made[0].isascii()  # then its offsets are those of its bytes
+        or _size(last[1]) != len(made[0])
+    ):
+        data = text.encode(ENCODING, ERRORS)
+        return ((data, 0, len(data)),)
+    content: list[tuple[bytes, int, int]] = []
+    for piece in made[1]:
+        if isinstance(piece, str):
+            data = piece.encode(ENCODING)
+            content.append((data, 0, len(data)))
+        else:
+            content.extend(_spans(last[1], *piece))
+    return tuple(content)
+
+
+def _spans(content: Content, start: int, end: int) -> Iterator[tuple[bytes, int, int]]:
+    """The spans of ``content`` that hold its bytes from ``start`` to ``end``."""
+    pos = 0
+    for data, begin, finish in content:
+        low, high = max(start, pos), min(end, pos + finish - begin)
+        if low < high:
+            yield data, begin + low - pos, begin + high - pos
+        pos += finish - begin
+
+
+def _joined(content: Content) -> bytes:
+    if len(content) == 1 and content[0][1] == 0 and content[0][2] == len(content[0][0]):
+        return content[0][0]
+    return b"".join(memoryview(data)[start:end] for data, start, end in content)
+
+
+def _write_all(fd: int, content: Content) -> None:
+    """Write the spans of ``content`` in order, from their buffers (no joined copy)."""
+    views = [memoryview(data)[start:end] for data, start, end in content if end > start]
+    while views:
+        written = os.writev(fd, views)
+        while views and written >= len(views[0]):
+            written -= len(views.pop(0))
+        if views and written:
+            views[0] = views[0][written:]
+
+
+def _replace(path: str | os.PathLike[str], content: Content) -> None:
+    """Write ``content`` over the file."""
     real = os.path.realpath(path)
     folder = os.path.dirname(real) or "."
     try:
@@ -268,12 +376,10 @@ def _replace(path: str | os.PathLike[str], text: str) -> bytes:
     _remove_stale_temporaries(folder, name)
     import tempfile  # here: reading goals (status, the hook on a met goal) needs no writing
 
-    data = text.encode(ENCODING, ERRORS)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=_temporary_prefix(name), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
+            _write_all(handle.fileno(), content)
             os.fsync(handle.fileno())
             if info is not None and (info.st_uid, info.st_gid) != (os.geteuid(), os.getegid()):
                 _keep_owner(path, handle.fileno(), info)
@@ -290,7 +396,6 @@ def _replace(path: str | os.PathLike[str], text: str) -> bytes:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
-    return data
 
 
 def _require_replaceable(path: str | os.PathLike[str], info: os.stat_result) -> None:

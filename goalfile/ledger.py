@@ -1053,7 +1053,42 @@ def spliced(old: str, new: str, start: int, tail: int) -> str:
         return new
     _SPLICES.append((new, old, start, tail))
     del _SPLICES[:-2]
+    base, pieces = pieces_of(old) or (old, ((0, len(old)),))
+    written = new[start : len(new) - tail]
+    made = (*_part(pieces, 0, start), written, *_part(pieces, len(old) - tail, len(old)))
+    _PIECES.append((new, base, made))
+    del _PIECES[:-2]
     return new
+
+
+Pieces = tuple[tuple[int, int] | str, ...]
+"""A text as pieces, in order: spans (start, end) of another text, and texts."""
+
+_PIECES: list[tuple[str, str, Pieces]] = []  # (edited, base, its pieces), newest last
+
+
+def pieces_of(text: str) -> tuple[str, Pieces] | None:
+    """The text the last edits (:func:`spliced`, one after the other) made ``text`` from,
+    and ``text`` as spans of it and what the edits wrote; None for any other text. A goal
+    file is written from the bytes it was read as, and only what the edits wrote is encoded."""
+    for edited, base, pieces in _PIECES:
+        if edited is text:
+            return base, pieces
+    return None
+
+
+def _part(pieces: Pieces, start: int, end: int) -> Iterator[tuple[int, int] | str]:
+    """The pieces of the characters ``start`` to ``end`` of the text ``pieces`` make."""
+    pos = 0
+    for piece in pieces:
+        size = piece[1] - piece[0] if isinstance(piece, tuple) else len(piece)
+        low, high = max(start, pos), min(end, pos + size)
+        if low < high:
+            if isinstance(piece, tuple):
+                yield piece[0] + low - pos, piece[0] + high - pos
+            else:
+                yield piece[low - pos : high - pos]
+        pos += size
 
 
 def splice_of(text: str) -> tuple[str, int, int] | None:

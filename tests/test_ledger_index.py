@@ -490,3 +490,48 @@ def parsed(text: str) -> object:
         return parse.parse_goal(text, path="g.md")
     except GoalfileError as exc:
         return exc.render()
+
+
+@settings(max_examples=300, deadline=None)
+@given(edited_texts())
+def test_an_edited_text_is_made_of_its_pieces(texts: tuple[str, str]) -> None:
+    """The pieces an edited text is written from (spans of the text the edits began with,
+    and what they wrote) make exactly that text."""
+    _, new = texts
+    found = ledger.pieces_of(new)
+    if found is None:  # no edit, or one made by lines: written as a whole
+        return
+    base, pieces = found
+    made = "".join(base[p[0] : p[1]] if isinstance(p, tuple) else p for p in pieces)
+    assert made == new
+
+
+@settings(max_examples=200, deadline=None)
+@given(edited_texts())
+def test_an_edited_text_is_written_as_its_bytes(tmp_path_factory, texts) -> None:  # type: ignore[no-untyped-def]
+    """A text the edits made of the one written last is written from that text's bytes and
+    what the edits wrote: the file holds the edited text's bytes exactly, and reads back as it."""
+    from goalfile import files
+
+    first, new = texts
+    path = tmp_path_factory.mktemp("w") / "g.md"
+    goal = parse.parse_goal(GOAL_TEXT, path=str(path))
+    files.write_atomic(path, first, parsed=goal)  # kept as the bytes last written there
+    files.write_atomic(path, new)
+    assert path.read_bytes() == new.encode("utf-8", "surrogateescape")
+    assert files.read_text(path) == new
+
+
+GOAL_TEXT = """---
+slug: g
+status: active
+---
+# Goal: g
+
+## Acceptance criteria
+| id | criterion | check | expected | kind |
+|----|-----------|-------|----------|------|
+| C1 | it runs | `true` | exit 0 | deterministic |
+
+## Iterations
+"""
