@@ -857,6 +857,22 @@ def unclosed_fence(text: str) -> int | None:
     read on past it (:func:`goalfile.ledger.spans_by_marks`). A goal file with one is refused
     (lint's ``unclosed-fence``), so no two readers of a valid file disagree."""
     pos = _body_start(text)
+    if (
+        pos
+        and ledger.headings(text).unfenced
+        and "```" not in text[:pos]
+        and "~~~" not in text[:pos]
+    ):
+        # every fence line of the text opens a block or closes the one before it, and every
+        # block closes (ledger._UNFENCED_RE, matched when the text was read), from a frontmatter
+        # without one: as goalfile and mdformat write a ledger, whose blocks are not matched here
+        return None
+    return _unclosed_after(text, pos)
+
+
+def _unclosed_after(text: str, pos: int) -> int | None:
+    """:func:`unclosed_fence` of the text from ``pos`` (the body's start) on, read by its
+    blocks or a fence line at a time."""
     blocks = ledger.margin_blocks(text)
     if blocks is not None and all(start > pos for start in _first_block(blocks)):
         return blocks[1]

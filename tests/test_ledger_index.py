@@ -535,3 +535,18 @@ status: active
 
 ## Iterations
 """
+
+
+@settings(max_examples=600, deadline=None)
+@given(fenced_ledgers(), st.sampled_from(["", "```", "~~~", "a: ```x"]))
+def test_an_unclosed_fence_is_found_without_the_blocks_as_with_them(
+    body: str, in_frontmatter: str
+) -> None:
+    """A text read without its blocks (ledger._UNFENCED_RE) has no unclosed fenced block: the
+    answer given without matching its blocks is the one its blocks give."""
+    text = f"---\nslug: g\n{in_frontmatter}\n---\n# Goal: g\n\n## Iterations\n{body}\n## Lessons\n"
+    read_whole(text)
+    assert parse.unclosed_fence(text) == parse._unclosed_after(text, parse._body_start(text))
+    edited = edit.append_to_section(text, "Iterations", ["```", "out", "```", "x"])
+    read_edited(edited)  # indexed from the text it was edited from
+    assert parse.unclosed_fence(edited) == parse._unclosed_after(edited, parse._body_start(edited))
