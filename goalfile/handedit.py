@@ -220,6 +220,13 @@ def delete_line_command(path: str, line: int) -> str:
     return f"`sed -i.orig '{line}d' {_quoted(path)} && rm {_quoted(path + '.orig')}`"
 
 
+def delete_lines_command(path: str, first: int, last: int) -> str:
+    """A shell command, in backticks, that deletes lines ``first`` to ``last`` of ``path`` (and
+    nothing else); it works with GNU and BSD sed alike."""
+    where = str(first) if last <= first else f"{first},{last}"
+    return f"`sed -i.orig '{where}d' {_quoted(path)} && rm {_quoted(path + '.orig')}`"
+
+
 # --- counters the ledger backs (iterations_used, impossible marks) --------------------------
 
 ITERATION_BY = frozenset({"plan", "stop-hook"})  # the commands that start an iteration

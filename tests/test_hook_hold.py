@@ -189,8 +189,9 @@ def test_a_cwd_with_a_nul_is_a_goal_file_error_that_holds_the_agent(project: Pat
     assert answer is not None and answer["decision"] == "block", answer
     reason = str(answer["reason"])
     assert "verify-goal real iteration 1: C1 unmet" in reason  # verified all the same
-    assert "goals/.cache/aaa.md:10:6: cwd 'a\\x00b' holds the control character U+0000" in reason
-    assert "fix: delete the `cwd:` line" in reason
+    assert "goals/.cache/aaa.md:10: cwd 'a\\x00b' holds the control character U+0000" in reason
+    fix = fix_of(reason)
+    assert fix == "sed -i.orig '10d' goals/.cache/aaa.md && rm goals/.cache/aaa.md.orig", reason
 
     lint = run_goalfile("lint", "goals/.cache/aaa.md", cwd=project)
     assert lint.returncode == 3
@@ -205,6 +206,31 @@ def test_a_cwd_with_a_nul_is_a_goal_file_error_that_holds_the_agent(project: Pat
     # the fix, as it says: the line deleted, the goal is activated
     decoy.write_text(decoy.read_text("utf-8").replace('cwd: "a\\0b"\n', ""), encoding="utf-8")
     assert run_goalfile("activate", decoy, cwd=project).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "deleted"),
+    [
+        ('shell: "/bin/sh\\0x"', "10d"),
+        ("cwd: |\n  a\n  b", "10,12d"),  # a block scalar: its value's lines go with the key
+        ('cwd: "a\\eb"\n\n', "10,12d"),
+    ],
+)
+def test_the_fix_for_a_path_value_no_system_call_takes_deletes_its_lines(
+    project: Path, lines: str, deleted: str
+) -> None:
+    write_goal(project / "goals", NUL_CWD.replace('cwd: "a\\0b"', lines), "aaa.md")
+    answer, _ = hook(project)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "goalfile could not read goals/aaa.md: goals/aaa.md:10: " in reason, reason
+    fix = fix_of(reason)
+    assert fix == f"sed -i.orig '{deleted}' goals/aaa.md && rm goals/aaa.md.orig", reason
+    assert sh(fix, project).returncode == 0
+    assert (project / "goals" / "aaa.md").read_text(encoding="utf-8") == NUL_CWD.replace(
+        'cwd: "a\\0b"\n', ""
+    )
+    assert run_goalfile("lint", "goals/aaa.md", cwd=project).returncode == 0
 
 
 @pytest.mark.parametrize(

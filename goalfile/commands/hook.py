@@ -523,6 +523,9 @@ def _look(
     if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
         return _unbacked(shown, unbacked, stop)
     if goal.status is Status.ACTIVE:
+        bad = _bad_path(goal, shown, stop)
+        if bad is not None:  # verify would refuse it; the reason says which lines to delete
+            return bad
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
     if path in named:
         return GoalOutcome(
@@ -908,6 +911,43 @@ def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
         "line), never by giving up the goal; the next stop verifies it.",
         stop,
     )
+
+
+_DELETED = {
+    "cwd": "the checks then run at the git top level",
+    "shell": "the checks then run in /bin/sh",
+}
+
+
+def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
+    """An active goal whose `cwd` or `shell` holds a NUL or another control character, which no
+    system call takes (a lint error, so verify refuses the goal): it holds the agent like a file
+    that does not load, naming the file and line, with the command that deletes the key's lines
+    (a value YAML continues on indented lines goes with them)."""
+    from goalfile.handedit import delete_lines_command
+    from goalfile.parse import path_problem
+
+    for key, then in _DELETED.items():
+        value = goal.meta.get(key)
+        why = path_problem(value) if isinstance(value, str) else None
+        first = goal.key_line(key)
+        if why is None or first is None or not 1 < first < goal.frontmatter_end:
+            continue
+        lines = goal.text.splitlines()
+        last = first
+        while last + 1 < goal.frontmatter_end and lines[last][:1] in ("", " ", "\t"):
+            last += 1  # lines[last] is line last + 1: a continuation of the value, or blank
+        fix = delete_lines_command(shown, first, last)
+        return _once(
+            shown,
+            "invalid",
+            f"goalfile could not read {shown}: {shown}:{first}: {key} {value!r} {why}\n"
+            f"  fix: {fix} deletes the `{key}:` line ({then})",
+            "Run the fix as written (or write a folder relative to the goal file there), never "
+            "by giving up the goal; the next stop verifies it.",
+            stop,
+        )
+    return None
 
 
 def _unbacked(shown: str, finding: Finding, stop: StopInput) -> GoalOutcome:

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from xml.sax.saxutils import unescape
 
 __all__ = [
     "AnthropicServer",
@@ -567,8 +568,8 @@ class ResponsesServer(FakeModel):
         if not after_tool and last.get("role") == "user":
             for text in _texts(last.get("content")):
                 found = HOOK_PROMPT.search(text)
-                if found:
-                    feedback = found.group(1)
+                if found:  # an XML element: the reason's `&`, `<` and `>` come escaped
+                    feedback = unescape(found.group(1), {"&quot;": '"', "&apos;": "'"})
         every = [t for i in items for t in _texts(i.get("content", i.get("output")))]
         return Turn(
             index=index,

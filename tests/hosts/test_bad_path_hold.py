@@ -1,0 +1,158 @@
+"""The real Claude Code and Codex write a goal file by hand whose `cwd` holds a NUL, and stop:
+the Stop hook holds them on it, naming the file and line, with a `fix:` that the model runs
+exactly as printed in the host's own shell tool; the goal then loads, is verified, and the
+session ends with both goals met.
+
+The hand-written goal sits in a folder git ignores (`goals/.cache/`), with `status: active`
+and no ledger, as an agent would write one to end its session: `cwd: "a\\0b"` (a NUL, in a
+YAML double-quoted string) is a value no system call takes, so every command that looks at
+the goal refuses it (docs/trust.md). The hook answers for it like a goal file that does not
+load (block once), and verifies the project's own goal all the same.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import run_goalfile
+from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Shell, Turn
+from host_install import install_cli
+from host_run import HostRun, run_claude, run_codex, trust_codex_hooks, write_codex_config
+from hosts_fixtures import (
+    CLAUDE_CODE,
+    CODEX,
+    GOAL,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    start_server,
+)
+from hosts_fixtures import isolation as isolation
+
+DECOY = "goals/.cache/aaa.md"
+DECOY_TEXT = "\n".join(
+    [
+        "---",
+        "slug: aaa",
+        "status: active",
+        "created: 2026-12-01",
+        "budget:",
+        "  iterations: 5",
+        "  tokens: null",
+        "iterations_used: 0",
+        "tokens_used: 0",
+        'cwd: "a\\0b"',
+        "---",
+        "# Goal: x",
+        "",
+        "## Non-goals",
+        "",
+        "- n",
+        "",
+        "## Acceptance criteria",
+        "",
+        "| id | criterion | check | expected | kind |",
+        "|----|----|----|----|----|",
+        "| C1 | c | `true` | exit 0 | deterministic |",
+        "",
+        "## Iterations",
+        "",
+    ]
+)
+# what the model types in its shell tool: the goal file, by hand, in a folder git ignores
+WRITE_DECOY = (
+    "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "
+    f"cat > {DECOY} <<'EOF'\n{DECOY_TEXT}EOF"
+)
+PRINTED_FIX = f"sed -i.orig '10d' {DECOY} && rm {DECOY}.orig"
+
+
+def session(host: str, repo: Path, script: object, isolation: Isolation) -> FakeModel:
+    home = repo.parent / "home"
+    prompt = "Make the goal in goals/demo.md met."
+    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
+    with start_server(kind, script, isolation) as server:  # type: ignore[arg-type]
+        run: HostRun
+        if host == "claude":
+            run = run_claude(
+                install_cli(CLAUDE_CODE),
+                repo=repo,
+                home=home,
+                server_url=server.url,
+                prompt=prompt,
+                netns=isolation.netns,
+            )
+        else:
+            codex, codex_home = install_cli(CODEX), home / ".codex"
+            write_codex_config(codex_home, server_url=server.url, repo=repo)
+            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
+            run = run_codex(
+                codex, repo=repo, codex_home=codex_home, prompt=prompt, netns=isolation.netns
+            )
+    log = server.write_log(repo.parent / f"{host}-requests.jsonl")
+    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
+    return server
+
+
+def ran_quietly(host: str, output: str) -> bool:
+    """Whether a shell tool's result says the command exited 0 and printed nothing."""
+    if host == "claude":
+        return output == "(Bash completed with no output)"
+    return "Process exited with code 0\n" in output and output.endswith("Output:\n")
+
+
+def status_of(repo: Path, path: str) -> str:
+    done = run_goalfile("status", "--json", path, cwd=repo)
+    return str(json.loads(done.stdout)["goals"][0]["status"])
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_printed_fix_runs(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    printed: list[str] = []
+    fix_results: list[str | None] = []
+
+    def script(turn: Turn) -> Reply:
+        if turn.after_tool:
+            if printed and len(fix_results) < len(printed):
+                fix_results.append(turn.tool_output)
+            return Say("Done.")
+        if turn.feedback is None:
+            return Shell(WRITE_DECOY)
+        found = re.search(r"\n  fix: `([^`]+)`", turn.feedback)
+        if found is not None:
+            printed.append(found.group(1))
+            return Shell(found.group(1))  # the model runs the printed fix, as written
+        return Shell("touch done.txt")  # the hand-written goal loads now: meet the real one
+
+    server = session(host, repo, script, isolation)
+    reasons = server.feedbacks()
+    assert len(reasons) == 2, reasons
+    held, unmet = reasons
+    # the first stop: the hand-written goal names its file, line and value; the project's own
+    # goal was verified all the same
+    assert (
+        f"goalfile could not read {DECOY}: {DECOY}:10: cwd 'a\\x00b' holds the control "
+        "character U+0000, which no path holds\n"
+        f"  fix: `{PRINTED_FIX}` deletes the `cwd:` line" in held
+    ), held
+    assert "verify-goal demo iteration 0: C1 unmet; status: active" in held, held
+    assert printed == [PRINTED_FIX]
+    # the fix ran in the host's shell, as printed, without a word of error, and changed only
+    # that line; the goal then loaded and was verified met at the next stop
+    assert len(fix_results) == 1 and ran_quietly(host, fix_results[0] or ""), fix_results
+    lines = DECOY_TEXT.split("\n")
+    now = (repo / DECOY).read_text(encoding="utf-8").split("\n")
+    assert now[3:21] == lines[3:9] + lines[10:22], now  # verify set `status: met` since
+    assert sorted(p.name for p in (repo / "goals" / ".cache").iterdir()) == ["aaa.md"]
+    assert DECOY not in unmet and "verify-goal demo iteration 1: C1 unmet" in unmet, unmet
+    goalfile_ok("lint", DECOY, cwd=repo)
+    assert status_of(repo, DECOY) == "met"
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
