@@ -2,9 +2,10 @@
 whatever blocks it, and an answer it did not reach holds the agent.
 
 A host kills a hook that outlives its timeout, and Claude Code, Codex and goalfile's pi
-extension then let the agent stop (a hook that failed is not a "block"). So a hook that never
-answers (something it reads or runs does not return) would be a way out. :func:`start` runs a
-watchdog thread that, at :func:`limit_for` seconds (a little below the host's timeout), prints
+extension then let the agent stop (a hook that failed is not a "block"), discarding what it
+printed. So a hook that never answers in time (something it reads or runs does not return)
+would be a way out. :func:`start` runs a watchdog thread that, at :func:`limit_for` seconds
+from when the host started the process (a little below the host's timeout), prints
 the host's block answer, naming why and where the hook was, and ends the process; SIGTERM and
 SIGINT (a host's kill, Ctrl-C) do the same at once. The signals reach the watchdog through
 :func:`signal.set_wakeup_fd`, written by the interpreter's C-level handler, so the answer
@@ -47,7 +48,8 @@ class Watch:
         self.limit = limit_for(timeout)
         self.agent = agent  # the host, once the input names it (:meth:`host`)
         self.as_json = as_json
-        self._deadline = time.monotonic() + self.limit
+        # the host's clock started when it started this process, before Python loaded goalfile
+        self._deadline = time.monotonic() + self.limit - running_for()
         self._lock = threading.RLock()  # RLock: a signal may come while the main thread prints
         self._answered = False
         self._wake_read, wake_write = os.pipe()
@@ -152,6 +154,20 @@ def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch:
         if noted in SIGNALS:
             watch._hold(noted)
     return watch
+
+
+def running_for() -> float:
+    """Seconds since this process began (the host started it; `sh -c` execs goalfile in the
+    same process), from ``/proc/self/stat``; 0 where the system does not say. At most 10 s: a
+    start time that far back is not the host's start of this hook."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            stat = handle.read()
+        ticks = int(stat.rsplit(b")", 1)[1].split()[19])  # field 22: starttime, in clock ticks
+        since = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0.0
+    return min(max(since, 0.0), 10.0)
 
 
 def held_reason(signum: int | None, *, limit: float, timeout: float, where: str | None) -> str:

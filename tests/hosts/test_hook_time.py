@@ -1,0 +1,338 @@
+"""The Stop hook's time, with the real Claude Code and Codex: its own time limit, a host that
+kills it, and the share of its time between goals.
+
+What the real hosts do with a hook that outlives the hook `timeout` they were given (seen here,
+and asserted below): Claude Code 2.1.332 sends the hook's process group SIGTERM at the timeout
+and **discards whatever the hook printed**, also a block printed before the kill; its transcript
+records `hook_cancelled` (`timedOut: true`) and the stop goes ahead. Codex 0.171.0 ends the hook
+without a SIGTERM (the hook sees no signal it could answer) and lets the agent stop as well. So
+an answer counts only when it comes before the host's timeout: goalfile's watchdog answers
+`block` at its `--timeout` less a tenth (hookwatch), which reaches the model when `--timeout`
+is the host's timeout, and a hook whose `--timeout` is above the host's is killed unheard
+(docs/hosts.md, "The hook's own time limit").
+
+Each case registers the hook with a small timeout: `timeout` in .claude/settings.json and
+.codex/hooks.json, and the same `--timeout` on the command, as a user who lowers it would.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import clean_env, git, make_git_repo, run_goalfile
+from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Shell, Turn
+from host_install import install_cli
+from host_run import (
+    HostRun,
+    claude_transcripts,
+    run_claude,
+    run_codex,
+    trust_codex_hooks,
+    write_codex_config,
+)
+from hosts_fixtures import (
+    CLAUDE_CODE,
+    CODEX,
+    GOAL,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    start_server,
+    verify_entries,
+)
+from hosts_fixtures import isolation as isolation
+
+PROMPT = "Make the goal in goals/demo.md met."
+SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
+
+
+def register(repo: Path, host: str, *, timeout: int, command: str) -> None:
+    """Give the host's Stop hook (as `init` registered it) ``timeout`` seconds and ``command``."""
+    path = repo / SETTINGS[host]
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    [group] = settings["hooks"]["Stop"]
+    [hook] = group["hooks"]
+    assert hook["command"] == f"goalfile hook stop --agent {host}", hook
+    hook.update(command=command, timeout=timeout)
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def session(host: str, repo: Path, script: Any, isolation: Isolation) -> tuple[FakeModel, HostRun]:
+    home = repo.parent / "home"
+    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
+    with start_server(kind, script, isolation) as server:
+        if host == "claude":
+            run = run_claude(
+                install_cli(CLAUDE_CODE),
+                repo=repo,
+                home=home,
+                server_url=server.url,
+                prompt=PROMPT,
+                netns=isolation.netns,
+            )
+        else:
+            codex, codex_home = install_cli(CODEX), home / ".codex"
+            write_codex_config(codex_home, server_url=server.url, repo=repo)
+            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
+            run = run_codex(
+                codex, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
+            )
+    log = server.write_log(repo.parent / f"{host}-requests.jsonl")
+    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
+    return server, run
+
+
+def claude_hook_records(repo: Path) -> list[dict[str, Any]]:
+    """What Claude Code's transcript says about its Stop hooks: each `hook_cancelled`
+    attachment and each `stop_hook_summary`."""
+    found = []
+    for transcript in claude_transcripts(repo.parent / "home", repo):
+        for line in transcript.read_text(encoding="utf-8").splitlines():
+            record = json.loads(line)
+            attachment = record.get("attachment") or {}
+            if attachment.get("type") == "hook_cancelled" or (
+                record.get("subtype") == "stop_hook_summary"
+            ):
+                found.append(attachment or record)
+    return found
+
+
+# --- the watchdog: an answer before the host's timeout ---------------------------------------
+
+
+def hanging_monitor(repo: Path) -> Path:
+    """Make git wait: the repository's file system monitor (`core.fsmonitor`, a program git runs
+    before it reads the index) sleeps 30 s. `git ls-files`, which the hook runs to find the goal
+    files git tracks, waits for it (goalfile gives git 60 s). The model ends it with `rm`."""
+    monitor = repo / "slow-monitor"
+    monitor.write_text("#!/bin/sh\nexec sleep 30\n", encoding="utf-8")
+    monitor.chmod(0o755)
+    git(repo, "add", "-A")  # git asks the monitor only once there is an index
+    git(repo, "commit", "-qm", "the goal")
+    git(repo, "config", "core.fsmonitor", str(monitor))
+    return monitor
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """Something the hook runs does not return (git waits for a monitor that hangs): at its
+    time limit, 9 s of the host's 10 s, the watchdog answers block, the host hands the reason to
+    the model, the model removes what hangs, and the next stop verifies the goal met."""
+    repo = goal_repo(tmp_path)
+    register(repo, host, timeout=10, command=f"goalfile hook stop --agent {host} --timeout 10")
+    monitor = hanging_monitor(repo)
+
+    def script(turn: Turn) -> Reply:
+        if turn.after_tool:
+            return Say("Done.")
+        return Shell("touch done.txt" if turn.feedback is None else f"rm {monitor.name}")
+
+    server, run = session(host, repo, script, isolation)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1, (reasons, run.explain())
+    [held] = reasons
+    assert (
+        "goalfile hook stop did not answer within its time limit (9s of the host's 10s hook "
+        "timeout; it was at " in held
+    ), held
+    assert re.search(r"it was at \w+ \(goalfile/[\w/]+\.py:\d+\)\), so the stop is held", held)
+    # the hook held the agent without a verdict (nothing written), then verified the goal met
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "met")]
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+def test_the_watchdog_counts_its_time_from_when_the_host_started_the_process(
+    tmp_path: Path,
+) -> None:
+    """The host's clock for its timeout starts when it starts `sh -c COMMAND`, which execs
+    goalfile in the same process once the shell (here: 2 s of it) and Python have started. The
+    watchdog answers at its limit counted from there (4.5 s of 5), not from when goalfile got
+    going (6.5 s, after the host's 5 s). Here the hook waits for an input the host never ends."""
+    repo = make_git_repo(tmp_path / "repo")
+    goalfile = Path(sys.executable).parent / "goalfile"
+    command = f"sleep 2; exec {goalfile} hook stop --agent claude --timeout 5"
+    started = time.monotonic()
+    with subprocess.Popen(
+        ["sh", "-c", command],
+        cwd=repo,
+        env=clean_env(),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+    ) as hook:
+        assert hook.stdin is not None and hook.stdout is not None
+        hook.stdin.write(b'{"hook_event_name": "Stop", ')  # and never more, never closed
+        hook.stdin.flush()
+        ready, _, _ = select.select([hook.stdout], [], [], 30)
+        took = time.monotonic() - started
+        answer = json.loads(hook.stdout.readline()) if ready else None
+        hook.stdin.close()
+        assert hook.wait(timeout=30) == 0
+    assert answer is not None and answer["decision"] == "block", answer
+    assert "(4.5s of the host's 5s hook timeout; it was at _hook_stop (" in answer["reason"]
+    assert 4.0 < took < 5.5, took
+
+
+# --- a hook the host kills: its answer is not heard -----------------------------------------
+
+
+def slow_goal_repo(tmp_path: Path) -> Path:
+    """A repository whose active goal's check takes 40 s."""
+    repo = goal_repo(tmp_path, activate=False)
+    (repo / GOAL).unlink()
+    goalfile_ok(
+        "new",
+        "demo",
+        "--end-state",
+        "done.txt exists",
+        "--criterion",
+        "done.txt exists, after a slow build",
+        "--check",
+        "sleep 40 && test -f done.txt",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "Nothing but done.txt changes.",
+        cwd=repo,
+    )
+    goalfile_ok("activate", GOAL, cwd=repo)
+    return repo
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """The host's hook timeout (3 s) is below the hook's `--timeout` (the default 600 s): the
+    host ends the hook while it verifies a slow check, ignores what the hook answered and lets
+    the agent stop. Claude Code's SIGTERM gets the watchdog's block answer at once (its note on
+    stderr shows it), and Claude Code discards it; Codex sends no SIGTERM at all. No ledger
+    entry is half-written."""
+    repo = slow_goal_repo(tmp_path)
+    errors = tmp_path / "hook-stderr.log"
+    register(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
+    entries = (repo / GOAL).read_text(encoding="utf-8")
+    started = time.monotonic()
+
+    def script(turn: Turn) -> Reply:
+        return Say("Done.") if turn.after_tool or turn.feedback else Shell("touch done.txt")
+
+    server, run = session(host, repo, script, isolation)
+    took = time.monotonic() - started
+    assert server.feedbacks() == [], run.explain()  # the agent stopped at its first stop
+    assert took < 35, took  # the host did not wait for the 40 s check
+    said = errors.read_text(encoding="utf-8") if errors.exists() else ""
+    if host == "claude":
+        assert "goalfile: goalfile hook stop was ended by SIGTERM before it answered" in said, said
+        records = claude_hook_records(repo)
+        cancelled = [r for r in records if r.get("type") == "hook_cancelled"]
+        assert [(r["timedOut"], r["timeoutMs"]) for r in cancelled] == [(True, 3000)], records
+        [summary] = [r for r in records if r.get("subtype") == "stop_hook_summary"]
+        assert summary["preventedContinuation"] is False and summary["hasOutput"] is False
+    else:
+        assert "ended by" not in said, said  # no signal the hook could answer
+    assert (repo / GOAL).read_text(encoding="utf-8") == entries
+
+
+# --- the time share: a slow goal does not starve the others ---------------------------------
+
+DECOY = "\n".join(
+    [
+        "---",
+        "slug: {slug}",
+        "status: active",
+        "created: 2026-12-01",
+        "budget:",
+        "  iterations: 5",
+        "  tokens: null",
+        "iterations_used: 0",
+        "tokens_used: 0",
+        "---",
+        "# Goal: wait",
+        "",
+        "## Non-goals",
+        "",
+        "- n",
+        "",
+        "## Acceptance criteria",
+        "",
+        "| id | criterion | check | expected | kind |",
+        "|----|----|----|----|----|",
+        "| C1 | c | `sleep 600` | exit 0 | deterministic |",
+        "",
+        "## Iterations",
+        "",
+    ]
+)
+
+
+def write_decoys(slugs: list[str]) -> str:
+    """The shell command with which the model writes slow active goals by hand, in a folder
+    git ignores that sorts before goals/demo.md."""
+    first, *others = slugs
+    copies = "".join(
+        f" && sed 's/^slug: {first}$/slug: {slug}/' goals/.cache/{first}.md"
+        f" > goals/.cache/{slug}.md"
+        for slug in others
+    )
+    return (
+        "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "
+        f"cat > goals/.cache/{first}.md <<'EOF'{copies}\n{DECOY.format(slug=first)}EOF"
+    )
+
+
+@pytest.mark.parametrize(
+    ("host", "tracked", "slugs"),
+    [
+        ("claude", True, ["aaa", "bbb", "ccc"]),  # the tracked goal first, whatever the decoys
+        ("codex", True, ["aaa", "bbb", "ccc"]),
+        ("claude", False, ["aaa"]),  # none tracked: the decoy gets half the time, not all
+    ],
+)
+def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verified(
+    host: str, tracked: bool, slugs: list[str], isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    register(repo, host, timeout=8, command=f"goalfile hook stop --agent {host} --timeout 8")
+    if tracked:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "the goal")
+
+    def script(turn: Turn) -> Reply:
+        if turn.after_tool:
+            return Say("Done.")
+        return Shell(write_decoys(slugs) if turn.feedback is None else "touch done.txt")
+
+    server, run = session(host, repo, script, isolation)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1, (reasons, run.explain())
+    [held] = reasons
+    # the real goal was verified (unmet) at the first stop, and each slow goal named as one the
+    # hook could not verify: the agent is held
+    assert "verify-goal demo iteration 0: C1 unmet; status: active" in held, held
+    for slug in slugs:
+        assert f"goalfile could not verify goals/.cache/{slug}.md" in held, held
+    if not tracked:  # it was cut at its share: half the 6 s verify is given
+        assert re.search(
+            r"C1 did not finish in the \d s the hook gave it, its share of the hook's 6 s", held
+        ), held
+    # the next stop verified the real goal met; a slow goal cut short is `blocked`, and was
+    # not waited for again
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "active"), (1, "met")]
+    assert goal_state(repo)["status"] == "met"
+    for slug in slugs:
+        done = run_goalfile("status", "--json", f"goals/.cache/{slug}.md", cwd=repo)
+        assert json.loads(done.stdout)["goals"][0]["status"] in ("blocked", "active"), done.stdout
+    goalfile_ok("audit", GOAL, cwd=repo)
