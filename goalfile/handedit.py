@@ -217,7 +217,7 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
 def delete_line_command(path: str, line: int) -> str:
     """A shell command, in backticks, that deletes line ``line`` of ``path`` (GNU and BSD sed
     alike)."""
-    return f"`sed -i.orig '{line}d' {_quoted(path)} && rm {_quoted(path + '.orig')}`"
+    return delete_lines_command(path, line, line)
 
 
 def delete_lines_command(path: str, first: int, last: int) -> str:
