@@ -87,7 +87,6 @@ _FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
 _CONTRACT_LINE_RE = re.compile(r"^contract: ([0-9a-f]{6,64})$")
 _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
-_CODE_SPAN_RE = re.compile(r"(`+)(.*?)\1", re.S)
 ROW_CELLS = ("id", "verdict", "command", "exit", "evidence")
 ROW_HEADER = "| id | verdict | command | exit | evidence |"  # as the compact style writes it
 
@@ -436,9 +435,13 @@ def excerpt(lines: Sequence[str]) -> tuple[tuple[str, ...], int]:
 def unquote(cell: str) -> str:
     """The text of a code-span cell (or the cell itself), with `\\|` unescaped."""
     cell = cell.strip()
-    match = _CODE_SPAN_RE.fullmatch(cell)
-    if match:
-        inner = match.group(2)
+    # a code span is the whole cell: as many backticks at its end as at its start, the most
+    # both ends have (and at most half the cell); counted, where a regular expression that
+    # tries each number in turn takes time quadratic in a cell of backticks
+    ticks = min(len(cell) - len(cell.lstrip("`")), len(cell) - len(cell.rstrip("`")))
+    ticks = min(ticks, len(cell) // 2)
+    if ticks:
+        inner = cell[ticks : len(cell) - ticks]
         if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
             inner = inner[1:-1]
         cell = inner
@@ -523,7 +526,10 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     )
 
 
-_ESCAPE_OR_SPAN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|(`+)(?!`).*?(?<!`)\2(?!`)")
+# a backslash escape (group 1: the character it keeps) or a run of backticks, found left to right
+_ESCAPE_OR_RUN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|`+")
+_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+_BACKTICKS_RE = re.compile("`+")
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
 
 
@@ -636,8 +642,66 @@ def unescaped(text: str) -> str:
 
 def _unescape(text: str) -> str:
     """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them
-    (left to right: an escaped backtick opens no code span)."""
-    return _ESCAPE_OR_SPAN_RE.sub(lambda m: m.group(1) if m.group(1) else m.group(0), text)
+    (left to right: an escaped backtick opens no code span).
+
+    A code span opens at a run of backticks (from where the reading is: after an escaped
+    backtick, the rest of its run) and closes at the first later run of exactly as many, on
+    the same line, with something between them; a run that finds none opens nothing with all
+    its backticks, so one backtick fewer is tried from the next one, and so on. Each try looks
+    the closing run up in an index of the line's runs by length: the time is linear in the
+    text, where one regular expression for the same reading backtracks (cubic on a line of
+    unclosed runs of growing length)."""
+    if "\\" not in text:
+        return text  # a code span is kept as it is: without escapes, nothing changes
+    if "`" not in text:
+        return _ESCAPE_RE.sub(_kept_character, text)
+    runs: dict[int, list[int]] = {}  # the start of each run of backticks, by its length
+    for run in _BACKTICKS_RE.finditer(text):
+        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    breaks = [found.start() for found in re.finditer("\n", text)]
+    out: list[str] = []
+    pos = 0
+    while True:
+        found = _ESCAPE_OR_RUN_RE.search(text, pos)
+        if found is None:
+            out.append(text[pos:])
+            return "".join(out)
+        start, end = found.span()
+        if found.group(1) is not None:
+            out.append(text[pos:start])
+            out.append(found.group(1))
+            pos = end
+            continue
+        closed = end  # no span: the run is text
+        for opening in range(start, end):  # the run from here, one backtick fewer each time
+            closing = _closing_run(runs, breaks, end, end - opening)
+            if closing is not None:
+                closed = closing
+                break
+        out.append(text[pos:closed])
+        pos = closed
+
+
+def _kept_character(match: re.Match[str]) -> str:
+    return match.group(1)
+
+
+def _closing_run(
+    runs: dict[int, list[int]], breaks: list[int], end: int, length: int
+) -> int | None:
+    """The end of the first run of exactly ``length`` backticks (``runs``: their starts by
+    length) after offset ``end`` (where the opening run ends) and before the next of the
+    line ``breaks``, or None."""
+    starts = runs.get(length)
+    if not starts:
+        return None
+    index = bisect.bisect_left(starts, end)
+    if index == len(starts):
+        return None
+    after = bisect.bisect_left(breaks, end)
+    if after < len(breaks) and breaks[after] < starts[index]:
+        return None
+    return starts[index] + length
 
 
 def heading_like_lines(

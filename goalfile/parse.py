@@ -625,7 +625,9 @@ class _Body:
         self.sections: tuple[Section, ...] = ()
 
 
-_CR_AT_LINE_END = re.compile(r"\r+(?=\n)|\r+\Z")
+# each run of `\r` that ends a line, from its first: a search that tried each `\r` of a long
+# run that ends none would scan the rest of the run from each (quadratic)
+_CR_AT_LINE_END = re.compile(r"(?<!\r)\r++(?=\n|\Z)")
 
 
 def _read_body(
