@@ -158,7 +158,15 @@ def contract_row(row: Criterion) -> ContractRow:
 
 
 def contract_rows(goal: Goal) -> tuple[ContractRow, ...]:
-    return tuple(sorted(contract_row(row) for row in goal.criteria))
+    return tuple(sorted((contract_row(row) for row in goal.criteria), key=row_order))
+
+
+def row_order(row: ContractRow) -> tuple[str, str, str, str, bool, float]:
+    """The order of rows in a contract: the dataclass's order, except that a row without a
+    timeout comes before one with (comparing None with a number raises, and two rows of one id
+    differ only there when a file lists the id twice)."""
+    timeout = row.timeout
+    return (row.id, row.check, row.expected, row.kind, timeout is not None, timeout or 0.0)
 
 
 def normal_non_goals(goal: Goal) -> tuple[str, ...]:
@@ -530,7 +538,11 @@ def _recorded(entry: Entry) -> Contract | None:
     if index < len(lines) and re.fullmatch(r"\|(?:\s*:?-+:?\s*\|)+", lines[index]):
         index += 1  # the delimiter row, `|----|` or padded `| --- |`
     while index < len(lines) and lines[index].startswith("|"):
-        rows.append(_recorded_row(lines[index]))
+        row = _recorded_row(lines[index])
+        if any(seen.id == row.id for seen in rows):
+            # goalfile records each id once; two rows could not be ordered or compared
+            raise ValueError(f"it lists the row {row.id} twice")
+        rows.append(row)
         index += 1
     non_goals: list[str] = []
     settings: list[tuple[str, str]] = []
@@ -548,7 +560,7 @@ def _recorded(entry: Entry) -> Contract | None:
                 else:
                     settings.append(_recorded_setting(item[2:]))
     return Contract(
-        rows=tuple(sorted(rows)),
+        rows=tuple(sorted(rows, key=row_order)),
         non_goals=_normal_items(non_goals),
         settings=tuple(settings),
         order=tuple(row.id for row in rows),

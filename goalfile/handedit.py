@@ -298,9 +298,11 @@ ACTIVATE_BY = "activate"  # as contract.ACTIVATE_BY (the approval entries)
 BUDGET_KEYS = ("iterations", "tokens")
 BUDGET_APPROVED = "budget approved:"
 _BUDGET_APPROVED_RE = re.compile(
-    r"^budget approved: iterations (\d+|unbounded), tokens (\d+|unbounded)$"
+    r"^budget approved: iterations ([0-9]{1,18}|unbounded), tokens ([0-9]{1,18}|unbounded)$"
 )
-BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → (\d+)$")
+# a limit is 1 to 18 ASCII digits (what int() reads, whatever `\d` or str.isdigit would take)
+BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → ([0-9]{1,18})$")
+_LIMIT_RE = re.compile(r"[0-9]{1,18}")
 
 
 def budget_approved_note(budget: Budget) -> str:
@@ -365,7 +367,7 @@ def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
             key, old, new = raised.group(1), raised.group(2), int(raised.group(3))
             before = limits.get(key)
             if before is None:
-                if not old.isdigit():
+                if _LIMIT_RE.fullmatch(old) is None:
                     continue
                 before = LedgerLimit(key=key, value=int(old), entry=entry)
             if before.value is not None and new > before.value:

@@ -68,8 +68,12 @@ VERIFY_BY = "verify-goal"
 EXCERPT_LINES = 20
 EVIDENCE_CHARS = 300
 
+# An iteration number is 1 to 18 ASCII digits (int() reads it, whatever its length and digits
+# `\d` would take), its date and time ASCII digits too: a heading with any other number is not an
+# entry, and lint reports the line as a heading it cannot read.
 _HEADING_RE = re.compile(
-    r"(?m)^### Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
+    r"(?m)^### Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
     r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
 )
 # what a person or a skill may have meant as an entry heading: checked by lint, never ignored
@@ -80,7 +84,8 @@ _HEADING_LIKE_SCAN_RE = re.compile(r"(?i)\n([ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]
 # after a newline, an H1/H2 heading (group 1) or an entry's heading line (groups 2 to 5); the
 # literal prefix `\n#` lets one search skip every other line at C speed
 _HEADINGS_RE = re.compile(
-    r"(?m)\n#(?:(#?[ \t])|## Iteration (\d+) \((\d{4}-\d\d-\d\d)(?:[ T](\d\d:\d\d(?::\d\d)?))?\) "
+    r"(?m)\n#(?:(#?[ \t])|## Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
     r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$)"
 )
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")

@@ -192,7 +192,8 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
 # the prefixes `\n#` and `\n ` did the same, the second stopping at every indented line of
 # quoted output.
 _LOOKALIKE_SCAN = re.compile(
-    r"#(?:(?<=\n#)(?!## Iteration \d+ \(\d{4}-\d\d-\d\d(?:[ T]\d\d:\d\d(?::\d\d)?)?\) "
+    r"#(?:(?<=\n#)(?!## Iteration [0-9]{1,18} \([0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?\) "
     r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))|(?<=\n #)|(?<=\n  #)|(?<=\n   #))"
     r"#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
 )

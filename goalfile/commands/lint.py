@@ -129,6 +129,26 @@ def lint_paths(paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = No
         except GoalfileError as exc:
             reports.append(FileReport(path=path, findings=(), fatal=exc, fix=fix))
             continue
-        findings = diagnose(goal, draft_placeholders=True)
+        findings = (*diagnose(goal, draft_placeholders=True), *_record_findings(goal.text, path))
         reports.append(FileReport(path=path, findings=findings, fix=fix))
     return LintResult(reports=tuple(reports), fixing=fixes is not None)
+
+
+def _record_findings(text: str, path: str) -> tuple[Finding, ...]:
+    """The approval record verify, audit and activate refuse when it does not read back (an
+    edited approval entry): lint says so too, so it agrees with them."""
+    from goalfile.contract import RecordInvalid, last_approval
+
+    try:
+        last_approval(text, path=path)
+    except RecordInvalid as exc:
+        return (
+            Finding(
+                severity=Severity.ERROR,
+                message=exc.message,
+                line=exc.line,
+                hint=exc.hint,
+                code="approval-record-invalid",
+            ),
+        )
+    return ()
