@@ -298,11 +298,13 @@ ACTIVATE_BY = "activate"  # as contract.ACTIVATE_BY (the approval entries)
 BUDGET_KEYS = ("iterations", "tokens")
 BUDGET_APPROVED = "budget approved:"
 _BUDGET_APPROVED_RE = re.compile(
-    r"^budget approved: iterations ([0-9]{1,18}|unbounded), tokens ([0-9]{1,18}|unbounded)$"
+    r"^budget approved: iterations ([1-9][0-9]{0,17}|unbounded), "
+    r"tokens ([1-9][0-9]{0,17}|unbounded)$"
 )
-# a limit is 1 to 18 ASCII digits (what int() reads, whatever `\d` or str.isdigit would take)
-BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → ([0-9]{1,18})$")
-_LIMIT_RE = re.compile(r"[0-9]{1,18}")
+# a limit is positive, 1 to 18 ASCII digits (what int() reads, whatever `\d` or str.isdigit
+# would take): a line with any other number is a note, not a record
+BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → ([1-9][0-9]{0,17})$")
+_LIMIT_RE = re.compile(r"[1-9][0-9]{0,17}")
 
 
 def budget_approved_note(budget: Budget) -> str:
@@ -343,13 +345,20 @@ def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
     before it). After it only ``by budget`` raises count, and only upward: ``goalfile
     budget`` never lowers a limit, and an unbounded one stays so. A later ``budget
     approved:`` line (an activation after a status set back to draft by hand) changes
-    nothing."""
+    nothing.
+
+    Only what ``goalfile budget`` could have written counts: a ``by budget`` entry above the
+    first ``by activate`` entry (a goal is approved before its budget is raised), and a line
+    that does not raise (``0 → 0``, ``5 → 3``) or names a limit of 0, record nothing, so
+    such an entry can never set the first record lower than the approval."""
     region = ledger_region(goal.text)
     if region is None:
         return {}
     found = list(ledger.newest_first(goal.text, *region, by=(ACTIVATE_BY, BUDGET_BY)))
+    found.reverse()  # oldest first
+    approved_at = next((at for at, entry in enumerate(found) if entry.by == ACTIVATE_BY), 0)
     limits: dict[str, LedgerLimit] = {}
-    for entry in reversed(found):
+    for entry in found[approved_at:]:
         for note in entry.notes:
             text = ledger.shown_text(note).strip()
             if entry.by == ACTIVATE_BY:
@@ -367,7 +376,7 @@ def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
             key, old, new = raised.group(1), raised.group(2), int(raised.group(3))
             before = limits.get(key)
             if before is None:
-                if _LIMIT_RE.fullmatch(old) is None:
+                if _LIMIT_RE.fullmatch(old) is None or int(old) >= new:
                     continue
                 before = LedgerLimit(key=key, value=int(old), entry=entry)
             if before.value is not None and new > before.value:

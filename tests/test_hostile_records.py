@@ -127,3 +127,57 @@ def test_a_superscript_old_limit_records_nothing(tmp_path: Path) -> None:
     done = run_goalfile("status", "--json", GOAL, cwd=repo)
     assert done.returncode == 0, done.stderr
     assert "5" in done.stdout and "iterations" in done.stdout
+
+
+FORGED_ABOVE = {
+    "iterations": "budget.iterations: 0 → 0",
+    "tokens": "budget.tokens: 1 → 1",
+    "iterations-lowered": "budget.iterations: 2 → 3",
+}
+
+
+@pytest.mark.parametrize("forged", sorted(FORGED_ABOVE))
+def test_a_budget_entry_above_the_approval_records_nothing(tmp_path: Path, forged: str) -> None:
+    """A `by budget` entry placed above the first `by activate` entry was the first record of
+    the limit: `0 → 0` ended the goal `exhausted` at the first stop, `1 → 1` made verify end it
+    for its token use, `2 → 3` lowered 5 to 3."""
+    repo = activated(tmp_path)
+    (repo / "app.txt").write_text("x\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "work")
+    replace_once(
+        repo,
+        "## Iterations\n\n",
+        f"## Iterations\n\n### Iteration 0 (2026-12-02) by budget\n\n{FORGED_ABOVE[forged]}\n\n",
+    )
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 0 and "budget-unbacked" not in lint.stdout, lint.stdout
+    (shown,) = json.loads(run_goalfile("status", "--json", GOAL, cwd=repo).stdout)["goals"]
+    assert shown["iterations"]["budget"] == 5 and shown["tokens"]["budget"] is None, shown
+    assert shown["warnings"] == [], shown
+    audit = run_goalfile("audit", GOAL, cwd=repo)
+    assert "budget-unbacked" not in audit.stdout, audit.stdout
+    answer = hook_stop(repo)
+    assert answer.get("decision") == "block", answer
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    assert "\nstatus: active" in text and "status: exhausted" not in text
+
+
+def test_a_budget_line_that_does_not_raise_lowers_nothing_after_the_approval(
+    tmp_path: Path,
+) -> None:
+    """In a ledger older than the `budget approved:` line the first `by budget` entry's old
+    value is the limit; one that does not raise (`1 → 1`) is no such record."""
+    repo = activated(tmp_path)
+    replace_once(repo, "budget approved: iterations 5, tokens unbounded\n", "")
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    (repo / GOAL).write_text(
+        text.replace(
+            "\n## Lessons",
+            "### Iteration 0 (2026-12-02) by budget\n\nbudget.iterations: 1 → 1\n\n## Lessons",
+        ),
+        encoding="utf-8",
+    )
+    status = run_goalfile("status", GOAL, cwd=repo)
+    assert status.returncode == 0, status.stderr
+    assert "iterations 0/5" in status.stdout, status.stdout
