@@ -922,11 +922,13 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes | None:
     assume-unchanged, ``S`` for skip-worktree), and those HEAD holds that the index does not
     (tag ``M``). Without a HEAD commit, the index alone. None when git cannot run or names no
     repository there. Variables that would point git elsewhere are left out, and replace refs
-    are not followed (`git replace` could show HEAD without a file)."""
+    are not followed (`git replace` could show HEAD without a file), nor is a file system
+    monitor asked (`core.fsmonitor` names a program git runs before it reads the index: one
+    that does not return made the read wait ``GIT_TIMEOUT`` and then list nothing)."""
     clean = _undirected(os.environ)
     clean["GIT_NO_REPLACE_OBJECTS"] = "1"
     clean["LC_ALL"] = "C"  # its messages are read
-    base = ["--no-replace-objects", "ls-files", "-v", "-z"]
+    base = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "-v", "-z"]
     for args in ([*base, "--with-tree=HEAD"], base):  # the second only without a HEAD commit
         try:
             done = _git_in(folder, [*args, "--", *pathspecs], clean)

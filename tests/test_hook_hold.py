@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from datetime import date
 from pathlib import Path
 
@@ -321,6 +322,28 @@ def test_a_tracked_goal_file_the_working_tree_does_not_show_holds_the_agent(
     answer, _ = hook(project)
     assert answer is not None
     assert str(answer["reason"]).startswith("verify-goal real iteration 1: C1 unmet")
+
+
+def test_a_git_monitor_that_does_not_return_hides_no_goal_file(
+    project: Path, tmp_path: Path
+) -> None:
+    """`core.fsmonitor` names a program git runs before it reads the index. One that sleeps
+    made the hook's `git ls-files` wait 60 s, after which the hook took the repository for one
+    that tracks no goal file, so a goal file hidden from the working tree let the agent stop.
+    The hook lists the goal files git tracks without asking the monitor."""
+    monitor = tmp_path / "slow-monitor"
+    monitor.write_text("#!/bin/sh\nexec sleep 120\n", encoding="utf-8")
+    monitor.chmod(0o755)
+    git(project, "config", "core.fsmonitor", str(monitor))
+    git(project, "update-index", "--skip-worktree", "goals/real.md")
+    (project / "goals" / "real.md").rename(tmp_path / "away.md")
+    started = time.monotonic()
+    answer, _ = hook(project)
+    assert time.monotonic() - started < 30
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "goalfile cannot verify goals/real.md: git tracks the goal file goals/real.md" in reason
+    assert fix_of(reason).startswith("git update-index --no-skip-worktree -- goals/real.md")
 
 
 def test_a_goal_file_marked_skip_worktree_is_held_without_touching_it(project: Path) -> None:

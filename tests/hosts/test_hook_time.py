@@ -106,37 +106,54 @@ def claude_hook_records(repo: Path) -> list[dict[str, Any]]:
     return found
 
 
+def checked_goal_repo(tmp_path: Path, check: str) -> Path:
+    """A repository with one active goal, goals/demo.md, whose one row runs ``check``."""
+    repo = goal_repo(tmp_path, activate=False)
+    (repo / GOAL).unlink()
+    goalfile_ok(
+        "new",
+        "demo",
+        "--end-state",
+        "done.txt exists",
+        "--criterion",
+        "done.txt exists",
+        "--check",
+        check,
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "Nothing but done.txt changes.",
+        cwd=repo,
+    )
+    goalfile_ok("activate", GOAL, cwd=repo)
+    return repo
+
+
 # --- the watchdog: an answer before the host's timeout ---------------------------------------
 
 
-def hanging_monitor(repo: Path) -> Path:
-    """Make git wait: the repository's file system monitor (`core.fsmonitor`, a program git runs
-    before it reads the index) sleeps 30 s. `git ls-files`, which the hook runs to find the goal
-    files git tracks, waits for it (goalfile gives git 60 s). The model ends it with `rm`."""
-    monitor = repo / "slow-monitor"
-    monitor.write_text("#!/bin/sh\nexec sleep 30\n", encoding="utf-8")
-    monitor.chmod(0o755)
-    git(repo, "add", "-A")  # git asks the monitor only once there is an index
-    git(repo, "commit", "-qm", "the goal")
-    git(repo, "config", "core.fsmonitor", str(monitor))
-    return monitor
+# the check hangs while `stuck` exists (a lock a crashed build left behind), deaf to SIGTERM:
+# verify's own time limit (8 s of 10) ends it only with SIGKILL, 2 s after its SIGTERM, so the
+# hook's own answer cannot come before 10 s; the watchdog's comes at 9 s
+STUCK_CHECK = "if [ -e stuck ]; then trap '' TERM; sleep 60; fi; test -f done.txt"
 
 
 @pytest.mark.parametrize("host", ["claude", "codex"])
 def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
-    """Something the hook runs does not return (git waits for a monitor that hangs): at its
-    time limit, 9 s of the host's 10 s, the watchdog answers block, the host hands the reason to
-    the model, the model removes what hangs, and the next stop verifies the goal met."""
-    repo = goal_repo(tmp_path)
+    """The hook does not get to its answer in time (a check that hangs and ignores SIGTERM):
+    at its time limit, 9 s of the host's 10 s, the watchdog answers block, the host hands the
+    reason to the model, the model removes what hangs, and the next stop verifies the goal
+    met."""
+    repo = checked_goal_repo(tmp_path, STUCK_CHECK)
     register(repo, host, timeout=10, command=f"goalfile hook stop --agent {host} --timeout 10")
-    monitor = hanging_monitor(repo)
+    (repo / "stuck").write_text("", encoding="utf-8")
 
     def script(turn: Turn) -> Reply:
         if turn.after_tool:
             return Say("Done.")
-        return Shell("touch done.txt" if turn.feedback is None else f"rm {monitor.name}")
+        return Shell("touch done.txt" if turn.feedback is None else "rm stuck")
 
     server, run = session(host, repo, script, isolation)
     reasons = server.feedbacks()
@@ -188,29 +205,6 @@ def test_the_watchdog_counts_its_time_from_when_the_host_started_the_process(
 # --- a hook the host kills: its answer is not heard -----------------------------------------
 
 
-def slow_goal_repo(tmp_path: Path) -> Path:
-    """A repository whose active goal's check takes 40 s."""
-    repo = goal_repo(tmp_path, activate=False)
-    (repo / GOAL).unlink()
-    goalfile_ok(
-        "new",
-        "demo",
-        "--end-state",
-        "done.txt exists",
-        "--criterion",
-        "done.txt exists, after a slow build",
-        "--check",
-        "sleep 40 && test -f done.txt",
-        "--expected",
-        "exit 0",
-        "--non-goal",
-        "Nothing but done.txt changes.",
-        cwd=repo,
-    )
-    goalfile_ok("activate", GOAL, cwd=repo)
-    return repo
-
-
 @pytest.mark.parametrize("host", ["claude", "codex"])
 def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     host: str, isolation: Isolation, tmp_path: Path
@@ -220,7 +214,7 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     the agent stop. Claude Code's SIGTERM gets the watchdog's block answer at once (its note on
     stderr shows it), and Claude Code discards it; Codex sends no SIGTERM at all. No ledger
     entry is half-written."""
-    repo = slow_goal_repo(tmp_path)
+    repo = checked_goal_repo(tmp_path, "sleep 40 && test -f done.txt")  # a slow check
     errors = tmp_path / "hook-stderr.log"
     register(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
     entries = (repo / GOAL).read_text(encoding="utf-8")
