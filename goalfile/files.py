@@ -20,7 +20,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from goalfile import ledger
-from goalfile.errors import Refused, Terminated, UsageError, WriteFailed, interrupted
+from goalfile.errors import (
+    GoalFileInvalid,
+    Refused,
+    Terminated,
+    UsageError,
+    WriteFailed,
+    interrupted,
+)
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 
@@ -46,10 +53,17 @@ Content = tuple[tuple[bytes, int, int], ...]
 from the buffer it was read into and the bytes an edit added."""
 
 
+GOAL_SIZE_LIMIT = 64 << 20
+"""The largest goal file goalfile reads, in bytes (64 MiB): a ledger of 200,000 entries is
+about 50 MB, and every command holds several copies of the text (docs/performance.md). A
+larger file, such as a sparse one whose size is a terabyte, is refused before it is read."""
+
+
 def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> bytes | None:
-    """The goal file's bytes; None when they are exactly ``known``."""
+    """The goal file's bytes; None when they are exactly ``known``. A file larger than
+    :data:`GOAL_SIZE_LIMIT` is refused (:class:`GoalFileInvalid`) from its size alone."""
     try:
-        return _read(path, what="goal file", known=known)
+        return _read(path, what="goal file", known=known, size_limit=GOAL_SIZE_LIMIT)
     except FileNotFoundError:
         raise UsageError(
             f"{path}: no such goal file",
@@ -98,10 +112,12 @@ def _read(
     limit: int | None = None,
     hint: str | None = None,
     known: Content | None = None,
+    size_limit: int | None = None,
 ) -> bytes | None:
     """:func:`read_regular`, or None when the file holds exactly the bytes ``known`` (a goal
     read again, as verify reads it again under the lock: compared a piece at a time, without
-    a second buffer of its size)."""
+    a second buffer of its size). A file whose size (``fstat``, before any read) is above
+    ``size_limit`` is refused, and one that grows past it while it is read."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:  # a socket cannot be opened at all (ENXIO): say what it is
@@ -115,12 +131,16 @@ def _read(
         if not stat.S_ISREG(info.st_mode):
             kind = next((name for test, name in _KINDS if test(info.st_mode)), "special file")
             raise _not_regular(path, kind, what, hint)
+        if size_limit is not None and info.st_size > size_limit:
+            raise _too_large(path, info.st_size, size_limit, what)
         os.set_blocking(fd, True)
         if known is not None and limit is None and info.st_size == _size(known):
             if _holds(fd, known):
                 return None
             os.lseek(fd, 0, os.SEEK_SET)
         cap = info.st_size + GROWTH if limit is None else limit
+        if size_limit is not None:
+            cap = min(cap, size_limit)
         chunks, total = [], 0
         while total <= cap:  # one read of the whole file, as a rule: one buffer, no join
             chunk = os.read(fd, cap + 1 - total)
@@ -128,6 +148,8 @@ def _read(
                 break
             chunks.append(chunk)
             total += len(chunk)
+        if size_limit is not None and total > size_limit:
+            raise _too_large(path, total, size_limit, what)
         if limit is None and total > cap:
             raise Refused(
                 f"grew by more than {GROWTH} bytes while it was read; nothing was done",
@@ -167,6 +189,18 @@ def _is_socket(path: str | os.PathLike[str]) -> bool:
         return stat.S_ISSOCK(os.stat(path).st_mode)
     except OSError:
         return False
+
+
+def _too_large(path: str | os.PathLike[str], size: int, limit: int, what: str) -> GoalFileInvalid:
+    import shlex  # here: only a refusal needs it
+
+    return GoalFileInvalid(
+        f"is {size:,} bytes, larger than the {limit >> 20} MiB ({limit:,} bytes) a {what} may "
+        "hold; nothing was read",  # file= names it
+        file=str(path),
+        hint=f"remove it (`rm {shlex.quote(str(path))}`) if it is not a goal, or split a goal "
+        "that large: move the oldest ledger entries into another file",
+    )
 
 
 def _not_regular(path: str | os.PathLike[str], kind: str, what: str, hint: str | None) -> Refused:

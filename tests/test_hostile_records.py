@@ -181,3 +181,44 @@ def test_a_budget_line_that_does_not_raise_lowers_nothing_after_the_approval(
     status = run_goalfile("status", GOAL, cwd=repo)
     assert status.returncode == 0, status.stderr
     assert "iterations 0/5" in status.stdout, status.stdout
+
+
+def _capped_memory() -> None:  # the goalfile process: at most 4 GiB of address space
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+@pytest.mark.parametrize("size", [1 << 40, (64 << 20) + 1])
+def test_a_goal_file_above_the_size_limit_is_refused_from_its_size(
+    tmp_path: Path, size: int
+) -> None:
+    """A sparse 1 TiB goals/big.md (no disk space, nothing in git) ended status, audit and lint
+    in a MemoryError: read_regular allocated its whole size. It is refused from fstat, naming
+    the file and the limit, and the Stop hook holds the agent on it."""
+    repo = activated(tmp_path)
+    big = repo / "goals" / "big.md"
+    with big.open("wb") as handle:
+        handle.truncate(size)
+    shown = f"{size:,} bytes, larger than the 64 MiB"
+    for command in (
+        ("status",),
+        ("status", "--json"),
+        ("audit", "goals"),
+        ("lint", "goals/big.md"),
+        ("verify", "goals/big.md"),
+    ):
+        done = run_goalfile(*command, cwd=repo, preexec_fn=_capped_memory)
+        out = done.stdout + done.stderr
+        assert "Traceback" not in out, (command, out[-2000:])
+        assert done.returncode == 3, (command, done.returncode, out[-2000:])
+        assert "big.md" in out and shown in out, (command, out[-2000:])
+    stdin = json.dumps(
+        {"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop", "stop_hook_active": False}
+    )
+    done = run_goalfile("hook", "stop", cwd=repo, input=stdin, preexec_fn=_capped_memory)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block" and "big.md" in answer["reason"], answer
+    assert shown in answer["reason"], answer
+    assert big.stat().st_size == size  # nothing was written to it
