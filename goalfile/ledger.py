@@ -74,7 +74,7 @@ EVIDENCE_CHARS = 300
 _HEADING_RE = re.compile(
     r"(?m)^### Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
     r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
-    r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$"
+    r"by ([A-Za-z0-9_.-]+)[ \t]*\r*$"
 )
 # what a person or a skill may have meant as an entry heading: checked by lint, never ignored
 HEADING_LIKE_RE = re.compile(r"(?im)^[ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*$")
@@ -86,7 +86,7 @@ _HEADING_LIKE_SCAN_RE = re.compile(r"(?i)\n([ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]
 _HEADINGS_RE = re.compile(
     r"(?m)\n#(?:(#?[ \t])|## Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
     r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
-    r"by ([A-Za-z0-9_.-]+)[ \t]*\r?$)"
+    r"by ([A-Za-z0-9_.-]+)[ \t]*\r*$)"
 )
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
