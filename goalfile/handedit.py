@@ -202,15 +202,20 @@ def restore_status_command(path: str, line: int | None, status: Status) -> str:
 
 def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     """A shell command, in backticks, that sets the frontmatter line of ``key`` (only that
-    line, its indentation kept) to ``value``."""
+    line, its indentation kept) to ``value``.
+
+    Only the value changes: the blanks and a comment after it stay, and so does the carriage
+    return of a line that ends in CRLF (a file saved on Windows or checked out with git's
+    autocrlf), which a ``.*`` or a class without ``[:space:]`` would take with the value. The
+    classes are POSIX, so GNU and BSD sed read them alike."""
     where = str(line) if line else "1,/^---/"
     quoted = _quoted(path)
     backup = _quoted(path + ".orig")
     if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented,
-        # or in a mapping written on one line: only the value changes, a comment stays
-        edit = f"s/\\({key}:\\) *[^ #,}}]*/\\1 {value}/"
-    else:
-        edit = f"s/^{key}:.*/{key}: {value}/"
+        # or in a mapping written on one line
+        edit = f"s/\\({key}:\\) *[^[:space:]#,}}]*/\\1 {value}/"
+    else:  # the value: from the colon to its last character before a comment or the end
+        edit = f"s/^{key}:[^#]*[^#[:space:]]/{key}: {value}/"
     return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
 
 

@@ -3,13 +3,14 @@ a file saved with CRLF (a Windows editor, git's `core.autocrlf`), and one whose 
 line ends in two carriage returns (`\\r\\r\\n`: a CRLF file passed once more through a
 converter). A line ends at `\\n` with any carriage returns before it (docs/trust.md), so every
 reader (lint, verify, status, log, plan, refine, audit, the Stop hook) reads the same entries,
-no command loses a line or a line end.
+no command loses a line or a line end, and every `fix:` printed works as written on such a file.
 The real goalfile on the skill family's goal file in a real git repository."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
 from tests.conftest import git, run_goalfile
@@ -131,3 +132,38 @@ def test_an_approval_heading_ending_in_two_crs_backs_the_pin_for_every_reader(
     assert "verify-goal auth iteration 0: C1 met, C2 met, R1 unmet" in str(answer["reason"])
     data = goal.read_bytes()
     assert data.count(b"by verify-goal\r\n") == 1 and data.count(b"by activate\r\r\n") == 1
+
+
+def fixes(output: str) -> list[str]:
+    """The first command of each `fix:` line, as printed."""
+    return re.findall(r"^\s*fix: `([^`]+)`", output, re.M)
+
+
+def test_the_printed_fixes_keep_a_crlf_files_line_ends(tmp_path: Path) -> None:
+    """A status and a budget limit typed by hand into a CRLF file: the `sed` command each
+    `fix:` names set the value back and took the line's carriage return with it (`.*`, and
+    `[^ #,}]*`), leaving a file of mixed line ends."""
+    repo, goal = crlf_goal(tmp_path)
+    approved = goal.read_bytes()
+    assert b"\r\nstatus: active\r\n" in approved and b"\r\n  iterations: 5\r\n" in approved
+    typed = approved.replace(b"\r\nstatus: active\r\n", b"\r\nstatus: met\r\n", 1)
+    goal.write_bytes(typed.replace(b"\r\n  iterations: 5\r\n", b"\r\n  iterations: 2\r\n", 1))
+
+    out = gf(repo, "lint", GOAL, code=3)
+    commands = fixes(out)
+    assert len(commands) == 2 and all(c.startswith("sed -i.orig ") for c in commands), out
+    for command in commands:
+        subprocess.run(["sh", "-c", command], cwd=repo, check=True, timeout=60)
+    assert goal.read_bytes() == approved
+    assert gf(repo, "lint", GOAL, code=0) == f"{GOAL}: ok\n"
+
+
+def test_the_status_fix_keeps_the_lines_comment(tmp_path: Path) -> None:
+    repo, goal = crlf_goal(tmp_path)
+    text = goal.read_bytes()
+    commented = text.replace(b"\r\nstatus: active\r\n", b"\r\nstatus: active   # by hand\r\n", 1)
+    goal.write_bytes(commented.replace(b"status: active   #", b"status: met   #", 1))
+    out = gf(repo, "status", GOAL, code=3)
+    (command,) = fixes(out)
+    subprocess.run(["sh", "-c", command], cwd=repo, check=True, timeout=60)
+    assert goal.read_bytes() == commented

@@ -170,14 +170,15 @@ def test_the_fix_a_reason_prints_works_from_the_folder_claude_codes_bash_moved_t
     shown = "../" * len(Path(FOLDERS[folder]).parts) + GOAL
     assert f"{REFUSED}{shown}: {shown}:3: the status is `{typed}`" in reason, reason
     fix = printed_fix(reason)
-    assert fix == (f"sed -i.orig '3s/^status:.*/status: {target}/' {shown} && rm {shown}.orig")
+    edit = f"'3s/^status:[^#]*[^#[:space:]]/status: {target}/'"
+    assert fix == f"sed -i.orig {edit} {shown} && rm {shown}.orig"
     assert (repo / GOAL).read_text(encoding="utf-8") == before  # the hook wrote nothing
     assert ledger(repo) == entries
 
     # the fix, exactly as printed, from the folder the hook was told, and from the shell's own
     # spelling of it (`cd link` keeps `link` in the shell's path)
     lines = before.split("\n")
-    lines[2] = f"status: {target}"
+    lines[2] = lines[2].replace(f"status: {typed} ", f"status: {target} ", 1)  # comment kept
     for where, command in ((resolved, fix), (repo, f"cd {folder} && {fix}")):
         (repo / GOAL).write_text(before, encoding="utf-8")
         done = subprocess.run(
@@ -228,7 +229,8 @@ def test_claude_codes_bash_tool_runs_the_printed_fix_in_the_sub_folder(
     assert "verify-goal demo iteration 0: C1 unmet; status: active" in reasons[1]
     assert "../goals/demo.md" in reasons[1]
     assert ran[0] == (
-        "sed -i.orig '3s/^status:.*/status: active/' ../goals/demo.md && rm ../goals/demo.md.orig"
+        "sed -i.orig '3s/^status:[^#]*[^#[:space:]]/status: active/' ../goals/demo.md"
+        " && rm ../goals/demo.md.orig"
     )
     # the fix ran in the agent's shell without an error: its result is the next request's input
     results = [r.turn for r in server.agent_requests() if r.turn and r.turn.after_tool]
@@ -271,7 +273,8 @@ def test_a_focused_goals_hand_typed_active_is_fixed_as_written_from_a_sub_folder
     assert reason.startswith(f"{REFUSED}../goals/demo.md: ../goals/demo.md:3: "), reason
     fix = printed_fix(reason)
     assert fix == (
-        "sed -i.orig '3s/^status:.*/status: met/' ../goals/demo.md && rm ../goals/demo.md.orig"
+        "sed -i.orig '3s/^status:[^#]*[^#[:space:]]/status: met/' ../goals/demo.md"
+        " && rm ../goals/demo.md.orig"
     )
     ran = subprocess.run(fix, shell=True, cwd=src, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
