@@ -285,4 +285,20 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         return reviews
     if any(entry.by in ("refine-goal", "refine") for entry in since):
         return f"work the backlog of the refine entry, then `goalfile verify {path}`"
+    newest = _newest_by(goal)
+    if newest != ledger.VERIFY_BY:  # re-approved, resumed, a budget raised...: refine works
+        # only from the newest entry, so the verify run under what changed comes first
+        return (
+            f"`goalfile verify {path}` (the newest entry is `by {newest}`; a refine works from "
+            "a verify run), then act on its result"
+        )
     return f"`goalfile refine {path}`, work the backlog, then `goalfile verify {path}`"
+
+
+def _newest_by(goal: Goal) -> str | None:
+    """Who wrote the newest ledger entry (``goalfile refine`` refines only a verify entry)."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    head = next(ledger.heads(goal.text, *region), None)
+    return head.by if head is not None else None
