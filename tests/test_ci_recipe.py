@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -26,14 +27,17 @@ def recipe_step() -> str:
     return "".join(line[indent:] + "\n" for line in block.group(2).splitlines())
 
 
-def run_step(repo: Path) -> subprocess.CompletedProcess[str]:
+def run_step(
+    repo: Path, *, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The step, run in ``repo``; ``env`` holds what its `env:` block sets (GitHub's values)."""
     jq = shutil.which("jq")
     assert jq is not None, "the CI recipe needs jq: install it (apt-get install jq)"
     path = f"{Path(sys.executable).parent}:{Path(jq).parent}:/usr/bin:/bin"
     return subprocess.run(
         ["bash", "-e", "-c", recipe_step()],
         cwd=repo,
-        env=clean_env({"PATH": path}),
+        env=clean_env({**(env or {}), "PATH": path}),
         capture_output=True,
         text=True,
         timeout=120,
