@@ -250,7 +250,8 @@ def _unquote(cell: str) -> str:
     match = re.fullmatch(r"(`+)(.*?)\1", cell.strip(), flags=re.S)
     if match:
         inner = match.group(2)
-        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule)
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
             inner = inner[1:-1]
         return inner.replace("\\|", "|")
     return cell.strip().replace("\\|", "|")

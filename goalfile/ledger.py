@@ -129,7 +129,7 @@ def code_span(text: str) -> str:
     if longest:
         fence = "`" * (longest + 1)
         return f"{fence} {text} {fence}"
-    if text.startswith(" ") and text.endswith(" ") and text.strip():
+    if text.startswith(" ") and text.endswith(" ") and text.strip(" "):  # U+0020 only
         return f"` {text} `"
     return f"`{text}`"
 
@@ -447,7 +447,8 @@ def unquote(cell: str) -> str:
     ticks = min(ticks, len(cell) // 2)
     if ticks:
         inner = cell[ticks : len(cell) - ticks]
-        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule)
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
             inner = inner[1:-1]
         cell = inner
     return cell.replace("\\|", "|")

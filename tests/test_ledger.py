@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import DATA, goal_text, last_line, recent_days, row, run_goalfile, write_goal
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -432,6 +432,7 @@ def body_cells(source: str) -> list[list[tuple[str, str]]]:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=200))
+@example("\r\xa0 ")  # blanks around a no-break space, which CommonMark does not strip
 def test_code_span_is_exactly_one_cell_holding_the_text(text: str) -> None:
     span = ledger.code_span(text)
     assert "\n" not in span and "\r" not in span
