@@ -43,6 +43,7 @@ from goalfile.handedit import (
 from goalfile.model import Entry, Goal, Kind, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
+from goalfile.shellword import shell_word
 
 BUDGET_BY = "budget"
 WARNING_CODES = frozenset({"unpinned"})
@@ -260,7 +261,8 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                     line=status_line,
                     message=f"the frontmatter says `{goal.status.value}`, but no ledger "
                     "entry has a status line",
-                    hint=f"set `status: draft` back and `goalfile activate {path}`; a status is "
+                    hint=f"set `status: draft` back and `goalfile activate {shell_word(path)}`; a "
+                    "status is "
                     "written by the command that decides it",
                 )
             )
@@ -276,7 +278,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 message=f"the frontmatter says `{goal.status.value}`, but the newest entry "
                 f"with a status (line {bearing.entry.line}) says `{said}`",
                 hint=f"{set_key_command(path, status_line, 'status', said)}; only the command "
-                f"that decides a status writes it (`goalfile verify {path}` for `met`)",
+                f"that decides a status writes it (`goalfile verify {shell_word(path)}` for `met`)",
             )
         )
     found += transition_findings(goal, current)
@@ -335,7 +337,8 @@ def pin_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
             message=f"the `contract:` pin is {shown}, but the newest approval recorded "
             f"`{named[-1]}`",  # the recorded rows' digest, when it records rows
             hint="a pin is written only by `goalfile activate`; restore the approved pin and "
-            f"rows, or have a person re-approve with `goalfile activate --reapprove {goal.path}`",
+            "rows, or have a person re-approve with `goalfile activate --reapprove "
+            f"{shell_word(goal.path)}`",
         )
     ]
 
@@ -362,8 +365,10 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
                     message=f"`{entry.by}` ran on a goal whose ledger status was "
                     f"`{status.value}`: the status was changed by hand before it",
                     hint="a status changes only through the command that decides it "
-                    f"(`goalfile budget {goal.path} --iterations N` reopens an exhausted goal, "
-                    f"`goalfile resume {goal.path} --resolved TEXT` a blocked one); revert the "
+                    f"(`goalfile budget {shell_word(goal.path)} --iterations N` reopens an "
+                    "exhausted goal, "
+                    f"`goalfile resume {shell_word(goal.path)} --resolved TEXT` a blocked one); "
+                    "revert the "
                     "hand edit and the entries after it",
                 )
             )
@@ -377,7 +382,7 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     status_line = goal.key_line("status")
     pin = contract.pinned(goal)
     found: list[AuditFinding] = []
-    rerun = f"run `goalfile verify {path}`; only a run with every row met sets `met`"
+    rerun = f"run `goalfile verify {shell_word(path)}`; only a run with every row met sets `met`"
     reset = restore_status_command(path, status_line, Status.ACTIVE)
     if pin is None:
         found.append(
@@ -387,7 +392,10 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 line=status_line,
                 message="the goal is `met`, but its contract was never pinned by `activate`; "
                 "with --against, its contract is compared with the revision's instead",
-                hint=f"pin the contract with `goalfile activate --reapprove {path} --reason TEXT`",
+                hint=(
+                    f"pin the contract with `goalfile activate --reapprove {shell_word(path)} "
+                    "--reason TEXT`"
+                ),
             )
         )
     verify_index = next(
@@ -495,7 +503,7 @@ def drift_findings(goal: Goal, *, skip: set[tuple[str | None, str]]) -> list[Aud
         pass  # reported by record_findings
     hint = (
         f"restore the approved contract, or have a person re-approve it with "
-        f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
+        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`"
     )
     try:
         entry, approved = contract.last_approval(goal.text) or (None, None)
@@ -589,7 +597,8 @@ def review_findings(
         artifact = recorded.artifact if recorded is not None else review_artifact(criterion)
         quote = quote_of(row.evidence, row.evidence_quoted)
         again = (
-            f"review it again (`goalfile review {goal.path} {row.id} --artifact FILE --quote "
+            f"review it again (`goalfile review {shell_word(goal.path)} {row.id} --artifact FILE "
+            "--quote "
             "TEXT --verdict met`) and verify"
         )
         if quote is None:
@@ -847,7 +856,8 @@ def contract_history(
                     message=f"changed since {ref} without a re-approval entry: {change.describe()}",
                     hint=(
                         "restore the criterion as it was, or have a person re-approve it with "
-                        f"`goalfile activate --reapprove {goal.path} --reason TEXT` (the entry "
+                        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT` "
+                        "(the entry "
                         "shows old and new rows to the reviewer)"
                     ),
                 )
@@ -904,14 +914,16 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 message=f"the entry says `{contract.TIGHTENED_LABEL}`, but {fault}; it counts "
                 "as no approval",
                 hint="restore the ledger as goalfile wrote it "
-                f"(`git log -p -- {goal.path}` shows the edit), then have a person re-approve "
-                f"any change with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+                f"(`git log -p -- {shell_word(goal.path)}` shows the edit), then have a person "
+                "re-approve "
+                f"any change with `goalfile activate --reapprove {shell_word(goal.path)} --reason "
+                "TEXT`",
             )
         )
     reapprove = (
         "restore the entry as goalfile wrote it "
-        f"(`git log -p -- {goal.path}` shows the edit), or have a person approve "
-        f"the contract as it is with `goalfile activate --reapprove {goal.path} "
+        f"(`git log -p -- {shell_word(goal.path)}` shows the edit), or have a person approve "
+        f"the contract as it is with `goalfile activate --reapprove {shell_word(goal.path)} "
         "--reason TEXT`"
     )
 
@@ -1017,7 +1029,8 @@ def budget_history(
                 message=f"iterations_used went down since {ref}: "
                 f"{old_goal.iterations_used} → {goal.iterations_used}",
                 hint=f"{_set_back(goal, 'iterations_used', old_goal.iterations_used)}; a "
-                f"person raises the budget with `goalfile budget {goal.path} --iterations N` "
+                f"person raises the budget with `goalfile budget {shell_word(goal.path)} "
+                "--iterations N` "
                 "instead",
             )
         )
@@ -1048,7 +1061,7 @@ def budget_history(
                 message=f"budget.{name} is {shown}, but since {ref} ({before} then) the `by "
                 f"budget` entries only account for {recorded}",
                 hint=f"{_set_back(goal, name, expected)}; a person raises it with "
-                f"`goalfile budget {goal.path} --{name} N`, which ledgers it",
+                f"`goalfile budget {shell_word(goal.path)} --{name} N`, which ledgers it",
             )
         )
     return found
@@ -1080,7 +1093,7 @@ def counter_history(
                 f"{goal.iterations_used}), but the ledger's `plan` and `stop-hook` entries "
                 f"started iterations up to {backed} only",
                 hint=f"{_set_back(goal, 'iterations_used', backed)}; iterations start with "
-                f"`goalfile plan {goal.path}` or the Stop hook, which ledger them",
+                f"`goalfile plan {shell_word(goal.path)}` or the Stop hook, which ledger them",
             )
         )
     old_limit, new_limit = stall_limit(old_goal.meta), stall_limit(goal.meta)
@@ -1120,7 +1133,8 @@ def impossible_findings(goal: Goal) -> list[AuditFinding]:
             line=goal.key_line(f"impossible.{row}"),
             message=f"{row} is marked impossible in the frontmatter, but no `by impossible` "
             "entry records it; verify runs the row",
-            hint=f"remove the mark, or have a person run `goalfile impossible {goal.path} "
+            hint="remove the mark, or have a person run `goalfile impossible "
+            f"{shell_word(goal.path)} "
             f"{row} --reason TEXT`, which ledgers it",
             row=row,
         )
@@ -1186,7 +1200,7 @@ def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFindin
                 line=line,
                 message=f"the token accounting row of session `{before.session}` {what} since "
                 f"{ref}: verify only adds rows, keeps each baseline and raises latest",
-                hint=f"restore the row as `git show {ref}:{goal.path}` has it "
+                hint=f"restore the row as `git show {shell_word(f'{ref}:{goal.path}')}` has it "
                 f"(baseline {before.baseline}, latest at least {before.latest})",
             )
         )

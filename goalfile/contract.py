@@ -43,6 +43,7 @@ from goalfile.expect import format_expected, parse_expected
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Criterion, Entry, Goal
 from goalfile.parse import ledger_region
+from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:  # the comparison is loaded only when a contract is compared
     from goalfile.contractdiff import Change
@@ -270,7 +271,8 @@ def require_pin(goal: Goal) -> str:
             file=goal.path,
             line=goal.key_line("contract"),
             hint="restore the ledger's approval entry (e.g. `git checkout -- FILE`), or have a "
-            f"person approve the contract with `goalfile activate --reapprove {goal.path} "
+            "person approve the contract with `goalfile activate --reapprove "
+            f"{shell_word(goal.path)} "
             "--reason TEXT`",
         )
     if pin is None and approval is not None:
@@ -281,7 +283,7 @@ def require_pin(goal: Goal) -> str:
             file=goal.path,
             line=goal.key_line("status"),
             hint=f"put back `contract:` as activate wrote it, or have a person re-approve "
-            f"with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+            f"with `goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
         )
     if pin is not None and not pin_matches(pin, goal) and tightening(goal):
         return current  # only tightened: verify pins it in its entry
@@ -312,7 +314,8 @@ def require_pin(goal: Goal) -> str:
             file=goal.path,
             line=goal.key_line("contract"),
             hint="restore the approved rows, or have a person re-approve the change with "
-            f"`goalfile activate --reapprove {goal.path} --reason TEXT`, which ledgers the old "
+            f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`, which ledgers "
+            "the old "
             "and new rows",
         )
     return pin.strip() if pin is not None else current  # what the pin names, either way
@@ -328,9 +331,9 @@ def require_approval(goal: Goal) -> None:
         return
     missing = "no `contract:` pin" if pinned(goal) is None else "no approval entry"
     approve = (
-        f"`goalfile activate {goal.path}`"
+        f"`goalfile activate {shell_word(goal.path)}`"
         if goal.status.value == "draft"
-        else f"`goalfile activate --reapprove {goal.path} --reason TEXT`"
+        else f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`"
     )
     raise Refused(
         f"{goal.path} has {missing}: the goal tools run the checks only of a goal a person "
@@ -372,7 +375,7 @@ def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract 
         file=goal.path,
         line=goal.key_line("contract"),
         hint=f"{restore}, or have a person approve the contract as it is with "
-        f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
+        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
     )
 
 
@@ -416,9 +419,10 @@ def _restore_record_hint(path: str, entry: Entry, approved: Contract | None) -> 
         else ""
     )
     return (
-        f"{put_back}restore the entry as goalfile wrote it (`git log -p -- {path}` shows the "
+        f"{put_back}restore the entry as goalfile wrote it (`git log -p -- {shell_word(path)}` "
+        "shows the "
         "edit), or have a person approve the contract as it is with "
-        f"`goalfile activate --reapprove {path} --reason TEXT`"
+        f"`goalfile activate --reapprove {shell_word(path)} --reason TEXT`"
     )
 
 
@@ -518,7 +522,8 @@ def recorded(entry: Entry, *, path: str | None = None) -> Contract | None:
             "`goalfile activate`, so this one was edited",
             file=path,
             line=entry.line or None,
-            hint=f"restore the entry as goalfile wrote it (`git diff -- {path or 'FILE'}` "
+            hint="restore the entry as goalfile wrote it (`git diff -- "
+            f"{shell_word(path or 'FILE')}` "
             "shows the edit)",
         ) from None
 
@@ -604,9 +609,11 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
                 "edited or written by hand",
                 file=path,
                 line=text.count("\n", 0, head.start) + 1,
-                hint=f"restore the ledger as goalfile wrote it (`git log -p -- {path or 'FILE'}` "
+                hint="restore the ledger as goalfile wrote it (`git log -p -- "
+                f"{shell_word(path or 'FILE')}` "
                 "shows the edit), or have a person approve the contract with "
-                f"`goalfile activate --reapprove {path or 'FILE'} --reason TEXT` once the "
+                f"`goalfile activate --reapprove {shell_word(path or 'FILE')} --reason TEXT` once "
+                "the "
                 "entry is gone",
             )
         now = recorded(entry, path=path)

@@ -21,6 +21,7 @@ from goalfile import ledger
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Goal, Kind
 from goalfile.parse import escape_span_pipes, parse_goal, rejoin_code_spans, split_row
+from goalfile.shellword import shell_word
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -179,7 +180,7 @@ def check_fixed(before: Goal, after: str) -> None:
             f"change; {nothing}",
             file=before.path,
             hint=f"have a person re-approve the contract as Markdown shows it first: "
-            f"`goalfile activate --reapprove {before.path} --reason TEXT`",
+            f"`goalfile activate --reapprove {shell_word(before.path)} --reason TEXT`",
         )
     if contract.digest(written) != contract.digest(before) or _meaning(written) != _meaning(before):
         raise GoalFileInvalid(

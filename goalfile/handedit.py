@@ -188,10 +188,10 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
 
 
 def _quoted(path: str) -> str:
-    """``path`` as one shell word (:mod:`shlex` is loaded only when a hint needs it)."""
-    import shlex
+    """``path`` as one shell word (:func:`goalfile.shellword.shell_word`)."""
+    from goalfile.shellword import shell_word
 
-    return shlex.quote(path)
+    return shell_word(path)
 
 
 def restore_status_command(path: str, line: int | None, status: Status) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclosed_fence
+from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
     from goalfile.unseen import Unseen
@@ -48,7 +49,7 @@ def require_valid(goal: Goal) -> None:
     if problems:
         first = problems[0]
         more = (
-            f" (and {len(problems) - 1} more; run `goalfile lint {goal.path}`)"
+            f" (and {len(problems) - 1} more; run `goalfile lint {shell_word(goal.path)}`)"
             if len(problems) > 1
             else ""
         )
@@ -75,7 +76,8 @@ def _status_findings(goal: Goal) -> Iterable[Finding]:
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
     """Text the template left to fill in: a draft is not ready while any remains."""
     hint = (
-        f"replace every `{PLACEHOLDER}: ...` in {goal.path}, then `goalfile activate {goal.path}`"
+        f"replace every `{PLACEHOLDER}: ...` in {goal.path}, then `goalfile activate "
+        f"{shell_word(goal.path)}`"
     )
     if PLACEHOLDER in goal.end_state:
         yield Finding(

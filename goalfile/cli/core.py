@@ -18,6 +18,7 @@ from goalfile.cli.base import (
     main,
 )
 from goalfile.errors import UsageError
+from goalfile.shellword import shell_word
 
 # --- new ----------------------------------------------------------------------------------
 
@@ -124,7 +125,7 @@ def new(
     if end_state_arg is not None and end_state is not None and end_state_arg != end_state:
         raise UsageError(
             "END_STATE and --end-state differ; give the end state once",
-            hint=f'goalfile new {slug} "END STATE"',
+            hint=f'goalfile new {shell_word(slug)} "END STATE"',
         )
     rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
     result = new_goal(
@@ -145,16 +146,16 @@ def new(
             f"wrote {result.path} (status: active; {len(result.criteria)} criteria approved, "
             "contract pinned)"
         )
-        err(f"next: work toward the end state; `goalfile verify {result.path}` decides")
+        err(f"next: work toward the end state; `goalfile verify {shell_word(result.path)}` decides")
     else:
         click.echo(f"wrote {result.path} (status: draft)")
         if result.missing:
             err(
                 f"next: fill in {', '.join(result.missing)} in {result.path}, then "
-                f"`goalfile activate {result.path}`"
+                f"`goalfile activate {shell_word(result.path)}`"
             )
         else:
-            err(f"next: `goalfile activate {result.path}` pins the contract")
+            err(f"next: `goalfile activate {shell_word(result.path)}` pins the contract")
     return 0
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.shellword import shell_word
 
 # --- init -----------------------------------------------------------------------------------
 
@@ -97,7 +98,7 @@ def init(
             if result.pi.kept:
                 click.echo(
                     f"{result.pi.path}: differs from the one goalfile ships; kept "
-                    f"(`rm {result.pi.path} && goalfile init` installs the shipped one)"
+                    f"(`rm {shell_word(result.pi.path)} && goalfile init` installs the shipped one)"
                 )
             elif result.pi.changed:
                 click.echo(f"installed the pi extension in {result.pi.path}")
@@ -131,7 +132,8 @@ def init(
     if result.goal and not as_json:
         err(
             f"next: describe the goal in {result.goal} (the goal skill guides an agent through "
-            f"it), then `goalfile lint {result.goal}` and `goalfile activate {result.goal}`"
+            f"it), then `goalfile lint {shell_word(result.goal)}` and `goalfile activate "
+            f"{shell_word(result.goal)}`"
         )
     if line_error is not None:
         return max(int(result.exit_code), int(line_error.exit_code))

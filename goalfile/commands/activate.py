@@ -25,6 +25,7 @@ from goalfile.errors import Refused
 from goalfile.handedit import budget_approved_note, budget_in_force, reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
+from goalfile.shellword import shell_word
 
 REAPPROVABLE = frozenset(
     {Status.ACTIVE, Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED}
@@ -72,7 +73,7 @@ def activate(
                 file=path,
                 line=goal.key_line("status"),
                 hint=status_hint(goal, path) + "; a changed contract is re-approved with "
-                f"`goalfile activate --reapprove {path} --reason TEXT`",
+                f"`goalfile activate --reapprove {shell_word(path)} --reason TEXT`",
             )
         ids = tuple(row.id for row in goal.criteria)
         approved = contract.contract_of(goal)
@@ -110,7 +111,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
                 "`goalfile activate` without --reapprove",
                 file=path,
                 line=goal.key_line("status"),
-                hint=f"run `goalfile activate {path}`",
+                hint=f"run `goalfile activate {shell_word(path)}`",
             )
         approved = contract.contract_of(goal)
         pin = approved.digest()

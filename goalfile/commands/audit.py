@@ -22,6 +22,7 @@ from goalfile.files import ENCODING, ERRORS, read_text
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 from goalfile.run import git_show
+from goalfile.shellword import shell_word
 
 SCHEMA_VERSION = 1
 
@@ -140,7 +141,8 @@ def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:
             f"the work tree of {gap.outer}, and the newest approval entry names no working "
             "directory",
             hint=f"remove the nested repository ({where.path / '.git'}), or have a person "
-            f"approve it with `goalfile activate --reapprove {goal.path} --reason TEXT`",
+            f"approve it with `goalfile activate --reapprove {shell_word(goal.path)} --reason "
+            "TEXT`",
         )
     return AuditFinding(
         code="workdir-not-approved",
@@ -150,7 +152,8 @@ def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:
         message=f"the checks would run in {where.describe()}, but the newest approval entry "
         f"approved `{gap.approved}` (relative to the goal file)",
         hint="remove what moved it (a `.git` between the goal and the repository's top), or "
-        f"have a person approve it with `goalfile activate --reapprove {goal.path} --reason "
+        f"have a person approve it with `goalfile activate --reapprove {shell_word(goal.path)} "
+        "--reason "
         "TEXT`",
     )
 

@@ -4,10 +4,13 @@ written (placeholders in capitals: TEXT, N)."""
 from __future__ import annotations
 
 from goalfile.model import Goal, Status
+from goalfile.shellword import shell_word
 
 
 def status_command(goal: Goal, path: str) -> str:
-    """`goalfile ...` that acts on a goal in its current status."""
+    """`goalfile ...` that acts on a goal in its current status (``path`` quoted as one
+    shell word)."""
+    path = shell_word(path)
     if goal.status is Status.DRAFT:
         return f"goalfile activate {path}"
     if goal.status is Status.PAUSED:

@@ -46,6 +46,7 @@ from goalfile.files import load_goal, read_text
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
 from goalfile.model import Finding, Goal, Kind, RowResult, Severity, Status, Verdict
+from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
     from goalfile.commands.gitgoals import Tracked
@@ -801,7 +802,8 @@ def _start_next_iteration(
         summary=outcome.summary,
         message=(
             f"goalfile: {outcome.summary}; {started.message}, so the goal is exhausted and the "
-            f"stop is allowed (`goalfile budget {outcome.path} --iterations N` raises the limit)"
+            f"stop is allowed (`goalfile budget {shell_word(outcome.path)} --iterations N` raises "
+            "the limit)"
         ),
     ), written
 

@@ -21,6 +21,7 @@ from goalfile.ledger import code_span, plain_cell
 from goalfile.lint import PLACEHOLDER
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
+from goalfile.shellword import shell_word
 
 MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
@@ -206,7 +207,8 @@ def new_goal(
     if activate and missing:
         raise UsageError(
             f"--activate needs {' and '.join(missing)}; nothing was written",
-            hint=f'goalfile new {slug} "END STATE" --check CMD --expected TEXT --activate',
+            hint=f'goalfile new {shell_word(slug)} "END STATE" '
+            "--check CMD --expected TEXT --activate",
         )
     text = render_new(
         slug=slug,

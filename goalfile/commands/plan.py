@@ -19,6 +19,7 @@ from goalfile.plan import (
     record_in_section,
     review_plan,
 )
+from goalfile.shellword import shell_word
 
 REVISION_NOTE = "plan revision"
 
@@ -78,8 +79,9 @@ def empty_plan_hint(goal: Goal, path: str) -> str:
     )
     return (
         f"fill in the plan: a table `{header}` {where}, one row per step, whose `serves` "
-        f"cells name {ids}; then `goalfile plan {path}`. Or go without a plan: do the work, "
-        f"then `goalfile verify {path}`"
+        f"cells name {ids}; then `goalfile plan {shell_word(path)}`. Or go without a plan: do the "
+        "work, "
+        f"then `goalfile verify {shell_word(path)}`"
     )
 
 

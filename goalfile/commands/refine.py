@@ -12,6 +12,7 @@ from goalfile.errors import Refused
 from goalfile.handedit import reopen_notes
 from goalfile.model import Entry, Goal, RowResult, Status, Verdict
 from goalfile.parse import ledger_region
+from goalfile.shellword import shell_word
 
 REFINE_BY = "refine-goal"
 
@@ -64,7 +65,7 @@ def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResul
             raise Refused(
                 what,
                 file=path,
-                hint=f"run `goalfile verify {path}` first",
+                hint=f"run `goalfile verify {shell_word(path)}` first",
             )
         taught = ledger.clean_line(lesson, limit=4000).strip() if lesson else ""
         open_rows = [row for row in last.rows if row.verdict is not Verdict.MET]

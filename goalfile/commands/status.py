@@ -19,6 +19,7 @@ from goalfile.handedit import budget_in_force, iterations_in_use, unbacked_budge
 from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
+from goalfile.shellword import shell_word
 
 GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
@@ -56,7 +57,7 @@ class GoalStatus:
     @property
     def next_step(self) -> str:
         if self.goal is None:
-            return f"fix the file: `goalfile lint {self.path}`"
+            return f"fix the file: `goalfile lint {shell_word(self.path)}`"
         return next_step(self.goal, self.last_verify, self.path)
 
     def to_json(self) -> dict[str, object]:
@@ -233,25 +234,31 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
             reviewed.add(found.id)
     waiting = [rid for rid in open_ids if rid not in reviewed]
     if not waiting:
-        return f"`goalfile verify {path}` counts the review(s) recorded since the last run"
+        return (
+            f"`goalfile verify {shell_word(path)}` counts the review(s) recorded since the last run"
+        )
     commands = []
     for rid in waiting:
         artifact = review_artifact(rows[rid])
         shown = shlex.quote(artifact) if artifact else "FILE"
         commands.append(
-            f"`goalfile review {path} {rid} --artifact {shown} --verdict met --quote PASSAGE`"
+            f"`goalfile review {shell_word(path)} {rid} --artifact {shown} --verdict met --quote "
+            "PASSAGE`"
         )
     return (
         f"review {', '.join(waiting)}: {' and '.join(commands)}, PASSAGE being the artifact's "
         "words that show it (`--verdict unmet --reason TEXT` when they are not there); then "
-        f"`goalfile verify {path}`"
+        f"`goalfile verify {shell_word(path)}`"
     )
 
 
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     """What to run next, for a person or an agent reading `goalfile status`."""
     if goal.status is Status.DRAFT:
-        return f"fill in every check, then `goalfile lint {path}` and `goalfile activate {path}`"
+        return (
+            f"fill in every check, then `goalfile lint {shell_word(path)}` and `goalfile "
+            f"activate {shell_word(path)}`"
+        )
     if goal.status is Status.PAUSED:
         return f"`{status_command(goal, path)}`"
     if goal.status is Status.BLOCKED:
@@ -259,16 +266,17 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     if goal.status is Status.EXHAUSTED:
         return f"a person may raise the budget: `{status_command(goal, path)}`"
     if goal.status is Status.MET:
-        return f"done; CI can check it with `goalfile audit {path}`"
+        return f"done; CI can check it with `goalfile audit {shell_word(path)}`"
     since = _since_verify(goal)
     planned = next((_plan_verdict(entry) for entry in since if entry.by == "plan"), None)
     if planned is not None:  # a plan was checked since the last verify run
         if planned == "unsound":
             return (
                 "fill in what the `findings:` line of `## Plan` names, then "
-                f"`goalfile plan {path}`; or do the work, then `goalfile verify {path}`"
+                f"`goalfile plan {shell_word(path)}`; or do the work, then `goalfile verify "
+                f"{shell_word(path)}`"
             )
-        return f"do the work the plan lays out, then `goalfile verify {path}`"
+        return f"do the work the plan lays out, then `goalfile verify {shell_word(path)}`"
     if last_verify is None:
         from goalfile.plan import empty_plan
 
@@ -276,23 +284,30 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         if empty is not None:
             where = "a table under `## Plan`" if empty.has_section else "a `## Plan` table"
             return (
-                f"fill in the plan ({where}, one row per step), then `goalfile plan {path}`, "
-                f"do the work, then `goalfile verify {path}`"
+                f"fill in the plan ({where}, one row per step), then `goalfile plan "
+                f"{shell_word(path)}`, "
+                f"do the work, then `goalfile verify {shell_word(path)}`"
             )
-        return f"`goalfile plan {path}`, do the work, then `goalfile verify {path}`"
+        return (
+            f"`goalfile plan {shell_word(path)}`, do the work, then `goalfile verify "
+            f"{shell_word(path)}`"
+        )
     reviews = _review_step(goal, last_verify, since, path)
     if reviews is not None:
         return reviews
     if any(entry.by in ("refine-goal", "refine") for entry in since):
-        return f"work the backlog of the refine entry, then `goalfile verify {path}`"
+        return f"work the backlog of the refine entry, then `goalfile verify {shell_word(path)}`"
     newest = _newest_by(goal)
     if newest != ledger.VERIFY_BY:  # re-approved, resumed, a budget raised...: refine works
         # only from the newest entry, so the verify run under what changed comes first
         return (
-            f"`goalfile verify {path}` (the newest entry is `by {newest}`; a refine works from "
-            "a verify run), then act on its result"
+            f"`goalfile verify {shell_word(path)}` (the newest entry is `by {newest}`; a refine "
+            "works from a verify run), then act on its result"
         )
-    return f"`goalfile refine {path}`, work the backlog, then `goalfile verify {path}`"
+    return (
+        f"`goalfile refine {shell_word(path)}`, work the backlog, then `goalfile verify "
+        f"{shell_word(path)}`"
+    )
 
 
 def _newest_by(goal: Goal) -> str | None:

@@ -23,6 +23,7 @@ from goalfile.errors import GoalfileError
 from goalfile.files import load_goal
 from goalfile.handedit import budget_in_force, iterations_in_use
 from goalfile.model import Goal, Status
+from goalfile.shellword import shell_word
 
 
 def session_folder(raw: str, ctx: Context) -> Path:
@@ -50,7 +51,7 @@ def status_text(raw: str, ctx: Context) -> str:
         try:
             goal = load_goal(str(root / focus.goal))
         except GoalfileError:
-            return f"goal {focus.goal}: unreadable (`goalfile lint {focus.goal}`)"
+            return f"goal {focus.goal}: unreadable (`goalfile lint {shell_word(focus.goal)}`)"
         return statusline.line(
             goal, last_entry(goal), used=iterations_in_use(goal), budget=budget_in_force(goal)
         )

@@ -21,6 +21,7 @@ from goalfile.lint import require_valid
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
 from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
+from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
@@ -167,7 +168,8 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
             line=line,
             hint=f"remove the nested repository ({found.path / '.git'}) if it is not meant to "
             "be there, or have a person approve the working directory with "
-            f"`goalfile activate --reapprove {goal.path} --reason TEXT`, which records it",
+            f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`, which records "
+            "it",
         )
     why = f", from {found.path / '.git'}" if found.source is workdir.Source.GIT else ""
     raise Refused(
@@ -178,7 +180,7 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
         line=line,
         hint="remove what moved it (a `.git` file or folder between the goal and the "
         "repository's top), or have a person approve the new one with "
-        f"`goalfile activate --reapprove {goal.path} --reason TEXT`",
+        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
     )
 
 
@@ -321,7 +323,7 @@ def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
 def _not_active_hint(goal: Goal) -> str:
     from goalfile.commands.hints import status_hint
 
-    again = f"`goalfile verify --no-write {goal.path}` runs the checks without writing"
+    again = f"`goalfile verify --no-write {shell_word(goal.path)}` runs the checks without writing"
     hint = status_hint(goal, goal.path)
     return hint if goal.status is Status.MET else f"{hint} (or {again})"
 
