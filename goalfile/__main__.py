@@ -40,6 +40,7 @@ def run() -> None:
             for signum in (signal.SIGINT, signal.SIGTERM):
                 signal.signal(signum, errors.note_signal)
             errors.NOTED_SIGNALS[:0] = noted  # those noted before, first
+            errors.IN_PROGRAM = True
             main()
         except SystemExit as exc:
             code = exc.code

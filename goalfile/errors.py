@@ -119,6 +119,10 @@ def interrupted(cause: KeyboardInterrupt, message: str) -> Interrupted:
     return TerminatedError(message) if isinstance(cause, Terminated) else Interrupted(message)
 
 
+IN_PROGRAM = False
+"""Whether goalfile runs as its own program (``goalfile.__main__``), not inside another's
+process: then it may fork (the Stop hook's watchdog, :mod:`goalfile.hookwatch`)."""
+
 NOTED_SIGNALS: list[int] = []
 """SIGINT and SIGTERM that came while goalfile was starting (before a command's own handling
 began): the program notes them (see ``goalfile.__main__``) and the command boundary honours

@@ -4,13 +4,30 @@ whatever blocks it, and an answer it did not reach holds the agent.
 A host kills a hook that outlives its timeout, and Claude Code, Codex and goalfile's pi
 extension then let the agent stop (a hook that failed is not a "block"), discarding what it
 printed. So a hook that never answers in time (something it reads or runs does not return)
-would be a way out. :func:`start` runs a watchdog thread that, at :func:`limit_for` seconds
-from when the host started the process (a little below the host's timeout), prints
-the host's block answer, naming why and where the hook was, and ends the process; SIGTERM and
-SIGINT (a host's kill, Ctrl-C) do the same at once. The signals reach the watchdog through
-:func:`signal.set_wakeup_fd`, written by the interpreter's C-level handler, so the answer
-comes even while the main thread is stuck in a system call. Whichever answer is printed first
-is the only one: the command's own (:meth:`Watch.answering`) or the watchdog's.
+would be a way out. The watchdog answers for it: at :func:`limit_for` seconds from when the
+host started the process (a little below the host's timeout) it prints the host's block
+answer, naming why and where the hook was; SIGTERM and SIGINT (a host's kill, Ctrl-C) do the
+same at once.
+
+In the goalfile program, :func:`start` forks: the process the host started becomes the
+watchdog, and the hook's work goes on in the child. A watchdog in the same interpreter (a
+thread, a signal handler) needs the interpreter's lock, which the work can hold for as long
+as it likes: a regular expression that backtracks, or any other loop in C, and then nothing
+answers. The watchdog process only waits (``select`` on three pipes and its signals' wakeup
+fd), so nothing the work does can keep it from its time. It is also the only one that writes
+to the host's stdout, so exactly one answer is printed: the child's stdout is a pipe to the
+watchdog, and the child says on a second pipe that its answer is complete
+(:meth:`Worker.answering`), then ends; the watchdog prints that answer once the child has
+ended, or, at its time limit or a signal, ends the child (SIGKILL) and prints the block
+answer instead. A child that ends without saying it answered (killed, or a crash) is held
+too. If the watchdog itself is killed, the child cannot outlive the host's timeout: an
+interval timer whose signal (SIGALRM) keeps its default action ends it without the
+interpreter. Where the work was comes from the child's stack, which :mod:`faulthandler`
+writes on SIGUSR1 from its C-level handler.
+
+Run inside another program (a host's library, a test's ``CliRunner``), forking is not
+goalfile's to do: a thread waits for the time limit instead (:class:`Watch`), with the
+signals' wakeup fd, and the same answer; it needs the interpreter's lock to act.
 """
 
 from __future__ import annotations
@@ -18,18 +35,22 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import select
 import signal
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import NoReturn
 
+from goalfile import errors
 from goalfile.errors import NOTED_SIGNALS
 from goalfile.hostprotocol import HostAgent, block_answer
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PACKAGE = os.path.dirname(os.path.realpath(__file__))
+_FRAME_LINE = re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
 
 
 def limit_for(timeout: float) -> float:
@@ -119,30 +140,38 @@ class Watch:
             self._answered = True
             reason = held_reason(signum, limit=self.limit, timeout=self.timeout, where=where)
             _write(2, f"goalfile: {reason}\n")
-            _write(1, json.dumps(self._document(reason), ensure_ascii=False) + "\n")
+            _write(1, held_answer(self.agent, reason, as_json=self.as_json))
             os._exit(0)
 
-    def _document(self, reason: str) -> dict[str, object]:
-        answer = block_answer(self.agent, reason)
-        if not self.as_json:
-            return answer
-        return {
+
+def held_answer(agent: HostAgent, reason: str, *, as_json: bool) -> str:
+    """The block answer's line, in the host's protocol (or goalfile's ``--json``)."""
+    answer = block_answer(agent, reason)
+    document: dict[str, object] = answer
+    if as_json:
+        document = {
             "schema_version": 1,
-            "agent": self.agent.value,
+            "agent": agent.value,
             "decision": "block",
             "host_output": answer,
             "goals": [],
             "notes": [],
             "error": {"message": reason},
         }
+    return json.dumps(document, ensure_ascii=False) + "\n"
 
 
-def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch:
+def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch | Worker:
     """Start the watchdog of a hook run whose host gives it ``timeout`` seconds, and take
     SIGTERM and SIGINT over: from now on, each of them ends the run with the block answer.
-    Call it from the main thread, as early as the run begins."""
+    Call it from the main thread, as early as the run begins. In the goalfile program this
+    returns in the child that does the hook's work (:class:`Worker`), and the process that
+    called it never returns from it (see the module's text)."""
+    alone = threading.current_thread() is threading.main_thread()
+    if errors.IN_PROGRAM and alone and hasattr(os, "fork"):
+        return _fork(timeout=timeout, agent=agent, as_json=as_json)
     watch = Watch(timeout=timeout, agent=agent, as_json=as_json)
-    if threading.current_thread() is threading.main_thread():  # only there can it take them
+    if alone:  # only the main thread can take the signals
         previous = signal.set_wakeup_fd(watch._wake_write, warn_on_full_buffer=False)
         watch._restore.append((-1, previous))
         for signum in SIGNALS:
@@ -154,6 +183,234 @@ def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch:
         if noted in SIGNALS:
             watch._hold(noted)
     return watch
+
+
+class Worker:
+    """The hook's side of the watchdog process, in the child that does the work: its stdout
+    is a pipe to the watchdog, which prints what came through it only once this says the
+    answer is complete."""
+
+    def __init__(self, control: int) -> None:
+        self._control = control  # to the watchdog: the host's name, and "answered"
+
+    def host(self, agent: HostAgent) -> None:
+        """The host the answer is for, once the input has named it: the watchdog's block
+        answer is then in its protocol."""
+        _write(self._control, f"h{agent.value}\n")
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        """Print the command's own answer inside this; then the watchdog prints it, and this
+        process ends here. An answer cut short by an error is not complete: the watchdog
+        holds the stop."""
+        try:
+            yield
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:
+            os._exit(70)
+        _write(self._control, "a\n")
+        os._exit(0)
+
+
+def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
+    """Fork the hook's work off; the watchdog waits for it here and never returns."""
+    deadline = time.monotonic() + limit_for(timeout) - running_for()
+    watchdog = _Watchdog(timeout=timeout, agent=agent, as_json=as_json)
+    # the watchdog's signals, taken before the fork: none is missed, and a child that ends at
+    # once is not reaped by a SIGCHLD the host left ignored
+    wake, wake_write = os.pipe()
+    for fd in (wake, wake_write):
+        os.set_blocking(fd, False)
+    signal.set_wakeup_fd(wake_write, warn_on_full_buffer=False)
+    for signum in (*SIGNALS, signal.SIGCHLD):
+        signal.signal(signum, _ignore)
+    for noted in NOTED_SIGNALS:  # those that came while goalfile was starting
+        if noted in SIGNALS:
+            watchdog.hold(noted)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    answers, answers_write = os.pipe()
+    control, control_write = os.pipe()
+    trace, trace_write = os.pipe()
+    worker = os.fork()
+    if worker == 0:
+        signal.set_wakeup_fd(-1)
+        for fd in (answers, control, trace, wake, wake_write):
+            os.close(fd)
+        os.dup2(answers_write, 1)
+        os.close(answers_write)
+        # SIGTERM and SIGINT are the watchdog's, which then ends this process: here they
+        # change nothing (a check's process gets the default handlers back when it starts)
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        import faulthandler
+
+        faulthandler.register(signal.SIGUSR1, file=trace_write, all_threads=True)
+        # if the watchdog is killed, nothing outlives the host's timeout: SIGALRM's default
+        # action ends the process without the interpreter
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+        host_left = deadline - time.monotonic() + min(15.0, timeout / 10)
+        signal.setitimer(signal.ITIMER_REAL, max(host_left, 0.1))
+        return Worker(control_write)
+    for fd in (answers_write, control_write, trace_write):
+        os.close(fd)
+    watchdog.worker = worker
+    watchdog.watch(deadline, answers=answers, control=control, trace=trace, wake=wake)
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A handler that does nothing: the signal still writes the wakeup fd."""
+
+
+class _Watchdog:
+    """The process the host started, once it has forked the work off: it waits, and prints
+    the one answer."""
+
+    def __init__(self, *, timeout: float, agent: HostAgent, as_json: bool) -> None:
+        self.worker = 0  # the child's pid; 0: none (not yet, or ended)
+        self.timeout = timeout
+        self.agent = agent
+        self.as_json = as_json
+        self.trace = -1
+        self.answered = False
+
+    def watch(
+        self, deadline: float, *, answers: int, control: int, trace: int, wake: int
+    ) -> NoReturn:
+        self.trace = trace
+        answer = bytearray()
+        reading = [answers, control, wake]
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            ready, _, _ = select.select(reading, [], [], left)
+            if wake in ready:
+                caught = [signum for signum in _drain(wake) if signum in SIGNALS]
+                if caught:
+                    if self.answered:  # that answer, not a block
+                        self.answer(bytes(answer) + _drain(answers))
+                    self.hold(caught[0])
+            if answers in ready:
+                chunk = _read(answers)
+                answer += chunk
+                if not chunk:
+                    reading.remove(answers)
+            if control in ready:
+                chunk = _read(control)
+                self.heard(chunk)
+                if not chunk:
+                    reading.remove(control)
+            try:
+                done, status = os.waitpid(self.worker, os.WNOHANG)
+            except ChildProcessError:  # reaped by no one else: cannot be, but it ended
+                done, status = self.worker, 255 << 8
+            if done:  # all it wrote is in the pipes now
+                self.worker = 0
+                self.heard(_drain(control))
+                if self.answered:
+                    self.answer(bytes(answer) + _drain(answers))
+                self.hold(None, ended=_status(status))
+        if self.answered:  # but not yet ended
+            self.answer(bytes(answer) + _drain(answers))
+        self.hold(None)
+
+    def heard(self, said: bytes) -> None:
+        """What the child said on the control pipe: ``h`` and the host's name (the input has
+        named it), ``a`` (its answer is complete: all of it is in the answers pipe)."""
+        for line in said.split(b"\n"):
+            if line == b"a":
+                self.answered = True
+            elif line[:1] == b"h":
+                with contextlib.suppress(ValueError):
+                    self.agent = HostAgent(line[1:].decode("ascii", "replace"))
+
+    def answer(self, data: bytes) -> NoReturn:
+        """Print the work's own answer, and end."""
+        self.end_worker()
+        with contextlib.suppress(OSError):
+            while data:
+                data = data[os.write(1, data) :]
+        os._exit(0)
+
+    def hold(self, signum: int | None, *, ended: str | None = None) -> NoReturn:
+        """Print the block answer, the work ended first, and end."""
+        where = self.where() if self.worker else None
+        self.end_worker()
+        limit = limit_for(self.timeout)
+        reason = held_reason(signum, limit=limit, timeout=self.timeout, where=where, ended=ended)
+        _write(2, f"goalfile: {reason}\n")
+        _write(1, held_answer(self.agent, reason, as_json=self.as_json))
+        os._exit(0)
+
+    def end_worker(self) -> None:
+        if self.worker:
+            with contextlib.suppress(OSError):
+                os.kill(self.worker, signal.SIGKILL)
+            self.worker = 0
+
+    def where(self) -> str | None:
+        """Where the work is: its stack, as faulthandler writes it on SIGUSR1, read for a
+        moment (it comes at once unless the child is not running at all)."""
+        try:
+            os.kill(self.worker, signal.SIGUSR1)
+        except OSError:
+            return None
+        dump = bytearray()
+        give_up = time.monotonic() + 0.5
+        while True:
+            # once it has begun, the stack comes in one go: a pause ends it
+            left = min(give_up, time.monotonic() + 0.05) if dump else give_up
+            ready, _, _ = select.select([self.trace], [], [], max(left - time.monotonic(), 0))
+            if not ready:
+                break
+            chunk = _read(self.trace)
+            if not chunk:
+                break
+            dump += chunk
+        return stack_frame(dump.decode("utf-8", "replace"), threading.get_ident())
+
+
+def stack_frame(dump: str, thread: int) -> str | None:
+    """In a faulthandler stack dump, the innermost frame in goalfile (not this module) of the
+    thread ``thread`` (or of the first thread shown), as :func:`stuck_at` names it."""
+    blocks = dump.split("\n\n")
+    chosen = next((b for b in blocks if f"0x{thread:016x}" in b.split("\n", 1)[0]), blocks[0])
+    for line in chosen.splitlines():
+        found = _FRAME_LINE.match(line)
+        if found is None:
+            continue
+        name, number, function = found.groups()
+        if name.startswith(PACKAGE) and not name.endswith("hookwatch.py"):
+            relative = os.path.relpath(name, os.path.dirname(PACKAGE))
+            return f"{function} ({relative}:{number})"
+    return None
+
+
+def _status(status: int) -> str:
+    code = os.waitstatus_to_exitcode(status)
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+    return f"exit status {code}"
+
+
+def _read(fd: int) -> bytes:
+    """What a pipe that ``select`` found ready holds (b"" at its end)."""
+    try:
+        return os.read(fd, 65536)
+    except OSError:
+        return b""
+
+
+def _drain(fd: int) -> bytes:
+    """What a pipe holds now, without waiting."""
+    os.set_blocking(fd, False)
+    data = bytearray()
+    with contextlib.suppress(OSError):
+        while chunk := os.read(fd, 65536):
+            data += chunk
+    return bytes(data)
 
 
 def running_for() -> float:
@@ -170,10 +427,19 @@ def running_for() -> float:
     return min(max(since, 0.0), 10.0)
 
 
-def held_reason(signum: int | None, *, limit: float, timeout: float, where: str | None) -> str:
+def held_reason(
+    signum: int | None,
+    *,
+    limit: float,
+    timeout: float,
+    where: str | None,
+    ended: str | None = None,
+) -> str:
     """Why the stop is held when the hook did not reach its answer, and what to do."""
     at = f"it was at {where}" if where else ""
-    if signum is None:
+    if ended is not None:
+        what = f"ended ({ended}) before it answered"
+    elif signum is None:
         limits = f"{limit:g}s of the host's {timeout:g}s hook timeout"
         what = f"did not answer within its time limit ({'; '.join(filter(None, [limits, at]))})"
     else:

@@ -1,0 +1,152 @@
+"""The Stop hook's watchdog answers whatever the hook's work is doing, even a loop that never
+lets the interpreter switch threads: the watchdog is the process the host started, the work
+a child of it. Real git repositories, real goalfile processes fed a recorded host input (as
+in test_hook_hold.py).
+
+The work here is the agent's own lint-clean goal, in a folder git ignores, whose `matches`
+pattern backtracks without end on the output its own check prints (`/^(a+)+$/` on
+`aaa…a!`): Python's regular-expression engine holds the interpreter's lock all that time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import (
+    DATA,
+    clean_env,
+    git,
+    goal_text,
+    gone,
+    make_git_repo,
+    row,
+    run_goalfile,
+    wait_for,
+    write_goal,
+)
+
+WAIT = 60.0  # seconds a test gives a hook whose time limit is a few
+
+
+def recorded(repo: Path) -> str:
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(repo), stop_hook_active=False)
+    data.pop("transcript_path")
+    return json.dumps(data)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A committed goal that is not met, and the agent's own goal in an ignored folder whose
+    `matches` never ends."""
+    root = make_git_repo(tmp_path / "project")
+    write_goal(
+        root / "goals", goal_text(slug="real", rows=(row("C1", "false", "exit 0"),)), "real.md"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    (root / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
+    check = f"{shlex.quote(sys.executable)} -c \"print('a' * 48 + '!')\""
+    made = run_goalfile(
+        "new", "easy", "x", "--dir", "goals/.cache", "--check", check,
+        "--expected", "exit 0; stdout matches /^(a+)+$/", "--non-goal", "n", "--activate",
+        cwd=root,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert run_goalfile("lint", "goals/.cache/easy.md", cwd=root).returncode == 0
+    assert git(root, "status", "--porcelain") == ""
+    return root
+
+
+def in_folder(folder: Path) -> list[int]:
+    """The processes whose working directory is ``folder`` (the hook's, its checks')."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and not gone(int(entry)):
+            try:
+                if os.readlink(f"/proc/{entry}/cwd") == str(folder):
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def busy_children(pid: int, command: bytes) -> list[int]:
+    """The live processes whose parent is ``pid``, that run ``command`` (a child between its
+    fork and its exec does too, for a moment) and have used 50 ms of CPU (that one has not)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                ran = handle.read()
+        except OSError:
+            continue
+        ticks = int(fields[11]) + int(fields[12])  # utime and stime
+        busy = ticks >= 0.05 * os.sysconf("SC_CLK_TCK")
+        if int(fields[1]) == pid and fields[0] not in (b"Z", b"X") and ran == command and busy:
+            found.append(int(entry))
+    return found
+
+
+def test_a_match_that_holds_the_interpreter_does_not_silence_the_watchdog(project: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", "--timeout", "6"],
+        cwd=project, env=clean_env(), input=recorded(project), capture_output=True, text=True,
+        timeout=WAIT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)  # one answer, and only one
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "did not answer within its time limit (5.4s of the host's 6s hook timeout" in reason
+    assert "it was at _first (goalfile/expecttext.py:" in reason, reason
+    assert "Traceback" not in done.stderr
+    # the work was ended with the answer: nothing of the hook is left running
+    wait_for(lambda: not in_folder(project), timeout=WAIT, what="the hook's processes to end")
+
+
+def test_the_work_ends_at_the_hosts_timeout_when_the_watchdog_is_killed(project: Path) -> None:
+    """A host (or anyone) that SIGKILLs the hook's process leaves no work running past the
+    host's timeout: the child's interval timer ends it."""
+    argv = [
+        sys.executable,
+        "-m",
+        "goalfile",
+        "hook",
+        "stop",
+        "--agent",
+        "claude",
+        "--timeout",
+        "8",
+    ]
+    hook = subprocess.Popen(
+        argv, cwd=project, env=clean_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert hook.stdin is not None
+        hook.stdin.write(recorded(project))
+        hook.stdin.close()
+        # the work: the hook's child running goalfile, busy in the search
+        command = "".join(f"{arg}\0" for arg in argv).encode()
+        wait_for(lambda: bool(busy_children(hook.pid, command)), timeout=WAIT, what="the work")
+        (worker,) = busy_children(hook.pid, command)
+        hook.kill()
+        hook.wait(timeout=WAIT)
+        wait_for(lambda: gone(worker), timeout=WAIT, what="the orphaned work to end")
+        assert hook.stdout is not None and hook.stdout.read() == ""  # killed: it said nothing
+    finally:
+        if hook.poll() is None:
+            os.killpg(hook.pid, signal.SIGKILL)
+            hook.wait(timeout=WAIT)
