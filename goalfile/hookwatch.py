@@ -23,7 +23,9 @@ answer instead. A child that ends without saying it answered (killed, or a crash
 too. If the watchdog itself is killed, the child cannot outlive the host's timeout: an
 interval timer whose signal (SIGALRM) keeps its default action ends it without the
 interpreter. Where the work was comes from the child's stack, which :mod:`faulthandler`
-writes on SIGUSR1 from its C-level handler.
+writes on SIGUSR1 from its C-level handler just before that signal ends the child, so the
+child writes nothing after the watchdog has decided; a SIGTERM or SIGINT that reaches the
+child too (a host that signals the whole tree) only stops it where it is.
 
 Run inside another program (a host's library, a test's ``CliRunner``), forking is not
 goalfile's to do: a thread waits for the time limit instead (:class:`Watch`), with the
@@ -240,12 +242,17 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
             os.close(fd)
         os.dup2(answers_write, 1)
         os.close(answers_write)
-        # SIGTERM and SIGINT are the watchdog's, which then ends this process: here they
-        # change nothing (a check's process gets the default handlers back when it starts)
+        # SIGTERM and SIGINT are the watchdog's, which then ends this process: one that
+        # comes here too (a host that signals the whole tree) stops the work where it is, so
+        # that nothing more is written (a check's process gets the default handlers back)
+        for signum in SIGNALS:
+            signal.signal(signum, _hold_still)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         import faulthandler
 
-        faulthandler.register(signal.SIGUSR1, file=trace_write, all_threads=True)
+        # SIGUSR1 writes the stack and then ends the process (its default action, chained)
+        signal.signal(signal.SIGUSR1, signal.SIG_DFL)
+        faulthandler.register(signal.SIGUSR1, file=trace_write, all_threads=True, chain=True)
         # if the watchdog is killed, nothing outlives the host's timeout: SIGALRM's default
         # action ends the process without the interpreter
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
@@ -260,6 +267,12 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
 
 def _ignore(signum: int, frame: object) -> None:
     """A handler that does nothing: the signal still writes the wakeup fd."""
+
+
+def _hold_still(signum: int, frame: object) -> NoReturn:
+    """The work's handler of SIGTERM and SIGINT: wait, doing nothing, to be ended."""
+    while True:
+        signal.pause()
 
 
 class _Watchdog:
@@ -350,8 +363,9 @@ class _Watchdog:
             self.worker = 0
 
     def where(self) -> str | None:
-        """Where the work is: its stack, as faulthandler writes it on SIGUSR1, read for a
-        moment (it comes at once unless the child is not running at all)."""
+        """Where the work is: its stack, which faulthandler writes on SIGUSR1 before the
+        signal ends the child (so the child does nothing more), read to its end (the child's
+        end), for half a second at most."""
         try:
             os.kill(self.worker, signal.SIGUSR1)
         except OSError:
@@ -359,9 +373,8 @@ class _Watchdog:
         dump = bytearray()
         give_up = time.monotonic() + 0.5
         while True:
-            # once it has begun, the stack comes in one go: a pause ends it
-            left = min(give_up, time.monotonic() + 0.05) if dump else give_up
-            ready, _, _ = select.select([self.trace], [], [], max(left - time.monotonic(), 0))
+            left = give_up - time.monotonic()
+            ready, _, _ = select.select([self.trace], [], [], max(left, 0))
             if not ready:
                 break
             chunk = _read(self.trace)
