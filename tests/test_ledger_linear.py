@@ -39,7 +39,7 @@ def old_unquote(cell: str) -> str:
     match = OLD_CODE_SPAN.fullmatch(cell)
     if match:
         inner = match.group(2)
-        if inner.startswith(" ") and inner.endswith(" ") and inner.strip():
+        if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
             inner = inner[1:-1]
         cell = inner
     return cell.replace("\\|", "|")
