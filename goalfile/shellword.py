@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
+_PLAIN = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
+"""A word the shell reads as it is (the characters :func:`shlex.quote` leaves unquoted)."""
+
 
 def shell_word(text: str) -> str:
-    """``text`` as one word of a POSIX shell command (:func:`shlex.quote`): a goal path or any
-    other value read from a file goes into a printed command so, and the command then works as
-    written and runs nothing the value holds (``goals/a;id>PWNED;b.md``, ``$(...)``, a space, a
-    quote). A plain path (letters, digits, ``@%+=:,./-``) is printed as it is. :mod:`shlex` is
-    loaded only when a hint needs it."""
-    import shlex
-
-    return shlex.quote(text)
+    """``text`` as one word of a POSIX shell command, as :func:`shlex.quote` gives it: a goal
+    path or any other value read from a file goes into a printed command so, and the command
+    then works as written and runs nothing the value holds (``goals/a;id>PWNED;b.md``,
+    ``$(...)``, a space, a quote). A plain path (ASCII letters, digits, ``_@%+=:,./-``) is
+    printed as it is. Written here rather than imported: a command that only may print a hint
+    does not load :mod:`shlex`."""
+    if _PLAIN.fullmatch(text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,10 @@ from pathlib import Path
 
 import pytest
 from conftest import clean_env, git, make_git_repo, run_goalfile
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goalfile.shellword import shell_word
 
 NAMES = [
     "a;touch PWNED;b.md",
@@ -179,3 +184,10 @@ def test_every_printed_command_names_the_goal_as_one_word(
         assert "Traceback" not in out, (command, out)
         if (repo / path).exists():
             (repo / path).write_bytes(backup)  # the next printed command sees the same state
+
+
+@given(st.text())
+def test_shell_word_is_shlex_quote(text: str) -> None:
+    """The helper quotes as shlex.quote does (written out so that a command that only may
+    print a hint does not load shlex)."""
+    assert shell_word(text) == shlex.quote(text)
