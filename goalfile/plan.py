@@ -139,10 +139,29 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     missing = [name for name in PLAN_COLUMNS if name not in names]
     if missing:
         return (), [f"the plan table lacks the column(s) {', '.join(missing)}"]
-    steps = tuple(_step(names, cells, line) for line, cells in rows[1:])
+    steps: list[PlanStep] = []
+    problems: list[str] = []
+    for number, (line, cells) in enumerate(rows[1:], 1):
+        if _repeats_header(cells, names):
+            # a table typed as the plan skill shows it, above the header `goalfile new`
+            # wrote: Markdown reads that header as rows of one table, none of them a step
+            problems.append(
+                f"row {number} of the plan table repeats its header (a table typed above the "
+                "header `goalfile new` wrote?): delete that line"
+            )
+            continue
+        steps.append(_step(names, cells, line))
     if not steps:
-        return (), ["the plan table has no steps"]
-    return steps, []
+        return (), ["the plan table has no steps", *problems]
+    return tuple(steps), problems
+
+
+def _repeats_header(cells: Sequence[str], names: Sequence[str]) -> bool:
+    """Whether a row of the plan table is its header again, or the line under the header
+    (``|------|``), which Markdown reads as a row anywhere below it."""
+    if [section_key(cell) for cell in cells] == list(names):
+        return True
+    return any(cells) and all(re.fullmatch(r":?-+:?", cell) for cell in cells if cell)
 
 
 def _plan_rows(goal: Goal, section: Section) -> list[tuple[int, list[str]]]:
