@@ -334,9 +334,9 @@ def test_a_git_monitor_that_does_not_return_hides_no_goal_file(
     monitor = tmp_path / "slow-monitor"
     monitor.write_text("#!/bin/sh\nexec sleep 120\n", encoding="utf-8")
     monitor.chmod(0o755)
-    git(project, "config", "core.fsmonitor", str(monitor))
     git(project, "update-index", "--skip-worktree", "goals/real.md")
     (project / "goals" / "real.md").rename(tmp_path / "away.md")
+    git(project, "config", "core.fsmonitor", str(monitor))  # last: git would wait for it too
     started = time.monotonic()
     answer, _ = hook(project)
     assert time.monotonic() - started < 30
