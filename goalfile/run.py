@@ -916,26 +916,96 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
     return top if done.returncode == 0 and top else None
 
 
-def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes | None:
-    """``git ls-files -v -z --with-tree=HEAD -- PATHSPECS`` run in ``folder``: the files the
-    index holds under ``pathspecs``, each with its tag (lower case when marked
-    assume-unchanged, ``S`` for skip-worktree), and those HEAD holds that the index does not
-    (tag ``M``). Without a HEAD commit, the index alone. None when git cannot run or names no
-    repository there. Variables that would point git elsewhere are left out, and replace refs
-    are not followed (`git replace` could show HEAD without a file), nor is a file system
-    monitor asked (`core.fsmonitor` names a program git runs before it reads the index: one
-    that does not return made the read wait ``GIT_TIMEOUT`` and then list nothing)."""
+class GitUnreadable(Exception):
+    """git could not list or read a repository (its message says why, in git's words). With
+    ``ref``: HEAD names no commit although the repository holds this branch or tag."""
+
+    def __init__(self, message: str, *, ref: str | None = None) -> None:
+        super().__init__(message)
+        self.ref = ref
+
+
+def _git_said(done: subprocess.CompletedProcess[bytes]) -> str:
+    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+    return lines[-1] if lines else f"git exited {done.returncode}"
+
+
+def _git_clean() -> dict[str, str]:
     clean = _undirected(os.environ)
     clean["GIT_NO_REPLACE_OBJECTS"] = "1"
     clean["LC_ALL"] = "C"  # its messages are read
+    return clean
+
+
+def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
+    """``git ls-files -v -z --with-tree=HEAD -- PATHSPECS`` run in ``folder``: the files the
+    index holds under ``pathspecs``, each with its tag (lower case when marked
+    assume-unchanged, ``S`` for skip-worktree), and those HEAD holds that the index does not
+    (tag ``M``). Without a HEAD commit, in a repository that holds no branch or tag yet, the
+    index alone. Variables that would point git elsewhere are left out, replace refs are not
+    followed (`git replace` could show HEAD without a file), nor is a file system monitor
+    asked (`core.fsmonitor` names a program git runs before it reads the index: one that does
+    not return made the read wait ``GIT_TIMEOUT`` and then list nothing).
+
+    Raises :class:`GitUnreadable` when git cannot run, names no repository there, or fails
+    on it (a broken index, a repository format it does not know), and when HEAD names no
+    commit while the repository holds branches or tags (`git symbolic-ref HEAD
+    refs/heads/new`): none of these means that git tracks nothing."""
+    clean = _git_clean()
     base = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "-v", "-z"]
-    for args in ([*base, "--with-tree=HEAD"], base):  # the second only without a HEAD commit
-        try:
-            done = _git_in(folder, [*args, "--", *pathspecs], clean)
-        except (OSError, subprocess.TimeoutExpired, ValueError):
-            return None
+    try:
+        done = _git_in(folder, [*base, "--with-tree=HEAD", "--", *pathspecs], clean)
         if done.returncode == 0:
             return done.stdout
         if b"HEAD" not in done.stderr:  # not a repository, or a broken one
-            return None
-    return None
+            raise GitUnreadable(_git_said(done))
+        refs = _git_in(folder, ["for-each-ref", "--count=1", "--format=%(refname)"], clean)
+        if refs.returncode != 0:
+            raise GitUnreadable(_git_said(refs))
+        ref = refs.stdout.decode("utf-8", "surrogateescape").strip()
+        if ref:
+            raise GitUnreadable(f"HEAD names no commit, but the repository holds {ref}", ref=ref)
+        done = _git_in(folder, [*base, "--", *pathspecs], clean)  # no commit yet: the index
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise GitUnreadable(f"git could not run: {exc}") from None
+    if done.returncode != 0:
+        raise GitUnreadable(_git_said(done))
+    return done.stdout
+
+
+def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
+    """What ``git cat-file --batch`` gives for each of ``names`` (``HEAD:goals/a.md``) in
+    ``folder``, in order: the blob's bytes, or None when git holds no blob by that name. One
+    process for every name; a name holding a line break is not asked (None). Raises
+    :class:`GitUnreadable` when git cannot run or fails."""
+    asked = [name for name in names if "\n" not in name]
+    found: dict[str, bytes | None] = {}
+    if asked:
+        try:
+            done = subprocess.run(
+                ["git", "--no-replace-objects", "cat-file", "--batch"],
+                cwd=folder,
+                env=_git_clean(),
+                input="".join(f"{name}\n" for name in asked).encode("utf-8", "surrogateescape"),
+                capture_output=True,
+                timeout=GIT_TIMEOUT,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+            raise GitUnreadable(f"git could not run: {exc}") from None
+        if done.returncode != 0:
+            raise GitUnreadable(_git_said(done))
+        out, at = done.stdout, 0
+        for name in asked:
+            end = out.find(b"\n", at)
+            if end < 0:
+                raise GitUnreadable(f"git cat-file --batch ended early, at {name}")
+            head = out[at:end].split(b" ")
+            at = end + 1
+            if len(head) != 3 or not head[2].isdigit():  # "NAME missing", "NAME ambiguous"
+                found[name] = None
+                continue
+            size = int(head[2])
+            found[name] = out[at : at + size] if head[1] == b"blob" else None
+            at += size + 1
+    return [found.get(name) for name in names]

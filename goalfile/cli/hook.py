@@ -75,8 +75,9 @@ def hook_stop(
     blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...}
     ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. A goal it could
     not verify (no time left, a goal file git tracks that is gone, an error on that goal) holds
-    the agent once. Always exits 0: an internal error outside any one goal lets the agent
-    stop, with a message on stderr.
+    the agent once, as do a repository git cannot list and a goal folder that cannot be read.
+    Always exits 0: an internal error before the input is read lets the agent stop, with a
+    message on stderr.
     """
     from goalfile import hookwatch
     from goalfile.hostprotocol import HostAgent

@@ -11,6 +11,7 @@ the ones the hook verifies before the others.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,15 +60,73 @@ def parse_listing(data: bytes, *, root: Path) -> dict[str, Tracked]:
 
 def tracked_goals(root: Path) -> dict[Path, Tracked]:
     """The goal files git tracks in the repository at ``root`` (keyed by ``root / path``);
-    empty when ``root`` holds no ``.git`` or git names no repository there."""
+    empty when ``root`` holds no ``.git``. Raises :class:`goalfile.run.GitUnreadable` when
+    ``root`` holds a ``.git`` and git cannot list it (a broken index or ``.git``, a
+    repository format git does not know, a HEAD that names no commit while branches exist):
+    that is never "git tracks nothing"."""
     if not os.path.lexists(root / ".git"):
         return {}
     from goalfile.run import git_tracked
 
     data = git_tracked(str(root), PATHSPECS)
-    if data is None:
-        return {}
     return {root / relative: entry for relative, entry in parse_listing(data, root=root).items()}
+
+
+def committed(entries: Mapping[Path, Tracked]) -> dict[Path, bytes]:
+    """The bytes HEAD holds for each tracked goal file of ``entries`` that the working tree
+    shows (a file, or a symlink), by path: one ``git cat-file --batch`` per repository. A path
+    HEAD does not hold (a goal added since) has none. Raises
+    :class:`goalfile.run.GitUnreadable`."""
+    from goalfile.run import git_blobs
+
+    by_root: dict[Path, list[tuple[Path, Tracked]]] = {}
+    for path, entry in entries.items():
+        if not entry.flagged and os.path.lexists(path):
+            by_root.setdefault(entry.root, []).append((path, entry))
+    found: dict[Path, bytes] = {}
+    for root, pairs in by_root.items():
+        blobs = git_blobs(str(root), [f"HEAD:{entry.relative}" for _, entry in pairs])
+        found.update({path: blob for (path, _), blob in zip(pairs, blobs, strict=True) if blob})
+    return found
+
+
+def departure(before: str, now: str) -> str | None:
+    """How the goal text ``now`` fails to extend ``before``, the text HEAD holds at its path:
+    another slug, or a ledger entry HEAD holds that is gone, rewritten or moved (see
+    :func:`goalfile.audit.ledger_growth`); None when it extends it (entries appended, the
+    status and counters updated, the text edited elsewhere)."""
+    if now == before:
+        return None
+    was, is_ = _slug(before), _slug(now)
+    if was is not None and is_ != was:
+        return f"its slug is {is_ or 'missing'}, where HEAD's is {was}"
+    from goalfile.parse import ledger_region
+
+    old = ledger_region(before)
+    if old is None:
+        return None
+    new = ledger_region(now)
+    if new is not None and now.startswith(before[old[0] : old[1]], new[0]):
+        return None  # the usual case: entries appended to the ledger HEAD holds
+    from goalfile.audit import blocks, ledger_growth
+
+    growth = ledger_growth("", blocks(before), blocks(now), "HEAD")
+    for finding in growth.findings:
+        if finding.code in ("entry-deleted", "entry-rewritten", "entry-moved"):
+            return f"its ledger does not extend HEAD's: {finding.entry}: {finding.message}"
+    return None
+
+
+def _slug(text: str) -> str | None:
+    """The ``slug:`` of the frontmatter, as written (None without one)."""
+    if not text.startswith("---"):
+        return None
+    end = text.find("\n---", 3)
+    for line in text[: end if end >= 0 else len(text)].splitlines()[1:]:
+        if line.startswith("slug:"):
+            value = line[5:].split(" #", 1)[0].strip().strip("'\"")
+            return value or None
+    return None
 
 
 def hidden(path: Path, entry: Tracked) -> bool:
@@ -96,3 +155,14 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
         source = "" if entry.in_index else " HEAD"
         steps.append(f"{git} checkout{source} -- {name}")
     return " && ".join(steps)
+
+
+def checkout_command(entry: Tracked, *, here: Path) -> str:
+    """The command that puts back the goal file HEAD holds at ``entry``'s path, run as written
+    from the session's folder ``here`` (it replaces what the working tree holds there)."""
+    import shlex
+
+    git = "git"
+    if entry.root.resolve() != here.resolve():
+        git = f"git -C {shlex.quote(os.path.relpath(entry.root.resolve(), here))}"
+    return f"{git} checkout HEAD -- {shlex.quote(entry.relative)}"

@@ -16,9 +16,11 @@ then the goal files git tracks, then the others), and answers:
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
-  (:mod:`goalfile.commands.gitgoals`), when the hook's time did not suffice to verify it, or
-  when handling it raised an unexpected error: breaking, hiding or starving a goal, or typing
-  ``status: met``, is no way to stop;
+  (:mod:`goalfile.commands.gitgoals`) or shows another goal there than the one HEAD holds,
+  continued, when git cannot list a repository the session is in, when a part of a goal
+  folder cannot be read, when the hook's time did not suffice to verify it, or when handling
+  it (or finding the goals) raised an unexpected error: breaking, hiding, swapping or starving
+  a goal, or typing ``status: met``, is no way to stop;
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +53,7 @@ from goalfile.shellword import shell_word
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
     from goalfile.commands.gitgoals import Tracked
     from goalfile.commands.iteration import IterationStart
+    from goalfile.commands.status import Unreadable
     from goalfile.commands.verify import VerifyOptions, VerifyResult
 
 SCHEMA_VERSION = 1
@@ -294,13 +297,15 @@ def goal_paths(
     *,
     held: dict[Path, Finding] | None = None,
     tracked: Mapping[Path, Tracked] | None = None,
+    problems: dict[str, Unreadable] | None = None,
 ) -> tuple[list[Path], frozenset[Path]]:
     """The goal files to look at, and those of them picked by name: ``--goal`` (a relative
     one resolved against each repository's top level, never against ``cwd``), else each
     repository's focused goal, else every goal file of each repository, with those git
     ``tracked`` that the working tree does not show. A goal picked by name that is absent or
     not active is answered for; a discovered one is passed over. A focused goal whose `active`
-    the ledger does not back goes into ``held``, with the finding."""
+    the ledger does not back goes into ``held``, with the finding. A part of a goal folder
+    that cannot be read goes into ``problems``."""
     if options.goal is not None:
         given = Path(options.goal).expanduser()
         if given.is_absolute():
@@ -318,16 +323,25 @@ def goal_paths(
             focused = None
         if focused is not None:
             named.add(focused)
-        picked += [focused] if focused is not None else _discover(root, tracked or {})
-    return _unique(picked), frozenset(named)
+        if focused is None:
+            picked += _discover(root, tracked or {}, {} if problems is None else problems)
+        else:
+            picked.append(focused)
+    return _unique(picked, tracked or {}), frozenset(named)
 
 
-def _discover(root: Path, tracked: Mapping[Path, Tracked]) -> list[Path]:
-    """Every goal file of the repository at ``root`` (:func:`goalfile.commands.status.discover`),
-    then those git tracks there that the working tree does not hold."""
-    from goalfile.commands.status import discover
+def _discover(
+    root: Path, tracked: Mapping[Path, Tracked], problems: dict[str, Unreadable]
+) -> list[Path]:
+    """Every goal file of the repository at ``root`` (:func:`goalfile.commands.status.scan`),
+    then those git tracks there that the working tree does not hold. The parts of its goal
+    folders that cannot be read go into ``problems``."""
+    from goalfile.commands.status import scan
 
-    found = [Path(p) for p in discover(root)]
+    listed, unreadable = scan(root)
+    for problem in unreadable:
+        problems.setdefault(problem.path, problem)
+    found = [Path(p) for p in listed]
     there = set(found)
     gone = [path for path in tracked if path not in there and _in_goal_folder(path, root)]
     return found + sorted(gone)
@@ -340,24 +354,77 @@ def _in_goal_folder(path: Path, root: Path) -> bool:
     return parts[:1] == ("goals",) or parts[:2] == (".zetetic", "goals")
 
 
-def _others(roots: list[Path], paths: list[Path], tracked: Mapping[Path, Tracked]) -> list[Path]:
+def _others(
+    roots: list[Path],
+    paths: list[Path],
+    tracked: Mapping[Path, Tracked],
+    problems: dict[str, Unreadable],
+) -> list[Path]:
     """Every goal file of the repositories at ``roots`` that is not in ``paths``: those a
     focus left out, which hold the agent once the focused goal lets it stop."""
-    taken = {path.resolve() for path in paths}
-    found = [path for root in roots for path in _discover(root, tracked)]
-    return [path for path in _unique(found) if path.resolve() not in taken]
+    taken = {_real(path) for path in paths}
+    found = [path for root in roots for path in _discover(root, tracked, problems)]
+    return [path for path in _unique(found, tracked) if _real(path) not in taken]
 
 
-def _tracked(roots: list[Path]) -> dict[Path, Tracked]:
+@dataclass(frozen=True, kw_only=True)
+class _Git:
+    """What git says of the goal files of the repositories the hook looks at."""
+
+    tracked: dict[Path, Tracked]  # the goal files git tracks
+    swapped: dict[Path, str]  # tracked goal files whose working copy does not extend HEAD's
+    failed: dict[Path, Exception]  # repositories git could not list, with its error
+
+
+def _tracked(roots: list[Path]) -> _Git:
     """The goal files git tracks in each repository at ``roots`` (one `git ls-files` each),
-    innermost repository first."""
-    from goalfile.commands.gitgoals import tracked_goals
+    innermost repository first; those whose working file is not a continuation of the one
+    HEAD holds (one `git cat-file --batch` each, :func:`_swapped`); and the repositories git
+    could not list (a broken index, an unknown repository format, a HEAD that names no
+    commit while branches exist), which hold the agent: that is never "git tracks nothing"."""
+    from goalfile.commands.gitgoals import committed, tracked_goals
+    from goalfile.run import GitUnreadable
 
     found: dict[Path, Tracked] = {}
+    swapped: dict[Path, str] = {}
+    failed: dict[Path, Exception] = {}
     for root in roots:
-        for path, entry in tracked_goals(root).items():
+        try:
+            listed = tracked_goals(root)
+            heads = committed(listed) if listed else {}
+        except GitUnreadable as exc:
+            failed[root] = exc
+            continue
+        for path, entry in listed.items():
             found.setdefault(path, entry)
-    return found
+        for path, blob in heads.items():
+            why = _swapped(path, blob)
+            if why is not None:
+                swapped.setdefault(path, why)
+    return _Git(tracked=found, swapped=swapped, failed=failed)
+
+
+def _swapped(path: Path, blob: bytes) -> str | None:
+    """How the working file at a tracked goal's ``path`` fails to be the goal HEAD holds there
+    as ``blob`` (:func:`goalfile.commands.gitgoals.departure`): a symlink where HEAD has
+    another thing, another goal copied over it, a committed ledger entry gone or rewritten.
+    None when it extends HEAD's goal, or when it does not read (the loader holds it)."""
+    from goalfile.commands.gitgoals import departure
+    from goalfile.files import ENCODING, ERRORS
+
+    if os.path.islink(path):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            return None  # not a symlink any more: the loader reads what is there
+        if os.fsencode(target) == blob:
+            return None  # HEAD holds this same symlink
+        return f"it is a symlink (to {target}), where HEAD holds the goal file itself"
+    try:
+        text = read_text(path)
+    except GoalfileError:
+        return None
+    return departure(blob.decode(ENCODING, ERRORS), text)
 
 
 def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
@@ -376,19 +443,32 @@ def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
         relative = path.resolve().relative_to(top)
     except ValueError:
         return None
-    entry = tracked_goals(top).get(top / relative)
+    from goalfile.run import GitUnreadable
+
+    try:
+        entry = tracked_goals(top).get(top / relative)
+    except GitUnreadable:
+        return None
     return (top, entry) if entry is not None else None
 
 
-def _unique(paths: list[Path]) -> list[Path]:
-    seen: set[Path] = set()
-    kept = []
-    for path in paths:
-        key = path.resolve()
-        if key not in seen:
-            seen.add(key)
-            kept.append(path)
-    return kept
+def _real(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a symlink loop is left as it is (where
+    ``Path.resolve`` raises RuntimeError on Python 3.11): a goal file linked to itself is
+    held like any goal file that does not load, never a crash."""
+    return Path(os.path.realpath(path))
+
+
+def _unique(paths: list[Path], first: Collection[Path] = ()) -> list[Path]:
+    """``paths`` without those that name a file an earlier one names (through a symlink), in
+    their order; a path in ``first`` (a goal file git tracks) is kept over any other that
+    names the same file: a symlink at a tracked goal's path into a folder git ignores never
+    makes the hook look only at the untracked name."""
+    kept: dict[Path, int] = {}
+    for index in sorted(range(len(paths)), key=lambda at: paths[at] not in first):
+        kept.setdefault(_real(paths[index]), index)
+    chosen = set(kept.values())
+    return [path for index, path in enumerate(paths) if index in chosen]
 
 
 def decide_stop(
@@ -400,18 +480,26 @@ def decide_stop(
     deadline = start + budget
     notes: list[str] = []
     here = _start(stop, ctx)
-    if options.goal is not None and Path(options.goal).expanduser().is_absolute():
-        roots = [here]  # the goal is named outright: no repository decides it
-    else:
-        roots = project_roots(here, notes)
     held: dict[Path, Finding] = {}
-    # the goal files git tracks: one that the working tree does not show holds the agent, and
-    # they are verified before the goal files git does not track (with --goal: not needed)
-    tracked = _tracked(roots) if options.goal is None else {}
-    paths, named = goal_paths(options, roots, notes, held=held, tracked=tracked)
-    # a focus orders and names the goals; it never releases the agent: once the focused goal
-    # lets it stop, every other goal of the repository is looked at too
-    later = _others(roots, paths, tracked) if named and options.goal is None else []
+    problems: dict[str, Unreadable] = {}
+    try:
+        if options.goal is not None and Path(options.goal).expanduser().is_absolute():
+            roots = [here]  # the goal is named outright: no repository decides it
+        else:
+            roots = project_roots(here, notes)
+        # the goal files git tracks: one that the working tree does not show (or shows as
+        # another goal) holds the agent, and they are verified before the goal files git does
+        # not track (with --goal: not needed)
+        git = _tracked(roots) if options.goal is None else _Git(tracked={}, swapped={}, failed={})
+        tracked = git.tracked
+        paths, named = goal_paths(
+            options, roots, notes, held=held, tracked=tracked, problems=problems
+        )
+        # a focus orders and names the goals; it never releases the agent: once the focused
+        # goal lets it stop, every other goal of the repository is looked at too
+        later = _others(roots, paths, tracked, problems) if named and options.goal is None else []
+    except Exception as exc:  # finding the goals failed: no goal is known to let it stop
+        return StopDecision(goals=(_lost(here, exc, stop, notes),), notes=tuple(notes))
     outcomes: list[GoalOutcome] = []
     later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
@@ -419,14 +507,18 @@ def decide_stop(
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
         try:
-            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked)
+            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git)
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome):
             sink.append(found)
         elif found is not None:
             active.append((path, found))
-    if not active and not outcomes:
+    # what git could not list, and what discovery could not read, may hide a goal: each holds
+    # the agent, after the goals' own outcomes (their reasons come first)
+    cannot = [_unlisted(root, exc, here, stop) for root, exc in git.failed.items()]
+    cannot += [_unread(problem, here, stop) for problem in problems.values()]
+    if not active and not outcomes and not cannot:
         under = ", ".join(str(root) for root in roots)
         notes.append(f"no active goal under {under}; the stop is allowed")
     # the order of verifying decides who gets the hook's time: the goal picked by name, then
@@ -470,7 +562,7 @@ def decide_stop(
         outcomes.append(outcome)
     if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
         outcomes += later_outcomes
-    return StopDecision(goals=tuple(outcomes), notes=tuple(notes))
+    return StopDecision(goals=(*outcomes, *cannot), notes=tuple(notes))
 
 
 def _rank(
@@ -491,6 +583,7 @@ def _look(
     named: frozenset[Path],
     held: Mapping[Path, Finding],
     tracked: Mapping[Path, Tracked],
+    git: _Git | None = None,
 ) -> GoalOutcome | frozenset[str] | None:
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
@@ -506,6 +599,9 @@ def _look(
 
         if hidden(path, entry):  # gone or unseen, while git tracks it
             return _hidden(path, shown, entry, here, stop)
+        swapped = git.swapped.get(path) if git is not None else None
+        if swapped is not None:  # another goal, or a rewritten one, where git tracks this one
+            return _replaced(shown, swapped, entry, here, stop)
     if path in named and not path.exists():
         return GoalOutcome(
             path=shown,
@@ -1004,6 +1100,95 @@ def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput)
     )
 
 
+def _replaced(shown: str, why: str, entry: Tracked, here: Path, stop: StopInput) -> GoalOutcome:
+    """A goal file git tracks whose working copy is not a continuation of the one HEAD holds
+    (another goal copied or linked over it, a committed ledger entry rewritten): the goal at
+    that path is HEAD's, so it holds the agent like a hidden one."""
+    from goalfile.commands.gitgoals import checkout_command
+
+    shown = os.path.relpath(_real(entry.root) / entry.relative, here)  # the tracked name
+    return _once(
+        shown,
+        "replaced",
+        f"goalfile cannot verify {shown}: the file the working tree holds there does not "
+        f"continue the goal HEAD holds there: {why}\n"
+        f"  fix: `{checkout_command(entry, here=here)}`",
+        "Put the goal back as the fix says (it replaces the file there with HEAD's) and make "
+        "its checks pass; another goal's file at its path is no way to stop (a person who "
+        "means the change commits it).",
+        stop,
+    )
+
+
+def _unlisted(root: Path, exc: Exception, here: Path, stop: StopInput) -> GoalOutcome:
+    """A repository the session is in that git could not list: a goal file git tracks there
+    may be hidden, so it holds the agent once, with git's error."""
+    import shlex
+
+    shown = _shown(root, here)
+    git = f"git -C {shlex.quote(shown)}"
+    ref = getattr(exc, "ref", None)
+    if isinstance(ref, str) and ref.startswith("refs/heads/"):
+        fix = f"\n  fix: `{git} symbolic-ref HEAD {shlex.quote(ref)}`"
+        advice = (
+            "Point HEAD back at the branch as the fix says (or, on a new branch a person "
+            "started, commit on it); a repository git cannot list is no way to stop."
+        )
+    else:
+        fix = ""
+        advice = (
+            f"`{git} status` shows git's error; repair the repository (its .git/index, its "
+            ".git/config, its HEAD) so that git lists it again; a repository git cannot list "
+            "is no way to stop."
+        )
+    return _once(
+        shown,
+        "unlisted",
+        f"goalfile cannot tell which goal files git tracks in the repository at {shown}: "
+        f"{exc}{fix}",
+        advice,
+        stop,
+    )
+
+
+def _unread(problem: Unreadable, here: Path, stop: StopInput) -> GoalOutcome:
+    """A part of a goal folder goal discovery could not read: a goal there could go unseen,
+    so it holds the agent once, naming it."""
+    folder, name = os.path.split(problem.path)  # the entry itself, never what it links to
+    shown = os.path.relpath(_real(Path(folder)) / name, here)
+    fix = problem.fix(shown)
+    return _once(
+        shown,
+        "unreadable",
+        f"goalfile cannot look for goals in {shown}: {problem.reason}"
+        + (f"\n  fix: `{fix}`" if fix else ""),
+        "Make the goal folder readable again as the fix says (nothing is deleted); a goal "
+        "folder goalfile cannot read is no way to stop.",
+        stop,
+    )
+
+
+def _lost(here: Path, exc: Exception, stop: StopInput, notes: list[str]) -> GoalOutcome:
+    """An unexpected error while finding the goals: no goal is known to let the agent stop,
+    so it holds the agent once, like an error on one goal."""
+    import traceback
+
+    name = type(exc).__name__
+    notes.append(
+        f"finding the goals failed: {name}: {exc}\n"
+        + "".join(traceback.format_exception(exc)).rstrip()
+    )
+    shown = _shown(here, here)
+    return _once(
+        shown,
+        "failed",
+        f"goalfile failed while finding the goals of {here} ({name}: {exc})",
+        "Run `goalfile status` there and fix what it names; an error that hides the goals is "
+        "no way to stop.",
+        stop,
+    )
+
+
 def _unverified(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
     """An active goal the hook had no time left to verify: it is no reason to stop."""
     import shlex
@@ -1104,4 +1289,4 @@ def _shown(path: Path, start: Path) -> str:
     """``path`` as the agent's shell reaches it from the session's folder ``start``: the
     reasons and their fix commands name it so, and a fix runs as written there, also when the
     session's folder is a sub-folder of the repository."""
-    return os.path.relpath(path.resolve(), start)
+    return os.path.relpath(_real(path), start)

@@ -120,28 +120,123 @@ class StatusResult:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class Unreadable:
+    """A part of a goal folder that goal discovery could not read, so goals there may go
+    unseen: a folder (and what it holds) whose listing failed, an entry whose kind could not
+    be told, or a goal folder that is a symlink out of the repository (not followed)."""
+
+    path: str  # the goal folder, or the entry in it that holds what failed
+    reason: str  # what failed, for people
+    outside: bool = False  # the goal folder is a symlink out of the repository
+    denied: bool = False  # a permission error
+    whole: bool = False  # the goal folder itself, not an entry in it
+
+    def fix(self, shown: str) -> str | None:
+        """The command that lets discovery read this part again, run as written where it is
+        ``shown`` from; None for a goal folder itself that fails to list for a
+        reason no command here repairs. Nothing is deleted: a symlink is removed, not what it
+        points to, and an unreadable folder inside a goal folder is moved out of it."""
+        import shlex
+
+        where = shlex.quote(shown)
+        if self.outside:
+            return f"rm -- {where}"
+        if self.denied:
+            return f"chmod -R u+rwX -- {where}"
+        return None if self.whole else f'mv -- {where} "$(mktemp -d)"'
+
+
 def discover(root: Path) -> list[str]:
-    """Every ``*.md`` under ``goals/`` and ``.zetetic/goals/`` of ``root``, sorted."""
+    """Every ``*.md`` under ``goals/`` and ``.zetetic/goals/`` of ``root``, sorted; a part
+    that cannot be read is passed over (:func:`scan` names it)."""
+    return scan(root)[0]
+
+
+def scan(root: Path) -> tuple[list[str], list[Unreadable]]:
+    """Every ``*.md`` file under ``goals/`` and ``.zetetic/goals/`` of ``root`` (sorted per
+    folder; symlinked folders inside are not entered), and each part of those folders that
+    could not be read, by the entry of the goal folder that holds it. Never raises: a
+    folder chain longer than the system's path limit, a folder that vanishes or refuses to
+    be listed is reported, not a crash. A goal folder that is a symlink to a folder outside
+    the repository is not walked (it could be /proc, or /)."""
+    import os
+
     found: list[str] = []
+    problems: dict[str, Unreadable] = {}
+    top = os.path.realpath(root)
     for folder in GOAL_FOLDERS:
-        base = root / folder
-        if base.is_dir():
-            found += sorted(str(p) for p in base.rglob("*.md") if p.is_file())
-    return found
+        base = str(root / folder)
+        if not os.path.isdir(base):
+            continue
+        real = os.path.realpath(base)
+        if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+            problems[base] = Unreadable(
+                path=base,
+                reason=f"it is a symlink to {real}, outside the repository, which goalfile "
+                "does not read goals from",
+                outside=True,
+                whole=True,
+            )
+            continue
+        here: list[str] = []
+        stack = [base]
+        while stack:
+            current = stack.pop()
+            try:
+                with os.scandir(current) as listing:
+                    entries = list(listing)
+            except OSError as exc:
+                _note(problems, base, current, exc)
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.name.endswith(".md") and entry.is_file():
+                        here.append(entry.path)
+                except OSError as exc:
+                    _note(problems, base, entry.path, exc)
+        found += sorted(here)
+    return found, list(problems.values())
+
+
+def _note(problems: dict[str, Unreadable], base: str, where: str, exc: OSError) -> None:
+    """Record ``exc`` (raised at ``where``, under the goal folder ``base``) against the
+    entry of ``base`` that holds ``where``; the first error there is kept."""
+    import errno
+    import os
+
+    inner = os.path.relpath(where, base).split(os.sep)[0] if where != base else ""
+    part = os.path.join(base, inner) if inner and inner != "." else base
+    if part not in problems:
+        problems[part] = Unreadable(
+            path=part,
+            reason=exc.strerror or type(exc).__name__,
+            denied=exc.errno in (errno.EACCES, errno.EPERM),
+            whole=part == base,
+        )
 
 
 def default_paths(cwd: Path) -> list[str]:
     """The goals a command without PATH arguments acts on: every ``*.md`` under ``goals/`` and
     ``.zetetic/goals/`` of the current folder, else of the git top level, as paths relative to
     the current folder."""
+    return default_targets(cwd)[0]
+
+
+def default_targets(cwd: Path) -> tuple[list[str], list[Unreadable]]:
+    """:func:`default_paths`, and the parts of the goal folders looked in that could not be
+    read."""
     import os
 
-    found = discover(cwd)
+    found, problems = scan(cwd)
     if not found:
         top = repository_top(cwd)
         if top is not None and top.resolve() != cwd.resolve():
-            found = discover(top)
-    return [os.path.relpath(path, cwd) for path in found]
+            found, more = scan(top)
+            problems += more
+    return [os.path.relpath(path, cwd) for path in found], problems
 
 
 def last_entry(goal: Goal, by: str = ledger.VERIFY_BY) -> Entry | None:
@@ -152,8 +247,11 @@ def last_entry(goal: Goal, by: str = ledger.VERIFY_BY) -> Entry | None:
 
 
 def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
-    targets = list(paths) or default_paths(ctx.cwd)
-    results = []
+    problems: list[Unreadable] = []
+    targets = list(paths)
+    if not targets:
+        targets, problems = default_targets(ctx.cwd)
+    results = [_unreadable(problem, ctx.cwd) for problem in problems]
     for path in targets:
         try:
             goal = load_goal(path)
@@ -186,6 +284,23 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
     root = repository_top(ctx.cwd)
     focus = read_focus(root) if root is not None else None
     return StatusResult(goals=tuple(results), focus=focus.goal if focus else None)
+
+
+def _unreadable(problem: Unreadable, cwd: Path) -> GoalStatus:
+    """A part of a goal folder discovery could not read, as a status row in error."""
+    import os
+
+    shown = os.path.relpath(problem.path, cwd)
+    return GoalStatus(
+        path=shown,
+        goal=None,
+        last_verify=None,
+        error=GoalfileError(
+            f"cannot be read ({problem.reason}): goals in it go unseen",
+            file=shown,
+            hint=problem.fix(shown),
+        ),
+    )
 
 
 def _since_verify(goal: Goal) -> list[Entry]:
