@@ -117,6 +117,9 @@ def test_the_stop_hook_does_not_let_an_unapproved_check_meet_the_goal(
     goal = approved / GOAL
     line, _ = loosen_and_repin(approved, tmp_path)
     goal.write_text(goal.read_text().replace(f"\n{line}\n", "\n", 1))
+    # committed: a rewrite of the working copy alone is held as another goal than HEAD's
+    # (test_hook_discovery.py); committed, it is verify's approval rule that refuses it
+    git(approved, "commit", "-qam", "rewrite the approval")
     stop = {"session_id": "s", "cwd": str(approved), "hook_event_name": "Stop"}
     stop["stop_hook_active"] = False
     done = run_goalfile("hook", "stop", cwd=approved, input=json.dumps(stop))
