@@ -391,12 +391,12 @@ def _tracked(roots: list[Path]) -> _Git:
     for root in roots:
         try:
             listed = tracked_goals(root)
+            for path, entry in listed.items():
+                found.setdefault(path, entry)
             heads = committed(listed) if listed else {}
         except GitUnreadable as exc:
             failed[root] = exc
             continue
-        for path, entry in listed.items():
-            found.setdefault(path, entry)
         for path, blob in heads.items():
             why = _swapped(path, blob)
             if why is not None:
@@ -419,7 +419,7 @@ def _swapped(path: Path, blob: bytes) -> str | None:
             return None  # not a symlink any more: the loader reads what is there
         if os.fsencode(target) == blob:
             return None  # HEAD holds this same symlink
-        return f"it is a symlink (to {target}), where HEAD holds the goal file itself"
+        return f"it is a symlink (to {target}), which is not what HEAD holds there"
     try:
         text = read_text(path)
     except GoalfileError:
