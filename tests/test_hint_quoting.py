@@ -83,6 +83,8 @@ def exhausted(repo: Path, path: str) -> None:
     text = text.replace("budget approved: iterations 5", "budget approved: iterations 1", 1)
     text = text.replace("  iterations: 5", "  iterations: 1", 1)
     (repo / path).write_text(text, encoding="utf-8")
+    # committed: the Stop hook holds a working copy that rewrites a committed entry as not HEAD's
+    git(repo, "commit", "-qam", "lower the budget")
     for _ in range(2):
         stdin = json.dumps(
             {
@@ -142,7 +144,6 @@ def printed_commands(text: str) -> list[str]:
     return found
 
 
-# each state with one hostile name (every name in turn), and the pin change with every name
 # each state with one hostile name, every name in turn
 CASES = [(state, NAMES[at % len(NAMES)]) for at, state in enumerate(sorted(STATES))]
 
