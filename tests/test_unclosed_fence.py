@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import DATA, clean_env, git, goal_text, row, run_goalfile, write_goal
 
 FENCE = "`" * 3
 
@@ -33,38 +33,31 @@ def fix_of(output: str) -> str:
     return found.group(1)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    root = make_git_repo(tmp_path / "project")
-    (root / "goals").mkdir()
-    return root
-
-
-def test_a_fence_left_open_after_the_criteria_is_refused_and_the_fix_works(project: Path) -> None:
-    path = write_goal(project / "goals", DRAWN, "fuzz.md")
+def test_a_fence_left_open_after_the_criteria_is_refused_and_the_fix_works(repo: Path) -> None:
+    path = write_goal(repo / "goals", DRAWN, "fuzz.md")
     line = DRAWN.split("\n").index(FENCE) + 1
-    done = lint(path, project)
+    done = lint(path, repo)
     assert done.returncode == 3, done.stdout + done.stderr
     output = done.stdout + done.stderr
     assert f"goals/fuzz.md:{line}:1: error: the code block opened by" in output
     assert "`## Plan`, `## Token accounting`, `## Iterations` and 1 more" in output
 
-    verify = run_goalfile("verify", "goals/fuzz.md", cwd=project)
+    verify = run_goalfile("verify", "goals/fuzz.md", cwd=repo)
     assert verify.returncode == 3, verify.stdout + verify.stderr
     assert f"goals/fuzz.md:{line}:1:" in verify.stderr and "Traceback" not in verify.stderr
     assert path.read_text(encoding="utf-8") == DRAWN  # nothing written, nothing lost
 
     # the fix, run as printed: the stray fence line goes, the rows and sections come back
     fixed = subprocess.run(
-        fix_of(output), shell=True, cwd=project, env=clean_env(), capture_output=True, text=True
+        fix_of(output), shell=True, cwd=repo, env=clean_env(), capture_output=True, text=True
     )
     assert fixed.returncode == 0, fixed.stderr
     assert sorted(p.name for p in path.parent.iterdir()) == ["fuzz.md"]
-    assert lint(path, project).returncode == 0
-    verify = run_goalfile("verify", "goals/fuzz.md", cwd=project)
+    assert lint(path, repo).returncode == 0
+    verify = run_goalfile("verify", "goals/fuzz.md", cwd=repo)
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert verify.stdout.strip().endswith("C1 met, C2 met; status: met")
-    after = lint(path, project)
+    after = lint(path, repo)
     assert after.returncode == 0, after.stdout + after.stderr  # lint and verify agree
 
 
@@ -79,7 +72,7 @@ def test_a_fence_left_open_after_the_criteria_is_refused_and_the_fix_works(proje
     ],
 )
 def test_every_kind_of_open_fence_is_refused_where_it_stands(
-    project: Path, opening: str, where: str
+    repo: Path, opening: str, where: str
 ) -> None:
     entry = (
         "### Iteration 1 (2026-11-30) by activate\n\nstatus: active\n"
@@ -91,36 +84,36 @@ def test_every_kind_of_open_fence_is_refused_where_it_stands(
         text = text.replace("\n\n## Plan", f"\n{opening}\n\n## Plan")
     elif where == "lessons":
         text += f"## Lessons\n- first\n{opening}\nprint(1)\n"
-    path = write_goal(project / "goals", text)
+    path = write_goal(repo / "goals", text)
     line = text.split("\n").index(opening) + 1
-    done = lint(path, project)
+    done = lint(path, repo)
     assert done.returncode == 3, done.stdout + done.stderr
     assert f"goals/demo.md:{line}:1: error: the code block opened by" in done.stderr
     for command in ("verify", "plan"):
-        refused = run_goalfile(command, "goals/demo.md", cwd=project)
+        refused = run_goalfile(command, "goals/demo.md", cwd=repo)
         assert refused.returncode == 3, (command, refused.stdout + refused.stderr)
     assert path.read_text(encoding="utf-8") == text
 
 
-def test_closed_fences_and_a_fence_in_the_frontmatter_are_no_finding(project: Path) -> None:
+def test_closed_fences_and_a_fence_in_the_frontmatter_are_no_finding(repo: Path) -> None:
     text = goal_text(
         extra=["notes: |", f"  {FENCE}"],  # a fence line inside a YAML value is no fence
         lessons=f"- keep this\n\n{FENCE}text\n## not a heading\n{FENCE}\n\n~~~\nx\n~~~~\n",
     )
-    path = write_goal(project / "goals", text)
-    done = lint(path, project)
+    path = write_goal(repo / "goals", text)
+    done = lint(path, repo)
     assert "unclosed" not in done.stdout + done.stderr
     assert "never closed" not in done.stdout + done.stderr
 
 
-def test_the_stop_hook_holds_the_agent_on_a_goal_with_an_open_fence(project: Path) -> None:
-    write_goal(project / "goals", DRAWN, "fuzz.md")
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "goal")
+def test_the_stop_hook_holds_the_agent_on_a_goal_with_an_open_fence(repo: Path) -> None:
+    write_goal(repo / "goals", DRAWN, "fuzz.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal")
     data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(project), stop_hook_active=False)
+    data.update(cwd=str(repo), stop_hook_active=False)
     data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=project, input=json.dumps(data))
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer
