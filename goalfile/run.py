@@ -413,13 +413,14 @@ def read(pid, name):
             return handle.read()
     except OSError:
         return None
-def started(pid):  # the session and the start time, from /proc/PID/stat
-    stat = read(pid, "stat")
-    fields = stat[stat.rfind(b")") + 2:].split() if stat else []
-    return (int(fields[3]), int(fields[19])) if len(fields) > 19 else (None, None)
+def stat(pid):  # the fields of /proc/PID/stat after the command's name, from the state on
+    text = read(pid, "stat")
+    return text[text.rfind(b")") + 2:].split() if text else []
+def layout(fields):  # where the stack, arguments and environment lie: a fork keeps them
+    return b" ".join(fields[i] for i in (25, 45, 46, 47, 48)) if len(fields) > 48 else None
 owner = os.getppid()
-twin = [None, None]
-born = started(os.getpid())[1]
+twin = [None, None, None, None]  # command line, environment, layout, parent: goalfile's
+born = int(stat(os.getpid())[19])
 groups, pending = set(), 0
 for line in sys.stdin:
     word = line.strip()
@@ -451,9 +452,15 @@ if groups or pending > 0:
             if environ is None:
                 continue
             marked = mark in environ.split(b"\\0")
-            if not marked and twin[0] and [read(entry, "cmdline"), environ] == twin:
-                session, start = started(entry)
-                marked = session == int(entry) and start is not None and start >= born
+            if not marked and None not in twin and environ == twin[1]:
+                fields = stat(entry)
+                marked = (
+                    read(entry, "cmdline") == twin[0]
+                    and layout(fields) == twin[2]
+                    and fields[1] != twin[3]  # an orphan: a new goalfile has a live parent
+                    and int(fields[3]) == int(entry)  # it leads its own session
+                    and int(fields[19]) >= born
+                )
             if marked:
                 found += 1
                 for kill in (lambda: os.killpg(os.getpgid(int(entry)), signal.SIGKILL),
@@ -467,16 +474,20 @@ if groups or pending > 0:
             break
         time.sleep(0.02)
 """
-"""The guard reads ``=0HEX`` and ``=1HEX`` (goalfile's ``/proc`` command line and environment,
-sent when it starts), ``?`` (a process is about to start), ``+PGID`` (it started and leads that
-process group), ``!`` (it did not start) and ``-PGID`` (its group was ended). At end of input
-(goalfile has ended, however: even SIGKILL closes the pipe) it kills every group still
-registered and, when any was registered or about to be, every process still carrying this
-goalfile's :data:`RUN_VARIABLE` value: those that left their group, and a check that started in
-the moment before its group was registered. A check caught between its fork and its exec has
-goalfile's command line and environment, not yet the mark, and already leads a session of its
-own (its copy of the pipe closes after ``setsid``): the guard kills such a twin too, and scans
-until two scans in a row find nothing, so a process that execs meanwhile is found by its mark."""
+"""The guard reads ``=0HEX`` to ``=3HEX`` (goalfile's ``/proc`` command line, environment and
+memory layout, and its parent's pid, sent when it starts), ``?`` (a process is about to start),
+``+PGID`` (it started and leads that process group), ``!`` (it did not start) and ``-PGID`` (its
+group was ended). At end of input (goalfile has ended, however: even SIGKILL closes the pipe) it
+kills every group still registered and, when any was registered or about to be, every process
+still carrying this goalfile's :data:`RUN_VARIABLE` value: those that left their group, and a
+check that started in the moment before its group was registered. A check caught between its
+fork and its exec has goalfile's command line, environment and memory layout (where its stack,
+arguments and environment lie, which an exec moves), not yet the mark, already leads a session
+of its own (its copy of the pipe closes after ``setsid``) and, goalfile being dead, has another
+parent than goalfile's: the guard kills such a twin too. A goalfile started again with the same
+command line is none: its layout differs, and its parent is the one that started it. The guard
+scans until two scans in a row find nothing, so a process that execs meanwhile is found by its
+mark."""
 
 _guard: subprocess.Popen[bytes] | None = None
 _guard_lock = threading.Lock()
@@ -514,16 +525,20 @@ def _guard_say(line: str) -> None:
 
 
 def _identity() -> bytes:
-    """The guard's ``=0`` and ``=1`` lines: this process's command line and environment as
-    ``/proc`` shows them, which a check forked but not yet exec'd shows too."""
-    lines = b""
-    for index, name in enumerate(("cmdline", "environ")):
-        try:
+    """The guard's ``=0`` to ``=3`` lines: this process's command line, environment and memory
+    layout as ``/proc`` shows them, which a check forked but not yet exec'd shows too, and the
+    pid of the process that started this one."""
+    values: list[bytes] = []
+    try:
+        for name in ("cmdline", "environ", "stat"):
             with open(f"/proc/self/{name}", "rb") as handle:
-                lines += f"={index}{handle.read().hex()}\n".encode()
-        except OSError:
-            pass  # no /proc: no twin to find either
-    return lines
+                values.append(handle.read())
+        fields = values[2][values[2].rfind(b")") + 2 :].split()
+        values[2] = b" ".join(fields[i] for i in (25, 45, 46, 47, 48))
+    except (OSError, IndexError):
+        return b""  # no /proc: no twin to find either
+    values.append(str(os.getppid()).encode())
+    return b"".join(f"={index}{value.hex()}\n".encode() for index, value in enumerate(values))
 
 
 def _mark_entry() -> str:

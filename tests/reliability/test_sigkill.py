@@ -212,3 +212,48 @@ def test_sigkill_while_a_check_is_between_fork_and_exec_ends_it(tmp_path: Path) 
         if proc.poll() is None:
             proc.kill()
             proc.wait(timeout=10)
+
+
+_WAITING_FOR_A_CHECK = """
+import sys, time
+from goalfile import run
+run._guard_say("?")
+print(run._guard.pid, flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_guard_of_a_killed_goalfile_spares_the_same_command_started_again(
+    tmp_path: Path,
+) -> None:
+    """Killed while a check was about to start, goalfile's guard looks for a check caught
+    between fork and exec by goalfile's command line and environment. The same command started
+    again by the same parent (a host running its hook once more) shows both too, and leads its
+    own session; it is no such check and must live on."""
+    argument = unique_sleep()
+
+    def start() -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, "-c", _WAITING_FOR_A_CHECK, argument],
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+
+    first, again = start(), None
+    try:
+        assert first.stdout is not None
+        guard = int(first.stdout.readline())
+        again = start()
+        assert again.stdout is not None
+        again.stdout.readline()  # started, and told its own guard
+        first.send_signal(signal.SIGKILL)
+        first.wait(timeout=30)
+        wait_for(functools.partial(gone, guard), timeout=30, what="the first guard to end")
+        assert again.poll() is None, "the guard of a killed goalfile killed another goalfile"
+    finally:
+        for proc in (first, again):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
