@@ -219,12 +219,6 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
 
 
-def delete_line_command(path: str, line: int) -> str:
-    """A shell command, in backticks, that deletes line ``line`` of ``path`` (GNU and BSD sed
-    alike)."""
-    return delete_lines_command(path, line, line)
-
-
 def delete_lines_command(path: str, first: int, last: int) -> str:
     """A shell command, in backticks, that deletes lines ``first`` to ``last`` of ``path`` (and
     nothing else); it works with GNU and BSD sed alike."""

@@ -127,7 +127,7 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
     opened = unclosed_fence(goal.text)
     if opened is None:
         return
-    from goalfile.handedit import delete_line_command
+    from goalfile.handedit import delete_lines_command
 
     line = goal.text.count("\n", 0, opened) + 1
     end = goal.text.find("\n", opened)
@@ -154,7 +154,7 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
         hint=(
             f"close the block with a line {_code_span(marker)} where its code ends, or delete "
             f"line {line}: "
-            f"{delete_line_command(goal.path, line)}"
+            f"{delete_lines_command(goal.path, line, line)}"
         ),
     )
 
