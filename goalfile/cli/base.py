@@ -76,9 +76,11 @@ def boundary(func: F) -> F:
                 previous_hook(unraisable)
 
         sys.unraisablehook = on_unraisable
-        signal.signal(signal.SIGTERM, on_term)
-        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
+            # Installed inside the try: `signal.signal` runs a handler for a signal that is
+            # already pending before it returns, and the first one installed may then raise.
+            signal.signal(signal.SIGTERM, on_term)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
             if NOTED_SIGNALS:  # came while goalfile was starting: honoured now
                 raise Terminated if NOTED_SIGNALS[0] == signal.SIGTERM else KeyboardInterrupt
             code = func(*args, **kwargs)
@@ -99,12 +101,28 @@ def boundary(func: F) -> F:
                 raise
             _exit_interrupted(cause, as_json=as_json)
         finally:
-            signal.signal(signal.SIGTERM, previous)
-            signal.signal(signal.SIGINT, previous_int)
+            late = _restore_handlers(previous, previous_int)
             sys.unraisablehook = previous_hook
+        if late is not None:  # came after the command's last step, while its handlers were put back
+            _exit_interrupted(late, as_json=as_json)
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
+
+
+def _restore_handlers(term: Any, interrupt: Any) -> KeyboardInterrupt | None:
+    """Put back the handlers the command replaced. A signal that landed after the command's
+    last step is run by `signal.signal` itself, with the command's handler, which raises: it is
+    returned, and the handlers are put back all the same. None when no signal came."""
+    late: KeyboardInterrupt | None = None
+    while True:
+        try:
+            signal.signal(signal.SIGTERM, term)
+            signal.signal(signal.SIGINT, interrupt)
+        except KeyboardInterrupt as exc:
+            late = late or exc
+            continue
+        return late
 
 
 def _interrupt_in_chain(exc: BaseException) -> KeyboardInterrupt | None:
