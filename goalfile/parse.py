@@ -77,6 +77,9 @@ def parse_goal(text: str, *, path: str) -> Goal:
     """Read a goal file's text. Raises GoalFileInvalid when it is not a goal file at all."""
     if text.startswith("\ufeff"):
         text = text[1:]
+    conflict = conflict_markers(text)
+    if conflict:
+        raise _conflict_error(conflict, path=path)
     bounds = ledger_bounds(text)
     lines = _lines(text, bounds)
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
@@ -118,6 +121,62 @@ def parse_goal(text: str, *, path: str) -> Goal:
         sections=body.sections,
         problems=tuple(problems),
         **fields,
+    )
+
+
+# The lines git writes around a conflict it could not merge (`merge`, `rebase`, `cherry-pick`,
+# `stash pop`; `|||||||` opens the base's side with `merge.conflictStyle=diff3`), at the margin.
+_CONFLICT_RE = re.compile(r"(?m)^(?:<{7}|\|{7}|>{7})(?:[ \t][^\n]*)?$|^={7}[ \t\r]*$")
+
+
+def conflict_markers(text: str) -> tuple[tuple[int, str], ...]:
+    """The line numbers and texts of the markers of an unresolved merge conflict: a `<<<<<<<`
+    line, a `=======` line after it and a `>>>>>>>` line after that (each at the margin, as git
+    writes them), or () when the text holds no such three. A lone `=======` is a heading's
+    underline and a lone `>>>>>>>` a quote; only the three in order are a conflict. Every
+    marker line of the text is returned, in fenced blocks too: git puts its markers wherever
+    the two sides differ, a line of check output included."""
+    if "<<<<<<<" not in text:
+        return ()
+    found = [(m.start(), m.group().rstrip("\r")) for m in _CONFLICT_RE.finditer(text)]
+    step = 0  # 0: looking for `<<<<<<<`, 1: for `=======`, 2: for `>>>>>>>`
+    for _, line in found:
+        kind = line[0]
+        if (step, kind) in ((0, "<"), (1, "="), (2, ">")):
+            step += 1
+            if step == 3:
+                break
+    if step < 3:
+        return ()
+    return tuple((text.count("\n", 0, start) + 1, line) for start, line in found)
+
+
+def _conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFileInvalid:
+    from goalfile.shellword import shell_word
+
+    where = ", ".join(f"{number} `{line.strip()}`" for number, line in markers[:6])
+    more = f" and {len(markers) - 6} more" if len(markers) > 6 else ""
+    word = shell_word(path)
+    # git reads a path after `:3:` from the top of the repository, and one after `:3:./` from
+    # the current folder, where goalfile's paths start
+    theirs = (
+        f":3:./$(realpath --relative-to=. {word})"
+        if path.startswith("/")
+        else shell_word(f":3:./{path}")
+    )
+    return GoalFileInvalid(
+        "the file holds an unresolved merge conflict (git's marker lines "
+        f"{where}{more}): goalfile reads none of it as criteria, entries or status until the "
+        "conflict is resolved",
+        file=path,
+        line=markers[0][0],
+        column=1,
+        hint=(
+            f"while git still has the conflict, take your side whole: `git checkout --ours -- "
+            f"{word}`; then copy the entries only the other side has (`git show {theirs}` "
+            "shows its file) to the end of `## Iterations`, set `status:` to the last entry's "
+            f"and run `goalfile verify {word}` (see docs/lifecycle.md, Merging a goal file)"
+        ),
     )
 
 

@@ -1,0 +1,207 @@
+"""Goal files through real git: two branches each run `goalfile verify` on the same goal, then
+one is merged into (`git merge`), rebased onto (`git rebase`) or cherry-picked onto
+(`git cherry-pick`) the other. Both appended an entry at the same place, so git stops with a
+conflict in the ledger. Its marker lines are never read as criteria, entries or a status:
+every command refuses the file (exit 3, untouched) and names the first marker's line and a fix
+that works as written. The file resolved as docs/lifecycle.md says (one side whole, the other
+side's new entries after it) reads as both branches' runs and audits clean against the branch
+it was merged into."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import clean_env, git, make_git_repo, run_goalfile
+
+GOAL = "goals/g.md"
+
+
+def git_may_fail(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, text=True, check=False, env=clean_env()
+    )
+
+
+def commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def verify(repo: Path, *args: str) -> None:
+    done = run_goalfile("verify", *args, GOAL, cwd=repo)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+
+
+def two_branches(tmp_path: Path, *, style: str = "merge") -> Path:
+    """`main` with an active goal of two rows; branch `one` makes C1 met, branch `two` C2, and
+    each records it with `goalfile verify`."""
+    repo = make_git_repo(tmp_path / "repo")
+    git(repo, "config", "merge.conflictStyle", style)
+    made = run_goalfile(
+        "new", "g", "both files exist",
+        "--check", "test -f a.txt", "--expected", "exit 0",
+        "--check", "test -f b.txt", "--expected", "exit 0",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    commit(repo, "the goal")
+    git(repo, "branch", "-M", "main")
+    for branch, name, tokens in (("one", "a.txt", "100"), ("two", "b.txt", "200")):
+        git(repo, "checkout", "-q", "-b", branch, "main")
+        (repo / name).write_text("x\n", encoding="utf-8")
+        verify(repo, *(("--tokens-used", tokens) if style == "diff3" else ()))
+        commit(repo, f"{name} exists")
+    return repo
+
+
+def conflicted(repo: Path, how: str) -> None:
+    """Branch `two` meets branch `one` by ``how``; git stops with the goal file unmerged."""
+    if how == "merge":
+        done = git_may_fail(repo, "merge", "one")
+    elif how == "rebase":
+        done = git_may_fail(repo, "rebase", "one")
+    else:
+        done = git_may_fail(repo, "cherry-pick", "one")
+    assert done.returncode != 0, done.stdout + done.stderr
+    assert "CONFLICT" in done.stdout + done.stderr, done.stdout + done.stderr
+    assert f"UU {GOAL}" in git(repo, "status", "--short")
+
+
+def marker_lines(text: str) -> list[int]:
+    return [
+        number
+        for number, line in enumerate(text.split("\n"), 1)
+        if re.match(r"(<{7}|={7}|>{7}|\|{7})( |$)", line)
+    ]
+
+
+def assert_refused_everywhere(repo: Path, markers: list[int], *, every: bool = True) -> None:
+    """lint names the markers; each command refuses (``every``: all of them, else verify and
+    status, the ones that would write or report a verdict)."""
+    before = (repo / GOAL).read_bytes()
+    first = markers[0]
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    said = lint.stdout + lint.stderr
+    assert f"{GOAL}:{first}:1: the file holds an unresolved merge conflict" in said, said
+    for number in markers[:6]:  # the first six, and how many more
+        assert f" {number} `" in said, (number, said)
+    if len(markers) > 6:
+        assert f" and {len(markers) - 6} more)" in said, said
+    assert f"take your side whole: `git checkout --ours -- {GOAL}`" in said, said
+    assert f"`git show :3:./{GOAL}` shows its file" in said, said
+    found = json.loads(run_goalfile("lint", "--json", GOAL, cwd=repo).stdout)
+    (finding,) = found["files"][0]["findings"]
+    assert (finding["severity"], finding["line"]) == ("error", first), finding
+    commands = [
+        ("status", GOAL),
+        ("status", "--json", GOAL),
+        ("verify", GOAL),
+        ("verify", "--no-write", GOAL),
+        ("audit", GOAL),
+        ("audit", "--against", "main", GOAL),
+        ("log", GOAL),
+        ("plan", GOAL),
+    ]
+    for args in commands if every else [("verify", GOAL), ("status", "--json", GOAL)]:
+        done = run_goalfile(*args, cwd=repo)
+        assert done.returncode == 3, (args, done.stdout, done.stderr)
+        assert "unresolved merge conflict" in done.stdout + done.stderr, (args, done.stderr)
+        assert "met" not in done.stdout.replace("unresolved merge conflict", ""), done.stdout
+    assert (repo / GOAL).read_bytes() == before  # nothing wrote to it
+
+
+@pytest.mark.parametrize("how", ["merge", "rebase", "cherry-pick"])
+def test_a_ledger_conflict_is_refused_by_every_command_with_its_line(
+    tmp_path: Path, how: str
+) -> None:
+    repo = two_branches(tmp_path)
+    conflicted(repo, how)
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    markers = marker_lines(text)
+    assert len(markers) == 3, text
+    # git put its markers inside the verdict table: the rows of both runs, one table
+    lines = text.split("\n")
+    assert lines[markers[0] - 2].startswith("| ---"), text
+    assert_refused_everywhere(repo, markers, every=how == "merge")
+
+
+def test_a_diff3_conflict_and_one_in_the_frontmatter_are_refused_too(tmp_path: Path) -> None:
+    """`merge.conflictStyle=diff3` adds the base's side after `|||||||`; each branch reported
+    its own token usage (`verify --tokens-used`), so `tokens_used` in the frontmatter conflicts
+    too, and the first marker is read before any YAML is."""
+    repo = two_branches(tmp_path, style="diff3")
+    conflicted(repo, "merge")
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    markers = marker_lines(text)
+    assert len(markers) == 8, text  # two conflicts of four lines each
+    assert text.split("\n")[markers[0]] == "tokens_used: 200", text
+    assert_refused_everywhere(repo, markers)
+
+
+def test_the_file_resolved_as_the_fix_says_keeps_both_runs_and_audits_clean(
+    tmp_path: Path,
+) -> None:
+    repo = two_branches(tmp_path)
+    conflicted(repo, "merge")
+    # the fix, as printed: take this side whole, then append the other side's new entry
+    git(repo, "checkout", "--ours", "--", GOAL)
+    theirs = git(repo, "show", f":3:./{GOAL}")
+    ours = (repo / GOAL).read_text(encoding="utf-8")
+    assert not marker_lines(ours)
+    entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
+    assert "| C1  | met " in entry, entry
+    at = ours.index("## Lessons")
+    (repo / GOAL).write_text(ours[:at] + entry + ours[at:], encoding="utf-8")
+
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    (log,) = json.loads(run_goalfile("log", "--json", GOAL, cwd=repo).stdout)["goals"]
+    assert [run["verdicts"] for run in log["columns"]] == [
+        {"C1": "unmet", "C2": "met"},  # this side's run (two)
+        {"C1": "met", "C2": "unmet"},  # the other side's (one), read after it
+    ], log
+    # against the branch merged into and the commit both started from: the other side's entry
+    # was appended; against the other side, this side's entry sits before its own
+    for ref in ("main", "two"):
+        audit = run_goalfile("audit", "--against", ref, GOAL, cwd=repo)
+        assert audit.returncode == 0, (ref, audit.stdout)
+    other = run_goalfile("audit", "--against", "one", GOAL, cwd=repo)
+    assert other.returncode == 1 and "entry-inserted" in other.stdout, other.stdout
+    # the merged code gets its own verdict, appended after both
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-edit")
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.rstrip().endswith("C1 met, C2 met; status: met"), done.stdout
+    assert run_goalfile("audit", "--against", "main", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("audit", "--against", "HEAD", GOAL, cwd=repo).returncode == 0
+    status = run_goalfile("status", GOAL, cwd=repo)
+    assert status.stdout.startswith("g: met"), status.stdout
+
+
+def test_lines_that_only_look_like_markers_are_read_as_before(repo: Path) -> None:
+    """A `=======` under a paragraph is a heading's underline, a `>>>>>>>` line a quote, and
+    check output is quoted behind four spaces: none of them is a conflict."""
+    made = run_goalfile(
+        "new", "g", "markers in output",
+        "--check", "printf '<<<<<<< a\\n=======\\n>>>>>>> b\\n'; exit 1", "--expected", "exit 0",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    path = repo / GOAL
+    path.write_text(
+        path.read_text(encoding="utf-8") + "\nA lesson\n=======\n\n>>>>>>> quoted\n",
+        encoding="utf-8",
+    )
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 1, done.stdout + done.stderr
+    text = path.read_text(encoding="utf-8")
+    assert "    <<<<<<< a" in text and "    >>>>>>> b" in text, text
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("status", GOAL, cwd=repo).returncode == 0
