@@ -33,6 +33,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_accounting_findings(goal),
         *_heading_findings(goal),
         *_fence_findings(goal),
+        *_hidden_findings(goal),
         *_status_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
@@ -157,6 +158,14 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
             f"{delete_lines_command(goal.path, line, line)}"
         ),
     )
+
+
+def _hidden_findings(goal: Goal) -> Iterable[Finding]:
+    """Criteria rows and section headings that Markdown reads as part of a code block, an HTML
+    block or another container (see :mod:`goalfile.hidden`)."""
+    from goalfile import hidden
+
+    return hidden.findings(goal)
 
 
 def _heading_findings(goal: Goal) -> Iterable[Finding]:

@@ -999,6 +999,11 @@ def _body_start(text: str) -> int:
     return close.end() if close is not None else start
 
 
+def markdown() -> Any:
+    """The Markdown parser goalfile reads a goal's body with (CommonMark with GFM tables)."""
+    return _markdown()
+
+
 def _markdown() -> Any:
     global _MD
     if _MD is None:

@@ -1,0 +1,472 @@
+"""Lines written as a goal's structure that Markdown reads as something else (lint's
+``hidden-structure``).
+
+A formatter such as mdformat closes a fenced code block left open at the end of the file, and
+leaves an HTML comment left open as it is: the criteria rows under the opening line, and the
+sections after it, then silently stop being rows and sections, for goalfile and for every
+Markdown view. Two kinds of line are reported (see docs/format.md, "Rows and headings Markdown
+does not see"):
+
+- in a criteria section, a line that looks like a criteria row (``| C2 | ...``, the first cell
+  an id goalfile accepts) or a table's delimiter row, and that is not a line of the criteria
+  table: it sits in a code block, an HTML block, a block quote, a list, a paragraph or a second
+  table;
+- anywhere in the body outside the ledger, an H2 line naming a section goalfile knows
+  (``## Plan``, ``## Iterations``...) that the file has no section of, inside such a block.
+
+Pure: a :class:`Goal` in, findings out. The text is parsed again only when a line is found
+that may be hidden, which a goal as goalfile and mdformat write it never has."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from goalfile.model import Finding, Goal, Severity
+from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key
+from goalfile.shellword import shell_word
+
+CODE = "hidden-structure"
+
+# the sections goalfile knows, by the key of their heading (parse.section_key), and the names
+# that are one section
+SECTION_GROUPS = {
+    "non-goals": "non-goals",
+    "non goals": "non-goals",
+    "nongoals": "non-goals",
+    "acceptance criteria": "criteria",
+    "criteria": "criteria",
+    "plan": "plan",
+    "token accounting": "token accounting",
+    "iterations": "iterations",
+    "lessons": "lessons",
+}
+
+# what a line may start with inside containers: blanks, block-quote markers, one list marker
+_PREFIX_RE = re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?")
+# a criteria row: a first cell that is an id goalfile accepts (lint.ID_RE), in backticks or not
+_ROW_RE = re.compile(r"\|[ \t]*(`?)([A-Za-z][A-Za-z0-9_.-]*)\1[ \t]*\|")
+# a table's delimiter row: `|---|:--:|`, `--- | ---`
+_DELIMITER_RE = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
+_H2_RE = re.compile(r"[ \t>]*##[ \t]+(?P<title>[^\n]*?)(?:[ \t]+#+)?[ \t]*")
+_FENCE_LINE_RE = re.compile(r" {0,3}(`{3,}|~{3,})[^`]*")
+_ATX_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+
+_KIND_NAMES = {
+    "fence": "a fenced code block",
+    "code_block": "an indented code block",
+    "html_block": "an HTML block",
+    "blockquote_open": "a block quote",
+    "bullet_list_open": "a list",
+    "ordered_list_open": "a list",
+    "paragraph_open": "a paragraph",
+    "table_open": "a second table",
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Block:
+    """A top-level block of the body as Markdown reads it (1-based lines, ``last`` included)."""
+
+    kind: str  # the markdown-it token type that opens it
+    first: int
+    last: int
+    html_comment: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Piece:
+    """A run of body lines parsed as one Markdown document, as parse.py parses them."""
+
+    first: int  # 1-based number of its first line
+    lines: Sequence[str]  # without their line endings
+
+
+def findings(goal: Goal) -> list[Finding]:
+    """Every ``hidden-structure`` finding of ``goal``, one per block that hides something."""
+    pieces = _pieces(goal.text, goal.frontmatter_end)
+    rows = list(_row_candidates(goal, pieces))
+    headings = list(_heading_candidates(goal, pieces))
+    if not rows and not headings:
+        return []
+    table = _criteria_table(goal)
+    hidden: dict[tuple[int, _Block], tuple[list[int], list[int]]] = {}
+    for index, piece in enumerate(pieces):
+        wanted_rows = [n for n in rows if _holds(piece, n)]
+        wanted_headings = [n for n in headings if _holds(piece, n)]
+        if not wanted_rows and not wanted_headings:
+            continue
+        blocks, tables = _blocks(piece)
+        span = table or _first_table_in_criteria(goal, tables)
+        for number in wanted_rows:
+            if span is not None and span[0] <= number <= span[1]:
+                continue
+            block = _block_of(blocks, number)
+            if block is not None:
+                hidden.setdefault((index, block), ([], []))[0].append(number)
+        for number in wanted_headings:
+            block = _block_of(blocks, number)
+            if block is not None and block.kind != "heading_open":
+                hidden.setdefault((index, block), ([], []))[1].append(number)
+    lines = _line_reader(pieces)
+    return [
+        _finding(goal, lines, block, row_lines, heading_lines, table)
+        for (_, block), (row_lines, heading_lines) in sorted(
+            hidden.items(), key=lambda item: item[0][1].first
+        )
+    ]
+
+
+def _pieces(text: str, frontmatter_end: int) -> list[_Piece]:
+    """The body without the ledger, as parse.py hands it to Markdown: the lines before the
+    ``## Iterations`` heading, and those after the ledger."""
+    bounds = ledger_bounds(text)
+    if bounds is None:
+        head = text.split("\n")
+        return [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:]))]
+    start, _, end = bounds
+    head = text[:start].split("\n")[:-1]
+    pieces = [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:]))]
+    if end < len(text):
+        first = text.count("\n", 0, end) + 1
+        pieces.append(_Piece(first=first, lines=_bare(text[end:].split("\n"))))
+    return pieces
+
+
+def _bare(lines: Sequence[str]) -> list[str]:
+    return [line.rstrip("\r") for line in lines]
+
+
+def _holds(piece: _Piece, number: int) -> bool:
+    return piece.first <= number < piece.first + len(piece.lines)
+
+
+def _line_reader(pieces: Sequence[_Piece]) -> dict[int, str]:
+    return {
+        piece.first + offset: line for piece in pieces for offset, line in enumerate(piece.lines)
+    }
+
+
+def looks_like_row(line: str) -> str | None:
+    """The id of a line that looks like a criteria row (``|`` for a delimiter row), or None."""
+    rest = line[_PREFIX_RE.match(line).end() :]  # type: ignore[union-attr]  # matches always
+    if not rest:
+        return None
+    found = _ROW_RE.match(rest)
+    if found is not None:
+        return found.group(2)
+    if "|" in rest and "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()):
+        return "|"
+    return None
+
+
+def _criteria_table(goal: Goal) -> tuple[int, int] | None:
+    """The lines of the criteria table, from its header to its last row, when it has rows (its
+    rows are one a line, with nothing between them)."""
+    if not goal.criteria:
+        return None
+    return goal.criteria[0].line - 2, goal.criteria[-1].line
+
+
+def _first_table_in_criteria(
+    goal: Goal, tables: Sequence[tuple[int, int]]
+) -> tuple[int, int] | None:
+    """For a criteria table without rows: the first table of the first criteria section that
+    has one (the one parse.py reads)."""
+    for section in goal.sections:
+        if section.key in CRITERIA_KEYS:
+            for first, last in tables:
+                if section.line < first < section.end:
+                    return first, last
+    return None
+
+
+def _row_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
+    """Lines of the criteria sections, outside the criteria table, that look like rows."""
+    table = _criteria_table(goal)
+    for section in goal.sections:
+        if section.key not in CRITERIA_KEYS:
+            continue
+        spans = [(section.line + 1, section.end)]
+        if table is not None and section.line < table[0] < section.end:
+            spans = [(section.line + 1, table[0]), (table[1] + 1, section.end)]
+        for piece in pieces:
+            for first, end in spans:
+                low = max(first, piece.first) - piece.first
+                high = min(end, piece.first + len(piece.lines)) - piece.first
+                for offset in range(low, high):
+                    line = piece.lines[offset]
+                    if "|" in line and looks_like_row(line) is not None:
+                        yield piece.first + offset
+
+
+def _heading_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
+    """Lines that look like the H2 heading of a section goalfile knows and the file lacks."""
+    seen_lines = {section.line for section in goal.sections}
+    seen = {SECTION_GROUPS.get(section.key) for section in goal.sections}
+    for piece in pieces:
+        for offset, line in enumerate(piece.lines):
+            if "##" not in line:
+                continue
+            number = piece.first + offset
+            group = _heading_group(line)
+            if group is not None and group not in seen and number not in seen_lines:
+                yield number
+
+
+def _heading_group(line: str) -> str | None:
+    found = _H2_RE.fullmatch(line)
+    if found is None:
+        return None
+    return SECTION_GROUPS.get(section_key(found.group("title")))
+
+
+def _blocks(piece: _Piece) -> tuple[list[_Block], list[tuple[int, int]]]:
+    """The top-level blocks of a piece, and the line spans of every table in it."""
+    from goalfile.parse import markdown
+
+    tokens = markdown().parse("\n".join(piece.lines), {})
+    blocks = []
+    tables = []
+    for token in tokens:
+        if not token.map or token.nesting < 0:
+            continue
+        first, last = piece.first + token.map[0], piece.first + token.map[1] - 1
+        if token.type == "table_open":
+            tables.append((first, last))
+        if token.level == 0:
+            comment = token.type == "html_block" and token.content.lstrip().startswith("<!--")
+            blocks.append(_Block(kind=token.type, first=first, last=last, html_comment=comment))
+    return blocks, tables
+
+
+def _block_of(blocks: Sequence[_Block], number: int) -> _Block | None:
+    for block in blocks:
+        if block.first <= number <= block.last:
+            return block
+    return None
+
+
+def _what(block: _Block) -> str:
+    if block.html_comment:
+        return "an HTML comment"
+    return _KIND_NAMES.get(block.kind, "a block")
+
+
+def _heading_text(line: str) -> str:
+    return line.lstrip(" \t>").strip()
+
+
+def _span(text: str) -> str:
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _lines_text(numbers: Sequence[int]) -> str:
+    """``line 5``, ``lines 5–6``, or the first run and how many more: ``lines 5–6 and 3 more``."""
+    run = 1
+    while run < len(numbers) and numbers[run] == numbers[0] + run:
+        run += 1
+    text = f"line {numbers[0]}" if run == 1 else f"lines {numbers[0]}–{numbers[run - 1]}"
+    if run == len(numbers):
+        return text
+    if run == 1:
+        text = f"lines {numbers[0]}"
+    return f"{text} and {len(numbers) - run} more"
+
+
+def _listed(items: Sequence[str]) -> str:
+    shown = ", ".join(items[:3])
+    return shown + (f" and {len(items) - 3} more" if len(items) > 3 else "")
+
+
+def _finding(
+    goal: Goal,
+    lines: dict[int, str],
+    block: _Block,
+    row_lines: list[int],
+    heading_lines: list[int],
+    table: tuple[int, int] | None,
+) -> Finding:
+    what = _what(block)
+    where = (
+        f"{what} (line {block.first})"
+        if block.first == block.last
+        else f"{what} (lines {block.first}–{block.last})"
+    )
+    headings = [_span(_heading_text(lines[n])) for n in heading_lines]
+    parts = []
+    if row_lines:
+        ids = [looks_like_row(lines[n]) or "" for n in row_lines]
+        seen = {row.id for row in goal.criteria}
+        # a header (`| id |`) and a row goalfile reads elsewhere (one an entry's table repeats)
+        # are not what is missing
+        named = list(dict.fromkeys(i for i in ids if i not in ("|", "id") and i not in seen))
+        named = named or list(dict.fromkeys(i for i in ids if i != "|"))
+        rows = f"rows {_listed(named)}" if named else "a table's delimiter row"
+        inside = (
+            f"in {where} after the criteria table, not in it (a blank line or any other line "
+            "ends a table)"
+            if block.kind == "paragraph_open"
+            else f"in {where}; only the first table of the criteria section is read"
+            if block.kind == "table_open"
+            else f"inside {where}"
+        )
+        parts.append(
+            f"{_lines_text(row_lines)} of the criteria section look like criteria {rows} but are "
+            f"{inside}: goalfile does not read them as criteria, so `verify` would not check them"
+        )
+    if headings:
+        many = len(headings) > 1
+        also = "it also holds" if row_lines else f"{_lines_text(heading_lines)} inside {where} hold"
+        if not row_lines and not many:
+            also = f"line {heading_lines[0]} inside {where} holds"
+        parts.append(
+            f"{also} the heading{'s' if many else ''} {_listed(headings)}, so the file has no "
+            f"such section{'s' if many else ''} for goalfile or any Markdown view"
+        )
+    first = min(row_lines + heading_lines)
+    return Finding(
+        severity=Severity.ERROR,
+        line=first,
+        column=1,
+        code=CODE,
+        message="; ".join(parts),
+        hint=_hint(goal, lines, block, row_lines, heading_lines, table),
+    )
+
+
+def _hint(
+    goal: Goal,
+    lines: dict[int, str],
+    block: _Block,
+    row_lines: list[int],
+    heading_lines: list[int],
+    table: tuple[int, int] | None,
+) -> str:
+    command = _command(goal, lines, block, row_lines, table) if row_lines else None
+    if command is not None:
+        return f"put the rows back under the criteria table: {command}"
+    if row_lines:
+        end = f" (line {table[1]})" if table is not None else ""
+        return (
+            f"move the rows into the criteria table, right under its last row{end} with no "
+            f"blank line between, and remove what holds them ({_what(block)} from line "
+            f"{block.first}); if they are an example, move them out of the criteria section"
+        )
+    closing = _closing_line(lines, block)
+    opener = lines.get(block.first, "").strip()
+    heading = _span(_heading_text(lines[heading_lines[0]]))
+    example = (
+        f"; if the block is an example that quotes {heading}, give the file its own "
+        f"{heading} section"
+    )
+    if closing is not None:
+        delete = _delete_command(goal.path, [(block.first, block.first), (closing, closing)])
+        return (
+            f"end the block before line {heading_lines[0]}: move its closing line {closing} "
+            f"({_span(lines[closing].strip())}) up to just before it, or, if line "
+            f"{block.first} ({_span(opener)}) opened the block by mistake, delete both lines: "
+            f"{delete}{example}"
+        )
+    return (
+        f"end the block before line {heading_lines[0]}, or remove what opened it on line "
+        f"{block.first} ({_span(opener)}), so that the heading starts its section again"
+        f"{example}"
+    )
+
+
+def _closing_line(lines: dict[int, str], block: _Block) -> int | None:
+    """The line that closes a fenced block or an HTML comment, when it holds nothing else."""
+    last = lines.get(block.last, "").strip()
+    if block.last == block.first:
+        return None
+    if block.kind == "fence":
+        marker = _FENCE_LINE_RE.fullmatch(lines.get(block.first, ""))
+        if (
+            marker is not None
+            and last
+            and set(last) == {marker.group(1)[0]}
+            and len(last) >= len(marker.group(1))
+        ):
+            return block.last
+    if block.html_comment and last == "-->":
+        return block.last
+    return None
+
+
+def _command(
+    goal: Goal,
+    lines: dict[int, str],
+    block: _Block,
+    row_lines: list[int],
+    table: tuple[int, int] | None,
+) -> str | None:
+    """A command that puts hidden rows back into the criteria table, when one can: the block
+    follows the table with only blank lines between, and its lines are the rows (after its
+    opening line, for a fenced block or an HTML comment)."""
+    if table is None or block.kind not in ("fence", "html_block", "code_block", "paragraph_open"):
+        return None
+    gap = range(table[1] + 1, block.first)
+    if any(lines.get(n, "x").strip() for n in gap):
+        return None
+    start = block.first
+    closing = None
+    if block.kind in ("fence", "html_block"):
+        opener = lines.get(block.first, "")
+        if block.kind == "fence" and _FENCE_LINE_RE.fullmatch(opener) is None:
+            return None
+        if block.kind == "html_block" and (not block.html_comment or opener.strip() != "<!--"):
+            return None
+        start = block.first + 1
+        while start <= block.last and not lines.get(start, "").strip():
+            start += 1  # blank lines after the opening line go too
+        closing = _closing_line(lines, block)
+        if (
+            closing is None
+            and block.kind == "html_block"
+            and "-->" in "".join(lines.get(n, "") for n in range(block.first, block.last + 1))
+        ):
+            return None  # the comment closes on a line with other text
+    # the rows must come first, one after another: what follows them (a blank line, the
+    # sections the block swallowed) then ends the table again
+    count = 0
+    while start + count in row_lines:
+        count += 1
+    if count == 0 or start + count - 1 != row_lines[count - 1]:
+        return None
+    if block.kind in ("code_block", "paragraph_open") and count != len(row_lines):
+        return None
+    last_row = start + count - 1
+    after = lines.get(last_row + 1, "")
+    if after.strip() and last_row + 1 != closing and not _ATX_RE.match(after):
+        return None  # a line of text right under the rows would become a row
+    deletes = [(table[1] + 1, start - 1)] if start - 1 >= table[1] + 1 else []
+    if closing is not None:
+        deletes.append((closing, closing))
+    if block.kind == "code_block":
+        return _sed_command(goal.path, deletes, unindent=(block.first, block.last))
+    return _delete_command(goal.path, deletes)
+
+
+def _delete_command(path: str, ranges: Sequence[tuple[int, int]]) -> str:
+    return _sed_command(path, ranges)
+
+
+def _sed_command(
+    path: str, ranges: Sequence[tuple[int, int]], *, unindent: tuple[int, int] | None = None
+) -> str:
+    """A shell command, in backticks, that deletes the line ranges of ``path`` (and un-indents
+    a span of lines by four spaces); it works with GNU and BSD sed alike."""
+    scripts = []
+    if unindent is not None:
+        scripts.append(f"-e '{unindent[0]},{unindent[1]}s/^    //'")
+    for first, last in ranges:
+        scripts.append(f"-e '{first}d'" if last <= first else f"-e '{first},{last}d'")
+    word = shell_word(path)
+    backup = shell_word(path + ".orig")
+    return f"`sed -i.orig {' '.join(scripts)} {word} && rm {backup}`"
