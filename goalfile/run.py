@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import IO
 
+from goalfile import gitlimit
 from goalfile.tail import (
     EMPTY_STREAM,
     MAX_HEAD_BYTES,
@@ -770,8 +771,14 @@ __all__ = [
 
 # --------------------------------------------------------------------------- git
 
-GIT_TIMEOUT = 60.0
-"""Seconds one git command may take before the read is given up."""
+GIT_TIMEOUT = gitlimit.GIT_TIMEOUT
+"""Seconds one git command may take before the read is given up, outside a shorter limit
+(:mod:`goalfile.gitlimit`: the Stop hook's)."""
+
+
+class GitTimedOut(Exception):
+    """A git command did not end within its time limit; it was killed (with its process
+    group). Its message names the command and the limit."""
 
 
 def git_show(
@@ -806,8 +813,8 @@ def git_show(
                 "git is not installed (or not on PATH); --against needs it",
                 hint="install git, or run without --against",
             ) from None
-        except subprocess.TimeoutExpired:
-            raise UsageError(f"git {args[0]} did not finish in {GIT_TIMEOUT:g}s") from None
+        except GitTimedOut as exc:
+            raise UsageError(str(exc)) from None
         except (OSError, ValueError) as exc:
             raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
 
@@ -896,19 +903,48 @@ _DISCOVERY_VARIABLES = (
 
 
 def _git_in(
-    folder: str, args: Sequence[str], env: Mapping[str, str]
+    folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
-    """``git ARGS`` run in ``folder`` with ``env``, no input, its output captured, within
-    ``GIT_TIMEOUT``. Raises what ``subprocess.run`` raises."""
-    return subprocess.run(
+    """``git ARGS`` run in ``folder`` with ``env``, ``data`` (else nothing) as its input, its
+    output captured, within the time :func:`goalfile.gitlimit.seconds` gives. git runs in a
+    process group of its own, which is killed (SIGKILL) when that time is up, so nothing it
+    started is left waiting. Raises :class:`GitTimedOut` then (also when no time is left to
+    start it), else what ``subprocess.Popen`` raises."""
+    limit = gitlimit.seconds()
+    shown = f"git {_subcommand(args)}"
+    if limit <= 0:
+        raise GitTimedOut(f"`{shown}` was not run: no time was left for it")
+    proc = subprocess.Popen(
         ["git", *args],
         cwd=folder,
         env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        timeout=GIT_TIMEOUT,
-        check=False,
+        stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        process_group=0,
+        close_fds=True,
     )
+    try:
+        out, errors = proc.communicate(data, timeout=limit)
+    except BaseException as exc:
+        _signal_group(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        if isinstance(exc, subprocess.TimeoutExpired):
+            raise GitTimedOut(
+                f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
+            ) from None
+        raise
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, errors)
+
+
+def _subcommand(args: Sequence[str]) -> str:
+    """The git command ``args`` run (``ls-files``), past options and ``-c NAME=VALUE``."""
+    after_c = False
+    for arg in args:
+        if not after_c and not arg.startswith("-"):
+            return arg
+        after_c = arg == "-c"
+    return ""
 
 
 def _undirected(env: Mapping[str, str]) -> dict[str, str]:
@@ -925,7 +961,7 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
     clean = _undirected(env if env is not None else os.environ)
     try:
         done = _git_in(folder, ["rev-parse", "--show-toplevel"], clean)
-    except (subprocess.TimeoutExpired, ValueError):
+    except (GitTimedOut, ValueError):
         return None
     top = done.stdout.decode("utf-8", "surrogateescape").strip()
     return top if done.returncode == 0 and top else None
@@ -933,11 +969,13 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
 
 class GitUnreadable(Exception):
     """git could not list or read a repository (its message says why, in git's words). With
-    ``ref``: HEAD names no commit although the repository holds this branch or tag."""
+    ``ref``: HEAD names no commit although the repository holds this branch or tag; with
+    ``hung``: git did not answer within its time limit."""
 
-    def __init__(self, message: str, *, ref: str | None = None) -> None:
+    def __init__(self, message: str, *, ref: str | None = None, hung: bool = False) -> None:
         super().__init__(message)
         self.ref = ref
+        self.hung = hung  # git did not answer within its time limit and was killed
 
 
 def _git_said(done: subprocess.CompletedProcess[bytes]) -> str:
@@ -960,7 +998,8 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     index alone. Variables that would point git elsewhere are left out, replace refs are not
     followed (`git replace` could show HEAD without a file), nor is a file system monitor
     asked (`core.fsmonitor` names a program git runs before it reads the index: one that does
-    not return made the read wait ``GIT_TIMEOUT`` and then list nothing).
+    not return made the read wait ``GIT_TIMEOUT`` and then list nothing). A git that does not
+    answer within its limit (:mod:`goalfile.gitlimit`) is killed, and that is an error too.
 
     Raises :class:`GitUnreadable` when git cannot run, names no repository there, or fails
     on it (a broken index, a repository format it does not know), and when HEAD names no
@@ -981,7 +1020,9 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
         if ref:
             raise GitUnreadable(f"HEAD names no commit, but the repository holds {ref}", ref=ref)
         done = _git_in(folder, [*base, "--", *pathspecs], clean)  # no commit yet: the index
-    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+    except GitTimedOut as exc:
+        raise GitUnreadable(str(exc), hung=True) from None
+    except (OSError, ValueError) as exc:
         raise GitUnreadable(f"git could not run: {exc}") from None
     if done.returncode != 0:
         raise GitUnreadable(_git_said(done))
@@ -996,17 +1037,14 @@ def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
     asked = [name for name in names if "\n" not in name]
     found: dict[str, bytes | None] = {}
     if asked:
+        data = "".join(f"{name}\n" for name in asked).encode("utf-8", "surrogateescape")
         try:
-            done = subprocess.run(
-                ["git", "--no-replace-objects", "cat-file", "--batch"],
-                cwd=folder,
-                env=_git_clean(),
-                input="".join(f"{name}\n" for name in asked).encode("utf-8", "surrogateescape"),
-                capture_output=True,
-                timeout=GIT_TIMEOUT,
-                check=False,
+            done = _git_in(
+                folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
             )
-        except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        except GitTimedOut as exc:
+            raise GitUnreadable(str(exc), hung=True) from None
+        except (OSError, ValueError) as exc:
             raise GitUnreadable(f"git could not run: {exc}") from None
         if done.returncode != 0:
             raise GitUnreadable(_git_said(done))

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -471,12 +472,32 @@ def _unique(paths: list[Path], first: Collection[Path] = ()) -> list[Path]:
     return [path for index, path in enumerate(paths) if index in chosen]
 
 
+def _budget(timeout: float) -> float:
+    """The seconds the hook gives its work within the host's ``timeout``."""
+    margin = min(MARGIN, max(2.0, timeout / 5))  # room to start, write and answer
+    return max(timeout - margin, 1.0)
+
+
 def decide_stop(
     stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
 ) -> StopDecision:
+    """What the hook answers (:func:`_decide_stop`). A git command it runs takes at most a
+    tenth of its time budget and ends before that budget does (:mod:`goalfile.gitlimit`): a
+    git that does not answer (a FIFO at ``.git/index`` or ``.git/HEAD``) is killed and
+    named in a hold, well before the host's timeout."""
+    from goalfile import gitlimit
+
+    budget = _budget(options.timeout)
+    until = time.monotonic() + budget
+    with gitlimit.within(per_command=max(1.0, budget / 10), until=until):
+        return _decide_stop(stop, options, ctx, runner=runner)
+
+
+def _decide_stop(
+    stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
+) -> StopDecision:
     start = ctx.clock()
-    margin = min(MARGIN, max(2.0, options.timeout / 5))  # room to start, write and answer
-    budget = max(options.timeout - margin, 1.0)
+    budget = _budget(options.timeout)
     deadline = start + budget
     notes: list[str] = []
     here = _start(stop, ctx)
@@ -1133,6 +1154,14 @@ def _unlisted(root: Path, exc: Exception, here: Path, stop: StopInput) -> GoalOu
         advice = (
             "Point HEAD back at the branch as the fix says (or, on a new branch a person "
             "started, commit on it); a repository git cannot list is no way to stop."
+        )
+    elif getattr(exc, "hung", False):
+        fix = ""
+        advice = (
+            "git waits on something in the repository: `ls -l "
+            f"{shlex.quote(os.path.join(shown, '.git'))}/` shows a FIFO or a file on a file "
+            "system that does not answer (at .git/index or .git/HEAD, say); put it right so "
+            "that git answers; a repository git cannot list is no way to stop."
         )
     else:
         fix = ""

@@ -1,0 +1,73 @@
+"""A git that does not answer under the Stop hook: its git commands get a limit from the hook's
+own time budget (a tenth of it, never past it), so a FIFO at `.git/index` or `.git/HEAD` ends
+in a hold that names git, well before the host's timeout, and the git processes are killed.
+
+Each test runs the real hook (`python -m goalfile hook stop`) on a real repository whose
+`.git/index` or `.git/HEAD` is a FIFO nobody writes to: git waits to open it for ever.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
+
+HOST_TIMEOUT = 20  # the hook's --timeout: its budget is 16 s, a git command gets 1.6 s
+WAIT = 90.0  # seconds the test waits for the hook at most
+
+
+def gits_under(root: Path) -> list[int]:
+    """The pids of the git processes running in ``root`` or below it."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            comm = Path(f"/proc/{entry}/comm").read_text(encoding="utf-8").strip()
+            cwd = Path(os.readlink(f"/proc/{entry}/cwd"))
+        except OSError:
+            continue
+        if comm == "git" and cwd.is_relative_to(root):
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.parametrize("name", ["index", "HEAD"])
+def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout(
+    tmp_path: Path, name: str
+) -> None:
+    root = make_git_repo(tmp_path / "app")
+    write_goal(root / "goals", goal_text(rows=(row("C1", "true", "exit 0"),)))
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "goal")
+    target = root / ".git" / name
+    target.unlink()
+    os.mkfifo(target)
+    stop = {"session_id": "s", "cwd": str(root), "hook_event_name": "Stop"}
+    started = time.monotonic()
+    try:
+        done = run_goalfile(
+            "hook", "stop", "--agent", "claude", "--timeout", str(HOST_TIMEOUT),
+            cwd=root, input=json.dumps(stop), timeout=WAIT,
+        )  # fmt: skip
+        took = time.monotonic() - started
+        left = gits_under(root)
+    finally:
+        for pid in gits_under(root):  # what the old code left behind, waiting on the FIFO
+            os.kill(pid, signal.SIGKILL)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", done.stdout
+    reason = answer["reason"]
+    # the hold is goalfile's own, naming git, not the watchdog's answer at 18 s
+    assert "goalfile hook stop did not answer" not in reason, reason
+    assert "goalfile cannot tell which goal files git tracks in the repository at ." in reason
+    assert "`git ls-files` did not answer within 1.6s and was killed" in reason, reason
+    assert "git waits on something in the repository" in reason, reason
+    assert took < HOST_TIMEOUT, took
+    assert left == [], f"git processes left behind: {left}"
