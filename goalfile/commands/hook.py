@@ -311,7 +311,11 @@ def goal_paths(
         given = Path(options.goal).expanduser()
         if given.is_absolute():
             return [given], frozenset([given])
-        found = [root / given for root in roots if (root / given).is_file()]
+        found = [
+            root / given
+            for root in roots
+            if (root / given).is_file() or root / given in (tracked or {})
+        ]
         paths = _unique(found) or [roots[0] / given]
         return paths, frozenset(paths)
     picked: list[Path] = []
@@ -402,6 +406,53 @@ def _tracked(roots: list[Path]) -> _Git:
             why = _swapped(path, blob)
             if why is not None:
                 swapped.setdefault(path, why)
+    return _Git(tracked=found, swapped=swapped, failed=failed)
+
+
+def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
+    """:func:`_tracked` for the goal file ``--goal`` names, keyed by the path
+    :func:`goal_paths` gives it: a relative one in each repository at ``roots`` (it is
+    resolved against each of them), an absolute one in the repository that holds it. Named
+    outright or not, a goal file git tracks must be there, seen by git, and continue the one
+    HEAD holds, and a repository git cannot list holds the agent; the other goal files of
+    the repositories are not looked at."""
+    from goalfile.commands.gittop import repository_top
+
+    given = Path(goal).expanduser()
+    places: list[tuple[Path, Path, Path]] = []  # (repository top, key, path as git names it)
+    if given.is_absolute():
+        folder = given.parent
+        while not folder.is_dir() and folder.parent != folder:
+            folder = folder.parent
+        top = repository_top(folder)
+        if top is not None:
+            real = _real(given.parent) / given.name  # the file itself, never what it links to
+            if real.is_relative_to(top):
+                places.append((top, given, real))
+    else:
+        places = [(root, root / given, Path(os.path.normpath(root / given))) for root in roots]
+    places = [place for place in places if os.path.lexists(place[0] / ".git")]
+    if not places:  # outside git: nothing to ask it
+        return _Git(tracked={}, swapped={}, failed={})
+    from goalfile.commands.gitgoals import committed, tracked_goals
+    from goalfile.run import GitUnreadable
+
+    found: dict[Path, Tracked] = {}
+    swapped: dict[Path, str] = {}
+    failed: dict[Path, Exception] = {}
+    for top, key, path in places:
+        try:
+            entry = tracked_goals(top).get(path)
+            heads = committed({key: entry}) if entry is not None else {}
+        except GitUnreadable as exc:
+            failed.setdefault(top, exc)
+            continue
+        if entry is not None:
+            found.setdefault(key, entry)
+        for at, blob in heads.items():
+            why = _swapped(at, blob)
+            if why is not None:
+                swapped.setdefault(at, why)
     return _Git(tracked=found, swapped=swapped, failed=failed)
 
 
@@ -510,8 +561,8 @@ def _decide_stop(
             roots = project_roots(here, notes)
         # the goal files git tracks: one that the working tree does not show (or shows as
         # another goal) holds the agent, and they are verified before the goal files git does
-        # not track (with --goal: not needed)
-        git = _tracked(roots) if options.goal is None else _Git(tracked={}, swapped={}, failed={})
+        # not track (with --goal: the same rules, for the goal file it names)
+        git = _tracked(roots) if options.goal is None else _tracked_goal(options.goal, roots)
         tracked = git.tracked
         paths, named = goal_paths(
             options, roots, notes, held=held, tracked=tracked, problems=problems

@@ -1,0 +1,157 @@
+"""`goalfile hook stop --goal PATH` keeps the rules about the goal file it names: a goal file
+git tracks must be shown by the working tree (not marked skip-worktree or assume-unchanged),
+must continue the one HEAD holds (not another goal copied or linked over it), and a
+repository git cannot list holds the agent. Naming the goal outright only narrows which goal
+is looked at; it is no way around these rules. Real git repositories, real goalfile
+processes fed a recorded host input; every `fix:` printed is run as written."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA, clean_env, git, make_git_repo, run_goalfile
+
+WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+
+
+def stop(repo: Path, goal: str) -> dict[str, object]:
+    """The Claude Code Stop hook in ``repo`` with ``--goal GOAL`` (``--json``): its answer."""
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data["cwd"] = str(repo)
+    data["stop_hook_active"] = False
+    data.pop("transcript_path")
+    done = run_goalfile(
+        "hook", "stop", "--agent", "claude", "--goal", goal, "--json",
+        cwd=repo, input=json.dumps(data),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def only(answer: dict[str, object], status: str) -> dict[str, object]:
+    goals = answer["goals"]
+    assert isinstance(goals, list)
+    found = [goal for goal in goals if goal["status"] == status]
+    assert len(found) == 1, answer
+    return found[0]
+
+
+def statuses(answer: dict[str, object]) -> list[str]:
+    goals = answer["goals"]
+    assert isinstance(goals, list)
+    return [str(goal["status"]) for goal in goals]
+
+
+def fix_of(reason: object) -> str:
+    found = re.search(r"fix: `([^`]+)`", str(reason))
+    assert found is not None, reason
+    return found.group(1)
+
+
+def sh(command: str, cwd: Path) -> None:
+    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
+    done = subprocess.run(
+        command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
+    )
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def new_goal(folder: Path, slug: str, check: str, *extra: str) -> None:
+    done = run_goalfile(
+        "new", slug, "the end state", "--check", check, "--expected", "exit 0",
+        "--non-goal", "n", "--activate", *extra, cwd=folder,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A repository whose committed goal goals/real.md is active and unmet, and the agent's
+    own goal goals/.cache/easy.md in a folder git ignores, honestly verified met."""
+    root = make_git_repo(tmp_path / "project")
+    new_goal(root, "real", "test -f done.txt")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    (root / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
+    new_goal(root, "easy", "true", "--dir", "goals/.cache")
+    assert run_goalfile("verify", "goals/.cache/easy.md", cwd=root).returncode == 0
+    return root
+
+
+def held_by_real(answer: dict[str, object]) -> None:
+    """The hook verified the committed goal: C1 is unmet, so the stop is held by it."""
+    assert answer["decision"] == "block", answer
+    reason = answer["host_output"]["reason"]  # type: ignore[index]
+    assert str(reason).startswith("verify-goal real iteration 0: C1 unmet"), reason
+
+
+@pytest.mark.parametrize("how", ["copy", "symlink"])
+@pytest.mark.parametrize("named", ["relative", "absolute"])
+def test_another_goal_at_the_named_goals_path_holds_the_agent(
+    project: Path, how: str, named: str
+) -> None:
+    real = project / "goals" / "real.md"
+    kept = real.read_bytes()
+    real.unlink()
+    if how == "copy":
+        shutil.copyfile(project / "goals" / ".cache" / "easy.md", real)
+    else:
+        real.symlink_to(".cache/easy.md")
+    goal = "goals/real.md" if named == "relative" else str(real)
+    answer = stop(project, goal)
+    assert answer["decision"] == "block", answer
+    held = only(answer, "replaced")
+    why = "its slug is easy, where HEAD's is real" if how == "copy" else "it is a symlink"
+    assert why in str(held["reason"]), held
+    assert fix_of(held["reason"]) == "git checkout HEAD -- goals/real.md"
+    sh(fix_of(held["reason"]), project)
+    assert real.read_bytes() == kept and not real.is_symlink()
+    held_by_real(stop(project, goal))
+
+
+def test_a_named_goal_hidden_from_git_holds_the_agent(project: Path) -> None:
+    """`--skip-worktree` on the named goal, then the agent's met goal copied over it: `git
+    status` shows nothing, and the hook held by the file's name verified the copy."""
+    git(project, "update-index", "--skip-worktree", "goals/real.md")
+    shutil.copyfile(project / "goals" / ".cache" / "easy.md", project / "goals" / "real.md")
+    assert git(project, "status", "--porcelain") == ""
+    answer = stop(project, "goals/real.md")
+    assert answer["decision"] == "block", answer
+    held = only(answer, "hidden")
+    assert fix_of(held["reason"]) == "git update-index --no-skip-worktree -- goals/real.md"
+    sh(fix_of(held["reason"]), project)
+    answer = stop(project, "goals/real.md")  # git sees it again: the copy is named next
+    held = only(answer, "replaced")
+    sh(fix_of(held["reason"]), project)
+    held_by_real(stop(project, "goals/real.md"))
+
+
+def test_a_repository_git_cannot_list_holds_the_named_goal(project: Path) -> None:
+    """The agent's met goal copied over the named one, and the index broken, so that git can
+    neither list the goal files nor be asked for HEAD's copy: that is never "nothing to
+    compare"."""
+    shutil.copyfile(project / "goals" / ".cache" / "easy.md", project / "goals" / "real.md")
+    (project / ".git" / "index").write_text("garbage\n", encoding="utf-8")
+    answer = stop(project, "goals/real.md")
+    assert answer["decision"] == "block", answer
+    held = only(answer, "unlisted")
+    reason = str(held["reason"])
+    assert reason.startswith("goalfile cannot tell which goal files git tracks"), reason
+    assert "index file smaller than expected" in reason, reason
+
+
+def test_a_named_goal_git_does_not_track_is_verified_as_it_is(project: Path) -> None:
+    """A goal file git does not track (the agent's own, named on purpose) has no HEAD copy to
+    continue: it is verified, and its `met` lets the agent stop."""
+    answer = stop(project, "goals/.cache/easy.md")
+    assert answer["decision"] == "allow", answer
+    assert statuses(answer) == ["met"], answer
