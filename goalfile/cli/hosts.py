@@ -190,26 +190,38 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
 
 
 @main.command()
+@click.option(
+    "--fix-timeouts",
+    is_flag=True,
+    help="First bring each goalfile Stop hook whose host timeout is below its --timeout into "
+    "line: where the settings name the host's timeout, the command's --timeout becomes it; "
+    "where they name none (the host's default is lower), the --timeout is written as the "
+    "host's timeout. Then check as usual.",
+)
 @json_option
 @boundary
-def doctor(as_json: bool) -> int:
+def doctor(fix_timeouts: bool, as_json: bool) -> int:
     """Check that each host will really hold its agent to the goal in this repository.
 
     For Claude Code, Codex and Gemini CLI: the hook file is there, valid, and registers
     `goalfile hook stop`; `goalfile` is on the PATH the host passes to its hooks; for Codex, the
     hook is trusted in config.toml (asked of `codex app-server`; without `codex` on PATH:
-    "cannot tell"). Also: the skills in .agents/skills/ and .claude/skills/ are current and
-    valid. Each problem comes with the command that fixes it.
+    "cannot tell"); the time each host gives a goalfile Stop hook (in the project's and the
+    user's settings) is not below the hook's own --timeout, since a host kills a hook at its
+    timeout and lets the agent stop unheard. Also: the skills in .agents/skills/ and
+    .claude/skills/ are current and valid. Each problem comes with the command that fixes it.
 
     Exit 0 when nothing is wrong (an "unknown" is not wrong), 1 when something is.
     """
     from goalfile.commands.doctor import Health
     from goalfile.commands.doctor import doctor as run
 
-    result = run(ctx=context())
+    result = run(ctx=context(), fix=fix_timeouts)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
+    for change in result.fixed:
+        click.echo(f"fixed: {change}")
     width = max((len(f.host) for f in result.findings), default=0)
     for finding in result.findings:
         click.echo(f"{finding.host:<{width}}  {finding.health.value:<7}  {finding.detail}")

@@ -11,6 +11,12 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 * Codex only: the hook is trusted in the user's ``config.toml``; Codex skips an untrusted
   project hook without a word. Only ``codex app-server`` knows the hash to compare, so without
   ``codex`` on PATH the answer is "cannot tell";
+* the time each host gives a goalfile Stop hook, in every settings file it reads hooks from
+  (Claude Code: ``.claude/settings.json``, ``.claude/settings.local.json`` and the user's
+  ``settings.json``; Codex: ``.codex/hooks.json`` and ``$CODEX_HOME/hooks.json``; Gemini CLI:
+  ``.gemini/settings.json`` and ``~/.gemini/settings.json``), is not below the hook's own
+  ``--timeout`` (:mod:`goalfile.hosttimeouts`): a host kills a hook at its timeout and lets
+  the agent stop unheard. ``goalfile doctor --fix-timeouts`` brings each such hook into line;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
   ships;
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
@@ -19,24 +25,28 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
-from goalfile import codexconfig, files, hostjson
+from goalfile import codexconfig, files, hostjson, hosttimeouts
 from goalfile.commands.context import Context
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.hostjson import HostAgent
+from goalfile.hosttimeouts import StopHook, format_seconds
 
 SCHEMA_VERSION = 1
 INIT_HOOKS = "goalfile init --no-goal --no-skills"
 TRUST_CODEX = "goalfile init --no-goal --no-skills --trust-codex"
+FIX_TIMEOUTS = "goalfile doctor --fix-timeouts"
 
 
 class Health(StrEnum):
@@ -69,6 +79,7 @@ class Finding:
 class DoctorResult:
     root: str
     findings: tuple[Finding, ...]
+    fixed: tuple[str, ...] = ()  # what --fix-timeouts changed, one sentence each
 
     @property
     def ok(self) -> bool:
@@ -84,6 +95,7 @@ class DoctorResult:
             "root": self.root,
             "ok": self.ok,
             "findings": [f.to_json() for f in self.findings],
+            "fixed": list(self.fixed),
             "exit_code": int(self.exit_code),
         }
 
@@ -384,14 +396,166 @@ def _invalid(folder: Path, name: str) -> str | None:
     return None
 
 
-def doctor(*, ctx: Context) -> DoctorResult:
+# --- the host's timeout for the hook --------------------------------------------------------
+
+
+def settings_files(root: Path, agent: HostAgent, env: Mapping[str, str]) -> list[Path]:
+    """Every settings file ``agent`` reads hooks from, for the repository at ``root``: the
+    project's (the one `goalfile init` writes first) and the user's."""
+    home = Path(env.get("HOME") or Path.home()).expanduser()
+    if agent is HostAgent.CLAUDE:
+        given = env.get("CLAUDE_CONFIG_DIR")
+        user = Path(given).expanduser() if given else home / ".claude"
+        found = [
+            hostjson.settings_path(root, agent),
+            root / ".claude" / "settings.local.json",
+            user / "settings.json",
+        ]
+    elif agent is HostAgent.CODEX:
+        found = [
+            hostjson.settings_path(root, agent),
+            codexconfig.config_path(env).parent / "hooks.json",
+        ]
+    else:
+        found = [hostjson.settings_path(root, agent), home / ".gemini" / "settings.json"]
+    kept: dict[str, Path] = {}
+    for path in found:
+        kept.setdefault(os.path.realpath(path), path)
+    return list(kept.values())
+
+
+def _shown(path: Path, ctx: Context) -> str:
+    return os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
+
+
+def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
+    """One finding for each goalfile Stop hook in a settings file a host reads: whether the
+    host gives it the time its ``--timeout`` counts on."""
+    found: list[Finding] = []
+    for agent in hostjson.SETTINGS:
+        name = hosttimeouts.HOST_NAME[agent]
+        for path in settings_files(root, agent, ctx.env):
+            shown = _shown(path, ctx)
+            try:
+                document, _ = hostjson.load(path)
+            except GoalfileError as exc:
+                if path != hostjson.settings_path(root, agent):  # that one is named already
+                    found.append(
+                        Finding(
+                            host=agent.value,
+                            check="timeout",
+                            health=Health.UNKNOWN,
+                            detail=f"cannot tell what time {name} gives the Stop hook: "
+                            f"{exc.render()}",
+                            hint=f"fix {shown} by hand",
+                        )
+                    )
+                continue
+            for hook in hosttimeouts.stop_hooks(document, agent):
+                found.append(_timeout_finding(hook, shown, name))
+    return found
+
+
+def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
+    host = hook.agent.value
+    if hook.hook_seconds is None:
+        return Finding(
+            host=host,
+            check="timeout",
+            health=Health.PROBLEM,
+            detail=f"{shown}: `{hook.command}`: its `--timeout` is not a number of seconds of "
+            "at least 1, so the hook refuses its command line and lets the agent stop",
+            hint=f"write the host's timeout after `--timeout` in {shown}",
+        )
+    wanted = format_seconds(hook.hook_seconds)
+    if hook.host_seconds is None:
+        what = (
+            "Codex reads only a whole number of seconds there and rejects the whole file: none "
+            "of its hooks runs"
+            if hook.agent is HostAgent.CODEX
+            else f"{name} reads only a positive number there"
+        )
+        unit = "milliseconds" if hook.agent is HostAgent.GEMINI else "seconds"
+        value = math.ceil(hook.hook_seconds * hosttimeouts.UNIT[hook.agent])
+        return Finding(
+            host=host,
+            check="timeout",
+            health=Health.PROBLEM,
+            detail=f"{shown}: the Stop hook's {hook.written_text} is no timeout: {what}",
+            hint=f'write "{hook.key}": {value} ({unit}) next to `{hook.command}` in {shown}',
+        )
+    given = format_seconds(hook.host_seconds)
+    source = f"its {hook.written_text}" if hook.written is not None else "its default: "
+    if hook.written is None:
+        source += f"{shown} names no timeout"
+    if hook.unheard:
+        return Finding(
+            host=host,
+            check="timeout",
+            health=Health.PROBLEM,
+            detail=f"{shown}: {name} gives the Stop hook {given} s ({source}), less than the "
+            f"{wanted} s its `--timeout` counts on: {name} kills the hook before it answers "
+            + (
+                "and lets the agent stop unheard"
+                if hook.agent is not HostAgent.GEMINI
+                else "(what it then does is not established; the hook's answer is lost)"
+            ),
+            fix=FIX_TIMEOUTS,
+            hint=f"it keeps the {given} s you gave {name} and writes `--timeout {given}` into "
+            "the command"
+            if hook.written is not None
+            else f"it gives the hook the {wanted} s of its `--timeout` in {shown}",
+        )
+    return Finding(
+        host=host,
+        check="timeout",
+        health=Health.OK,
+        detail=f"{shown}: {name} gives the Stop hook {given} s ({source}); its `--timeout` "
+        f"counts on {wanted} s",
+    )
+
+
+def fix_timeouts(root: Path, ctx: Context) -> list[str]:
+    """Bring every goalfile Stop hook whose host timeout is below its ``--timeout`` into line
+    (:func:`goalfile.hosttimeouts.fix`), in each settings file that holds one; what changed,
+    one sentence each. Raises GoalfileError when a file cannot be written (it is left as it
+    was)."""
+    done: list[str] = []
+    for agent in hostjson.SETTINGS:
+        for path in settings_files(root, agent, ctx.env):
+            try:
+                document, text = hostjson.load(path)
+            except GoalfileError:
+                continue  # named by the checks; nothing to edit safely
+            changes: list[str] = []
+            for hook in hosttimeouts.stop_hooks(document, agent):
+                fixed = hosttimeouts.fix(document, hook)
+                if fixed is not None:
+                    document = fixed.document
+                    changes.append(f"`{hook.command}`: {fixed.change}")
+            if not changes or text is None:
+                continue
+            hostjson.write_atomic(path, hostjson.render(document, like=text))  # type: ignore[arg-type]
+            shown = _shown(path, ctx)
+            done += [f"{shown}: {change}" for change in changes]
+            if agent is HostAgent.CODEX:
+                done.append(
+                    f"{shown}: Codex runs a changed hook only once it is trusted again: "
+                    f"`{TRUST_CODEX}`, or `/hooks` in Codex"
+                )
+    return done
+
+
+def doctor(*, ctx: Context, fix: bool = False) -> DoctorResult:
     root = repository_top(ctx.cwd) or ctx.cwd
+    fixed = fix_timeouts(root, ctx) if fix else []
     findings: list[Finding] = []
     for agent in hostjson.SETTINGS:
         found, commands = hook_findings(root, agent, ctx)
         findings += found
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
+    findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)
-    return DoctorResult(root=str(root), findings=tuple(findings))
+    return DoctorResult(root=str(root), findings=tuple(findings), fixed=tuple(fixed))
