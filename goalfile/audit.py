@@ -25,6 +25,7 @@ here reads a file or runs git: :mod:`goalfile.commands.audit` does, and passes t
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Sequence
@@ -941,16 +942,23 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     for block in activations:
         entry = block.entry
         try:
-            approved = contract.recorded(entry)
+            approved = contract.recorded(entry, path=goal.path)
         except contract.RecordInvalid as exc:
-            found.append(
-                on(
-                    entry,
-                    "approval-record-invalid",
-                    exc.message,
-                    exc.hint or "restore the entry as goalfile wrote it",
-                )
+            invalid = on(
+                entry,
+                "approval-record-invalid",
+                exc.message,
+                exc.hint or "restore the entry as goalfile wrote it",
             )
+            if entry.line and exc.record:  # the line that does not read back, as lint names it
+                start = contract.line_offset(goal.text, entry.line)
+                end = goal.text.find("\n### Iteration ", start + 1)  # the next entry's heading
+                end = len(goal.text) if end < 0 else end
+                invalid = dataclasses.replace(
+                    invalid,
+                    line=contract.record_line(goal.text, start, end, exc.record, exc.occurrence),
+                )
+            found.append(invalid)
             continue
         newest = block is activations[-1]  # what the pin rests on (a re-approval supersedes it)
         wrong = contract.approval_fault(entry, approved)

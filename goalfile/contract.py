@@ -460,7 +460,45 @@ _CELL_SPLIT_RE = re.compile(r"(?<!\\)\|")
 
 
 class RecordInvalid(GoalFileInvalid):
-    """An approval entry whose record goalfile cannot read back: it was edited by hand."""
+    """An approval entry whose record goalfile cannot read back: it was edited by hand.
+
+    ``record`` is the line of the entry that does not read back, as the entry reader gives it
+    (None when the fault is the entry as a whole), its ``occurrence``-th in the entry (a row
+    recorded twice is named on its second): :func:`record_line` finds it in the file."""
+
+    record: str | None = None
+    occurrence: int = 1
+
+
+class _Unreadable(ValueError):
+    """A record line that does not read back; ``record`` is that line."""
+
+    def __init__(self, message: str, record: str, occurrence: int = 1) -> None:
+        super().__init__(message)
+        self.record = record
+        self.occurrence = occurrence
+
+
+def record_line(text: str, start: int, end: int, record: str | None, occurrence: int = 1) -> int:
+    """The line number of the ``occurrence``-th ``record`` in ``text[start:end]`` (an entry's
+    span, its heading first), or of the entry's heading when it is not there as written."""
+    at = start - 1
+    for _ in range(occurrence if record else 0):
+        at = text.find(record or "", at + 1, end)
+        if at < 0:
+            break
+    return text.count("\n", 0, at if at >= start and record else start) + 1
+
+
+def line_offset(text: str, line: int) -> int:
+    """The offset where 1-based ``line`` of ``text`` starts (the end of the text past it)."""
+    at = 0
+    for _ in range(line - 1):
+        found = text.find("\n", at)
+        if found < 0:
+            return len(text)
+        at = found + 1
+    return at
 
 
 def _seconds(text: str) -> float | None:
@@ -475,13 +513,13 @@ def _recorded_row(line: str) -> ContractRow:
     """A row of the ``approved rows:`` table; raises ValueError when it does not read back."""
     cells = [cell.strip() for cell in _CELL_SPLIT_RE.split(line)[1:-1]]
     if len(cells) != 5:
-        raise ValueError(f"the row `{line.strip()}` has {len(cells)} cells, not 5")
+        raise _Unreadable(f"the row `{line.strip()}` has {len(cells)} cells, not 5", line)
     rid, kind, check, expected, timeout = cells
     try:
         seconds = None if timeout in ("-", "") else _seconds(timeout)
     except ValueError:
-        raise ValueError(
-            f"row {rid} has the timeout `{timeout}`, which is not a number of seconds"
+        raise _Unreadable(
+            f"row {rid} has the timeout `{timeout}`, which is not a number of seconds", line
         ) from None
     return ContractRow(
         id=rid.replace("\\|", "|"),
@@ -516,7 +554,7 @@ def recorded(entry: Entry, *, path: str | None = None) -> Contract | None:
     try:
         return _recorded(entry)
     except ValueError as exc:
-        raise RecordInvalid(
+        invalid = RecordInvalid(
             f"the approval entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` "
             f"cannot be read back: {exc}; approval entries are written only by "
             "`goalfile activate`, so this one was edited",
@@ -525,7 +563,10 @@ def recorded(entry: Entry, *, path: str | None = None) -> Contract | None:
             hint="restore the entry as goalfile wrote it (`git diff -- "
             f"{shell_word(path or 'FILE')}` "
             "shows the edit)",
-        ) from None
+        )
+        if isinstance(exc, _Unreadable):
+            invalid.record, invalid.occurrence = exc.record, exc.occurrence
+        raise invalid from None
 
 
 def _recorded(entry: Entry) -> Contract | None:
@@ -546,7 +587,7 @@ def _recorded(entry: Entry) -> Contract | None:
         row = _recorded_row(lines[index])
         if any(seen.id == row.id for seen in rows):
             # goalfile records each id once; two rows could not be ordered or compared
-            raise ValueError(f"it lists the row {row.id} twice")
+            raise _Unreadable(f"it lists the row {row.id} twice", lines[index], 2)
         rows.append(row)
         index += 1
     non_goals: list[str] = []
@@ -563,7 +604,10 @@ def _recorded(entry: Entry) -> Contract | None:
                 if target == NON_GOALS_LABEL:
                     non_goals.append(item[2:])
                 else:
-                    settings.append(_recorded_setting(item[2:]))
+                    try:
+                        settings.append(_recorded_setting(item[2:]))
+                    except ValueError as exc:
+                        raise _Unreadable(str(exc), item) from None
     return Contract(
         rows=tuple(sorted(rows, key=row_order)),
         non_goals=_normal_items(non_goals),
@@ -595,12 +639,17 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
     while (head := _newest_approval_head(text, (region[0], end))) is not None:
         entry = ledger.read(text, head)
         if head.by != ledger.VERIFY_BY:
-            base = (entry, recorded(entry, path=path))
+            base = (entry, _recorded_at(text, head, entry, path=path))
             break
         tightenings.append((head, entry))
         end = head.start
     for head, entry in reversed(tightenings):
-        fault = tightening_fault(entry, base, path=path)
+        try:
+            fault = tightening_fault(entry, base, path=path)
+        except RecordInvalid as exc:  # its record does not read back: name the line
+            if exc.line is None:
+                exc.line = record_line(text, head.start, head.end, exc.record, exc.occurrence)
+            raise
         if fault is not None:
             raise TighteningInvalid(
                 f"the verify entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` "
@@ -616,7 +665,7 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
                 "the "
                 "entry is gone",
             )
-        now = recorded(entry, path=path)
+        now = _recorded_at(text, head, entry, path=path)
         if now is not None and base is not None and base[1] is not None:
             before = base[1].ordered()
             kept = {row.id for row in before}
@@ -624,6 +673,19 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
             now = replace(now, order=(*(row.id for row in before), *added))
         base = (entry, now)
     return base
+
+
+def _recorded_at(
+    text: str, head: ledger.Head, entry: Entry, *, path: str | None
+) -> Contract | None:
+    """:func:`recorded` of the entry ``head`` begins; a :class:`RecordInvalid` it raises names
+    the line that does not read back (the entry's heading when that line cannot be found)."""
+    try:
+        return recorded(entry, path=path)
+    except RecordInvalid as exc:
+        if exc.line is None:
+            exc.line = record_line(text, head.start, head.end, exc.record, exc.occurrence)
+        raise
 
 
 class TighteningInvalid(RecordInvalid):
