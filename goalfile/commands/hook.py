@@ -20,7 +20,9 @@ then the goal files git tracks, then the others), and answers:
   continued, when git cannot list a repository the session is in, when a part of a goal
   folder cannot be read, when the hook's time did not suffice to verify it, or when handling
   it (or finding the goals) raised an unexpected error: breaking, hiding, swapping or starving
-  a goal, or typing ``status: met``, is no way to stop;
+  a goal, or typing ``status: met``, is no way to stop unseen: the agent is sent back once
+  with the fix, and its next stop is let through only with the message, which the person sees,
+  while the goal stays active and unmet for ``status``, ``audit`` and CI;
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
