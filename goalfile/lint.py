@@ -34,6 +34,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_heading_findings(goal),
         *_fence_findings(goal),
         *_hidden_findings(goal),
+        *_merged_entry_findings(goal),
         *_status_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
@@ -166,6 +167,48 @@ def _hidden_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile import hidden
 
     return hidden.findings(goal)
+
+
+def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
+    """The newest verify entry gives a criterion two verdicts: the rows of two runs stand in
+    one table, as git's `merge=union` driver (or a conflict resolved by deleting its markers)
+    leaves the entries two branches appended at the same place. The readers would take one
+    row of each; which run a verdict came from is lost, so it is an error."""
+    from goalfile import ledger
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return
+    head = next((h for h in ledger.heads(goal.text, *region) if h.by == ledger.VERIFY_BY), None)
+    if head is None:
+        return
+    entry = ledger.read(goal.text, head)
+    ids = [row.id for row in entry.rows]
+    twice = [cid for index, cid in enumerate(ids) if cid in ids[:index]]
+    if not twice:
+        return
+    line = goal.text.count("\n", 0, head.start) + 1
+    word = shell_word(goal.path)
+    yield Finding(
+        severity=Severity.ERROR,
+        line=line,
+        column=1,
+        code="entry-merged",
+        message=(
+            f"the entry `Iteration {entry.iteration} ({entry.date}) by {entry.by}` gives "
+            + ", ".join(f"`{cid}`" for cid in dict.fromkeys(twice))
+            + " more than one verdict: the rows of two verify runs stand in one table, as a "
+            "merge that kept both sides' lines leaves them (git's `merge=union`, or a conflict "
+            "resolved by deleting its markers)"
+        ),
+        hint=(
+            "rebuild the file from the merge's two sides: one side's file whole "
+            f"(`git show HEAD^1:./{goal.path}`), the entries only the other side has "
+            f"(`git show HEAD^2:./{goal.path}`) appended, then `goalfile verify {word}`; "
+            "and take `merge=union` off goal files in .gitattributes (see docs/lifecycle.md, "
+            "Merging a goal file)"
+        ),
+    )
 
 
 def _heading_findings(goal: Goal) -> Iterable[Finding]:

@@ -129,6 +129,14 @@ def test_a_ledger_conflict_is_refused_by_every_command_with_its_line(
     lines = text.split("\n")
     assert lines[markers[0] - 2].startswith("| ---"), text
     assert_refused_everywhere(repo, markers, every=how == "merge")
+    # deleting the marker lines is no resolution: one entry with the rows of both runs
+    (repo / GOAL).write_text(
+        "\n".join(line for n, line in enumerate(text.split("\n"), 1) if n not in markers),
+        encoding="utf-8",
+    )
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    assert "gives `C1`, `C2` more than one verdict" in lint.stderr, lint.stderr
 
 
 def test_a_diff3_conflict_and_one_in_the_frontmatter_are_refused_too(tmp_path: Path) -> None:
@@ -205,3 +213,45 @@ def test_lines_that_only_look_like_markers_are_read_as_before(repo: Path) -> Non
     assert "    <<<<<<< a" in text and "    >>>>>>> b" in text, text
     assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
     assert run_goalfile("status", GOAL, cwd=repo).returncode == 0
+
+
+def test_a_union_merge_that_puts_two_runs_in_one_table_is_an_error(tmp_path: Path) -> None:
+    """`merge=union` in .gitattributes (a common setting for files that only grow) merges
+    without a conflict: the rows of both runs end up in one verdict table, one verdict of each
+    row taken by the readers. lint names the entry; verify refuses it; the rebuild its fix
+    names (one parent whole, the other's entries appended) lints and verifies."""
+    repo = two_branches(tmp_path)
+    (repo / ".gitattributes").write_text("goals/*.md merge=union\n", encoding="utf-8")
+    commit(repo, "goal files only grow")
+    done = git_may_fail(repo, "merge", "-q", "--no-edit", "one")
+    assert done.returncode == 0, done.stdout + done.stderr  # no conflict, nothing to see
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    assert not marker_lines(text)
+    assert text.count("| C1  |") == 2 + 1, text  # the approval's row and one of each run
+    heading = max(
+        number
+        for number, line in enumerate(text.split("\n"), 1)
+        if line.startswith("### Iteration")
+    )
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    assert f"{GOAL}:{heading}:1: error: the entry `Iteration 0" in lint.stderr, lint.stderr
+    assert "gives `C1`, `C2` more than one verdict" in lint.stderr, lint.stderr
+    before = (repo / GOAL).read_bytes()
+    verify_run = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    assert verify_run.returncode == 3, verify_run.stdout + verify_run.stderr
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 3
+    assert (repo / GOAL).read_bytes() == before
+
+    # the fix, as printed
+    assert (
+        f"`git show HEAD^1:./{GOAL}`" in lint.stderr
+        and f"`git show HEAD^2:./{GOAL}`" in lint.stderr
+    )
+    ours = git(repo, "show", f"HEAD^1:./{GOAL}")
+    theirs = git(repo, "show", f"HEAD^2:./{GOAL}")
+    entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
+    at = ours.index("## Lessons")
+    (repo / GOAL).write_text(ours[:at] + entry + ours[at:], encoding="utf-8")
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
