@@ -906,9 +906,11 @@ def _git_in(
     folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
     """``git ARGS`` run in ``folder`` with ``env``, ``data`` (else nothing) as its input, its
-    output captured, within the time :func:`goalfile.gitlimit.seconds` gives. git runs in a
-    process group of its own, which is killed (SIGKILL) when that time is up, so nothing it
-    started is left waiting. Raises :class:`GitTimedOut` then (also when no time is left to
+    output captured, within the time :func:`goalfile.gitlimit.seconds` gives. When that time
+    is up (or anything else ends the wait), git and every process it started are killed
+    (SIGKILL), so nothing is left waiting; git stays in goalfile's process group, so a signal
+    a host or a terminal sends that group (Claude Code's SIGTERM at its hook timeout, Ctrl-C)
+    reaches it too. Raises :class:`GitTimedOut` at the limit (also when no time is left to
     start it), else what ``subprocess.Popen`` raises."""
     limit = gitlimit.seconds()
     shown = f"git {_subcommand(args)}"
@@ -921,20 +923,56 @@ def _git_in(
         stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        process_group=0,
         close_fds=True,
     )
     try:
         out, errors = proc.communicate(data, timeout=limit)
     except BaseException as exc:
-        _signal_group(proc.pid, signal.SIGKILL)
-        proc.communicate()
+        _kill_tree(proc)
         if isinstance(exc, subprocess.TimeoutExpired):
             raise GitTimedOut(
                 f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
             ) from None
         raise
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, errors)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes ``pid`` started, and theirs, as ``/proc`` lists them now (Linux; none
+    elsewhere)."""
+    found: list[int] = []
+    waiting = [pid]
+    while waiting:
+        parent = waiting.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children", "rb") as handle:
+                    children = [int(word) for word in handle.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += children
+            waiting += children
+    return found
+
+
+def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL ``proc`` and every process it started; reap it, and read what is left in its
+    pipes for a second at most (a process that left its tree may hold them)."""
+    for pid in (*_descendants(proc.pid), proc.pid):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    try:
+        proc.communicate(timeout=1.0)
+    except subprocess.TimeoutExpired:
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+    proc.wait()
 
 
 def _subcommand(args: Sequence[str]) -> str:

@@ -11,11 +11,23 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    git,
+    goal_text,
+    gone,
+    make_git_repo,
+    row,
+    run_goalfile,
+    wait_for,
+    write_goal,
+)
 
 HOST_TIMEOUT = 20  # the hook's --timeout: its budget is 16 s, a git command gets 1.6 s
 WAIT = 90.0  # seconds the test waits for the hook at most
@@ -32,15 +44,13 @@ def gits_under(root: Path) -> list[int]:
             cwd = Path(os.readlink(f"/proc/{entry}/cwd"))
         except OSError:
             continue
-        if comm == "git" and cwd.is_relative_to(root):
+        if comm == "git" and cwd.is_relative_to(root) and not gone(int(entry)):
             found.append(int(entry))
     return found
 
 
-@pytest.mark.parametrize("name", ["index", "HEAD"])
-def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout(
-    tmp_path: Path, name: str
-) -> None:
+def hanging_repo(tmp_path: Path, name: str) -> Path:
+    """A repository with one active goal, committed, whose ``.git/NAME`` is then a FIFO."""
     root = make_git_repo(tmp_path / "app")
     write_goal(root / "goals", goal_text(rows=(row("C1", "true", "exit 0"),)))
     git(root, "add", "-A")
@@ -48,6 +58,14 @@ def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout
     target = root / ".git" / name
     target.unlink()
     os.mkfifo(target)
+    return root
+
+
+@pytest.mark.parametrize("name", ["index", "HEAD"])
+def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout(
+    tmp_path: Path, name: str
+) -> None:
+    root = hanging_repo(tmp_path, name)
     stop = {"session_id": "s", "cwd": str(root), "hook_event_name": "Stop"}
     started = time.monotonic()
     try:
@@ -71,3 +89,43 @@ def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout
     assert "git waits on something in the repository" in reason, reason
     assert took < HOST_TIMEOUT, took
     assert left == [], f"git processes left behind: {left}"
+
+
+def test_a_host_that_signals_the_hooks_process_group_ends_the_waiting_git_too(
+    tmp_path: Path,
+) -> None:
+    """Claude Code ends a hook at its timeout with SIGTERM to the hook's process group. git,
+    which the hook starts in its own group, gets it too: the hook answers block at once and
+    no git is left waiting on the FIFO (here the hook's own git limit, 57 s of the default
+    600 s budget, is far off)."""
+    root = hanging_repo(tmp_path, "index")
+    stop = tmp_path / "stop.json"
+    stop.write_text(
+        json.dumps({"session_id": "s", "cwd": str(root), "hook_event_name": "Stop"}),
+        encoding="utf-8",
+    )
+    with stop.open("rb") as given:
+        hook = subprocess.Popen(
+            [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude"],
+            cwd=root,
+            env=clean_env(None),
+            stdin=given,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # a group of its own, as a host gives it
+        )
+    try:
+        wait_for(lambda: gits_under(root) != [], timeout=WAIT, what="git waiting on the FIFO")
+        os.killpg(hook.pid, signal.SIGTERM)
+        out, errors = hook.communicate(timeout=WAIT)
+        wait_for(lambda: gits_under(root) == [], timeout=10, what="git to end")
+    finally:
+        if hook.poll() is None:
+            hook.kill()
+        for pid in gits_under(root):
+            os.kill(pid, signal.SIGKILL)
+    assert hook.returncode == 0, errors
+    answer = json.loads(out)
+    assert answer["decision"] == "block", out
+    assert "ended by SIGTERM" in answer["reason"], answer
