@@ -209,11 +209,16 @@ def fix(document: object, hook: StopHook) -> Fix | None:
     """``document`` with ``hook`` given a host timeout it answers within, keeping the number
     a person wrote: where the settings name the host's timeout, the command's ``--timeout``
     becomes that number; where they name none (the host's default is below ``--timeout``),
-    the settings get ``--timeout`` as the host's timeout. None when nothing is to change or
-    the hook cannot be edited so."""
-    if not hook.unheard or not isinstance(document, dict):
+    the settings get ``--timeout`` as the host's timeout. A value the host cannot read is
+    replaced: a Codex timeout with a fraction by its whole seconds (and the command's
+    ``--timeout`` lowered to them when it is above), anything else by ``--timeout``. None
+    when nothing is to change or the hook cannot be edited so."""
+    if not isinstance(document, dict) or hook.hook_seconds is None:
         return None
-    assert hook.host_seconds is not None and hook.hook_seconds is not None
+    if hook.host_seconds is None:
+        return _replaced(document, hook, hook.hook_seconds)
+    if not hook.unheard:
+        return None
     entry = dict(_entry(document, hook))
     if hook.written is not None and hook.host_seconds >= 1:
         command = with_hook_timeout(hook.command, hook.host_seconds)
@@ -226,6 +231,30 @@ def fix(document: object, hook: StopHook) -> Fix | None:
         entry[hook.key] = number
         change = f'"{hook.key}": {number} written next to its command'
     return Fix(document=_with_entry(document, hook, entry), change=change)
+
+
+def _replaced(document: dict[str, object], hook: StopHook, wanted: float) -> Fix | None:
+    """``document`` with the host timeout the host cannot read replaced (see :func:`fix`)."""
+    entry = dict(_entry(document, hook))
+    written = hook.written
+    whole: int | None = None
+    if (
+        hook.agent is HostAgent.CODEX
+        and isinstance(written, float)
+        and math.isfinite(written)
+        and written >= 1
+    ):
+        whole = int(written)  # what the person wrote, as Codex can read it
+    number = whole if whole is not None else math.ceil(wanted * UNIT[hook.agent])
+    entry[hook.key] = number
+    changes = [f'"{hook.key}": {number} written in place of {_json_number(written)}']
+    if whole is not None and wanted > whole:
+        command = with_hook_timeout(hook.command, float(whole))
+        if command is None:
+            return None
+        entry["command"] = command
+        changes.append(f"`--timeout {whole}` written into its command")
+    return Fix(document=_with_entry(document, hook, entry), change="; ".join(changes))
 
 
 def _entry(document: dict[str, object], hook: StopHook) -> dict[str, object]:

@@ -173,12 +173,31 @@ def test_a_codex_hook_whose_timeout_exceeds_codexs_default_gets_it_written(
     assert timeouts(report, "problem") == []
 
 
-def test_a_codex_timeout_codex_cannot_read_is_a_problem(repo: Path, home: Path) -> None:
-    edit(repo / ".codex" / "hooks.json", timeout=30.5)
+def test_a_codex_timeout_codex_cannot_read_is_a_problem_fixed_to_its_whole_seconds(
+    repo: Path, home: Path
+) -> None:
+    hooks = repo / ".codex" / "hooks.json"
+    edit(hooks, timeout=30.5)
     [problem] = timeouts(doctor(repo, home), "problem")
     assert "rejects the whole file: none of its hooks runs" in problem["detail"], problem
-    assert problem["fix"] is None
     assert '"timeout": 600 (seconds)' in problem["hint"]
+    run_fix(problem["fix"], repo, home)
+    assert hook_entry(hooks) == {
+        "type": "command",
+        "command": "goalfile hook stop --timeout 30 --agent codex",
+        "timeout": 30,
+    }
+    assert timeouts(doctor(repo, home), "problem") == []
+
+
+def test_a_claude_timeout_claude_code_cannot_read_gets_the_hooks(repo: Path, home: Path) -> None:
+    settings = repo / ".claude" / "settings.json"
+    edit(settings, timeout=0)
+    [problem] = timeouts(doctor(repo, home), "problem")
+    assert 'the Stop hook\'s "timeout": 0 is no timeout' in problem["detail"], problem
+    run_fix(problem["fix"], repo, home)
+    assert hook_entry(settings)["timeout"] == 600
+    assert timeouts(doctor(repo, home), "problem") == []
 
 
 def test_a_gemini_hook_without_a_timeout_gets_gemini_clis_60_seconds(

@@ -482,7 +482,8 @@ def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
             check="timeout",
             health=Health.PROBLEM,
             detail=f"{shown}: the Stop hook's {hook.written_text} is no timeout: {what}",
-            hint=f'write "{hook.key}": {value} ({unit}) next to `{hook.command}` in {shown}',
+            fix=FIX_TIMEOUTS,
+            hint=f'or write "{hook.key}": {value} ({unit}) next to `{hook.command}` in {shown}',
         )
     given = format_seconds(hook.host_seconds)
     source = f"its {hook.written_text}" if hook.written is not None else "its default: "
