@@ -16,9 +16,17 @@ from typing import Any
 
 import pytest
 from conftest import make_git_repo, run_goalfile
-from fake_model import FakeModel, Script
+from fake_model import AnthropicServer, FakeModel, ResponsesServer, Script
 from host_install import NpmCli, install_cli
-from host_run import LoopbackNetns, loopback_netns
+from host_run import (
+    HostRun,
+    LoopbackNetns,
+    loopback_netns,
+    run_claude,
+    run_codex,
+    trust_codex_hooks,
+    write_codex_config,
+)
 
 # The versions the host suite is run against (docs/hosts.md says the same).
 CLAUDE_CODE = NpmCli(package="@anthropic-ai/claude-code", version="2.1.332", bin="claude")
@@ -67,11 +75,17 @@ def goalfile_ok(*args: str, cwd: Path) -> str:
 
 
 def goal_repo(
-    tmp_path: Path, *, tokens: str = "null", iterations: str = "10", activate: bool = True
+    tmp_path: Path,
+    *,
+    tokens: str = "null",
+    iterations: str = "10",
+    activate: bool = True,
+    check: str = "test -f done.txt",
 ) -> Path:
     """A real git repository set up as a user would: `goalfile new` + `activate` + `init`.
 
-    The goal: `done.txt` exists (C1 `test -f done.txt`, exit 0); :data:`FIX` meets it."""
+    The goal: `done.txt` exists (C1 ``check``, `test -f done.txt` unless given, exit 0);
+    :data:`FIX` meets it."""
     repo = make_git_repo(tmp_path / "repo")
     goalfile_ok(
         "new",
@@ -81,7 +95,7 @@ def goal_repo(
         "--criterion",
         "done.txt exists",
         "--check",
-        "test -f done.txt",
+        check,
         "--expected",
         "exit 0",
         "--non-goal",
@@ -103,6 +117,59 @@ def start_server(kind: type[FakeModel], script: Script, isolation: Isolation) ->
     if isolation.netns is not None:
         return isolation.netns.call(lambda: kind(script))
     return kind(script)
+
+
+SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
+"""Where `goalfile init` registers the Stop hook of each host."""
+
+
+def register_hook(repo: Path, host: str, *, timeout: int, command: str) -> None:
+    """Give the host's Stop hook (as `init` registered it) ``timeout`` seconds and
+    ``command``, as a user who edits the settings would."""
+    path = repo / SETTINGS[host]
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    [group] = settings["hooks"]["Stop"]
+    [hook] = group["hooks"]
+    assert hook["command"] == f"goalfile hook stop --agent {host}", hook
+    hook.update(command=command, timeout=timeout)
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def host_session(
+    host: str, repo: Path, script: Script, isolation: Isolation, *, prompt: str
+) -> tuple[FakeModel, HostRun]:
+    """One headless session of the real ``host`` ("claude" or "codex") in ``repo``, its model
+    the scripted fake; Codex's project hooks trusted first, as `/hooks` does. The request log
+    is written next to the repository; the session must end with exit 0."""
+    home = repo.parent / "home"
+    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
+    with start_server(kind, script, isolation) as server:
+        if host == "claude":
+            run = run_claude(
+                install_cli(CLAUDE_CODE),
+                repo=repo,
+                home=home,
+                server_url=server.url,
+                prompt=prompt,
+                netns=isolation.netns,
+            )
+        else:
+            codex, codex_home = install_cli(CODEX), home / ".codex"
+            write_codex_config(codex_home, server_url=server.url, repo=repo)
+            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
+            run = run_codex(
+                codex, repo=repo, codex_home=codex_home, prompt=prompt, netns=isolation.netns
+            )
+    log = server.write_log(repo.parent / f"{host}-requests.jsonl")
+    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
+    return server, run
+
+
+def ran_quietly(host: str, output: str) -> bool:
+    """Whether a shell tool's result says the command exited 0 and printed nothing."""
+    if host == "claude":
+        return output == "(Bash completed with no output)"
+    return "Process exited with code 0\n" in output and output.endswith("Output:\n")
 
 
 def goal_state(repo: Path) -> dict[str, Any]:

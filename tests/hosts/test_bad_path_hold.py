@@ -18,18 +18,15 @@ from pathlib import Path
 
 import pytest
 from conftest import run_goalfile
-from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Shell, Turn
-from host_install import install_cli
-from host_run import HostRun, run_claude, run_codex, trust_codex_hooks, write_codex_config
+from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
-    CLAUDE_CODE,
-    CODEX,
     GOAL,
     Isolation,
     goal_repo,
     goal_state,
     goalfile_ok,
-    start_server,
+    host_session,
+    ran_quietly,
 )
 from hosts_fixtures import isolation as isolation
 
@@ -71,40 +68,6 @@ WRITE_DECOY = (
 PRINTED_FIX = f"sed -i.orig '10d' {DECOY} && rm {DECOY}.orig"
 
 
-def session(host: str, repo: Path, script: object, isolation: Isolation) -> FakeModel:
-    home = repo.parent / "home"
-    prompt = "Make the goal in goals/demo.md met."
-    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
-    with start_server(kind, script, isolation) as server:  # type: ignore[arg-type]
-        run: HostRun
-        if host == "claude":
-            run = run_claude(
-                install_cli(CLAUDE_CODE),
-                repo=repo,
-                home=home,
-                server_url=server.url,
-                prompt=prompt,
-                netns=isolation.netns,
-            )
-        else:
-            codex, codex_home = install_cli(CODEX), home / ".codex"
-            write_codex_config(codex_home, server_url=server.url, repo=repo)
-            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
-            run = run_codex(
-                codex, repo=repo, codex_home=codex_home, prompt=prompt, netns=isolation.netns
-            )
-    log = server.write_log(repo.parent / f"{host}-requests.jsonl")
-    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-    return server
-
-
-def ran_quietly(host: str, output: str) -> bool:
-    """Whether a shell tool's result says the command exited 0 and printed nothing."""
-    if host == "claude":
-        return output == "(Bash completed with no output)"
-    return "Process exited with code 0\n" in output and output.endswith("Output:\n")
-
-
 def status_of(repo: Path, path: str) -> str:
     done = run_goalfile("status", "--json", path, cwd=repo)
     return str(json.loads(done.stdout)["goals"][0]["status"])
@@ -131,7 +94,8 @@ def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_prin
             return Shell(found.group(1))  # the model runs the printed fix, as written
         return Shell("touch done.txt")  # the hand-written goal loads now: meet the real one
 
-    server = session(host, repo, script, isolation)
+    prompt = "Make the goal in goals/demo.md met."
+    server, _ = host_session(host, repo, script, isolation, prompt=prompt)
     reasons = server.feedbacks()
     assert len(reasons) == 2, reasons
     held, unmet = reasons

@@ -28,67 +28,21 @@ from typing import Any
 
 import pytest
 from conftest import clean_env, git, make_git_repo, run_goalfile
-from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Shell, Turn
-from host_install import install_cli
-from host_run import (
-    HostRun,
-    claude_transcripts,
-    run_claude,
-    run_codex,
-    trust_codex_hooks,
-    write_codex_config,
-)
+from fake_model import Reply, Say, Shell, Turn
+from host_run import claude_transcripts
 from hosts_fixtures import (
-    CLAUDE_CODE,
-    CODEX,
     GOAL,
     Isolation,
     goal_repo,
     goal_state,
     goalfile_ok,
-    start_server,
+    host_session,
+    register_hook,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
 
 PROMPT = "Make the goal in goals/demo.md met."
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
-
-
-def register(repo: Path, host: str, *, timeout: int, command: str) -> None:
-    """Give the host's Stop hook (as `init` registered it) ``timeout`` seconds and ``command``."""
-    path = repo / SETTINGS[host]
-    settings = json.loads(path.read_text(encoding="utf-8"))
-    [group] = settings["hooks"]["Stop"]
-    [hook] = group["hooks"]
-    assert hook["command"] == f"goalfile hook stop --agent {host}", hook
-    hook.update(command=command, timeout=timeout)
-    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
-
-
-def session(host: str, repo: Path, script: Any, isolation: Isolation) -> tuple[FakeModel, HostRun]:
-    home = repo.parent / "home"
-    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
-    with start_server(kind, script, isolation) as server:
-        if host == "claude":
-            run = run_claude(
-                install_cli(CLAUDE_CODE),
-                repo=repo,
-                home=home,
-                server_url=server.url,
-                prompt=PROMPT,
-                netns=isolation.netns,
-            )
-        else:
-            codex, codex_home = install_cli(CODEX), home / ".codex"
-            write_codex_config(codex_home, server_url=server.url, repo=repo)
-            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
-            run = run_codex(
-                codex, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
-            )
-    log = server.write_log(repo.parent / f"{host}-requests.jsonl")
-    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-    return server, run
 
 
 def claude_hook_records(repo: Path) -> list[dict[str, Any]]:
@@ -104,29 +58,6 @@ def claude_hook_records(repo: Path) -> list[dict[str, Any]]:
             ):
                 found.append(attachment or record)
     return found
-
-
-def checked_goal_repo(tmp_path: Path, check: str) -> Path:
-    """A repository with one active goal, goals/demo.md, whose one row runs ``check``."""
-    repo = goal_repo(tmp_path, activate=False)
-    (repo / GOAL).unlink()
-    goalfile_ok(
-        "new",
-        "demo",
-        "--end-state",
-        "done.txt exists",
-        "--criterion",
-        "done.txt exists",
-        "--check",
-        check,
-        "--expected",
-        "exit 0",
-        "--non-goal",
-        "Nothing but done.txt changes.",
-        cwd=repo,
-    )
-    goalfile_ok("activate", GOAL, cwd=repo)
-    return repo
 
 
 # --- the watchdog: an answer before the host's timeout ---------------------------------------
@@ -146,8 +77,8 @@ def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
     at its time limit, 9 s of the host's 10 s, the watchdog answers block, the host hands the
     reason to the model, the model removes what hangs, and the next stop verifies the goal
     met."""
-    repo = checked_goal_repo(tmp_path, STUCK_CHECK)
-    register(repo, host, timeout=10, command=f"goalfile hook stop --agent {host} --timeout 10")
+    repo = goal_repo(tmp_path, check=STUCK_CHECK)
+    register_hook(repo, host, timeout=10, command=f"goalfile hook stop --agent {host} --timeout 10")
     (repo / "stuck").write_text("", encoding="utf-8")
 
     def script(turn: Turn) -> Reply:
@@ -155,7 +86,7 @@ def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
             return Say("Done.")
         return Shell("touch done.txt" if turn.feedback is None else "rm stuck")
 
-    server, run = session(host, repo, script, isolation)
+    server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 1, (reasons, run.explain())
     [held] = reasons
@@ -214,16 +145,16 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     the agent stop. Claude Code's SIGTERM gets the watchdog's block answer at once (its note on
     stderr shows it), and Claude Code discards it; Codex sends no SIGTERM at all. No ledger
     entry is half-written."""
-    repo = checked_goal_repo(tmp_path, "sleep 40 && test -f done.txt")  # a slow check
+    repo = goal_repo(tmp_path, check="sleep 40 && test -f done.txt")  # a slow check
     errors = tmp_path / "hook-stderr.log"
-    register(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
+    register_hook(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
     entries = (repo / GOAL).read_text(encoding="utf-8")
     started = time.monotonic()
 
     def script(turn: Turn) -> Reply:
         return Say("Done.") if turn.after_tool or turn.feedback else Shell("touch done.txt")
 
-    server, run = session(host, repo, script, isolation)
+    server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
     took = time.monotonic() - started
     assert server.feedbacks() == [], run.explain()  # the agent stopped at its first stop
     assert took < 35, took  # the host did not wait for the 40 s check
@@ -299,7 +230,7 @@ def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verifie
     host: str, tracked: bool, slugs: list[str], isolation: Isolation, tmp_path: Path
 ) -> None:
     repo = goal_repo(tmp_path)
-    register(repo, host, timeout=8, command=f"goalfile hook stop --agent {host} --timeout 8")
+    register_hook(repo, host, timeout=8, command=f"goalfile hook stop --agent {host} --timeout 8")
     if tracked:
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "the goal")
@@ -309,7 +240,7 @@ def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verifie
             return Say("Done.")
         return Shell(write_decoys(slugs) if turn.feedback is None else "touch done.txt")
 
-    server, run = session(host, repo, script, isolation)
+    server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 1, (reasons, run.explain())
     [held] = reasons
