@@ -136,12 +136,15 @@ class Unreadable:
         """The command that lets discovery read this part again, run as written where it is
         ``shown`` from; None for a goal folder itself that fails to list for a
         reason no command here repairs. Nothing is deleted: a symlink is removed, not what it
-        points to, and an unreadable folder inside a goal folder is moved out of it."""
+        points to, and an unreadable folder inside a goal folder is moved out of it. The link
+        goes with `unlink`, not `rm`: Claude Code's shell tool refuses a command that is `rm`
+        of a symlink to a folder ("rm removes the link, not what it points to") and runs
+        nothing."""
         import shlex
 
         where = shlex.quote(shown)
         if self.outside:
-            return f"rm -- {where}"
+            return f"unlink -- {where}"
         if self.denied:
             return f"chmod -R u+rwX -- {where}"
         return None if self.whole else f'mv -- {where} "$(mktemp -d)"'
