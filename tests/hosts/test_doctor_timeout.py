@@ -15,17 +15,25 @@ from pathlib import Path
 import pytest
 from conftest import run_goalfile
 from fake_model import Reply, Say, Shell, Turn
-from hosts_fixtures import Isolation, goal_state, verify_entries
+from hosts_fixtures import (
+    SETTINGS,
+    Isolation,
+    goal_repo,
+    goal_state,
+    host_session,
+    register_hook,
+    verify_entries,
+)
 from hosts_fixtures import isolation as isolation
-from test_hook_time import SETTINGS, STUCK_CHECK, checked_goal_repo, register, session
+from test_hook_time import PROMPT, STUCK_CHECK
 
 
 @pytest.mark.parametrize("host", ["claude", "codex"])
 def test_doctors_fix_for_a_lowered_host_timeout_gets_the_hook_heard(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
-    repo = checked_goal_repo(tmp_path, STUCK_CHECK)
-    register(repo, host, timeout=10, command=f"goalfile hook stop --agent {host}")
+    repo = goal_repo(tmp_path, check=STUCK_CHECK)
+    register_hook(repo, host, timeout=10, command=f"goalfile hook stop --agent {host}")
     home = repo.parent / "home"
     env = {"HOME": str(home), "CODEX_HOME": str(home / ".codex")}
     done = run_goalfile("doctor", "--json", cwd=repo, env=env)
@@ -55,7 +63,7 @@ def test_doctors_fix_for_a_lowered_host_timeout_gets_the_hook_heard(
             return Say("Done.")
         return Shell("touch done.txt" if turn.feedback is None else "rm stuck")
 
-    server, run = session(host, repo, script, isolation)
+    server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 1, (reasons, run.explain())
     assert "(9s of the host's 10s hook timeout; it was at " in reasons[0], reasons
