@@ -4,8 +4,8 @@ other git helpers there read it).
 Outside a limit set here, a git command may take :data:`GIT_TIMEOUT` seconds. The Stop hook
 sets a shorter one, from its own time budget (:func:`within`): a git that does not answer (a
 FIFO at ``.git/index`` or ``.git/HEAD``, a file system that hangs) is killed after a tenth of
-the hook's budget at most, and never runs past the hook's deadline, so the hook reaches its
-answer, a hold that names git, well before the host's timeout. Kept apart from
+the hook's budget (2 s at least), and never runs past the hook's deadline, so the hook
+reaches its answer, a hold that names git, well before the host's timeout. Kept apart from
 :mod:`goalfile.run`, which loads :mod:`subprocess`, so that a stop outside any repository
 sets the limit without loading it.
 """

@@ -65,6 +65,7 @@ STALL_LIMIT = 3
 MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook timeout
 LOCK_WAIT = 30.0
 MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
+GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
 
 class HookInputError(UsageError):
@@ -535,14 +536,14 @@ def decide_stop(
     stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
 ) -> StopDecision:
     """What the hook answers (:func:`_decide_stop`). A git command it runs takes at most a
-    tenth of its time budget and ends before that budget does (:mod:`goalfile.gitlimit`): a
-    git that does not answer (a FIFO at ``.git/index`` or ``.git/HEAD``) is killed and
-    named in a hold, well before the host's timeout."""
+    tenth of its time budget (at least :data:`GIT_FLOOR`) and ends before that budget does
+    (:mod:`goalfile.gitlimit`): a git that does not answer (a FIFO at ``.git/index`` or
+    ``.git/HEAD``) is killed and named in a hold, well before the host's timeout."""
     from goalfile import gitlimit
 
     budget = _budget(options.timeout)
     until = time.monotonic() + budget
-    with gitlimit.within(per_command=max(1.0, budget / 10), until=until):
+    with gitlimit.within(per_command=max(GIT_FLOOR, budget / 10), until=until):
         return _decide_stop(stop, options, ctx, runner=runner)
 
 
