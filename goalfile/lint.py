@@ -35,6 +35,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_fence_findings(goal),
         *_hidden_findings(goal),
         *_merged_entry_findings(goal),
+        *_rewrapped_findings(goal),
         *_status_findings(goal),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
@@ -207,6 +208,57 @@ def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
             f"(`git show HEAD^2:./{goal.path}`) appended, then `goalfile verify {word}`; "
             "and take `merge=union` off goal files in .gitattributes (see docs/lifecycle.md, "
             "Merging a goal file)"
+        ),
+    )
+
+
+# An entry's `status:` line with its `contract:` line joined to it: what a formatter that
+# rewraps paragraphs (prettier with `proseWrap: always` or `never`) makes of the two lines.
+_REWRAPPED_RE = re.compile(
+    r"(?m)^ {0,3}status:[ \t]*[a-z]+\b[^\n]*?[ \t]contract:(?:[ \t]+[0-9a-f]{12})?[ \t]*\r*$"
+)
+
+
+def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
+    """An entry whose `status:` and `contract:` lines were joined into one line. Markdown
+    shows the two lines of a paragraph as one, so a formatter that rewraps paragraphs joins
+    them, and wraps the entry's other lines where it likes; the readers then find no contract
+    line in the entry, and no approval backs the pin. An error that names the formatter."""
+    from goalfile import ledger
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return
+    fences: tuple[tuple[int, int], ...] | None = None
+    found = []
+    for match in _REWRAPPED_RE.finditer(goal.text, *region):
+        if fences is None:
+            fences = ledger.fenced_spans(goal.text)
+        if not ledger.in_spans(fences, match.start()):
+            found.append(match)
+    if not found:
+        return
+    first = found[0]
+    line = goal.text.count("\n", 0, first.start()) + 1
+    word = shell_word(goal.path)
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    yield Finding(
+        severity=Severity.ERROR,
+        line=line,
+        column=1,
+        code="entry-rewrapped",
+        message=(
+            f"`{first.group().strip()}` is an entry's `status:` and `contract:` lines joined "
+            f"into one{more}: a formatter rewrapped the ledger's paragraphs (prettier does "
+            "with `proseWrap: always` or `never`, mdformat with `--wrap N`), so the entry's "
+            "lines, its contract among them, no longer read as goalfile wrote them"
+        ),
+        hint=(
+            f"undo the formatter's change (`git diff -- {word}` shows it; "
+            f"`git checkout -- {word}` undoes an unstaged one), and keep paragraphs as they "
+            "are in goal files: prettier's default `proseWrap: preserve` does, or an override "
+            'in .prettierrc: `"overrides": [{"files": "goals/**/*.md", "options": '
+            '{"proseWrap": "preserve"}}]`'
         ),
     )
 
