@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from goalfile.model import Finding, Goal, Severity
-from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key
+from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key, split_row
 from goalfile.shellword import shell_word
 
 CODE = "hidden-structure"
@@ -47,6 +47,7 @@ SECTION_GROUPS = {
 _PREFIX_RE = re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?")
 # a criteria row: a first cell that is an id goalfile accepts (lint.ID_RE), in backticks or not
 _ROW_RE = re.compile(r"\|[ \t]*(`?)([A-Za-z][A-Za-z0-9_.-]*)\1[ \t]*\|")
+_ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")  # lint.ID_RE
 # a table's delimiter row: `|---|:--:|`, `--- | ---`
 _DELIMITER_RE = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 _H2_RE = re.compile(r"[ \t>]*##[ \t]+(?P<title>[^\n]*?)(?:[ \t]+#+)?[ \t]*")
@@ -88,10 +89,16 @@ def findings(goal: Goal) -> list[Finding]:
     pieces = _pieces(goal.text, goal.frontmatter_end)
     rows = list(_row_candidates(goal, pieces))
     headings = list(_heading_candidates(goal, pieces))
-    if not rows and not headings:
+    in_ledger = _ledger_headings(goal)
+    if not rows and not headings and not in_ledger:
         return []
     table = _criteria_table(goal)
     hidden: dict[tuple[int, _Block], tuple[list[int], list[int]]] = {}
+    lines = _line_reader(pieces)
+    for fenced, number, heading, edges in in_ledger:
+        hidden.setdefault((len(pieces), fenced), ([], []))[1].append(number)
+        lines[number] = heading
+        lines.update(edges)
     for index, piece in enumerate(pieces):
         wanted_rows = [n for n in rows if _holds(piece, n)]
         wanted_headings = [n for n in headings if _holds(piece, n)]
@@ -109,7 +116,6 @@ def findings(goal: Goal) -> list[Finding]:
             block = _block_of(blocks, number)
             if block is not None and block.kind != "heading_open":
                 hidden.setdefault((index, block), ([], []))[1].append(number)
-    lines = _line_reader(pieces)
     return [
         _finding(goal, lines, block, row_lines, heading_lines, table)
         for (_, block), (row_lines, heading_lines) in sorted(
@@ -148,17 +154,36 @@ def _line_reader(pieces: Sequence[_Piece]) -> dict[int, str]:
     }
 
 
-def looks_like_row(line: str) -> str | None:
-    """The id of a line that looks like a criteria row (``|`` for a delimiter row), or None."""
+def looks_like_row(line: str, id_column: int = 0) -> str | None:
+    """The id of a line that looks like a criteria row (``|`` for a delimiter row), or None.
+
+    A row starts with ``|``; its first cell, or its cell in the criteria table's id column
+    (``id_column``, 0-based: columns may come in any order), is an id goalfile accepts."""
     rest = line[_PREFIX_RE.match(line).end() :]  # type: ignore[union-attr]  # matches always
-    if not rest:
+    if not rest.startswith("|"):
         return None
+    if id_column > 0:
+        cells = split_row(rest)
+        if len(cells) > id_column:
+            cell = cells[id_column].strip()
+            if cell.startswith("`") and cell.endswith("`"):
+                cell = cell.strip("`").strip()
+            if _ID_RE.fullmatch(cell):
+                return cell
     found = _ROW_RE.match(rest)
     if found is not None:
         return found.group(2)
-    if "|" in rest and "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()):
+    if "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()):
         return "|"
     return None
+
+
+def _id_column(goal: Goal) -> int:
+    """The 0-based column of the criteria table's ids (0 when it has no rows)."""
+    if not goal.criteria:
+        return 0
+    names = [name for name, _ in goal.criteria[0].cells]
+    return names.index("id") if "id" in names else 0
 
 
 def _criteria_table(goal: Goal) -> tuple[int, int] | None:
@@ -185,6 +210,7 @@ def _first_table_in_criteria(
 def _row_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
     """Lines of the criteria sections, outside the criteria table, that look like rows."""
     table = _criteria_table(goal)
+    column = _id_column(goal)
     for section in goal.sections:
         if section.key not in CRITERIA_KEYS:
             continue
@@ -197,7 +223,7 @@ def _row_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
                 high = min(end, piece.first + len(piece.lines)) - piece.first
                 for offset in range(low, high):
                     line = piece.lines[offset]
-                    if "|" in line and looks_like_row(line) is not None:
+                    if "|" in line and looks_like_row(line, column) is not None:
                         yield piece.first + offset
 
 
@@ -213,6 +239,52 @@ def _heading_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
             group = _heading_group(line)
             if group is not None and group not in seen and number not in seen_lines:
                 yield number
+
+
+def _ledger_headings(goal: Goal) -> list[tuple[_Block, int, str, dict[int, str]]]:
+    """H2 lines of a section goalfile knows and the file lacks, inside a fenced block in the
+    ledger: each with its block, its line, its text and the block's first and last lines.
+
+    The ledger is not parsed as Markdown, and it ends at the first H1/H2 line outside a fenced
+    block, so every H2 line at the margin inside it is in a fenced block. A line that a check
+    printed is indented in goalfile's excerpts, and is never one."""
+    from goalfile import ledger
+
+    bounds = ledger_bounds(goal.text)
+    if bounds is None:
+        return []
+    text = goal.text
+    _, content, end = bounds
+    index = ledger.headings(text)
+    seen = {SECTION_GROUPS.get(section.key) for section in goal.sections}
+    found = []
+    spans: Sequence[tuple[int, int]] | None = None
+    for offset in index.sections:
+        if not content < offset < end:
+            continue
+        stop = text.find("\n", offset)
+        line = text[offset : stop if stop >= 0 else len(text)].rstrip("\r")
+        group = _heading_group(line)
+        if group is None or group in seen:
+            continue
+        if spans is None:
+            spans = ledger.fenced_spans(text)
+        span = next((s for s in spans if s[0] <= offset < s[1]), None)
+        if span is None:
+            continue
+        first = text.count("\n", 0, span[0]) + 1
+        last = first + text.count("\n", span[0], max(span[0], span[1] - 1))
+        edges = {first: _line_text(text, span[0]), last: _line_text(text, span[1] - 1)}
+        block = _Block(kind="fence", first=first, last=last)
+        found.append((block, text.count("\n", 0, offset) + 1, line, edges))
+    return found
+
+
+def _line_text(text: str, offset: int) -> str:
+    """The line that holds ``offset``, without its line ending."""
+    start = text.rfind("\n", 0, offset) + 1
+    stop = text.find("\n", offset)
+    return text[start : stop if stop >= 0 else len(text)].rstrip("\r")
 
 
 def _heading_group(line: str) -> str | None:
@@ -301,24 +373,33 @@ def _finding(
     headings = [_span(_heading_text(lines[n])) for n in heading_lines]
     parts = []
     if row_lines:
-        ids = [looks_like_row(lines[n]) or "" for n in row_lines]
+        ids = [looks_like_row(lines[n], _id_column(goal)) or "" for n in row_lines]
         seen = {row.id for row in goal.criteria}
         # a header (`| id |`) and a row goalfile reads elsewhere (one an entry's table repeats)
         # are not what is missing
-        named = list(dict.fromkeys(i for i in ids if i not in ("|", "id") and i not in seen))
+        named = list(
+            dict.fromkeys(i for i in ids if i != "|" and i.lower() != "id" and i not in seen)
+        )
         named = named or list(dict.fromkeys(i for i in ids if i != "|"))
-        rows = f"rows {_listed(named)}" if named else "a table's delimiter row"
+        rows = (
+            f"criteria row{'s' if len(named) > 1 else ''} {_listed(named)}"
+            if named
+            else "a table's delimiter row"
+        )
+        one = len(row_lines) == 1
         inside = (
             f"in {where} after the criteria table, not in it (a blank line or any other line "
             "ends a table)"
             if block.kind == "paragraph_open"
-            else f"in {where}; only the first table of the criteria section is read"
+            else f"in {where}; goalfile reads only the first table of the first criteria section"
             if block.kind == "table_open"
             else f"inside {where}"
         )
+        them = "it" if one else "them"
         parts.append(
-            f"{_lines_text(row_lines)} of the criteria section look like criteria {rows} but are "
-            f"{inside}: goalfile does not read them as criteria, so `verify` would not check them"
+            f"{_lines_text(row_lines)} of the criteria section look{'s' if one else ''} like "
+            f"{rows} but {'is' if one else 'are'} {inside}: goalfile does not read {them} as "
+            f"criteria, so `verify` would not check {them}"
         )
     if headings:
         many = len(headings) > 1

@@ -258,3 +258,65 @@ def test_an_example_table_outside_the_criteria_section_is_no_finding(
     assert done.stdout.strip().endswith("C1 met, C2 met, R1 unmet; status: active"), (
         done.stdout + done.stderr
     )
+
+
+# Found by inserting block openers at random lines of the example goals and formatting them:
+# the id column need not be the first, and a block in the ledger can hide a later section.
+REORDERED = """---
+slug: g
+status: draft
+created: 2026-12-01
+budget:
+  iterations: 5
+  tokens: null
+iterations_used: 0
+tokens_used: 0
+---
+# Goal: the columns come in any order
+
+## Acceptance criteria
+| kind | expected | check | criterion | id |
+|------|----------|-------|-----------|----|
+| deterministic | exit 0 | `true` | one | C1 |
+<div>
+| deterministic | exit 0 | `test -f README.md` | two | C2 |
+
+## Iterations
+
+## Lessons
+"""
+
+
+def test_a_row_whose_id_is_in_the_last_column_is_found_hidden(repo: Path) -> None:
+    path = write(repo, REORDERED)
+    mdformat(repo, GOAL)
+    text = path.read_text(encoding="utf-8")
+    assert "<div>" in text and "| two | C2 |" in text
+    code, found = findings(repo)
+    assert code == 3, found
+    [finding] = hidden(found)
+    message = str(finding["message"])
+    assert "criteria row C2 but is" in message and "an HTML block" in message, message
+    refused(repo, GOAL, "activate", GOAL)
+
+
+def test_a_fence_left_open_in_the_ledger_hides_the_lessons(repo: Path) -> None:
+    """A note with a stray fence in the newest entry: mdformat closes the block at the end, and
+    `## Lessons` is code."""
+    write(repo, HEAD + ROWS + TAIL + "- keep the suite fast\n")
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    path = repo / GOAL
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("\n## Lessons", f"\n{FENCE}\nnote from the agent\n\n## Lessons"),
+        encoding="utf-8",
+    )
+    mdformat(repo, GOAL)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    lessons = lines.index("## Lessons") + 1
+    code, found = findings(repo)
+    assert code == 3, found
+    [finding] = hidden(found)
+    assert finding["line"] == lessons and "`## Lessons`" in str(finding["message"]), finding
+    done = refused(repo, GOAL, "verify", GOAL)
+    assert f"{GOAL}:{lessons}:" in done.stderr, done.stderr
