@@ -6,9 +6,13 @@ is no conftest.py here, so ``from conftest import ...`` keeps meaning tests/conf
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import signal
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,6 +174,48 @@ def ran_quietly(host: str, output: str) -> bool:
     if host == "claude":
         return output == "(Bash completed with no output)"
     return "Process exited with code 0\n" in output and output.endswith("Output:\n")
+
+
+def goalfile_processes(repo: Path) -> dict[int, str]:
+    """The processes goalfile left running in ``repo`` (their folder is it or one under it): a
+    `goalfile hook stop` (goalfile on its command line) and what its checks started (goalfile's
+    mark, ``GOALFILE_RUN``, in their environment), each pid with its command line. A zombie
+    has ended: it is not one."""
+    top = str(repo.resolve())
+    found: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            folder = os.readlink(f"/proc/{entry}/cwd")
+            with open(f"/proc/{entry}/stat", "rb") as handle:
+                stat = handle.read()
+            with open(f"/proc/{entry}/environ", "rb") as handle:
+                environ = handle.read().split(b"\0")
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().replace(b"\0", b" ")
+        except OSError:
+            continue  # ended meanwhile, or not ours to read
+        if folder != top and not folder.startswith(top + os.sep):
+            continue
+        if stat[stat.rfind(b")") + 2 :].startswith(b"Z"):
+            continue
+        if b"goalfile" in command or any(v.startswith(b"GOALFILE_RUN=") for v in environ):
+            found[int(entry)] = command.decode("utf-8", "replace").strip()
+    return found
+
+
+def nothing_left_running(repo: Path, *, within: float = 30) -> None:
+    """Assert that, within ``within`` seconds, goalfile leaves no process running in ``repo``
+    (:func:`goalfile_processes`); those still there then are killed, and named in the
+    failure."""
+    deadline = time.monotonic() + within
+    while (left := goalfile_processes(repo)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert not left, f"still running {within:g} s later: {left}"
 
 
 def goal_state(repo: Path) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from hosts_fixtures import (
     goal_state,
     goalfile_ok,
     host_session,
+    nothing_left_running,
     register_hook,
     verify_entries,
 )
@@ -65,8 +66,9 @@ def claude_hook_records(repo: Path) -> list[dict[str, Any]]:
 
 # the check hangs while `stuck` exists (a lock a crashed build left behind), deaf to SIGTERM:
 # verify's own time limit (8 s of 10) ends it only with SIGKILL, 2 s after its SIGTERM, so the
-# hook's own answer cannot come before 10 s; the watchdog's comes at 9 s
-STUCK_CHECK = "if [ -e stuck ]; then trap '' TERM; sleep 60; fi; test -f done.txt"
+# hook's own answer cannot come before 10 s; the watchdog's comes at 9 s, and it ends the
+# hook's work with SIGKILL, after which goalfile's guard must end the check
+STUCK_CHECK = "if [ -e stuck ]; then trap '' TERM; sleep 120; fi; test -f done.txt"
 
 
 @pytest.mark.parametrize("host", ["claude", "codex"])
@@ -76,7 +78,7 @@ def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
     """The hook does not get to its answer in time (a check that hangs and ignores SIGTERM):
     at its time limit, 9 s of the host's 10 s, the watchdog answers block, the host hands the
     reason to the model, the model removes what hangs, and the next stop verifies the goal
-    met."""
+    met. The check the watchdog cut short is not left running."""
     repo = goal_repo(tmp_path, check=STUCK_CHECK)
     register_hook(repo, host, timeout=10, command=f"goalfile hook stop --agent {host} --timeout 10")
     (repo / "stuck").write_text("", encoding="utf-8")
@@ -95,7 +97,9 @@ def test_the_watchdogs_block_reaches_the_model_before_the_hosts_timeout(
         "timeout; it was at " in held
     ), held
     assert re.search(r"it was at \w+ \(goalfile/[\w/]+\.py:\d+\)\), so the stop is held", held)
-    # the hook held the agent without a verdict (nothing written), then verified the goal met
+    # the hook held the agent without a verdict (nothing written), then verified the goal met;
+    # the check that hung (SIGTERM ignored) did not outlive the work the watchdog killed
+    nothing_left_running(repo)
     assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "met")]
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
@@ -143,9 +147,13 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     """The host's hook timeout (3 s) is below the hook's `--timeout` (the default 600 s): the
     host ends the hook while it verifies a slow check, ignores what the hook answered and lets
     the agent stop. Claude Code's SIGTERM gets the watchdog's block answer at once (its note on
-    stderr shows it), and Claude Code discards it; Codex sends no SIGTERM at all. No ledger
-    entry is half-written."""
-    repo = goal_repo(tmp_path, check="sleep 40 && test -f done.txt")  # a slow check
+    stderr shows it), and Claude Code discards it; Codex sends no SIGTERM at all: it kills the
+    hook's process group (the watchdog and its work) with a signal nothing can answer. Either
+    way the check, in a session of its own, is not left running: Codex leaves it to goalfile's
+    guard, which ends it once the hook's work has died; Claude Code ends it itself too (it ends
+    every process the hook started). No ledger entry is written, whole or in part, then or
+    later."""
+    repo = goal_repo(tmp_path, check="sleep 120 && test -f done.txt")  # a slow check
     errors = tmp_path / "hook-stderr.log"
     register_hook(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
     entries = (repo / GOAL).read_text(encoding="utf-8")
@@ -157,7 +165,7 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
     took = time.monotonic() - started
     assert server.feedbacks() == [], run.explain()  # the agent stopped at its first stop
-    assert took < 35, took  # the host did not wait for the 40 s check
+    assert took < 60, took  # the host did not wait for the 120 s check
     said = errors.read_text(encoding="utf-8") if errors.exists() else ""
     if host == "claude":
         assert "goalfile: goalfile hook stop was ended by SIGTERM before it answered" in said, said
@@ -168,7 +176,9 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
         assert summary["preventedContinuation"] is False and summary["hasOutput"] is False
     else:
         assert "ended by" not in said, said  # no signal the hook could answer
+    nothing_left_running(repo)
     assert (repo / GOAL).read_text(encoding="utf-8") == entries
+    goalfile_ok("lint", GOAL, cwd=repo)
 
 
 # --- the time share: a slow goal does not starve the others ---------------------------------
