@@ -5,7 +5,8 @@ Outside a limit set here, a git command may take :data:`GIT_TIMEOUT` seconds. Th
 sets a shorter one, from its own time budget (:func:`within`): a git that does not answer (a
 FIFO at ``.git/index`` or ``.git/HEAD``, a file system that hangs) is killed after a tenth of
 the hook's budget (2 s at least), and never runs past the hook's deadline, so the hook
-reaches its answer, a hold that names git, well before the host's timeout. Kept apart from
+reaches its answer, a hold that names git, well before the host's timeout; once one git
+command did not answer, each after it gets 2 s. Kept apart from
 :mod:`goalfile.run`, which loads :mod:`subprocess`, so that a stop outside any repository
 sets the limit without loading it.
 """
@@ -26,20 +27,38 @@ GIT_TIMEOUT = 60.0
 class Limit:
     per_command: float  # seconds one git command may take
     until: float  # time.monotonic() by which every git command has ended
+    after_hang: float  # seconds each git command may take once one did not answer
 
 
 _limit: ContextVar[Limit | None] = ContextVar("goalfile_git_limit", default=None)
+_hung: ContextVar[bool] = ContextVar("goalfile_git_hung", default=False)
 
 
 @contextmanager
-def within(*, per_command: float, until: float) -> Iterator[None]:
+def within(*, per_command: float, until: float, after_hang: float | None = None) -> Iterator[None]:
     """Inside: each git command takes at most ``per_command`` seconds (and never more than
-    :data:`GIT_TIMEOUT`), and none runs past ``until`` (a :func:`time.monotonic` value)."""
-    token = _limit.set(Limit(per_command=per_command, until=until))
+    :data:`GIT_TIMEOUT`), and none runs past ``until`` (a :func:`time.monotonic` value). Once
+    one did not answer in its time (:func:`hung`), each git command after it takes at most
+    ``after_hang`` seconds (``per_command`` when not given): a git that waits on a FIFO at
+    ``.git/HEAD`` waits so in every command, and the hook's time is not spent once a
+    command."""
+    limit = Limit(
+        per_command=per_command,
+        until=until,
+        after_hang=per_command if after_hang is None else min(after_hang, per_command),
+    )
+    token, hung_token = _limit.set(limit), _hung.set(False)
     try:
         yield
     finally:
+        _hung.reset(hung_token)
         _limit.reset(token)
+
+
+def hung() -> None:
+    """Note that a git command did not answer within its time (see :func:`within`)."""
+    if _limit.get() is not None:
+        _hung.set(True)
 
 
 def seconds() -> float:
@@ -47,4 +66,5 @@ def seconds() -> float:
     limit = _limit.get()
     if limit is None:
         return GIT_TIMEOUT
-    return min(GIT_TIMEOUT, limit.per_command, limit.until - time.monotonic())
+    each = limit.after_hang if _hung.get() else limit.per_command
+    return min(GIT_TIMEOUT, each, limit.until - time.monotonic())

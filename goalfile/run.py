@@ -930,6 +930,7 @@ def _git_in(
     except BaseException as exc:
         _kill_tree(proc)
         if isinstance(exc, subprocess.TimeoutExpired):
+            gitlimit.hung()
             raise GitTimedOut(
                 f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
             ) from None

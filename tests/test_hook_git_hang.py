@@ -92,6 +92,28 @@ def test_a_git_that_hangs_is_killed_and_named_in_a_hold_before_the_hosts_timeout
     assert left == [], f"git processes left behind: {left}"
 
 
+def test_once_a_git_command_did_not_answer_each_after_it_gets_two_seconds(tmp_path: Path) -> None:
+    """A FIFO at `.git/HEAD` makes every git command wait. With `--timeout 200` (a budget of
+    170 s), finding the repository (`git rev-parse`) is killed after 17 s; the listing after it
+    gets 2 s, not 17 s more, so the hold comes after about 21 s, not 51 s."""
+    root = hanging_repo(tmp_path, "HEAD")
+    stop = {"session_id": "s", "cwd": str(root), "hook_event_name": "Stop"}
+    started = time.monotonic()
+    try:
+        done = run_goalfile(
+            "hook", "stop", "--agent", "claude", "--timeout", "200",
+            cwd=root, input=json.dumps(stop), timeout=WAIT,
+        )  # fmt: skip
+        took = time.monotonic() - started
+    finally:
+        for pid in gits_under(root):
+            os.kill(pid, signal.SIGKILL)
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", done.stdout
+    assert "`git ls-files` did not answer within 2s and was killed" in answer["reason"], answer
+    assert took < 40, took
+
+
 def test_a_host_that_signals_the_hooks_process_group_ends_the_waiting_git_too(
     tmp_path: Path,
 ) -> None:

@@ -536,14 +536,16 @@ def decide_stop(
     stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
 ) -> StopDecision:
     """What the hook answers (:func:`_decide_stop`). A git command it runs takes at most a
-    tenth of its time budget (at least :data:`GIT_FLOOR`) and ends before that budget does
-    (:mod:`goalfile.gitlimit`): a git that does not answer (a FIFO at ``.git/index`` or
-    ``.git/HEAD``) is killed and named in a hold, well before the host's timeout."""
+    tenth of its time budget (at least :data:`GIT_FLOOR`; once one did not answer, each after
+    it :data:`GIT_FLOOR`) and ends before that budget does (:mod:`goalfile.gitlimit`): a git
+    that does not answer (a FIFO at ``.git/index`` or ``.git/HEAD``) is killed and named in a
+    hold, well before the host's timeout."""
     from goalfile import gitlimit
 
     budget = _budget(options.timeout)
     until = time.monotonic() + budget
-    with gitlimit.within(per_command=max(GIT_FLOOR, budget / 10), until=until):
+    each = max(GIT_FLOOR, budget / 10)
+    with gitlimit.within(per_command=each, until=until, after_hang=GIT_FLOOR):
         return _decide_stop(stop, options, ctx, runner=runner)
 
 
