@@ -628,18 +628,25 @@ def test_a_bad_command_line_never_exits_2(hook_repo: Path, args: list[str]) -> N
     assert "the stop is allowed" in done.stderr
 
 
-def test_an_internal_error_fails_open(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("active", [False, True])
+def test_an_internal_error_after_the_input_is_read_holds_once(
+    monkeypatch: pytest.MonkeyPatch, active: bool
+) -> None:
     from goalfile.cli import main
 
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(hook_module, "decide_stop", broken)
-    result = CliRunner().invoke(main, ["hook", "stop", "--agent", "codex"], input="{}")
+    given = json.dumps({"stop_hook_active": active})
+    result = CliRunner().invoke(main, ["hook", "stop", "--agent", "codex"], input=given)
     assert result.exit_code == 0
     answer = json.loads(result.stdout)
-    assert set(answer) == {"systemMessage"} and "boom" in answer["systemMessage"]
-    assert "internal error" in result.stderr
+    if active:  # the block-once rule: a host is never held forever
+        assert set(answer) == {"systemMessage"} and "boom" in answer["systemMessage"]
+    else:
+        assert answer["decision"] == "block" and "boom" in answer["reason"]
+    assert "internal error: RuntimeError: boom" in result.stderr
 
 
 def test_json_output_is_one_document(hook_repo: Path) -> None:

@@ -75,9 +75,10 @@ def hook_stop(
     blocked, paused or absent; otherwise answers {"decision": "block", "reason": ...}
     ("deny" for Gemini CLI) with the summary line and the unmet rows' evidence. A goal it could
     not verify (no time left, a goal file git tracks that is gone, an error on that goal) holds
-    the agent once, as do a repository git cannot list and a goal folder that cannot be read.
-    Always exits 0: an internal error before the input is read lets the agent stop, with a
-    message on stderr.
+    the agent once, as do a repository git cannot list, a goal folder that cannot be read and
+    any other error once the input is read. Always exits 0: input that is not a host's JSON
+    object, or an internal error before the input is read, lets the agent stop, with a message
+    on stderr.
     """
     from goalfile import hookwatch
     from goalfile.hostprotocol import HostAgent
@@ -88,12 +89,13 @@ def hook_stop(
     watch = hookwatch.start(timeout=timeout, agent=host, as_json=as_json)
     try:
         document, notes = _hook_stop(given, goal_path, timeout, stall_limit, as_json, watch)
-    except Exception as exc:  # fail open: a broken hook must not trap the agent
+    except Exception as exc:  # before the input is read (_hook_stop holds on a later one)
         err(f"goalfile hook stop: internal error: {type(exc).__name__}: {exc}; the stop is allowed")
         document, notes = _fail_open(host, as_json, str(exc)), []
-    except KeyboardInterrupt:
-        err("goalfile hook stop: interrupted; the stop is allowed")
-        document, notes = _fail_open(host, as_json, "interrupted"), []
+    except KeyboardInterrupt:  # a SIGINT the watchdog did not take first: held, as it holds
+        err("goalfile hook stop: interrupted; the stop is held")
+        reason = "goalfile hook stop was interrupted before it answered, so the stop is held"
+        document, notes = json.loads(hookwatch.held_answer(host, reason, as_json=as_json)), []
     with watch.answering():
         for note in notes:
             err(f"goalfile: {note}")
@@ -105,8 +107,17 @@ def hook_stop(
 def _hook_stop(
     given: Any, goal_path: str | None, timeout: float, stall_limit: int, as_json: bool, watch: Any
 ) -> tuple[dict[str, object] | None, list[str]]:
+    import os
+    from pathlib import Path
+
     from goalfile.commands.context import Context
-    from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
+    from goalfile.commands.hook import (
+        HookOptions,
+        StopInput,
+        allow_output,
+        decide_stop,
+        failed_stop,
+    )
     from goalfile.errors import GoalfileError
     from goalfile.hostprotocol import detect_agent
 
@@ -114,15 +125,28 @@ def _hook_stop(
     host = detect_agent(given, None)
     try:
         stop = StopInput.parse(raw)
-        host = detect_agent(given, stop.hook_event_name)
-        watch.host(host)
-        options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
-        decision = decide_stop(stop, options, Context.from_process(notify=err))
     except GoalfileError as exc:
         err(f"goalfile hook stop: {exc.render()}; the stop is allowed")
         if as_json:
             return {"schema_version": 1, "decision": "allow", "error": exc.to_json()}, []
         return allow_output(host, f"goalfile hook stop: {exc.message}; the stop is allowed"), []
+    host = detect_agent(given, stop.hook_event_name)
+    # from here on the input names the session, and no error lets the agent stop unchecked:
+    # one that escapes the goals' own holds holds the agent once
+    try:
+        watch.host(host)
+        options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
+        here = Path(stop.cwd) if stop.cwd and os.path.isabs(stop.cwd) else None
+        ctx = Context.from_process(notify=err, fallback=here)  # the hook's folder may be gone
+        return _document(decide_stop(stop, options, ctx), host, as_json)
+    except (Exception, KeyboardInterrupt) as exc:
+        return _document(failed_stop(stop, exc), host, as_json)
+
+
+def _document(
+    decision: Any, host: Any, as_json: bool
+) -> tuple[dict[str, object] | None, list[str]]:
+    """The answer to print for ``decision``, and the notes for stderr."""
     if as_json:
         return decision.to_json(host), list(decision.notes)
     return decision.host_output(host), list(decision.notes)

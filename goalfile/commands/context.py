@@ -22,10 +22,21 @@ class Context:
     notify: Callable[[str], None] = field(default=lambda message: None)  # progress messages
 
     @classmethod
-    def from_process(cls, *, notify: Callable[[str], None] | None = None) -> Context:
+    def from_process(
+        cls, *, notify: Callable[[str], None] | None = None, fallback: Path | None = None
+    ) -> Context:
+        """The process's context; its working folder is ``fallback`` when the process's own is
+        gone (removed while it ran: ``Path.cwd()`` raises), and without one that error is
+        raised."""
+        try:
+            cwd = Path.cwd()
+        except OSError:
+            if fallback is None:
+                raise
+            cwd = fallback
         return cls(
             today=_dt.date.today().isoformat(),
             env=dict(os.environ),
-            cwd=Path.cwd(),
+            cwd=cwd,
             notify=notify or (lambda message: None),
         )

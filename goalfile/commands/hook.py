@@ -31,8 +31,10 @@ then the goal files git tracks, then the others), and answers:
   ``stall_limit`` verify entries show the same verdicts and evidence: blocking again would only
   repeat them.
 
-Everything here is pure except :func:`decide_stop`, which reads goal files and runs ``verify``.
-The CLI layer turns a :class:`StopDecision` into the host's JSON and always exits 0.
+Parsing the input, the block reason and the answers are pure; :func:`decide_stop` and the
+helpers it calls read the file system, run git and run ``verify``. The CLI layer turns a
+:class:`StopDecision` into the host's JSON and always exits 0; an error that escapes
+:func:`decide_stop` once the input is read holds the agent once (:func:`failed_stop`).
 """
 
 from __future__ import annotations
@@ -284,14 +286,22 @@ def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     return roots or [start]
 
 
-def _start(stop: StopInput, ctx: Context) -> Path:
-    """The hook input's ``cwd`` when it is a folder, else the process's."""
-    start = Path(stop.cwd).expanduser() if stop.cwd else ctx.cwd
-    if not start.is_absolute():
-        start = ctx.cwd / start
-    if not start.is_dir():
-        start = ctx.cwd
-    return start.resolve()
+def _start(stop: StopInput, ctx: Context, notes: list[str] | None = None) -> Path:
+    """The hook input's ``cwd`` when it is a folder, else the process's: also when asking
+    about it fails (a ``cwd`` past the system's path limit, in a folder that cannot be
+    searched, or ``~user`` for no such user), which is noted."""
+    try:
+        start = Path(stop.cwd).expanduser() if stop.cwd else ctx.cwd
+        if not start.is_absolute():
+            start = ctx.cwd / start
+        return start.resolve() if start.is_dir() else ctx.cwd.resolve()
+    except (OSError, RuntimeError, ValueError) as exc:
+        if notes is not None:
+            notes.append(
+                f"the hook input's cwd cannot be used ({type(exc).__name__}: {exc}); the goals "
+                f"of {ctx.cwd} are looked at"
+            )
+        return ctx.cwd
 
 
 def goal_paths(
@@ -556,10 +566,11 @@ def _decide_stop(
     budget = _budget(options.timeout)
     deadline = start + budget
     notes: list[str] = []
-    here = _start(stop, ctx)
+    here = ctx.cwd
     held: dict[Path, Finding] = {}
     problems: dict[str, Unreadable] = {}
     try:
+        here = _start(stop, ctx, notes)
         if options.goal is not None and Path(options.goal).expanduser().is_absolute():
             roots = [here]  # the goal is named outright: no repository decides it
         else:
@@ -1272,6 +1283,27 @@ def _lost(here: Path, exc: Exception, stop: StopInput, notes: list[str]) -> Goal
         "no way to stop.",
         stop,
     )
+
+
+def failed_stop(stop: StopInput, exc: BaseException) -> StopDecision:
+    """An unexpected error once the hook input was read, outside every goal and outside
+    finding the goals (the hook's context, its answer): no goal is known to let the agent
+    stop, so it holds the agent once, as :func:`_lost` does. Nothing here reads the file
+    system: the error may be that the folders cannot be read."""
+    import traceback
+
+    name = type(exc).__name__
+    where = stop.cwd or "the hook's working folder"
+    note = f"internal error: {name}: {exc}\n" + "".join(traceback.format_exception(exc)).rstrip()
+    outcome = _once(
+        where,
+        "failed",
+        f"goalfile hook stop failed in {where} ({name}: {exc})",
+        "Run `goalfile status` there and fix what it names; an error that hides the goals is "
+        "no way to stop.",
+        stop,
+    )
+    return StopDecision(goals=(outcome,), notes=(note,))
 
 
 def _unverified(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
