@@ -43,7 +43,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import NoReturn
 
 from goalfile import errors
@@ -53,6 +54,34 @@ from goalfile.hostprotocol import HostAgent, block_answer
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PACKAGE = os.path.dirname(os.path.realpath(__file__))
 _FRAME_LINE = re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
+
+
+@dataclass(frozen=True)
+class Doing:
+    """What the work last said it was doing (:func:`working_on`): the goal it verifies (as
+    the session's shell names it), and the row whose check it runs or judges, with the row's
+    `expected` column. The reason of a block names them when the work does not answer."""
+
+    goal: str | None = None
+    row: str | None = None
+    expected: str | None = None
+
+
+_heard: Callable[[Doing], None] | None = None  # the running watchdog's (set by :func:`start`)
+_doing = Doing()
+
+
+def working_on(*, goal: str | None = None, row: str | None = None, expected: str = "") -> None:
+    """Tell the watchdog what the work does now: a ``goal`` it starts verifying (no row yet),
+    or a ``row`` of that goal whose check starts, and its ``expected`` column. Cheap, and a
+    no-op outside a hook run."""
+    global _doing
+    if goal is not None:
+        _doing = Doing(goal=goal[:1000])
+    if row is not None:
+        _doing = Doing(goal=_doing.goal, row=row[:100], expected=expected[:300])
+    if _heard is not None:
+        _heard(_doing)
 
 
 def limit_for(timeout: float) -> float:
@@ -81,6 +110,7 @@ class Watch:
         self._wake_write = wake_write
         self._thread: threading.Thread | None = None
         self._restore: list[tuple[int, object]] = []  # (signal, handler) and the wakeup fd
+        self.doing = Doing()  # what the command last said it was doing (:func:`working_on`)
 
     def host(self, agent: HostAgent) -> None:
         """The host the answer is for, once the input has named it."""
@@ -98,7 +128,12 @@ class Watch:
         finally:
             self._stop()
 
+    def heard(self, doing: Doing) -> None:
+        """What the command does now (:func:`working_on`)."""
+        self.doing = doing
+
     def _stop(self) -> None:
+        _listen(None)
         for signum, handler in reversed(self._restore):
             if signum < 0:
                 signal.set_wakeup_fd(handler)  # type: ignore[arg-type]
@@ -140,7 +175,9 @@ class Watch:
             if self._answered:
                 return
             self._answered = True
-            reason = held_reason(signum, limit=self.limit, timeout=self.timeout, where=where)
+            reason = held_reason(
+                signum, limit=self.limit, timeout=self.timeout, where=where, doing=self.doing
+            )
             _write(2, f"goalfile: {reason}\n")
             _write(1, held_answer(self.agent, reason, as_json=self.as_json))
             os._exit(0)
@@ -173,6 +210,7 @@ def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch | Worker:
     if errors.IN_PROGRAM and alone and hasattr(os, "fork"):
         return _fork(timeout=timeout, agent=agent, as_json=as_json)
     watch = Watch(timeout=timeout, agent=agent, as_json=as_json)
+    _listen(watch.heard)
     if alone:  # only the main thread can take the signals
         previous = signal.set_wakeup_fd(watch._wake_write, warn_on_full_buffer=False)
         watch._restore.append((-1, previous))
@@ -193,12 +231,18 @@ class Worker:
     answer is complete."""
 
     def __init__(self, control: int) -> None:
-        self._control = control  # to the watchdog: the host's name, and "answered"
+        self._control = control  # to the watchdog: the host's name, what it does, "answered"
 
     def host(self, agent: HostAgent) -> None:
         """The host the answer is for, once the input has named it: the watchdog's block
         answer is then in its protocol."""
         _write(self._control, f"h{agent.value}\n")
+
+    def heard(self, doing: Doing) -> None:
+        """What the work does now (:func:`working_on`), for the watchdog's reason: one line,
+        written at once (well below the pipe's atomic size), as JSON."""
+        said = json.dumps([doing.goal, doing.row, doing.expected], ensure_ascii=True)
+        _write(self._control, f"w{said}\n")
 
     @contextlib.contextmanager
     def answering(self) -> Iterator[None]:
@@ -258,11 +302,20 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
         host_left = deadline - time.monotonic() + min(15.0, timeout / 10)
         signal.setitimer(signal.ITIMER_REAL, max(host_left, 0.1))
-        return Worker(control_write)
+        work = Worker(control_write)
+        _listen(work.heard)
+        return work
     for fd in (answers_write, control_write, trace_write):
         os.close(fd)
     watchdog.worker = worker
     watchdog.watch(deadline, answers=answers, control=control, trace=trace, wake=wake)
+
+
+def _listen(heard: Callable[[Doing], None] | None) -> None:
+    """Where :func:`working_on` tells what the work does (``None``: nowhere), from a fresh
+    start."""
+    global _heard, _doing
+    _heard, _doing = heard, Doing()
 
 
 def _ignore(signum: int, frame: object) -> None:
@@ -286,6 +339,7 @@ class _Watchdog:
         self.as_json = as_json
         self.trace = -1
         self.answered = False
+        self.doing = Doing()  # what the work last said it was doing
 
     def watch(
         self, deadline: float, *, answers: int, control: int, trace: int, wake: int
@@ -330,13 +384,18 @@ class _Watchdog:
 
     def heard(self, said: bytes) -> None:
         """What the child said on the control pipe: ``h`` and the host's name (the input has
-        named it), ``a`` (its answer is complete: all of it is in the answers pipe)."""
+        named it), ``w`` and what it does (:func:`working_on`), ``a`` (its answer is complete:
+        all of it is in the answers pipe)."""
         for line in said.split(b"\n"):
             if line == b"a":
                 self.answered = True
             elif line[:1] == b"h":
                 with contextlib.suppress(ValueError):
                     self.agent = HostAgent(line[1:].decode("ascii", "replace"))
+            elif line[:1] == b"w":
+                with contextlib.suppress(ValueError, TypeError):
+                    goal, row, expected = json.loads(line[1:])
+                    self.doing = Doing(goal=goal, row=row, expected=expected)
 
     def answer(self, data: bytes) -> NoReturn:
         """Print the work's own answer, and end."""
@@ -351,7 +410,9 @@ class _Watchdog:
         where = self.where() if self.worker else None
         self.end_worker()
         limit = limit_for(self.timeout)
-        reason = held_reason(signum, limit=limit, timeout=self.timeout, where=where, ended=ended)
+        reason = held_reason(
+            signum, limit=limit, timeout=self.timeout, where=where, ended=ended, doing=self.doing
+        )
         _write(2, f"goalfile: {reason}\n")
         _write(1, held_answer(self.agent, reason, as_json=self.as_json))
         os._exit(0)
@@ -447,9 +508,22 @@ def held_reason(
     timeout: float,
     where: str | None,
     ended: str | None = None,
+    doing: Doing = Doing(),
 ) -> str:
-    """Why the stop is held when the hook did not reach its answer, and what to do."""
-    at = f"it was at {where}" if where else ""
+    """Why the stop is held when the hook did not reach its answer, and what to do: where the
+    hook was, the goal and row it said it was on, and, when it was judging a check's output
+    (in expect.py or expecttext.py), the `matches` pattern that can make that take longer
+    than any time limit."""
+    from goalfile.shellword import shell_word
+
+    on = ""
+    if doing.goal is not None:
+        on = (
+            f"verifying {doing.goal}"
+            if doing.row is None
+            else f"on row {doing.row} of {doing.goal}"
+        )
+    at = ", ".join(filter(None, [f"it was at {where}" if where else "", on]))
     if ended is not None:
         what = f"ended ({ended}) before it answered"
     elif signum is None:
@@ -458,16 +532,46 @@ def held_reason(
     else:
         what = f"was ended by {signal.Signals(signum).name} before it answered"
         what += f" ({at})" if at else ""
-    return (
+    held = (
         f"goalfile hook stop {what}, so the stop is held: a Stop hook that does not reach its "
-        "answer never lets the agent stop. Something goalfile reads or runs did not return. "
-        "A FIFO, socket or device where goalfile reads a file is refused, not waited on, so "
-        "look at the goal's checks and at the repository for what hangs: "
-        "`find . \\( -type p -o -type s -o -type b -o -type c \\) -print` lists special files "
-        "(`.git` included), and `goalfile verify --no-write` on each active goal (`goalfile "
-        "status` lists them) runs its checks within their time limits. The next stop runs the "
-        "hook again."
+        "answer never lets the agent stop."
     )
+    goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
+    if where is not None and _JUDGING.search(where):
+        row = f" of row {doing.row}" if doing.row is not None else ""
+        column = f" ({_code(doing.expected)})" if doing.row is not None and doing.expected else ""
+        return (
+            f"{held} It was judging the output of a check{row} against its `expected` "
+            f"column{column}: a `matches` pattern that backtracks (a repeat inside a repeat, "
+            "such as `(a+)+`, on a line it does not match) can take longer than any time "
+            "limit gives the hook. Tell the user: a person rewrites that pattern (`goalfile "
+            f"lint {goal}` lists the goal's problems) and re-approves the changed row "
+            f"(`goalfile activate --reapprove {goal} --reason TEXT`); the criteria are not the "
+            "agent's to change. The next stop runs the hook again."
+        )
+    each = "" if doing.goal is not None else " on each active goal (`goalfile status` lists them)"
+    return (
+        f"{held} Something goalfile reads or runs did not return. A FIFO, socket or device "
+        "where goalfile reads a file is refused, not waited on, so look at the goal's checks "
+        "and at the repository for what hangs: `find . \\( -type p -o -type s -o -type b -o "
+        "-type c \\) -print` lists special files (`.git` included), `goalfile verify "
+        f"--no-write {goal}`{each} shows which check does not end (a check ends at its time "
+        f"limit), and `goalfile lint {goal}` lists the goal's problems (a `matches` pattern "
+        "that backtracks can make judging a check's output take longer than a time limit). "
+        "The next stop runs the hook again."
+    )
+
+
+_JUDGING = re.compile(r"\(goalfile/(?:expect|expecttext|backtrack)\.py:\d+\)$")
+
+
+def _code(text: str) -> str:
+    """``text`` as one Markdown code span."""
+    fence = "`"
+    while fence in text:
+        fence += "`"
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def stuck_at() -> str | None:

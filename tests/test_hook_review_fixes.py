@@ -6,7 +6,10 @@ stdin; every `fix:` printed is run as written."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -124,3 +127,92 @@ def test_input_that_is_not_json_still_lets_the_agent_stop(project: Path) -> None
     assert done.returncode == 0
     assert set(json.loads(done.stdout)) == {"systemMessage"}
     assert "the stop is allowed" in done.stderr
+
+
+# --- F8: the watchdog's reason promises no time limit the matching does not have ----------
+
+
+def backtracking_goal(root: Path) -> None:
+    """An active, lint-clean goal whose `matches` pattern backtracks without end on the line
+    its check prints (`/^(a+)+$/` on `aaa…a!`)."""
+    check = f"{shlex.quote(sys.executable)} -c \"print('a' * 48 + '!')\""
+    made = run_goalfile(
+        "new", "slow", "x", "--check", check, "--expected", "stdout matches /^(a+)+$/",
+        "--non-goal", "n", "--activate", cwd=root,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+
+
+def test_a_block_while_judging_output_names_the_row_and_its_pattern(tmp_path: Path) -> None:
+    """The hook judging `/^(a+)+$/` against its check's output: if that search holds the hook
+    to the watchdog's time limit, the block names the goal, the row and its `expected` column
+    and the lint command, and promises no time limit verify does not have; if verify ends the
+    search itself, the hook answers on the row. Either way the agent is held."""
+    root = make_git_repo(tmp_path / "project")
+    backtracking_goal(root)
+    data = json.dumps({"hook_event_name": "Stop", "cwd": str(root)})
+    done = subprocess.run(
+        [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", "--timeout", "6"],
+        cwd=root, env=clean_env(), input=data, capture_output=True, text=True, timeout=120,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    if "did not answer within its time limit" in reason:
+        assert "(goalfile/expecttext.py:" in reason or "(goalfile/expect.py:" in reason, reason
+        assert "on row C1 of goals/slow.md" in reason, reason
+        assert "against its `expected` column (`stdout matches /^(a+)+$/`)" in reason, reason
+        assert "`goalfile lint goals/slow.md`" in reason, reason
+        assert "`goalfile activate --reapprove goals/slow.md --reason TEXT`" in reason, reason
+        assert "within their time limits" not in reason and "--no-write" not in reason, reason
+    else:  # verify's own limit on the search ended it
+        assert "C1 error" in reason, reason
+
+
+def test_a_hook_that_never_gets_its_input_promises_no_time_limit(project: Path) -> None:
+    """A host input that never ends: the block says where the hook was and points at the
+    commands that find what hangs, without claiming verify ends every step in time."""
+    argv = [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude"]
+    hook = subprocess.Popen(
+        [*argv, "--timeout", "3"], cwd=project, env=clean_env(), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert hook.stdin is not None
+        hook.stdin.write(json.dumps({"hook_event_name": "Stop", "cwd": str(project)}))
+        hook.stdin.flush()
+        hook.wait(timeout=60)  # stdin stays open: the hook never reads to its end
+        out, err = hook.communicate(timeout=60)
+    finally:
+        if hook.poll() is None:
+            os.killpg(hook.pid, signal.SIGKILL)
+            hook.wait(timeout=60)
+    assert hook.returncode == 0, err
+    reason = str(json.loads(out)["reason"])
+    assert "did not answer within its time limit" in reason, reason
+    assert "it was at _hook_stop (goalfile/cli/hook.py:" in reason, reason
+    assert "within their time limits" not in reason, reason
+    assert "`goalfile verify --no-write PATH` on each active goal" in reason, reason
+    assert "`goalfile lint PATH` lists the goal's problems" in reason, reason
+
+
+def test_the_reason_for_a_search_names_what_the_work_said_it_was_on() -> None:
+    """The reason's text for each place the watchdog finds the work (pure)."""
+    from goalfile.hookwatch import Doing, held_reason
+
+    doing = Doing(goal="goals/a b.md", row="C2", expected="stdout matches /`x`+/")
+    reason = held_reason(
+        None, limit=5.4, timeout=6, where="result (goalfile/expecttext.py:788)", doing=doing
+    )
+    assert "(5.4s of the host's 6s hook timeout; it was at result" in reason
+    assert "on row C2 of goals/a b.md)" in reason
+    assert (
+        "output of a check of row C2 against its `expected` column (``stdout matches /`x`+/``)"
+        in reason
+    )
+    assert "`goalfile lint 'goals/a b.md'`" in reason
+    elsewhere = held_reason(None, limit=5.4, timeout=6, where="wait (goalfile/run.py:10)")
+    assert "against its `expected` column" not in elsewhere
+    assert "`goalfile verify --no-write PATH` on each active goal" in elsewhere

@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -52,7 +52,16 @@ from goalfile.errors import GoalfileError, UsageError
 from goalfile.files import load_goal, read_text
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
-from goalfile.model import Finding, Goal, Kind, RowResult, Severity, Status, Verdict
+from goalfile.model import (
+    Criterion,
+    Finding,
+    Goal,
+    Kind,
+    RowResult,
+    Severity,
+    Status,
+    Verdict,
+)
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:  # imported where used: a stop on a goal that is not active needs none of them
@@ -252,7 +261,27 @@ Runner = Callable[["VerifyOptions", Context], "VerifyResult"]
 def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
     from goalfile.commands.verify import verify
 
-    return verify(options, ctx)
+    return verify(options, ctx, _Told())
+
+
+class _Told:
+    """verify's progress, told to the hook's watchdog (:func:`goalfile.hookwatch.working_on`):
+    the row whose check starts, so that a block at the hook's time limit names the row and its
+    `expected` column."""
+
+    def begin(self, rows: Sequence[Criterion]) -> None:
+        pass
+
+    def started(self, row: Criterion) -> None:
+        from goalfile import hookwatch
+
+        hookwatch.working_on(row=row.id, expected=row.expected)
+
+    def tick(self, row: Criterion, elapsed: float) -> None:
+        pass
+
+    def finished(self, result: RowResult, tails: object) -> None:
+        pass
 
 
 def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
@@ -794,6 +823,9 @@ def _verify_one(
         judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
         then=then,
     )
+    from goalfile import hookwatch
+
+    hookwatch.working_on(goal=shown)  # named by the watchdog's block, should verify not end
     try:
         try:
             result = runner(verify_options, ctx)
