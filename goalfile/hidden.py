@@ -90,7 +90,8 @@ def findings(goal: Goal) -> list[Finding]:
     rows = list(_row_candidates(goal, pieces))
     headings = list(_heading_candidates(goal, pieces))
     in_ledger = _ledger_headings(goal)
-    if not rows and not headings and not in_ledger:
+    into_ledger = _html_into_ledger(goal, pieces)
+    if not rows and not headings and not in_ledger and into_ledger is None:
         return []
     table = _criteria_table(goal)
     hidden: dict[tuple[int, _Block], tuple[list[int], list[int]]] = {}
@@ -99,6 +100,10 @@ def findings(goal: Goal) -> list[Finding]:
         hidden.setdefault((len(pieces), fenced), ([], []))[1].append(number)
         lines[number] = heading
         lines.update(edges)
+    ledger_heading = None
+    if into_ledger is not None:
+        _, ledger_heading, heading = into_ledger
+        lines[ledger_heading] = heading
     for index, piece in enumerate(pieces):
         wanted_rows = [n for n in rows if _holds(piece, n)]
         wanted_headings = [n for n in headings if _holds(piece, n)]
@@ -116,8 +121,10 @@ def findings(goal: Goal) -> list[Finding]:
             block = _block_of(blocks, number)
             if block is not None and block.kind != "heading_open":
                 hidden.setdefault((index, block), ([], []))[1].append(number)
+    if into_ledger is not None:
+        hidden.setdefault((0, into_ledger[0]), ([], []))[1].append(into_ledger[1])
     return [
-        _finding(goal, lines, block, row_lines, heading_lines, table)
+        _finding(goal, lines, block, row_lines, heading_lines, table, ledger_heading)
         for (_, block), (row_lines, heading_lines) in sorted(
             hidden.items(), key=lambda item: item[0][1].first
         )
@@ -280,6 +287,49 @@ def _ledger_headings(goal: Goal) -> list[tuple[_Block, int, str, dict[int, str]]
     return found
 
 
+# the HTML blocks that a blank line does not end (CommonMark's kinds 1 to 5), and what does
+_OPEN_HTML_RE = re.compile(
+    r" {0,3}<(?:(?P<comment>!--)|(?P<pi>\?)|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z])"
+    r"|(?P<raw>(?i:script|pre|style|textarea))(?=[ \t>]|$))"
+)
+
+
+def _html_into_ledger(goal: Goal, pieces: Sequence[_Piece]) -> tuple[_Block, int, str] | None:
+    """An HTML block (a comment, ``<pre>``...) that runs on to the ``## Iterations`` heading
+    without its end: goalfile reads the ledger as text, but every Markdown view shows it, and
+    each entry written there, as part of the block. The block, the heading's line and text."""
+    if len(pieces) == 0 or ledger_bounds(goal.text) is None:
+        return None
+    piece = pieces[0]
+    if not any("<" in line and _OPEN_HTML_RE.match(line) for line in piece.lines):
+        return None
+    blocks, _ = _blocks(piece)
+    end = piece.first + len(piece.lines) - 1
+    last = end
+    while last > piece.first and not piece.lines[last - piece.first].strip():
+        last -= 1  # the parser leaves the blank lines at the end out of every block
+    if not blocks or blocks[-1].kind != "html_block" or blocks[-1].last < last:
+        return None
+    block = blocks[-1]
+    body = "\n".join(piece.lines[block.first - piece.first :])
+    opened = _OPEN_HTML_RE.match(body)
+    if opened is None:
+        return None
+    rest = body[opened.end() :]
+    closer = _closer(opened)
+    if closer.lower() in rest.lower():
+        return None
+    heading = _line_text(goal.text, ledger_bounds(goal.text)[0])  # type: ignore[index]
+    return block, end + 1, heading
+
+
+def _closer(opened: re.Match[str]) -> str:
+    """What ends the HTML block ``_OPEN_HTML_RE`` found opening."""
+    return {"comment": "-->", "pi": "?>", "cdata": "]]>", "decl": ">"}.get(
+        opened.lastgroup or "", f"</{opened.group('raw') or ''}>"
+    )
+
+
 def _line_text(text: str, offset: int) -> str:
     """The line that holds ``offset``, without its line ending."""
     start = text.rfind("\n", 0, offset) + 1
@@ -363,7 +413,9 @@ def _finding(
     row_lines: list[int],
     heading_lines: list[int],
     table: tuple[int, int] | None,
+    ledger_heading: int | None = None,
 ) -> Finding:
+    every_heading = heading_lines
     what = _what(block)
     where = (
         f"{what} (line {block.first})"
@@ -401,6 +453,15 @@ def _finding(
             f"{rows} but {'is' if one else 'are'} {inside}: goalfile does not read {them} as "
             f"criteria, so `verify` would not check {them}"
         )
+    if ledger_heading in heading_lines:
+        parts.append(
+            f"{what} opened on line {block.first} never ends, so every Markdown view shows the "
+            f"rest of the file as part of it: the ledger under {_span(lines[ledger_heading])} "
+            f"(line {ledger_heading}), and each entry written there, are hidden, while goalfile "
+            "reads them as text"
+        )
+        heading_lines = [n for n in heading_lines if n != ledger_heading]
+        headings = [_span(_heading_text(lines[n])) for n in heading_lines]
     if headings:
         many = len(headings) > 1
         also = "it also holds" if row_lines else f"{_lines_text(heading_lines)} inside {where} hold"
@@ -410,14 +471,16 @@ def _finding(
             f"{also} the heading{'s' if many else ''} {_listed(headings)}, so the file has no "
             f"such section{'s' if many else ''} for goalfile or any Markdown view"
         )
-    first = min(row_lines + heading_lines)
+    first = min(row_lines + every_heading)
+    if ledger_heading in every_heading and not row_lines:
+        first = block.first  # the line that opened the block is what to fix
     return Finding(
         severity=Severity.ERROR,
         line=first,
         column=1,
         code=CODE,
         message="; ".join(parts),
-        hint=_hint(goal, lines, block, row_lines, heading_lines, table),
+        hint=_hint(goal, lines, block, row_lines, every_heading, table, ledger_heading),
     )
 
 
@@ -428,10 +491,19 @@ def _hint(
     row_lines: list[int],
     heading_lines: list[int],
     table: tuple[int, int] | None,
+    ledger_heading: int | None = None,
 ) -> str:
     command = _command(goal, lines, block, row_lines, table) if row_lines else None
     if command is not None:
         return f"put the rows back under the criteria table: {command}"
+    if ledger_heading in heading_lines and not row_lines:
+        opened = _OPEN_HTML_RE.match(lines.get(block.first, ""))
+        closer = _closer(opened) if opened is not None else "-->"
+        return (
+            f"end the block with a line {_span(closer)} where it should end, before line "
+            f"{ledger_heading}, or delete line {block.first} that opens it: "
+            f"{_delete_command(goal.path, [(block.first, block.first)])}"
+        )
     if row_lines:
         end = f" (line {table[1]})" if table is not None else ""
         return (

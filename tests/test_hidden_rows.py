@@ -320,3 +320,34 @@ def test_a_fence_left_open_in_the_ledger_hides_the_lessons(repo: Path) -> None:
     assert finding["line"] == lessons and "`## Lessons`" in str(finding["message"]), finding
     done = refused(repo, GOAL, "verify", GOAL)
     assert f"{GOAL}:{lessons}:" in done.stderr, done.stderr
+
+
+def test_an_html_comment_left_open_before_the_ledger_is_refused(repo: Path) -> None:
+    """goalfile reads the ledger as text, past the comment; GitHub shows nothing after `<!--`,
+    so the entries verify writes would be hidden from every reviewer."""
+    write(repo, HEAD + ROWS + TAIL)
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    path = repo / GOAL
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("## Plan\n", "## Plan\n\n<!-- first draft of the plan\n- step one\n"),
+        encoding="utf-8",
+    )
+    mdformat(repo, GOAL)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    opened = lines.index("<!-- first draft of the plan") + 1
+    code, found = findings(repo)
+    assert code == 3, found
+    [finding] = hidden(found)
+    assert finding["line"] == opened, finding
+    assert "the ledger under `## Iterations`" in str(finding["message"]), finding
+    done = refused(repo, GOAL, "verify", GOAL)
+    assert f"{GOAL}:{opened}:" in done.stderr, done.stderr
+
+    command = re.search(r"delete line \d+ that opens it: `([^`]+)`", str(finding["hint"]))
+    assert command is not None, finding
+    subprocess.run(command.group(1), shell=True, cwd=repo, env=clean_env(), check=True)
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.stdout.strip().endswith("C1 met, C2 met, R1 unmet; status: active"), (
+        done.stdout + done.stderr
+    )
