@@ -185,8 +185,9 @@ def md_note(note: str) -> str:
 
 
 def shown_text(source: str) -> str:
-    """What Markdown text outside code spans shows: backslash escapes consumed."""
-    return _unescape(source)
+    """What Markdown text outside code spans shows: backslash escapes consumed, an autolink
+    read as the text it shows."""
+    return _unescape(source, autolinks=True)
 
 
 def md_line(source: str) -> str:
@@ -630,11 +631,11 @@ def meaning_lines(lines: Sequence[str]) -> list[str]:
             cells = row_cells(text)
             if all(_RULE_CELL_RE.match(c) for c in cells):
                 continue
-            out.append("| " + " | ".join(_unescape(c) for c in cells) + " |")
+            out.append("| " + " | ".join(_unescape(c, autolinks=True) for c in cells) + " |")
             continue
         if text[:2] in ("* ", "+ "):
             text = "- " + text[2:]
-        shown = _unescape(text)
+        shown = _unescape(text, autolinks=True)
         # an escaped `\|` at the start is text, not a row: it never reads like one
         out.append("\\" + shown if shown.startswith("|") else shown)
     return out
@@ -646,9 +647,19 @@ def unescaped(text: str) -> str:
     return _unescape(text)
 
 
-def _unescape(text: str) -> str:
+# A CommonMark autolink: `<scheme:...>` or `<address@host>`; it shows what it holds
+_AUTOLINK_RE = re.compile(
+    r"<([A-Za-z][A-Za-z0-9.+-]{1,31}:[^\x00-\x20<>]*"
+    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>"
+)
+
+
+def _unescape(text: str, *, autolinks: bool = False) -> str:
     """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them
-    (left to right: an escaped backtick opens no code span).
+    (left to right: an escaped backtick opens no code span). With ``autolinks``, an autolink
+    outside code spans is also read as the text it shows (``<https://x>`` as ``https://x``,
+    as a bare URL shows: markdownlint's fix of a bare URL wraps it so).
 
     A code span opens at a run of backticks (from where the reading is: after an escaped
     backtick, the rest of its run) and closes at the first later run of exactly as many, on
@@ -657,24 +668,29 @@ def _unescape(text: str) -> str:
     the closing run up in an index of the line's runs by length: the time is linear in the
     text, where one regular expression for the same reading backtracks (cubic on a line of
     unclosed runs of growing length)."""
-    if "\\" not in text:
-        return text  # a code span is kept as it is: without escapes, nothing changes
-    if "`" not in text:
-        return _ESCAPE_RE.sub(_kept_character, text)
+    links = autolinks and "<" in text
+    if not links:
+        if "\\" not in text:
+            return text  # a code span is kept as it is: without escapes, nothing changes
+        if "`" not in text:
+            return _ESCAPE_RE.sub(_kept_character, text)
+    elif "`" not in text and "\\" not in text:
+        return _AUTOLINK_RE.sub(_kept_character, text)
     runs: dict[int, list[int]] = {}  # the start of each run of backticks, by its length
     for run in _BACKTICKS_RE.finditer(text):
         runs.setdefault(run.end() - run.start(), []).append(run.start())
     breaks = [found.start() for found in re.finditer("\n", text)]
+    plain = _with_autolinks_shown if links else _as_it_is
     out: list[str] = []
     pos = 0
     while True:
         found = _ESCAPE_OR_RUN_RE.search(text, pos)
         if found is None:
-            out.append(text[pos:])
+            out.append(plain(text[pos:]))
             return "".join(out)
         start, end = found.span()
         if found.group(1) is not None:
-            out.append(text[pos:start])
+            out.append(plain(text[pos:start]))
             out.append(found.group(1))
             pos = end
             continue
@@ -684,12 +700,21 @@ def _unescape(text: str) -> str:
             if closing is not None:
                 closed = closing
                 break
-        out.append(text[pos:closed])
+        out.append(plain(text[pos:start]))
+        out.append(text[start:closed])
         pos = closed
 
 
 def _kept_character(match: re.Match[str]) -> str:
     return match.group(1)
+
+
+def _with_autolinks_shown(text: str) -> str:
+    return _AUTOLINK_RE.sub(_kept_character, text)
+
+
+def _as_it_is(text: str) -> str:
+    return text
 
 
 def _closing_run(
