@@ -20,9 +20,17 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-__all__ = ["HOOK_TIMEOUT", "HostAgent", "allow_answer", "block_answer", "detect_agent"]
+__all__ = [
+    "HOOK_TIMEOUT",
+    "HOOK_TIMEOUT_MAX",
+    "HostAgent",
+    "allow_answer",
+    "block_answer",
+    "detect_agent",
+]
 
 HOOK_TIMEOUT = 600  # seconds; the hosts' own default for a command hook
+HOOK_TIMEOUT_MAX = 86400  # seconds (a day): the most `hook stop --timeout` takes
 
 
 class HostAgent(StrEnum):

@@ -23,7 +23,7 @@ import shlex
 from dataclasses import dataclass
 
 from goalfile.hostjson import EVENT, is_ours
-from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent
+from goalfile.hostprotocol import HOOK_TIMEOUT, HOOK_TIMEOUT_MAX, HostAgent
 
 __all__ = [
     "DEFAULT",
@@ -153,7 +153,7 @@ def _hook_words(command: str) -> list[str] | None:
 
 def hook_timeout(command: str) -> float | None:
     """The ``--timeout`` of a ``goalfile hook stop`` command (the last one given, as click
-    reads it; 600 without one); None when it is not a number of seconds of at least 1, which
+    reads it; 600 without one); None when it is not a number of seconds from 1 to a day, which
     makes the hook refuse its command line (and let the agent stop)."""
     words = _hook_words(command)
     if words is None:
@@ -170,7 +170,7 @@ def hook_timeout(command: str) -> float | None:
         seconds = float(value)
     except ValueError:
         return None
-    return seconds if math.isfinite(seconds) and seconds >= 1 else None
+    return seconds if 1 <= seconds <= HOOK_TIMEOUT_MAX else None  # nan is neither
 
 
 _TIMEOUT_OPTION = re.compile(r"--timeout(?:=|\s+)(?:'[^']*'|\"[^\"]*\"|[^\s;&|)]+)")

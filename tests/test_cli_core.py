@@ -50,6 +50,11 @@ def test_every_command_has_help(tmp_path: Path, command: str) -> None:
         ("new", "Not A Slug"),
         ("new", "ok", "--iterations", "0"),
         ("verify", "goals/missing.md"),
+        # no time limit is nan or infinite seconds (nan passed the range and meant no limit)
+        ("verify", "--no-write", "--time-limit", "nan"),
+        ("verify", "--no-write", "--time-limit", "inf"),
+        ("verify", "--no-write", "--lock-wait", "nan"),
+        ("verify", "--no-write", "--judge-timeout", "nan"),
     ],
 )
 def test_usage_errors_exit_2(repo: Path, args: tuple[str, ...]) -> None:

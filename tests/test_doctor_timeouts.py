@@ -238,12 +238,20 @@ def test_the_local_and_the_users_settings_are_checked_too(repo: Path, home: Path
     assert timeouts(doctor(repo, home), "problem") == []
 
 
-def test_a_timeout_the_hook_refuses_is_a_problem(repo: Path, home: Path) -> None:
-    """`--timeout 0.5` is refused by the hook's command line, which then lets every stop
-    through."""
-    edit(repo / ".claude" / "settings.json", command="goalfile hook stop --timeout 0.5")
+@pytest.mark.parametrize("value", ["0.5", "inf", "nan", "1e10"])
+def test_a_timeout_the_hook_refuses_is_a_problem(repo: Path, home: Path, value: str) -> None:
+    """`--timeout 0.5` (or no finite number of seconds up to a day) is refused by the hook's
+    command line, which then lets every stop through; the hook itself says so and exits 0."""
+    command = f"goalfile hook stop --timeout {value}"
+    edit(repo / ".claude" / "settings.json", command=command)
     [problem] = timeouts(doctor(repo, home), "problem")
-    assert "its `--timeout` is not a number of seconds of at least 1" in problem["detail"]
+    assert "its `--timeout` is not a number of seconds from 1 to 86400" in problem["detail"]
+    said = run_goalfile(
+        "hook", "stop", "--timeout", value, cwd=repo, input=json.dumps({"cwd": str(repo)})
+    )
+    assert said.returncode == 0, said.stderr
+    assert "Traceback" not in said.stderr
+    assert "Invalid value for '--timeout'" in said.stderr
 
 
 def test_the_text_report_prints_the_fix(repo: Path, home: Path) -> None:

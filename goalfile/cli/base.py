@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import signal
 import sys
 from collections.abc import Callable
@@ -31,6 +32,19 @@ EXIT_CODES_HELP = (
     "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted (Ctrl-C), 143 "
     "terminated (SIGTERM)."
 )
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds within a range, and finite: `nan` passes every comparison of a
+    range, and `inf` or `nan` as a time limit is no limit at all (or a traceback below)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{value!r} is not a finite number of seconds.", param, ctx)
+        return number
 
 
 def emit_json(document: dict[str, object]) -> None:

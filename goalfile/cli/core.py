@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from goalfile.cli.base import (
+    Seconds,
     boundary,
     context,
     emit_json,
@@ -299,7 +300,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     help="Seconds for the whole goal; checks still running then are ended.",
 )
 @click.option(
@@ -313,7 +314,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 )
 @click.option(
     "--lock-wait",
-    type=click.FloatRange(min=0),
+    type=Seconds(min=0),
     default=600,
     show_default=True,
     help="Seconds to wait for another goalfile process holding this goal (a --no-write run "
@@ -334,7 +335,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 )
 @click.option(
     "--judge-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Seconds(min=0, min_open=True),
     default=120,
     show_default=True,
     help="Seconds the judge may take per review row.",

@@ -9,7 +9,8 @@ from typing import Any
 
 import click
 
-from goalfile.cli.base import err, json_option, main
+from goalfile.cli.base import Seconds, err, json_option, main
+from goalfile.hostprotocol import HOOK_TIMEOUT_MAX
 
 
 @main.group()
@@ -52,7 +53,7 @@ class _FailOpen(click.Command):
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=1),
+    type=Seconds(min=1, max=HOOK_TIMEOUT_MAX),
     default=600,
     show_default=True,
     help="The host's timeout for this hook, in seconds; verify stops well before it.",

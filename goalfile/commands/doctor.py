@@ -41,6 +41,7 @@ from goalfile.commands.skills import skill_state as state_of
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.hostjson import HostAgent
+from goalfile.hostprotocol import HOOK_TIMEOUT_MAX
 from goalfile.hosttimeouts import StopHook, format_seconds
 
 SCHEMA_VERSION = 1
@@ -463,8 +464,9 @@ def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
             host=host,
             check="timeout",
             health=Health.PROBLEM,
-            detail=f"{shown}: `{hook.command}`: its `--timeout` is not a number of seconds of "
-            "at least 1, so the hook refuses its command line and lets the agent stop",
+            detail=f"{shown}: `{hook.command}`: its `--timeout` is not a number of seconds "
+            f"from 1 to {HOOK_TIMEOUT_MAX}, so the hook refuses its command line and lets the "
+            "agent stop",
             hint=f"write the host's timeout after `--timeout` in {shown}",
         )
     wanted = format_seconds(hook.hook_seconds)
