@@ -324,6 +324,30 @@ class _Lines(Sequence[str]):
         return "\n".join(self[first:stop])
 
 
+def frontmatter_meta(text: str) -> dict[str, object] | None:
+    """The frontmatter's keys as :func:`parse_goal` reads them (YAML's own reading: the last of
+    a key written twice, its quoting, its comments, a value folded over lines), without
+    reading the body; None when the text opens no frontmatter, never closes it, or it is not
+    valid YAML."""
+    text = text.removeprefix("\ufeff")
+    start = text.find("\n") + 1
+    if start == 0 or text[:start].rstrip() != "---":
+        return None
+    lines: list[str] = []
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip("\r")
+        if line.rstrip() in ("---", "..."):
+            try:
+                return _load_yaml("\n".join(lines), path="")
+            except GoalFileInvalid:
+                return None
+        lines.append(line)
+        start = end + 1
+    return None
+
+
 def _frontmatter_close(lines: Sequence[str]) -> int | None:
     for index in range(1, len(lines)):
         if lines[index].rstrip("\r").rstrip() in ("---", "..."):

@@ -216,3 +216,44 @@ def test_the_reason_for_a_search_names_what_the_work_said_it_was_on() -> None:
     elsewhere = held_reason(None, limit=5.4, timeout=6, where="wait (goalfile/run.py:10)")
     assert "against its `expected` column" not in elsewhere
     assert "`goalfile verify --no-write PATH` on each active goal" in elsewhere
+
+
+# --- F5: lines are counted as sed counts them ----------------------------------------------
+
+
+def test_the_fix_for_a_bad_cwd_deletes_its_line_only_after_a_value_with_line_separators(
+    project: Path,
+) -> None:
+    """A frontmatter value before `cwd:` holding raw U+2028 (YAML folds it into the string):
+    the printed `sed` deletes the `cwd:` line and nothing else, and the goal then loads."""
+    path = project / "goals" / "demo.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("slug: demo\n", 'slug: demo\nnote: "a\u2028 b\u2028 c"\ncwd: "x\\x01y"\n', 1),
+        encoding="utf-8",
+    )
+    answer, _ = hook(project, {"cwd": str(project)})
+    assert answer["decision"] == "block", answer
+    reason = str(answer["host_output"]["reason"])  # type: ignore[index]
+    assert "goals/demo.md:4: cwd" in reason, reason
+    fix = fix_of(reason)
+    assert fix == "sed -i.orig '4d' goals/demo.md && rm goals/demo.md.orig", reason
+    sh(fix, project)
+    assert path.read_text(encoding="utf-8") == text.replace(
+        "slug: demo\n", 'slug: demo\nnote: "a\u2028 b\u2028 c"\n', 1
+    )
+    verified_unmet(hook(project, {"cwd": str(project)})[0])
+
+
+def test_a_slug_in_a_folded_value_is_not_the_goal_s_slug(project: Path) -> None:
+    """A committed goal whose working copy gains a frontmatter value that holds U+2028 and
+    `slug: other`: YAML reads one string, and the slug is still `demo`, so the goal is the one
+    HEAD holds (verified), not another goal copied over it."""
+    path = project / "goals" / "demo.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("slug: demo\n", 'note: "a\u2028slug: other"\nslug: demo\n', 1),
+        encoding="utf-8",
+    )
+    answer, _ = hook(project, {"cwd": str(project)})
+    verified_unmet(answer)

@@ -97,9 +97,11 @@ def departure(before: str, now: str) -> str | None:
     status and counters updated, the text edited elsewhere)."""
     if now == before:
         return None
-    was, is_ = _slug(before), _slug(now)
-    if was is not None and is_ != was:
-        return f"its slug is {is_ or 'missing'}, where HEAD's is {was}"
+    from goalfile.parse import frontmatter_meta
+
+    was, meta = _slug(frontmatter_meta(before)), frontmatter_meta(now)
+    if was is not None and meta is not None and _slug(meta) != was:
+        return f"its slug is {_slug(meta) or 'missing'}, where HEAD's is {was}"
     from goalfile.parse import ledger_region
 
     old = ledger_region(before)
@@ -117,16 +119,11 @@ def departure(before: str, now: str) -> str | None:
     return None
 
 
-def _slug(text: str) -> str | None:
-    """The ``slug:`` of the frontmatter, as written (None without one)."""
-    if not text.startswith("---"):
-        return None
-    end = text.find("\n---", 3)
-    for line in text[: end if end >= 0 else len(text)].splitlines()[1:]:
-        if line.startswith("slug:"):
-            value = line[5:].split(" #", 1)[0].strip().strip("'\"")
-            return value or None
-    return None
+def _slug(meta: Mapping[str, object] | None) -> str | None:
+    """The ``slug`` of frontmatter keys YAML read (None without one, or without frontmatter
+    that reads: the loader holds such a file)."""
+    value = None if meta is None else meta.get("slug")
+    return None if value is None or value == "" else str(value)
 
 
 def hidden(path: Path, entry: Tracked) -> bool:

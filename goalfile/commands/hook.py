@@ -1151,7 +1151,7 @@ def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
         first = goal.key_line(key)
         if why is None or first is None or not 1 < first < goal.frontmatter_end:
             continue
-        lines = goal.text.splitlines()
+        lines = goal.text.split("\n")  # lines as sed and the line numbers count them
         last = first
         while last + 1 < goal.frontmatter_end and lines[last][:1] in ("", " ", "\t"):
             last += 1  # lines[last] is line last + 1: a continuation of the value, or blank
