@@ -257,3 +257,38 @@ def test_a_slug_in_a_folded_value_is_not_the_goal_s_slug(project: Path) -> None:
     )
     answer, _ = hook(project, {"cwd": str(project)})
     verified_unmet(answer)
+
+
+# --- F6: a fix never deletes what stands at a goal file's path -----------------------------
+
+
+@pytest.mark.parametrize("skip", [False, True])
+def test_a_folder_at_a_tracked_goal_s_path_is_moved_not_deleted(
+    project: Path, tmp_path: Path, skip: bool
+) -> None:
+    """A folder holding a person's notes where the tracked goal file was (marked skip-worktree
+    or not): the reason says a folder is there, and the fix moves it into a new temporary
+    folder before git puts the goal file back."""
+    if skip:
+        git(project, "update-index", "--skip-worktree", "--", "goals/demo.md")
+    (project / "goals" / "demo.md").unlink()
+    notes = project / "goals" / "demo.md" / "notes"
+    notes.mkdir(parents=True)
+    (notes / "today.txt").write_text("a person's notes\n", encoding="utf-8")
+    answer, _ = hook(project, {"cwd": str(project)})
+    assert answer["decision"] == "block", answer
+    reason = str(answer["host_output"]["reason"])  # type: ignore[index]
+    assert "a folder" in reason and "moved, not deleted" in reason, reason
+    fix = fix_of(reason)
+    assert 'mv -- goals/demo.md "$(mktemp -d)" && git checkout -- goals/demo.md' in fix, fix
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    done = subprocess.run(
+        fix, shell=True, cwd=project, env=clean_env({**WITH_GOALFILE, "TMPDIR": str(temporary)}),
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, (fix, done.stderr)
+    kept = list(temporary.glob("*/demo.md/notes/today.txt"))
+    assert [p.read_text(encoding="utf-8") for p in kept] == ["a person's notes\n"]
+    assert (project / "goals" / "demo.md").is_file()
+    verified_unmet(hook(project, {"cwd": str(project)})[0])

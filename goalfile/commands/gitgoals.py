@@ -132,11 +132,30 @@ def hidden(path: Path, entry: Tracked) -> bool:
     return entry.flagged or not path.is_file()
 
 
+def standing(path: Path) -> str | None:
+    """What stands at a tracked goal file's ``path`` that `git checkout` would delete to put
+    the file back (a folder, with whatever is in it; a FIFO, socket or device), said for a
+    reason; None when nothing is there, or a file or a symlink is."""
+    import stat
+
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISREG(mode) or stat.S_ISLNK(mode):
+        return None
+    return "a FIFO, socket or device"
+
+
 def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     """The command that makes the working tree show the goal file again, run as written from
     the session's folder ``here``: the marks cleared, and a missing file checked out from the
     index (or from HEAD, when the index no longer holds it). A file that is there is never
-    checked out over: it may hold entries written since."""
+    checked out over: it may hold entries written since; and a folder (or a special file)
+    standing at its path is moved into a new temporary folder first, since git would delete
+    it and whatever it holds."""
     import shlex
 
     git = "git"
@@ -149,6 +168,9 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     if entry.assume_unchanged:
         steps.append(f"{git} update-index --no-assume-unchanged -- {name}")
     if not path.is_file():
+        if standing(path) is not None:  # the entry itself, never what a link above it names
+            there = os.path.realpath(path.parent) + os.sep + path.name
+            steps.append(f'mv -- {shlex.quote(os.path.relpath(there, here))} "$(mktemp -d)"')
         source = "" if entry.in_index else " HEAD"
         steps.append(f"{git} checkout{source} -- {name}")
     return " && ".join(steps)

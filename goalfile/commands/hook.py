@@ -1187,8 +1187,10 @@ def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput)
     """A goal file git tracks that the working tree does not show (deleted, moved out of the
     goal folders, removed from the index, or marked skip-worktree or assume-unchanged): the
     goal is still the repository's, so it holds the agent like a file that does not load."""
-    from goalfile.commands.gitgoals import restore_command
+    from goalfile.commands.gitgoals import restore_command, standing
 
+    there = standing(path)  # what git would delete to put the file back: moved away first
+    moved = "" if there is None else f" ({there} in its place is moved, not deleted)"
     where = "the index" if entry.in_index else "HEAD (the index no longer does)"
     if entry.flagged:
         marks = " and ".join(
@@ -1200,22 +1202,23 @@ def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput)
             if on
         )
         gone = "" if path.is_file() else ", and the file is gone"
+        gone = gone if there is None else f", and {there} stands in its place"
         what = (
             f"git tracks the goal file {shown}, but it is marked {marks}, so `git status` and "
             f"`git diff` do not show what happens to it{gone}"
         )
     else:
+        has = "no such file" if there is None else f"{there} there, not the file"
         what = (
-            f"git tracks the goal file {shown} ({where} holds it), but the working tree has "
-            "no such file"
+            f"git tracks the goal file {shown} ({where} holds it), but the working tree has {has}"
         )
     return _once(
         shown,
         "hidden",
         f"goalfile cannot verify {shown}: {what}\n"
         f"  fix: `{restore_command(path, entry, here=here)}`",
-        "Restore it as the fix says; a goal file that is gone or hidden from git is no way to "
-        "stop (a person who retires a goal commits its removal).",
+        f"Restore it as the fix says{moved}; a goal file that is gone or hidden from git is no "
+        "way to stop (a person who retires a goal commits its removal).",
         stop,
     )
 
