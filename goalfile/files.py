@@ -198,8 +198,10 @@ def _too_large(path: str | os.PathLike[str], size: int, limit: int, what: str) -
         f"is {size:,} bytes, larger than the {limit >> 20} MiB ({limit:,} bytes) a {what} may "
         "hold; nothing was read",  # file= names it
         file=str(path),
-        hint=f"remove it (`rm {shlex.quote(str(path))}`) if it is not a goal, or split a goal "
-        "that large: move the oldest ledger entries into another file",
+        hint=f"remove it (`rm {shlex.quote(str(path))}`) if it is not a goal; a goal that large "
+        "is not split (its contract rests on its first ledger entry, and audit reads moved "
+        "entries as deleted): a person retires it whole, moving it out of the goal folders or "
+        "committing its removal, and starts the next goal with `goalfile new`",
     )
 
 

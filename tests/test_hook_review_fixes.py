@@ -292,3 +292,29 @@ def test_a_folder_at_a_tracked_goal_s_path_is_moved_not_deleted(
     assert [p.read_text(encoding="utf-8") for p in kept] == ["a person's notes\n"]
     assert (project / "goals" / "demo.md").is_file()
     verified_unmet(hook(project, {"cwd": str(project)})[0])
+
+
+# --- F7: the size limit's hint names what works -------------------------------------------
+
+
+def test_a_goal_past_the_size_limit_is_retired_whole_as_the_hint_says(project: Path) -> None:
+    """A goal file past 64 MiB (sparse: no disk space) is refused with a hint that does not
+    split its ledger (the contract pin rests on its first entry); done as the hint says (moved
+    out of the goal folders, the next goal started with `goalfile new`), every goal reads."""
+    path = project / "goals" / "demo.md"
+    os.truncate(path, (64 << 20) + 1)
+    said = run_goalfile("status", cwd=project)
+    assert said.returncode == 3, said.stdout + said.stderr
+    assert "larger than the 64 MiB" in said.stderr, said.stderr
+    assert "oldest ledger entries" not in said.stderr, said.stderr
+    assert "retires it whole, moving it out of the goal folders" in said.stderr, said.stderr
+    assert "`goalfile new`" in said.stderr, said.stderr
+    sh("mkdir retired && mv goals/demo.md retired/", project)
+    made = run_goalfile(
+        "new", "next", "the end state", "--check", "true", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=project,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    listed = run_goalfile("status", cwd=project)
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    assert run_goalfile("verify", "goals/next.md", cwd=project).returncode == 0
