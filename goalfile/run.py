@@ -1007,19 +1007,61 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
 
 
 class GitUnreadable(Exception):
-    """git could not list or read a repository (its message says why, in git's words). With
-    ``ref``: HEAD names no commit although the repository holds this branch or tag; with
-    ``hung``: git did not answer within its time limit."""
+    """git could not list or read a repository (its message says why, in git's words). An
+    internal signal between git's runner and the Stop hook, which names it in a hold; not a
+    :class:`goalfile.errors.GoalfileError`. With ``branches``: HEAD names no commit although
+    the repository holds these branches, and ``ref`` is the one HEAD was on before it moved
+    (when git's records name one alone); with ``hung``: git did not answer within its time
+    limit; with ``safe_directory``: git refuses the repository at that path as owned by
+    another user."""
 
-    def __init__(self, message: str, *, ref: str | None = None, hung: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        ref: str | None = None,
+        branches: tuple[str, ...] = (),
+        hung: bool = False,
+        safe_directory: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.ref = ref
+        self.branches = branches
         self.hung = hung  # git did not answer within its time limit and was killed
+        self.safe_directory = safe_directory
 
 
 def _git_said(done: subprocess.CompletedProcess[bytes]) -> str:
-    lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
-    return lines[-1] if lines else f"git exited {done.returncode}"
+    """git's error: its ``fatal:`` and ``error:`` lines, each with the indented lines right
+    below it (``unknown repository extension found:`` and the extension's name), joined, and
+    not the advice git may print after them (the command that marks a repository safe, for
+    one); else its last line."""
+    lines = done.stderr.decode("utf-8", "replace").splitlines()
+    said: list[str] = []
+    taking = False
+    for line in lines:
+        if line.startswith(("fatal:", "error:")):
+            said.append(line.strip())
+            taking = True
+        elif taking and line[:1] in (" ", "\t") and line.strip():
+            said.append(line.strip())
+        else:
+            taking = False
+    rest = [line.strip() for line in lines if line.strip()]
+    return " ".join(said) if said else rest[-1] if rest else f"git exited {done.returncode}"
+
+
+def _git_refused(done: subprocess.CompletedProcess[bytes]) -> GitUnreadable:
+    """git's failure as :class:`GitUnreadable`; for a repository another user owns ("detected
+    dubious ownership"), with the folder git's advice names."""
+    said = _git_said(done)
+    safe = None
+    if "dubious ownership" in said:
+        for line in done.stderr.decode("utf-8", "surrogateescape").splitlines():
+            _, found, path = line.strip().partition("--add safe.directory ")
+            if found and path:
+                safe = path
+    return GitUnreadable(said, safe_directory=safe)
 
 
 def _git_clean() -> dict[str, str]:
@@ -1051,21 +1093,68 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
         if done.returncode == 0:
             return done.stdout
         if b"HEAD" not in done.stderr:  # not a repository, or a broken one
-            raise GitUnreadable(_git_said(done))
+            raise _git_refused(done)
         refs = _git_in(folder, ["for-each-ref", "--count=1", "--format=%(refname)"], clean)
         if refs.returncode != 0:
-            raise GitUnreadable(_git_said(refs))
+            raise _git_refused(refs)
         ref = refs.stdout.decode("utf-8", "surrogateescape").strip()
         if ref:
-            raise GitUnreadable(f"HEAD names no commit, but the repository holds {ref}", ref=ref)
+            was, branches = _branch_before(folder, clean)
+            raise GitUnreadable(
+                f"HEAD names no commit, but the repository holds {ref}", ref=was, branches=branches
+            )
         done = _git_in(folder, [*base, "--", *pathspecs], clean)  # no commit yet: the index
     except GitTimedOut as exc:
         raise GitUnreadable(str(exc), hung=True) from None
     except (OSError, ValueError) as exc:
         raise GitUnreadable(f"git could not run: {exc}") from None
     if done.returncode != 0:
-        raise GitUnreadable(_git_said(done))
+        raise _git_refused(done)
     return done.stdout
+
+
+def _branch_before(folder: str, env: Mapping[str, str]) -> tuple[str | None, tuple[str, ...]]:
+    """For a HEAD that names no commit: the branch it was on before it moved, and the
+    repository's branches (at most 20). That branch is the only one, or the only one at the
+    commit HEAD's reflog last names (`git symbolic-ref HEAD refs/heads/new` and `git checkout
+    --orphan` leave HEAD's reflog as it was); None when no single branch is known, never the
+    first of their names."""
+    heads = ["for-each-ref", "--format=%(refname)"]
+    listed = _git_in(folder, [*heads, "--count=20", "refs/heads"], env)
+    branches = tuple(listed.stdout.decode("utf-8", "surrogateescape").split("\n")[:-1])
+    if listed.returncode != 0 or len(branches) <= 1:
+        return (branches[0] if len(branches) == 1 else None), branches
+    commit = _reflog_last(folder, env)
+    if commit is None:
+        return None, branches
+    at = _git_in(folder, [*heads, f"--points-at={commit}", "--count=2", "refs/heads"], env)
+    found = at.stdout.decode("utf-8", "surrogateescape").split("\n")[:-1]
+    return (found[0] if at.returncode == 0 and len(found) == 1 else None), branches
+
+
+def _reflog_last(folder: str, env: Mapping[str, str]) -> str | None:
+    """The commit the last line of HEAD's reflog moved HEAD to (None when there is none): read
+    from its end, and only from a regular file (a FIFO there is never waited on)."""
+    where = _git_in(folder, ["rev-parse", "--git-path", "logs/HEAD"], env)
+    if where.returncode != 0:
+        return None
+    path = os.path.join(folder, os.fsdecode(where.stdout.rstrip(b"\n")))
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except (OSError, ValueError):
+        return None
+    try:
+        size = os.fstat(fd).st_size if stat.S_ISREG(os.fstat(fd).st_mode) else -1
+        tail = os.pread(fd, 4096, max(size - 4096, 0)) if size > 0 else b""
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    fields = tail.rstrip(b"\n").rpartition(b"\n")[2].split(b" ", 2)
+    commit = fields[1] if len(fields) == 3 else b""
+    if not re.fullmatch(rb"[0-9a-f]{40}|[0-9a-f]{64}", commit) or not commit.strip(b"0"):
+        return None
+    return commit.decode("ascii")
 
 
 def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
@@ -1086,7 +1175,7 @@ def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
         except (OSError, ValueError) as exc:
             raise GitUnreadable(f"git could not run: {exc}") from None
         if done.returncode != 0:
-            raise GitUnreadable(_git_said(done))
+            raise _git_refused(done)
         out, at = done.stdout, 0
         for name in asked:
             end = out.find(b"\n", at)

@@ -1245,28 +1245,44 @@ def _replaced(shown: str, why: str, entry: Tracked, here: Path, stop: StopInput)
 
 def _unlisted(root: Path, exc: Exception, here: Path, stop: StopInput) -> GoalOutcome:
     """A repository the session is in that git could not list: a goal file git tracks there
-    may be hidden, so it holds the agent once, with git's error."""
-    import shlex
-
+    may be hidden, so it holds the agent once, with git's error (and, where one is known, the
+    command that lets git list it again)."""
     shown = _shown(root, here)
-    git = f"git -C {shlex.quote(shown)}"
+    git = "git" if shown == "." else f"git -C {shell_word(shown)}"
     ref = getattr(exc, "ref", None)
+    branches = getattr(exc, "branches", ())
+    safe = getattr(exc, "safe_directory", None)
+    fix = ""
     if isinstance(ref, str) and ref.startswith("refs/heads/"):
-        fix = f"\n  fix: `{git} symbolic-ref HEAD {shlex.quote(ref)}`"
+        fix = f"\n  fix: `{git} symbolic-ref HEAD {shell_word(ref)}`"
         advice = (
-            "Point HEAD back at the branch as the fix says (or, on a new branch a person "
-            "started, commit on it); a repository git cannot list is no way to stop."
+            "Point HEAD back at the branch it was on as the fix says (or, on a new branch a "
+            "person started, commit on it); a repository git cannot list is no way to stop."
+        )
+    elif branches:
+        names = ", ".join(name.removeprefix("refs/heads/") for name in branches)
+        advice = (
+            f"HEAD was moved to a branch with no commit, and git's records name no single "
+            f"branch it was on (`{git} branch --list` lists them: {names}): point HEAD back at "
+            f"the one the work is on (`{git} symbolic-ref HEAD refs/heads/NAME`), or, on a new "
+            "branch a person started, commit on it; a repository git cannot list is no way to "
+            "stop."
+        )
+    elif isinstance(safe, str):
+        fix = f"\n  fix: `git config --global --add safe.directory {shell_word(safe)}`"
+        advice = (
+            "git refuses a repository another user owns: a person who trusts it marks it safe as "
+            "the fix says (or gives it to the user the session runs as); a repository git cannot "
+            "list is no way to stop."
         )
     elif getattr(exc, "hung", False):
-        fix = ""
         advice = (
             "git waits on something in the repository: `ls -l "
-            f"{shlex.quote(os.path.join(shown, '.git'))}/` shows a FIFO or a file on a file "
+            f"{shell_word(os.path.join(shown, '.git'))}/` shows a FIFO or a file on a file "
             "system that does not answer (at .git/index or .git/HEAD, say); put it right so "
             "that git answers; a repository git cannot list is no way to stop."
         )
     else:
-        fix = ""
         advice = (
             f"`{git} status` shows git's error; repair the repository (its .git/index, its "
             ".git/config, its HEAD) so that git lists it again; a repository git cannot list "
