@@ -781,6 +781,12 @@ class GitTimedOut(Exception):
     group). Its message names the command and the limit."""
 
 
+_FETCH_HINT = (
+    "name an existing branch, tag or commit; fetch it first (in CI, check out with "
+    "fetch-depth: 0 so the base branch is there)"
+)
+
+
 def git_show(
     *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
 ) -> bytes | None:
@@ -793,16 +799,42 @@ def git_show(
     """
     from goalfile.errors import UsageError
 
-    fetch_hint = (
-        "name an existing branch, tag or commit; fetch it first (in CI, check out with "
-        "fetch-depth: 0 so the base branch is there)"
-    )
-    if not ref.strip() or ref.startswith("-"):
-        raise UsageError(f"{ref!r} is not a git revision", hint=fetch_hint)
+    git = _history_git(cwd, env)
+    spec = f"{_commit(git, ref, cwd)}:./{path}"
+    kind = git("cat-file", "-t", spec)
+    if kind.returncode != 0 or kind.stdout.strip() != b"blob":
+        return None
+    shown = git("show", spec)
+    if shown.returncode != 0:
+        raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
+    return shown.stdout
+
+
+def git_tree_goal_paths(*, ref: str, cwd: str) -> list[str]:
+    """The ``*.md`` files under ``goals/`` and ``.zetetic/goals/`` of ``cwd`` at the git
+    revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no C
+    quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as
+    :func:`git_show` does."""
+    from goalfile.errors import UsageError
+
+    git = _history_git(cwd, None)
+    commit = _commit(git, ref, cwd)
+    listed = git("ls-tree", "-r", "-z", "--name-only", commit, "--", "goals", ".zetetic/goals")
+    if listed.returncode != 0:
+        raise UsageError(f"git ls-tree {ref} failed: {first_message_line(listed.stderr)}")
+    names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
+    return [name for name in names if name.endswith(".md")]
+
+
+def _history_git(
+    cwd: str, env: Mapping[str, str] | None
+) -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    """``git ARGS`` run in ``cwd`` on history as committed: a replace ref (`git replace`)
+    could show another contract. Every way git cannot be run is a usage error."""
+    from goalfile.errors import UsageError
+
     if not os.path.isdir(cwd):
         raise UsageError(f"{cwd} is not a folder; git cannot run there")
-
-    # history as committed: a replace ref (`git replace`) could show another contract
     history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
 
     def git(*args: str) -> subprocess.CompletedProcess[bytes]:
@@ -818,6 +850,16 @@ def git_show(
         except (OSError, ValueError) as exc:
             raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
 
+    return git
+
+
+def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cwd: str) -> str:
+    """The commit ``ref`` names in the repository at ``cwd``; a usage error when it names
+    none, or when ``cwd`` is in no repository."""
+    from goalfile.errors import UsageError
+
+    if not ref.strip() or ref.startswith("-"):
+        raise UsageError(f"{ref!r} is not a git revision", hint=_FETCH_HINT)
     inside = git("rev-parse", "--git-dir")
     if inside.returncode != 0:
         raise UsageError(
@@ -826,15 +868,8 @@ def git_show(
         )
     commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:
-        raise UsageError(f"unknown git revision {ref!r}", hint=fetch_hint)
-    spec = f"{commit.stdout.decode('ascii', errors='replace').strip()}:./{path}"
-    kind = git("cat-file", "-t", spec)
-    if kind.returncode != 0 or kind.stdout.strip() != b"blob":
-        return None
-    shown = git("show", spec)
-    if shown.returncode != 0:
-        raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
-    return shown.stdout
+        raise UsageError(f"unknown git revision {ref!r}", hint=_FETCH_HINT)
+    return commit.stdout.decode("ascii", errors="replace").strip()
 
 
 def converse(

@@ -11,16 +11,16 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, goal_text, row, run_goalfile, write_goal
+from conftest import clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ci.md"
 STEP = "- name: Run the checks of every goal that claims met"
 
 
-def recipe_step() -> str:
+def recipe_step(step: str = STEP) -> str:
     """The shell script of the step, from the YAML block of docs/ci.md, dedented."""
     text = DOCS.read_text(encoding="utf-8")
-    start = text.index(STEP)
+    start = text.index(step)
     block = re.search(r"\n( +)run: \|\n((?:\1  .*\n|\n)+)", text[start:])
     assert block is not None, "the step has no `run: |` block"
     indent = len(block.group(1)) + 2
@@ -137,3 +137,87 @@ def test_the_step_fails_when_status_cannot_run(goals: Path) -> None:
         check=False,
     )
     assert done.returncode != 0, done.stdout + done.stderr
+
+
+AUDIT_STEP = "- name: Audit the ledgers against the base branch"
+
+
+def run_audit_step(repo: Path, runner_temp: Path) -> subprocess.CompletedProcess[str]:
+    """The audit step as written, with goalfile where the step before installs it
+    (``$RUNNER_TEMP/audit``) and the pull request checked out on a branch of ``main``."""
+    folder = runner_temp / "audit" / "bin"
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / "goalfile"
+    if not program.exists():
+        program.symlink_to(Path(sys.executable).with_name("goalfile"))
+    return subprocess.run(
+        ["bash", "-e", "-c", recipe_step(AUDIT_STEP)],
+        cwd=repo,
+        env=clean_env({"BASE": "main", "RUNNER_TEMP": str(runner_temp), "PATH": "/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def base_with_goal(tmp_path: Path, name: str) -> tuple[Path, Path]:
+    """A repository whose ``main`` holds a goal at ``goals/NAME`` with one verify entry (C1
+    unmet), and the branch ``pr`` checked out."""
+    repo = make_git_repo(tmp_path / "repo")
+    goal = write_goal(
+        repo / "goals", goal_text(slug="real", rows=(row("C1", "test -f built", "exit 0"),)), name
+    )
+    assert run_goalfile("verify", goal, cwd=repo).returncode == 1
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "-M", "main")
+    git(repo, "checkout", "-qb", "pr")
+    return repo, goal
+
+
+@pytest.mark.parametrize("name", ["café.md", "my goal.md", "tab\tgoal.md"])
+def test_the_audit_step_reads_goal_names_git_quotes_or_a_shell_splits(
+    tmp_path: Path, name: str
+) -> None:
+    """The step's goal list came from `git ls-files` in the shell: git C-quoted `café.md`
+    (every pull request failed, exit 3) and the shell split `my goal.md` in two, so two clean
+    decoys at `goals/my` and `goal.md` made the step pass while the real goal, its committed
+    verdict rewritten, was never read. Now audit lists the goals itself."""
+    repo, goal = base_with_goal(tmp_path, name)
+    honest = run_audit_step(repo, tmp_path / "runner")
+    assert honest.returncode == 0, honest.stdout + honest.stderr
+    assert f"goals/{name}: clean" in honest.stdout, honest.stdout
+    text = goal.read_text(encoding="utf-8")
+    verdict = "| C1  | unmet   |"
+    assert verdict in text, text
+    goal.write_text(text.replace(verdict, "| C1  | met     |", 1), encoding="utf-8")
+    for decoy in ("goals/my", "goal.md"):
+        (repo / decoy).parent.mkdir(parents=True, exist_ok=True)
+        (repo / decoy).write_text(goal_text(slug="decoy"), encoding="utf-8")
+    git(repo, "commit", "-qam", "rewrite")
+    forged = run_audit_step(repo, tmp_path / "runner")
+    assert forged.returncode == 1, forged.stdout + forged.stderr
+    assert "entry-rewritten" in forged.stdout, forged.stdout
+
+
+def test_the_audit_step_reports_a_goal_the_pull_request_deleted(tmp_path: Path) -> None:
+    repo, goal = base_with_goal(tmp_path, "real.md")
+    git(repo, "rm", "-q", str(goal.relative_to(repo)))
+    git(repo, "commit", "-qm", "tidy up")
+    done = run_audit_step(repo, tmp_path / "runner")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "goal-deleted" in done.stdout, done.stdout
+
+
+def test_the_audit_runs_before_the_pull_requests_code_is_installed() -> None:
+    """Installing the pull request's project runs its build code, which could rewrite a
+    goalfile in the same Python: the audit and the summary use a goalfile of their own, and
+    both come before the project's install."""
+    text = DOCS.read_text(encoding="utf-8")
+    install = text.index("pip install -e '.[test]'")
+    for step in (AUDIT_STEP, "- name: The audit and each goal's history in the job summary"):
+        script = recipe_step(step)
+        assert text.index(step) < install, step
+        assert "$RUNNER_TEMP/audit/bin/goalfile" in script or '"$gf"' in script, script
+        assert re.search(r"(^|[\s;|&(])goalfile\s", script) is None, script

@@ -34,15 +34,24 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
     quote left its artifact are findings. With --against, entries present at REF must be
     unchanged and in order, and each contract change since REF is classified (loosened or
     not) and matched with its re-approval entry. A folder stands for every *.md under it;
-    without PATH, every goal under goals/ and .zetetic/goals/.
+    without PATH, every goal under goals/ and .zetetic/goals/, and with --against also every
+    one REF has there (a goal deleted since is a finding).
 
     Exit 0 clean, 1 findings, 2 usage error (e.g. an unknown REF), 3 a file that cannot be
     read as a goal.
     """
     from goalfile.cli.core import goal_paths
     from goalfile.commands.audit import audit as run
+    from goalfile.commands.audit import with_base_goals
 
-    result = run(paths=goal_paths(paths), against=against, ctx=context())
+    ctx = context()
+    if paths or against is None:
+        targets = goal_paths(paths)
+    else:
+        targets = tuple(with_base_goals(against, ctx.cwd))
+        if not targets:
+            err(f"no goal files found under goals/ or .zetetic/goals/, here or at {against}")
+    result = run(paths=targets, against=against, ctx=ctx)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

@@ -63,6 +63,31 @@ def audit(*, paths: Sequence[str], against: str | None, ctx: Context) -> AuditRe
     )
 
 
+def with_base_goals(against: str, cwd: Path) -> list[str]:
+    """What ``audit --against REF`` without PATH reads: every goal file of the working tree
+    (:func:`goalfile.commands.status.default_paths`) and every ``*.md`` under ``goals/`` and
+    ``.zetetic/goals/`` at ``REF``, so that a goal deleted since is reported; from the current
+    folder, else from the git top level, as the working tree's goals are found. Names come
+    from git whole: no shell list to quote or split."""
+    import os
+
+    from goalfile.commands.gittop import repository_top
+    from goalfile.commands.status import default_paths
+    from goalfile.run import git_tree_goal_paths
+
+    found = default_paths(cwd)
+    at_base = git_tree_goal_paths(ref=against, cwd=str(cwd))
+    if not at_base:
+        top = repository_top(cwd)
+        if top is not None and top.resolve() != cwd.resolve():
+            at_base = [
+                os.path.relpath(top / name, cwd)
+                for name in git_tree_goal_paths(ref=against, cwd=str(top))
+            ]
+    seen = {os.path.normpath(path) for path in found}
+    return found + sorted(path for path in at_base if os.path.normpath(path) not in seen)
+
+
 def _is_dir(path: Path) -> bool:
     try:
         return path.is_dir()
