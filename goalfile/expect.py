@@ -63,6 +63,11 @@ however much arrives; :meth:`Evaluator.finish` gives the :class:`Judgement`.
   ``\\Z``, ``(?!`` or ``(?<!`` would behave differently next to a newline and are searched line
   by line instead; so is the rest of a block where many matches fell across lines. That is
   still exact and runs in C, but costs about 40 ns per line (some 40 s for 10^9 lines).
+* With a ``guard`` (verify gives one), a ``matches`` search that could backtrack without end
+  runs through it, in another process that is killed when the row's time is used up; the
+  :class:`Judgement` then has an ``error`` and the row is neither met nor unmet (see
+  :class:`~goalfile.expecttext.MatchCheck` for which searches, :mod:`goalfile.backtrack` for
+  the reading of the pattern).
 * ``prints`` keeps at most ``len(TEXT) + LINE_LIMIT`` bytes of stdout.
 * With ``exit_status=None`` (no status), every exit clause fails; without exit clauses the
   status is not judged.
@@ -97,6 +102,8 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from goalfile.errors import GoalFileInvalid
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
+    from collections.abc import Callable
+
     from goalfile.expecttext import (
         EmptyClause,
         MatchCheck,
@@ -113,7 +120,9 @@ __all__ = [
     "ExitClause",
     "Expectation",
     "ExpectedSyntaxError",
+    "Guard",
     "Judgement",
+    "MatchTimedOut",
     "Stream",
     "format_clause",
     "format_expected",
@@ -252,11 +261,37 @@ def format_expected(e: Expectation) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class Judgement:
-    """The outcome of one run: do all clauses hold, why not, and one decisive line."""
+    """The outcome of one run: do all clauses hold, why not, and one decisive line.
+
+    ``error`` says why the output could not be judged (a ``matches`` search that ran out of
+    time): then ``holds`` is False and the row is an error, neither met nor unmet."""
 
     holds: bool
     failures: tuple[str, ...]  # one sentence per failed clause, in clause order
     evidence: str  # one decoded line, no newline, at most 300 characters; may be ""
+    error: str | None = None
+
+
+class MatchTimedOut(Exception):
+    """A guarded ``matches`` search did not end in the time it was given.
+
+    ``seconds`` is that time and ``what`` names the limit it came from. ``failed`` is set
+    instead when the search could not be run where it can be stopped (no process could be
+    forked): then it was not run at all, and the row is not judged either."""
+
+    def __init__(
+        self, message: str, *, seconds: float = 0.0, what: str = "", failed: str = ""
+    ) -> None:
+        super().__init__(message)
+        self.seconds = seconds
+        self.what = what
+        self.failed = failed
+
+
+Guard: TypeAlias = "Callable[[Callable[[], bytes]], bytes]"
+"""Runs a search so that it can be stopped (in another process) and returns its bytes; raises
+:class:`MatchTimedOut` when the time it may take is used up. Given by the caller: process
+control is I/O, and this module is pure (see ``goalfile.commands.checking``)."""
 
 
 def _evidence(line: bytes) -> str:
@@ -297,10 +332,15 @@ class _Track:
 
 
 class Evaluator:
-    """Judge one run of a check against an :class:`Expectation`, while it streams."""
+    """Judge one run of a check against an :class:`Expectation`, while it streams.
 
-    def __init__(self, expectation: Expectation) -> None:
+    With a ``guard``, a ``matches`` search that could backtrack without end (see
+    :mod:`goalfile.backtrack`) runs through it; once one runs out of time, no pattern is
+    searched again and :meth:`finish` says so in :attr:`Judgement.error`."""
+
+    def __init__(self, expectation: Expectation, *, guard: Guard | None = None) -> None:
         self.expectation = expectation
+        self._match_error: str | None = None
         self._tracks = {"stdout": _Track(), "stderr": _Track()}
         self._text: dict[str, list[TextCheck]] = {"stdout": [], "stderr": []}
         self._match: dict[str, list[MatchCheck]] = {"stdout": [], "stderr": []}
@@ -315,7 +355,7 @@ class Evaluator:
                 for name in _SOURCES[clause.stream]:
                     self._text[name].append(text_check)
             elif isinstance(clause, out.MatchClause):
-                check = match_check = out.MatchCheck(clause)
+                check = match_check = out.MatchCheck(clause, guard=guard)
                 for name in _SOURCES[clause.stream]:
                     self._match[name].append(match_check)
             elif isinstance(clause, out.PrintsClause):
@@ -351,12 +391,15 @@ class Evaluator:
         for text_check in self._text[name]:
             text_check.feed(name, piece, track.partial, head)
         matches = self._match[name]
-        if matches and head is not None:
+        if matches and head is not None and self._match_error is None:
             nl_last = piece.rfind(b"\n")
             block = head if nl_last == nl_first else head + piece[nl_first:nl_last]
             decoded = block.decode("utf-8", "replace")
-            for match_check in matches:
-                match_check.search(name, decoded)
+            try:
+                for match_check in matches:
+                    match_check.search(name, decoded)
+            except MatchTimedOut as exc:
+                self._match_error = str(exc)
         if name == "stdout":
             for prints_check in self._prints:
                 prints_check.feed(piece)
@@ -386,8 +429,15 @@ class Evaluator:
                     first_hit = line
             elif isinstance(clause, out.MatchClause):
                 assert isinstance(check, out.MatchCheck)
-                where, line = check.result(tracks)
-                if where is None:
+                where = line = None
+                if self._match_error is None:
+                    try:
+                        where, line = check.result(tracks)
+                    except MatchTimedOut as exc:
+                        self._match_error = str(exc)
+                if self._match_error is not None:
+                    failure = f"{format_clause(clause)}: not judged"
+                elif where is None:
                     failure = f"{format_clause(clause)}: no line matches"
                 elif first_hit is None:
                     first_hit = line
@@ -408,6 +458,10 @@ class Evaluator:
         else:
             last = tracks["stdout"].last_line() or tracks["stderr"].last_line()
             evidence = _evidence(last) if last else ""
+        if self._match_error is not None:
+            return Judgement(
+                holds=False, failures=tuple(failures), evidence=evidence, error=self._match_error
+            )
         return Judgement(holds=holds, failures=tuple(failures), evidence=evidence)
 
 

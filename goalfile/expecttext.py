@@ -32,7 +32,7 @@ from goalfile.expect import (
 )
 
 if TYPE_CHECKING:
-    from goalfile.expect import Clause
+    from goalfile.expect import Clause, Guard
 
 __all__ = [
     "FORMS",
@@ -733,11 +733,31 @@ class TextCheck:
 
 
 class MatchCheck:
-    """matches: block search over complete lines, each candidate confirmed on its line."""
+    """matches: block search over complete lines, each candidate confirmed on its line.
 
-    __slots__ = ("found", "lines", "linewise", "rx_block", "rx_line")
+    With a ``guard`` (see :class:`~goalfile.expect.Evaluator`), a search that could backtrack
+    without end goes through it: always for a pattern :mod:`goalfile.backtrack` finds
+    exponential or with two ambiguous repeats, and for any pattern with a repeat without a bound
+    when the text holds a line of :data:`LONG_LINE` characters or more (``/a*b/`` costs n^2
+    steps on a line of n ``a``). Such blocks are gathered, up to :data:`GUARD_BATCH`
+    characters, and searched together, so a check that prints little costs one guarded search
+    per stream, when it ends."""
 
-    def __init__(self, clause: MatchClause) -> None:
+    __slots__ = (
+        "always",
+        "clause",
+        "found",
+        "guard",
+        "lines",
+        "linewise",
+        "long_only",
+        "pending",
+        "pending_size",
+        "rx_block",
+        "rx_line",
+    )
+
+    def __init__(self, clause: MatchClause, *, guard: Guard | None = None) -> None:
         try:
             self.rx_line = _compile(clause.pattern)
             self.rx_block = _compile(clause.pattern, re.MULTILINE)
@@ -745,17 +765,75 @@ class MatchCheck:
             raise ExpectedSyntaxError(
                 bad.reason, column=1, hint=_hint(bad.tip), clause=format_clause(clause)
             ) from None
+        self.clause = clause
         self.linewise = re.search(_LINEWISE, clause.pattern) is not None
         self.found = dict.fromkeys(_SOURCES[clause.stream], False)
         self.lines: dict[str, str] = {}
+        self.guard = guard
+        self.always = self.long_only = False
+        if guard is not None and _REPEAT_HINT.search(clause.pattern):  # no repeat: no backtracking
+            from goalfile.backtrack import analyse
+
+            found = analyse(clause.pattern)
+            self.always = found is None or found.exponential or found.ambiguous >= 2
+            self.long_only = found is not None and found.repeats > 0
+        self.pending: dict[str, list[str]] = {name: [] for name in self.found}
+        self.pending_size = dict.fromkeys(self.found, 0)
 
     def search(self, name: str, block: str) -> None:
         if self.found[name] or (name == "stderr" and self.found.get("stdout")):
             return
+        if self.always or (self.long_only and _has_long_line(block)):
+            self.pending[name].append(block)
+            self.pending_size[name] += len(block)
+            if self.pending_size[name] >= GUARD_BATCH:
+                self._flush(name, "")
+            return
+        if self.pending[name]:
+            self._flush(name, "")
+            if self.found[name]:
+                return
         line = self._first(block)
         if line is not None:
             self.found[name] = True
             self.lines[name] = line[:EVIDENCE_CHARS].rstrip()
+
+    def _flush(self, name: str, partial: str) -> None:
+        """Search the gathered blocks of ``name``, then ``partial`` (its unfinished last
+        line), through the guard."""
+        block = "\n".join(self.pending[name])
+        self.pending[name] = []
+        self.pending_size[name] = 0
+        rx_line = self.rx_line
+
+        def work() -> bytes:
+            line = self._first(block) if block else None
+            if line is None and partial and rx_line.search(partial):
+                line = partial
+            if line is None:
+                return b""
+            return b"1" + line[:EVIDENCE_CHARS].encode("utf-8", "surrogatepass")
+
+        assert self.guard is not None
+        try:
+            answer = self.guard(work)
+        except expect.MatchTimedOut as exc:
+            if exc.failed:
+                raise expect.MatchTimedOut(
+                    f"{format_clause(self.clause)}: the {name} could not be searched: {exc.failed}",
+                    failed=exc.failed,
+                ) from None
+            raise expect.MatchTimedOut(
+                f"{format_clause(self.clause)}: the search of the {name} ran out of time "
+                f"after {round(exc.seconds, 1):g}s ({exc.what}); the pattern can backtrack "
+                "without end (repeats inside repeats, or ways that overlap): rewrite it so that "
+                "each character can be matched one way only",
+                seconds=exc.seconds,
+                what=exc.what,
+            ) from None
+        if answer:
+            self.found[name] = True
+            self.lines[name] = answer[1:].decode("utf-8", "surrogatepass").rstrip()
 
     def _first(self, block: str) -> str | None:
         """The first line of ``block`` that the pattern matches, or None."""
@@ -783,11 +861,38 @@ class MatchCheck:
             if self.found[name]:
                 return name, self.lines[name]
             partial = tracks[name].partial
-            if partial:
-                last = partial.decode("utf-8", "replace")
-                if self.rx_line.search(last):
-                    return name, last[:EVIDENCE_CHARS].rstrip()
+            last = partial.decode("utf-8", "replace") if partial else ""
+            if self.pending[name] or (
+                last and (self.always or (self.long_only and len(last) >= LONG_LINE))
+            ):
+                self._flush(name, last)
+                if self.found[name]:
+                    return name, self.lines[name]
+                continue
+            if last and self.rx_line.search(last):
+                return name, last[:EVIDENCE_CHARS].rstrip()
         return None, None
+
+
+_REPEAT_HINT = re.compile(r"[*+?{]")  # what every repeat of a pattern is written with
+
+LONG_LINE = 2048
+"""Characters from which a line counts as long for a pattern with a repeat (see
+:class:`MatchCheck`); every line of twice as many is found so."""
+
+GUARD_BATCH = 1 << 20
+"""Characters of complete lines gathered for one guarded search."""
+
+
+def _has_long_line(block: str) -> bool:
+    """Whether ``block`` holds a line of :data:`LONG_LINE` characters or more: sure for one of
+    twice as many (it covers a whole window), at one search per window of the block."""
+    if len(block) < LONG_LINE:
+        return False
+    return any(
+        block.find("\n", start, start + LONG_LINE) < 0
+        for start in range(0, len(block) - LONG_LINE + 1, LONG_LINE)
+    )
 
 
 class PrintsCheck:

@@ -12,6 +12,7 @@ from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclos
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
+    from goalfile.expect import Expectation
     from goalfile.unseen import Unseen
 
 PLACEHOLDER = "FILL IN"
@@ -480,6 +481,42 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 message=f"{label}: expected has no exit clause, so the exit status is not judged",
                 hint="add `exit 0` (or the status a passing run has)",
             )
+        yield from _backtracking_findings(goal, row, label, expectation)
+
+
+def _backtracking_findings(
+    goal: Goal, row: Criterion, label: str, expectation: Expectation
+) -> Iterable[Finding]:
+    """A ``matches`` pattern that can backtrack exponentially (see :mod:`goalfile.backtrack`):
+    a warning, since verify stops such a search at the row's time limit (the row is then an
+    error) and the reading can flag a pattern that is slow on no real output."""
+    for clause in expectation.clauses:
+        pattern = getattr(clause, "pattern", None)
+        if pattern is None or not _REPEAT_HINT.search(pattern):
+            continue
+        from goalfile.backtrack import analyse
+
+        found = analyse(pattern)
+        if found is None or not found.exponential:
+            continue
+        from goalfile.expect import format_clause
+
+        yield Finding(
+            severity=Severity.WARNING,
+            line=row.line,
+            column=_column_of(goal, row, pattern),
+            code="backtracking-pattern",
+            message=f"{label}: the pattern of `{format_clause(clause)}` can backtrack "
+            "exponentially: a repeat inside a repeat, or ways of a repeated part that can take "
+            "the same character, so a line that almost matches can keep the search busy for "
+            "hours; verify ends the search at the row's time limit and the row is an error",
+            hint="write it so that each character can be matched one way only: `/^a+$/` for "
+            "`/^(a+)+$/`, `/^(\\d+,)*\\d+$/` for `/^(\\d+,?)+$/`, or make the inner repeat "
+            "possessive (`a++`) or an atomic group (`(?>a+)`), which never backtrack",
+        )
+
+
+_REPEAT_HINT = re.compile(r"[*+?{]")  # what every repeat of a pattern is written with
 
 
 def _unseen_findings(goal: Goal) -> Iterable[Finding]:

@@ -718,6 +718,86 @@ def _outcome(
     )
 
 
+_MAX_FD = 1 << 20
+"""Above every descriptor a process has here (``os.closerange`` stops at the real limit)."""
+
+
+class BoundedCallFailed(Exception):
+    """The child of :func:`call_bounded` ended without an answer (it raised, or was killed)."""
+
+
+def call_bounded(work: Callable[[], bytes], *, timeout: float) -> bytes | None:
+    """What ``work()`` returns, computed in a forked child of this process; None when it did
+    not finish within ``timeout`` seconds (the child is then killed).
+
+    For pure work that no thread and no signal handler can stop, such as a regular expression
+    search that backtracks without end in ``re``'s C code: the child is another process, so
+    killing it ends the work wherever it is. The child shares this process's memory as it was
+    at the fork (nothing is copied to it), sends back only the bytes ``work`` returns, and ends
+    with ``os._exit`` (no buffer of this process is flushed twice). It leads a process group of
+    its own, registered with the guard like a check's (see :func:`_guard_say`), and keeps no
+    descriptor but its answer's pipe: should this process die without killing it, even by
+    SIGKILL, the guard ends it, and else SIGALRM, with its default action, ends it two
+    seconds after ``timeout``. Ctrl-C, or any exception while waiting, kills the child before it
+    propagates. Raises :class:`BoundedCallFailed` when the child ended without an answer."""
+    read_end, write_end = os.pipe()
+    _guard_say("?")
+    try:
+        pid = os.fork()
+    except BaseException:
+        _guard_say("!")
+        os.close(read_end)
+        os.close(write_end)
+        raise
+    if pid == 0:  # the child: no Python-level cleanup, whatever happens
+        code = 1
+        try:
+            os.setpgid(0, 0)  # a group of its own, which the guard ends should goalfile die
+            # nothing of this process's but the answer's pipe: not the guard's pipe (whose
+            # end of input tells the guard goalfile is gone), not a lock, not a check's pipe
+            os.closerange(0, write_end)
+            os.closerange(write_end + 1, _MAX_FD)
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.alarm(max(int(timeout) + 2, 2))
+            view = memoryview(work())
+            while view:
+                view = view[os.write(write_end, view) :]
+            code = 0
+        finally:
+            os._exit(code)
+    with contextlib.suppress(OSError):  # the child may have done it, or ended, already
+        os.setpgid(pid, pid)
+    _guard_say(f"+{pid}")
+    os.close(write_end)
+    chunks: list[bytes] = []
+    answered = False
+    deadline = time.monotonic() + max(timeout, 0.0)
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(read_end, selectors.EVENT_READ)
+            while (left := deadline - time.monotonic()) > 0:
+                if not selector.select(left):
+                    continue
+                data = os.read(read_end, CHUNK_SIZE)
+                if not data:
+                    answered = True
+                    break
+                chunks.append(data)
+    finally:
+        os.close(read_end)
+        if not answered:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        _guard_say(f"-{pid}")
+    if not answered:
+        return None
+    if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
+        raise BoundedCallFailed(f"the search process ended with status {status}")
+    return b"".join(chunks)
+
+
 def syntax_error(
     *,
     shell: str,

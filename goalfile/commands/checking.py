@@ -13,6 +13,52 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.model import Criterion, Goal, RowResult, Verdict
 
+MATCH_TIME_LIMIT = 30.0
+"""Seconds the guarded ``matches`` searches of one run of a row may take in all, when neither
+the row nor the goal sets a time limit (see :class:`MatchGuard`)."""
+
+
+class MatchGuard:
+    """Runs a ``matches`` search that could backtrack without end in a forked child, which is
+    killed when the row's searches have used up their time (:mod:`goalfile.expect`'s
+    ``Guard``). The time is the row's limit (its ``timeout`` cell, else the goal's
+    ``timeout:``), no more than what is left of the goal's time limit, else
+    :data:`MATCH_TIME_LIMIT`; it is counted apart from the check's own run."""
+
+    def __init__(
+        self, *, timeout: float | None, deadline: float | None, clock: Callable[[], float]
+    ) -> None:
+        self._clock = clock
+        self._deadline = deadline
+        self._seconds = timeout if timeout is not None else MATCH_TIME_LIMIT
+        self._what = (
+            "the row's time limit"
+            if timeout is not None
+            else "goalfile's limit for the searches of a row without a time limit"
+        )
+        self._left = self._seconds
+
+    def __call__(self, work: Callable[[], bytes]) -> bytes:
+        from goalfile.expect import MatchTimedOut
+        from goalfile.run import BoundedCallFailed, call_bounded
+
+        start = self._clock()
+        left, seconds, what = self._left, self._seconds, self._what
+        if self._deadline is not None and self._deadline - start < left:
+            left = self._deadline - start
+            seconds, what = max(left, 0.0), "what was left of the goal's time limit"
+        try:
+            answer = call_bounded(work, timeout=left) if left > 0 else None
+        except (OSError, BoundedCallFailed) as exc:
+            raise MatchTimedOut(
+                "not searched",
+                failed=f"the search's process could not run ({exc}); nothing was judged",
+            ) from None
+        self._left -= self._clock() - start
+        if answer is None:
+            raise MatchTimedOut("the search ran out of time", seconds=seconds, what=what)
+        return answer
+
 
 @dataclass(frozen=True, kw_only=True)
 class Tails:
@@ -51,7 +97,9 @@ def check_row(
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
     )
-    evaluator = Evaluator(expectation)
+    evaluator = Evaluator(
+        expectation, guard=MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock)
+    )
     outcome = run_check(
         spec,
         on_output=lambda name, data: evaluator.feed(
@@ -106,6 +154,10 @@ def check_row(
         # it did not run to its end, so it cannot be met (DESIGN §4); the clauses still say why
         signal = outcome.signal or 0
         judgement = evaluator.finish(128 + signal)
+        if judgement.error is not None:
+            return _not_judged(
+                make(Verdict.ERROR, f"signal {signal}", "", False), judgement.error, tail
+            ), tail
         failures = (f"killed by signal {signal}", *judgement.failures)
         return _unmet(make, f"signal {signal}", judgement.evidence, failures, tail), tail
     status = outcome.exit_status if outcome.exit_status is not None else -1
@@ -117,6 +169,8 @@ def check_row(
         result = make(Verdict.ERROR, exit_text, f"{what}: {last}" if last else what, bool(last))
         result = replace(result, why=(f"exit {status}: {what}" + (f": {last}" if last else ""),))
         return _with_excerpt(result, tail, ()), tail
+    if judgement.error is not None:
+        return _not_judged(make(Verdict.ERROR, exit_text, "", False), judgement.error, tail), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
@@ -138,6 +192,11 @@ def _unmet(
     reason = "; ".join(failures) or "(no output)"
     result = make(Verdict.UNMET, exit_text, f"{reason} (no output)", False)
     return _with_excerpt(replace(result, why=tuple(failures)), tail, ())
+
+
+def _not_judged(result: RowResult, reason: str, tail: Tails) -> RowResult:
+    """An error row whose output could not be judged: a ``matches`` search ran out of time."""
+    return _with_excerpt(replace(result, evidence=reason, why=(reason,)), tail, ())
 
 
 def _last_line(lines: Sequence[str]) -> str:
