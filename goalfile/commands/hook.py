@@ -885,10 +885,14 @@ _LIMIT_TEXTS = frozenset(
 )
 
 
+# a `matches` search ended when the goal's time was up (goalfile.commands.checking.MatchGuard)
+_SEARCH_LIMIT_TEXT = "s (what was left of the goal's time limit); the pattern can backtrack"
+
+
 def _cut_short(result: VerifyResult, *, out_of_time: bool) -> list[str]:
     """The rows of ``result`` that the time the hook gave verify ended before they were
     judged: an error that says the goal's time limit was reached (or a judge that timed out
-    when that time was up)."""
+    when that time was up, or a `matches` search that ran out of what was left of it)."""
     return [
         row.id
         for row in result.rows
@@ -896,6 +900,7 @@ def _cut_short(result: VerifyResult, *, out_of_time: bool) -> list[str]:
         and (
             row.evidence in _LIMIT_TEXTS
             or (out_of_time and row.evidence.startswith("judge error: the judge timed out"))
+            or (": the search of the " in row.evidence and _SEARCH_LIMIT_TEXT in row.evidence)
         )
     ]
 
