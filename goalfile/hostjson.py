@@ -23,6 +23,7 @@ indentation.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
@@ -162,7 +163,34 @@ def _indent(text: str) -> int | str:
 
 def render(document: Mapping[str, object], *, like: str = "") -> str:
     """JSON text in the indentation of ``like`` (two spaces by default), ending in a newline."""
-    return json.dumps(document, indent=_indent(like), ensure_ascii=False) + "\n"
+    return json.dumps(document, indent=_indent(like), ensure_ascii=False, allow_nan=False) + "\n"
+
+
+class _NotWritable(ValueError):
+    """A JSON value goalfile could read but could not write back as JSON."""
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e400: JSON, but it would come back as `Infinity`
+        raise _NotWritable(f"the number {text} is too large to be written back")
+    return number
+
+
+def _constant(name: str) -> object:
+    raise _NotWritable(f"{name} is not JSON")
+
+
+def _writable(document: object) -> None:
+    """Raise :class:`_NotWritable` for a string holding a lone surrogate (a `\\ud800` escape,
+    valid JSON text but no UTF-8 character)."""
+    try:
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise _NotWritable(
+            "a string holds an escape of a lone surrogate (such as \\ud800), which is no "
+            "character and cannot be written back as UTF-8"
+        ) from None
 
 
 def load(path: Path) -> tuple[object, str | None]:
@@ -182,7 +210,15 @@ def load(path: Path) -> tuple[object, str | None]:
     if not text.strip():
         return {}, text
     try:
-        return json.loads(text), text
+        document = json.loads(text, parse_float=_finite, parse_constant=_constant)
+        _writable(document)
+        return document, text
+    except _NotWritable as exc:
+        raise SettingsError(
+            f"{exc}; the file was left untouched",
+            file=str(path),
+            hint="fix the JSON by hand, then run this again",
+        ) from None
     except json.JSONDecodeError as exc:
         raise SettingsError(
             f"not valid JSON: {exc.msg}; the file was left untouched",

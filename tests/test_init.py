@@ -135,6 +135,32 @@ def test_an_existing_goalfile_hook_is_not_added_twice(fresh: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ('{"n": 1e400}\n', "the number 1e400 is too large to be written back"),
+        ('{"n": NaN}\n', "NaN is not JSON"),
+        ('{"n": -Infinity}\n', "-Infinity is not JSON"),
+        ('{"x": "\\ud800"}\n', "lone surrogate"),
+    ],
+)
+def test_a_settings_file_goalfile_could_not_write_back_is_left_untouched(
+    fresh: Path, text: str, said: str
+) -> None:
+    """`1e400` is JSON, but Python reads it as infinity and wrote it back as `Infinity`, which
+    no JSON reader takes (Claude Code then dropped every hook of the file, goalfile's too); a
+    `\\ud800` escape ended init in a traceback. Both are reported, and the file kept."""
+    (fresh / ".claude").mkdir()
+    (fresh / CLAUDE).write_text(text, encoding="utf-8")
+    done = run_goalfile("init", cwd=fresh)
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"{fresh / CLAUDE}: " in done.stderr and said in done.stderr, done.stderr
+    assert "the file was left untouched" in done.stderr
+    assert (fresh / CLAUDE).read_text("utf-8") == text
+    assert stop_commands(json.loads((fresh / CODEX).read_text("utf-8")))  # the other one is done
+
+
+@pytest.mark.parametrize(
     ("text", "line", "column"),
     [
         ('{\n  "hooks": {\n    "Stop": [\n  }\n}\n', 4, 3),
