@@ -616,7 +616,8 @@ def meaning_lines(lines: Sequence[str]) -> list[str]:
     """An entry's lines as Markdown means them (:func:`entry_lines`), for comparing two
     versions of an entry: what a formatter such as mdformat changes (blank lines, table
     padding and alignment rows, an indented block turned into a fenced one, backslash escapes
-    outside code spans, the bullet character) is left out; every word, cell and output line is
+    outside code spans, an autolink's brackets, the backticks and spaces around a code span's
+    text, the bullet character) is left out; every word, cell and output line is
     kept, and a line of code (output) never reads like a line of text: it is kept behind four
     spaces, which no text line begins with."""
     out: list[str] = []
@@ -631,11 +632,13 @@ def meaning_lines(lines: Sequence[str]) -> list[str]:
             cells = row_cells(text)
             if all(_RULE_CELL_RE.match(c) for c in cells):
                 continue
-            out.append("| " + " | ".join(_unescape(c, autolinks=True) for c in cells) + " |")
+            out.append(
+                "| " + " | ".join(_unescape(c, autolinks=True, spans=True) for c in cells) + " |"
+            )
             continue
         if text[:2] in ("* ", "+ "):
             text = "- " + text[2:]
-        shown = _unescape(text, autolinks=True)
+        shown = _unescape(text, autolinks=True, spans=True)
         # an escaped `\|` at the start is text, not a row: it never reads like one
         out.append("\\" + shown if shown.startswith("|") else shown)
     return out
@@ -655,11 +658,14 @@ _AUTOLINK_RE = re.compile(
 )
 
 
-def _unescape(text: str, *, autolinks: bool = False) -> str:
+def _unescape(text: str, *, autolinks: bool = False, spans: bool = False) -> str:
     """``text`` with backslash escapes outside code spans consumed, as CommonMark reads them
     (left to right: an escaped backtick opens no code span). With ``autolinks``, an autolink
     outside code spans is also read as the text it shows (``<https://x>`` as ``https://x``,
-    as a bare URL shows: markdownlint's fix of a bare URL wraps it so).
+    as a bare URL shows: markdownlint's fix of a bare URL wraps it so). With ``spans``, each
+    code span is written in one form of what it shows (:func:`_span_shown`), so the backticks
+    and spaces a formatter picks around the same code (prettier writes the fewest that
+    work) read alike.
 
     A code span opens at a run of backticks (from where the reading is: after an escaped
     backtick, the rest of its run) and closes at the first later run of exactly as many, on
@@ -669,12 +675,13 @@ def _unescape(text: str, *, autolinks: bool = False) -> str:
     text, where one regular expression for the same reading backtracks (cubic on a line of
     unclosed runs of growing length)."""
     links = autolinks and "<" in text
-    if not links:
+    spans = spans and "`" in text
+    if not links and not spans:
         if "\\" not in text:
             return text  # a code span is kept as it is: without escapes, nothing changes
         if "`" not in text:
             return _ESCAPE_RE.sub(_kept_character, text)
-    elif "`" not in text and "\\" not in text:
+    elif not spans and "\\" not in text:
         return _AUTOLINK_RE.sub(_kept_character, text)
     runs: dict[int, list[int]] = {}  # the start of each run of backticks, by its length
     for run in _BACKTICKS_RE.finditer(text):
@@ -695,18 +702,39 @@ def _unescape(text: str, *, autolinks: bool = False) -> str:
             pos = end
             continue
         closed = end  # no span: the run is text
+        opened = end
         for opening in range(start, end):  # the run from here, one backtick fewer each time
             closing = _closing_run(runs, breaks, end, end - opening)
             if closing is not None:
-                closed = closing
+                closed, opened = closing, opening
                 break
         out.append(plain(text[pos:start]))
-        out.append(text[start:closed])
+        if spans and opened < end:
+            out.append(text[start:opened])  # the backticks of the run before the span's
+            ticks = end - opened
+            out.append(_span_shown(text[end : closed - ticks]))
+        else:
+            out.append(text[start:closed])
         pos = closed
 
 
 def _kept_character(match: re.Match[str]) -> str:
     return match.group(1)
+
+
+def _span_shown(inner: str) -> str:
+    """A code span of the text ``inner`` (between its backticks) shows, in one form, the one
+    goalfile writes (as mdformat does): one space off each end when both have one and it is
+    not all spaces (CommonMark's rule), then a fence one backtick longer than the longest run
+    inside, with a space inside each end when the text holds a backtick. Two spans that show
+    the same text give the same form, and the text can be read back from it."""
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
+        inner = inner[1:-1]
+    longest = max((len(run) for run in _BACKTICKS_RE.findall(inner)), default=0)
+    if not longest:
+        return f"`{inner}`"
+    fence = "`" * (longest + 1)
+    return f"{fence} {inner} {fence}"
 
 
 def _with_autolinks_shown(text: str) -> str:

@@ -1,7 +1,8 @@
 """Goal files as goalfile writes them, for the tests that run outside formatters on them
 (tests/test_prettier.py, tests/test_markdownlint.py): a git repository whose `goals/` holds a
 draft from `goalfile init`, an active goal, one after several verify runs, a `met` one, one
-blocked and resumed with a URL in its reason, and the shipped examples; and what goalfile reads
+blocked and resumed with a URL in its reason, one whose check and output hold backticks,
+and the shipped examples; and what goalfile reads
 from them, to compare before and after a formatter ran."""
 
 from __future__ import annotations
@@ -68,6 +69,15 @@ def goal_repo(root: Path) -> Path:
         ).returncode
         == 0
     )  # fmt: skip
+    assert (
+        run_goalfile(
+            *new, "ticks", "code quoted in output",
+            "--check", "echo 'use `x` here'; echo 'run ``y`` now'",
+            "--expected", 'exit 0; stdout contains "``z``"',
+            cwd=repo,
+        ).returncode
+        == 0
+    )  # fmt: skip
     for example in ("hello.md", "unmet.md"):
         shutil.copyfile(REPO / "examples" / example, repo / "goals" / example)
     must(run_goalfile("verify", "goals/several.md", cwd=repo))
@@ -78,6 +88,7 @@ def goal_repo(root: Path) -> Path:
     (repo / "d.txt").write_text("", encoding="utf-8")
     assert run_goalfile("verify", "goals/done.md", cwd=repo).returncode == 0
     must(run_goalfile("verify", "goals/linked.md", cwd=repo))
+    must(run_goalfile("verify", "goals/ticks.md", cwd=repo))
     blocked = run_goalfile(
         "block", "goals/linked.md",
         "--reason", "waiting on https://example.com/issues/7 and *the* owner",

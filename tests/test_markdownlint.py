@@ -46,7 +46,7 @@ def test_markdownlint_fix_changes_nothing_goalfile_reads(setup: tuple[Path, Path
     binary, repo, before = setup
     fix(binary, repo)
     try:
-        assert len(git(repo, "diff", "--name-only").split()) == 7
+        assert len(git(repo, "diff", "--name-only").split()) == 8
         text = (repo / "goals" / "linked.md").read_text(encoding="utf-8")
         assert "blocker: waiting on <https://example.com/issues/7> and" in text, text
         assert "resolved: see <https://example.org/y>" in text, text

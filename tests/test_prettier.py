@@ -50,11 +50,21 @@ def test_prettier_with_its_defaults_changes_nothing_goalfile_reads(
     assert done.returncode == 0, done.stdout + done.stderr
     try:
         changed = git(repo, "diff", "--name-only").split()
-        assert len(changed) == 7, changed  # it really reformatted every goal file
+        assert len(changed) == 8, changed  # it really reformatted every goal file
         diff = git(repo, "diff")
         assert "\n+| id  | criterion " in diff  # a padded table
         assert "+status: draft # draft |" in diff  # a frontmatter comment respaced
+        # code spans rewritten with the fewest backticks that work, the same code shown
+        assert "| ``` run ``y`` now ``` |" in git(repo, "show", "HEAD:goals/ticks.md")
+        assert "| `run ``y`` now` |" in (repo / "goals" / "ticks.md").read_text(encoding="utf-8")
         assert readings(repo) == before
+        # what a span shows is still compared: another word in it is a rewritten entry
+        ticks = repo / "goals" / "ticks.md"
+        shown = ticks.read_text(encoding="utf-8")
+        ticks.write_text(shown.replace("`run ``y`` now`", "`run ``z`` now`"), encoding="utf-8")
+        audit = run_goalfile("audit", "--against", "HEAD", "goals/ticks.md", cwd=repo)
+        assert audit.returncode == 1 and "entry-rewritten" in audit.stdout, audit.stdout
+        ticks.write_text(shown, encoding="utf-8")
         # goalfile's next entry, written into the formatted file, is in prettier's style too:
         # prettier then respaces only the comment after the status goalfile set (goalfile
         # keeps the comment where it was)
