@@ -25,7 +25,10 @@ interval timer whose signal (SIGALRM) keeps its default action ends it without t
 interpreter. Where the work was comes from the child's stack, which :mod:`faulthandler`
 writes on SIGUSR1 from its C-level handler just before that signal ends the child, so the
 child writes nothing after the watchdog has decided; a SIGTERM or SIGINT that reaches the
-child too (a host that signals the whole tree) only stops it where it is.
+child too (a host that signals the whole tree) stops it where it is, or, while it writes a
+goal file (:func:`goalfile.files.write_atomic` holds the signals), once that write is over,
+as an interrupt the hook answers with a hold; the watchdog, signalled as well, has normally
+answered and ended the child before.
 
 Run inside another program (a host's library, a test's ``CliRunner``), forking is not
 goalfile's to do: a thread waits for the time limit instead (:class:`Watch`), with the
