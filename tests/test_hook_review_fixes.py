@@ -345,7 +345,7 @@ def test_the_fix_for_an_unborn_head_names_the_branch_it_was_on(project: Path) ->
     answer, _ = hook(project, {"cwd": str(project)})
     assert answer["decision"] == "block", answer
     reason = str(answer["host_output"]["reason"])  # type: ignore[index]
-    assert fix_of(reason) == "git symbolic-ref HEAD refs/heads/main", reason
+    assert fix_of(reason) == "git -C . symbolic-ref HEAD refs/heads/main", reason
     sh(fix_of(reason), project)
     assert git(project, "symbolic-ref", "HEAD").strip() == "refs/heads/main"
     verified_unmet(hook(project, {"cwd": str(project)})[0])
@@ -361,8 +361,8 @@ def test_an_unborn_head_with_no_single_branch_before_it_gets_no_guess(project: P
     assert answer["decision"] == "block", answer
     reason = str(answer["host_output"]["reason"])  # type: ignore[index]
     assert "fix:" not in reason, reason
-    assert "(`git branch --list` lists them: a-old-experiment, main)" in reason, reason
-    assert "`git symbolic-ref HEAD refs/heads/NAME`" in reason, reason
+    assert "(`git -C . branch --list` lists them: a-old-experiment, main)" in reason, reason
+    assert "`git -C . symbolic-ref HEAD refs/heads/NAME`" in reason, reason
 
 
 # --- F9: git's error line, not its advice ----------------------------------------------------

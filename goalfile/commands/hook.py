@@ -1253,7 +1253,7 @@ def _unlisted(root: Path, exc: Exception, here: Path, stop: StopInput) -> GoalOu
     may be hidden, so it holds the agent once, with git's error (and, where one is known, the
     command that lets git list it again)."""
     shown = _shown(root, here)
-    git = "git" if shown == "." else f"git -C {shell_word(shown)}"
+    git = f"git -C {shell_word(shown)}"
     ref = getattr(exc, "ref", None)
     branches = getattr(exc, "branches", ())
     safe = getattr(exc, "safe_directory", None)
