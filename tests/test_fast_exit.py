@@ -33,8 +33,9 @@ TEARDOWN = (
     "        sys.stderr.write('torn down\\n')\n"
     "sys.modules['said'] = Said()"
 )
-# a thread still alive when the command ends: the interpreter's exit must wait for it
-THREAD = "import threading, time\nthreading.Thread(target=time.sleep, args=(1.5,)).start()"
+# a thread alive until the interpreter's own exit stops the main thread: the exit must wait
+# for it, so the command cannot end the process itself
+THREAD = "import threading\nthreading.Thread(target=threading.main_thread().join).start()"
 
 
 def program(setup: str, *args: str | Path, cwd: Path) -> subprocess.CompletedProcess[bytes]:
