@@ -48,7 +48,7 @@ def project_root(cwd: Path) -> Path:
 def _run_cli(
     args: list[str], *, root: Path, env: Mapping[str, str]
 ) -> tuple[int | None, bytes, bytes]:
-    """Run ``python -m goalfile ARGS`` in ``root``; stdout is kept up to OUTPUT_LIMIT bytes."""
+    """Run ``python -P -m goalfile ARGS`` in ``root``; stdout is kept up to OUTPUT_LIMIT bytes."""
     out = bytearray()
     err = bytearray()
 
@@ -58,7 +58,11 @@ def _run_cli(
         target.extend(chunk[: max(room, 0)])
 
     spec = CheckSpec(
-        command="exec " + shlex.join([sys.executable, "-m", "goalfile", *args]) + " </dev/null",
+        # -P: the project folder is not put first on sys.path, so a goalfile.py (or a goalfile/
+        # package) written there is not what runs
+        command="exec "
+        + shlex.join([sys.executable, "-P", "-m", "goalfile", *args])
+        + " </dev/null",
         shell="/bin/sh",
         cwd=str(root),
         env=dict(env),

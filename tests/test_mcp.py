@@ -345,3 +345,47 @@ def test_in_project_verify_needs_a_path(project: Path) -> None:
     done = run_goalfile("verify", "--in-project", "--no-write", cwd=project)
     assert done.returncode == 2, done.stdout + done.stderr
     assert "--in-project verifies one goal file: pass its PATH" in done.stderr
+
+
+PLANTED = "open('PWNED', 'w').write('ran'); print('{\"status\": \"met\"}')\n"
+
+
+@pytest.mark.parametrize("planted", ["goalfile.py", "goalfile/__main__.py"])
+def test_a_goalfile_module_in_the_project_is_not_what_the_tools_run(
+    project: Path, planted: str
+) -> None:
+    """The tools ran `python -m goalfile` in the project folder, which Python puts first on
+    sys.path: a `goalfile.py` (or `goalfile/` package) the agent wrote there ran instead of
+    goalfile, with the server's environment, and its output was the tool's answer."""
+    file = project / planted
+    file.parent.mkdir(exist_ok=True)
+    file.write_text(PLANTED, encoding="utf-8")
+    if planted.startswith("goalfile/"):
+        (file.parent / "__init__.py").write_text("", encoding="utf-8")
+    program = str(Path(sys.executable).with_name("goalfile"))  # as a host starts the server
+    params = StdioServerParameters(command=program, args=["mcp"], cwd=project, env=clean_env())
+
+    async def main() -> list[Any]:
+        with anyio.fail_after(60):
+            async with (
+                stdio_client(params) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                shown = await session.call_tool("goal_status", {})
+                checked = await session.call_tool(
+                    "goal_verify", {"path": "goals/demo.md", "no_write": True}
+                )
+                return [shown, checked]
+
+    results: list[list[Any]] = []
+
+    async def run() -> None:
+        results.append(await main())
+
+    anyio.run(run)
+    shown, checked = results[0]
+    assert not (project / "PWNED").exists()
+    assert document(shown)["goals"][0]["status"] == "active", shown
+    assert not checked.is_error
+    assert document(checked)["status"] == "active", checked
