@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from goalfile import ledger
-from goalfile.model import Budget, Entry, Finding, Goal, Severity, Status
+from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Finding, Goal, Severity, Status
 from goalfile.parse import ledger_region
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
@@ -431,7 +431,7 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
         else:
             fix = set_key_command(path, line, key, value)
         raised = recorded.value is not None and (typed is None or typed > recorded.value)
-        if raised and typed is not None:
+        if raised and typed is not None and typed <= BUDGET_LIMIT_MAX:  # a limit `budget` takes
             fix += (
                 f", or have a person raise it with `goalfile budget {_quoted(path)} "
                 f"--{key} {typed}`, which ledgers it"

@@ -37,6 +37,11 @@ class Budget:
     tokens: int | None = None
 
 
+# the largest limit a ledger entry can record (its numbers are 1 to 18 ASCII digits): `new` and
+# `budget` refuse a larger one at the command line, so no limit is written that counts for nothing
+BUDGET_LIMIT_MAX = 999_999_999_999_999_999
+
+
 class Cells(Sequence[tuple[str, str]]):
     """Every cell of a criteria row by header name, as written: ``(name, text)`` pairs, equal
     to (and hashed as) the tuple of those pairs. The names are one tuple that every row of a

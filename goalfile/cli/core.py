@@ -19,6 +19,7 @@ from goalfile.cli.base import (
     main,
 )
 from goalfile.errors import UsageError
+from goalfile.model import BUDGET_LIMIT_MAX
 from goalfile.shellword import shell_word
 
 # --- new ----------------------------------------------------------------------------------
@@ -33,6 +34,11 @@ def _limit(value: str | None) -> int | None:
         raise UsageError(f"{value!r} is not a whole number or `null`") from None
     if number <= 0:
         raise UsageError(f"{value!r}: a budget must be positive, or `null` for unbounded")
+    if number > BUDGET_LIMIT_MAX:
+        raise UsageError(
+            f"{value!r}: a budget is at most {BUDGET_LIMIT_MAX} (18 digits, the most a ledger "
+            "entry records), or `null` for unbounded"
+        )
     return number
 
 

@@ -16,6 +16,7 @@ from goalfile.cli.base import (
     json_option,
     main,
 )
+from goalfile.model import BUDGET_LIMIT_MAX
 
 
 def _report(result: Any, as_json: bool, lines: list[str]) -> None:
@@ -217,8 +218,16 @@ def impossible(path: str, row_id: str, reason: str, as_json: bool) -> int:
 
 @main.command()
 @click.argument("path", type=click.Path())
-@click.option("--iterations", type=click.IntRange(min=1), help="The new iteration limit.")
-@click.option("--tokens", type=click.IntRange(min=1), help="The new token limit.")
+@click.option(
+    "--iterations",
+    type=click.IntRange(min=1, max=BUDGET_LIMIT_MAX),
+    help=f"The new iteration limit (at most {BUDGET_LIMIT_MAX}).",
+)
+@click.option(
+    "--tokens",
+    type=click.IntRange(min=1, max=BUDGET_LIMIT_MAX),
+    help=f"The new token limit (at most {BUDGET_LIMIT_MAX}).",
+)
 @json_option
 @boundary
 def budget(path: str, iterations: int | None, tokens: int | None, as_json: bool) -> int:
