@@ -161,7 +161,7 @@ def test_a_part_of_the_goal_folders_discovery_cannot_read_holds_until_the_printe
             link.unlink()
             link.parent.rmdir()
     reasons = server.feedbacks()
-    assert len(reasons) == 1, (reasons, run.explain())
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
     [held] = reasons
     assert (
         f"goalfile cannot look for goals in {part.part}: {part.why}\n  fix: `{part.fix}`\n" in held
@@ -197,7 +197,7 @@ def test_a_repository_git_cannot_list_holds_with_gits_error(
     agent = Agent(trouble=f"{FIX} && {BREAK_INDEX}", otherwise=REBUILD_INDEX)
     server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
-    assert len(reasons) == 1, (reasons, run.explain())
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
     [held] = reasons
     assert (
         "goalfile cannot tell which goal files git tracks in the repository at .: "
@@ -235,7 +235,7 @@ def test_another_goal_copied_over_a_tracked_goal_holds_until_head_s_goal_is_chec
     agent = Agent(trouble=SWAP, otherwise=FIX)
     server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
-    assert len(reasons) == 2, (reasons, run.explain())
+    assert len(reasons) == 2 and server.stops() == 3, (reasons, run.explain())
     swapped, unmet = reasons
     fix = f"git checkout HEAD -- {GOAL}"
     assert (
