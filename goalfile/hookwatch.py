@@ -519,14 +519,7 @@ def held_reason(
     than any time limit."""
     from goalfile.shellword import shell_word
 
-    on = ""
-    if doing.goal is not None:
-        on = (
-            f"verifying {doing.goal}"
-            if doing.row is None
-            else f"on row {doing.row} of {doing.goal}"
-        )
-    at = ", ".join(filter(None, [f"it was at {where}" if where else "", on]))
+    at = f"it was at {where}" if where else ""
     if ended is not None:
         what = f"ended ({ended}) before it answered"
     elif signum is None:
@@ -539,6 +532,13 @@ def held_reason(
         f"goalfile hook stop {what}, so the stop is held: a Stop hook that does not reach its "
         "answer never lets the agent stop."
     )
+    if doing.goal is not None:  # what the work said it was on, in a sentence of its own
+        on = (
+            f"verifying {doing.goal}"
+            if doing.row is None
+            else f"on row {doing.row} of {doing.goal}"
+        )
+        held += f" It was {on}."
     goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
     if where is not None and _JUDGING.search(where):
         row = f" of row {doing.row}" if doing.row is not None else ""
@@ -546,8 +546,8 @@ def held_reason(
         return (
             f"{held} It was judging the output of a check{row} against its `expected` "
             f"column{column}: a `matches` pattern that backtracks (a repeat inside a repeat, "
-            "such as `(a+)+`, on a line it does not match) can take longer than any time "
-            "limit gives the hook. Tell the user: a person rewrites that pattern (`goalfile "
+            "such as `(a+)+`, on a line it does not match) can take longer than the time the "
+            "hook has. Tell the user: a person rewrites that pattern (`goalfile "
             f"lint {goal}` lists the goal's problems) and re-approves the changed row "
             f"(`goalfile activate --reapprove {goal} --reason TEXT`); the criteria are not the "
             "agent's to change. The next stop runs the hook again."

@@ -174,7 +174,7 @@ def test_a_block_while_judging_output_names_the_row_and_its_pattern(tmp_path: Pa
     reason = str(answer["reason"])
     if "did not answer within its time limit" in reason:
         assert "(goalfile/expecttext.py:" in reason or "(goalfile/expect.py:" in reason, reason
-        assert "on row C1 of goals/slow.md" in reason, reason
+        assert "It was on row C1 of goals/slow.md." in reason, reason
         assert "against its `expected` column (`stdout matches /^(a+)+$/`)" in reason, reason
         assert "`goalfile lint goals/slow.md`" in reason, reason
         assert "`goalfile activate --reapprove goals/slow.md --reason TEXT`" in reason, reason
@@ -218,8 +218,8 @@ def test_the_reason_for_a_search_names_what_the_work_said_it_was_on() -> None:
     reason = held_reason(
         None, limit=5.4, timeout=6, where="result (goalfile/expecttext.py:788)", doing=doing
     )
-    assert "(5.4s of the host's 6s hook timeout; it was at result" in reason
-    assert "on row C2 of goals/a b.md)" in reason
+    assert "hook timeout; it was at result (goalfile/expecttext.py:788)), so" in reason
+    assert "It was on row C2 of goals/a b.md." in reason
     assert (
         "output of a check of row C2 against its `expected` column (``stdout matches /`x`+/``)"
         in reason
