@@ -642,7 +642,7 @@ def _describe_owner(owner_file: Path) -> str:
         info = json.loads(read_regular_text(owner_file, what="lock owner note", limit=4096))
         since = time.strftime("%H:%M:%S", time.localtime(float(info["since"])))
         return f"`{info['command']}` (pid {info['pid']}, since {since})"
-    except (OSError, ValueError, KeyError, TypeError, Refused):
+    except (OSError, ValueError, RecursionError, KeyError, TypeError, Refused):
         return "another goalfile process"
 
 

@@ -53,7 +53,7 @@ def model_idle(*, git_folder: Path | None, goal: str, transcript: str) -> bool:
         usage = read_usage(transcript)
         marker = _marker(git_folder, usage.session_id, goal)
         data = json.loads(read_regular_text(marker, what="marker", limit=1 << 16))
-    except (GoalfileError, OSError, ValueError, UnicodeDecodeError):
+    except (GoalfileError, OSError, ValueError, RecursionError, UnicodeDecodeError):
         return False
     if not isinstance(data, dict) or data.get("session") != usage.session_id:
         return False

@@ -71,6 +71,10 @@ def parse_reply(raw: bytes, *, artifact_text: str) -> JudgeReply:
         value, end = json.JSONDecoder().raw_decode(text)
     except json.JSONDecodeError as exc:
         raise JudgeRejected(f"the judge's reply is not JSON: {exc.msg} at char {exc.pos}") from None
+    except RecursionError:
+        raise JudgeRejected("the judge's reply is JSON nested too deeply to read") from None
+    except ValueError:  # a number of more digits than int() reads
+        raise JudgeRejected("the judge's reply holds a number too long to read") from None
     if text[end:].strip():
         raise JudgeRejected("the judge printed more than one JSON value")
     if not isinstance(value, Mapping):

@@ -90,7 +90,7 @@ def recorded_focus(root: Path, notes: list[str] | None = None) -> Focus | None:
         if notes is not None:
             notes.append(f"the focus is ignored: {exc.render()}")
         return None
-    except (OSError, ValueError, UnicodeDecodeError):
+    except (OSError, ValueError, RecursionError, UnicodeDecodeError):  # Recursion: deep nesting
         return None
     goal = data.get("goal") if isinstance(data, dict) else None
     since = data.get("since") if isinstance(data, dict) else None

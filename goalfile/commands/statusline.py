@@ -30,7 +30,7 @@ def session_folder(raw: str, ctx: Context) -> Path:
     """The folder of the session: workspace.current_dir, else cwd, else ours."""
     try:
         data = json.loads(raw) if raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         data = {}
     if isinstance(data, dict):
         workspace = data.get("workspace")
