@@ -30,6 +30,7 @@ from goalfile.errors import (
 )
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
+from goalfile.shellword import shell_word
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
@@ -51,7 +52,6 @@ def read_text(path: str | os.PathLike[str]) -> str:
 Content = tuple[tuple[bytes, int, int], ...]
 """The bytes of a file as spans (buffer, start, end) of buffers, in order: a file written
 from the buffer it was read into and the bytes an edit added."""
-
 
 GOAL_SIZE_LIMIT = 64 << 20
 """The largest goal file goalfile reads, in bytes (64 MiB): a ledger of 200,000 entries is
@@ -192,13 +192,12 @@ def _is_socket(path: str | os.PathLike[str]) -> bool:
 
 
 def _too_large(path: str | os.PathLike[str], size: int, limit: int, what: str) -> GoalFileInvalid:
-    import shlex  # here: only a refusal needs it
 
     return GoalFileInvalid(
         f"is {size:,} bytes, larger than the {limit >> 20} MiB ({limit:,} bytes) a {what} may "
         "hold; nothing was read",  # file= names it
         file=str(path),
-        hint=f"remove it (`rm {shlex.quote(str(path))}`) if it is not a goal; a goal that large "
+        hint=f"remove it (`rm {shell_word(str(path))}`) if it is not a goal; a goal that large "
         "is not split (its contract rests on its first ledger entry, and audit reads moved "
         "entries as deleted): a person retires it whole, moving it out of the goal folders or "
         "committing its removal, and starts the next goal with `goalfile new`",
@@ -223,9 +222,7 @@ def read_regular_text(
     file, with ``hint`` as the fix: by default, remove it) and never waited on.
     Raises OSError as ``open`` does (FileNotFoundError...) and UnicodeDecodeError."""
     if hint is None:
-        import shlex  # here: only a refusal needs it
-
-        hint = f"remove it (`rm {shlex.quote(str(path))}`) or put a regular {what} there"
+        hint = f"remove it (`rm {shell_word(str(path))}`) or put a regular {what} there"
     return read_regular(path, what=what, limit=limit, hint=hint).decode(ENCODING)
 
 

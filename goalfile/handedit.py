@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from goalfile import ledger
 from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Finding, Goal, Severity, Status
 from goalfile.parse import ledger_region
+from goalfile.shellword import shell_word
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
 REOPENED_BY_HAND = "reopened by hand"
@@ -134,7 +135,7 @@ def unbacked_met(goal: Goal) -> Finding | None:
         message=f"the status is `met`, but {why}; only `goalfile verify` writes `met`, when "
         "every row is met",
         hint=f"{restore_status_command(goal.path, goal.key_line('status'), Status.ACTIVE)}, "
-        f"then run `goalfile verify {_quoted(goal.path)}`",
+        f"then run `goalfile verify {shell_word(goal.path)}`",
     )
 
 
@@ -181,17 +182,10 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
         code=code,
         message=message,
         hint=f"{restore_status_command(path, line, target)}, then run "
-        f"`goalfile verify {_quoted(path)}`"
+        f"`goalfile verify {shell_word(path)}`"
         if target is Status.ACTIVE
         else restore_status_command(path, line, target),
     )
-
-
-def _quoted(path: str) -> str:
-    """``path`` as one shell word (:func:`goalfile.shellword.shell_word`)."""
-    from goalfile.shellword import shell_word
-
-    return shell_word(path)
 
 
 def restore_status_command(path: str, line: int | None, status: Status) -> str:
@@ -209,8 +203,8 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     autocrlf), which a ``.*`` or a class without ``[:space:]`` would take with the value. The
     classes are POSIX, so GNU and BSD sed read them alike."""
     where = str(line) if line else "1,/^---/"
-    quoted = _quoted(path)
-    backup = _quoted(path + ".orig")
+    quoted = shell_word(path)
+    backup = shell_word(path + ".orig")
     if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented,
         # or in a mapping written on one line
         edit = f"s/\\({key}:\\) *[^[:space:]#,}}]*/\\1 {value}/"
@@ -223,7 +217,7 @@ def delete_lines_command(path: str, first: int, last: int) -> str:
     """A shell command, in backticks, that deletes lines ``first`` to ``last`` of ``path`` (and
     nothing else); it works with GNU and BSD sed alike."""
     where = str(first) if last <= first else f"{first},{last}"
-    return f"`sed -i.orig '{where}d' {_quoted(path)} && rm {_quoted(path + '.orig')}`"
+    return f"`sed -i.orig '{where}d' {shell_word(path)} && rm {shell_word(path + '.orig')}`"
 
 
 # --- counters the ledger backs (iterations_used, impossible marks) --------------------------
@@ -433,7 +427,7 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
         raised = recorded.value is not None and (typed is None or typed > recorded.value)
         if raised and typed is not None and typed <= BUDGET_LIMIT_MAX:  # a limit `budget` takes
             fix += (
-                f", or have a person raise it with `goalfile budget {_quoted(path)} "
+                f", or have a person raise it with `goalfile budget {shell_word(path)} "
                 f"--{key} {typed}`, which ledgers it"
             )
         found.append(

@@ -426,8 +426,6 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             ("expected", row.expected, row.source_expected),
         ):
             if typed and meant.strip() != typed.strip():
-                import shlex  # here: only a hint needs it
-
                 yield Finding(
                     severity=Severity.WARNING,
                     line=row.line,
@@ -435,7 +433,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                     message=f"{label}: the {name} `{typed.strip()}` means `{meant.strip()}` "
                     "as Markdown shows it (escapes and markup outside a code span are read)",
                     hint=f"put the cell in a code span; `goalfile lint --fix "
-                    f"{shlex.quote(goal.path)}` writes `{meant.strip()}` as one, keeping what it "
+                    f"{shell_word(goal.path)}` writes `{meant.strip()}` as one, keeping what it "
                     "means now",
                 )
         if row.check.strip() and not row.check_is_code:
@@ -461,8 +459,6 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             )
             continue
         if expectation.rewrites:
-            import shlex
-
             from goalfile.expecttext import canonical_text
 
             yield Finding(
@@ -471,7 +467,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 code="expected-synonym",
                 message=f"{label}: expected `{row.expected}` is read as "
                 f"`{canonical_text(row.expected)}`",
-                hint=f"write it that way; `goalfile lint --fix {shlex.quote(goal.path)}` does it",
+                hint=f"write it that way; `goalfile lint --fix {shell_word(goal.path)}` does it",
             )
         if not expectation.has_exit_clause:
             yield Finding(

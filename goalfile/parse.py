@@ -1207,7 +1207,7 @@ def _repair_row(
         return None
     joined = rejoin_code_spans(raw)
     if len(joined) == len(names) and len(joined) < len(raw):
-        import shlex  # here: only a hint needs it
+        from goalfile.shellword import shell_word  # here: only a hint needs it
 
         fixed = _row_cells_line(joined)
         problems.append(
@@ -1218,7 +1218,7 @@ def _repair_row(
                 code="span-pipe",
                 message="a `|` inside a code span splits the row into "
                 f"{len(raw)} cells; read as {len(names)}, with the `|` as part of the span",
-                hint=f"write the `|` as `\\|`; `goalfile lint --fix {shlex.quote(path)}` does it",
+                hint=f"write the `|` as `\\|`; `goalfile lint --fix {shell_word(path)}` does it",
             )
         )
         header = "| " + " | ".join(names) + " |\n|" + "---|" * len(names)

@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile.shellword import shell_word
+
 PATHSPECS = ("goals", ".zetetic/goals")  # the goal folders (goalfile.commands.status)
 
 
@@ -156,12 +158,11 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     checked out over: it may hold entries written since; and a folder (or a special file)
     standing at its path is moved into a new temporary folder first, since git would delete
     it and whatever it holds."""
-    import shlex
 
     git = "git"
     if entry.root.resolve() != here.resolve():
-        git = f"git -C {shlex.quote(os.path.relpath(entry.root.resolve(), here))}"
-    name = shlex.quote(entry.relative)
+        git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"
+    name = shell_word(entry.relative)
     steps = []
     if entry.skip_worktree:
         steps.append(f"{git} update-index --no-skip-worktree -- {name}")
@@ -170,7 +171,7 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     if not path.is_file():
         if standing(path) is not None:  # the entry itself, never what a link above it names
             there = os.path.realpath(path.parent) + os.sep + path.name
-            steps.append(f'mv -- {shlex.quote(os.path.relpath(there, here))} "$(mktemp -d)"')
+            steps.append(f'mv -- {shell_word(os.path.relpath(there, here))} "$(mktemp -d)"')
         source = "" if entry.in_index else " HEAD"
         steps.append(f"{git} checkout{source} -- {name}")
     return " && ".join(steps)
@@ -179,9 +180,8 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
 def checkout_command(entry: Tracked, *, here: Path) -> str:
     """The command that puts back the goal file HEAD holds at ``entry``'s path, run as written
     from the session's folder ``here`` (it replaces what the working tree holds there)."""
-    import shlex
 
     git = "git"
     if entry.root.resolve() != here.resolve():
-        git = f"git -C {shlex.quote(os.path.relpath(entry.root.resolve(), here))}"
-    return f"{git} checkout HEAD -- {shlex.quote(entry.relative)}"
+        git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"
+    return f"{git} checkout HEAD -- {shell_word(entry.relative)}"

@@ -304,11 +304,9 @@ def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     if notes is not None:
         for folder in unnamed:
             if (folder / "goals").is_dir() or (folder / ".zetetic" / "goals").is_dir():
-                import shlex  # here: only a note needs it
-
                 notes.append(
                     f"git names no work tree for the repository at {folder} (core.bare or "
-                    f"core.worktree set, or its .git broken: `git -C {shlex.quote(str(folder))} "
+                    f"core.worktree set, or its .git broken: `git -C {shell_word(str(folder))} "
                     "rev-parse --show-toplevel` says why); its goals hold the agent all the same"
                 )
     roots = sorted({*named, *unnamed}, key=lambda folder: len(folder.parts), reverse=True)
@@ -1124,13 +1122,12 @@ def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
 def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     """A goal file that does not load (a broken YAML line, a missing section): it is not
     skipped, or breaking the file would be a way to stop. Held like a refusal."""
-    import shlex  # here: a goal that loads needs no quoting
 
     return _once(
         shown,
         "invalid",
         f"goalfile could not read {shown}: {exc.render()}",
-        f"Fix the goal file (`goalfile lint {shlex.quote(shown)}` lists every problem with its "
+        f"Fix the goal file (`goalfile lint {shell_word(shown)}` lists every problem with its "
         "line), never by giving up the goal; the next stop verifies it.",
         stop,
     )
@@ -1364,14 +1361,13 @@ def failed_stop(stop: StopInput, exc: BaseException) -> StopDecision:
 
 def _unverified(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
     """An active goal the hook had no time left to verify: it is no reason to stop."""
-    import shlex
 
     return _once(
         shown,
         "unverified",
         f"goalfile could not verify {shown}: the hook's time limit ({budget:g} s) was used up "
         "by the goals verified before it",
-        f"Run `goalfile verify {shlex.quote(shown)}` to record its verdict; a goal the hook "
+        f"Run `goalfile verify {shell_word(shown)}` to record its verdict; a goal the hook "
         "could not verify is no reason to stop.",
         stop,
     )
@@ -1388,7 +1384,6 @@ def _cut(
 ) -> GoalOutcome:
     """A goal whose verify the hook's time limit ended before every row was judged (verify
     wrote `blocked`): it was not verified, so it is no reason to stop either."""
-    import shlex
 
     of = "" if share >= budget - 1.0 else f", its share of the hook's {budget:g} s"
     return _once(
@@ -1398,7 +1393,7 @@ def _cut(
         f"  {', '.join(cut)} did not finish in the {share:.0f} s the hook gave it{of}",
         "Tell the user: a person makes the checks faster or raises the hook's timeout (the "
         "host's hook `timeout` and `goalfile hook stop --timeout`), then runs "
-        f"`goalfile resume {shlex.quote(shown)} --resolved 'the hook has the time it needs'`.",
+        f"`goalfile resume {shell_word(shown)} --resolved 'the hook has the time it needs'`.",
         stop,
     )
 
@@ -1406,7 +1401,6 @@ def _cut(
 def _failed(shown: str, exc: Exception, stop: StopInput, notes: list[str]) -> GoalOutcome:
     """An unexpected error while looking at one goal: that goal holds the agent like a goal
     file that does not load, and the other goals are decided as usual."""
-    import shlex
     import traceback
 
     name = type(exc).__name__
@@ -1418,7 +1412,7 @@ def _failed(shown: str, exc: Exception, stop: StopInput, notes: list[str]) -> Go
         shown,
         "failed",
         f"goalfile failed on {shown} ({name}: {exc})",
-        f"Run `goalfile lint {shlex.quote(shown)}` and fix what it names, never by giving up "
+        f"Run `goalfile lint {shell_word(shown)}` and fix what it names, never by giving up "
         "the goal; the next stop verifies it.",
         stop,
     )

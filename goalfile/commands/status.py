@@ -140,9 +140,8 @@ class Unreadable:
         goes with `unlink`, not `rm`: Claude Code's shell tool refuses a command that is `rm`
         of a symlink to a folder ("rm removes the link, not what it points to") and runs
         nothing."""
-        import shlex
 
-        where = shlex.quote(shown)
+        where = shell_word(shown)
         if self.outside:
             return f"unlink -- {where}"
         if self.denied:
@@ -333,7 +332,6 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
     """When every row the last verify did not meet is a review row: the reviews to record
     (each a `goalfile review` command that works once PASSAGE is a passage of the artifact),
     or, when they are recorded already, the verify that counts them. None otherwise."""
-    import shlex
 
     from goalfile.model import Kind, Verdict
     from goalfile.parse import review_artifact
@@ -358,7 +356,7 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
     commands = []
     for rid in waiting:
         artifact = review_artifact(rows[rid])
-        shown = shlex.quote(artifact) if artifact else "FILE"
+        shown = shell_word(artifact) if artifact else "FILE"
         commands.append(
             f"`goalfile review {shell_word(path)} {rid} --artifact {shown} --verdict met --quote "
             "PASSAGE`"
