@@ -62,7 +62,9 @@ def _end(code: str | int | None) -> None:
     library's), then standard output and error are flushed. Returns, leaving the exit to the
     interpreter, when that order cannot be kept or a flush fails (the interpreter then reports
     it as it always does): another thread is alive (the exit waits for it), the interpreter
-    stays interactive (``python -i``), or ``code`` is not an exit status as is (a message)."""
+    stays interactive (``python -i``), ``code`` is not an exit status as is (a message), or
+    another program called :func:`run` and goes on after it (``bench/verify_peak.py`` runs the
+    command with ``runpy`` and then writes its report)."""
     import sys
 
     if code is None:
@@ -73,6 +75,21 @@ def _end(code: str | int | None) -> None:
         return
     threading = sys.modules.get("threading")
     if sys.flags.inspect or (threading is not None and threading.active_count() > 1):
+        return
+    # run()'s caller must be the program's own top level with nothing above it: the goalfile
+    # script or `python -c`, or `python -m goalfile` (the module's top level under the two
+    # frames of runpy the interpreter starts it with); any other caller may go on after run()
+    caller = sys._getframe(1).f_back
+    if caller is None or caller.f_code.co_name != "<module>":
+        return
+    above = caller.f_back
+    for name in ("_run_code", "_run_module_as_main"):
+        if above is None:
+            break
+        if above.f_code.co_name != name or not above.f_code.co_filename.endswith("runpy.py"):
+            return
+        above = above.f_back
+    if above is not None:
         return
     import atexit
     import os

@@ -5,6 +5,7 @@ exactly the same output and status the slow way."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 from tests.conftest import clean_env, goal_text, row, write_goal
+
+REPO = Path(__file__).resolve().parent.parent
 
 # a program that runs goalfile's entry point after the given set-up code
 PROGRAM = (
@@ -147,3 +150,39 @@ def test_a_reader_that_went_away_is_answered_as_before(tmp_path: Path) -> None:
             os.close(write_end)
         results.append((done.returncode, done.stderr))
     assert results[0] == results[1]
+
+
+def test_a_program_that_runs_goalfile_in_process_goes_on_after_it(tmp_path: Path) -> None:
+    """bench/verify_peak.py runs `goalfile` with runpy and writes its report after the command
+    has raised SystemExit: the command leaves the exit to it."""
+    goal = write_goal(tmp_path, goal_text(rows=(row("C1", "true", "exit 0"),)))
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "verify_peak.py"), str(report), str(goal)],
+        cwd=tmp_path,
+        env=clean_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(report.read_text(encoding="utf-8"))["exit"] == 0  # its one row is met
+    # a function that calls run() goes on after it too
+    code = (
+        "import sys\nsys.argv = ['goalfile', 'status', sys.argv[1]]\n"
+        "from goalfile.__main__ import run\n"
+        "def call():\n    try:\n        run()\n    except SystemExit as exc:\n"
+        "        print('went on after exit', exc.code)\ncall()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(goal)],
+        cwd=tmp_path,
+        env=clean_env(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout.endswith("went on after exit 0\n"), done.stdout + done.stderr
