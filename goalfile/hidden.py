@@ -167,8 +167,8 @@ def looks_like_row(line: str, id_column: int = 0) -> str | None:
     A row starts with ``|``; its first cell, or its cell in the criteria table's id column
     (``id_column``, 0-based: columns may come in any order), is an id goalfile accepts."""
     rest = line[_PREFIX_RE.match(line).end() :]  # type: ignore[union-attr]  # matches always
-    if not rest.startswith("|"):
-        return None
+    if not rest.startswith("|"):  # a delimiter row without outer pipes (`--- | ---`) still is one
+        return "|" if "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()) else None
     if id_column > 0:
         cells = split_row(rest)
         if len(cells) > id_column:

@@ -35,6 +35,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_heading_findings(goal),
         *_fence_findings(goal),
         *_hidden_findings(goal),
+        *_criteria_section_findings(goal),
         *_merged_entry_findings(goal),
         *_rewrapped_findings(goal),
         *_status_findings(goal),
@@ -169,6 +170,47 @@ def _hidden_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile import hidden
 
     return hidden.findings(goal)
+
+
+def _criteria_section_findings(goal: Goal) -> Iterable[Finding]:
+    """A criteria section other than the one whose table goalfile reads, holding anything:
+    goalfile never reads it, though every Markdown view shows it. One that holds a table or a
+    row-like line is ``hidden-structure``'s (it names those lines); this is for the rest (a
+    list, text)."""
+    from goalfile import hidden
+
+    sections = [s for s in goal.sections if s.key in CRITERIA_KEYS]
+    if len(sections) < 2 or not goal.criteria:
+        return  # one section; or no criteria table, which parse.py's error names
+    table = goal.criteria[0].line
+    read = next((s for s in sections if s.line < table < s.end), None)
+    lines = goal.text.split("\n")
+    for section in sections:
+        if read is None or section is read:
+            continue
+        body = [line.rstrip("\r") for line in lines[section.line : section.end - 1]]
+        if not any(line.strip() for line in body) or any(
+            "|" in line and hidden.looks_like_row(line) is not None for line in body
+        ):
+            continue
+        last = goal.criteria[-1].line
+        yield Finding(
+            severity=Severity.ERROR,
+            line=section.line,
+            column=1,
+            code="criteria-section-ignored",
+            message=(
+                f"`## {section.title}` (line {section.line}) is a second criteria section: "
+                f"goalfile reads criteria only from the table under `## {read.title}` "
+                f"(line {read.line}), so nothing in this section is checked, though every "
+                "Markdown view shows it"
+            ),
+            hint=(
+                "write each criterion it holds as a row of the criteria table, right under its "
+                f"last row (line {last}) with no blank line between, then delete the section "
+                f"(lines {section.line}–{section.end - 1})"
+            ),
+        )
 
 
 def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
