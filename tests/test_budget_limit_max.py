@@ -92,3 +92,29 @@ def test_lint_offers_no_raise_the_ledger_cannot_record(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert path.read_text(encoding="utf-8") == text
     assert iterations_shown(repo) == "iterations 0/5"
+
+
+def test_activate_refuses_a_typed_limit_the_ledger_cannot_record(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "big", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    path = repo / "goals" / "big.md"
+    text = path.read_text(encoding="utf-8").replace("iterations: 5", f"iterations: {TOO_MANY}")
+    path.write_text(text, encoding="utf-8")
+    done = run_goalfile("activate", "goals/big.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert f"goals/big.md:6: budget.iterations is {TOO_MANY}" in done.stderr, done.stderr
+    assert MOST in done.stderr
+    assert path.read_text(encoding="utf-8") == text  # nothing written
+    # the fix works as written: the limit is unbounded, and activate approves it
+    command = next(line for line in done.stderr.splitlines() if "fix:" in line).split("`")[1]
+    fixed = subprocess.run(command, shell=True, cwd=repo, capture_output=True, text=True)
+    assert fixed.returncode == 0, fixed.stderr
+    done = run_goalfile("activate", "goals/big.md", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "budget approved: iterations unbounded, tokens unbounded" in path.read_text(
+        encoding="utf-8"
+    )

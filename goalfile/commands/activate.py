@@ -22,9 +22,15 @@ from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
-from goalfile.handedit import budget_approved_note, budget_in_force, reopen_notes
+from goalfile.handedit import (
+    BUDGET_KEYS,
+    budget_approved_note,
+    budget_in_force,
+    reopen_notes,
+    set_key_command,
+)
 from goalfile.lint import require_valid
-from goalfile.model import Entry, Goal, Status
+from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Goal, Status
 from goalfile.shellword import shell_word
 
 REAPPROVABLE = frozenset(
@@ -59,6 +65,23 @@ class ActivateResult:
         return document
 
 
+def _require_recordable(budget: Budget, goal: Goal, path: str) -> None:
+    """Refuse a limit the approval line could not record (more than 18 digits): the line would
+    record nothing, and a limit typed by hand later would then be the one in force."""
+    for key in BUDGET_KEYS:
+        value = getattr(budget, key)
+        if value is not None and value > BUDGET_LIMIT_MAX:
+            line = goal.key_line(f"budget.{key}")
+            raise Refused(
+                f"budget.{key} is {value}, more than a ledger entry records (at most "
+                f"{BUDGET_LIMIT_MAX}); nothing was written",
+                file=path,
+                line=line,
+                hint=f"{set_key_command(path, line, key, 'null')} makes it unbounded; or write a "
+                f"limit of at most {BUDGET_LIMIT_MAX}",
+            )
+
+
 def activate(
     *, path: str, ctx: Context, reapprove: bool = False, reason: str | None = None
 ) -> ActivateResult:
@@ -75,6 +98,8 @@ def activate(
                 hint=status_hint(goal, path) + "; a changed contract is re-approved with "
                 f"`goalfile activate --reapprove {shell_word(path)} --reason TEXT`",
             )
+        budget = budget_in_force(goal)
+        _require_recordable(budget, goal, path)
         ids = tuple(row.id for row in goal.criteria)
         approved = contract.contract_of(goal)
         pin = approved.digest()
@@ -85,7 +110,7 @@ def activate(
             notes=(
                 f"contract approved: {', '.join(ids)}",
                 workdir.decide(goal).note(),
-                budget_approved_note(budget_in_force(goal)),  # the limits the ledger backs
+                budget_approved_note(budget),  # the limits the ledger backs
                 "",
                 *contract.approval_lines(approved),
             ),
