@@ -159,5 +159,9 @@ class Console:
         return f"\x1b[{code}m{verdict}\x1b[0m"
 
 
-def console_for(*, env: Mapping[str, str], lines: int | None) -> Console:
+def console_for(*, env: Mapping[str, str], lines: int | None) -> Console | None:
+    """The progress display on standard output; None when the program was started with its
+    standard output closed (Python then has no ``sys.stdout``): nothing is shown."""
+    if sys.stdout is None:
+        return None
     return Console(terminal=sys.stdout.isatty(), env=env, lines=lines)
