@@ -1154,9 +1154,12 @@ def impossible_findings(goal: Goal) -> list[AuditFinding]:
 def budget_findings(goal: Goal, *, skip: Sequence[AuditFinding] = ()) -> list[AuditFinding]:
     """``budget-unbacked``: a frontmatter budget limit that differs from the one the ledger
     records (:func:`goalfile.handedit.unbacked_budget`, the error `lint` and `status` report
-    too); every command goes by the ledger's. A limit ``skip`` already reports on its line
-    (``budget-raised-unledgered``, with ``--against``) is not reported twice."""
-    from goalfile.handedit import unbacked_budget
+    too); every command goes by the ledger's. ``budget-record-invalid``: a budget line of the
+    ledger goalfile cannot read (:func:`goalfile.handedit.unreadable_budget`; goalfile never
+    writes one, so an audit fails on it whatever lint's severity). A limit ``skip`` already
+    reports on its line (``budget-raised-unledgered``, with ``--against``) is not reported
+    twice."""
+    from goalfile.handedit import unbacked_budget, unreadable_budget
 
     taken = {f.line for f in skip if f.code == "budget-raised-unledgered"}
     return [
@@ -1167,8 +1170,8 @@ def budget_findings(goal: Goal, *, skip: Sequence[AuditFinding] = ()) -> list[Au
             message=found.message,
             hint=found.hint or "",
         )
-        for found in unbacked_budget(goal)
-        if found.line not in taken
+        for found in (*unbacked_budget(goal), *unreadable_budget(goal))
+        if found.line not in taken or found.code == "budget-record-invalid"
     ]
 
 

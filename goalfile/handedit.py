@@ -442,3 +442,110 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
             )
         )
     return found
+
+
+_BUDGET_KEY_RE = re.compile(r"budget\.(iterations|tokens)\b")
+
+
+def unreadable_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
+    """A finding for each line of a ``by activate`` or ``by budget`` entry that starts like a
+    budget record (the word ``budget``) but that :func:`ledger_limits` cannot read: a limit
+    that is not 1 to 18 ASCII digits (``5,000``, ``²``, ``five``), a misspelt word
+    (``iteration 5``), another order. goalfile never writes such a line, so it was edited, and
+    it records nothing.
+
+    What that does to the limits decides the severity. An **error** when the line is where a
+    record counts (an approval, or a raise below the first approval) and, without it, the
+    ledger records no limit for a key the line names: the frontmatter's value is then in
+    force, which a hand edit changes with no trace (``budget-unbacked`` cannot say it differs
+    from nothing). A **warning** when the ledger still records that limit (a raise that is lost
+    keeps the lower limit: nothing gets more room) or the line could never have counted. The
+    finding's line is the line itself; ``shown`` is the path the fixes name."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return []
+    text = goal.text
+    found = list(ledger.newest_first(text, *region, by=(ACTIVATE_BY, BUDGET_BY)))
+    found.reverse()  # oldest first
+    bad = [
+        (at, entry, note, line)
+        for at, entry in enumerate(found)
+        for note in entry.notes
+        if (line := ledger.shown_text(note).strip()).lower().startswith("budget")
+        and (_BUDGET_APPROVED_RE if entry.by == ACTIVATE_BY else BUDGET_RAISED_RE).match(line)
+        is None
+    ]
+    if not bad:
+        return []
+    heads = [head for head in ledger.heads(text, *region) if head.by in (ACTIVATE_BY, BUDGET_BY)]
+    heads.reverse()  # oldest first, as `found`
+    approved_at = next((at for at, entry in enumerate(found) if entry.by == ACTIVATE_BY), None)
+    limits = ledger_limits(goal)
+    path = shown or goal.path
+    findings: list[Finding] = []
+    for at, entry, note, line in bad:
+        head = heads[at] if at < len(heads) else None
+        where = text.find(note, head.start, head.end) if head is not None else -1
+        number = text.count("\n", 0, where) + 1 if where >= 0 else None
+        key = _BUDGET_KEY_RE.match(line)
+        keys = (key.group(1),) if key is not None else BUDGET_KEYS
+        counts = approved_at is not None and at >= approved_at
+        unrecorded = [k for k in keys if k not in limits]
+        form = (
+            "`budget approved: iterations N, tokens N`"
+            if entry.by == ACTIVATE_BY
+            else "`budget.iterations: OLD → NEW`"
+        )
+        what = (
+            f"`{line[:120]}` in the entry `Iteration {entry.iteration} ({entry.date}) by "
+            f"{entry.by}` is not a budget record goalfile can read (it writes {form}, each "
+            "limit 1 to 18 ASCII digits or `unbounded`), so it records nothing"
+        )
+        restore = (
+            f"restore the line as goalfile wrote it (`git log -p -- {shell_word(path)}` shows "
+            "the edit)"
+        )
+        if counts and unrecorded:
+            limit = " and ".join(f"budget.{k}" for k in unrecorded)
+            findings.append(
+                Finding(
+                    severity=Severity.ERROR,
+                    line=number,
+                    code="budget-record-invalid",
+                    message=f"{what}: the ledger then records no {limit} limit, and the "
+                    "frontmatter's value, which a hand edit changes without a trace, would be "
+                    "in force; goalfile writes this line readable, so the entry was edited",
+                    hint=restore,
+                )
+            )
+            continue
+        recorded = [limits[k] for k in keys if k in limits]
+        going = (
+            "; every command goes by "
+            + ", ".join(f"budget.{r.key} {r.shown} (the entry {r.label})" for r in recorded)
+            if recorded
+            else ""
+        )
+        raise_again = ""
+        typed = getattr(goal.budget, keys[0]) if len(keys) == 1 else None
+        if (
+            entry.by == BUDGET_BY
+            and len(recorded) == 1
+            and recorded[0].value is not None
+            and typed is not None
+            and typed > recorded[0].value
+        ):  # the raise the frontmatter shows: ledger it again, readable
+            raise_again = (
+                f", or have a person raise the limit again with `goalfile budget "
+                f"{shell_word(path)} --{keys[0]} {typed}`, which ledgers it"
+            )
+        findings.append(
+            Finding(
+                severity=Severity.WARNING,
+                line=number,
+                code="budget-record-invalid",
+                message=what + going,
+                hint=restore + raise_again,
+            )
+        )
+    return findings

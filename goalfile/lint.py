@@ -68,14 +68,17 @@ def require_valid(goal: Goal) -> None:
 
 
 def _status_findings(goal: Goal) -> Iterable[Finding]:
-    """A `met` the newest verify entry does not back (an error), and a budget limit the ledger
-    does not record (a warning: no command goes by it; see :mod:`goalfile.handedit`)."""
-    from goalfile.handedit import unbacked_budget, unbacked_met
+    """A `met` the newest verify entry does not back (an error), a budget limit the ledger
+    does not record (a warning: no command goes by it), and a budget line of the ledger that
+    cannot be read (an error when the frontmatter would then give the limit; see
+    :mod:`goalfile.handedit`)."""
+    from goalfile.handedit import unbacked_budget, unbacked_met, unreadable_budget
 
     found = unbacked_met(goal)
     if found is not None:
         yield found
     yield from unbacked_budget(goal)
+    yield from unreadable_budget(goal)
 
 
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
