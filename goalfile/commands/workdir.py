@@ -88,15 +88,14 @@ def _decide_from(goal: Goal, folder: Path) -> WorkDir:
 
 
 def _refuse_link(goal: Goal, found: WorkDir, there: WorkDir) -> None:
-    import shlex
-
     from goalfile.errors import Refused
+    from goalfile.shellword import shell_word
 
     link = _first_link(Path(goal.path))
     target = link.resolve()
-    fix = f"mv {shlex.quote(str(target))} {shlex.quote(str(link))}"
-    if target.is_dir():
-        fix = f"rm {shlex.quote(str(link))} && {fix}"
+    # unlink, not rm: Claude Code's shell tool refuses `rm` of a link to a folder
+    fix = f"unlink -- {shell_word(str(link))} && "
+    fix += f"mv -- {shell_word(str(target))} {shell_word(str(link))}"
     raise Refused(
         f"the goal file is reached through a symbolic link, {link} -> {target}; its checks "
         f"would run in {found.path}, not in {there.path}, where the link lies; nothing was run",
