@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from goalfile.model import Finding, Goal, Severity
 from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key, split_row
+from goalfile.prose import inline_code, listed
 from goalfile.shellword import shell_word
 
 CODE = "hidden-structure"
@@ -380,14 +381,6 @@ def _heading_text(line: str) -> str:
     return line.lstrip(" \t>").strip()
 
 
-def _span(text: str) -> str:
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
 def _lines_text(numbers: Sequence[int]) -> str:
     """``line 5``, ``lines 5–6``, or the first run and how many more: ``lines 5–6 and 3 more``."""
     run = 1
@@ -399,11 +392,6 @@ def _lines_text(numbers: Sequence[int]) -> str:
     if run == 1:
         text = f"lines {numbers[0]}"
     return f"{text} and {len(numbers) - run} more"
-
-
-def _listed(items: Sequence[str]) -> str:
-    shown = ", ".join(items[:3])
-    return shown + (f" and {len(items) - 3} more" if len(items) > 3 else "")
 
 
 def _finding(
@@ -422,7 +410,7 @@ def _finding(
         if block.first == block.last
         else f"{what} (lines {block.first}–{block.last})"
     )
-    headings = [_span(_heading_text(lines[n])) for n in heading_lines]
+    headings = [inline_code(_heading_text(lines[n])) for n in heading_lines]
     parts = []
     if row_lines:
         ids = [looks_like_row(lines[n], _id_column(goal)) or "" for n in row_lines]
@@ -434,7 +422,7 @@ def _finding(
         )
         named = named or list(dict.fromkeys(i for i in ids if i != "|"))
         rows = (
-            f"criteria row{'s' if len(named) > 1 else ''} {_listed(named)}"
+            f"criteria row{'s' if len(named) > 1 else ''} {listed(named)}"
             if named
             else "a table's delimiter row"
         )
@@ -456,19 +444,19 @@ def _finding(
     if ledger_heading in heading_lines:
         parts.append(
             f"{what} opened on line {block.first} never ends, so every Markdown view shows the "
-            f"rest of the file as part of it: the ledger under {_span(lines[ledger_heading])} "
-            f"(line {ledger_heading}), and each entry written there, are hidden, while goalfile "
-            "reads them as text"
+            "rest of the file as part of it: the ledger under "
+            f"{inline_code(lines[ledger_heading])} (line {ledger_heading}), and each entry "
+            "written there, are hidden, while goalfile reads them as text"
         )
         heading_lines = [n for n in heading_lines if n != ledger_heading]
-        headings = [_span(_heading_text(lines[n])) for n in heading_lines]
+        headings = [inline_code(_heading_text(lines[n])) for n in heading_lines]
     if headings:
         many = len(headings) > 1
         also = "it also holds" if row_lines else f"{_lines_text(heading_lines)} inside {where} hold"
         if not row_lines and not many:
             also = f"line {heading_lines[0]} inside {where} holds"
         parts.append(
-            f"{also} the heading{'s' if many else ''} {_listed(headings)}, so the file has no "
+            f"{also} the heading{'s' if many else ''} {listed(headings)}, so the file has no "
             f"such section{'s' if many else ''} for goalfile or any Markdown view"
         )
     first = min(row_lines + every_heading)
@@ -500,7 +488,7 @@ def _hint(
         opened = _OPEN_HTML_RE.match(lines.get(block.first, ""))
         closer = _closer(opened) if opened is not None else "-->"
         return (
-            f"end the block with a line {_span(closer)} where it should end, before line "
+            f"end the block with a line {inline_code(closer)} where it should end, before line "
             f"{ledger_heading}, or delete line {block.first} that opens it: "
             f"{_delete_command(goal.path, [(block.first, block.first)])}"
         )
@@ -513,7 +501,7 @@ def _hint(
         )
     closing = _closing_line(lines, block)
     opener = lines.get(block.first, "").strip()
-    heading = _span(_heading_text(lines[heading_lines[0]]))
+    heading = inline_code(_heading_text(lines[heading_lines[0]]))
     example = (
         f"; if the block is an example that quotes {heading}, give the file its own "
         f"{heading} section"
@@ -522,13 +510,13 @@ def _hint(
         delete = _delete_command(goal.path, [(block.first, block.first), (closing, closing)])
         return (
             f"end the block before line {heading_lines[0]}: move its closing line {closing} "
-            f"({_span(lines[closing].strip())}) up to just before it, or, if line "
-            f"{block.first} ({_span(opener)}) opened the block by mistake, delete both lines: "
-            f"{delete}{example}"
+            f"({inline_code(lines[closing].strip())}) up to just before it, or, if line "
+            f"{block.first} ({inline_code(opener)}) opened the block by mistake, delete both "
+            f"lines: {delete}{example}"
         )
     return (
         f"end the block before line {heading_lines[0]}, or remove what opened it on line "
-        f"{block.first} ({_span(opener)}), so that the heading starts its section again"
+        f"{block.first} ({inline_code(opener)}), so that the heading starts its section again"
         f"{example}"
     )
 

@@ -517,6 +517,7 @@ def held_reason(
     hook was, the goal and row it said it was on, and, when it was judging a check's output
     (in expect.py or expecttext.py), the `matches` pattern that can make that take longer
     than any time limit."""
+    from goalfile.prose import inline_code
     from goalfile.shellword import shell_word
 
     at = f"it was at {where}" if where else ""
@@ -542,7 +543,9 @@ def held_reason(
     goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
     if where is not None and _JUDGING.search(where):
         row = f" of row {doing.row}" if doing.row is not None else ""
-        column = f" ({_code(doing.expected)})" if doing.row is not None and doing.expected else ""
+        column = (
+            f" ({inline_code(doing.expected)})" if doing.row is not None and doing.expected else ""
+        )
         return (
             f"{held} It was judging the output of a check{row} against its `expected` "
             f"column{column}: a `matches` pattern that backtracks (a repeat inside a repeat, "
@@ -566,15 +569,6 @@ def held_reason(
 
 
 _JUDGING = re.compile(r"\(goalfile/(?:expect|expecttext|backtrack)\.py:\d+\)$")
-
-
-def _code(text: str) -> str:
-    """``text`` as one Markdown code span."""
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def stuck_at() -> str | None:

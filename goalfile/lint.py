@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclosed_fence
+from goalfile.prose import inline_code, listed
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
@@ -143,9 +144,7 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
     marker = opening[: len(opening) - len(opening.lstrip(opening[0]))]
     hidden = [m.group().strip() for m in _HEADING_LINE_RE.finditer(goal.text, opened)]
     what = (
-        f"the heading{'s' if len(hidden) > 1 else ''} "
-        + ", ".join(f"`{h}`" for h in hidden[:3])
-        + (f" and {len(hidden) - 3} more" if len(hidden) > 3 else "")
+        f"the heading{'s' if len(hidden) > 1 else ''} " + listed([f"`{h}`" for h in hidden])
         if hidden
         else "whatever is written after it"
     )
@@ -155,12 +154,12 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
         column=1,
         code="unclosed-fence",
         message=(
-            f"the code block opened by {_code_span(opening)} is never closed, so Markdown reads "
+            f"the code block opened by {inline_code(opening)} is never closed, so Markdown reads "
             f"the rest of the file as code: {what} would be part of it, and a ledger entry "
             "written there would be hidden"
         ),
         hint=(
-            f"close the block with a line {_code_span(marker)} where its code ends, or delete "
+            f"close the block with a line {inline_code(marker)} where its code ends, or delete "
             f"line {line}: "
             f"{delete_lines_command(goal.path, line, line)}"
         ),
@@ -623,17 +622,9 @@ def _markup_finding(
         message=f"{label}: the {name} cell holds {what} `{first}` outside a code span: "
         f"a Markdown view such as GitHub's does not show it as text, but goalfile {runs} as "
         "text",
-        hint=f"put the whole {name} cell in a code span ({_code_span(cell)}) so that every "
+        hint=f"put the whole {name} cell in a code span ({inline_code(cell)}) so that every "
         "reader sees what runs, or delete the markup",
     )
-
-
-def _code_span(text: str) -> str:
-    fence = "`"
-    while fence in text:
-        fence += "`"
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def _unseen_finding(
