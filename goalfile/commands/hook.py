@@ -44,6 +44,7 @@ import os
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -427,20 +428,30 @@ def _tracked(roots: list[Path]) -> _Git:
     HEAD holds (one `git cat-file --batch` each, :func:`_swapped`); and the repositories git
     could not list (a broken index, an unknown repository format, a HEAD that names no
     commit while branches exist), which hold the agent: that is never "git tracks nothing"."""
-    from goalfile.commands.gitgoals import committed, tracked_goals
+    from goalfile.commands.gitgoals import tracked_goals
+
+    return _gathered([(root, partial(tracked_goals, root)) for root in roots])
+
+
+def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]]) -> _Git:
+    """:class:`_Git` from the goal files each repository's listing gives (a repository top,
+    and the call that lists its tracked goal files by the path the hook names them with): each
+    listed file is tracked, one whose working file does not continue HEAD's copy is swapped,
+    and a repository whose listing or HEAD's copies git cannot read has failed."""
+    from goalfile.commands.gitgoals import committed
     from goalfile.run import GitUnreadable
 
     found: dict[Path, Tracked] = {}
     swapped: dict[Path, str] = {}
     failed: dict[Path, Exception] = {}
-    for root in roots:
+    for top, listing in listings:
         try:
-            listed = tracked_goals(root)
+            listed = listing()
             for path, entry in listed.items():
                 found.setdefault(path, entry)
             heads = committed(listed) if listed else {}
         except GitUnreadable as exc:
-            failed[root] = exc
+            failed.setdefault(top, exc)
             continue
         for path, blob in heads.items():
             why = _swapped(path, blob)
@@ -474,26 +485,13 @@ def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
     places = [place for place in places if os.path.lexists(place[0] / ".git")]
     if not places:  # outside git: nothing to ask it
         return _Git(tracked={}, swapped={}, failed={})
-    from goalfile.commands.gitgoals import committed, tracked_goals
-    from goalfile.run import GitUnreadable
+    from goalfile.commands.gitgoals import tracked_goals
 
-    found: dict[Path, Tracked] = {}
-    swapped: dict[Path, str] = {}
-    failed: dict[Path, Exception] = {}
-    for top, key, path in places:
-        try:
-            entry = tracked_goals(top).get(path)
-            heads = committed({key: entry}) if entry is not None else {}
-        except GitUnreadable as exc:
-            failed.setdefault(top, exc)
-            continue
-        if entry is not None:
-            found.setdefault(key, entry)
-        for at, blob in heads.items():
-            why = _swapped(at, blob)
-            if why is not None:
-                swapped.setdefault(at, why)
-    return _Git(tracked=found, swapped=swapped, failed=failed)
+    def listing(top: Path, key: Path, path: Path) -> dict[Path, Tracked]:
+        entry = tracked_goals(top).get(path)
+        return {} if entry is None else {key: entry}
+
+    return _gathered([(top, partial(listing, top, key, path)) for top, key, path in places])
 
 
 def _swapped(path: Path, blob: bytes) -> str | None:
