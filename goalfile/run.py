@@ -1203,29 +1203,37 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     refs/heads/new`): none of these means that git tracks nothing."""
     clean = _git_clean()
     base = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "-v", "-z"]
+    done = _git_read(folder, [*base, "--with-tree=HEAD", "--", *pathspecs], clean)
+    if done.returncode == 0:
+        return done.stdout
+    if b"HEAD" not in done.stderr:  # not a repository, or a broken one
+        raise _git_refused(done)
+    refs = _git_read(folder, ["for-each-ref", "--count=1", "--format=%(refname)"], clean)
+    if refs.returncode != 0:
+        raise _git_refused(refs)
+    ref = refs.stdout.decode("utf-8", "surrogateescape").strip()
+    if ref:
+        was, branches = _branch_before(folder, clean)
+        raise GitUnreadable(
+            f"HEAD names no commit, but the repository holds {ref}", ref=was, branches=branches
+        )
+    done = _git_read(folder, [*base, "--", *pathspecs], clean)  # no commit yet: the index
+    if done.returncode != 0:
+        raise _git_refused(done)
+    return done.stdout
+
+
+def _git_read(
+    folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """:func:`_git_in`, with every way git cannot run, its time limit included, raised as
+    :class:`GitUnreadable`."""
     try:
-        done = _git_in(folder, [*base, "--with-tree=HEAD", "--", *pathspecs], clean)
-        if done.returncode == 0:
-            return done.stdout
-        if b"HEAD" not in done.stderr:  # not a repository, or a broken one
-            raise _git_refused(done)
-        refs = _git_in(folder, ["for-each-ref", "--count=1", "--format=%(refname)"], clean)
-        if refs.returncode != 0:
-            raise _git_refused(refs)
-        ref = refs.stdout.decode("utf-8", "surrogateescape").strip()
-        if ref:
-            was, branches = _branch_before(folder, clean)
-            raise GitUnreadable(
-                f"HEAD names no commit, but the repository holds {ref}", ref=was, branches=branches
-            )
-        done = _git_in(folder, [*base, "--", *pathspecs], clean)  # no commit yet: the index
+        return _git_in(folder, args, env, data=data)
     except GitTimedOut as exc:
         raise GitUnreadable(str(exc), hung=True) from None
     except (OSError, ValueError) as exc:
         raise GitUnreadable(f"git could not run: {exc}") from None
-    if done.returncode != 0:
-        raise _git_refused(done)
-    return done.stdout
 
 
 def _branch_before(folder: str, env: Mapping[str, str]) -> tuple[str | None, tuple[str, ...]]:
@@ -1235,14 +1243,14 @@ def _branch_before(folder: str, env: Mapping[str, str]) -> tuple[str | None, tup
     --orphan` leave HEAD's reflog as it was); None when no single branch is known, never the
     first of their names."""
     heads = ["for-each-ref", "--format=%(refname)"]
-    listed = _git_in(folder, [*heads, "--count=20", "refs/heads"], env)
+    listed = _git_read(folder, [*heads, "--count=20", "refs/heads"], env)
     branches = tuple(listed.stdout.decode("utf-8", "surrogateescape").split("\n")[:-1])
     if listed.returncode != 0 or len(branches) <= 1:
         return (branches[0] if len(branches) == 1 else None), branches
     commit = _reflog_last(folder, env)
     if commit is None:
         return None, branches
-    at = _git_in(folder, [*heads, f"--points-at={commit}", "--count=2", "refs/heads"], env)
+    at = _git_read(folder, [*heads, f"--points-at={commit}", "--count=2", "refs/heads"], env)
     found = at.stdout.decode("utf-8", "surrogateescape").split("\n")[:-1]
     return (found[0] if at.returncode == 0 and len(found) == 1 else None), branches
 
@@ -1250,7 +1258,7 @@ def _branch_before(folder: str, env: Mapping[str, str]) -> tuple[str | None, tup
 def _reflog_last(folder: str, env: Mapping[str, str]) -> str | None:
     """The commit the last line of HEAD's reflog moved HEAD to (None when there is none): read
     from its end, and only from a regular file (a FIFO there is never waited on)."""
-    where = _git_in(folder, ["rev-parse", "--git-path", "logs/HEAD"], env)
+    where = _git_read(folder, ["rev-parse", "--git-path", "logs/HEAD"], env)
     if where.returncode != 0:
         return None
     path = os.path.join(folder, os.fsdecode(where.stdout.rstrip(b"\n")))
@@ -1281,14 +1289,9 @@ def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
     found: dict[str, bytes | None] = {}
     if asked:
         data = "".join(f"{name}\n" for name in asked).encode("utf-8", "surrogateescape")
-        try:
-            done = _git_in(
-                folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
-            )
-        except GitTimedOut as exc:
-            raise GitUnreadable(str(exc), hung=True) from None
-        except (OSError, ValueError) as exc:
-            raise GitUnreadable(f"git could not run: {exc}") from None
+        done = _git_read(
+            folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
+        )
         if done.returncode != 0:
             raise _git_refused(done)
         out, at = done.stdout, 0
