@@ -158,7 +158,6 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     checked out over: it may hold entries written since; and a folder (or a special file)
     standing at its path is moved into a new temporary folder first, since git would delete
     it and whatever it holds."""
-
     git = "git"
     if entry.root.resolve() != here.resolve():
         git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"
@@ -180,7 +179,6 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
 def checkout_command(entry: Tracked, *, here: Path) -> str:
     """The command that puts back the goal file HEAD holds at ``entry``'s path, run as written
     from the session's folder ``here`` (it replaces what the working tree holds there)."""
-
     git = "git"
     if entry.root.resolve() != here.resolve():
         git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"

@@ -1120,7 +1120,6 @@ def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
 def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     """A goal file that does not load (a broken YAML line, a missing section): it is not
     skipped, or breaking the file would be a way to stop. Held like a refusal."""
-
     return _once(
         shown,
         "invalid",
@@ -1359,7 +1358,6 @@ def failed_stop(stop: StopInput, exc: BaseException) -> StopDecision:
 
 def _unverified(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
     """An active goal the hook had no time left to verify: it is no reason to stop."""
-
     return _once(
         shown,
         "unverified",
@@ -1382,7 +1380,6 @@ def _cut(
 ) -> GoalOutcome:
     """A goal whose verify the hook's time limit ended before every row was judged (verify
     wrote `blocked`): it was not verified, so it is no reason to stop either."""
-
     of = "" if share >= budget - 1.0 else f", its share of the hook's {budget:g} s"
     return _once(
         shown,

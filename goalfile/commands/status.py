@@ -140,7 +140,6 @@ class Unreadable:
         goes with `unlink`, not `rm`: Claude Code's shell tool refuses a command that is `rm`
         of a symlink to a folder ("rm removes the link, not what it points to") and runs
         nothing."""
-
         where = shell_word(shown)
         if self.outside:
             return f"unlink -- {where}"
@@ -332,7 +331,6 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
     """When every row the last verify did not meet is a review row: the reviews to record
     (each a `goalfile review` command that works once PASSAGE is a passage of the artifact),
     or, when they are recorded already, the verify that counts them. None otherwise."""
-
     from goalfile.model import Kind, Verdict
     from goalfile.parse import review_artifact
     from goalfile.review import read_review
