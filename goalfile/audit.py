@@ -568,7 +568,7 @@ def review_findings(
         return []
     verified = current[index].entry
     region = ledger_region(goal.text)
-    before = _line_offset(goal.text, verified.line)
+    before = contract.line_offset(goal.text, verified.line)
     found: list[AuditFinding] = []
     for row in verified.rows:
         criterion = goal.criterion(row.id)
@@ -632,14 +632,6 @@ def review_findings(
                 )
             )
     return found
-
-
-def _line_offset(text: str, line: int) -> int:
-    """The character offset where 1-based ``line`` starts."""
-    offset = 0
-    for _ in range(line - 1):
-        offset = text.index("\n", offset) + 1
-    return offset
 
 
 # --- the ledger only grew -----------------------------------------------------------------
