@@ -10,7 +10,7 @@ from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclosed_fence
 from goalfile.prose import inline_code, listed
-from goalfile.shellword import shell_word
+from goalfile.shellword import revision_word, shell_word
 
 if TYPE_CHECKING:
     from goalfile.expect import Expectation
@@ -249,8 +249,9 @@ def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
         ),
         hint=(
             "rebuild the file from the merge's two sides: one side's file whole "
-            f"(`git show HEAD^1:./{goal.path}`), the entries only the other side has "
-            f"(`git show HEAD^2:./{goal.path}`) appended, then `goalfile verify {word}`; "
+            f"(`git show {revision_word('HEAD^1', goal.path)}`), the entries only the other "
+            f"side has (`git show {revision_word('HEAD^2', goal.path)}`) appended, then "
+            f"`goalfile verify {word}`; "
             "and take `merge=union` off goal files in .gitattributes (see docs/lifecycle.md, "
             "Merging a goal file)"
         ),

@@ -152,18 +152,12 @@ def conflict_markers(text: str) -> tuple[tuple[int, str], ...]:
 
 
 def _conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFileInvalid:
-    from goalfile.shellword import shell_word
+    from goalfile.shellword import revision_word, shell_word
 
     where = ", ".join(f"{number} `{line.strip()}`" for number, line in markers[:6])
     more = f" and {len(markers) - 6} more" if len(markers) > 6 else ""
     word = shell_word(path)
-    # git reads a path after `:3:` from the top of the repository, and one after `:3:./` from
-    # the current folder, where goalfile's paths start
-    theirs = (
-        f":3:./$(realpath --relative-to=. {word})"
-        if path.startswith("/")
-        else shell_word(f":3:./{path}")
-    )
+    theirs = revision_word(":3", path)
     return GoalFileInvalid(
         "the file holds an unresolved merge conflict (git's marker lines "
         f"{where}{more}): goalfile reads none of it as criteria, entries or status until the "

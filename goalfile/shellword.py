@@ -18,3 +18,13 @@ def shell_word(text: str) -> str:
     if _PLAIN.fullmatch(text):
         return text
     return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+def revision_word(revision: str, path: str) -> str:
+    """``REVISION:./PATH`` as one word of a shell command, for ``git show``: git reads a path
+    after ``:./`` from the current folder, where goalfile's paths start (after a bare ``:``,
+    from the repository's top). A path given whole is made relative to the current folder
+    by the shell (``realpath --relative-to=.``), inside double quotes, so it stays one word."""
+    if path.startswith("/"):
+        return f'"{revision}:./$(realpath --relative-to=. {shell_word(path)})"'
+    return shell_word(f"{revision}:./{path}")

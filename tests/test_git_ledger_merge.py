@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -243,15 +244,46 @@ def test_a_union_merge_that_puts_two_runs_in_one_table_is_an_error(tmp_path: Pat
     assert run_goalfile("verify", GOAL, cwd=repo).returncode == 3
     assert (repo / GOAL).read_bytes() == before
 
-    # the fix, as printed
+    # the fix, as printed: each `git show` run as written, by a shell
     assert (
-        f"`git show HEAD^1:./{GOAL}`" in lint.stderr
-        and f"`git show HEAD^2:./{GOAL}`" in lint.stderr
+        f"`git show 'HEAD^1:./{GOAL}'`" in lint.stderr
+        and f"`git show 'HEAD^2:./{GOAL}'`" in lint.stderr
     )
-    ours = git(repo, "show", f"HEAD^1:./{GOAL}")
-    theirs = git(repo, "show", f"HEAD^2:./{GOAL}")
+    shows = re.findall(r"`(git show [^`]*)`", lint.stderr)
+    assert len(shows) == 2, lint.stderr
+    ours, theirs = (
+        subprocess.run(
+            ["sh", "-c", show], cwd=repo, capture_output=True, text=True, check=True
+        ).stdout
+        for show in shows
+    )
     entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
     at = ours.index("## Lessons")
     (repo / GOAL).write_text(ours[:at] + entry + ours[at:], encoding="utf-8")
     assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
     assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize("name", ["goals/a;touch PWNED;b.md", "goals/my goal.md"])
+def test_the_merged_entry_fix_names_the_goal_as_one_shell_word(repo: Path, name: str) -> None:
+    """The `git show` commands of the entry-merged fix printed the goal's path unquoted: for
+    `goals/a;touch PWNED;b.md`, running them ran `touch`."""
+    made = run_goalfile(
+        "new", "g", "a file exists", "--check", "test -f a.txt", "--expected", "exit 0",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    path = repo / name
+    (repo / GOAL).rename(path)
+    assert run_goalfile("verify", name, cwd=repo).returncode == 1
+    text = path.read_text(encoding="utf-8")
+    row = next(line for line in text.split("\n")[::-1] if line.startswith("| C1 "))
+    path.write_text(text.replace(row, f"{row}\n{row}", 1), encoding="utf-8")
+    lint = run_goalfile("lint", name, cwd=repo)
+    assert "entry-merged" not in lint.stdout and "more than one verdict" in lint.stderr, lint
+    shows = re.findall(r"`(git show [^`]*)`", lint.stderr)
+    assert len(shows) == 2, lint.stderr
+    for show, parent in zip(shows, ("HEAD^1", "HEAD^2"), strict=True):
+        assert shlex.split(show) == ["git", "show", f"{parent}:./{name}"], show
+        subprocess.run(["sh", "-c", show], cwd=repo, capture_output=True, check=False)
+    assert not (repo / "PWNED").exists()
