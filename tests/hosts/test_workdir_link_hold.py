@@ -1,0 +1,89 @@
+"""The real Claude Code moves its goal file into another repository and leaves a symbolic link
+in its place: the goal's checks would run in that other repository, so verify refuses the goal
+and the Stop hook holds the agent with the fix `unlink -- LINK && mv -- TARGET LINK`. The
+model runs that command exactly as printed in Claude Code's Bash tool (which refuses `rm` of a
+link, hence `unlink`); the goal file is back where the link was, and the next stop verifies
+the goal as usual and lets the agent go.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from conftest import make_git_repo
+from fake_model import Reply, Say, Shell, Turn
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    host_session,
+    ran_quietly,
+    verify_entries,
+)
+from hosts_fixtures import isolation as isolation
+
+PROMPT = "Make the goal in goals/demo.md met."
+# the hold prints `fix: put what the link points to where the link is: `COMMAND``
+PRINTED_FIX = re.compile(r"\n  fix: [^`\n]*`([^`]+)`")
+
+
+@dataclass
+class Agent:
+    """At the first prompt it runs ``trouble``; for a Stop hook's reason it runs the printed
+    fix exactly as written (or `true` when there is none); after a tool result it stops."""
+
+    trouble: str
+    ran: list[str] = field(default_factory=list)
+    outputs: list[str | None] = field(default_factory=list)
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            if len(self.outputs) < len(self.ran):
+                self.outputs.append(turn.tool_output)
+            return Say("Done.")
+        if turn.feedback is None:
+            return Shell(self.trouble)
+        found = PRINTED_FIX.search(turn.feedback)
+        self.ran.append(found.group(1) if found else "true")
+        return Shell(self.ran[-1])
+
+
+def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_printed_unlink_runs(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    # (not committed: a goal file git tracks that turns into a link is held on git's word)
+    other = make_git_repo(tmp_path / "other")  # the repository the goal is moved into
+    moved = other / "goals" / "demo.md"
+    trouble = f"{FIX} && mkdir -p {other}/goals && mv {GOAL} {moved} && ln -s {moved} {GOAL}"
+    agent = Agent(trouble=trouble)
+    server, run = host_session("claude", repo, agent, isolation, prompt=PROMPT)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
+    [held] = reasons
+    link, target = repo.resolve() / GOAL, moved.resolve()
+    fix = f"unlink -- {link} && mv -- {target} {link}"
+    assert (
+        f"the goal file is reached through a symbolic link, {link} -> {target}; its checks "
+        f"would run in {other.resolve()}, not in {repo.resolve()}, where the link lies; nothing "
+        f"was run\n  fix: put what the link points to where the link is: `{fix}`\n" in held
+    ), held
+    # the model ran the fix as printed in Claude Code's Bash tool, which ran it without a word:
+    # the goal file is back where the link was, a file, and nothing is left in the other one
+    assert agent.ran == [fix], agent.ran
+    assert len(agent.outputs) == 1 and ran_quietly("claude", agent.outputs[0] or ""), (
+        agent.outputs,
+        run.explain(),
+    )
+    assert (repo / GOAL).is_file() and not os.path.islink(repo / GOAL)
+    assert not os.path.lexists(moved)
+    # the next stop verified the goal where the link had been, met, and let the agent go
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "met")]
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
