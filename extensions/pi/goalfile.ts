@@ -56,8 +56,13 @@ export default function goalfile(pi: Pi) {
         hook_event_name: "agent_end",
         stop_hook_active: continuing,
       });
-      // `pi.exec` gives the child no stdin, so the hook input goes through a pipe from sh.
-      const script = 'printf "%s" "$1" | exec "$0" hook stop --agent pi';
+      // `pi.exec` gives the child no stdin, so sh hands the hook input over as a here-document
+      // and then becomes goalfile (`exec`, no pipeline): the process pi ends at its timeout,
+      // with SIGTERM and nothing else, is goalfile itself, which then ends its checks' processes
+      // and answers with a hold. (`printf | exec goalfile` left sh in between: pi's SIGTERM
+      // ended sh alone, and goalfile and its checks ran on.) The value of "$1" is not expanded
+      // again in the here-document, and no line of JSON text is `EOF`.
+      const script = 'exec "$0" hook stop --agent pi <<EOF\n$1\nEOF\n';
       const done = await pi.exec("sh", ["-c", script, GOALFILE, input], {
         cwd: ctx.cwd,
         timeout: HOOK_TIMEOUT_MS,
