@@ -79,6 +79,17 @@ class UsageError(GoalfileError):
     exit_code = ExitCode.USAGE
 
 
+class NoSuchGoalFile(UsageError):
+    """The goal file named does not exist (exit 2). ``instead`` is a goal file that does, by
+    the name the user most likely meant (``goals/auth.md`` for ``auth``), or None; the CLI
+    boundary turns it into the same command line naming that file."""
+
+    def __init__(self, path: str, *, instead: str | None, hint: str) -> None:
+        super().__init__(f"{path}: no such goal file", hint=hint)
+        self.path = path
+        self.instead = instead
+
+
 class GoalFileInvalid(GoalfileError):
     """The goal file cannot be read as a goal (exit 3, file untouched)."""
 

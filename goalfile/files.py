@@ -22,6 +22,7 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.errors import (
     GoalFileInvalid,
+    NoSuchGoalFile,
     Refused,
     Terminated,
     UsageError,
@@ -65,14 +66,55 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
     try:
         return _read(path, what="goal file", known=known, size_limit=GOAL_SIZE_LIMIT)
     except FileNotFoundError:
-        raise UsageError(
-            f"{path}: no such goal file",
-            hint='check the path, or create one with `goalfile new SLUG "END STATE"`',
-        ) from None
+        raise no_such_goal_file(str(path)) from None
     except IsADirectoryError:
         raise UsageError(f"{path}: is a folder, not a goal file") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def no_such_goal_file(path: str) -> NoSuchGoalFile:
+    """The error for a goal file that is not there, naming the one the user most likely meant
+    (:func:`nearest_goal`)."""
+    instead = nearest_goal(path)
+    if instead is None:
+        hint = 'check the path, or create one with `goalfile new SLUG "END STATE"`'
+    else:
+        hint = f"name {shell_word(instead)} instead"
+    return NoSuchGoalFile(path, instead=instead, hint=hint)
+
+
+def nearest_goal(path: str) -> str | None:
+    """An existing goal file ``path`` most likely meant, spelled as the user spells paths, or
+    None: for a bare slug (``auth``, ``auth.md``), ``goals/auth.md`` or
+    ``.zetetic/goals/auth.md`` under the current folder; else the file in the same folder (or
+    in ``goals/`` when that folder does not exist) whose name is closest (a typo, ``_`` for
+    ``-``)."""
+    given = Path(path)
+    name = given.name if given.suffix == ".md" else f"{given.name}.md"
+    if not name[:-3] or name in (".md", "..md"):
+        return None
+    folders = [given.parent]
+    if given.parent == Path(".") or not given.parent.is_dir():
+        folders += [Path("goals"), Path(".zetetic") / "goals"]
+    for folder in folders:
+        if (folder / name).is_file() and folder / name != given:
+            return str(folder / name)
+    import difflib
+
+    for folder in folders:
+        try:
+            names = sorted(
+                entry.name
+                for entry in os.scandir(folder)
+                if entry.name.endswith(".md") and entry.is_file()
+            )
+        except OSError:
+            continue
+        close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
+        if close:
+            return str(folder / close[0])
+    return None
 
 
 # the path, bytes, goal and text load_goal parsed or write_atomic wrote last

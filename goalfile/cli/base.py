@@ -101,6 +101,7 @@ def boundary(func: F) -> F:
             if swallowed:
                 raise swallowed[0]
         except GoalfileError as exc:
+            name_the_meant_file(exc)
             err(f"goalfile: {exc.render()}")
             if as_json:
                 emit_json({"schema_version": 1, "error": exc.to_json()})
@@ -122,6 +123,23 @@ def boundary(func: F) -> F:
         sys.exit(int(code or 0))
 
     return wrapper  # type: ignore[return-value]
+
+
+def name_the_meant_file(exc: GoalfileError) -> None:
+    """A goal file that is not there, where another by the name the user most likely meant
+    is: the fix becomes this very command line with that file in its place, so it works as
+    written (``goalfile verify goals/auth.md`` for ``goalfile verify auth``)."""
+    from goalfile.errors import NoSuchGoalFile
+
+    if not isinstance(exc, NoSuchGoalFile) or exc.instead is None:
+        return
+    words = sys.argv[1:]
+    if words.count(exc.path) != 1:
+        return
+    from goalfile.shellword import shell_word
+
+    line = ["goalfile", *(exc.instead if word == exc.path else word for word in words)]
+    exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`"
 
 
 def _restore_handlers(term: Any, interrupt: Any) -> KeyboardInterrupt | None:

@@ -17,6 +17,7 @@ from goalfile.cli.base import (
     in_project_option,
     json_option,
     main,
+    name_the_meant_file,
 )
 from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
@@ -177,7 +178,7 @@ def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
 
     found = tuple(default_paths(context().cwd))
     if not found:
-        err("no goal files found under goals/ or .zetetic/goals/")
+        _no_goal_yet()
     return found
 
 
@@ -203,6 +204,9 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
         for line in outcome.lines():
             err(f"{path}: fixed {line}")
     result = lint_paths(paths, fixes)
+    for report in result.reports:
+        if report.fatal is not None:
+            name_the_meant_file(report.fatal)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
@@ -410,6 +414,13 @@ def verify(
     return int(result.exit_code)
 
 
+def _no_goal_yet() -> None:
+    from goalfile.commands.hints import NEW_GOAL
+
+    err("no goal files found under goals/ or .zetetic/goals/")
+    err(f"  next: write one with {NEW_GOAL}, or set up the repository with `goalfile init`")
+
+
 def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -> int:
     """`verify --no-write` without PATH: every goal, one after the other."""
     from goalfile.cli.console import console_for
@@ -420,12 +431,14 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
 
     found = default_paths(ctx.cwd)
     if not no_write:
+        from goalfile.commands.hints import verify_which
+
         raise UsageError(
             "name the goal to verify; only --no-write checks every goal at once",
-            hint="`goalfile status` names each goal and its next step",
+            hint=verify_which(ctx.cwd, found),
         )
     if not found:
-        err("no goal files found under goals/ or .zetetic/goals/")
+        _no_goal_yet()
     code = 0
     documents: list[dict[str, object]] = []
     for path in found:
@@ -461,11 +474,14 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
 
     in_project(paths, in_project_flag)
     result = run(paths=paths, ctx=context())
+    for item in result.goals:
+        if item.error is not None:
+            name_the_meant_file(item.error)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
     if not result.goals:
-        err("no goal files found under goals/ or .zetetic/goals/")
+        _no_goal_yet()
     if result.focus:
         held = "the Stop hook verifies this goal first while it is active"
         click.echo(f"focus: {result.focus} ({held})")

@@ -6,6 +6,13 @@ from __future__ import annotations
 from goalfile.model import Goal, Status
 from goalfile.shellword import shell_word
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing
+if TYPE_CHECKING:
+    from pathlib import Path
+
+NEW_GOAL = '`goalfile new SLUG "END STATE" --check CMD --expected TEXT`'
+"""The command that writes a first goal, for a hint where there is none yet."""
+
 
 def status_command(goal: Goal, path: str) -> str:
     """`goalfile ...` that acts on a goal in its current status (``path`` quoted as one
@@ -43,3 +50,34 @@ def status_hint(goal: Goal, path: str) -> str:
         Status.ACTIVE: "it is active",
     }[goal.status]
     return f"{what}: `{status_command(goal, path)}`"
+
+
+def verify_which(cwd: Path, found: list[str]) -> str:
+    """The fix for `verify` without PATH: the command for the goal this working tree focuses
+    on when it is active, else for each active goal of ``found`` (paths relative to ``cwd``),
+    else `goalfile status`, or ``goalfile new`` when there is no goal at all."""
+    import os
+
+    from goalfile.commands.focus import read_focus
+    from goalfile.commands.workdir import repository_top
+    from goalfile.errors import GoalfileError
+    from goalfile.files import load_goal
+
+    if not found:
+        return f"there is no goal yet; write one with {NEW_GOAL}"
+    active = []
+    for path in found:
+        try:
+            if load_goal(path).status is Status.ACTIVE:
+                active.append(path)
+        except GoalfileError:
+            continue
+    top = repository_top(cwd)
+    focus = read_focus(top) if top is not None else None
+    if top is not None and focus is not None:
+        focused = os.path.relpath(top / focus.goal, cwd)
+        if focused in active:
+            active = [focused]
+    if not active:
+        return "no goal is active; `goalfile status` names each goal and its next step"
+    return ", or ".join(f"`goalfile verify {shell_word(path)}`" for path in active[:3])

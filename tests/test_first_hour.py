@@ -1,0 +1,143 @@
+"""The first hour of a new user: the mistakes everyone makes at first (a goal named by its slug,
+a typo in its path, `verify` with no path, no goal yet) end in a `fix:` that is the command
+they meant, and that command works when run as written, by a shell, with the `goalfile` that
+printed it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import clean_env, make_git_repo, run_goalfile
+
+BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
+FIX_RE = re.compile(r"^  fix: (.*)$", re.MULTILINE)
+COMMAND_RE = re.compile(r"`(goalfile [^`]+)`")
+
+
+def new_goal(repo: Path, slug: str, check: str = "true") -> None:
+    done = run_goalfile(
+        "new",
+        slug,
+        f"{slug} works",
+        "--check",
+        check,
+        "--expected",
+        "exit 0",
+        "--activate",
+        cwd=repo,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def fixes(text: str) -> list[str]:
+    return FIX_RE.findall(text)
+
+
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    sh = shutil.which("sh")
+    assert sh is not None, "a POSIX sh is needed to run the printed fix"
+    return subprocess.run(
+        [sh, "-c", command],
+        cwd=cwd,
+        env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (("verify", "calc-add"), "goalfile verify goals/calc-add.md"),
+        (("verify", "calc-add.md"), "goalfile verify goals/calc-add.md"),
+        (("verify", "goals/calc_add.md"), "goalfile verify goals/calc-add.md"),
+        (
+            ("verify", "--no-write", "goals/calcadd.md"),
+            "goalfile verify --no-write goals/calc-add.md",
+        ),
+        (("verify", "goal/calc-add.md", "--json"), "goalfile verify goals/calc-add.md --json"),
+        (("status", "calc-add"), "goalfile status goals/calc-add.md"),
+        (("lint", "goals/calc_add.md"), "goalfile lint goals/calc-add.md"),
+        (("log", "calc-add"), "goalfile log goals/calc-add.md"),
+    ],
+)
+def test_a_goal_named_by_slug_or_with_a_typo_gets_the_command_meant(
+    tmp_path: Path, args: tuple[str, ...], meant: str
+) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "calc-add")
+    done = run_goalfile(*args, cwd=repo)
+    out = done.stdout + done.stderr
+    assert "no such goal file" in out, out
+    assert "Traceback" not in out, out
+    assert done.returncode in (2, 3), out
+    assert fixes(done.stderr) == [f"`{meant}`"], out
+    if "--json" in args:
+        assert f'"hint": "`{meant}`"' in done.stdout
+    again = shell(meant, repo)  # the fix, as written
+    assert "no such goal file" not in again.stdout + again.stderr
+    assert again.returncode in (0, 1), again.stderr
+
+
+def test_a_missing_goal_with_nothing_like_it_keeps_the_general_fix(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "calc-add")
+    done = run_goalfile("verify", "goals/payments.md", cwd=repo)
+    assert done.returncode == 2
+    assert fixes(done.stderr) == [
+        'check the path, or create one with `goalfile new SLUG "END STATE"`'
+    ]
+
+
+def test_verify_without_a_path_names_each_active_goal_and_the_focus(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "alpha")
+    new_goal(repo, "beta", check="false")
+    done = run_goalfile("verify", cwd=repo)
+    assert done.returncode == 2
+    assert fixes(done.stderr) == [
+        "`goalfile verify goals/alpha.md`, or `goalfile verify goals/beta.md`"
+    ]
+    first = COMMAND_RE.findall(done.stderr)[0]
+    ran = shell(first, repo)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.splitlines()[-1] == "verify-goal alpha iteration 0: C1 met; status: met"
+
+    # alpha is met now; from a sub-folder, with beta focused, only beta is named
+    assert run_goalfile("focus", "goals/beta.md", cwd=repo).returncode == 0
+    sub = repo / "src"
+    sub.mkdir()
+    done = run_goalfile("verify", cwd=sub)
+    assert fixes(done.stderr) == ["`goalfile verify ../goals/beta.md`"]
+    ran = shell(COMMAND_RE.findall(done.stderr)[0], sub)
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stdout.splitlines()[-1].startswith("verify-goal beta iteration 0: C1 unmet")
+
+
+def test_no_goal_yet_says_how_to_write_one(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("verify", cwd=repo)
+    assert done.returncode == 2
+    assert fixes(done.stderr) == [
+        'there is no goal yet; write one with `goalfile new SLUG "END STATE" --check CMD '
+        "--expected TEXT`"
+    ]
+    for args in (("status",), ("lint",), ("verify", "--no-write")):
+        done = run_goalfile(*args, cwd=repo)
+        assert done.returncode == 0, done.stderr
+        assert done.stderr.splitlines() == [
+            "no goal files found under goals/ or .zetetic/goals/",
+            '  next: write one with `goalfile new SLUG "END STATE" --check CMD --expected '
+            "TEXT`, or set up the repository with `goalfile init`",
+        ]
+    # the command it names, with its placeholders filled in, writes a goal status then shows
+    ran = shell('goalfile new first "it works" --check "true" --expected "exit 0" --activate', repo)
+    assert ran.returncode == 0, ran.stderr
+    assert "first: active" in run_goalfile("status", cwd=repo).stdout
