@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -118,6 +119,48 @@ def test_a_settings_file_that_is_not_json_is_named_with_its_position(tmp_path: P
     [bad] = [f for f in findings(report, "problem") if f["host"] == "claude"]
     assert ".claude/settings.json:2:" in bad["detail"] and "not valid JSON" in bad["detail"]
     assert bad["fix"] is None and "by hand" in bad["hint"]
+    # named as the other findings name files, with doctor's one fix and no word of init's
+    assert bad["detail"].startswith(".claude/settings.json:2:"), bad
+    assert "fix" not in bad["detail"] and "left untouched" not in bad["detail"], bad
+    text = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE).stdout
+    assert "\n  fix:" not in text, text  # every line in doctor's columns
+    assert [line for line in text.splitlines() if "by hand" in line] == [
+        "                 fix .claude/settings.json by hand, then run "
+        "`goalfile init --no-goal --no-skills`"
+    ], text
+
+
+def test_the_fix_for_goalfile_missing_from_path_names_this_goalfile_and_works(
+    tmp_path: Path,
+) -> None:
+    """goalfile is not on PyPI: the hint once said `pipx install goalfile`, which fails. It
+    names the goalfile that runs doctor, and its `ln -s` makes the host's PATH find it."""
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal", repo)
+    home = tmp_path / "home"
+    (home / ".local" / "bin").mkdir(parents=True)
+    code, report = doctor(repo, {**WITHOUT_GOALFILE, "HOME": str(home)})
+    assert code == 1
+    missing = [f for f in findings(report, "problem") if f["check"] == "path"]
+    assert missing
+    hint = missing[0]["hint"]
+    assert "pipx install goalfile" not in hint and "pip install goalfile" not in hint
+    this = str(Path(sys.executable).with_name("goalfile"))
+    link = f"ln -s {shlex.quote(this)} ~/.local/bin/goalfile"
+    assert f"`{link}`" in hint, hint
+    assert hint.endswith(f"({this})"), hint
+    done = subprocess.run(
+        ["sh", "-c", link],
+        env={**WITHOUT_GOALFILE, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    host_path = {"PATH": f"{home}/.local/bin:/usr/bin:/bin", "HOME": str(home)}
+    code, report = doctor(repo, host_path)
+    assert not [f for f in findings(report, "problem") if f["check"] == "path"], report
 
 
 def test_a_modified_or_invalid_skill_is_a_problem(tmp_path: Path) -> None:

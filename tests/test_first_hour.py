@@ -141,3 +141,55 @@ def test_no_goal_yet_says_how_to_write_one(tmp_path: Path) -> None:
     ran = shell('goalfile new first "it works" --check "true" --expected "exit 0" --activate', repo)
     assert ran.returncode == 0, ran.stderr
     assert "first: active" in run_goalfile("status", cwd=repo).stdout
+
+
+def readme_section(title: str) -> str:
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    return text.split(f"\n## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_says_how_to_install_it_for_a_repository_of_ones_own() -> None:
+    section = readme_section("Use it in your repository")
+    first = section.split("```sh\n", 1)[1].split("```", 1)[0]
+    assert first == "pipx install .\n"  # from the clone: goalfile is not on PyPI
+    assert "not on PyPI" in section
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "pip install goalfile" not in readme and "pipx install goalfile" not in readme
+
+
+def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_path: Path) -> None:
+    """The second block of "Use it in your repository", each command run by a shell in a fresh
+    git repository with the goalfile under test on PATH: init and new succeed, verify exits 1
+    (the auth suite is not written yet), doctor finds nothing wrong."""
+    block = readme_section("Use it in your repository").split("```sh\n")[2].split("```", 1)[0]
+    commands = [
+        re.sub(r"\s+#.*$", "", command)
+        for command in block.replace("\\\n", " ").splitlines()
+        if command.strip()
+    ]
+    assert [c.split()[1] for c in commands] == ["init", "new", "verify", "doctor"], commands
+    repo = make_git_repo(tmp_path / "repo")
+    home = tmp_path / "home"
+    home.mkdir()
+    codes = []
+    for command in commands:
+        sh = shutil.which("sh")
+        assert sh is not None
+        done = subprocess.run(
+            [sh, "-c", command],
+            cwd=repo,
+            env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home)}),
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        assert "Traceback" not in done.stderr, done.stderr
+        codes.append(done.returncode)
+        if command.startswith("goalfile verify"):
+            assert done.stdout.splitlines()[-1] == (
+                "verify-goal auth iteration 0: C1 unmet; status: active"
+            ), done.stdout + done.stderr
+    assert codes == [0, 0, 1, 0], codes
+    assert (repo / ".claude" / "settings.json").is_file()
+    assert not (repo / "goals" / "first-goal.md").exists()  # --no-goal

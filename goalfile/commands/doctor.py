@@ -137,12 +137,16 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
     try:
         document, text = hostjson.load(path)
     except GoalfileError as exc:
+        # the file named as the other findings name it, and without the error's own fix
+        # (init's "run this again"): doctor prints its own, and never writes the file
+        at = ":".join([shown, *(str(n) for n in (exc.line, exc.column) if n is not None)])
+        message = exc.message.removesuffix("; the file was left untouched")
         return [
             Finding(
                 host=host,
                 check="hook",
                 health=Health.PROBLEM,
-                detail=exc.render(),
+                detail=f"{at}: {message}",
                 hint=f"fix {shown} by hand, then run `{INIT_HOOKS}`",
             )
         ], []
@@ -172,7 +176,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
                 )
             )
             continue
-        here = shutil.which("goalfile", path=ctx.env.get("PATH"))
+        here = _this_goalfile(ctx.env)
         found.append(
             Finding(
                 host=host,
@@ -180,14 +184,32 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
                 health=Health.PROBLEM,
                 detail=f"`{command}` cannot start: `{program}` is not on PATH",
                 hint=(
-                    "put goalfile on the PATH the host starts with (`pipx install goalfile`, or "
-                    "activate the project's virtual environment before starting the host), or "
-                    f"write its full path into the command in {shown}"
+                    "put goalfile on the PATH the host starts with (activate the virtual "
+                    "environment that holds it before starting the host"
+                    + (
+                        f", or `ln -s {shlex.quote(here)} ~/.local/bin/goalfile` with "
+                        "~/.local/bin on that PATH"
+                        if here
+                        else ""
+                    )
+                    + f"), or write its full path into the command in {shown}"
                     + (f" ({here})" if here else "")
                 ),
             )
         )
     return found, commands
+
+
+def _this_goalfile(env: Mapping[str, str]) -> str | None:
+    """The `goalfile` program to name in a fix: the one on PATH, else the one installed
+    beside the Python that runs this goalfile (its virtual environment's), else None."""
+    here = shutil.which("goalfile", path=env.get("PATH"))
+    if here is not None:
+        return here
+    import sys
+
+    beside = Path(sys.executable).with_name("goalfile")
+    return str(beside) if beside.is_file() and os.access(beside, os.X_OK) else None
 
 
 def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
