@@ -944,7 +944,8 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
     if inside.returncode != 0:
         raise UsageError(
             f"{cwd} is not inside a git repository: {first_message_line(inside.stderr)}",
-            hint="run it in a clone of the repository, or without --against",
+            hint="run it in a clone of the repository, or check the ledgers alone, without "
+            "--against: `goalfile audit`",
         )
     commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:

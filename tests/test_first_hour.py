@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, make_git_repo, run_goalfile
+from conftest import clean_env, make_git_repo, outside_git, run_goalfile
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 FIX_RE = re.compile(r"^  fix: (.*)$", re.MULTILINE)
@@ -193,3 +193,46 @@ def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_pat
     assert codes == [0, 0, 1, 0], codes
     assert (repo / ".claude" / "settings.json").is_file()
     assert not (repo / "goals" / "first-goal.md").exists()  # --no-goal
+
+
+@pytest.mark.parametrize("command", ["status", "lint", "log"])
+def test_a_goal_folder_stands_for_its_goals(tmp_path: Path, command: str) -> None:
+    """`goalfile status goals/` said "goals/: is a folder, not a goal file" (exit 3), while
+    `audit goals/` read every goal in it."""
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "alpha")
+    new_goal(repo, "beta")
+    done = run_goalfile(command, "goals/", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "is a folder" not in done.stderr
+    for slug in ("alpha", "beta"):
+        assert f"goals/{slug}.md" in done.stdout, done.stdout
+    (repo / "empty").mkdir()
+    done = run_goalfile(command, "empty", cwd=repo)
+    assert done.returncode != 0 and "empty: is a folder, not a goal file" in done.stderr
+
+
+def test_outside_a_git_repository_the_fixes_say_git_init_and_audit(tmp_path: Path) -> None:
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    assert outside_git(folder), "the test needs a folder no git repository holds"
+    new_goal(folder, "alpha")
+    done = run_goalfile("focus", "goals/alpha.md", cwd=folder)
+    assert done.returncode == 2
+    [fix] = fixes(done.stderr)
+    assert fix.endswith("to make this folder one: `git init`"), fix
+    assert shell("git init -q", folder).returncode == 0
+    done = run_goalfile("focus", "goals/alpha.md", cwd=folder)
+    assert done.returncode == 0, done.stderr
+
+    other = tmp_path / "other"
+    other.mkdir()
+    new_goal(other, "beta")
+    done = run_goalfile("audit", "--against", "main", cwd=other)
+    assert done.returncode == 2
+    [fix] = fixes(done.stderr)
+    [command] = COMMAND_RE.findall(fix)
+    assert command == "goalfile audit"
+    ran = shell(command, other)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == "goals/beta.md: clean\n"

@@ -171,9 +171,12 @@ def new(
 
 
 def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
-    """The PATH arguments, or every goal under goals/ and .zetetic/goals/ (said on stderr)."""
+    """The PATH arguments, a folder standing for every ``*.md`` under it (one with none stays,
+    to be reported), or every goal under goals/ and .zetetic/goals/ (said on stderr)."""
     if paths:
-        return paths
+        from goalfile.commands.audit import expand
+
+        return tuple(found for path in paths for found in (expand([path]) or [path]))
     from goalfile.commands.status import default_paths
 
     found = tuple(default_paths(context().cwd))
@@ -195,7 +198,8 @@ def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
 @boundary
 def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     """Check goal files against every rule of the format (default: every goal under goals/
-    and .zetetic/goals/). Exit 0 clean, 3 with errors."""
+    and .zetetic/goals/). A folder stands for every *.md under it. Exit 0 clean, 3 with
+    errors."""
     from goalfile.commands.lint import fix_paths, lint_paths
 
     paths = goal_paths(paths)
@@ -469,11 +473,11 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
 @boundary
 def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
     """Show each goal's status, budget use and latest verdicts (default: goals/ and
-    .zetetic/goals/)."""
+    .zetetic/goals/). A folder stands for every *.md under it."""
     from goalfile.commands.status import status as run
 
     in_project(paths, in_project_flag)
-    result = run(paths=paths, ctx=context())
+    result = run(paths=goal_paths(paths) if paths else (), ctx=context())
     for item in result.goals:
         if item.error is not None:
             name_the_meant_file(item.error)

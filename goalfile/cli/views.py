@@ -43,7 +43,8 @@ def completion(shell: str) -> int:
 @boundary
 def log(paths: tuple[str, ...], fmt: str, as_json: bool) -> int:
     """Show each goal's history as a grid: one line per criterion, one column per verify run
-    (default: every goal under goals/ and .zetetic/goals/).
+    (default: every goal under goals/ and .zetetic/goals/; a folder stands for every *.md
+    under it).
 
     Symbols: ✓ met, ✗ unmet, E error, ⊘ impossible, · not in that run, ↓ met in the run
     before and judged not met now (a regression). The `before` line marks what happened

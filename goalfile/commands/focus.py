@@ -121,7 +121,8 @@ def _root(ctx: Context) -> Path:
     if root is None:
         raise UsageError(
             f"{ctx.cwd} is not inside a git repository; the focus is kept in the git folder",
-            hint="run it inside the repository that holds the goal",
+            hint="run it inside the git repository that holds the goal; to make this folder "
+            "one: `git init`",
         )
     return root
 
