@@ -79,15 +79,24 @@ class UsageError(GoalfileError):
     exit_code = ExitCode.USAGE
 
 
-class NoSuchGoalFile(UsageError):
-    """The goal file named does not exist (exit 2). ``instead`` is a goal file that does, by
-    the name the user most likely meant (``goals/auth.md`` for ``auth``), or None; the CLI
-    boundary turns it into the same command line naming that file."""
+class MeantOther(UsageError):
+    """A command-line word that cannot be right, where the user most likely meant another
+    (exit 2): ``given`` as typed, ``instead`` the word meant, or None. The CLI boundary turns
+    it into a fix that is the same command line with ``instead`` in its place."""
+
+    def __init__(self, message: str, *, given: str, instead: str | None, hint: str) -> None:
+        super().__init__(message, hint=hint)
+        self.given = given
+        self.instead = instead
+
+
+class NoSuchGoalFile(MeantOther):
+    """The goal file named does not exist; ``instead`` is a goal file that does, by the name
+    the user most likely meant (``goals/auth.md`` for ``auth``)."""
 
     def __init__(self, path: str, *, instead: str | None, hint: str) -> None:
-        super().__init__(f"{path}: no such goal file", hint=hint)
+        super().__init__(f"{path}: no such goal file", given=path, instead=instead, hint=hint)
         self.path = path
-        self.instead = instead
 
 
 class GoalFileInvalid(GoalfileError):

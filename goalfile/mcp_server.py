@@ -1,6 +1,6 @@
 """`goalfile mcp`: the goal tools and goal files over the Model Context Protocol (stdio).
 
-Needs the optional ``mcp`` package (``pip install 'goalfile[mcp]'``). Every tool runs the
+Needs the optional ``mcp`` package (the extra ``goalfile[mcp]``). Every tool runs the
 goalfile CLI (``python -m goalfile ... --json``) in the project root, so the CLI stays the one
 place that decides; the tool's result is that command's JSON document (see
 :mod:`goalfile.mcp_tools`). Anything that goes wrong in a call comes back as a tool error; the

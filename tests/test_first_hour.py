@@ -236,3 +236,38 @@ def test_outside_a_git_repository_the_fixes_say_git_init_and_audit(tmp_path: Pat
     ran = shell(command, other)
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == "goals/beta.md: clean\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "meant"),
+    [
+        (("new", "Calc", "add works"), "goalfile new calc 'add works'"),
+        (("new", "My Goal", "it works", "--json"), "goalfile new my-goal 'it works' --json"),
+        (
+            ("init", "--slug", "First_Goal", "--no-hooks"),
+            "goalfile init --slug first-goal --no-hooks",
+        ),
+    ],
+)
+def test_a_slug_in_capitals_or_with_spaces_gets_the_command_with_a_valid_one(
+    tmp_path: Path, args: tuple[str, ...], meant: str
+) -> None:
+    """The fix was `goalfile new auth-refresh`, a goal nobody asked for."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(*args, cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert fixes(done.stderr) == [f"`{meant}`"], done.stderr
+    assert not (repo / "goals").exists() or not any((repo / "goals").iterdir())
+    ran = shell(meant, repo)
+    assert ran.returncode == 0, ran.stderr
+    slug = meant.split()[2] if args[0] == "new" else "first-goal"
+    assert (repo / "goals" / f"{slug}.md").is_file()
+
+
+def test_the_readme_command_table_names_every_command_goalfile_help_lists() -> None:
+    """`reopen` and `mcp` were in `goalfile --help` but not in the README's table."""
+    from goalfile.cli.helptext import COMMANDS
+
+    table = readme_section("Commands")
+    missing = [name for name, _ in COMMANDS if not re.search(rf"`(goalfile )?{name}\b", table)]
+    assert not missing, missing

@@ -126,19 +126,20 @@ def boundary(func: F) -> F:
 
 
 def name_the_meant_file(exc: GoalfileError) -> None:
-    """A goal file that is not there, where another by the name the user most likely meant
-    is: the fix becomes this very command line with that file in its place, so it works as
-    written (``goalfile verify goals/auth.md`` for ``goalfile verify auth``)."""
-    from goalfile.errors import NoSuchGoalFile
+    """A word of the command line that cannot be right (a goal file that is not there, a slug
+    in capitals), where the user most likely meant another: the fix becomes this very command
+    line with that word in its place, so it works as written (``goalfile verify
+    goals/auth.md`` for ``goalfile verify auth``)."""
+    from goalfile.errors import MeantOther
 
-    if not isinstance(exc, NoSuchGoalFile) or exc.instead is None:
+    if not isinstance(exc, MeantOther) or exc.instead is None:
         return
     words = sys.argv[1:]
-    if words.count(exc.path) != 1:
+    if words.count(exc.given) != 1:
         return
     from goalfile.shellword import shell_word
 
-    line = ["goalfile", *(exc.instead if word == exc.path else word for word in words)]
+    line = ["goalfile", *(exc.instead if word == exc.given else word for word in words)]
     exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`"
 
 

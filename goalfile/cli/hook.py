@@ -15,7 +15,7 @@ from goalfile.hostprotocol import HOOK_TIMEOUT_MAX
 
 @main.group()
 def hook() -> None:
-    """Entry points for coding-agent hosts' hooks (Claude Code, Codex)."""
+    """Entry points for coding-agent hosts' hooks (Claude Code, Codex, Gemini CLI, pi)."""
 
 
 class _FailOpen(click.Command):

@@ -33,7 +33,8 @@ from goalfile.shellword import shell_word
     "--mcp",
     is_flag=True,
     help="Also register `goalfile mcp` in .mcp.json, .gemini/settings.json and "
-    ".codex/config.toml (needs `pip install 'goalfile[mcp]'`).",
+    ".codex/config.toml (needs the optional extra: `pip install '.[mcp]'` in goalfile's "
+    "clone).",
 )
 @click.option(
     "--trust-codex",

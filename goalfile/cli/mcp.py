@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from goalfile.cli.base import boundary, main
 from goalfile.errors import UsageError
+from goalfile.shellword import shell_word
+
+MCP_REQUIREMENT = "mcp>=2.3,<3"
+"""The extra `goalfile[mcp]` (pyproject.toml), as pip names it."""
 
 
 @main.command("mcp")
 @boundary
 def mcp_command() -> int:
-    """Serve goalfile to MCP clients over stdio (needs `pip install 'goalfile[mcp]'`).
+    """Serve goalfile to MCP clients over stdio (needs the optional extra: `pip install
+    '.[mcp]'` in goalfile's clone).
 
     Tools: goal_status, goal_verify, goal_review, goal_block, goal_focus, each running the
     goalfile command and returning its --json document. Resources: the goal files under goals/
@@ -30,7 +36,8 @@ def mcp_command() -> int:
             raise
         raise UsageError(
             "`goalfile mcp` needs the optional MCP support, which is not installed",
-            hint="pip install 'goalfile[mcp]'",
+            hint=f"`{shell_word(sys.executable)} -m pip install {shell_word(MCP_REQUIREMENT)}` "
+            "installs it beside this goalfile (the extra `goalfile[mcp]`)",
         ) from None
     serve(root=project_root(Path.cwd()), env=dict(os.environ))
     return 0

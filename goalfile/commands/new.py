@@ -10,12 +10,13 @@ written, then activated (its contract pinned) in the same run.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile.commands.context import Context
-from goalfile.errors import GoalfileError, UsageError
+from goalfile.errors import GoalfileError, MeantOther, UsageError
 from goalfile.files import create_new
 from goalfile.ledger import code_span, plain_cell
 from goalfile.lint import PLACEHOLDER
@@ -148,9 +149,12 @@ def render_new(
     """The goal file's text; placeholders for a missing end state, rows and (unless
     ``non_goal_placeholder`` is false) non-goals."""
     if not SLUG_RE.match(slug):
-        raise UsageError(
+        meant = "-".join(re.findall(r"[a-z0-9]+", slug.lower()))
+        raise MeantOther(
             f"slug {slug!r} is not lowercase letters, digits and '-'",
-            hint="e.g. `goalfile new auth-refresh`",
+            given=slug,
+            instead=meant or None,
+            hint=f"e.g. `goalfile new {shell_word(meant or 'auth-refresh')}`",
         )
     items = [" ".join(item.split()) for item in non_goals if item.strip()]
     if not items and non_goal_placeholder:
