@@ -79,7 +79,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
         text = text[1:]
     conflict = conflict_markers(text)
     if conflict:
-        raise _conflict_error(conflict, path=path)
+        raise conflict_error(conflict, path=path)
     bounds = ledger_bounds(text)
     lines = _lines(text, bounds)
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
@@ -151,7 +151,10 @@ def conflict_markers(text: str) -> tuple[tuple[int, str], ...]:
     return tuple((text.count("\n", 0, start) + 1, line) for start, line in found)
 
 
-def _conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFileInvalid:
+def conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFileInvalid:
+    """The refusal of a goal file that holds the conflict :func:`conflict_markers` found, naming
+    it as ``path`` (as the reader's shell reaches it: the fix's commands name it so), with the
+    fix that keeps both sides' entries."""
     from goalfile.shellword import revision_word, shell_word
 
     where = ", ".join(f"{number} `{line.strip()}`" for number, line in markers[:6])
@@ -168,8 +171,9 @@ def _conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFil
         hint=(
             f"while git still has the conflict, take your side whole: `git checkout --ours -- "
             f"{word}`; then copy the entries only the other side has (`git show {theirs}` "
-            "shows its file) to the end of `## Iterations`, set `status:` to the last entry's "
-            f"and run `goalfile verify {word}` (see docs/lifecycle.md, Merging a goal file)"
+            "shows its file) to the end of `## Iterations`, set `status: active` (neither "
+            f"side judged the merged work) and run `goalfile verify {word}` (see "
+            "docs/lifecycle.md, Merging a goal file)"
         ),
     )
 

@@ -10,9 +10,11 @@ it was merged into."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,14 +35,14 @@ def commit(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message)
 
 
-def verify(repo: Path, *args: str) -> None:
-    done = run_goalfile("verify", *args, GOAL, cwd=repo)
+def verify(repo: Path, *args: str, name: str = GOAL) -> None:
+    done = run_goalfile("verify", *args, name, cwd=repo)
     assert done.returncode in (0, 1), done.stdout + done.stderr
 
 
-def two_branches(tmp_path: Path, *, style: str = "merge") -> Path:
-    """`main` with an active goal of two rows; branch `one` makes C1 met, branch `two` C2, and
-    each records it with `goalfile verify`."""
+def two_branches(tmp_path: Path, *, style: str = "merge", name: str = GOAL) -> Path:
+    """`main` with an active goal of two rows (at ``name``); branch `one` makes C1 met, branch
+    `two` C2, and each records it with `goalfile verify`."""
     repo = make_git_repo(tmp_path / "repo")
     git(repo, "config", "merge.conflictStyle", style)
     made = run_goalfile(
@@ -50,13 +52,15 @@ def two_branches(tmp_path: Path, *, style: str = "merge") -> Path:
         "--activate", cwd=repo,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
+    if name != GOAL:
+        os.rename(repo / GOAL, repo / name)
     commit(repo, "the goal")
     git(repo, "branch", "-M", "main")
-    for branch, name, tokens in (("one", "a.txt", "100"), ("two", "b.txt", "200")):
+    for branch, made_file, tokens in (("one", "a.txt", "100"), ("two", "b.txt", "200")):
         git(repo, "checkout", "-q", "-b", branch, "main")
-        (repo / name).write_text("x\n", encoding="utf-8")
-        verify(repo, *(("--tokens-used", tokens) if style == "diff3" else ()))
-        commit(repo, f"{name} exists")
+        (repo / made_file).write_text("x\n", encoding="utf-8")
+        verify(repo, *(("--tokens-used", tokens) if style == "diff3" else ()), name=name)
+        commit(repo, f"{made_file} exists")
     return repo
 
 
@@ -287,3 +291,93 @@ def test_the_merged_entry_fix_names_the_goal_as_one_shell_word(repo: Path, name:
         assert shlex.split(show) == ["git", "show", f"{parent}:./{name}"], show
         subprocess.run(["sh", "-c", show], cwd=repo, capture_output=True, check=False)
     assert not (repo / "PWNED").exists()
+
+
+def hook_answer(cwd: Path) -> dict[str, object]:
+    """The Stop hook's `--json` answer for a first stop of a session in ``cwd``."""
+    stop = {"session_id": "s", "cwd": str(cwd), "hook_event_name": "Stop"}
+    done = run_goalfile(
+        "hook", "stop", "--agent", "claude", "--json", cwd=cwd, input=json.dumps(stop)
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+@pytest.mark.parametrize(
+    ("name", "where", "how"),
+    [
+        (GOAL, ".", "merge"),
+        (GOAL, "src", "rebase"),
+        ("goals/a;touch PWNED;b.md", "src", "merge"),
+        ("goals/my goal.md", ".", "cherry-pick"),
+    ],
+)
+def test_the_stop_hook_holds_a_conflicted_goal_with_the_fix_that_keeps_both_sides(
+    tmp_path: Path, name: str, where: str, how: str
+) -> None:
+    """The Stop hook took a goal file with git's conflict markers for another goal copied over
+    the one HEAD holds, and held the agent with `git checkout HEAD -- PATH`: run as written, it
+    resolved the conflict with this side's file and dropped the entry of the other side. It
+    holds with the merge-conflict fix lint prints, naming the file as the session's shell
+    reaches it; each of its commands, run as written from there, works, runs nothing the name
+    holds, and the file rebuilt as it says keeps both runs."""
+    repo = two_branches(tmp_path, name=name)
+    done = git_may_fail(repo, how, "one")
+    assert done.returncode != 0 and "CONFLICT" in done.stdout + done.stderr, done.stdout
+    assert git(repo, "ls-files", "--unmerged", "--", name).count(name) == 3
+    here = repo / where
+    here.mkdir(exist_ok=True)
+    shown = os.path.relpath(repo / name, here)
+    path = repo / name
+    before = path.read_bytes()
+
+    answer = hook_answer(here)
+    assert answer["decision"] == "block", answer
+    goals = answer["goals"]
+    assert isinstance(goals, list) and len(goals) == 1, answer
+    (held,) = goals
+    reason = held["reason"]
+    assert held["status"] == "conflicted", held
+    assert f"goalfile could not read {shown}: {shown}:" in reason, reason
+    assert "the file holds an unresolved merge conflict" in reason, reason
+    assert "checkout HEAD" not in reason, reason  # the old fix: the other side's entry lost
+    assert path.read_bytes() == before  # the hook wrote nothing
+
+    # every command the fix names, run as written from the session's folder
+    fix = reason.split("\n  fix: ", 1)[1].split("\n", 1)[0]
+    commands = re.findall(r"`(git checkout [^`]*|git show [^`]*|goalfile [^`]*)`", fix)
+    checkout, show, verify_it = commands
+    assert shlex.split(checkout) == ["git", "checkout", "--ours", "--", shown], checkout
+    assert shlex.split(show) == ["git", "show", f":3:./{shown}"], show
+    assert shlex.split(verify_it) == ["goalfile", "verify", shown], verify_it
+
+    def sh(command: str) -> str:
+        ran = subprocess.run(
+            ["sh", "-c", command], cwd=here, capture_output=True, text=True, env=clean_env()
+        )
+        assert ran.returncode == 0, (command, ran.stdout, ran.stderr)
+        return ran.stdout
+
+    sh(checkout)
+    theirs = sh(show)
+    ours = path.read_text(encoding="utf-8")
+    assert not marker_lines(ours)
+    entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
+    assert entry not in ours, entry
+    at = ours.index("## Lessons")
+    rebuilt = ours[:at] + entry + ours[at:]
+    path.write_text(re.sub(r"(?m)^status: \w+$", "status: active", rebuilt, count=1), "utf-8")
+    ran = subprocess.run(
+        [sys.executable, "-m", "goalfile", *shlex.split(verify_it)[1:]],
+        cwd=here, capture_output=True, text=True,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stdout + ran.stderr  # both files are there after the merge
+    assert not (repo / "PWNED").exists() and not (here / "PWNED").exists()
+    (log,) = json.loads(run_goalfile("log", "--json", name, cwd=repo).stdout)["goals"]
+    assert sorted(map(str, (run["verdicts"] for run in log["columns"][:2]))) == sorted(
+        [str({"C1": "met", "C2": "unmet"}), str({"C1": "unmet", "C2": "met"})]
+    ), log  # the run of each side, neither dropped
+    assert log["columns"][2]["verdicts"] == {"C1": "met", "C2": "met"}, log
+    after = hook_answer(here)
+    assert after["decision"] == "allow" and after["goals"] == [], after

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
-from goalfile.errors import GoalfileError, UsageError
+from goalfile.errors import GoalfileError, GoalFileInvalid, UsageError
 from goalfile.files import load_goal, read_text
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
@@ -514,6 +514,10 @@ def _swapped(path: Path, blob: bytes) -> str | None:
         text = read_text(path)
     except GoalfileError:
         return None
+    from goalfile.parse import conflict_markers
+
+    if conflict_markers(text):  # a merge git has not finished: the loader holds it (its fix
+        return None  # keeps both sides' entries, where HEAD's file alone would drop theirs)
     return departure(blob.decode(ENCODING, ERRORS), text)
 
 
@@ -725,7 +729,7 @@ def _look(
     try:
         goal = load_goal(path)
     except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
-        return _unreadable(shown, exc, stop)
+        return _unreadable(shown, exc, stop, path=path)
     hand_set = held.get(path.resolve())
     if hand_set is not None:  # its fix names the goal as the session's shell reaches it
         hand_set = _hand_set_active(goal, shown) or hand_set
@@ -1117,15 +1121,45 @@ def _refused(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     )
 
 
-def _unreadable(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
+def _unreadable(shown: str, exc: GoalfileError, stop: StopInput, *, path: Path) -> GoalOutcome:
     """A goal file that does not load (a broken YAML line, a missing section): it is not
-    skipped, or breaking the file would be a way to stop. Held like a refusal."""
+    skipped, or breaking the file would be a way to stop. Held like a refusal; a file that
+    holds a merge conflict by :func:`_conflicted`."""
+    if isinstance(exc, GoalFileInvalid):
+        held = _conflicted(shown, path, stop)
+        if held is not None:
+            return held
     return _once(
         shown,
         "invalid",
         f"goalfile could not read {shown}: {exc.render()}",
         f"Fix the goal file (`goalfile lint {shell_word(shown)}` lists every problem with its "
         "line), never by giving up the goal; the next stop verifies it.",
+        stop,
+    )
+
+
+def _conflicted(shown: str, path: Path, stop: StopInput) -> GoalOutcome | None:
+    """A goal file that holds git's marker lines around a conflict (two branches appended
+    entries at the same place, then a merge, rebase or cherry-pick): held with the fix lint
+    and verify print, which names the file as the session's shell reaches it and keeps the
+    entries of both sides. (Putting back HEAD's file, as for a goal copied over the one git
+    tracks, would drop the entries and edits of the other side.) None when the file holds no
+    conflict."""
+    from goalfile.parse import conflict_error, conflict_markers
+
+    try:
+        markers = conflict_markers(read_text(path))
+    except GoalfileError:
+        return None
+    if not markers:
+        return None
+    return _once(
+        shown,
+        "conflicted",
+        f"goalfile could not read {shown}: {conflict_error(markers, path=shown).render()}",
+        "Resolve the conflict as the fix says, keeping the entries of both sides, each whole "
+        "(one side's file alone drops the other side's entries); the next stop verifies it.",
         stop,
     )
 

@@ -1,7 +1,8 @@
 """The Stop hook holds the real Claude Code and Codex when it cannot see the goals as git
 records them: a part of the goal folders goal discovery cannot read (a goal folder linked out
 of the repository, a goal file linked to itself), a repository git cannot list (a broken
-`.git/index`), and another goal copied over the goal file git tracks.
+`.git/index`), another goal copied over the goal file git tracks, and a goal file git has not
+finished merging (its conflict markers in the ledger).
 
 In each case the model (the scripted fake) makes the trouble in the host's own shell tool, as
 an agent that wants to stop would; at its stop the hook holds it with a reason that names the
@@ -255,5 +256,86 @@ def test_another_goal_copied_over_a_tracked_goal_holds_until_head_s_goal_is_chec
     goalfile_ok("audit", GOAL, "--against", "HEAD", cwd=repo)  # HEAD's entries kept, in order
     # the other goal is still there, met, as it was
     assert goalfile_ok("status", "--json", EASY, cwd=repo).count('"status": "met"') == 1
+    answer = hook_now(repo)
+    assert answer["decision"] == "allow" and answer["goals"] == [], answer
+
+
+# --- a goal file git has not finished merging ------------------------------------------------
+
+MERGE = "git merge other"
+REBUILD = """\
+import re, sys
+goal, theirs = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
+ours = open(goal, encoding="utf-8").read()
+entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
+at = ours.index("## Lessons")
+text = re.sub(r"(?m)^status: \\w+$", "status: active", ours[:at] + entry + ours[at:], count=1)
+open(goal, "w", encoding="utf-8").write(text)
+"""
+
+
+@dataclass
+class Resolver(Agent):
+    """The scripted model for a merge conflict: it runs each command the reason's fix names,
+    as printed, with the steps the fix says in words between them (the other side's entries
+    appended to this side's file, `status: active`) done by a small script."""
+
+    rebuild: str = ""
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool or turn.feedback is None or "  fix: while git" not in turn.feedback:
+            return super().__call__(turn)
+        fix = turn.feedback.split("\n  fix: ", 1)[1].split("\n", 1)[0]
+        checkout, show, verify = re.findall(r"`((?:git|goalfile) [^`]*)`", fix)
+        self.ran.append(
+            f"{checkout} && {show} > theirs.md && python3 {self.rebuild} {GOAL} theirs.md"
+            f" && {FIX} && {verify}"
+        )
+        return Shell(self.ran[-1])
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_goal_file_with_conflict_markers_holds_with_the_fix_that_keeps_both_sides(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """The goal was verified on this branch (unmet) and on another (met); the model merges the
+    other branch, and git stops with a conflict in the goal file's ledger. The hook held the
+    agent with `git checkout HEAD -- goals/demo.md`, which drops the other branch's entry; it
+    holds with the merge-conflict fix: the model runs its commands as printed, appends the
+    other side's entry, verifies the merged work, and the next stop lets it go with both
+    branches' runs in the ledger."""
+    repo = committed_goal_repo(tmp_path)
+    git(repo, "checkout", "-q", "-b", "other")
+    (repo / "done.txt").touch()
+    goalfile_ok("verify", GOAL, cwd=repo)  # met on the other branch
+    (repo / "done.txt").unlink()
+    git(repo, "commit", "-qam", "met on the other branch")
+    git(repo, "checkout", "-q", "-")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 1  # unmet on this one
+    git(repo, "commit", "-qam", "unmet here")
+    rebuild = tmp_path / "rebuild.py"
+    rebuild.write_text(REBUILD, encoding="utf-8")
+    agent = Resolver(trouble=MERGE, otherwise="true", rebuild=str(rebuild))
+    server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
+    [held] = reasons
+    assert (
+        f"goalfile could not read {GOAL}: {GOAL}:" in held
+        and "the file holds an unresolved merge conflict" in held
+    ), held
+    assert "checkout HEAD" not in held, held
+    assert agent.ran == [
+        f"git checkout --ours -- {GOAL} && git show :3:./{GOAL} > theirs.md && python3 "
+        f"{rebuild} {GOAL} theirs.md && {FIX} && goalfile verify {GOAL}"
+    ], agent.ran
+    # both branches' runs, then the run on the merged work; no marker line left
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [
+        (0, "active"),
+        (0, "met"),
+        (0, "met"),
+    ]
+    assert "<<<<<<<" not in (repo / GOAL).read_text(encoding="utf-8")
+    assert goal_state(repo)["status"] == "met"
     answer = hook_now(repo)
     assert answer["decision"] == "allow" and answer["goals"] == [], answer
