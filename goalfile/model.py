@@ -176,6 +176,7 @@ class RowResult:
     excerpt_label: str = ""
     elapsed: float | None = None
     why: tuple[str, ...] = ()  # what failed, clause by clause, with what was seen
+    cut_short: bool = False  # an error: the goal's time limit ended it before it was judged
 
     @property
     def reasons(self) -> tuple[str, ...]:

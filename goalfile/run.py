@@ -121,6 +121,7 @@ class RunOutcome:
     stdout: StreamSummary
     stderr: StreamSummary
     message: str
+    goal_limit: bool = False  # TIMEOUT by the goal's time limit (``deadline``), not the check's
 
 
 # --------------------------------------------------------------------------- pure logic
@@ -590,7 +591,7 @@ def _start(spec: CheckSpec) -> subprocess.Popen[bytes] | str:
         return f"check cannot be started: {exc}"
 
 
-def _not_run(ending: Ending, message: str) -> RunOutcome:
+def _not_run(ending: Ending, message: str, *, goal_limit: bool = False) -> RunOutcome:
     return RunOutcome(
         ending=ending,
         exit_status=None,
@@ -599,6 +600,7 @@ def _not_run(ending: Ending, message: str) -> RunOutcome:
         stdout=EMPTY_STREAM,
         stderr=EMPTY_STREAM,
         message=message,
+        goal_limit=goal_limit,
     )
 
 
@@ -625,8 +627,9 @@ def run_check(
     """
     start = clock()
     limit, limit_message = time_limit(spec.timeout, deadline, start)
-    if limit is not None and limit <= 0 and limit_message == GOAL_LIMIT_MESSAGE:
-        return _not_run(Ending.TIMEOUT, GOAL_LIMIT_BEFORE_START_MESSAGE)
+    goal_limit = limit_message == GOAL_LIMIT_MESSAGE  # the goal's time, not the check's, binds
+    if limit is not None and limit <= 0 and goal_limit:
+        return _not_run(Ending.TIMEOUT, GOAL_LIMIT_BEFORE_START_MESSAGE, goal_limit=True)
     started = _start(spec)
     if isinstance(started, str):
         return _not_run(Ending.NOT_STARTED, started)
@@ -649,7 +652,7 @@ def run_check(
             proc.wait()
             _guard_say(f"-{proc.pid}")
         raise
-    return _outcome(proc, timed_out, limit_message, ended_at - start, tails)
+    return _outcome(proc, timed_out, limit_message, ended_at - start, tails, goal_limit)
 
 
 def _supervise(
@@ -693,7 +696,9 @@ def _outcome(
     limit_message: str,
     elapsed: float,
     tails: Mapping[str, OutputTail],
+    goal_limit: bool = False,
 ) -> RunOutcome:
+    """How the check ended; ``goal_limit``: its limit was the goal's time limit."""
     status = proc.returncode
     exit_status: int | None = None
     signum: int | None = None
@@ -715,6 +720,7 @@ def _outcome(
         stdout=tails["stdout"].summary(),
         stderr=tails["stderr"].summary(),
         message=message,
+        goal_limit=timed_out and goal_limit,
     )
 
 

@@ -23,7 +23,8 @@ class MatchGuard:
     killed when the row's searches have used up their time (:mod:`goalfile.expect`'s
     ``Guard``). The time is the row's limit (its ``timeout`` cell, else the goal's
     ``timeout:``), no more than what is left of the goal's time limit, else
-    :data:`MATCH_TIME_LIMIT`; it is counted apart from the check's own run."""
+    :data:`MATCH_TIME_LIMIT`; it is counted apart from the check's own run. ``cut_short``
+    says that a search ran out of time because the goal's time limit was up."""
 
     def __init__(
         self, *, timeout: float | None, deadline: float | None, clock: Callable[[], float]
@@ -37,6 +38,7 @@ class MatchGuard:
             else "goalfile's limit for the searches of a row without a time limit"
         )
         self._left = self._seconds
+        self.cut_short = False
 
     def __call__(self, work: Callable[[], bytes]) -> bytes:
         from goalfile.expect import MatchTimedOut
@@ -44,7 +46,9 @@ class MatchGuard:
 
         start = self._clock()
         left, seconds, what = self._left, self._seconds, self._what
-        if self._deadline is not None and self._deadline - start < left:
+        goal_limit = self._deadline is not None and self._deadline - start < left
+        if goal_limit:
+            assert self._deadline is not None
             left = self._deadline - start
             seconds, what = max(left, 0.0), "what was left of the goal's time limit"
         try:
@@ -56,6 +60,7 @@ class MatchGuard:
             ) from None
         self._left -= self._clock() - start
         if answer is None:
+            self.cut_short = goal_limit
             raise MatchTimedOut("the search ran out of time", seconds=seconds, what=what)
         return answer
 
@@ -97,9 +102,8 @@ def check_row(
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
     )
-    evaluator = Evaluator(
-        expectation, guard=MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock)
-    )
+    guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock)
+    evaluator = Evaluator(expectation, guard=guard)
     outcome = run_check(
         spec,
         on_output=lambda name, data: evaluator.feed(
@@ -149,14 +153,17 @@ def check_row(
             make(Verdict.ERROR, "-", outcome.message, False), why=(outcome.message,)
         ), tail
     if outcome.ending is Ending.TIMEOUT:
-        return _with_excerpt(make(Verdict.ERROR, "timeout", outcome.message, False), tail, ()), tail
+        result = replace(
+            make(Verdict.ERROR, "timeout", outcome.message, False), cut_short=outcome.goal_limit
+        )
+        return _with_excerpt(result, tail, ()), tail
     if outcome.ending is Ending.SIGNALLED:
         # it did not run to its end, so it cannot be met (DESIGN §4); the clauses still say why
         signal = outcome.signal or 0
         judgement = evaluator.finish(128 + signal)
         if judgement.error is not None:
             return _not_judged(
-                make(Verdict.ERROR, f"signal {signal}", "", False), judgement.error, tail
+                make(Verdict.ERROR, f"signal {signal}", "", False), judgement.error, guard, tail
             ), tail
         failures = (f"killed by signal {signal}", *judgement.failures)
         return _unmet(make, f"signal {signal}", judgement.evidence, failures, tail), tail
@@ -170,7 +177,8 @@ def check_row(
         result = replace(result, why=(f"exit {status}: {what}" + (f": {last}" if last else ""),))
         return _with_excerpt(result, tail, ()), tail
     if judgement.error is not None:
-        return _not_judged(make(Verdict.ERROR, exit_text, "", False), judgement.error, tail), tail
+        result = make(Verdict.ERROR, exit_text, "", False)
+        return _not_judged(result, judgement.error, guard, tail), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
@@ -194,9 +202,11 @@ def _unmet(
     return _with_excerpt(replace(result, why=tuple(failures)), tail, ())
 
 
-def _not_judged(result: RowResult, reason: str, tail: Tails) -> RowResult:
-    """An error row whose output could not be judged: a ``matches`` search ran out of time."""
-    return _with_excerpt(replace(result, evidence=reason, why=(reason,)), tail, ())
+def _not_judged(result: RowResult, reason: str, guard: MatchGuard, tail: Tails) -> RowResult:
+    """An error row whose output could not be judged: a ``matches`` search ran out of time
+    (cut short when the goal's time limit was what it ran out of)."""
+    judged = replace(result, evidence=reason, why=(reason,), cut_short=guard.cut_short)
+    return _with_excerpt(judged, tail, ())
 
 
 def _last_line(lines: Sequence[str]) -> str:

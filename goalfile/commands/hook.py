@@ -794,7 +794,6 @@ def _verify_one(
             ctx,
             said,
             reviews,
-            ends=ends,
             share=share,
             budget=budget,
             written=written,
@@ -857,7 +856,6 @@ def _answer(
     notes: list[str],
     reviews: frozenset[str],
     *,
-    ends: float,
     share: float,
     budget: float,
     written: tuple[str, Goal] | None,
@@ -865,7 +863,7 @@ def _answer(
     """What a verify's ``result`` asks of the agent; a block starts the next iteration. With
     ``written`` (the text verify is writing and its goal, under its lock) the iteration is
     added to that text, returned with its goal; without it, it is written on its own."""
-    cut = _cut_short(result, out_of_time=ctx.clock() >= ends - 1.0)
+    cut = _cut_short(result)
     if cut:
         notes.append(result.summary)
         return _cut(shown, result, cut, stop, share=share, budget=budget), written
@@ -876,33 +874,12 @@ def _answer(
     return outcome, written
 
 
-_LIMIT_TEXTS = frozenset(
-    {
-        "timed out: goal time limit reached",  # goalfile.run.GOAL_LIMIT_MESSAGE
-        "timed out: goal time limit reached before the check started",
-        "not run: goal time limit reached",  # goalfile.commands.verify
-    }
-)
-
-
-# a `matches` search ended when the goal's time was up (goalfile.commands.checking.MatchGuard)
-_SEARCH_LIMIT_TEXT = "s (what was left of the goal's time limit); the pattern can backtrack"
-
-
-def _cut_short(result: VerifyResult, *, out_of_time: bool) -> list[str]:
+def _cut_short(result: VerifyResult) -> list[str]:
     """The rows of ``result`` that the time the hook gave verify ended before they were
-    judged: an error that says the goal's time limit was reached (or a judge that timed out
-    when that time was up, or a `matches` search that ran out of what was left of it)."""
-    return [
-        row.id
-        for row in result.rows
-        if row.verdict is Verdict.ERROR
-        and (
-            row.evidence in _LIMIT_TEXTS
-            or (out_of_time and row.evidence.startswith("judge error: the judge timed out"))
-            or (": the search of the " in row.evidence and _SEARCH_LIMIT_TEXT in row.evidence)
-        )
-    ]
+    judged, as the rows say where they are made (``RowResult.cut_short``): a check, a judge or
+    a `matches` search of a check's output that the goal's time limit ended, and a row not
+    started since that time was up. Never told from a row's words: a check may print them."""
+    return [row.id for row in result.rows if row.verdict is Verdict.ERROR and row.cut_short]
 
 
 def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:

@@ -7,7 +7,7 @@ import os
 import shlex
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goalfile import judge
@@ -98,10 +98,15 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
         full_text, _ = read_artifact(target)
         reply = judge.parse_reply(raw, artifact_text=full_text)
     except judge.JudgeRejected as exc:
-        return RowResult.not_run(row, Verdict.ERROR, f"judge error: {exc}")
+        rejected = RowResult.not_run(row, Verdict.ERROR, f"judge error: {exc}")
+        return replace(rejected, cut_short=isinstance(exc, _JudgeCutShort))
     if reply.verdict is Verdict.MET:
         return RowResult.not_run(row, Verdict.MET, reply.quote, quoted=True, label=JUDGE_LABEL)
     return RowResult.not_run(row, Verdict.UNMET, f"judge: unmet: {reply.reason}")
+
+
+class _JudgeCutShort(judge.JudgeRejected):
+    """The goal's time limit ended the judge's run before it replied."""
 
 
 def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
@@ -137,6 +142,8 @@ def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(packet_path)
+    if outcome.ending is Ending.TIMEOUT and outcome.goal_limit:
+        raise _JudgeCutShort("the judge had not replied when the goal's time limit was reached")
     if outcome.ending is Ending.TIMEOUT:
         raise judge.JudgeRejected(f"the judge timed out after {how.judge_timeout:g}s")
     if outcome.ending is Ending.NOT_STARTED:

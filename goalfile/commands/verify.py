@@ -453,9 +453,8 @@ def _run_rows(
                     record(RowResult.not_run(row, Verdict.UNMET, f"not run: {stop[1]}"))
                     continue
                 if deadline is not None and ctx.clock() >= deadline:
-                    record(
-                        RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached")
-                    )
+                    cut = RowResult.not_run(row, Verdict.ERROR, "not run: goal time limit reached")
+                    record(replace(cut, cut_short=True))
                     continue
                 if pool is None:
                     show.started(row)
