@@ -11,12 +11,20 @@ The key and the hash come from ``codex app-server`` (``initialize``, then ``hook
 the repository as ``cwds``), which is also what Codex's ``/hooks`` screen uses. goalfile does
 not compute the hash itself: without ``codex`` it cannot tell whether the hook is trusted.
 
+Codex 0.171.0 also reads hooks declared in ``config.toml``, in the same shape as
+``hooks.json`` (``[[hooks.Stop]]``, then ``[[hooks.Stop.hooks]]`` with ``type``, ``command``,
+``timeout``), both the project's ``.codex/config.toml`` and the user's, and runs every one it
+finds: a Stop hook declared in ``hooks.json`` and in ``config.toml`` runs twice per stop
+(:func:`hook_files` lists where it looks; :func:`load_hooks_toml` reads one;
+:func:`set_hook_entry` edits one hook's ``command`` or ``timeout`` in the text).
+
 The functions on text are pure; :func:`list_hooks` runs ``codex`` (through goalfile.run).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import tomllib
@@ -29,7 +37,11 @@ from goalfile import run
 __all__ = [
     "CodexHook",
     "config_path",
+    "declared_in_config",
+    "hook_files",
     "list_hooks",
+    "load_hooks_toml",
+    "set_hook_entry",
     "set_trusted_hash",
     "trusted_hash",
 ]
@@ -51,6 +63,139 @@ def config_path(env: Mapping[str, str]) -> Path:
     if home:
         return Path(home).expanduser() / "config.toml"
     return Path(env.get("HOME") or Path.home()).expanduser() / ".codex" / "config.toml"
+
+
+def hook_files(root: Path, env: Mapping[str, str]) -> list[Path]:
+    """Every file Codex reads hooks from for the repository at ``root``: the project's
+    ``.codex/hooks.json`` (the one `goalfile init` writes) and ``.codex/config.toml``, then the
+    user's ``hooks.json`` and ``config.toml`` (in ``$CODEX_HOME``, else ``~/.codex``); a file
+    reached twice (a link) once."""
+    home = config_path(env).parent
+    found = [
+        root / ".codex" / "hooks.json",
+        root / ".codex" / "config.toml",
+        home / "hooks.json",
+        home / "config.toml",
+    ]
+    kept: dict[str, Path] = {}
+    for path in found:
+        kept.setdefault(os.path.realpath(path), path)
+    return list(kept.values())
+
+
+def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
+    """The parsed ``config.toml`` and its text (``{}``, ``None`` when the file does not exist).
+    Raises :class:`~goalfile.hostjson.SettingsError` (naming the file, and the line when TOML
+    says it) when it cannot be read or is not TOML."""
+    from goalfile import files
+    from goalfile.errors import GoalfileError
+    from goalfile.hostjson import SettingsError
+
+    try:
+        text = files.read_regular_text(path, what="Codex configuration")
+    except FileNotFoundError:
+        return {}, None
+    except GoalfileError as exc:  # a FIFO or a device, never waited on
+        raise SettingsError(exc.message, file=str(path), hint=exc.hint) from None
+    except UnicodeDecodeError as exc:
+        raise SettingsError(
+            f"not UTF-8 text: {exc.reason}", file=str(path), hint="fix the file by hand"
+        ) from None
+    except OSError as exc:
+        raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        return tomllib.loads(text), text
+    except tomllib.TOMLDecodeError as exc:
+        found = re.search(r"\(at line (\d+), column \d+\)", str(exc))
+        raise SettingsError(
+            f"not valid TOML: {exc}; the file was left untouched",
+            file=str(path),
+            line=int(found.group(1)) if found else None,
+            hint="fix the TOML by hand (Codex cannot read it either)",
+        ) from None
+
+
+def declared_in_config(root: Path, env: Mapping[str, str]) -> Path | None:
+    """The first ``config.toml`` Codex reads for ``root`` (the project's, then the user's) that
+    declares goalfile's Stop hook; None when none does or none can be read. `goalfile init`
+    then writes no ``.codex/hooks.json``: Codex would run the hook from both."""
+    from goalfile.errors import GoalfileError
+    from goalfile.hostprotocol import HostAgent
+    from goalfile.hosttimeouts import stop_hooks
+
+    for path in hook_files(root, env):
+        if path.suffix != ".toml":
+            continue
+        try:
+            document, _ = load_hooks_toml(path)
+        except GoalfileError:
+            continue
+        if stop_hooks(document, HostAgent.CODEX):
+            return path
+    return None
+
+
+_ANY_HEADER = re.compile(r"^[ \t]*\[", re.M)
+
+
+def _array_header(*names: str) -> re.Pattern[str]:
+    dotted = r"[ \t]*\.[ \t]*".join(re.escape(n) for n in names)
+    return re.compile(rf"\[\[[ \t]*{dotted}[ \t]*\]\][ \t]*(#.*)?$")
+
+
+def _toml_value(value: object) -> str:
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"cannot write {value!r} into config.toml")
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
+
+
+def set_hook_entry(
+    text: str,
+    *,
+    event: str,
+    group: int,
+    index: int,
+    changes: Mapping[str, object],
+    expected: Mapping[str, object],
+) -> str:
+    """``text`` with the hook ``hooks.<event>[group].hooks[index]`` given ``changes`` (each key,
+    such as ``command`` or ``timeout``, set to a string or a whole number): its line replaced,
+    or written under the hook's ``[[hooks.<event>.hooks]]`` header. Everything else stays as it
+    was. Raises ValueError when the hook is not written as such a table or the result, read
+    back, is not ``expected`` (the whole document as it should be)."""
+    group_header = _array_header("hooks", event)
+    hook_header = _array_header("hooks", event, "hooks")
+    at_group, at_hook = -1, -1
+    region: tuple[int, int] | None = None
+    headers = list(_ANY_HEADER.finditer(text))
+    for number, header in enumerate(headers):
+        line_end = text.find("\n", header.start())
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[header.start() : line_end].strip()
+        if group_header.match(line):
+            at_group, at_hook = at_group + 1, -1
+        elif hook_header.match(line):
+            at_hook += 1
+            if (at_group, at_hook) == (group, index):
+                end = headers[number + 1].start() if number + 1 < len(headers) else len(text)
+                region = (line_end, end)
+                break
+    if region is None:
+        raise ValueError(f"hooks.{event}[{group}].hooks[{index}] is not written as a table")
+    start, end = region
+    body = text[start:end]
+    for key, value in changes.items():
+        line = f"{key} = {_toml_value(value)}"
+        pattern = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=.*$", re.M)
+        found = pattern.search(body)
+        if found is not None:
+            body = body[: found.start()] + line + body[found.end() :]
+        else:
+            body = "\n" + line + body
+    new = text[:start] + body + text[end:]
+    if tomllib.loads(new) != expected:
+        raise ValueError(f"could not write hooks.{event}[{group}].hooks[{index}] there")
+    return new
 
 
 def list_hooks(root: Path, env: Mapping[str, str]) -> list[CodexHook] | str:

@@ -5,7 +5,9 @@ the goal? Each finding is ``ok``, ``problem`` (with the command that fixes it) o
 Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 
 * the hook file (``.claude/settings.json``, ``.codex/hooks.json``, ``.gemini/settings.json``)
-  is there, is valid JSON and registers ``goalfile hook stop``;
+  is there, is valid JSON and registers ``goalfile hook stop``; for Codex, a Stop hook declared
+  in a ``config.toml`` (the project's ``.codex/config.toml`` or the user's) counts as well, and
+  one declared in more than one of its files is a problem: Codex runs each of them;
 * the program the registered command starts (``goalfile``) is on the PATH the host will use
   (this process's PATH: hosts pass theirs on to hooks);
 * Codex only: the hook is trusted in the user's ``config.toml``; Codex skips an untrusted
@@ -13,7 +15,8 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   ``codex`` on PATH the answer is "cannot tell";
 * the time each host gives a goalfile Stop hook, in every settings file it reads hooks from
   (Claude Code: ``.claude/settings.json``, ``.claude/settings.local.json`` and the user's
-  ``settings.json``; Codex: ``.codex/hooks.json`` and ``$CODEX_HOME/hooks.json``; Gemini CLI:
+  ``settings.json``; Codex: ``hooks.json`` and ``config.toml`` in ``.codex/`` and in
+  ``$CODEX_HOME``; Gemini CLI:
   ``.gemini/settings.json`` and ``~/.gemini/settings.json``), is not below the hook's own
   ``--timeout`` (:mod:`goalfile.hosttimeouts`): a host kills a hook at its timeout and lets
   the agent stop unheard. ``goalfile doctor --fix-timeouts`` brings each such hook into line;
@@ -27,10 +30,11 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shlex
 import shutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -151,6 +155,8 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
             )
         ], []
     commands = _registered(document, hostjson.EVENT[agent])
+    if agent is HostAgent.CODEX:
+        return _codex_hook_findings(root, ctx, path, commands, text is None)
     if text is None or not commands:
         what = "does not exist" if text is None else "does not register `goalfile hook stop`"
         return [
@@ -163,6 +169,77 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
             )
         ], []
     found = [Finding(host=host, check="hook", health=Health.OK, detail=f"Stop hook in {shown}")]
+    return found + _path_findings(host, commands, shown, ctx), commands
+
+
+def _codex_hook_findings(
+    root: Path, ctx: Context, project: Path, commands: list[str], missing: bool
+) -> tuple[list[Finding], list[str]]:
+    """Codex: the Stop hook in any file Codex reads hooks from (``.codex/hooks.json``, whose
+    ``commands`` are given, a ``config.toml``, the user's ``hooks.json``); a problem when no
+    file declares it, or more than one does (Codex runs each: two verifies per stop)."""
+    declared: dict[Path, list[str]] = {project: commands} if commands else {}
+    found: list[Finding] = []
+    for path in codexconfig.hook_files(root, ctx.env):
+        if path == project:
+            continue
+        try:
+            document, _ = _load(path)
+        except GoalfileError as exc:
+            if path.suffix != ".toml":  # the user's hooks.json: the timeout check names it
+                continue
+            found.append(
+                Finding(
+                    host="codex",
+                    check="hook",
+                    health=Health.PROBLEM,
+                    detail=f"Codex cannot read the hooks in it: {exc.render()}",
+                    hint=f"fix {_shown(path, ctx)} by hand",
+                )
+            )
+            continue
+        mine = _registered(document, hostjson.EVENT[HostAgent.CODEX])
+        if mine:
+            declared[path] = mine
+    shown = _shown(project, ctx)
+    if not declared:
+        what = "does not exist" if missing else "does not register `goalfile hook stop`"
+        found.append(
+            Finding(
+                host="codex",
+                check="hook",
+                health=Health.PROBLEM,
+                detail=f"{shown} {what}, nor does any config.toml Codex reads: codex will not "
+                "run the Stop hook",
+                fix=INIT_HOOKS,
+            )
+        )
+        return found, []
+    names = [_shown(path, ctx) for path in declared]
+    if len(declared) > 1:
+        found.append(
+            Finding(
+                host="codex",
+                check="hook",
+                health=Health.PROBLEM,
+                detail=f"the Stop hook is declared in {' and in '.join(names)}: Codex runs "
+                "each of them, so every stop runs the hook (and writes a verify entry) "
+                f"{len(declared)} times",
+                hint="keep one: delete the goalfile Stop hook from all but one of "
+                + ", ".join(names),
+            )
+        )
+    else:
+        found.append(
+            Finding(host="codex", check="hook", health=Health.OK, detail=f"Stop hook in {names[0]}")
+        )
+    every = [command for listed in declared.values() for command in listed]
+    return found + _path_findings("codex", every, names[0], ctx), every
+
+
+def _path_findings(host: str, commands: list[str], shown: str, ctx: Context) -> list[Finding]:
+    """Whether the program each registered command starts is on PATH."""
+    found: list[Finding] = []
     for command in dict.fromkeys(commands):
         program = _program(command)
         where = shutil.which(program, path=ctx.env.get("PATH"))
@@ -197,7 +274,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
                 ),
             )
         )
-    return found, commands
+    return found
 
 
 def _this_goalfile(env: Mapping[str, str]) -> str | None:
@@ -435,16 +512,50 @@ def settings_files(root: Path, agent: HostAgent, env: Mapping[str, str]) -> list
             user / "settings.json",
         ]
     elif agent is HostAgent.CODEX:
-        found = [
-            hostjson.settings_path(root, agent),
-            codexconfig.config_path(env).parent / "hooks.json",
-        ]
+        found = codexconfig.hook_files(root, env)
     else:
         found = [hostjson.settings_path(root, agent), home / ".gemini" / "settings.json"]
     kept: dict[str, Path] = {}
     for path in found:
         kept.setdefault(os.path.realpath(path), path)
     return list(kept.values())
+
+
+def _load(path: Path) -> tuple[object, str | None]:
+    """A host settings file, parsed: JSON, or TOML for Codex's ``config.toml``."""
+    if path.suffix == ".toml":
+        return codexconfig.load_hooks_toml(path)
+    return hostjson.load(path)
+
+
+def _toml_fix(text: str, document: object, hook: StopHook) -> tuple[str, object, str] | None:
+    """``config.toml`` text with ``hook`` brought into line (:func:`hosttimeouts.fix`): the new
+    text, the new document and what changed; None when nothing is to change or the hook is not
+    written in a shape this edit handles (then a person edits it)."""
+    fixed = hosttimeouts.fix(document, hook)
+    if fixed is None or not isinstance(document, dict):
+        return None
+    event = hostjson.EVENT[hook.agent]
+
+    def entry(doc: dict[str, object]) -> dict[str, object]:
+        value = doc["hooks"][event][hook.group]["hooks"][hook.index]  # type: ignore[index]
+        assert isinstance(value, dict)
+        return value
+
+    before, after = entry(document), entry(fixed.document)
+    changes = {k: v for k, v in after.items() if before.get(k) != v}
+    try:
+        new = codexconfig.set_hook_entry(
+            text,
+            event=event,
+            group=hook.group,
+            index=hook.index,
+            changes=changes,
+            expected=fixed.document,
+        )
+    except ValueError:
+        return None
+    return new, fixed.document, _toml_key(fixed.change, hook.key)
 
 
 def _shown(path: Path, ctx: Context) -> str:
@@ -460,9 +571,10 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
         for path in settings_files(root, agent, ctx.env):
             shown = _shown(path, ctx)
             try:
-                document, _ = hostjson.load(path)
+                document, text = _load(path)
             except GoalfileError as exc:
-                if path != hostjson.settings_path(root, agent):  # that one is named already
+                # the project's settings and a config.toml are named by the hook check already
+                if path != hostjson.settings_path(root, agent) and path.suffix != ".toml":
                     found.append(
                         Finding(
                             host=agent.value,
@@ -475,8 +587,43 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
                     )
                 continue
             for hook in hosttimeouts.stop_hooks(document, agent):
-                found.append(_timeout_finding(hook, shown, name))
+                finding = _timeout_finding(hook, shown, name)
+                if path.suffix == ".toml":
+                    finding = _toml_finding(finding, hook, text or "", document, shown)
+                found.append(finding)
     return found
+
+
+def _toml_key(text: str, key: str) -> str:
+    """``text`` with the JSON ``"KEY": VALUE`` a finding names written as TOML says it."""
+    return re.sub(rf'"{re.escape(key)}": ([^\s;,)]+)', rf"`{key} = \1`", text)
+
+
+def _toml_finding(
+    finding: Finding, hook: StopHook, text: str, document: object, shown: str
+) -> Finding:
+    """A timeout finding on a hook in Codex's ``config.toml``: its words in TOML, and no
+    `--fix-timeouts` where that cannot edit the hook (a shape other than the
+    ``[[hooks.Stop.hooks]]`` table): then the hint says what to write by hand."""
+    detail = _toml_key(finding.detail, hook.key)
+    hint = _toml_key(finding.hint, hook.key) if finding.hint else None
+    if finding.fix != FIX_TIMEOUTS or _toml_fix(text, document, hook) is not None:
+        return replace(finding, detail=detail, hint=hint)
+    fixed = hosttimeouts.fix(document, hook)
+    hook_seconds = hook.hook_seconds or hosttimeouts.DEFAULT[hook.agent]
+    wanted = math.ceil(hook_seconds)
+    what = (
+        f"`timeout = {wanted}` in the goalfile Stop hook's entry"
+        if fixed is None or "--timeout" not in fixed.change
+        else f"`--timeout {format_seconds(hook.host_seconds or hook_seconds)}` into its command"
+    )
+    return replace(
+        finding,
+        detail=detail,
+        fix=None,
+        hint=f"`{FIX_TIMEOUTS}` edits only a `[[hooks.Stop.hooks]]` table: write {what} in "
+        f"{shown} by hand",
+    )
 
 
 def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
@@ -549,18 +696,29 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
     for agent in hostjson.SETTINGS:
         for path in settings_files(root, agent, ctx.env):
             try:
-                document, text = hostjson.load(path)
+                document, text = _load(path)
             except GoalfileError:
                 continue  # named by the checks; nothing to edit safely
             changes: list[str] = []
+            toml = path.suffix == ".toml"
+            new = text or ""
             for hook in hosttimeouts.stop_hooks(document, agent):
+                if toml:  # edited in its text, so the rest of config.toml stays as written
+                    edited = _toml_fix(new, document, hook)
+                    if edited is not None:
+                        new, document, change = edited
+                        changes.append(f"`{hook.command}`: {change}")
+                    continue
                 fixed = hosttimeouts.fix(document, hook)
                 if fixed is not None:
                     document = fixed.document
                     changes.append(f"`{hook.command}`: {fixed.change}")
             if not changes or text is None:
                 continue
-            hostjson.write_atomic(path, hostjson.render(document, like=text))  # type: ignore[arg-type]
+            if toml:
+                files.write_atomic(path, new)
+            else:
+                hostjson.write_atomic(path, hostjson.render(document, like=text))  # type: ignore[arg-type]
             shown = _shown(path, ctx)
             done += [f"{shown}: {change}" for change in changes]
             if agent is HostAgent.CODEX:

@@ -2,7 +2,8 @@
 
 1. ``goals/`` with a first draft goal (unless goal files exist already);
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
-3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json``;
+3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json`` (not there
+   when a Codex ``config.toml`` declares it already: Codex would run it from both);
 4. the pi extension in ``.pi/extensions/goalfile.ts``;
 5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``;
 6. with ``trust_codex``, the Codex Stop hook trusted in the user's Codex ``config.toml`` (Codex
@@ -100,6 +101,13 @@ def init(
     if hooks:
         for agent in agents:
             try:
+                declared = _codex_config_hook(root, ctx) if agent is HostAgent.CODEX else None
+                if declared is not None:  # Codex would run it from .codex/hooks.json as well
+                    shown = _shown(declared, ctx.cwd)
+                    registrations.append(
+                        Registration(agent=agent, path=shown, changed=False, created=False)
+                    )
+                    continue
                 done = register_stop_hook(root=root, agent=agent, timeout=timeout)
                 registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
             except GoalfileError as exc:
@@ -132,6 +140,13 @@ def init(
         pi=pi,
         codex_trusted=tuple(trusted),
     )
+
+
+def _codex_config_hook(root: Path, ctx: Context) -> Path | None:
+    """The Codex ``config.toml`` that declares goalfile's Stop hook already, if one does."""
+    from goalfile.codexconfig import declared_in_config
+
+    return declared_in_config(root, ctx.env)
 
 
 def _shown(path: Path, cwd: Path) -> str:
