@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from goalfile import contract, contractdiff, ledger
 from goalfile.errors import GoalfileError
 from goalfile.handedit import (
-    BUDGET_RAISED_RE,
+    BUDGET_RAISED,
     REOPENABLE,
     reopened,
     restore_status_command,
@@ -1220,7 +1220,7 @@ def _ledgered_limits(old_goal: Goal, added_entries: Sequence[Entry]) -> dict[str
         if entry.by != BUDGET_BY:
             continue
         for note in entry.notes:
-            match = BUDGET_RAISED_RE.match(note)
+            match = re.match(BUDGET_RAISED, note)
             if match:
                 limits[match.group(1)] = int(match.group(3))
     return limits

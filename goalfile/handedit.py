@@ -296,8 +296,10 @@ _BUDGET_APPROVED_RE = re.compile(
 )
 # a limit is positive, 1 to 18 ASCII digits (what int() reads, whatever `\d` or str.isdigit
 # would take): a line with any other number is a note, not a record
-BUDGET_RAISED_RE = re.compile(r"^budget\.(iterations|tokens): (\S+) → ([1-9][0-9]{0,17})$")
-_LIMIT_RE = re.compile(r"[1-9][0-9]{0,17}")
+# (patterns of the records a goal without a budget entry never reads: compiled on first use, by
+# `re`'s own cache)
+BUDGET_RAISED = r"^budget\.(iterations|tokens): (\S+) → ([1-9][0-9]{0,17})$"
+_LIMIT = r"[1-9][0-9]{0,17}"
 
 
 def budget_approved_note(budget: Budget) -> str:
@@ -363,13 +365,13 @@ def ledger_limits(goal: Goal) -> dict[str, LedgerLimit]:
                         number = None if value == "unbounded" else int(value)
                         limits[key] = LedgerLimit(key=key, value=number, entry=entry)
                 continue
-            raised = BUDGET_RAISED_RE.match(text)
+            raised = re.match(BUDGET_RAISED, text)
             if raised is None:
                 continue
             key, old, new = raised.group(1), raised.group(2), int(raised.group(3))
             before = limits.get(key)
             if before is None:
-                if _LIMIT_RE.fullmatch(old) is None or int(old) >= new:
+                if re.fullmatch(_LIMIT, old) is None or int(old) >= new:
                     continue
                 before = LedgerLimit(key=key, value=int(old), entry=entry)
             if before.value is not None and new > before.value:
@@ -444,7 +446,7 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
     return found
 
 
-_BUDGET_KEY_RE = re.compile(r"budget\.(iterations|tokens)\b")
+_BUDGET_KEY = r"budget\.(iterations|tokens)\b"
 
 
 def unreadable_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
@@ -472,7 +474,9 @@ def unreadable_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
         for at, entry in enumerate(found)
         for note in entry.notes
         if (line := ledger.shown_text(note).strip()).lower().startswith("budget")
-        and (_BUDGET_APPROVED_RE if entry.by == ACTIVATE_BY else BUDGET_RAISED_RE).match(line)
+        and re.match(
+            _BUDGET_APPROVED_RE if entry.by == ACTIVATE_BY else re.compile(BUDGET_RAISED), line
+        )
         is None
     ]
     if not bad:
@@ -487,7 +491,7 @@ def unreadable_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
         head = heads[at] if at < len(heads) else None
         where = text.find(note, head.start, head.end) if head is not None else -1
         number = text.count("\n", 0, where) + 1 if where >= 0 else None
-        key = _BUDGET_KEY_RE.match(line)
+        key = re.match(_BUDGET_KEY, line)
         keys = (key.group(1),) if key is not None else BUDGET_KEYS
         counts = approved_at is not None and at >= approved_at
         unrecorded = [k for k in keys if k not in limits]

@@ -19,6 +19,7 @@ that may be hidden, which a goal as goalfile and mdformat write it never has."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -44,16 +45,25 @@ SECTION_GROUPS = {
     "lessons": "lessons",
 }
 
-# what a line may start with inside containers: blanks, block-quote markers, one list marker
-_PREFIX_RE = re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?")
-# a criteria row: a first cell that is an id goalfile accepts (lint.ID_RE), in backticks or not
-_ROW_RE = re.compile(r"\|[ \t]*(`?)([A-Za-z][A-Za-z0-9_.-]*)\1[ \t]*\|")
-_ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")  # lint.ID_RE
-# a table's delimiter row: `|---|:--:|`, `--- | ---`
-_DELIMITER_RE = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?")
 _H2_RE = re.compile(r"[ \t>]*##[ \t]+(?P<title>[^\n]*?)(?:[ \t]+#+)?[ \t]*")
-_FENCE_LINE_RE = re.compile(r" {0,3}(`{3,}|~{3,})[^`]*")
-_ATX_RE = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+# (the patterns below are compiled when a line may be hidden, which a goal as goalfile and
+# mdformat write it never has: by `re`'s own cache, or once by _row_patterns)
+_FENCE_LINE = r" {0,3}(`{3,}|~{3,})[^`]*"
+_ATX = r" {0,3}#{1,6}(?:[ \t]|$)"
+
+
+@functools.cache
+def _row_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """What a line may start with inside containers (blanks, block-quote markers, one list
+    marker); a criteria row (a first cell that is an id goalfile accepts, lint.ID_RE, in
+    backticks or not); such an id; a table's delimiter row (``|---|:--:|``, ``--- | ---``)."""
+    return (
+        re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?"),
+        re.compile(r"\|[ \t]*(`?)([A-Za-z][A-Za-z0-9_.-]*)\1[ \t]*\|"),
+        re.compile(r"[A-Za-z][A-Za-z0-9_.-]*"),
+        re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?"),
+    )
+
 
 _KIND_NAMES = {
     "fence": "a fenced code block",
@@ -167,21 +177,22 @@ def looks_like_row(line: str, id_column: int = 0) -> str | None:
 
     A row starts with ``|``; its first cell, or its cell in the criteria table's id column
     (``id_column``, 0-based: columns may come in any order), is an id goalfile accepts."""
-    rest = line[_PREFIX_RE.match(line).end() :]  # type: ignore[union-attr]  # matches always
+    prefix, row, ident, delimiter = _row_patterns()
+    rest = line[prefix.match(line).end() :]  # type: ignore[union-attr]  # matches always
     if not rest.startswith("|"):  # a delimiter row without outer pipes (`--- | ---`) still is one
-        return "|" if "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()) else None
+        return "|" if "-" in rest and delimiter.fullmatch(rest.rstrip()) else None
     if id_column > 0:
         cells = split_row(rest)
         if len(cells) > id_column:
             cell = cells[id_column].strip()
             if cell.startswith("`") and cell.endswith("`"):
                 cell = cell.strip("`").strip()
-            if _ID_RE.fullmatch(cell):
+            if ident.fullmatch(cell):
                 return cell
-    found = _ROW_RE.match(rest)
+    found = row.match(rest)
     if found is not None:
         return found.group(2)
-    if "-" in rest and _DELIMITER_RE.fullmatch(rest.rstrip()):
+    if "-" in rest and delimiter.fullmatch(rest.rstrip()):
         return "|"
     return None
 
@@ -289,7 +300,7 @@ def _ledger_headings(goal: Goal) -> list[tuple[_Block, int, str, dict[int, str]]
 
 
 # the HTML blocks that a blank line does not end (CommonMark's kinds 1 to 5), and what does
-_OPEN_HTML_RE = re.compile(
+_OPEN_HTML = (
     r" {0,3}<(?:(?P<comment>!--)|(?P<pi>\?)|(?P<cdata>!\[CDATA\[)|(?P<decl>![A-Za-z])"
     r"|(?P<raw>(?i:script|pre|style|textarea))(?=[ \t>]|$))"
 )
@@ -302,7 +313,7 @@ def _html_into_ledger(goal: Goal, pieces: Sequence[_Piece]) -> tuple[_Block, int
     if len(pieces) == 0 or ledger_bounds(goal.text) is None:
         return None
     piece = pieces[0]
-    if not any("<" in line and _OPEN_HTML_RE.match(line) for line in piece.lines):
+    if not any("<" in line and re.match(_OPEN_HTML, line) for line in piece.lines):
         return None
     blocks, _ = _blocks(piece)
     end = piece.first + len(piece.lines) - 1
@@ -313,7 +324,7 @@ def _html_into_ledger(goal: Goal, pieces: Sequence[_Piece]) -> tuple[_Block, int
         return None
     block = blocks[-1]
     body = "\n".join(piece.lines[block.first - piece.first :])
-    opened = _OPEN_HTML_RE.match(body)
+    opened = re.match(_OPEN_HTML, body)
     if opened is None:
         return None
     rest = body[opened.end() :]
@@ -325,7 +336,7 @@ def _html_into_ledger(goal: Goal, pieces: Sequence[_Piece]) -> tuple[_Block, int
 
 
 def _closer(opened: re.Match[str]) -> str:
-    """What ends the HTML block ``_OPEN_HTML_RE`` found opening."""
+    """What ends the HTML block ``_OPEN_HTML`` found opening."""
     return {"comment": "-->", "pi": "?>", "cdata": "]]>", "decl": ">"}.get(
         opened.lastgroup or "", f"</{opened.group('raw') or ''}>"
     )
@@ -485,7 +496,7 @@ def _hint(
     if command is not None:
         return f"put the rows back under the criteria table: {command}"
     if ledger_heading in heading_lines and not row_lines:
-        opened = _OPEN_HTML_RE.match(lines.get(block.first, ""))
+        opened = re.match(_OPEN_HTML, lines.get(block.first, ""))
         closer = _closer(opened) if opened is not None else "-->"
         return (
             f"end the block with a line {inline_code(closer)} where it should end, before line "
@@ -527,7 +538,7 @@ def _closing_line(lines: dict[int, str], block: _Block) -> int | None:
     if block.last == block.first:
         return None
     if block.kind == "fence":
-        marker = _FENCE_LINE_RE.fullmatch(lines.get(block.first, ""))
+        marker = re.fullmatch(_FENCE_LINE, lines.get(block.first, ""))
         if (
             marker is not None
             and last
@@ -559,7 +570,7 @@ def _command(
     closing = None
     if block.kind in ("fence", "html_block"):
         opener = lines.get(block.first, "")
-        if block.kind == "fence" and _FENCE_LINE_RE.fullmatch(opener) is None:
+        if block.kind == "fence" and re.fullmatch(_FENCE_LINE, opener) is None:
             return None
         if block.kind == "html_block" and (not block.html_comment or opener.strip() != "<!--"):
             return None
@@ -584,7 +595,7 @@ def _command(
         return None
     last_row = start + count - 1
     after = lines.get(last_row + 1, "")
-    if after.strip() and last_row + 1 != closing and not _ATX_RE.match(after):
+    if after.strip() and last_row + 1 != closing and not re.match(_ATX, after):
         return None  # a line of text right under the rows would become a row
     deletes = [(table[1] + 1, start - 1)] if start - 1 >= table[1] + 1 else []
     if closing is not None:

@@ -76,11 +76,22 @@ _HEADING_RE = re.compile(
     r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
     r"by ([A-Za-z0-9_.-]+)[ \t]*\r*$"
 )
-# what a person or a skill may have meant as an entry heading: checked by lint, never ignored
-HEADING_LIKE_RE = re.compile(r"(?im)^[ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*$")
-# the same lines after a newline: a search that starts at each newline instead of at each
-# character, as a pattern anchored at `^` does
-_HEADING_LIKE_SCAN_RE = re.compile(r"(?i)\n([ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*)")
+
+
+@functools.cache
+def heading_like_re() -> re.Pattern[str]:
+    """What a person or a skill may have meant as an entry heading: checked by lint, never
+    ignored. Compiled on first use, as the patterns below that reading a goal does not need."""
+    return re.compile(r"(?im)^[ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*$")
+
+
+@functools.cache
+def _heading_like_scan_re() -> re.Pattern[str]:
+    """The lines of :func:`heading_like_re` after a newline: a search that starts at each
+    newline instead of at each character, as a pattern anchored at ``^`` does."""
+    return re.compile(r"(?i)\n([ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*)")
+
+
 # after a newline, an H1/H2 heading (group 1) or an entry's heading line (groups 2 to 5); the
 # literal prefix `\n#` lets one search skip every other line at C speed
 _HEADINGS_RE = re.compile(
@@ -533,9 +544,18 @@ def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:
     )
 
 
-# a backslash escape (group 1: the character it keeps) or a run of backticks, found left to right
-_ESCAPE_OR_RUN_RE = re.compile(r"\\([!-/:-@\[-`{-~])|`+")
-_ESCAPE_RE = re.compile(r"\\([!-/:-@\[-`{-~])")
+@functools.cache
+def _escape_or_run_re() -> re.Pattern[str]:
+    """A backslash escape (group 1: the character it keeps) or a run of backticks, found left
+    to right."""
+    return re.compile(r"\\([!-/:-@\[-`{-~])|`+")
+
+
+@functools.cache
+def _escape_re() -> re.Pattern[str]:
+    return re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 _BACKTICKS_RE = re.compile("`+")
 _RULE_CELL_RE = re.compile(r"^:?-+:?$")
 
@@ -650,12 +670,14 @@ def unescaped(text: str) -> str:
     return _unescape(text)
 
 
-# A CommonMark autolink: `<scheme:...>` or `<address@host>`; it shows what it holds
-_AUTOLINK_RE = re.compile(
-    r"<([A-Za-z][A-Za-z0-9.+-]{1,31}:[^\x00-\x20<>]*"
-    r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-    r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>"
-)
+@functools.cache
+def _autolink_re() -> re.Pattern[str]:
+    """A CommonMark autolink: ``<scheme:...>`` or ``<address@host>``; it shows what it holds."""
+    return re.compile(
+        r"<([A-Za-z][A-Za-z0-9.+-]{1,31}:[^\x00-\x20<>]*"
+        r"|[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+        r"(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)>"
+    )
 
 
 def _unescape(text: str, *, autolinks: bool = False, spans: bool = False) -> str:
@@ -680,9 +702,9 @@ def _unescape(text: str, *, autolinks: bool = False, spans: bool = False) -> str
         if "\\" not in text:
             return text  # a code span is kept as it is: without escapes, nothing changes
         if "`" not in text:
-            return _ESCAPE_RE.sub(_kept_character, text)
+            return _escape_re().sub(_kept_character, text)
     elif not spans and "\\" not in text:
-        return _AUTOLINK_RE.sub(_kept_character, text)
+        return _autolink_re().sub(_kept_character, text)
     runs: dict[int, list[int]] = {}  # the start of each run of backticks, by its length
     for run in _BACKTICKS_RE.finditer(text):
         runs.setdefault(run.end() - run.start(), []).append(run.start())
@@ -690,8 +712,9 @@ def _unescape(text: str, *, autolinks: bool = False, spans: bool = False) -> str
     plain = _with_autolinks_shown if links else _as_it_is
     out: list[str] = []
     pos = 0
+    escape_or_run = _escape_or_run_re()
     while True:
-        found = _ESCAPE_OR_RUN_RE.search(text, pos)
+        found = escape_or_run.search(text, pos)
         if found is None:
             out.append(plain(text[pos:]))
             return "".join(out)
@@ -738,7 +761,7 @@ def _span_shown(inner: str) -> str:
 
 
 def _with_autolinks_shown(text: str) -> str:
-    return _AUTOLINK_RE.sub(_kept_character, text)
+    return _autolink_re().sub(_kept_character, text)
 
 
 def _as_it_is(text: str) -> str:
@@ -767,13 +790,13 @@ def heading_like_lines(
     text: str, start: int = 0, end: int | None = None
 ) -> Iterator[tuple[int, str]]:
     """The offset and text of each line between offsets ``start`` and ``end`` that
-    :data:`HEADING_LIKE_RE` matches, in order (what its ``finditer`` gives, found faster)."""
+    :func:`heading_like_re` matches, in order (what its ``finditer`` gives, found faster)."""
     stop = len(text) if end is None else end
     if start == 0:
-        first = HEADING_LIKE_RE.match(text, 0, stop)
+        first = heading_like_re().match(text, 0, stop)
         if first is not None:
             yield 0, first.group(0)
-    for found in _HEADING_LIKE_SCAN_RE.finditer(text, max(start - 1, 0), stop):
+    for found in _heading_like_scan_re().finditer(text, max(start - 1, 0), stop):
         if found.start(1) >= start:
             yield found.start(1), found.group(1)
 
@@ -864,7 +887,7 @@ def headings(text: str) -> Headings:
 # line that starts with three backticks opens a block (three backticks exactly, no backtick
 # after them on the line) or closes the one the line before it opened (three backticks, a CR
 # at most), no line in a block starts with `#` or with what could close it, and no line is a
-# tilde or an indented fence line (:data:`_INDENTED_MARK_RE`). Then each fence line opens or
+# tilde or an indented fence line (:func:`_indented_mark_re`). Then each fence line opens or
 # closes as :func:`margin_blocks` pairs them, every block closes, and every heading line the
 # search for `\n#` finds is outside the blocks. One match in the regular-expression engine,
 # a step per line, and no object per block: goalfile's and mdformat's fenced output is such a
@@ -984,7 +1007,11 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
     )
 
 
-_FENCE_MARK_RE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
+@functools.cache
+def _fence_mark_re() -> re.Pattern[str]:
+    """After a newline, at most three spaces and a fence marker (group 1), and the rest of the
+    line (group 2)."""
+    return re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 
 
 @per_text(8)
@@ -1037,16 +1064,28 @@ def spans_by_marks(text: str) -> tuple[tuple[int, int], ...]:
     return tuple(spans)
 
 
-_MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
-# after a newline, a fenced block of backticks at the margin, matched whole: the opening line
-# (no backtick after its marker), every line that does not close it, and the closing line (as
-# many backticks or more, then only blanks) or the end of the text (group 3); group 1 spans
-# the block from its first character
-_MARGIN_BLOCK_RE = re.compile(
-    r"\n((`{3,})[^`\n]*(?:\n(?!\2`*[^\S\n]*(?:\n|\Z))[^\n]*)*"
-    r"(?:\n\2`*[^\S\n]*(?=\n|\Z)|(\Z)))"
-)
-_INDENTED_MARK_RE = re.compile(r"\n {0,3}~~~|\n {1,3}```")
+@functools.cache
+def marker_scans() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The fence markers, each found by a search for a literal."""
+    return re.compile("```"), re.compile("~~~")
+
+
+@functools.cache
+def _margin_block_re() -> re.Pattern[str]:
+    """After a newline, a fenced block of backticks at the margin, matched whole: the opening
+    line (no backtick after its marker), every line that does not close it, and the closing
+    line (as many backticks or more, then only blanks) or the end of the text (group 3); group
+    1 spans the block from its first character."""
+    return re.compile(
+        r"\n((`{3,})[^`\n]*(?:\n(?!\2`*[^\S\n]*(?:\n|\Z))[^\n]*)*"
+        r"(?:\n\2`*[^\S\n]*(?=\n|\Z)|(\Z)))"
+    )
+
+
+@functools.cache
+def _indented_mark_re() -> re.Pattern[str]:
+    """A tilde fence line, or a backtick one indented one to three spaces."""
+    return re.compile(r"\n {0,3}~~~|\n {1,3}```")
 
 
 @per_text(8)
@@ -1066,12 +1105,13 @@ def margin_blocks(text: str) -> tuple[array.array[int], int | None] | None:
         if derived is not None:
             return derived[0]
     tilde = "~" in text and "~~~" in text  # one character is found faster than three
-    if (tilde or " ```" in text) and _INDENTED_MARK_RE.search(text) is not None:
+    if (tilde or " ```" in text) and _indented_mark_re().search(text) is not None:
         return None
-    spans = map(re.Match.span, _MARGIN_BLOCK_RE.finditer(text), itertools.repeat(1))
+    margin_block = _margin_block_re()
+    spans = map(re.Match.span, margin_block.finditer(text), itertools.repeat(1))
     bounds = array.array("q", itertools.chain.from_iterable(spans))
     if bounds:
-        last = _MARGIN_BLOCK_RE.match(text, bounds[-2] - 1)
+        last = margin_block.match(text, bounds[-2] - 1)
         if last is not None and last.group(3) is not None:  # it never closes
             open_from = bounds[-2]
             del bounds[-2:]
@@ -1080,11 +1120,12 @@ def margin_blocks(text: str) -> tuple[array.array[int], int | None] | None:
 
 
 def fence_marks(text: str) -> Iterator[re.Match[str]]:
-    """What ``_FENCE_MARK_RE.finditer(text)`` gives: each newline followed by at most three
+    """What ``_fence_mark_re().finditer(text)`` gives: each newline followed by at most three
     spaces and a fence marker. A pattern that begins with a newline stops at every line; here
     each marker is found by a search for a literal, and only the lines that hold one are
     matched."""
-    following = dict.fromkeys(_MARKER_SCANS, -1)  # offset of the next occurrence of each
+    following = dict.fromkeys(marker_scans(), -1)  # offset of the next occurrence of each
+    fence_mark = _fence_mark_re()
     pos = 0
     while True:
         for scan, at in following.items():
@@ -1098,7 +1139,7 @@ def fence_marks(text: str) -> Iterator[re.Match[str]]:
         while indent < 3 and at - indent - 1 >= pos and text[at - indent - 1] == " ":
             indent += 1
         newline = at - indent - 1
-        mark = _FENCE_MARK_RE.match(text, newline) if newline >= pos else None
+        mark = fence_mark.match(text, newline) if newline >= pos else None
         if mark is not None and text[newline] == "\n":
             yield mark
             pos = mark.end()
@@ -1119,7 +1160,7 @@ def _spliced_blocks(
     shift = len(text) - len(old)
     if not _fences_kept(old, lo, hi - shift):
         return None
-    if _INDENTED_MARK_RE.search(text, max(lo, 0), hi) is not None:
+    if _indented_mark_re().search(text, max(lo, 0), hi) is not None:
         return (None,)  # the edit wrote a fence line a margin reading does not know
     blocks = margin_blocks(old)
     assert blocks is not None  # as _fences_kept found
@@ -1128,7 +1169,7 @@ def _spliced_blocks(
     last = bisect.bisect_right(bounds, hi - shift)
     touched = array.array("q")
     opened = None if open_from is None else open_from + shift
-    for match in _MARGIN_BLOCK_RE.finditer(text, max(lo, 0), hi):
+    for match in _margin_block_re().finditer(text, max(lo, 0), hi):
         if match.group(3) is not None:  # no closing line before ``hi``
             if hi < len(text):
                 return None  # a block the edit opened runs on into the lines after it

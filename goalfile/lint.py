@@ -127,7 +127,7 @@ def _line_of(goal: Goal, prefix: str) -> int | None:
     return None
 
 
-_HEADING_LINE_RE = re.compile(r"(?m)^#{1,2}[ \t]+[^\n]*?[ \t]*\r*$")
+_HEADING_LINE = r"(?m)^#{1,2}[ \t]+[^\n]*?[ \t]*\r*$"  # compiled when a fence never closes
 
 
 def _fence_findings(goal: Goal) -> Iterable[Finding]:
@@ -142,7 +142,7 @@ def _fence_findings(goal: Goal) -> Iterable[Finding]:
     end = goal.text.find("\n", opened)
     opening = goal.text[opened : end if end >= 0 else len(goal.text)].strip()
     marker = opening[: len(opening) - len(opening.lstrip(opening[0]))]
-    hidden = [m.group().strip() for m in _HEADING_LINE_RE.finditer(goal.text, opened)]
+    hidden = [m.group().strip() for m in re.compile(_HEADING_LINE).finditer(goal.text, opened)]
     what = (
         f"the heading{'s' if len(hidden) > 1 else ''} " + listed([f"`{h}`" for h in hidden])
         if hidden
@@ -336,7 +336,7 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
         )
 
 
-# A line that ledger.HEADING_LIKE_RE matches and that is not an entry heading (ledger.is_heading
+# A line that ledger.heading_like_re() matches and that is not an entry heading (ledger.is_heading
 # of the line without its trailing carriage returns), found from its first `#`: the literal
 # prefix `#` lets one search jump from `#` to `#` at C speed (a ledger holds about three per
 # entry, in its headings), a look behind it says whether it starts a line after at most three
@@ -533,7 +533,7 @@ def _backtracking_findings(
     error) and the reading can flag a pattern that is slow on no real output."""
     for clause in expectation.clauses:
         pattern = getattr(clause, "pattern", None)
-        if pattern is None or not _REPEAT_HINT.search(pattern):
+        if pattern is None or not re.search(_REPEAT_HINT, pattern):
             continue
         from goalfile.backtrack import analyse
 
@@ -557,7 +557,7 @@ def _backtracking_findings(
         )
 
 
-_REPEAT_HINT = re.compile(r"[*+?{]")  # what every repeat of a pattern is written with
+_REPEAT_HINT = r"[*+?{]"  # what every repeat of a pattern is written with
 
 
 def _unseen_findings(goal: Goal) -> Iterable[Finding]:

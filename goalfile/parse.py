@@ -56,9 +56,6 @@ KNOWN_KEYS = frozenset(
 )
 SLUG_RE = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r*$")
-# fence markers, each found by a search for a literal
-_MARKER_SCANS = (re.compile("```"), re.compile("~~~"))
-_FENCE_RE = re.compile(r"(?m) {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})(?P<rest>[^\n]*)$")
 _FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r*$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
@@ -126,7 +123,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
 
 # The lines git writes around a conflict it could not merge (`merge`, `rebase`, `cherry-pick`,
 # `stash pop`; `|||||||` opens the base's side with `merge.conflictStyle=diff3`), at the margin.
-_CONFLICT_RE = re.compile(r"(?m)^(?:<{7}|\|{7}|>{7})(?:[ \t][^\n]*)?$|^={7}[ \t\r]*$")
+_CONFLICT = r"(?m)^(?:<{7}|\|{7}|>{7})(?:[ \t][^\n]*)?$|^={7}[ \t\r]*$"
 
 
 def conflict_markers(text: str) -> tuple[tuple[int, str], ...]:
@@ -138,7 +135,7 @@ def conflict_markers(text: str) -> tuple[tuple[int, str], ...]:
     the two sides differ, a line of check output included."""
     if "<<<<<<<" not in text:
         return ()
-    found = [(m.start(), m.group().rstrip("\r")) for m in _CONFLICT_RE.finditer(text)]
+    found = [(m.start(), m.group().rstrip("\r")) for m in re.finditer(_CONFLICT, text)]
     step = 0  # 0: looking for `<<<<<<<`, 1: for `=======`, 2: for `>>>>>>>`
     for _, line in found:
         kind = line[0]
@@ -913,11 +910,18 @@ def _outside_fences(text: str, pos: int) -> Iterator[tuple[int, bool]]:
         pos, fence = _past_fence_line(text, fence_line + 1, fence)
 
 
+@functools.cache
+def fence_re() -> re.Pattern[str]:
+    """A fence line from the start of its line: at most three spaces, the marker (``fence``:
+    backticks with no backtick after them on the line, or tildes) and the rest of the line."""
+    return re.compile(r"(?m) {0,3}(?P<fence>`{3,}(?=[^`\n]*$)|~{3,})(?P<rest>[^\n]*)$")
+
+
 def _past_fence_line(text: str, line: int, fence: str | None) -> tuple[int, str | None]:
     """Reading the line at ``line`` (one :meth:`Markers.next_line` found) while ``fence`` is
     the marker of the open block (None outside one): where to read on from, and the marker of
     the block open after that line."""
-    marker = _FENCE_RE.match(text, line)
+    marker = fence_re().match(text, line)
     if marker is None:
         return line, fence
     if fence is None:
@@ -985,7 +989,7 @@ class Markers:
 
     def __init__(self, text: str) -> None:
         self._text = text
-        self._next = dict.fromkeys(_MARKER_SCANS, -1)  # offset of the next occurrence of each
+        self._next = dict.fromkeys(ledger.marker_scans(), -1)  # the next occurrence of each
 
     def next_line(self, pos: int) -> int:
         """Offset of the first newline at or after ``pos`` that is followed by at most three

@@ -77,7 +77,7 @@ def reference_outside_fences(text: str, pos: int) -> Iterator[int]:
             if fence is None:
                 yield line
             continue
-        marker = parse._FENCE_RE.match(text, line)
+        marker = parse.fence_re().match(text, line)
         if marker is None:
             continue
         pos = marker.end()
@@ -233,7 +233,8 @@ def test_heading_like_lines_are_those_the_anchored_pattern_finds(
 ) -> None:
     start = min(start, len(text))
     end = min(start + length, len(text))
-    expected = [(m.start(), m.group(0)) for m in ledger.HEADING_LIKE_RE.finditer(text, start, end)]
+    found = ledger.heading_like_re().finditer(text, start, end)
+    expected = [(m.start(), m.group(0)) for m in found]
     assert list(ledger.heading_like_lines(text, start, end)) == expected
 
 
@@ -243,7 +244,7 @@ def test_heading_like_lines_are_those_the_anchored_pattern_finds(
 )
 def test_fence_marks_are_those_the_newline_pattern_finds(lines: list[str]) -> None:
     text = "\n".join(lines)
-    expected = [(m.start(), m.group(0)) for m in ledger._FENCE_MARK_RE.finditer(text)]
+    expected = [(m.start(), m.group(0)) for m in ledger._fence_mark_re().finditer(text)]
     assert [(m.start(), m.group(0)) for m in ledger.fence_marks(text)] == expected
 
 
