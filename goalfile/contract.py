@@ -629,7 +629,23 @@ def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contrac
     :class:`TighteningInvalid` when the newest approval is a verify entry whose ``contract
     tightened:`` record is not a tightening of the approval before it (each such entry back to
     the newest ``by activate`` entry is checked, oldest first, by :func:`tightening_fault`).
+
+    A run asks this of the same text several times (``verify``: for the working directory,
+    the pin and the order of the rows), so the answer for the last text asked is kept; it does
+    not depend on ``path``, which only names the file in an error (an error is not kept).
     """
+    for seen, found in _APPROVAL:
+        if seen is text:
+            return found
+    found = _last_approval(text, path=path)
+    _APPROVAL[:] = [(text, found)]
+    return found
+
+
+_APPROVAL: list[tuple[str, tuple[Entry, Contract | None] | None]] = []  # the last text, answer
+
+
+def _last_approval(text: str, *, path: str | None) -> tuple[Entry, Contract | None] | None:
     region = ledger_region(text)
     if region is None:
         return None
