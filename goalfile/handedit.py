@@ -11,6 +11,7 @@ newest entry with a status line does not back (`audit`'s `status-unbacked` and
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -236,16 +237,69 @@ def backed_iterations(goal: Goal) -> int | None:
     entry carries the count it found in the frontmatter, so a hand-raised ``iterations_used``
     (``0`` → ``5``) shows up as a jump in the next entry's heading, and a jump backs one
     iteration, never the budget. ``audit --against`` holds the entries added since the base
-    to the stricter rule (only ``plan`` and ``stop-hook`` start iterations)."""
-    region = ledger_region(goal.text)
+    to the stricter rule (only ``plan`` and ``stop-hook`` start iterations).
+
+    The answer for the last text asked is kept, and that of a text an edit made from it
+    (:func:`goalfile.ledger.spliced`: the Stop hook asks of the goal it read and again of the
+    text its verify is writing) is made from it by the entries the edit added after the last
+    one: a long ledger is then not walked twice."""
+    text = goal.text
+    for seen, kept in _BACKED:
+        if seen is text:
+            return kept
+    count = _backed_after_edit(text)
+    if count is None:
+        count = _backed(text)
+    _BACKED[:] = [(text, count)]
+    return count
+
+
+_BACKED: list[tuple[str, int | None]] = []  # the last text asked, and its answer
+
+
+def _backed(text: str) -> int | None:
+    region = ledger_region(text)
     if region is None:
         return None
-    found = ledger.iterations(goal.text, *region)  # newest first
+    found = ledger.iterations(text, *region)  # newest first
     if not found:
         return None
     count = found[-1]
     for iteration in reversed(found[:-1]):
         count = max(count, min(iteration, count + 1))
+    return count
+
+
+def _backed_after_edit(text: str) -> int | None:
+    """:func:`backed_iterations` of ``text`` from the answer kept for the text the edit that
+    made it changed, when the entries of that text's ledger are the first entries of
+    ``text``'s, at the same offsets (the edit wrote after the last one's heading line and the
+    ledger still starts where it did): the entries after them continue the count. None when it
+    cannot be made so (the whole ledger is then read)."""
+    splice = ledger.splice_of(text)
+    if splice is None or not _BACKED or _BACKED[0][0] is not splice[0]:
+        return None
+    old, kept, _ = splice
+    count = _BACKED[0][1]
+    old_region, region = ledger_region(old), ledger_region(text)
+    if not isinstance(count, int) or old_region is None or region is None:
+        return None
+    if old_region[0] != region[0]:
+        return None
+    old_found = ledger.headings(old).entries
+    low = bisect.bisect_left(old_found, (old_region[0],))
+    high = bisect.bisect_left(old_found, (old_region[1],))
+    if low == high:
+        return None
+    last_line_end = old.find("\n", old_found[high - 1][0] + 1)
+    if last_line_end < 0 or last_line_end >= kept:
+        return None
+    found = ledger.headings(text).entries
+    middle = bisect.bisect_left(found, (last_line_end,))
+    if found[bisect.bisect_left(found, (region[0],)) : middle] != old_found[low:high]:
+        return None  # the edit changed which lines before it are entry headings (a fence)
+    for _, fields in found[middle : bisect.bisect_left(found, (region[1],))]:
+        count = max(count, min(int(fields[0]), count + 1))
     return count
 
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goalfile import contract, edit, ledger, parse, progress
+from goalfile import contract, edit, handedit, ledger, parse, progress
 from goalfile.errors import GoalfileError
 from goalfile.model import Entry, Status
 
@@ -551,3 +551,65 @@ def test_an_unclosed_fence_is_found_without_the_blocks_as_with_them(
     edited = edit.append_to_section(text, "Iterations", ["```", "out", "```", "x"])
     read_edited(edited)  # indexed from the text it was edited from
     assert parse.unclosed_fence(edited) == parse._unclosed_after(edited, parse._body_start(edited))
+
+
+def backed(text: str) -> int | None:
+    """The iterations the ledger of ``text`` backs, as the commands ask it of a goal."""
+    goal = dataclasses.replace(parse.parse_goal(GOAL_TEXT, path="g.md"), text=text)
+    return handedit.backed_iterations(goal)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data())
+def test_the_iterations_backed_after_an_edit_are_those_of_the_text_read_whole(
+    data: st.DataObject,
+) -> None:
+    """The count of iterations the ledger backs, asked of a text and then of each text a chain
+    of edits made of it (made from the answer for the text before when the edit only added
+    after its last entry), is the count of the same text read from scratch."""
+    lines = data.draw(st.sampled_from([MARGIN_LINES, LINES, None]))
+    if lines is None:
+        body = data.draw(fenced_ledgers())
+    else:
+        body = "\n".join(data.draw(st.lists(st.sampled_from(lines), max_size=30)))
+    tail = data.draw(st.sampled_from(["", "## Lessons", "```", "## Lessons\ntext"]))
+    text = f"---\nslug: g\nstatus: active\n---\n# Goal: g\n\n## Iterations\n{body}\n{tail}"
+    entries = st.lists(st.sampled_from([line for line in LINES if "Iteration" in line]))
+    for _ in range(data.draw(st.integers(min_value=0, max_value=3))):
+        read_edited(text)  # indexed as a command reads it before it edits
+        assert backed(text) == handedit._backed((text + "x")[:-1])
+        kind = data.draw(st.sampled_from(["append", "set", "splice"]))
+        if kind == "append":
+            block = data.draw(entries.filter(bool)) + data.draw(EDIT_LINES)
+            text = edit.append_to_section(text, "Iterations", block)
+        elif kind == "set":
+            with contextlib.suppress(ValueError, GoalfileError):  # a splice cut the frontmatter
+                text = edit.set_value(text, "iterations_used", data.draw(st.integers(0, 10**6)))
+        else:
+            start = data.draw(st.integers(min_value=0, max_value=len(text)))
+            end = data.draw(st.integers(min_value=start, max_value=len(text)))
+            inserted = "\n".join(data.draw(EDIT_LINES))
+            new = text[:start] + inserted + text[end:]
+            text = ledger.spliced(text, new, start, len(text) - end)
+    read_edited(text)
+    assert backed(text) == handedit._backed((text + "x")[:-1])
+
+
+def test_the_iterations_backed_after_an_appended_entry_are_counted_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The Stop hook asks the count of the goal it read and of the text its verify writes (an
+    entry appended): the second is counted on from the first, the ledger not walked again."""
+    heads = "\n\n".join(f"### Iteration {n} (2026-12-01) by verify-goal\n\ntext" for n in range(9))
+    text = (
+        f"---\nslug: g\nstatus: active\n---\n# Goal: g\n\n## Iterations\n\n{heads}\n\n## Lessons\n"
+    )
+    assert backed(text) == 8
+    entry = ["### Iteration 8 (2026-12-02) by stop-hook", "", "text", ""]
+    edited = edit.append_to_section(text, "Iterations", entry)
+    monkeypatch.setattr(handedit, "_backed", lambda text: pytest.fail("the ledger was read whole"))
+    assert backed(edited) == 8
+    next_one = edit.append_to_section(
+        edited, "Iterations", ["### Iteration 9 (2026-12-02) by plan"]
+    )
+    assert backed(next_one) == 9
