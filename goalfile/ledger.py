@@ -1209,14 +1209,18 @@ _SPLICES: list[tuple[str, str, int, int]] = []  # (edited, old, start, tail), ne
 def spliced(old: str, new: str, start: int, tail: int) -> str:
     """``new``, an edit of ``old`` that keeps its first ``start`` and last ``tail`` characters.
 
-    Kept for the two edits made last, so that the index of the edited text (its headings and
+    Kept for the three edits made last, so that the index of the edited text (its headings and
     fenced blocks) is made from that of the old one by reading only the lines the edit
     touched: the text an edit writes is read back in full before it is written, and a long
-    ledger would otherwise be searched once more per edit."""
+    ledger would otherwise be searched once more per edit. Three, as many as a command makes
+    in one write (``plan`` and the Stop hook: an entry, another entry or the plan's lines, and
+    ``iterations_used``), so that the count of the ledger's lines of the last text is made from
+    the count of the text read (:func:`goalfile.parse._newlines`); the text two edits before
+    the last one is the one read, alive anyway."""
     if new is old or start + tail > min(len(old), len(new)):
         return new
     _SPLICES.append((new, old, start, tail))
-    del _SPLICES[:-2]
+    del _SPLICES[:-3]
     base, pieces = pieces_of(old) or (old, ((0, len(old)),))
     written = new[start : len(new) - tail]
     made = (*_part(pieces, 0, start), written, *_part(pieces, len(old) - tail, len(old)))
@@ -1257,7 +1261,7 @@ def _part(pieces: Pieces, start: int, end: int) -> Iterator[tuple[int, int] | st
 
 def splice_of(text: str) -> tuple[str, int, int] | None:
     """The old text, and the characters kept at its start and end, of the edit (one of the
-    last two :func:`spliced` recorded) that made ``text``; None for any other text."""
+    last three :func:`spliced` recorded) that made ``text``; None for any other text."""
     for edited, old, start, tail in _SPLICES:
         if edited is text:
             return old, start, tail
