@@ -138,6 +138,92 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
     assert imported & needless == set()
 
 
+# Patterns that reading and checking a goal as goalfile writes it never uses, compiled on first
+# use: by a cached function of their module (ledger.heading_like_re()...), or by `re`'s own
+# cache from a module constant that holds the pattern's text (parse._CONFLICT...).
+LAZY_PATTERN_FUNCTIONS = {
+    "goalfile.ledger": (
+        "heading_like_re",
+        "_heading_like_scan_re",
+        "_escape_or_run_re",
+        "_escape_re",
+        "_autolink_re",
+        "_fence_mark_re",
+        "marker_scans",
+        "_margin_block_re",
+        "_indented_mark_re",
+    ),
+    "goalfile.parse": ("fence_re",),
+    "goalfile.hidden": ("_row_patterns",),
+}
+LAZY_PATTERN_TEXTS = {
+    "goalfile.parse": ("_CONFLICT",),
+    "goalfile.handedit": ("BUDGET_RAISED", "_LIMIT", "_BUDGET_KEY"),
+    "goalfile.lint": ("_HEADING_LINE", "_REPEAT_HINT"),
+    "goalfile.hidden": ("_FENCE_LINE", "_ATX", "_OPEN_HTML"),
+}
+# run as the `goalfile` program (so it ends as it does), reporting at exit which of them the
+# run compiled
+_REPORT_PATTERNS = """
+import atexit, json, re, sys
+functions, texts = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+def report():
+    used = []
+    for name, names in functions.items():
+        module = sys.modules.get(name)
+        asked = [n for n in names if module and getattr(module, n).cache_info().currsize]
+        used += [f"{name}.{n}" for n in asked]
+    cached = {key[1] for key in re._cache}
+    for name, names in texts.items():
+        module = sys.modules.get(name)
+        used += [f"{name}.{c}" for c in names if module and getattr(module, c) in cached]
+    print("compiled:", json.dumps(used), file=sys.stderr)
+atexit.register(report)
+sys.argv = ["goalfile", *sys.argv[3:]]
+from goalfile.__main__ import run
+run()
+"""
+
+
+def compiled_patterns(args: list[str], cwd: Path) -> list[str]:
+    """The patterns of LAZY_PATTERN_FUNCTIONS and LAZY_PATTERN_TEXTS that a real `goalfile`
+    process run with ``args`` compiled."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    lazy = (json.dumps(LAZY_PATTERN_FUNCTIONS), json.dumps(LAZY_PATTERN_TEXTS))
+    done = subprocess.run(
+        [sys.executable, "-c", _REPORT_PATTERNS, *lazy, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    reported = [line for line in done.stderr.splitlines() if line.startswith("compiled: ")]
+    assert len(reported) == 1, done.stdout + done.stderr[-2000:]
+    used: list[str] = json.loads(reported[0].removeprefix("compiled: "))
+    return used
+
+
+def test_a_one_row_verify_compiles_no_pattern_it_does_not_use(tmp_path: Path) -> None:
+    """Compiling a pattern at import costs 0.05 to 0.5 ms: those a one-row `verify` never uses
+    are compiled only when a goal needs them."""
+    goal = met_goal(tmp_path)
+    assert compiled_patterns(["verify", "--no-write", str(goal)], tmp_path) == []
+
+
+def test_the_lazy_patterns_are_compiled_when_a_goal_needs_them(tmp_path: Path) -> None:
+    """The guard above can fail: a ledger with fenced output and a line that looks like an entry
+    heading (lint then looks up the blocks) compiles the pattern that matches its blocks."""
+    goal = met_goal(tmp_path)
+    text = goal.read_text(encoding="utf-8").replace(
+        "## Lessons", "```\nout\n```\n\n#### iteration by hand\n\n## Lessons"
+    )
+    goal.write_text(text, encoding="utf-8")
+    used = compiled_patterns(["lint", str(goal)], tmp_path)
+    assert "goalfile.ledger._margin_block_re" in used
+
+
 def test_status_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
     goal = met_goal(tmp_path)
     done, imported = run(["status", str(goal)], tmp_path)
