@@ -783,8 +783,8 @@ def _verify_one(
     ends = ctx.clock() + share
 
     def answer(
-        result: VerifyResult, said: list[str], written: tuple[str, Goal] | None
-    ) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
+        result: VerifyResult, said: list[str], written: tuple[str, Goal]
+    ) -> tuple[GoalOutcome, tuple[str, Goal]]:
         return _answer(
             result,
             shown,
@@ -811,7 +811,7 @@ def _verify_one(
             answered[:] = [exc]
             return text, goal
         answered[:] = [(outcome, said)]
-        return written or (text, goal)
+        return written
 
     verify_options = VerifyOptions(
         path=str(path),
@@ -827,18 +827,18 @@ def _verify_one(
     hookwatch.working_on(goal=shown)  # named by the watchdog's block, should verify not end
     try:
         try:
-            result = runner(verify_options, ctx)
+            runner(verify_options, ctx)  # the outcome is decided in its write, by ``then``
         except TranscriptError as exc:
             notes.append(f"token usage not read ({exc.render()}); verifying without it")
             verify_options = replace(verify_options, time_limit=max(ends - ctx.clock(), 1.0))
             answered.clear()
-            result = runner(replace(verify_options, transcript=None), ctx)
+            runner(replace(verify_options, transcript=None), ctx)
     except GoalfileError as exc:
         return _refused(shown, exc, stop)
     if gemini and transcript:
         mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
-    if not answered:  # a runner that wrote no entry through ``then``: the iteration apart
-        return answer(result, notes, None)[0]
+    if not answered:  # verify writes its entry through ``then``, or raises
+        raise RuntimeError(f"verify returned without writing its entry to {shown}")
     if isinstance(answered[0], Exception):
         raise answered[0]
     outcome, said = answered[0]
@@ -858,17 +858,16 @@ def _answer(
     *,
     share: float,
     budget: float,
-    written: tuple[str, Goal] | None,
-) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
-    """What a verify's ``result`` asks of the agent; a block starts the next iteration. With
-    ``written`` (the text verify is writing and its goal, under its lock) the iteration is
-    added to that text, returned with its goal; without it, it is written on its own."""
+    written: tuple[str, Goal],
+) -> tuple[GoalOutcome, tuple[str, Goal]]:
+    """What a verify's ``result`` asks of the agent; a block starts the next iteration, added
+    to ``written`` (the text verify is writing and its goal, under its lock): the text to
+    write is returned with its goal."""
     cut = _cut_short(result)
     if cut:
         notes.append(result.summary)
         return _cut(shown, result, cut, stop, share=share, budget=budget), written
-    text = written[0] if written is not None else None
-    outcome = _judge(result, shown, path, stop, options, notes, reviews, text=text)
+    outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
     if outcome.block:
         return _start_next_iteration(outcome, result, path, ctx, notes, written)
     return outcome, written
@@ -971,22 +970,17 @@ def _start_next_iteration(
     path: Path,
     ctx: Context,
     notes: list[str],
-    written: tuple[str, Goal] | None,
-) -> tuple[GoalOutcome, tuple[str, Goal] | None]:
+    written: tuple[str, Goal],
+) -> tuple[GoalOutcome, tuple[str, Goal]]:
     """Sending the agent back to work starts the next iteration; at the iteration limit the
     goal is exhausted instead, and the stop is allowed. The iteration is added to ``written``
-    (the text verify is writing, and its goal) when given, else written on its own."""
+    (the text verify is writing, and its goal), in verify's own write."""
     failing = ", ".join(
         f"{r.id} {r.verdict.value}" for r in result.rows if r.verdict is not Verdict.MET
     )
     why = failing or "the goal is not met"
     try:
-        if written is None:
-            from goalfile.commands.iteration import next_iteration
-
-            started = next_iteration(path=str(path), ctx=ctx, why=why)
-        else:
-            written, started = _next_in(written, str(path), ctx.today, why)
+        written, started = _next_in(written, str(path), ctx.today, why)
     except GoalfileError as exc:
         notes.append(f"{outcome.path}: no new iteration was started: {exc.render()}")
         return outcome, written
@@ -1028,16 +1022,14 @@ def _next_in(
 def _judge(
     result: VerifyResult,
     shown: str,
-    path: Path,
     stop: StopInput,
     options: HookOptions,
     notes: list[str],
     reviews: frozenset[str],
     *,
-    text: str | None = None,
+    text: str,
 ) -> GoalOutcome:
-    """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it
-    (read from ``path`` when not given)."""
+    """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it."""
     notes.append(result.summary)
     if result.status is not Status.ACTIVE:
         return GoalOutcome(
@@ -1051,7 +1043,7 @@ def _judge(
         from goalfile.progress import ledger_streak
 
         try:
-            streak = ledger_streak(read_text(path) if text is None else text)
+            streak = ledger_streak(text)
         except GoalfileError:
             streak = 0
         if streak >= options.stall_limit:

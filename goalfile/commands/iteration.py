@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goalfile import edit, ledger
-from goalfile.commands.context import Context
-from goalfile.commands.mutate import require_status, update_goal
+from goalfile.commands.mutate import require_status
 from goalfile.handedit import iterations_in_use, limit_in_force
 from goalfile.model import Entry, Goal, Status
 
@@ -38,22 +37,13 @@ class IterationStart:
         return f"iteration {shown} started"
 
 
-def next_iteration(*, path: str, ctx: Context, why: str) -> IterationStart:
-    """Start the goal's next iteration (``why``: one line for the entry), or, at the iteration
-    limit, set it ``exhausted``. Refuses (file untouched) a goal that is no longer active."""
-
-    def change(text: str, goal: Goal) -> tuple[str, IterationStart]:
-        return start_next(text, goal, path=path, today=ctx.today, why=why)
-
-    return update_goal(path, ctx, command="goalfile hook stop", change=change)
-
-
 def start_next(
     text: str, goal: Goal, *, path: str, today: str, why: str
 ) -> tuple[str, IterationStart]:
-    """The edit :func:`next_iteration` makes: ``text`` (read as ``goal``) with the next
-    iteration's entry and ``iterations_used``, or with the goal exhausted. The Stop hook makes
-    it in the same write as its verify's entry. Raises to refuse a goal no longer active."""
+    """The next iteration (``why``: one line for its entry) or, at the iteration limit, the
+    goal exhausted: ``text`` (read as ``goal``) with the iteration's entry and
+    ``iterations_used``, or with the exhaustion's entry and status. The Stop hook makes it in
+    the same write as its verify's entry. Raises to refuse a goal no longer active."""
     require_status(goal, path, (Status.ACTIVE,), "a new iteration")
     limit = limit_in_force(goal, "iterations")  # the ledger's, never one typed by hand
     used = iterations_in_use(goal)  # never more than the ledger backs
