@@ -174,7 +174,7 @@ def goal_paths(paths: tuple[str, ...]) -> tuple[str, ...]:
     """The PATH arguments, a folder standing for every ``*.md`` under it (one with none stays,
     to be reported), or every goal under goals/ and .zetetic/goals/ (said on stderr)."""
     if paths:
-        from goalfile.commands.audit import expand
+        from goalfile.commands.folders import expand
 
         return tuple(found for path in paths for found in (expand([path]) or [path]))
     from goalfile.commands.status import default_paths

@@ -17,6 +17,8 @@ from goalfile.artifacts import read_artifact, resolve_artifact
 from goalfile.audit import AuditFinding, FileAudit, audit_goal, label
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
+from goalfile.commands.folders import expand
+from goalfile.commands.folders import is_dir as _is_dir
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import ENCODING, ERRORS, read_text
 from goalfile.model import Goal
@@ -88,29 +90,11 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
     return found + sorted(path for path in at_base if os.path.normpath(path) not in seen)
 
 
-def _is_dir(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except OSError:  # e.g. a name too long: audit_file reports it as unreadable
-        return False
-
-
 def _exists(path: Path) -> bool:
     try:
         return path.exists()
     except OSError:
         return False
-
-
-def expand(paths: Sequence[str]) -> list[str]:
-    found: list[str] = []
-    for path in paths:
-        folder = Path(path)
-        if _is_dir(folder):
-            found += sorted(str(p) for p in folder.rglob("*.md") if p.is_file())
-        else:
-            found.append(path)
-    return found
 
 
 def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
