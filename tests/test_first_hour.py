@@ -5,6 +5,7 @@ printed it."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -271,3 +272,53 @@ def test_the_readme_command_table_names_every_command_goalfile_help_lists() -> N
     table = readme_section("Commands")
     missing = [name for name, _ in COMMANDS if not re.search(rf"`(goalfile )?{name}\b", table)]
     assert not missing, missing
+
+
+def test_new_in_a_sub_folder_writes_the_goal_the_stop_hook_holds_the_agent_to(
+    tmp_path: Path,
+) -> None:
+    """`goalfile new` in src/ wrote src/goals/SLUG.md, which the Stop hook never reads (it
+    said "no active goal" and let the agent stop), while `goalfile init` there wrote goals/ at
+    the top level."""
+    repo = make_git_repo(tmp_path / "repo")
+    sub = repo / "src"
+    sub.mkdir()
+    done = run_goalfile(
+        "new",
+        "calc",
+        "calc works",
+        "--check",
+        "false",
+        "--expected",
+        "exit 0",
+        "--activate",
+        cwd=sub,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1].startswith("wrote ../goals/calc.md (status: active")
+    assert (repo / "goals" / "calc.md").is_file() and not (sub / "goals").exists()
+    [command] = COMMAND_RE.findall(done.stderr)  # next: the verify command, from src/
+    assert command == "goalfile verify ../goals/calc.md"
+    ran = shell(command, sub)
+    assert ran.returncode == 1, ran.stderr
+    hook_input = json.dumps(
+        {"session_id": "s", "cwd": str(sub), "hook_event_name": "Stop", "stop_hook_active": False}
+    )
+    held = run_goalfile("hook", "stop", cwd=sub, input=hook_input)
+    assert held.returncode == 0, held.stderr
+    answer = json.loads(held.stdout)
+    assert answer["decision"] == "block", answer
+    assert answer["reason"].startswith("verify-goal calc iteration 0: C1 unmet; status: active")
+
+
+def test_new_outside_a_repository_and_at_its_top_writes_goals_here(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    (plain / "src").mkdir(parents=True)
+    assert outside_git(plain), "the test needs a folder no git repository holds"
+    done = run_goalfile("new", "a", "a works", cwd=plain / "src")
+    assert done.returncode == 0 and (plain / "src" / "goals" / "a.md").is_file()
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("new", "b", "b works", cwd=repo)
+    assert done.returncode == 0 and (repo / "goals" / "b.md").is_file()
+    done = run_goalfile("new", "c", "c works", "--dir", "src/goals", cwd=repo)
+    assert done.returncode == 0 and (repo / "src" / "goals" / "c.md").is_file()

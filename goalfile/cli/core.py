@@ -50,7 +50,8 @@ def _limit(value: str | None) -> int | None:
     "--dir",
     "directory",
     type=click.Path(file_okay=False),
-    help="Folder for the goal file (default: goals/).",
+    help="Folder for the goal file (default: goals/ of the git top level, else of the "
+    "current folder).",
 )
 @click.option(
     "--end-state", help="The one measurable end state (the `# Goal:` heading); or END_STATE."

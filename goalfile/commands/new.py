@@ -10,6 +10,7 @@ written, then activated (its contract pinned) in the same run.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -224,11 +225,14 @@ def new_goal(
         non_goals=non_goals,
         non_goal_placeholder=not activate,
     )
-    folder = Path(directory) if directory else ctx.cwd / "goals"
+    folder = Path(directory) if directory else default_folder(ctx.cwd)
     if not folder.is_absolute():
         folder = ctx.cwd / folder
     path = folder / f"{slug}.md"
-    shown = str(path.relative_to(ctx.cwd) if path.is_relative_to(ctx.cwd) else path)
+    if path.is_relative_to(ctx.cwd):
+        shown = str(path.relative_to(ctx.cwd))
+    else:  # goals/ of the top level, from a sub-folder: ../goals/SLUG.md works from here
+        shown = os.path.relpath(path, ctx.cwd.resolve())
     _require_same_rows(text, shown, rows)
     if activate:
         _require_ready(text, shown)
@@ -246,6 +250,18 @@ def new_goal(
         criteria=done.criteria,
         contract=done.digest,
     )
+
+
+def default_folder(cwd: Path) -> Path:
+    """Where a new goal goes without --dir: goals/ of the git top level, which the Stop hook,
+    `init` and a `status` run anywhere in the repository read (goals/ of a sub-folder is seen
+    by none of them); outside a repository, goals/ of the current folder."""
+    from goalfile.commands.workdir import repository_top
+
+    top = repository_top(cwd)
+    if top is None or top == cwd.resolve():
+        return cwd / "goals"
+    return top / "goals"
 
 
 def _require_same_rows(text: str, shown: str, rows: Sequence[NewRow]) -> None:
