@@ -116,6 +116,12 @@ def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
             )
 
 
+def has_placeholders(goal: Goal) -> bool:
+    """Some `FILL IN: ...` the template left is still in the end state, a non-goal or a
+    criteria cell."""
+    return next(iter(_placeholders(goal, Severity.WARNING)), None) is not None
+
+
 def _has_placeholder(row: Criterion) -> bool:
     return any(PLACEHOLDER in value for _, value in row.cells)
 

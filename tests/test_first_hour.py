@@ -322,3 +322,32 @@ def test_new_outside_a_repository_and_at_its_top_writes_goals_here(tmp_path: Pat
     assert done.returncode == 0 and (repo / "goals" / "b.md").is_file()
     done = run_goalfile("new", "c", "c works", "--dir", "src/goals", cwd=repo)
     assert done.returncode == 0 and (repo / "src" / "goals" / "c.md").is_file()
+
+
+def test_status_tells_a_draft_with_placeholders_from_one_ready_to_approve(tmp_path: Path) -> None:
+    """The next step of every draft was "fill in every check", also when only a non-goal was
+    left, or nothing at all."""
+    repo = make_git_repo(tmp_path / "repo")
+    assert run_goalfile("new", "rough", cwd=repo).returncode == 0
+    ready = run_goalfile(
+        "new",
+        "ready",
+        "it works",
+        "--check",
+        "true",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "nothing else changes",
+        cwd=repo,
+    )
+    assert ready.returncode == 0, ready.stderr
+    shown = run_goalfile("status", cwd=repo).stdout
+    assert (
+        "  next: replace every `FILL IN: ...` in goals/rough.md, then `goalfile lint "
+        "goals/rough.md` and `goalfile activate goals/rough.md`"
+    ) in shown
+    step = "read it; once a person approves the contract, `goalfile activate goals/ready.md`"
+    assert f"  next: {step}" in shown
+    ran = shell("goalfile activate goals/ready.md", repo)
+    assert ran.returncode == 0, ran.stderr

@@ -1779,7 +1779,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
 
 
 NEXT_STEPS = {
-    "draft": "fill in every check, then `goalfile lint {p}` and `goalfile activate {p}`",
+    "draft": "read it; once a person approves the contract, `goalfile activate {p}`",
     "active": "fill in the plan (a table under `## Plan`, one row per step), then "
     "`goalfile plan {p}`, do the work, then `goalfile verify {p}`",
     "paused": "`goalfile resume {p}`",

@@ -369,9 +369,16 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     """What to run next, for a person or an agent reading `goalfile status`."""
     if goal.status is Status.DRAFT:
+        from goalfile.lint import PLACEHOLDER, has_placeholders
+
+        if not has_placeholders(goal):
+            return (
+                f"read it; once a person approves the contract, `goalfile activate "
+                f"{shell_word(path)}`"
+            )
         return (
-            f"fill in every check, then `goalfile lint {shell_word(path)}` and `goalfile "
-            f"activate {shell_word(path)}`"
+            f"replace every `{PLACEHOLDER}: ...` in {shell_word(path)}, then `goalfile lint "
+            f"{shell_word(path)}` and `goalfile activate {shell_word(path)}`"
         )
     if goal.status is Status.PAUSED:
         return f"`{status_command(goal, path)}`"
