@@ -178,12 +178,30 @@ class Watch:
             if self._answered:
                 return
             self._answered = True
-            reason = held_reason(
-                signum, limit=self.limit, timeout=self.timeout, where=where, doing=self.doing
-            )
-            _write(2, f"goalfile: {reason}\n")
-            _write(1, held_answer(self.agent, reason, as_json=self.as_json))
-            os._exit(0)
+            _held(
+                signum, timeout=self.timeout, agent=self.agent, as_json=self.as_json,
+                where=where, doing=self.doing,
+            )  # fmt: skip
+
+
+def _held(
+    signum: int | None,
+    *,
+    timeout: float,
+    agent: HostAgent,
+    as_json: bool,
+    where: str | None,
+    doing: Doing,
+    ended: str | None = None,
+) -> NoReturn:
+    """Print the block answer (:func:`held_reason` in the host's protocol, and on stderr) and
+    end the process: the one way both watchdogs, the thread and the process, hold a stop."""
+    reason = held_reason(
+        signum, limit=limit_for(timeout), timeout=timeout, where=where, ended=ended, doing=doing
+    )
+    _write(2, f"goalfile: {reason}\n")
+    _write(1, held_answer(agent, reason, as_json=as_json))
+    os._exit(0)
 
 
 def held_answer(agent: HostAgent, reason: str, *, as_json: bool) -> str:
@@ -412,13 +430,10 @@ class _Watchdog:
         """Print the block answer, the work ended first, and end."""
         where = self.where() if self.worker else None
         self.end_worker()
-        limit = limit_for(self.timeout)
-        reason = held_reason(
-            signum, limit=limit, timeout=self.timeout, where=where, ended=ended, doing=self.doing
-        )
-        _write(2, f"goalfile: {reason}\n")
-        _write(1, held_answer(self.agent, reason, as_json=self.as_json))
-        os._exit(0)
+        _held(
+            signum, timeout=self.timeout, agent=self.agent, as_json=self.as_json,
+            where=where, doing=self.doing, ended=ended,
+        )  # fmt: skip
 
     def end_worker(self) -> None:
         if self.worker:
@@ -458,10 +473,18 @@ def stack_frame(dump: str, thread: int) -> str | None:
         if found is None:
             continue
         name, number, function = found.groups()
-        if name.startswith(PACKAGE) and not name.endswith("hookwatch.py"):
-            relative = os.path.relpath(name, os.path.dirname(PACKAGE))
-            return f"{function} ({relative}:{number})"
+        named = _frame(name, function, number)
+        if named is not None:
+            return named
     return None
+
+
+def _frame(filename: str, function: str, line: int | str) -> str | None:
+    """A frame as a hold names it, ``function (goalfile/module.py:line)``, when it is in
+    goalfile and not in this module; None otherwise."""
+    if not filename.startswith(PACKAGE) or filename.endswith("hookwatch.py"):
+        return None
+    return f"{function} ({os.path.relpath(filename, os.path.dirname(PACKAGE))}:{line})"
 
 
 def _status(status: int) -> str:
@@ -576,10 +599,9 @@ def stuck_at() -> str | None:
     ``module.function (file:line)``."""
     frame = sys._current_frames().get(threading.main_thread().ident or 0)
     while frame is not None:
-        name = frame.f_code.co_filename
-        if name.startswith(PACKAGE) and not name.endswith("hookwatch.py"):
-            relative = os.path.relpath(name, os.path.dirname(PACKAGE))
-            return f"{frame.f_code.co_name} ({relative}:{frame.f_lineno})"
+        named = _frame(frame.f_code.co_filename, frame.f_code.co_name, frame.f_lineno)
+        if named is not None:
+            return named
         frame = frame.f_back
     return None
 

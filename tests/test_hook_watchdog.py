@@ -174,3 +174,39 @@ def test_the_work_ends_at_the_hosts_timeout_when_the_watchdog_is_killed(project:
             hook.wait(timeout=WAIT)
         assert hook.stdin is not None
         hook.stdin.close()
+
+
+WATCHED = """\
+import sys
+from goalfile import hookwatch
+from goalfile.hostprotocol import HostAgent
+from goalfile.run import CheckSpec, run_check
+
+hookwatch.start(timeout=3, agent=HostAgent.CLAUDE, as_json=False)
+hookwatch.working_on(goal="goals/my goal.md")
+spec = CheckSpec(command="sleep 30", shell="/bin/sh", cwd=".", env={}, timeout=None)
+run_check(spec, on_output=lambda name, data: None)
+print("not held")
+"""
+
+
+def test_the_watchdog_inside_another_program_holds_as_the_forked_one_does(tmp_path: Path) -> None:
+    """Inside another program (a host's library, a test's runner) the watchdog is a thread of
+    its process; its hold is the forked watchdog's: the same reason, naming the goal the work
+    was on and its innermost goalfile frame, on stderr and in the host's answer."""
+    done = subprocess.run(
+        [sys.executable, "-c", WATCHED],
+        cwd=tmp_path, env=clean_env(), capture_output=True, text=True, timeout=WAIT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)  # one answer, and only one
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert reason.startswith(
+        "goalfile hook stop did not answer within its time limit (2.7s of the host's 3s hook "
+        "timeout; it was at "
+    ), reason
+    assert "(goalfile/run.py:" in reason and "hookwatch" not in reason, reason
+    assert " It was verifying goals/my goal.md. " in reason, reason
+    assert "`goalfile verify --no-write 'goals/my goal.md'`" in reason, reason
+    assert done.stderr == f"goalfile: {reason}\n"
