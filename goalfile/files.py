@@ -96,7 +96,7 @@ def nearest_goal(path: str) -> str | None:
         return None
     folders = [given.parent]
     if given.parent == Path(".") or not given.parent.is_dir():
-        folders += [Path("goals"), Path(".zetetic") / "goals"]
+        folders += _goal_folders_above()
     for folder in folders:
         if (folder / name).is_file() and folder / name != given:
             return str(folder / name)
@@ -115,6 +115,24 @@ def nearest_goal(path: str) -> str | None:
         if close:
             return str(folder / close[0])
     return None
+
+
+def _goal_folders_above() -> list[Path]:
+    """``goals/`` and ``.zetetic/goals/`` of the current folder and, inside a repository, of
+    each folder above it up to the one that holds ``.git`` (the top, where `goalfile new`
+    writes), as paths relative to the current folder (``../goals``)."""
+    here_only = [Path("goals"), Path(".zetetic") / "goals"]
+    try:
+        here = Path.cwd()
+    except OSError:
+        return here_only
+    found: list[Path] = []
+    for folder in (here, *here.parents):
+        for goals in (folder / "goals", folder / ".zetetic" / "goals"):
+            found.append(Path(os.path.relpath(goals, here)))
+        if os.path.lexists(folder / ".git"):
+            return found
+    return here_only  # in no repository: nothing above the current folder is its project
 
 
 # the path, bytes, goal and text load_goal parsed or write_atomic wrote last

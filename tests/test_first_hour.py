@@ -351,3 +351,24 @@ def test_status_tells_a_draft_with_placeholders_from_one_ready_to_approve(tmp_pa
     assert f"  next: {step}" in shown
     ran = shell("goalfile activate goals/ready.md", repo)
     assert ran.returncode == 0, ran.stderr
+
+
+def test_a_slug_named_in_a_sub_folder_gets_the_goal_at_the_top(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "calc-add", check="false")
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    done = run_goalfile("verify", "calc-add", cwd=sub)
+    assert fixes(done.stderr) == ["`goalfile verify ../../goals/calc-add.md`"], done.stderr
+    ran = shell("goalfile verify ../../goals/calc-add.md", sub)
+    assert ran.returncode == 1, ran.stderr
+    # outside a repository, a goals/ folder above is another project's: not offered
+    plain = tmp_path / "plain"
+    (plain / "goals").mkdir(parents=True)
+    (plain / "goals" / "calc-add.md").write_text("x\n")
+    (plain / "work").mkdir()
+    assert outside_git(plain)
+    done = run_goalfile("verify", "calc-add", cwd=plain / "work")
+    assert fixes(done.stderr) == [
+        'check the path, or create one with `goalfile new SLUG "END STATE"`'
+    ], done.stderr
