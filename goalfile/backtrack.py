@@ -2,37 +2,43 @@
 
 Python's ``re`` is a backtracking engine. A pattern that can match the same text in many ways
 makes a failing search try them all: ``/^(a+)+$/`` on 40 ``a`` and a ``b`` tries about 2^40
-splits of the ``a`` run, and no Python code runs meanwhile (a thread cannot stop it, nor can a
-signal handler). :func:`analyse` tells, from the pattern as ``re``'s own parser reads it:
+splits of the ``a`` run, and no Python code of the thread that searches runs meanwhile (``re``
+lets a signal handler of the main thread run every few thousand steps, nothing else).
+:func:`analyse` tells, from the pattern as ``re``'s own parser reads it:
 
-* ``exponential``: inside a repeat without a bound (``*``, ``+``, ``{n,}``, or more than
-  :data:`BIG` times), a choice whose ways can start with the same character: a repeat that can
-  stop or go on (``(a+)+``, ``(\\d+,?)+``, ``(.*x)*``), or alternatives (``(a|aa)+``,
-  ``(\\w|\\d)+``). The work can double with each character of a line;
+* ``exponential``: inside a repeat that may take its body more than once, bounded or not
+  (``*``, ``+``, ``{n,m}`` with m > 1), a choice whose ways can start with the same character:
+  a repeat that can stop or go on (``(a+)+``, ``(\\d+,?)+``, ``(.*x)*``, ``(?:a{1,16}){1,16}``),
+  or alternatives (``(a|aa)+``, ``(\\w|\\d)+``). The work can double with each character of a
+  line;
 * ``ambiguous``: how many repeats without a bound, outside those, can stop or go on where the
   next character could be taken either way (``.*.*x`` has two): k of them make a failing search
   cost about n^(k+1) steps on a line of n characters (``/.*.*.*x/`` takes 13 s on 500
-  characters);
-* ``repeats``: how many repeats without a bound the pattern has at all (even ``/a*b/`` costs
-  n^2 steps on a line of n ``a``: 7 s on one of 64 KiB).
+  characters). Bounded choices of that kind outside any repeat multiply their ways, and every
+  factor of ``BIG + 1`` counts as one more (``.{0,16}.{0,16}x`` counts two);
+* ``repeats``: how many repeats without a bound the pattern has at all, with those counts of
+  bounded ways (even ``/a*b/`` costs n^2 steps on a line of n ``a``: 7 s on one of 64 KiB).
 
 Possessive repeats (``a++``) and atomic groups (``(?>...)``) never backtrack into what they
 matched, so they count as neither. The reading is a close approximation, not a proof: the
 characters a part can start with are taken over a sample alphabet (printable ASCII, tab,
-carriage return, a few letters and blanks beyond ASCII, and every literal of the pattern), and
-a back-reference may start with any character.
+carriage return, a few letters and blanks beyond ASCII, every literal of the pattern and the
+ends of its ranges), and a back-reference may start with any character. So verify does not
+rely on it alone: a search it does not send to another process runs under a timer (see
+``goalfile.expecttext``).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BIG", "Backtracking", "analyse"]
+__all__ = ["BIG", "MAY_BACKTRACK", "Backtracking", "analyse"]
 
 BIG = 16
 """A repeat allowed more than this many times counts as one without a bound."""
@@ -75,9 +81,20 @@ def analyse(pattern: str, flags: int = 0) -> Backtracking | None:
         reader.walk(parsed.data, frozenset(), starred=False)
     except (ImportError, AttributeError, TypeError, ValueError, re.error, RecursionError):
         return None
+    # bounded choices one after another multiply too: every BIG + 1 ways count as one more
+    # repeat without a bound (.{0,16}.{0,16}x is about as slow as .*.*x on a short line)
+    bounded = int(math.log(reader._ways, BIG + 1) + 1e-9)
     return Backtracking(
-        exponential=reader.exponential, ambiguous=reader.ambiguous, repeats=reader.repeats
+        exponential=reader.exponential,
+        ambiguous=reader.ambiguous + bounded,
+        repeats=reader.repeats + bounded,
     )
+
+
+MAY_BACKTRACK = r"[*+?{|]"
+"""What every repeat and every alternative of a pattern is written with: a pattern without
+any of these characters tries each start of a line one way only (its work is at most its
+length times the line's), so it is never analysed nor timed."""
 
 
 class _Reader:
@@ -93,6 +110,7 @@ class _Reader:
         self.exponential = False
         self.ambiguous = 0
         self.repeats = 0
+        self._ways = 1  # the product of the ways of bounded choices outside any repeat
 
     # ---------------------------------------------------------------- the parse tree
 
@@ -118,6 +136,8 @@ class _Reader:
                 out.add(chr(av))
             elif op is self.c.IN:
                 out.update(chr(a) for o, a in av if o is self.c.LITERAL)
+                # a range's ends: two ranges that overlap hold one of them in common
+                out.update(chr(a) for o, r in av if o is self.c.RANGE for a in r)
             for child in self._children(op, av):
                 self._collect(child, out)
 
@@ -220,14 +240,21 @@ class _Reader:
                         self.exponential = True
                     elif unbounded:
                         self.ambiguous += 1
+                    else:
+                        self._ways *= high - low + 1
                 inner = self.first(body, after) | after if high > 1 else after
-                self.walk(body, inner, starred=starred or unbounded)
+                # a body taken more than once multiplies the ways of every choice inside it,
+                # bounded or not: (?:a{1,16}){1,16} splits a run of a in about 2^n ways
+                self.walk(body, inner, starred=starred or high > 1)
             elif op is c.BRANCH:
                 ways = [self.first(alt, after) for alt in av[1]]
-                if starred and any(
+                if any(
                     ways[i] & ways[j] for i in range(len(ways)) for j in range(i + 1, len(ways))
                 ):
-                    self.exponential = True
+                    if starred:
+                        self.exponential = True
+                    else:
+                        self._ways *= len(ways)
                 for alt in av[1]:
                     self.walk(alt, after, starred=starred)
             elif op is c.SUBPATTERN:

@@ -97,7 +97,7 @@ import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 from goalfile.errors import GoalFileInvalid
 
@@ -288,10 +288,19 @@ class MatchTimedOut(Exception):
         self.failed = failed
 
 
-Guard: TypeAlias = "Callable[[Callable[[], bytes]], bytes]"
-"""Runs a search so that it can be stopped (in another process) and returns its bytes; raises
-:class:`MatchTimedOut` when the time it may take is used up. Given by the caller: process
-control is I/O, and this module is pure (see ``goalfile.commands.checking``)."""
+class Guard(Protocol):
+    """Runs a search so that it can be stopped and returns its bytes; raises
+    :class:`MatchTimedOut` when the time it may take is used up. Given by the caller: process
+    control is I/O, and this module is pure (see ``goalfile.commands.checking``)."""
+
+    here: bool
+    """Whether :meth:`run_here` can stop a search in this thread."""
+
+    def __call__(self, work: Callable[[], bytes]) -> bytes:
+        """``work()`` in another process, killed when the time is up."""
+
+    def run_here(self, work: Callable[[], bytes]) -> bytes:
+        """``work()`` in this process, stopped when the time is up (only where ``here``)."""
 
 
 def _evidence(line: bytes) -> str:

@@ -741,7 +741,10 @@ class MatchCheck:
     when the text holds a line of :data:`LONG_LINE` characters or more (``/a*b/`` costs n^2
     steps on a line of n ``a``). Such blocks are gathered, up to :data:`GUARD_BATCH`
     characters, and searched together, so a check that prints little costs one guarded search
-    per stream, when it ends."""
+    per stream, when it ends. Where the guard can stop a search in this thread (``here``),
+    every other search of a pattern with a repeat or alternatives goes through its timer, in
+    case the reading is wrong; where it cannot (a thread of ``verify --jobs``), every such
+    search goes to the guard's process."""
 
     __slots__ = (
         "always",
@@ -755,6 +758,7 @@ class MatchCheck:
         "pending_size",
         "rx_block",
         "rx_line",
+        "timed",
     )
 
     def __init__(self, clause: MatchClause, *, guard: Guard | None = None) -> None:
@@ -770,13 +774,17 @@ class MatchCheck:
         self.found = dict.fromkeys(_SOURCES[clause.stream], False)
         self.lines: dict[str, str] = {}
         self.guard = guard
-        self.always = self.long_only = False
-        if guard is not None and _REPEAT_HINT.search(clause.pattern):  # no repeat: no backtracking
-            from goalfile.backtrack import analyse
+        self.always = self.long_only = self.timed = False
+        if guard is not None:
+            from goalfile.backtrack import MAY_BACKTRACK, analyse
 
-            found = analyse(clause.pattern)
-            self.always = found is None or found.exponential or found.ambiguous >= 2
-            self.long_only = found is not None and found.repeats > 0
+            if re.search(MAY_BACKTRACK, clause.pattern):  # else one way per start: nothing to guard
+                found = analyse(clause.pattern)
+                self.always = (
+                    found is None or found.exponential or found.ambiguous >= 2 or not guard.here
+                )
+                self.long_only = found is not None and found.repeats > 0
+                self.timed = not self.always  # the reading may be wrong: a timer stops it
         self.pending: dict[str, list[str]] = {name: [] for name in self.found}
         self.pending_size = dict.fromkeys(self.found, 0)
 
@@ -793,10 +801,39 @@ class MatchCheck:
             self._flush(name, "")
             if self.found[name]:
                 return
-        line = self._first(block)
+        line = self._first_timed(name, block) if self.timed else self._first(block)
         if line is not None:
             self.found[name] = True
             self.lines[name] = line[:EVIDENCE_CHARS].rstrip()
+
+    def _first_timed(self, name: str, block: str) -> str | None:
+        """:meth:`_first`, here, stopped by the guard's timer when it outlives the row's time."""
+        assert self.guard is not None
+
+        def work() -> bytes:
+            line = self._first(block)
+            return b"" if line is None else b"1" + line.encode("utf-8", "surrogatepass")
+
+        try:
+            answer = self.guard.run_here(work)
+        except expect.MatchTimedOut as exc:
+            raise self._timed_out(name, exc) from None
+        return answer[1:].decode("utf-8", "surrogatepass") if answer else None
+
+    def _timed_out(self, name: str, exc: expect.MatchTimedOut) -> expect.MatchTimedOut:
+        if exc.failed:
+            return expect.MatchTimedOut(
+                f"{format_clause(self.clause)}: the {name} could not be searched: {exc.failed}",
+                failed=exc.failed,
+            )
+        return expect.MatchTimedOut(
+            f"{format_clause(self.clause)}: the search of the {name} ran out of time "
+            f"after {round(exc.seconds, 1):g}s ({exc.what}); the pattern can backtrack "
+            "without end (repeats inside repeats, or ways that overlap): rewrite it so that "
+            "each character can be matched one way only",
+            seconds=exc.seconds,
+            what=exc.what,
+        )
 
     def _flush(self, name: str, partial: str) -> None:
         """Search the gathered blocks of ``name``, then ``partial`` (its unfinished last
@@ -818,19 +855,7 @@ class MatchCheck:
         try:
             answer = self.guard(work)
         except expect.MatchTimedOut as exc:
-            if exc.failed:
-                raise expect.MatchTimedOut(
-                    f"{format_clause(self.clause)}: the {name} could not be searched: {exc.failed}",
-                    failed=exc.failed,
-                ) from None
-            raise expect.MatchTimedOut(
-                f"{format_clause(self.clause)}: the search of the {name} ran out of time "
-                f"after {round(exc.seconds, 1):g}s ({exc.what}); the pattern can backtrack "
-                "without end (repeats inside repeats, or ways that overlap): rewrite it so that "
-                "each character can be matched one way only",
-                seconds=exc.seconds,
-                what=exc.what,
-            ) from None
+            raise self._timed_out(name, exc) from None
         if answer:
             self.found[name] = True
             self.lines[name] = answer[1:].decode("utf-8", "surrogatepass").rstrip()
@@ -869,12 +894,14 @@ class MatchCheck:
                 if self.found[name]:
                     return name, self.lines[name]
                 continue
-            if last and self.rx_line.search(last):
+            if last and self.timed:
+                line = self._first_timed(name, last)
+                if line is not None:
+                    return name, last[:EVIDENCE_CHARS].rstrip()
+            elif last and self.rx_line.search(last):
                 return name, last[:EVIDENCE_CHARS].rstrip()
         return None, None
 
-
-_REPEAT_HINT = re.compile(r"[*+?{]")  # what every repeat of a pattern is written with
 
 LONG_LINE = 2048
 """Characters from which a line counts as long for a pattern with a repeat (see

@@ -539,9 +539,12 @@ def _backtracking_findings(
     error) and the reading can flag a pattern that is slow on no real output."""
     for clause in expectation.clauses:
         pattern = getattr(clause, "pattern", None)
-        if pattern is None or not re.search(_REPEAT_HINT, pattern):
+        if pattern is None:
             continue
-        from goalfile.backtrack import analyse
+        from goalfile.backtrack import MAY_BACKTRACK, analyse
+
+        if not re.search(MAY_BACKTRACK, pattern):
+            continue
 
         found = analyse(pattern)
         if found is None or not found.exponential:
@@ -561,9 +564,6 @@ def _backtracking_findings(
             "`/^(a+)+$/`, `/^(\\d+,)*\\d+$/` for `/^(\\d+,?)+$/`, or make the inner repeat "
             "possessive (`a++`) or an atomic group (`(?>a+)`), which never backtrack",
         )
-
-
-_REPEAT_HINT = r"[*+?{]"  # what every repeat of a pattern is written with
 
 
 def _unseen_findings(goal: Goal) -> Iterable[Finding]:

@@ -182,7 +182,21 @@ def test_lint_warns_about_a_pattern_that_backtracks_exponentially(repo: Path) ->
 
 @pytest.mark.parametrize(
     "pattern",
-    [r"^(a+)+$", r"(a|aa)+", r"(\d+,?)+x", r"(.*x)*y", r"(a?a)+$", r"(x+x+)+y", r"(?=(a+)+$)a"],
+    [
+        r"^(a+)+$",
+        r"(a|aa)+",
+        r"(\d+,?)+x",
+        r"(.*x)*y",
+        r"(a?a)+$",
+        r"(x+x+)+y",
+        r"(?=(a+)+$)a",
+        # repeats with a bound multiply the ways inside them as well
+        r"(?:a{1,16}){1,16}b",
+        r"(?:.*,){1,16}x",
+        r"((a{1,3}){1,3}){1,3}b",
+        r"(?:a|ab?){2,5}c",
+        r"(?:[\u0100-\u0101]+)+b",  # a range's characters, beyond the sample alphabet
+    ],
 )
 def test_exponential_patterns(pattern: str) -> None:
     from goalfile.backtrack import analyse
@@ -264,3 +278,95 @@ def test_a_search_left_by_a_killed_goalfile_is_ended(repo: Path) -> None:
             os.killpg(verify.pid, signal.SIGKILL)
             verify.wait(timeout=WAIT)
     assert "by verify-goal" not in path.read_text()  # killed: no entry written
+
+
+def test_ambiguous_bounded_repeats_count_by_their_ways() -> None:
+    from goalfile.backtrack import analyse
+
+    assert analyse(r".{0,16}.{0,16}x") == analyse(r".*.*x")  # 17 * 17 ways: two counted
+    found = analyse(r"\d{1,3}\.\d{1,3}")  # a dot between: one way per character
+    assert found is not None and found.ambiguous == 0 and found.repeats == 0
+
+
+NESTED_BOUNDED = "exit 0; output matches /(?:a{1,16}){1,16}b/"
+FORTY_A = "printf '%040d\\n' 0 | tr 0 a"
+# The reading takes each class over a sample alphabet: it does not see that Arabic-Indic
+# digits (U+0660) are both in U+0600..U+06FF and in \d, so it calls this pattern harmless,
+# although a line of 60 of them fails it in about 1.6^60 ways (each digit is the class's, or
+# the optional \d after one).
+MISSED_PATTERN = r"(?:[\u0600-\u06ff]\d?)+b"
+MISSED = f"`exit 0; stdout matches /{MISSED_PATTERN}/`"
+SIXTY_DIGITS = "printf '" + "\u0660" * 60 + "\\n'"
+
+
+def test_the_reading_misses_this_one() -> None:
+    from goalfile.backtrack import analyse
+
+    found = analyse(MISSED_PATTERN)
+    assert found is not None and not found.exponential and found.ambiguous == 0, found
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_nested_bounded_repeats_end_at_the_goals_time_limit(repo: Path, jobs: str) -> None:
+    """Repeats with a bound nested in each other were searched here, without a guard:
+    `verify --time-limit 5` still ran after 30 s; lint said ok."""
+    _goal(repo, [row("C1", FORTY_A, NESTED_BOUNDED), row("C2", "true", "exit 0")])
+    _activate(repo)
+    before = (repo / GOAL).read_bytes()
+
+    started = time.monotonic()
+    done = run_goalfile(
+        "verify", GOAL, "--no-write", "--jobs", jobs, "--time-limit", "5", cwd=repo, timeout=WAIT
+    )
+    assert time.monotonic() - started < 60
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert "C1 error" in last_line(done.stdout)
+    assert "/(?:a{1,16}){1,16}b/: the search of the stdout ran out of time" in done.stdout
+    assert (repo / GOAL).read_bytes() == before
+
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert "backtrack exponentially" in lint.stdout + lint.stderr, lint.stdout + lint.stderr
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_pattern_the_reading_calls_harmless_still_ends_in_time(repo: Path, jobs: str) -> None:
+    """Whatever the reading says, a search ends at the row's time limit: here (one job) a
+    timer stops it, in a thread of --jobs it runs in the guard's process."""
+    path = _goal(repo, [row("C1", SIXTY_DIGITS, MISSED), row("C2", "true", "exit 0")])
+    _with_timeouts(path, {"C1": "2"})
+    _activate(repo)
+
+    started = time.monotonic()
+    done = run_goalfile("verify", GOAL, "--jobs", jobs, "--json", cwd=repo, timeout=WAIT)
+    assert time.monotonic() - started < 60
+    assert done.returncode == 4, done.stdout + done.stderr
+    found = _verdicts(done.stdout)
+    assert found["C1"]["verdict"] == "error" and found["C2"]["verdict"] == "met", found
+    assert "ran out of time after 2s (the row's time limit)" in str(found["C1"]["evidence"])
+
+
+def test_sigterm_ends_verify_jobs_during_such_a_search(repo: Path) -> None:
+    """With --jobs the search ran in a thread that kept the interpreter: SIGTERM did nothing."""
+    import os
+    import signal
+    import sys
+
+    from tests.conftest import start_goalfile, wait_for
+
+    path = _goal(repo, [row("C1", SIXTY_DIGITS, MISSED), row("C2", "true", "exit 0")])
+    _with_timeouts(path, {"C1": "600"})
+    _activate(repo)
+    verify = start_goalfile("verify", GOAL, "--jobs", "2", cwd=repo)
+    try:
+        command = "".join(
+            f"{arg}\0" for arg in (sys.executable, "-m", "goalfile", "verify", GOAL, "--jobs", "2")
+        ).encode()
+        wait_for(lambda: bool(_searching(verify.pid, command)), timeout=WAIT, what="the search")
+        verify.send_signal(signal.SIGTERM)
+        _, err = verify.communicate(timeout=WAIT)
+    finally:
+        if verify.poll() is None:
+            os.killpg(verify.pid, signal.SIGKILL)
+            verify.wait(timeout=WAIT)
+    assert verify.returncode == 143, err
+    assert "by verify-goal" not in path.read_text()

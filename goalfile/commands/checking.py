@@ -6,6 +6,7 @@ judge the output while it streams; the evidence and the excerpt come from the ke
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,17 +20,30 @@ the row nor the goal sets a time limit (see :class:`MatchGuard`)."""
 
 
 class MatchGuard:
-    """Runs a ``matches`` search that could backtrack without end in a forked child, which is
-    killed when the row's searches have used up their time (:mod:`goalfile.expect`'s
-    ``Guard``). The time is the row's limit (its ``timeout`` cell, else the goal's
+    """Runs the ``matches`` searches of a row so that they end in time (:mod:`goalfile.expect`'s
+    ``Guard``): one that could backtrack without end in a forked child, which is killed when
+    the row's searches have used up their time, and the others here, in the main thread, under
+    a timer (``here`` says whether this thread can: elsewhere every search that could backtrack
+    goes to the child). The time is the row's limit (its ``timeout`` cell, else the goal's
     ``timeout:``), no more than what is left of the goal's time limit, else
-    :data:`MATCH_TIME_LIMIT`; it is counted apart from the check's own run. ``cut_short``
+    :data:`MATCH_TIME_LIMIT`; it is counted apart from the check's own run. The searches in the
+    child share it; each search here may take it whole (they go a block of output at a time,
+    and one that is slow is slow at once). ``cut_short``
     says that a search ran out of time because the goal's time limit was up."""
 
     def __init__(
-        self, *, timeout: float | None, deadline: float | None, clock: Callable[[], float]
+        self,
+        *,
+        timeout: float | None,
+        deadline: float | None,
+        clock: Callable[[], float],
+        on_tick: Callable[[float], None] | None = None,
     ) -> None:
+        from goalfile.run import can_time_here
+
         self._clock = clock
+        self._on_tick = on_tick
+        self._started = clock()
         self._deadline = deadline
         self._seconds = timeout if timeout is not None else MATCH_TIME_LIMIT
         self._what = (
@@ -39,10 +53,30 @@ class MatchGuard:
         )
         self._left = self._seconds
         self.cut_short = False
+        self.here = can_time_here()
 
     def __call__(self, work: Callable[[], bytes]) -> bytes:
+        from goalfile.run import call_bounded
+
+        on_tick = self._on_tick
+        if on_tick is None:
+            return self._within(work, call_bounded, spend=True)
+
+        def poll() -> None:  # the row's progress, which a cancelled --jobs worker stops at
+            on_tick(self._clock() - self._started)
+
+        return self._within(work, functools.partial(call_bounded, poll=poll), spend=True)
+
+    def run_here(self, work: Callable[[], bytes]) -> bytes:
+        from goalfile.run import call_timed
+
+        return self._within(work, call_timed, spend=False)
+
+    def _within(
+        self, work: Callable[[], bytes], call: Callable[..., bytes | None], *, spend: bool
+    ) -> bytes:
         from goalfile.expect import MatchTimedOut
-        from goalfile.run import BoundedCallFailed, call_bounded
+        from goalfile.run import BoundedCallFailed
 
         start = self._clock()
         left, seconds, what = self._left, self._seconds, self._what
@@ -52,13 +86,14 @@ class MatchGuard:
             left = self._deadline - start
             seconds, what = max(left, 0.0), "what was left of the goal's time limit"
         try:
-            answer = call_bounded(work, timeout=left) if left > 0 else None
+            answer = call(work, timeout=left) if left > 0 else None
         except (OSError, BoundedCallFailed) as exc:
             raise MatchTimedOut(
                 "not searched",
                 failed=f"the search's process could not run ({exc}); nothing was judged",
             ) from None
-        self._left -= self._clock() - start
+        if spend:
+            self._left -= self._clock() - start
         if answer is None:
             self.cut_short = goal_limit
             raise MatchTimedOut("the search ran out of time", seconds=seconds, what=what)
@@ -102,7 +137,7 @@ def check_row(
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
     )
-    guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock)
+    guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
     outcome = run_check(
         spec,
