@@ -159,7 +159,8 @@ LAZY_PATTERN_FUNCTIONS = {
 LAZY_PATTERN_TEXTS = {
     "goalfile.parse": ("_CONFLICT",),
     "goalfile.handedit": ("BUDGET_RAISED", "_LIMIT", "_BUDGET_KEY"),
-    "goalfile.lint": ("_HEADING_LINE", "_REPEAT_HINT"),
+    "goalfile.lint": ("_HEADING_LINE",),
+    "goalfile.backtrack": ("MAY_BACKTRACK",),
     "goalfile.hidden": ("_FENCE_LINE", "_ATX", "_OPEN_HTML"),
 }
 # run as the `goalfile` program (so it ends as it does), reporting at exit which of them the
