@@ -409,9 +409,10 @@ group (``setsid``) or started before their group was registered."""
 _GUARD_CODE = """
 import os, signal, sys, time
 mark = sys.argv[1].encode()
+proc = sys.argv[2] if len(sys.argv) > 2 else "/proc"
 def read(pid, name):
     try:
-        with open("/proc/%s/%s" % (pid, name), "rb") as handle:
+        with open("%s/%s/%s" % (proc, pid, name), "rb") as handle:
             return handle.read()
     except OSError:
         return None
@@ -422,7 +423,8 @@ def layout(fields):  # where the stack, arguments and environment lie: a fork ke
     return b" ".join(fields[i] for i in (25, 45, 46, 47, 48)) if len(fields) > 48 else None
 owner = os.getppid()
 twin = [None, None, None, None]  # command line, environment, layout, parent: goalfile's
-born = int(stat(os.getpid())[19])
+mine = stat(os.getpid())
+born = int(mine[19]) if len(mine) > 19 else None  # None: no /proc (macOS, BSD), no twins
 groups, pending = set(), 0
 for line in sys.stdin:
     word = line.strip()
@@ -447,14 +449,18 @@ if groups or pending > 0:
     quiet = 0
     for _ in range(50):
         found = 0
-        for entry in os.listdir("/proc"):
+        try:
+            entries = os.listdir(proc)
+        except OSError:  # no /proc: the groups above were all that can be found
+            break
+        for entry in entries:
             if not entry.isdigit() or int(entry) in (me, owner):
                 continue
             environ = read(entry, "environ")
             if environ is None:
                 continue
             marked = mark in environ.split(b"\\0")
-            if not marked and None not in twin and environ == twin[1]:
+            if not marked and None not in twin and born is not None and environ == twin[1]:
                 fields = stat(entry)
                 marked = (
                     read(entry, "cmdline") == twin[0]
@@ -476,7 +482,8 @@ if groups or pending > 0:
             break
         time.sleep(0.02)
 """
-"""The guard reads ``=0HEX`` to ``=3HEX`` (goalfile's ``/proc`` command line, environment and
+"""The guard takes the mark (``NAME=VALUE``) and, for a test, the folder to read instead of
+``/proc``. It reads ``=0HEX`` to ``=3HEX`` (goalfile's ``/proc`` command line, environment and
 memory layout, and its parent's pid, sent when it starts), ``?`` (a process is about to start),
 ``+PGID`` (it started and leads that process group), ``!`` (it did not start) and ``-PGID`` (its
 group was ended). At end of input (goalfile has ended, however: even SIGKILL closes the pipe) it
@@ -489,7 +496,7 @@ of its own (its copy of the pipe closes after ``setsid``) and, goalfile being de
 parent than goalfile's: the guard kills such a twin too. A goalfile started again with the same
 command line is none: its layout differs, and its parent is the one that started it. The guard
 scans until two scans in a row find nothing, so a process that execs meanwhile is found by its
-mark."""
+mark. Without ``/proc`` (macOS, BSD) it kills the registered groups and scans nothing."""
 
 _guard: subprocess.Popen[bytes] | None = None
 _guard_lock = threading.Lock()
