@@ -23,7 +23,8 @@ GIT_TIMEOUT = 60.0
 """Seconds one git command may take before the read is given up."""
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Limit:
     per_command: float  # seconds one git command may take
     until: float  # time.monotonic() by which every git command has ended

@@ -366,7 +366,8 @@ def budget_approved_note(budget: Budget) -> str:
     return f"{BUDGET_APPROVED} {limits}"
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class LedgerLimit:
     """A budget limit as the ledger records it: ``value`` (None: unbounded), set last by
     ``entry`` (the approval that recorded it, or the ``by budget`` entry that raised it)."""

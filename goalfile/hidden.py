@@ -87,7 +87,8 @@ class _Block:
     html_comment: bool = False
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class _Piece:
     """A run of body lines parsed as one Markdown document, as parse.py parses them."""
 

@@ -854,7 +854,8 @@ def entries_reversed(text: str, start: int = 0, end: int | None = None) -> Itera
 # --- the index: every entry's heading, found in one scan ----------------------------------
 
 
-@dataclass(frozen=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, eq=False, repr=False)
 class Headings:
     """The heading lines of a text that follow a newline, found in one scan."""
 
@@ -1273,7 +1274,8 @@ def in_spans(spans: Sequence[tuple[int, int]], pos: int) -> bool:
     return index >= 0 and spans[index][0] < pos < spans[index][1]
 
 
-@dataclass(frozen=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, eq=False, repr=False)
 class Head:
     """One entry of a ledger as its heading line gives it, with its place in the text."""
 

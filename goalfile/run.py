@@ -92,7 +92,8 @@ GOAL_LIMIT_BEFORE_START_MESSAGE = "timed out: goal time limit reached before the
 # --------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class CheckSpec:
     """What to run and where. ``env`` is the complete environment of the child."""
 
@@ -110,7 +111,8 @@ class Ending(StrEnum):
     NOT_STARTED = "not_started"
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class RunOutcome:
     """How a check ended. ``message`` explains TIMEOUT and NOT_STARTED, else it is ""."""
 

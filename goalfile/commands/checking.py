@@ -100,7 +100,8 @@ class MatchGuard:
         return answer
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Tails:
     """The kept tail of a check's output, for the terminal."""
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Context:
     """What a command takes from its process: the date, the environment, the working folder,
     a clock and where progress messages go."""

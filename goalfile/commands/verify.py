@@ -65,7 +65,8 @@ class NoProgress:
         pass
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class VerifyOptions:
     """How ``verify`` runs: the goal, whether it writes, where token usage comes from, time
     limits, the judge, the lock wait and the checks run at once."""
@@ -85,7 +86,8 @@ class VerifyOptions:
     then: Callable[[VerifyResult, str, Goal], tuple[str, Goal]] | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class VerifyResult:
     """What a run found: each row's result and output, the status, the summary line and the
     entry it wrote (or would have written)."""
@@ -328,7 +330,8 @@ def _not_active_hint(goal: Goal) -> str:
     return hint if goal.status is Status.MET else f"{hint} (or {again})"
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class _Run:
     """The rows' results, the status they decide and the tokens used."""
 

@@ -38,7 +38,8 @@ class Source(StrEnum):
     GOAL_FOLDER = "goal's folder"
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class WorkDir:
     """Where the checks run, why there, and the folder relative to the goal file's."""
 
@@ -122,7 +123,8 @@ def enclosing(found: WorkDir) -> Path | None:
     return Path(outer) if outer is not None else None
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class Uncovered:
     """Why the newest approval does not cover the working directory found now."""
 
