@@ -63,7 +63,8 @@ TIGHTENED_WORDS = "tightened"  # in every `contract tightened:` line, indented o
 Effect = Literal["loosened", "tightened", "changed"]
 
 
-@dataclass(frozen=True, kw_only=True, order=True)
+# repr=False: nothing prints one (a generated method is compiled at every start)
+@dataclass(frozen=True, kw_only=True, order=True, repr=False)
 class ContractRow:
     """One criterion as the contract holds it: what its check runs and what it expects."""
 
@@ -83,7 +84,7 @@ class ContractRow:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Contract:
     """A normalised contract: rows in id order, non-goals sorted.
 

@@ -154,7 +154,8 @@ _SOURCES: dict[Stream, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
+# repr=False: nothing prints one (a generated method is compiled at every start)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class ExitClause:
     """``exit N`` (op ``==``), ``exit != N`` (op ``!=``) or ``exit nonzero`` (value None)."""
 
@@ -167,7 +168,7 @@ if TYPE_CHECKING:
     _Check: TypeAlias = TextCheck | MatchCheck | PrintsCheck | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Expectation:
     """A parsed ``expected`` cell: every clause must hold."""
 
@@ -259,7 +260,7 @@ def format_expected(e: Expectation) -> str:
 # --------------------------------------------------------------------------- evaluation
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Judgement:
     """The outcome of one run: do all clauses hold, why not, and one decisive line.
 

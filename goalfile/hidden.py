@@ -77,7 +77,8 @@ _KIND_NAMES = {
 }
 
 
-@dataclass(frozen=True, kw_only=True)
+# repr=False: nothing prints one (a generated method is compiled at every start)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class _Block:
     """A top-level block of the body as Markdown reads it (1-based lines, ``last`` included)."""
 

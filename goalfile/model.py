@@ -1,4 +1,7 @@
-"""Frozen value types shared by every module. No I/O here."""
+"""Frozen value types shared by every module. No I/O here.
+
+Built without ``__repr__`` (``repr=False``): nothing prints one, and every method a dataclass
+generates is compiled at every start of goalfile (see docs/performance.md, cold start)."""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ class Kind(StrEnum):
     REVIEW = "review"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Budget:
     """The frontmatter's ``budget``: iterations and tokens a goal may use (None: no limit)."""
 
@@ -84,7 +87,7 @@ class Cells(Sequence[tuple[str, str]]):
         return repr(tuple(self))
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
+@dataclass(frozen=True, kw_only=True, slots=True, repr=False)
 class Criterion:
     """One row of the acceptance-criteria table, as written (slotted: a table may hold a
     hundred thousand)."""
@@ -106,7 +109,7 @@ class Criterion:
     source_expected: str = ""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Section:
     """A level-2 section of the body: its heading and line span (1-based, end exclusive)."""
 
@@ -116,7 +119,7 @@ class Section:
     end: int  # first line after the section
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Goal:
     """A parsed goal file. ``meta`` holds the frontmatter as YAML read it."""
 
@@ -161,7 +164,7 @@ class Goal:
         return None
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class RowResult:
     """The verdict of one criterion in one iteration entry."""
 
@@ -209,7 +212,7 @@ class RowResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Entry:
     """An iteration entry of the ledger (``### Iteration n (date) by who``)."""
 
@@ -230,7 +233,7 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Finding:
     """A problem found in a goal file, with where it is and how to fix it."""
 

@@ -29,7 +29,8 @@ TAIL_BATCH = 1024 * 1024
 """Bytes an :class:`OutputTail` gathers before it splits them into lines."""
 
 
-@dataclass(frozen=True, kw_only=True)
+# repr=False: nothing prints one (a generated method is compiled at every start)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class StreamSummary:
     """The kept end of one stream and the size of all of it."""
 
