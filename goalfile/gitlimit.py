@@ -17,18 +17,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # built only by within (goalfile.gitdeadline)
+    from goalfile.gitdeadline import Limit
 
 GIT_TIMEOUT = 60.0
 """Seconds one git command may take before the read is given up."""
-
-
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Limit:
-    per_command: float  # seconds one git command may take
-    until: float  # time.monotonic() by which every git command has ended
-    after_hang: float  # seconds each git command may take once one did not answer
 
 
 _limit: ContextVar[Limit | None] = ContextVar("goalfile_git_limit", default=None)
@@ -43,6 +38,8 @@ def within(*, per_command: float, until: float, after_hang: float | None = None)
     ``after_hang`` seconds (``per_command`` when not given): a git that waits on a FIFO at
     ``.git/HEAD`` waits so in every command, and the hook's time is not spent once a
     command."""
+    from goalfile.gitdeadline import Limit
+
     limit = Limit(
         per_command=per_command,
         until=until,

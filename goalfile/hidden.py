@@ -23,11 +23,15 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from goalfile.model import Finding, Goal, Severity
 from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key, split_row
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import shell_word
+
+if TYPE_CHECKING:  # built only where a line may be hidden (goalfile.hiddenblock)
+    from goalfile.hiddenblock import Block as _Block
 
 CODE = "hidden-structure"
 
@@ -75,17 +79,6 @@ _KIND_NAMES = {
     "paragraph_open": "a paragraph",
     "table_open": "a second table",
 }
-
-
-# repr=False: nothing prints one (a generated method is compiled at every start)
-@dataclass(frozen=True, kw_only=True, repr=False)
-class _Block:
-    """A top-level block of the body as Markdown reads it (1-based lines, ``last`` included)."""
-
-    kind: str  # the markdown-it token type that opens it
-    first: int
-    last: int
-    html_comment: bool = False
 
 
 # nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
@@ -296,7 +289,9 @@ def _ledger_headings(goal: Goal) -> list[tuple[_Block, int, str, dict[int, str]]
         first = text.count("\n", 0, span[0]) + 1
         last = first + text.count("\n", span[0], max(span[0], span[1] - 1))
         edges = {first: _line_text(text, span[0]), last: _line_text(text, span[1] - 1)}
-        block = _Block(kind="fence", first=first, last=last)
+        from goalfile.hiddenblock import Block
+
+        block = Block(kind="fence", first=first, last=last)
         found.append((block, text.count("\n", 0, offset) + 1, line, edges))
     return found
 
@@ -360,6 +355,7 @@ def _heading_group(line: str) -> str | None:
 
 def _blocks(piece: _Piece) -> tuple[list[_Block], list[tuple[int, int]]]:
     """The top-level blocks of a piece, and the line spans of every table in it."""
+    from goalfile.hiddenblock import Block
     from goalfile.parse import markdown
 
     tokens = markdown().parse("\n".join(piece.lines), {})
@@ -373,7 +369,7 @@ def _blocks(piece: _Piece) -> tuple[list[_Block], list[tuple[int, int]]]:
             tables.append((first, last))
         if token.level == 0:
             comment = token.type == "html_block" and token.content.lstrip().startswith("<!--")
-            blocks.append(_Block(kind=token.type, first=first, last=last, html_comment=comment))
+            blocks.append(Block(kind=token.type, first=first, last=last, html_comment=comment))
     return blocks, tables
 
 

@@ -134,6 +134,9 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.expecttext",  # `exit 0` looks at no output: no parser, no output clauses
         "goalfile.edit",  # nothing is written
         "shlex",  # only hints and notes quote a path
+        "goalfile.hiddenblock",  # nothing may be hidden: no Markdown block to name
+        "goalfile.gitdeadline",  # no time limit on git: only the Stop hook sets one
+        "goalfile.commands.uncovered",  # the approval covers the working directory
     }
     assert imported & needless == set()
 

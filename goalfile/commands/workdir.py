@@ -21,11 +21,15 @@ import os
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goalfile.commands.gittop import git_top as git_top
 from goalfile.commands.gittop import repository_top as repository_top
 from goalfile.commands.gittop import work_trees as work_trees
 from goalfile.model import Entry, Goal
+
+if TYPE_CHECKING:  # built only when the approval does not cover it (goalfile.commands.uncovered)
+    from goalfile.commands.uncovered import Uncovered
 
 LABEL = "working directory:"
 
@@ -123,16 +127,6 @@ def enclosing(found: WorkDir) -> Path | None:
     return Path(outer) if outer is not None else None
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Uncovered:
-    """Why the newest approval does not cover the working directory found now."""
-
-    approval: Entry
-    approved: str | None  # the working directory it recorded; None when it recorded none
-    outer: Path | None  # when it recorded none: the work tree the one found is nested in
-
-
 def uncovered(found: WorkDir, approval: Entry | None) -> Uncovered | None:
     """None when ``approval`` (the newest approval entry; None for an unpinned goal) covers
     ``found``: it records that very working directory, or it records none (it was written
@@ -141,12 +135,12 @@ def uncovered(found: WorkDir, approval: Entry | None) -> Uncovered | None:
     if approval is None:
         return None
     approved = recorded(approval)
-    if approved is None:
-        outer = enclosing(found)
-        return None if outer is None else Uncovered(approval=approval, approved=None, outer=outer)
-    if approved == found.relative:
+    outer = enclosing(found) if approved is None else None
+    if (approved is None and outer is None) or approved == found.relative:
         return None
-    return Uncovered(approval=approval, approved=approved, outer=None)
+    from goalfile.commands.uncovered import Uncovered
+
+    return Uncovered(approval=approval, approved=approved, outer=outer)
 
 
 def _marker_folder(folder: Path) -> tuple[Path, Source]:
