@@ -372,3 +372,31 @@ def test_a_slug_named_in_a_sub_folder_gets_the_goal_at_the_top(tmp_path: Path) -
     assert fixes(done.stderr) == [
         'check the path, or create one with `goalfile new SLUG "END STATE"`'
     ], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "help_command"),
+    [
+        (("verify", "--json", "--bogus"), "goalfile verify --help"),
+        (("status", "--json", "--jsn"), "goalfile status --help"),
+        (("verfy", "--json"), "goalfile --help"),
+        (("skills", "install", "--json", "--bogus"), "goalfile skills install --help"),
+    ],
+)
+def test_a_usage_error_with_json_is_one_json_document_too(
+    tmp_path: Path, args: tuple[str, ...], help_command: str
+) -> None:
+    """A program that asks for --json got click's usage text on stderr and nothing on stdout
+    for a wrong option or command name."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(*args, cwd=repo)
+    assert done.returncode == 2
+    assert "Usage: " in done.stderr and "Error: " in done.stderr  # as it was, for a person
+    document = json.loads(done.stdout)
+    assert document["schema_version"] == 1
+    assert document["error"]["exit_code"] == 2
+    assert document["error"]["message"]
+    assert document["error"]["hint"] == f"`{help_command}`"
+    assert shell(help_command, repo).returncode == 0
+    plain = run_goalfile(*(a for a in args if a != "--json"), cwd=repo)
+    assert plain.returncode == 2 and plain.stdout == ""

@@ -226,6 +226,34 @@ class _Group(click.Group):
             _register(cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            # click prints the usage and the error on stderr and exits 2; a program that asked
+            # for --json gets its one JSON document on stdout too, as for every other error
+            if "--json" in sys.argv[1:]:
+                names: list[str] = []
+                at = exc.ctx
+                while at is not None and at.parent is not None:  # the root is goalfile
+                    names.insert(0, at.info_name or "")
+                    at = at.parent
+                where = " ".join(["goalfile", *names])
+                emit_json(
+                    {
+                        "schema_version": 1,
+                        "error": {
+                            "message": exc.format_message(),
+                            "file": None,
+                            "line": None,
+                            "column": None,
+                            "hint": f"`{where} --help`",
+                            "exit_code": exc.exit_code,
+                        },
+                    }
+                )
+            raise
+
     def list_commands(self, ctx: click.Context) -> list[str]:
         _register(None)
         # the life of a goal: by module as MODULES lists them, then in the order each module
