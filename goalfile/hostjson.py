@@ -84,18 +84,32 @@ def hook_command(agent: HostAgent) -> str:
     return f"goalfile hook stop --agent {agent.value}"
 
 
-def _is_ours(command: object) -> bool:
+_OPERATOR = frozenset("();<>|&")
+
+
+def hook_stop_words(command: object) -> list[str] | None:
+    """The words of the `goalfile hook stop` a registered hook command runs, from `stop` to the
+    first shell operator (`;`, `&&`, `|`, `)`...), as the shell splits them; None when it runs
+    none. A prefix such as `env X=1`, a subshell, or a path to goalfile is allowed."""
     if not isinstance(command, str):
-        return False
+        return None
     try:
-        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
     except ValueError:
         words = command.split()
-    for start in range(len(words)):  # allow a prefix such as `env X=1` or a path to goalfile
+    for start in range(len(words)):
         head = words[start : start + 3]
         if [os.path.basename(w) for w in head[:1]] + head[1:] == list(HOOK_PREFIX):
-            return True
-    return False
+            rest = words[start + 2 :]
+            end = next((at for at, w in enumerate(rest) if w and set(w) <= _OPERATOR), None)
+            return rest[:end]
+    return None
+
+
+def _is_ours(command: object) -> bool:
+    return hook_stop_words(command) is not None
 
 
 def is_ours(command: object) -> bool:
@@ -167,14 +181,41 @@ def render(document: Mapping[str, object], *, like: str = "") -> str:
 
 
 class _NotWritable(ValueError):
-    """A JSON value goalfile could read but could not write back as JSON."""
+    """A JSON value goalfile could read but could not write back as JSON; ``text``: the
+    value as written, to find its line."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
+_DIGITS_MAX = 4300
+"""Digits Python turns into an integer (``sys.get_int_max_str_digits()``'s default)."""
 
 
 def _finite(text: str) -> float:
     number = float(text)
     if not math.isfinite(number):  # 1e400: JSON, but it would come back as `Infinity`
-        raise _NotWritable(f"the number {text} is too large to be written back")
+        raise _NotWritable(f"the number {_shown(text)} is too large to be written back", text)
     return number
+
+
+def _whole(text: str) -> int:
+    if len(text.lstrip("-")) > _DIGITS_MAX:  # int() refuses it: a ValueError, not JSON's
+        raise _NotWritable(f"the number {_shown(text)} is too long to read", text)
+    return int(text)
+
+
+def _shown(text: str) -> str:
+    return text if len(text) <= 20 else f"{text[:10]}…{text[-4:]} ({len(text)} characters)"
+
+
+def _where(text: str, value: str) -> tuple[int | None, int | None]:
+    """The line and column (from 1) of ``value`` in ``text``; (None, None) if not found."""
+    at = text.find(value) if value else -1
+    if at < 0:
+        return None, None
+    return text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1) + 1
 
 
 def _constant(name: str) -> object:
@@ -210,13 +251,16 @@ def load(path: Path) -> tuple[object, str | None]:
     if not text.strip():
         return {}, text
     try:
-        document = json.loads(text, parse_float=_finite, parse_constant=_constant)
+        document = json.loads(text, parse_float=_finite, parse_int=_whole, parse_constant=_constant)
         _writable(document)
         return document, text
     except _NotWritable as exc:
+        line, column = _where(text, exc.text)
         raise SettingsError(
             f"{exc}; the file was left untouched",
             file=str(path),
+            line=line,
+            column=column,
             hint="fix the JSON by hand, then run this again",
         ) from None
     except json.JSONDecodeError as exc:

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import math
 import re
-import shlex
 from dataclasses import dataclass
 
-from goalfile.hostjson import EVENT, is_ours
+from goalfile.hostjson import EVENT, hook_stop_words, is_ours
 from goalfile.hostprotocol import HOOK_TIMEOUT, HOOK_TIMEOUT_MAX, HostAgent
 
 __all__ = [
@@ -125,7 +124,10 @@ def host_seconds(agent: HostAgent, written: object) -> float | None:
         return DEFAULT[agent]
     if isinstance(written, bool) or not isinstance(written, int | float):
         return None
-    if not math.isfinite(written):
+    try:
+        if not math.isfinite(written):
+            return None
+    except OverflowError:  # an int beyond any float (10**400): no host reads it
         return None
     if agent is HostAgent.CODEX:  # a u64: whole and not negative, or the file is rejected
         if written < 0 or written != int(written) or isinstance(written, float):
@@ -136,26 +138,11 @@ def host_seconds(agent: HostAgent, written: object) -> float | None:
     return float(written) / UNIT[agent]
 
 
-def _hook_words(command: str) -> list[str] | None:
-    """The words of ``command`` from ``stop`` of ``goalfile hook stop`` on."""
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    for start in range(len(words) - 2):
-        if words[start].rsplit("/", 1)[-1] == "goalfile" and words[start + 1 : start + 3] == [
-            "hook",
-            "stop",
-        ]:
-            return words[start + 2 :]
-    return None
-
-
 def hook_timeout(command: str) -> float | None:
     """The ``--timeout`` of a ``goalfile hook stop`` command (the last one given, as click
     reads it; 600 without one); None when it is not a number of seconds from 1 to a day, which
     makes the hook refuse its command line (and let the agent stop)."""
-    words = _hook_words(command)
+    words = hook_stop_words(command)
     if words is None:
         return None
     value: str | None = None
@@ -178,18 +165,45 @@ _HOOK_STOP = re.compile(r"\bhook\s+stop\b")
 
 
 def with_hook_timeout(command: str, seconds: float) -> str | None:
-    """``command`` with ``--timeout SECONDS``: every ``--timeout`` it gives replaced, else
-    the option written right after ``hook stop``. None when ``command`` cannot be edited so
-    (its words are quoted in a way this does not follow)."""
+    """``command`` with ``--timeout SECONDS`` for its ``goalfile hook stop``: every
+    ``--timeout`` it gives replaced, else the option written right after ``hook stop``. Only
+    that command's words change (from ``hook stop`` to the first shell operator): a
+    ``--timeout`` of another program on the line (``flock --timeout 30``) stays. None when
+    ``command`` cannot be edited so (its words are quoted in a way this does not follow)."""
     number = format_seconds(seconds)
-    if _TIMEOUT_OPTION.search(command):
-        new = _TIMEOUT_OPTION.sub(f"--timeout {number}", command)
+    found = _HOOK_STOP.search(command)
+    if found is None:
+        return None
+    end = _words_end(command, found.end())
+    own = command[found.end() : end]
+    if _TIMEOUT_OPTION.search(own):
+        own = _TIMEOUT_OPTION.sub(f"--timeout {number}", own)
     else:
-        found = _HOOK_STOP.search(command)
-        if found is None:
-            return None
-        new = f"{command[: found.end()]} --timeout {number}{command[found.end() :]}"
+        own = f" --timeout {number}{own}"
+    new = command[: found.end()] + own + command[end:]
     return new if hook_timeout(new) == seconds else None
+
+
+def _words_end(command: str, start: int) -> int:
+    """Where the words that begin at ``start`` end: the first shell operator outside quotes
+    (``;``, ``&``, ``|``, ``)``, a new line), else the end of ``command``."""
+    quote = ""
+    at = start
+    while at < len(command):
+        ch = command[at]
+        if quote:
+            if ch == quote:
+                quote = ""
+            elif ch == "\\" and quote == '"':
+                at += 1
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "\\":
+            at += 1
+        elif ch in ";&|)<>\n":
+            return at
+        at += 1
+    return len(command)
 
 
 def format_seconds(seconds: float) -> str:

@@ -590,6 +590,8 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
                 finding = _timeout_finding(hook, shown, name)
                 if path.suffix == ".toml":
                     finding = _toml_finding(finding, hook, text or "", document, shown)
+                elif finding.fix == FIX_TIMEOUTS and hosttimeouts.fix(document, hook) is None:
+                    finding = replace(finding, fix=None, hint=_by_hand(hook, shown))
                 found.append(finding)
     return found
 
@@ -623,6 +625,16 @@ def _toml_finding(
         fix=None,
         hint=f"`{FIX_TIMEOUTS}` edits only a `[[hooks.Stop.hooks]]` table: write {what} in "
         f"{shown} by hand",
+    )
+
+
+def _by_hand(hook: StopHook, shown: str) -> str:
+    """What to write where `--fix-timeouts` cannot edit ``hook``'s command."""
+    seconds = hook.host_seconds if hook.host_seconds is not None else hook.hook_seconds
+    number = format_seconds(seconds or hosttimeouts.DEFAULT[hook.agent])
+    return (
+        f"`{FIX_TIMEOUTS}` cannot edit `{hook.command}`: write `--timeout {number}` right "
+        f"after `hook stop` in it, in {shown}, by hand"
     )
 
 
@@ -713,6 +725,8 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
                 if fixed is not None:
                     document = fixed.document
                     changes.append(f"`{hook.command}`: {fixed.change}")
+                elif hook.hook_seconds is not None and (hook.unheard or hook.host_seconds is None):
+                    done.append(f"{_shown(path, ctx)}: {_by_hand(hook, _shown(path, ctx))}")
             if not changes or text is None:
                 continue
             if toml:
