@@ -588,7 +588,9 @@ def _recorded(entry: Entry) -> Contract | None:
         row = _recorded_row(lines[index])
         if any(seen.id == row.id for seen in rows):
             # goalfile records each id once; two rows could not be ordered or compared
-            raise _Unreadable(f"it lists the row {row.id} twice", lines[index], 2)
+            # named on its own line: the occurrence of its text among the lines above it
+            before = sum(line.count(lines[index]) for line in lines[:index])
+            raise _Unreadable(f"it lists the row {row.id} twice", lines[index], before + 1)
         rows.append(row)
         index += 1
     non_goals: list[str] = []

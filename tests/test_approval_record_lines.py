@@ -100,3 +100,22 @@ def test_a_row_recorded_twice_is_named_on_the_second(activated: Path) -> None:
     c1 = _row_line(activated, "C1")
     line = _edit(activated, "| C2 ", c1)
     _assert_named(activated, line, "lists the row C1 twice")
+
+
+def test_a_second_row_of_one_id_that_differs_is_named_on_its_line(activated: Path) -> None:
+    """A hand-added second C1 row rarely repeats the first word for word: it was named by
+    the entry's heading (the search for a second copy of its text failed)."""
+    c1 = _row_line(activated, "C1")
+    line = _edit(activated, "| C2 ", c1.replace("`true`", "`false`"))
+    _assert_named(activated, line, "lists the row C1 twice")
+
+
+def test_a_row_recorded_three_times_is_named_on_the_second(activated: Path) -> None:
+    c1 = _row_line(activated, "C1")
+    path = activated / GOAL
+    text = path.read_text()
+    path.write_text(text.replace(c1 + "\n", c1 + "\n" + c1 + "\n", 1))
+    lines = path.read_text().split("\n")
+    second = [n for n, line in enumerate(lines, 1) if line == c1][1]
+    path.write_text(path.read_text().replace(c1 + "\n", c1 + "\n" + c1 + "\n", 1))
+    _assert_named(activated, second, "lists the row C1 twice")
