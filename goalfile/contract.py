@@ -30,13 +30,12 @@ from __future__ import annotations
 import bisect
 import json
 import math
-import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
-from goalfile import ledger
+from goalfile import ledger, settings
 from goalfile.digest import sha256
 from goalfile.errors import GoalfileError, GoalFileInvalid, Refused
 from goalfile.expect import format_expected, parse_expected
@@ -55,7 +54,7 @@ APPROVED_HEADER = "| id | kind | check | expected | timeout |"
 APPROVED_RULE = "|----|------|-------|----------|---------|"
 NON_GOALS_LABEL = "non-goals:"
 SETTINGS_LABEL = "run settings:"
-DEFAULT_SHELL = "/bin/sh"
+DEFAULT_SHELL = settings.DEFAULT_SHELL
 ACTIVATE_BY = "activate"
 TIGHTENED_LABEL = "contract tightened:"
 TIGHTENED_WORDS = "tightened"  # in every `contract tightened:` line, indented or escaped
@@ -152,7 +151,7 @@ def normal_expected(text: str) -> str:
 def contract_row(row: Criterion) -> ContractRow:
     return ContractRow(
         id=row.id,
-        check=row.check.strip(),
+        check=settings.command(row),
         expected=normal_expected(row.expected),
         kind=(row.kind_text or "deterministic").strip().lower(),
         timeout=row.timeout,
@@ -182,10 +181,11 @@ def _normal_items(items: Iterable[str]) -> tuple[str, ...]:
 def normal_settings(goal: Goal) -> tuple[tuple[str, str], ...]:
     """Where and how the checks run, as far as the goal sets it."""
     found: list[tuple[str, str]] = []
-    if goal.cwd:
-        found.append(("cwd", posixpath.normpath(goal.cwd.strip())))
-    if goal.shell.strip() != DEFAULT_SHELL:
-        found.append(("shell", goal.shell.strip()))
+    where = settings.cwd(goal)  # the very values the checks run with
+    if where is not None:
+        found.append(("cwd", where))
+    if settings.shell(goal) != DEFAULT_SHELL:
+        found.append(("shell", settings.shell(goal)))
     if goal.timeout is not None:
         found.append(("timeout", number_text(goal.timeout)))
     return tuple(found)

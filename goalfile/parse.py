@@ -31,6 +31,7 @@ from goalfile.model import (
     Severity,
     Status,
 )
+from goalfile.settings import cwd_problem, shell_problem
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -590,18 +591,18 @@ def _typed_fields(
     if not isinstance(shell, str) or not shell.strip():
         err("shell", f"shell {shell!r} is not a program path", "write e.g. `shell: /bin/bash`")
         shell = "/bin/sh"
-    elif (why := path_problem(shell)) is not None:
+    elif (why := path_problem(shell) or shell_problem(shell)) is not None:
         err(
             "shell",
             f"shell {shell!r} {why}",
-            "write a program path, e.g. `shell: /bin/bash`, or delete the line (`/bin/sh`)",
+            _shell_hint(shell),
         )
         shell = "/bin/sh"
     cwd = meta.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         err("cwd", f"cwd {cwd!r} is not a path", "write a folder relative to the goal file")
         cwd = None
-    elif cwd is not None and (why := path_problem(cwd)) is not None:
+    elif cwd is not None and (why := path_problem(cwd) or cwd_problem(cwd)) is not None:
         err(
             "cwd",
             f"cwd {cwd!r} {why}",
@@ -638,6 +639,15 @@ def _typed_fields(
         "shell": shell,
         "cwd": cwd,
     }
+
+
+def _shell_hint(shell: str) -> str:
+    """How to write the `shell:` line: the value without what made it wrong when that is a
+    shell (`" /bin/sh"` → `/bin/sh`), else an example; or no line at all (`/bin/sh`)."""
+    cleaned = "".join(shell.split())
+    if not cleaned or path_problem(cleaned) or shell_problem(cleaned):
+        cleaned = "/bin/bash"
+    return f"write `shell: {cleaned}` (an absolute path, no spaces), or delete the line (`/bin/sh`)"
 
 
 def path_problem(value: str) -> str | None:

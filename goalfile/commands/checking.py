@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goalfile import ledger
+from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
 
 MATCH_TIME_LIMIT = 30.0
@@ -132,8 +132,8 @@ def check_row(
     expectation = parse_expected(row.expected)  # lint parsed it already: cached
     child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
     spec = CheckSpec(
-        command=row.check,
-        shell=goal.shell,
+        command=settings.command(row),  # what the contract digests, and nothing else
+        shell=settings.shell(goal),
         cwd=str(workdir),
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
@@ -173,7 +173,7 @@ def check_row(
     if outcome.ending is Ending.EXITED and outcome.exit_status != 0:
         # A check is one line, and a shell parses a whole line before it runs any of it: a
         # syntax error ran nothing and exited non-zero. Only then is the shell asked (`-n`).
-        problem = syntax_error(shell=goal.shell, command=row.check, cwd=str(workdir), env=child_env)
+        problem = syntax_error(shell=spec.shell, command=spec.command, cwd=spec.cwd, env=child_env)
         if problem is not None:
             return RowResult(
                 id=row.id,

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from goalfile import judge
+from goalfile import judge, settings
 from goalfile.artifacts import ARTIFACT_LIMIT, covers, read_artifact, resolve_artifact
 from goalfile.errors import GoalfileError
 from goalfile.handedit import iterations_in_use
@@ -129,7 +129,7 @@ def _run_judge(data: bytes, row: Criterion, how: Judging) -> bytes:
 
         spec = CheckSpec(
             command=f"exec < {shlex.quote(packet_path)}\n{how.judge}",
-            shell=how.goal.shell,
+            shell=settings.shell(how.goal),
             cwd=str(how.workdir),
             env={
                 **how.env,

@@ -23,6 +23,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile import settings
 from goalfile.commands.gittop import git_top as git_top
 from goalfile.commands.gittop import repository_top as repository_top
 from goalfile.commands.gittop import work_trees as work_trees
@@ -80,8 +81,9 @@ def decide(goal: Goal) -> WorkDir:
 
 
 def _decide_from(goal: Goal, folder: Path) -> WorkDir:
-    if goal.cwd:
-        path, source = (folder / goal.cwd).resolve(), Source.CWD
+    where = settings.cwd(goal)  # the value the contract digests, normalised as it is there
+    if where is not None:
+        path, source = (folder / where).resolve(), Source.CWD
     else:
         top = git_top(str(folder))
         if top is not None:

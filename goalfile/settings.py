@@ -1,0 +1,65 @@
+"""The run settings of a goal as they are run: one value for the digest and for the runner.
+
+The contract's digest (``contract.normal_settings``, ``contract.contract_row``) and the code that
+starts a check (``commands.checking``, ``commands.workdir``) both take these values from here,
+so nothing that is digested can differ from what runs: a `shell`, `cwd` or check that the
+digest reads one way cannot run another way.
+
+- ``shell`` as written: the goal file parser refuses one that is not an absolute path or that
+  holds whitespace, a non-ASCII or a control character (:func:`shell_problem`), so there is no
+  spelling of the default shell but ``/bin/sh`` itself;
+- ``cwd`` normalised lexically (``posixpath.normpath``: ``a/../..`` is ``..``), and the checks run
+  in the folder that normalised path names, relative to the goal file's real folder; the parser
+  refuses one that begins or ends with whitespace;
+- a check's command with its ends stripped (inner whitespace kept).
+"""
+
+from __future__ import annotations
+
+import posixpath
+
+from goalfile.model import Criterion, Goal
+
+DEFAULT_SHELL = "/bin/sh"
+
+
+def shell(goal: Goal) -> str:
+    """The shell every check of ``goal`` runs in."""
+    return goal.shell
+
+
+def cwd(goal: Goal) -> str | None:
+    """The frontmatter ``cwd`` as digested and as run, or None when the goal sets none."""
+    if not goal.cwd:
+        return None
+    return posixpath.normpath(goal.cwd)
+
+
+def command(row: Criterion) -> str:
+    """The command a deterministic row runs."""
+    return row.check.strip()
+
+
+def shell_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a goal's shell, or None.
+
+    A relative name would be a file in the working directory (a folder named `` `` holding
+    ``bin/sh`` makes `` /bin/sh`` one), and a space, a no-break space or another non-ASCII
+    character lets a shell that reads as ``/bin/sh`` be another program."""
+    bad = next((c for c in value if c.isspace() or not " " < c < "\x7f"), None)
+    if bad is not None:
+        return (
+            f"holds the character U+{ord(bad):04X}; a shell is an absolute path of printable "
+            "ASCII characters without spaces"
+        )
+    if not value.startswith("/"):
+        return "is not an absolute path (a relative one names a file in the working directory)"
+    return None
+
+
+def cwd_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a goal's ``cwd``, or None: whitespace at either end (a folder
+    `` ..`` is not ``..``, and no one means it)."""
+    if value != value.strip():
+        return "begins or ends with whitespace"
+    return None
