@@ -41,7 +41,7 @@ from goalfile.handedit import (
     set_key_command,
     status_backed,
 )
-from goalfile.model import Entry, Goal, Kind, Status, Verdict
+from goalfile.model import Entry, Goal, Kind, Severity, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
 from goalfile.shellword import shell_word
@@ -224,6 +224,7 @@ def audit_goal(
         notes.append(f"new since {against}: no earlier ledger or contract to compare with")
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
+    findings += setting_findings(goal)
     findings += record_findings(goal, current)
     findings += status_findings(goal, current)
     findings += impossible_findings(goal)
@@ -243,6 +244,28 @@ def audit_goal(
         notes=tuple(notes),
         at_ref=None if not history else old_text is not None,
     )
+
+
+def setting_findings(goal: Goal) -> list[AuditFinding]:
+    """A `shell:` or `cwd:` line that no check can run with (``run-setting-invalid``): verify
+    refuses the goal, so a ledger that shows checks run under it was not written by this
+    goalfile from this file (a shell ` /bin/sh` once ran a file in the working directory while
+    the contract counted it as the default shell)."""
+    found: list[AuditFinding] = []
+    for key in ("shell", "cwd"):
+        line = goal.key_line(key)
+        for problem in goal.problems:
+            if line is not None and problem.line == line and problem.severity is Severity.ERROR:
+                found.append(
+                    AuditFinding(
+                        code="run-setting-invalid",
+                        path=goal.path,
+                        line=line,
+                        message=f"{problem.message}; verify refuses to run its checks",
+                        hint=problem.hint or "",
+                    )
+                )
+    return found
 
 
 # --- status against the ledger ------------------------------------------------------------
