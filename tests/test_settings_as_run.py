@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -110,15 +112,18 @@ def test_a_shell_that_is_not_a_plain_absolute_path_is_refused_by_verify_and_the_
 
     said = stop_hook(repo)
     assert "status: met" not in path.read_text(), said
-    assert '"decision": "block"' in said, said
-    assert f"{number}:" in said
+    held = json.loads(said)
+    assert held["decision"] == "block", said
+    assert f"{GOAL}:{number}: shell" in held["reason"]
 
-    # the fix, as written: the default shell, which runs the real (failing) suite
-    if "write `shell: /bin/sh`" in refused.stderr:
-        path.write_text(before.replace(line + "\n", "shell: /bin/sh\n"))
-        ran = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
-        assert ran.returncode == 1, ran.stdout + ran.stderr
-        assert "C1 unmet" in ran.stdout
+    # the hook's fix, as written: the line goes, and the default shell runs the real suite
+    fix = re.search(r"fix: `([^`]+)`", held["reason"])
+    assert fix is not None, held["reason"]
+    subprocess.run(["sh", "-c", fix.group(1)], cwd=repo, check=True)
+    assert path.read_text() == before.replace(line + "\n", "")
+    ran = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    assert ran.returncode == 1, ran.stdout + ran.stderr
+    assert "C1 unmet" in ran.stdout
 
 
 def test_audit_reports_a_met_recorded_under_a_shell_no_check_can_run_with(repo: Path) -> None:

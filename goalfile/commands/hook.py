@@ -1141,15 +1141,18 @@ _DELETED = {
 
 def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
     """An active goal whose `cwd` or `shell` holds a NUL or another control character, which no
-    system call takes (a lint error, so verify refuses the goal): it holds the agent like a file
-    that does not load, naming the file and line, with the command that deletes the key's lines
-    (a value YAML continues on indented lines goes with them)."""
+    system call takes, a `shell` that is not an absolute path of printable ASCII without spaces,
+    or a `cwd` with whitespace at an end (a lint error, so verify refuses the goal): it holds
+    the agent like a file that does not load, naming the file and line, with the command that
+    deletes the key's lines (a value YAML continues on indented lines goes with them)."""
     from goalfile.handedit import delete_lines_command
     from goalfile.parse import path_problem
+    from goalfile.settings import cwd_problem, shell_problem
 
+    also = {"cwd": cwd_problem, "shell": shell_problem}
     for key, then in _DELETED.items():
         value = goal.meta.get(key)
-        why = path_problem(value) if isinstance(value, str) else None
+        why = (path_problem(value) or also[key](value)) if isinstance(value, str) else None
         first = goal.key_line(key)
         if why is None or first is None or not 1 < first < goal.frontmatter_end:
             continue
