@@ -400,3 +400,24 @@ def test_a_usage_error_with_json_is_one_json_document_too(
     assert shell(help_command, repo).returncode == 0
     plain = run_goalfile(*(a for a in args if a != "--json"), cwd=repo)
     assert plain.returncode == 2 and plain.stdout == ""
+
+
+def test_skills_list_names_the_install_command_for_what_it_found(tmp_path: Path) -> None:
+    """`skills list` said "missing" eight times and left the fix to be guessed."""
+    repo = make_git_repo(tmp_path / "repo")
+    home = {"HOME": str(tmp_path / "home")}
+    done = run_goalfile("skills", "list", cwd=repo, env=home)
+    assert done.returncode == 0
+    assert ".claude/skills/goal: missing" in done.stdout
+    [line] = done.stderr.splitlines()
+    assert line == "next: `goalfile skills install` installs what is missing or outdated"
+    [command] = COMMAND_RE.findall(line)
+    assert shell(command, repo).returncode == 0
+    assert run_goalfile("skills", "list", cwd=repo, env=home).stderr == ""
+    skill = repo / ".claude" / "skills" / "plan" / "SKILL.md"
+    skill.write_text(skill.read_text() + "\nedited\n")
+    done = run_goalfile("skills", "list", cwd=repo, env=home)
+    [line] = done.stderr.splitlines()
+    assert line == "next: `goalfile skills install --force` also replaces what was modified"
+    assert shell(COMMAND_RE.findall(line)[0], repo).returncode == 0
+    assert run_goalfile("skills", "list", cwd=repo, env=home).stderr == ""

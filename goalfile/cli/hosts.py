@@ -331,4 +331,27 @@ def skills_list(project: bool | None, target: str, as_json: bool) -> int:
         emit_json(result.to_json())
     else:
         _echo_skills(result, installing=False)
+        _next_install(result, target=target, user=project is False)
     return 0
+
+
+def _next_install(result: Any, *, target: str, user: bool) -> None:
+    """The install command for what `skills list` found missing, outdated or modified (the
+    user's folders only when --user asked for them: most install under the project)."""
+    states = {
+        skill.state.value
+        for location in result.locations
+        if user or location.scope is None or location.scope.value != "user"
+        for skill in location.skills
+    }
+    command = ["goalfile", "skills", "install"]
+    if user:
+        command.append("--user")
+    if target != "all":
+        from goalfile.shellword import shell_word
+
+        command += ["--target", shell_word(target)]
+    if states & {"missing", "outdated"}:
+        err(f"next: `{' '.join(command)}` installs what is missing or outdated")
+    if "modified" in states:
+        err(f"next: `{' '.join([*command, '--force'])}` also replaces what was modified")
