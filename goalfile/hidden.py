@@ -499,7 +499,7 @@ def _hint(
         return (
             f"end the block with a line {inline_code(closer)} where it should end, before line "
             f"{ledger_heading}, or delete line {block.first} that opens it: "
-            f"{_delete_command(goal.path, [(block.first, block.first)])}"
+            f"{_sed_command(goal.path, [(block.first, block.first)])}"
         )
     if row_lines:
         end = f" (line {table[1]})" if table is not None else ""
@@ -516,7 +516,7 @@ def _hint(
         f"{heading} section"
     )
     if closing is not None:
-        delete = _delete_command(goal.path, [(block.first, block.first), (closing, closing)])
+        delete = _sed_command(goal.path, [(block.first, block.first), (closing, closing)])
         return (
             f"end the block before line {heading_lines[0]}: move its closing line {closing} "
             f"({inline_code(lines[closing].strip())}) up to just before it, or, if line "
@@ -599,24 +599,39 @@ def _command(
     if closing is not None:
         deletes.append((closing, closing))
     if block.kind == "code_block":
-        return _sed_command(goal.path, deletes, unindent=(block.first, block.last))
-    return _delete_command(goal.path, deletes)
-
-
-def _delete_command(path: str, ranges: Sequence[tuple[int, int]]) -> str:
-    return _sed_command(path, ranges)
+        tabbed = any(
+            lines.get(n, "").lstrip(" ").startswith("\t")
+            and len(lines[n]) - len(lines[n].lstrip(" ")) < 4
+            for n in range(block.first, block.last + 1)
+        )
+        return _sed_command(goal.path, deletes, unindent=(block.first, block.last), tabs=tabbed)
+    return _sed_command(goal.path, deletes)
 
 
 def _sed_command(
-    path: str, ranges: Sequence[tuple[int, int]], *, unindent: tuple[int, int] | None = None
+    path: str,
+    ranges: Sequence[tuple[int, int]],
+    *,
+    unindent: tuple[int, int] | None = None,
+    tabs: bool = False,
 ) -> str:
     """A shell command, in backticks, that deletes the line ranges of ``path`` (and un-indents
-    a span of lines by four spaces); it works with GNU and BSD sed alike."""
+    a span of lines by one level of an indented code block: four spaces, or, with ``tabs``, up
+    to three spaces and a tab, which CommonMark reads alike); it works with GNU and BSD sed
+    alike. A tab is written ``$(printf '\\t')`` in a double-quoted script (BSD sed reads no
+    ``\\t``), and a line that lost four spaces is not un-indented again (``t``)."""
     scripts = []
-    if unindent is not None:
+    if unindent is not None and not tabs:
         scripts.append(f"-e '{unindent[0]},{unindent[1]}s/^    //'")
     for first, last in ranges:
         scripts.append(f"-e '{first}d'" if last <= first else f"-e '{first},{last}d'")
+    if unindent is not None and tabs:
+        span = f"{unindent[0]},{unindent[1]}"
+        scripts += [
+            f"-e '{span}s/^    //'",
+            "-e t",
+            f"-e \"{span}s/^ \\{{0,3\\}}$(printf '\\t')//\"",
+        ]
     word = shell_word(path)
     backup = shell_word(path + ".orig")
     return f"`sed -i.orig {' '.join(scripts)} {word} && rm {backup}`"

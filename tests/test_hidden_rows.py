@@ -351,3 +351,27 @@ def test_an_html_comment_left_open_before_the_ledger_is_refused(repo: Path) -> N
     assert done.stdout.strip().endswith("C1 met, C2 met, R1 unmet; status: active"), (
         done.stdout + done.stderr
     )
+
+
+@pytest.mark.parametrize("indents", [("\t", "\t"), ("  \t", "    "), ("    ", "\t")])
+def test_the_printed_fix_unindents_rows_indented_with_a_tab(
+    repo: Path, indents: tuple[str, str]
+) -> None:
+    """CommonMark reads a leading tab (after up to three spaces) as an indented code block,
+    as four spaces: the fix took the blank line away but not the tab, and lint then printed
+    another fix of the same kind, which did not work either."""
+    rows = "".join(
+        f"{indent}{line}\n" for indent, line in zip(indents, ROWS.splitlines(), strict=True)
+    )
+    path = write(repo, HEAD + "\n" + rows + TAIL)
+    code, found = findings(repo)
+    assert code == 3 and hidden(found), found
+    fixed = subprocess.run(
+        ["sh", "-c", fix_command(repo)], cwd=repo, env=clean_env(), capture_output=True, text=True
+    )
+    assert fixed.returncode == 0, fixed.stderr
+    assert sorted(p.name for p in path.parent.iterdir()) == ["g.md"]  # no backup left
+    assert path.read_text(encoding="utf-8") == HEAD + ROWS + TAIL
+    done = run_goalfile("activate", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "3 criteria approved" in done.stdout, done.stdout + done.stderr
