@@ -36,6 +36,7 @@ from goalfile.errors import GoalfileError
 from goalfile.handedit import (
     BUDGET_RAISED,
     REOPENABLE,
+    met_gaps,
     reopened,
     restore_status_command,
     set_key_command,
@@ -439,61 +440,22 @@ def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
         return found
     verified = current[verify_index].entry
     where = label(verified)
-    for row in verified.rows:
-        if row.verdict is not Verdict.MET:
-            found.append(
-                AuditFinding(
-                    code="met-row-not-met",
-                    path=path,
-                    line=verified.line,
-                    entry=where,
-                    row=row.id,
-                    message=f"the goal is `met`, but the newest verify entry has {row.id} "
-                    f"{row.verdict.value} ({ledger.clean_line(row.evidence, limit=120)})",
-                    hint=f"{reset}, make {row.id} pass, then {rerun}",
-                )
-            )
-    judged = {row.id: row for row in verified.rows}
-    for criterion in goal.criteria:
-        seen = judged.get(criterion.id)
-        if seen is None:
-            found.append(
-                AuditFinding(
-                    code="met-row-missing",
-                    path=path,
-                    line=criterion.line,
-                    entry=where,
-                    row=criterion.id,
-                    message=f"{criterion.id} has no verdict in the newest verify entry",
-                    hint=f"{reset}, then {rerun}",
-                )
-            )
-        elif criterion.kind is Kind.DETERMINISTIC and seen.command != ledger.clean_line(
-            criterion.check, limit=10_000
-        ):
-            found.append(
-                AuditFinding(
-                    code="met-command-mismatch",
-                    path=path,
-                    line=verified.line,
-                    entry=where,
-                    row=criterion.id,
-                    message=f"the verify entry ran `{seen.command}`, but the contract's check "
-                    f"is `{criterion.check}`",
-                    hint=f"{reset}, then {rerun}",
-                )
-            )
-    if pin is not None and verified.contract != contract.short(pin):
-        ran = f"`{verified.contract}`" if verified.contract else "no recorded contract"
+    for gap in met_gaps(goal, verified):  # the rule lint, status and the Stop hook apply
+        if gap.code == "met-row-not-met":
+            hint = f"{reset}, make {gap.row} pass, then {rerun}"
+        elif gap.code == "met-wrong-contract":
+            hint = f"{reset}, then {rerun} under the current contract"
+        else:
+            hint = f"{reset}, then {rerun}"
         found.append(
             AuditFinding(
-                code="met-wrong-contract",
+                code=gap.code,
                 path=path,
-                line=verified.line,
+                line=gap.line if gap.line is not None else verified.line,
                 entry=where,
-                message=f"the newest verify entry ran under {ran}, but the pinned contract is "
-                f"`{contract.short(pin)}`",
-                hint=f"{reset}, then {rerun} under the current contract",
+                row=gap.row,
+                message=f"the goal is `met`, but {gap.why}",
+                hint=hint,
             )
         )
     later = [b for b in current[verify_index + 1 :] if b.entry.by == contract.ACTIVATE_BY]

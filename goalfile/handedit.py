@@ -16,7 +16,17 @@ import re
 from dataclasses import dataclass
 
 from goalfile import ledger
-from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Finding, Goal, Severity, Status
+from goalfile.model import (
+    BUDGET_LIMIT_MAX,
+    Budget,
+    Entry,
+    Finding,
+    Goal,
+    Kind,
+    Severity,
+    Status,
+    Verdict,
+)
 from goalfile.parse import ledger_region
 from goalfile.shellword import shell_word
 
@@ -93,8 +103,81 @@ def reopened(entry: Entry) -> bool:
     return any(note.startswith((REOPENED_BY_HAND, "reopened (was ")) for note in entry.notes)
 
 
+@dataclass(frozen=True, kw_only=True)
+class MetGap:
+    """One way the newest verify entry falls short of backing a `met` (:func:`met_gaps`)."""
+
+    code: str  # the finding's code, as `audit` reports it
+    row: str | None  # the criterion concerned; None for the entry as a whole
+    line: int | None  # the criterion's line, for a row the entry does not judge
+    why: str  # what is wrong, as a clause: "the goal is `met`, but {why}"
+
+
+def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
+    """How ``verified``, the newest verify entry, fails to back a `met` under the goal's
+    current contract: a row that is not met, a criterion it has no row for, a deterministic
+    row that ran another command than the criterion's check, or a run under another digest
+    than the pin. Empty when it backs it. One rule for `audit` (its `met-row-not-met`,
+    `met-row-missing`, `met-command-mismatch` and `met-wrong-contract` findings) and for
+    :func:`unbacked_met` (lint, status, verify, plan and the Stop hook), so that an entry
+    whose `status:` line alone was typed `met` backs nothing anywhere."""
+    from goalfile import contract
+
+    gaps: list[MetGap] = []
+    for row in verified.rows:
+        if row.verdict is not Verdict.MET:
+            evidence = ledger.clean_line(row.evidence, limit=120)
+            gaps.append(
+                MetGap(
+                    code="met-row-not-met",
+                    row=row.id,
+                    line=None,
+                    why=f"the newest verify entry has {row.id} {row.verdict.value} ({evidence})",
+                )
+            )
+    judged = {row.id: row for row in verified.rows}
+    for criterion in goal.criteria:
+        seen = judged.get(criterion.id)
+        if seen is None:
+            gaps.append(
+                MetGap(
+                    code="met-row-missing",
+                    row=criterion.id,
+                    line=criterion.line,
+                    why=f"{criterion.id} has no verdict in the newest verify entry",
+                )
+            )
+        elif criterion.kind is Kind.DETERMINISTIC and seen.command != ledger.clean_line(
+            criterion.check, limit=10_000
+        ):
+            gaps.append(
+                MetGap(
+                    code="met-command-mismatch",
+                    row=criterion.id,
+                    line=None,
+                    why=f"the newest verify entry ran `{seen.command}` for {criterion.id}, "
+                    f"but the contract's check is `{criterion.check}`",
+                )
+            )
+    pin = contract.pinned(goal)
+    if pin is not None and verified.contract != contract.short(pin):
+        ran = f"`{verified.contract}`" if verified.contract else "no recorded contract"
+        gaps.append(
+            MetGap(
+                code="met-wrong-contract",
+                row=None,
+                line=None,
+                why=f"the newest verify entry ran under {ran}, but the pinned contract is "
+                f"`{contract.short(pin)}`",
+            )
+        )
+    return gaps
+
+
 def unbacked_met(goal: Goal) -> Finding | None:
-    """An error when the frontmatter says `met` and the newest verify entry does not."""
+    """An error when the frontmatter says `met` and the newest verify entry does not back it:
+    its `status:` line says otherwise, a later entry set another status, or its rows do not
+    back the current contract (:func:`met_gaps`, the rule `audit` applies)."""
     if goal.status is not Status.MET:
         return None
     region = ledger_region(goal.text)
@@ -103,6 +186,7 @@ def unbacked_met(goal: Goal) -> Finding | None:
     )
     latest = ledger_status(goal)
     silent = silent_status_entry(goal)
+    gaps: list[MetGap] = []
     if (
         verified is not None
         and verified.status is Status.MET
@@ -110,7 +194,9 @@ def unbacked_met(goal: Goal) -> Finding | None:
         and latest.status is Status.MET
         and silent is None
     ):
-        return None
+        gaps = met_gaps(goal, verified)
+        if not gaps:
+            return None
     if silent is not None:
         entry, at = silent
         why = (
@@ -123,6 +209,9 @@ def unbacked_met(goal: Goal) -> Finding | None:
     elif verified.status is not Status.MET:
         shown = verified.status.value if verified.status else "no status"
         why = f"the newest verify entry (iteration {verified.iteration}) says `{shown}`"
+    elif gaps:
+        more = f" (and {len(gaps) - 1} more: `goalfile audit` lists them)" if len(gaps) > 1 else ""
+        why = f"{gaps[0].why}{more}, so its `status: met` line backs nothing"
     else:
         assert latest is not None and latest.status is not None
         why = (
