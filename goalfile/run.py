@@ -1239,16 +1239,35 @@ def _git_said(done: subprocess.CompletedProcess[bytes]) -> str:
     return " ".join(said) if said else rest[-1] if rest else f"git exited {done.returncode}"
 
 
+_DUBIOUS = "fatal: detected dubious ownership in repository at '"
+
+
 def _git_refused(done: subprocess.CompletedProcess[bytes]) -> GitUnreadable:
     """git's failure as :class:`GitUnreadable`; for a repository another user owns ("detected
-    dubious ownership"), with the folder git's advice names."""
+    dubious ownership"), with the folder it names, as the path itself: the ``fatal:`` line
+    holds it between quotes as it is, while git's advice (``git config --global --add
+    safe.directory PATH``) shell-quotes a path with a space or a quote, which is read back
+    as one shell word (a path kept with those quotes is another path, and git would still
+    refuse the repository)."""
+    import shlex
+
     said = _git_said(done)
     safe = None
     if "dubious ownership" in said:
-        for line in done.stderr.decode("utf-8", "surrogateescape").splitlines():
-            _, found, path = line.strip().partition("--add safe.directory ")
+        lines = done.stderr.decode("utf-8", "surrogateescape").splitlines()
+        for line in lines:
+            line = line.strip()
+            if line.startswith(_DUBIOUS) and line.endswith("'") and len(line) > len(_DUBIOUS):
+                safe = line[len(_DUBIOUS) : -1]
+                break
+            _, found, path = line.partition("--add safe.directory ")
             if found and path:
-                safe = path
+                try:
+                    words = shlex.split(path)
+                except ValueError:
+                    continue
+                if len(words) == 1:
+                    safe = words[0]
     return GitUnreadable(said, safe_directory=safe)
 
 

@@ -402,3 +402,35 @@ def test_a_repository_another_user_owns_is_held_with_git_s_safe_directory_fix(
     assert fix == f"git config --global --add safe.directory {project}", reason
     sh(fix, project, env={"HOME": str(home)})
     verified_unmet(hook(project, {"cwd": str(project)}, env={"HOME": str(home)})[0])
+
+
+@pytest.mark.parametrize("name", ["repo a b", "it's here"])
+def test_the_safe_directory_fix_works_for_a_folder_with_a_space_or_a_quote(
+    project: Path, tmp_path: Path, name: str
+) -> None:
+    """git's advice shell-quotes such a folder (`safe.directory '/x/repo a b'`); the fix took
+    those quotes for part of the path and quoted it again, so running it stored the path with
+    its quotes and git still refused the repository. The fix names the folder once, as one
+    shell word, and works as written. Needs root, to give the checkout away."""
+    assert os.geteuid() == 0, "this test gives the checkout to another user: run it as root"
+    moved = tmp_path / name
+    project.rename(moved)
+    for folder, _, names in os.walk(moved):
+        for entry in [".", *names]:
+            os.chown(os.path.join(folder, entry), 65534, 65534, follow_symlinks=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    answer, _ = hook(moved, {"cwd": str(moved)}, env={"HOME": str(home)})
+    assert answer["decision"] == "block", answer
+    reason = str(answer["host_output"]["reason"])  # type: ignore[index]
+    fix = fix_of(reason)
+    assert fix == f"git config --global --add safe.directory {shlex.quote(str(moved))}", reason
+    sh(fix, moved, env={"HOME": str(home)})
+    listed = subprocess.run(
+        ["git", "config", "--global", "--get-all", "safe.directory"],
+        env=clean_env({"HOME": str(home)}),
+        capture_output=True,
+        text=True,
+    )
+    assert listed.stdout == f"{moved}\n", listed
+    verified_unmet(hook(moved, {"cwd": str(moved)}, env={"HOME": str(home)})[0])
