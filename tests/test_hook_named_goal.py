@@ -155,3 +155,89 @@ def test_a_named_goal_git_does_not_track_is_verified_as_it_is(project: Path) -> 
     answer = stop(project, "goals/.cache/easy.md")
     assert answer["decision"] == "allow", answer
     assert statuses(answer) == ["met"], answer
+
+
+# --- a goal file outside goals/: asked of git by its own path ------------------------------
+
+
+def focus_stop(repo: Path) -> dict[str, object]:
+    """The Claude Code Stop hook in ``repo`` without ``--goal`` (``--json``): its answer."""
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data["cwd"] = str(repo)
+    data["stop_hook_active"] = False
+    data.pop("transcript_path")
+    done = run_goalfile(
+        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=json.dumps(data)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout)
+    assert isinstance(answer, dict)
+    return answer
+
+
+@pytest.fixture
+def planned(tmp_path: Path) -> Path:
+    """A repository whose only goal, committed, is plans/real.md (outside goals/: `goalfile
+    new --dir plans` writes it there, `goalfile focus` accepts it), active and unmet; and the
+    agent's own met goal in a folder git ignores."""
+    root = make_git_repo(tmp_path / "planned")
+    new_goal(root, "real", "test -f done.txt", "--dir", "plans")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    (root / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
+    new_goal(root, "easy", "true", "--dir", "goals/.cache")
+    assert run_goalfile("verify", "goals/.cache/easy.md", cwd=root).returncode == 0
+    return root
+
+
+@pytest.mark.parametrize("how", ["goal", "focus"])
+def test_a_committed_goal_outside_goals_that_is_deleted_holds_the_agent(
+    planned: Path, how: str
+) -> None:
+    """Deleting plans/real.md let the first stop go ("no goal file at plans/real.md", or, with
+    a focus, "no active goal"): git was asked only about goals/ and .zetetic/goals/."""
+    if how == "focus":
+        done = run_goalfile("focus", "plans/real.md", cwd=planned)
+        assert done.returncode == 0, done.stderr
+
+    def answer() -> dict[str, object]:
+        return stop(planned, "plans/real.md") if how == "goal" else focus_stop(planned)
+
+    kept = (planned / "plans" / "real.md").read_bytes()
+    (planned / "plans" / "real.md").unlink()
+    held = answer()
+    assert held["decision"] == "block", held
+    hidden = only(held, "hidden")
+    assert fix_of(hidden["reason"]) == "git checkout -- plans/real.md", hidden
+    sh(fix_of(hidden["reason"]), planned)
+    assert (planned / "plans" / "real.md").read_bytes() == kept
+    verified = answer()
+    assert verified["decision"] == "block", verified
+    reason = verified["host_output"]["reason"]  # type: ignore[index]
+    assert str(reason).startswith("verify-goal real iteration 0: C1 unmet"), reason
+
+
+@pytest.mark.parametrize("how", ["goal", "focus"])
+def test_a_goal_outside_goals_hidden_or_swapped_holds_the_agent(planned: Path, how: str) -> None:
+    """`--skip-worktree` on plans/real.md, then the agent's met goal copied over it: the hook
+    verified the copy, met, and let the agent go."""
+    if how == "focus":
+        done = run_goalfile("focus", "plans/real.md", cwd=planned)
+        assert done.returncode == 0, done.stderr
+
+    def answer() -> dict[str, object]:
+        return stop(planned, "plans/real.md") if how == "goal" else focus_stop(planned)
+
+    git(planned, "update-index", "--skip-worktree", "plans/real.md")
+    shutil.copyfile(planned / "goals" / ".cache" / "easy.md", planned / "plans" / "real.md")
+    assert git(planned, "status", "--porcelain") == ""
+    held = only(answer(), "hidden")
+    assert fix_of(held["reason"]) == "git update-index --no-skip-worktree -- plans/real.md"
+    sh(fix_of(held["reason"]), planned)
+    held = only(answer(), "replaced")  # git sees it again: the copy is named next
+    assert fix_of(held["reason"]) == "git checkout HEAD -- plans/real.md", held
+    sh(fix_of(held["reason"]), planned)
+    verified = answer()
+    reason = verified["host_output"]["reason"]  # type: ignore[index]
+    assert str(reason).startswith("verify-goal real iteration 0: C1 unmet"), reason

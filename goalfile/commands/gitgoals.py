@@ -74,6 +74,24 @@ def tracked_goals(root: Path) -> dict[Path, Tracked]:
     return {root / relative: entry for relative, entry in parse_listing(data, root=root).items()}
 
 
+def tracked_file(root: Path, path: Path) -> Tracked | None:
+    """git's entry for the one goal file at ``path`` in the repository at ``root``, wherever
+    in it the file lies (``plans/x.md``, named with ``--goal`` or focused, as well as a file
+    under the goal folders): the file's own path is the pathspec (taken literally, so ``*`` or
+    ``:`` in a name match only that name). None when git does not track it, or ``root`` holds
+    no ``.git``. Raises :class:`goalfile.run.GitUnreadable` as :func:`tracked_goals` does."""
+    if not os.path.lexists(root / ".git"):
+        return None
+    try:
+        relative = path.relative_to(root).as_posix()
+    except ValueError:
+        return None
+    from goalfile.run import git_tracked
+
+    data = git_tracked(str(root), [f":(literal){relative}"])
+    return parse_listing(data, root=root).get(relative)
+
+
 def committed(entries: Mapping[Path, Tracked]) -> dict[Path, bytes]:
     """The bytes HEAD holds for each tracked goal file of ``entries`` that the working tree
     shows (a file, or a symlink), by path: one ``git cat-file --batch`` per repository. A path

@@ -460,6 +460,15 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
     return _Git(tracked=found, swapped=swapped, failed=failed)
 
 
+def _merged(first: _Git, then: _Git) -> _Git:
+    """What git says in ``first`` and in ``then``; ``first`` wins where both speak."""
+    return _Git(
+        tracked={**then.tracked, **first.tracked},
+        swapped={**then.swapped, **first.swapped},
+        failed={**then.failed, **first.failed},
+    )
+
+
 def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
     """:func:`_tracked` for the goal file ``--goal`` names, keyed by the path
     :func:`goal_paths` gives it: a relative one in each repository at ``roots`` (it is
@@ -485,10 +494,10 @@ def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
     places = [place for place in places if os.path.lexists(place[0] / ".git")]
     if not places:  # outside git: nothing to ask it
         return _Git(tracked={}, swapped={}, failed={})
-    from goalfile.commands.gitgoals import tracked_goals
+    from goalfile.commands.gitgoals import tracked_file
 
     def listing(top: Path, key: Path, path: Path) -> dict[Path, Tracked]:
-        entry = tracked_goals(top).get(path)
+        entry = tracked_file(top, path)  # asked of the file itself: it may lie outside goals/
         return {} if entry is None else {key: entry}
 
     return _gathered([(top, partial(listing, top, key, path)) for top, key, path in places])
@@ -524,7 +533,7 @@ def _swapped(path: Path, blob: bytes) -> str | None:
 def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
     """The repository top and git's entry for a goal file named on the command line that is
     not there, when git tracks it."""
-    from goalfile.commands.gitgoals import tracked_goals
+    from goalfile.commands.gitgoals import tracked_file
     from goalfile.commands.gittop import repository_top
 
     folder = path.resolve().parent
@@ -540,7 +549,7 @@ def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
     from goalfile.run import GitUnreadable
 
     try:
-        entry = tracked_goals(top).get(top / relative)
+        entry = tracked_file(top, top / relative)
     except GitUnreadable:
         return None
     return (top, entry) if entry is not None else None
@@ -612,6 +621,10 @@ def _decide_stop(
         paths, named = goal_paths(
             options, roots, notes, held=held, tracked=tracked, problems=problems
         )
+        if options.goal is None:  # a focused goal outside the goal folders: git is asked too
+            for focused in sorted(named.difference(tracked)):
+                git = _merged(git, _tracked_goal(str(focused), roots))
+            tracked = git.tracked
         # a focus orders and names the goals; it never releases the agent: once the focused
         # goal lets it stop, every other goal of the repository is looked at too
         later = _others(roots, paths, tracked, problems) if named and options.goal is None else []
@@ -908,6 +921,10 @@ def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | 
     if focus is None:
         return None
     ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"
+    unseen = _focus_unseen(root, focus.goal)
+    if unseen is not None:  # held as a tracked goal file that is gone or swapped (`_look`)
+        notes.append(f"focus: {focus.goal} ({unseen})")
+        return Path(os.path.normpath(root / focus.goal))
     if not (root / focus.goal).is_file():
         notes.append(f"the focused goal {focus.goal} does not exist; {ignored}")
         return None
@@ -935,6 +952,26 @@ def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | 
         return None
     notes.append(f"focus: {relative}")
     return root / relative
+
+
+def _focus_unseen(root: Path, goal: str) -> str | None:
+    """Why the focused ``goal`` (relative to ``root``) is not the goal git tracks there, when
+    it lies outside the goal folders, where discovery would not find it once the focus is
+    ignored: git tracks it and the working tree does not show it (gone, or marked
+    skip-worktree or assume-unchanged), or shows another goal than HEAD's continued there.
+    None otherwise (a goal file under the goal folders is found, and held, by discovery)."""
+    from goalfile.commands.gitgoals import hidden
+
+    path = Path(os.path.normpath(root / goal))
+    if _in_goal_folder(path, root) or not path.is_relative_to(root):
+        return None
+    git = _tracked_goal(str(path), [root])
+    entry = git.tracked.get(path)
+    if entry is None:
+        return None
+    if hidden(path, entry):
+        return "git tracks it; the working tree does not show it"
+    return "git tracks it; another goal stands there" if path in git.swapped else None
 
 
 def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
