@@ -421,3 +421,40 @@ def test_skills_list_names_the_install_command_for_what_it_found(tmp_path: Path)
     assert line == "next: `goalfile skills install --force` also replaces what was modified"
     assert shell(COMMAND_RE.findall(line)[0], repo).returncode == 0
     assert run_goalfile("skills", "list", cwd=repo, env=home).stderr == ""
+
+
+def test_one_criterion_and_one_line_are_said_in_the_singular(tmp_path: Path) -> None:
+    """ "1 criteria approved" and "stderr (1 lines of 29 bytes)" in the first goal's output."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new",
+        "one",
+        "it works",
+        "--check",
+        "echo oops >&2; exit 1",
+        "--expected",
+        "exit 0",
+        "--activate",
+        cwd=repo,
+    )
+    assert done.stdout.splitlines()[-1] == (
+        "wrote goals/one.md (status: active; 1 criterion approved, contract pinned)"
+    )
+    done = run_goalfile("verify", "goals/one.md", cwd=repo)
+    assert done.returncode == 1
+    assert "  stderr (1 line of 5 bytes):" in done.stdout + done.stderr
+    written = run_goalfile(
+        "new",
+        "draft",
+        "d",
+        "--check",
+        "true",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "n",
+        cwd=repo,
+    )
+    assert written.returncode == 0, written.stderr
+    done = run_goalfile("activate", "goals/draft.md", cwd=repo)
+    assert done.stdout == "goals/draft.md: active (1 criterion approved)\n", done.stderr

@@ -117,7 +117,7 @@ class Console:
         if first:
             what = f"first {len(first)} and last {len(last)} lines of {total} bytes"
         else:
-            what = f"{len(last)} lines of {total} bytes"
+            what = f"{len(last)} line{'' if len(last) == 1 else 's'} of {total} bytes"
         lines = [f"  {name} ({what}):"]
         lines += [f"  │ {clean_line(line, limit=2000)}" for line in first]
         if first:

@@ -152,7 +152,7 @@ def new(
         emit_json(result.to_json())
     elif result.status == "active":
         click.echo(
-            f"wrote {result.path} (status: active; {len(result.criteria)} criteria approved, "
+            f"wrote {result.path} (status: active; {_criteria(len(result.criteria))} approved, "
             "contract pinned)"
         )
         err(f"next: work toward the end state; `goalfile verify {shell_word(result.path)}` decides")
@@ -269,7 +269,7 @@ def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> i
             f"status: {result.status.value}"
         )
     else:
-        click.echo(f"{path}: active ({len(result.criteria)} criteria approved)")
+        click.echo(f"{path}: active ({_criteria(len(result.criteria))} approved)")
     return 0
 
 
@@ -417,6 +417,10 @@ def verify(
             err("nothing was written")
         click.echo(result.summary)
     return int(result.exit_code)
+
+
+def _criteria(count: int) -> str:
+    return f"{count} criterion" if count == 1 else f"{count} criteria"
 
 
 def _no_goal_yet() -> None:
