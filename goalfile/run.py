@@ -819,7 +819,9 @@ def call_bounded(
     if not answered:
         return None
     if not os.WIFEXITED(status) or os.WEXITSTATUS(status) != 0:
-        raise BoundedCallFailed(f"the search process ended with status {status}")
+        code = os.waitstatus_to_exitcode(status)
+        ended = f"by signal {-code}" if code < 0 else f"with exit status {code}"
+        raise BoundedCallFailed(f"the search process ended {ended}")
     return b"".join(chunks)
 
 

@@ -85,3 +85,16 @@ def test_the_guard_program_kills_its_groups_without_proc(tmp_path: Path) -> None
         if check.poll() is None:
             check.kill()
             check.wait()
+
+
+def test_a_search_process_that_fails_is_named_by_its_exit_status() -> None:
+    """The message said "ended with status 256", the raw wait status."""
+    import pytest
+
+    from goalfile.run import BoundedCallFailed, call_bounded
+
+    def fails() -> bytes:
+        raise RuntimeError("no answer")
+
+    with pytest.raises(BoundedCallFailed, match=r"^the search process ended with exit status 1$"):
+        call_bounded(fails, timeout=WAIT)
