@@ -114,3 +114,17 @@ def test_a_config_toml_that_is_not_toml_is_named_with_its_line(tmp_path: Path) -
     assert any(
         ".codex/config.toml:2:" in f["detail"] and "not valid TOML" in f["detail"] for f in problems
     ), found
+
+
+def test_no_file_declaring_the_codex_hook_is_a_problem_init_fixes(tmp_path: Path) -> None:
+    repo, env = setup(tmp_path)
+    [missing] = codex(repo, env)["hook"]
+    assert missing["health"] == "problem", missing
+    assert missing["detail"] == (
+        ".codex/hooks.json does not exist, and no config.toml Codex reads declares it: codex "
+        "will not run the Stop hook"
+    ), missing
+    words = shlex.split(missing["fix"])
+    done = run_goalfile(*words[1:], cwd=repo, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert [f["detail"] for f in codex(repo, env)["hook"]] == ["Stop hook in .codex/hooks.json"]

@@ -209,8 +209,8 @@ def _codex_hook_findings(
                 host="codex",
                 check="hook",
                 health=Health.PROBLEM,
-                detail=f"{shown} {what}, nor does any config.toml Codex reads: codex will not "
-                "run the Stop hook",
+                detail=f"{shown} {what}, and no config.toml Codex reads declares it: codex will "
+                "not run the Stop hook",
                 fix=INIT_HOOKS,
             )
         )
