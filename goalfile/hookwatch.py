@@ -30,6 +30,18 @@ goal file (:func:`goalfile.files.write_atomic` holds the signals), once that wri
 as an interrupt the hook answers with a hold; the watchdog, signalled as well, has normally
 answered and ended the child before.
 
+Nothing but the child may say it answered, and nothing but the watchdog may write to the host:
+before the work runs the goal's checks (:func:`private`), both processes are made
+non-dumpable (Linux's ``prctl(PR_SET_DUMPABLE, 0)``), so that a process of the same user (a
+check's, which is their descendant) can no longer open their pipes through
+``/proc/PID/fd`` or trace them; a check's own processes are dumpable again once they exec, but
+hold none of the hook's pipes (the checks start with only their own stdin, stdout and stderr).
+Then the watchdog prints an answer only if it is exactly one JSON document on one line (or
+nothing), said complete once, from a child that then ended with exit status 0; a child that is
+killed or stopped, that says it answered twice, or whose answer is anything else, is held
+(:func:`untrusted_reason`). Root, or any process with ``CAP_SYS_PTRACE``, is not held back by
+any of this (see docs/trust.md).
+
 Run inside another program (a host's library, a test's ``CliRunner``), forking is not
 goalfile's to do: a thread waits for the time limit instead (:class:`Watch`), with the
 signals' wakeup fd, and the same answer; it needs the interpreter's lock to act.
@@ -71,6 +83,7 @@ class Doing:
 
 
 _heard: Callable[[Doing], None] | None = None  # the running watchdog's (set by :func:`start`)
+_private_hook: Callable[[], None] | None = None  # the running work's (set by :func:`start`)
 _doing = Doing()
 
 
@@ -85,6 +98,34 @@ def working_on(*, goal: str | None = None, row: str | None = None, expected: str
         _doing = Doing(goal=_doing.goal, row=row[:100], expected=expected[:300])
     if _heard is not None:
         _heard(_doing)
+
+
+def private() -> None:
+    """Before the hook's work runs anything of the goal's (its checks, a judge): make the work
+    and the watchdog non-dumpable, so that those processes cannot reach the hook's pipes
+    through ``/proc`` (see the module's text). Once per run; a no-op outside a hook run, and
+    where the system has no such setting. The met-goal fast path never calls it, and so never
+    loads :mod:`ctypes`."""
+    if _private_hook is not None:
+        _private_hook()
+
+
+def non_dumpable() -> bool:
+    """Make this process non-dumpable (``prctl(PR_SET_DUMPABLE, 0)``): its ``/proc/PID`` files
+    then belong to root, and a process of the same user without ``CAP_SYS_PTRACE`` can neither
+    open its file descriptors there nor trace it. Linux only; False where it did not take."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+_PR_SET_DUMPABLE = 4
 
 
 def limit_for(timeout: float) -> float:
@@ -134,6 +175,10 @@ class Watch:
     def heard(self, doing: Doing) -> None:
         """What the command does now (:func:`working_on`)."""
         self.doing = doing
+
+    def private(self) -> None:
+        """Nothing: inside another program, that program's process is not goalfile's to
+        change (:func:`private`)."""
 
     def _stop(self) -> None:
         _listen(None)
@@ -251,8 +296,10 @@ class Worker:
     is a pipe to the watchdog, which prints what came through it only once this says the
     answer is complete."""
 
-    def __init__(self, control: int) -> None:
+    def __init__(self, control: int, sealed: int) -> None:
         self._control = control  # to the watchdog: the host's name, what it does, "answered"
+        self._sealed = sealed  # from the watchdog: it is non-dumpable (:meth:`private`)
+        self._private = False
 
     def host(self, agent: HostAgent) -> None:
         """The host the answer is for, once the input has named it: the watchdog's block
@@ -264,6 +311,20 @@ class Worker:
         written at once (well below the pipe's atomic size), as JSON."""
         said = json.dumps([doing.goal, doing.row, doing.expected], ensure_ascii=True)
         _write(self._control, f"w{said}\n")
+
+    def private(self) -> None:
+        """Make this process non-dumpable, ask the watchdog to make itself so, and wait until
+        it has (it only waits on its pipes, so it answers at once; a watchdog that does not, in
+        10 s, is gone or stopped, and the run is held anyway)."""
+        if self._private:
+            return
+        self._private = True
+        non_dumpable()
+        _write(self._control, "p\n")
+        with contextlib.suppress(OSError):
+            ready, _, _ = select.select([self._sealed], [], [], 10.0)
+            if ready:
+                os.read(self._sealed, 16)
 
     @contextlib.contextmanager
     def answering(self) -> Iterator[None]:
@@ -282,6 +343,7 @@ class Worker:
 
 def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
     """Fork the hook's work off; the watchdog waits for it here and never returns."""
+    global _private_hook
     deadline = time.monotonic() + limit_for(timeout) - running_for()
     watchdog = _Watchdog(timeout=timeout, agent=agent, as_json=as_json)
     # the watchdog's signals, taken before the fork: none is missed, and a child that ends at
@@ -300,10 +362,11 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
     answers, answers_write = os.pipe()
     control, control_write = os.pipe()
     trace, trace_write = os.pipe()
+    sealed, sealed_write = os.pipe()
     worker = os.fork()
     if worker == 0:
         signal.set_wakeup_fd(-1)
-        for fd in (answers, control, trace, wake, wake_write):
+        for fd in (answers, control, trace, wake, wake_write, sealed_write):
             os.close(fd)
         os.dup2(answers_write, 1)
         os.close(answers_write)
@@ -323,12 +386,14 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
         signal.signal(signal.SIGALRM, signal.SIG_DFL)
         host_left = deadline - time.monotonic() + min(15.0, timeout / 10)
         signal.setitimer(signal.ITIMER_REAL, max(host_left, 0.1))
-        work = Worker(control_write)
+        work = Worker(control_write, sealed)
         _listen(work.heard)
+        _private_hook = work.private
         return work
-    for fd in (answers_write, control_write, trace_write):
+    for fd in (answers_write, control_write, trace_write, sealed):
         os.close(fd)
     watchdog.worker = worker
+    watchdog.sealed = sealed_write
     watchdog.watch(deadline, answers=answers, control=control, trace=trace, wake=wake)
 
 
@@ -359,7 +424,9 @@ class _Watchdog:
         self.agent = agent
         self.as_json = as_json
         self.trace = -1
+        self.sealed = -1  # to the work: "p", this process is non-dumpable now
         self.answered = False
+        self.said_answered = 0  # how many times the work said its answer was complete
         self.doing = Doing()  # what the work last said it was doing
 
     def watch(
@@ -376,8 +443,8 @@ class _Watchdog:
             if wake in ready:
                 caught = [signum for signum in _drain(wake) if signum in SIGNALS]
                 if caught:
-                    if self.answered:  # that answer, not a block
-                        self.answer(bytes(answer) + _drain(answers))
+                    if self.answered:  # that answer, not a block, if the work ends as it should
+                        self.settle(answer, answers, control)
                     self.hold(caught[0])
             if answers in ready:
                 chunk = _read(answers)
@@ -390,18 +457,43 @@ class _Watchdog:
                 if not chunk:
                     reading.remove(control)
             try:
-                done, status = os.waitpid(self.worker, os.WNOHANG)
+                done, status = os.waitpid(self.worker, os.WNOHANG | os.WUNTRACED)
             except ChildProcessError:  # reaped by no one else: cannot be, but it ended
                 done, status = self.worker, 255 << 8
-            if done:  # all it wrote is in the pipes now
-                self.worker = 0
-                self.heard(_drain(control))
-                if self.answered:
-                    self.answer(bytes(answer) + _drain(answers))
-                self.hold(None, ended=_status(status))
+            if done:
+                self.ended(status, answer, answers, control)
         if self.answered:  # but not yet ended
-            self.answer(bytes(answer) + _drain(answers))
+            self.settle(answer, answers, control)
         self.hold(None)
+
+    def ended(self, status: int, answer: bytearray, answers: int, control: int) -> NoReturn:
+        """The work stopped or ended (``status`` from ``waitpid``): print its answer if it is
+        one to trust, else hold."""
+        if os.WIFSTOPPED(status):  # alive, but held still by someone: not goalfile's doing
+            self.refuse(f"its work process was stopped by {_signal_name(os.WSTOPSIG(status))}")
+        self.worker = 0  # all it wrote is in the pipes now
+        self.heard(_drain(control))
+        if not self.answered:
+            self.hold(None, ended=_status(status))
+        data = bytes(answer) + _drain(answers)
+        problem = untrusted(status, data, said=self.said_answered)
+        if problem is not None:
+            self.refuse(problem)
+        self.answer(data)
+
+    def settle(self, answer: bytearray, answers: int, control: int) -> NoReturn:
+        """The work said it answered, and ends at once (:meth:`Worker.answering`): wait a
+        second at most for that end, then print the answer or hold (:meth:`ended`)."""
+        give_up = time.monotonic() + 1.0
+        while time.monotonic() < give_up:
+            try:
+                done, status = os.waitpid(self.worker, os.WNOHANG | os.WUNTRACED)
+            except ChildProcessError:
+                done, status = self.worker, 255 << 8
+            if done:
+                self.ended(status, answer, answers, control)
+            time.sleep(0.01)
+        self.refuse("its work process said it answered but did not end")
 
     def heard(self, said: bytes) -> None:
         """What the child said on the control pipe: ``h`` and the host's name (the input has
@@ -410,6 +502,10 @@ class _Watchdog:
         for line in said.split(b"\n"):
             if line == b"a":
                 self.answered = True
+                self.said_answered += 1
+            elif line == b"p":  # the work runs the goal's checks next
+                non_dumpable()
+                _write(self.sealed, "p")
             elif line[:1] == b"h":
                 with contextlib.suppress(ValueError):
                     self.agent = HostAgent(line[1:].decode("ascii", "replace"))
@@ -424,6 +520,14 @@ class _Watchdog:
         with contextlib.suppress(OSError):
             while data:
                 data = data[os.write(1, data) :]
+        os._exit(0)
+
+    def refuse(self, what: str) -> NoReturn:
+        """Hold: the work's answer cannot be trusted, for the reason ``what``."""
+        self.end_worker()
+        reason = untrusted_reason(what, self.doing)
+        _write(2, f"goalfile: {reason}\n")
+        _write(1, held_answer(self.agent, reason, as_json=self.as_json))
         os._exit(0)
 
     def hold(self, signum: int | None, *, ended: str | None = None) -> NoReturn:
@@ -493,6 +597,67 @@ def _status(status: int) -> str:
         with contextlib.suppress(ValueError):
             return f"killed by {signal.Signals(-code).name}"
     return f"exit status {code}"
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+def untrusted(status: int, data: bytes, *, said: int) -> str | None:
+    """Why the answer ``data`` of a work process that said ``said`` times that it answered
+    and then ended with ``status`` (from ``waitpid``) is not to be printed; None if it is:
+    said once, exit status 0, and nothing or exactly one JSON object on one line."""
+    if os.WIFSIGNALED(status):
+        return (
+            f"its work process said it answered, then was killed by "
+            f"{_signal_name(os.WTERMSIG(status))} instead of ending"
+        )
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        return f"its work process said it answered, then ended with exit status {code}"
+    if said != 1:
+        return f"its work process said {said} times that its answer was complete"
+    if not data:
+        return None
+    if not data.endswith(b"\n") or data.count(b"\n") != 1:
+        return "its answer was not one line"
+    try:
+        document = json.loads(data)
+    except ValueError:
+        return "its answer was not a JSON document"
+    if not isinstance(document, dict):
+        return "its answer was not a JSON object"
+    return None
+
+
+def untrusted_reason(what: str, doing: Doing) -> str:
+    """Why the stop is held when the hook's work answered in a way goalfile never does
+    (:func:`untrusted`), and what to do."""
+    from goalfile.shellword import shell_word
+
+    held = (
+        f"goalfile hook stop held the stop because {what}: goalfile's own hook never does "
+        "that, so something it ran (a check's code, most likely) reached into the hook's "
+        "processes, and whatever it answered is not printed."
+    )
+    if doing.goal is not None:
+        on = (
+            f"verifying {doing.goal}"
+            if doing.row is None
+            else f"on row {doing.row} of {doing.goal}"
+        )
+        held += f" It was {on}."
+    goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
+    each = "" if doing.goal is not None else " (`goalfile status` lists the active goals)"
+    return (
+        f"{held} Tell the user: a person reads the code the goal's checks run for what "
+        "signals, stops or writes into other processes (`kill`, `/proc/PID/fd`); `goalfile "
+        f"verify --no-write {goal}`{each} runs the checks outside the hook and shows their "
+        "output. The next stop runs the hook again."
+    )
 
 
 def _read(fd: int) -> bytes:

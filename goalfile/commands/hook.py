@@ -838,6 +838,7 @@ def _verify_one(
     from goalfile import hookwatch
 
     hookwatch.working_on(goal=shown)  # named by the watchdog's block, should verify not end
+    hookwatch.private()  # the checks cannot reach the hook's pipes through /proc
     try:
         try:
             runner(verify_options, ctx)  # the outcome is decided in its write, by ``then``
