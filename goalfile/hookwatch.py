@@ -244,6 +244,11 @@ def _held(
     reason = held_reason(
         signum, limit=limit_for(timeout), timeout=timeout, where=where, ended=ended, doing=doing
     )
+    _print_hold(agent, reason, as_json=as_json)
+
+
+def _print_hold(agent: HostAgent, reason: str, *, as_json: bool) -> NoReturn:
+    """Print the block answer for ``reason`` (and the reason on stderr), and end the process."""
     _write(2, f"goalfile: {reason}\n")
     _write(1, held_answer(agent, reason, as_json=as_json))
     os._exit(0)
@@ -525,10 +530,7 @@ class _Watchdog:
     def refuse(self, what: str) -> NoReturn:
         """Hold: the work's answer cannot be trusted, for the reason ``what``."""
         self.end_worker()
-        reason = untrusted_reason(what, self.doing)
-        _write(2, f"goalfile: {reason}\n")
-        _write(1, held_answer(self.agent, reason, as_json=self.as_json))
-        os._exit(0)
+        _print_hold(self.agent, untrusted_reason(what, self.doing), as_json=self.as_json)
 
     def hold(self, signum: int | None, *, ended: str | None = None) -> NoReturn:
         """Print the block answer, the work ended first, and end."""
