@@ -176,10 +176,6 @@ class Watch:
         """What the command does now (:func:`working_on`)."""
         self.doing = doing
 
-    def private(self) -> None:
-        """Nothing: inside another program, that program's process is not goalfile's to
-        change (:func:`private`)."""
-
     def _stop(self) -> None:
         _listen(None)
         for signum, handler in reversed(self._restore):
