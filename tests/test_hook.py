@@ -509,11 +509,28 @@ def test_a_goal_file_that_does_not_load_holds_the_agent(hook_repo: Path) -> None
     assert answer is not None and "not valid YAML" in str(answer["systemMessage"])
 
 
-def test_an_error_row_blocks_the_goal_and_the_stop_is_allowed(hook_repo: Path) -> None:
-    demo_goal(hook_repo, rows=(row("C1", "no-such-tool-xyz", "exit 0"),))
-    answer = output(stop("claude", hook_repo))
-    assert answer is not None and "decision" not in answer
-    assert "status: blocked" in str(answer["systemMessage"])
+def test_an_error_row_blocks_the_goal_and_holds_the_agent_once(hook_repo: Path) -> None:
+    """A check that cannot run (127: the code a check runs is the agent's to edit, and so is
+    its time) makes the goal `blocked`; that holds the agent once, with the row, then lets it
+    go, as every goal the hook could not verify does."""
+    path = demo_goal(hook_repo, rows=(row("C1", "no-such-tool-xyz", "exit 0"),))
+    held = stop("claude", hook_repo)
+    assert "iteration" not in held.stderr.replace("verify-goal demo iteration 1", ""), held.stderr
+    assert "by stop-hook" not in path.read_text(encoding="utf-8")  # a blocked goal starts none
+    answer = output(held)
+    assert answer is not None and answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert reason.startswith("goalfile: verify-goal demo iteration 1: C1 error; status: blocked")
+    assert "\n- C1 error (exit 127): " in reason, reason
+    assert "goals/demo.md is blocked: a check could not be judged" in reason, reason
+    assert "`goalfile resume goals/demo.md --resolved TEXT`" in reason, reason
+    done = stop("claude", hook_repo, active=True)  # blocked: no active goal is left
+    assert output(done) is None and "no active goal" in done.stderr, done.stderr
+    resumed = run_goalfile("resume", path, "--resolved", "tool installed", cwd=hook_repo)
+    assert resumed.returncode == 0, resumed.stderr
+    answer = output(stop("claude", hook_repo, active=True))  # held before: let go, said
+    assert answer is not None and "decision" not in answer, answer
+    assert "C1 error; status: blocked" in str(answer["systemMessage"]), answer
 
 
 def test_no_goal_at_all_lets_the_agent_stop(hook_repo: Path) -> None:

@@ -58,14 +58,17 @@ def test_a_search_that_ran_out_of_its_rows_time_is_not_cut_short_whatever_its_wo
 ) -> None:
     """A `matches` pattern that holds the words of a search the goal's time ended, and
     backtracks: its search runs out of the row's own time limit (2 s, the hook's is ample), so
-    the row is an error verify decided (status blocked), which lets the agent stop with the
-    summary. The hook read the words and held the agent as if its time had cut the goal."""
+    the row is an error verify decided (status blocked), which holds the agent once with the
+    summary and the error row, as any error row does. The hook read the words and held the
+    agent as if its time had cut the goal."""
     text = goal_text(slug="g", rows=(row("C1", ALMOST, f"`{LOOKALIKE}`"),), extra=("timeout: 2",))
     root = committed(tmp_path, text)
     answer = hook(root, "--timeout", "120")
-    assert answer == {
-        "systemMessage": "goalfile: verify-goal g iteration 1: C1 error; status: blocked"
-    }, answer
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert reason.startswith("goalfile: verify-goal g iteration 1: C1 error; status: blocked")
+    assert "goals/g.md is blocked: a check could not be judged" in reason, reason
+    assert "could not verify" not in reason, reason
     ledger = (root / "goals" / "g.md").read_text(encoding="utf-8")
     assert WORDS in ledger and "(the row's time limit)" in ledger, ledger  # the same words
 

@@ -12,7 +12,8 @@ limit below the host's hook timeout, shared between the goals: the goal picked b
 then the goal files git tracks, then the others), and answers:
 
 * **allow** when the goal is met, exhausted, blocked, paused or absent, and its ledger backs
-  that status (:func:`goalfile.handedit.unbacked_status`);
+  that status (:func:`goalfile.handedit.unbacked_status`); a goal this verify left `blocked`
+  because a row is an `error` (the code a check runs is the agent's to edit) holds it once;
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -882,7 +883,7 @@ def _answer(
         notes.append(result.summary)
         return _cut(shown, result, cut, stop, share=share, budget=budget), written
     outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
-    if outcome.block:
+    if outcome.block and result.status is Status.ACTIVE:  # a blocked goal starts none
         return _start_next_iteration(outcome, result, path, ctx, notes, written)
     return outcome, written
 
@@ -1069,6 +1070,8 @@ def _judge(
 ) -> GoalOutcome:
     """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it."""
     notes.append(result.summary)
+    if result.status is Status.BLOCKED and any(r.verdict is Verdict.ERROR for r in result.rows):
+        return _errored(result, shown, stop)
     if result.status is not Status.ACTIVE:
         return GoalOutcome(
             path=shown,
@@ -1101,6 +1104,32 @@ def _judge(
         block=True,
         summary=result.summary,
         reason=block_reason(result, shown_path=shown, review_ids=reviews),
+    )
+
+
+def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
+    """A goal this verify found active and left `blocked` because a row is an `error` (its
+    check could not start, the shell could not run it, 126 or 127, or it outlasted its own
+    time limit): the code a check runs is the agent's to edit, and making it exit 127 or
+    hang turns an unmet row into an error. So such a block is no way to stop at once: it
+    holds the agent once, with the rows, like a goal the hook could not verify; once the
+    agent is continuing because of a Stop hook, it is let go with the message."""
+    errors = [row for row in result.rows if row.verdict is Verdict.ERROR]
+    listed = "\n".join(f"- {r.id} error (exit {r.exit}): {_evidence(r)}" for r in errors)
+    return replace(
+        _once(
+            shown,
+            result.status.value,
+            f"goalfile: {result.summary}\n{listed}",
+            f"{shown} is blocked: a check could not be judged. Fix the cause in the work (a "
+            "command the check runs that is missing, exits 126 or 127, or outlasts its time "
+            "limit), never the check, its time limit, the criteria or the status; then "
+            f"`goalfile resume {shell_word(shown)} --resolved TEXT` makes the goal active "
+            "again and the next stop verifies it. If only a person can fix it (a tool to "
+            "install, a check that needs more time), stop and say so.",
+            stop,
+        ),
+        summary=result.summary,
     )
 
 
