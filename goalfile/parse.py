@@ -167,8 +167,9 @@ def conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFile
         line=markers[0][0],
         column=1,
         hint=(
-            f"while git still has the conflict, take your side whole: `git checkout --ours -- "
-            f"{word}`; then copy the entries only the other side has (`git show {theirs}` "
+            "while git still has the conflict (after a `git add` of the file, `git checkout -m "
+            f"-- {word}` gives it back), take your side whole: `git checkout --ours -- {word}`; "
+            f"then copy the entries only the other side has (`git show {theirs}` "
             "shows its file) to the end of `## Iterations`, set `status: active` (neither "
             f"side judged the merged work) and run `goalfile verify {word}` (see "
             "docs/lifecycle.md, Merging a goal file)"

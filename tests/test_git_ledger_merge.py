@@ -305,27 +305,33 @@ def hook_answer(cwd: Path) -> dict[str, object]:
 
 
 @pytest.mark.parametrize(
-    ("name", "where", "how"),
+    ("name", "where", "how", "staged"),
     [
-        (GOAL, ".", "merge"),
-        (GOAL, "src", "rebase"),
-        ("goals/a;touch PWNED;b.md", "src", "merge"),
-        ("goals/my goal.md", ".", "cherry-pick"),
+        (GOAL, ".", "merge", False),
+        (GOAL, "src", "rebase", False),
+        (GOAL, "src", "merge", True),
+        ("goals/a;touch PWNED;b.md", "src", "merge", True),
+        ("goals/my goal.md", ".", "cherry-pick", False),
     ],
 )
 def test_the_stop_hook_holds_a_conflicted_goal_with_the_fix_that_keeps_both_sides(
-    tmp_path: Path, name: str, where: str, how: str
+    tmp_path: Path, name: str, where: str, how: str, staged: bool
 ) -> None:
     """The Stop hook took a goal file with git's conflict markers for another goal copied over
     the one HEAD holds, and held the agent with `git checkout HEAD -- PATH`: run as written, it
     resolved the conflict with this side's file and dropped the entry of the other side. It
     holds with the merge-conflict fix lint prints, naming the file as the session's shell
     reaches it; each of its commands, run as written from there, works, runs nothing the name
-    holds, and the file rebuilt as it says keeps both runs."""
+    holds, and the file rebuilt as it says keeps both runs. ``staged``: the file with its
+    markers was added to the index (`git add`), so git no longer has the conflict until the
+    fix's `git checkout -m` gives it back."""
     repo = two_branches(tmp_path, name=name)
     done = git_may_fail(repo, how, "one")
     assert done.returncode != 0 and "CONFLICT" in done.stdout + done.stderr, done.stdout
     assert git(repo, "ls-files", "--unmerged", "--", name).count(name) == 3
+    if staged:
+        git(repo, "add", "--", name)
+        assert git(repo, "ls-files", "--unmerged", "--", name) == ""
     here = repo / where
     here.mkdir(exist_ok=True)
     shown = os.path.relpath(repo / name, here)
@@ -347,7 +353,8 @@ def test_the_stop_hook_holds_a_conflicted_goal_with_the_fix_that_keeps_both_side
     # every command the fix names, run as written from the session's folder
     fix = reason.split("\n  fix: ", 1)[1].split("\n", 1)[0]
     commands = re.findall(r"`(git checkout [^`]*|git show [^`]*|goalfile [^`]*)`", fix)
-    checkout, show, verify_it = commands
+    restore, checkout, show, verify_it = commands
+    assert shlex.split(restore) == ["git", "checkout", "-m", "--", shown], restore
     assert shlex.split(checkout) == ["git", "checkout", "--ours", "--", shown], checkout
     assert shlex.split(show) == ["git", "show", f":3:./{shown}"], show
     assert shlex.split(verify_it) == ["goalfile", "verify", shown], verify_it
@@ -359,6 +366,9 @@ def test_the_stop_hook_holds_a_conflicted_goal_with_the_fix_that_keeps_both_side
         assert ran.returncode == 0, (command, ran.stdout, ran.stderr)
         return ran.stdout
 
+    if staged:  # as the fix says: the conflict given back first
+        sh(restore)
+        assert git(repo, "ls-files", "--unmerged", "--", name).count(name) == 3
     sh(checkout)
     theirs = sh(show)
     ours = path.read_text(encoding="utf-8")

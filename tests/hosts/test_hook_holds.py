@@ -286,7 +286,11 @@ class Resolver(Agent):
         if turn.after_tool or turn.feedback is None or "  fix: while git" not in turn.feedback:
             return super().__call__(turn)
         fix = turn.feedback.split("\n  fix: ", 1)[1].split("\n", 1)[0]
-        checkout, show, verify = re.findall(r"`((?:git|goalfile) [^`]*)`", fix)
+        named = re.findall(r"`((?:git|goalfile) [^`]*)`", fix)
+        # (`git checkout -m`, which gives the conflict back after a `git add`, is not needed)
+        checkout = next(c for c in named if c.startswith("git checkout --ours "))
+        show = next(c for c in named if c.startswith("git show "))
+        verify = next(c for c in named if c.startswith("goalfile verify "))
         self.ran.append(
             f"{checkout} && {show} > theirs.md && python3 {self.rebuild} {GOAL} theirs.md"
             f" && {FIX} && {verify}"
