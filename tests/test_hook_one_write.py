@@ -1,8 +1,8 @@
 """The Stop hook decides what a verify asks, and starts the next iteration, inside verify's own
 locked write (``VerifyOptions.then``): never in a write of its own after it. For every outcome a
 verify can have (unmet and sent back, at the iteration limit, an iteration the file cannot take,
-met, blocked) the verify goalfile runs calls ``then``; a verify that returned without calling it
-would be a bug, and holds the agent on that goal like one."""
+met, blocked by an error row) the verify goalfile runs calls ``then``; a verify that returned
+without calling it would be a bug, and holds the agent on that goal like one."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ NEL = "tokens_used: 0\x85iterations_used: 1\n"  # `iterations_used` no line edit
             True,
         ),
         ("met", goal_text(rows=(row("C1", "true", "exit 0"),)), "met", False),
-        ("blocked", goal_text(rows=(row("C1", "no-such-command-x", "exit 0"),)), "blocked", False),
+        # (an error row: held once, with what to do, and no iteration started)
+        ("blocked", goal_text(rows=(row("C1", "no-such-command-x", "exit 0"),)), "blocked", True),
     ],
 )
 def test_every_verify_the_hook_runs_decides_in_its_own_write(
