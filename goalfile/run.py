@@ -1024,7 +1024,73 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
     commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:
         raise UsageError(f"unknown git revision {ref!r}", hint=_FETCH_HINT)
+    meanings = ref_meanings(git, ref, cwd)
+    if len(meanings) > 1:
+        from goalfile.shellword import shell_word
+
+        name = _ref_name(ref)
+        refs = [m for m in meanings if m.startswith("refs/")]
+        full = next((m for m in refs if m.startswith(("refs/remotes/", "refs/heads/"))), None)
+        if full is not None:
+            hint = f"name the full ref: `--against {shell_word(full + ref[len(name) :])}`"
+        else:  # a pseudo-ref such as HEAD, or a commit, shadowed by a ref of that name
+            hint = f"delete the ref that shadows it: `git update-ref -d {shell_word(refs[-1])}`"
+        raise UsageError(
+            f"the git revision {ref!r} is ambiguous: {name!r} names "
+            + " and ".join(meanings)
+            + " (git takes the first, so a tag or branch pushed under that name would decide "
+            "what is compared)",
+            hint=hint,
+        )
     return commit.stdout.decode("ascii", errors="replace").strip()
+
+
+_REF_END = re.compile(r"[~^:]|@\{|[*?\[\\]")
+_PSEUDO_REF = re.compile(r"[A-Z][A-Z0-9_]*")
+_HEX = re.compile(r"[0-9a-fA-F]{4,64}")
+
+
+def _ref_name(ref: str) -> str:
+    """The name at the start of a revision: ``origin/main`` of ``origin/main~2``."""
+    end = _REF_END.search(ref)
+    return ref[: end.start()] if end else ref
+
+
+def ref_meanings(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cwd: str
+) -> list[str]:
+    """Everything the name at the start of ``ref`` names, in the order git tries them
+    (gitrevisions(7)): a pseudo-ref such as ``HEAD``, ``refs/NAME``, ``refs/tags/NAME``,
+    ``refs/heads/NAME``, ``refs/remotes/NAME``, ``refs/remotes/NAME/HEAD``, and the commit a
+    hexadecimal name abbreviates. More than one means git chose by that order alone: a tag
+    ``origin/main`` comes before the remote-tracking branch ``refs/remotes/origin/main``."""
+    name = _ref_name(ref)
+    if not name or name.startswith("-"):
+        return []
+    found: list[str] = []
+    if _PSEUDO_REF.fullmatch(name):  # HEAD, FETCH_HEAD: a file in the git folder
+        where = git("rev-parse", "--git-path", name)
+        path = os.fsdecode(where.stdout.strip())
+        if where.returncode == 0 and os.path.isfile(os.path.join(cwd, path)):
+            found.append(name)
+    candidates = [
+        name if name.startswith("refs/") else f"refs/{name}",
+        f"refs/tags/{name}",
+        f"refs/heads/{name}",
+        f"refs/remotes/{name}",
+        f"refs/remotes/{name}/HEAD",
+    ]
+    if name.startswith("refs/"):
+        candidates.insert(1, f"refs/{name}")
+    listed = git("for-each-ref", "--format=%(refname)", "--", *dict.fromkeys(candidates))
+    if listed.returncode == 0:
+        present = set(listed.stdout.decode("utf-8", "surrogateescape").splitlines())
+        found += [c for c in dict.fromkeys(candidates) if c in present and c not in found]
+    if found and _HEX.fullmatch(name):
+        objects = git("rev-parse", f"--disambiguate={name}")
+        if objects.returncode == 0 and objects.stdout.strip():
+            found.append(f"the commit {name}")
+    return found
 
 
 def converse(
