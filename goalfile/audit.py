@@ -806,12 +806,21 @@ def contract_history(
     ]
     findings: list[AuditFinding] = []
     reports: list[ChangeReport] = []
+    was_order, now_order = _approved_order(old_goal), _approved_order(goal)
+    reordered = None
+    if was_order is not None and now_order is not None:
+        reordered = contractdiff.order_changed(was_order, now_order)
+        found = (*found, reordered) if reordered is not None else found
     for change in found:
         record = next(
             (
                 entry
                 for entry, approved in reversed(approvals)
-                if _records(entry, approved, change, now)
+                if (
+                    _records_order(approved, now_order)
+                    if change is reordered
+                    else _records(entry, approved, change, now)
+                )
             ),
             None,
         )
@@ -960,6 +969,22 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 )
             )
     return found
+
+
+def _approved_order(goal: Goal) -> tuple[str, ...] | None:
+    """The run order the newest approval records; None when it records none or does not read
+    back (a finding of its own)."""
+    try:
+        return contract.approved_order(goal)
+    except GoalfileError:
+        return None
+
+
+def _records_order(approved: contract.Contract | None, order: Sequence[str] | None) -> bool:
+    """Whether an approval records the rows in the run order the newest approval has."""
+    if approved is None or order is None:
+        return False
+    return contract.order_change([row.id for row in approved.ordered()], order) is None
 
 
 def _records(

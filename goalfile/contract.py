@@ -848,6 +848,19 @@ def approved_order(goal: Goal) -> tuple[str, ...] | None:
     return tuple(row.id for row in approval[1].ordered())
 
 
+def order_change(
+    old: Sequence[str], new: Sequence[str]
+) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The rows both run orders hold, in the old order and in the new, when the new one runs
+    them in another order; None when it keeps theirs. A row added or removed is no change of
+    order (it is a change of the rows); an approved row moved before another is: it can now
+    prepare what that row checks (see docs/lifecycle.md, run order)."""
+    kept = set(old) & set(new)
+    was = tuple(rid for rid in dict.fromkeys(old) if rid in kept)
+    now = tuple(rid for rid in dict.fromkeys(new) if rid in kept)
+    return (was, now) if was != now else None
+
+
 def tightening(goal: Goal) -> tuple[Change, ...]:
     """How the contract tightened since the newest approval, when the pin no longer matches
     and every change only tightens it (rows or clauses added); () otherwise."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Literal
 
-from goalfile.contract import Contract, ContractRow, Effect, number_text
+from goalfile.contract import Contract, ContractRow, Effect, number_text, order_change
 from goalfile.errors import GoalfileError
 from goalfile.expect import ExitClause, Expectation, format_clause, format_expected, parse_expected
 from goalfile.expecttext import EmptyClause, MatchClause, PrintsClause, TextClause
@@ -21,7 +21,15 @@ from goalfile.ledger import code_span
 if TYPE_CHECKING:
     from goalfile.expect import Clause
 
-__all__ = ["Change", "ChangeKind", "changes", "compare_expected", "describe_row", "implies"]
+__all__ = [
+    "Change",
+    "ChangeKind",
+    "changes",
+    "compare_expected",
+    "describe_row",
+    "implies",
+    "order_changed",
+]
 
 
 class ChangeKind(StrEnum):
@@ -42,6 +50,7 @@ class ChangeKind(StrEnum):
     NON_GOAL_REMOVED = "non-goal-removed"
     NON_GOAL_ADDED = "non-goal-added"
     SETTING_CHANGED = "run-setting-changed"
+    ORDER_CHANGED = "run-order-changed"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -49,7 +58,7 @@ class Change:
     """One change between two contracts: a row added or removed, a field, or a non-goal."""
 
     row: str | None  # criterion id; None for a non-goal
-    field: Literal["row", "check", "expected", "kind", "timeout", "non-goal", "setting"]
+    field: Literal["row", "check", "expected", "kind", "timeout", "non-goal", "setting", "order"]
     old: str | None
     new: str | None
     kinds: tuple[ChangeKind, ...]
@@ -66,6 +75,8 @@ class Change:
         if self.field == "setting":
             was, now = self.old or "(default)", self.new or "(default)"
             return f"run setting {self.row}: {was} → {now}{why}"
+        if self.field == "order":
+            return f"run order: {self.old} → {self.new}{why}"
         if self.field == "non-goal":
             text = self.old if self.new is None else self.new
             return f"non-goal {'removed' if self.new is None else 'added'}: {text}{why}"
@@ -89,6 +100,25 @@ class Change:
             "reasons": list(self.reasons),
             "text": self.describe(),
         }
+
+
+ORDER_REASON = "an approved row now runs before another, so it can prepare what that row checks"
+
+
+def order_changed(old: Sequence[str], new: Sequence[str]) -> Change | None:
+    """The change of run order from the approved order ``old`` to ``new`` (ids), or None."""
+    moved = order_change(old, new)
+    if moved is None:
+        return None
+    return Change(
+        row=None,
+        field="order",
+        old=", ".join(moved[0]),
+        new=", ".join(moved[1]),
+        kinds=(ChangeKind.ORDER_CHANGED,),
+        effect="changed",
+        reasons=(ORDER_REASON,),
+    )
 
 
 def describe_row(row: ContractRow) -> str:

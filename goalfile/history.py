@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from goalfile import ledger
+from goalfile.errors import GoalfileError
 from goalfile.model import Entry, Goal, Status, Verdict
 
 SYMBOLS = {
@@ -129,6 +130,7 @@ def build(
     last_status: Status | None = None
     previous: dict[str, str] = {}
     seen: list[str] = list(criteria)
+    approved_order: tuple[str, ...] | None = None  # the run order of the newest approval
     for entry in entries:
         if entry.by == ledger.VERIFY_BY:
             if last_status in CLOSED:
@@ -164,7 +166,9 @@ def build(
             pending = []
             previous = verdicts
         else:
-            pending += _events(entry, last_status)
+            order = _recorded_order(entry)
+            pending += _events(entry, last_status, _order_text(approved_order, order))
+            approved_order = order if order is not None else approved_order
         if entry.status is not None:
             last_status = entry.status
     return History(
@@ -177,8 +181,35 @@ def build(
     )
 
 
-def _events(entry: Entry, before: Status | None) -> Iterable[Event]:
+def _recorded_order(entry: Entry) -> tuple[str, ...] | None:
+    """The run order an approval entry records (ids), or None (not an approval, or a record
+    that does not read back)."""
+    if entry.by != "activate":
+        return None
+    from goalfile import contract
+
+    try:
+        approved = contract.recorded(entry)
+    except GoalfileError:
+        return None
+    return tuple(row.id for row in approved.ordered()) if approved is not None else None
+
+
+def _order_text(was: Sequence[str] | None, now: Sequence[str] | None) -> str:
+    """`run order changed: C1, C2 → C2, C1` when an approval runs approved rows in another
+    order than the one before it, else nothing."""
+    from goalfile.contract import order_change
+
+    moved = order_change(was, now) if was is not None and now is not None else None
+    return f"run order changed: {', '.join(moved[0])} → {', '.join(moved[1])}" if moved else ""
+
+
+def _events(entry: Entry, before: Status | None, order: str = "") -> Iterable[Event]:
     first = ledger.shown_text(next((note.strip() for note in entry.notes if note.strip()), ""))
+    if order and ", run order changed" in first:  # the entry's own count line, in full
+        first = first.replace(", run order changed", f", {order}", 1)
+    elif order:  # an entry written before it said so, or by hand
+        first = f"{first}; {order}" if first else order
     after = entry.status
 
     def event(kind: str, text: str) -> Event:

@@ -170,6 +170,10 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             notes.append(f"- {workdir.LABEL} {was} → {where.describe()}")
         if reordered and was_order is not None and sorted(was_order) == sorted(order):
             notes.append(f"- run order: {', '.join(was_order)} → {', '.join(order)}")
+        order_change = contractdiff.order_changed(was_order, order) if was_order else None
+        if order_change is not None:  # an approved row moved before another: a change shown
+            found = (*found, order_change)
+            notes[0] += ", run order changed"
         notes.insert(1, where.note())
         notes[1:1] = reopen_notes(goal)  # after the first line, which says what this entry is
         entry = Entry(
