@@ -42,13 +42,15 @@ from goalfile.expect import format_expected, parse_expected
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Criterion, Entry, Goal
 from goalfile.parse import ledger_region
+from goalfile.pin import PREFIX as PREFIX  # re-exported: the contract's callers read them here
+from goalfile.pin import SHORT as SHORT
+from goalfile.pin import pinned as pinned
+from goalfile.pin import short as short
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:  # the comparison is loaded only when a contract is compared
     from goalfile.contractdiff import Change
 
-PREFIX = "sha256:"
-SHORT = 12
 APPROVED_LABEL = "approved rows:"
 APPROVED_HEADER = "| id | kind | check | expected | timeout |"
 APPROVED_RULE = "|----|------|-------|----------|---------|"
@@ -241,15 +243,6 @@ def source_digest(goal: Goal) -> str | None:
     contract Markdown shows; None when they are the same."""
     legacy = source_contract_of(goal)
     return legacy.digest() if legacy != contract_of(goal) else None
-
-
-def short(full: str) -> str:
-    return full.strip().removeprefix(PREFIX)[:SHORT]
-
-
-def pinned(goal: Goal) -> str | None:
-    value = goal.meta.get("contract")
-    return value if isinstance(value, str) and value.strip() else None
 
 
 def require_pin(goal: Goal) -> str:

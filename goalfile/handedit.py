@@ -28,6 +28,7 @@ from goalfile.model import (
     Verdict,
 )
 from goalfile.parse import ledger_region
+from goalfile.pin import pinned, short
 from goalfile.shellword import shell_word
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
@@ -121,8 +122,6 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
     `met-row-missing`, `met-command-mismatch` and `met-wrong-contract` findings) and for
     :func:`unbacked_met` (lint, status, verify, plan and the Stop hook), so that an entry
     whose `status:` line alone was typed `met` backs nothing anywhere."""
-    from goalfile import contract
-
     gaps: list[MetGap] = []
     for row in verified.rows:
         if row.verdict is not Verdict.MET:
@@ -159,8 +158,8 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
                     f"but the contract's check is `{criterion.check}`",
                 )
             )
-    pin = contract.pinned(goal)
-    if pin is not None and verified.contract != contract.short(pin):
+    pin = pinned(goal)
+    if pin is not None and verified.contract != short(pin):
         ran = f"`{verified.contract}`" if verified.contract else "no recorded contract"
         gaps.append(
             MetGap(
@@ -168,7 +167,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
                 row=None,
                 line=None,
                 why=f"the newest verify entry ran under {ran}, but the pinned contract is "
-                f"`{contract.short(pin)}`",
+                f"`{short(pin)}`",
             )
         )
     return gaps
