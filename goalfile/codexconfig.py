@@ -87,22 +87,11 @@ def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
     """The parsed ``config.toml`` and its text (``{}``, ``None`` when the file does not exist).
     Raises :class:`~goalfile.hostjson.SettingsError` (naming the file, and the line when TOML
     says it) when it cannot be read or is not TOML."""
-    from goalfile import files
-    from goalfile.errors import GoalfileError
-    from goalfile.hostjson import SettingsError
+    from goalfile.hostjson import SettingsError, read_text
 
-    try:
-        text = files.read_regular_text(path, what="Codex configuration")
-    except FileNotFoundError:
+    text = read_text(path, what="Codex configuration")
+    if text is None:
         return {}, None
-    except GoalfileError as exc:  # a FIFO or a device, never waited on
-        raise SettingsError(exc.message, file=str(path), hint=exc.hint) from None
-    except UnicodeDecodeError as exc:
-        raise SettingsError(
-            f"not UTF-8 text: {exc.reason}", file=str(path), hint="fix the file by hand"
-        ) from None
-    except OSError as exc:
-        raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:

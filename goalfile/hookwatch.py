@@ -631,6 +631,14 @@ def untrusted(status: int, data: bytes, *, said: int) -> str | None:
     return None
 
 
+def _it_was(doing: Doing) -> str:
+    """What the work said it was on, as a sentence of its own (empty when it said nothing)."""
+    if doing.goal is None:
+        return ""
+    on = f"verifying {doing.goal}" if doing.row is None else f"on row {doing.row} of {doing.goal}"
+    return f" It was {on}."
+
+
 def untrusted_reason(what: str, doing: Doing) -> str:
     """Why the stop is held when the hook's work answered in a way goalfile never does
     (:func:`untrusted`), and what to do."""
@@ -641,13 +649,7 @@ def untrusted_reason(what: str, doing: Doing) -> str:
         "that, so something it ran (a check's code, most likely) reached into the hook's "
         "processes, and whatever it answered is not printed."
     )
-    if doing.goal is not None:
-        on = (
-            f"verifying {doing.goal}"
-            if doing.row is None
-            else f"on row {doing.row} of {doing.goal}"
-        )
-        held += f" It was {on}."
+    held += _it_was(doing)
     goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
     each = "" if doing.goal is not None else " (`goalfile status` lists the active goals)"
     return (
@@ -719,13 +721,7 @@ def held_reason(
         f"goalfile hook stop {what}, so the stop is held: a Stop hook that does not reach its "
         "answer never lets the agent stop."
     )
-    if doing.goal is not None:  # what the work said it was on, in a sentence of its own
-        on = (
-            f"verifying {doing.goal}"
-            if doing.row is None
-            else f"on row {doing.row} of {doing.goal}"
-        )
-        held += f" It was {on}."
+    held += _it_was(doing)
     goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
     if where is not None and _JUDGING.search(where):
         row = f" of row {doing.row}" if doing.row is not None else ""

@@ -234,12 +234,13 @@ def _writable(document: object) -> None:
         ) from None
 
 
-def load(path: Path) -> tuple[object, str | None]:
-    """The parsed document and its text (``None`` when the file does not exist)."""
+def read_text(path: Path, *, what: str) -> str | None:
+    """A host's settings file as text (``None`` when it does not exist); a file that cannot
+    be read, is no regular file or is not UTF-8 is a :class:`SettingsError` naming it."""
     try:
-        text = files.read_regular_text(path, what="settings file")  # a FIFO is refused
+        return files.read_regular_text(path, what=what)  # a FIFO is refused
     except FileNotFoundError:
-        return {}, None
+        return None
     except GoalfileError as exc:  # a FIFO or a device, never waited on
         raise SettingsError(exc.message, file=str(path), hint=exc.hint) from None
     except UnicodeDecodeError as exc:
@@ -248,6 +249,13 @@ def load(path: Path) -> tuple[object, str | None]:
         ) from None
     except OSError as exc:
         raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+
+
+def load(path: Path) -> tuple[object, str | None]:
+    """The parsed document and its text (``None`` when the file does not exist)."""
+    text = read_text(path, what="settings file")
+    if text is None:
+        return {}, None
     if not text.strip():
         return {}, text
     try:
