@@ -4,15 +4,16 @@ table cell, so nothing is escaped or cleaned (a ledger cell is :func:`goalfile.l
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+
+_BACKTICKS = re.compile("`+")
 
 
 def inline_code(text: str) -> str:
     """``text`` as one Markdown code span: a fence longer than any run of backticks in it,
     with a space inside each end when it starts or ends with a backtick."""
-    fence = "`"
-    while fence in text:
-        fence += "`"
+    fence = "`" * (max(map(len, _BACKTICKS.findall(text)), default=0) + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""
     return f"{fence}{pad}{text}{pad}{fence}"
 
