@@ -30,43 +30,23 @@ from pathlib import Path
 import pytest
 from conftest import DATA, REPO, clean_env, git, goal_text, make_git_repo, row, run_goalfile
 from conftest import write_goal as write_goal
+from proc_walk import PROC_WALK
 
 NOBODY = 65534
 
 # The check's code: find the hook's two processes among its ancestors (the nearest is the
 # work, its parent the watchdog), then do what ``sys.argv[2]`` says, and report to the file
 # ``sys.argv[1]`` what it could do. The check itself fails ("1 failed", exit 1).
-ATTACK = r"""
+ATTACK = (
+    r"""
 import ctypes, json, os, signal, sys
 
 report, mode = sys.argv[1], sys.argv[2]
 said = {}
 
-def parent(pid):
-    with open(f"/proc/{pid}/status") as handle:
-        for line in handle:
-            if line.startswith("PPid:"):
-                return int(line.split()[1])
-    return 0
-
-def command(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
-def pipes(pid):
-    found = {}
-    for fd in os.listdir(f"/proc/{pid}/fd"):
-        try:
-            target = os.readlink(f"/proc/{pid}/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("pipe:"):
-            found[int(fd)] = target
-    return found
-
+"""
+    + PROC_WALK
+    + r"""
 pid, chain = os.getpid(), []
 while pid > 1:
     chain.append(pid)
@@ -110,6 +90,7 @@ with open(report, "w") as handle:
 print("1 failed")
 raise SystemExit(1)
 """
+)
 
 
 def hook_input(repo: Path) -> str:
