@@ -4,12 +4,14 @@ canonical form. Pure: goal in, text out.
 - a code span cut by an unescaped ``|`` gets the ``|`` written ``\\|``;
 - a deterministic row's ``check`` or ``expected`` whose source differs from what Markdown
   shows (a backslash escape, emphasis) is put in a code span of what it shows;
+- each lone carriage return (one that ends no line) is written as a line break, which is how
+  Markdown reads it, so goalfile's lines are those every Markdown view shows;
 - an accepted synonym in ``expected`` (``exits 0``, ``exit code 0``, ``empty``, a ``,`` between
   clauses) is written the canonical way (``exit 0``, ``output empty``, ``;``).
 
-Only criteria rows change, and only the cells that need it; everything else, the ledger
-included, stays byte for byte. The contract digest is unchanged, because it is computed from
-the meaning these rewrites keep.
+Apart from lone carriage returns, only criteria rows change, and only the cells that need it;
+everything else, the ledger included, stays byte for byte. The contract digest is unchanged,
+because it is computed from the meaning these rewrites keep.
 """
 
 from __future__ import annotations
@@ -20,7 +22,14 @@ from dataclasses import dataclass
 from goalfile import ledger
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Goal, Kind
-from goalfile.parse import escape_span_pipes, parse_goal, rejoin_code_spans, split_row
+from goalfile.parse import (
+    escape_span_pipes,
+    lone_cr,
+    parse_goal,
+    rejoin_code_spans,
+    split_row,
+    write_lone_crs,
+)
 from goalfile.shellword import shell_word
 
 
@@ -31,9 +40,12 @@ class Change:
     line: int  # 1-based line of the row
     row: str  # the criterion id ("" for a row without one)
     change: str  # what was rewritten, e.g. "expected `exits 0` → `exit 0`"
+    whole_file: bool = False  # a rewrite of the file's text, not of one row (``line``: its first)
 
     def render(self) -> str:
         """``line 16: C1: escaped `|` in a code span``."""
+        if self.whole_file:
+            return f"line {self.line}: {self.change}"
         return f"line {self.line}: {self.row or 'row'}: {self.change}"
 
     def to_json(self) -> dict[str, object]:
@@ -47,9 +59,25 @@ class Fixed:
 
 
 def fix_goal(goal: Goal) -> Fixed:
+    changes: list[Change] = []
+    lone = lone_cr(goal.text)
+    if lone is not None:
+        # first what Markdown reads: each lone carriage return is a line break; the rows are
+        # then read, and fixed, on the lines every Markdown view shows
+        line, _, count = lone
+        text = write_lone_crs(goal.text, goal.newline)
+        goal = parse_goal(text, path=goal.path)
+        breaks = "a line break" if count == 1 else "line breaks"
+        changes.append(
+            Change(
+                line=line,
+                row="",
+                change=f"lone carriage return(s) written as {breaks}",
+                whole_file=True,
+            )
+        )
     lines = goal.text.split("\n")
     table = _padded_table(goal, lines)
-    changes: list[Change] = []
     for row in goal.criteria:
         index = row.line - 1
         if not 0 <= index < len(lines):

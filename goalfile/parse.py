@@ -105,6 +105,9 @@ def parse_goal(text: str, *, path: str) -> Goal:
     fields = _typed_fields(meta, dict(key_lines), problems, fm_lines)
 
     body = _read_body(text, lines, close, bounds, path=path, problems=problems)
+    lone = lone_cr(text)
+    if lone is not None:
+        problems.append(_lone_cr_finding(*lone, path=path))
     return Goal(
         path=path,
         text=text,
@@ -119,6 +122,23 @@ def parse_goal(text: str, *, path: str) -> Goal:
         sections=body.sections,
         problems=tuple(problems),
         **fields,
+    )
+
+
+def _lone_cr_finding(line: int, column: int, count: int, *, path: str) -> Finding:
+    from goalfile.shellword import shell_word  # here: only a hint needs it
+
+    more = f" (and {count - 1} more)" if count > 1 else ""
+    return Finding(
+        severity=Severity.ERROR,
+        line=line,
+        column=column,
+        code="lone-cr",
+        message=f"a carriage return that ends no line (a lone CR){more}: Markdown (CommonMark, "
+        "and so GitHub and every editor's preview) ends a line at it, goalfile ends lines at "
+        "`\\n` only, so the two could read different rows, headings or cells",
+        hint=f"`goalfile lint --fix {shell_word(path)}` writes each lone carriage return as the "
+        "line break Markdown reads it as",
     )
 
 
@@ -746,15 +766,21 @@ def _read_body(
     criteria_env: dict[str, Any] = {}
     non_goals: list[str] = []
     source_non_goals: list[str] = []
+    criteria_locate: _Locate | None = None
     for start, stop in pieces:
         env: dict[str, Any] = {}  # what the piece defines for its inline text (link references)
         source = _CR_AT_LINE_END.sub("", lines.joined(start, stop))  # each line's `\r`s
+        # a `\r` left ends a line for Markdown (CommonMark), not for goalfile's line numbers:
+        # markdown-it's lines are mapped back to the file's (the file is refused: `lone-cr`)
+        locate = _Locate(source, start) if "\r" in source else None
         tokens = _markdown().parse(source, env)
         current = ""
         index = 0
         while index < len(tokens):
             token = tokens[index]
             line = start + 1 + (token.map[0] if token.map else 0)
+            if locate is not None:
+                line = locate(line)[0]
             if token.type == "heading_open" and token.tag in ("h1", "h2"):
                 title = tokens[index + 1].content.strip()
                 if token.tag == "h2":
@@ -771,6 +797,7 @@ def _read_body(
                         break
                 criteria_table = table
                 criteria_env = env
+                criteria_locate = locate
             elif (
                 token.type == "inline"
                 and current in ("non-goals", "non goals", "nongoals")
@@ -827,8 +854,66 @@ def _read_body(
             )
         )
     else:
-        body.criteria = tuple(_criteria(criteria_table, problems, lines, path, criteria_env))
+        body.criteria = tuple(
+            _criteria(criteria_table, problems, lines, path, criteria_env, criteria_locate)
+        )
     return body
+
+
+class _Locate:
+    """Where a line of a piece of the body, as markdown-it numbers it, is in the file.
+
+    CommonMark ends a line at ``\\n``, ``\\r\\n`` and a lone ``\\r``; goalfile's lines end at
+    ``\\n`` (carriage returns before it belong to the line ending). A piece holding a lone
+    ``\\r`` has more lines for markdown-it than for goalfile: calling this with markdown-it's
+    1-based line number (shifted by the piece's ``start``) gives the file's line that holds it
+    and that line's text as markdown-it read it, so a row is always re-read from the line
+    markdown-it parsed it from."""
+
+    def __init__(self, source: str, start: int) -> None:
+        self._start = start
+        self._texts = re.split(r"[\r\n]", source)
+        rows = [0]
+        row = 0
+        for found in re.finditer(r"[\r\n]", source):
+            if source[found.start()] == "\n":
+                row += 1
+            rows.append(row)
+        self._rows = rows
+
+    def __call__(self, line: int) -> tuple[int, str]:
+        at = min(max(line - 1 - self._start, 0), len(self._rows) - 1)
+        return self._start + 1 + self._rows[at], self._texts[at]
+
+
+def lone_cr(text: str) -> tuple[int, int, int] | None:
+    """The first carriage return of ``text`` that ends no line (a lone CR: not one of a run of
+    carriage returns right before ``\\n`` or the end of the text), as its 1-based line and
+    column (lines counted at ``\\n``), and how many such carriage returns the text holds; None
+    when there is none. Markdown ends a line at each (CommonMark), goalfile does not."""
+    if "\r" not in text or text.count("\r") == text.count("\r\n"):
+        return None
+    first: int | None = None
+    count = 0
+    for found in _LONE_CR.finditer(text):
+        if first is None:
+            first = found.start()
+        count += found.end() - found.start()
+    if first is None:
+        return None
+    start = text.rfind("\n", 0, first) + 1
+    return text.count("\n", 0, first) + 1, first - start + 1, count
+
+
+# a run of carriage returns, from its first, that is not followed by a newline or the end of the
+# text (possessive: each run is tried once, so a long run costs its length, not its square)
+_LONE_CR = re.compile(r"(?<!\r)\r++(?!\n|\Z)")
+
+
+def write_lone_crs(text: str, newline: str) -> str:
+    """``text`` with each lone carriage return (see :func:`lone_cr`) written as ``newline``:
+    the line ending Markdown reads it as."""
+    return _LONE_CR.sub(lambda found: newline * (found.end() - found.start()), text)
 
 
 def ledger_region(text: str) -> tuple[int, int] | None:
@@ -1209,14 +1294,22 @@ def _row_cells_line(cells: Sequence[str]) -> str:
 
 
 def _repair_row(
-    names: Sequence[str], source: str, line: int, problems: list[Finding], path: str
+    names: Sequence[str],
+    source: str,
+    line: int,
+    problems: list[Finding],
+    path: str,
+    read: Sequence[str] = (),
 ) -> list[str] | None:
     """A row whose cell count differs from the header's: re-joined when an unescaped ``|`` in
     a code span explains it (a warning; ``lint --fix`` escapes it), else an error that names
     the cells. Returns the re-read cells' text, or None when the row stays as markdown-it read
-    it."""
+    it (``read``: its cells), which is also the answer when ``source`` does not start with the
+    cell markdown-it read first: the line is then not the row's, and nothing is taken from it."""
     raw = split_row(source)
     if len(raw) == len(names):
+        return None
+    if read and raw[0].strip().replace("\\|", "|") != read[0].strip():
         return None
     joined = rejoin_code_spans(raw)
     if len(joined) == len(names) and len(joined) < len(raw):
@@ -1259,6 +1352,7 @@ def _criteria(
     lines: Sequence[str] = (),
     path: str = "",
     env: Mapping[str, Any] | None = None,
+    locate: _Locate | None = None,
 ) -> Iterator[Criterion]:
     """The rows of the criteria table, one at a time: the header's inline tokens name the
     columns, and each body row's cells come as text from :data:`TABLE_ROWS`; a cell is read
@@ -1275,6 +1369,8 @@ def _criteria(
             in_head = False
         elif token.type == "tr_open" and in_head:
             header_line = (token.map[0] + 1) if token.map else 0
+            if locate is not None and header_line:
+                header_line = locate(header_line)[0]
         elif token.type == "inline" and in_head:
             header.append(token)
         elif token.type == TABLE_ROWS:
@@ -1307,9 +1403,13 @@ def _criteria(
         line = first + index if first else 0
         row: list[str] = cells[index * width : (index + 1) * width]
         row_env = table_env
-        if 0 < line <= len(lines):
+        source: str | None = None
+        if locate is not None and line:
+            line, source = locate(line)
+        elif 0 < line <= len(lines):
             source = lines[line - 1].rstrip("\r")
-            repaired = _repair_row(names, source, line, problems, path)
+        if source is not None:
+            repaired = _repair_row(names, source, line, problems, path, row)
             if repaired is not None:
                 row, row_env = repaired, {}  # read on its own, as a table of one row
         yield _criterion(header_names, row, line, row_env)
