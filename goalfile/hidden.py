@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from goalfile.model import Finding, Goal, Severity
-from goalfile.parse import CRITERIA_KEYS, ledger_bounds, section_key, split_row
+from goalfile.parse import CRITERIA_KEYS, ledger_bounds, ledger_span, section_key, split_row
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import shell_word
 
@@ -148,7 +148,8 @@ def _pieces(text: str, frontmatter_end: int) -> list[_Piece]:
     head = text[:start].split("\n")[:-1]
     pieces = [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:]))]
     if end < len(text):
-        first = text.count("\n", 0, end) + 1
+        span = ledger_span(text)  # the ledger's line count is kept from the reading
+        first = text.count("\n", 0, end) + 1 if span is None else span[1]
         pieces.append(_Piece(first=first, lines=_bare(text[end:].split("\n"))))
     return pieces
 
