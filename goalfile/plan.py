@@ -14,7 +14,7 @@ from typing import Any
 from goalfile import ledger
 from goalfile.digest import sha256
 from goalfile.model import Goal, Section
-from goalfile.parse import section_key
+from goalfile.parse import ledger_bounds, section_key
 
 PLAN_COLUMNS = ("step", "change", "files", "serves", "check")
 
@@ -166,8 +166,14 @@ def _repeats_header(cells: Sequence[str], names: Sequence[str]) -> bool:
 
 def _plan_rows(goal: Goal, section: Section) -> list[tuple[int, list[str]]]:
     """The first table of the section: (line, cells) of its header and of each row."""
-    # split no further than the section's end: the ledger, often below, may be long
-    lines = goal.text.split("\n", section.end - 1)[section.line : section.end - 1]
+    # split no further than the section's end: the ledger, often below, may be long; and
+    # split the text before the ledger when the section is there, or the rest of the text
+    # (the ledger) is one more piece, a copy of it
+    text = goal.text
+    bounds = ledger_bounds(text)
+    if bounds is not None and text.count("\n", 0, bounds[0]) >= section.end - 1:
+        text = text[: bounds[0]]
+    lines = text.split("\n", section.end - 1)[section.line : section.end - 1]
     rows: list[tuple[int, list[str]]] = []
     current: list[str] | None = None
     line = 0
