@@ -92,11 +92,13 @@ class MeantOther(UsageError):
 
 class NoSuchGoalFile(MeantOther):
     """The goal file named does not exist; ``instead`` is a goal file that does, by the name
-    the user most likely meant (``goals/auth.md`` for ``auth``)."""
+    the user most likely meant (``goals/auth.md`` for ``auth``). ``guessed``: ``instead`` only
+    has a close name (``auth-1.md`` for ``auth-2.md``), so it may be another goal."""
 
-    def __init__(self, path: str, *, instead: str | None, hint: str) -> None:
+    def __init__(self, path: str, *, instead: str | None, hint: str, guessed: bool = False) -> None:
         super().__init__(f"{path}: no such goal file", given=path, instead=instead, hint=hint)
         self.path = path
+        self.guessed = guessed
 
 
 class GoalFileInvalid(GoalfileError):

@@ -76,12 +76,16 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
 def no_such_goal_file(path: str) -> NoSuchGoalFile:
     """The error for a goal file that is not there, naming the one the user most likely meant
     (:func:`nearest_goal`)."""
-    instead = nearest_goal(path)
-    if instead is None:
+    near = _nearest(path)
+    if near is None:
         hint = 'check the path, or create one with `goalfile new SLUG "END STATE"`'
+        return NoSuchGoalFile(path, instead=None, hint=hint)
+    instead, guessed = near
+    if guessed:  # another name: maybe another goal, so never a fix that acts on it unasked
+        hint = f"did you mean {shell_word(instead)}? name it only if it is the goal you mean"
     else:
         hint = f"name {shell_word(instead)} instead"
-    return NoSuchGoalFile(path, instead=instead, hint=hint)
+    return NoSuchGoalFile(path, instead=instead, hint=hint, guessed=guessed)
 
 
 def nearest_goal(path: str) -> str | None:
@@ -90,6 +94,13 @@ def nearest_goal(path: str) -> str | None:
     ``.zetetic/goals/auth.md`` under the current folder; else the file in the same folder (or
     in ``goals/`` when that folder does not exist) whose name is closest (a typo, ``_`` for
     ``-``)."""
+    near = _nearest(path)
+    return None if near is None else near[0]
+
+
+def _nearest(path: str) -> tuple[str, bool] | None:
+    """:func:`nearest_goal`'s file, and whether its name is only close to the one given (a
+    guess, which may be another goal: ``auth-1.md`` for ``auth-2.md``) rather than the same."""
     given = Path(path)
     name = given.name if given.suffix == ".md" else f"{given.name}.md"
     if not name[:-3] or name in (".md", "..md"):
@@ -99,7 +110,7 @@ def nearest_goal(path: str) -> str | None:
         folders += _goal_folders_above()
     for folder in folders:
         if (folder / name).is_file() and folder / name != given:
-            return str(folder / name)
+            return str(folder / name), False
     import difflib
 
     for folder in folders:
@@ -113,7 +124,7 @@ def nearest_goal(path: str) -> str | None:
             continue
         close = difflib.get_close_matches(name, names, n=1, cutoff=0.8)
         if close:
-            return str(folder / close[0])
+            return str(folder / close[0]), True
     return None
 
 

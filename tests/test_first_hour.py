@@ -87,6 +87,40 @@ def test_a_goal_named_by_slug_or_with_a_typo_gets_the_command_meant(
     assert again.returncode in (0, 1), again.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("activate", "--reapprove", "goals/auth-2.md", "--reason", "loosen"),
+        ("budget", "goals/auth-2.md", "--iterations", "50"),
+        ("impossible", "goals/auth-2.md", "C1", "--reason", "cannot"),
+        ("block", "goals/auth-2.md", "--reason", "vendor", "--tried", "retry"),
+        ("pause", "goals/auth-2.md"),
+    ],
+)
+def test_a_near_miss_name_never_gets_a_fix_that_decides_for_another_goal(
+    tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """``auth-2.md`` is close to ``auth-1.md`` but may be another goal: for a command that
+    records a person's decision, the printed fix is no command at all (run as written, it
+    re-approved auth-1's loosened contract, raised its budget, gave up its row)."""
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "auth-1")
+    before = (repo / "goals" / "auth-1.md").read_bytes()
+    done = run_goalfile(*args, cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert fixes(done.stderr) == [
+        "did you mean goals/auth-1.md? name it only if it is the goal you mean"
+    ], done.stderr
+    assert not COMMAND_RE.findall(done.stderr), done.stderr
+    assert (repo / "goals" / "auth-1.md").read_bytes() == before
+    # the same name with the right folder is the same goal: the fix is the command
+    exact = run_goalfile(
+        args[0], *("auth-1" if a == "goals/auth-2.md" else a for a in args[1:]), cwd=repo
+    )
+    meant = " ".join("goals/auth-1.md" if a == "goals/auth-2.md" else a for a in args)
+    assert COMMAND_RE.findall(exact.stderr)[0].startswith(f"goalfile {meant}"), exact.stderr
+
+
 def test_a_missing_goal_with_nothing_like_it_keeps_the_general_fix(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
     new_goal(repo, "calc-add")

@@ -125,15 +125,27 @@ def boundary(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+GUESS_IS_SAFE = frozenset({"lint", "status", "log", "audit", "verify"})
+"""Commands that may be pointed at a goal file whose name is only close to the one typed: they
+read it, or (verify) record only what its checks do, and decide nothing for a person."""
+
+
 def name_the_meant_file(exc: GoalfileError) -> None:
     """A word of the command line that cannot be right (a goal file that is not there, a slug
     in capitals), where the user most likely meant another: the fix becomes this very command
     line with that word in its place, so it works as written (``goalfile verify
-    goals/auth.md`` for ``goalfile verify auth``)."""
-    from goalfile.errors import MeantOther
+    goals/auth.md`` for ``goalfile verify auth``). A goal file whose name is only close to
+    the one given may be another goal: it becomes the fix only of a command that records no
+    decision (:data:`GUESS_IS_SAFE`); any other keeps its "did you mean" hint, with nothing to
+    run, so no budget, approval or verdict lands on a goal nobody named."""
+    from goalfile.errors import MeantOther, NoSuchGoalFile
 
     if not isinstance(exc, MeantOther) or exc.instead is None:
         return
+    if isinstance(exc, NoSuchGoalFile) and exc.guessed:
+        ctx = click.get_current_context(silent=True)
+        if ctx is None or ctx.info_name not in GUESS_IS_SAFE:
+            return
     words = sys.argv[1:]
     if words.count(exc.given) != 1:
         return
