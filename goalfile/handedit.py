@@ -29,7 +29,7 @@ from goalfile.model import (
 )
 from goalfile.parse import ledger_region
 from goalfile.pin import pinned, short
-from goalfile.shellword import shell_word
+from goalfile.shellword import sed_command, sed_lines, shell_word
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
 REOPENED_BY_HAND = "reopened by hand"
@@ -279,7 +279,7 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
 
 def restore_status_command(path: str, line: int | None, status: Status) -> str:
     """A shell command that sets the status line (only that line) back to ``status``; it works
-    with GNU and BSD sed alike (``-i`` with a suffix, then the backup removed)."""
+    with GNU and BSD sed alike (:func:`goalfile.shellword.sed_command`)."""
     return set_key_command(path, line, "status", status.value)
 
 
@@ -292,21 +292,18 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     autocrlf), which a ``.*`` or a class without ``[:space:]`` would take with the value. The
     classes are POSIX, so GNU and BSD sed read them alike."""
     where = str(line) if line else "1,/^---/"
-    quoted = shell_word(path)
-    backup = shell_word(path + ".orig")
     if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented,
         # or in a mapping written on one line
         edit = f"s/\\({key}:\\) *[^[:space:]#,}}]*/\\1 {value}/"
     else:  # the value: from the colon to its last character before a comment or the end
         edit = f"s/^{key}:[^#]*[^#[:space:]]/{key}: {value}/"
-    return f"`sed -i.orig '{where}{edit}' {quoted} && rm {backup}`"
+    return sed_command(path, [f"{where}{edit}"])
 
 
 def delete_lines_command(path: str, first: int, last: int) -> str:
     """A shell command, in backticks, that deletes lines ``first`` to ``last`` of ``path`` (and
     nothing else); it works with GNU and BSD sed alike."""
-    where = str(first) if last <= first else f"{first},{last}"
-    return f"`sed -i.orig '{where}d' {shell_word(path)} && rm {shell_word(path + '.orig')}`"
+    return sed_command(path, [sed_lines(first, last) + "d"])
 
 
 # --- counters the ledger backs (iterations_used, impossible marks) --------------------------

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from goalfile.model import Finding, Goal, Severity
 from goalfile.parse import CRITERIA_KEYS, ledger_bounds, ledger_span, section_key, split_row
 from goalfile.prose import inline_code, listed
-from goalfile.shellword import shell_word
+from goalfile.shellword import sed_command, sed_lines
 
 if TYPE_CHECKING:  # built only where a line may be hidden (goalfile.hiddenblock)
     from goalfile.hiddenblock import Block as _Block
@@ -600,12 +600,7 @@ def _command(
     if closing is not None:
         deletes.append((closing, closing))
     if block.kind == "code_block":
-        tabbed = any(
-            lines.get(n, "").lstrip(" ").startswith("\t")
-            and len(lines[n]) - len(lines[n].lstrip(" ")) < 4
-            for n in range(block.first, block.last + 1)
-        )
-        return _sed_command(goal.path, deletes, unindent=(block.first, block.last), tabs=tabbed)
+        return _sed_command(goal.path, deletes, unindent=(block.first, block.last))
     return _sed_command(goal.path, deletes)
 
 
@@ -614,25 +609,12 @@ def _sed_command(
     ranges: Sequence[tuple[int, int]],
     *,
     unindent: tuple[int, int] | None = None,
-    tabs: bool = False,
 ) -> str:
     """A shell command, in backticks, that deletes the line ranges of ``path`` (and un-indents
-    a span of lines by one level of an indented code block: four spaces, or, with ``tabs``, up
-    to three spaces and a tab, which CommonMark reads alike); it works with GNU and BSD sed
-    alike. A tab is written ``$(printf '\\t')`` in a double-quoted script (BSD sed reads no
-    ``\\t``), and a line that lost four spaces is not un-indented again (``t``)."""
-    scripts = []
-    if unindent is not None and not tabs:
-        scripts.append(f"-e '{unindent[0]},{unindent[1]}s/^    //'")
-    for first, last in ranges:
-        scripts.append(f"-e '{first}d'" if last <= first else f"-e '{first},{last}d'")
-    if unindent is not None and tabs:
-        span = f"{unindent[0]},{unindent[1]}"
-        scripts += [
-            f"-e '{span}s/^    //'",
-            "-e t",
-            f"-e \"{span}s/^ \\{{0,3\\}}$(printf '\\t')//\"",
-        ]
-    word = shell_word(path)
-    backup = shell_word(path + ".orig")
-    return f"`sed -i.orig {' '.join(scripts)} {word} && rm {backup}`"
+    a span of lines by one level of an indented code block: four spaces, or up to three spaces
+    and a tab, which CommonMark reads alike); :func:`goalfile.shellword.sed_command` makes it
+    work with GNU and BSD sed alike. ``[[:blank:]]`` is a space or a tab in both (BSD sed reads
+    no ``\\t``)."""
+    scripts = [f"{sed_lines(*unindent)}s/^ \\{{0,3\\}}[[:blank:]]//"] if unindent else []
+    scripts += [f"{sed_lines(first, last)}d" for first, last in ranges]
+    return sed_command(path, scripts)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _PLAIN = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
 """A word the shell reads as it is (the characters :func:`shlex.quote` leaves unquoted)."""
@@ -28,3 +29,37 @@ def revision_word(revision: str, path: str) -> str:
     if path.startswith("/"):
         return f'"{revision}:./$(realpath --relative-to=. {shell_word(path)})"'
     return shell_word(f"{revision}:./{path}")
+
+
+SED_BACKUP = ".goalfile-bak"
+"""The suffix of the backup ``sed -i`` makes while a printed fix edits a file: goalfile's own,
+so the backup takes the place of no file another tool left (``git mergetool`` leaves
+``FILE.orig``)."""
+
+
+def sed_command(path: str, scripts: Sequence[str]) -> str:
+    """A shell command, in backticks, that edits ``path`` in place with the sed ``scripts``:
+    every `fix:` that edits lines of a file is printed by this function.
+
+    It works as written with GNU and BSD sed alike: ``-i`` with a suffix written onto it is
+    the one in-place form both read, and each script comes with ``-e`` and the path after
+    ``--``, so a path that starts with ``-`` is no option (BSD sed reads no option after the
+    first other word, so a script written without ``-e`` would make it read ``--`` as a file).
+    The backup is removed when sed is done, and nothing is lost: the command refuses (exit 1,
+    the file untouched) while a file of the backup's name is there, which ``sed -i`` would
+    replace and ``rm`` delete."""
+    backup = shell_word(path + SED_BACKUP)
+    edits = " ".join(f"-e {_quoted(script)}" for script in scripts)
+    edit = f"sed -i{SED_BACKUP} {edits} -- {shell_word(path)}"
+    return f"`[ ! -e {backup} ] && {edit} && rm -- {backup}`"
+
+
+def sed_lines(first: int, last: int) -> str:
+    """The sed address of lines ``first`` to ``last``: ``N`` for one line, else ``N,M``."""
+    return str(first) if last <= first else f"{first},{last}"
+
+
+def _quoted(text: str) -> str:
+    """``text`` in single quotes, as one word of a shell command (a sed script reads better
+    quoted, also when it needs no quotes)."""
+    return "'" + text.replace("'", "'\"'\"'") + "'"

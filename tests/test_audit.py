@@ -158,7 +158,11 @@ def test_loosened_check_and_met_set_by_hand_are_both_reported(repo: Path) -> Non
     assert "contract-change-unapproved: C2: changed since main" in text.stdout
     assert "NOT re-approved" in text.stdout
     restore = "'3s/^status:[^#]*[^#[:space:]]/status: active/'"
-    assert f"  fix: `sed -i.orig {restore} {PATH} && rm {PATH}.orig`" in text.stdout
+    fix = (
+        f"[ ! -e {PATH}.goalfile-bak ] && sed -i.goalfile-bak -e {restore} -- {PATH} "
+        f"&& rm -- {PATH}.goalfile-bak"
+    )
+    assert f"  fix: `{fix}`" in text.stdout
 
     # without a revision the pin still tells
     rc, document = audit(repo, PATH)

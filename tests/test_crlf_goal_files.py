@@ -151,7 +151,7 @@ def test_the_printed_fixes_keep_a_crlf_files_line_ends(tmp_path: Path) -> None:
 
     out = gf(repo, "lint", GOAL, code=3)
     commands = fixes(out)
-    assert len(commands) == 2 and all(c.startswith("sed -i.orig ") for c in commands), out
+    assert len(commands) == 2 and all(" && sed -i.goalfile-bak " in c for c in commands), out
     for command in commands:
         subprocess.run(["sh", "-c", command], cwd=repo, check=True, timeout=60)
     assert goal.read_bytes() == approved

@@ -127,7 +127,7 @@ def test_a_met_set_by_hand_is_an_error_everywhere_with_a_fix_that_works(goal: Pa
     # the fix works as written: the status line alone is set back, then verify decides
     subprocess.run(reset, shell=True, cwd=goal, check=True)
     assert "status: active" in (goal / GOAL).read_text(encoding="utf-8")
-    assert not (goal / f"{GOAL}.orig").exists()
+    assert not (goal / f"{GOAL}.goalfile-bak").exists()
     assert run_goalfile("verify", GOAL, cwd=goal).returncode == 0
     assert run_goalfile("lint", GOAL, cwd=goal).returncode == 0
 

@@ -192,7 +192,10 @@ def test_a_cwd_with_a_nul_is_a_goal_file_error_that_holds_the_agent(project: Pat
     assert "verify-goal real iteration 1: C1 unmet" in reason  # verified all the same
     assert "goals/.cache/aaa.md:10: cwd 'a\\x00b' holds the control character U+0000" in reason
     fix = fix_of(reason)
-    assert fix == "sed -i.orig '10d' goals/.cache/aaa.md && rm goals/.cache/aaa.md.orig", reason
+    assert fix == (
+        "[ ! -e goals/.cache/aaa.md.goalfile-bak ] && sed -i.goalfile-bak -e '10d' -- "
+        "goals/.cache/aaa.md && rm -- goals/.cache/aaa.md.goalfile-bak"
+    ), reason
 
     lint = run_goalfile("lint", "goals/.cache/aaa.md", cwd=project)
     assert lint.returncode == 3
@@ -226,7 +229,10 @@ def test_the_fix_for_a_path_value_no_system_call_takes_deletes_its_lines(
     reason = str(answer["reason"])
     assert "goalfile could not read goals/aaa.md: goals/aaa.md:10: " in reason, reason
     fix = fix_of(reason)
-    assert fix == f"sed -i.orig '{deleted}' goals/aaa.md && rm goals/aaa.md.orig", reason
+    assert fix == (
+        f"[ ! -e goals/aaa.md.goalfile-bak ] && sed -i.goalfile-bak -e '{deleted}' -- "
+        "goals/aaa.md && rm -- goals/aaa.md.goalfile-bak"
+    ), reason
     assert sh(fix, project).returncode == 0
     assert (project / "goals" / "aaa.md").read_text(encoding="utf-8") == NUL_CWD.replace(
         'cwd: "a\\0b"\n', ""

@@ -249,7 +249,10 @@ def test_the_fix_for_a_bad_cwd_deletes_its_line_only_after_a_value_with_line_sep
     reason = str(answer["host_output"]["reason"])  # type: ignore[index]
     assert "goals/demo.md:4: cwd" in reason, reason
     fix = fix_of(reason)
-    assert fix == "sed -i.orig '4d' goals/demo.md && rm goals/demo.md.orig", reason
+    assert fix == (
+        "[ ! -e goals/demo.md.goalfile-bak ] && sed -i.goalfile-bak -e '4d' -- goals/demo.md "
+        "&& rm -- goals/demo.md.goalfile-bak"
+    ), reason
     sh(fix, project)
     assert path.read_text(encoding="utf-8") == text.replace(
         "slug: demo\n", 'slug: demo\nnote: "a\u2028 b\u2028 c"\n', 1

@@ -65,7 +65,10 @@ WRITE_DECOY = (
     "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "
     f"cat > {DECOY} <<'EOF'\n{DECOY_TEXT}EOF"
 )
-PRINTED_FIX = f"sed -i.orig '10d' {DECOY} && rm {DECOY}.orig"
+PRINTED_FIX = (
+    f"[ ! -e {DECOY}.goalfile-bak ] && sed -i.goalfile-bak -e '10d' -- {DECOY} "
+    f"&& rm -- {DECOY}.goalfile-bak"
+)
 
 
 def status_of(repo: Path, path: str) -> str:

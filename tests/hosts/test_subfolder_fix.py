@@ -171,7 +171,10 @@ def test_the_fix_a_reason_prints_works_from_the_folder_claude_codes_bash_moved_t
     assert f"{REFUSED}{shown}: {shown}:3: the status is `{typed}`" in reason, reason
     fix = printed_fix(reason)
     edit = f"'3s/^status:[^#]*[^#[:space:]]/status: {target}/'"
-    assert fix == f"sed -i.orig {edit} {shown} && rm {shown}.orig"
+    assert fix == (
+        f"[ ! -e {shown}.goalfile-bak ] && sed -i.goalfile-bak -e {edit} -- {shown} "
+        f"&& rm -- {shown}.goalfile-bak"
+    )
     assert (repo / GOAL).read_text(encoding="utf-8") == before  # the hook wrote nothing
     assert ledger(repo) == entries
 
@@ -186,7 +189,7 @@ def test_the_fix_a_reason_prints_works_from_the_folder_claude_codes_bash_moved_t
         )
         assert done.returncode == 0, (where, command, done.stderr)
         assert (repo / GOAL).read_text(encoding="utf-8") == "\n".join(lines)
-        assert sorted(p.name for p in (repo / "goals").iterdir()) == ["demo.md"]  # no .orig
+        assert sorted(p.name for p in (repo / "goals").iterdir()) == ["demo.md"]  # no backup
     goalfile_ok("lint", GOAL, cwd=repo)
     assert goal_state(repo)["status"] == target
     if target == "met":
@@ -229,8 +232,9 @@ def test_claude_codes_bash_tool_runs_the_printed_fix_in_the_sub_folder(
     assert "verify-goal demo iteration 0: C1 unmet; status: active" in reasons[1]
     assert "../goals/demo.md" in reasons[1]
     assert ran[0] == (
-        "sed -i.orig '3s/^status:[^#]*[^#[:space:]]/status: active/' ../goals/demo.md"
-        " && rm ../goals/demo.md.orig"
+        "[ ! -e ../goals/demo.md.goalfile-bak ] && sed -i.goalfile-bak "
+        "-e '3s/^status:[^#]*[^#[:space:]]/status: active/' -- ../goals/demo.md"
+        " && rm -- ../goals/demo.md.goalfile-bak"
     )
     # the fix ran in the agent's shell without an error: its result is the next request's input
     results = [r.turn for r in server.agent_requests() if r.turn and r.turn.after_tool]
@@ -251,7 +255,7 @@ def test_claude_codes_bash_tool_runs_the_printed_fix_in_the_sub_folder(
         (1, "verify-goal", "met"),
     ]
     assert goal_state(repo)["status"] == "met"
-    assert not (repo / "goals" / "demo.md.orig").exists()
+    assert not (repo / "goals" / "demo.md.goalfile-bak").exists()
     goalfile_ok("audit", GOAL, cwd=repo)
 
 
@@ -273,8 +277,9 @@ def test_a_focused_goals_hand_typed_active_is_fixed_as_written_from_a_sub_folder
     assert reason.startswith(f"{REFUSED}../goals/demo.md: ../goals/demo.md:3: "), reason
     fix = printed_fix(reason)
     assert fix == (
-        "sed -i.orig '3s/^status:[^#]*[^#[:space:]]/status: met/' ../goals/demo.md"
-        " && rm ../goals/demo.md.orig"
+        "[ ! -e ../goals/demo.md.goalfile-bak ] && sed -i.goalfile-bak "
+        "-e '3s/^status:[^#]*[^#[:space:]]/status: met/' -- ../goals/demo.md"
+        " && rm -- ../goals/demo.md.goalfile-bak"
     )
     ran = subprocess.run(fix, shell=True, cwd=src, capture_output=True, text=True, timeout=60)
     assert ran.returncode == 0, ran.stderr
