@@ -34,8 +34,9 @@ from dataclasses import dataclass
 from goalfile import contract, contractdiff, ledger
 from goalfile.errors import GoalfileError
 from goalfile.handedit import (
-    BUDGET_RAISED,
+    BUDGET_KEYS,
     REOPENABLE,
+    ledger_limits,
     met_gaps,
     reopened,
     restore_status_command,
@@ -47,7 +48,6 @@ from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.review import latest_review, quote_present
 from goalfile.shellword import shell_word
 
-BUDGET_BY = "budget"
 WARNING_CODES = frozenset({"unpinned"})
 """Findings that are reported as warnings: they do not fail the audit."""
 
@@ -218,7 +218,7 @@ def audit_goal(
             found, reports = contract_history(goal, old_goal, current, added, against or "")
             findings += found
             changes = reports
-            findings += budget_history(goal, old_goal, current, added, against or "")
+            findings += budget_history(goal, old_goal, against or "")
             findings += accounting_history(goal, old_goal, against or "")
             findings += counter_history(goal, old_goal, current, added, against or "")
     elif history:
@@ -1026,9 +1026,12 @@ def _set_back(goal: Goal, key: str, value: int | None) -> str:
     return set_key_command(goal.path, line, key, "null" if value is None else str(value))
 
 
-def budget_history(
-    goal: Goal, old_goal: Goal, current: Sequence[Block], added: set[int], ref: str
-) -> list[AuditFinding]:
+def budget_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFinding]:
+    """Frontmatter numbers changed since ``ref`` by hand: ``iterations-used-decreased``,
+    ``tokens-used-decreased``, and ``budget-raised-unledgered``, a limit other than the one in
+    force: the ledger's (:func:`goalfile.handedit.ledger_limits`, the rule `lint`, `status`,
+    `plan`, `verify` and the Stop hook go by), or, for a limit the ledger does not record, the
+    value at ``ref``."""
     found: list[AuditFinding] = []
     if goal.iterations_used < old_goal.iterations_used:
         found.append(
@@ -1055,26 +1058,37 @@ def budget_history(
                 hint=f"{_set_back(goal, 'tokens_used', old_goal.tokens_used)}; usage only grows",
             )
         )
-    ledgered = _ledgered_limits(old_goal, [b.entry for b in current if b.entry.line in added])
-    for name in ("iterations", "tokens"):
-        before, expected = getattr(old_goal.budget, name), ledgered[name]
+    limits = ledger_limits(goal)
+    for name in BUDGET_KEYS:
+        recorded = limits.get(name)
+        before = getattr(old_goal.budget, name)
+        # the limit in force: the ledger's (the rule of every command), else the value at
+        # REF, which no entry since has changed (a ledger that records no limit)
+        expected = recorded.value if recorded is not None else before
         after = getattr(goal.budget, name)
         if after == expected:
             continue
-        shown = "unbounded" if after is None else str(after)
-        recorded = "unbounded" if expected is None else str(expected)
+        why = (
+            f"the ledger records {recorded.shown} (the entry {recorded.label}); a budget is "
+            "changed only by `goalfile budget`, which ledgers it"
+            if recorded is not None
+            else "no ledger entry records a change of it"
+        )
         found.append(
             AuditFinding(
                 code="budget-raised-unledgered",
                 path=goal.path,
                 line=goal.key_line(f"budget.{name}"),
-                message=f"budget.{name} is {shown}, but since {ref} ({before} then) the `by "
-                f"budget` entries only account for {recorded}",
+                message=f"budget.{name} is {_limit(after)} ({_limit(before)} at {ref}), but {why}",
                 hint=f"{_set_back(goal, name, expected)}; a person raises it with "
                 f"`goalfile budget {shell_word(goal.path)} --{name} N`, which ledgers it",
             )
         )
     return found
+
+
+def _limit(value: int | None) -> str:
+    return "unbounded" if value is None else str(value)
 
 
 def counter_history(
@@ -1218,19 +1232,3 @@ def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFindin
             )
         )
     return found
-
-
-def _ledgered_limits(old_goal: Goal, added_entries: Sequence[Entry]) -> dict[str, int | None]:
-    """The limits the old revision had, with every raise the added budget entries record."""
-    limits: dict[str, int | None] = {
-        "iterations": old_goal.budget.iterations,
-        "tokens": old_goal.budget.tokens,
-    }
-    for entry in added_entries:
-        if entry.by != BUDGET_BY:
-            continue
-        for note in entry.notes:
-            match = re.match(BUDGET_RAISED, note)
-            if match:
-                limits[match.group(1)] = int(match.group(3))
-    return limits

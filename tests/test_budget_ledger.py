@@ -201,3 +201,90 @@ def test_an_older_ledger_backs_what_its_budget_entries_record(tmp_path: Path) ->
         linted.stdout + linted.stderr
     )
     assert "by budget`)" in linted.stdout + linted.stderr
+
+
+def audited(repo: Path, *args: str) -> tuple[int, list[dict[str, object]]]:
+    done = run_goalfile("audit", GOAL, "--json", *args, cwd=repo)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    (item,) = json.loads(done.stdout)["files"]
+    return done.returncode, list(item["findings"])
+
+
+def test_audit_against_a_base_goes_by_the_limit_the_ledger_records(tmp_path: Path) -> None:
+    """`audit --against` and every other command read a budget by one rule, the ledger's.
+    The audit used to start from the limits typed in the base revision's frontmatter, and
+    disagreed with lint: a draft committed with `iterations: 5`, given 9 before approval and
+    approved with 9, failed the audit (`budget-raised-unledgered`, fix: set 5), while lint
+    said ok, and after that fix lint warned that the ledger records 9."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "real", "tests pass", "--check", "true", "--expected", "exit 0",
+        "--non-goal", "n", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a draft")
+    git(repo, "branch", "base")
+    hand_edit(repo, r"^  iterations: 5", "  iterations: 9")  # a draft's budget is the author's
+    activated = run_goalfile("activate", GOAL, cwd=repo)
+    assert activated.returncode == 0, activated.stderr
+    assert "budget approved: iterations 9" in (repo / GOAL).read_text(encoding="utf-8")
+    git(repo, "commit", "-qam", "approved")
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0 and "warning" not in linted.stderr, linted.stderr
+    assert audited(repo, "--against", "base") == (0, [])
+
+    # a limit typed by hand after the approval: both say so, and name the ledger's 9
+    hand_edit(repo, r"^  iterations: 9", "  iterations: 5")
+    code, findings = audited(repo, "--against", "base")
+    assert code == 1
+    assert [f["code"] for f in findings] == ["budget-raised-unledgered"], findings
+    assert "but the ledger records 9" in str(findings[0]["message"]), findings
+    assert (
+        "budget.iterations is 5, but the ledger records 9"
+        in run_goalfile("lint", GOAL, cwd=repo).stderr
+    )
+    subprocess.run(fix_command(f"fix: {findings[0]['hint']}"), shell=True, cwd=repo, check=True)
+    assert audited(repo, "--against", "base") == (0, [])
+
+
+def test_audit_against_a_base_with_a_typed_limit_fixes_to_the_ledgers(tmp_path: Path) -> None:
+    """A limit typed by hand already at the base revision is no limit to go back to: the
+    audit's fix used to set the base's typed 50 again, which lint and a plain audit still
+    report; it sets the ledger's 5, and then every command agrees."""
+    repo = new_goal(tmp_path)
+    hand_edit(repo, r"^  iterations: 5", "  iterations: 50")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "typed")
+    git(repo, "branch", "base")
+    hand_edit(repo, r"^  iterations: 50", "  iterations: 60")
+    code, findings = audited(repo, "--against", "base")
+    assert code == 1
+    assert [f["code"] for f in findings] == ["budget-raised-unledgered"], findings
+    assert "budget.iterations is 60 (50 at base), but the ledger records 5" in str(
+        findings[0]["message"]
+    ), findings
+    subprocess.run(fix_command(f"fix: {findings[0]['hint']}"), shell=True, cwd=repo, check=True)
+    assert goal(repo)[2] == 5
+    assert audited(repo, "--against", "base") == (0, [])
+    assert audited(repo) == (0, [])
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0 and "warning" not in linted.stderr, linted.stderr
+
+
+def test_audit_against_a_base_keeps_a_limit_no_ledger_entry_records(tmp_path: Path) -> None:
+    """A ledger that records no limit (an approval older than the `budget approved:` line):
+    the limit at the base revision is the one to keep, as before."""
+    repo = new_goal(tmp_path)
+    hand_edit(repo, r"^budget approved: .*\n", "")  # as older versions wrote the approval
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "older approval")
+    git(repo, "branch", "base")
+    hand_edit(repo, r"^  iterations: 5", "  iterations: 1")
+    code, findings = audited(repo, "--against", "base")
+    assert code == 1
+    assert [f["message"] for f in findings] == [
+        "budget.iterations is 1 (5 at base), but no ledger entry records a change of it"
+    ], findings
+    subprocess.run(fix_command(f"fix: {findings[0]['hint']}"), shell=True, cwd=repo, check=True)
+    assert audited(repo, "--against", "base") == (0, [])

@@ -113,7 +113,7 @@ def test_a_hand_edited_budget_is_reported_even_after_an_honest_raise(agent: Path
     code, report = audit(agent)
     assert code == 1
     assert "budget.tokens is unbounded" in report
-    assert "only account for 2000" in report
+    assert "but the ledger records 2000" in report
 
 
 def test_an_honest_budget_raise_is_clean(agent: Path) -> None:
