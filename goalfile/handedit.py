@@ -351,7 +351,8 @@ def _backed(text: str) -> int | None:
         return None
     count = found[-1]
     for iteration in reversed(found[:-1]):
-        count = max(count, min(iteration, count + 1))
+        if iteration > count:  # max(count, min(iteration, count + 1)), without two calls
+            count += 1
     return count
 
 
