@@ -1031,7 +1031,7 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
         name = _ref_name(ref)
         refs = [m for m in meanings if m.startswith("refs/")]
         full = next((m for m in refs if m.startswith(("refs/remotes/", "refs/heads/"))), None)
-        if full is not None:
+        if full is not None and full + ref[len(name) :] != ref:
             hint = f"name the full ref: `--against {shell_word(full + ref[len(name) :])}`"
         else:  # a pseudo-ref such as HEAD, or a commit, shadowed by a ref of that name
             hint = f"delete the ref that shadows it: `git update-ref -d {shell_word(refs[-1])}`"
@@ -1085,6 +1085,10 @@ def ref_meanings(
     listed = git("for-each-ref", "--format=%(refname)", "--", *dict.fromkeys(candidates))
     if listed.returncode == 0:
         present = set(listed.stdout.decode("utf-8", "surrogateescape").splitlines())
+        if name.startswith("refs/") and name in present:
+            # a full ref that exists is itself: git takes it first, and no ref pushed under
+            # another name (a tag `refs/remotes/origin/main`) can shadow it
+            return [name]
         found += [c for c in dict.fromkeys(candidates) if c in present and c not in found]
     if found and _HEX.fullmatch(name):
         objects = git("rev-parse", f"--disambiguate={name}")

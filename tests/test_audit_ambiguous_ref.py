@@ -133,3 +133,25 @@ def test_a_pseudo_ref_shadowed_by_a_tag_is_refused_with_the_command_that_removes
     done = run_goalfile("audit", "--against", "HEAD", cwd=repo)
     assert done.returncode != 2, done.stdout + done.stderr
     assert "ambiguous" not in done.stderr
+
+
+def test_a_tag_named_as_the_full_ref_does_not_shadow_it(tmp_path: Path) -> None:
+    """A tag `refs/remotes/origin/main` (ref `refs/tags/refs/remotes/origin/main`) made the
+    full ref the CI recipe names "ambiguous", with a fix that was the same command: every audit
+    failed. git takes an existing full ref as itself first; so does audit."""
+    ci = attacked(tmp_path)
+    git(ci, "tag", "refs/remotes/origin/main", "HEAD")
+    assert "refs/tags/refs/remotes/origin/main" in git(ci, "for-each-ref", "--format=%(refname)")
+    for against in ("refs/remotes/origin/main", "refs/remotes/origin/main~0"):
+        done = run_goalfile("audit", "--against", against, cwd=ci)
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "ambiguous" not in done.stderr
+        assert "contract-change-unapproved" in done.stdout
+        assert "`test -f ok` → `true`" in done.stdout
+    # a full ref that is not there is still read no other way without saying so
+    git(ci, "update-ref", "-d", "refs/remotes/origin/main")
+    git(ci, "update-ref", "refs/heads/refs/remotes/origin/main", "HEAD")
+    refused = run_goalfile("audit", "--against", "refs/remotes/origin/main", cwd=ci)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "ambiguous" in refused.stderr
+    assert "--against refs/remotes/origin/main`" not in refused.stderr
