@@ -226,6 +226,7 @@ def audit_goal(
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
     findings += setting_findings(goal)
+    findings += reading_findings(goal)
     findings += record_findings(goal, current)
     findings += status_findings(goal, current)
     findings += impossible_findings(goal)
@@ -267,6 +268,24 @@ def setting_findings(goal: Goal) -> list[AuditFinding]:
                     )
                 )
     return found
+
+
+def reading_findings(goal: Goal) -> list[AuditFinding]:
+    """A contract that reads otherwise than it runs (lint's ``lone-cr`` and
+    ``rendered-differs`` errors): a reviewer of the pull request approves what GitHub shows,
+    and goalfile runs something else, so the audit fails on it as every command refuses it."""
+    from goalfile.lint import reading_findings as lint_findings
+
+    return [
+        AuditFinding(
+            code=found.code or "rendered-differs",
+            path=goal.path,
+            line=found.line,
+            message=found.message,
+            hint=found.hint or "",
+        )
+        for found in lint_findings(goal)
+    ]
 
 
 # --- status against the ledger ------------------------------------------------------------

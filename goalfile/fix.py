@@ -3,7 +3,9 @@ canonical form. Pure: goal in, text out.
 
 - a code span cut by an unescaped ``|`` gets the ``|`` written ``\\|``;
 - a deterministic row's ``check`` or ``expected`` whose source differs from what Markdown
-  shows (a backslash escape, emphasis) is put in a code span of what it shows;
+  shows (a backslash escape, emphasis) is put in a code span of what it shows, and so is one
+  that GitHub shows otherwise than goalfile reads it (struck-out text, a link whose reference
+  only the ledger defines: :mod:`goalfile.gfmview`), as goalfile reads it;
 - each lone carriage return (one that ends no line) is written as a line break, which is how
   Markdown reads it, so goalfile's lines are those every Markdown view shows;
 - an accepted synonym in ``expected`` (``exits 0``, ``exit code 0``, ``empty``, a ``,`` between
@@ -78,11 +80,22 @@ def fix_goal(goal: Goal) -> Fixed:
         )
     lines = goal.text.split("\n")
     table = _padded_table(goal, lines)
+    in_ledger: frozenset[str] | None = None
     for row in goal.criteria:
         index = row.line - 1
         if not 0 <= index < len(lines):
             continue
-        new, what = _fix_row(row, lines[index])
+        differs: set[str] = set()
+        if row.kind is Kind.DETERMINISTIC:
+            from goalfile.gfmview import difference, ledger_labels
+
+            for name, cell in row.cells:
+                if name in ("check", "expected"):
+                    if "[" in cell and in_ledger is None:
+                        in_ledger = ledger_labels(goal.text)
+                    if difference(cell, goal.link_labels, in_ledger or ()) is not None:
+                        differs.add(name)
+        new, what = _fix_row(row, lines[index], differs)
         if new != lines[index]:
             lines[index] = new
             changes += [Change(line=row.line, row=row.id, change=item) for item in what]
@@ -118,7 +131,9 @@ def _pad(block: Sequence[str]) -> list[str] | None:
     return ledger.table_lines(cells[0], cells[2:], rule=cells[1])
 
 
-def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:
+def _fix_row(row: Criterion, line: str, differs: set[str]) -> tuple[str, list[str]]:
+    """The row's line rewritten; ``differs``: the cells GitHub shows otherwise than goalfile
+    reads them (they are put in a code span of what goalfile reads, as a changed source is)."""
     cr = "\r" if line.endswith("\r") else ""
     source = line.removesuffix("\r")
     names = [name for name, _ in row.cells]
@@ -135,7 +150,9 @@ def _fix_row(row: Criterion, line: str) -> tuple[str, list[str]]:
             ("check", row.check, row.source_check),
             ("expected", row.expected, row.source_expected),
         ):
-            if name in names and typed and meant.strip() != typed.strip():
+            if name in names and (
+                (typed and meant.strip() != typed.strip()) or (name in differs and meant.strip())
+            ):
                 pos = names.index(name)
                 cells[pos] = f" {ledger.code_span(meant.strip())} "
                 what.append(f"{name} `{typed.strip()}` put in a code span as it reads")

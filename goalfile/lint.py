@@ -14,6 +14,7 @@ from goalfile.shellword import revision_word, shell_word
 
 if TYPE_CHECKING:
     from goalfile.expect import Expectation
+    from goalfile.gfmview import Difference
     from goalfile.unseen import Unseen
 
 PLACEHOLDER = "FILL IN"
@@ -31,6 +32,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *goal.problems,
         *_row_findings(goal),
         *_unseen_findings(goal),
+        *_rendering_findings(goal),
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
         *_heading_findings(goal),
@@ -614,6 +616,55 @@ def _unseen_findings(goal: Goal) -> Iterable[Finding]:
             found_chars = unseen.find(value, words=not (prose and name == "expected"))
             if found_chars:
                 yield _unseen_finding(goal, row, label, name, value, found_chars)
+
+
+def _rendering_findings(goal: Goal) -> Iterable[Finding]:
+    """Deterministic cells that GitHub shows otherwise than goalfile reads them (GFM
+    strikethrough, a link whose reference only the ledger defines): see :mod:`goalfile.gfmview`."""
+    from goalfile.gfmview import difference, ledger_labels
+
+    miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
+    in_ledger: frozenset[str] | None = None
+    for row in goal.criteria:
+        if row.line in miscounted or row.kind is not Kind.DETERMINISTIC:
+            continue
+        for name, cell in row.cells:
+            if name not in ("check", "expected"):
+                continue
+            if "[" in cell and in_ledger is None:
+                in_ledger = ledger_labels(goal.text)
+            found = difference(cell, goal.link_labels, in_ledger or ())
+            if found is not None:
+                yield _rendering_finding(goal, row, name, cell, found)
+
+
+def _rendering_finding(
+    goal: Goal, row: Criterion, name: str, cell: str, found: Difference
+) -> Finding:
+    runs = "runs" if name == "check" else "judges by"
+    if found.struck:
+        shown = f"with {listed([inline_code(s) for s in found.struck])} struck out (GFM "
+        shown += "strikethrough: read as deleted)"
+    else:
+        shown = f"as {inline_code(found.shown)} (a link whose label a definition in the ledger "
+        shown += "defines)"
+    return Finding(
+        severity=Severity.ERROR,
+        line=row.line,
+        code="rendered-differs",
+        message=f"{row.id or 'row'}: the {name} {inline_code(cell)} shows on GitHub {shown}, but "
+        f"goalfile {runs} {inline_code(found.read)}",
+        hint=f"`goalfile lint --fix {shell_word(goal.path)}` writes the {name} as one code span "
+        f"of what goalfile {runs}, which every view shows as written; or rewrite the cell as "
+        "you mean it, in a code span",
+    )
+
+
+def reading_findings(goal: Goal) -> Iterable[Finding]:
+    """The errors of a contract that reads otherwise than it runs, for `audit`: lone carriage
+    returns (``lone-cr``) and cells GitHub shows otherwise (``rendered-differs``)."""
+    yield from (p for p in goal.problems if p.code == "lone-cr")
+    yield from _rendering_findings(goal)
 
 
 def _hidden_markup(cell: str) -> list[str]:

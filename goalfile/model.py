@@ -144,6 +144,9 @@ class Goal:
     newline: str = "\n"
     key_lines: tuple[tuple[str, int], ...] = ()  # frontmatter key (dotted for budget.*) -> line
     problems: tuple[Finding, ...] = ()  # what reading the file found wrong; see goalfile.lint
+    # the link reference labels the body defines outside the ledger (normalised, as markdown-it
+    # keys them): cells are read with all of them, as every Markdown view reads them
+    link_labels: frozenset[str] = frozenset()
 
     def criterion(self, cid: str) -> Criterion | None:
         for row in self.criteria:

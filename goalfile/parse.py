@@ -121,6 +121,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
         criteria=body.criteria,
         sections=body.sections,
         problems=tuple(problems),
+        link_labels=body.link_labels,
         **fields,
     )
 
@@ -732,6 +733,7 @@ class _Body:
         self.source_non_goals: tuple[str, ...] = ()
         self.criteria: tuple[Criterion, ...] = ()
         self.sections: tuple[Section, ...] = ()
+        self.link_labels: frozenset[str] = frozenset()
 
 
 # each run of `\r` that ends a line, from its first: a search that tried each `\r` of a long
@@ -763,7 +765,10 @@ def _read_body(
             pieces.append((total - 1 - text.count("\n", end), total))  # the lines after it
     body = _Body()
     criteria_table: list[Token] | None = None
-    criteria_env: dict[str, Any] = {}
+    # the link references of every piece, the first definition of a label winning as in
+    # CommonMark: a Markdown view resolves a cell's `[text][label]` with a definition anywhere
+    # in the document (one after the ledger too), so goalfile reads the cells with all of them
+    references: dict[str, Any] = {}
     non_goals: list[str] = []
     source_non_goals: list[str] = []
     criteria_locate: _Locate | None = None
@@ -774,6 +779,8 @@ def _read_body(
         # markdown-it's lines are mapped back to the file's (the file is refused: `lone-cr`)
         locate = _Locate(source, start) if "\r" in source else None
         tokens = _markdown().parse(source, env)
+        for label, target in env.get("references", {}).items():
+            references.setdefault(label, target)
         current = ""
         index = 0
         while index < len(tokens):
@@ -796,7 +803,6 @@ def _read_body(
                     if inner.type == "table_close":
                         break
                 criteria_table = table
-                criteria_env = env
                 criteria_locate = locate
             elif (
                 token.type == "inline"
@@ -854,9 +860,10 @@ def _read_body(
             )
         )
     else:
-        body.criteria = tuple(
-            _criteria(criteria_table, problems, lines, path, criteria_env, criteria_locate)
-        )
+        env = {"references": references} if references else {}
+        rows = _criteria(criteria_table, problems, lines, path, env, criteria_locate)
+        body.criteria = tuple(rows)
+    body.link_labels = frozenset(references)
     return body
 
 
@@ -1356,8 +1363,8 @@ def _criteria(
 ) -> Iterator[Criterion]:
     """The rows of the criteria table, one at a time: the header's inline tokens name the
     columns, and each body row's cells come as text from :data:`TABLE_ROWS`; a cell is read
-    as Markdown (with the link references ``env`` of its part of the file) only when its
-    meaning needs it."""
+    as Markdown (with the link references ``env`` of the whole body outside the ledger) only
+    when its meaning needs it."""
     header: list[Token] = []
     header_line = 0
     body: Token | None = None
@@ -1503,6 +1510,13 @@ def _check_text(
     if as_rendered:
         return rendered(token).strip(), False
     return cell.strip(), False
+
+
+def read_cell(cell: str, env: Mapping[str, Any]) -> tuple[str, bool]:
+    """A deterministic row's ``check`` or ``expected`` cell as goalfile reads it with the link
+    references ``env``: the content of one code span (and True), else the text Markdown shows
+    (and False)."""
+    return _check_text(cell, env, as_rendered=True)
 
 
 def _inline(content: str, env: Mapping[str, Any]) -> Token:

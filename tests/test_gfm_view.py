@@ -1,0 +1,147 @@
+"""A criteria cell GitHub shows otherwise than goalfile reads it is refused: GFM strikethrough
+(``~~text~~``, ``~text~``: drawn struck out, read as deleted) and a link whose reference
+definition is somewhere goalfile does not read Markdown (the ledger). A definition after the
+ledger applies to the cells as in every Markdown view. Real goalfile processes on real files;
+markdown-it with GFM strikethrough (goalfile's own dependency) stands for GitHub's view."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import clean_env, run_goalfile
+from markdown_it import MarkdownIt
+
+HEAD = """---
+slug: d
+status: draft
+created: 2026-12-02
+budget:
+  iterations: 5
+  tokens: null
+iterations_used: 0
+tokens_used: 0
+---
+# Goal: the build leaves `ok`
+
+## Non-goals
+- `tests/` stays unchanged.
+
+## Acceptance criteria
+| id | criterion | check | expected |
+|----|-----------|-------|----------|
+"""
+TAIL = """
+## Plan
+
+## Token accounting
+
+## Iterations
+{ledger}
+## Lessons
+{lessons}"""
+
+
+def goal(tmp_path: Path, row: str, *, ledger: str = "", lessons: str = "") -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True, env=clean_env())
+    (tmp_path / "goals").mkdir()
+    path = tmp_path / "goals" / "d.md"
+    path.write_text(HEAD + row + "\n" + TAIL.format(ledger=ledger, lessons=lessons), "utf-8")
+    return path
+
+
+def shown(path: Path) -> str:
+    """C1's check cell as GitHub renders it (GFM strikethrough, one or two tildes)."""
+    md = MarkdownIt("commonmark", {"strikethrough_single_tilde": True})
+    html = md.enable(["table", "strikethrough"]).render(path.read_text("utf-8").split("---", 2)[2])
+    found = re.search(r"<td>C1</td>\s*<td>[^<]*</td>\s*<td>(.*?)</td>", html, re.S)
+    assert found is not None, html
+    return found.group(1)
+
+
+def findings(path: Path, code: str) -> list[dict[str, object]]:
+    done = run_goalfile("lint", "--json", "goals/d.md", cwd=path.parent.parent)
+    found = json.loads(done.stdout)["files"][0]["findings"]
+    return [f for f in found if f["code"] == code]
+
+
+CASES = {
+    "strikethrough": ("| C1 | ok | test -f ok ~~\\|\\| : #~~ | exit 0 |", "", "<s>|| : #</s>"),
+    "single tilde": ("| C1 | ok | test -f ok ~\\|\\| : #~ | exit 0 |", "", "<s>|| : #</s>"),
+    "definition in the ledger": (
+        "| C1 | ok | test -f ok [][ \\|\\| : ] | exit 0 |",
+        "\n[ || : ]: #\n",
+        '<a href="#"></a>',
+    ),
+    "definition in a quote in the ledger": (
+        "| C1 | ok | test -f ok [][ \\|\\| : ] | exit 0 |",
+        "\n> [ || : ]: #\n",
+        '<a href="#"></a>',
+    ),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_cell_github_shows_otherwise_is_refused_until_fixed(tmp_path: Path, case: str) -> None:
+    row, ledger, markup = CASES[case]
+    path = goal(tmp_path, row, ledger=ledger)
+    assert markup in shown(path)
+    before = path.read_bytes()
+
+    found = findings(path, "rendered-differs")
+    assert [(f["severity"], f["line"]) for f in found] == [("error", 19)], found
+    assert str(found[0]["hint"]).startswith("`goalfile lint --fix goals/d.md`")
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/d.md", cwd=tmp_path)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert "goals/d.md:19:" in done.stderr and "shows on GitHub" in done.stderr
+    audit = run_goalfile("audit", "--json", "goals/d.md", cwd=tmp_path)
+    assert audit.returncode == 1, audit.stdout + audit.stderr
+    assert '"rendered-differs"' in audit.stdout
+    assert path.read_bytes() == before
+
+    # the printed fix shows the whole command in a code span, which runs as it shows
+    fixed = run_goalfile("lint", "--fix", "goals/d.md", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert "<s>" not in shown(path) and "<a " not in shown(path)
+    command = re.sub(r"<[^>]+>", "", shown(path)).replace("&amp;", "&")
+    assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
+    verify = run_goalfile("verify", "goals/d.md", cwd=tmp_path)
+    assert f"C1 started: {command}" in verify.stderr + verify.stdout, verify.stderr
+
+
+def test_a_definition_after_the_ledger_applies_as_in_every_view(tmp_path: Path) -> None:
+    """The definition under ## Lessons makes `[][ || : ]` an empty link in every view, and so
+    for goalfile: it runs `test -f ok`, which fails, where it ran `test -f ok [][ || : ]`."""
+    path = goal(
+        tmp_path, "| C1 | ok | test -f ok [][ \\|\\| : ] | exit 0 |", lessons="\n[ || : ]: #\n"
+    )
+    assert shown(path) == 'test -f ok <a href="#"></a>'
+    assert findings(path, "rendered-differs") == []
+    assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
+    verify = run_goalfile("verify", "goals/d.md", cwd=tmp_path)
+    assert verify.returncode == 1, verify.stdout + verify.stderr
+    assert verify.stdout.rstrip().endswith("C1 unmet; status: active")
+    assert "C1 started: test -f ok\n" in verify.stderr + verify.stdout
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| C1 | ok | `git diff --quiet HEAD~1 HEAD~2` | exit 0 |",
+        '| C1 | ok | `test -f ok ~~x~~` | `exit 0; stdout lacks "[x]"` |',
+        "| C1 | ok | ls ~/a ~/b | exit 0 |",
+        "| C1 | ok | `[ -f ok ]` | exit 0 |",
+        '| C1 | ok | [ -f ok ] | exit 0; stdout lacks "[x]" |',
+    ],
+)
+def test_cells_that_show_as_they_run_are_not_flagged(tmp_path: Path, row: str) -> None:
+    """Tildes and brackets in a code span, tildes that open no strikethrough, and brackets no
+    definition anywhere makes a link; goalfile-written ledger lines hold `]:` too."""
+    ledger = "\n```text\n    x[0]: 1\n```\n| [x]: y |\n"
+    path = goal(tmp_path, row, ledger=ledger)
+    assert findings(path, "rendered-differs") == []
+    assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
