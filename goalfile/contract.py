@@ -332,10 +332,58 @@ def require_approval(goal: Goal) -> None:
     raise Refused(
         f"{goal.path} has {missing}: the goal tools run the checks only of a goal a person "
         "approved with `goalfile activate` (an approval entry in the ledger and the "
-        "`contract:` pin it writes); nothing was run",
+        "`contract:` pin it writes, committed); nothing was run",
         file=goal.path,
         line=goal.key_line("contract") or goal.key_line("status"),
-        hint=f"have a person read the checks and approve them, outside the tools, with {approve}",
+        hint=f"have a person read the checks, approve them, outside the tools, with {approve}, "
+        f"and commit the goal file: `{commit_command(goal.path)}`",
+    )
+
+
+def commit_command(path: str) -> str:
+    """The command that commits the goal file at ``path`` alone (a new file too)."""
+    word = shell_word(path)
+    return f"git add -- {word} && git commit -m 'Approve the goal checks' -- {word}"
+
+
+def require_committed_approval(goal: Goal, committed: str | None, *, shown: str) -> None:
+    """Refuse a contract no commit approved: the tools an agent calls run only the rows that the
+    newest approval entry of the goal file as HEAD holds it (``committed``, None when HEAD holds
+    no such file) records. An approval entry is text: an agent that can only write files could
+    write one, and copy the digests it needs from goalfile's own refusals; a commit it cannot
+    make without a shell. ``shown`` names the file as HEAD holds it (relative to the top level)."""
+    current = digest(goal)
+    hint = (
+        "have a person read the checks and the approval entry, and commit the goal file: "
+        f"`{commit_command(goal.path)}` (checks the person does not approve: "
+        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT` first)"
+    )
+    try:
+        approval = last_approval(committed, path=f"HEAD:{shown}") if committed else None
+    except GoalfileError:
+        approval = None
+    if approval is None:
+        where = "HEAD holds no such file" if committed is None else "HEAD's copy has none"
+        raise Refused(
+            "the goal tools run the checks only of a contract whose approval entry is "
+            f"committed, and {where} ({shown}); nothing was run",
+            file=goal.path,
+            line=goal.key_line("contract") or goal.key_line("status"),
+            hint=hint,
+        )
+    entry, approved = approval
+    named = short(approved.digest()) if approved is not None else entry.contract
+    if named == short(current):
+        return
+    raise Refused(
+        "the goal tools run the checks only of a contract whose approval entry is "
+        f"committed, and the criteria differ from those HEAD's copy approved (`Iteration "
+        f"{entry.iteration} ({entry.date}) by {entry.by}`); nothing was run",
+        file=goal.path,
+        line=goal.key_line("contract") or goal.key_line("status"),
+        hint="have a person read the checks, approve the changed ones with `goalfile activate "
+        f"--reapprove {shell_word(goal.path)} --reason TEXT`, and commit the goal file: "
+        f"`{commit_command(goal.path)}`",
     )
 
 

@@ -64,7 +64,8 @@ TOOLS: tuple[ToolSpec, ...] = (
         description=(
             "Run every check of the goal as a real process and record the verdicts in its "
             "ledger (`goalfile verify --json`). The goal is met only when this says so. "
-            "`no_write`: run the checks on a goal of any status and write nothing."
+            "`no_write`: run the checks on a goal of any status and write nothing. Runs only "
+            "a goal whose approval (`goalfile activate`) is committed in git."
         ),
         input_schema={
             "type": "object",

@@ -205,9 +205,8 @@ in_project_option = click.option(
     "in_project_flag",
     is_flag=True,
     help="Refuse a goal file that is not one of this project's (one `goalfile status` lists, "
-    "under goals/ or .zetetic/goals/ of the repository), and for verify and review one no "
-    "person approved with activate (no approval entry or no `contract:` pin): what the MCP "
-    "and pi tools pass.",
+    "under goals/ or .zetetic/goals/ of the repository), and for verify and review one whose "
+    "criteria no approval entry committed at HEAD records: what the MCP and pi tools pass.",
 )
 
 
@@ -222,10 +221,14 @@ def in_project(paths: tuple[str, ...] | list[str], wanted: bool, *, approved: bo
     for path in paths:
         project_goal(path=path, ctx=ctx)
         if approved:
-            from goalfile.contract import require_approval
+            from goalfile.commands.focus import committed_copy
+            from goalfile.contract import require_approval, require_committed_approval
             from goalfile.files import load_goal
 
-            require_approval(load_goal(path))
+            goal = load_goal(path)
+            require_approval(goal)
+            committed, shown = committed_copy(path=path, ctx=ctx)
+            require_committed_approval(goal, committed, shown=shown)
 
 
 class _Group(click.Group):

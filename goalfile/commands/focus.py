@@ -171,6 +171,27 @@ def project_goal(*, path: str, ctx: Context) -> None:
         raise UsageError(f"{path} is not a goal file {rule}", hint=hint)
 
 
+def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:
+    """The goal file at ``path`` as HEAD holds it (None when HEAD holds no such file, or git
+    cannot say), and its path relative to the repository's top level. Read as committed: no
+    replace refs, no filters."""
+    from goalfile.run import GitUnreadable, git_blobs
+
+    root = repository_top(ctx.cwd) or ctx.cwd
+    resolved = (ctx.cwd / Path(path).expanduser()).resolve()
+    try:
+        relative = resolved.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None, path
+    try:
+        [blob] = git_blobs(str(root), [f"HEAD:{relative}"])
+    except (GitUnreadable, OSError):
+        return None, relative
+    if blob is None:
+        return None, relative
+    return blob.decode("utf-8", "replace"), relative
+
+
 def set_focus(*, path: str, ctx: Context) -> FocusResult:
     root = _root(ctx)
     relative, goal = accepted(root, ctx.cwd / path, shown=path)

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import git
 from fake_chat import ChatServer, pi_tokens
 from fake_gemini import Call, GeminiServer, declared_tools, gemini_tokens
 from fake_model import FakeModel, Say, Script, Shell, Turn, Usage, fix_after_feedback, never_fix
@@ -216,6 +217,9 @@ def _mcp_script(turn: Turn) -> Any:
 
 def test_gemini_calls_a_goalfile_mcp_tool(isolation: Isolation, tmp_path: Path) -> None:
     repo = goal_repo(tmp_path)
+    # the tools run only checks a commit approved (docs/trust.md)
+    git(repo, "add", "--", GOAL)
+    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", GOAL)
     goalfile_ok("init", "--mcp", cwd=repo)
     goalfile_ok("pause", GOAL, cwd=repo)  # the AfterAgent hook then lets the turn end at once
     host = Host(
@@ -265,6 +269,13 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
         "--activate", cwd=repo,
     )  # fmt: skip
     goalfile_ok("focus", GOAL, cwd=repo)
+    # the tools run only checks a commit approved (docs/trust.md)
+    git(repo, "add", "--", "goals")
+    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", "goals")
+    # a goal the agent wrote under goals/ with an approval entry of its own making (docs/trust.md)
+    forged = (repo / GOAL).read_text(encoding="utf-8").replace("slug: demo", "slug: forged", 1)
+    forged = forged.replace("test -f done.txt", f"pwd > {tmp_path}/FORGED")
+    (repo / "goals" / "forged.md").write_text(forged, encoding="utf-8")
     # a goal file the agent could write beside the project: its check must never run
     outside = tmp_path / "outside"
     goalfile_ok(
@@ -276,6 +287,7 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
         Call("goal_get", {}),
         Call("goal_verify", {"path": "../outside/x.md", "no_write": True}),
         Call("goal_verify", {"path": GOAL, "no_write": True}),
+        Call("goal_verify", {"path": "goals/forged.md", "no_write": True}),
         Call("goal_block", {"path": GOAL, "reason": "the API is down", "tried": ["a mirror"]}),
         # a focus only narrows the active goals: with the focused goal blocked, the other
         # active goal would hold the agent, so it is blocked too (ledgered)
@@ -284,14 +296,18 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
     ]
 
     def script(turn: Turn) -> Any:
+        if len(plan) == 3:  # the forged goal's answer is in: gone before the hook looks
+            (repo / "goals" / "forged.md").unlink(missing_ok=True)
         return plan.pop(0) if plan else Say("Done.")
 
     host = Host(name="pi", cli=install_cli(PI), server=ChatServer, tokens=pi_tokens)
     session = host.session(repo, script, isolation)
     requests = session.server.agent_requests()
     outputs = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]
-    assert len(outputs) == 5, session.run.explain()
-    listed, refused, verified, blocked, _ = outputs
+    assert len(outputs) == 6, session.run.explain()
+    listed, refused, verified, forged_answer, blocked, _ = outputs
+    assert "whose approval entry is committed, and HEAD holds no such file" in forged_answer
+    assert not (tmp_path / "FORGED").exists(), forged_answer
     assert "../outside/x.md" in refused, refused
     assert "only a goal file of this project that `goalfile status` lists" in refused, refused
     assert not (outside / "RAN").exists()
