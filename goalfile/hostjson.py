@@ -14,7 +14,9 @@ timeout in milliseconds::
 pi has no hook settings: its hook is an extension file (see goalfile.pi_extension).
 
 The merge keeps every existing key and hook (in their order), adds one matcher group only when
-no ``goalfile hook stop`` command is registered yet, and writes nothing when nothing changes.
+no goalfile Stop hook that holds the agent is registered yet (a command that only holds the
+words ``goalfile hook stop`` is replaced: goalfile.hookshape), and writes nothing when nothing
+changes.
 A file that is not valid JSON is reported with its line and column and left untouched. Writes
 are atomic (a temporary file in the same folder, then a rename), keep the file's mode and its
 indentation.
@@ -27,7 +29,7 @@ import math
 import os
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -80,6 +82,12 @@ def settings_path(root: Path, agent: HostAgent) -> Path:
     return root / SETTINGS[agent]
 
 
+def goal_file_at(root: Path) -> Callable[[str], bool]:
+    """Whether a Stop hook's ``--goal`` value names a file, as the hook resolves it (against
+    the repository's top level)."""
+    return lambda value: (root / Path(value).expanduser()).is_file()
+
+
 def hook_command(agent: HostAgent) -> str:
     return f"goalfile hook stop --agent {agent.value}"
 
@@ -119,9 +127,19 @@ def is_ours(command: object) -> bool:
 
 
 def merge_stop_hook(
-    document: object, *, agent: HostAgent, timeout: int = HOOK_TIMEOUT, file: str = ""
+    document: object,
+    *,
+    agent: HostAgent,
+    timeout: int = HOOK_TIMEOUT,
+    file: str = "",
+    goal_exists: Callable[[str], bool] | None = None,
 ) -> tuple[dict[str, object], bool]:
     """The settings with our Stop hook registered, and whether anything had to change.
+
+    A goalfile Stop hook that would not hold the agent (:mod:`goalfile.hookshape`: a command
+    that only holds the words, an entry run in the background) does not count as registered:
+    it is taken out, and the hook registered in its place (its sound options kept).
+    ``goal_exists`` says whether a ``--goal`` value names a goal file (none does without it).
 
     Pure: ``document`` is not modified. Raises :class:`SettingsError` when the existing shape
     leaves no place for the hook (``hooks`` or ``hooks.Stop`` of the wrong type).
@@ -150,12 +168,6 @@ def merge_stop_hook(
             file=file or None,
             hint=f'"{event}" is a list of matcher groups: [{{"hooks": [...]}}]',
         )
-    for group in groups:
-        inner = group.get("hooks") if isinstance(group, dict) else None
-        if isinstance(inner, list) and any(
-            isinstance(h, dict) and _is_ours(h.get("command")) for h in inner
-        ):
-            return merged, False
     ours: dict[str, object] = {
         "type": "command",
         "command": hook_command(agent),
@@ -163,6 +175,16 @@ def merge_stop_hook(
     }
     if agent is HostAgent.GEMINI:  # a name for its listing; the timeout in milliseconds
         ours = {"name": "goalfile", **ours, "timeout": timeout * 1000}
+    from goalfile import hookshape
+
+    exists = goal_exists or (lambda _: False)
+    sound, faults = hookshape.review(merged, agent, goal_exists=exists)
+    if faults:  # one that never answers is not registered: it is replaced (hookshape)
+        mended = hookshape.repaired(merged, agent, goal_exists=exists, fresh=ours)
+        assert mended is not None
+        return mended, True
+    if sound:
+        return merged, False
     merged["hooks"] = {**hooks, event: [*groups, {"hooks": [ours]}]}
     return merged, True
 
@@ -295,7 +317,9 @@ def register_stop_hook(
     """Merge the Stop hook into the host's settings file under ``root``."""
     path = settings_path(root, agent)
     document, text = load(path)
-    merged, changed = merge_stop_hook(document, agent=agent, timeout=timeout, file=str(path))
+    merged, changed = merge_stop_hook(
+        document, agent=agent, timeout=timeout, file=str(path), goal_exists=goal_file_at(root)
+    )
     if changed and not dry_run:
         write_atomic(path, render(merged, like=text or ""))
     return Registration(agent=agent, path=str(path), changed=changed, created=text is None)

@@ -128,6 +128,8 @@ def test_an_existing_goalfile_hook_is_not_added_twice(fresh: Path) -> None:
             "timeout": 300}]}]}}  # fmt: skip
     text = json.dumps(mine)
     (fresh / CODEX).write_text(text, encoding="utf-8")
+    (fresh / "goals").mkdir(exist_ok=True)  # --goal names a goal file that is there
+    (fresh / "goals" / "a.md").write_text("# Goal: a\n", encoding="utf-8")
     done = run_goalfile("init", "--no-goal", "--no-skills", cwd=fresh)
     assert done.returncode == 0, done.stderr
     assert (fresh / CODEX).read_text("utf-8") == text

@@ -199,13 +199,25 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
     "where they name none (the host's default is lower), the --timeout is written as the "
     "host's timeout. Then check as usual.",
 )
+@click.option(
+    "--fix-hooks",
+    is_flag=True,
+    help="First make each goalfile Stop hook a host reads one that holds the agent: a hook "
+    "whose command only holds the words `goalfile hook stop` (`> /dev/null`, `echo ...`, "
+    '`exit 0; ...`, a --goal naming no file), or whose entry runs it otherwise ("async"), '
+    'is taken out and the hook registered in its place; Claude Code\'s "disableAllHooks" is '
+    "taken out of its settings files. Then check as usual.",
+)
 @json_option
 @boundary
-def doctor(fix_timeouts: bool, as_json: bool) -> int:
+def doctor(fix_timeouts: bool, fix_hooks: bool, as_json: bool) -> int:
     """Check that each host will really hold its agent to the goal in this repository.
 
     For Claude Code, Codex and Gemini CLI: the hook file is there, valid, and registers
-    `goalfile hook stop`; `goalfile` is on the PATH the host passes to its hooks; for Codex, the
+    `goalfile hook stop` in the one shape that holds the agent (`[PATH/]goalfile hook stop`
+    and its own options, nothing the shell reads as more than words, no "async" entry; in
+    every settings file the host reads, and no "disableAllHooks" for Claude Code); `goalfile`
+    is on the PATH the host passes to its hooks; for Codex, the
     hook is trusted in config.toml (asked of `codex app-server`; without `codex` on PATH:
     "cannot tell"); the time each host gives a goalfile Stop hook (in the project's and the
     user's settings) is not below the hook's own --timeout, since a host kills a hook at its
@@ -217,7 +229,7 @@ def doctor(fix_timeouts: bool, as_json: bool) -> int:
     from goalfile.commands.doctor import Health
     from goalfile.commands.doctor import doctor as run
 
-    result = run(ctx=context(), fix=fix_timeouts)
+    result = run(ctx=context(), fix=fix_timeouts, fix_hooks_too=fix_hooks)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

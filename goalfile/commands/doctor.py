@@ -8,6 +8,11 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   is there, is valid JSON and registers ``goalfile hook stop``; for Codex, a Stop hook declared
   in a ``config.toml`` (the project's ``.codex/config.toml`` or the user's) counts as well, and
   one declared in more than one of its files is a problem: Codex runs each of them;
+* each goalfile Stop hook, in every settings file a host reads hooks from, is in the one
+  shape that runs goalfile's hook and hands its answer to the host (:mod:`goalfile.hookshape`:
+  not ``goalfile hook stop > /dev/null``, ``echo goalfile hook stop``, an ``"async"`` entry),
+  and no Claude Code settings file sets ``disableAllHooks``; ``goalfile doctor --fix-hooks``
+  repairs them;
 * the program the registered command starts (``goalfile``) is on the PATH the host will use
   (this process's PATH: hosts pass theirs on to hooks);
 * Codex only: the hook is trusted in the user's ``config.toml``; Codex skips an untrusted
@@ -33,12 +38,13 @@ import os
 import re
 import shlex
 import shutil
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from goalfile import codexconfig, files, hostjson, hosttimeouts
+from goalfile import codexconfig, files, hookshape, hostjson, hosttimeouts
 from goalfile.commands.context import Context
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
@@ -52,6 +58,7 @@ SCHEMA_VERSION = 1
 INIT_HOOKS = "goalfile init --no-goal --no-skills"
 TRUST_CODEX = "goalfile init --no-goal --no-skills --trust-codex"
 FIX_TIMEOUTS = "goalfile doctor --fix-timeouts"
+FIX_HOOKS = "goalfile doctor --fix-hooks"
 
 
 class Health(StrEnum):
@@ -155,8 +162,21 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
             )
         ], []
     commands = _registered(document, hostjson.EVENT[agent])
+    sound, _ = hookshape.review(document, agent, goal_exists=hostjson.goal_file_at(root))
     if agent is HostAgent.CODEX:
-        return _codex_hook_findings(root, ctx, path, commands, text is None)
+        return _codex_hook_findings(root, ctx, path, commands, text is None, bool(sound))
+    if commands and not sound:
+        return [
+            Finding(
+                host=host,
+                check="hook",
+                health=Health.PROBLEM,
+                detail=f"{shown} registers no Stop hook that answers {agent.value}: each "
+                "`goalfile hook stop` command there is one that never holds the agent (named "
+                "below)",
+                fix=FIX_HOOKS,
+            )
+        ], commands
     if text is None or not commands:
         what = "does not exist" if text is None else "does not register `goalfile hook stop`"
         return [
@@ -173,7 +193,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
 
 
 def _codex_hook_findings(
-    root: Path, ctx: Context, project: Path, commands: list[str], missing: bool
+    root: Path, ctx: Context, project: Path, commands: list[str], missing: bool, sound: bool
 ) -> tuple[list[Finding], list[str]]:
     """Codex: the Stop hook in any file Codex reads hooks from (``.codex/hooks.json``, whose
     ``commands`` are given, a ``config.toml``, the user's ``hooks.json``); a problem when no
@@ -201,6 +221,10 @@ def _codex_hook_findings(
         mine = _registered(document, hostjson.EVENT[HostAgent.CODEX])
         if mine:
             declared[path] = mine
+        good, _ = hookshape.review(
+            document, HostAgent.CODEX, goal_exists=hostjson.goal_file_at(root)
+        )
+        sound = sound or bool(good)
     shown = _shown(project, ctx)
     if not declared:
         what = "does not exist" if missing else "does not register `goalfile hook stop`"
@@ -227,6 +251,17 @@ def _codex_hook_findings(
                 f"{len(declared)} times",
                 hint="keep one: delete the goalfile Stop hook from all but one of "
                 + ", ".join(names),
+            )
+        )
+    elif not sound:
+        found.append(
+            Finding(
+                host="codex",
+                check="hook",
+                health=Health.PROBLEM,
+                detail=f"{names[0]} registers no Stop hook that answers codex: each `goalfile "
+                "hook stop` command there is one that never holds the agent (named below)",
+                fix=FIX_HOOKS,
             )
         )
     else:
@@ -496,6 +531,150 @@ def _invalid(folder: Path, name: str) -> str | None:
     return None
 
 
+# --- the shape of each hook: does it run goalfile's and pass its answer through? -----------
+
+
+def shape_findings(root: Path, ctx: Context) -> list[Finding]:
+    """A problem for each goalfile Stop hook, in every settings file a host reads hooks from,
+    that would not hold the agent (:mod:`goalfile.hookshape`), and for Claude Code's
+    ``disableAllHooks`` in any of its settings files (it then runs no hook at all)."""
+    found: list[Finding] = []
+    exists = hostjson.goal_file_at(root)
+    for agent in hostjson.SETTINGS:
+        event = hostjson.EVENT[agent]
+        for path in settings_files(root, agent, ctx.env):
+            shown = _shown(path, ctx)
+            try:
+                document, text = _load(path)
+            except GoalfileError:
+                continue  # named by the hook and timeout checks
+            if agent is HostAgent.CLAUDE and (value := hookshape.disabled(document)):
+                found.append(
+                    Finding(
+                        host=agent.value,
+                        check="hook",
+                        health=Health.PROBLEM,
+                        detail=f'{shown}: "disableAllHooks": {value}: Claude Code runs no hook '
+                        "at all, the Stop hook included, and lets the agent stop",
+                        fix=FIX_HOOKS,
+                        hint=f'or delete "disableAllHooks" from {shown} by hand',
+                    )
+                )
+            _, faults = hookshape.review(document, agent, goal_exists=exists)
+            for fault in faults:
+                fixable = path.suffix != ".toml" or (
+                    fault.command_only and _toml_command(text or "", document, fault, root)
+                )
+                found.append(
+                    Finding(
+                        host=agent.value,
+                        check="hook",
+                        health=Health.PROBLEM,
+                        detail=f"{shown}: {fault.where(event)}: `{fault.command}` never holds "
+                        f"the agent: {fault.why}",
+                        fix=FIX_HOOKS if fixable else None,
+                        hint=None
+                        if fixable
+                        else "write the entry as `[[hooks.Stop.hooks]]` with `type = "
+                        f'"command"`, `command = "{hostjson.hook_command(agent)}"` and '
+                        f"`timeout` only, in {shown}, by hand",
+                    )
+                )
+    return found
+
+
+def _toml_command(text: str, document: object, fault: hookshape.Fault, root: Path) -> str | None:
+    """``config.toml`` text with the faulty hook's command repaired; None when this edit
+    cannot make it (a hook written other than as a ``[[hooks.Stop.hooks]]`` table)."""
+    import copy
+
+    command = hookshape.repaired_command(
+        fault.command, HostAgent.CODEX, goal_exists=hostjson.goal_file_at(root)
+    )
+    expected = copy.deepcopy(document)
+    try:
+        expected["hooks"]["Stop"][fault.group]["hooks"][fault.index]["command"] = command  # type: ignore[index]
+        return codexconfig.set_hook_entry(
+            text,
+            event="Stop",
+            group=fault.group,
+            index=fault.index,
+            changes={"command": command},
+            expected=expected,  # type: ignore[arg-type]
+        )
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+
+
+def _load_or_empty(path: Path) -> object:
+    try:
+        return _load(path)[0]
+    except GoalfileError:
+        return {}
+
+
+def fix_hooks(root: Path, ctx: Context) -> list[str]:
+    """Make every goalfile Stop hook a host reads sound, and take Claude Code's
+    ``disableAllHooks`` out of each of its settings files: each faulty hook entry is taken out
+    and, where no sound one is left in its file, the hook is registered in its place (its
+    sound options kept; :func:`goalfile.hookshape.repaired`); in a Codex ``config.toml``, only a
+    command is rewritten. What changed, one sentence each. Raises GoalfileError when a file
+    cannot be written (it is left as it was)."""
+    done: list[str] = []
+    exists = hostjson.goal_file_at(root)
+    for agent in hostjson.SETTINGS:
+        # a hook is put in place of a faulty one only where the host has no sound one in any
+        # of its files, and only once: a host runs every Stop hook it reads (two verifies)
+        placed = any(
+            hookshape.review(_load_or_empty(path), agent, goal_exists=exists)[0]
+            for path in settings_files(root, agent, ctx.env)
+        )
+        for path in settings_files(root, agent, ctx.env):
+            shown = _shown(path, ctx)
+            try:
+                document, text = _load(path)
+            except GoalfileError:
+                continue  # named by the checks; nothing to edit safely
+            if text is None or not isinstance(document, dict):
+                continue
+            if path.suffix == ".toml":
+                new = text
+                for fault in hookshape.review(document, agent, goal_exists=exists)[1]:
+                    edited = (
+                        _toml_command(new, document, fault, root) if fault.command_only else None
+                    )
+                    if edited is not None:
+                        new, document = edited, tomllib.loads(edited)
+                        done.append(f"{shown}: `{fault.command}` → the Stop hook's own command")
+                if new != text:
+                    files.write_atomic(path, new)
+                continue
+            changes: list[str] = []
+            if agent is HostAgent.CLAUDE and hookshape.disabled(document):
+                document = {k: v for k, v in document.items() if k != "disableAllHooks"}
+                changes.append('"disableAllHooks" taken out')
+            faults = hookshape.review(document, agent, goal_exists=exists)[1]
+            fresh = hostjson.merge_stop_hook({}, agent=agent)[0]["hooks"]
+            entry = fresh[hostjson.EVENT[agent]][0]["hooks"][0]  # type: ignore[index]
+            mended = hookshape.repaired(
+                document, agent, goal_exists=exists, fresh=entry, add=not placed
+            )
+            if mended is not None:
+                document, placed = mended, True
+                changes += [f"`{fault.command}` taken out" for fault in faults]
+                sound = hookshape.review(document, agent, goal_exists=exists)[0]
+                changes.append(f"the Stop hook is `{sound[0]}`" if sound else "")
+            if changes:
+                hostjson.write_atomic(path, hostjson.render(document, like=text))
+                done += [f"{shown}: {change}" for change in changes if change]
+                if agent is HostAgent.CODEX:
+                    done.append(
+                        f"{shown}: Codex runs a changed hook only once it is trusted again: "
+                        f"`{TRUST_CODEX}`, or `/hooks` in Codex"
+                    )
+    return done
+
+
 # --- the host's timeout for the hook --------------------------------------------------------
 
 
@@ -743,15 +922,17 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
     return done
 
 
-def doctor(*, ctx: Context, fix: bool = False) -> DoctorResult:
+def doctor(*, ctx: Context, fix: bool = False, fix_hooks_too: bool = False) -> DoctorResult:
     root = repository_top(ctx.cwd) or ctx.cwd
-    fixed = fix_timeouts(root, ctx) if fix else []
+    fixed = fix_hooks(root, ctx) if fix_hooks_too else []
+    fixed += fix_timeouts(root, ctx) if fix else []
     findings: list[Finding] = []
     for agent in hostjson.SETTINGS:
         found, commands = hook_findings(root, agent, ctx)
         findings += found
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
+    findings += shape_findings(root, ctx)
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)

@@ -1,0 +1,264 @@
+"""`goalfile doctor` accepts a Stop hook only in the shape that runs goalfile's hook and hands
+its answer to the host (goalfile.hookshape), in every settings file the host reads, and
+reports Claude Code's `disableAllHooks`; `goalfile init` replaces a hook that never answers
+instead of counting it as registered. Real settings files, goalfile as a real process; every
+`fix:` printed is run as written, and the hook it leaves is run as the host runs it
+(`sh -c COMMAND`, the host's JSON on stdin) on an active goal that is not met: it must answer
+block. What the real Claude Code does with them: tests/hosts/test_doctor_hook_shape.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import DATA, clean_env, make_git_repo, run_goalfile
+from test_doctor_timeouts import doctor, environment, run_fix
+
+FIX_HOOKS = "goalfile doctor --fix-hooks"
+CLAUDE = Path(".claude") / "settings.json"
+LOCAL = Path(".claude") / "settings.local.json"
+CODEX = Path(".codex") / "hooks.json"
+
+NEUTERED = [  # each lets the agent stop while its goal is unmet
+    "goalfile hook stop --agent claude > /dev/null",
+    "echo goalfile hook stop --agent claude",
+    "exit 0; goalfile hook stop --agent claude",
+    "goalfile hook stop --agent claude --goal goals/none.md",
+    "true goalfile hook stop --agent claude",
+    "goalfile hook stop --agent claude | cat >/dev/null",
+    "goalfile hook stop --agent claude\necho {}",
+    "goalfile hook stop --agent claude --stall-limit 0",
+]
+UNPROVEN = [  # these may answer, but not in a shape doctor can show does: refused all the same
+    "goalfile hook stop --agent claude || true",
+    "goalfile hook stop --agent claude --json",
+    "env GOALFILE=0 goalfile hook stop --agent claude",
+    "goalfile hook stop --agent claude $(true)",
+    "goalfile hook stop --agent claude --agent claude",
+    "goalfile hook stop --agent gemini",
+]
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def repo(tmp_path: Path, home: Path) -> Path:
+    """`goalfile init` (hooks, no skills) and an active goal whose check fails."""
+    root = make_git_repo(tmp_path / "repo")
+    env = environment(home)
+    for args in (
+        ("init", "--no-goal", "--no-skills"),
+        ("new", "t", "tests pass", "--check", "sh test.sh", "--expected", "exit 0",
+         "--non-goal", "Nothing else.", "--activate"),
+    ):  # fmt: skip
+        done = run_goalfile(*args, cwd=root, env=env)
+        assert done.returncode == 0, (args, done.stderr)
+    (root / "test.sh").write_text('echo "1 failed"; exit 1\n', encoding="utf-8")
+    return root
+
+
+def set_command(path: Path, command: str, **entry: object) -> None:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    hook = document["hooks"]["Stop"][0]["hooks"][0]
+    hook["command"] = command
+    hook.update(entry)
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def stop_commands(path: Path) -> list[str]:
+    document = json.loads(path.read_text(encoding="utf-8"))
+    groups = document.get("hooks", {}).get("Stop", [])
+    return [hook["command"] for group in groups for hook in group["hooks"]]
+
+
+def hook_problems(report: dict[str, Any], host: str = "claude") -> list[dict[str, Any]]:
+    return [
+        f
+        for f in report["findings"]
+        if f["host"] == host and f["check"] == "hook" and f["health"] == "problem"
+    ]
+
+
+def holds(command: str, repo: Path, home: Path) -> bool:
+    """Whether the command, run as the host runs it at a stop, answers block (the host reads
+    the top level of one JSON document on stdout)."""
+    try:
+        document = json.loads(answer(command, repo, home))
+    except ValueError:
+        return False
+    return isinstance(document, dict) and document.get("decision") == "block"
+
+
+def answer(command: str, repo: Path, home: Path) -> str:
+    """What the command answers when the host runs it at a stop."""
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data["cwd"] = str(repo)
+    data.pop("transcript_path")
+    done = subprocess.run(
+        ["sh", "-c", command],
+        cwd=repo,
+        env=clean_env(environment(home)),
+        input=json.dumps(data),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return done.stdout
+
+
+@pytest.mark.parametrize("command", NEUTERED + UNPROVEN)
+def test_a_hook_that_never_answers_is_a_problem_the_fix_repairs(
+    repo: Path, home: Path, command: str
+) -> None:
+    settings = repo / CLAUDE
+    set_command(settings, command, timeout=900)
+    if command in NEUTERED:
+        assert not holds(command, repo, home)  # it never holds
+    report = doctor(repo, home)
+    assert report["exit_code"] == 1
+    problems = hook_problems(report)
+    detail = next(f for f in problems if "hooks.Stop[0].hooks[0]" in f["detail"])
+    assert detail["detail"].startswith(f"{CLAUDE}: hooks.Stop[0].hooks[0]: "), detail
+    assert "never holds the agent" in detail["detail"], detail
+    assert all(f["fix"] == FIX_HOOKS for f in problems), problems
+    assert not any(f["host"] == "claude" and f["check"] == "hook" and f["health"] == "ok"
+                   for f in report["findings"])  # fmt: skip
+
+    said = run_fix(FIX_HOOKS, repo, home)
+    assert f"fixed: {CLAUDE}:" in said, said
+    [fixed] = stop_commands(settings)
+    assert fixed.startswith("goalfile hook stop --agent claude"), fixed
+    assert json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 900
+    assert hook_problems(doctor(repo, home)) == []
+    assert holds(fixed, repo, home)
+
+
+@pytest.mark.parametrize("command", NEUTERED[:4])
+def test_init_replaces_a_hook_that_never_answers(repo: Path, home: Path, command: str) -> None:
+    settings = repo / CLAUDE
+    set_command(settings, command)
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=environment(home))
+    assert done.returncode == 0, done.stderr
+    [registered] = stop_commands(settings)
+    assert registered == "goalfile hook stop --agent claude", registered
+    assert holds(registered, repo, home)
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"async": True}, '"async"'),
+        ({"asyncRewake": True}, '"asyncRewake"'),
+        ({"once": True}, '"once"'),
+        ({"type": "prompt"}, '"type" is'),
+    ],
+)
+def test_an_entry_the_host_runs_otherwise_is_a_problem(
+    repo: Path, home: Path, extra: dict[str, object], said: str
+) -> None:
+    settings = repo / CLAUDE
+    set_command(settings, "goalfile hook stop --agent claude", **extra)
+    [problem] = [f for f in hook_problems(doctor(repo, home)) if "hooks.Stop[0]" in f["detail"]]
+    assert said in problem["detail"], problem
+    run_fix(FIX_HOOKS, repo, home)
+    [entry] = json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"]
+    assert entry == {"type": "command", "command": "goalfile hook stop --agent claude",
+                     "timeout": 600}  # fmt: skip
+    assert hook_problems(doctor(repo, home)) == []
+
+
+@pytest.mark.parametrize("where", ["local", "user"])
+@pytest.mark.parametrize("value", [True, "true", 1])
+def test_disable_all_hooks_is_a_problem_in_every_claude_settings_file(
+    repo: Path, home: Path, where: str, value: object
+) -> None:
+    path = repo / LOCAL if where == "local" else home / ".claude" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"model": "x", "disableAllHooks": value}) + "\n")
+    report = doctor(repo, home)
+    assert report["exit_code"] == 1
+    [problem] = hook_problems(report)
+    assert '"disableAllHooks": ' in problem["detail"] and "runs no hook at all" in problem["detail"]
+    assert problem["fix"] == FIX_HOOKS, problem
+    run_fix(FIX_HOOKS, repo, home)
+    assert json.loads(path.read_text()) == {"model": "x"}  # only that key goes
+    assert hook_problems(doctor(repo, home)) == []
+
+
+@pytest.mark.parametrize("value", [False, "false", None])
+def test_disable_all_hooks_off_is_no_problem(repo: Path, home: Path, value: object) -> None:
+    (repo / LOCAL).write_text(json.dumps({"disableAllHooks": value}) + "\n")
+    assert hook_problems(doctor(repo, home)) == []
+
+
+def test_a_hook_that_never_answers_in_the_local_settings_is_taken_out(
+    repo: Path, home: Path
+) -> None:
+    """Claude Code runs every Stop hook of every settings file: the repair adds no second
+    goalfile hook where one already holds the agent."""
+    (repo / LOCAL).write_text(json.dumps({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "echo goalfile hook stop"},
+        {"type": "command", "command": "./notify.sh"},
+    ]}]}}))  # fmt: skip
+    [problem] = hook_problems(doctor(repo, home))
+    assert problem["detail"].startswith(f"{LOCAL}: hooks.Stop[0].hooks[0]: `echo"), problem
+    run_fix(FIX_HOOKS, repo, home)
+    assert stop_commands(repo / LOCAL) == ["./notify.sh"]
+    assert stop_commands(repo / CLAUDE) == ["goalfile hook stop --agent claude"]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "goalfile hook stop --agent claude",
+        "goalfile hook stop",
+        "{bin}/goalfile hook stop --agent claude --timeout 600",
+        "goalfile hook stop --agent=claude --goal goals/t.md --stall-limit 5",
+        "'{bin}/goalfile' hook stop --goal=goals/t.md --timeout 900",
+    ],
+)
+def test_the_accepted_shapes_hold_the_agent(repo: Path, home: Path, command: str) -> None:
+    command = command.format(bin=environment(home)["PATH"].split(":")[0])
+    set_command(repo / CLAUDE, command, timeout=900)
+    report = doctor(repo, home)
+    assert hook_problems(report) == [], report
+    assert holds(command, repo, home)
+
+
+def test_codex_hooks_that_never_answer(repo: Path, home: Path) -> None:
+    settings = repo / CODEX
+    set_command(settings, "goalfile hook stop --agent codex > /dev/null")
+    problems = hook_problems(doctor(repo, home), "codex")
+    assert any(f"{CODEX}: hooks.Stop[0].hooks[0]" in f["detail"] for f in problems), problems
+    assert any("registers no Stop hook that answers codex" in f["detail"] for f in problems)
+    said = run_fix(FIX_HOOKS, repo, home)
+    assert stop_commands(settings) == ["goalfile hook stop --agent codex"]
+    assert "trusted again" in said, said
+    assert hook_problems(doctor(repo, home), "codex") == []
+
+
+def test_codex_config_toml_hook_that_never_answers(repo: Path, home: Path) -> None:
+    (repo / CODEX).unlink()
+    config = repo / ".codex" / "config.toml"
+    config.write_text(
+        '# mine\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\n'
+        'command = "goalfile hook stop --agent codex --timeout 300 > /dev/null"\ntimeout = 300\n'
+    )
+    problems = hook_problems(doctor(repo, home), "codex")
+    [shape] = [f for f in problems if "hooks.Stop[0].hooks[0]" in f["detail"]]
+    assert shape["detail"].startswith(".codex/config.toml: "), shape
+    assert shape["fix"] == FIX_HOOKS, shape
+    run_fix(FIX_HOOKS, repo, home)
+    text = config.read_text()
+    assert text.startswith("# mine\n"), text
+    assert 'command = "goalfile hook stop --agent codex --timeout 300"' in text, text
+    assert hook_problems(doctor(repo, home), "codex") == []
