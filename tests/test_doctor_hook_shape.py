@@ -4,7 +4,7 @@ reports Claude Code's `disableAllHooks`; `goalfile init` replaces a hook that ne
 instead of counting it as registered. Real settings files, goalfile as a real process; every
 `fix:` printed is run as written, and the hook it leaves is run as the host runs it
 (`sh -c COMMAND`, the host's JSON on stdin) on an active goal that is not met: it must answer
-block. What the real Claude Code does with them: tests/hosts/test_doctor_hook_shape.py."""
+block. What the real Claude Code does with them: tests/hosts/test_claude_hook_shape.py."""
 
 from __future__ import annotations
 
