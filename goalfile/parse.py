@@ -665,9 +665,14 @@ def _typed_fields(
 
 def _shell_hint(shell: str) -> str:
     """How to write the `shell:` line: the value without what made it wrong when that is a
-    shell (`" /bin/sh"` → `/bin/sh`), else an example; or no line at all (`/bin/sh`)."""
-    cleaned = "".join(shell.split())
-    if not cleaned or path_problem(cleaned) or shell_problem(cleaned):
+    shell (`" /bin/sh"` → `/bin/sh`; `/bin/bash -e` → `/bin/bash`, as a shell takes no
+    arguments there), else an example (for `/usr/bin/env bash` too: env is no shell); or no
+    line at all (`/bin/sh`). Words are never joined (`/usr/bin/envbash` is no program)."""
+    words = shell.split()
+    cleaned = words[0] if words else ""
+    if not cleaned or cleaned.rsplit("/", 1)[-1] == "env":
+        cleaned = "/bin/bash"
+    if path_problem(cleaned) or shell_problem(cleaned):
         cleaned = "/bin/bash"
     return f"write `shell: {cleaned}` (an absolute path, no spaces), or delete the line (`/bin/sh`)"
 

@@ -175,3 +175,38 @@ def test_a_cwd_through_a_symbolic_link_runs_where_the_digest_says(repo: Path) ->
     ran = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
     assert ran.returncode == 1, ran.stdout + ran.stderr  # the real test.sh, in the repository
     assert "C1 unmet" in ran.stdout
+
+
+@pytest.mark.parametrize(
+    ("value", "hinted"),
+    [
+        ("/usr/bin/env bash", "/bin/bash"),
+        ("/bin/bash -e", "/bin/bash"),
+        (" /bin/sh", "/bin/sh"),
+        ("/bin/sh ", "/bin/sh"),
+    ],
+)
+def test_the_shell_hint_never_joins_words_and_written_as_said_the_checks_run(
+    repo: Path, value: str, hinted: str
+) -> None:
+    """`shell: /usr/bin/env bash` got the hint `write shell: /usr/bin/envbash`: written so,
+    lint passed and every check was an `error` (no such program). The hint names a shell."""
+    made = run_goalfile(
+        "new", "t", "ok", "--check", "echo ok", "--expected", "exit 0", "--non-goal", "n",
+        cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    path = repo / GOAL
+    number = add_line(path, f"shell: {json.dumps(value)}")
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode != 0, linted.stdout + linted.stderr
+    said = linted.stdout + linted.stderr
+    assert f"write `shell: {hinted}` (an absolute path, no spaces)" in said, said
+    lines = path.read_text().split("\n")
+    lines[number - 1] = f"shell: {hinted}"  # as the hint says
+    path.write_text("\n".join(lines))
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    verified = run_goalfile("verify", GOAL, cwd=repo)
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.splitlines()[-1].endswith("C1 met; status: met")
