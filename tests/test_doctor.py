@@ -134,11 +134,12 @@ def test_the_fix_for_goalfile_missing_from_path_names_this_goalfile_and_works(
     tmp_path: Path,
 ) -> None:
     """goalfile is not on PyPI: the hint once said `pipx install goalfile`, which fails. It
-    names the goalfile that runs doctor, and its `ln -s` makes the host's PATH find it."""
+    names the goalfile that runs doctor, and its `ln -s` makes the host's PATH find it, on
+    an account with no ~/.local/bin yet (a bare `ln -s` failed there)."""
     repo = make_git_repo(tmp_path / "repo")
     run_fix("goalfile init --no-goal", repo)
     home = tmp_path / "home"
-    (home / ".local" / "bin").mkdir(parents=True)
+    home.mkdir()
     code, report = doctor(repo, {**WITHOUT_GOALFILE, "HOME": str(home)})
     assert code == 1
     missing = [f for f in findings(report, "problem") if f["check"] == "path"]
@@ -146,7 +147,7 @@ def test_the_fix_for_goalfile_missing_from_path_names_this_goalfile_and_works(
     hint = missing[0]["hint"]
     assert "pipx install goalfile" not in hint and "pip install goalfile" not in hint
     this = str(Path(sys.executable).with_name("goalfile"))
-    link = f"ln -s {shlex.quote(this)} ~/.local/bin/goalfile"
+    link = f"mkdir -p ~/.local/bin && ln -s {shlex.quote(this)} ~/.local/bin/goalfile"
     assert f"`{link}`" in hint, hint
     assert hint.endswith(f"({this})"), hint
     done = subprocess.run(

@@ -299,7 +299,8 @@ def _path_findings(host: str, commands: list[str], shown: str, ctx: Context) -> 
                     "put goalfile on the PATH the host starts with (activate the virtual "
                     "environment that holds it before starting the host"
                     + (
-                        f", or `ln -s {shlex.quote(here)} ~/.local/bin/goalfile` with "
+                        f", or `mkdir -p ~/.local/bin && ln -s {shlex.quote(here)} "
+                        "~/.local/bin/goalfile` with "
                         "~/.local/bin on that PATH"
                         if here
                         else ""
