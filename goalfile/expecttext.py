@@ -393,7 +393,10 @@ def _describe(tok: _Tok) -> str:
 
 
 def _status(tok: _Tok) -> int:
-    value = int(tok.value)
+    # told from its digits before int() reads it: Python refuses a number of more than 4,300
+    # digits (ValueError), and no exit status has more than three once its zeros are gone
+    digits = tok.value.lstrip("-").lstrip("0") or "0"
+    value = (int(digits) if len(digits) <= 3 else 256) * (-1 if tok.value[:1] == "-" else 1)
     if not 0 <= value <= 255:
         raise _Bad(f"exit status {tok.value} is out of range", "an exit status is 0 to 255")
     return value
