@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     from markdown_it.token import Token
 
 REQUIRED_COLUMNS = ("id", "criterion", "check", "expected")
+READ_COLUMNS = (*REQUIRED_COLUMNS, "kind", "timeout")
+"""The criteria columns goalfile reads; each may be named once (any other column is kept)."""
 CRITERIA_KEYS = ("acceptance criteria", "criteria")
 KNOWN_KEYS = frozenset(
     {
@@ -777,6 +779,8 @@ def _read_body(
     non_goals: list[str] = []
     source_non_goals: list[str] = []
     criteria_locate: _Locate | None = None
+    ignored: list[tuple[int, str, bool]] = []  # criteria-shaped tables: line, section, after
+    section_title = ""  # the title of the H2 section ``current`` names
     for start, stop in pieces:
         env: dict[str, Any] = {}  # what the piece defines for its inline text (link references)
         source = _CR_AT_LINE_END.sub("", lines.joined(start, stop))  # each line's `\r`s
@@ -797,6 +801,7 @@ def _read_body(
                 title = tokens[index + 1].content.strip()
                 if token.tag == "h2":
                     current = section_key(title)
+                    section_title = title
                     sections.append((title, line))
                 elif not body.end_state and title.lower().startswith("goal:"):
                     body.end_state = title[5:].strip()
@@ -809,6 +814,10 @@ def _read_body(
                         break
                 criteria_table = table
                 criteria_locate = locate
+            elif token.type == "table_open" and current not in CRITERIA_KEYS:
+                if _criteria_shaped(tokens, index):
+                    after = (start, stop) != pieces[0]
+                    ignored.append((line, section_title if current else "", after))
             elif (
                 token.type == "inline"
                 and current in ("non-goals", "non goals", "nongoals")
@@ -869,7 +878,40 @@ def _read_body(
         rows = _criteria(criteria_table, problems, lines, path, env, criteria_locate)
         body.criteria = tuple(rows)
     body.link_labels = frozenset(references)
+    last_row = max((row.line for row in body.criteria), default=0)
+    problems.extend(_ignored_table(*found, last_row=last_row) for found in ignored)
     return body
+
+
+def _criteria_shaped(tokens: Sequence[Token], index: int) -> bool:
+    """Whether the table opened at ``tokens[index]`` has a header naming every required
+    criteria column."""
+    names: set[str] = set()
+    for token in tokens[index + 1 :]:
+        if token.type == "thead_close":
+            break
+        if token.type == "inline":
+            names.add(section_key(token.content))
+    return all(name in names for name in REQUIRED_COLUMNS)
+
+
+def _ignored_table(line: int, section: str, after_ledger: bool, *, last_row: int) -> Finding:
+    """A table with the criteria columns outside the criteria section: an error before the
+    ledger, where a reader takes it for part of the contract; a warning after it, in the free
+    text of ``## Lessons`` and the like."""
+    where = f"under `## {section}`" if section else "above the first section"
+    into = f" (under its last row, line {last_row})" if last_row else ""
+    return Finding(
+        severity=Severity.WARNING if after_ledger else Severity.ERROR,
+        line=line,
+        column=1,
+        code="criteria-table-ignored",
+        message=f"a table with the criteria columns (id, criterion, check, expected) {where} "
+        "is not the criteria table: goalfile never reads or runs its rows, though a reader "
+        "takes them for criteria",
+        hint=f"write its rows into the criteria table{into} and delete this table; if its rows "
+        "are not criteria, name its columns otherwise (such as `step` for `id`)",
+    )
 
 
 class _Locate:
@@ -1401,6 +1443,27 @@ def _criteria(
                 message=f"the criteria table lacks the column(s) {', '.join(missing)}",
                 hint="the header must name id, criterion, check and expected "
                 "(kind and timeout optional)",
+            )
+        )
+        return
+    twice = [name for pos, name in enumerate(names) if name in READ_COLUMNS and name in names[:pos]]
+    if twice:
+        written = [
+            "`" + " ".join(cell.content.split()) + "`"
+            for cell, name in zip(header, names, strict=True)
+            if name in twice
+        ]
+        problems.append(
+            Finding(
+                severity=Severity.ERROR,
+                line=header_line,
+                column=1,
+                code="columns",
+                message=f"the criteria table names the column(s) {', '.join(dict.fromkeys(twice))} "
+                f"twice ({', '.join(written)}): a reader takes the first, and goalfile would "
+                "read the last",
+                hint="give each column one name: delete the extra column(s), or rename them "
+                "(a header name goalfile does not read, such as `notes`, is kept and ignored)",
             )
         )
         return
