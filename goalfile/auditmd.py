@@ -1,5 +1,9 @@
 """`goalfile audit --format markdown`: the audit as a Markdown table and finding list, for a
-pull request comment or ``$GITHUB_STEP_SUMMARY``. Pure: the audit's result in, lines out."""
+pull request comment or ``$GITHUB_STEP_SUMMARY``. Pure: the audit's result in, lines out.
+
+A goal's file name is written as a code span on one line (:func:`goalfile.prose.path_code`):
+a name may hold line breaks, and written raw a line ``<!--`` in one name and ``-->`` in a
+later one made an HTML comment of the rows and findings between them."""
 
 from __future__ import annotations
 
@@ -7,10 +11,11 @@ from collections.abc import Sequence
 
 from goalfile.audit import FileAudit
 from goalfile.ledger import plain_cell
+from goalfile.prose import path_code
 
 
 def render(files: Sequence[FileAudit], *, against: str | None) -> list[str]:
-    title = "### goalfile audit" + (f" against `{against}`" if against else "")
+    title = "### goalfile audit" + (f" against {path_code(against)}" if against else "")
     lines = [title, "", "| goal | result | entries added |", "| --- | --- | --- |"]
     for item in files:
         if item.error is not None:
@@ -20,11 +25,11 @@ def render(files: Sequence[FileAudit], *, against: str | None) -> list[str]:
         else:
             result = "clean"
         added = str(len(item.new_entries)) if against else "-"
-        lines.append(f"| `{item.path}` | {result} | {added} |")
+        lines.append(f"| {path_code(item.path, in_table=True)} | {result} | {added} |")
     for item in files:
         details = _details(item, against)
         if details:
-            lines += ["", f"#### `{item.path}`", "", *details]
+            lines += ["", f"#### {path_code(item.path)}", "", *details]
     return lines
 
 
@@ -39,6 +44,6 @@ def _details(item: FileAudit, against: str | None) -> list[str]:
             lines.append(f"  - fix: {plain_cell(finding.hint)}")
     lines += [f"- note: {plain_cell(note)}" for note in item.notes]
     if item.changes:
-        lines.append(f"- contract changes since `{against}`:")
+        lines.append(f"- contract changes since {path_code(against or '')}:")
         lines += [f"  - {plain_cell(change.render())}" for change in item.changes]
     return lines

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from goalfile import ledger
 from goalfile.errors import GoalfileError
 from goalfile.model import Entry, Goal, Status, Verdict
+from goalfile.prose import path_code
 
 SYMBOLS = {
     Verdict.MET.value: "✓",
@@ -275,7 +276,7 @@ def _md(text: str) -> str:
 
 
 def render_markdown(item: History) -> list[str]:
-    lines = [f"### `{item.slug}`: {item.status}", "", f"`{item.path}`", ""]
+    lines = [f"### {path_code(item.slug)}: {item.status}", "", path_code(item.path), ""]
     if not item.columns:
         return [*lines, "No verify entry yet."]
     head = [f"#{c.number} · it. {c.iteration} · {_short_date(c.date)}" for c in item.columns]

@@ -1,0 +1,48 @@
+"""`audit --format markdown` (the job summary docs/ci.md writes) shows every goal and finding,
+whatever the goal files are named: a name holding a line `<!--` and a later one holding `-->`
+made an HTML comment of the rows and findings between them. Real goalfile and git processes in
+a real repository; markdown-it (goalfile's own dependency) stands for GitHub's rendering."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import git, make_git_repo, run_goalfile
+from markdown_it import MarkdownIt
+
+
+def shown(markdown: str) -> str:
+    """The text a reader sees: comments dropped, tags gone, whitespace collapsed."""
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    visible = re.sub(r"<!--.*?-->", "", html, flags=re.S)
+    return " ".join(re.sub(r"<[^>]+>", " ", visible).split())
+
+
+def test_names_with_line_breaks_hide_nothing_in_the_markdown_audit(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "r")
+    made = run_goalfile("new", "real", "x", "--check", "false", "--expected", "exit 0",
+                        "--activate", cwd=repo)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "base")
+    git(repo, "checkout", "-qb", "pr")
+    real = repo / "goals" / "real.md"
+    real.write_text(real.read_text("utf-8").replace("status: active", "status: met", 1), "utf-8")
+    for slug, name in (("aa", "a\n<!--\n.md"), ("zz", "zz\n-->\n.md")):
+        made = run_goalfile("new", slug, "x", "--check", "true", "--expected", "exit 0",
+                            "--activate", cwd=repo)  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        (repo / "goals" / f"{slug}.md").rename(repo / "goals" / name)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "pr")
+
+    done = run_goalfile("audit", "--against", "base", "--format", "markdown", cwd=repo)
+    assert done.returncode == 1, done.stdout + done.stderr
+    text = shown(done.stdout)
+    assert "goals/real.md 2 finding(s)" in text, text
+    assert "status-hand-edited" in text and "met-without-verify" in text, text
+    # each name on one line, its line breaks shown as escapes
+    assert "goals/a\\n&lt;!--\\n.md clean" in text and "goals/zz\\n--&gt;\\n.md clean" in text
+    assert "<!--\n" not in done.stdout and "\n-->" not in done.stdout
