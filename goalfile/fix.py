@@ -26,7 +26,6 @@ from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Goal, Kind
 from goalfile.parse import (
     escape_span_pipes,
-    lone_cr,
     parse_goal,
     rejoin_code_spans,
     split_row,
@@ -62,19 +61,16 @@ class Fixed:
 
 def fix_goal(goal: Goal) -> Fixed:
     changes: list[Change] = []
-    lone = lone_cr(goal.text)
+    lone = next((p for p in goal.problems if p.code == "lone-cr"), None)
     if lone is not None:
         # first what Markdown reads: each lone carriage return is a line break; the rows are
         # then read, and fixed, on the lines every Markdown view shows
-        line, _, count = lone
-        text = write_lone_crs(goal.text, goal.newline)
-        goal = parse_goal(text, path=goal.path)
-        breaks = "a line break" if count == 1 else "line breaks"
+        goal = parse_goal(write_lone_crs(goal.text, goal.newline), path=goal.path)
         changes.append(
             Change(
-                line=line,
+                line=lone.line or 1,
                 row="",
-                change=f"lone carriage return(s) written as {breaks}",
+                change="lone carriage return(s) written as line breaks",
                 whole_file=True,
             )
         )

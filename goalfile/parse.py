@@ -106,10 +106,11 @@ def parse_goal(text: str, *, path: str) -> Goal:
     problems: list[Finding] = []
     fields = _typed_fields(meta, dict(key_lines), problems, fm_lines)
 
-    body = _read_body(text, lines, close, bounds, path=path, problems=problems)
-    lone = lone_cr(text)
-    if lone is not None:
-        problems.append(_lone_cr_finding(*lone, path=path))
+    # lone carriage returns outside the ledger, by line: (line, how many)
+    lone = [(at + 2, line.count("\r")) for at, line in enumerate(fm_lines) if "\r" in line]
+    body = _read_body(text, lines, close, bounds, path=path, problems=problems, lone=lone)
+    if lone:
+        problems.append(_lone_cr_finding(lines, lone, path=path))
     return Goal(
         path=path,
         text=text,
@@ -128,9 +129,17 @@ def parse_goal(text: str, *, path: str) -> Goal:
     )
 
 
-def _lone_cr_finding(line: int, column: int, count: int, *, path: str) -> Finding:
+def _lone_cr_finding(
+    lines: Sequence[str], lone: Sequence[tuple[int, int]], *, path: str
+) -> Finding:
+    """The error of the lone carriage returns outside the ledger (``lone``: the lines holding
+    some, and how many), on the first one's line and column."""
     from goalfile.shellword import shell_word  # here: only a hint needs it
 
+    line = min(number for number, _ in lone)
+    found = _LONE_CR.search(lines[line - 1]) if 0 < line <= len(lines) else None
+    column = found.start() + 1 if found is not None else None
+    count = sum(count for _, count in lone)
     more = f" (and {count - 1} more)" if count > 1 else ""
     return Finding(
         severity=Severity.ERROR,
@@ -756,8 +765,11 @@ def _read_body(
     *,
     path: str,
     problems: list[Finding],
+    lone: list[tuple[int, int]],
 ) -> _Body:
-    """Parse everything after the frontmatter except the ledger under ``## Iterations``."""
+    """Parse everything after the frontmatter except the ledger under ``## Iterations``; the
+    lines that hold a lone carriage return are added to ``lone`` (the first of each piece,
+    with the piece's count)."""
     total = len(lines)
     pieces: list[tuple[int, int]] = []  # 0-based [start, end) line ranges handed to markdown-it
     sections: list[tuple[str, int]] = []  # (title, 1-based heading line)
@@ -786,7 +798,11 @@ def _read_body(
         source = _CR_AT_LINE_END.sub("", lines.joined(start, stop))  # each line's `\r`s
         # a `\r` left ends a line for Markdown (CommonMark), not for goalfile's line numbers:
         # markdown-it's lines are mapped back to the file's (the file is refused: `lone-cr`)
-        locate = _Locate(source, start) if "\r" in source else None
+        locate = None
+        if "\r" in source:
+            locate = _Locate(source, start)
+            at = source.find("\r")
+            lone.append((start + 1 + source.count("\n", 0, at), source.count("\r")))
         tokens = _markdown().parse(source, env)
         for label, target in env.get("references", {}).items():
             references.setdefault(label, target)
@@ -940,34 +956,25 @@ class _Locate:
         return self._start + 1 + self._rows[at], self._texts[at]
 
 
-def lone_cr(text: str) -> tuple[int, int, int] | None:
-    """The first carriage return of ``text`` that ends no line (a lone CR: not one of a run of
-    carriage returns right before ``\\n`` or the end of the text), as its 1-based line and
-    column (lines counted at ``\\n``), and how many such carriage returns the text holds; None
-    when there is none. Markdown ends a line at each (CommonMark), goalfile does not."""
-    if "\r" not in text or text.count("\r") == text.count("\r\n"):
-        return None
-    first: int | None = None
-    count = 0
-    for found in _LONE_CR.finditer(text):
-        if first is None:
-            first = found.start()
-        count += found.end() - found.start()
-    if first is None:
-        return None
-    start = text.rfind("\n", 0, first) + 1
-    return text.count("\n", 0, first) + 1, first - start + 1, count
-
-
 # a run of carriage returns, from its first, that is not followed by a newline or the end of the
 # text (possessive: each run is tried once, so a long run costs its length, not its square)
 _LONE_CR = re.compile(r"(?<!\r)\r++(?!\n|\Z)")
 
 
 def write_lone_crs(text: str, newline: str) -> str:
-    """``text`` with each lone carriage return (see :func:`lone_cr`) written as ``newline``:
-    the line ending Markdown reads it as."""
-    return _LONE_CR.sub(lambda found: newline * (found.end() - found.start()), text)
+    """``text`` with each lone carriage return outside the ledger (one that is not one of a
+    run of carriage returns right before ``\\n`` or the end of the text) written as
+    ``newline``: the line ending Markdown reads it as. The ledger is never read as Markdown
+    and stays as it is."""
+
+    def written(part: str) -> str:
+        return _LONE_CR.sub(lambda found: newline * (found.end() - found.start()), part)
+
+    bounds = ledger_bounds(text)
+    if bounds is None:
+        return written(text)
+    start, _, end = bounds
+    return written(text[:start]) + text[start:end] + written(text[end:])
 
 
 def ledger_region(text: str) -> tuple[int, int] | None:

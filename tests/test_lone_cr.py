@@ -124,3 +124,16 @@ def test_line_ending_carriage_returns_are_no_lone_cr(tmp_path: Path) -> None:
     done = run_goalfile("lint", "--json", "goals/build.md", cwd=tmp_path)
     assert done.returncode == 0, done.stdout
     assert "lone-cr" not in done.stdout
+
+
+def test_a_lone_cr_in_the_ledger_is_left_as_it_is(tmp_path: Path) -> None:
+    """The ledger is never read as Markdown: a lone CR there shifts nothing goalfile reads."""
+    (tmp_path / "goals").mkdir()
+    path = tmp_path / "goals" / "build.md"
+    text = GOAL.replace("SHIFT\n", "").replace("## Iterations\n", "## Iterations\n\na\rnote\n")
+    path.write_bytes(text.encode())
+    done = run_goalfile("lint", "--json", "goals/build.md", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout
+    assert "lone-cr" not in done.stdout
+    assert run_goalfile("lint", "--fix", "goals/build.md", cwd=tmp_path).returncode == 0
+    assert path.read_bytes() == text.encode()
