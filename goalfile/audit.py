@@ -222,7 +222,10 @@ def audit_goal(
             findings += accounting_history(goal, old_goal, against or "")
             findings += counter_history(goal, old_goal, current, added, against or "")
     elif history:
-        notes.append(f"new since {against}: no earlier ledger or contract to compare with")
+        notes.append(
+            f"new since {against}: no earlier ledger or contract to compare with"
+            + _new_settings_note(goal)
+        )
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
     findings += setting_findings(goal)
@@ -246,6 +249,17 @@ def audit_goal(
         notes=tuple(notes),
         at_ref=None if not history else old_text is not None,
     )
+
+
+def _new_settings_note(goal: Goal) -> str:
+    """For a goal new since the ref: its run settings that are not the default, which no
+    earlier contract shows a reviewer (a `shell:` or `cwd:` decides what every check is)."""
+    named = [
+        f"{key} `{value}`" for key, value in contract.normal_settings(goal) if key != "timeout"
+    ]
+    if not named:
+        return ""
+    return f"; check its run settings, which are not the default: {', '.join(named)}"
 
 
 def setting_findings(goal: Goal) -> list[AuditFinding]:

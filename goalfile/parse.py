@@ -31,7 +31,7 @@ from goalfile.model import (
     Severity,
     Status,
 )
-from goalfile.settings import cwd_problem, shell_problem
+from goalfile.settings import cwd_problem, known_shell, shell_problem
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -675,16 +675,17 @@ def _typed_fields(
 
 
 def _shell_hint(shell: str) -> str:
-    """How to write the `shell:` line: the value without what made it wrong when that is a
-    shell (`" /bin/sh"` → `/bin/sh`; `/bin/bash -e` → `/bin/bash`, as a shell takes no
-    arguments there), else an example (for `/usr/bin/env bash` too: env is no shell); or no
-    line at all (`/bin/sh`). Words are never joined (`/usr/bin/envbash` is no program)."""
+    """How to write the `shell:` line: a word of the value that is a shell by itself
+    (`" /bin/sh"` → `/bin/sh`, `/bin/bash -e` → `/bin/bash`), else the shell a word names
+    (`/usr/bin/env bash` → `/bin/bash`), else an example; or no line at all (`/bin/sh`). Words
+    are never joined: `/usr/bin/envbash` is no program."""
     words = shell.split()
-    cleaned = words[0] if words else ""
-    if not cleaned or cleaned.rsplit("/", 1)[-1] == "env":
-        cleaned = "/bin/bash"
-    if path_problem(cleaned) or shell_problem(cleaned):
-        cleaned = "/bin/bash"
+    cleaned = next((w for w in words if not path_problem(w) and not shell_problem(w)), None)
+    if cleaned is None:
+        named = next((w.rsplit("/", 1)[-1] for w in words if known_shell(w)), None)
+        cleaned = f"/bin/{named}" if named is not None and not path_problem(named) else "/bin/bash"
+        if shell_problem(cleaned):  # a name such as `bash/` or one with a non-ASCII letter
+            cleaned = "/bin/bash"
     return f"write `shell: {cleaned}` (an absolute path, no spaces), or delete the line (`/bin/sh`)"
 
 

@@ -911,6 +911,60 @@ def syntax_error(
     )
 
 
+PROBE_TIMEOUT = 10.0
+"""Seconds a shell may take to answer :func:`probe`."""
+
+PROBE_OUTPUT_MAX = 4096
+"""Bytes of a probe's stdout that are kept (a shell's answer is one short line)."""
+
+
+def probe(
+    *,
+    shell: str,
+    command: str,
+    cwd: str,
+    env: Mapping[str, str],
+    timeout: float = PROBE_TIMEOUT,
+) -> tuple[int | None, bytes] | None:
+    """Run ``[shell, "-c", command]`` to see whether ``shell`` is one: its exit status (None
+    when a signal ended it or it outlasted ``timeout``) and the start of its stdout.
+
+    None when it could not be started (missing shell or cwd): :func:`run_check` then reports
+    the real problem."""
+    try:
+        child = _spawn(
+            [shell, "-c", command],
+            env=env,
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+    except (OSError, ValueError):
+        return None
+    out = child.stdout
+    assert out is not None
+    kept = b""
+    status: int | None = None
+    deadline = time.monotonic() + timeout
+    try:
+        with selectors.DefaultSelector() as selector:
+            selector.register(out, selectors.EVENT_READ)
+            while (left := deadline - time.monotonic()) > 0 and selector.select(left):
+                chunk = os.read(out.fileno(), CHUNK_SIZE)  # to the end: a chatty one cannot block
+                if not chunk:
+                    break
+                kept += chunk[: max(PROBE_OUTPUT_MAX - len(kept), 0)]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            status = child.wait(timeout=max(deadline - time.monotonic(), 0.001))
+    finally:
+        _signal_group(child.pid, signal.SIGKILL)  # whatever it left in its group
+        out.close()
+        child.wait()
+        _guard_say(f"-{child.pid}")
+    return (status if status is not None and status >= 0 else None), kept
+
+
 __all__ = [
     "CHUNK_SIZE",
     "KILL_GRACE",
@@ -918,6 +972,7 @@ __all__ = [
     "CheckSpec",
     "Ending",
     "RunOutcome",
+    "probe",
     "run_check",
     "syntax_error",
 ]

@@ -17,10 +17,27 @@ digest reads one way cannot run another way.
 from __future__ import annotations
 
 import posixpath
+import re
 
 from goalfile.model import Criterion, Goal
 
 DEFAULT_SHELL = "/bin/sh"
+
+KNOWN_SHELLS = (
+    "sh", "bash", "dash", "zsh", "ksh", "mksh", "oksh", "loksh", "pdksh", "ash", "yash", "posh",
+    "fish", "csh", "tcsh",
+)  # fmt: skip
+"""The program names a `shell:` may have (a version may follow: ``bash5``, ``ksh93``): shells
+that run ``-c COMMAND``. Any other program (``/bin/true``, ``/bin/echo``, ``/usr/bin/env``)
+run as ``PROGRAM -c CHECK`` would pass checks it never ran."""
+
+_VERSION_RE = re.compile(r"[-.0-9]+$")
+
+PROBE_COMMAND = "echo goalfile-shell-probe; exit 3"
+"""What a non-default shell must run before a check runs in it (:func:`probe_problem`)."""
+
+PROBE_OUTPUT = "goalfile-shell-probe"
+PROBE_EXIT = 3
 
 
 def shell(goal: Goal) -> str:
@@ -54,7 +71,33 @@ def shell_problem(value: str) -> str | None:
         )
     if not value.startswith("/"):
         return "is not an absolute path (a relative one names a file in the working directory)"
+    if not known_shell(value):
+        return (
+            f"is not a shell goalfile knows ({', '.join(KNOWN_SHELLS)}): every check runs as "
+            "`SHELL -c CHECK`, and another program (`/bin/true`, `/bin/echo`) would pass checks "
+            "it never ran"
+        )
     return None
+
+
+def known_shell(value: str) -> bool:
+    """Whether the last part of ``value`` names a shell of :data:`KNOWN_SHELLS`."""
+    name = posixpath.basename(value)
+    return name in KNOWN_SHELLS or _VERSION_RE.sub("", name) in KNOWN_SHELLS
+
+
+def probe_problem(exit_status: int | None, stdout: bytes, shell: str) -> str | None:
+    """Why ``shell`` is no shell, from what it did with :data:`PROBE_COMMAND`; None when it
+    printed the probe's word and exited with its status, as a shell does."""
+    if exit_status == PROBE_EXIT and stdout.decode("utf-8", "replace").strip() == PROBE_OUTPUT:
+        return None
+    said = " ".join(stdout.decode("utf-8", "replace").split())[:60]
+    return (
+        f"shell {shell} does not run its command: `{shell} -c '{PROBE_COMMAND}'` exited "
+        f"{exit_status if exit_status is not None else 'by a signal'}"
+        + (f" printing {said!r}" if said else " printing nothing")
+        + f" (a shell prints {PROBE_OUTPUT} and exits {PROBE_EXIT})"
+    )
 
 
 def cwd_problem(value: str) -> str | None:

@@ -101,7 +101,11 @@ def test_changing_the_working_directory_is_a_contract_change(agent: Path) -> Non
 
 
 def test_a_shell_that_always_succeeds_is_a_contract_change(agent: Path) -> None:
-    edit(agent, "tokens_used: 0\n", "tokens_used: 0\nshell: /bin/true\n")
+    fake = agent / "tools" / "bash"  # named as a shell, so lint lets it pass: /bin/true is not
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    edit(agent, "tokens_used: 0\n", f"tokens_used: 0\nshell: {fake}\n")
     refused = run_goalfile("verify", GOAL, "--tokens-used", "10", cwd=agent)
     assert refused.returncode == 3
     assert "run setting shell" in refused.stderr

@@ -609,7 +609,7 @@ def test_the_goal_shell_runs_the_checks(repo: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("extra", ["shell: /no/such/shell", "cwd: no-such-folder"])
+@pytest.mark.parametrize("extra", ["shell: /no/such/bash", "cwd: no-such-folder"])
 def test_a_check_that_cannot_start_is_an_error(repo: Path, extra: str) -> None:
     path = make(repo, row("C1", "true", "exit 0"), extra=[extra])
     done = run_goalfile("verify", path, cwd=repo)

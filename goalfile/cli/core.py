@@ -264,11 +264,15 @@ def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> i
     elif result.reapproved:
         for change in result.changes:
             err(f"  {change.describe()}")
+        for line in result.approved_lines():
+            err(line)
         click.echo(
             f"{path}: contract re-approved ({len(result.changes)} change(s)); "
             f"status: {result.status.value}"
         )
     else:
+        for line in result.approved_lines():
+            err(line)
         click.echo(f"{path}: active ({_criteria(len(result.criteria))} approved)")
     return 0
 

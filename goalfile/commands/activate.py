@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goalfile import contract, contractdiff, edit, ledger
+from goalfile import contract, contractdiff, edit, ledger, settings
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
@@ -48,6 +48,8 @@ class ActivateResult:
     previous: str | None = None  # the pin a re-approval replaced
     changes: tuple[contractdiff.Change, ...] = ()
     reapproved: bool = False
+    approved: contract.Contract | None = None  # what the person approved, as pinned
+    where: workdir.WorkDir | None = None  # where the checks run
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -59,10 +61,74 @@ class ActivateResult:
             "contract": self.digest,
             "reapproved": self.reapproved,
         }
+        if self.approved is not None:
+            document["approved"] = self.approved.to_json()
+            document["run_settings_not_default"] = self.not_default()
+        if self.where is not None:
+            document["working_directory"] = self.where.to_json()
         if self.reapproved:
             document["previous_contract"] = self.previous
             document["changes"] = [change.to_json() for change in self.changes]
         return document
+
+    def not_default(self) -> list[str]:
+        """A line for each run setting that is not the default: the ones a person approving
+        must not miss (a shell that is no shell, a `cwd:` pointing at a folder of fakes)."""
+        found: list[str] = []
+        for key, value in self.approved.settings if self.approved is not None else ():
+            if key == "shell":
+                found.append(
+                    f"shell {value}: not the default {settings.DEFAULT_SHELL}; every check runs "
+                    f"as `{value} -c CHECK`"
+                )
+            elif key == "cwd":
+                where = f" ({self.where.path})" if self.where is not None else ""
+                found.append(
+                    f"cwd {value}{where}: not the default (the git top level); every check "
+                    "runs there"
+                )
+            elif key == "timeout":
+                found.append(f"timeout {value}: every check may run {value} s at most")
+        for row in self.approved.ordered() if self.approved is not None else ():
+            if row.timeout is not None:
+                limit = contract.number_text(row.timeout)
+                found.append(f"{row.id} timeout {limit}: its check may run {limit} s at most")
+        return found
+
+    def approved_lines(self) -> list[str]:
+        """What the person approves, to show them: every row's check and expected result, the
+        non-goals, where the checks run, and every run setting that is not the default."""
+        if self.approved is None:
+            return []
+        lines = [f"{self.path}: approving"]
+        for row in self.approved.ordered():
+            if row.kind == "review":
+                lines.append(f"  {row.id} (review): {row.check} → {row.expected}")
+            else:
+                lines.append(f"  {row.id}: `{row.check}` → {row.expected}")
+        lines += [f"  non-goal: {item}" for item in self.approved.non_goals]
+        if self.where is not None:
+            lines.append(f"  {self.where.note()}")
+        lines += [f"  note: {line}" for line in self.not_default()]
+        return lines
+
+
+def _require_shell(goal: Goal, path: str, ctx: Context) -> None:
+    """Refuse to approve a goal whose `shell:` does not run a command as a shell does: the
+    shell is asked to run :data:`goalfile.settings.PROBE_COMMAND` (the default shell is not)."""
+    from goalfile.commands.checking import shell_problem
+
+    if settings.shell(goal) == settings.DEFAULT_SHELL:
+        return
+    problem = shell_problem(settings.shell(goal), cwd=str(ctx.cwd), env=ctx.env)
+    if problem is not None:
+        raise Refused(
+            f"{problem}; nothing was approved",
+            file=path,
+            line=goal.key_line("shell"),
+            hint=f"write `shell: /bin/bash` (a shell), or delete the `shell:` line "
+            f"(`{settings.DEFAULT_SHELL}`)",
+        )
 
 
 def _require_recordable(budget: Budget, goal: Goal, path: str) -> None:
@@ -100,16 +166,18 @@ def activate(
             )
         budget = budget_in_force(goal)
         _require_recordable(budget, goal, path)
+        _require_shell(goal, path, ctx)
         ids = tuple(row.id for row in goal.criteria)
         approved = contract.contract_of(goal)
         pin = approved.digest()
+        where = workdir.decide(goal)
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
             by=contract.ACTIVATE_BY,
             notes=(
                 f"contract approved: {', '.join(ids)}",
-                workdir.decide(goal).note(),
+                where.note(),
                 budget_approved_note(budget),  # the limits the ledger backs
                 "",
                 *contract.approval_lines(approved),
@@ -121,7 +189,13 @@ def activate(
         text = edit.set_value(text, "status", Status.ACTIVE.value)
         text = edit.set_value(text, "contract", pin)
         return text, ActivateResult(
-            path=path, slug=goal.slug, status=Status.ACTIVE, criteria=ids, digest=pin
+            path=path,
+            slug=goal.slug,
+            status=Status.ACTIVE,
+            criteria=ids,
+            digest=pin,
+            approved=approved,
+            where=where,
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=change)
@@ -138,6 +212,7 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
                 line=goal.key_line("status"),
                 hint=f"run `goalfile activate {shell_word(path)}`",
             )
+        _require_shell(goal, path, ctx)
         approved = contract.contract_of(goal)
         pin = approved.digest()
         previous = contract.pinned(goal)
@@ -197,6 +272,8 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             previous=previous,
             changes=found,
             reapproved=True,
+            approved=approved,
+            where=where,
         )
 
     return update_goal(path, ctx, command="goalfile activate --reapprove", change=change)

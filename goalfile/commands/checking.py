@@ -7,6 +7,8 @@ judge the output while it streams; the evidence and the excerpt come from the ke
 from __future__ import annotations
 
 import functools
+import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -138,6 +140,17 @@ def check_row(
         env=child_env,
         timeout=row.timeout if row.timeout is not None else goal.timeout,
     )
+    not_a_shell = shell_problem(spec.shell, cwd=spec.cwd, env=env)
+    if not_a_shell is not None:
+        return RowResult(
+            id=row.id,
+            verdict=Verdict.ERROR,
+            command=row.check,
+            exit="-",
+            evidence=not_a_shell,
+            evidence_quoted=False,
+            why=(not_a_shell,),
+        ), None
     guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
     outcome = run_check(
@@ -220,6 +233,31 @@ def check_row(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
         ), tail
     return _unmet(make, exit_text, judgement.evidence, judgement.failures, tail), tail
+
+
+_probed: dict[tuple[object, ...], str | None] = {}
+_probe_lock = threading.Lock()
+
+
+def shell_problem(shell: str, *, cwd: str, env: Mapping[str, str]) -> str | None:
+    """Why ``shell`` is no shell (it did not run the probe as a shell does), or None; asked once
+    per shell file and process (a long-lived server asks again when the file changed). The
+    default shell is not asked: it is the system's. A shell that cannot be started is not
+    judged here: the check's own start says why."""
+    if shell == settings.DEFAULT_SHELL:
+        return None
+    try:
+        found = os.stat(shell)
+        key: tuple[object, ...] = (shell, found.st_dev, found.st_ino, found.st_mtime_ns)
+    except (OSError, ValueError):
+        return None  # it cannot start either: the check's start says so
+    with _probe_lock:  # rows run in threads with --jobs: one probe per shell
+        if key not in _probed:
+            from goalfile.run import probe
+
+            answer = probe(shell=shell, command=settings.PROBE_COMMAND, cwd=cwd, env=env)
+            _probed[key] = None if answer is None else settings.probe_problem(*answer, shell)
+        return _probed[key]
 
 
 def _unmet(
