@@ -17,11 +17,14 @@ Two hosts are understood (the field paths and the traps are described in the tra
 
 The module is split in two layers: pure functions and tallies that turn one decoded line into
 state (no I/O), and :class:`TranscriptReader`, which reads only the bytes appended to the file
-since its previous poll. Its memory is one entry per distinct response, never the file.
+since its previous poll. Its memory is one entry per distinct response, never the file: a
+line longer than :data:`LINE_LIMIT` (no host writes one) is skipped unread, like a line that is
+not JSON, and a hole of a sparse file inside it is passed over without reading it.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -397,6 +400,21 @@ _LABEL = {
 _CHUNK = 1 << 20
 _HEAD = 512  # bytes of the file start remembered to notice a rewrite in place
 
+LINE_LIMIT = 32 << 20
+"""Bytes a transcript line may have. A longer one is skipped (counted in
+:attr:`TranscriptReader.skipped`): it carries no usage, and holding it whole would let a file
+of the agent's (``truncate -s +64G`` on its own transcript) take that much memory. Hosts write
+lines of a few MiB at most."""
+
+
+def _data_from(fd: int, offset: int, size: int) -> int:
+    """The first offset at or after ``offset`` that may hold data: past a hole of a sparse file
+    (it reads as NUL bytes, so it holds no newline), at most ``size``."""
+    try:
+        return min(os.lseek(fd, offset, os.SEEK_DATA), size)
+    except OSError as exc:
+        return size if exc.errno == errno.ENXIO else offset  # ENXIO: a hole to the end
+
 
 class TranscriptReader:
     """Incremental reader of one transcript file.
@@ -418,6 +436,9 @@ class TranscriptReader:
         self._session = _Session(self._host, self._path)
         self._offset = 0
         self._pending: list[bytes] = []  # an unterminated last line, in pieces
+        self._pending_bytes = 0
+        self._skipping = False  # inside a line longer than LINE_LIMIT, whose bytes are dropped
+        self._skipped = 0
         self._identity: tuple[int, int] | None = None
         self._head = b""
         self._last_read = 0
@@ -444,7 +465,12 @@ class TranscriptReader:
     @property
     def pending(self) -> int:
         """Bytes of an unterminated last line held back for the next poll."""
-        return sum(len(piece) for piece in self._pending)
+        return self._pending_bytes
+
+    @property
+    def skipped(self) -> int:
+        """Lines longer than :data:`LINE_LIMIT` passed over, the one still being read included."""
+        return self._skipped
 
     def poll(self) -> SessionUsage:
         """Read what was appended since the last poll; return the cumulative usage."""
@@ -480,7 +506,16 @@ class TranscriptReader:
         read = 0
         size = stat.st_size  # what is appended while this poll reads waits for the next one
         try:
-            while self._offset < size and (chunk := handle.read(min(_CHUNK, size - self._offset))):
+            while self._offset < size:
+                if self._skipping:  # NUL bytes of a hole in an overlong line: nothing to read
+                    hole = _data_from(handle.fileno(), self._offset, size)
+                    if hole > self._offset:
+                        self._offset = hole
+                        handle.seek(hole)
+                        continue
+                chunk = handle.read(min(_CHUNK, size - self._offset))
+                if not chunk:
+                    break
                 read += len(chunk)
                 self._offset += len(chunk)
                 self._consume(chunk)
@@ -494,14 +529,34 @@ class TranscriptReader:
             self._head = handle.read(min(_HEAD, self._offset))
 
     def _consume(self, chunk: bytes) -> None:
+        if self._skipping:
+            end = chunk.find(b"\n")
+            if end < 0:
+                return  # the overlong line goes on
+            self._skipping = False
+            chunk = chunk[end + 1 :]
         end = chunk.rfind(b"\n")
         if end < 0:
-            self._pending.append(chunk)
+            self._hold(chunk)
             return
         self._pending.append(chunk[: end + 1])
-        block = b"".join(self._pending)
-        self._pending = [chunk[end + 1 :]] if end + 1 < len(chunk) else []
+        block = b"".join(self._pending)  # the held line is at most LINE_LIMIT: so is the block
+        self._pending, self._pending_bytes = [], 0
         self._feed(block.split(b"\n")[:-1])
+        self._hold(chunk[end + 1 :])
+
+    def _hold(self, piece: bytes) -> None:
+        """Keep ``piece`` of the unterminated last line, or drop the line once it is too long."""
+        if not piece:
+            return
+        if self._pending_bytes + len(piece) > LINE_LIMIT:
+            self._pending, self._pending_bytes = [], 0
+            self._skipping = True
+            self._skipped += 1
+            self._session.lines += 1  # a line all the same: later line numbers stay right
+            return
+        self._pending.append(piece)
+        self._pending_bytes += len(piece)
 
     def _feed(self, lines: Iterable[bytes]) -> None:
         for raw in lines:
@@ -511,7 +566,7 @@ class TranscriptReader:
         """Treat the file as complete: parse an unterminated last line too (one-shot reads)."""
         if self._pending:
             block = b"".join(self._pending)
-            self._pending = []
+            self._pending, self._pending_bytes = [], 0
             self._feed([block])
         return self._session.usage(self._stem)
 
