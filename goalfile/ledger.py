@@ -131,11 +131,15 @@ def clean_line(text: str, *, limit: int = EVIDENCE_CHARS) -> str:
     return text
 
 
+CODE_SPAN_LIMIT = 10_000
+"""Characters a :func:`code_span` keeps (a longer text is cut, ending in `…`)."""
+
+
 def code_span(text: str) -> str:
     """A Markdown code span that shows ``text`` verbatim inside a table cell, written as
     mdformat writes it: a fence one backtick longer than the longest run inside, and a space
     inside each end when the text holds a backtick (or starts and ends with a space)."""
-    text = clean_line(text, limit=10_000).replace("|", "\\|")
+    text = clean_line(text, limit=CODE_SPAN_LIMIT).replace("|", "\\|")
     if not text:
         return "` `"
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)

@@ -489,6 +489,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             continue
         if _has_placeholder(row):
             continue  # reported once, as a placeholder
+        yield from _record_findings(row, label)
         if row.kind is Kind.REVIEW:
             if row.check.strip() and review_artifact(row) is None:
                 yield _error(
@@ -554,6 +555,39 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 hint="add `exit 0` (or the status a passing run has)",
             )
         yield from _backtracking_findings(goal, row, label, expectation)
+
+
+def _record_findings(row: Criterion, label: str) -> Iterable[Finding]:
+    """A check or expected result the approval entry cannot record as it is (a tab, another
+    control character, more than :data:`goalfile.ledger.CODE_SPAN_LIMIT` characters): the
+    recorded rows would never digest to the pin, and verify would refuse the goal for good."""
+    from goalfile.contract import contract_row
+    from goalfile.ledger import CODE_SPAN_LIMIT, clean_line
+
+    approved = contract_row(row)
+    for name, value in (("check", approved.check), ("expected", approved.expected)):
+        if len(value) > CODE_SPAN_LIMIT:
+            why = f"is longer than {CODE_SPAN_LIMIT:,} characters"
+            hint = "put the command into a script and run that" if name == "check" else ""
+        elif clean_line(value, limit=CODE_SPAN_LIMIT) != value:
+            bad = next((c for c in value if clean_line(c) != c), "")
+            why = f"holds the character U+{ord(bad):04X}" if bad else "holds a control character"
+            hint = (
+                "write a space instead of it, or have the command make it (`$(printf '\\t')` "
+                "for a tab)"
+                if name == "check"
+                else "write a space instead of it"
+            )
+        else:
+            continue
+        yield Finding(
+            severity=Severity.ERROR,
+            line=row.line,
+            code="unrecordable",
+            message=f"{label}: the {name} {why}, which the approval entry cannot record as it "
+            "is: the approved rows would never match the contract's pin",
+            hint=hint or "shorten it",
+        )
 
 
 def _backtracking_findings(
