@@ -106,10 +106,10 @@ def _nearest(path: str) -> tuple[str, bool] | None:
     if not name[:-3] or name in (".md", "..md"):
         return None
     folders = [given.parent]
-    if given.parent == Path(".") or not given.parent.is_dir():
+    if given.parent == Path(".") or not _probe(given.parent.is_dir):
         folders += _goal_folders_above()
     for folder in folders:
-        if (folder / name).is_file() and folder / name != given:
+        if _probe((folder / name).is_file) and folder / name != given:
             return str(folder / name), False
     import difflib
 
@@ -126,6 +126,15 @@ def _nearest(path: str) -> tuple[str, bool] | None:
         if close:
             return str(folder / close[0]), True
     return None
+
+
+def _probe(test: Callable[[], bool]) -> bool:
+    """``test()``, False when the system refuses the path (a name longer than the system
+    allows: ``Path.is_file`` raises ENAMETOOLONG rather than saying False)."""
+    try:
+        return test()
+    except (OSError, ValueError):
+        return False
 
 
 def _goal_folders_above() -> list[Path]:

@@ -1,0 +1,88 @@
+"""Small fixes, each reproduced with the real `goalfile` on real files.
+
+- a tab (or another character the approval entry cannot record) in a check was approved, and
+  the recorded rows then never digested to the pin: verify refused the goal for good;
+- a goal name of 252 to 255 bytes printed a traceback (the "did you mean" search added `.md`
+  and crossed the system's name limit).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_goalfile
+
+DRAFT = """---
+slug: g
+status: draft
+created: 2026-12-01
+budget:
+  iterations: 5
+  tokens: null
+iterations_used: 0
+tokens_used: 0
+---
+# Goal: it works
+
+## Non-goals
+
+- nothing
+
+## Acceptance criteria
+
+| id | criterion | check | expected | kind |
+|----|-----------|-------|----------|------|
+| C1 | ok | `CHECK` | EXPECTED | deterministic |
+
+## Iterations
+
+## Lessons
+"""
+
+
+@pytest.mark.parametrize(
+    ("check", "expected", "said"),
+    [
+        ("echo\tok", "exit 0", "the check holds the character U+0009"),
+        ("echo ok", 'exit 0; stdout lacks "a\x01b"', "the expected holds the character U+0001"),
+        ("echo " + "x" * 10_001, "exit 0", "the check is longer than 10,000 characters"),
+    ],
+)
+def test_a_cell_the_approval_cannot_record_is_a_lint_error(
+    repo: Path, check: str, expected: str, said: str
+) -> None:
+    path = repo / "goals" / "g.md"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(DRAFT.replace("CHECK", check).replace("EXPECTED", expected))
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert f"goals/g.md:21: error: C1: {said}, which the approval entry cannot record" in (
+        linted.stderr
+    )
+    before = path.read_text()
+    refused = run_goalfile("activate", "goals/g.md", cwd=repo)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert path.read_text() == before  # nothing approved that could never be verified
+
+
+def test_a_goal_written_as_the_fix_says_is_approved_and_verified(repo: Path) -> None:
+    path = repo / "goals" / "g.md"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(DRAFT.replace("CHECK", "echo ok").replace("EXPECTED", "exit 0"))
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", ["status", "verify", "lint", "log"])
+@pytest.mark.parametrize("length", [252, 255])
+def test_a_goal_name_near_the_system_limit_is_no_traceback(
+    repo: Path, command: str, length: int
+) -> None:
+    (repo / "goals").mkdir(exist_ok=True)
+    done = run_goalfile(command, "a" * length, cwd=repo)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (2, 3), done.stdout + done.stderr  # as for any missing goal
+    assert "no such goal file" in done.stderr
