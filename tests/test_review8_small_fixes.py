@@ -86,3 +86,22 @@ def test_a_goal_name_near_the_system_limit_is_no_traceback(
     assert "Traceback" not in done.stderr, done.stderr
     assert done.returncode in (2, 3), done.stdout + done.stderr  # as for any missing goal
     assert "no such goal file" in done.stderr
+
+
+def test_a_draft_with_a_lint_error_is_sent_to_lint_before_activate(repo: Path) -> None:
+    path = repo / "goals" / "g.md"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(DRAFT.replace("CHECK", "echo ok").replace("EXPECTED", "exit zero"))
+    shown = run_goalfile("status", "goals/g.md", cwd=repo)
+    assert (
+        "next: fix what `goalfile lint goals/g.md` reports; once a person approves the "
+        "contract, `goalfile activate goals/g.md`" in shown.stdout + shown.stderr
+    ), shown.stdout + shown.stderr
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)  # run as written, it names the fault
+    assert linted.returncode == 3 and "goals/g.md:21" in linted.stderr, linted.stderr
+    path.write_text(DRAFT.replace("CHECK", "echo ok").replace("EXPECTED", "exit 0"))
+    ready = run_goalfile("status", "goals/g.md", cwd=repo)
+    assert (
+        "next: read it; once a person approves the contract, `goalfile activate goals/g.md`"
+        in ready.stdout + ready.stderr
+    )

@@ -369,9 +369,14 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
 def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     """What to run next, for a person or an agent reading `goalfile status`."""
     if goal.status is Status.DRAFT:
-        from goalfile.lint import PLACEHOLDER, has_placeholders
+        from goalfile.lint import PLACEHOLDER, diagnose, errors, has_placeholders
 
         if not has_placeholders(goal):
+            if errors(diagnose(goal)):  # activate would refuse it
+                return (
+                    f"fix what `goalfile lint {shell_word(path)}` reports; once a person "
+                    f"approves the contract, `goalfile activate {shell_word(path)}`"
+                )
             return (
                 f"read it; once a person approves the contract, `goalfile activate "
                 f"{shell_word(path)}`"
