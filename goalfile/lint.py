@@ -647,7 +647,9 @@ def _unseen_findings(goal: Goal) -> Iterable[Finding]:
                 continue
             from goalfile import unseen
 
-            found_chars = unseen.find(value, words=not (prose and name == "expected"))
+            found_chars = unseen.find(
+                value, words=not (prose and name == "expected"), punctuation=name == "check"
+            )
             if found_chars:
                 yield _unseen_finding(goal, row, label, name, value, found_chars)
 
@@ -751,7 +753,17 @@ def _unseen_finding(
     if len(found) > 3:
         whats.append(f"{len(found) - 3} more")
     invisible = [u.text for u in found if u.invisible]
-    if invisible:
+    composed = next((u for u in found if u.composed), None)
+    if composed is not None and not invisible:
+        plain = " ".join(f"U+{ord(c):04X}" for c in composed.composed)
+        typed = " + ".join(c if c.isascii() else f"U+{ord(c):04X}" for c in composed.text)
+        hint = f"write {typed} as the one character {composed.composed} ({plain}) it shows"
+        if name == "check" and not composed.composed.isascii():
+            hint += (
+                "; a name really spelled so (a folder made on macOS) is matched with a glob "
+                "or made from an escape"
+            )
+    elif invisible:
         char = ord(invisible[0])
         escape = f"\\u{char:04x}" if char <= 0xFFFF else f"\\U{char:08x}"
         how = (

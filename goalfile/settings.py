@@ -10,7 +10,8 @@ digest reads one way cannot run another way.
   spelling of the default shell but ``/bin/sh`` itself;
 - ``cwd`` normalised lexically (``posixpath.normpath``: ``a/../..`` is ``..``), and the checks run
   in the folder that normalised path names, relative to the goal file's real folder; the parser
-  refuses one that begins or ends with whitespace;
+  refuses one that begins or ends with whitespace or holds a character a reader cannot see as
+  it is (an invisible one, a look-alike letter or a decomposed one);
 - a check's command with its ends stripped (inner whitespace kept).
 """
 
@@ -102,7 +103,16 @@ def probe_problem(exit_status: int | None, stdout: bytes, shell: str) -> str | N
 
 def cwd_problem(value: str) -> str | None:
     """Why ``value`` cannot be a goal's ``cwd``, or None: whitespace at either end (a folder
-    `` ..`` is not ``..``, and no one means it)."""
+    `` ..`` is not ``..``, and no one means it), or a character a reader cannot see as it is
+    (:mod:`goalfile.unseen`: ``../tests`` with a zero-width space, a Cyrillic ``е`` or a
+    decomposed letter names another folder that every view shows as the approved one)."""
     if value != value.strip():
         return "begins or ends with whitespace"
+    if value.isascii() and value.isprintable():
+        return None
+    from goalfile import unseen
+
+    found = unseen.find(value, punctuation=True)
+    if found:
+        return f"is not what it shows: it holds {found[0].what}"
     return None

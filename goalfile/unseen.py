@@ -20,7 +20,14 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   digit and a character that Unicode's compatibility mapping turns into ASCII letters or
   digits drawn alike (fullwidth ``Ｅ`` and ``１``, mathematical ``𝖤``, the ligature ``ﬁ``,
   the Roman numeral ``Ⅻ``; not ``²`` or ``ⓐ``). A whole word in Cyrillic or Greek is never
-  reported, nor a word whose other-script letters look like no Latin one (``Δt``).
+  reported, nor a word whose other-script letters look like no Latin one (``Δt``);
+* a **composed look-alike** is a character that Unicode's canonical composition (NFC) writes
+  otherwise: a letter followed by a combining mark that composes with it (``e`` + U+0301 shows
+  as ``é`` and is not U+00E9: file names are bytes, so ``données`` spelled so names another
+  folder), or a character with a one-character canonical mapping (U+037E GREEK QUESTION MARK
+  shows as ``;``, U+212A KELVIN SIGN as ``K``); and, with ``punctuation``, a fullwidth or other
+  compatibility form of ASCII punctuation (``｜`` for ``|``, ``；`` for ``;``), which a shell takes
+  as a plain character where a reader sees the operator.
 """
 
 from __future__ import annotations
@@ -56,7 +63,8 @@ class Unseen:
     offset: int
     text: str  # the character, or the word
     what: str  # "U+200B ZERO WIDTH SPACE" or "the word `ЕRROR` mixes ... (Е is U+0415 ...)"
-    invisible: bool  # an invisible character, else a look-alike word
+    invisible: bool  # an invisible character, else a look-alike word or character
+    composed: str = ""  # what a composed look-alike shows as, written as one character
 
 
 def describe(char: str) -> str:
@@ -78,8 +86,9 @@ def shown(text: str) -> str:
     return "".join(f"<U+{ord(c):04X}>" if is_invisible(c) else c for c in text)
 
 
-def find(text: str, *, words: bool = True) -> list[Unseen]:
-    """Every invisible character of ``text``, then (with ``words``) every look-alike word."""
+def find(text: str, *, words: bool = True, punctuation: bool = False) -> list[Unseen]:
+    """Every invisible character of ``text``, then every composed look-alike (with
+    ``punctuation``, fullwidth punctuation too), then (with ``words``) every look-alike word."""
     if text.isascii() and text.isprintable():
         return []
     found = [
@@ -87,6 +96,7 @@ def find(text: str, *, words: bool = True) -> list[Unseen]:
         for i, c in enumerate(text)
         if is_invisible(c)
     ]
+    found.extend(_composed(text, punctuation=punctuation))
     if words:
         for word in _WORD.finditer(text):
             odd = _odd_letters(word.group())
@@ -101,6 +111,51 @@ def find(text: str, *, words: bool = True) -> list[Unseen]:
                     )
                 )
     return found
+
+
+def _composed(text: str, *, punctuation: bool) -> list[Unseen]:
+    """The composed look-alikes of ``text`` (see the module's note), in order."""
+    if unicodedata.is_normalized("NFC", text) and not punctuation:
+        return []
+    found = []
+    for i, char in enumerate(text):
+        if char.isascii():
+            continue
+        if unicodedata.combining(char) and i > 0:
+            pair = text[i - 1 : i + 1]
+            shows = unicodedata.normalize("NFC", pair)
+            if len(shows) == 1:
+                what = f"{text[i - 1]} followed by {describe(char)}, which shows as {shows} "
+                found.append(_alike(i - 1, pair, what, shows))
+            continue
+        shows = unicodedata.normalize("NFC", char)
+        if shows == char and punctuation and _punctuation_form(char) and not _in_words(text, i):
+            shows = unicodedata.normalize("NFKC", char)
+        if shows != char:
+            found.append(_alike(i, char, f"{describe(char)}, which shows as {shows} ", shows))
+    return found
+
+
+def _alike(offset: int, text: str, what: str, shows: str) -> Unseen:
+    plain = "".join(f"U+{ord(c):04X}" for c in shows)
+    return Unseen(
+        offset=offset, text=text, what=f"{what}({plain})", invisible=False, composed=shows
+    )
+
+
+def _in_words(text: str, i: int) -> bool:
+    """Whether the character at ``i`` stands next to a letter outside ASCII (``完了：`` is
+    Japanese written as it is written, not an operator in disguise)."""
+    around = text[max(i - 1, 0) : i] + text[i + 1 : i + 2]
+    return any(c.isalpha() and not c.isascii() for c in around)
+
+
+def _punctuation_form(char: str) -> bool:
+    """A fullwidth, halfwidth or small form of ASCII punctuation (``｜``, ``；``, ``﹠``)."""
+    if not unicodedata.decomposition(char).startswith(("<wide>", "<narrow>", "<small>")):
+        return False
+    folded = unicodedata.normalize("NFKC", char)
+    return folded.isascii() and not folded.isalnum() and folded.isprintable()
 
 
 _POSING = ("<font>", "<wide>", "<compat>")

@@ -173,7 +173,8 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
         "\u0395\u03a1\u03a1\u039f\u03a1",  # ΕΡΡΟΡ, all Greek (even if it looks Latin)
         "\u0394t=3",  # Δt: a Greek letter that looks like no Latin one
         "caf\u00e9",
-        "nai\u0308ve",  # a combining diaeresis
+        "na\u00efve",  # an accented letter typed as one character
+        "\u0915\u093f",  # a Devanagari vowel sign: a combining mark that composes with nothing
         "stra\u00dfe",
         "\u65e5\u672c\u8a9e",
         "5\u00b5s",  # micro sign
@@ -181,6 +182,7 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
         "A\u24d0",  # a circled letter too
         "\u00bd",
         "\u2713 done",
+        "\u5b8c\u4e86\uff1a",  # 完了：, fullwidth punctuation written between CJK letters
         "\U0001f600",
     ]
     rows = [
