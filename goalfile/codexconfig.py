@@ -105,18 +105,22 @@ def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
 
 
 def declared_in_config(root: Path, env: Mapping[str, str]) -> Path | None:
-    """The first ``config.toml`` Codex reads for ``root`` (the project's, then the user's) that
-    declares goalfile's Stop hook; None when none does or none can be read. `goalfile init`
-    then writes no ``.codex/hooks.json``: Codex would run the hook from both."""
+    """The first file Codex reads hooks from for ``root``, other than the project's
+    ``.codex/hooks.json`` (the project's ``config.toml``, then the user's ``hooks.json`` and
+    ``config.toml``), that declares goalfile's Stop hook; None when none does or none can be
+    read. `goalfile init` then writes no ``.codex/hooks.json``: Codex would run the hook from
+    both, which `goalfile doctor` reports (it counts the same files)."""
     from goalfile.errors import GoalfileError
+    from goalfile.hostjson import load
     from goalfile.hostprotocol import HostAgent
     from goalfile.hosttimeouts import stop_hooks
 
+    project = root / ".codex" / "hooks.json"
     for path in hook_files(root, env):
-        if path.suffix != ".toml":
+        if path == project:
             continue
         try:
-            document, _ = load_hooks_toml(path)
+            document, _ = load_hooks_toml(path) if path.suffix == ".toml" else load(path)
         except GoalfileError:
             continue
         if stop_hooks(document, HostAgent.CODEX):

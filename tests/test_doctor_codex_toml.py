@@ -128,3 +128,23 @@ def test_no_file_declaring_the_codex_hook_is_a_problem_init_fixes(tmp_path: Path
     done = run_goalfile(*words[1:], cwd=repo, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     assert [f["detail"] for f in codex(repo, env)["hook"]] == ["Stop hook in .codex/hooks.json"]
+
+
+def test_init_writes_no_project_hook_where_the_users_hooks_json_declares_it(
+    tmp_path: Path,
+) -> None:
+    """init looked at config.toml files only: with the hook in ~/.codex/hooks.json it still
+    wrote .codex/hooks.json, and doctor, right after, reported the hook declared twice."""
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    stop = {"type": "command", "command": "goalfile hook stop --agent codex", "timeout": 600}
+    users = home / ".codex" / "hooks.json"
+    users.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [stop]}]}}))
+    env = environment(home)
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=env)
+    assert done.returncode == 0, done.stderr
+    assert not (repo / ".codex" / "hooks.json").exists()
+    assert f"Stop hook already in {users}" in done.stdout, done.stdout
+    hook = codex(repo, env)["hook"]
+    assert not [f for f in hook if f["health"] == "problem"], hook
