@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,15 @@ def test_a_draft_with_a_lint_error_is_sent_to_lint_before_activate(repo: Path) -
         "next: read it; once a person approves the contract, `goalfile activate goals/g.md`"
         in ready.stdout + ready.stderr
     )
+
+
+@pytest.mark.parametrize("line", [["--json", "status"], ["--json", "--nosuch", "status"]])
+def test_a_wrong_command_line_with_json_before_the_command_gets_a_json_error(
+    tmp_path: Path, line: list[str]
+) -> None:
+    done = run_goalfile(*line, cwd=tmp_path)
+    assert done.returncode == 2, done.stdout + done.stderr
+    document = json.loads(done.stdout)  # exactly one document
+    assert document["error"]["exit_code"] == 2
+    assert document["error"]["hint"] == "`goalfile --help`"
+    assert "No such option" in document["error"]["message"]

@@ -231,6 +231,32 @@ def in_project(paths: tuple[str, ...] | list[str], wanted: bool, *, approved: bo
             require_committed_approval(goal, committed, shown=shown)
 
 
+def _json_usage_error(exc: click.UsageError) -> None:
+    """click prints the usage and the error on stderr and exits 2; a program that asked for
+    --json gets its one JSON document on stdout too, as for every other error."""
+    if "--json" not in sys.argv[1:]:
+        return
+    names: list[str] = []
+    at = exc.ctx
+    while at is not None and at.parent is not None:  # the root is goalfile
+        names.insert(0, at.info_name or "")
+        at = at.parent
+    where = " ".join(["goalfile", *names])
+    emit_json(
+        {
+            "schema_version": 1,
+            "error": {
+                "message": exc.format_message(),
+                "file": None,
+                "line": None,
+                "column": None,
+                "hint": f"`{where} --help`",
+                "exit_code": exc.exit_code,
+            },
+        }
+    )
+
+
 class _Group(click.Group):
     """The ``goalfile`` group. Its commands are registered by the modules of this package,
     each imported when one of its commands is asked for (a run imports only the module of the
@@ -245,28 +271,14 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
-            # click prints the usage and the error on stderr and exits 2; a program that asked
-            # for --json gets its one JSON document on stdout too, as for every other error
-            if "--json" in sys.argv[1:]:
-                names: list[str] = []
-                at = exc.ctx
-                while at is not None and at.parent is not None:  # the root is goalfile
-                    names.insert(0, at.info_name or "")
-                    at = at.parent
-                where = " ".join(["goalfile", *names])
-                emit_json(
-                    {
-                        "schema_version": 1,
-                        "error": {
-                            "message": exc.format_message(),
-                            "file": None,
-                            "line": None,
-                            "column": None,
-                            "hint": f"`{where} --help`",
-                            "exit_code": exc.exit_code,
-                        },
-                    }
-                )
+            _json_usage_error(exc)
+            raise
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:  # the group's own options: `goalfile --json status` is a wrong command line too
+            return super().parse_args(ctx, args)
+        except click.UsageError as exc:
+            _json_usage_error(exc)
             raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
