@@ -118,3 +118,28 @@ def test_a_wrong_command_line_with_json_before_the_command_gets_a_json_error(
     assert document["error"]["exit_code"] == 2
     assert document["error"]["hint"] == "`goalfile --help`"
     assert "No such option" in document["error"]["message"]
+
+
+def test_the_judges_packet_holds_the_review_rows_decided_before(repo: Path) -> None:
+    """R2's packet held C1 only; the documented packet holds every row decided so far."""
+    (repo / "docs").mkdir()
+    (repo / "docs" / "a.md").write_text("The token is rotated.\n")
+    path = repo / "goals" / "g.md"
+    path.parent.mkdir(exist_ok=True)
+    rows = (
+        "| C1 | ok | `true` | exit 0 | deterministic |\n"
+        "| R1 | docs | `docs/a.md` | describes rotation | review |\n"
+        "| R2 | docs2 | `docs/a.md` | describes it again | review |\n"
+    )
+    text = DRAFT.replace("| C1 | ok | `CHECK` | EXPECTED | deterministic |\n", rows)
+    path.write_text(text)
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    reply = '{"verdict":"met","quote":"rotated","reason":"ok"}'
+    judge = f"cat > {repo}/packet-$GOALFILE_CRITERION.json; echo '{reply}'"
+    done = run_goalfile("verify", "goals/g.md", "--judge", judge, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    first = json.loads((repo / "packet-R1.json").read_text())
+    second = json.loads((repo / "packet-R2.json").read_text())
+    assert [r["id"] for r in first["deterministic_results"]] == ["C1"]
+    assert [r["id"] for r in second["deterministic_results"]] == ["C1", "R1"]
+    assert second["deterministic_results"][1]["verdict"] == "met"

@@ -14,7 +14,7 @@ from goalfile import judge, settings
 from goalfile.artifacts import ARTIFACT_LIMIT, covers, read_artifact, resolve_artifact
 from goalfile.errors import GoalfileError
 from goalfile.handedit import iterations_in_use
-from goalfile.model import Criterion, Goal, Kind, RowResult, Verdict
+from goalfile.model import Criterion, Goal, RowResult, Verdict
 from goalfile.parse import ledger_region, review_artifact
 from goalfile.review import latest_review, quote_present
 
@@ -89,9 +89,7 @@ def _from_judge(row: Criterion, done: Sequence[RowResult], how: Judging) -> RowR
         artifact=artifact,
         artifact_text=text,
         truncated=truncated,
-        results=[
-            r for r in done if (c := how.goal.criterion(r.id)) and c.kind is Kind.DETERMINISTIC
-        ],
+        results=done,  # every row decided so far, the review rows judged before this one too
     )
     try:
         raw = _run_judge(data, row, how)
