@@ -61,10 +61,12 @@ def _row_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], 
     """What a line may start with inside containers (blanks, block-quote markers, one list
     marker); a criteria row (a first cell that is an id goalfile accepts, lint.ID_RE, in
     backticks or not); such an id; a table's delimiter row (``|---|:--:|``, ``--- | ---``)."""
+    from goalfile.lint import ID_RE  # lint imports this module: asked for when first used
+
     return (
         re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?"),
-        re.compile(r"\|[ \t]*(`?)([A-Za-z][A-Za-z0-9_.-]*)\1[ \t]*\|"),
-        re.compile(r"[A-Za-z][A-Za-z0-9_.-]*"),
+        re.compile(rf"\|[ \t]*(`?)({ID_RE.pattern})\1[ \t]*\|"),
+        ID_RE,
         re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?"),
     )
 

@@ -116,14 +116,10 @@ def hook_stop_words(command: object) -> list[str] | None:
     return None
 
 
-def _is_ours(command: object) -> bool:
-    return hook_stop_words(command) is not None
-
-
 def is_ours(command: object) -> bool:
     """Whether a registered hook command runs `goalfile hook stop` (past a prefix such as
     `env X=1`, or with a path to goalfile)."""
-    return _is_ours(command)
+    return hook_stop_words(command) is not None
 
 
 def merge_stop_hook(
