@@ -43,7 +43,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -261,29 +261,18 @@ Runner = Callable[["VerifyOptions", Context], "VerifyResult"]
 
 
 def _run_verify(options: VerifyOptions, ctx: Context) -> VerifyResult:
-    from goalfile.commands.verify import verify
+    from goalfile import hookwatch
+    from goalfile.commands.verify import NoProgress, verify
 
-    return verify(options, ctx, _Told())
+    class Told(NoProgress):
+        """verify's progress, told to the hook's watchdog (:func:`goalfile.hookwatch.working_on`):
+        the row whose check starts, so that a block at the hook's time limit names the row and
+        its `expected` column. (Defined here: the hook loads verify only to run it.)"""
 
+        def started(self, row: Criterion) -> None:
+            hookwatch.working_on(row=row.id, expected=row.expected)
 
-class _Told:
-    """verify's progress, told to the hook's watchdog (:func:`goalfile.hookwatch.working_on`):
-    the row whose check starts, so that a block at the hook's time limit names the row and its
-    `expected` column."""
-
-    def begin(self, rows: Sequence[Criterion]) -> None:
-        pass
-
-    def started(self, row: Criterion) -> None:
-        from goalfile import hookwatch
-
-        hookwatch.working_on(row=row.id, expected=row.expected)
-
-    def tick(self, row: Criterion, elapsed: float) -> None:
-        pass
-
-    def finished(self, result: RowResult, tails: object) -> None:
-        pass
+    return verify(options, ctx, Told())
 
 
 def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
@@ -531,31 +520,6 @@ def _swapped(path: Path, blob: bytes) -> str | None:
     return departure(blob.decode(ENCODING, ERRORS), text)
 
 
-def _tracked_named(path: Path) -> tuple[Path, Tracked] | None:
-    """The repository top and git's entry for a goal file named on the command line that is
-    not there, when git tracks it."""
-    from goalfile.commands.gitgoals import tracked_file
-    from goalfile.commands.gittop import repository_top
-
-    folder = path.resolve().parent
-    while not folder.is_dir() and folder.parent != folder:
-        folder = folder.parent
-    top = repository_top(folder)
-    if top is None:
-        return None
-    try:
-        relative = path.resolve().relative_to(top)
-    except ValueError:
-        return None
-    from goalfile.run import GitUnreadable
-
-    try:
-        entry = tracked_file(top, top / relative)
-    except GitUnreadable:
-        return None
-    return (top, entry) if entry is not None else None
-
-
 def _real(path: Path) -> Path:
     """``path`` with its symlinks resolved; a symlink loop is left as it is (where
     ``Path.resolve`` raises RuntimeError on Python 3.11): a goal file linked to itself is
@@ -722,9 +686,8 @@ def _look(
     or None (a discovered goal that is not active)."""
     entry = tracked.get(path)
     if entry is None and path in named and not path.is_file():
-        found = _tracked_named(path)
-        if found is not None:
-            entry = found[1]
+        real = path.resolve()  # asked of the file it names, in the repository holding it
+        entry = _tracked_goal(str(real), []).tracked.get(real)
     if entry is not None:
         from goalfile.commands.gitgoals import hidden
 
