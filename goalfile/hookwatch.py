@@ -273,6 +273,8 @@ def start(*, timeout: float, agent: HostAgent, as_json: bool) -> Watch | Worker:
     Call it from the main thread, as early as the run begins. In the goalfile program this
     returns in the child that does the hook's work (:class:`Worker`), and the process that
     called it never returns from it (see the module's text)."""
+    global _begun
+    _begun = time.monotonic() - running_for()
     alone = threading.current_thread() is threading.main_thread()
     if errors.IN_PROGRAM and alone and hasattr(os, "fork"):
         return _fork(timeout=timeout, agent=agent, as_json=as_json)
@@ -676,6 +678,16 @@ def _drain(fd: int) -> bytes:
         while chunk := os.read(fd, 65536):
             data += chunk
     return bytes(data)
+
+
+_begun: float | None = None
+"""When the host started this hook (:func:`time.monotonic`), as :func:`start` found it."""
+
+
+def spent() -> float:
+    """Seconds of the host's timeout gone since it started this hook: the watchdog's limit
+    counts from there, and so does the hook's own time limit (0 before :func:`start`)."""
+    return 0.0 if _begun is None else max(time.monotonic() - _begun, 0.0)
 
 
 def running_for() -> float:

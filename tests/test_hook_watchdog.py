@@ -210,3 +210,31 @@ def test_the_watchdog_inside_another_program_holds_as_the_forked_one_does(tmp_pa
     assert " It was verifying goals/my goal.md. " in reason, reason
     assert "`goalfile verify --no-write 'goals/my goal.md'`" in reason, reason
     assert done.stderr == f"goalfile: {reason}\n"
+
+
+def test_a_hook_the_host_started_late_answers_before_the_watchdog(tmp_path: Path) -> None:
+    """The hook's time limit counts from when the host started it, as the watchdog's does: a
+    hook that began its work 5 s after the host started it (a loaded machine; here a shell
+    that waits, then runs goalfile in its own process) gives its goals 16 s from the host's
+    start and answers itself, 2 s before the watchdog's 18 s. Its limit used to count from
+    when its work began, so it ran to 21 s and the watchdog answered instead."""
+    root = make_git_repo(tmp_path / "project")
+    write_goal(
+        root / "goals", goal_text(slug="g", rows=(row("C1", "sleep 120", "exit 0"),)), "g.md"
+    )
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "a slow goal")
+    argv = [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude"]
+    done = subprocess.run(
+        ["sh", "-c", 'sleep 5 && exec "$0" "$@"', *argv, "--timeout", "20"],
+        cwd=root, env=clean_env(), input=recorded(root), capture_output=True, text=True,
+        timeout=WAIT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "did not answer within its time limit" not in reason, reason
+    assert "goalfile could not verify goals/g.md within the hook's time limit" in reason, reason
+    assert "\n  C1 did not finish in the " in reason, reason
+    assert "its share of the hook's 16 s" in reason, reason  # 5 s of them went to the start

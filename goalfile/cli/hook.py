@@ -111,6 +111,7 @@ def _hook_stop(
     import os
     from pathlib import Path
 
+    from goalfile import hookwatch
     from goalfile.commands.context import Context
     from goalfile.commands.hook import (
         HookOptions,
@@ -139,7 +140,10 @@ def _hook_stop(
         options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
         here = Path(stop.cwd) if stop.cwd and os.path.isabs(stop.cwd) else None
         ctx = Context.from_process(notify=err, fallback=here)  # the hook's folder may be gone
-        return _document(decide_stop(stop, options, ctx), host, as_json)
+        # the hook's time limit counts from when the host started it, as the watchdog's does:
+        # a slow start (a loaded machine) leaves the hook less time, not the watchdog none
+        spent = hookwatch.spent()
+        return _document(decide_stop(stop, options, ctx, spent=spent), host, as_json)
     except (Exception, KeyboardInterrupt) as exc:
         return _document(failed_stop(stop, exc), host, as_json)
 

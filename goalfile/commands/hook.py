@@ -546,28 +546,40 @@ def _budget(timeout: float) -> float:
 
 
 def decide_stop(
-    stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
+    stop: StopInput,
+    options: HookOptions,
+    ctx: Context,
+    *,
+    runner: Runner = _run_verify,
+    spent: float = 0.0,
 ) -> StopDecision:
-    """What the hook answers (:func:`_decide_stop`). A git command it runs takes at most a
-    tenth of its time budget (at least :data:`GIT_FLOOR`; once one did not answer, each after
-    it :data:`GIT_FLOOR`) and ends before that budget does (:mod:`goalfile.gitlimit`): a git
-    that does not answer (a FIFO at ``.git/index`` or ``.git/HEAD``) is killed and named in a
-    hold, well before the host's timeout."""
+    """What the hook answers (:func:`_decide_stop`). Its time limit counts from when the host
+    started the hook, ``spent`` seconds ago (:func:`goalfile.hookwatch.spent`), as the
+    watchdog's does. A git command it runs takes at most a tenth of its time budget (at least
+    :data:`GIT_FLOOR`; once one did not answer, each after it :data:`GIT_FLOOR`) and ends
+    before that budget does (:mod:`goalfile.gitlimit`): a git that does not answer (a FIFO at
+    ``.git/index`` or ``.git/HEAD``) is killed and named in a hold, well before the host's
+    timeout."""
     from goalfile import gitlimit
 
     budget = _budget(options.timeout)
-    until = time.monotonic() + budget
+    until = time.monotonic() + budget - spent
     each = max(GIT_FLOOR, budget / 10)
     with gitlimit.within(per_command=each, until=until, after_hang=GIT_FLOOR):
-        return _decide_stop(stop, options, ctx, runner=runner)
+        return _decide_stop(stop, options, ctx, runner=runner, spent=spent)
 
 
 def _decide_stop(
-    stop: StopInput, options: HookOptions, ctx: Context, *, runner: Runner = _run_verify
+    stop: StopInput,
+    options: HookOptions,
+    ctx: Context,
+    *,
+    runner: Runner = _run_verify,
+    spent: float = 0.0,
 ) -> StopDecision:
     start = ctx.clock()
     budget = _budget(options.timeout)
-    deadline = start + budget
+    deadline = start + budget - spent
     notes: list[str] = []
     here = ctx.cwd
     held: dict[Path, Finding] = {}
