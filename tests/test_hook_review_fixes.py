@@ -146,41 +146,47 @@ def test_input_that_is_not_json_still_lets_the_agent_stop(project: Path) -> None
 
 def backtracking_goal(root: Path) -> None:
     """An active, lint-clean goal whose `matches` pattern backtracks without end on the line
-    its check prints (`/^(a+)+$/` on `aaa…a!`)."""
+    its check prints (`/^(a+)+$/` on `aaa…a!`), each row with a time limit of 2 s."""
     check = f"{shlex.quote(sys.executable)} -c \"print('a' * 48 + '!')\""
     made = run_goalfile(
         "new", "slow", "x", "--check", check, "--expected", "stdout matches /^(a+)+$/",
-        "--non-goal", "n", "--activate", cwd=root,
+        "--non-goal", "n", cwd=root,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
+    goal = root / "goals" / "slow.md"
+    text = goal.read_text(encoding="utf-8")
+    goal.write_text(
+        text.replace("\ntokens_used: 0\n", "\ntokens_used: 0\ntimeout: 2\n", 1), "utf-8"
+    )
+    done = run_goalfile("activate", "goals/slow.md", cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("lint", "goals/slow.md", cwd=root).returncode == 0
 
 
 def test_a_block_while_judging_output_names_the_row_and_its_pattern(tmp_path: Path) -> None:
-    """The hook judging `/^(a+)+$/` against its check's output: if that search holds the hook
-    to the watchdog's time limit, the block names the goal, the row and its `expected` column
-    and the lint command, and promises no time limit verify does not have; if verify ends the
-    search itself, the hook answers on the row. Either way the agent is held."""
+    """The hook judging `/^(a+)+$/` against its check's output: verify ends that search at the
+    row's time limit (2 s; the hook has 96 s), so the hook answers itself, on the row: the
+    block names the goal, the row and its `expected` pattern, and the watchdog (at 108 s) has
+    nothing to say. (The test once took either answer, the hook's or the watchdog's, at a
+    6 s timeout: on a loaded machine the watchdog came first, at whatever the hook was
+    doing.)"""
     root = make_git_repo(tmp_path / "project")
     backtracking_goal(root)
     data = json.dumps({"hook_event_name": "Stop", "cwd": str(root)})
     done = subprocess.run(
-        [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", "--timeout", "6"],
-        cwd=root, env=clean_env(), input=data, capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", "--timeout", "120"],
+        cwd=root, env=clean_env(), input=data, capture_output=True, text=True, timeout=240,
         check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer
     reason = str(answer["reason"])
-    if "did not answer within its time limit" in reason:
-        assert "(goalfile/expecttext.py:" in reason or "(goalfile/expect.py:" in reason, reason
-        assert "It was on row C1 of goals/slow.md." in reason, reason
-        assert "against its `expected` column (`stdout matches /^(a+)+$/`)" in reason, reason
-        assert "`goalfile lint goals/slow.md`" in reason, reason
-        assert "`goalfile activate --reapprove goals/slow.md --reason TEXT`" in reason, reason
-        assert "within their time limits" not in reason and "--no-write" not in reason, reason
-    else:  # verify's own limit on the search ended it
-        assert "C1 error" in reason, reason
+    assert "did not answer within its time limit" not in reason, reason
+    assert reason.startswith("goalfile: verify-goal slow iteration 0: C1 error; status: blocked")
+    assert "goals/slow.md is blocked: a check could not be judged" in reason, reason
+    said = "- C1 error (exit 0): stdout matches /^(a+)+$/: the search of the stdout ran out of"
+    assert f"\n{said} time after 2s (the row's time limit); the pattern can backtrack" in reason
 
 
 def test_a_hook_that_never_gets_its_input_promises_no_time_limit(project: Path) -> None:
