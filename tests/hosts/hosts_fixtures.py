@@ -14,13 +14,13 @@ import signal
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import make_git_repo, run_goalfile
-from fake_model import AnthropicServer, FakeModel, ResponsesServer, Script
+from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Script, Shell, Turn
 from host_install import NpmCli, install_cli
 from host_run import (
     HostRun,
@@ -169,6 +169,35 @@ def host_session(
     return server, run
 
 
+PRINTED_FIX = re.compile(r"\n  fix: `([^`]+)`")
+"""A reason's `fix:` line that is one command: the command, between its backticks."""
+
+
+@dataclass
+class Agent:
+    """The scripted model of the hold tests: at the first prompt it runs ``trouble``; for a
+    Stop hook's reason it runs the command of the reason's `fix:` (``fix``'s first group) as
+    written, or ``otherwise`` when the reason prints none; after each tool result it ends its
+    turn (the host's Stop hook then runs)."""
+
+    trouble: str
+    otherwise: str = "true"
+    fix: re.Pattern[str] = PRINTED_FIX
+    ran: list[str] = field(default_factory=list)  # the commands it ran for a reason
+    outputs: list[str | None] = field(default_factory=list)  # what the shell tool said of each
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            if len(self.outputs) < len(self.ran):
+                self.outputs.append(turn.tool_output)
+            return Say("Done.")
+        if turn.feedback is None:
+            return Shell(self.trouble)
+        found = self.fix.search(turn.feedback)
+        self.ran.append(found.group(1) if found else self.otherwise)
+        return Shell(self.ran[-1])
+
+
 def ran_quietly(host: str, output: str) -> bool:
     """Whether a shell tool's result says the command exited 0 and printed nothing."""
     if host == "claude":
@@ -216,6 +245,18 @@ def nothing_left_running(repo: Path, *, within: float = 30) -> None:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     assert not left, f"still running {within:g} s later: {left}"
+
+
+def hook_now(repo: Path) -> dict[str, Any]:
+    """The Stop hook's answer (`--json`) for a first stop in ``repo`` now: whether anything
+    still holds an agent that has not been sent back yet."""
+    stop = {"session_id": "after", "cwd": str(repo), "hook_event_name": "Stop"}
+    done = run_goalfile(
+        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=json.dumps(stop)
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
 
 
 def goal_state(repo: Path) -> dict[str, Any]:

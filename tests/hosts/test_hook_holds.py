@@ -16,25 +16,25 @@ committed, as a project that uses goalfile is.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import tempfile
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import git, run_goalfile
-from fake_model import Reply, Say, Shell, Turn
+from fake_model import Reply, Shell, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
+    Agent,
     Isolation,
     goal_repo,
     goal_state,
     goalfile_ok,
+    hook_now,
     host_session,
     ran_quietly,
     verify_entries,
@@ -42,30 +42,6 @@ from hosts_fixtures import (
 from hosts_fixtures import isolation as isolation
 
 PROMPT = "Make the goal in goals/demo.md met."
-PRINTED_FIX = re.compile(r"\n  fix: `([^`]+)`")
-
-
-@dataclass
-class Agent:
-    """The scripted model: at the first prompt it runs ``trouble``; for a Stop hook's reason it
-    runs the reason's `fix:` as written, or ``otherwise`` when the reason prints none; after
-    each tool result it ends its turn (the host's Stop hook then runs)."""
-
-    trouble: str
-    otherwise: str
-    ran: list[str] = field(default_factory=list)  # the commands it ran for a reason
-    outputs: list[str | None] = field(default_factory=list)  # what the shell tool said of each
-
-    def __call__(self, turn: Turn) -> Reply:
-        if turn.after_tool:
-            if len(self.outputs) < len(self.ran):
-                self.outputs.append(turn.tool_output)
-            return Say("Done.")
-        if turn.feedback is None:
-            return Shell(self.trouble)
-        found = PRINTED_FIX.search(turn.feedback)
-        self.ran.append(found.group(1) if found else self.otherwise)
-        return Shell(self.ran[-1])
 
 
 def committed_goal_repo(tmp_path: Path) -> Path:
@@ -73,18 +49,6 @@ def committed_goal_repo(tmp_path: Path) -> Path:
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "the goal")
     return repo
-
-
-def hook_now(repo: Path) -> dict[str, Any]:
-    """The Stop hook's answer (`--json`) for a first stop in ``repo`` now: whether anything
-    still holds an agent that has not been sent back yet."""
-    stop = {"session_id": "after", "cwd": str(repo), "hook_event_name": "Stop"}
-    done = run_goalfile(
-        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=json.dumps(stop)
-    )
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    answer: dict[str, Any] = json.loads(done.stdout)
-    return answer
 
 
 def let_go(repo: Path) -> None:

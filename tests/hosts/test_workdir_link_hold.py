@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from conftest import make_git_repo
-from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
+    Agent,
     Isolation,
     goal_repo,
     goal_state,
@@ -33,27 +32,6 @@ PROMPT = "Make the goal in goals/demo.md met."
 PRINTED_FIX = re.compile(r"\n  fix: [^`\n]*`([^`]+)`")
 
 
-@dataclass
-class Agent:
-    """At the first prompt it runs ``trouble``; for a Stop hook's reason it runs the printed
-    fix exactly as written (or `true` when there is none); after a tool result it stops."""
-
-    trouble: str
-    ran: list[str] = field(default_factory=list)
-    outputs: list[str | None] = field(default_factory=list)
-
-    def __call__(self, turn: Turn) -> Reply:
-        if turn.after_tool:
-            if len(self.outputs) < len(self.ran):
-                self.outputs.append(turn.tool_output)
-            return Say("Done.")
-        if turn.feedback is None:
-            return Shell(self.trouble)
-        found = PRINTED_FIX.search(turn.feedback)
-        self.ran.append(found.group(1) if found else "true")
-        return Shell(self.ran[-1])
-
-
 def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_printed_unlink_runs(
     isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -62,7 +40,7 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
     other = make_git_repo(tmp_path / "other")  # the repository the goal is moved into
     moved = other / "goals" / "demo.md"
     trouble = f"{FIX} && mkdir -p {other}/goals && mv {GOAL} {moved} && ln -s {moved} {GOAL}"
-    agent = Agent(trouble=trouble)
+    agent = Agent(trouble=trouble, fix=PRINTED_FIX)
     server, run = host_session("claude", repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
