@@ -1179,6 +1179,10 @@ _DELETED = {
     "cwd": "the checks then run at the git top level",
     "shell": "the checks then run in /bin/sh",
 }
+_INSTEAD = {  # what else the agent may write on the line
+    "cwd": "a folder relative to the goal file",
+    "shell": "the absolute path of a shell",
+}
 
 
 def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
@@ -1208,8 +1212,8 @@ def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
             "invalid",
             f"goalfile could not read {shown}: {shown}:{first}: {key} {value!r} {why}\n"
             f"  fix: {fix} deletes the `{key}:` line ({then})",
-            "Run the fix as written (or write a folder relative to the goal file there), never "
-            "by giving up the goal; the next stop verifies it.",
+            f"Run the fix as written (or write {_INSTEAD[key]} there), never by giving up the "
+            "goal; the next stop verifies it.",
             stop,
         )
     return None
