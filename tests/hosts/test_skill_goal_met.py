@@ -1,0 +1,188 @@
+"""A goal the real Claude Code and Codex write as skills/ tell them to, then mark `met` by hand:
+the Stop hook holds them on it, and a real verify pass lets them go.
+
+The repository is set up as the README says (`goalfile init --no-goal`: the skills and the
+hooks, no goal). Everything about the goal happens in the host's own shell tool, as the skill
+text says, word for word where it gives a command: the goal skill's worked example (its
+`goalfile new ... --activate`, taken from skills/goal/SKILL.md, with the one tool it names,
+`mytool`, as the project's own `./mytool`), then `goalfile focus goals/SLUG.md` (step 5).
+The model does the work, runs `goalfile verify` (exit 1: the review row R1 is not reviewed
+yet), and then does what the verify-goal skill says never to do: it types `status: met`.
+
+At its stop the hook holds it: the newest verify entry says `active`, so nothing backs that
+`met`. The reason names the file and line and prints the `sed` that sets the status back; the
+model runs it as printed, then does what the verify-goal skill says for a review row (its
+worked example's `goalfile review`, taken from skills/verify-goal/SKILL.md) and verifies
+again: met. The next stop lets it go, and a first stop after the session would too.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import git, make_git_repo
+from fake_model import Reply, Say, Shell, Turn
+from hosts_fixtures import (
+    PRINTED_FIX,
+    Isolation,
+    goalfile_ok,
+    hook_now,
+    host_session,
+    ran_quietly,
+)
+from hosts_fixtures import isolation as isolation
+
+SKILLS = Path(__file__).resolve().parents[2] / "skills"
+SLUG = "version-flag"
+GOAL = f"goals/{SLUG}.md"
+PROMPT = "Add a --version flag to mytool that prints the version in pyproject.toml."
+
+MYTOOL = """\
+#!/usr/bin/env python3
+import sys
+sys.path.insert(0, "src")
+from mytool import main
+main(sys.argv[1:])
+"""
+BEFORE = 'def main(args):\n    print("mytool: no such option" if args else "hello")\n'
+AFTER = """\
+import tomllib
+
+def main(args):
+    with open("pyproject.toml", "rb") as handle:
+        version = tomllib.load(handle)["project"]["version"]
+    print(f"mytool {version}" if args == ["--version"] else "hello")
+"""
+CHANGELOG = "- mytool --version now prints the version declared in pyproject.toml\n"
+
+
+def skill_command(skill: str, starts: str) -> str:
+    """The command of the ```sh block in skills/SKILL/SKILL.md that begins with ``starts``, as
+    written there (its lines continued with a backslash)."""
+    text = (SKILLS / skill / "SKILL.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+    found = [block.strip() for block in blocks if block.startswith(starts)]
+    assert len(found) == 1, (skill, starts, blocks)
+    return found[0]
+
+
+def project(tmp_path: Path) -> Path:
+    """A small project with a command `mytool`, its version in pyproject.toml, a test suite;
+    committed on `main`, then `goalfile init --no-goal` as the README says."""
+    repo = make_git_repo(tmp_path / "repo")
+    git(repo, "symbolic-ref", "HEAD", "refs/heads/main")
+    (repo / "pyproject.toml").write_text(
+        '[project]\nname = "mytool"\nversion = "1.4.0"\n', encoding="utf-8"
+    )
+    (repo / "mytool").write_text(MYTOOL, encoding="utf-8")
+    (repo / "mytool").chmod(0o755)
+    (repo / "src" / "mytool").mkdir(parents=True)
+    (repo / "src" / "mytool" / "__init__.py").write_text(BEFORE, encoding="utf-8")
+    (repo / "tests").mkdir()
+    (repo / "tests" / "test_mytool.py").write_text(
+        "import subprocess\n\n\ndef test_runs():\n"
+        '    assert subprocess.run(["./mytool"], check=True).returncode == 0\n',
+        encoding="utf-8",
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "mytool")
+    goalfile_ok("init", "--no-goal", cwd=repo)
+    return repo
+
+
+def on_the_users_path(home: Path) -> None:
+    """The virtual environment that holds the goalfile under test (and `python`, which C2
+    runs) on the PATH of a login shell in ``home``, as a user's ~/.profile that activates it
+    puts it: Codex runs its shell tool as `bash -lc`, and /etc/profile sets PATH anew. (Its
+    hooks, and Claude Code's tools, get the host's PATH, which has it already.)"""
+    home.mkdir(parents=True, exist_ok=True)
+    folder = shlex.quote(str(Path(sys.executable).parent))
+    (home / ".profile").write_text(f'PATH={folder}:"$PATH"\n', encoding="utf-8")
+
+
+@dataclass
+class SkillAgent:
+    """The scripted model: at the prompt it writes the goal as the goal skill says, does the
+    work, verifies, and types `status: met`, one shell call after another; for a Stop hook's
+    reason it runs the printed fix as written, then the verify-goal skill's review and verify.
+    After its last call it ends its turn."""
+
+    work: list[str]
+    after_fix: list[str]
+    ran: list[str] = field(default_factory=list)
+    outputs: list[str | None] = field(default_factory=list)
+    queue: list[str] = field(default_factory=list)
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            self.outputs.append(turn.tool_output)
+        elif turn.feedback is None:
+            self.queue = list(self.work)
+        else:
+            found = PRINTED_FIX.search(turn.feedback)
+            self.queue = ([found.group(1)] if found else []) + list(self.after_fix)
+        if not self.queue:
+            return Say("Done.")
+        self.ran.append(self.queue.pop(0))
+        return Shell(self.ran[-1])
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = project(tmp_path)
+    on_the_users_path(tmp_path / "home")  # where host_session puts the host's HOME
+    new = skill_command("goal", "goalfile new ")
+    assert f"goalfile new {SLUG} " in new and new.endswith(" --activate"), new
+    assert new.count('--check "mytool --version"') == 1, new
+    new = new.replace('--check "mytool --version"', '--check "./mytool --version"')
+    review = skill_command("verify-goal", "goalfile review ")
+    assert review.startswith(f"goalfile review {GOAL} R1 --artifact CHANGELOG.md "), review
+    skill = (SKILLS / "goal" / "SKILL.md").read_text(encoding="utf-8")
+    assert "Then `goalfile focus goals/SLUG.md`" in skill  # step 5, after `new`
+    typed_met = f"sed -i 's/^status: active/status: met/' {GOAL}"
+    agent = SkillAgent(
+        work=[
+            new,
+            f"goalfile focus {GOAL}",
+            f"cat > src/mytool/__init__.py <<'EOF'\n{AFTER}EOF\n"
+            f"cat > CHANGELOG.md <<'EOF'\n{CHANGELOG}EOF",
+            f"goalfile verify {GOAL}",
+            typed_met,
+        ],
+        after_fix=[review, f"goalfile verify {GOAL}"],
+    )
+    server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
+    [held] = reasons
+    # the first stop: the typed `met` is not the ledger's, which says `active`
+    fix = agent.ran[len(agent.work)]
+    assert f"goalfile does not accept the status of {GOAL}: {GOAL}:3: " in held, held
+    assert f"\n  fix: `{fix}`, then run `goalfile verify {GOAL}`\n" in held, held
+    assert "sed " in fix and GOAL in fix, fix
+    assert agent.ran == [*agent.work, fix, *agent.after_fix], agent.ran
+    # each call ran in the host's shell as the skills say: the goal written and focused, the
+    # first verify exit 1 (R1 not reviewed), the typed met and the printed fix silent, the
+    # review recorded, the second verify met
+    said = [out or "" for out in agent.outputs]
+    assert len(said) == len(agent.ran), said
+    assert f"wrote {GOAL} (status: active; 5 criteria approved, contract pinned)" in said[0]
+    assert f"focus: {GOAL} (active" in said[1], said[1]
+    first_verify = f"verify-goal {SLUG} iteration 0: C1 met, C2 met, C3 met, C4 met, R1 unmet"
+    assert first_verify + "; status: active" in said[3], said[3]
+    assert ran_quietly(host, said[4]) and ran_quietly(host, said[5]), said[4:6]
+    assert "review of R1 recorded (met)" in said[6], said[6]
+    met = f"verify-goal {SLUG} iteration 0: C1 met, C2 met, C3 met, C4 met, R1 met; status: met"
+    assert met in said[7], said[7]
+    # the goal is met by that verify entry, and nothing holds a new stop
+    goalfile_ok("audit", GOAL, cwd=repo)
+    goalfile_ok("lint", GOAL, cwd=repo)
+    answer = hook_now(repo)
+    assert answer["decision"] == "allow", answer
