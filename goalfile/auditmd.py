@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from goalfile.audit import FileAudit
 from goalfile.ledger import plain_cell
 from goalfile.prose import path_code
+from goalfile.words import counted
 
 
 def render(files: Sequence[FileAudit], *, against: str | None) -> list[str]:
@@ -21,7 +22,7 @@ def render(files: Sequence[FileAudit], *, against: str | None) -> list[str]:
         if item.error is not None:
             result = "invalid"
         elif item.findings:
-            result = f"{len(item.findings)} finding(s)"
+            result = counted(len(item.findings), "finding")
         else:
             result = "clean"
         added = str(len(item.new_entries)) if against else "-"

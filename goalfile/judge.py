@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from goalfile.model import Criterion, Goal, RowResult, Verdict
 from goalfile.review import quote_present
+from goalfile.words import noun
 
 SCHEMA_VERSION = 1
 REPLY_LIMIT = 1_000_000  # bytes of judge output read
@@ -81,10 +82,14 @@ def parse_reply(raw: bytes, *, artifact_text: str) -> JudgeReply:
         raise JudgeRejected("the judge's reply is not a JSON object")
     unknown = sorted(set(value) - REPLY_KEYS)
     if unknown:
-        raise JudgeRejected(f"the judge's reply has unknown field(s): {', '.join(unknown)}")
+        raise JudgeRejected(
+            f"the judge's reply has unknown {noun(len(unknown), 'field')}: {', '.join(unknown)}"
+        )
     missing = sorted(REPLY_KEYS - set(value))
     if missing:
-        raise JudgeRejected(f"the judge's reply lacks field(s): {', '.join(missing)}")
+        raise JudgeRejected(
+            f"the judge's reply lacks the {noun(len(missing), 'field')} {', '.join(missing)}"
+        )
     verdict, quote, reason = value["verdict"], value["quote"], value["reason"]
     if verdict not in ("met", "unmet"):
         raise JudgeRejected(f"the judge's verdict {verdict!r} is not met or unmet")

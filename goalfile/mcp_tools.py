@@ -15,6 +15,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from goalfile.words import noun
+
 __all__ = [
     "TOOLS",
     "ToolArgumentError",
@@ -162,7 +164,7 @@ def command_line(name: str, arguments: Mapping[str, object]) -> list[str]:
     allowed = set(spec.input_schema.get("properties", {}))  # type: ignore[call-overload]
     unknown = sorted(set(arguments) - allowed)
     if unknown:
-        raise ToolArgumentError(f"unknown argument(s): {', '.join(unknown)}")
+        raise ToolArgumentError(f"unknown {noun(len(unknown), 'argument')}: {', '.join(unknown)}")
     path = _text(arguments, "path", required=name not in ("goal_status", "goal_focus"))
     if name == "goal_status":
         return ["status", "--json", "--in-project", *(["--", path] if path else [])]

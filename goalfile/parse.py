@@ -32,6 +32,7 @@ from goalfile.model import (
     Status,
 )
 from goalfile.settings import cwd_problem, known_shell, shell_problem
+from goalfile.words import noun
 
 if TYPE_CHECKING:
     from markdown_it.token import Token
@@ -1448,7 +1449,8 @@ def _criteria(
                 line=header_line,
                 column=1,
                 code="columns",
-                message=f"the criteria table lacks the column(s) {', '.join(missing)}",
+                message=f"the criteria table lacks the {noun(len(missing), 'column')} "
+                f"{', '.join(missing)}",
                 hint="the header must name id, criterion, check and expected "
                 "(kind and timeout optional)",
             )

@@ -15,6 +15,7 @@ from goalfile import ledger
 from goalfile.digest import sha256
 from goalfile.model import Goal, Section
 from goalfile.parse import ledger_bounds, section_key
+from goalfile.words import noun
 
 PLAN_COLUMNS = ("step", "change", "files", "serves", "check")
 
@@ -138,7 +139,7 @@ def _plan_steps(goal: Goal) -> tuple[tuple[PlanStep, ...], list[str]]:
     names = [section_key(cell) for cell in rows[0][1]]
     missing = [name for name in PLAN_COLUMNS if name not in names]
     if missing:
-        return (), [f"the plan table lacks the column(s) {', '.join(missing)}"]
+        return (), [f"the plan table lacks the {noun(len(missing), 'column')} {', '.join(missing)}"]
     steps: list[PlanStep] = []
     problems: list[str] = []
     for number, (line, cells) in enumerate(rows[1:], 1):

@@ -41,7 +41,7 @@ def reordered(repo: Path) -> Path:
     again = run_goalfile("activate", "--reapprove", GOAL, "--reason", "tidy the table", cwd=repo)
     assert again.returncode == 0, again.stderr
     assert MOVED in again.stderr  # the person re-approving is shown it as a change
-    assert "(1 change(s))" in again.stdout
+    assert "(1 change)" in again.stdout
     assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "done")

@@ -158,7 +158,7 @@ def test_a_new_draft_lints_with_warnings_and_activate_refuses_it(repo: Path) -> 
     assert "next: fill in the end state, the non-goals, C1's criterion" in done.stderr
     lint = run_goalfile("lint", "goals/empty.md", cwd=repo)
     assert lint.returncode == 0, lint.stderr
-    assert lint.stdout.strip() == "goals/empty.md: ok (3 warning(s))"
+    assert lint.stdout.strip() == "goals/empty.md: ok (3 warnings)"
     assert "warning: C1: a cell is still a placeholder" in lint.stderr
     before = (repo / "goals" / "empty.md").read_bytes()
     activate = run_goalfile("activate", "goals/empty.md", cwd=repo)
@@ -179,7 +179,7 @@ def test_lint_ok_and_warnings(repo: Path) -> None:
     )
     done = run_goalfile("lint", clean, warned, cwd=repo)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [f"{clean}: ok", f"{warned}: ok (2 warning(s))"]
+    assert done.stdout.splitlines() == [f"{clean}: ok", f"{warned}: ok (2 warnings)"]
     assert f"{warned}:10: warning: unknown frontmatter key `owner`" in done.stderr
 
 

@@ -97,7 +97,7 @@ def test_lint_audit_and_status_default_to_every_goal(two_goals: Path) -> None:
     verdicts = [  # one verdict line per goal (an active goal with an empty ledger is clean)
         line.split(": ")[0]
         for line in audit.stdout.splitlines()
-        if line.endswith(": clean") or line.endswith(" finding(s)")
+        if line.endswith(": clean") or line.endswith((" finding", " findings"))
     ]
     assert verdicts == ["goals/one.md", ".zetetic/goals/demo.md"], audit.stdout
     status = run_goalfile("status", "--json", cwd=two_goals)

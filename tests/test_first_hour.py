@@ -492,3 +492,115 @@ def test_one_criterion_and_one_line_are_said_in_the_singular(tmp_path: Path) -> 
     assert written.returncode == 0, written.stderr
     done = run_goalfile("activate", "goals/draft.md", cwd=repo)
     assert done.stdout == "goals/draft.md: active (1 criterion approved)\n", done.stderr
+
+
+def goal_with_cwd(repo: Path, cwd: str) -> None:
+    """An active goal whose frontmatter `cwd:` (line 4, typed into the draft by hand) is
+    ``cwd``; its check passes only where `pwd` ends in `/app`."""
+    written = run_goalfile(
+        "new", "demo", "it runs in app", "--check", "pwd", "--expected",
+        'exit 0; stdout matches /\\/app$/', "--non-goal", "n", cwd=repo,
+    )  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    path = repo / "goals" / "demo.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[2].startswith("status: draft"), lines[:4]
+    lines.insert(3, f"cwd: {cwd}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    activated = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert activated.returncode == 0, activated.stderr
+
+
+@pytest.mark.parametrize(
+    ("cwd", "made"),
+    [
+        ("app", False),  # written from the repository's top: the folder is ../app
+        ("../app", True),  # no such folder yet
+    ],
+)
+def test_a_cwd_naming_a_missing_folder_gets_a_fix_that_works_as_written(
+    tmp_path: Path, cwd: str, made: bool
+) -> None:
+    """`cwd:` is read from the goal file's folder: `cwd: app` in goals/demo.md names
+    goals/app. Every check is an error there and the goal is blocked; verify says which
+    folder the cwd names and prints a fix: the cwd that reaches the folder meant, re-approved,
+    when that folder is there, else the folder made; the goal resumed either way. Run as
+    written, the next verify runs the check in app/ and meets the goal."""
+    repo = make_git_repo(tmp_path / "repo")
+    if not made:
+        (repo / "app").mkdir()
+    goal_with_cwd(repo, cwd)
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert done.returncode == 4, done.stdout + done.stderr  # blocked: C1 is an error
+    shown = "goals/app" if cwd == "app" else "app"
+    assert (
+        f"goalfile: goals/demo.md:4: cwd `{cwd}` names {shown} (a cwd is read from the goal "
+        "file's folder), which does not exist, so no check could run\n" in done.stderr
+    ), done.stderr
+    assert done.stdout.splitlines()[-1] == "verify-goal demo iteration 0: C1 error; status: blocked"
+    [fix] = fixes(done.stderr)
+    command = re.match(r"`([^`]+)`", fix)
+    assert command is not None, fix
+    if made:
+        assert command.group(1).startswith("mkdir -p -- app && goalfile resume "), fix
+    else:
+        assert "goalfile activate --reapprove goals/demo.md --reason " in command.group(1), fix
+        assert "writes `cwd: ../app`, the folder app," in fix, fix
+    ran = shell(command.group(1), repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    again = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert again.stdout.splitlines()[-1] == "verify-goal demo iteration 0: C1 met; status: met"
+    assert "fix:" not in again.stderr
+    assert run_goalfile("audit", "goals/demo.md", cwd=repo).returncode == 0
+
+
+def test_a_cwd_naming_a_folder_that_is_there_prints_no_fix(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "app").mkdir()
+    goal_with_cwd(repo, "../app")
+    done = run_goalfile("verify", "--no-write", "goals/demo.md", cwd=repo)
+    assert done.returncode == 0 and "cwd" not in done.stderr, done.stdout + done.stderr
+
+
+def test_counts_are_said_in_words_never_as_item_s(tmp_path: Path) -> None:
+    """ "1 change(s)", "3 warning(s)": each count is said in the singular for one and in the
+    plural otherwise, in what lint, activate --reapprove, init, audit, plan and doctor print."""
+    repo = make_git_repo(tmp_path / "repo")
+    said: list[str] = []
+
+    def run(*args: str, code: int = 0) -> str:
+        done = run_goalfile(*args, cwd=repo, env={"PATH": f"{BIN}:/usr/bin:/bin"})
+        assert done.returncode == code, (args, done.stdout, done.stderr)
+        said.append(done.stdout + done.stderr)
+        return done.stdout + done.stderr
+
+    written = run(
+        "new", "one", "it works", "--check", "true", "--expected", 'stdout empty',
+        "--non-goal", "n",
+    )  # fmt: skip
+    assert "goals/one.md" in written
+    assert "goals/one.md: ok (1 warning)" in run("lint", "goals/one.md")  # no exit clause
+    run("activate", "goals/one.md")
+    path = repo / "goals" / "one.md"
+    text = path.read_text(encoding="utf-8")
+    row = "| C1 | `true` | `true` | stdout empty | deterministic |\n"
+    assert row in text, text
+    path.write_text(
+        text.replace(row, row + "| C2 | false fails | `false` | exit 1 | deterministic |\n"),
+        encoding="utf-8",
+    )
+    reapproved = run("activate", "--reapprove", "goals/one.md", "--reason", "one more row")
+    assert "goals/one.md: contract re-approved (1 change); status: active" in reapproved
+    assert "contract re-approved (" in path.read_text(encoding="utf-8")
+    assert ": 1 row added, 0 removed, 0 changed" in path.read_text(encoding="utf-8")
+    assert "goals: 1 goal file found; none written" in run("init")
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("status:"))
+    lines[at] = lines[at].replace("active", "met", 1)  # typed by hand: audit finds it
+    path.write_text("\n".join(lines), encoding="utf-8")
+    assert "goals/one.md: 2 findings\n" in run("audit", "goals/one.md", code=1)
+    assert run("doctor").rstrip().endswith("no problems found")
+    (repo / ".gemini" / "settings.json").unlink()  # one host's hook gone: one problem
+    assert run("doctor", code=1).rstrip().endswith("\n1 problem found"), said[-1]
+    assert not [s for s in said if "(s)" in s], said

@@ -261,4 +261,4 @@ def test_the_pre_commit_entry_runs(fresh: Path) -> None:
     done = run_goalfile("lint", "goals/first-goal.md", cwd=fresh)
     # a commit right after `goalfile init` passes the hook: the starter draft only warns
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "goals/first-goal.md: ok (3 warning(s))"
+    assert done.stdout.strip() == "goals/first-goal.md: ok (3 warnings)"

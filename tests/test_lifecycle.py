@@ -333,7 +333,7 @@ def planned(text: str, plan: Sequence[str], revision: int, verdict: str, finding
 
 def plan_lines(revision: int, digest: str, steps: int, verdict: str, findings: str) -> list[str]:
     return [
-        f"plan revision {revision} ({digest}): {steps} step(s), {verdict}",
+        f"plan revision {revision} ({digest}): {steps} step{'' if steps == 1 else 's'}, {verdict}",
         f"revision: {revision}",
         f"verify-plan: {verdict} ({today()})",
         f"findings: {findings}",
@@ -419,7 +419,7 @@ UNSOUND_PLANS = {
     "missing columns": (
         ("| step | change | check |", "|---|---|---|", "| 1 | all | - |"),
         0,
-        ["the plan table lacks the column(s) files, serves", *NONE_SERVED],
+        ["the plan table lacks the columns files, serves", *NONE_SERVED],
     ),
 }
 
@@ -1001,7 +1001,7 @@ JUDGE_ERRORS = {  # every reply rule is covered in test_review_judge.py; these g
     "malformed JSON": ("verdict: met", "the judge's reply is not JSON: Expecting value at char 0"),
     "extra field": (
         json.dumps({"verdict": "met", "quote": "token", "reason": "ok", "confidence": 0.9}),
-        "the judge's reply has unknown field(s): confidence",
+        "the judge's reply has unknown field: confidence",
     ),
     "empty reason": (
         json.dumps({"verdict": "unmet", "quote": "", "reason": "   "}),
@@ -1754,7 +1754,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
             "  iterations 1/5, tokens 0 (unbounded)",
             "  blocker: no progress in 3 verify runs",
             "  impossible: C2: no GPU in CI",
-            f"  last verify: iteration 1 ({today()}); same result 3 time(s) in a row",
+            f"  last verify: iteration 1 ({today()}); same result 3 times in a row",
             "  C1   unmet        criterion of C1",
             "  C2   impossible   criterion of C2",
             f"  next: remove the blocker, then `goalfile resume {GOAL} --resolved TEXT`",
@@ -1821,7 +1821,7 @@ def test_status_next_step_after_a_verify_is_refine(project: Project) -> None:
         f"  next: `goalfile refine {GOAL}`, work the backlog, then `goalfile verify {GOAL}`\n"
         in out
     )
-    assert "same result 1 time(s) in a row" in out
+    assert "same result 1 time in a row" in out
 
 
 # =========================================================================================

@@ -199,7 +199,7 @@ def test_plan_table_missing_a_column(missing: str) -> None:
         "| " + " | ".join("C1 C2 R1" if n == "serves" else "x" for n in names) + " |",
     )
     result = review(table)
-    assert result.problems == (f"the plan table lacks the column(s) {missing}",)
+    assert result.problems == (f"the plan table lacks the column {missing}",)
     assert result.steps == ()
     assert not result.sound
 

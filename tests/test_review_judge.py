@@ -313,10 +313,10 @@ def test_parse_reply_accepts(raw: bytes, expected: JudgeReply) -> None:
         (b'"met"', "the judge's reply is not a JSON object"),
         (
             reply(verdict="met", quote="token", reason="ok", score=1, confidence=0.9),
-            "the judge's reply has unknown field(s): confidence, score",
+            "the judge's reply has unknown fields: confidence, score",
         ),
-        (reply(verdict="met", quote="token"), "the judge's reply lacks field(s): reason"),
-        (reply(reason="ok"), "the judge's reply lacks field(s): quote, verdict"),
+        (reply(verdict="met", quote="token"), "the judge's reply lacks the field reason"),
+        (reply(reason="ok"), "the judge's reply lacks the fields quote, verdict"),
         (
             reply(verdict="MET", quote="token", reason="ok"),
             "the judge's verdict 'MET' is not met or unmet",

@@ -99,7 +99,7 @@ def test_when_only_review_rows_are_unmet_the_next_step_is_the_review(repo: Path)
     done = run_goalfile(*words[1:], cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     assert next_step(repo, Path(rel)) == (
-        f"`goalfile verify {rel}` counts the review(s) recorded since the last run"
+        f"`goalfile verify {rel}` counts the review recorded since the last run"
     )
     assert run_goalfile("verify", rel, cwd=repo).returncode == 0
     assert next_step(repo, Path(rel)).startswith("done")

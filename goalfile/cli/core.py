@@ -22,6 +22,7 @@ from goalfile.cli.base import (
 from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
 from goalfile.shellword import shell_word
+from goalfile.words import counted
 
 # --- new ----------------------------------------------------------------------------------
 
@@ -225,7 +226,9 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
                 err(f"  fix: {finding.hint}")
         if report.ok:
             warnings = len(report.findings)
-            click.echo(f"{report.path}: ok" + (f" ({warnings} warning(s))" if warnings else ""))
+            click.echo(
+                f"{report.path}: ok" + (f" ({counted(warnings, 'warning')})" if warnings else "")
+            )
         else:
             click.echo(f"{report.path}: invalid")
     return int(result.exit_code)
@@ -267,7 +270,7 @@ def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> i
         for line in result.approved_lines():
             err(line)
         click.echo(
-            f"{path}: contract re-approved ({len(result.changes)} change(s)); "
+            f"{path}: contract re-approved ({counted(len(result.changes), 'change')}); "
             f"status: {result.status.value}"
         )
     else:
@@ -419,6 +422,10 @@ def verify(
     else:
         if not result.written and not no_write:
             err("nothing was written")
+        if result.missing_cwd is not None:
+            message, fix = result.missing_cwd
+            err(f"goalfile: {message}")
+            err(f"  fix: {fix}")
         click.echo(result.summary)
     return int(result.exit_code)
 
@@ -539,7 +546,7 @@ def _status_text(item: Any) -> str:
     if item.last_verify:
         lines.append(
             f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date}); "
-            f"same result {item.stall_count} time(s) in a row"
+            f"same result {counted(item.stall_count, 'time')} in a row"
         )
     for row in goal.criteria:
         seen = verdicts.get(row.id)

@@ -10,6 +10,7 @@ import click
 
 from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
 from goalfile.shellword import shell_word
+from goalfile.words import counted
 
 # --- init -----------------------------------------------------------------------------------
 
@@ -89,7 +90,8 @@ def init(
         if result.goal:
             click.echo(f"wrote {result.goal} (status: draft)")
         elif result.existing_goals and not no_goal:
-            click.echo(f"goals: {len(result.existing_goals)} goal file(s) found; none written")
+            found = counted(len(result.existing_goals), "goal file")
+            click.echo(f"goals: {found} found; none written")
         if result.skills is not None:
             _echo_skills(result.skills, installing=True)
         for hook in result.hooks:
@@ -216,9 +218,11 @@ def doctor(fix_timeouts: bool, fix_hooks: bool, as_json: bool) -> int:
     For Claude Code, Codex and Gemini CLI: the hook file is there, valid, and registers
     `goalfile hook stop` in the one shape that holds the agent (`[PATH/]goalfile hook stop`
     and its own options, nothing the shell reads as more than words, no "async" entry; in
-    every settings file the host reads, and no "disableAllHooks" for Claude Code); `goalfile`
-    is on the PATH the host passes to its hooks; for Codex, the
-    hook is trusted in config.toml (asked of `codex app-server`; without `codex` on PATH:
+    every settings file the host reads, and no "disableAllHooks" for Claude Code; for Codex:
+    once, among .codex/hooks.json, a [[hooks.Stop]] table in .codex/config.toml, and the
+    user's hooks.json and config.toml, which Codex all reads); `goalfile` is on the PATH the
+    host passes to its hooks; for Codex, the hook is trusted in the user's config.toml (asked
+    of `codex app-server`; without `codex` on PATH:
     "cannot tell"); the time each host gives a goalfile Stop hook (in the project's and the
     user's settings) is not below the hook's own --timeout, since a host kills a hook at its
     timeout and lets the agent stop unheard. Also: the skills in .agents/skills/ and
@@ -244,7 +248,7 @@ def doctor(fix_timeouts: bool, fix_hooks: bool, as_json: bool) -> int:
         if finding.hint and finding.health is not Health.OK:
             click.echo(f"{pad}{finding.hint}")
     problems = sum(f.health is Health.PROBLEM for f in result.findings)
-    click.echo("no problems found" if not problems else f"{problems} problem(s) found")
+    click.echo("no problems found" if not problems else f"{counted(problems, 'problem')} found")
     return int(result.exit_code)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.words import counted
 
 
 @main.command()
@@ -76,6 +77,6 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
             for change in item.changes:
                 click.echo(f"  {change.render()}")
         added = f" ({len(item.new_entries)} entries added since {against})" if against else ""
-        verdict = f"{len(item.findings)} finding(s)" if item.findings else "clean"
+        verdict = counted(len(item.findings), "finding") if item.findings else "clean"
         click.echo(f"{item.path}: {verdict}{added}")
     return int(result.exit_code)

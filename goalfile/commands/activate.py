@@ -32,6 +32,7 @@ from goalfile.handedit import (
 from goalfile.lint import require_valid
 from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Goal, Status
 from goalfile.shellword import shell_word
+from goalfile.words import counted
 
 REAPPROVABLE = frozenset(
     {Status.ACTIVE, Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED}
@@ -294,9 +295,9 @@ def _change_notes(
     removed = sum(1 for c in found if c.field == "row" and c.new is None)
     changed = len({c.row for c in found if c.field not in ("row", "non-goal")})
     goals = sum(1 for c in found if c.field == "non-goal")
-    counts = f"{added} row(s) added, {removed} removed, {changed} changed"
+    counts = f"{counted(added, 'row')} added, {removed} removed, {changed} changed"
     if goals:
-        counts += f", {goals} non-goal change(s)"
+        counts += f", {counted(goals, 'non-goal change')}"
     notes = [f"contract re-approved ({was} → {now}): {counts if old is not None else 'see below'}"]
     if reason and reason.strip():
         notes.append(f"reason: {ledger.md_text(' '.join(reason.split()), before=' ')}")

@@ -20,6 +20,7 @@ from goalfile.plan import (
     review_plan,
 )
 from goalfile.shellword import shell_word
+from goalfile.words import counted
 
 REVISION_NOTE = "plan revision"
 
@@ -142,7 +143,8 @@ def plan(*, path: str, ctx: Context) -> PlanResult:
         verdict = "sound" if review.sound else "unsound"
         # the plan skill's lines, the same in the section and in the entry
         notes = [
-            f"{REVISION_NOTE} {revision} ({review.digest}): {len(review.steps)} step(s), {verdict}",
+            f"{REVISION_NOTE} {revision} ({review.digest}): "
+            f"{counted(len(review.steps), 'step')}, {verdict}",
             f"revision: {revision}",
             f"verify-plan: {verdict} ({ctx.today})",
             findings_line(findings),

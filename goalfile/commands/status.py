@@ -20,6 +20,7 @@ from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
 from goalfile.shellword import shell_word
+from goalfile.words import noun
 
 GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
@@ -349,7 +350,8 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
     waiting = [rid for rid in open_ids if rid not in reviewed]
     if not waiting:
         return (
-            f"`goalfile verify {shell_word(path)}` counts the review(s) recorded since the last run"
+            f"`goalfile verify {shell_word(path)}` counts the {noun(len(reviewed), 'review')} "
+            "recorded since the last run"
         )
     commands = []
     for rid in waiting:

@@ -103,6 +103,7 @@ class VerifyResult:
     tokens_used: int | None
     tails: Mapping[str, Tails]
     entry_text: str
+    missing_cwd: tuple[str, str] | None = None  # the goal's cwd is not there: message, fix
 
     @property
     def exit_code(self) -> ExitCode:
@@ -261,6 +262,9 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             tokens_used=run.tokens,
             tails=run.tails,
             entry_text="\n".join(entry_lines),
+            missing_cwd=workdir.missing_cwd(
+                goal, where, blocked=options.write and run.status is Status.BLOCKED
+            ),
         )
         if options.write:
             then = None if options.then is None else functools.partial(options.then, result)

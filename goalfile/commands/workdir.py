@@ -18,6 +18,7 @@ record first.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -163,3 +164,56 @@ def recorded(entry: Entry) -> str | None:
             if text.startswith("`") and "`" in text[1:]:
                 return text[1 : text.index("`", 1)]
     return None
+
+
+_PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # a folder a sed replacement takes as it is
+
+
+def missing_cwd(goal: Goal, found: WorkDir, *, blocked: bool) -> tuple[str, str] | None:
+    """What to say when the goal's ``cwd`` names a folder that does not exist (every check is
+    then an error): the message (file and line first) and the fix, a command that works as
+    written. None when the checks run elsewhere or the folder is there.
+
+    The usual mistake is a ``cwd`` written from the repository's top (``cwd: app``) where it
+    is read from the goal file's folder (``goals/app``): when the folder it names is there,
+    the fix writes the ``cwd`` that reaches it from the goal file and has it re-approved (a
+    ``cwd`` is part of the contract); else it makes the folder. When this verify blocked the
+    goal, the fix resumes it too."""
+    if found.source is not Source.CWD or found.path.is_dir():
+        return None
+    from goalfile.handedit import set_key_command
+    from goalfile.shellword import shell_word
+
+    value = settings.cwd(goal) or ""
+    folder = Path(goal.path).resolve().parent
+    top = git_top(str(folder))
+    base = Path(top).resolve() if top is not None else _marker_folder(folder)[0]
+    meant = (base / value).resolve()
+    path = shell_word(goal.path)
+    shown = os.path.relpath(found.path)
+
+    def resume(done: str) -> str:
+        return f" && goalfile resume {path} --resolved {shell_word(done)}" if blocked else ""
+
+    line = goal.key_line("cwd")
+    message = (
+        f"{goal.path}:{line}: cwd `{value}` names {shown} (a cwd is read from the goal file's "
+        "folder), which does not exist, so no check could run"
+    )
+    new = Path(os.path.relpath(meant, folder)).as_posix()
+    if meant.is_dir() and meant != found.path and line is not None and _PLAIN_PATH.fullmatch(new):
+        sed = set_key_command(goal.path, line, "cwd", new.replace("/", "\\/")).strip("`")
+        reason = shell_word("cwd is read from the folder of the goal file")
+        command = f"{sed}{resume(f'cwd: {new}')} && goalfile activate --reapprove {path}"
+        fix = (
+            f"`{command} --reason {reason}` writes `cwd: {new}`, the folder "
+            f"{os.path.relpath(meant)}, and re-approves the contract (a person's approval)"
+        )
+        return message, fix
+    make = f"mkdir -p -- {shell_word(shown)}{resume(f'made {shown}')}"
+    fix = (
+        f"`{make}` makes the folder; or write the folder the checks run in, from the goal "
+        "file's folder, and have a person re-approve it with "
+        f"`goalfile activate --reapprove {path} --reason TEXT`"
+    )
+    return message, fix
