@@ -25,6 +25,8 @@ from host_install import NpmCli, install_cli
 from host_run import (
     HostRun,
     LoopbackNetns,
+    claude_transcripts,
+    codex_rollouts,
     loopback_netns,
     run_claude,
     run_codex,
@@ -139,14 +141,29 @@ def register_hook(repo: Path, host: str, *, timeout: int, command: str) -> None:
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
 
-def host_session(
+@dataclass(frozen=True)
+class Session:
+    """What one host session left: the fake server (its log in memory), the CLI's run, the
+    request log written next to the repository, the transcripts the CLI wrote, and (Codex)
+    the project hooks it was asked to trust."""
+
+    server: FakeModel
+    run: HostRun
+    log: Path
+    transcripts: list[Path]
+    hooks: list[dict[str, Any]]
+
+
+def run_session(
     host: str, repo: Path, script: Script, isolation: Isolation, *, prompt: str
-) -> tuple[FakeModel, HostRun]:
+) -> Session:
     """One headless session of the real ``host`` ("claude" or "codex") in ``repo``, its model
-    the scripted fake; Codex's project hooks trusted first, as `/hooks` does. The request log
-    is written next to the repository; the session must end with exit 0."""
+    the scripted fake, ``HOME`` a folder next to the repository; Codex's project hooks trusted
+    first, as `/hooks` does. The request log is written next to the repository; the session
+    must end with exit 0."""
     home = repo.parent / "home"
     kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
+    hooks: list[dict[str, Any]] = []
     with start_server(kind, script, isolation) as server:
         if host == "claude":
             run = run_claude(
@@ -157,16 +174,28 @@ def host_session(
                 prompt=prompt,
                 netns=isolation.netns,
             )
+            transcripts = claude_transcripts(home, repo)
         else:
             codex, codex_home = install_cli(CODEX), home / ".codex"
             write_codex_config(codex_home, server_url=server.url, repo=repo)
-            trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
+            hooks = trust_codex_hooks(
+                codex, repo=repo, codex_home=codex_home, netns=isolation.netns
+            )
             run = run_codex(
                 codex, repo=repo, codex_home=codex_home, prompt=prompt, netns=isolation.netns
             )
+            transcripts = codex_rollouts(codex_home)
     log = server.write_log(repo.parent / f"{host}-requests.jsonl")
     assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-    return server, run
+    return Session(server=server, run=run, log=log, transcripts=transcripts, hooks=hooks)
+
+
+def host_session(
+    host: str, repo: Path, script: Script, isolation: Isolation, *, prompt: str
+) -> tuple[FakeModel, HostRun]:
+    """:func:`run_session`'s server and run."""
+    session = run_session(host, repo, script, isolation, prompt=prompt)
+    return session.server, session.run
 
 
 PRINTED_FIX = re.compile(r"\n  fix: `([^`]+)`")

@@ -15,8 +15,7 @@ import re
 from pathlib import Path
 
 from conftest import git
-from fake_model import AnthropicServer, Reply, Say, Shell, Turn
-from host_run import run_claude
+from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
     Isolation,
@@ -24,7 +23,7 @@ from hosts_fixtures import (
     goal_repo,
     goal_state,
     goalfile_ok,
-    start_server,
+    host_session,
 )
 from hosts_fixtures import isolation as isolation
 
@@ -53,18 +52,8 @@ def test_a_goal_file_hidden_from_the_work_tree_holds_claude_code_and_its_fix_bri
             return Say("Done.")
         return Shell(hide)
 
-    with start_server(AnthropicServer, script, isolation) as server:
-        run = run_claude(
-            claude_cli,
-            repo=repo,
-            home=tmp_path / "home",
-            server_url=server.url,
-            prompt="Make the goal in goals/demo.md met.",
-            netns=isolation.netns,
-        )
-    log = server.write_log(tmp_path / "claude-requests.jsonl")
-    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-
+    host_session("claude", repo, script, isolation, prompt="Make the goal in goals/demo.md met.")
+    log = tmp_path / "claude-requests.jsonl"  # the request log the session wrote
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     reasons = [r["feedback"] for r in records if r["feedback"]]
     # the hidden goal held the agent; once back, verify found it unmet, then met (no reason)

@@ -17,10 +17,7 @@ from pathlib import Path
 
 import pytest
 from fake_model import (
-    AnthropicServer,
-    FakeModel,
     LoggedRequest,
-    ResponsesServer,
     Say,
     Script,
     Shell,
@@ -29,24 +26,16 @@ from fake_model import (
     fix_after_feedback,
     never_fix,
 )
-from host_run import (
-    HostRun,
-    claude_transcripts,
-    codex_rollouts,
-    run_claude,
-    run_codex,
-    trust_codex_hooks,
-    write_codex_config,
-)
 from hosts_fixtures import (
     FIX,
     GOAL,
     Isolation,
+    Session,
     goal_repo,
     goal_state,
     goalfile_ok,
     ledger,
-    start_server,
+    run_session,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
@@ -55,48 +44,16 @@ PROMPT = "Make the goal in goals/demo.md met."
 
 
 @dataclass(frozen=True)
-class Session:
-    server: FakeModel
-    run: HostRun
-    transcripts: list[Path]
-    log: Path  # the request log written next to the repository
-
-
-@dataclass(frozen=True)
 class Host:
     name: str
-    cli: Path
-    server: type[FakeModel]
     tokens: Callable[[Usage], int]  # what goalfile counts of one reply's usage
     allowed_paths: frozenset[str]  # every request the CLI may make
 
     def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
-        home = repo.parent / "home"
-        with start_server(self.server, script, isolation) as server:
-            if self.name == "claude":
-                run = run_claude(
-                    self.cli,
-                    repo=repo,
-                    home=home,
-                    server_url=server.url,
-                    prompt=PROMPT,
-                    netns=isolation.netns,
-                )
-                transcripts = claude_transcripts(home, repo)
-            else:
-                codex_home = home / ".codex"
-                write_codex_config(codex_home, server_url=server.url, repo=repo)
-                hooks = trust_codex_hooks(
-                    self.cli, repo=repo, codex_home=codex_home, netns=isolation.netns
-                )
-                assert [h["command"] for h in hooks] == ["goalfile hook stop --agent codex"]
-                run = run_codex(
-                    self.cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
-                )
-                transcripts = codex_rollouts(codex_home)
-        log = server.write_log(repo.parent / f"{self.name}-requests.jsonl")
-        assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-        return Session(server=server, run=run, transcripts=transcripts, log=log)
+        session = run_session(self.name, repo, script, isolation, prompt=PROMPT)
+        if self.name == "codex":
+            assert [h["command"] for h in session.hooks] == ["goalfile hook stop --agent codex"]
+        return session
 
 
 @pytest.fixture(params=["claude", "codex"])
@@ -105,17 +62,15 @@ def host(request: pytest.FixtureRequest) -> Host:
     from hosts_fixtures import CLAUDE_CODE, CODEX
 
     if request.param == "claude":
+        install_cli(CLAUDE_CODE)
         return Host(
             name="claude",
-            cli=install_cli(CLAUDE_CODE),
-            server=AnthropicServer,
             tokens=lambda u: u.input + u.output + u.cache_creation,
             allowed_paths=frozenset({"POST /v1/messages?beta=true", "HEAD /"}),
         )
+    install_cli(CODEX)
     return Host(
         name="codex",
-        cli=install_cli(CODEX),
-        server=ResponsesServer,
         tokens=lambda u: u.input - u.cache_read + u.output,
         allowed_paths=frozenset({"POST /v1/responses", "GET /v1/models"}),
     )

@@ -25,8 +25,7 @@ from typing import Any
 
 import pytest
 from conftest import run_goalfile
-from fake_model import AnthropicServer, Reply, Say, Shell, Turn
-from host_run import HostRun, run_claude
+from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
     Isolation,
@@ -34,11 +33,12 @@ from hosts_fixtures import (
     goal_repo,
     goal_state,
     goalfile_ok,
+    host_session,
     ledger,
-    start_server,
 )
 from hosts_fixtures import isolation as isolation
 
+PROMPT = "Make the goal in goals/demo.md met."
 REFUSED = "goalfile does not accept the status of "
 FOLDERS = {"src": "src", "link": "src/app/deep"}  # where `cd NAME` leads, resolved
 # a status typed by hand, and the status the printed fix sets back
@@ -104,24 +104,6 @@ def printed_fix(reason: str) -> str:
     return rest.split("`", 1)[0]
 
 
-def session(
-    claude: Path, repo: Path, script: Any, isolation: Isolation
-) -> tuple[AnthropicServer, HostRun]:
-    with start_server(AnthropicServer, script, isolation) as server:
-        run = run_claude(
-            claude,
-            repo=repo,
-            home=repo.parent / "home",
-            server_url=server.url,
-            prompt="Make the goal in goals/demo.md met.",
-            netns=isolation.netns,
-        )
-    log = server.write_log(repo.parent / "claude-requests.jsonl")
-    assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
-    assert isinstance(server, AnthropicServer)
-    return server, run
-
-
 def stop_reasons(log: Path) -> list[str]:
     """The Stop hook reasons the fake server's request log shows, in order: each is carried by
     the request that follows the stop it was given at."""
@@ -152,7 +134,7 @@ def test_the_fix_a_reason_prints_works_from_the_folder_claude_codes_bash_moved_t
             return Say("Done.")  # the model does nothing about the reason: the test runs the fix
         return Shell(f"cd {folder} && pwd")
 
-    server, run = session(claude_cli, repo, script, isolation)
+    server, run = host_session("claude", repo, script, isolation, prompt=PROMPT)
     # the Bash tool moved: its output says so (the shell keeps the path as given: `link`)
     moved = [r.turn for r in server.agent_requests() if r.turn and r.turn.after_tool]
     assert moved, run.explain()
@@ -225,7 +207,7 @@ def test_claude_codes_bash_tool_runs_the_printed_fix_in_the_sub_folder(
         ran.append('touch "$(git rev-parse --show-toplevel)/done.txt"')
         return Shell(ran[-1])
 
-    server, run = session(claude_cli, repo, script, isolation)
+    server, run = host_session("claude", repo, script, isolation, prompt=PROMPT)
     reasons = stop_reasons(repo.parent / "claude-requests.jsonl")
     assert len(reasons) == 2, (reasons, run.explain())
     assert REFUSED + "../goals/demo.md" in reasons[0]
