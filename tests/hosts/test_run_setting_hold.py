@@ -4,15 +4,18 @@ as usual.
 
 The model writes one frontmatter line into the active goal: `shell: " /bin/sh"` (a leading
 space: a relative name, so a file in the working directory) or `cwd: "src "` (a trailing
-space: a folder `src ` is not `src`). verify refuses such a goal (it is a lint error), so at
-its stop the hook holds the agent, naming the file, the line and the value, with the `sed`
-that deletes the line. The model runs that command; the file is then as `goalfile activate`
-approved it, so the next stop verifies it (C1 unmet, held for that), the model meets it, and
-the stop after that lets it go.
+space: a folder `src ` is not `src`), or it edits the `cwd: ..` the goal was approved with
+into `cwd: ".. "`. verify refuses such a goal (it is a lint error), so at its stop the hook
+holds the agent, naming the file, the line and the value, with the `sed` that deletes the
+line, or, for the approved one, writes it back (deleting it would change the contract, which
+only a person may approve). The model runs that command; the file is then as `goalfile
+activate` approved it, so the next stop verifies it (C1 unmet, held for that), the model
+meets it, and the stop after that lets it go.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -32,21 +35,39 @@ from hosts_fixtures import (
 from hosts_fixtures import isolation as isolation
 
 PROMPT = "Make the goal in goals/demo.md met."
-# the line the model writes (after the frontmatter's `status:` line, so it is line 4), what the
-# hold says of its value, what the checks run with once it is gone, and what else it may write
-SETTINGS = {
-    "shell": (
-        'shell: " /bin/sh"',
-        "shell ' /bin/sh' holds the character U+0020; a shell is an absolute path of printable "
-        "ASCII characters without spaces",
-        "the checks then run in /bin/sh",
-        "the absolute path of a shell",
+
+
+@dataclass(frozen=True)
+class Case:
+    approved: str | None  # the line the goal was approved with (line 4), if any
+    written: str  # the model's sed script, which writes the bad line 4
+    why: str  # what the hold says of the value
+    does: str  # what the hold says its fix does
+
+
+CASES = {
+    # a line the model adds: the fix deletes it
+    "shell": Case(
+        approved=None,
+        written='3a shell: " /bin/sh"',
+        why="shell ' /bin/sh' holds the character U+0020; a shell is an absolute path of "
+        "printable ASCII characters without spaces",
+        does="deletes the `shell:` line (the checks then run in /bin/sh)\nRun the fix as "
+        "written (or write the absolute path of a shell there), never",
     ),
-    "cwd": (
-        'cwd: "src "',
-        "cwd 'src ' begins or ends with whitespace",
-        "the checks then run at the git top level",
-        "a folder relative to the goal file",
+    "cwd": Case(
+        approved=None,
+        written='3a cwd: "src "',
+        why="cwd 'src ' begins or ends with whitespace",
+        does="deletes the `cwd:` line (the checks then run at the git top level)\nRun the fix "
+        "as written (or write a folder relative to the goal file there), never",
+    ),
+    # a line the goal was approved with, which the model edits: the fix writes it back
+    "approved cwd": Case(
+        approved="cwd: ..",
+        written='4s/.*/cwd: ".. "/',
+        why="cwd '.. ' begins or ends with whitespace",
+        does="sets the `cwd:` line back to `..`, the value approved\nRun the fix as written, never",
     ),
 }
 
@@ -59,27 +80,34 @@ def as_approved(text: str) -> list[str]:
     return [line for line in head.split("\n") if not line.startswith(moved)]
 
 
-@pytest.mark.parametrize(
-    ("host", "key"), [("claude", "shell"), ("codex", "shell"), ("claude", "cwd"), ("codex", "cwd")]
-)
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("host", ["claude", "codex"])
 def test_an_invalid_run_setting_holds_the_host_until_the_printed_sed_runs(
-    host: str, key: str, isolation: Isolation, tmp_path: Path
+    host: str, case: str, isolation: Isolation, tmp_path: Path
 ) -> None:
-    repo = goal_repo(tmp_path)
+    setting = CASES[case]
+    repo = goal_repo(tmp_path, activate=setting.approved is None)
+    if setting.approved is not None:
+        path = repo / GOAL
+        lines = path.read_text(encoding="utf-8").split("\n")
+        lines.insert(3, setting.approved)
+        path.write_text("\n".join(lines), encoding="utf-8")
+        goalfile_ok("activate", GOAL, cwd=repo)
     (repo / "src").mkdir()
     (repo / "src" / "app.py").write_text("", encoding="utf-8")
     approved = (repo / GOAL).read_text(encoding="utf-8")
-    line, why, then, instead = SETTINGS[key]
     assert approved.split("\n")[2].startswith("status: active"), approved
-    agent = Agent(trouble=f"sed -i '3a {line}' {GOAL}", otherwise=FIX)
+    agent = Agent(trouble=f"sed -i '{setting.written}' {GOAL}", otherwise=FIX)
     server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 2 and server.stops() == 3, (reasons, run.explain())
     held, unmet = reasons
-    # the first stop: the file, the line and the value, and the sed that deletes the line
+    # the first stop: the file, the line and the value, and the sed that mends the line
     fix = agent.ran[0]
-    assert f"goalfile could not read {GOAL}: {GOAL}:4: {why}\n  fix: `{fix}` deletes the " in held
-    assert f"`{key}:` line ({then})\nRun the fix as written (or write {instead} there)" in held
+    assert (
+        f"goalfile could not read {GOAL}: {GOAL}:4: {setting.why}\n"
+        f"  fix: `{fix}` {setting.does}" in held
+    ), held
     assert "sed " in fix and GOAL in fix, fix
     assert "verify-goal" not in held, held  # nothing was run with the setting
     # the model ran it as printed, in the host's shell, without a word of error: the goal file
