@@ -65,12 +65,16 @@ def fix_goal(goal: Goal) -> Fixed:
     if lone is not None:
         # first what Markdown reads: each lone carriage return is a line break; the rows are
         # then read, and fixed, on the lines every Markdown view shows
-        goal = parse_goal(write_lone_crs(goal.text, goal.newline), path=goal.path)
+        text = write_lone_crs(goal.text, goal.newline)
+        count = text.count("\n") - goal.text.count("\n")  # each is a line break now
+        goal = parse_goal(text, path=goal.path)
+        returns = "a lone carriage return" if count == 1 else "lone carriage returns"
+        breaks = "a line break" if count == 1 else "line breaks"
         changes.append(
             Change(
                 line=lone.line or 1,
                 row="",
-                change="lone carriage return(s) written as line breaks",
+                change=f"{returns} written as {breaks}",
                 whole_file=True,
             )
         )

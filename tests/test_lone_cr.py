@@ -91,7 +91,7 @@ def test_a_lone_cr_refuses_the_goal_naming_file_line_and_the_fix(tmp_path: Path)
     # the fix as printed works, keeps what Markdown shows, and the goal then runs that
     fixed = run_goalfile("lint", "--fix", "goals/build.md", cwd=tmp_path)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    assert "line 12: lone carriage return(s) written as line breaks" in fixed.stderr
+    assert "line 12: lone carriage returns written as line breaks" in fixed.stderr
     data = path.read_bytes()
     assert b"\r" not in data and data.count(b"\n") == shifted().count("\n") + shifted().count("\r")
     assert shown_check(data.decode()) == "test -f ok"
