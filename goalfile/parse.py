@@ -1463,17 +1463,20 @@ def _criteria(
             for cell, name in zip(header, names, strict=True)
             if name in twice
         ]
+        named = list(dict.fromkeys(twice))
         problems.append(
             Finding(
                 severity=Severity.ERROR,
                 line=header_line,
                 column=1,
                 code="columns",
-                message=f"the criteria table names the column(s) {', '.join(dict.fromkeys(twice))} "
-                f"twice ({', '.join(written)}): a reader takes the first, and goalfile would "
-                "read the last",
-                hint="give each column one name: delete the extra column(s), or rename them "
-                "(a header name goalfile does not read, such as `notes`, is kept and ignored)",
+                message=f"the criteria table names the {noun(len(named), 'column')} "
+                f"{', '.join(named)} twice ({', '.join(written)}): a reader takes the first, "
+                "and goalfile would read the last",
+                hint="give each column one name: delete the extra "
+                f"{noun(len(named), 'column')}, or rename "
+                f"{noun(len(named), 'it', 'them')} (a header name goalfile does not read, such "
+                "as `notes`, is kept and ignored)",
             )
         )
         return
