@@ -41,7 +41,7 @@ def test_names_with_line_breaks_hide_nothing_in_the_markdown_audit(tmp_path: Pat
     done = run_goalfile("audit", "--against", "base", "--format", "markdown", cwd=repo)
     assert done.returncode == 1, done.stdout + done.stderr
     text = shown(done.stdout)
-    assert "goals/real.md 2 finding(s)" in text, text
+    assert "goals/real.md 2 findings" in text, text
     assert "status-hand-edited" in text and "met-without-verify" in text, text
     # each name on one line, its line breaks shown as escapes
     assert "goals/a\\n&lt;!--\\n.md clean" in text and "goals/zz\\n--&gt;\\n.md clean" in text
