@@ -1442,6 +1442,25 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     return done.stdout
 
 
+GIT_IGNORED = "a .gitignore file ignores it"  # what git_stage says of an ignored file
+
+
+def git_stage(folder: str, relative: str) -> str | None:
+    """``git add`` of the one file at ``relative`` (from the top of the repository at
+    ``folder``, taken literally): None when git staged it, else what git said (an ignored file
+    is refused; it is never forced in)."""
+    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "add", "--"]
+    try:
+        done = _git_read(folder, [*args, f":(literal){relative}"], _git_clean())
+    except GitUnreadable as exc:
+        return str(exc)
+    if done.returncode == 0:
+        return None
+    if b"ignored by one of your .gitignore files" in done.stderr:
+        return GIT_IGNORED
+    return _git_said(done)
+
+
 def _git_read(
     folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:

@@ -445,9 +445,11 @@ def test_new_with_several_checks_and_activate_gives_an_active_pinned_goal(repo: 
         "wrote goals/greet.md (status: active; 3 criteria approved, contract pinned)"
     )
     assert "fill in" not in done.stderr
-    assert done.stderr.strip() == (
-        "next: work toward the end state; `goalfile verify goals/greet.md` decides"
-    )
+    assert done.stderr.splitlines() == [
+        "staged goals/greet.md (git add): the Stop hook now holds an agent that moves or "
+        "deletes it; commit it before the agent starts, so that its history is kept too",
+        "next: work toward the end state; `goalfile verify goals/greet.md` decides",
+    ]
     text = (repo / "goals" / "greet.md").read_text()
     assert "FILL IN" not in text
     goal = parse_goal(text, path="g")

@@ -330,3 +330,13 @@ def main() -> None:
     and a table of acceptance criteria, each a shell check with an expected result. `verify`
     runs every check as a real process and appends the verdicts to the file's ledger.
     """
+
+
+def stage_active(path: str) -> None:
+    """Say on stderr how the goal at ``path``, just made active, was put in git's index (see
+    :mod:`goalfile.commands.staging`); nothing when git already tracks it."""
+    from goalfile.commands.staging import stage_active as stage
+
+    said = stage(path, cwd=context().cwd)
+    if said is not None:
+        err(said)

@@ -18,6 +18,7 @@ from goalfile.cli.base import (
     json_option,
     main,
     name_the_meant_file,
+    stage_active,
 )
 from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
@@ -149,6 +150,8 @@ def new(
         non_goals=non_goals,
         activate=activate_now,
     )
+    if result.status == "active":
+        stage_active(result.path)
     if as_json:
         emit_json(result.to_json())
     elif result.status == "active":
@@ -262,6 +265,7 @@ def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> i
             hint=f"goalfile activate --reapprove {path} --reason TEXT",
         )
     result = run(path=path, ctx=context(), reapprove=reapprove, reason=reason)
+    stage_active(path)
     if as_json:
         emit_json(result.to_json())
     elif result.reapproved:

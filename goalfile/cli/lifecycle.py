@@ -15,6 +15,7 @@ from goalfile.cli.base import (
     in_project_option,
     json_option,
     main,
+    stage_active,
 )
 from goalfile.model import BUDGET_LIMIT_MAX
 
@@ -165,6 +166,7 @@ def resume(path: str, resolved: str | None, as_json: bool) -> int:
     from goalfile.commands.state import resume as run
 
     result = run(path=path, resolved=resolved, ctx=context())
+    stage_active(path)
     _report(result, as_json, [f"{path}: active"])
     return 0
 
@@ -183,6 +185,7 @@ def reopen(path: str, reason: str, as_json: bool) -> int:
     from goalfile.commands.state import reopen as run
 
     result = run(path=path, reason=reason, ctx=context())
+    stage_active(path)
     _report(result, as_json, [f"{path}: active"])
     return 0
 

@@ -1,0 +1,47 @@
+"""An active goal put in git's index: the Stop hook holds an agent that moves or deletes a goal
+file git tracks (:mod:`goalfile.commands.gitgoals`), and a goal nobody has committed yet is
+tracked by nothing until it is staged. The commands that make a goal active stage it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from goalfile.commands.gittop import repository_top
+from goalfile.shellword import shell_word
+
+
+def stage_active(path: str, *, cwd: Path) -> str | None:
+    """Put the goal file at ``path`` in the index of the git repository that holds it, when
+    git tracks it neither there nor at HEAD; what was done (or why it could not be done), said
+    for a person, or None when there was nothing to do (no repository; already tracked)."""
+    from goalfile.commands.gitgoals import tracked_file
+    from goalfile.run import GIT_IGNORED, GitUnreadable, git_stage
+
+    where = (cwd / path).resolve()
+    top = repository_top(where.parent)
+    if top is None:
+        return None
+    try:
+        relative = where.relative_to(top).as_posix()
+    except ValueError:  # a link to a file outside the repository: git cannot stage it
+        return None
+    try:
+        if tracked_file(top, where) is not None:
+            return None
+        refused = git_stage(str(top), relative)
+    except GitUnreadable as exc:
+        refused = str(exc)
+    if refused is None:
+        return (
+            f"staged {path} (git add): the Stop hook now holds an agent that moves or deletes "
+            "it; commit it before the agent starts, so that its history is kept too"
+        )
+    said = (
+        f"{path}: git does not track it and it could not be staged ({refused}): the Stop hook "
+        "cannot hold an agent that moves or deletes it"
+    )
+    if refused != GIT_IGNORED:
+        return said
+    git = "git" if top == cwd.resolve() else f"git -C {shell_word(os.path.relpath(top, cwd))}"
+    return f"{said}\n  fix: {git} add -f -- {shell_word(relative)}"
