@@ -184,12 +184,9 @@ def repaired_command(command: str, agent: HostAgent, *, goal_exists: Callable[[s
     """The command to register instead of ``command``: ``goalfile hook stop --agent AGENT``,
     keeping the path to goalfile and each of its options that is sound (``--goal`` naming a
     goal file, ``--timeout`` a number of seconds the hook takes, ``--stall-limit``)."""
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        words = list(lexer)
-    except ValueError:
-        words = command.split()
+    from goalfile.hostjson import shell_words
+
+    words = shell_words(command)
     program = "goalfile"
     kept: list[str] = []
     for start in range(len(words)):

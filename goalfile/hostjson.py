@@ -95,18 +95,25 @@ def hook_command(agent: HostAgent) -> str:
 _OPERATOR = frozenset("();<>|&")
 
 
+def shell_words(command: str) -> list[str]:
+    """The words of ``command`` as a POSIX shell splits them, each run of operator characters
+    (``;``, ``&&``, ``|``, ``)``...) a word of its own; split at blanks when the quotes do not
+    close."""
+    try:
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        return list(lexer)
+    except ValueError:
+        return command.split()
+
+
 def hook_stop_words(command: object) -> list[str] | None:
     """The words of the `goalfile hook stop` a registered hook command runs, from `stop` to the
     first shell operator (`;`, `&&`, `|`, `)`...), as the shell splits them; None when it runs
     none. A prefix such as `env X=1`, a subshell, or a path to goalfile is allowed."""
     if not isinstance(command, str):
         return None
-    try:
-        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
-        lexer.whitespace_split = True
-        words = list(lexer)
-    except ValueError:
-        words = command.split()
+    words = shell_words(command)
     for start in range(len(words)):
         head = words[start : start + 3]
         if [os.path.basename(w) for w in head[:1]] + head[1:] == list(HOOK_PREFIX):
