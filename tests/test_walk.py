@@ -140,10 +140,10 @@ def test_from_a_sentence_to_met_on_more_itertools(project: Path, tmp_path: Path)
     assert goal.status.value == "active" and len(goal.criteria) == 3
     assert str(goal.meta["contract"]).startswith("sha256:")
     assert "FILL IN" not in goal.text
-    assert (
-        created.stderr.strip()
-        == f"next: work toward the end state; `goalfile verify {GOAL}` decides"
+    assert created.stderr.splitlines()[-1] == (
+        f"next: work toward the end state; `goalfile verify {GOAL}` decides"
     )
+    assert created.stderr.startswith(f"staged {GOAL} (git add)"), created.stderr
 
     # 1. the bug is there: C1 unmet, and the console says why, truthfully
     first = goalfile(project, "verify", GOAL, code=1)

@@ -244,6 +244,8 @@ def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verifie
     if tracked:
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "the goal")
+    else:  # activate put the goal in the index: taken out, git tracks no goal
+        git(repo, "rm", "-q", "--cached", "goals/demo.md")
 
     def script(turn: Turn) -> Reply:
         if turn.after_tool:
