@@ -54,6 +54,9 @@ def test_a_file_system_without_hard_links_gets_the_file_directly(
 # have more than one (pytest -n's workers have execnet's), which would then take it.
 SIGNALS_DURING_A_REPLACE = """
 import json, os, signal, sys
+# Ctrl-C as a terminal delivers it, also when this suite runs in a background job (which
+# starts with SIGINT ignored, and Python then leaves it ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from goalfile import files
 from goalfile.errors import Interrupted, Terminated
 

@@ -321,6 +321,8 @@ def test_keyboard_interrupt_ends_the_check_and_propagates(tmp_path: Path) -> Non
     pidfile = tmp_path / "pid"
     script = textwrap.dedent(
         f"""
+        import signal
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # also in a background job
         from goalfile.run import CheckSpec, run_check
         run_check(
             CheckSpec(command="echo $$ > {pidfile}.tmp && mv {pidfile}.tmp {pidfile}; "
