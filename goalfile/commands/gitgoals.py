@@ -176,9 +176,7 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     checked out over: it may hold entries written since; and a folder (or a special file)
     standing at its path is moved into a new temporary folder first, since git would delete
     it and whatever it holds."""
-    git = "git"
-    if entry.root.resolve() != here.resolve():
-        git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"
+    git = git_from(entry.root, here)
     name = shell_word(entry.relative)
     steps = []
     if entry.skip_worktree:
@@ -197,7 +195,12 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
 def checkout_command(entry: Tracked, *, here: Path) -> str:
     """The command that puts back the goal file HEAD holds at ``entry``'s path, run as written
     from the session's folder ``here`` (it replaces what the working tree holds there)."""
-    git = "git"
-    if entry.root.resolve() != here.resolve():
-        git = f"git -C {shell_word(os.path.relpath(entry.root.resolve(), here))}"
-    return f"{git} checkout HEAD -- {shell_word(entry.relative)}"
+    return f"{git_from(entry.root, here)} checkout HEAD -- {shell_word(entry.relative)}"
+
+
+def git_from(root: Path, here: Path) -> str:
+    """``git``, run as written from the folder ``here``, on the repository whose top is
+    ``root``: with ``-C`` and the relative path when they differ."""
+    if root.resolve() == here.resolve():
+        return "git"
+    return f"git -C {shell_word(os.path.relpath(root.resolve(), here))}"

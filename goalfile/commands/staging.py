@@ -4,7 +4,6 @@ tracked by nothing until it is staged. The commands that make a goal active stag
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from goalfile.commands.gittop import repository_top
@@ -15,7 +14,7 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
     """Put the goal file at ``path`` in the index of the git repository that holds it, when
     git tracks it neither there nor at HEAD; what was done (or why it could not be done), said
     for a person, or None when there was nothing to do (no repository; already tracked)."""
-    from goalfile.commands.gitgoals import tracked_file
+    from goalfile.commands.gitgoals import git_from, tracked_file
     from goalfile.run import GIT_IGNORED, GitUnreadable, git_stage
 
     where = (cwd / path).resolve()
@@ -43,5 +42,4 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
     )
     if refused != GIT_IGNORED:
         return said
-    git = "git" if top == cwd.resolve() else f"git -C {shell_word(os.path.relpath(top, cwd))}"
-    return f"{said}\n  fix: {git} add -f -- {shell_word(relative)}"
+    return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"
