@@ -139,20 +139,27 @@ def _probe(test: Callable[[], bool]) -> bool:
 
 def _goal_folders_above() -> list[Path]:
     """``goals/`` and ``.zetetic/goals/`` of the current folder and, inside a repository, of
-    each folder above it up to the one that holds ``.git`` (the top, where `goalfile new`
-    writes), as paths relative to the current folder (``../goals``)."""
+    each folder above it up to the repository's top as git names it (where `goalfile new`
+    writes; an empty ``.git`` planted on the way is passed over, as
+    :func:`goalfile.commands.gittop.repository_top` passes it over), as paths relative to the
+    current folder (``../goals``)."""
+    from goalfile.commands.gittop import repository_top  # here: only a missing goal asks git
+
     here_only = [Path("goals"), Path(".zetetic") / "goals"]
     try:
         here = Path.cwd()
     except OSError:
         return here_only
+    top = repository_top(here)
+    if top is None:
+        return here_only  # in no repository: nothing above the current folder is its project
     found: list[Path] = []
     for folder in (here, *here.parents):
         for goals in (folder / "goals", folder / ".zetetic" / "goals"):
             found.append(Path(os.path.relpath(goals, here)))
-        if os.path.lexists(folder / ".git"):
+        if folder == top:
             return found
-    return here_only  # in no repository: nothing above the current folder is its project
+    return here_only  # the top is not above the current folder (a link on the way)
 
 
 # the path, bytes, goal and text load_goal parsed or write_atomic wrote last

@@ -410,6 +410,28 @@ def test_a_slug_named_in_a_sub_folder_gets_the_goal_at_the_top(tmp_path: Path) -
     ], done.stderr
 
 
+@pytest.mark.parametrize("plant", ["empty .git file", "empty .git folder"])
+def test_a_planted_empty_dot_git_does_not_hide_the_goal_at_the_top(
+    tmp_path: Path, plant: str
+) -> None:
+    """git passes over an empty `.git` folder (`git rev-parse --show-toplevel` below it names
+    the repository around it) and rejects an empty `.git` file; neither is a repository's
+    top, so the goal the slug names is still looked for up to the real top."""
+    repo = make_git_repo(tmp_path / "repo")
+    new_goal(repo, "calc-add", check="false")
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    if plant == "empty .git file":
+        (repo / "src" / ".git").write_text("")
+    else:
+        (repo / "src" / ".git").mkdir()
+    done = run_goalfile("verify", "calc-add", cwd=sub)
+    assert fixes(done.stderr) == ["`goalfile verify ../../goals/calc-add.md`"], done.stderr
+    ran = shell("goalfile verify ../../goals/calc-add.md", sub)
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stdout.splitlines()[-1].startswith("verify-goal calc-add iteration 0: C1 unmet")
+
+
 @pytest.mark.parametrize(
     ("args", "help_command"),
     [
