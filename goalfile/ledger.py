@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from goalfile.model import Entry, RowResult, Status, Verdict
+from goalfile.prose import inline_code
 
 _T = TypeVar("_T")
 
@@ -136,19 +137,10 @@ CODE_SPAN_LIMIT = 10_000
 
 
 def code_span(text: str) -> str:
-    """A Markdown code span that shows ``text`` verbatim inside a table cell, written as
-    mdformat writes it: a fence one backtick longer than the longest run inside, and a space
-    inside each end when the text holds a backtick (or starts and ends with a space)."""
-    text = clean_line(text, limit=CODE_SPAN_LIMIT).replace("|", "\\|")
-    if not text:
-        return "` `"
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    if longest:
-        fence = "`" * (longest + 1)
-        return f"{fence} {text} {fence}"
-    if text.startswith(" ") and text.endswith(" ") and text.strip(" "):  # U+0020 only
-        return f"` {text} `"
-    return f"`{text}`"
+    """A Markdown code span that shows ``text`` verbatim inside a table cell: one line, cut
+    at :data:`CODE_SPAN_LIMIT`, pipes escaped, written as :func:`goalfile.prose.inline_code`
+    (mdformat's way) writes it."""
+    return inline_code(clean_line(text, limit=CODE_SPAN_LIMIT).replace("|", "\\|"))
 
 
 def plain_cell(text: str) -> str:

@@ -11,11 +11,19 @@ _BACKTICKS = re.compile("`+")
 
 
 def inline_code(text: str) -> str:
-    """``text`` as one Markdown code span: a fence longer than any run of backticks in it,
-    with a space inside each end when it starts or ends with a backtick."""
-    fence = "`" * (max(map(len, _BACKTICKS.findall(text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """``text`` as one Markdown code span that shows it exactly, written as mdformat writes
+    one: a fence one backtick longer than the longest run of backticks in it, and a space
+    inside each end when the text holds a backtick or starts and ends with a space (CommonMark
+    strips one there). An empty text is a span of one space, the nearest Markdown has."""
+    if not text:
+        return "` `"
+    longest = max(map(len, _BACKTICKS.findall(text)), default=0)
+    if longest:
+        fence = "`" * (longest + 1)
+        return f"{fence} {text} {fence}"
+    if text.startswith(" ") and text.endswith(" ") and text.strip(" "):  # U+0020 only
+        return f"` {text} `"
+    return f"`{text}`"
 
 
 def path_code(path: str, *, in_table: bool = False) -> str:

@@ -1,5 +1,7 @@
-"""prose.inline_code: a code span for any text, and in linear time (a run of backticks once
-made it quadratic: lint of a goal with an unclosed fence of 100,000 backticks took 32 s)."""
+"""prose.inline_code: a code span that shows any text exactly, written as mdformat writes it
+(the one writer of code spans: ledger.code_span cleans and escapes a cell's text, then writes
+it so), and in linear time (a run of backticks
+once made it quadratic: lint of a goal with an unclosed fence of 100,000 backticks took 32 s)."""
 
 from __future__ import annotations
 
@@ -7,18 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from goalfile.prose import inline_code
 
 
-@given(
-    st.text(alphabet="`a \\|", min_size=1, max_size=40).filter(
-        lambda t: t.strip(" ") != "" and not (t.startswith(" ") and t.endswith(" "))
-    )
-)
+@given(st.text(alphabet="`a \\|", min_size=1, max_size=40))
+@example(" a ")  # CommonMark strips one space at each end of a span that has both
+@example("  ")
 def test_the_span_shows_the_text_exactly(text: str) -> None:
     shown = MarkdownIt("commonmark").parseInline(inline_code(text))[0].children
     assert shown is not None
@@ -28,7 +28,7 @@ def test_the_span_shows_the_text_exactly(text: str) -> None:
 
 def test_a_long_run_of_backticks_gets_a_longer_fence() -> None:
     text = "a" + "`" * 7 + "b``c"
-    assert inline_code(text) == "````````" + text + "````````"
+    assert inline_code(text) == "```````` " + text + " ````````"
 
 
 def test_lint_of_a_goal_with_a_huge_unclosed_fence_answers(tmp_path: Path) -> None:
