@@ -116,11 +116,10 @@ class ActivateResult:
 
 def _require_shell(goal: Goal, path: str, ctx: Context) -> None:
     """Refuse to approve a goal whose `shell:` does not run a command as a shell does: the
-    shell is asked to run :data:`goalfile.settings.PROBE_COMMAND` (the default shell is not)."""
+    shell is asked to run :data:`goalfile.settings.PROBE_COMMAND` (the default shell is not:
+    :func:`goalfile.commands.checking.shell_problem` passes it)."""
     from goalfile.commands.checking import shell_problem
 
-    if settings.shell(goal) == settings.DEFAULT_SHELL:
-        return
     problem = shell_problem(settings.shell(goal), cwd=str(ctx.cwd), env=ctx.env)
     if problem is not None:
         raise Refused(
