@@ -515,6 +515,11 @@ def _typed_fields(
             )
         )
 
+    def warn(message: str, line: int | None, hint: str | None = None, code: str = "") -> None:
+        problems.append(
+            Finding(severity=Severity.WARNING, message=message, line=line, hint=hint, code=code)
+        )
+
     slug = meta.get("slug")
     if not isinstance(slug, str) or not SLUG_RE.match(slug):
         err(
@@ -537,15 +542,7 @@ def _typed_fields(
 
     created = meta.get("created")
     if created is None:
-        problems.append(
-            Finding(
-                severity=Severity.WARNING,
-                message="no `created` date",
-                line=1,
-                hint="add `created: YYYY-MM-DD`",
-                code="frontmatter",
-            )
-        )
+        warn("no `created` date", 1, "add `created: YYYY-MM-DD`", "frontmatter")
     elif not isinstance(created, _dt.date) and not (
         isinstance(created, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", created)
     ):
@@ -554,14 +551,11 @@ def _typed_fields(
     budget = Budget()
     raw_budget = meta.get("budget")
     if raw_budget is None:
-        problems.append(
-            Finding(
-                severity=Severity.WARNING,
-                message="no `budget`: unbounded",
-                line=1,
-                hint="add `budget:` with `iterations:` and `tokens:`",
-                code="frontmatter",
-            )
+        warn(
+            "no `budget`: unbounded",
+            1,
+            "add `budget:` with `iterations:` and `tokens:`",
+            "frontmatter",
         )
     elif not isinstance(raw_budget, dict):
         err(
@@ -584,14 +578,8 @@ def _typed_fields(
                 limits[name] = None
         for name in raw_budget:
             if name not in ("iterations", "tokens"):
-                problems.append(
-                    Finding(
-                        severity=Severity.WARNING,
-                        message=f"unknown budget key `{name}` is kept but unused",
-                        line=lines.get(f"budget.{name}", lines.get("budget")),
-                        code="unknown-key",
-                    )
-                )
+                where = lines.get(f"budget.{name}", lines.get("budget"))
+                warn(f"unknown budget key `{name}` is kept but unused", where, code="unknown-key")
         budget = Budget(iterations=limits["iterations"], tokens=limits["tokens"])
 
     counters: dict[str, int] = {}
@@ -654,13 +642,10 @@ def _typed_fields(
     problems.extend(_duplicate_keys(meta, fm_lines))
     for key in meta:
         if key not in KNOWN_KEYS:
-            problems.append(
-                Finding(
-                    severity=Severity.WARNING,
-                    message=f"unknown frontmatter key `{key}` is kept but unused",
-                    line=lines.get(key),
-                    code="unknown-key",
-                )
+            warn(
+                f"unknown frontmatter key `{key}` is kept but unused",
+                lines.get(key),
+                code="unknown-key",
             )
     return {
         "slug": slug,
