@@ -749,9 +749,10 @@ def _unseen_finding(
 ) -> Finding:
     from goalfile import unseen
 
-    whats = [u.what for u in found[:3]]
-    if len(found) > 3:
-        whats.append(f"{len(found) - 3} more")
+    distinct = list(dict.fromkeys(u.what for u in found))  # `｜｜` names U+FF5C once
+    whats = distinct[:3]
+    if len(distinct) > 3:
+        whats.append(f"{len(distinct) - 3} more")
     invisible = [u.text for u in found if u.invisible]
     composed = next((u for u in found if u.composed), None)
     if composed is not None and not invisible:
