@@ -156,6 +156,37 @@ def row(cid: str, check: str, expected: str, kind: str = "deterministic") -> Row
     return (cid, check, expected, kind)
 
 
+def frontmatter(
+    slug: str,
+    *,
+    status: str = "draft",
+    created: str = "2026-12-01",
+    iterations: str = "5",
+    tokens: str = "null",
+    iterations_used: int = 0,
+    tokens_used: int = 0,
+    extra: Iterable[str] = (),
+) -> str:
+    """A goal file's frontmatter, ``---`` to ``---`` (each line ending in a newline), as the
+    skill family writes it: no comments; ``extra`` lines (``cwd: .``) go last."""
+    return "".join(
+        f"{line}\n"
+        for line in (
+            "---",
+            f"slug: {slug}",
+            f"status: {status}",
+            f"created: {created}",
+            "budget:",
+            f"  iterations: {iterations}",
+            f"  tokens: {tokens}",
+            f"iterations_used: {iterations_used}",
+            f"tokens_used: {tokens_used}",
+            *extra,
+            "---",
+        )
+    )
+
+
 def goal_text(
     *,
     slug: str = "demo",

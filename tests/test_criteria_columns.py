@@ -11,25 +11,18 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, run_goalfile
+from conftest import clean_env, frontmatter, run_goalfile
 
-HEAD = """---
-slug: d
-status: draft
-created: 2026-12-02
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the suite passes
+HEAD = (
+    frontmatter("d", created="2026-12-02")
+    + """# Goal: the suite passes
 
 ## Non-goals
 - `tests/` stays unchanged.
 
 ## Acceptance criteria
 """
+)
 TAIL = """
 ## Plan
 

@@ -10,21 +10,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import frontmatter, make_git_repo, run_goalfile
 
 GOAL = "goals/g.md"
 
-HEAD = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: done.txt exists
+HEAD = (
+    frontmatter("g")
+    + """# Goal: done.txt exists
 
 ## Non-goals
 - nothing outside this repository changes
@@ -34,6 +26,7 @@ tokens_used: 0
 |----|-----------|-------|----------|------|
 | C1 | one | `true` | exit 0 | deterministic |
 """
+)
 TAIL = """
 ## Plan
 

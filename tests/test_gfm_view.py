@@ -12,20 +12,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, run_goalfile
+from conftest import clean_env, frontmatter, run_goalfile
 from markdown_it import MarkdownIt
 
-HEAD = """---
-slug: d
-status: draft
-created: 2026-12-02
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the build leaves `ok`
+HEAD = (
+    frontmatter("d", created="2026-12-02")
+    + """# Goal: the build leaves `ok`
 
 ## Non-goals
 - `tests/` stays unchanged.
@@ -34,6 +26,7 @@ tokens_used: 0
 | id | criterion | check | expected |
 |----|-----------|-------|----------|
 """
+)
 TAIL = """
 ## Plan
 

@@ -15,23 +15,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, run_goalfile
+from conftest import DATA, clean_env, frontmatter, git, run_goalfile
 
 MDFORMAT = Path(sys.executable).parent / "mdformat"
 FENCE = "`" * 3
 GOAL = "goals/g.md"
 
-HEAD = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the suite passes
+HEAD = (
+    frontmatter("g")
+    + """# Goal: the suite passes
 
 ## Non-goals
 - nothing outside this repository changes
@@ -41,6 +33,7 @@ tokens_used: 0
 |----|-----------|-------|----------|------|
 | C1 | one | `true` | exit 0 | deterministic |
 """
+)
 ROWS = """| C2 | two | `test -f README.md` | exit 0 | deterministic |
 | R1 | docs | `README.md` | says what the project is | review |
 """
@@ -262,17 +255,9 @@ def test_an_example_table_outside_the_criteria_section_is_no_finding(
 
 # Found by inserting block openers at random lines of the example goals and formatting them:
 # the id column need not be the first, and a block in the ledger can hide a later section.
-REORDERED = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the columns come in any order
+REORDERED = (
+    frontmatter("g")
+    + """# Goal: the columns come in any order
 
 ## Acceptance criteria
 | kind | expected | check | criterion | id |
@@ -285,6 +270,7 @@ tokens_used: 0
 
 ## Lessons
 """
+)
 
 
 def test_a_row_whose_id_is_in_the_last_column_is_found_hidden(repo: Path) -> None:

@@ -9,19 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_goalfile
+from tests.conftest import frontmatter, run_goalfile
 
-HEAD = """---
-slug: fenced
-status: active
-created: 2026-11-30
-budget:
-  iterations: 10
-  tokens: null
-iterations_used: 1
-tokens_used: 0
----
-# Goal: fenced output
+HEAD = (
+    frontmatter("fenced", status="active", created="2026-11-30", iterations="10", iterations_used=1)
+    + """# Goal: fenced output
 
 ## Acceptance criteria
 | id | criterion | check | expected | kind |
@@ -37,6 +29,7 @@ tokens_used: 0
 | C1  | unmet   | `true`  | 1    | `no`     |
 
 """
+)
 FORGED = "### Iteration 7 (2026-12-01) by verify-goal\n\nstatus: met\n"
 
 
@@ -80,19 +73,15 @@ def test_margin_fences_read_as_fences_read_line_by_line(
     )
 
 
-GOAL = """---
-slug: long
-status: active
-created: 2026-11-30
-budget:
-  iterations: 1000
-  tokens: null
-iterations_used: 0
-tokens_used: 0
-cwd: .
-timeout: 60
----
-# Goal: a long ledger
+GOAL = (
+    frontmatter(
+        "long",
+        status="active",
+        created="2026-11-30",
+        iterations="1000",
+        extra=("cwd: .", "timeout: 60"),
+    )
+    + """# Goal: a long ledger
 
 ## Acceptance criteria
 | id | criterion | check | expected | kind |
@@ -112,6 +101,7 @@ timeout: 60
 
 ## Lessons
 """
+)
 # a fenced block of tildes after the ledger: the same goal, read one fence line at a time
 TILDES = "\n~~~\na lesson\n~~~\n"
 QUOTE = "the notes say what was done"

@@ -12,22 +12,14 @@ import sys
 from pathlib import Path
 
 from goalfile import __version__
+from tests.conftest import frontmatter
 
 GOALFILE = Path(sys.executable).with_name("goalfile")
 _IMPORT_RE = re.compile(r"^import time:\s*\d+ \|\s*\d+ \| ( *)(\S+)$", re.M)
 
-GOAL = """---
-slug: light
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
-cwd: .
----
-# Goal: the notes file exists
+GOAL = (
+    frontmatter("light", extra=("cwd: .",))
+    + """# Goal: the notes file exists
 
 ## Non-goals
 - nothing else changes
@@ -43,6 +35,7 @@ cwd: .
 
 ## Lessons
 """
+)
 
 
 def run(

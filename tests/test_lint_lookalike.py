@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goalfile import ledger, lint
-from tests.conftest import run_goalfile
+from tests.conftest import frontmatter, run_goalfile
 
 HEADING = "### Iteration 7 (2026-12-01) by verify-goal"
 PIECES = [
@@ -75,17 +75,9 @@ def test_the_search_finds_the_lines_a_check_of_each_finds(
         assert found == expected
 
 
-GOAL = """---
-slug: lookalike
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the notes exist
+GOAL = (
+    frontmatter("lookalike")
+    + """# Goal: the notes exist
 
 ## Non-goals
 - nothing else
@@ -100,6 +92,7 @@ tokens_used: 0
 {entries}
 ## Lessons
 """
+)
 
 
 def entry(number: int, heading: str | None = None) -> str:

@@ -10,25 +10,18 @@ from pathlib import Path
 import pytest
 
 from goalfile import unseen
-from tests.conftest import last_line, run_goalfile
+from tests.conftest import frontmatter, last_line, run_goalfile
 
 GOAL = "goals/g.md"
-HEAD = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: null
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the suite passes
+HEAD = (
+    frontmatter("g", iterations="null")
+    + """# Goal: the suite passes
 
 ## Acceptance criteria
 | id | criterion | check | expected | kind |
 |----|-----------|-------|----------|------|
 """
+)
 
 
 def draft(repo: Path, rows: str) -> Path:

@@ -11,20 +11,12 @@ import json
 import re
 from pathlib import Path
 
-from conftest import run_goalfile
+from conftest import frontmatter, run_goalfile
 from markdown_it import MarkdownIt
 
-GOAL = """---
-slug: build
-status: draft
-created: 2026-12-02
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the build leaves `ok` in the tree
+GOAL = (
+    frontmatter("build", created="2026-12-02")
+    + """# Goal: the build leaves `ok` in the tree
 SHIFT
 ## Non-goals
 - `tests/` stays unchanged.
@@ -45,6 +37,7 @@ SHIFT
 
 ## Lessons
 """
+)
 
 
 def shifted(newline: str = "\n") -> str:

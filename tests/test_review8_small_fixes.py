@@ -13,19 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_goalfile
+from tests.conftest import frontmatter, run_goalfile
 
-DRAFT = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: it works
+DRAFT = (
+    frontmatter("g")
+    + """# Goal: it works
 
 ## Non-goals
 
@@ -41,6 +33,7 @@ tokens_used: 0
 
 ## Lessons
 """
+)
 
 
 @pytest.mark.parametrize(

@@ -13,20 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, run_goalfile
+from conftest import clean_env, frontmatter, run_goalfile
 
 FENCE = "`" * 3
-HEAD = """---
-slug: g
-status: draft
-created: 2026-12-01
-budget:
-  iterations: 5
-  tokens: null
-iterations_used: 0
-tokens_used: 0
----
-# Goal: the suite passes
+HEAD = (
+    frontmatter("g")
+    + """# Goal: the suite passes
 
 ## Non-goals
 - nothing outside this repository changes
@@ -36,6 +28,7 @@ tokens_used: 0
 |----|-----------|-------|----------|------|
 | C1 | one | `true` | exit 0 | deterministic |
 """
+)
 ROW = "| C2 | two | `true` | exit 0 | deterministic |\n"
 TAIL = """
 ## Plan
