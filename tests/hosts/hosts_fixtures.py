@@ -19,17 +19,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import git, make_git_repo, run_goalfile
 from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Script, Shell, Turn
 from host_install import NpmCli, install_cli
 from host_run import (
     HostRun,
     LoopbackNetns,
     claude_transcripts,
+    codex_env,
     codex_rollouts,
     loopback_netns,
     run_claude,
     run_codex,
+    run_host,
     trust_codex_hooks,
     write_codex_config,
 )
@@ -40,6 +42,7 @@ CODEX = NpmCli(package="@openai/codex", version="0.171.0", bin="codex")
 
 GOAL = "goals/demo.md"
 FIX = "touch done.txt"  # the command that makes the demo goal met
+PROMPT = "Make the goal in goals/demo.md met."
 
 
 @pytest.fixture(scope="session")
@@ -116,6 +119,36 @@ def goal_repo(
         goalfile_ok("activate", GOAL, cwd=repo)
     goalfile_ok("init", cwd=repo)
     return repo
+
+
+def approve_by_commit(repo: Path, *paths: str) -> None:
+    """Commit the goal files at ``paths`` (the goal by default): the MCP and pi tools run only
+    checks a commit approved (docs/trust.md)."""
+    named = paths or (GOAL,)
+    git(repo, "add", "--", *named)
+    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", *named)
+
+
+def mcp_goal_repo(tmp_path: Path) -> Path:
+    """:func:`goal_repo` with the goal approved by a commit, goalfile's MCP server registered
+    (`goalfile init --mcp`) and the goal paused, so that the Stop hook lets each turn end at
+    once and only the model's tool calls run the checks."""
+    repo = goal_repo(tmp_path)
+    approve_by_commit(repo)
+    goalfile_ok("init", "--mcp", cwd=repo)
+    goalfile_ok("pause", GOAL, cwd=repo)
+    return repo
+
+
+def goalfile_beside_codex(
+    *args: str, repo: Path, codex: Path, codex_home: Path, isolation: Isolation
+) -> HostRun:
+    """`goalfile ARGS` run in ``repo`` as a user who has ``codex`` on PATH and keeps Codex's
+    state in ``codex_home`` (what doctor and the trust fix read), in the test's namespace."""
+    env = codex_env(codex_home=codex_home)
+    env["PATH"] = f"{codex.parent}:{env['PATH']}"
+    argv = [sys.executable, "-m", "goalfile", *args]
+    return run_host(argv, cwd=repo, env=env, netns=isolation.netns, timeout=90)
 
 
 def start_server(kind: type[FakeModel], script: Script, isolation: Isolation) -> FakeModel:

@@ -5,26 +5,23 @@ from __future__ import annotations
 
 import json
 import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 from fake_model import ResponsesServer, fix_after_feedback
-from host_run import HostRun, codex_env, run_codex, run_host, write_codex_config
-from hosts_fixtures import FIX, Isolation, goal_repo, goal_state, start_server, verify_entries
+from host_run import run_codex, write_codex_config
+from hosts_fixtures import (
+    FIX,
+    PROMPT,
+    Isolation,
+    goal_repo,
+    goal_state,
+    start_server,
+    verify_entries,
+)
 from hosts_fixtures import codex_cli as codex_cli
+from hosts_fixtures import goalfile_beside_codex as goalfile
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
-
-
-def goalfile(
-    *args: str, repo: Path, codex: Path, codex_home: Path, isolation: Isolation
-) -> HostRun:
-    env = codex_env(codex_home=codex_home)
-    env["PATH"] = f"{codex.parent}:{env['PATH']}"  # `codex` on PATH, as for a user who has it
-    argv = [sys.executable, "-m", "goalfile", *args]
-    return run_host(argv, cwd=repo, env=env, netns=isolation.netns, timeout=60)
 
 
 def trust_finding(report: dict[str, Any]) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
 from fake_chat import ChatServer, pi_tokens
 from fake_gemini import Call, GeminiServer, declared_tools, gemini_tokens
 from fake_model import FakeModel, Say, Script, Shell, Turn, Usage, fix_after_feedback, never_fix
@@ -40,18 +39,19 @@ from host_run_more import (
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Isolation,
+    approve_by_commit,
     goal_repo,
     goal_state,
     goalfile_ok,
+    mcp_goal_repo,
     start_server,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
 
 from goalfile.usage import read_usage
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 @dataclass(frozen=True)
@@ -72,26 +72,20 @@ class Host:
     def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
         home = repo.parent / "home"
         with start_server(self.server, script, isolation) as server:
-            if self.name == "gemini":
-                run = run_gemini(
-                    self.cli,
-                    repo=repo,
-                    home=home,
-                    server_url=server.url,
-                    prompt=PROMPT,
-                    netns=isolation.netns,
-                )
-                sessions = gemini_sessions(home)
-            else:
-                run = run_pi_rpc(
-                    self.cli,
-                    repo=repo,
-                    home=home,
-                    server_url=server.url,
-                    prompt=PROMPT,
-                    netns=isolation.netns,
-                )
-                sessions = pi_sessions(home)
+            run_cli, sessions_of = (
+                (run_gemini, gemini_sessions)
+                if self.name == "gemini"
+                else (run_pi_rpc, pi_sessions)
+            )
+            run = run_cli(
+                self.cli,
+                repo=repo,
+                home=home,
+                server_url=server.url,
+                prompt=PROMPT,
+                netns=isolation.netns,
+            )
+            sessions = sessions_of(home)
         assert run.returncode == 0, run.explain()
         return Session(server=server, run=run, sessions=sessions)
 
@@ -216,12 +210,7 @@ def _mcp_script(turn: Turn) -> Any:
 
 
 def test_gemini_calls_a_goalfile_mcp_tool(isolation: Isolation, tmp_path: Path) -> None:
-    repo = goal_repo(tmp_path)
-    # the tools run only checks a commit approved (docs/trust.md)
-    git(repo, "add", "--", GOAL)
-    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", GOAL)
-    goalfile_ok("init", "--mcp", cwd=repo)
-    goalfile_ok("pause", GOAL, cwd=repo)  # the AfterAgent hook then lets the turn end at once
+    repo = mcp_goal_repo(tmp_path)
     host = Host(
         name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
     )
@@ -269,9 +258,7 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
         "--activate", cwd=repo,
     )  # fmt: skip
     goalfile_ok("focus", GOAL, cwd=repo)
-    # the tools run only checks a commit approved (docs/trust.md)
-    git(repo, "add", "--", "goals")
-    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", "goals")
+    approve_by_commit(repo, "goals")
     # a goal the agent wrote under goals/ with an approval entry of its own making (docs/trust.md)
     forged = (repo / GOAL).read_text(encoding="utf-8").replace("slug: demo", "slug: forged", 1)
     forged = forged.replace("test -f done.txt", f"pwd > {tmp_path}/FORGED")

@@ -7,10 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import git
 from fake_model import AnthropicServer, Call, Say, Turn
 from host_run import run_claude
-from hosts_fixtures import GOAL, Isolation, goal_repo, goalfile_ok, start_server
+from hosts_fixtures import GOAL, Isolation, mcp_goal_repo, start_server
 from hosts_fixtures import claude_cli as claude_cli
 from hosts_fixtures import isolation as isolation
 
@@ -41,12 +40,7 @@ def script(turn: Turn) -> Any:
 def test_claude_code_calls_a_goalfile_mcp_tool(
     claude_cli: Path, isolation: Isolation, tmp_path: Path
 ) -> None:
-    repo = goal_repo(tmp_path)
-    # the tools run only checks a commit approved (docs/trust.md)
-    git(repo, "add", "--", GOAL)
-    git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", GOAL)
-    goalfile_ok("init", "--mcp", cwd=repo)
-    goalfile_ok("pause", GOAL, cwd=repo)  # the Stop hook then lets the turn end at once
+    repo = mcp_goal_repo(tmp_path)
     home = tmp_path / "home"
     (home / ".claude").mkdir(parents=True)
     # the user's yes to the project's MCP servers, which Claude Code otherwise asks for once
