@@ -579,6 +579,36 @@ def test_a_cwd_naming_a_missing_folder_gets_a_fix_that_works_as_written(
     assert run_goalfile("audit", "goals/demo.md", cwd=repo).returncode == 0
 
 
+def test_a_missing_cwd_and_its_fix_are_in_the_json_document_and_in_verify_of_every_goal(
+    tmp_path: Path,
+) -> None:
+    """`verify --json` says what the text output says on stderr: the `cwd:` names a missing
+    folder, and the fix, which works as written; `verify --no-write` of every goal says it
+    too. A goal whose cwd is there has `missing_cwd: null`."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "app").mkdir()
+    goal_with_cwd(repo, "app")
+    every = run_goalfile("verify", "--no-write", cwd=repo)
+    assert every.returncode == 4, every.stdout + every.stderr
+    assert "cwd `app` names goals/app (a cwd is read from the goal file's folder)" in every.stderr
+    assert len(fixes(every.stderr)) == 1, every.stderr
+    done = run_goalfile("verify", "--json", "goals/demo.md", cwd=repo)
+    assert done.returncode == 4, done.stdout + done.stderr
+    document = json.loads(done.stdout)
+    missing = document["missing_cwd"]
+    assert missing["message"] == (
+        "goals/demo.md:4: cwd `app` names goals/app (a cwd is read from the goal file's "
+        "folder), which does not exist, so no check could run"
+    ), missing
+    command = re.match(r"`([^`]+)`", missing["fix"])
+    assert command is not None, missing
+    ran = shell(command.group(1), repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    again = run_goalfile("verify", "--json", "goals/demo.md", cwd=repo)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert json.loads(again.stdout)["missing_cwd"] is None
+
+
 def test_a_cwd_naming_a_folder_that_is_there_prints_no_fix(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
     (repo / "app").mkdir()

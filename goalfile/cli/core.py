@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,6 +24,9 @@ from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
 from goalfile.shellword import shell_word
 from goalfile.words import counted
+
+if TYPE_CHECKING:
+    from goalfile.commands.verify import VerifyResult
 
 # --- new ----------------------------------------------------------------------------------
 
@@ -426,12 +429,17 @@ def verify(
     else:
         if not result.written and not no_write:
             err("nothing was written")
-        if result.missing_cwd is not None:
-            message, fix = result.missing_cwd
-            err(f"goalfile: {message}")
-            err(f"  fix: {fix}")
+        _say_missing_cwd(result)
         click.echo(result.summary)
     return int(result.exit_code)
+
+
+def _say_missing_cwd(result: VerifyResult) -> None:
+    """On stderr: the goal's `cwd:` names a folder that is not there, and the fix."""
+    if result.missing_cwd is not None:
+        message, fix = result.missing_cwd
+        err(f"goalfile: {message}")
+        err(f"  fix: {fix}")
 
 
 def _criteria(count: int) -> str:
@@ -477,6 +485,7 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
         documents.append(result.to_json())
         code = max(code, int(result.exit_code))
         if not as_json:
+            _say_missing_cwd(result)
             click.echo(result.summary)
     if as_json:
         emit_json({"schema_version": 1, "goals": documents, "exit_code": code})

@@ -144,6 +144,11 @@ class VerifyResult:
                 for row in self.rows
             ],
             "summary": self.summary,
+            "missing_cwd": (
+                None
+                if self.missing_cwd is None
+                else {"message": self.missing_cwd[0], "fix": self.missing_cwd[1]}
+            ),
             "exit_code": int(self.exit_code),
         }
 
