@@ -285,9 +285,10 @@ def setting_findings(goal: Goal) -> list[AuditFinding]:
 
 
 def reading_findings(goal: Goal) -> list[AuditFinding]:
-    """A contract that reads otherwise than it runs (lint's ``lone-cr`` and
-    ``rendered-differs`` errors): a reviewer of the pull request approves what GitHub shows,
-    and goalfile runs something else, so the audit fails on it as every command refuses it."""
+    """A contract that reads otherwise than it runs (lint's ``lone-cr``, ``rendered-differs``,
+    ``hidden-markup`` and ``unseen-text`` errors): a reviewer of the pull request approves
+    what GitHub shows, and goalfile runs something else, so the audit fails on it as every
+    command refuses it."""
     from goalfile.lint import reading_findings as lint_findings
 
     return [

@@ -698,9 +698,12 @@ def _rendering_finding(
 
 def reading_findings(goal: Goal) -> Iterable[Finding]:
     """The errors of a contract that reads otherwise than it runs, for `audit`: lone carriage
-    returns (``lone-cr``) and cells GitHub shows otherwise (``rendered-differs``)."""
+    returns (``lone-cr``), cells GitHub shows otherwise (``rendered-differs``), and raw HTML,
+    invisible characters and look-alike letters in a cell (``hidden-markup``,
+    ``unseen-text``)."""
     yield from (p for p in goal.problems if p.code == "lone-cr")
     yield from _rendering_findings(goal)
+    yield from _unseen_findings(goal)
 
 
 def _hidden_markup(cell: str) -> list[str]:

@@ -5,12 +5,13 @@ draws as markup while goalfile runs it as text."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from goalfile import unseen
-from tests.conftest import frontmatter, last_line, run_goalfile
+from tests.conftest import frontmatter, git, last_line, run_goalfile
 
 GOAL = "goals/g.md"
 HEAD = (
@@ -32,13 +33,15 @@ def draft(repo: Path, rows: str) -> Path:
 
 
 def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
-    """lint exits 3 naming each needle, activate refuses, and verify of the same rows in an
-    active goal refuses and leaves the file as it was."""
+    """lint exits 3 naming each needle, `audit --against` of the change that adds the goal
+    fails on each of lint's errors, activate refuses, and verify of the same rows in an active
+    goal refuses and leaves the file as it was."""
     linted = run_goalfile("lint", GOAL, cwd=repo)
     report = linted.stdout + linted.stderr
     assert linted.returncode == 3, report
     for needle in needles:
         assert needle in report, (needle, report)
+    assert_audit_reports_lint_errors(repo)
     before = path.read_bytes()
     assert run_goalfile("activate", GOAL, cwd=repo).returncode == 3
     assert path.read_bytes() == before
@@ -50,6 +53,25 @@ def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
     assert first.split(": error: ", 1)[1] in done.stderr, (first, done.stderr)
     assert path.read_bytes() == before
     return report
+
+
+def assert_audit_reports_lint_errors(repo: Path) -> None:
+    """Each error lint finds in the goal's cells of this class (`hidden-markup`,
+    `unseen-text`; by line and code) is a finding of `audit --against` a commit without the
+    goal, which then fails: a reviewer of the change is told."""
+    linted = json.loads(run_goalfile("lint", "--json", GOAL, cwd=repo).stdout)
+    errors = {
+        (f["line"], f["code"])
+        for f in linted["files"][0]["findings"]
+        if f["severity"] == "error" and f["code"] in ("hidden-markup", "unseen-text")
+    }
+    assert errors, linted
+    git(repo, "commit", "-q", "--allow-empty", "-m", "before the goal")
+    audited = run_goalfile("audit", "--json", "--against", "HEAD", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    document = json.loads(audited.stdout)
+    found = {(f["line"], f["code"]) for file in document["files"] for f in file["findings"]}
+    assert errors <= found, (errors, found)
 
 
 def test_an_invisible_character_or_a_look_alike_letter_in_a_quoted_text_is_refused(
@@ -188,6 +210,8 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
     assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
     done = run_goalfile("verify", GOAL, cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
+    audited = run_goalfile("audit", GOAL, cwd=repo)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
 
 
 def test_the_finder_keeps_ascii_text_fast_and_clean() -> None:
