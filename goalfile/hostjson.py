@@ -62,6 +62,20 @@ class SettingsError(GoalfileError):
     """A host settings file cannot be merged into (exit 3, file untouched)."""
 
 
+def top_object(document: object, *, what: str, file: str = "") -> dict[str, object]:
+    """``document`` (a JSON file as read) when it is a JSON object; else the error that says
+    ``what`` is not one, on its first line and column."""
+    if not isinstance(document, dict):
+        raise SettingsError(
+            f"{what} is not a JSON object",
+            file=file or None,
+            line=1,
+            column=1,
+            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
+        )
+    return document
+
+
 @dataclass(frozen=True, kw_only=True)
 class Registration:
     agent: HostAgent
@@ -147,15 +161,7 @@ def merge_stop_hook(
     Pure: ``document`` is not modified. Raises :class:`SettingsError` when the existing shape
     leaves no place for the hook (``hooks`` or ``hooks.Stop`` of the wrong type).
     """
-    if not isinstance(document, dict):
-        raise SettingsError(
-            "the settings file is not a JSON object",
-            file=file or None,
-            line=1,
-            column=1,
-            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
-        )
-    merged: dict[str, object] = dict(document)
+    merged: dict[str, object] = dict(top_object(document, what="the settings file", file=file))
     hooks = merged.get("hooks", {})
     if not isinstance(hooks, dict):
         raise SettingsError(

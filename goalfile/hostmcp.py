@@ -21,7 +21,7 @@ from pathlib import Path
 
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular_text
-from goalfile.hostjson import SettingsError, load, render, write_atomic
+from goalfile.hostjson import SettingsError, load, render, top_object, write_atomic
 
 __all__ = [
     "MCP_ARGS",
@@ -58,14 +58,7 @@ class McpRegistration:
 
 def merge_claude_mcp(document: object, *, file: str = "") -> tuple[dict[str, object], bool]:
     """``.mcp.json`` with the goalfile server, and whether anything had to change. Pure."""
-    if not isinstance(document, dict):
-        raise SettingsError(
-            "the MCP configuration is not a JSON object",
-            file=file or None,
-            line=1,
-            column=1,
-            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
-        )
+    document = top_object(document, what="the MCP configuration", file=file)
     servers = document.get("mcpServers", {})
     if not isinstance(servers, dict):
         raise SettingsError(

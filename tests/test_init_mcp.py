@@ -6,6 +6,7 @@ import json
 import tomllib
 from pathlib import Path
 
+import pytest
 from conftest import run_goalfile
 
 from goalfile.hostmcp import merge_codex_mcp
@@ -104,3 +105,28 @@ def test_the_appended_table_parses_whatever_the_file_ends_with() -> None:
         assert changed
         assert tomllib.loads(merged)["mcp_servers"]["goalfile"]["args"] == ["mcp"]
         assert merge_codex_mcp(merged) == (merged, False)
+
+
+@pytest.mark.parametrize(
+    ("name", "what", "args"),
+    [
+        (".claude/settings.json", "the settings file", ("--no-skills",)),
+        (".claude/settings.json", "the settings file", ("--statusline", "--no-hooks")),
+        (".mcp.json", "the MCP configuration", ("--mcp", "--no-hooks")),
+    ],
+)
+def test_a_host_file_that_is_no_json_object_is_named_and_left_as_it_is(
+    repo: Path, name: str, what: str, args: tuple[str, ...]
+) -> None:
+    """Each host file goalfile merges into is refused the same way when its top level is no
+    JSON object: the file, line and column, and a fix; the file is not written."""
+    path = repo / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text("[1]\n", encoding="utf-8")
+    done = run_goalfile("init", "--no-goal", *args, cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert (
+        f"goalfile: {path}:1:1: {what} is not a JSON object\n"
+        "  fix: its top level must be `{ ... }`; fix it by hand, then run this again\n"
+    ) in done.stderr, done.stderr
+    assert path.read_text(encoding="utf-8") == "[1]\n"

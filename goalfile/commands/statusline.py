@@ -89,15 +89,9 @@ def register(*, root: Path) -> StatuslineRegistration:
     """Merge our statusLine into ``root``/.claude/settings.json (another one is kept)."""
     path = root / ".claude" / "settings.json"
     document, text = hostjson.load(path)
-    if not isinstance(document, dict):
-        raise hostjson.SettingsError(
-            "the settings file is not a JSON object",
-            file=str(path),
-            line=1,
-            column=1,
-            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
-        )
-    merged = statusline.merge(document)
+    merged = statusline.merge(
+        hostjson.top_object(document, what="the settings file", file=str(path))
+    )
     if merged.changed:
         hostjson.write_atomic(path, hostjson.render(merged.document, like=text or ""))
     return StatuslineRegistration(path=str(path), changed=merged.changed, other=merged.other)
