@@ -93,14 +93,21 @@ def _heading_like_scan_re() -> re.Pattern[str]:
     return re.compile(r"(?i)\n([ ]{0,3}#{1,6}[ \t]*iteration\b[^\n]*)")
 
 
-# after a newline, an H1/H2 heading (group 1) or an entry's heading line (groups 2 to 5),
+# after a newline, an H1/H2 heading (group 1) or an entry's heading line (groups 3 to 6),
 # matched from its first `#`: the literal prefix `#` lets one search skip every other line at C
 # speed, stopping only at a `#` (a newline, the prefix `\n#` once was, stops at every line:
-# 2.8 ms for 4 MB, 2.1 now), and a look behind it says whether a newline comes first
+# 2.8 ms for 4 MB, 2.1 now), and a look behind it says whether a newline comes first. The same
+# search finds the lines lint reports as look-alike entry headings (those heading_like_re()
+# matches that are not entry headings): an H1/H2 heading whose words start `iteration` (group
+# 2), a `#` after the newline that starts no section or entry heading (group 7), or one after
+# one to three blanks (group 8). Lint searched the ledger for them once more: 2 ms for 4 MB.
+_LOOKALIKE = r"#{0,5}[ \t]*(?i:iteration)\b"  # heading_like_re() from after its first `#`
 _HEADINGS_RE = re.compile(
-    r"(?m)#(?<=\n#)(?:(#?[ \t])|## Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
+    r"(?m)#(?:(?<=\n#)(?:(#?[ \t])([ \t]*(?i:iteration)\b)?"
+    r"|## Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
     r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
-    r"by ([A-Za-z0-9_.-]+)[ \t]*\r*$)"
+    rf"by ([A-Za-z0-9_.-]+)[ \t]*\r*$|({_LOOKALIKE}))"
+    rf"|(?:(?<=\n #)|(?<=\n  #)|(?<=\n   #))({_LOOKALIKE}))"
 )
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")
@@ -861,6 +868,8 @@ class Headings:
     entries: tuple[tuple[int, tuple[str, str, str, str]], ...]  # of each entry heading line:
     # its offset, and its iteration, date, time ("" when none) and command; in text order
     by_command: dict[str, tuple[int, ...]]  # the positions in ``entries`` of each command's
+    lookalikes: tuple[int, ...]  # offsets of the lines :func:`heading_like_re` matches that
+    # are not entry headings (fenced or not), as lint reports them
     unfenced: bool = False  # no heading line is in a fenced block (:data:`_UNFENCED_RE`)
 
 
@@ -876,10 +885,10 @@ def headings(text: str) -> Headings:
         if derived is not None:
             return derived
     if _UNFENCED_RE.fullmatch(text) is not None:
-        sections, found = _scan_headings(text, 0, len(text), unfenced=True)
-        return _indexed(tuple(sections), tuple(found), unfenced=True)
-    sections, found = _scan_headings(text, 0, len(text))
-    return _indexed(tuple(sections), tuple(found))
+        sections, found, lookalikes = _scan_headings(text, 0, len(text), unfenced=True)
+        return _indexed(tuple(sections), tuple(found), tuple(lookalikes), unfenced=True)
+    sections, found, lookalikes = _scan_headings(text, 0, len(text))
+    return _indexed(tuple(sections), tuple(found), tuple(lookalikes))
 
 
 # A text whose fenced blocks need not be found to know that no heading line is in one: every
@@ -902,27 +911,35 @@ _UNFENCED_RE = re.compile(
 
 def _scan_headings(
     text: str, start: int, end: int, *, unfenced: bool = False
-) -> tuple[list[int], list[tuple[int, tuple[str, str, str, str]]]]:
-    """The H1/H2 heading lines and the entry headings outside fences whose newline is in
-    ``text[start:end]`` (``end`` the end of a line); with ``unfenced``, of a text where no
-    heading line is in a fenced block."""
+) -> tuple[list[int], list[tuple[int, tuple[str, str, str, str]]], list[int]]:
+    """The H1/H2 heading lines, the entry headings outside fences and the look-alike lines
+    whose newline is in ``text[start:end]`` (``end`` the end of a line); with ``unfenced``, of
+    a text where no heading line is in a fenced block."""
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
+    lookalikes: list[int] = []
     fences = None if unfenced else fence_bounds(text)
     for match in _HEADINGS_RE.finditer(text, start + 1, end):  # the newline from ``start``
-        if match.group(1) is None:
+        if match.group(3) is not None:
             if fences is not None and in_bounds(fences, match.start()):
                 continue  # output quoted in a fence (as mdformat writes an indented block)
-            number, date, time, by = match.group(2, 3, 4, 5)
+            number, date, time, by = match.group(3, 4, 5, 6)
             found.append((match.start(), (number, date, time or "", by)))
-        else:
+        elif match.group(1) is not None:
             sections.append(match.start())
-    return sections, found
+            if match.group(2) is not None:
+                lookalikes.append(match.start())
+        elif match.group(7) is not None:
+            lookalikes.append(match.start())
+        else:  # after one to three blanks
+            lookalikes.append(text.rfind("\n", 0, match.start()) + 1)
+    return sections, found, lookalikes
 
 
 def _indexed(
     sections: tuple[int, ...],
     found: tuple[tuple[int, tuple[str, str, str, str]], ...],
+    lookalikes: tuple[int, ...],
     *,
     unfenced: bool = False,
 ) -> Headings:
@@ -933,6 +950,7 @@ def _indexed(
         sections=sections,
         entries=found,
         by_command={by: tuple(positions) for by, positions in by_command.items()},
+        lookalikes=lookalikes,
         unfenced=unfenced,
     )
 
@@ -972,17 +990,21 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
     )
     if not unfenced and not (_fences_kept(old, lo, hi - shift) and _fences_kept(text, lo, hi)):
         return None  # a fenced block spans the edit's first or last line in either text
-    sections, found = _scan_headings(text, max(lo, 0), hi, unfenced=unfenced)
+    sections, found, lookalikes = _scan_headings(text, max(lo, 0), hi, unfenced=unfenced)
     old_sections, old_found = before.sections, before.entries
     first = bisect.bisect_right(old_sections, lo)
     last = bisect.bisect_right(old_sections, hi - shift)
     moved_sections = old_sections[last:]
+    old_lookalikes = before.lookalikes
+    first_lookalike = bisect.bisect_right(old_lookalikes, lo)
+    moved_lookalikes = old_lookalikes[bisect.bisect_right(old_lookalikes, hi - shift) :]
     first_entry = bisect.bisect_right(old_found, (lo, ("~",)))
     last_entry = bisect.bisect_right(old_found, (hi - shift, ("~",)))
     moved_found = old_found[last_entry:]
     if shift:
         moved_sections = tuple(at + shift for at in moved_sections)
         moved_found = tuple((at + shift, fields) for at, fields in moved_found)
+        moved_lookalikes = tuple(at + shift for at in moved_lookalikes)
     added = len(found) - (last_entry - first_entry)
     by_command: dict[str, tuple[int, ...]] = {}
     touched: dict[str, list[int]] = {}
@@ -1002,6 +1024,7 @@ def _spliced_headings(text: str, old: str, start: int, tail: int) -> Headings | 
         sections=(*old_sections[:first], *sections, *moved_sections),
         entries=(*old_found[:first_entry], *found, *moved_found),
         by_command=by_command,
+        lookalikes=(*old_lookalikes[:first_lookalike], *lookalikes, *moved_lookalikes),
         unfenced=unfenced,
     )
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -369,28 +371,37 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
 
 # A line that ledger.heading_like_re() matches and that is not an entry heading (ledger.is_heading
 # of the line without its trailing carriage returns), found from its first `#`: the literal
-# prefix `#` lets one search jump from `#` to `#` at C speed (a ledger holds about three per
-# entry, in its headings), a look behind it says whether it starts a line after at most three
-# blanks, and every real entry heading is skipped without a step of Python. Two searches with
-# the prefixes `\n#` and `\n ` did the same, the second stopping at every indented line of
-# quoted output.
-_LOOKALIKE_SCAN = re.compile(
-    r"#(?:(?<=\n#)(?!## Iteration [0-9]{1,18} \([0-9]{4}-[0-9]{2}-[0-9]{2}"
-    r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?\) "
-    r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))|(?<=\n #)|(?<=\n  #)|(?<=\n   #))"
-    r"#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
-)
+# prefix `#` lets one search jump from `#` to `#` at C speed, a look behind it says whether it
+# starts a line after at most three blanks, and every real entry heading is skipped without a
+# step of Python. Only for a span that does not end at a line's end: the heading index holds
+# the lines of every other span (ledger.Headings.lookalikes).
+@functools.cache
+def _lookalike_scan() -> re.Pattern[str]:
+    return re.compile(
+        r"#(?:(?<=\n#)(?!## Iteration [0-9]{1,18} \([0-9]{4}-[0-9]{2}-[0-9]{2}"
+        r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?\) "
+        r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))|(?<=\n #)|(?<=\n  #)|(?<=\n   #))"
+        r"#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
+    )
 
 
 def _lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
     """The lines of ``ledger.heading_like_lines(text, start, end)`` that are not entry
-    headings (when the span starts the text: every such line), in order."""
+    headings (when the span starts the text: every such line), in order. For a span that ends
+    at a line's end, as the ledger does, they are those the heading index holds (the search
+    that finds the headings finds them too): the ledger is not searched again."""
     from goalfile import ledger
 
     if start == 0:
         return list(ledger.heading_like_lines(text, start, end))
     found = []
-    for match in _LOOKALIKE_SCAN.finditer(text, start, end):
+    if end == len(text) or text[end - 1 : end] == "\n":
+        lines = ledger.headings(text).lookalikes
+        for line in lines[bisect.bisect_left(lines, start) : bisect.bisect_left(lines, end)]:
+            stop = text.find("\n", line, end)
+            found.append((line, text[line : end if stop < 0 else stop]))
+        return found
+    for match in _lookalike_scan().finditer(text, start, end):
         line = text.rfind("\n", 0, match.start()) + 1  # after at most three blanks
         if line >= start:
             found.append((line, text[line : match.end()]))

@@ -41,6 +41,10 @@ LINES = [
     "### Iteration 9 (2026-12-01T10:30:15) by activate",
     "### Iteration 9 (2026-12-01 7:30) by activate",
     "#### Iteration 7 (2026-12-01) by verify-goal",
+    "# Iteration 3",
+    "## ITERATION",
+    " ## iteration 5",
+    "   #iteration",
     "| C1 | met | `true` | 0 | `ok` |",
     "| C1 | unmet | `false` | 1 | `no` |",
     "status: active",
@@ -373,10 +377,11 @@ def test_a_ledger_read_without_its_blocks_is_indexed_as_by_its_blocks(
     if unfenced:  # read by its blocks: every block closes, no heading line is in one
         blocks = ledger.margin_blocks(copy)
         assert blocks is not None and blocks[1] is None
-        sections, entries = ledger._scan_headings(copy, 0, len(copy))
+        sections, entries, lookalikes = ledger._scan_headings(copy, 0, len(copy))
         assert not any(ledger.in_bounds(blocks[0], line) for line in sections)
-        by_blocks = ledger._indexed(tuple(sections), tuple(entries))
+        by_blocks = ledger._indexed(tuple(sections), tuple(entries), tuple(lookalikes))
         assert index[2:5] == (by_blocks.sections, by_blocks.entries, by_blocks.by_command)
+        assert index[6] == by_blocks.lookalikes
     pos = min(pos, len(text))
     found = [line for line, _ in parse._outside_fences(copy, pos)]
     assert found == list(reference_outside_fences(copy, pos))
@@ -424,6 +429,7 @@ def read_whole(text: str) -> tuple[object, ...]:
         index.entries,
         index.by_command,
         parse.ledger_bounds(copy),
+        index.lookalikes,
     )
 
 
@@ -437,6 +443,7 @@ def read_edited(text: str) -> tuple[object, ...]:
         index.entries,
         index.by_command,
         parse.ledger_bounds(text),
+        index.lookalikes,
     )
 
 

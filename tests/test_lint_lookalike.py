@@ -75,6 +75,33 @@ def test_the_search_finds_the_lines_a_check_of_each_finds(
         assert found == expected
 
 
+@settings(max_examples=600, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(ENDS)), max_size=25),
+    st.integers(min_value=0, max_value=80),
+    st.integers(min_value=0, max_value=30),
+    st.sampled_from(["\n", "\r\n"]),
+)
+def test_the_heading_index_holds_the_lines_of_a_span_of_whole_lines(
+    lines: list[tuple[str, str]], start: int, count: int, newline: str
+) -> None:
+    """A span that ends at a line's end (as the ledger does) takes its lines from the heading
+    index, which the search for headings made: the same lines a check of each line reports."""
+    text = newline.join(piece + end for piece, end in lines)
+    start = min(max(start, 1), len(text))
+    end = start
+    for _ in range(count):  # after ``count`` more newlines, or the end of the text
+        found = text.find("\n", end)
+        end = len(text) if found < 0 else found + 1
+    found_lines = lint._lookalike_lines(text, start, end)
+    assert found_lines == reported(text, start, end)
+    assert found_lines == [
+        (at, line)
+        for at, line in ledger.heading_like_lines(text, 0, len(text))
+        if start <= at < end and not ledger.is_heading(line.rstrip("\r"))
+    ]
+
+
 GOAL = (
     frontmatter("lookalike")
     + """# Goal: the notes exist
