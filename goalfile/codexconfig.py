@@ -56,6 +56,7 @@ class CodexHook:
     current_hash: str
     trust: str  # Codex's trustStatus: "trusted", "untrusted", "modified", ...
     source_path: str
+    enabled: bool = True  # False: turned off (`enabled = false` under its [hooks.state."KEY"])
 
 
 def config_path(env: Mapping[str, str]) -> Path:
@@ -230,6 +231,7 @@ def list_hooks(root: Path, env: Mapping[str, str]) -> list[CodexHook] | str:
                 current_hash=str(hook["currentHash"]),
                 trust=str(hook.get("trustStatus") or "unknown"),
                 source_path=str(hook.get("sourcePath") or ""),
+                enabled=hook.get("enabled") is not False,
             )
             for entry in answer["result"]["data"]
             for hook in entry["hooks"]

@@ -210,9 +210,20 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
     'is taken out and the hook registered in its place; Claude Code\'s "disableAllHooks" is '
     "taken out of its settings files. Then check as usual.",
 )
+@click.option(
+    "--remove-other-stop-hooks",
+    is_flag=True,
+    help="First take every Stop hook that is not goalfile's (Gemini CLI: AfterAgent) out of "
+    "the project's own settings files (.claude/settings.json, .claude/settings.local.json, "
+    ".codex/hooks.json, .gemini/settings.json), printing each: a host runs them beside "
+    "goalfile's, and one answering {\"continue\": false} ends the session. The user's and an "
+    "administrator's files, and hooks of other events, are never edited. Then check as usual.",
+)
 @json_option
 @boundary
-def doctor(fix_timeouts: bool, fix_hooks: bool, as_json: bool) -> int:
+def doctor(
+    fix_timeouts: bool, fix_hooks: bool, remove_other_stop_hooks: bool, as_json: bool
+) -> int:
     """Check that each host will really hold its agent to the goal in this repository.
 
     For Claude Code, Codex and Gemini CLI: the hook file is there, valid, and registers
@@ -226,14 +237,24 @@ def doctor(fix_timeouts: bool, fix_hooks: bool, as_json: bool) -> int:
     "cannot tell"); the time each host gives a goalfile Stop hook (in the project's and the
     user's settings) is not below the hook's own --timeout, since a host kills a hook at its
     timeout and lets the agent stop unheard. Also: the skills in .agents/skills/ and
-    .claude/skills/ are current and valid. Each problem comes with the command that fixes it.
+    .claude/skills/ are current and valid. And no other hook can end the session whatever the
+    Stop hook answers: a Stop hook that is not goalfile's (in the project's, the user's or an
+    administrator's settings), or a switch that turns hooks off or keeps only managed ones
+    (Claude Code's managed "disableAllHooks" and "allowManagedHooksOnly", Codex's
+    `[features] hooks = false`, Gemini CLI's "hooksConfig"). Each problem comes with the
+    command that fixes it, or says what to edit by hand.
 
     Exit 0 when nothing is wrong (an "unknown" is not wrong), 1 when something is.
     """
     from goalfile.commands.doctor import Health
     from goalfile.commands.doctor import doctor as run
 
-    result = run(ctx=context(), fix=fix_timeouts, fix_hooks_too=fix_hooks)
+    result = run(
+        ctx=context(),
+        fix=fix_timeouts,
+        fix_hooks_too=fix_hooks,
+        remove_other_stop_hooks=remove_other_stop_hooks,
+    )
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)

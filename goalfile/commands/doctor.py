@@ -44,7 +44,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from goalfile import codexconfig, files, hookshape, hostjson, hosttimeouts
+from goalfile import codexconfig, files, hookshape, hostjson, hosttimeouts, otherhooks
 from goalfile.commands.context import Context
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
@@ -59,6 +59,7 @@ INIT_HOOKS = "goalfile init --no-goal --no-skills"
 TRUST_CODEX = "goalfile init --no-goal --no-skills --trust-codex"
 FIX_TIMEOUTS = "goalfile doctor --fix-timeouts"
 FIX_HOOKS = "goalfile doctor --fix-hooks"
+REMOVE_OTHER_STOP_HOOKS = "goalfile doctor --remove-other-stop-hooks"
 
 
 class Health(StrEnum):
@@ -360,7 +361,19 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
             recorded = codexconfig.trusted_hash(config_text, hook.key) if config_text else None
         except ValueError:
             recorded = None
-        if recorded is not None and recorded != hook.current_hash:
+        if not hook.enabled:
+            found.append(
+                Finding(
+                    host="codex",
+                    check="trust",
+                    health=Health.PROBLEM,
+                    detail=f"the Stop hook is turned off: {hook.key} has `enabled = false` in "
+                    f"{config}: Codex skips it and lets the agent stop",
+                    hint=f'delete `enabled = false` under `[hooks.state."{hook.key}"]` in '
+                    f"{config} by hand, or turn the hook on in `/hooks` in Codex",
+                )
+            )
+        elif recorded is not None and recorded != hook.current_hash:
             found.append(
                 Finding(
                     host="codex",
@@ -582,6 +595,179 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
                     )
                 )
     return found
+
+
+# --- other hooks, and switches that turn hooks off -------------------------------------------
+
+
+def managed_files(agent: HostAgent, env: Mapping[str, str]) -> list[Path]:
+    """The files an administrator's policy for ``agent`` is read from (they exist or not):
+    Claude Code's ``managed-settings.json`` and ``managed-settings.d/*.json`` in
+    ``/etc/claude-code`` (``/Library/Application Support/ClaudeCode`` on macOS); Codex's
+    ``config.toml``, ``managed_config.toml`` and ``requirements.toml`` in ``/etc/codex``;
+    Gemini CLI's system settings and system defaults (``/etc/gemini-cli``, or where
+    ``GEMINI_CLI_SYSTEM_SETTINGS_PATH`` and ``GEMINI_CLI_SYSTEM_DEFAULTS_PATH`` say)."""
+    import sys
+
+    if agent is HostAgent.CLAUDE:
+        folder = Path(
+            "/Library/Application Support/ClaudeCode"
+            if sys.platform == "darwin"
+            else "/etc/claude-code"
+        )
+        try:
+            drop_ins = sorted(p for p in (folder / "managed-settings.d").glob("*.json"))
+        except OSError:
+            drop_ins = []
+        return [folder / "managed-settings.json", *drop_ins]
+    if agent is HostAgent.CODEX:
+        folder = Path("/etc/codex")
+        return [
+            folder / "config.toml",
+            folder / "managed_config.toml",
+            folder / "requirements.toml",
+        ]
+    system = Path(env.get("GEMINI_CLI_SYSTEM_SETTINGS_PATH") or "/etc/gemini-cli/settings.json")
+    defaults = env.get("GEMINI_CLI_SYSTEM_DEFAULTS_PATH")
+    return [system, Path(defaults) if defaults else system.with_name("system-defaults.json")]
+
+
+def _project_file(path: Path, root: Path) -> bool:
+    """Whether ``path`` is one of the project's own settings files, which `--fix-hooks` may
+    edit (a JSON file under the repository; never the user's or an administrator's)."""
+    return path.suffix == ".json" and path.is_relative_to(root)
+
+
+def _at(shown: str, text: str | None, *needles: str) -> str:
+    line = otherhooks.line_of(text, *needles)
+    return f"{shown}:{line}" if line is not None else shown
+
+
+def other_hook_findings(root: Path, ctx: Context) -> list[Finding]:
+    """A problem for each hook that is not goalfile's on a host's stop event, in every file the
+    host reads hooks from (the project's, the user's, an administrator's): it answers at the
+    same moment, and one answering ``{"continue": false}`` ends the session whatever goalfile's
+    answers; an ``unknown`` for each on another event (it can end the session too, before the
+    Stop hook runs; goalfile cannot tell what it answers); and a problem for each key that
+    turns hooks off or restricts them to managed ones (:mod:`goalfile.otherhooks`)."""
+    found: list[Finding] = []
+    for agent in hostjson.SETTINGS:
+        name = hosttimeouts.HOST_NAME[agent]
+        managed = managed_files(agent, ctx.env)
+        for path in [*settings_files(root, agent, ctx.env), *managed]:
+            is_managed = path in managed
+            shown = _shown(path, ctx)
+            try:
+                document, text = _load(path)
+            except GoalfileError as exc:
+                if is_managed:  # the others are named by the hook and timeout checks
+                    found.append(
+                        Finding(
+                            host=agent.value,
+                            check="other-hook",
+                            health=Health.UNKNOWN,
+                            detail=f"cannot tell which hooks {name} runs: {exc.render()}",
+                            hint=f"ask whoever manages {shown} to fix it",
+                        )
+                    )
+                continue
+            if text is None:
+                continue
+            by_hand = (
+                f"it is an administrator's file: ask whoever manages {shown} to take it out"
+                if is_managed
+                else None
+            )
+            for switch in otherhooks.switches(document, agent, managed=is_managed):
+                if switch.key == "disableAllHooks" and not is_managed:
+                    continue  # shape_findings names it, with its fix
+                key = switch.key.rsplit(".", 1)[-1]
+                found.append(
+                    Finding(
+                        host=agent.value,
+                        check="hooks-off",
+                        health=Health.PROBLEM,
+                        detail=f"{_at(shown, text, key + ' =', key)}: {switch.shown}: {switch.why}",
+                        hint=by_hand or f"delete {switch.shown} from {shown} by hand",
+                    )
+                )
+            for hook in otherhooks.other_hooks(document, agent):
+                found.append(_other_hook_finding(hook, agent, at=_at(shown, text, hook.label),
+                                                 shown=shown, fixable=_project_file(path, root),
+                                                 by_hand=by_hand))  # fmt: skip
+    return found
+
+
+def _other_hook_finding(
+    hook: otherhooks.OtherHook,
+    agent: HostAgent,
+    *,
+    at: str,
+    shown: str,
+    fixable: bool,
+    by_hand: str | None,
+) -> Finding:
+    """A hook that is not goalfile's: a problem on the host's stop event (fixable: in one of
+    the project's own settings files), else an ``unknown``."""
+    name = hosttimeouts.HOST_NAME[agent]
+    ends = '`{"continue": false}`'
+    if not hook.at_stop:
+        health, fix = Health.UNKNOWN, None
+        detail = (
+            f"is a {hook.event} hook {name} runs: one that ever answers {ends} ends the session "
+            "before the Stop hook is asked; goalfile cannot tell what it answers"
+        )
+        hint = f"keep it if you know what it prints; else delete it from {shown}"
+    else:
+        health, fix = Health.PROBLEM, REMOVE_OTHER_STOP_HOOKS if fixable else None
+        detail = (
+            f"is a {hook.event} hook that is not goalfile's: {name} runs it beside goalfile's, "
+            f"and if it answers {ends} {name} ends the session whatever goalfile's hook answers"
+        )
+        hint = (
+            f"it takes only the {hook.event} hooks that are not goalfile's out of {shown}"
+            if fixable
+            else by_hand or f"delete {hook.where} (`{hook.label}`) from {shown} by hand"
+        )
+    return Finding(
+        host=agent.value,
+        check="other-hook",
+        health=health,
+        detail=f"{at}: {hook.where}: `{hook.label}` {detail}",
+        fix=fix,
+        hint=hint,
+    )
+
+
+def fix_other_hooks(root: Path, ctx: Context) -> list[str]:
+    """Take every hook that is not goalfile's on a host's stop event out of the project's own
+    JSON settings files (never the user's or an administrator's, never another event's, never
+    a ``config.toml``); what was taken out, one sentence each, naming the file, the key path
+    and the command. Raises GoalfileError when a file cannot be written (it is left as it
+    was)."""
+    done: list[str] = []
+    for agent in hostjson.SETTINGS:
+        for path in settings_files(root, agent, ctx.env):
+            if not _project_file(path, root):
+                continue
+            try:
+                document, text = _load(path)
+            except GoalfileError:
+                continue  # named by the checks; nothing to edit safely
+            if text is None or not isinstance(document, dict):
+                continue
+            changed = otherhooks.without_stop_hooks(document, agent)
+            if changed is None:
+                continue
+            new, taken = changed
+            hostjson.write_atomic(path, hostjson.render(new, like=text))
+            shown = _shown(path, ctx)
+            done += [
+                f"{shown}: {hook.where}: `{hook.label}` taken out (a {hook.event} hook that is "
+                "not goalfile's)"
+                for hook in taken
+            ]
+    return done
 
 
 def _toml_command(text: str, document: object, fault: hookshape.Fault, root: Path) -> str | None:
@@ -923,9 +1109,16 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
     return done
 
 
-def doctor(*, ctx: Context, fix: bool = False, fix_hooks_too: bool = False) -> DoctorResult:
+def doctor(
+    *,
+    ctx: Context,
+    fix: bool = False,
+    fix_hooks_too: bool = False,
+    remove_other_stop_hooks: bool = False,
+) -> DoctorResult:
     root = repository_top(ctx.cwd) or ctx.cwd
     fixed = fix_hooks(root, ctx) if fix_hooks_too else []
+    fixed += fix_other_hooks(root, ctx) if remove_other_stop_hooks else []
     fixed += fix_timeouts(root, ctx) if fix else []
     findings: list[Finding] = []
     for agent in hostjson.SETTINGS:
@@ -934,6 +1127,7 @@ def doctor(*, ctx: Context, fix: bool = False, fix_hooks_too: bool = False) -> D
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
     findings += shape_findings(root, ctx)
+    findings += other_hook_findings(root, ctx)
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)

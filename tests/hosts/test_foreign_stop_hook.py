@@ -1,0 +1,184 @@
+"""What the real hosts do with a hook that is not goalfile's, or a switch that turns hooks off,
+and that `goalfile doctor` reports each (goalfile.otherhooks).
+
+Claude Code 2.1.332: a second Stop hook answering `{"continue": false}` ends the session at the
+first stop, whatever goalfile's hook answers (`terminal_reason: stop_hook_prevented`), and a
+`PostToolUse` hook answering it ends the session before any Stop hook is asked; a second Stop
+hook answering `{"decision": "approve"}` does not override goalfile's block. Codex 0.171.0:
+`[features] hooks = false` in the project's `.codex/config.toml` runs no hook, and a Stop
+hook turned off in `/hooks` (`enabled = false`) is skipped; `codex app-server` says so, and
+doctor asks it. The fix doctor prints, run as written (or the edit its hint names, made as
+written), gets the agent held again.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import run_goalfile
+from fake_model import ResponsesServer, fix_after_feedback
+from host_run import HostRun, codex_env, run_codex, run_host, trust_codex_hooks, write_codex_config
+from hosts_fixtures import (
+    FIX,
+    Isolation,
+    goal_repo,
+    goal_state,
+    run_session,
+    start_server,
+    verify_entries,
+)
+from hosts_fixtures import codex_cli as codex_cli
+from hosts_fixtures import isolation as isolation
+
+PROMPT = "Make the goal in goals/demo.md met."
+ENDS = "printf '%s' '{\"continue\": false}'"
+APPROVES = "printf '%s' '{\"decision\": \"approve\"}'"
+
+
+def _doctor(repo: Path, *extra: str) -> dict[str, Any]:
+    home = repo.parent / "home"  # the HOME run_session gives the host
+    done = run_goalfile("doctor", "--json", *extra, cwd=repo, env={"HOME": str(home)})
+    assert done.returncode in (0, 1) and "Traceback" not in done.stderr, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def _found(report: dict[str, Any], check: str, health: str) -> list[dict[str, Any]]:
+    return [f for f in report["findings"] if f["check"] == check and f["health"] == health]
+
+
+def _local_hook(repo: Path, event: str, command: str) -> None:
+    settings = {"hooks": {event: [{"hooks": [{"type": "command", "command": command}]}]}}
+    path = repo / ".claude" / "settings.local.json"
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def _claude(repo: Path, isolation: Isolation) -> tuple[list[str], list[str]]:
+    """One Claude Code session whose model fixes the goal only when a Stop hook says so: the
+    Stop hook's reasons it got, and how the session ended (its result's terminal_reason)."""
+    session = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
+    ends = [e.get("terminal_reason") for e in session.run.events() if e.get("type") == "result"]
+    return session.server.feedbacks(), ends
+
+
+def test_a_second_stop_hook_that_ends_the_session_is_reported_and_its_fix_holds_again(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    _local_hook(repo, "Stop", ENDS)
+    report = _doctor(repo)
+    [problem] = _found(report, "other-hook", "problem")
+    assert problem["detail"].startswith(
+        f".claude/settings.local.json:8: hooks.Stop[0].hooks[0]: `{ENDS}` is a Stop hook"
+    ), problem
+    assert report["exit_code"] == 1
+    # the real Claude Code, so set up: the session ends at the first stop, goalfile unheard
+    feedbacks, ends = _claude(repo, isolation)
+    assert feedbacks == [] and ends == ["stop_hook_prevented"], (feedbacks, ends)
+    assert goal_state(repo)["status"] == "active"
+    assert [e.status for e in verify_entries(repo)] == ["active"]  # the hook ran, and blocked
+    # the fix, run as written
+    words = shlex.split(problem["fix"])
+    assert words[:2] == ["goalfile", "doctor"], problem
+    fixed = run_goalfile(*words[1:], cwd=repo, env={"HOME": str(repo.parent / "home")})
+    assert f"fixed: .claude/settings.local.json: hooks.Stop[0].hooks[0]: `{ENDS}` taken out" in (
+        fixed.stdout
+    ), fixed.stdout + fixed.stderr
+    assert _found(_doctor(repo), "other-hook", "problem") == []
+    feedbacks, ends = _claude(repo, isolation)
+    assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
+
+
+def test_another_events_hook_can_end_the_session_before_the_stop_hook_and_is_named(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    _local_hook(repo, "PostToolUse", ENDS)
+    [unknown] = _found(_doctor(repo), "other-hook", "unknown")
+    assert "hooks.PostToolUse[0].hooks[0]" in unknown["detail"], unknown
+    feedbacks, ends = _claude(repo, isolation)
+    assert feedbacks == [] and ends == ["hook_stopped"], (feedbacks, ends)
+    assert verify_entries(repo) == []  # no Stop hook was asked
+    assert goal_state(repo)["status"] == "active"
+
+
+def test_a_second_stop_hook_that_approves_is_reported_and_does_not_override_the_block(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """Doctor cannot tell what a command answers, so it reports this one too; Claude Code
+    still holds the agent: only `continue: false` overrides goalfile's block."""
+    repo = goal_repo(tmp_path)
+    _local_hook(repo, "Stop", APPROVES)
+    [problem] = _found(_doctor(repo), "other-hook", "problem")
+    assert f"`{APPROVES}`" in problem["detail"]
+    feedbacks, _ = _claude(repo, isolation)
+    assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
+
+
+def _goalfile_with_codex(
+    *args: str, repo: Path, codex: Path, codex_home: Path, isolation: Isolation
+) -> HostRun:
+    env = codex_env(codex_home=codex_home)
+    env["PATH"] = f"{codex.parent}:{env['PATH']}"  # `codex` on PATH, as for a user who has it
+    argv = [sys.executable, "-m", "goalfile", *args]
+    return run_host(argv, cwd=repo, env=env, netns=isolation.netns, timeout=60)
+
+
+def _codex_session(
+    repo: Path, codex: Path, codex_home: Path, isolation: Isolation, *, extra: str
+) -> list[str]:
+    """One Codex session (the user's config.toml written afresh, the project's hooks trusted
+    as `/hooks` does, then ``extra`` added at its end, in the last hook's trust table): the
+    Stop hook's reasons the model got."""
+    with start_server(ResponsesServer, fix_after_feedback(FIX), isolation) as server:
+        write_codex_config(codex_home, server_url=server.url, repo=repo)
+        trust_codex_hooks(codex, repo=repo, codex_home=codex_home, netns=isolation.netns)
+        with (codex_home / "config.toml").open("a", encoding="utf-8") as config:
+            config.write(extra)
+        run = run_codex(codex, repo=repo, codex_home=codex_home, prompt=PROMPT,
+                        netns=isolation.netns)  # fmt: skip
+        assert run.returncode == 0, run.explain()
+        return server.feedbacks()
+
+
+@pytest.mark.parametrize("where", ["project", "hook"])
+def test_codex_hooks_turned_off_are_reported_and_the_edit_named_holds_again(
+    where: str, codex_cli: Path, isolation: Isolation, tmp_path: Path
+) -> None:
+    """``project``: `[features] hooks = false` in the project's .codex/config.toml; ``hook``:
+    goalfile's hook turned off as `/hooks` does (`enabled = false` under its key)."""
+    repo = goal_repo(tmp_path)
+    codex_home = tmp_path / "home" / ".codex"
+    project = repo / ".codex" / "config.toml"
+    key = f"{repo.resolve()}/.codex/hooks.json:stop:0:0"
+    extra = "enabled = false\n" if where == "hook" else ""  # under the hook's trust table
+    if where == "project":
+        project.write_text("[features]\nhooks = false\n", encoding="utf-8")
+    feedbacks = _codex_session(repo, codex_cli, codex_home, isolation, extra=extra)
+    assert feedbacks == [] and verify_entries(repo) == [], feedbacks  # no hook ran
+    done = _goalfile_with_codex("doctor", "--json", repo=repo, codex=codex_cli,
+                                codex_home=codex_home, isolation=isolation)  # fmt: skip
+    assert done.returncode == 1, done.explain()
+    report = json.loads(done.stdout)
+    if where == "project":
+        [problem] = _found(report, "hooks-off", "problem")
+        assert problem["detail"].startswith(".codex/config.toml:2: `hooks = false` in "), problem
+        assert (
+            problem["hint"]
+            == "delete `hooks = false` in `[features]` from .codex/config.toml by hand"
+        )
+        project.write_text("[features]\n", encoding="utf-8")  # the edit, as the hint says
+    else:
+        [problem] = [f for f in _found(report, "trust", "problem") if "turned off" in f["detail"]]
+        assert f"{key} has `enabled = false`" in problem["detail"], problem
+        extra = ""  # the line deleted, as the hint says (config.toml is written afresh)
+    feedbacks = _codex_session(repo, codex_cli, codex_home, isolation, extra=extra)
+    assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
