@@ -25,6 +25,12 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   ``.gemini/settings.json`` and ``~/.gemini/settings.json``), is not below the hook's own
   ``--timeout`` (:mod:`goalfile.hosttimeouts`): a host kills a hook at its timeout and lets
   the agent stop unheard. ``goalfile doctor --fix-timeouts`` brings each such hook into line;
+* no other hook can let the agent stop whatever the Stop hook answers
+  (:mod:`goalfile.otherhooks`): a hook that is not goalfile's at a host's stop event, in the
+  project's, the user's or an administrator's settings (:func:`managed_files`), is a problem
+  (``goalfile doctor --remove-other-stop-hooks`` takes those of the project's own JSON files
+  out), one at another event is ``unknown``, and a switch that turns hooks off or keeps only
+  managed ones is a problem; a Codex hook turned off in ``/hooks`` is reported with its trust;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
   ships;
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
