@@ -240,6 +240,51 @@ def goal_text(
     return "\n".join(lines) + "\n"
 
 
+def goal_with_cwd(repo: Path, cwd: str) -> None:
+    """An active goal whose frontmatter `cwd:` (line 4, typed into the draft by hand) is
+    ``cwd``; its check passes only where `pwd` ends in `/app`."""
+    written = run_goalfile(
+        "new", "demo", "it runs in app", "--check", "pwd", "--expected",
+        'exit 0; stdout matches /\\/app$/', "--non-goal", "n", cwd=repo,
+    )  # fmt: skip
+    assert written.returncode == 0, written.stderr
+    path = repo / "goals" / "demo.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    assert lines[2].startswith("status: draft"), lines[:4]
+    lines.insert(3, f"cwd: {cwd}")
+    path.write_text("\n".join(lines), encoding="utf-8")
+    activated = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert activated.returncode == 0, activated.stderr
+
+
+def hand_written_goal(
+    slug: str, *, check: str = "true", end_state: str = "x", extra: Iterable[str] = ()
+) -> str:
+    """An active goal as an agent writes one by hand: one row (C1, ``check``, exit 0), no
+    ledger entry and no approval."""
+    body = [
+        f"# Goal: {end_state}",
+        "",
+        "## Non-goals",
+        "",
+        "- n",
+        "",
+        "## Acceptance criteria",
+        "",
+        "| id | criterion | check | expected | kind |",
+        "|----|----|----|----|----|",
+        f"| C1 | c | `{check}` | exit 0 | deterministic |",
+        "",
+        "## Iterations",
+        "",
+    ]
+    return frontmatter(slug, status="active", extra=extra) + "\n".join(body)
+
+
+# an active goal whose `cwd:` holds a NUL, which no system call takes
+NUL_CWD = hand_written_goal("aaa", extra=('cwd: "a\\0b"',))
+
+
 def write_goal(folder: Path, text: str, name: str = "demo.md") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, make_git_repo, outside_git, run_goalfile
+from conftest import clean_env, git, goal_with_cwd, make_git_repo, outside_git, run_goalfile
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 FIX_RE = re.compile(r"^  fix: (.*)$", re.MULTILINE)
@@ -516,23 +516,6 @@ def test_one_criterion_and_one_line_are_said_in_the_singular(tmp_path: Path) -> 
     assert written.returncode == 0, written.stderr
     done = run_goalfile("activate", "goals/draft.md", cwd=repo)
     assert done.stdout == "goals/draft.md: active (1 criterion approved)\n", done.stderr
-
-
-def goal_with_cwd(repo: Path, cwd: str) -> None:
-    """An active goal whose frontmatter `cwd:` (line 4, typed into the draft by hand) is
-    ``cwd``; its check passes only where `pwd` ends in `/app`."""
-    written = run_goalfile(
-        "new", "demo", "it runs in app", "--check", "pwd", "--expected",
-        'exit 0; stdout matches /\\/app$/', "--non-goal", "n", cwd=repo,
-    )  # fmt: skip
-    assert written.returncode == 0, written.stderr
-    path = repo / "goals" / "demo.md"
-    lines = path.read_text(encoding="utf-8").split("\n")
-    assert lines[2].startswith("status: draft"), lines[:4]
-    lines.insert(3, f"cwd: {cwd}")
-    path.write_text("\n".join(lines), encoding="utf-8")
-    activated = run_goalfile("activate", "goals/demo.md", cwd=repo)
-    assert activated.returncode == 0, activated.stderr
 
 
 @pytest.mark.parametrize(

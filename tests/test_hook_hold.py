@@ -14,7 +14,17 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    DATA,
+    NUL_CWD,
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    write_goal,
+)
 
 from goalfile.commands.context import Context
 from goalfile.commands.hook import HookOptions, StopInput, decide_stop
@@ -155,36 +165,6 @@ def test_a_goal_the_hook_has_no_time_for_holds_the_agent_once(project: Path) -> 
 
 
 # --- frontmatter no system call takes -------------------------------------------------------
-
-NUL_CWD = "\n".join(
-    [
-        "---",
-        "slug: aaa",
-        "status: active",
-        "created: 2026-12-01",
-        "budget:",
-        "  iterations: 5",
-        "  tokens: null",
-        "iterations_used: 0",
-        "tokens_used: 0",
-        'cwd: "a\\0b"',
-        "---",
-        "# Goal: x",
-        "",
-        "## Non-goals",
-        "",
-        "- n",
-        "",
-        "## Acceptance criteria",
-        "",
-        "| id | criterion | check | expected | kind |",
-        "|----|----|----|----|----|",
-        "| C1 | c | `true` | exit 0 | deterministic |",
-        "",
-        "## Iterations",
-        "",
-    ]
-)
 
 
 def test_a_cwd_with_a_nul_is_a_goal_file_error_that_holds_the_agent(project: Path) -> None:

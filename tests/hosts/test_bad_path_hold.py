@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import run_goalfile
+from conftest import NUL_CWD, run_goalfile
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
@@ -31,35 +31,7 @@ from hosts_fixtures import (
 from hosts_fixtures import isolation as isolation
 
 DECOY = "goals/.cache/aaa.md"
-DECOY_TEXT = "\n".join(
-    [
-        "---",
-        "slug: aaa",
-        "status: active",
-        "created: 2026-12-01",
-        "budget:",
-        "  iterations: 5",
-        "  tokens: null",
-        "iterations_used: 0",
-        "tokens_used: 0",
-        'cwd: "a\\0b"',
-        "---",
-        "# Goal: x",
-        "",
-        "## Non-goals",
-        "",
-        "- n",
-        "",
-        "## Acceptance criteria",
-        "",
-        "| id | criterion | check | expected | kind |",
-        "|----|----|----|----|----|",
-        "| C1 | c | `true` | exit 0 | deterministic |",
-        "",
-        "## Iterations",
-        "",
-    ]
-)
+DECOY_TEXT = NUL_CWD
 # what the model types in its shell tool: the goal file, by hand, in a folder git ignores
 WRITE_DECOY = (
     "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "

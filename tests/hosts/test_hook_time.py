@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import clean_env, git, make_git_repo, run_goalfile
+from conftest import clean_env, git, hand_written_goal, make_git_repo, run_goalfile
 from fake_model import Reply, Say, Shell, Turn
 from host_run import claude_transcripts
 from hosts_fixtures import (
@@ -183,34 +183,7 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
 
 # --- the time share: a slow goal does not starve the others ---------------------------------
 
-DECOY = "\n".join(
-    [
-        "---",
-        "slug: {slug}",
-        "status: active",
-        "created: 2026-12-01",
-        "budget:",
-        "  iterations: 5",
-        "  tokens: null",
-        "iterations_used: 0",
-        "tokens_used: 0",
-        "---",
-        "# Goal: wait",
-        "",
-        "## Non-goals",
-        "",
-        "- n",
-        "",
-        "## Acceptance criteria",
-        "",
-        "| id | criterion | check | expected | kind |",
-        "|----|----|----|----|----|",
-        "| C1 | c | `sleep 600` | exit 0 | deterministic |",
-        "",
-        "## Iterations",
-        "",
-    ]
-)
+DECOY = hand_written_goal("{slug}", check="sleep 600", end_state="wait")
 
 
 def write_decoys(slugs: list[str]) -> str:
