@@ -9,9 +9,11 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   joiners, word joiner, byte-order mark, soft hyphen, bidirectional controls, tag
   characters), Zl or Zp (line and paragraph separators), a space other than the ASCII space
   (Zs: no-break, figure, ideographic spaces... they show as a space and are not one to a
-  shell), a control character other than tab (Cc), or one of a few letters and marks that
-  show as nothing (:data:`_BLANKS`: Hangul fillers, the combining grapheme joiner, variation
-  selectors, the Braille blank);
+  shell), a control character other than tab (Cc), a default-ignorable code point
+  (:data:`_IGNORABLE`: Hangul fillers, the combining grapheme joiner, variation selectors, and
+  the unassigned U+2065 or U+E0FFF, all drawn as nothing), an unassigned (Cn), private-use
+  (Co) or surrogate (Cs) code point, or one of a few others that show as nothing
+  (:data:`_BLANKS`: the Braille blank, the Khitan filler);
 * a **look-alike word** is a word (a run of letters and digits) that mixes Latin letters
   with Cyrillic or Greek ones, where the letters of the script it has fewer of look like
   letters of the other: a Cyrillic or Greek letter that looks like a Latin one in a mostly
@@ -36,12 +38,23 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-_BLANKS = frozenset(
-    "\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0"
-    + "".join(map(chr, range(0xFE00, 0xFE10)))
-    + "".join(map(chr, range(0xE0100, 0xE01F0)))
-)
-"""Letters and marks of other categories that show as nothing (or as a blank)."""
+_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)  # fmt: skip
+"""Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, the same in Unicode 14 to
+16): what a renderer that does not know the character must draw as nothing, unassigned code
+points of these ranges included (U+2065, U+FFF0, U+E0FFF)."""
+
+_BLANKS = frozenset("\u2800\U00016fe4\U0001d159")
+"""Characters outside those ranges and categories that show as nothing or as a blank: the
+Braille blank, U+16FE4 KHITAN SMALL SCRIPT FILLER, U+1D159 MUSICAL SYMBOL NULL NOTEHEAD."""
+
+_UNSEEN_CATEGORIES = frozenset(("Cf", "Zl", "Zp", "Zs", "Cc", "Cn", "Co", "Cs"))
+"""Format characters, separators, spaces, controls, and unassigned (Cn), private-use (Co) and
+surrogate (Cs) code points, which a renderer shows as nothing, a box or a font's own glyph."""
 
 # Cyrillic and Greek letters that look like a Latin letter in common fonts.
 _LOOKS_LATIN = frozenset(
@@ -67,16 +80,22 @@ class Unseen:
     composed: str = ""  # what a composed look-alike shows as, written as one character
 
 
+_UNNAMED = {"Cc": "(control)", "Cn": "(unassigned)", "Co": "(private use)", "Cs": "(surrogate)"}
+
+
 def describe(char: str) -> str:
     """``U+200B ZERO WIDTH SPACE``."""
-    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed character')}"
+    name = unicodedata.name(char, "") or _UNNAMED.get(unicodedata.category(char), "(unnamed)")
+    return f"U+{ord(char):04X} {name}"
 
 
 def is_invisible(char: str) -> bool:
     if char.isascii():
         return (char < " " and char != "\t") or char == "\x7f"
-    category = unicodedata.category(char)
-    return category in ("Cf", "Zl", "Zp", "Zs", "Cc") or char in _BLANKS
+    if unicodedata.category(char) in _UNSEEN_CATEGORIES or char in _BLANKS:
+        return True
+    code = ord(char)
+    return any(first <= code <= last for first, last in _IGNORABLE)
 
 
 def shown(text: str) -> str:

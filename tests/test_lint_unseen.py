@@ -150,6 +150,47 @@ def test_every_invisible_character_in_every_cell_that_runs_is_reported(repo: Pat
     assert "R2: the expected `explains<U+200D> it`" in report
 
 
+HIDDEN_CODE_POINTS = {
+    "FAIL\u2065ED": "U+2065 (unassigned)",  # default-ignorable, unassigned: drawn as nothing
+    "Trace\U000e0fffback": "U+E0FFF (unassigned)",
+    "Err\ufff0or": "U+FFF0 (unassigned)",
+    "pan\U00016fe4ic": "U+16FE4 KHITAN SMALL SCRIPT FILLER",
+    "Warn\ue000ing": "U+E000 (private use)",  # a font's own glyph, or a box
+    "Abor\U00050000ted": "U+50000 (unassigned)",  # unassigned (Cn), not default-ignorable
+}
+
+
+def test_unassigned_ignorable_private_and_filler_code_points_are_invisible(repo: Path) -> None:
+    # each shows as `lacks "FAILED"` ... and never fails on the word the check prints
+    printed = "FAILED Traceback Error panic Warning Aborted"
+    rows = [
+        f'| C{n} | c | `echo {printed}` | exit 0; stdout lacks "{word}" | |'
+        for n, word in enumerate(HIDDEN_CODE_POINTS, start=1)
+    ]
+    path = draft(repo, "\n".join(rows))
+    report = refused_everywhere(
+        repo,
+        path,
+        'goals/g.md:16:92: error: C1: the expected `exit 0; stdout lacks "FAIL<U+2065>ED"` '
+        "is not what it shows: it holds U+2065 (unassigned)",
+        "fix: delete the character; to find it in output on purpose, write it as an escape in "
+        "a pattern (`stdout matches /\\u2065/`)",
+        "(`stdout matches /\\U000e0fff/`)",
+    )
+    for n, (word, what) in enumerate(HIDDEN_CODE_POINTS.items(), start=1):
+        assert f"goals/g.md:{15 + n}:" in report and f"C{n}: the expected" in report, n
+        assert unseen.shown(word) in report and what in report, (word, report)
+    # the fix as the hint says: delete the character; every row now fails on the output
+    text = path.read_text(encoding="utf-8").replace("status: active", "status: draft")
+    for word in HIDDEN_CODE_POINTS:
+        text = text.replace(word, "".join(c for c in word if c.isascii()))
+    path.write_text(text, encoding="utf-8")
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(HIDDEN_CODE_POINTS) + 1))
+    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+
+
 def test_an_entity_that_renders_an_invisible_character_is_reported(repo: Path) -> None:
     # outside a code span `&#8203;` is read as U+200B: what runs holds it, what shows does not
     path = draft(repo, '| C1 | c | `echo ERROR` | exit 0; stdout lacks "ERR&#8203;OR" | |\n')
