@@ -5,9 +5,12 @@ Claude Code 2.1.332: a second Stop hook answering `{"continue": false}` ends the
 first stop, whatever goalfile's hook answers (`terminal_reason: stop_hook_prevented`), and a
 `PostToolUse` hook answering it ends the session before any Stop hook is asked; a second Stop
 hook answering `{"decision": "approve"}` does not override goalfile's block. Codex 0.171.0:
-`[features] hooks = false` in the project's `.codex/config.toml` runs no hook, and a Stop
+a second Stop hook in `.codex/hooks.json` answering `{"continue": false}` ends the session the
+same way; `[features] hooks = false` in the project's `.codex/config.toml` runs no hook, and a Stop
 hook turned off in `/hooks` (`enabled = false`) is skipped; `codex app-server` says so, and
-doctor asks it. The fix doctor prints, run as written (or the edit its hint names, made as
+doctor asks it. Gemini CLI 0.61.0: `"hooksConfig": {"enabled": false}`, or
+`"disabled": ["goalfile"]`, in the project's `.gemini/settings.json` runs no AfterAgent hook, or
+not goalfile's. The fix doctor prints, run as written (or the edit its hint names, made as
 written), gets the agent held again.
 """
 
@@ -21,8 +24,11 @@ from typing import Any
 
 import pytest
 from conftest import run_goalfile
+from fake_gemini import GeminiServer
 from fake_model import ResponsesServer, fix_after_feedback
+from host_install import install_cli
 from host_run import HostRun, codex_env, run_codex, run_host, trust_codex_hooks, write_codex_config
+from host_run_more import GEMINI_CLI, run_gemini
 from hosts_fixtures import (
     FIX,
     Isolation,
@@ -122,6 +128,35 @@ def test_a_second_stop_hook_that_approves_is_reported_and_does_not_override_the_
     assert goal_state(repo)["status"] == "met"
 
 
+def test_codex_a_second_stop_hook_that_ends_the_session_is_reported_and_its_fix_holds_again(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    path = repo / ".codex" / "hooks.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    settings["hooks"]["Stop"].append({"hooks": [{"type": "command", "command": ENDS}]})
+    path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    [problem] = _found(_doctor(repo), "other-hook", "problem")
+    assert problem["detail"].startswith(f".codex/hooks.json:17: hooks.Stop[1].hooks[0]: `{ENDS}`")
+    # the real Codex: goalfile's hook ran and blocked, and the session ended all the same
+    session = run_session("codex", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
+    assert session.server.feedbacks() == []
+    assert [e.status for e in verify_entries(repo)] == ["active"]
+    words = shlex.split(problem["fix"])
+    fixed = run_goalfile(*words[1:], cwd=repo, env={"HOME": str(repo.parent / "home")})
+    assert f"fixed: .codex/hooks.json: hooks.Stop[1].hooks[0]: `{ENDS}` taken out" in (
+        fixed.stdout
+    ), fixed.stdout + fixed.stderr
+    assert json.loads(path.read_text(encoding="utf-8"))["hooks"]["Stop"] == [
+        {"hooks": [{"type": "command", "command": "goalfile hook stop --agent codex",
+                    "timeout": 600}]}
+    ]  # fmt: skip
+    session = run_session("codex", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
+    feedbacks = session.server.feedbacks()
+    assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
+
+
 def _goalfile_with_codex(
     *args: str, repo: Path, codex: Path, codex_home: Path, isolation: Isolation
 ) -> HostRun:
@@ -180,5 +215,34 @@ def test_codex_hooks_turned_off_are_reported_and_the_edit_named_holds_again(
         assert f"{key} has `enabled = false`" in problem["detail"], problem
         extra = ""  # the line deleted, as the hint says (config.toml is written afresh)
     feedbacks = _codex_session(repo, codex_cli, codex_home, isolation, extra=extra)
+    assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
+
+
+def _gemini_session(repo: Path, isolation: Isolation) -> list[str]:
+    """One Gemini CLI session whose model fixes the goal only when the hook says so: the
+    reasons it got."""
+    with start_server(GeminiServer, fix_after_feedback(FIX), isolation) as server:
+        run = run_gemini(install_cli(GEMINI_CLI), repo=repo, home=repo.parent / "home",
+                         server_url=server.url, prompt=PROMPT, netns=isolation.netns)  # fmt: skip
+    assert run.returncode == 0, run.explain()
+    return server.feedbacks()
+
+
+@pytest.mark.parametrize("switch", [{"enabled": False}, {"disabled": ["goalfile"]}])
+def test_gemini_hooks_turned_off_are_reported_and_the_edit_named_holds_again(
+    switch: dict[str, Any], isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    path = repo / ".gemini" / "settings.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    path.write_text(json.dumps({**settings, "hooksConfig": switch}, indent=2), encoding="utf-8")
+    [problem] = [f for f in _found(_doctor(repo), "hooks-off", "problem") if f["host"] == "gemini"]
+    assert problem["detail"].startswith(".gemini/settings.json:"), problem
+    assert f'"hooksConfig": {json.dumps(switch)}' in problem["detail"], problem
+    assert _gemini_session(repo, isolation) == [] and verify_entries(repo) == []
+    path.write_text(json.dumps(settings, indent=2), encoding="utf-8")  # the switch deleted
+    assert _found(_doctor(repo), "hooks-off", "problem") == []
+    feedbacks = _gemini_session(repo, isolation)
     assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
     assert goal_state(repo)["status"] == "met"
