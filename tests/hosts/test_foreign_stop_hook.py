@@ -4,7 +4,10 @@ and that `goalfile doctor` reports each (goalfile.otherhooks).
 Claude Code 2.1.332: a second Stop hook answering `{"continue": false}` ends the session at the
 first stop, whatever goalfile's hook answers (`terminal_reason: stop_hook_prevented`), and a
 `PostToolUse` hook answering it ends the session before any Stop hook is asked; a second Stop
-hook answering `{"decision": "approve"}` does not override goalfile's block. Codex 0.171.0:
+hook answering `{"decision": "approve"}` does not override goalfile's block; managed settings
+(`/etc/claude-code/managed-settings.json`, written in a mount namespace of the test's own) with
+`"disableAllHooks": true` or `"allowManagedHooksOnly": true` run no Stop hook of the project's.
+Codex 0.171.0:
 a second Stop hook in `.codex/hooks.json` answering `{"continue": false}` ends the session the
 same way; `[features] hooks = false` in the project's `.codex/config.toml` runs no hook, and a Stop
 hook turned off in `/hooks` (`enabled = false`) is skipped; `codex app-server` says so, and
@@ -25,11 +28,21 @@ from typing import Any
 import pytest
 from conftest import run_goalfile
 from fake_gemini import GeminiServer
-from fake_model import ResponsesServer, fix_after_feedback
+from fake_model import AnthropicServer, ResponsesServer, fix_after_feedback
 from host_install import install_cli
-from host_run import HostRun, codex_env, run_codex, run_host, trust_codex_hooks, write_codex_config
+from host_run import (
+    HostRun,
+    claude_env,
+    codex_env,
+    host_path,
+    run_codex,
+    run_host,
+    trust_codex_hooks,
+    write_codex_config,
+)
 from host_run_more import GEMINI_CLI, run_gemini
 from hosts_fixtures import (
+    CLAUDE_CODE,
     FIX,
     Isolation,
     goal_repo,
@@ -245,4 +258,64 @@ def test_gemini_hooks_turned_off_are_reported_and_the_edit_named_holds_again(
     assert _found(_doctor(repo), "hooks-off", "problem") == []
     feedbacks = _gemini_session(repo, isolation)
     assert len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], feedbacks
+    assert goal_state(repo)["status"] == "met"
+
+
+MANAGED = """
+set -e
+mount -t overlay overlay -o lowerdir=/etc,upperdir="$UPPER",workdir="$WORK" /etc
+mkdir -p /etc/claude-code
+printf '%s\\n' "$MANAGED" > /etc/claude-code/managed-settings.json
+exec "$@"
+"""
+"""Run the rest of the command line where /etc/claude-code/managed-settings.json holds
+$MANAGED: an overlay of /etc in a mount namespace of its own, seen by nothing else."""
+
+
+def _managed(tmp_path: Path, settings: dict[str, Any], env: dict[str, str]) -> list[str]:
+    """``env`` for a command run under :data:`MANAGED` with ``settings``; the argv prefix."""
+    for name in ("upper", "work"):
+        (tmp_path / name).mkdir(exist_ok=True)
+    env.update(UPPER=str(tmp_path / "upper"), WORK=str(tmp_path / "work"),
+               MANAGED=json.dumps(settings))  # fmt: skip
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", MANAGED, "sh"]
+
+
+def _under_managed(
+    repo: Path, tmp_path: Path, settings: dict[str, Any], isolation: Isolation
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """Doctor's switch problems, and the Stop hook's reasons a Claude Code session got, both
+    run where the managed settings are ``settings``."""
+    env = {"PATH": host_path(), "HOME": str(tmp_path / "home")}
+    prefix = _managed(tmp_path, settings, env)
+    done = run_host([*prefix, sys.executable, "-m", "goalfile", "doctor", "--json"], cwd=repo,
+                    env=env, netns=None)  # fmt: skip
+    assert "Traceback" not in done.stderr, done.explain()
+    off = _found(json.loads(done.stdout), "hooks-off", "problem")
+    with start_server(AnthropicServer, fix_after_feedback(FIX), isolation) as server:
+        run_env = claude_env(home=tmp_path / "home", server_url=server.url)
+        argv = [*_managed(tmp_path, settings, run_env), str(install_cli(CLAUDE_CODE)),
+                "-p", PROMPT, "--output-format", "stream-json", "--verbose",
+                "--allowedTools", "Bash"]  # fmt: skip
+        run = run_host(argv, cwd=repo, env=run_env, netns=isolation.netns)
+    assert run.returncode == 0, run.explain()
+    return off, server.feedbacks()
+
+
+@pytest.mark.parametrize("key", ["disableAllHooks", "allowManagedHooksOnly"])
+def test_claude_managed_settings_that_run_no_project_hook_are_reported(
+    key: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    off, feedbacks = _under_managed(repo, tmp_path, {key: True}, isolation)
+    [problem] = off
+    assert problem["detail"].startswith(
+        f'/etc/claude-code/managed-settings.json:1: "{key}": true: Claude Code runs '
+    ), problem
+    assert problem["fix"] is None and "administrator" in problem["hint"], problem
+    assert feedbacks == [] and verify_entries(repo) == []  # no Stop hook ran
+    assert goal_state(repo)["status"] == "active"
+    # the key taken out (by whoever manages the file): held until the goal is met
+    off, feedbacks = _under_managed(repo, tmp_path, {}, isolation)
+    assert off == [] and len(feedbacks) == 1 and "C1 unmet" in feedbacks[0], (off, feedbacks)
     assert goal_state(repo)["status"] == "met"
