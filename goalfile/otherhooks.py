@@ -30,7 +30,15 @@ from dataclasses import dataclass
 
 from goalfile.hostprotocol import HostAgent
 
-__all__ = ["OtherHook", "Switch", "line_of", "other_hooks", "switches", "without_stop_hooks"]
+__all__ = [
+    "OtherHook",
+    "Switch",
+    "key_line",
+    "line_of",
+    "other_hooks",
+    "switches",
+    "without_stop_hooks",
+]
 
 STOP_EVENT = {HostAgent.CLAUDE: "Stop", HostAgent.CODEX: "Stop", HostAgent.GEMINI: "AfterAgent"}
 
@@ -54,7 +62,7 @@ class OtherHook:
 class Switch:
     """A key that keeps goalfile's hook from running, as the file writes it."""
 
-    key: str  # dotted path, such as "disableAllHooks" or "features.hooks"
+    path: tuple[str, ...]  # its keys, such as ("disableAllHooks",) or ("features", "hooks")
     shown: str  # how to name it in a message: '"disableAllHooks": true', '`hooks = false`'
     why: str  # what the host then does
 
@@ -101,7 +109,7 @@ def _claude(document: dict[str, object], *, managed: bool) -> list[Switch]:
     if value is not None:
         found.append(
             Switch(
-                key="disableAllHooks",
+                path=("disableAllHooks",),
                 shown=f'"disableAllHooks": {value}',
                 why="Claude Code runs no hook at all, the Stop hook included, and lets the agent "
                 "stop",
@@ -111,7 +119,7 @@ def _claude(document: dict[str, object], *, managed: bool) -> list[Switch]:
     if managed and only not in (None, False, "false"):
         found.append(
             Switch(
-                key="allowManagedHooksOnly",
+                path=("allowManagedHooksOnly",),
                 shown=f'"allowManagedHooksOnly": {json.dumps(only)}',
                 why="Claude Code runs only the hooks of managed settings, so not the Stop hook "
                 "of the project's or the user's settings, and lets the agent stop",
@@ -125,21 +133,21 @@ _CODEX_FEATURES = ("hooks", "codex_hooks")
 
 def _codex(document: dict[str, object]) -> list[Switch]:
     found: list[Switch] = []
-    tables: list[tuple[str, object]] = [("features", document.get("features"))]
+    tables: list[tuple[tuple[str, ...], object]] = [(("features",), document.get("features"))]
     profiles = document.get("profiles")
     for name, profile in profiles.items() if isinstance(profiles, dict) else ():
         if isinstance(profile, dict):
-            tables.append((f"profiles.{name}.features", profile.get("features")))
+            tables.append((("profiles", name, "features"), profile.get("features")))
     for table, features in tables:
         if not isinstance(features, dict):
             continue
         for key in _CODEX_FEATURES:
             if features.get(key) is False:
-                when = "" if table == "features" else f", in every session of profile {table[9:-9]}"
+                when = "" if len(table) == 1 else f", in every session of profile {table[1]}"
                 found.append(
                     Switch(
-                        key=f"{table}.{key}",
-                        shown=f"`{key} = false` in `[{table}]`",
+                        path=(*table, key),
+                        shown=f"`{key} = false` in `[{'.'.join(table)}]`",
                         why=f"Codex runs no hook at all{when}, the Stop hook included, and lets "
                         "the agent stop",
                     )
@@ -147,7 +155,7 @@ def _codex(document: dict[str, object]) -> list[Switch]:
     if document.get("allow_managed_hooks_only") is True:
         found.append(
             Switch(
-                key="allow_managed_hooks_only",
+                path=("allow_managed_hooks_only",),
                 shown="`allow_managed_hooks_only = true`",
                 why="Codex runs only managed hooks, so not the Stop hook of the project's or "
                 "the user's files, and lets the agent stop",
@@ -166,7 +174,7 @@ def _gemini(document: dict[str, object]) -> list[Switch]:
     if "enabled" in config and config["enabled"] is not True:
         found.append(
             Switch(
-                key="hooksConfig.enabled",
+                path=("hooksConfig", "enabled"),
                 shown=f'"hooksConfig": {{"enabled": {json.dumps(config["enabled"])}}}',
                 why="Gemini CLI runs no hook at all, the AfterAgent hook included, and lets the "
                 "agent stop",
@@ -177,7 +185,7 @@ def _gemini(document: dict[str, object]) -> list[Switch]:
         if isinstance(name, str) and (name == "goalfile" or is_ours(name)):
             found.append(
                 Switch(
-                    key="hooksConfig.disabled",
+                    path=("hooksConfig", "disabled"),
                     shown=f'"hooksConfig": {{"disabled": [{json.dumps(name)}]}}',
                     why="Gemini CLI skips the hook of that name or command, goalfile's, and lets "
                     "the agent stop",
@@ -225,19 +233,37 @@ def without_stop_hooks(
     return {**document, "hooks": new_hooks}, taken
 
 
-def line_of(text: str | None, *needles: str) -> int | None:
-    """The line (from 1) of the first of ``needles`` found in ``text``: a JSON string is looked
-    for as JSON writes it, a key of a TOML file at the start of a line (``key =``)."""
-    for needle in needles:
-        if not text or not needle:
-            continue
-        if needle.endswith(" ="):
-            found = re.search(rf"^[ \t]*{re.escape(needle[:-2])}[ \t]*=", text, re.M)
-            at = found.start() if found else -1
-        else:
-            at = text.find(json.dumps(needle, ensure_ascii=False))
-            if at < 0:
-                at = text.find(needle)
-        if at >= 0:
-            return text.count("\n", 0, at) + 1
-    return None
+def _line(text: str, at: int) -> int:
+    return text.count("\n", 0, at) + 1
+
+
+def line_of(text: str | None, needle: str) -> int | None:
+    """The line (from 1) where ``text`` first holds ``needle``, as JSON writes a string (else
+    as it is); None when it does not."""
+    if not text or not needle:
+        return None
+    at = text.find(json.dumps(needle, ensure_ascii=False))
+    at = text.find(needle) if at < 0 else at
+    return _line(text, at) if at >= 0 else None
+
+
+def key_line(text: str | None, path: tuple[str, ...], *, toml: bool) -> int | None:
+    """The line (from 1) of the key ``path`` names: in JSON each key looked for after the one
+    before it; in TOML the key (``KEY =``) after its table's header (``[a.b]``), or anywhere
+    when that header is not written so. None when it is not found."""
+    if not text:
+        return None
+    at = 0
+    if toml:
+        *table, name = path
+        if table:
+            dotted = r"[ \t]*\.[ \t]*".join(re.escape(part) for part in table)
+            header = re.search(rf"^[ \t]*\[[ \t]*{dotted}[ \t]*\][ \t]*(#.*)?$", text, re.M)
+            at = header.end() if header else 0
+        found = re.compile(rf"^[ \t]*{re.escape(name)}[ \t]*=", re.M).search(text, at)
+        return _line(text, found.start()) if found else None
+    for part in path:
+        at = text.find(json.dumps(part, ensure_ascii=False), at)
+        if at < 0:
+            return None
+    return _line(text, at)

@@ -144,6 +144,9 @@ def test_codex_another_stop_hook_and_hooks_turned_off(repo: Path, home: Path) ->
     assert all(f["fix"] is None and "by hand" in f["hint"] for f in found(report, "hooks-off"))
     said = run_fix(other["fix"], repo, home)
     assert f".codex/hooks.json: hooks.Stop[0].hooks[1]: `{ENDS}` taken out" in said, said
+    assert (
+        "only once it is trusted again: `goalfile init --no-goal --no-skills --trust-codex`" in said
+    )
     assert found(doctor(repo, home), "other-hook") == []
 
 
@@ -155,10 +158,13 @@ def test_gemini_another_after_agent_hook_and_hooks_turned_off(repo: Path, home: 
     )
     settings["hooksConfig"] = {"disabled": ["goalfile"]}
     _write(path, settings)
-    _write(home / ".gemini" / "settings.json", {"hooksConfig": {"enabled": False}})
+    user = home / ".gemini" / "settings.json"
+    _write(user, {"telemetry": {"enabled": False}, "hooksConfig": {"enabled": False}})
     report = doctor(repo, home)
     [other] = [f for f in found(report, "other-hook") if f["host"] == "gemini"]
     assert "hooks.AfterAgent[1].hooks[0]" in other["detail"], other
+    at = sorted(f["detail"].split(": ", 1)[0] for f in found(report, "hooks-off"))
+    assert at == [".gemini/settings.json:25", f"{user}:6"], at  # the key, not telemetry's
     off = sorted(f["detail"].split(": ", 1)[1] for f in found(report, "hooks-off"))
     assert off == [
         '"hooksConfig": {"disabled": ["goalfile"]}: Gemini CLI skips the hook of that name or '

@@ -644,8 +644,7 @@ def _project_file(path: Path, root: Path) -> bool:
     return path.suffix == ".json" and path.is_relative_to(root)
 
 
-def _at(shown: str, text: str | None, *needles: str) -> str:
-    line = otherhooks.line_of(text, *needles)
+def _at(shown: str, line: int | None) -> str:
     return f"{shown}:{line}" if line is not None else shown
 
 
@@ -685,21 +684,22 @@ def other_hook_findings(root: Path, ctx: Context) -> list[Finding]:
                 else None
             )
             for switch in otherhooks.switches(document, agent, managed=is_managed):
-                if switch.key == "disableAllHooks" and not is_managed:
+                if switch.path == ("disableAllHooks",) and not is_managed:
                     continue  # shape_findings names it, with its fix
-                key = switch.key.rsplit(".", 1)[-1]
+                line = otherhooks.key_line(text, switch.path, toml=path.suffix == ".toml")
                 found.append(
                     Finding(
                         host=agent.value,
                         check="hooks-off",
                         health=Health.PROBLEM,
-                        detail=f"{_at(shown, text, key + ' =', key)}: {switch.shown}: {switch.why}",
+                        detail=f"{_at(shown, line)}: {switch.shown}: {switch.why}",
                         hint=by_hand or f"delete {switch.shown} from {shown} by hand",
                     )
                 )
             for hook in otherhooks.other_hooks(document, agent):
-                found.append(_other_hook_finding(hook, agent, at=_at(shown, text, hook.label),
-                                                 shown=shown, fixable=_project_file(path, root),
+                at = _at(shown, otherhooks.line_of(text, hook.label))
+                found.append(_other_hook_finding(hook, agent, at=at, shown=shown,
+                                                 fixable=_project_file(path, root),
                                                  by_hand=by_hand))  # fmt: skip
     return found
 
@@ -773,6 +773,11 @@ def fix_other_hooks(root: Path, ctx: Context) -> list[str]:
                 "not goalfile's)"
                 for hook in taken
             ]
+            if agent is HostAgent.CODEX:  # a hook's key holds its place in the file
+                done.append(
+                    f"{shown}: Codex runs a hook whose place changed only once it is trusted "
+                    f"again: `{TRUST_CODEX}`, or `/hooks` in Codex"
+                )
     return done
 
 
