@@ -579,6 +579,7 @@ def test_bad_row_timeout() -> None:
         ("!!timestamp soon", "the value `soon` is not a valid date"),
         ("!!int x", "the value `x` is not a valid whole number"),
         ("[1, !!float y]", "the value `y` is not a valid number"),
+        ("!!float", "the value `` is not a valid number"),  # empty: YAML's own IndexError
         ("2026-13-45", "the value `2026-13-45` is not a valid date"),
     ],
 )
