@@ -40,6 +40,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_heading_findings(goal),
         *_fence_findings(goal),
         *_hidden_findings(goal),
+        *_contract_html_findings(goal),
         *_criteria_section_findings(goal),
         *_merged_entry_findings(goal),
         *_rewrapped_findings(goal),
@@ -182,6 +183,13 @@ def _hidden_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile import hidden
 
     return hidden.findings(goal)
+
+
+def _contract_html_findings(goal: Goal) -> Iterable[Finding]:
+    """HTML blocks in the criteria and non-goals sections (see :mod:`goalfile.htmlcontract`)."""
+    from goalfile import htmlcontract
+
+    return htmlcontract.findings(goal)
 
 
 def _criteria_section_findings(goal: Goal) -> Iterable[Finding]:
