@@ -417,7 +417,7 @@ def _plain_loader() -> type:
         def construct_object(self, node: yaml.Node, deep: bool = False) -> object:
             try:
                 return super().construct_object(node, deep)
-            except (AttributeError, IndexError, KeyError, TypeError, ValueError):  # !!bool x, !!float
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError):  # !!bool x
                 tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
                 kind = _KINDS.get(tag, tag)
                 value = node.value if isinstance(node.value, str) else "this value"
