@@ -72,9 +72,7 @@ def _html_blocks(section: Section, lines: list[str]) -> Iterable[_Html]:
 
 def _finding(goal: Goal, html: _Html, fix: str, count: int) -> Finding:
     where = (
-        f"line {html.first}"
-        if html.first == html.last
-        else f"lines {html.first} to {html.last}"
+        f"line {html.first}" if html.first == html.last else f"lines {html.first} to {html.last}"
     )
     shown = html.opener if len(html.opener) <= 60 else html.opener[:57] + "..."
     what = "every HTML block of these sections" if count > 1 else "the HTML block"
