@@ -516,7 +516,9 @@ def test_an_error_row_blocks_the_goal_and_holds_the_agent_once(hook_repo: Path) 
     path = demo_goal(hook_repo, rows=(row("C1", "no-such-tool-xyz", "exit 0"),))
     held = stop("claude", hook_repo)
     assert "iteration" not in held.stderr.replace("verify-goal demo iteration 1", ""), held.stderr
-    assert "by stop-hook" not in path.read_text(encoding="utf-8")  # a blocked goal starts none
+    written = path.read_text(encoding="utf-8")
+    assert "by stop-hook\n" not in written  # a blocked goal starts no iteration
+    assert written.count(") by stop-hook-hold\n") == 1  # the hold, ledgered in verify's write
     answer = output(held)
     assert answer is not None and answer["decision"] == "block", answer
     reason = str(answer["reason"])
@@ -524,8 +526,14 @@ def test_an_error_row_blocks_the_goal_and_holds_the_agent_once(hook_repo: Path) 
     assert "\n- C1 error (exit 127): " in reason, reason
     assert "goals/demo.md is blocked: a check could not be judged" in reason, reason
     assert "`goalfile resume goals/demo.md --resolved TEXT`" in reason, reason
-    done = stop("claude", hook_repo, active=True)  # blocked: no active goal is left
-    assert output(done) is None and "no active goal" in done.stderr, done.stderr
+    for active in (True, False):  # sent back once, then a later turn: let go, said
+        answer = output(stop("claude", hook_repo, active=active))
+        assert answer is not None and "decision" not in answer, answer
+        message = str(answer["systemMessage"])
+        assert "goals/demo.md is blocked by a verify run (verify-goal demo iteration 1: C1 " in (
+            message
+        ), message
+    assert path.read_text(encoding="utf-8").count(") by stop-hook-hold\n") == 1  # held once
     resumed = run_goalfile("resume", path, "--resolved", "tool installed", cwd=hook_repo)
     assert resumed.returncode == 0, resumed.stderr
     answer = output(stop("claude", hook_repo, active=True))  # held before: let go, said
@@ -593,7 +601,8 @@ def test_verify_stays_within_the_hook_timeout(hook_repo: Path) -> None:
     fix = re.search(r"`(goalfile resume [^`]+)`", reason)
     assert fix is not None
     answer = output(stop("claude", hook_repo, "--timeout", "5", active=True))
-    assert answer is None  # blocked now, by the ledger: the usual rule lets it stop
+    assert answer is not None and "decision" not in answer, answer  # held once: let go, said
+    assert "goals/demo.md is blocked by a verify run" in str(answer["systemMessage"]), answer
     done = subprocess.run(  # the goalfile under test, on PATH
         fix.group(1),
         shell=True,

@@ -34,7 +34,7 @@ NEL = "tokens_used: 0\x85iterations_used: 1\n"  # `iterations_used` no line edit
             True,
         ),
         ("met", goal_text(rows=(row("C1", "true", "exit 0"),)), "met", False),
-        # (an error row: held once, with what to do, and no iteration started)
+        # (an error row: held once, with what to do, the hold ledgered, no iteration)
         ("blocked", goal_text(rows=(row("C1", "no-such-command-x", "exit 0"),)), "blocked", True),
     ],
 )
@@ -62,9 +62,11 @@ def test_every_verify_the_hook_runs_decides_in_its_own_write(
     assert (goal.status, goal.block) == (status, block), (case, goal)
     written = path.read_text(encoding="utf-8")
     assert written.count(") by verify-goal") == 1, written
-    assert written.count(") by stop-hook") == (
+    assert written.count(") by stop-hook\n") == (
         0 if case in ("met", "blocked") or "take" in case else 1
     )
+    # the hold on a block this verify wrote is ledgered in the same write
+    assert written.count(") by stop-hook-hold\n") == (1 if case == "blocked" else 0)
 
 
 def test_a_verify_that_returns_without_its_write_holds_the_agent_as_a_bug(tmp_path: Path) -> None:

@@ -12,8 +12,13 @@ limit below the host's hook timeout, shared between the goals: the goal picked b
 then the goal files git tracks, then the others), and answers:
 
 * **allow** when the goal is met, exhausted, blocked, paused or absent, and its ledger backs
-  that status (:func:`goalfile.handedit.unbacked_status`); a goal this verify left `blocked`
-  because a row is an `error` (the code a check runs is the agent's to edit) holds it once;
+  that status (:func:`goalfile.handedit.unbacked_status`); but a `blocked` that a verify run
+  wrote (an `error` row, the stall guard, a token usage that cannot be measured: each is the
+  agent's to bring about, with the code a check runs or with verify runs of its own) holds it
+  once per ledger entry, whether this verify wrote it or one run before the stop: the hold is
+  ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), and every later stop on that
+  entry, and one with ``stop_hook_active``, is let go with the message. A block declared with
+  `goalfile block` (or a row marked impossible) lets the agent go as the other statuses do;
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -43,8 +48,8 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -77,6 +82,7 @@ REASON_LIMIT = 10_000
 STALL_LIMIT = 3
 MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook timeout
 LOCK_WAIT = 30.0
+HOLD_LOCK_WAIT = 5.0  # seconds the hook waits to ledger a hold
 MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
 GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
@@ -143,6 +149,9 @@ class GoalOutcome:
     summary: str | None = None  # verify's summary line, when verify ran
     reason: str | None = None  # for the agent, when blocking
     message: str | None = None  # for the user, when allowing with something to say
+    # a hold on a block a verify run wrote, still to be ledgered in the goal file at this path
+    # once the hook answers with it; the outcome to answer instead if that fails
+    hold: tuple[Path, GoalOutcome] | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -614,7 +623,16 @@ def _decide_stop(
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
         try:
-            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git)
+            found = _look(
+                path,
+                shown,
+                here,
+                stop,
+                named=named,
+                held=held,
+                tracked=tracked,
+                git=git,
+            )
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome):
@@ -669,6 +687,8 @@ def _decide_stop(
         outcomes.append(outcome)
     if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
         outcomes += later_outcomes
+    # a hold on a block found in a goal file is ledgered only when the hook answers with it
+    outcomes = _ledger_holds(outcomes, ctx.today, notes)
     return StopDecision(goals=(*outcomes, *cannot), notes=tuple(notes))
 
 
@@ -725,6 +745,10 @@ def _look(
     unbacked = hand_set or unbacked_status(goal, shown=shown)
     if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
         return _unbacked(shown, unbacked, stop)
+    if goal.status is Status.BLOCKED:
+        blocked = _blocked_before(path, shown, goal, stop)
+        if blocked is not None:
+            return blocked
     if goal.status is Status.ACTIVE:
         bad = _bad_path(goal, shown, stop)
         if bad is not None:  # verify would refuse it; the reason says which lines to delete
@@ -856,10 +880,18 @@ def _answer(
     cut = _cut_short(result)
     if cut:
         notes.append(result.summary)
-        return _cut(shown, result, cut, stop, share=share, budget=budget), written
-    outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
+        outcome = _cut(shown, result, cut, stop, share=share, budget=budget)
+    else:
+        outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
     if outcome.block and result.status is Status.ACTIVE:  # a blocked goal starts none
         return _start_next_iteration(outcome, result, path, ctx, notes, written)
+    if outcome.block and result.status is Status.BLOCKED:  # held once: ledgered, in this write
+        from goalfile.blockhold import with_hold
+
+        try:
+            written = with_hold(*written, today=ctx.today, why=result.summary)
+        except GoalfileError as exc:
+            notes.append(f"{shown}: the hold on its block was not ledgered: {exc.render()}")
     return outcome, written
 
 
@@ -1044,8 +1076,10 @@ def _judge(
     text: str,
 ) -> GoalOutcome:
     """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it."""
+    from goalfile.blockhold import verify_made
+
     notes.append(result.summary)
-    if result.status is Status.BLOCKED and any(r.verdict is Verdict.ERROR for r in result.rows):
+    if verify_made(result.status, result.reason, result.rows):
         return _errored(result, shown, stop)
     if result.status is not Status.ACTIVE:
         return GoalOutcome(
@@ -1083,29 +1117,119 @@ def _judge(
 
 
 def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
-    """A goal this verify found active and left `blocked` because a row is an `error` (its
-    check could not start, the shell could not run it, 126 or 127, or it outlasted its own
-    time limit): the code a check runs is the agent's to edit, and making it exit 127 or
-    hang turns an unmet row into an error. So such a block is no way to stop at once: it
-    holds the agent once, with the rows, like a goal the hook could not verify; once the
-    agent is continuing because of a Stop hook, it is let go with the message."""
-    errors = [row for row in result.rows if row.verdict is Verdict.ERROR]
-    listed = "\n".join(f"- {r.id} error (exit {r.exit}): {_evidence(r)}" for r in errors)
-    return replace(
-        _once(
-            shown,
-            result.status.value,
-            f"goalfile: {result.summary}\n{listed}",
-            f"{shown} is blocked: a check could not be judged. Fix the cause in the work (a "
-            "command the check runs that is missing, exits 126 or 127, or outlasts its time "
-            "limit), never the check, its time limit, the criteria or the status; then "
-            f"`goalfile resume {shell_word(shown)} --resolved TEXT` makes the goal active "
-            "again and the next stop verifies it. If only a person can fix it (a tool to "
-            "install, a check that needs more time), stop and say so.",
-            stop,
-        ),
-        summary=result.summary,
+    """A goal this verify found active and left `blocked` by a cause the agent can bring about
+    (:func:`goalfile.blockhold.verify_made`: an `error` row, the stall guard, a token usage
+    that cannot be measured): the code a check runs is the agent's to edit, and making it exit
+    127 or hang turns an unmet row into an error. So such a block is no way to stop at once:
+    it holds the agent once, with the rows, like a goal the hook could not verify (and the
+    hold is ledgered in verify's own write, by :func:`_answer`); once the agent is continuing
+    because of a Stop hook, it is let go with the message."""
+    text, advice = _block_words(result.summary, result.rows, result.reason, shown)
+    return replace(_once(shown, result.status.value, text, advice, stop), summary=result.summary)
+
+
+def _block_words(
+    summary: str, rows: Sequence[RowResult], reason: str | None, shown: str
+) -> tuple[str, str]:
+    """What a hold on a block a verify run wrote says: the summary line and each error row,
+    then what to do about it."""
+    errors = [row for row in rows if row.verdict is Verdict.ERROR]
+    listed = "".join(f"\n- {r.id} error (exit {r.exit}): {_evidence(r)}" for r in errors)
+    if errors:
+        cause = (
+            "a check could not be judged. Fix the cause in the work (a command the check runs "
+            "that is missing, exits 126 or 127, or outlasts its time limit)"
+        )
+    elif reason and reason.startswith("no progress"):
+        cause = (
+            f"{reason}. Fix the cause in the work (the rows not met: the same verify run "
+            "repeated without a change blocks the goal)"
+        )
+    else:
+        cause = f"{reason or 'verify blocked it'}. Fix the cause"
+    resume = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
+    return f"goalfile: {summary}{listed}", (
+        f"{shown} is blocked: {cause}, never the check, its time limit, the criteria or the "
+        f"status; then {resume} makes the goal active again and the next stop verifies it. "
+        "If only a person can fix it (a tool to install, a check that needs more time), stop "
+        "and say so."
     )
+
+
+def _blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalOutcome | None:
+    """A goal found `blocked` by a verify run the hook did not make (the agent's own
+    `goalfile verify`, its stall guard, a usage it could not measure), or by one of the
+    hook's that held the agent already: the first stop on that entry holds the agent, and the
+    hold is ledgered (:mod:`goalfile.blockhold`) once the hook answers with it
+    (:func:`_ledger_holds`); every stop after it, and a stop of an agent
+    already continuing because of a Stop hook, is let go with the message. None for a block
+    someone declared (`goalfile block`, a row marked impossible): it lets the agent go as
+    any status that asks for no more work does."""
+    from goalfile.blockhold import made_by_verify
+
+    found = made_by_verify(goal.text)
+    if found is None:
+        return None
+    summary = found.summary(goal.slug)
+    resume = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
+    let_go = GoalOutcome(
+        path=shown,
+        status=Status.BLOCKED.value,
+        block=False,
+        summary=summary,
+        message=(
+            f"goalfile: {shown} is blocked by a verify run ({summary}); the stop is allowed. "
+            f"Once the cause is fixed, {resume} makes it active again."
+        ),
+    )
+    if found.held or stop.stop_hook_active:
+        return let_go
+    text, advice = _block_words(summary, found.entry.rows, found.entry.status_reason, shown)
+    return GoalOutcome(
+        path=shown,
+        status=Status.BLOCKED.value,
+        block=True,
+        summary=summary,
+        reason=f"{text}\n{advice}",
+        hold=(path, let_go),
+    )
+
+
+def _ledger_holds(
+    outcomes: Sequence[GoalOutcome], today: str, notes: list[str]
+) -> list[GoalOutcome]:
+    """``outcomes``, each hold the hook answers with on a block found in a goal file ledgered
+    there first (:func:`_record_hold`); one that cannot be ledgered lets the agent go with the
+    message instead: unledgered, it would hold it again at every stop."""
+    done: list[GoalOutcome] = []
+    for outcome in outcomes:
+        if outcome.hold is None:
+            done.append(outcome)
+            continue
+        path, let_go = outcome.hold
+        try:
+            recorded = _record_hold(path, today=today, why=outcome.summary or "")
+        except (GoalfileError, OSError) as exc:
+            notes.append(f"{outcome.path}: the hold on its block was not ledgered ({exc}); let go")
+            recorded = False
+        done.append(replace(outcome, hold=None) if recorded else let_go)
+    return done
+
+
+def _record_hold(path: Path, *, today: str, why: str) -> bool:
+    """Ledger the hold on the block the goal file at ``path`` holds, under the goal's lock;
+    False, writing nothing, when the file no longer holds an unheld block of a verify run."""
+    from goalfile.blockhold import made_by_verify, with_hold
+    from goalfile.files import goal_lock, parse_text, write_atomic
+
+    with goal_lock(path, command="goalfile hook stop", wait=HOLD_LOCK_WAIT):
+        text = read_text(path)
+        found = made_by_verify(text)
+        if found is None or found.held:
+            return False
+        new_text, written = with_hold(text, parse_text(path, text), today=today, why=why)
+        write_atomic(path, new_text, parsed=written)
+    return True
 
 
 def _idle(shown: str) -> GoalOutcome:

@@ -1,0 +1,220 @@
+"""A `blocked` the agent brings about itself, before it stops, is no way to stop unseen.
+
+The Stop hook holds the agent once when its own verify leaves a goal `blocked` by an `error`
+row. An agent that stops on purpose can bring the block about first, with verify runs of its
+own: a check made to exit 127 (or cut short by a `--time-limit` it chose), the same run
+repeated until verify's stall guard blocks the goal, or a run whose token usage cannot be
+measured. Such a block holds the agent once per ledger entry, like the hook's own, then lets it
+go with the message, at that stop and at every later one, until someone resumes the goal. A
+block a person (or the agent, visibly) declares with `goalfile block` lets it go as before.
+
+Each test drives real `goalfile` processes in a real git repository and feeds the hook the
+JSON a host sends on stdin.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import DATA, git, make_git_repo, run_goalfile
+
+GOAL = "goals/demo.md"
+HOOKS = DATA / "hooks"
+
+
+def goalfile_ok(*args: str, cwd: Path, code: int = 0) -> subprocess.CompletedProcess[str]:
+    done = run_goalfile(*args, cwd=cwd)
+    assert done.returncode == code, f"goalfile {' '.join(args)}: {done.stdout}{done.stderr}"
+    return done
+
+
+def goal_repo(tmp_path: Path, *, tokens: str = "null") -> Path:
+    """A repository as a person sets one up: a goal whose check is `sh check.sh`, activated
+    (its contract pinned) and committed; `check.sh` fails until the work is done."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "check.sh").write_text("exit 1\n", encoding="utf-8")
+    goalfile_ok(
+        "new",
+        "demo",
+        "--end-state",
+        "the check passes",
+        "--check",
+        "sh check.sh",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "Nothing else changes.",
+        "--tokens",
+        tokens,
+        "--activate",
+        cwd=repo,
+    )
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the goal")
+    return repo
+
+
+def stop(repo: Path, *, active: bool = False, agent: str = "claude") -> dict[str, object] | None:
+    """The hook's answer to one stop of a session in ``repo`` (``active``: the host's
+    ``stop_hook_active``), as the host reads it; None for no output."""
+    name = "gemini-afteragent.json" if agent == "gemini" else f"{agent}-stop.json"
+    data = json.loads((HOOKS / name).read_text(encoding="utf-8"))
+    data.update(cwd=str(repo), stop_hook_active=active)
+    data.pop("transcript_path", None)
+    done = run_goalfile("hook", "stop", "--agent", agent, cwd=repo, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    text = done.stdout.strip()
+    if not text:
+        return None
+    answer = json.loads(text)
+    assert isinstance(answer, dict)
+    return answer
+
+
+def held(answer: dict[str, object] | None) -> str:
+    assert answer is not None and answer.get("decision") == "block", answer
+    return str(answer["reason"])
+
+
+def let_go(answer: dict[str, object] | None) -> str:
+    """The message of an allow that says something to the person."""
+    assert answer is not None and "decision" not in answer, answer
+    return str(answer["systemMessage"])
+
+
+def hold_entries(repo: Path) -> int:
+    return (repo / GOAL).read_text(encoding="utf-8").count(") by stop-hook-hold\n")
+
+
+def exit_127(repo: Path) -> str:
+    """(a) The check's code made to exit 127, then verify run by the agent."""
+    (repo / "check.sh").write_text("exit 127\n", encoding="utf-8")
+    goalfile_ok("verify", GOAL, cwd=repo, code=4)
+    return "C1 error; status: blocked"
+
+
+def time_limit(repo: Path) -> str:
+    """(a) verify run by the agent with a time limit that cuts the check short."""
+    (repo / "check.sh").write_text("sleep 30\n", encoding="utf-8")
+    goalfile_ok("verify", "--time-limit", "0.5", GOAL, cwd=repo, code=4)
+    return "C1 error; status: blocked"
+
+
+def stalled(repo: Path) -> str:
+    """(b) verify run by the agent three times without a change: the stall guard."""
+    goalfile_ok("verify", GOAL, cwd=repo, code=1)
+    goalfile_ok("verify", GOAL, cwd=repo, code=1)
+    goalfile_ok("verify", GOAL, cwd=repo, code=4)
+    return "status: blocked (no progress in 3 verify runs)"
+
+
+def unmeasured(repo: Path) -> str:
+    """(c) verify run by the agent, with no transcript, on a goal with a token budget."""
+    goalfile_ok("verify", GOAL, cwd=repo, code=4)
+    return "usage cannot be measured"
+
+
+CASES = {"exit 127": exit_127, "time limit": time_limit, "stall": stalled, "usage": unmeasured}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_block_the_agents_own_verify_made_holds_it_once(tmp_path: Path, case: str) -> None:
+    repo = goal_repo(tmp_path, tokens="1000" if case == "usage" else "null")
+    said = CASES[case](repo)
+    assert "status: blocked" in (repo / GOAL).read_text(encoding="utf-8")
+    reason = held(stop(repo))  # the first stop: held, with the block and what to do
+    assert said in reason, reason
+    assert "goals/demo.md is blocked" in reason, reason
+    assert "`goalfile resume goals/demo.md --resolved TEXT`" in reason, reason
+    assert "never the check" in reason, reason
+    assert hold_entries(repo) == 1  # the hold is ledgered, where git and audit show it
+    assert said in let_go(stop(repo, active=True))  # sent back once: let go, said
+    # a later turn (the host sets stop_hook_active afresh): let go, said, never held again
+    message = let_go(stop(repo))
+    assert "goals/demo.md is blocked" in message and said in message, message
+    assert hold_entries(repo) == 1
+    goalfile_ok("audit", GOAL, cwd=repo)  # the hold entry is no finding
+    goalfile_ok("lint", GOAL, cwd=repo)
+
+
+def test_each_new_block_holds_once_again(tmp_path: Path) -> None:
+    """Once per ledger entry: resumed, then blocked again by the agent's own run, it holds."""
+    repo = goal_repo(tmp_path)
+    exit_127(repo)
+    held(stop(repo))
+    let_go(stop(repo))
+    goalfile_ok("resume", GOAL, "--resolved", "the check runs again", cwd=repo)
+    goalfile_ok("verify", GOAL, cwd=repo, code=4)  # still 127: a new blocked entry
+    held(stop(repo))
+    assert hold_entries(repo) == 2
+
+
+def test_gemini_which_never_says_it_was_sent_back_is_held_only_once(tmp_path: Path) -> None:
+    """The hold is kept per ledger entry, not read from ``stop_hook_active``: a host that
+    sends it false at every stop is held once, then let go."""
+    repo = goal_repo(tmp_path)
+    exit_127(repo)
+    answer = stop(repo, agent="gemini")
+    assert answer is not None and answer.get("decision") == "block", answer
+    for _ in range(3):
+        answer = stop(repo, agent="gemini")
+        assert answer is not None and "decision" not in answer, answer
+        assert "goals/demo.md is blocked" in str(answer.get("systemMessage")), answer
+    assert hold_entries(repo) == 1
+
+
+def test_a_declared_block_lets_the_agent_stop_as_before(tmp_path: Path) -> None:
+    """`goalfile block` says why, in the ledger, with what was tried: it holds no stop."""
+    repo = goal_repo(tmp_path)
+    goalfile_ok(
+        "block", GOAL, "--reason", "the staging server is down", "--tried", "retry", cwd=repo
+    )
+    before = (repo / GOAL).read_text(encoding="utf-8")
+    assert stop(repo) is None
+    assert stop(repo, agent="codex") == {}
+    assert (repo / GOAL).read_text(encoding="utf-8") == before  # nothing written
+
+
+def test_the_hooks_own_error_hold_is_not_repeated_at_a_later_turn(tmp_path: Path) -> None:
+    """The hook's own verify blocked the goal and held the agent: that hold is ledgered in
+    the same write, so a later turn's first stop lets the agent go, with the message."""
+    repo = goal_repo(tmp_path)
+    (repo / "check.sh").write_text("exit 127\n", encoding="utf-8")
+    reason = held(stop(repo))
+    assert "C1 error; status: blocked" in reason, reason
+    assert hold_entries(repo) == 1
+    message = let_go(stop(repo))  # a later turn
+    assert "goals/demo.md is blocked" in message, message
+    assert hold_entries(repo) == 1
+
+
+def test_a_hold_the_hook_does_not_answer_with_is_not_ledgered(tmp_path: Path) -> None:
+    """With a focus on another goal that holds the agent, the hook does not look at the
+    blocked goal yet: no hold is ledgered for it, so it holds once the focused goal lets go."""
+    repo = goal_repo(tmp_path)
+    exit_127(repo)
+    goalfile_ok(
+        "new",
+        "other",
+        "--end-state",
+        "done.txt exists",
+        "--check",
+        "test -f done.txt",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "Nothing else changes.",
+        "--activate",
+        cwd=repo,
+    )
+    goalfile_ok("focus", "goals/other.md", cwd=repo)
+    reason = held(stop(repo))
+    assert "verify-goal other iteration" in reason and "demo" not in reason, reason
+    assert hold_entries(repo) == 0
+    (repo / "done.txt").write_text("ok\n", encoding="utf-8")
+    reason = held(stop(repo))  # the focused goal is met: every other goal is looked at
+    assert "goals/demo.md is blocked" in reason, reason
+    assert hold_entries(repo) == 1
