@@ -87,14 +87,14 @@ def with_hold(text: str, goal: Goal, *, today: str, why: str) -> tuple[str, Goal
     """``text`` (read as ``goal``) with the hold's entry appended, read back as every write
     is (:func:`goalfile.edit.check_written`); raises, leaving the text as it is, when it
     would not read back."""
-    entry = Entry(
+    from goalfile.commands.iteration import with_hook_note
+
+    new_text = with_hook_note(
+        text,
         iteration=goal.iterations_used,
-        date=today,
+        today=today,
         by=HOLD_BY,
-        notes=(
-            "the Stop hook held the agent once on this block: "
-            + ledger.md_text(ledger.clean_line(why), before=" "),
-        ),
+        note="the Stop hook held the agent once on this block:",
+        why=why,
     )
-    new_text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
     return new_text, edit.check_written(goal, new_text)
