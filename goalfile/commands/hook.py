@@ -623,16 +623,7 @@ def _decide_stop(
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
         try:
-            found = _look(
-                path,
-                shown,
-                here,
-                stop,
-                named=named,
-                held=held,
-                tracked=tracked,
-                git=git,
-            )
+            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git)
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome):

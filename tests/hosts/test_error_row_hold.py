@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fake_model import never_fix
+from fake_model import Reply, Say, Shell, Turn, never_fix
 from hosts_fixtures import (
     GOAL,
     Isolation,
@@ -22,6 +22,8 @@ from hosts_fixtures import (
     goalfile_ok,
     hook_now,
     host_session,
+    ledger,
+    run_session,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
@@ -93,3 +95,41 @@ def test_an_error_row_holds_the_host_once_naming_the_row_then_lets_it_go(
     answer = hook_now(repo)
     assert answer["decision"] == "allow", answer
     goalfile_ok("audit", GOAL, cwd=repo)  # the blocked status is the ledger's own
+
+
+def test_an_error_the_agent_made_with_its_own_verify_holds_claude_once(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The block made before the stop: the model makes the check exit 127 and runs verify
+    itself, so the goal is `blocked` before the Stop hook runs. The hook holds it once all the
+    same (and ledgers that hold), then lets it go with the message, and a later turn is let
+    go, with the message, without a hold."""
+    repo = goal_repo(tmp_path, check="sh check.sh")
+    (repo / "check.sh").write_text("exit 1\n", encoding="utf-8")
+    trouble = "printf 'exit 127\\n' > check.sh; goalfile verify goals/demo.md; echo exit $?"
+
+    def script(turn: Turn) -> Reply:
+        if turn.after_tool:
+            return Say("Done.")
+        return Shell(trouble if turn.feedback is None else "true")
+
+    session = run_session("claude", repo, script, isolation, prompt=PROMPT)
+    server, run = session.server, session.run
+    reasons = server.feedbacks()
+    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
+    [held] = reasons
+    assert "goalfile: verify-goal demo iteration 0: C1 error; status: blocked\n- C1 error" in (
+        held
+    ), held
+    assert (
+        f"{GOAL} is blocked: a check could not be judged. Fix the cause in the work" in held
+        and f"`goalfile resume {GOAL} --resolved TEXT`" in held
+    ), held
+    # the agent's own verify wrote the block; the hook ran no check, and ledgered its hold
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "blocked")]
+    assert [e.by for e in ledger(repo)][-2:] == ["verify-goal", "stop-hook-hold"]
+    assert goal_state(repo)["status"] == "blocked"
+    answer = hook_now(repo)  # a later turn's first stop: let go, with the message
+    assert answer["decision"] == "allow", answer
+    assert f"{GOAL} is blocked by a verify run" in str(answer["host_output"]), answer
+    goalfile_ok("audit", GOAL, cwd=repo)
