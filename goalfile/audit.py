@@ -45,6 +45,7 @@ from goalfile.handedit import (
 )
 from goalfile.model import Entry, Goal, Kind, Severity, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
+from goalfile.prose import inline_code
 from goalfile.review import latest_review, quote_present
 from goalfile.shellword import shell_word
 
@@ -122,6 +123,7 @@ class FileAudit:
     notes: tuple[str, ...] = ()  # what the reader should know that is not a finding
     warnings: tuple[AuditFinding, ...] = ()  # reported, but no failure (e.g. `unpinned`)
     at_ref: bool | None = None  # whether the file existed at the revision; None without one
+    since: str | None = None  # what changes and new entries are counted from, when not the ref
     error: GoalfileError | None = None
 
     def to_json(self) -> dict[str, object]:
@@ -135,6 +137,7 @@ class FileAudit:
             "new_entries": list(self.new_entries),
             "notes": list(self.notes),
             "at_ref": self.at_ref,
+            "since": self.since,
         }
 
 
@@ -225,6 +228,7 @@ def audit_goal(
         notes.append(
             f"new since {against}: no earlier ledger or contract to compare with"
             + _new_settings_note(goal)
+            + _approved_rows_note(goal)
         )
         new_entries = [label(b.entry) for b in current]
     findings += order_findings(goal.path, current, kept)
@@ -251,6 +255,86 @@ def audit_goal(
     )
 
 
+def audit_branch(
+    goal: Goal,
+    versions: Sequence[tuple[str, str]],
+    *,
+    read_artifact: ReadArtifact,
+    against: str,
+) -> FileAudit:
+    """A goal new since ``against`` whose file was committed after it (``versions``: each
+    commit's name and the file's text there, oldest first, as
+    :func:`goalfile.goalcommits.committed_versions` reads them). Its first committed version
+    stands for the revision: every rule of ``--against`` holds the goal to it (an approval
+    entry of it rewritten or deleted, a contract change since it without a re-approval
+    entry). And the ledger only grew across every later committed version, the working copy
+    last: an entry committed once and rewritten, deleted or moved in a later commit is
+    reported though the versions after it agree with the working copy. Without versions (the
+    goal was never committed), the goal is audited as it is."""
+    if not versions:
+        return audit_goal(goal, read_artifact=read_artifact, against=against, old_text=None)
+    first, first_text = versions[0]
+    result = audit_goal(goal, read_artifact=read_artifact, against=first, old_text=first_text)
+    findings = list(result.findings)
+    seen = {(f.code, f.entry) for f in findings}
+    current = blocks(goal.text)
+    before = blocks(first_text)
+    chain = [*versions[1:], ("", goal.text)]  # "": the working copy, the current text
+    for index, (commit, text) in enumerate(chain):
+        now = blocks(text) if commit else current
+        grown = ledger_growth(goal.path, before, now, versions[index][0])
+        for finding in grown.findings:
+            if (finding.code, finding.entry) in seen:
+                continue
+            seen.add((finding.code, finding.entry))
+            if commit:  # its line is in that commit's text, not in the file as it is
+                finding = dataclasses.replace(
+                    finding, line=None, message=f"{finding.message} (in commit {commit})"
+                )
+            findings.append(finding)
+        before = now
+    findings = _replaced_approval(goal.path, findings, blocks(first_text), current, first)
+    later = len(versions) - 1
+    note = (
+        f"new since {against}: held to the version first committed after it, {first}, and to "
+        f"the {later} later {'commit' if later == 1 else 'commits'} of it: entries are only "
+        "appended, and each contract change is re-approved"
+        + _new_settings_note(goal)
+        + _approved_rows_note(goal)
+    )
+    return dataclasses.replace(
+        result,
+        findings=tuple(findings),
+        notes=(note, *result.notes),
+        at_ref=False,
+        since=first,
+    )
+
+
+def _replaced_approval(
+    path: str, findings: list[AuditFinding], old: Sequence[Block], new: Sequence[Block], first: str
+) -> list[AuditFinding]:
+    """An `entry-rewritten` or `entry-deleted` finding of the first approval committed, when
+    the ledger now starts from another approval: named as such (a new first approval, by
+    `goalfile activate` on a ledger stripped of the old one, reads like the person's own)."""
+    was = next((b for b in old if b.entry.by == contract.ACTIVATE_BY), None)
+    now = next((b for b in new if b.entry.by == contract.ACTIVATE_BY), None)
+    if was is None or now is None or was.text == now.text:
+        return findings
+    named = label(was.entry)
+    return [
+        dataclasses.replace(
+            f,
+            message=f"{f.message}; the ledger's first approval is now another entry (line "
+            f"{now.entry.line}): the approval committed in {first} was replaced, not "
+            "re-approved (a re-approval is appended by `goalfile activate --reapprove`)",
+        )
+        if f.code in ("entry-rewritten", "entry-deleted") and f.entry == named
+        else f
+        for f in findings
+    ]
+
+
 def _new_settings_note(goal: Goal) -> str:
     """For a goal new since the ref: its run settings that are not the default, which no
     earlier contract shows a reviewer (a `shell:` or `cwd:` decides what every check is)."""
@@ -260,6 +344,38 @@ def _new_settings_note(goal: Goal) -> str:
     if not named:
         return ""
     return f"; check its run settings, which are not the default: {', '.join(named)}"
+
+
+APPROVED_ROWS_SHOWN = 20
+"""How many approved rows the note of a new goal names (the rest are counted)."""
+
+
+def _approved_rows_note(goal: Goal) -> str:
+    """For a goal new since the ref: what its newest approval entry approved, row by row, so
+    that the reviewer reads what the approval claims (no earlier approval shows it)."""
+    try:
+        found = contract.last_approval(goal.text, path=goal.path)
+    except GoalfileError:  # an approval that does not read back: a finding of its own
+        return ""
+    if found is None:
+        return "; no approval entry"
+    entry, approved = found
+    named_as = label(entry)  # the entry as read alone carries no line: find it in the ledger
+    line = next(
+        (b.entry.line for b in reversed(blocks(goal.text)) if label(b.entry) == named_as), 0
+    )
+    where = f"its approval entry (line {line})" if line else "its approval entry"
+    if approved is None:
+        return f"; {where} records no rows"
+    rows = approved.ordered()
+    named = [
+        f"{row.id} {inline_code(ledger.clean_line(row.check, limit=500))} → "
+        f"{ledger.clean_line(row.expected, limit=200)}"
+        for row in rows[:APPROVED_ROWS_SHOWN]
+    ]
+    if len(rows) > APPROVED_ROWS_SHOWN:
+        named.append(f"and {len(rows) - APPROVED_ROWS_SHOWN} more")
+    return f"; {where} approved: {'; '.join(named)}"
 
 
 def setting_findings(goal: Goal) -> list[AuditFinding]:

@@ -45,6 +45,6 @@ def _details(item: FileAudit, against: str | None) -> list[str]:
             lines.append(f"  - fix: {plain_cell(finding.hint)}")
     lines += [f"- note: {plain_cell(note)}" for note in item.notes]
     if item.changes:
-        lines.append(f"- contract changes since {path_code(against or '')}:")
+        lines.append(f"- contract changes since {path_code(item.since or against or '')}:")
         lines += [f"  - {plain_cell(change.render())}" for change in item.changes]
     return lines

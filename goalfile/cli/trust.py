@@ -73,10 +73,11 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
         for note in item.notes:
             click.echo(f"{item.path}: note: {note}")
         if item.changes:
-            click.echo(f"{item.path}: contract changes since {against}:")
+            click.echo(f"{item.path}: contract changes since {item.since or against}:")
             for change in item.changes:
                 click.echo(f"  {change.render()}")
-        added = f" ({len(item.new_entries)} entries added since {against})" if against else ""
+        since = item.since or against
+        added = f" ({len(item.new_entries)} entries added since {since})" if against else ""
         verdict = counted(len(item.findings), "finding") if item.findings else "clean"
         click.echo(f"{item.path}: {verdict}{added}")
     return int(result.exit_code)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from goalfile import contract
 from goalfile.artifacts import read_artifact, resolve_artifact
-from goalfile.audit import AuditFinding, FileAudit, audit_goal, label
+from goalfile.audit import AuditFinding, FileAudit, audit_branch, audit_goal, label
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
 from goalfile.commands.folders import expand
@@ -120,12 +120,16 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
     except GoalfileError as exc:
         return FileAudit(path=path, error=exc, at_ref=None if against is None else bool(old_text))
     base = where.path
-    result = audit_goal(
-        goal,
-        read_artifact=lambda name: read_artifact(resolve_artifact(base, name))[0],
-        against=against,
-        old_text=old_text,
-    )
+
+    def read(name: str) -> str:
+        return read_artifact(resolve_artifact(base, name))[0]
+
+    if against is not None and old_text is None:  # new since REF: its commits since
+        result = audit_branch(
+            goal, _versions(path, against, ctx), read_artifact=read, against=against
+        )
+    else:
+        result = audit_goal(goal, read_artifact=read, against=against, old_text=old_text)
     moved = _workdir_finding(goal, where)
     return result if moved is None else replace(result, findings=(*result.findings, moved))
 
@@ -165,6 +169,16 @@ def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:
         "--reason "
         "TEXT`",
     )
+
+
+def _versions(path: str, ref: str, ctx: Context) -> list[tuple[str, str]]:
+    """The goal file as each commit after ``ref`` left it, oldest first (two git processes
+    however many commits: :func:`goalfile.goalcommits.committed_versions`)."""
+    from goalfile.goalcommits import committed_versions
+
+    target = Path(path).absolute()
+    found = committed_versions(ref=ref, path=target.name, cwd=str(target.parent), env=ctx.env)
+    return [(version.short, version.text) for version in found]
 
 
 def _at_revision(path: str, ref: str, ctx: Context) -> str | None:

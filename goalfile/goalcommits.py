@@ -1,0 +1,117 @@
+"""The versions of one goal file committed after a git revision, oldest first: what
+``audit --against REF`` holds a goal new since ``REF`` to (see :mod:`goalfile.audit`).
+
+Two git processes, however many commits: one ``git log`` lists the commits of the branch's
+own line (``--first-parent``, a merge as its change against that line) that changed the file,
+following a rename (``--follow``), with the blob each left; one ``git cat-file --batch``
+reads those blobs. History is read as committed (no replace refs), as
+:func:`goalfile.run.git_show` reads it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from goalfile.errors import UsageError
+from goalfile.files import ENCODING, ERRORS
+from goalfile.run import GitTimedOut, _commit, _git_in, _history_git, first_message_line
+
+
+@dataclass(frozen=True, kw_only=True)
+class Version:
+    """The goal file as one commit left it."""
+
+    commit: str  # the full commit id
+    text: str
+
+    @property
+    def short(self) -> str:
+        return self.commit[:12]
+
+
+def blob_ids(log: bytes) -> list[tuple[str, str | None]]:
+    """``(commit, blob)`` of each commit ``git log --raw -z --format=%x01%H`` printed, in its
+    order; the blob is None where the commit deleted the file. Pure."""
+    found: list[tuple[str, str | None]] = []
+    for chunk in log.split(b"\x01")[1:]:
+        fields = chunk.split(b"\0")
+        commit = fields[0].decode("ascii", errors="replace").strip()
+        blob: str | None = None
+        for field in fields[1:]:
+            meta = field.strip()
+            if meta.startswith(b":"):  # `:old_mode new_mode old_blob new_blob status`
+                parts = meta.decode("ascii", errors="replace").split()
+                if len(parts) >= 5:
+                    blob = None if parts[3].strip("0") == "" else parts[3]
+        if commit:
+            found.append((commit, blob))
+    return found
+
+
+def batch_texts(data: bytes) -> dict[str, str]:
+    """The blobs a ``git cat-file --batch`` answer holds, by id. Pure."""
+    texts: dict[str, str] = {}
+    at = 0
+    while at < len(data):
+        end = data.find(b"\n", at)
+        if end < 0:
+            break
+        head = data[at:end].split()
+        at = end + 1
+        if len(head) != 3:  # `ID missing`
+            continue
+        size = int(head[2])
+        texts[head[0].decode("ascii")] = data[at : at + size].decode(ENCODING, ERRORS)
+        at += size + 1  # the content, then a newline
+    return texts
+
+
+def committed_versions(
+    *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
+) -> list[Version]:
+    """The goal file ``path`` (relative to ``cwd``) as each commit after ``ref`` on HEAD's
+    line left it, oldest first; a commit that deleted it leaves no version. Raises
+    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
+    git = _history_git(cwd, env)
+    base = _commit(git, ref, cwd)
+    log = git(
+        "log",
+        "--first-parent",
+        "-m",
+        "--follow",
+        "--no-abbrev",
+        "--raw",
+        "-z",
+        "--format=%x01%H",
+        f"{base}..HEAD",
+        "--",
+        path,
+    )
+    if log.returncode != 0:
+        raise UsageError(f"git log {ref}..HEAD -- {path} failed: {first_message_line(log.stderr)}")
+    listed = list(reversed(blob_ids(log.stdout)))
+    wanted = list(dict.fromkeys(blob for _, blob in listed if blob is not None))
+    if not wanted:
+        return []
+    history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
+    try:
+        read = _git_in(
+            cwd,
+            ["--no-replace-objects", "cat-file", "--batch"],
+            history_env,
+            data="".join(f"{blob}\n" for blob in wanted).encode("ascii"),
+        )
+    except GitTimedOut as exc:
+        raise UsageError(str(exc)) from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
+    if read.returncode != 0:
+        raise UsageError(f"git cat-file failed: {first_message_line(read.stderr)}")
+    texts = batch_texts(read.stdout)
+    return [
+        Version(commit=commit, text=texts[blob])
+        for commit, blob in listed
+        if blob is not None and blob in texts
+    ]

@@ -1,0 +1,238 @@
+"""`audit --against BASE` of a goal new since BASE: held to the version first committed on the
+branch and to every later commit of it, not audited as it is.
+
+README's start has the person create, activate and commit the goal on the branch the agent
+then works on; the base has no such goal. Real git repositories, real `goalfile` processes:
+the person's steps and the agent's are the commands and edits each would run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git, make_git_repo, run_goalfile
+
+PATH = "goals/auth.md"
+BASE = "refs/heads/main"
+
+
+def goalfile(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return run_goalfile(*args, cwd=repo, timeout=120)
+
+
+def ok(repo: Path, *args: str) -> str:
+    done = goalfile(repo, *args)
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done.stdout
+
+
+def audit(repo: Path, *paths: str) -> tuple[int, dict[str, object]]:
+    done = goalfile(repo, "audit", *paths, "--against", BASE, "--json")
+    assert done.returncode in (0, 1), done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def only_file(document: dict[str, object]) -> dict[str, object]:
+    files = document["files"]
+    assert isinstance(files, list) and len(files) == 1, files
+    item = files[0]
+    assert isinstance(item, dict)
+    return item
+
+
+def codes(item: dict[str, object]) -> list[str]:
+    findings = item["findings"]
+    assert isinstance(findings, list)
+    return [f["code"] for f in findings]
+
+
+def commit(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return git(repo, "rev-parse", "--short=12", "HEAD").strip()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """README's start on a branch: `main` has no goal; on `feature` the person runs
+    `goalfile new … --activate` and commits the goal before the agent starts."""
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main")
+    (root / "README").write_text("readme\n", encoding="utf-8")
+    commit(root, "init")
+    git(root, "checkout", "-q", "-b", "feature")
+    ok(
+        root,
+        "new",
+        "auth",
+        "the auth suite passes",
+        "--check",
+        "test -f auth-works",
+        "--expected",
+        "exit 0",
+        "--non-goal",
+        "tests/ stays unchanged",
+        "--activate",
+    )
+    git(root, "commit", "-q", "-m", "goal: auth", PATH)
+    return root
+
+
+def strip_and_weaken(repo: Path) -> None:
+    """The agent's edit (H5): a weaker check, the ledger emptied, back to an unpinned draft."""
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("test -f auth-works", "test -f README || true")
+    text = re.sub(r"(## Iterations\n).*?(\n## Lessons)", r"\1\2", text, flags=re.S)
+    text = text.replace("status: active", "status: draft", 1)
+    text = re.sub(r"\ncontract: sha256:[0-9a-f]+", "", text, count=1)
+    path.write_text(text, encoding="utf-8")
+
+
+# --- the agent rewrites what was committed on the branch ----------------------------------
+
+
+def test_a_first_approval_replaced_on_the_branch_is_reported(repo: Path) -> None:
+    """H5: the person's committed approval replaced by the agent's own `activate` of a weaker
+    check. It was clean before (the goal was audited as it is); now the first committed
+    version stands for the base."""
+    first = git(repo, "rev-parse", "--short=12", "HEAD").strip()
+    strip_and_weaken(repo)
+    ok(repo, "activate", PATH)
+    ok(repo, "verify", PATH)
+    commit(repo, "work")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 1, item
+    found = codes(item)
+    assert "contract-change-unapproved" in found
+    assert {"entry-rewritten", "entry-deleted"} & set(found)
+    replaced = [f for f in item["findings"] if f["code"] in ("entry-rewritten", "entry-deleted")]  # type: ignore[union-attr]
+    assert any("first approval is now another entry" in f["message"] for f in replaced)
+    assert item["since"] == first
+    changes = item["contract_changes"]
+    assert isinstance(changes, list) and changes[0]["recorded_by"] is None
+    # what the person approved and what the file claims now are both in the report
+    text = goalfile(repo, "audit", "--against", BASE).stdout
+    assert "test -f auth-works" in text and "approved: C1 `test -f README || true`" in text
+
+
+def test_an_entry_committed_once_and_deleted_later_is_reported(repo: Path) -> None:
+    """The walk covers every commit of the goal, not only the first version: a verify entry
+    committed after the first version and removed in a later commit is in neither the first
+    version nor the working copy."""
+    (repo / "auth-works").write_text("", encoding="utf-8")
+    ok(repo, "verify", PATH)
+    second = commit(repo, "verified")
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    heads = [m.start() for m in re.finditer(r"^### Iteration ", text, flags=re.M)]
+    assert len(heads) == 2, text  # the approval, then the verify entry
+    text = text[: heads[1]] + text[text.index("## Lessons") :]
+    path.write_text(text.replace("status: met", "status: active", 1), encoding="utf-8")
+    third = commit(repo, "tidy the ledger")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 1, item
+    deleted = [f for f in item["findings"] if f["code"] == "entry-deleted"]  # type: ignore[union-attr]
+    assert deleted, item
+    assert second in deleted[0]["message"] or second in deleted[0]["hint"], deleted
+    assert f"in commit {third}" in deleted[0]["message"], deleted
+
+
+# --- what a person and an honest agent do stays clean -------------------------------------
+
+
+def test_verify_entries_appended_over_several_commits_are_clean(repo: Path) -> None:
+    first = git(repo, "rev-parse", "--short=12", "HEAD").strip()
+    for _ in range(2):  # a third identical unmet run would block the goal (stall_limit)
+        ok_or_unmet = goalfile(repo, "verify", PATH)
+        assert ok_or_unmet.returncode == 1, ok_or_unmet.stderr  # unmet: nothing written yet
+        commit(repo, "try")
+    (repo / "auth-works").write_text("", encoding="utf-8")
+    ok(repo, "verify", PATH)
+    commit(repo, "done")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 0, item
+    assert item["since"] == first
+    assert len(item["new_entries"]) == 3  # type: ignore[arg-type]
+    notes = item["notes"]
+    assert isinstance(notes, list)
+    assert "3 later commits" in notes[0] and "approved: C1 `test -f auth-works`" in notes[0]
+
+
+def test_a_persons_reapproval_on_the_branch_is_clean_and_listed(repo: Path) -> None:
+    path = repo / PATH
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(
+            "`test -f auth-works` | exit 0", "`test -s auth-works` | exit 0"
+        ),
+        encoding="utf-8",
+    )
+    ok(repo, "activate", "--reapprove", PATH, "--reason", "the file must not be empty")
+    commit(repo, "goal: auth, the check re-approved")
+    (repo / "auth-works").write_text("yes\n", encoding="utf-8")
+    ok(repo, "verify", PATH)
+    commit(repo, "done")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 0, item
+    (change,) = item["contract_changes"]  # type: ignore[misc]
+    assert change["recorded_by"] and change["reason"] == "the file must not be empty"
+
+
+def test_a_merge_of_main_into_the_branch_is_clean(repo: Path) -> None:
+    ok_or_unmet = goalfile(repo, "verify", PATH)
+    assert ok_or_unmet.returncode == 1
+    commit(repo, "try")
+    git(repo, "checkout", "-q", "main")
+    (repo / "other.txt").write_text("from main\n", encoding="utf-8")
+    commit(repo, "main moves on")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "merge", "-q", "--no-edit", "main")
+    (repo / "auth-works").write_text("", encoding="utf-8")
+    ok(repo, "verify", PATH)
+    commit(repo, "done")
+    rc, document = audit(repo)
+    assert rc == 0, only_file(document)
+
+
+def test_a_goal_moved_with_git_mv_is_followed_and_clean(repo: Path) -> None:
+    first = git(repo, "rev-parse", "--short=12", "HEAD").strip()
+    goalfile(repo, "verify", PATH)
+    commit(repo, "try")
+    git(repo, "mv", PATH, "goals/login.md")
+    commit(repo, "rename the goal")
+    (repo / "auth-works").write_text("", encoding="utf-8")
+    ok(repo, "verify", "goals/login.md")
+    commit(repo, "done")
+    rc, document = audit(repo, "goals/login.md")
+    item = only_file(document)
+    assert rc == 0, item
+    assert item["since"] == first  # the rename was followed back to the person's commit
+
+
+def test_a_goal_never_committed_is_audited_as_it_is(repo: Path) -> None:
+    ok(
+        repo,
+        "new",
+        "docs",
+        "the docs build",
+        "--check",
+        "test -f docs-built",
+        "--expected",
+        "exit 0",
+        "--activate",
+    )
+    rc, document = audit(repo, "goals/docs.md")
+    item = only_file(document)
+    assert rc == 0, item
+    assert item["since"] is None
+    notes = item["notes"]
+    assert isinstance(notes, list)
+    assert "no earlier ledger" in notes[0] and "approved: C1 `test -f docs-built`" in notes[0]
