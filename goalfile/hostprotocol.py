@@ -50,11 +50,16 @@ def detect_agent(given: HostAgent | None, hook_event_name: str | None) -> HostAg
 
 
 def block_answer(agent: HostAgent, reason: str) -> dict[str, object]:
-    return {"decision": "block", "reason": reason}
+    """The reason's control characters as visible escapes: the host shows it (goalfile.termsafe)."""
+    from goalfile.termsafe import escape
+
+    return {"decision": "block", "reason": escape(reason)}
 
 
 def allow_answer(agent: HostAgent, message: str | None) -> dict[str, object] | None:
     """``None`` means print nothing (Claude Code); the others want a JSON object."""
     if message:
-        return {"systemMessage": message}
+        from goalfile.termsafe import escape
+
+        return {"systemMessage": escape(message)}
     return None if agent is HostAgent.CLAUDE else {}

@@ -62,6 +62,9 @@ def _tolerant_output() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+    from goalfile.termsafe import wrap_standard_streams
+
+    wrap_standard_streams()  # text from a goal file never drives the terminal
 
 
 def boundary(func: F) -> F:

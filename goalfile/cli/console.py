@@ -21,6 +21,7 @@ from goalfile.commands.checking import Tails
 from goalfile.explain import why_line
 from goalfile.ledger import clean_line
 from goalfile.model import Criterion, RowResult
+from goalfile.termsafe import raw_write
 
 STILL_RUNNING_EVERY = 30.0  # seconds between "still running" lines when piped
 COMMAND_WIDTH = 48  # characters of a command the ticker shows
@@ -135,17 +136,24 @@ class Console:
         return f"  {self._place(row)} {row.id} {shorten(row.check)} … {elapsed:.1f}s"
 
     def _draw(self, text: str) -> None:
+        # the cursor moves are goalfile's own, written as they are; the text (a command from
+        # the goal file) is escaped like everything printed (goalfile.termsafe)
         if self.escapes:
-            self.out.write(f"\r\x1b[K{text}")
+            raw_write(self.out, "\r\x1b[K")
+            self.out.write(text)
         else:  # a carriage return and spaces over what was there: no escape code
-            self.out.write("\r" + text.ljust(self._drawn))
+            raw_write(self.out, "\r")
+            self.out.write(text.ljust(self._drawn))
         self._drawn = len(text)
         self.out.flush()
 
     def _erase(self) -> None:
         if not self.live or not self._drawn:
             return
-        self.out.write("\r\x1b[K" if self.escapes else "\r" + " " * self._drawn + "\r")
+        if self.escapes:
+            raw_write(self.out, "\r\x1b[K")
+        else:
+            raw_write(self.out, "\r" + " " * self._drawn + "\r")
         self._drawn = 0
 
     def _line(self, text: str) -> None:

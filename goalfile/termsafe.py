@@ -1,0 +1,80 @@
+"""What goalfile prints is text, never a terminal's instructions.
+
+A goal file, a check's output and a transcript are written by the agent; goalfile prints
+their text (a non-goal in `activate`'s listing, a criterion in `status`, evidence, lint's
+messages). A control character in it drives the person's terminal: a carriage return or a
+backspace writes over what was printed, ``ESC 7``/``ESC 8`` and ``ESC M`` move the cursor
+back up over the listing of what is being approved, ``ESC ]52`` writes the clipboard, and the
+bidirectional overrides reorder what is shown. So each of them is written as a visible escape,
+``\\u001b``, ``\\u202e`` (a JSON string reads that escape as the same character, so a JSON
+document printed through here means what it meant).
+
+Every command's standard output and error are wrapped in :class:`SafeStream`
+(:func:`goalfile.cli.base.boundary`); goalfile's own colours pass as they are, and the
+progress display writes its cursor moves with :meth:`SafeStream.raw_write`. A Stop hook's
+reason and message are escaped with :func:`escape` before they are put in the host's JSON,
+which would otherwise carry them to the host's screen decoded."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TextIO
+
+_UNSAFE = (
+    "\x00-\x08\x0b-\x1f\x7f-\x9f"  # control characters, but tab and line feed
+    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks and overrides
+)
+_CHAR = re.compile(f"[{_UNSAFE}]")
+# the colours goalfile's progress display writes around a verdict, then any unsafe character
+_STREAM = re.compile(f"(\x1b\\[(?:3[1235]|0)m)|[{_UNSAFE}]")
+
+
+def _escaped(char: str) -> str:
+    return f"\\u{ord(char):04x}"
+
+
+def escape(text: str) -> str:
+    """``text`` with each control character and bidirectional control as a visible escape."""
+    return _CHAR.sub(lambda found: _escaped(found.group()), text)
+
+
+def _stream_escape(found: re.Match[str]) -> str:
+    return found.group(1) or _escaped(found.group())
+
+
+class SafeStream:
+    """A text stream that writes what it is given through :func:`escape` (goalfile's own
+    colours kept), and everything else it is asked for from the stream it wraps."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.wrapped = stream
+
+    def write(self, text: str) -> int:
+        self.wrapped.write(_STREAM.sub(_stream_escape, text))  # bytes: TypeError, as a text stream
+        return len(text)
+
+    def raw_write(self, text: str) -> int:
+        """Write goalfile's own cursor movement (the progress display's line redraw)."""
+        return self.wrapped.write(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.wrapped, name)
+
+
+def wrap_standard_streams() -> None:
+    """Wrap ``sys.stdout`` and ``sys.stderr`` (once; a closed one stays None)."""
+    import sys
+
+    if sys.stdout is not None and not isinstance(sys.stdout, SafeStream):
+        sys.stdout = SafeStream(sys.stdout)
+    if sys.stderr is not None and not isinstance(sys.stderr, SafeStream):
+        sys.stderr = SafeStream(sys.stderr)
+
+
+def raw_write(stream: TextIO, text: str) -> None:
+    """``text`` written as it is, on a :class:`SafeStream` or any other stream."""
+    getattr(stream, "raw_write", stream.write)(text)

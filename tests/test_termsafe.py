@@ -1,0 +1,79 @@
+"""Text from a goal file never drives the person's terminal. A non-goal holding ESC 7,
+backspaces and ESC M climbed back over `activate`'s listing and showed `C1: pytest -q` where the
+check being approved was `sh -c "echo 2 failed; exit 1" || true`; a criterion made `status`
+show `g: met` for an unmet goal and wrote the clipboard (OSC 52). Every control character and
+bidirectional control goalfile prints is now a visible escape (goalfile.termsafe), in text
+output, in a Stop hook's reason, and in JSON, whose strings read it back as the same text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_git_repo, run_goalfile
+
+ESC, BS = "\x1b", "\x08"
+CLIMB = f"{ESC}7{BS * 12}{ESC}M  C1: `pytest -q` \u2192 exit 0{ESC}8{BS * 12}  non-goal: tests/"
+CLIPBOARD = f"{ESC}]52;c;ZWNobyBwd25lZAo={ESC}\\"
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return make_git_repo(tmp_path / "repo")
+
+
+def new(repo: Path, *extra: str, check: str = 'sh -c "echo 2 failed; exit 1" || true') -> None:
+    done = run_goalfile(
+        "new", "g", "tests pass", "--check", check,
+        "--expected", "exit 0", "--non-goal", "NG", *extra, cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def edit(repo: Path, old: str, new_text: str) -> None:
+    path = repo / "goals" / "g.md"
+    text = path.read_text(encoding="utf-8")
+    assert old in text, text
+    path.write_text(text.replace(old, new_text, 1), encoding="utf-8")
+
+
+def test_a_non_goal_cannot_write_over_the_listing_of_what_is_approved(repo: Path) -> None:
+    new(repo)
+    edit(repo, "- NG", f"- {CLIMB}")
+    done = run_goalfile("activate", "goals/g.md", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr
+    assert not RAW.search(said), repr(said)
+    assert '  C1: `sh -c "echo 2 failed; exit 1" || true` \u2192 exit 0' in said, said
+    assert "non-goal: \\u001b7\\u0008" in said and "\\u001bM C1: `pytest -q`" in said, said
+
+
+def test_status_shows_a_criterion_as_text_and_json_reads_back_the_same(repo: Path) -> None:
+    new(repo, "--activate", check="false")
+    assert run_goalfile("verify", "goals/g.md", cwd=repo).returncode == 1
+    crit = f"{ESC}7{ESC}M{ESC}M{ESC}Mg: met{ESC}8 ok \u202eok\u009b{CLIPBOARD}"
+    edit(repo, "| C1 | `false` |", f"| C1 | {crit} |")
+    edit(repo, "# Goal: tests pass", f"# Goal: tests pass {crit}")
+    done = run_goalfile("status", "goals/g.md", cwd=repo)
+    said = done.stdout + done.stderr
+    assert not RAW.search(said), repr(said)
+    assert "g: active" in said and "\\u001b]52;c;" in said and "\\u202eok\\u009b" in said, said
+    as_json = run_goalfile("status", "--json", "goals/g.md", cwd=repo)
+    assert not RAW.search(as_json.stdout), repr(as_json.stdout)
+    [goal] = json.loads(as_json.stdout)["goals"]
+    assert goal["end_state"] == f"tests pass {crit}", goal  # the same text, read back
+
+
+def test_a_stop_hooks_reason_carries_no_control_character_to_the_host(repo: Path) -> None:
+    new(repo, "--activate", check="printf 'unmet\\010\\010\\010\\010\\010met'; exit 1")
+    stop = {"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop"}
+    done = run_goalfile("hook", "stop", "--agent", "codex", cwd=repo, input=json.dumps(stop))
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block", answer
+    assert not RAW.search(answer["reason"]), repr(answer["reason"])
+    assert "unmet\\u0008\\u0008" in answer["reason"], answer["reason"]
