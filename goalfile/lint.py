@@ -793,8 +793,7 @@ def _unseen_finding(
                 "or made from an escape"
             )
     elif invisible:
-        char = ord(invisible[0])
-        escape = f"\\u{char:04x}" if char <= 0xFFFF else f"\\U{char:08x}"
+        escape = _escape(invisible[0])
         how = (
             f"if the command needs it, make it from an escape (`$'{escape}'` in bash)"
             if name == "check"
@@ -803,12 +802,22 @@ def _unseen_finding(
         )
         hint = f"delete the character; {how}"
     else:
-        hint = "retype the word in one script" + (
-            "; to find such a word in output on purpose, write the letter as an escape in a "
-            "pattern (`stdout matches /\\u0415RROR/`)"
-            if name == "expected"
-            else ""
-        )
+        alike = next(u for u in found if not u.invisible and not u.composed)
+        escaped = "".join(c if c.isascii() else _escape(c) for c in alike.text)
+        if alike.reads:
+            hint = f"retype `{alike.text}` as the ASCII `{alike.reads}` it reads as"
+        else:
+            hint = f"retype the word `{alike.text}` in one script"
+        if name == "expected":
+            hint += (
+                f"; to find `{alike.text}` in output as it is written, write it with escapes "
+                f"in a pattern (`stdout matches /{escaped}/`)"
+            )
+        elif name == "check":
+            hint += (
+                "; if the command needs it as it is written, make it from escapes "
+                f"(`$'{escaped}'` in bash)"
+            )
     return Finding(
         severity=Severity.ERROR,
         line=row.line,
@@ -818,6 +827,12 @@ def _unseen_finding(
         f"{'; '.join(whats)}",
         hint=hint,
     )
+
+
+def _escape(char: str) -> str:
+    """``\\u200b``: the character as an escape that Python patterns and bash's ``$'...'`` read."""
+    code = ord(char)
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def _column_of(goal: Goal, row: Criterion, text: str) -> int | None:

@@ -14,15 +14,19 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   the unassigned U+2065 or U+E0FFF, all drawn as nothing), an unassigned (Cn), private-use
   (Co) or surrogate (Cs) code point, or one of a few others that show as nothing
   (:data:`_BLANKS`: the Braille blank, the Khitan filler);
-* a **look-alike word** is a word (a run of letters and digits) that mixes Latin letters
-  with Cyrillic or Greek ones, where the letters of the script it has fewer of look like
-  letters of the other: a Cyrillic or Greek letter that looks like a Latin one in a mostly
-  Latin word (``ЕRROR``, ``ЕRR0R``), a Latin letter that looks like a Cyrillic or Greek one
-  in a mostly Cyrillic or Greek word (``Привeт``); and a word that holds an ASCII letter or
-  digit and a character that Unicode's compatibility mapping turns into ASCII letters or
-  digits drawn alike (fullwidth ``Ｅ`` and ``１``, mathematical ``𝖤``, the ligature ``ﬁ``,
-  the Roman numeral ``Ⅻ``; not ``²`` or ``ⓐ``). A whole word in Cyrillic or Greek is never
-  reported, nor a word whose other-script letters look like no Latin one (``Δt``);
+* a **look-alike** is a character outside ASCII that Unicode's confusables (UTS #39: its
+  skeleton, :mod:`goalfile.confusables`) or its compatibility mapping (fullwidth ``Ｅ``,
+  mathematical ``𝖤``, the ligature ``ﬁ``) draw like ASCII: Cyrillic ``Е``, Lisu ``ꓡ``,
+  Latin ``ǀ`` (a click letter) and ``ɡ``, the curly ``’``. A **look-alike word** (a run of
+  letters and digits) is one that holds ASCII letters or digits and a look-alike
+  (``FAIꓡED``, ``Тrасеbаск``, ``ЕRR0R``); one whose ASCII letters are fewer than its other
+  letters and look like letters of their script (``Привeт``); and one written only in
+  look-alikes (``ꓰꓣꓣꓳꓣ``, ``ΕΡΡΟΡ``) unless a real word of its script (one with a letter that
+  looks like no ASCII, ``ошибка``) stands in the same phrase. A look-alike that is not a letter
+  or digit (``’``, ``–``, ``×``) is reported unless it stands next to a letter outside ASCII
+  (with ``punctuation``: a command) or in a phrase with a word outside ASCII (``Fehler –
+  Größe``). A word in another script is not reported (``Привет``, ``Σφάλμα``), nor letters of
+  living alphabets that Unicode lists but a reader sees as themselves (:data:`_OWN_LETTERS`);
 * a **composed look-alike** is a character that Unicode's canonical composition (NFC) writes
   otherwise: a letter followed by a combining mark that composes with it (``e`` + U+0301 shows
   as ``é`` and is not U+00E9: file names are bytes, so ``données`` spelled so names another
@@ -36,6 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _IGNORABLE = (
@@ -56,17 +61,15 @@ _UNSEEN_CATEGORIES = frozenset(("Cf", "Zl", "Zp", "Zs", "Cc", "Cn", "Co", "Cs"))
 """Format characters, separators, spaces, controls, and unassigned (Cn), private-use (Co) and
 surrogate (Cs) code points, which a renderer shows as nothing, a box or a font's own glyph."""
 
-# Cyrillic and Greek letters that look like a Latin letter in common fonts.
-_LOOKS_LATIN = frozenset(
-    "АВЕЅІЈКМНОРСТХУаеорсухіјѕԁԛԝһӏѵҮ"  # Cyrillic
-    "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧονριϲϳ"  # Greek
-)
-# Latin letters that look like a Cyrillic or Greek letter.
-_LOOKS_CYRILLIC = frozenset("ABCEHKMOPTXYaceopxyijsSIJ")
-_LOOKS_GREEK = frozenset("ABEHIKMNOPTXYZovpi")
+_OWN_LETTERS = frozenset("\u00c6\u00e6\u0152\u0153\u0131")
+"""Letters of living alphabets that Unicode's confusables map to ASCII but that a reader sees as
+themselves: the ligatures Æ æ Œ œ (French, Danish, Norwegian: one letter where ``ae`` is two)
+and the dotless ı of Turkish and Azerbaijani."""
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: `ЕRR0R` is one word, `a_Б` two
-_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+_BREAK = re.compile(r"[\"#$%&()*+/;<=>@\[\\\]^_`{|}~]")
+"""ASCII punctuation that ends a phrase (a quoted text, a pattern's alternative, a clause): not
+the space, ``,``, ``.``, ``:``, ``!``, ``?``, ``'`` or ``-`` that sentences hold."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -78,6 +81,7 @@ class Unseen:
     what: str  # "U+200B ZERO WIDTH SPACE" or "the word `ЕRROR` mixes ... (Е is U+0415 ...)"
     invisible: bool  # an invisible character, else a look-alike word or character
     composed: str = ""  # what a composed look-alike shows as, written as one character
+    reads: str = ""  # the ASCII a look-alike word or character reads as, when there is one
 
 
 _UNNAMED = {"Cc": "(control)", "Cn": "(unassigned)", "Co": "(private use)", "Cs": "(surrogate)"}
@@ -107,7 +111,8 @@ def shown(text: str) -> str:
 
 def find(text: str, *, words: bool = True, punctuation: bool = False) -> list[Unseen]:
     """Every invisible character of ``text``, then every composed look-alike (with
-    ``punctuation``, fullwidth punctuation too), then (with ``words``) every look-alike word."""
+    ``punctuation``, fullwidth punctuation too), then (with ``words``) every look-alike word
+    and every look-alike that is not a letter or digit."""
     if text.isascii() and text.isprintable():
         return []
     found = [
@@ -117,18 +122,8 @@ def find(text: str, *, words: bool = True, punctuation: bool = False) -> list[Un
     ]
     found.extend(_composed(text, punctuation=punctuation))
     if words:
-        for word in _WORD.finditer(text):
-            odd = _odd_letters(word.group())
-            if odd:
-                letters = "look-alike letters: " + ", ".join(f"{c} is {describe(c)}" for c in odd)
-                found.append(
-                    Unseen(
-                        offset=word.start(),
-                        text=word.group(),
-                        what=f"the word `{word.group()}`, which mixes {letters}",
-                        invisible=False,
-                    )
-                )
+        found.extend(_look_alike_words(text))
+        found.extend(_look_alike_marks(text, punctuation=punctuation))
     return found
 
 
@@ -166,7 +161,7 @@ def _in_words(text: str, i: int) -> bool:
     """Whether the character at ``i`` stands next to a letter outside ASCII (``完了：`` is
     Japanese written as it is written, not an operator in disguise)."""
     around = text[max(i - 1, 0) : i] + text[i + 1 : i + 2]
-    return any(c.isalpha() and not c.isascii() for c in around)
+    return any(c.isalpha() and not c.isascii() and not reads_as(c) for c in around)
 
 
 def _punctuation_form(char: str) -> bool:
@@ -191,29 +186,157 @@ def _poses_as_ascii(char: str) -> bool:
     return folded.isascii() and folded.isalnum()
 
 
+_SHELL_MARKS = frozenset("'\"`;|&<>()$\\")
+"""What a look-alike in a command must not read as, whatever stands next to it: a quote or an
+operator (``echo données’ ; exit 0 données’`` shows the ``; exit 0`` quoted and runs it)."""
+
+_READS: dict[str, str] = {}
+_RESEMBLED: dict[str, frozenset[str]] = {}
+
+
+def reads_as(char: str) -> str:
+    """The ASCII that ``char`` is drawn like, or ``""``: its skeleton when that is ASCII
+    (:mod:`goalfile.confusables`, loaded at the first call), or the compatibility mapping of a
+    letter or digit drawn like ASCII ones. ASCII itself and :data:`_OWN_LETTERS` read as
+    themselves."""
+    if char.isascii() or char in _OWN_LETTERS:
+        return ""
+    if not _READS:
+        _load()
+    found = _READS.get(char, "")
+    if not found and _poses_as_ascii(char):
+        found = unicodedata.normalize("NFKC", char)
+    if not found:
+        name = unicodedata.name(char, "")
+        if name.startswith("LATIN LETTER SMALL CAPITAL ") and len(name) == 28:
+            found = name[-1]  # ʟ, ᴀ, ʀ: capitals drawn at a small letter's height
+    return found
+
+
+def _load() -> None:
+    from goalfile.confusables import BY_SKELETON
+
+    resembled: dict[str, set[str]] = {}
+    for skeleton, chars in BY_SKELETON.items():
+        for char in chars:
+            _READS[char] = skeleton
+            if len(skeleton) == 1 and char.isalpha() and char not in _OWN_LETTERS:
+                resembled.setdefault(skeleton, set()).add(_script(char))
+    _RESEMBLED.update((k, frozenset(v)) for k, v in resembled.items())
+
+
 def _script(char: str) -> str:
-    name = unicodedata.name(char, "")
-    first = name.split(" ", 1)[0]
-    return first if first in _SCRIPTS else ""
+    """The first word of the character's name: ``CYRILLIC``, ``LISU``, ``LATIN``,
+    ``MATHEMATICAL``... (close enough to its script for telling a phrase's words apart)."""
+    return unicodedata.name(char, "?").split(" ", 1)[0]
 
 
-def _odd_letters(word: str) -> list[str]:
-    """The letters that make ``word`` a look-alike word (empty when it is not one)."""
-    if word.isascii():
-        return []
-    if any(c.isascii() and c.isalnum() for c in word):
-        compat = [c for c in word if not c.isascii() and _poses_as_ascii(c)]
-        if compat:
-            return compat
-    scripts = [(c, _script(c)) for c in word if c.isalpha()]
-    latin = [c for c, s in scripts if s == "LATIN"]
-    other = [(c, s) for c, s in scripts if s in ("CYRILLIC", "GREEK")]
-    if not latin or not other:
-        return []
-    if len(latin) >= len(other):  # mostly Latin: a Cyrillic or Greek letter posing as one
-        return [c for c, _ in other if c in _LOOKS_LATIN]
-    main = {s for _, s in other}  # mostly Cyrillic or Greek: a Latin letter posing as one
-    looks = (_LOOKS_CYRILLIC if "CYRILLIC" in main else frozenset()) | (
-        _LOOKS_GREEK if "GREEK" in main else frozenset()
-    )
-    return [c for c in latin if c in looks]
+def _shown_ascii(char: str, skeleton: str, capitals: bool) -> str:
+    """What a reader takes ``char`` for: its skeleton, with the skeleton's stand-ins for
+    glyphs that several ASCII characters share told apart (``l`` for ``I`` among capitals,
+    ``O`` for a digit ``0``, ``rn`` for ``m``)."""
+    if len(skeleton) == 1 and "SMALL CAPITAL" in unicodedata.name(char, ""):
+        return skeleton.upper() if capitals else skeleton.lower()
+    if skeleton == "l" and (capitals or char.isupper()):
+        return "I"
+    if skeleton == "O" and char.isdigit():
+        return "0"
+    return {"rn": "m", "''": '"'}.get(skeleton, skeleton)
+
+
+def _look_alike_words(text: str) -> list[Unseen]:
+    found = []
+    for match in _WORD.finditer(text):
+        word = match.group()
+        if word.isascii():
+            continue
+        other = [c for c in word if not c.isascii()]
+        plain = [c for c in word if c.isascii()]
+        posing = {c: reads_as(c) for c in other if reads_as(c)}
+        letters = [c for c in word if c.isalpha()]
+        capitals = sum(c.isupper() for c in letters) * 2 > len(letters)
+        reads = "".join(_shown_ascii(c, posing[c], capitals) if c in posing else c for c in word)
+        scripts = [_script(c) for c in other if c.isalpha()]
+        mostly_other = len([c for c in plain if c.isalpha()]) < len(scripts)
+        if plain and mostly_other and (posing or _resemble(plain, set(scripts))):
+            main = max(set(scripts), key=scripts.count).capitalize()
+            odd = _listed(f"{c} is {describe(c)}" for c in dict.fromkeys(plain))
+            what = f"the word `{word}`, in {main} letters but for ASCII ones: {odd}"
+            reads = reads if reads.isascii() else ""
+        elif plain and posing:
+            odd = _listed(
+                f"{c} is {describe(c)}, which looks like {_shown_ascii(c, r, capitals)}"
+                for c, r in posing.items()
+            )
+            what = f"the word `{word}`, which reads as `{reads}` but mixes ASCII letters with "
+            what += f"look-alikes: {odd}"
+        elif not plain and len(posing) == len(set(other)) and not _in_phrase(text, match.start()):
+            odd = _listed(f"{c} is {describe(c)}" for c in posing)
+            what = f"the word `{word}`, which reads as `{reads}` and is written only in "
+            what += f"look-alikes: {odd}"
+        else:
+            continue
+        found.append(
+            Unseen(offset=match.start(), text=word, what=what, invisible=False, reads=reads)
+        )
+    return found
+
+
+def _resemble(plain: list[str], scripts: set[str]) -> bool:
+    """Whether an ASCII letter of ``plain`` looks like a letter of one of ``scripts``."""
+    return any(_RESEMBLED.get(c, frozenset()) & scripts for c in plain if c.isalpha())
+
+
+def _listed(items: Iterable[str]) -> str:
+    """The first three, then how many more."""
+    shown = list(items)
+    more = f", and {len(shown) - 3} more" if len(shown) > 3 else ""
+    return ", ".join(shown[:3]) + more
+
+
+def _in_phrase(text: str, offset: int) -> bool:
+    """Whether a real word of each script of the word at ``offset`` (one with a letter or digit
+    that is no look-alike) stands in the phrase around it (:data:`_BREAK` ends a phrase): the
+    Russian ``с`` in ``Тест с ошибкой`` is Russian, ``ЕХРЕСТ`` alone reads as ``EXPECT``."""
+    word = _WORD.match(text, offset)
+    scripts = {_script(c) for c in word.group()} if word else set()
+    return scripts <= _real_scripts(_phrase(text, offset))
+
+
+def _phrase(text: str, offset: int) -> str:
+    before = [m.end() for m in _BREAK.finditer(text, 0, offset)]
+    after = _BREAK.search(text, offset)
+    return text[before[-1] if before else 0 : after.start() if after else len(text)]
+
+
+def _real_scripts(phrase: str) -> set[str]:
+    return {
+        _script(c)
+        for c in phrase
+        if not c.isascii() and c.isalnum() and not reads_as(c) and not is_invisible(c)
+    }
+
+
+def _look_alike_marks(text: str, *, punctuation: bool) -> list[Unseen]:
+    """Look-alikes that are neither letters nor digits (``’``, ``–``, ``×``, ``꞉``), but those
+    that belong to text in another script: in a command (``punctuation``), one next to a letter
+    outside ASCII that reads as no quote or operator; elsewhere, one in a phrase with a real
+    word outside ASCII (``l’opération``, ``Fehler – Größe``)."""
+    found = []
+    for i, char in enumerate(text):
+        if char.isascii() or char.isalnum() or is_invisible(char):
+            continue
+        if punctuation and _punctuation_form(char):
+            continue  # a composed look-alike (``_composed``)
+        reads = reads_as(char)
+        if not reads or unicodedata.normalize("NFC", char) != char:
+            continue
+        if punctuation:  # a command: quotes and operators always, others away from words
+            if not _SHELL_MARKS.intersection(reads) and _in_words(text, i):
+                continue
+        elif _real_scripts(_phrase(text, i)):
+            continue
+        shows = _shown_ascii(char, reads, False)
+        what = f"{describe(char)}, which looks like {shows}"
+        found.append(Unseen(offset=i, text=char, what=what, invisible=False, reads=shows))
+    return found

@@ -95,6 +95,8 @@ FRONTMATTER_CWD = {
     "../te\u00a0sts": "U+00A0 NO-BREAK SPACE",
     f"../{DECOMPOSED}": "U+0301 COMBINING ACUTE ACCENT",
     "..\uff0ftests": "U+FF0F FULLWIDTH SOLIDUS",
+    "../t\u0585sts": "U+0585 ARMENIAN SMALL LETTER OH",  # reads as ../tosts
+    "../\ua4e2rc": "U+A4E2 LISU LETTER SA",  # reads as ../Src
 }
 
 

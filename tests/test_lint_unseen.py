@@ -223,10 +223,129 @@ def test_a_word_of_look_alike_letters_in_a_text_or_a_check_is_reported(repo: Pat
         assert letter in report, word
 
 
+# round 9: words a reader reads as ASCII, in letters of any script Unicode's confusables name
+ANY_SCRIPT = {
+    "FAI\ua4e1ED": ("FAILED", "U+A4E1 LISU LETTER LA, which looks like L"),
+    "\u13f4UILD": ("BUILD", "U+13F4 CHEROKEE LETTER YV, which looks like B"),
+    "c\u0585de": ("code", "U+0585 ARMENIAN SMALL LETTER OH, which looks like o"),
+    "\u2c9eK": ("OK", "U+2C9E COPTIC CAPITAL LETTER O, which looks like O"),
+    "FA\u01c0LED": ("FAILED", "U+01C0 LATIN LETTER DENTAL CLICK, which looks like I"),
+    "warnin\u0261": ("warning", "U+0261 LATIN SMALL LETTER SCRIPT G, which looks like g"),
+    "\u0251ssert": ("assert", "U+0251 LATIN SMALL LETTER ALPHA, which looks like a"),
+    "Err\u1d0fr": ("Error", "U+1D0F LATIN LETTER SMALL CAPITAL O, which looks like o"),
+    "FAI\u029fED": ("FAILED", "U+029F LATIN LETTER SMALL CAPITAL L, which looks like L"),
+    # mostly Cyrillic, with Latin r, b (t, n) that have no Cyrillic twin
+    "\u0422r\u0430\u0441\u0435b\u0430\u0441\u043a": ("Traceback", "in Cyrillic letters but"),
+    "\u0415\u0445\u0441\u0435\u0440t\u0456\u043en": ("Exception", "in Cyrillic letters but"),
+}
+
+
+def test_a_word_with_look_alike_letters_of_any_script_is_refused(repo: Path) -> None:
+    # each reads as `lacks "FAILED"` ... and never fails on the word the check prints
+    printed = " ".join(dict.fromkeys(ascii for ascii, _ in ANY_SCRIPT.values()))
+    rows = [
+        f'| C{n} | c | `echo {printed}` | exit 0; stdout lacks "{word}" | |'
+        for n, word in enumerate(ANY_SCRIPT, start=1)
+    ]
+    rows.append("| C12 | c | `sh \ua4e2cripts/check.sh` | exit 0 | |")  # reads Scripts
+    path = draft(repo, "\n".join(rows))
+    report = refused_everywhere(
+        repo,
+        path,
+        f"goals/g.md:16:{44 + len(printed)}: error: C1: the expected `exit 0; stdout lacks "
+        '"FAI\ua4e1ED"` is not what it shows: it holds the word `FAI\ua4e1ED`, which reads as '
+        "`FAILED` but mixes ASCII letters with look-alikes: \ua4e1 is U+A4E1 LISU LETTER LA, "
+        "which looks like L",
+        "fix: retype `FAI\ua4e1ED` as the ASCII `FAILED` it reads as; to find `FAI\ua4e1ED` in "
+        "output as it is written, write it with escapes in a pattern "
+        "(`stdout matches /FAI\\ua4e1ED/`)",
+        "the word `\u0422r\u0430\u0441\u0435b\u0430\u0441\u043a`, in Cyrillic letters but "
+        "for ASCII ones: r is U+0072 LATIN SMALL LETTER R, b is U+0062 LATIN SMALL LETTER B",
+        "C12: the check `sh \ua4e2cripts/check.sh`",
+        "fix: retype `\ua4e2cripts` as the ASCII `Scripts` it reads as; if the command needs it "
+        "as it is written, make it from escapes (`$'\\ua4e2cripts'` in bash)",
+    )
+    for n, (word, (_, what)) in enumerate(ANY_SCRIPT.items(), start=1):
+        assert f"goals/g.md:{15 + n}:" in report and f"the word `{word}`" in report, word
+        assert what in report, (word, report)
+    # the fix the hints name: retype each word in ASCII; every row now fails on the output
+    text = path.read_text(encoding="utf-8").replace("status: active", "status: draft")
+    for word, (ascii, _) in ANY_SCRIPT.items():
+        text = text.replace(f'"{word}"', f'"{ascii}"')
+    text = text.replace("| C12 | c | `sh \ua4e2cripts/check.sh` | exit 0 | |\n", "")
+    path.write_text(text, encoding="utf-8")
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(ANY_SCRIPT) + 1))
+    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+
+
+WHOLE_WORDS = {
+    "\ua4f0\ua4e3\ua4e3\ua4f3\ua4e3": "ERROR",  # Lisu
+    "\u0415\u0425\u0420\u0415\u0421\u0422": "EXPECT",  # Cyrillic
+    "\u0395\u03a1\u03a1\u039f\u03a1": "EPPOP",  # Greek, as it reads (Ρ is a rho)
+    "\U0001d5a4\U0001d5b1\U0001d5b1\U0001d5ae\U0001d5b1": "ERROR",  # mathematical sans-serif
+}
+
+
+def test_a_word_written_only_in_look_alikes_is_refused_unless_real_words_surround_it(
+    repo: Path,
+) -> None:
+    (repo / "log").write_text("ERROR EXPECT EPPOP\n", encoding="utf-8")
+    rows = [
+        f'| C{n} | c | `cat log` | exit 0; stdout lacks "{word}" | |'
+        for n, word in enumerate(WHOLE_WORDS, start=1)
+    ]
+    path = draft(repo, "\n".join(rows))
+    report = refused_everywhere(
+        repo,
+        path,
+        "C1: the expected",
+        "the word `\ua4f0\ua4e3\ua4e3\ua4f3\ua4e3`, which reads as `ERROR` and is written "
+        "only in look-alikes: \ua4f0 is U+A4F0 LISU LETTER E",
+        "(`stdout matches /\\ua4f0\\ua4e3\\ua4e3\\ua4f3\\ua4e3/`)",
+    )
+    for n, (word, reads) in enumerate(WHOLE_WORDS.items(), start=1):
+        assert f"goals/g.md:{15 + n}:" in report, n
+        assert f"the word `{word}`, which reads as `{reads}`" in report, word
+    # the fix the hint names for a word meant as written: escapes in a pattern
+    text = path.read_text(encoding="utf-8").replace("status: active", "status: draft")
+    for word in WHOLE_WORDS:
+        escaped = "".join(
+            f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}" for c in word
+        )
+        text = text.replace(f'lacks "{word}"', f"matches /{escaped}/")
+    path.write_text(text, encoding="utf-8")
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)  # the log holds none of them as written
+    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(WHOLE_WORDS) + 1))
+    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+
+
+def test_typographic_punctuation_that_reads_as_ascii_is_refused(repo: Path) -> None:
+    # `lacks "can’t connect"` reads as `lacks "can't connect"`; in a command a curly quote
+    # reads as a quote the shell does not see
+    (repo / "log").write_text("can't connect\n", encoding="utf-8")
+    path = draft(
+        repo,
+        '| C1 | c | `cat log` | exit 0; stdout lacks "can\u2019t connect" | |\n'
+        "| C2 | c | `echo donn\u00e9\u2019 ; exit 0 donn\u00e9\u2019` | exit 0 | |\n",
+    )
+    refused_everywhere(
+        repo,
+        path,
+        'C1: the expected `exit 0; stdout lacks "can\u2019t connect"` is not what it shows: it '
+        "holds U+2019 RIGHT SINGLE QUOTATION MARK, which looks like '",
+        "fix: retype `\u2019` as the ASCII `'` it reads as",
+        "C2: the check",
+    )
+
+
 def test_words_of_one_script_are_not_reported(repo: Path) -> None:
     words = [
         "\u041f\u0440\u0438\u0432\u0435\u0442",  # Привет, all Cyrillic
-        "\u0395\u03a1\u03a1\u039f\u03a1",  # ΕΡΡΟΡ, all Greek (even if it looks Latin)
         "\u0394t=3",  # Δt: a Greek letter that looks like no Latin one
         "caf\u00e9",
         "na\u00efve",  # an accented letter typed as one character
@@ -240,10 +359,29 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
         "\u2713 done",
         "\u5b8c\u4e86\uff1a",  # 完了：, fullwidth punctuation written between CJK letters
         "\U0001f600",
+        # non-English text in real words (round 9: kept while whole look-alike words are not)
+        "\u043e\u0448\u0438\u0431\u043a\u0430",  # ошибка: о and а look Latin, ш and б do not
+        # Тест с ошибкой, Σφάλμα: ΑΡΧΕΙΟ: words of look-alikes only, in a phrase of real words
+        "\u0422\u0435\u0441\u0442 \u0441 \u043e\u0448\u0438\u0431\u043a\u043e\u0439",
+        "\u03a3\u03c6\u03ac\u03bb\u03bc\u03b1: \u0391\u03a1\u03a7\u0395\u0399\u039f",
+        "\u30a8\u30e9\u30fc\u304c\u767a\u751f",  # エラーが発生
+        "\u30ce\u30fc\u30c9",  # ノード: ノ alone would read as /
+        "donn\u00e9es",
+        "c\u0153ur \u00e6ble",  # œ and æ: letters of living alphabets
+        "bulunamad\u0131",  # Turkish dotless i
+        "\u2705 \U0001f389",
     ]
     rows = [
         f'| C{n} | c | `echo "{word}"` | exit 0; stdout contains "{word}" | |'
         for n, word in enumerate(words, start=1)
+    ]
+    # typographic punctuation in a phrase of another language, in an expected text (in a
+    # command a quote or dash that is not ASCII is refused: it may read as an operator)
+    prose = ["l\u2019op\u00e9ration", "Fehler \u2013 Gr\u00f6\u00dfe", "\u5b8c\u4e86\u2026"]
+    (repo / "prose.txt").write_text("\n".join(prose) + "\n", encoding="utf-8")
+    rows += [
+        f'| P{n} | c | `cat prose.txt` | exit 0; stdout contains "{text}" | |'
+        for n, text in enumerate(prose, start=1)
     ]
     draft(repo, "\n".join(rows))
     linted = run_goalfile("lint", GOAL, cwd=repo)
