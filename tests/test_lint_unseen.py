@@ -6,6 +6,7 @@ draws as markup while goalfile runs it as text."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,24 @@ def draft(repo: Path, rows: str) -> Path:
     path = repo / GOAL
     path.write_text(HEAD + rows.rstrip("\n") + "\n\n## Iterations\n", encoding="utf-8")
     return path
+
+
+def draft_lacks(repo: Path, check: str, words: Iterable[str], *more: str) -> Path:
+    """A draft whose row C1, C2... runs ``check`` and expects ``stdout lacks "WORD"`` of each
+    word in turn, then the rows ``more``."""
+    rows = [
+        f'| C{n} | c | `{check}` | exit 0; stdout lacks "{word}" | |'
+        for n, word in enumerate(words, start=1)
+    ]
+    return draft(repo, "\n".join([*rows, *more]))
+
+
+def verifies_all_unmet(repo: Path, count: int) -> None:
+    """activate, then verify: rows C1 to C``count`` are unmet (the fixed texts do fail)."""
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    unmet = ", ".join(f"C{n} unmet" for n in range(1, count + 1))
+    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
 
 
 def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
@@ -163,11 +182,7 @@ HIDDEN_CODE_POINTS = {
 def test_unassigned_ignorable_private_and_filler_code_points_are_invisible(repo: Path) -> None:
     # each shows as `lacks "FAILED"` ... and never fails on the word the check prints
     printed = "FAILED Traceback Error panic Warning Aborted"
-    rows = [
-        f'| C{n} | c | `echo {printed}` | exit 0; stdout lacks "{word}" | |'
-        for n, word in enumerate(HIDDEN_CODE_POINTS, start=1)
-    ]
-    path = draft(repo, "\n".join(rows))
+    path = draft_lacks(repo, f"echo {printed}", HIDDEN_CODE_POINTS)
     report = refused_everywhere(
         repo,
         path,
@@ -185,10 +200,7 @@ def test_unassigned_ignorable_private_and_filler_code_points_are_invisible(repo:
     for word in HIDDEN_CODE_POINTS:
         text = text.replace(word, "".join(c for c in word if c.isascii()))
     path.write_text(text, encoding="utf-8")
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    done = run_goalfile("verify", GOAL, cwd=repo)
-    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(HIDDEN_CODE_POINTS) + 1))
-    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+    verifies_all_unmet(repo, len(HIDDEN_CODE_POINTS))
 
 
 def test_an_entity_that_renders_an_invisible_character_is_reported(repo: Path) -> None:
@@ -243,12 +255,8 @@ ANY_SCRIPT = {
 def test_a_word_with_look_alike_letters_of_any_script_is_refused(repo: Path) -> None:
     # each reads as `lacks "FAILED"` ... and never fails on the word the check prints
     printed = " ".join(dict.fromkeys(ascii for ascii, _ in ANY_SCRIPT.values()))
-    rows = [
-        f'| C{n} | c | `echo {printed}` | exit 0; stdout lacks "{word}" | |'
-        for n, word in enumerate(ANY_SCRIPT, start=1)
-    ]
-    rows.append("| C12 | c | `sh \ua4e2cripts/check.sh` | exit 0 | |")  # reads Scripts
-    path = draft(repo, "\n".join(rows))
+    decoy = "| C12 | c | `sh \ua4e2cripts/check.sh` | exit 0 | |"  # reads Scripts
+    path = draft_lacks(repo, f"echo {printed}", ANY_SCRIPT, decoy)
     report = refused_everywhere(
         repo,
         path,
@@ -274,10 +282,7 @@ def test_a_word_with_look_alike_letters_of_any_script_is_refused(repo: Path) -> 
         text = text.replace(f'"{word}"', f'"{ascii}"')
     text = text.replace("| C12 | c | `sh \ua4e2cripts/check.sh` | exit 0 | |\n", "")
     path.write_text(text, encoding="utf-8")
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    done = run_goalfile("verify", GOAL, cwd=repo)
-    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(ANY_SCRIPT) + 1))
-    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+    verifies_all_unmet(repo, len(ANY_SCRIPT))
 
 
 WHOLE_WORDS = {
@@ -292,11 +297,7 @@ def test_a_word_written_only_in_look_alikes_is_refused_unless_real_words_surroun
     repo: Path,
 ) -> None:
     (repo / "log").write_text("ERROR EXPECT EPPOP\n", encoding="utf-8")
-    rows = [
-        f'| C{n} | c | `cat log` | exit 0; stdout lacks "{word}" | |'
-        for n, word in enumerate(WHOLE_WORDS, start=1)
-    ]
-    path = draft(repo, "\n".join(rows))
+    path = draft_lacks(repo, "cat log", WHOLE_WORDS)
     report = refused_everywhere(
         repo,
         path,
@@ -318,10 +319,7 @@ def test_a_word_written_only_in_look_alikes_is_refused_unless_real_words_surroun
     path.write_text(text, encoding="utf-8")
     linted = run_goalfile("lint", GOAL, cwd=repo)
     assert linted.returncode == 0, linted.stdout + linted.stderr
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    done = run_goalfile("verify", GOAL, cwd=repo)  # the log holds none of them as written
-    unmet = ", ".join(f"C{n} unmet" for n in range(1, len(WHOLE_WORDS) + 1))
-    assert last_line(done.stdout) == f"verify-goal g iteration 0: {unmet}; status: active"
+    verifies_all_unmet(repo, len(WHOLE_WORDS))
 
 
 def test_typographic_punctuation_that_reads_as_ascii_is_refused(repo: Path) -> None:
