@@ -105,3 +105,36 @@ def test_the_shipped_goal_files_hold_no_such_block(tmp_path: Path) -> None:
     path.write_text(text, encoding="utf-8")
     done = run_goalfile("lint", "g.md", cwd=repo)
     assert "HTML block" not in done.stdout + done.stderr
+
+
+ENTRY = "### Iteration {n} (2026-12-02) by verify-goal\n\n| id | verdict |\n| C1 | unmet |\n\n"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+@pytest.mark.parametrize("after_ledger", [False, True])
+def test_the_blocks_are_found_before_a_long_ledger_and_after_one(
+    newline: str, after_ledger: bool
+) -> None:
+    """Only the lines before the ledger are split when the sections read come before it; a
+    contract section after the ledger is read from the whole text's lines, as before."""
+    from goalfile import htmlcontract
+    from goalfile.parse import parse_goal
+
+    ledger = "".join(ENTRY.format(n=n) for n in range(1, 200))
+    html = "<details><summary>x</summary>\n\n- tests/ stays\n\n</details>\n"
+    text = goal(f"<sub>\n\n{TABLE}\n</sub>\n", "" if after_ledger else html) + ledger
+    if after_ledger:
+        text += f"## Non-goals\n\n{html}\n## Lessons\n"
+    text = text.replace("\n", newline)
+    parsed = parse_goal(text, path="g.md")
+    lines = text.split("\n")
+    expected = [
+        (html_block.first, html_block.last, html_block.opener)
+        for section in parsed.sections
+        if section.key in htmlcontract._CONTRACT
+        for html_block in htmlcontract._html_blocks(section, lines)
+    ]
+    assert len(expected) == 4  # each opening and closing tag a block of its own
+    found = htmlcontract.findings(parsed)
+    assert [finding.line for finding in found] == [first for first, _, _ in expected]
+    assert all("(line" in finding.message for finding in found)
