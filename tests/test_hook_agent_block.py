@@ -130,6 +130,12 @@ def test_a_block_the_agents_own_verify_made_holds_it_once(tmp_path: Path, case: 
     assert "goals/demo.md is blocked" in reason, reason
     assert "`goalfile resume goals/demo.md --resolved TEXT`" in reason, reason
     assert "never the check" in reason, reason
+    # the rows not met, after the summary line (none for a run the token budget stopped)
+    after = {
+        "stall": f"{said}\n- C1 unmet (exit 1): ",
+        "usage": "GOALFILE_TOKENS_USED)\ngoals/demo.md is blocked: token budget of 1000",
+    }
+    assert after.get(case, f"{said}\n- C1 error (exit ") in reason, reason
     assert hold_entries(repo) == 1  # the hold is ledgered, where git and audit show it
     assert said in let_go(stop(repo, active=True))  # sent back once: let go, said
     # a later turn (the host sets stop_hook_active afresh): let go, said, never held again

@@ -1122,10 +1122,17 @@ def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
 def _block_words(
     summary: str, rows: Sequence[RowResult], reason: str | None, shown: str
 ) -> tuple[str, str]:
-    """What a hold on a block a verify run wrote says: the summary line and each error row,
-    then what to do about it."""
+    """What a hold on a block a verify run wrote says: the summary line and each row not met
+    (an error, or an unmet row the stall guard saw again), then what to do about it."""
     errors = [row for row in rows if row.verdict is Verdict.ERROR]
-    listed = "".join(f"\n- {r.id} error (exit {r.exit}): {_evidence(r)}" for r in errors)
+    failing = [  # a row not run (a token budget that stopped the run) says nothing more
+        row
+        for row in rows
+        if row.verdict is Verdict.ERROR or (row.verdict is Verdict.UNMET and row.exit != "-")
+    ]
+    listed = "".join(
+        f"\n- {r.id} {r.verdict.value} (exit {r.exit}): {_evidence(r)}" for r in failing
+    )
     if errors:
         cause = (
             "a check could not be judged. Fix the cause in the work (a command the check runs "
