@@ -68,6 +68,34 @@ def batch_texts(data: bytes) -> dict[str, str]:
     return texts
 
 
+def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = None) -> list[str]:
+    """The ``*.md`` files under ``goals/`` and ``.zetetic/goals/`` of ``cwd`` that a commit
+    after ``ref`` on HEAD's line deleted (a rename is not a deletion), relative to ``cwd``,
+    each once, as git stores the name. Raises :class:`~goalfile.errors.UsageError` as
+    :func:`goalfile.run.git_show` does."""
+    git = _history_git(cwd, env)
+    base = _commit(git, ref, cwd)
+    log = git(
+        "log",
+        "--first-parent",
+        "-m",
+        "-M",  # a goal moved within goals/ is renamed, not deleted, whatever diff.renames says
+        "--diff-filter=D",
+        "--name-only",
+        "--relative",
+        "-z",
+        "--format=",
+        f"{base}..HEAD",
+        "--",
+        "goals",
+        ".zetetic/goals",
+    )
+    if log.returncode != 0:
+        raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
+    names = [os.fsdecode(name).strip("\n") for name in log.stdout.split(b"\0")]
+    return list(dict.fromkeys(name for name in names if name.endswith(".md")))
+
+
 def committed_versions(
     *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
 ) -> list[Version]:

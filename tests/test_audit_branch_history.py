@@ -144,6 +144,46 @@ def test_an_entry_committed_once_and_deleted_later_is_reported(repo: Path) -> No
     assert f"in commit {third}" in deleted[0]["message"], deleted
 
 
+def test_an_approval_replaced_on_another_day_is_named_as_replaced(repo: Path) -> None:
+    """The person approved on an earlier day: the agent's new first approval has another
+    heading, so the person's entry is deleted, not rewritten, and named as replaced."""
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(
+        r"### Iteration 0 \(\d{4}-\d\d-\d\d\) by activate",
+        "### Iteration 0 (2026-11-30) by activate",
+        text,
+    )
+    path.write_text(text, encoding="utf-8")
+    git(repo, "commit", "-q", "--amend", "-a", "-m", "goal: auth, approved on the 30th")
+    strip_and_weaken(repo)
+    ok(repo, "activate", PATH)
+    commit(repo, "work")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 1, item
+    (deleted,) = [f for f in item["findings"] if f["code"] == "entry-deleted"]  # type: ignore[union-attr]
+    assert deleted["entry"] == "Iteration 0 (2026-11-30) by activate"
+    assert "was replaced, not re-approved" in deleted["message"]
+    # the weaker check is listed for the reviewer (credited to the agent's new approval)
+    (change,) = item["contract_changes"]  # type: ignore[misc]
+    assert change["new"] == "test -f README || true"
+
+
+def test_a_goal_committed_on_the_branch_and_deleted_is_reported(repo: Path) -> None:
+    """`git rm` of the person's goal, committed: the base never had it and the working tree
+    has it no more; audit without PATH (as CI runs it) reports it, as it reports a goal the
+    base has."""
+    first = git(repo, "rev-parse", "--short=12", "HEAD").strip()
+    git(repo, "rm", "-q", PATH)
+    commit(repo, "no goal")
+    done = goalfile(repo, "audit", "--against", BASE, "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    item = only_file(json.loads(done.stdout))
+    assert codes(item) == ["goal-deleted"] and item["path"] == PATH
+    assert first in item["findings"][0]["message"]  # type: ignore[index]
+
+
 # --- what a person and an honest agent do stays clean -------------------------------------
 
 

@@ -75,6 +75,7 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
 
     from goalfile.commands.gittop import repository_top
     from goalfile.commands.status import default_paths
+    from goalfile.goalcommits import deleted_goal_paths
     from goalfile.run import git_tree_goal_paths
 
     found = default_paths(cwd)
@@ -87,7 +88,11 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
                 for name in git_tree_goal_paths(ref=against, cwd=str(top))
             ]
     seen = {os.path.normpath(path) for path in found}
-    return found + sorted(path for path in at_base if os.path.normpath(path) not in seen)
+    added = sorted(path for path in at_base if os.path.normpath(path) not in seen)
+    seen |= {os.path.normpath(path) for path in added}
+    # a goal committed after REF and deleted since: no base holds it, nor the working tree
+    gone = deleted_goal_paths(ref=against, cwd=str(cwd))
+    return found + added + sorted(path for path in gone if os.path.normpath(path) not in seen)
 
 
 def _exists(path: Path) -> bool:
@@ -114,6 +119,24 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
                 ),
             ),
         )
+    if against is not None and old_text is None and not _exists(Path(path)):
+        versions = _versions(path, against, ctx)
+        if versions:  # committed after REF, deleted since
+            return FileAudit(
+                path=path,
+                at_ref=False,
+                since=versions[0][0],
+                findings=(
+                    AuditFinding(
+                        code="goal-deleted",
+                        path=path,
+                        message=f"the goal file was committed after {against} (in "
+                        f"{versions[0][0]}) and deleted since",
+                        hint=f"restore it (`git show {versions[-1][0]}:PATH` has it); a goal "
+                        "is closed by its status, not by deleting its ledger",
+                    ),
+                ),
+            )
     try:
         goal = parse_goal(read_text(path), path=path)
         where = workdir.decide(goal)
@@ -176,17 +199,22 @@ def _versions(path: str, ref: str, ctx: Context) -> list[tuple[str, str]]:
     however many commits: :func:`goalfile.goalcommits.committed_versions`)."""
     from goalfile.goalcommits import committed_versions
 
-    target = Path(path).absolute()
-    found = committed_versions(ref=ref, path=target.name, cwd=str(target.parent), env=ctx.env)
+    folder, name = _in_git(path)
+    found = committed_versions(ref=ref, path=name, cwd=folder, env=ctx.env)
     return [(version.short, version.text) for version in found]
 
 
-def _at_revision(path: str, ref: str, ctx: Context) -> str | None:
+def _in_git(path: str) -> tuple[str, str]:
+    """The nearest existing folder of ``path`` (a folder may be deleted with the goal), and
+    ``path`` relative to it: where git is asked about the file."""
     target = Path(path).absolute()
     folder = target.parent
-    while not _is_dir(folder) and folder != folder.parent:  # a folder deleted with the goal
+    while not _is_dir(folder) and folder != folder.parent:
         folder = folder.parent
-    data = git_show(
-        ref=ref, path=target.relative_to(folder).as_posix(), cwd=str(folder), env=ctx.env
-    )
+    return str(folder), target.relative_to(folder).as_posix()
+
+
+def _at_revision(path: str, ref: str, ctx: Context) -> str | None:
+    folder, name = _in_git(path)
+    data = git_show(ref=ref, path=name, cwd=folder, env=ctx.env)
     return None if data is None else data.decode(ENCODING, ERRORS)
