@@ -68,31 +68,28 @@ def batch_texts(data: bytes) -> dict[str, str]:
     return texts
 
 
+def _branch_log(
+    ref: str, cwd: str, env: Mapping[str, str] | None, options: list[str], paths: list[str]
+) -> bytes:
+    """``git log --first-parent -m OPTIONS REF..HEAD -- PATHS``: the commits after ``ref`` on
+    HEAD's own line, a merge as its change against that line."""
+    git = _history_git(cwd, env)
+    base = _commit(git, ref, cwd)
+    log = git("log", "--first-parent", "-m", *options, f"{base}..HEAD", "--", *paths)
+    if log.returncode != 0:
+        raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
+    return log.stdout
+
+
 def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = None) -> list[str]:
     """The ``*.md`` files under ``goals/`` and ``.zetetic/goals/`` of ``cwd`` that a commit
     after ``ref`` on HEAD's line deleted (a rename is not a deletion), relative to ``cwd``,
     each once, as git stores the name. Raises :class:`~goalfile.errors.UsageError` as
     :func:`goalfile.run.git_show` does."""
-    git = _history_git(cwd, env)
-    base = _commit(git, ref, cwd)
-    log = git(
-        "log",
-        "--first-parent",
-        "-m",
-        "-M",  # a goal moved within goals/ is renamed, not deleted, whatever diff.renames says
-        "--diff-filter=D",
-        "--name-only",
-        "--relative",
-        "-z",
-        "--format=",
-        f"{base}..HEAD",
-        "--",
-        "goals",
-        ".zetetic/goals",
-    )
-    if log.returncode != 0:
-        raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
-    names = [os.fsdecode(name).strip("\n") for name in log.stdout.split(b"\0")]
+    # -M: a goal moved within goals/ is renamed, not deleted, whatever diff.renames says
+    options = ["-M", "--diff-filter=D", "--name-only", "--relative", "-z", "--format="]
+    log = _branch_log(ref, cwd, env, options, ["goals", ".zetetic/goals"])
+    names = [os.fsdecode(name).strip("\n") for name in log.split(b"\0")]
     return list(dict.fromkeys(name for name in names if name.endswith(".md")))
 
 
@@ -102,24 +99,9 @@ def committed_versions(
     """The goal file ``path`` (relative to ``cwd``) as each commit after ``ref`` on HEAD's
     line left it, oldest first; a commit that deleted it leaves no version. Raises
     :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
-    git = _history_git(cwd, env)
-    base = _commit(git, ref, cwd)
-    log = git(
-        "log",
-        "--first-parent",
-        "-m",
-        "--follow",
-        "--no-abbrev",
-        "--raw",
-        "-z",
-        "--format=%x01%H",
-        f"{base}..HEAD",
-        "--",
-        path,
-    )
-    if log.returncode != 0:
-        raise UsageError(f"git log {ref}..HEAD -- {path} failed: {first_message_line(log.stderr)}")
-    listed = list(reversed(blob_ids(log.stdout)))
+    options = ["--follow", "--no-abbrev", "--raw", "-z", "--format=%x01%H"]
+    log = _branch_log(ref, cwd, env, options, [path])
+    listed = list(reversed(blob_ids(log)))
     wanted = list(dict.fromkeys(blob for _, blob in listed if blob is not None))
     if not wanted:
         return []
