@@ -10,7 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
-from goalfile.parse import CRITERIA_KEYS, ledger_region, review_artifact, unclosed_fence
+from goalfile.parse import (
+    CRITERIA_KEYS,
+    READ_COLUMNS,
+    ledger_region,
+    review_artifact,
+    unclosed_fence,
+)
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import revision_word, shell_word
 
@@ -654,6 +660,7 @@ def _unseen_findings(goal: Goal) -> Iterable[Finding]:
     """Cells whose text is not what a reader of the contract sees: raw HTML outside a code span
     (GitHub hides a comment and draws a tag as markup, goalfile runs it as text), invisible
     characters and look-alike letters (see :mod:`goalfile.unseen`)."""
+    yield from _header_findings(goal)
     miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
     for row in goal.criteria:
         if row.line in miscounted:
@@ -677,6 +684,93 @@ def _unseen_findings(goal: Goal) -> Iterable[Finding]:
             )
             if found_chars:
                 yield _unseen_finding(goal, row, label, name, value, found_chars)
+
+
+def _header_findings(goal: Goal) -> Iterable[Finding]:
+    """The criteria header's names, held to the rules of a cell: a column named with an
+    invisible or look-alike character (`chеck` with a Cyrillic е) is an error, since a reader
+    takes it for the column it reads as while goalfile ignores it; and a column goalfile does
+    not read that holds a command left of the `check` column is a warning (a decoy)."""
+    if not goal.criteria:
+        return
+    first = goal.criteria[0]
+    names = [name for name, _ in first.cells]
+    line, source = _header_line(goal, first)
+    from goalfile import unseen
+
+    for name in names:
+        if name.isascii() and name.isprintable():
+            continue
+        found = unseen.find(name, punctuation=True)
+        if not found:
+            continue
+        reads = "".join(c for c in name if not unseen.is_invisible(c))
+        for u in found:
+            if u.reads and not u.invisible:
+                reads = reads.replace(u.text, u.reads.lower())
+        distinct = list(dict.fromkeys(u.what for u in found))[:3]
+        message = (
+            f"the criteria header names a column `{unseen.shown(name)}`, which is not what it "
+            f"shows: it holds {'; '.join(distinct)}"
+        )
+        if reads in READ_COLUMNS and reads in names:
+            message += (
+                f". A reader takes it for the column `{reads}`; goalfile ignores it (a column "
+                f"it does not read) and reads `{reads}` from column {names.index(reads) + 1}"
+            )
+            hint = f"delete the column `{unseen.shown(name)}`, or rename it to say what it holds"
+        elif reads in READ_COLUMNS:
+            message += f". A reader takes it for the column `{reads}`, which goalfile lacks"
+            hint = f"retype the column's name as the ASCII `{reads}` it reads as"
+        else:
+            hint = "retype the column's name in ASCII letters"
+        at = source.lower().find(found[0].text.lower()) if source else -1
+        yield Finding(
+            severity=Severity.ERROR,
+            line=line,
+            column=at + 1 if at >= 0 else None,
+            code="unseen-text",
+            message=message,
+            hint=hint,
+        )
+    yield from _decoy_columns(goal, names, line)
+
+
+def _decoy_columns(goal: Goal, names: list[str], line: int) -> Iterable[Finding]:
+    """A column goalfile does not read, left of `check`, whose cell in a deterministic row is
+    one code span: a reader may take that command for the one that runs."""
+    if "check" not in names:
+        return
+    before = [n for n in names[: names.index("check")] if n not in READ_COLUMNS]
+    for name in before:
+        for row in goal.criteria:
+            cell = dict(row.cells).get(name, "").strip()
+            if row.kind is not Kind.DETERMINISTIC or not re.fullmatch(r"`[^`]+`", cell):
+                continue
+            from goalfile.unseen import shown
+
+            name = shown(name)
+            yield Finding(
+                severity=Severity.WARNING,
+                line=row.line,
+                code="decoy-column",
+                message=f"{row.id or 'row'}: the column `{name}`, which goalfile does not "
+                f"read, holds the code span {cell} left of the check column, and a reader may "
+                f"take it for the command; goalfile runs {inline_code(row.check)}",
+                hint=f"move the column `{name}` right of `check`, or write its cell as prose; "
+                "goalfile runs only the `check` column",
+            )
+            break
+
+
+def _header_line(goal: Goal, first: Criterion) -> tuple[int, str]:
+    """The criteria header's line (two above the first row: the header, then its delimiter
+    row) and its text, or the first row's line and "" when it is not there as written."""
+    lines = goal.text.split("\n", first.line)
+    at = first.line - 2
+    if 0 < at <= len(lines) and lines[at - 1].count("|") >= len(first.cells) - 1:
+        return at, lines[at - 1]
+    return first.line, ""
 
 
 def _rendering_findings(goal: Goal) -> Iterable[Finding]:

@@ -467,3 +467,86 @@ def test_html_inside_a_code_span_is_text_that_shows(repo: Path) -> None:
     done = run_goalfile("verify", GOAL, cwd=repo)
     assert last_line(done.stdout) == "verify-goal g iteration 0: C1 met, C2 met; status: met"
     assert "`echo a*b`" in path.read_text(encoding="utf-8")
+
+
+# --- the criteria header --------------------------------------------------------------------
+
+
+def with_header(repo: Path, header: str, rows: str) -> Path:
+    """A draft goal whose criteria header (line 14) is ``header``, rows from line 16 on."""
+    names = header.strip().strip("|").split("|")
+    default = "| id | criterion | check | expected | kind |\n"
+    text = HEAD.replace(default + "|----|-----------|-------|----------|------|\n", "")
+    text += header + "\n|" + "---|" * len(names) + "\n"
+    path = repo / GOAL
+    path.write_text(text + rows.rstrip("\n") + "\n\n## Iterations\n", encoding="utf-8")
+    return path
+
+
+def test_a_header_name_in_look_alike_or_invisible_letters_is_refused(repo: Path) -> None:
+    # a reader reads the decoy `chеck` (Cyrillic е) column next to the criterion; goalfile
+    # ignores it and runs the real `check` column at the far right
+    path = with_header(
+        repo,
+        "| id | criterion | ch\u0435ck | expected | notes | check |",
+        "| C1 | the suite passes | `pytest -q` | exit 0 | wide table | `true` |\n",
+    )
+    report = refused_everywhere(
+        repo,
+        path,
+        "goals/g.md:14:20: error: the criteria header names a column `ch\u0435ck`, which is "
+        "not what it shows: it holds the word `ch\u0435ck`, which reads as `check` but mixes "
+        "ASCII letters with look-alikes: \u0435 is U+0435 CYRILLIC SMALL LETTER IE, which "
+        "looks like e. A reader takes it for the column `check`; goalfile ignores it (a "
+        "column it does not read) and reads `check` from column 6",
+        "fix: delete the column `ch\u0435ck`, or rename it to say what it holds",
+    )
+    # and the decoy holds a command left of the check column: a warning besides
+    assert (
+        "goals/g.md:16: warning: C1: the column `ch\u0435ck`, which goalfile does not read"
+        in report
+    )
+    # an invisible character in a header name is refused the same way
+    path = with_header(
+        repo,
+        "| id | criterion | check\u200b | expected | check |",
+        "| C1 | the suite passes | `pytest -q` | exit 0 | `true` |\n",
+    )
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert (
+        "goals/g.md:14:25: error: the criteria header names a column `check<U+200B>`, which is "
+        "not what it shows: it holds U+200B ZERO WIDTH SPACE. A reader takes it for the column "
+        "`check`" in linted.stderr + linted.stdout
+    )
+    # the fix as the hint says: delete the decoy column; what runs is what shows
+    path = with_header(
+        repo,
+        "| id | criterion | expected | check |",
+        "| C1 | the suite passes | exit 0 | `true` |\n",
+    )
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 met; status: met"
+
+
+def test_a_column_holding_a_command_left_of_check_is_a_warning(repo: Path) -> None:
+    with_header(
+        repo,
+        # the last column is named in Russian (заметки: notes)
+        "| id | criterion | command | expected | check | "
+        "\u0437\u0430\u043c\u0435\u0442\u043a\u0438 |",
+        "| C1 | the suite passes | `pytest -q` | exit 0 | `true` | `make` |\n",
+    )
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    report = linted.stdout + linted.stderr
+    assert linted.returncode == 0, report  # a warning: every command still acts
+    assert (
+        "goals/g.md:16: warning: C1: the column `command`, which goalfile does not read, holds "
+        "the code span `pytest -q` left of the check column, and a reader may take it for the "
+        "command; goalfile runs `true`" in report
+    )
+    assert "fix: move the column `command` right of `check`" in report
+    # a column named in Russian, right of check, is neither refused nor warned about
+    assert "\u0437\u0430\u043c\u0435\u0442\u043a\u0438" not in report
