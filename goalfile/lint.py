@@ -749,17 +749,18 @@ def _decoy_columns(goal: Goal, names: list[str], line: int) -> Iterable[Finding]
                 continue
             from goalfile.unseen import shown
 
-            name = shown(name)
-            yield Finding(
-                severity=Severity.WARNING,
-                line=row.line,
-                code="decoy-column",
-                message=f"{row.id or 'row'}: the column `{name}`, which goalfile does not "
-                f"read, holds the code span {cell} left of the check column, and a reader may "
-                f"take it for the command; goalfile runs {inline_code(row.check)}",
-                hint=f"move the column `{name}` right of `check`, or write its cell as prose; "
-                "goalfile runs only the `check` column",
+            written = shown(name)
+            message = (
+                f"{row.id or 'row'}: the column `{written}`, which goalfile does not read, holds "
+                f"the code span {cell} left of the check column, and a reader may take it for "
+                f"the command; goalfile runs {inline_code(row.check)}"
             )
+            hint = f"move the column `{written}` right of `check`, or write its cell as prose; "
+            hint += "goalfile runs only the `check` column"
+            yield Finding(
+                severity=Severity.WARNING, message=message, line=row.line, code="decoy-column",
+                hint=hint,
+            )  # fmt: skip
             break
 
 
