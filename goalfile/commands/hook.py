@@ -263,6 +263,15 @@ def _evidence(row: RowResult) -> str:
     return why_line(row)
 
 
+def _cwd_fix(result: VerifyResult) -> str:
+    """The lines `goalfile verify` prints when the goal's `cwd:` names a folder that is not
+    there (its file and line, and the fix), each after a line break; else ""."""
+    if result.missing_cwd is None:
+        return ""
+    message, fix = result.missing_cwd
+    return f"\n{message}\n  fix: {fix}"
+
+
 # --- the decision ---------------------------------------------------------------------------
 
 
@@ -1116,6 +1125,7 @@ def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
     hold is ledgered in verify's own write, by :func:`_answer`); once the agent is continuing
     because of a Stop hook, it is let go with the message."""
     text, advice = _block_words(result.summary, result.rows, result.reason, shown)
+    text += _cwd_fix(result)
     return replace(_once(shown, result.status.value, text, advice, stop), summary=result.summary)
 
 
