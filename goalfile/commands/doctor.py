@@ -31,6 +31,11 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   (``goalfile doctor --remove-other-stop-hooks`` takes those of the project's own JSON files
   out), one at another event is ``unknown``, and a switch that turns hooks off or keeps only
   managed ones is a problem; a Codex hook turned off in ``/hooks`` is reported with its trust;
+* no variable a host's settings give the hook decides which ``goalfile`` it starts or what it
+  does (:mod:`goalfile.hostenv`: Claude Code's ``env``, a Gemini CLI hook entry's ``env``;
+  ``PATH``, Python's, a shell's start-up file, ``GOALFILE_*``, ``GIT_*``); for ``PATH`` the
+  program it resolves to is named beside this goalfile. ``--fix-hooks`` takes them out of the
+  project's own files;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
   ships;
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
@@ -50,7 +55,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from goalfile import codexconfig, files, hookshape, hostjson, hosttimeouts, otherhooks
+from goalfile import codexconfig, files, hookshape, hostenv, hostjson, hosttimeouts, otherhooks
 from goalfile.commands.context import Context
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
@@ -848,6 +853,9 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
                     files.write_atomic(path, new)
                 continue
             changes: list[str] = []
+            if risky := hostenv.risky_settings(document, agent):
+                document = hostenv.without_risky(document, risky)
+                changes += [f"{setting.where} taken out" for setting in risky]
             if agent is HostAgent.CLAUDE and hookshape.disabled(document):
                 document = {k: v for k, v in document.items() if k != "disableAllHooks"}
                 changes.append('"disableAllHooks" taken out')
@@ -871,6 +879,69 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
                         f"`{TRUST_CODEX}`, or `/hooks` in Codex"
                     )
     return done
+
+
+# --- the environment a host's settings give the hook -----------------------------------------
+
+
+def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
+    """A problem for each variable a host's settings give goalfile's Stop hook that decides
+    which ``goalfile`` it starts or what it does (:mod:`goalfile.hostenv`): Claude Code's
+    ``env``, in every settings file it reads (the project's, the user's, an administrator's),
+    and a Gemini CLI hook entry's ``env``. For ``PATH``, the ``goalfile`` it resolves to is
+    named beside this one. ``goalfile doctor --fix-hooks`` takes them out of the project's own
+    files; elsewhere a person does."""
+    found: list[Finding] = []
+    here = _this_goalfile(ctx.env)
+    for agent in (HostAgent.CLAUDE, HostAgent.GEMINI):
+        name = hosttimeouts.HOST_NAME[agent]
+        managed = managed_files(agent, ctx.env) if agent is HostAgent.CLAUDE else []
+        for path in [*settings_files(root, agent, ctx.env), *managed]:
+            try:
+                document, text = _load(path)
+            except GoalfileError:
+                continue  # named by the other checks
+            shown = _shown(path, ctx)
+            for setting in hostenv.risky_settings(document, agent):
+                line = otherhooks.key_line(
+                    text, tuple(p for p in setting.path if isinstance(p, str)), toml=False
+                )
+                detail = (
+                    f"{_at(shown, line)}: {setting.where}: {name} gives the Stop hook "
+                    f"`{setting.name}={setting.value[:120]}`, which decides which `goalfile` "
+                    "the hook starts or what it does"
+                )
+                if setting.name.upper() == "PATH":
+                    there = shutil.which("goalfile", path=setting.value)
+                    if there is None:
+                        detail += ": on that PATH there is no `goalfile`, so the hook cannot start"
+                    elif here and os.path.realpath(there) == os.path.realpath(here):
+                        detail += (
+                            f": on it `goalfile` is this one ({there}) today, but a file named "
+                            "goalfile put in a folder it names earlier would run instead"
+                        )
+                    else:
+                        detail += (
+                            f": on it `goalfile` is {there}, not this goalfile "
+                            f"({here or 'not found'}), and {name} runs that as the Stop hook"
+                        )
+                if path in managed:
+                    fix, hint = None, f"ask whoever manages {shown} to take {setting.where} out"
+                elif _project_file(path, root):
+                    fix, hint = FIX_HOOKS, f"it takes {setting.where} out of {shown}"
+                else:
+                    fix, hint = None, f"delete {setting.where} from {shown} by hand"
+                found.append(
+                    Finding(
+                        host=agent.value,
+                        check="hook-env",
+                        health=Health.PROBLEM,
+                        detail=detail,
+                        fix=fix,
+                        hint=hint,
+                    )
+                )
+    return found
 
 
 # --- the host's timeout for the hook --------------------------------------------------------
@@ -1139,6 +1210,7 @@ def doctor(
             findings += codex_trust_findings(root, ctx)
     findings += shape_findings(root, ctx)
     findings += other_hook_findings(root, ctx)
+    findings += hook_env_findings(root, ctx)
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)

@@ -1,0 +1,118 @@
+"""Environment variables a host's settings give the hooks it runs, where they decide which
+program goalfile's Stop hook is, or what it does.
+
+A hook command is run by name (``goalfile hook stop --agent claude``), so the ``PATH`` the host
+gives it decides which ``goalfile`` starts: Claude Code 2.1.332 applies the ``env`` object of
+every settings file it reads (the project's ``.claude/settings.local.json`` too) to the hooks
+it runs, and a ``PATH`` there naming a folder with a file called ``goalfile`` first runs that
+file as the Stop hook, in every later session. Gemini CLI 0.61.0 adds a hook entry's own
+``env`` object to the environment it runs that hook with. Python's own variables decide which
+``goalfile`` package the program imports, a shell's start-up variables what a check's shell
+runs first, goalfile's own and git's what the hook reads.
+
+Pure: :mod:`goalfile.commands.doctor` reads the files and resolves the program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goalfile.hostprotocol import HostAgent
+
+__all__ = ["EnvSetting", "is_risky", "risky_settings", "without_risky"]
+
+# variables that change which program or package a hook command runs, or what it does
+_NAMES = frozenset(
+    {
+        "PATH",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSTARTUP",
+        "PYTHONUSERBASE",
+        "PYTHONSAFEPATH",
+        "PYTHONNOUSERSITE",
+        "PYTHONEXECUTABLE",
+        "VIRTUAL_ENV",
+        "BASH_ENV",
+        "ENV",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "LD_AUDIT",
+    }
+)
+_PREFIXES = ("GOALFILE_", "GIT_", "DYLD_")
+
+
+def is_risky(name: str) -> bool:
+    """Whether an environment variable named ``name`` can change which ``goalfile`` a hook
+    runs or what it does."""
+    upper = name.upper()
+    return upper in _NAMES or upper.startswith(_PREFIXES)
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnvSetting:
+    """One variable a settings document gives goalfile's Stop hook, and where."""
+
+    path: tuple[str | int, ...]  # its keys: ("env", "PATH"), or a Gemini hook entry's
+    name: str
+    value: str
+
+    @property
+    def where(self) -> str:
+        out = ""
+        for part in self.path:
+            out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+        return out
+
+
+def risky_settings(document: object, agent: HostAgent) -> list[EnvSetting]:
+    """Every variable of :func:`is_risky` that ``document`` (a host's parsed settings) gives
+    the hooks the host runs: Claude Code's top-level ``env`` (it applies to every hook, the
+    Stop hook too); Gemini CLI's ``env`` of a ``goalfile hook stop`` hook entry. Codex's
+    settings give a hook no environment of their own."""
+    if not isinstance(document, dict):
+        return []
+    found: list[EnvSetting] = []
+    if agent is HostAgent.CLAUDE:
+        env = document.get("env")
+        for name, value in env.items() if isinstance(env, dict) else ():
+            if isinstance(name, str) and is_risky(name):
+                found.append(EnvSetting(path=("env", name), name=name, value=str(value)))
+    elif agent is HostAgent.GEMINI:
+        from goalfile.hostjson import is_ours
+
+        hooks = document.get("hooks")
+        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+            for g, group in enumerate(groups if isinstance(groups, list) else []):
+                inner = group.get("hooks") if isinstance(group, dict) else None
+                for i, entry in enumerate(inner if isinstance(inner, list) else []):
+                    if not isinstance(entry, dict) or not is_ours(entry.get("command")):
+                        continue
+                    env = entry.get("env")
+                    for name, value in env.items() if isinstance(env, dict) else ():
+                        if isinstance(name, str) and is_risky(name):
+                            path = ("hooks", event, g, "hooks", i, "env", name)
+                            found.append(EnvSetting(path=path, name=name, value=str(value)))
+    return found
+
+
+def without_risky(document: dict[str, object], taken: list[EnvSetting]) -> dict[str, object]:
+    """``document`` with the settings ``taken`` out (an ``env`` object they leave empty too).
+    Pure: the document is copied."""
+    import copy
+
+    new = copy.deepcopy(document)
+    for setting in taken:
+        parents: list[tuple[object, str | int]] = []
+        node: object = new
+        for part in setting.path[:-1]:
+            parents.append((node, part))
+            node = node[part]  # type: ignore[index]
+        if isinstance(node, dict):
+            node.pop(setting.path[-1], None)
+            if not node and parents:  # an env left empty
+                parent, key = parents[-1]
+                if isinstance(parent, dict):
+                    parent.pop(key, None)
+    return new
