@@ -1350,7 +1350,8 @@ def _repair_row(
     read: Sequence[str] = (),
 ) -> list[str] | None:
     """A row whose cell count differs from the header's: re-joined when an unescaped ``|`` in
-    a code span explains it (a warning; ``lint --fix`` escapes it), else an error that names
+    a code span explains it (an error all the same: GitHub shows other cells; ``lint --fix``
+    escapes it), else an error that names
     the cells. Returns the re-read cells' text, or None when the row stays as markdown-it read
     it (``read``: its cells), which is also the answer when ``source`` does not start with the
     cell markdown-it read first: the line is then not the row's, and nothing is taken from it."""
@@ -1366,13 +1367,15 @@ def _repair_row(
         fixed = _row_cells_line(joined)
         problems.append(
             Finding(
-                severity=Severity.WARNING,
+                severity=Severity.ERROR,
                 line=line,
                 column=1,
                 code="span-pipe",
                 message="a `|` inside a code span splits the row into "
-                f"{len(raw)} cells; read as {len(names)}, with the `|` as part of the span",
-                hint=f"write the `|` as `\\|`; `goalfile lint --fix {shell_word(path)}` does it",
+                f"{len(raw)} cells for GitHub and every GFM view, which show other cells than "
+                f"goalfile reads (it reads {len(names)}, with the `|` as part of the span)",
+                hint=f"write the `|` as `\\|`: `goalfile lint --fix {shell_word(path)}` does it, "
+                "and the contract's digest stays as it is",
             )
         )
         header = "| " + " | ".join(names) + " |\n|" + "---|" * len(names)
