@@ -278,10 +278,16 @@ def audit_branch(
     findings = list(result.findings)
     seen = {(f.code, f.entry) for f in findings}
     current = blocks(goal.text)
-    before = blocks(first_text)
+    before_text: str = first_text
+    before: list[Block] | None = blocks(first_text)
     chain = [*versions[1:], ("", goal.text)]  # "": the working copy, the current text
     for index, (commit, text) in enumerate(chain):
+        if appended_only(before_text, text):  # most commits: no entry to read again
+            before_text, before = text, None
+            continue
         now = blocks(text) if commit else current
+        if before is None:
+            before = blocks(before_text)
         grown = ledger_growth(goal.path, before, now, versions[index][0])
         for finding in grown.findings:
             if (finding.code, finding.entry) in seen:
@@ -292,7 +298,7 @@ def audit_branch(
                     finding, line=None, message=f"{finding.message} (in commit {commit})"
                 )
             findings.append(finding)
-        before = now
+        before_text, before = text, now
     findings = _replaced_approval(goal.path, findings, blocks(first_text), current, first)
     later = len(versions) - 1
     note = (
@@ -309,6 +315,29 @@ def audit_branch(
         at_ref=False,
         since=first,
     )
+
+
+def appended_only(old: str, new: str) -> bool:
+    """Whether the ledger of ``new`` is the ledger of ``old``, character for character, with
+    whole entries after it: then no entry of ``old`` changed, and neither needs reading entry
+    by entry (a branch's commits of a goal mostly append one entry each, so comparing every
+    pair by its entries would read the ledger once per commit). Appended text with a fence
+    marker is not taken: it could close a fence opened before it, and change what those lines
+    mean."""
+    was, now = ledger_region(old), ledger_region(new)
+    if was is None or now is None:
+        return False
+    before = old[was[0] : was[1]]
+    after = new[now[0] : now[1]]
+    if not (before.endswith("\n") or not before) or not after.startswith(before):
+        return False
+    added = after[len(before) :]
+    if "```" in added or "~~~" in added:
+        return False
+    first = next((line for line in added.split("\n") if line.strip()), None)
+    if first is None:
+        return True
+    return first.startswith("### Iteration ") and ledger.parse_entry([first]) is not None
 
 
 def _replaced_approval(

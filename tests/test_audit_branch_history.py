@@ -144,6 +144,26 @@ def test_an_entry_committed_once_and_deleted_later_is_reported(repo: Path) -> No
     assert f"in commit {third}" in deleted[0]["message"], deleted
 
 
+def test_a_line_added_to_the_last_committed_entry_is_reported(repo: Path) -> None:
+    """Text appended at the end of the ledger that is not a new entry extends the entry a
+    commit before it ended with: that entry was rewritten, though every character before it
+    is unchanged."""
+    goalfile(repo, "verify", PATH)  # unmet: a verify entry, committed
+    commit(repo, "try")
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    path.write_text(
+        text.replace("\n## Lessons", "\nC1 was met by hand.\n\n## Lessons"), encoding="utf-8"
+    )
+    third = commit(repo, "a note")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 1, item
+    (rewritten,) = [f for f in item["findings"] if f["code"] == "entry-rewritten"]  # type: ignore[union-attr]
+    assert "by verify-goal" in rewritten["entry"] and "C1 was met by hand" in rewritten["message"]
+    assert f"in commit {third}" in rewritten["message"]
+
+
 def test_an_approval_replaced_on_another_day_is_named_as_replaced(repo: Path) -> None:
     """The person approved on an earlier day: the agent's new first approval has another
     heading, so the person's entry is deleted, not rewritten, and named as replaced."""
