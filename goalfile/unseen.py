@@ -16,17 +16,19 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   (:data:`_BLANKS`: the Braille blank, the Khitan filler);
 * a **look-alike** is a character outside ASCII that Unicode's confusables (UTS #39: its
   skeleton, :mod:`goalfile.confusables`) or its compatibility mapping (fullwidth ``Ｅ``,
-  mathematical ``𝖤``, the ligature ``ﬁ``) draw like ASCII: Cyrillic ``Е``, Lisu ``ꓡ``,
-  Latin ``ǀ`` (a click letter) and ``ɡ``, the curly ``’``. A **look-alike word** (a run of
+  mathematical ``𝖤``, the ligature ``ﬁ``) draw like ASCII, and a Latin small capital
+  (``ʟ``): Cyrillic ``Е``, Lisu ``ꓡ``, Latin ``ǀ`` (a click letter) and ``ɡ``, the curly
+  ``’``. A **look-alike word** (a run of
   letters and digits) is one that holds ASCII letters or digits and a look-alike
   (``FAIꓡED``, ``Тrасеbаск``, ``ЕRR0R``); one whose ASCII letters are fewer than its other
   letters and look like letters of their script (``Привeт``); and one written only in
   look-alikes (``ꓰꓣꓣꓳꓣ``, ``ΕΡΡΟΡ``) unless a real word of its script (one with a letter that
   looks like no ASCII, ``ошибка``) stands in the same phrase. A look-alike that is not a letter
-  or digit (``’``, ``–``, ``×``) is reported unless it stands next to a letter outside ASCII
-  (with ``punctuation``: a command) or in a phrase with a word outside ASCII (``Fehler –
-  Größe``). A word in another script is not reported (``Привет``, ``Σφάλμα``), nor letters of
-  living alphabets that Unicode lists but a reader sees as themselves (:data:`_OWN_LETTERS`);
+  or digit (``’``, ``–``, ``×``) is reported unless, in a command (``punctuation``), it
+  stands next to a letter outside ASCII and reads as no quote or operator, or, elsewhere, it
+  stands in a phrase with a word outside ASCII (``Fehler – Größe``). A word in another
+  script is not reported (``Привет``, ``Σφάλμα``), nor letters of living alphabets that
+  Unicode lists but a reader sees as themselves (:data:`_OWN_LETTERS`);
 * a **composed look-alike** is a character that Unicode's canonical composition (NFC) writes
   otherwise: a letter followed by a combining mark that composes with it (``e`` + U+0301 shows
   as ``é`` and is not U+00E9: file names are bytes, so ``données`` spelled so names another
