@@ -818,12 +818,14 @@ def _rendering_finding(
 
 def reading_findings(goal: Goal) -> Iterable[Finding]:
     """The errors of a contract that reads otherwise than it runs, for `audit`: lone carriage
-    returns (``lone-cr``), cells GitHub shows otherwise (``rendered-differs``), and raw HTML,
-    invisible characters and look-alike letters in a cell (``hidden-markup``,
-    ``unseen-text``)."""
+    returns (``lone-cr``), cells GitHub shows otherwise (``rendered-differs``), raw HTML,
+    invisible characters and look-alike letters in a cell or the criteria header, and HTML
+    blocks in the contract's sections (``hidden-markup``, ``unseen-text``)."""
     yield from (p for p in goal.problems if p.code == "lone-cr")
     yield from _rendering_findings(goal)
-    yield from _unseen_findings(goal)
+    for found in (*_unseen_findings(goal), *_contract_html_findings(goal)):
+        if found.severity is Severity.ERROR:  # not a warning (a decoy column)
+            yield found
 
 
 def _hidden_markup(cell: str) -> list[str]:
