@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from goalfile.model import Finding, Goal, Section, Severity
-from goalfile.parse import CRITERIA_KEYS, ledger_bounds, markdown
+from goalfile.parse import CRITERIA_KEYS, first_lines, markdown
 from goalfile.prose import inline_code
 from goalfile.shellword import sed_command, sed_lines
 
@@ -38,26 +38,13 @@ def findings(goal: Goal) -> list[Finding]:
     """One error for each HTML block in a criteria or non-goals section that is not only
     comments; each names the block's lines, and the one command that deletes them all."""
     sections = [section for section in goal.sections if section.key in _CONTRACT]
-    lines = _lines_to(goal.text, max((section.end for section in sections), default=0))
+    # a section's lines end before its ``end`` (1-based): the first ``end - 1`` lines
+    lines = first_lines(goal.text, max((section.end - 1 for section in sections), default=0))
     found = [html for section in sections for html in _html_blocks(section, lines)]
     if not found:
         return []
     fix = sed_command(goal.path, [f"{sed_lines(h.first, h.last)}d" for h in found])
     return [_finding(goal, html, fix, len(found)) for html in found]
-
-
-def _lines_to(text: str, end: int) -> list[str]:
-    """The lines of ``text`` (``text.split("\\n")``) as far as line ``end`` (1-based), or
-    further: only the text before the ledger is split when they all come before it. The
-    sections read here come before the ledger as a rule, and splitting a long ledger into
-    lines no one reads cost more than the rest of lint (14 ms for a 4 MB ledger)."""
-    bounds = ledger_bounds(text)
-    if bounds is not None:
-        before = text[: bounds[0]]  # ends at a line's end: its last piece is not a line
-        lines = before.split("\n")
-        if end <= len(lines):  # each section's lines end before the ledger's heading line
-            return lines
-    return text.split("\n")
 
 
 def _html_blocks(section: Section, lines: list[str]) -> Iterable[_Html]:

@@ -13,6 +13,7 @@ from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import (
     CRITERIA_KEYS,
     READ_COLUMNS,
+    first_lines,
     ledger_region,
     review_artifact,
     unclosed_fence,
@@ -767,8 +768,8 @@ def _decoy_columns(goal: Goal, names: list[str], line: int) -> Iterable[Finding]
 def _header_line(goal: Goal, first: Criterion) -> tuple[int, str]:
     """The criteria header's line (two above the first row: the header, then its delimiter
     row) and its text, or the first row's line and "" when it is not there as written."""
-    lines = goal.text.split("\n", first.line)
     at = first.line - 2
+    lines = first_lines(goal.text, at)  # not a split of the rest: a long ledger is copied
     if 0 < at <= len(lines) and lines[at - 1].count("|") >= len(first.cells) - 1:
         return at, lines[at - 1]
     return first.line, ""
