@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from goalfile import ledger
+from goalfile.errors import GoalfileError
 from goalfile.model import (
     BUDGET_LIMIT_MAX,
     Budget,
@@ -118,10 +119,12 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
     """How ``verified``, the newest verify entry, fails to back a `met` under the goal's
     current contract: a row that is not met, a criterion it has no row for, a deterministic
     row that ran another command than the criterion's check, or a run under another digest
-    than the pin. Empty when it backs it. One rule for `audit` (its `met-row-not-met`,
-    `met-row-missing`, `met-command-mismatch` and `met-wrong-contract` findings) and for
-    :func:`unbacked_met` (lint, status, verify, plan and the Stop hook), so that an entry
-    whose `status:` line alone was typed `met` backs nothing anywhere."""
+    than the pin or than the contract the goal holds now (:func:`_contract_since`: a clause,
+    time limit, run setting or review rubric changed after the run). Empty when it backs it.
+    One rule for `audit` (its `met-row-not-met`, `met-row-missing`, `met-command-mismatch`
+    and `met-wrong-contract` findings) and for :func:`unbacked_met` (lint, status, verify,
+    plan and the Stop hook), so that an entry whose `status:` line alone was typed `met`
+    backs nothing anywhere."""
     gaps: list[MetGap] = []
     for row in verified.rows:
         if row.verdict is not Verdict.MET:
@@ -170,7 +173,43 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
                 f"`{short(pin)}`",
             )
         )
+    elif verified.contract is not None:
+        changed = _contract_since(goal, verified.contract)
+        if changed is not None:
+            gaps.append(MetGap(code="met-wrong-contract", row=None, line=None, why=changed))
     return gaps
+
+
+def _contract_since(goal: Goal, ran: str) -> str | None:
+    """Why the contract the goal holds now is not the one ``ran`` (the short digest a verify
+    entry records) names, as a clause; None when it is. The digest covers every field a row
+    is judged by (check, expected, kind, timeout), the non-goals and the run settings, so a
+    clause added to `expected`, a check changed in a way the entry's command column cannot
+    show (whitespace it flattens, text past its cut), a review row's rubric or a `shell:` line
+    written after the run all count; an entry the skill family wrote by hand records no
+    digest and is held to its commands alone (:func:`met_gaps`)."""
+    from goalfile import contract  # the expected-language parser: only for a met goal
+
+    now = contract.contract_of(goal)
+    current = short(now.digest())
+    if current == ran:
+        return None
+    why = (
+        f"the newest verify entry ran under the contract `{ran}`, and the contract is now "
+        f"`{current}`: it changed since that run"
+    )
+    try:
+        approval = contract.last_approval(goal.text, path=goal.path)
+    except GoalfileError:  # an edited record: `audit` and `verify` name it
+        approval = None
+    if approval is not None and approval[1] is not None and short(approval[1].digest()) == ran:
+        from goalfile.contractdiff import changes
+
+        found = changes(approval[1], now)
+        if found:
+            more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+            why += f" ({found[0].describe()}{more})"
+    return why
 
 
 def unbacked_met(goal: Goal) -> Finding | None:

@@ -61,9 +61,10 @@ def errors(findings: Iterable[Finding]) -> list[Finding]:
     return [f for f in findings if f.severity is Severity.ERROR]
 
 
-def require_valid(goal: Goal) -> None:
-    """Raise the first error finding as GoalFileInvalid (the file is left untouched)."""
-    problems = errors(diagnose(goal))
+def require_valid(goal: Goal, *, besides: frozenset[str] = frozenset()) -> None:
+    """Raise the first error finding as GoalFileInvalid (the file is left untouched); an
+    error whose code ``besides`` names is one the caller's own write resolves."""
+    problems = [f for f in errors(diagnose(goal)) if f.code not in besides]
     if problems:
         first = problems[0]
         more = (

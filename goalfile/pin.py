@@ -1,6 +1,7 @@
-"""The contract pin a goal's frontmatter holds, read without the contract's machinery: what
-the checks of a `met` (``handedit.met_gaps``, on the Stop hook's path for a met goal) need
-of it, kept apart from :mod:`goalfile.contract`, which loads the expected-language parser."""
+"""The contract pin a goal's frontmatter holds, read without the contract's machinery (which
+loads the expected-language parser): what the commands that only read a pin need of it.
+``handedit.met_gaps`` loads the contract too, for a `met` goal only: the digest of the
+contract it holds now is what a verify entry must record to back it."""
 
 from __future__ import annotations
 

@@ -448,7 +448,8 @@ def test_iterations_and_dates_never_go_backwards() -> None:
 def test_met_needs_a_pin_and_a_verify_entry() -> None:
     assert run_rules(ledger_text(status="met")) == ["status-unbacked", "met-without-verify"]
     found = run_rules(ledger_text(verify_entry(1, verdict="met"), status="met"))
-    assert found == ["met-row-missing"]  # C2 has no verdict
+    # C2 has no verdict, and the entry ran under a digest (0…0) that is not this contract's
+    assert found == ["met-row-missing", "met-wrong-contract"]
     # a missing pin is a warning, not a failure: with --against the contract is compared
     result = audit_goal(
         parse_goal(ledger_text(verify_entry(1, verdict="met"), status="met"), path="goal.md"),

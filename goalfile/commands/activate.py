@@ -203,7 +203,9 @@ def activate(
 
 def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult:
     def change(text: str, goal: Goal) -> tuple[str, ActivateResult]:
-        require_valid(goal)
+        # a `met` the changed contract no longer backs is what re-approval is for: it sets
+        # the goal back to `active`, under the contract it approves
+        require_valid(goal, besides=frozenset({"met-unbacked"}))
         if goal.status not in REAPPROVABLE:
             raise Refused(
                 f"the goal is {goal.status.value}; a draft's contract is approved by "
