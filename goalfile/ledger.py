@@ -436,12 +436,28 @@ def _padded(block: Sequence[str]) -> list[str]:
     return table_lines(rows[0], rows[2:], rule=rows[1])
 
 
+# the reason a row marked impossible blocks the goal, up to the text `goalfile impossible
+# --reason` gave (progress.decide_status writes it)
+_DECLARED_RE = re.compile(r"not completable: \S+ marked impossible")
+
+
+def summary_reason(reason: str) -> str:
+    """A status reason as the summary line shows it: no text from the goal file, so nothing
+    the agent wrote can make the line end as another status would (``…; status: met)``). A
+    row marked impossible is named by its id (the reason it was given stays in the ledger);
+    goalfile's own reasons are kept, with any ``;`` as ``,``."""
+    declared = _DECLARED_RE.match(reason)
+    if declared:
+        return declared.group(0)
+    return clean_line(reason).replace(";", ",")
+
+
 def summary_line(
     *, slug: str, iteration: int, rows: Sequence[RowResult], status: Status, reason: str | None
 ) -> str:
     """The one line a host's goal evaluator matches (DESIGN §6)."""
     verdicts = ", ".join(f"{row.id} {row.verdict.value}" for row in rows)
-    tail = f" ({clean_line(reason)})" if reason else ""
+    tail = f" ({summary_reason(reason)})" if reason else ""
     return f"{VERIFY_BY} {slug} iteration {iteration}: {verdicts}; status: {status.value}{tail}"
 
 
