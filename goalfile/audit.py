@@ -213,12 +213,14 @@ def audit_goal(
                 f"the goal at {against} cannot be read ({exc.message}); its contract "
                 "is not compared"
             )
-        grown = ledger_growth(goal.path, blocks(old_text), current, against or "")
+        old_blocks = blocks(old_text)
+        grown = ledger_growth(goal.path, old_blocks, current, against or "")
         findings += grown.findings
         kept, added = grown.kept, grown.added
         new_entries = [label(b.entry) for b in current if b.entry.line in added]
         if old_goal is not None:
-            found, reports = contract_history(goal, old_goal, current, added, against or "")
+            approving = added - _first_approvals(old_blocks, current)
+            found, reports = contract_history(goal, old_goal, current, approving, against or "")
             findings += found
             changes = reports
             findings += budget_history(goal, old_goal, against or "")
@@ -362,6 +364,23 @@ def _replaced_approval(
         else f
         for f in findings
     ]
+
+
+def _first_approvals(old: Sequence[Block], current: Sequence[Block]) -> set[int]:
+    """The lines of `by activate` entries that are a first approval (no `contract re-approved`
+    line), when the ledger at the revision already had an approval: such an entry is written
+    only on a ledger emptied of that approval (the goal approved again in its place), so it
+    re-approves no change since the revision; only a re-approval entry does."""
+    if not any(b.entry.by == contract.ACTIVATE_BY for b in old):
+        return set()
+    return {
+        b.entry.line
+        for b in current
+        if b.entry.by == contract.ACTIVATE_BY
+        and not next((n.strip() for n in b.entry.notes if n.strip()), "").startswith(
+            "contract re-approved"
+        )
+    }
 
 
 def _new_settings_note(goal: Goal) -> str:

@@ -93,6 +93,27 @@ def strip_and_weaken(repo: Path) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def approved_on_the_30th(repo: Path) -> None:
+    """The person's approval entry dated another day than today's (when the agent acts)."""
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    day = r"### Iteration 0 \(\d{4}-\d\d-\d\d\) by activate"
+    text = re.sub(day, "### Iteration 0 (2026-11-30) by activate", text)
+    path.write_text(text, encoding="utf-8")
+
+
+def replaced_by_the_agent(repo: Path) -> dict[str, object]:
+    """H5's agent: a weaker check approved afresh on an emptied ledger, committed; the audit
+    fails, and its file is returned."""
+    strip_and_weaken(repo)
+    ok(repo, "activate", PATH)
+    commit(repo, "work")
+    rc, document = audit(repo)
+    item = only_file(document)
+    assert rc == 1, item
+    return item
+
+
 # --- the agent rewrites what was committed on the branch ----------------------------------
 
 
@@ -167,27 +188,16 @@ def test_a_line_added_to_the_last_committed_entry_is_reported(repo: Path) -> Non
 def test_an_approval_replaced_on_another_day_is_named_as_replaced(repo: Path) -> None:
     """The person approved on an earlier day: the agent's new first approval has another
     heading, so the person's entry is deleted, not rewritten, and named as replaced."""
-    path = repo / PATH
-    text = path.read_text(encoding="utf-8")
-    text = re.sub(
-        r"### Iteration 0 \(\d{4}-\d\d-\d\d\) by activate",
-        "### Iteration 0 (2026-11-30) by activate",
-        text,
-    )
-    path.write_text(text, encoding="utf-8")
+    approved_on_the_30th(repo)
     git(repo, "commit", "-q", "--amend", "-a", "-m", "goal: auth, approved on the 30th")
-    strip_and_weaken(repo)
-    ok(repo, "activate", PATH)
-    commit(repo, "work")
-    rc, document = audit(repo)
-    item = only_file(document)
-    assert rc == 1, item
+    item = replaced_by_the_agent(repo)
     (deleted,) = [f for f in item["findings"] if f["code"] == "entry-deleted"]  # type: ignore[union-attr]
     assert deleted["entry"] == "Iteration 0 (2026-11-30) by activate"
     assert "was replaced, not re-approved" in deleted["message"]
-    # the weaker check is listed for the reviewer (credited to the agent's new approval)
+    # a first approval re-approves nothing: the weaker check is not credited to it
     (change,) = item["contract_changes"]  # type: ignore[misc]
-    assert change["new"] == "test -f README || true"
+    assert change["new"] == "test -f README || true" and change["recorded_by"] is None
+    assert "contract-change-unapproved" in codes(item)
 
 
 def test_a_goal_committed_on_the_branch_and_deleted_is_reported(repo: Path) -> None:
@@ -202,6 +212,21 @@ def test_a_goal_committed_on_the_branch_and_deleted_is_reported(repo: Path) -> N
     item = only_file(json.loads(done.stdout))
     assert codes(item) == ["goal-deleted"] and item["path"] == PATH
     assert first in item["findings"][0]["message"]  # type: ignore[index]
+
+
+def test_on_the_base_a_new_first_approval_reapproves_nothing(repo: Path) -> None:
+    """README's start as it says now: the goal committed on the base branch. The agent empties
+    the ledger and approves its weaker check afresh (another day than the person): the person's
+    entry is deleted, and the agent's first approval does not count as re-approving the
+    change."""
+    git(repo, "checkout", "-q", "main")
+    git(repo, "checkout", "-q", "feature", "--", PATH)
+    approved_on_the_30th(repo)
+    commit(repo, "goal: auth, on main")
+    git(repo, "checkout", "-q", "-B", "agent")
+    item = replaced_by_the_agent(repo)
+    assert item["at_ref"] is True
+    assert {"entry-deleted", "contract-change-unapproved"} <= set(codes(item)), item
 
 
 # --- what a person and an honest agent do stays clean -------------------------------------
