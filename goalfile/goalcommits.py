@@ -1,8 +1,9 @@
 """The versions of one goal file committed after a git revision, oldest first: what
 ``audit --against REF`` holds a goal new since ``REF`` to (see :mod:`goalfile.audit`).
 
-Two git processes, however many commits: one ``git log`` lists the commits of the branch's
-own line (``--first-parent``, a merge as its change against that line) that changed the file,
+A few git processes, however many commits: one ``git log`` lists the commits of the branch's
+own line (``--first-parent``, a merge as its change against that line; for the merge commit
+a pull request's CI checks out, the line of the branch it merges) that changed the file,
 following a rename (``--follow``), with the blob each left; one ``git cat-file --batch``
 reads those blobs. History is read as committed (no replace refs), as
 :func:`goalfile.run.git_show` reads it.
@@ -11,7 +12,8 @@ reads those blobs. History is read as committed (no replace refs), as
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+import subprocess
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from goalfile.errors import UsageError
@@ -71,14 +73,27 @@ def batch_texts(data: bytes) -> dict[str, str]:
 def _branch_log(
     ref: str, cwd: str, env: Mapping[str, str] | None, options: list[str], paths: list[str]
 ) -> bytes:
-    """``git log --first-parent -m OPTIONS REF..HEAD -- PATHS``: the commits after ``ref`` on
-    HEAD's own line, a merge as its change against that line."""
+    """``git log --first-parent -m OPTIONS REF..TIP -- PATHS``: the commits after ``ref`` on
+    the branch's own line (see :func:`_tip`), a merge as its change against that line."""
     git = _history_git(cwd, env)
     base = _commit(git, ref, cwd)
-    log = git("log", "--first-parent", "-m", *options, f"{base}..HEAD", "--", *paths)
+    log = git("log", "--first-parent", "-m", *options, f"{base}..{_tip(git, base)}", "--", *paths)
     if log.returncode != 0:
         raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
     return log.stdout
+
+
+def _tip(git: Callable[..., subprocess.CompletedProcess[bytes]], base: str) -> str:
+    """Where the branch's line ends: HEAD, or, when HEAD merges a branch into ``base`` (its
+    first parent is in ``base``: the commit CI checks out for a pull request, GitHub's
+    ``refs/pull/N/merge``), the branch merged, its second parent. Its first-parent line would
+    be the base's, and the branch one merge commit."""
+    second = git("rev-parse", "--verify", "--quiet", "HEAD^2")
+    if second.returncode != 0:
+        return "HEAD"
+    if git("merge-base", "--is-ancestor", "HEAD^1", base).returncode != 0:
+        return "HEAD"
+    return second.stdout.decode("ascii", errors="replace").strip()
 
 
 def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = None) -> list[str]:

@@ -142,6 +142,23 @@ def test_a_first_approval_replaced_on_the_branch_is_reported(repo: Path) -> None
     assert "test -f auth-works" in text and "approved: C1 `test -f README || true`" in text
 
 
+def test_on_the_merge_commit_ci_checks_out_the_branch_is_walked(repo: Path) -> None:
+    """CI for a pull request checks out a merge of the branch into the base (GitHub's
+    refs/pull/N/merge): its first parent is the base, whose line holds no commit of the goal.
+    The branch it merges is walked, so H5 is reported there too."""
+    git(repo, "checkout", "-q", "main")
+    (repo / "other.txt").write_text("main moved on\n", encoding="utf-8")
+    commit(repo, "main moves on")
+    git(repo, "checkout", "-q", "feature")
+    item = replaced_by_the_agent(repo)
+    git(repo, "checkout", "-q", "--detach", "main")
+    git(repo, "merge", "-q", "--no-ff", "--no-edit", "feature")  # what CI checks out
+    rc, document = audit(repo)
+    merged = only_file(document)
+    assert rc == 1, merged
+    assert codes(merged) == codes(item) and merged["since"] == item["since"]
+
+
 def test_an_entry_committed_once_and_deleted_later_is_reported(repo: Path) -> None:
     """The walk covers every commit of the goal, not only the first version: a verify entry
     committed after the first version and removed in a later commit is in neither the first
