@@ -195,6 +195,8 @@ def _hidden_findings(goal: Goal) -> Iterable[Finding]:
 
 def _contract_html_findings(goal: Goal) -> Iterable[Finding]:
     """HTML blocks in the criteria and non-goals sections (see :mod:`goalfile.htmlcontract`)."""
+    if "<" not in goal.text:  # no HTML block anywhere: the rule's module is not loaded
+        return ()
     from goalfile import htmlcontract
 
     return htmlcontract.findings(goal)
@@ -698,11 +700,11 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
     first = goal.criteria[0]
     names = [name for name, _ in first.cells]
     line, source = _header_line(goal, first)
-    from goalfile import unseen
-
     for name in names:
         if name.isascii() and name.isprintable():
             continue
+        from goalfile import unseen  # here: a header in plain ASCII loads no reader for it
+
         found = unseen.find(name, punctuation=True)
         if not found:
             continue

@@ -130,6 +130,8 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.hiddenblock",  # nothing may be hidden: no Markdown block to name
         "goalfile.gitdeadline",  # no time limit on git: only the Stop hook sets one
         "goalfile.commands.uncovered",  # the approval covers the working directory
+        "goalfile.htmlcontract",  # no `<` in the goal: no HTML block to look for
+        "goalfile.unseen",  # the criteria header is plain ASCII: nothing hidden in its names
     }
     assert imported & needless == set()
 
@@ -151,6 +153,7 @@ LAZY_PATTERN_FUNCTIONS = {
     ),
     "goalfile.parse": ("fence_re",),
     "goalfile.hidden": ("_row_patterns",),
+    "goalfile.lint": ("_lookalike_scan",),
 }
 LAZY_PATTERN_TEXTS = {
     "goalfile.parse": ("_CONFLICT",),
