@@ -92,10 +92,13 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     return parse_listing(data, root=root).get(relative)
 
 
-def committed(entries: Mapping[Path, Tracked]) -> dict[Path, bytes]:
-    """The bytes HEAD holds for each tracked goal file of ``entries`` that the working tree
-    shows (a file, or a symlink), by path: one ``git cat-file --batch`` per repository. A path
-    HEAD does not hold (a goal added since) has none. Raises
+def references(entries: Mapping[Path, Tracked]) -> dict[Path, tuple[str, bytes]]:
+    """The copy each tracked goal file of ``entries`` that the working tree shows must
+    continue, by path, with where git holds it: HEAD's blob (one ``git cat-file --batch`` per
+    repository), else, for a file the index holds and HEAD does not, the index's blob (a
+    second one, only then). HEAD moved to a branch whose tree lacks the goal (`git
+    symbolic-ref HEAD refs/heads/main`, nothing checked out) leaves the index holding it: the
+    goal continues what git staged. A path neither holds has none. Raises
     :class:`goalfile.run.GitUnreadable`."""
     from goalfile.run import git_blobs
 
@@ -103,15 +106,21 @@ def committed(entries: Mapping[Path, Tracked]) -> dict[Path, bytes]:
     for path, entry in entries.items():
         if not entry.flagged and os.path.lexists(path):
             by_root.setdefault(entry.root, []).append((path, entry))
-    found: dict[Path, bytes] = {}
+    found: dict[Path, tuple[str, bytes]] = {}
     for root, pairs in by_root.items():
         blobs = git_blobs(str(root), [f"HEAD:{entry.relative}" for _, entry in pairs])
-        found.update({path: blob for (path, _), blob in zip(pairs, blobs, strict=True) if blob})
+        staged = [pair for pair, blob in zip(pairs, blobs, strict=True) if not blob]
+        found.update({p: ("HEAD", b) for (p, _), b in zip(pairs, blobs, strict=True) if b})
+        staged = [(path, entry) for path, entry in staged if entry.in_index]
+        if staged:
+            more = git_blobs(str(root), [f":{entry.relative}" for _, entry in staged])
+            found.update({p: ("the index", b) for (p, _), b in zip(staged, more, strict=True) if b})
     return found
 
 
-def departure(before: str, now: str) -> str | None:
-    """How the goal text ``now`` fails to extend ``before``, the text HEAD holds at its path:
+def departure(before: str, now: str, ref: str = "HEAD") -> str | None:
+    """How the goal text ``now`` fails to extend ``before``, the text ``ref`` (HEAD, or the
+    index) holds at its path:
     another slug, or a ledger entry HEAD holds that is gone, rewritten or moved (see
     :func:`goalfile.audit.ledger_growth`); None when it extends it (entries appended, the
     status and counters updated, the text edited elsewhere)."""
@@ -121,7 +130,7 @@ def departure(before: str, now: str) -> str | None:
 
     was, meta = _slug(frontmatter_meta(before)), frontmatter_meta(now)
     if was is not None and meta is not None and _slug(meta) != was:
-        return f"its slug is {_slug(meta) or 'missing'}, where HEAD's is {was}"
+        return f"its slug is {_slug(meta) or 'missing'}, where {ref}'s is {was}"
     from goalfile.parse import ledger_region
 
     old = ledger_region(before)
@@ -132,10 +141,10 @@ def departure(before: str, now: str) -> str | None:
         return None  # the usual case: entries appended to the ledger HEAD holds
     from goalfile.audit import blocks, ledger_growth
 
-    growth = ledger_growth("", blocks(before), blocks(now), "HEAD")
+    growth = ledger_growth("", blocks(before), blocks(now), ref)
     for finding in growth.findings:
         if finding.code in ("entry-deleted", "entry-rewritten", "entry-moved"):
-            return f"its ledger does not extend HEAD's: {finding.entry}: {finding.message}"
+            return f"its ledger does not extend {ref}'s: {finding.entry}: {finding.message}"
     return None
 
 
@@ -192,10 +201,12 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     return " && ".join(steps)
 
 
-def checkout_command(entry: Tracked, *, here: Path) -> str:
-    """The command that puts back the goal file HEAD holds at ``entry``'s path, run as written
-    from the session's folder ``here`` (it replaces what the working tree holds there)."""
-    return f"{git_from(entry.root, here)} checkout HEAD -- {shell_word(entry.relative)}"
+def checkout_command(entry: Tracked, *, here: Path, source: str = "HEAD") -> str:
+    """The command that puts back the goal file ``source`` (HEAD, or the index) holds at
+    ``entry``'s path, run as written from the session's folder ``here`` (it replaces what the
+    working tree holds there)."""
+    ref = " HEAD" if source == "HEAD" else ""
+    return f"{git_from(entry.root, here)} checkout{ref} -- {shell_word(entry.relative)}"
 
 
 def git_from(root: Path, here: Path) -> str:

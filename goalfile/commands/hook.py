@@ -428,6 +428,7 @@ class _Git:
     tracked: dict[Path, Tracked]  # the goal files git tracks
     swapped: dict[Path, str]  # tracked goal files whose working copy does not extend HEAD's
     failed: dict[Path, Exception]  # repositories git could not list, with its error
+    staged: frozenset[Path] = frozenset()  # of ``swapped``: compared with the index's copy
 
 
 def _tracked(roots: list[Path]) -> _Git:
@@ -446,26 +447,29 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
     and the call that lists its tracked goal files by the path the hook names them with): each
     listed file is tracked, one whose working file does not continue HEAD's copy is swapped,
     and a repository whose listing or HEAD's copies git cannot read has failed."""
-    from goalfile.commands.gitgoals import committed
+    from goalfile.commands.gitgoals import references
     from goalfile.run import GitUnreadable
 
     found: dict[Path, Tracked] = {}
     swapped: dict[Path, str] = {}
     failed: dict[Path, Exception] = {}
+    staged: set[Path] = set()
     for top, listing in listings:
         try:
             listed = listing()
             for path, entry in listed.items():
                 found.setdefault(path, entry)
-            heads = committed(listed) if listed else {}
+            heads = references(listed) if listed else {}
         except GitUnreadable as exc:
             failed.setdefault(top, exc)
             continue
-        for path, blob in heads.items():
-            why = _swapped(path, blob)
-            if why is not None:
-                swapped.setdefault(path, why)
-    return _Git(tracked=found, swapped=swapped, failed=failed)
+        for path, (ref, blob) in heads.items():
+            why = _swapped(path, blob, ref)
+            if why is not None and path not in swapped:
+                swapped[path] = why
+                if ref != "HEAD":
+                    staged.add(path)
+    return _Git(tracked=found, swapped=swapped, failed=failed, staged=frozenset(staged))
 
 
 def _merged(first: _Git, then: _Git) -> _Git:
@@ -474,6 +478,7 @@ def _merged(first: _Git, then: _Git) -> _Git:
         tracked={**then.tracked, **first.tracked},
         swapped={**then.swapped, **first.swapped},
         failed={**then.failed, **first.failed},
+        staged=(then.staged - first.swapped.keys()) | first.staged,
     )
 
 
@@ -511,9 +516,10 @@ def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
     return _gathered([(top, partial(listing, top, key, path)) for top, key, path in places])
 
 
-def _swapped(path: Path, blob: bytes) -> str | None:
-    """How the working file at a tracked goal's ``path`` fails to be the goal HEAD holds there
-    as ``blob`` (:func:`goalfile.commands.gitgoals.departure`): a symlink where HEAD has
+def _swapped(path: Path, blob: bytes, ref: str = "HEAD") -> str | None:
+    """How the working file at a tracked goal's ``path`` fails to be the goal ``ref`` (HEAD,
+    or the index when HEAD holds none) holds there as ``blob``
+    (:func:`goalfile.commands.gitgoals.departure`): a symlink where HEAD has
     another thing, another goal copied over it, a committed ledger entry gone or rewritten.
     None when it extends HEAD's goal, or when it does not read (the loader holds it)."""
     from goalfile.commands.gitgoals import departure
@@ -526,7 +532,7 @@ def _swapped(path: Path, blob: bytes) -> str | None:
             return None  # not a symlink any more: the loader reads what is there
         if os.fsencode(target) == blob:
             return None  # HEAD holds this same symlink
-        return f"it is a symlink (to {target}), which is not what HEAD holds there"
+        return f"it is a symlink (to {target}), which is not what {ref} holds there"
     try:
         text = read_text(path)
     except GoalfileError:
@@ -535,7 +541,33 @@ def _swapped(path: Path, blob: bytes) -> str | None:
 
     if conflict_markers(text):  # a merge git has not finished: the loader holds it (its fix
         return None  # keeps both sides' entries, where HEAD's file alone would drop theirs)
-    return departure(blob.decode(ENCODING, ERRORS), text)
+    return departure(blob.decode(ENCODING, ERRORS), text, ref)
+
+
+def _through_link(
+    path: Path, here: Path, stop: StopInput, tracked: Mapping[Path, Tracked], git: _Git
+) -> GoalOutcome | None:
+    """What holds a goal reached through a symlink, for the file it names: every other path
+    git tracks that names that file (a tracked `goals/active.md -> auth.md` and its target
+    `goals/auth.md`), and the file itself as git tracks it by its own path (under a goal
+    folder that is a symlink, `goals -> docs-goals`, git lists only the link), must be there,
+    seen by git, and continue HEAD's copy, as for any tracked goal file."""
+    from goalfile.commands.gitgoals import hidden
+
+    real = _real(path)
+    aliases = {other: entry for other, entry in tracked.items() if other != path}
+    aliases = {other: entry for other, entry in aliases.items() if _real(other) == real}
+    if not aliases and real.is_file():
+        itself = _tracked_goal(str(real), [])
+        aliases, git = itself.tracked, itself
+    for other, entry in sorted(aliases.items()):
+        shown = _shown(other, here)
+        if hidden(other, entry):
+            return _hidden(other, shown, entry, here, stop)
+        why = git.swapped.get(other)
+        if why is not None:
+            return _replaced(shown, why, entry, here, stop, staged=other in git.staged)
+    return None
 
 
 def _real(path: Path) -> Path:
@@ -727,7 +759,12 @@ def _look(
             return _hidden(path, shown, entry, here, stop)
         swapped = git.swapped.get(path) if git is not None else None
         if swapped is not None:  # another goal, or a rewritten one, where git tracks this one
-            return _replaced(shown, swapped, entry, here, stop)
+            staged = git is not None and path in git.staged
+            return _replaced(shown, swapped, entry, here, stop, staged=staged)
+    if git is not None and _real(path) != path:  # reached through a symlink (at the file or
+        linked = _through_link(path, here, stop, tracked, git)  # a folder above it)
+        if linked is not None:
+            return linked
     if path in named and not path.exists():
         return GoalOutcome(
             path=shown,
@@ -1443,20 +1480,25 @@ def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput)
     )
 
 
-def _replaced(shown: str, why: str, entry: Tracked, here: Path, stop: StopInput) -> GoalOutcome:
+def _replaced(
+    shown: str, why: str, entry: Tracked, here: Path, stop: StopInput, *, staged: bool = False
+) -> GoalOutcome:
     """A goal file git tracks whose working copy is not a continuation of the one HEAD holds
-    (another goal copied or linked over it, a committed ledger entry rewritten): the goal at
-    that path is HEAD's, so it holds the agent like a hidden one."""
+    (another goal copied or linked over it, a committed ledger entry rewritten), or, when
+    ``staged``, of the one the index holds where HEAD holds none: the goal at that path is
+    git's, so it holds the agent like a hidden one."""
     from goalfile.commands.gitgoals import checkout_command
 
     shown = os.path.relpath(_real(entry.root) / entry.relative, here)  # the tracked name
+    source = "the index" if staged else "HEAD"
+    held = " (HEAD holds none there)" if staged else ""
     return _once(
         shown,
         "replaced",
         f"goalfile cannot verify {shown}: the file the working tree holds there does not "
-        f"continue the goal HEAD holds there: {why}\n"
-        f"  fix: `{checkout_command(entry, here=here)}`",
-        "Put the goal back as the fix says (it replaces the file there with HEAD's) and make "
+        f"continue the goal {source} holds there{held}: {why}\n"
+        f"  fix: `{checkout_command(entry, here=here, source=source)}`",
+        f"Put the goal back as the fix says (it replaces the file there with {source}'s) and make "
         "its checks pass; another goal's file at its path is no way to stop (a person who "
         "means the change commits it).",
         stop,
