@@ -95,6 +95,12 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
     return found + added + sorted(path for path in gone if os.path.normpath(path) not in seen)
 
 
+def _linked(folder: Path) -> bool:
+    """Whether ``folder`` is a symlink below a repository's top (the top itself, reached
+    through a link, is where git is asked)."""
+    return folder != folder.parent and folder.is_symlink() and not (folder / ".git").exists()
+
+
 def _exists(path: Path) -> bool:
     try:
         return path.exists()
@@ -205,12 +211,15 @@ def _versions(path: str, ref: str, ctx: Context) -> list[tuple[str, str]]:
 
 
 def _in_git(path: str) -> tuple[str, str]:
-    """The nearest existing folder of ``path`` (a folder may be deleted with the goal), and
-    ``path`` relative to it: where git is asked about the file."""
+    """Where git is asked about the goal file at ``path``, and ``path`` relative to it: the
+    nearest folder above it that is a folder (one may be deleted with the goal) and not a
+    symlink (or is a repository's top), so that a goal reached through a symlinked folder
+    (`goals -> docs-goals`, `goals/team -> ../elsewhere/team`) is asked of git by its own path,
+    `goals/...`, never by the path the link leads to (read as new since the revision)."""
     target = Path(path).absolute()
     folder = target.parent
-    while not _is_dir(folder) and folder != folder.parent:
-        folder = folder.parent
+    while (folder != folder.parent and not _is_dir(folder)) or _linked(folder):
+        folder = folder.parent  # a folder deleted with the goal, or one a symlink stands for
     return str(folder), target.relative_to(folder).as_posix()
 
 

@@ -157,7 +157,8 @@ def discover(root: Path) -> list[str]:
 
 def scan(root: Path) -> tuple[list[str], list[Unreadable]]:
     """Every ``*.md`` file under ``goals/`` and ``.zetetic/goals/`` of ``root`` (sorted per
-    folder; symlinked folders inside are not entered), and each part of those folders that
+    folder; a symlinked folder inside is walked as a part of it when it leads to a folder in
+    the repository not walked already, :func:`_follow`), and each part of those folders that
     could not be read, by the entry of the goal folder that holds it. Never raises: a
     folder chain longer than the system's path limit, a folder that vanishes or refuses to
     be listed is reported, not a crash. A goal folder that is a symlink to a folder outside
@@ -182,9 +183,13 @@ def scan(root: Path) -> tuple[list[str], list[Unreadable]]:
             )
             continue
         here: list[str] = []
-        stack = [base]
-        while stack:
+        stack, linked, walked = [base], list[str](), set[str]()
+        while stack or linked:
+            if not stack:  # a symlinked folder inside, once the real folders are walked
+                _follow(linked.pop(0), top, base, stack, walked, problems)
+                continue
             current = stack.pop()
+            walked.add(os.path.realpath(current))
             try:
                 with os.scandir(current) as listing:
                     entries = list(listing)
@@ -195,12 +200,44 @@ def scan(root: Path) -> tuple[list[str], list[Unreadable]]:
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         stack.append(entry.path)
+                    elif entry.is_symlink() and entry.is_dir():
+                        linked.append(entry.path)
                     elif entry.name.endswith(".md") and entry.is_file():
                         here.append(entry.path)
                 except OSError as exc:
                     _note(problems, base, entry.path, exc)
         found += sorted(here)
     return found, list(problems.values())
+
+
+def _follow(
+    link: str,
+    top: str,
+    base: str,
+    stack: list[str],
+    walked: set[str],
+    problems: dict[str, Unreadable],
+) -> None:
+    """Walk the symlinked folder ``link`` found inside the goal folder ``base`` as a part of
+    it (its goals are named through the link, `goals/team/auth.md`), as a goal folder that is
+    a symlink into the repository is: a link out of the repository ``top`` is reported and
+    not followed; a link to a folder walked already, or to one holding the goal folder, adds
+    nothing (no goal twice, no walk of the whole repository)."""
+    import os
+
+    real = os.path.realpath(link)
+    if real != top and not real.startswith(top.rstrip(os.sep) + os.sep):
+        problems.setdefault(
+            link,
+            Unreadable(
+                path=link,
+                reason=f"it is a symlink to {real}, outside the repository, which goalfile "
+                "does not read goals from",
+                outside=True,
+            ),
+        )
+    elif real not in walked and not os.path.realpath(base).startswith(real.rstrip(os.sep) + os.sep):
+        stack.append(link)
 
 
 def _note(problems: dict[str, Unreadable], base: str, where: str, exc: OSError) -> None:
