@@ -175,9 +175,7 @@ def test_a_goal_folder_replaced_by_a_symlink_is_compared_with_the_base(
     assert [goal["path"] for goal in listed] == [f"{old}/real.md"], listed
 
 
-def test_a_swap_of_a_goal_under_a_linked_folder_holds_the_agent(
-    tmp_path: Path, mine: Path
-) -> None:
+def test_a_swap_of_a_goal_under_a_linked_folder_holds_the_agent(tmp_path: Path, mine: Path) -> None:
     """After `goals/team -> ../elsewhere/team` is committed, git lists no goal under goals/ (only
     the link): the hook still finds goals/team/real.md and compares the file it names,
     elsewhere/team/real.md, with HEAD, so the agent's goal copied over it is held."""
