@@ -12,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from conftest import make_git_repo
+from conftest import git, make_git_repo
 from hosts_fixtures import (
     FIX,
     GOAL,
@@ -36,7 +36,9 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
     isolation: Isolation, tmp_path: Path
 ) -> None:
     repo = goal_repo(tmp_path)
-    # (not committed: a goal file git tracks that turns into a link is held on git's word)
+    # not tracked: a goal file git tracks (committed, or staged as `activate` leaves it) that
+    # turns into a link is held on git's word, with `git checkout` as the fix
+    git(repo, "rm", "-q", "--cached", "--", GOAL)
     other = make_git_repo(tmp_path / "other")  # the repository the goal is moved into
     moved = other / "goals" / "demo.md"
     trouble = f"{FIX} && mkdir -p {other}/goals && mv {GOAL} {moved} && ln -s {moved} {GOAL}"
