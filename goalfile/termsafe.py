@@ -46,6 +46,11 @@ class SafeStream:
     """A text stream that writes what it is given through :func:`escape` (goalfile's own
     colours kept), and everything else it is asked for from the stream it wraps."""
 
+    # No binary buffer to write around the escaping: click writes to a stream's buffer through
+    # a text wrapper of its own when it deems the stream's encoding wrong (ASCII, as with
+    # PYTHONIOENCODING=ascii or a C locale); without one it writes here.
+    buffer = None
+
     def __init__(self, stream: TextIO) -> None:
         self.wrapped = stream
 

@@ -62,6 +62,11 @@ def test_status_shows_a_criterion_as_text_and_json_reads_back_the_same(repo: Pat
     said = done.stdout + done.stderr
     assert not RAW.search(said), repr(said)
     assert "g: active" in said and "\\u001b]52;c;" in said and "\\u202eok\\u009b" in said, said
+    for env in ({"PYTHONIOENCODING": "ascii"}, {"LC_ALL": "C", "PYTHONUTF8": "0"}):
+        # click writes around a stream whose encoding it deems wrong: never around the escaping
+        done = run_goalfile("status", "goals/g.md", cwd=repo, env=env)
+        assert done.returncode in (0, 1) and not RAW.search(done.stdout + done.stderr), env
+        assert "\\u001b]52;c;" in done.stdout, (env, done.stdout)
     as_json = run_goalfile("status", "--json", "goals/g.md", cwd=repo)
     assert not RAW.search(as_json.stdout), repr(as_json.stdout)
     [goal] = json.loads(as_json.stdout)["goals"]
