@@ -195,3 +195,33 @@ def test_a_swap_of_a_goal_under_a_linked_folder_holds_the_agent(tmp_path: Path, 
     assert fix_of(held["reason"]) == "git checkout HEAD -- elsewhere/team/real.md"
     sh(fix_of(held["reason"]), root)
     assert statuses(stop(root)[0]) == ["active"]
+
+
+def test_activate_through_a_link_stages_the_link_and_its_file_and_the_hook_holds_a_swap(
+    tmp_path: Path, mine: Path
+) -> None:
+    """A goal drafted in notes/ and named by `goals/first-goal.md -> ../notes/first-goal.md`:
+    `activate` stages both and says so (before, it staged only notes/first-goal.md and said it
+    staged goals/first-goal.md); the agent's goal copied over the file the link leads to is
+    then held against the staged copy."""
+    root = make_git_repo(tmp_path / "project")
+    new_goal(root, "real", "test -f done.txt", "--dir", "notes")
+    (root / "goals").mkdir()
+    (root / "goals" / "real.md").symlink_to("../notes/real.md")
+    git(root, "reset", "-q")
+    text = (root / "notes" / "real.md").read_text(encoding="utf-8")
+    (root / "notes" / "real.md").write_text(
+        text.replace("status: active", "status: draft", 1), encoding="utf-8"
+    )
+    done = run_goalfile("activate", "goals/real.md", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = "staged goals/real.md and notes/real.md (the file it links to) (git add)"
+    assert said in done.stderr, done.stderr
+    assert git(root, "status", "--porcelain").split("\n")[:2] == [
+        "A  goals/real.md",
+        "A  notes/real.md",
+    ]
+    assert statuses(stop(root)[0]) == ["active"]
+    shutil.copyfile(mine, root / "notes" / "real.md")
+    held = outcome(stop(root)[0], "replaced")
+    assert fix_of(held["reason"]) == "git checkout -- notes/real.md"

@@ -25,9 +25,14 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
         relative = where.relative_to(top).as_posix()
     except ValueError:  # a link to a file outside the repository: git cannot stage it
         return None
+    link = _link(cwd / path, top)
     try:
+        if link is not None and tracked_file(top, top / link) is None:
+            refused = git_stage(str(top), link)  # the link too, at the path the goal is named by
+            if refused is None:
+                path = f"{path} and {relative} (the file it links to)"
         if tracked_file(top, where) is not None:
-            return None
+            return None if link is None else f"staged {link} (git add)"
         refused = git_stage(str(top), relative)
     except GitUnreadable as exc:
         refused = str(exc)
@@ -43,3 +48,15 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
     if refused != GIT_IGNORED:
         return said
     return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"
+
+
+def _link(path: Path, top: Path) -> str | None:
+    """The goal path ``path`` as git names it from the repository's ``top`` when it is a
+    symlink there (`goals/first-goal.md -> ../notes/first-goal.md`), else None: `activate`
+    stages the link as well as the file it leads to, and says both."""
+    import os
+
+    itself = Path(os.path.realpath(path.parent)) / path.name
+    if not itself.is_symlink() or not itself.is_relative_to(top):
+        return None
+    return itself.relative_to(top).as_posix()
