@@ -227,7 +227,7 @@ def test_the_reason_for_a_search_names_what_the_work_said_it_was_on() -> None:
     assert "hook timeout; it was at result (goalfile/expecttext.py:788)), so" in reason
     assert "It was on row C2 of goals/a b.md." in reason
     assert (
-        "output of a check of row C2 against its `expected` column (``stdout matches /`x`+/``)"
+        "output of a check of row C2 against its `expected` column (`` stdout matches /`x`+/ ``)"
         in reason
     )
     assert "`goalfile lint 'goals/a b.md'`" in reason
