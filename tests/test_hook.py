@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -412,6 +413,17 @@ def test_goals_that_are_not_active_let_the_agent_stop(hook_repo: Path, status: s
     path = backed_goal(hook_repo, status)
     assert parse_goal(path.read_text("utf-8"), path=str(path)).status.value == status
     before = path.read_bytes()
+    if status == "paused":  # a pause written today: every allowed stop names it
+        told = {
+            "systemMessage": "goalfile: goals/demo.md (demo) is paused, not met: its entry "
+            f"`### Iteration 1 ({date.today().isoformat()}) by pause` set it; the stop is "
+            "allowed (a person reopens it with `goalfile resume goals/demo.md`)"
+        }
+        for args in ((), ("--goal", "goals/demo.md")):
+            assert output(stop("codex", hook_repo, *args)) == told
+            assert output(stop("claude", hook_repo, *args)) == told
+        assert path.read_bytes() == before
+        return
     assert output(stop("codex", hook_repo)) == {}
     assert output(stop("claude", hook_repo)) is None
     assert path.read_bytes() == before

@@ -51,6 +51,7 @@ class ActivateResult:
     reapproved: bool = False
     approved: contract.Contract | None = None  # what the person approved, as pinned
     where: workdir.WorkDir | None = None  # where the checks run
+    budget: Budget | None = None  # the limits a first approval approves with the contract
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -67,6 +68,11 @@ class ActivateResult:
             document["run_settings_not_default"] = self.not_default()
         if self.where is not None:
             document["working_directory"] = self.where.to_json()
+        if self.budget is not None:
+            document["budget"] = {
+                "iterations": self.budget.iterations,
+                "tokens": self.budget.tokens,
+            }
         if self.reapproved:
             document["previous_contract"] = self.previous
             document["changes"] = [change.to_json() for change in self.changes]
@@ -110,6 +116,8 @@ class ActivateResult:
         lines += [f"  non-goal: {item}" for item in self.approved.non_goals]
         if self.where is not None:
             lines.append(f"  {self.where.note()}")
+        if self.budget is not None:  # a drafted budget is approved with the contract: shown
+            lines.append(f"  {budget_approved_note(self.budget)}")
         lines += [f"  note: {line}" for line in self.not_default()]
         return lines
 
@@ -196,6 +204,7 @@ def activate(
             digest=pin,
             approved=approved,
             where=where,
+            budget=budget,
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=change)

@@ -18,7 +18,10 @@ then the goal files git tracks, then the others), and answers:
   once per ledger entry, whether this verify wrote it or one run before the stop: the hold is
   ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), and every later stop on that
   entry, and one with ``stop_hook_active``, is let go with the message. A block declared with
-  `goalfile block` (or a row marked impossible) lets the agent go as the other statuses do;
+  `goalfile block` (or a row marked impossible) lets the agent go as the other statuses do.
+  A goal paused or exhausted by an entry dated today that the hook did not write (an agent
+  may run `goalfile pause`, or spend the budget with `goalfile plan`) lets it go with a
+  message naming the goal, its status and that entry (:func:`_ended_today`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -664,7 +667,8 @@ def _decide_stop(
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
         try:
-            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git)
+            found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git,
+                          today=ctx.today)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome):
@@ -743,6 +747,7 @@ def _look(
     held: Mapping[Path, Finding],
     tracked: Mapping[Path, Tracked],
     git: _Git | None = None,
+    today: str = "",
 ) -> GoalOutcome | frozenset[str] | None:
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
@@ -791,6 +796,10 @@ def _look(
         if bad is not None:  # verify would refuse it; the reason says which lines to delete
             return bad
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
+    if goal.status in (Status.PAUSED, Status.EXHAUSTED) and (
+        told := _ended_today(goal, shown, today)
+    ):
+        return told
     if path in named:
         return GoalOutcome(
             path=shown,
@@ -1275,6 +1284,39 @@ def _record_hold(path: Path, *, today: str, why: str) -> bool:
         new_text, written = with_hold(text, parse_text(path, text), today=today, why=why)
         write_atomic(path, new_text, parsed=written)
     return True
+
+
+_THE_HOOKS_OWN = frozenset({"stop-hook", "stop-hook-hold"})  # iteration.HOOK_BY, blockhold.HOLD_BY
+
+
+def _ended_today(goal: Goal, shown: str, today: str) -> GoalOutcome | None:
+    """A paused or exhausted goal whose status entry is dated ``today``: the stop is allowed,
+    with a message naming the goal, its status and the entry that set it (by whom), so the
+    person sees why the agent stopped without the goal met (an agent may run `goalfile pause`,
+    or spend the iteration budget with `goalfile plan`). The hook keeps no record of its last
+    stop, so every allowed stop of that day says it; None for an older entry, or one the hook
+    wrote itself (``by stop-hook``: it said so at the stop that wrote it)."""
+    from goalfile import ledger
+    from goalfile.parse import ledger_region
+
+    region = ledger_region(goal.text)
+    entry = ledger.newest_status(goal.text, *region) if region is not None else None
+    if entry is None or not today or entry.date != today or entry.by in _THE_HOOKS_OWN:
+        return None  # an entry the hook wrote was told at the stop that wrote it
+    status = goal.status.value
+    again = (
+        f"`goalfile resume {shell_word(shown)}`"
+        if goal.status is Status.PAUSED
+        else f"`goalfile budget {shell_word(shown)} --iterations N`"
+    )
+    return GoalOutcome(
+        path=shown,
+        status=status,
+        block=False,
+        message=f"goalfile: {shown} ({goal.slug}) is {status}, not met: its entry `### Iteration "
+        f"{entry.iteration} ({entry.date}) by {entry.by}` set it; the stop is allowed "
+        f"(a person reopens it with {again})",
+    )
 
 
 def _idle(shown: str) -> GoalOutcome:
