@@ -245,7 +245,9 @@ def _held(
 
 def _print_hold(agent: HostAgent, reason: str, *, as_json: bool) -> NoReturn:
     """Print the block answer for ``reason`` (and the reason on stderr), and end the process."""
-    _write(2, f"goalfile: {reason}\n")
+    from goalfile.termsafe import escape
+
+    _write(2, f"goalfile: {escape(reason)}\n")
     _write(1, held_answer(agent, reason, as_json=as_json))
     os._exit(0)
 

@@ -80,6 +80,17 @@ def wrap_standard_streams() -> None:
         sys.stderr = SafeStream(sys.stderr)
 
 
+def unwrap_standard_streams() -> None:
+    """Give ``sys.stdout`` and ``sys.stderr`` back as they were: for `goalfile mcp`, which
+    speaks JSON-RPC on the binary stream to a client, not text to a terminal."""
+    import sys
+
+    if isinstance(sys.stdout, SafeStream):
+        sys.stdout = sys.stdout.wrapped
+    if isinstance(sys.stderr, SafeStream):
+        sys.stderr = sys.stderr.wrapped
+
+
 def raw_write(stream: TextIO, text: str) -> None:
     """``text`` written as it is, on a :class:`SafeStream` or any other stream."""
     getattr(stream, "raw_write", stream.write)(text)

@@ -82,3 +82,19 @@ def test_a_stop_hooks_reason_carries_no_control_character_to_the_host(repo: Path
     assert answer["decision"] == "block", answer
     assert not RAW.search(answer["reason"]), repr(answer["reason"])
     assert "unmet\\u0008\\u0008" in answer["reason"], answer["reason"]
+
+
+def test_the_stop_hooks_notes_and_the_status_line_escape_a_goal_files_name(repo: Path) -> None:
+    # neither runs through the commands' boundary: each wraps its own streams
+    new(repo, "--activate", check="false")
+    odd = repo / "goals" / f"e{CLIPBOARD}.md"
+    (repo / "goals" / "g.md").rename(odd)
+    stop = {"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop"}
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(stop))
+    assert done.returncode == 0 and "iteration 1 of 5 started" in done.stderr, done.stderr
+    assert not RAW.search(done.stdout + done.stderr), repr(done.stderr)
+    assert "goals/e\\u001b]52;c;" in done.stderr, done.stderr
+    assert run_goalfile("focus", str(odd.relative_to(repo)), cwd=repo).returncode == 0
+    odd.write_text("garbage\n", encoding="utf-8")
+    line = run_goalfile("statusline", cwd=repo, input="{}")
+    assert "unreadable" in line.stdout and not RAW.search(line.stdout), repr(line.stdout)

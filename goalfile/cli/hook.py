@@ -83,7 +83,9 @@ def hook_stop(
     """
     from goalfile import hookwatch
     from goalfile.hostprotocol import HostAgent
+    from goalfile.termsafe import wrap_standard_streams
 
+    wrap_standard_streams()  # its notes name goal files: text, never terminal instructions
     given = HostAgent(agent) if agent else None
     host = given or HostAgent.CLAUDE
     # whatever blocks, an answer comes within the host's timeout, and it holds the agent

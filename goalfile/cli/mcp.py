@@ -29,6 +29,9 @@ def mcp_command() -> int:
     import os
 
     gc.enable()  # off for a command's short life (see goalfile.__main__); a server lives long
+    from goalfile.termsafe import unwrap_standard_streams
+
+    unwrap_standard_streams()  # the MCP library writes JSON-RPC to the binary stdout itself
     try:
         from goalfile.mcp_server import project_root, serve
     except ImportError as exc:

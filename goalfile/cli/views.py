@@ -80,6 +80,9 @@ def statusline() -> None:
 
     from goalfile.cli.base import context
     from goalfile.commands.statusline import status_text
+    from goalfile.termsafe import wrap_standard_streams
+
+    wrap_standard_streams()  # the host draws the line as it is printed
 
     try:
         raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
