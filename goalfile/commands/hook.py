@@ -1286,9 +1286,6 @@ def _record_hold(path: Path, *, today: str, why: str) -> bool:
     return True
 
 
-_THE_HOOKS_OWN = frozenset({"stop-hook", "stop-hook-hold"})  # iteration.HOOK_BY, blockhold.HOLD_BY
-
-
 def _ended_today(goal: Goal, shown: str, today: str) -> GoalOutcome | None:
     """A paused or exhausted goal whose status entry is dated ``today``: the stop is allowed,
     with a message naming the goal, its status and the entry that set it (by whom), so the
@@ -1297,11 +1294,13 @@ def _ended_today(goal: Goal, shown: str, today: str) -> GoalOutcome | None:
     stop, so every allowed stop of that day says it; None for an older entry, or one the hook
     wrote itself (``by stop-hook``: it said so at the stop that wrote it)."""
     from goalfile import ledger
+    from goalfile.blockhold import HOLD_BY
+    from goalfile.commands.iteration import HOOK_BY
     from goalfile.parse import ledger_region
 
     region = ledger_region(goal.text)
     entry = ledger.newest_status(goal.text, *region) if region is not None else None
-    if entry is None or not today or entry.date != today or entry.by in _THE_HOOKS_OWN:
+    if entry is None or not today or entry.date != today or entry.by in (HOOK_BY, HOLD_BY):
         return None  # an entry the hook wrote was told at the stop that wrote it
     status = goal.status.value
     again = (
