@@ -224,3 +224,25 @@ def test_a_hold_the_hook_does_not_answer_with_is_not_ledgered(tmp_path: Path) ->
     reason = held(stop(repo))  # the focused goal is met: every other goal is looked at
     assert "goals/demo.md is blocked" in reason, reason
     assert hold_entries(repo) == 1
+
+
+def test_a_focused_goal_outside_the_goal_folders_blocked_by_its_own_verify_holds_once(
+    tmp_path: Path,
+) -> None:
+    # `new --dir docs` and a focus on it: discovery never looks in docs/, and a focus on a goal
+    # that is not active was dropped, so the block let the agent go with no word at all
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "docs").mkdir()
+    goalfile_ok(
+        "new", "x", "t passes", "--dir", "docs", "--check", "./t.sh", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the goal")
+    goalfile_ok("focus", "docs/x.md", cwd=repo)
+    goalfile_ok("verify", "docs/x.md", cwd=repo, code=4)  # ./t.sh is missing: C1 error
+    reason = held(stop(repo))
+    assert "docs/x.md is blocked: a check could not be judged" in reason, reason
+    text = (repo / "docs" / "x.md").read_text(encoding="utf-8")
+    assert text.count(") by stop-hook-hold\n") == 1
+    assert "docs/x.md is blocked by a verify run" in let_go(stop(repo))

@@ -373,8 +373,9 @@ def goal_paths(
     picked: list[Path] = []
     named: set[Path] = set()
     for root in roots:
+        blocked: list[Path] = []
         try:
-            focused = _focused(root, notes, {} if held is None else held)
+            focused = _focused(root, notes, {} if held is None else held, blocked)
         except Exception as exc:  # a focus record no rule foresaw: every goal is looked at
             notes.append(f"the focus is ignored: {type(exc).__name__}: {exc}")
             focused = None
@@ -382,6 +383,7 @@ def goal_paths(
             named.add(focused)
         if focused is None:
             picked += _discover(root, tracked or {}, {} if problems is None else problems)
+            picked += blocked  # looked at too, where it is: its block may hold the agent once
         else:
             picked.append(focused)
     return _unique(picked, tracked or {}), frozenset(named)
@@ -961,14 +963,18 @@ def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:
     return True
 
 
-def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | None:
+def _focused(
+    root: Path, notes: list[str], held: dict[Path, Finding], blocked: list[Path]
+) -> Path | None:
     """The focused goal of the repository at ``root``, when `goalfile focus` would accept it
     (a goal file inside this repository that loads) and it is active; otherwise the focus is
     ignored with a note, and every goal of the repository is looked at. A focus only narrows
     the active goals: focusing a goal that is met, paused, blocked, exhausted or a draft is no
     way to let the agent stop while another goal is active and unmet. Nor is an `active` the
     ledger does not back (typed over a `met`, and no entry written since): the focus is
-    ignored and the goal goes into ``held``, which holds the agent as an unbacked `met` does."""
+    ignored and the goal goes into ``held``, which holds the agent as an unbacked `met` does.
+    A focused goal that is `blocked` goes into ``blocked``: it is looked at with the others,
+    wherever it lies (a verify run's block holds the agent once, :func:`_blocked_before`)."""
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 
@@ -996,6 +1002,8 @@ def _focused(root: Path, notes: list[str], held: dict[Path, Finding]) -> Path | 
             f"the focused goal {relative} is {goal.status.value}, not active; a focus only "
             f"narrows the active goals, so {ignored}"
         )
+        if goal.status is Status.BLOCKED:
+            blocked.append(Path(os.path.normpath(root / relative)))
         return None
     hand_set = _hand_set_active(goal, relative)
     if hand_set is not None:
