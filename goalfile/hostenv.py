@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from goalfile.hostprotocol import HostAgent
 
-__all__ = ["EnvSetting", "is_risky", "risky_settings", "without_risky"]
+__all__ = ["EnvSetting", "dotenv_risky", "is_risky", "risky_settings", "without_risky"]
 
 # variables that change which program or package a hook command runs, or what it does
 _NAMES = frozenset(
@@ -116,3 +116,17 @@ def without_risky(document: dict[str, object], taken: list[EnvSetting]) -> dict[
                 if isinstance(parent, dict):
                     parent.pop(key, None)
     return new
+
+
+def dotenv_risky(text: str) -> list[tuple[int, str, str]]:
+    """The variables of :func:`is_risky` a ``.env`` file sets (``NAME=VALUE``, optionally
+    after ``export``): each one's line (from 1), name and value. ``PATH`` is left out: Gemini
+    CLI sets a variable from the file only when it is not set already, and PATH always is."""
+    import re
+
+    found: list[tuple[int, str, str]] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = re.match(r"\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$", line)
+        if match and match.group(1).upper() != "PATH" and is_risky(match.group(1)):
+            found.append((number, match.group(1), match.group(2).strip()))
+    return found

@@ -61,3 +61,12 @@ def test_gemini_hook_entry_env_and_the_fix_as_written(tmp_path: Path) -> None:
     )
     assert "env" not in json.loads(path.read_text())["hooks"]["AfterAgent"][0]["hooks"][0]
     assert _env_findings(repo, env) == []
+
+
+def test_gemini_env_file_is_named_as_unknown(tmp_path: Path) -> None:
+    repo, env = _setup(tmp_path)
+    (repo / ".gemini" / ".env").write_text("GEMINI_API_KEY=x\nexport BASH_ENV=/tmp/e.sh\nPATH=/x\n")
+    found = _env_findings(repo, env)
+    assert [(f["host"], f["health"]) for f in found] == [("gemini", "unknown")], found
+    assert found[0]["detail"].startswith(".gemini/.env:2: `BASH_ENV=/tmp/e.sh`: Gemini CLI sets it")
+    assert found[0]["hint"] == "delete line 2 from .gemini/.env unless you set it on purpose"

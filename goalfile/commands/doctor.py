@@ -35,7 +35,7 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   does (:mod:`goalfile.hostenv`: Claude Code's ``env``, a Gemini CLI hook entry's ``env``;
   ``PATH``, Python's, a shell's start-up file, ``GOALFILE_*``, ``GIT_*``); for ``PATH`` the
   program it resolves to is named beside this goalfile. ``--fix-hooks`` takes them out of the
-  project's own files;
+  project's own files; one in the ``.env`` file Gemini CLI loads is ``unknown``;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
   ships;
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
@@ -944,6 +944,47 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
     return found
 
 
+def gemini_env_file(root: Path, env: Mapping[str, str]) -> Path | None:
+    """The ``.env`` file Gemini CLI 0.61.0 loads in a folder it trusts: the first of
+    ``.gemini/.env`` and ``.env`` in the repository's top and each folder above it, else
+    ``~/.gemini/.env``, else ``~/.env``."""
+    home = Path(env.get("HOME") or Path.home()).expanduser()
+    for folder in (root, *root.parents):
+        for candidate in (folder / ".gemini" / ".env", folder / ".env"):
+            if candidate.is_file():
+                return candidate
+    for candidate in (home / ".gemini" / ".env", home / ".env"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def gemini_dotenv_findings(root: Path, ctx: Context) -> list[Finding]:
+    """An ``unknown`` for each variable of :func:`goalfile.hostenv.is_risky` in the ``.env``
+    file Gemini CLI loads into its environment (and so its hooks'), each one not already set,
+    in a folder it trusts: goalfile cannot tell whether the host's environment sets it."""
+    path = gemini_env_file(root, ctx.env)
+    if path is None:
+        return []
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    shown = _shown(path, ctx)
+    return [
+        Finding(
+            host=HostAgent.GEMINI.value,
+            check="hook-env",
+            health=Health.UNKNOWN,
+            detail=f"{shown}:{line}: `{name}={value[:120]}`: Gemini CLI sets it for every hook "
+            "it runs, when it is not set already and the folder is trusted; it decides which "
+            "`goalfile` the hook starts or what it does",
+            hint=f"delete line {line} from {shown} unless you set it on purpose",
+        )
+        for line, name, value in hostenv.dotenv_risky(text)
+    ]
+
+
 # --- the host's timeout for the hook --------------------------------------------------------
 
 
@@ -1211,6 +1252,7 @@ def doctor(
     findings += shape_findings(root, ctx)
     findings += other_hook_findings(root, ctx)
     findings += hook_env_findings(root, ctx)
+    findings += gemini_dotenv_findings(root, ctx)
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)
