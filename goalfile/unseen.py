@@ -23,9 +23,12 @@ space) and ``stdout lacks "\\u0415RROR"`` (a Cyrillic capital Ie) both show as
   (``FAIꓡED``, ``Тrасеbаск``, ``ЕRR0R``); one whose ASCII letters are fewer than its other
   letters and look like letters of their script (``Привeт``); and one written only in
   look-alikes (``ꓰꓣꓣꓳꓣ``, ``ΕΡΡΟΡ``) unless a real word of its script (one with a letter that
-  looks like no ASCII, ``ошибка``) stands in the same phrase. A look-alike that is not a letter
-  or digit (``’``, ``–``, ``×``) is reported unless, in a command (``punctuation``), it
-  stands next to a letter outside ASCII and reads as no quote or operator, or, elsewhere, it
+  looks like no ASCII, ``ошибка``) stands in the same phrase, or it is a Greek or Cyrillic word
+  of one to three letters (``σ``, ``НЕТ``, ``ВСЕ ОК``). Latin letters with marks (``ö``, ``ř``,
+  ``ư``, ``đ``) count as Latin, so ``được`` is no foreign word with ASCII intruders. A
+  look-alike that is not a letter or digit (``’``, ``–``, ``×``; ``…`` in a command only: it
+  takes one cell where ``...`` takes three) is reported unless, in a command (``punctuation``),
+  it stands next to a letter outside ASCII and reads as no quote or operator, or, elsewhere, it
   stands in a phrase with a word outside ASCII (``Fehler – Größe``). A word in another
   script is not reported (``Привет``, ``Σφάλμα``), nor letters of living alphabets that
   Unicode lists but a reader sees as themselves (:data:`_OWN_LETTERS`);
@@ -258,21 +261,28 @@ def _look_alike_words(text: str) -> list[Unseen]:
         letters = [c for c in word if c.isalpha()]
         capitals = sum(c.isupper() for c in letters) * 2 > len(letters)
         reads = "".join(_shown_ascii(c, posing[c], capitals) if c in posing else c for c in word)
-        scripts = [_script(c) for c in other if c.isalpha()]
-        mostly_other = len([c for c in plain if c.isalpha()]) < len(scripts)
+        latin = [c for c in word if c.isalpha() and (c.isascii() or _own_latin(c))]
+        scripts = [_script(c) for c in other if c.isalpha() and not _own_latin(c)]
+        mostly_other = len(latin) < len(scripts)
         if plain and mostly_other and (posing or _resemble(plain, set(scripts))):
             main = max(set(scripts), key=scripts.count).capitalize()
             odd = _listed(f"{c} is {describe(c)}" for c in dict.fromkeys(plain))
             what = f"the word `{word}`, in {main} letters but for ASCII ones: {odd}"
             reads = reads if reads.isascii() else ""
-        elif plain and posing:
+        elif (plain or latin) and posing:  # Latin letters with marks too (`Öğе`: Cyrillic е)
             odd = _listed(
                 f"{c} is {describe(c)}, which looks like {_shown_ascii(c, r, capitals)}"
                 for c, r in posing.items()
             )
-            what = f"the word `{word}`, which reads as `{reads}` but mixes ASCII letters with "
+            kind = "ASCII" if plain else "Latin"
+            what = f"the word `{word}`, which reads as `{reads}` but mixes {kind} letters with "
             what += f"look-alikes: {odd}"
-        elif not plain and len(posing) == len(set(other)) and not _in_phrase(text, match.start()):
+        elif (
+            not plain
+            and len(posing) == len(set(other))
+            and not _short_word(word)
+            and not _in_phrase(text, match.start())
+        ):
             odd = _listed(f"{c} is {describe(c)}" for c in posing)
             what = f"the word `{word}`, which reads as `{reads}` and is written only in "
             what += f"look-alikes: {odd}"
@@ -282,6 +292,31 @@ def _look_alike_words(text: str) -> list[Unseen]:
             Unseen(offset=match.start(), text=word, what=what, invisible=False, reads=reads)
         )
     return found
+
+
+def _own_latin(char: str) -> bool:
+    """A Latin letter a reader sees as itself, no intruder in a Latin word: an ASCII letter
+    with marks (``ö``, ``ğ``, ``ř``, ``ư``, ``ợ``) or a Latin letter like no ASCII one (``đ``,
+    ``ø``, ``ß``, ``ł``); not a look-alike (``ɡ``, ``ǀ``, ``ʟ``)."""
+    if char.isascii() or not char.isalpha() or reads_as(char):
+        return False
+    return unicodedata.normalize("NFD", char)[0].isascii() or _script(char) == "LATIN"
+
+
+_LIVING = frozenset(("GREEK", "CYRILLIC"))
+"""Alphabets whose short words are often written wholly in letters that look like ASCII ones
+(``НЕТ``, ``ВСЕ ОК``, ``ΝΑΙ``, a variable ``σ``)."""
+
+
+def _short_word(word: str) -> bool:
+    """A word of one to three letters of one of :data:`_LIVING` (``σ``, ``ОК``, ``НЕТ``): read
+    as itself; a longer one (``ЕХРЕСТ``, ``ΕΡΡΟΡ``) reads as an ASCII word."""
+    return (
+        len(word) <= 3
+        and word.isalpha()
+        and {_script(c) for c in word} <= _LIVING
+        and len({_script(c) for c in word}) == 1
+    )
 
 
 def _resemble(plain: list[str], scripts: set[str]) -> bool:
@@ -319,6 +354,12 @@ def _real_scripts(phrase: str) -> set[str]:
     }
 
 
+_SEEN_MARKS = frozenset("\u2026")
+"""Look-alikes a reader tells from their ASCII outside a command: the ellipsis ``…`` takes one
+cell of a terminal where ``...`` takes three (``Loading…``). Not the curly ``’``, which takes
+the one cell of ``'`` (``don’t`` reads as ``don't``)."""
+
+
 def _look_alike_marks(text: str, *, punctuation: bool) -> list[Unseen]:
     """Look-alikes that are neither letters nor digits (``’``, ``–``, ``×``, ``꞉``), but those
     that belong to text in another script: in a command (``punctuation``), one next to a letter
@@ -332,6 +373,8 @@ def _look_alike_marks(text: str, *, punctuation: bool) -> list[Unseen]:
             continue  # a composed look-alike (``_composed``)
         reads = reads_as(char)
         if not reads or unicodedata.normalize("NFC", char) != char:
+            continue
+        if char in _SEEN_MARKS and not punctuation:
             continue
         if punctuation:  # a command: quotes and operators always, others away from words
             if not _SHELL_MARKS.intersection(reads) and _in_words(text, i):

@@ -391,6 +391,86 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
     assert audited.returncode == 0, audited.stdout + audited.stderr
 
 
+LEGITIMATE = [
+    # Latin words with more accented letters than plain ones (review 9, F3)
+    "\u0110\u00e3 \u0111\u01b0\u1ee3c c\u00e0i \u0111\u1eb7t",  # Đã được cài đặt
+    "T\u1ea5t c\u1ea3 \u0111\u1ec1u \u1ed5n",  # Tất cả đều ổn
+    "\u00d6\u011fe eklendi",  # Öğe eklendi
+    "\u00d6l\u00fc kod yok",  # Ölü kod yok
+    "\u0159e\u010d",  # řeč
+    "\u00c6r\u00f8",  # Ærø
+    # short Greek and Cyrillic words of look-alike letters only, an ellipsis (F4)
+    "\u03c3 = 0.5",  # σ
+    "\u03b1 = 0.05",  # α
+    "\u0412\u0421\u0415 \u041e\u041a",  # ВСЕ ОК
+    "\u041d\u0415\u0422",  # НЕТ
+    "\u039d\u0391\u0399",  # ΝΑΙ
+    "Loading\u2026",
+]
+
+
+def test_accented_latin_words_and_short_greek_or_cyrillic_words_are_accepted(
+    repo: Path,
+) -> None:
+    (repo / "out.txt").write_text("\n".join(LEGITIMATE) + "\n", encoding="utf-8")
+    rows = [
+        f'| C{n} | c | `cat out.txt` | exit 0; stdout contains "{text}" | |'
+        for n, text in enumerate(LEGITIMATE, start=1)
+    ]
+    draft(repo, "\n".join(rows))
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert last_line(done.stdout).endswith("status: met"), done.stdout
+
+
+def test_look_alike_words_stay_refused_beside_accented_and_short_words(repo: Path) -> None:
+    # the attacks of round 9 next to the words the rule now lets pass; and an accented Latin
+    # word with a Cyrillic е (`Öğе`), and a fourth look-alike letter (`ЕХРЕ`)
+    path = draft_lacks(
+        repo,
+        "echo FAILED Traceback ERROR EXPECT",
+        [
+            "\u00d6\u011fe FAI\ua4e1ED",
+            "\u03c3 \u0422r\u0430\u0441\u0435b\u0430\u0441\u043a",
+            "\u041d\u0415\u0422 \ua4f0\ua4e3\ua4e3\ua4f3\ua4e3",
+            "Loading\u2026 \u0415\u0425\u0420\u0415\u0421\u0422",
+            "\u00d6\u011f\u0435",
+            "\u0415\u0425\u0420\u0415",
+        ],
+    )
+    report = refused_everywhere(
+        repo,
+        path,
+        "the word `FAI\ua4e1ED`, which reads as `FAILED`",
+        "the word `\u0422r\u0430\u0441\u0435b\u0430\u0441\u043a`, in Cyrillic letters",
+        "the word `\ua4f0\ua4e3\ua4e3\ua4f3\ua4e3`, which reads as `ERROR`",
+        "the word `\u0415\u0425\u0420\u0415\u0421\u0422`, which reads as `EXPECT`",
+        "the word `\u00d6\u011f\u0435`, which reads as `\u00d6\u011fe` but mixes Latin "
+        "letters with look-alikes: \u0435 is U+0435 CYRILLIC SMALL LETTER IE",
+        "the word `\u0415\u0425\u0420\u0415`, which reads as `EXPE`",
+    )
+    for n in range(1, 7):
+        assert f"goals/g.md:{15 + n}:" in report, (n, report)
+
+
+def test_a_curly_apostrophe_stays_refused_with_a_fix_that_works(repo: Path) -> None:
+    # `don’t` shows as `don't`: refused; the fix (a pattern with the escape) is accepted
+    (repo / "out.txt").write_text("don\u2019t\n", encoding="utf-8")
+    path = draft(repo, '| C1 | c | `cat out.txt` | exit 0; stdout contains "don\u2019t" | |\n')
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert "(`stdout matches /\\u2019/`)" in linted.stdout + linted.stderr
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('contains "don\u2019t"', "matches /don\\u2019t/"))
+    assert run_goalfile("lint", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert last_line(done.stdout) == "verify-goal g iteration 0: C1 met; status: met"
+
+
 def test_the_finder_keeps_ascii_text_fast_and_clean() -> None:
     assert unseen.find('exit 0; stdout lacks "ERROR"') == []
     assert unseen.find("tab\there") == []
