@@ -74,6 +74,18 @@ def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
     return report
 
 
+def accepted_everywhere(repo: Path) -> None:
+    """lint passes the draft, activate pins it, verify finds every row met, audit is clean."""
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert last_line(done.stdout).endswith("status: met"), done.stdout
+    audited = run_goalfile("audit", GOAL, cwd=repo)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+
+
 def assert_audit_reports_lint_errors(repo: Path) -> None:
     """Each error lint finds in the goal's cells of this class (`hidden-markup`,
     `unseen-text`; by line and code) is a finding of `audit --against` a commit without the
@@ -382,13 +394,7 @@ def test_words_of_one_script_are_not_reported(repo: Path) -> None:
         for n, text in enumerate(prose, start=1)
     ]
     draft(repo, "\n".join(rows))
-    linted = run_goalfile("lint", GOAL, cwd=repo)
-    assert linted.returncode == 0, linted.stdout + linted.stderr
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    done = run_goalfile("verify", GOAL, cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    audited = run_goalfile("audit", GOAL, cwd=repo)
-    assert audited.returncode == 0, audited.stdout + audited.stderr
+    accepted_everywhere(repo)
 
 
 LEGITIMATE = [
@@ -418,12 +424,7 @@ def test_accented_latin_words_and_short_greek_or_cyrillic_words_are_accepted(
         for n, text in enumerate(LEGITIMATE, start=1)
     ]
     draft(repo, "\n".join(rows))
-    linted = run_goalfile("lint", GOAL, cwd=repo)
-    assert linted.returncode == 0, linted.stdout + linted.stderr
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
-    done = run_goalfile("verify", GOAL, cwd=repo)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert last_line(done.stdout).endswith("status: met"), done.stdout
+    accepted_everywhere(repo)
 
 
 def test_look_alike_words_stay_refused_beside_accented_and_short_words(repo: Path) -> None:
