@@ -246,3 +246,45 @@ def test_a_focused_goal_outside_the_goal_folders_blocked_by_its_own_verify_holds
     text = (repo / "docs" / "x.md").read_text(encoding="utf-8")
     assert text.count(") by stop-hook-hold\n") == 1
     assert "docs/x.md is blocked by a verify run" in let_go(stop(repo))
+
+
+LOCK_HOLDER = """
+import fcntl, os, sys, time
+from goalfile.files import _lock_paths
+lock = _lock_paths(sys.argv[1])[0]
+lock.parent.mkdir(parents=True, exist_ok=True)
+fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.parametrize("agent", ["claude", "gemini"])
+def test_a_hold_that_cannot_be_ledgered_still_holds_the_first_stop(
+    tmp_path: Path, agent: str
+) -> None:
+    """The agent keeps the goal's lock held (a process of its own) while it stops, so the hold's
+    entry cannot be written: the first stop is held all the same, saying the hold is not
+    recorded and why; each later stop on that entry is let go with the message, also for a
+    host that sends ``stop_hook_active`` false at every stop."""
+    import sys
+
+    repo = goal_repo(tmp_path)
+    exit_127(repo)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(repo / GOAL)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        reason = held(stop(repo, agent=agent))
+        assert "goals/demo.md is blocked" in reason, reason
+        assert "could not record this hold" in reason and "locked" in reason, reason
+        for _ in range(2):  # a new turn, or Gemini's next stop: flag false, held once already
+            assert "goals/demo.md is blocked" in let_go(stop(repo, agent=agent))
+    finally:
+        holder.communicate("")
+    assert hold_entries(repo) == 0

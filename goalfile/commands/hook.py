@@ -154,7 +154,7 @@ class GoalOutcome:
     message: str | None = None  # for the user, when allowing with something to say
     # a hold on a block a verify run wrote, still to be ledgered in the goal file at this path
     # once the hook answers with it; the outcome to answer instead if that fails
-    hold: tuple[Path, GoalOutcome] | None = field(default=None, repr=False)
+    hold: tuple[Path, int, GoalOutcome] | None = field(default=None, repr=False)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -726,7 +726,7 @@ def _decide_stop(
     if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
         outcomes += later_outcomes
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
-    outcomes = _ledger_holds(outcomes, ctx.today, notes)
+    outcomes = _ledger_holds(outcomes, ctx.today, notes, roots)
     return StopDecision(goals=(*outcomes, *cannot), notes=tuple(notes))
 
 
@@ -1253,27 +1253,46 @@ def _blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> Goal
         block=True,
         summary=summary,
         reason=f"{text}\n{advice}",
-        hold=(path, let_go),
+        hold=(path, found.entry.iteration, let_go),
     )
 
 
 def _ledger_holds(
-    outcomes: Sequence[GoalOutcome], today: str, notes: list[str]
+    outcomes: Sequence[GoalOutcome], today: str, notes: list[str], roots: list[Path]
 ) -> list[GoalOutcome]:
     """``outcomes``, each hold the hook answers with on a block found in a goal file ledgered
-    there first (:func:`_record_hold`); one that cannot be ledgered lets the agent go with the
-    message instead: unledgered, it would hold it again at every stop."""
+    there first (:func:`_record_hold`). A hold that cannot be ledgered (the goal's lock held
+    past the hook's wait, a file that cannot be written) still holds the first stop on its
+    entry, saying why it is not recorded, and is marked under the git folder
+    (:mod:`goalfile.holdmark`); a later stop on the same entry, or one whose mark cannot be
+    written, is let go with the message: unrecorded, it would hold the agent at every stop."""
+    from goalfile.holdmark import first_hold
+
     done: list[GoalOutcome] = []
     for outcome in outcomes:
         if outcome.hold is None:
             done.append(outcome)
             continue
-        path, let_go = outcome.hold
+        path, iteration, let_go = outcome.hold
         try:
             recorded = _record_hold(path, today=today, why=outcome.summary or "")
         except (GoalfileError, OSError) as exc:
-            notes.append(f"{outcome.path}: the hold on its block was not ledgered ({exc}); let go")
-            recorded = False
+            why = exc.message if isinstance(exc, GoalfileError) else str(exc)
+            git_folder, key = _idle_key(path, roots)
+            if first_hold(git_folder=git_folder, goal=key, iteration=iteration):
+                notes.append(f"{outcome.path}: the hold on its block was not ledgered ({why})")
+                unrecorded = (
+                    f"goalfile could not record this hold in {outcome.path}'s ledger ({why}); "
+                    "the next stop on this block is let go."
+                )
+                done.append(replace(outcome, hold=None, reason=f"{outcome.reason}\n{unrecorded}"))
+            else:
+                notes.append(
+                    f"{outcome.path}: the hold on its block was not ledgered ({why}); "
+                    "it was held once already, or that cannot be recorded: let go"
+                )
+                done.append(let_go)
+            continue
         done.append(replace(outcome, hold=None) if recorded else let_go)
     return done
 
