@@ -80,7 +80,9 @@ def other_hooks(document: object, agent: HostAgent) -> list[OtherHook]:
     """Every hook entry of ``document`` (a host's settings, JSON or TOML) that is not
     goalfile's Stop hook: a command that runs ``goalfile hook stop`` under the host's stop
     event is goalfile's (whether it holds the agent is :mod:`goalfile.hookshape`'s business);
-    every other entry, under any event, is another hook."""
+    every other entry, under any event, is another hook, one that runs ``goalfile hook stop``
+    under another event included (``goalfile hook stop; echo '{"continue": false}'`` under
+    PreToolUse ends a session before any Stop hook runs)."""
     from goalfile.hostjson import is_ours
 
     hooks = document.get("hooks") if isinstance(document, dict) else None
@@ -93,7 +95,7 @@ def other_hooks(document: object, agent: HostAgent) -> list[OtherHook]:
             inner = group.get("hooks") if isinstance(group, dict) else None
             for i, entry in enumerate(inner if isinstance(inner, list) else []):
                 command = entry.get("command") if isinstance(entry, dict) else None
-                if is_ours(command):
+                if at_stop and is_ours(command):  # under another event it is just a hook
                     continue
                 found.append(
                     OtherHook(event=event, group=g, index=i, label=_label(entry), at_stop=at_stop)

@@ -249,3 +249,18 @@ def test_text_output_names_file_line_and_fix(repo: Path, home: Path) -> None:
         at : at + 2
     ]
     assert shlex.split(lines[at + 1].strip()[5:])[:2] == ["goalfile", "doctor"]
+
+
+def test_a_hook_that_runs_goalfile_under_another_event_is_reported(repo: Path, home: Path) -> None:
+    """Only under the host's stop event is a command that runs `goalfile hook stop` goalfile's
+    hook: under PreToolUse, `goalfile hook stop >/dev/null; <ENDS>` ends Claude Code's session
+    before any Stop hook runs, and doctor names it as it names any other event's hook."""
+    path = repo / ".claude" / "settings.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    command = f"goalfile hook stop >/dev/null; {ENDS}"
+    settings["hooks"]["PreToolUse"] = _hooks("PreToolUse", command)["hooks"]["PreToolUse"]
+    _write(path, settings)
+    report = doctor(repo, home)
+    [other] = found(report, "other-hook", "unknown")
+    assert f"hooks.PreToolUse[0].hooks[0]: `{command}` is a PreToolUse hook" in other["detail"]
+    assert found(report, "other-hook") == [], report  # goalfile's own Stop hook is not named
