@@ -231,6 +231,20 @@ def test_a_goal_committed_on_the_branch_and_deleted_is_reported(repo: Path) -> N
     assert first in item["findings"][0]["message"]  # type: ignore[index]
 
 
+def test_a_goal_deleted_on_the_branch_is_reported_from_a_sub_folder(repo: Path) -> None:
+    """Run from a sub-folder with no goals of its own, audit without PATH reads the goals of
+    the git top level (README): a goal committed after REF and deleted since is reported
+    there too, as from the top."""
+    git(repo, "rm", "-q", PATH)
+    (repo / "sub").mkdir()
+    (repo / "sub" / "keep").write_text("", encoding="utf-8")
+    commit(repo, "no goal, a sub-folder")
+    done = goalfile(repo / "sub", "audit", "--against", BASE, "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    item = only_file(json.loads(done.stdout))
+    assert codes(item) == ["goal-deleted"] and item["path"] == f"../{PATH}", item
+
+
 def test_on_the_base_a_new_first_approval_reapproves_nothing(repo: Path) -> None:
     """README's start as it says now: the goal committed on the base branch. The agent empties
     the ledger and approves its weaker check afresh (another day than the person): the person's

@@ -8,7 +8,7 @@ Exit 0 clean, 1 findings, 3 when a file cannot be read as a goal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -78,20 +78,21 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
     from goalfile.goalcommits import deleted_goal_paths
     from goalfile.run import git_tree_goal_paths
 
+    def here_else_top(names: Callable[[str], list[str]]) -> list[str]:
+        listed = names(str(cwd))
+        if not listed:
+            top = repository_top(cwd)
+            if top is not None and top.resolve() != cwd.resolve():
+                listed = [os.path.relpath(top / name, cwd) for name in names(str(top))]
+        return listed
+
     found = default_paths(cwd)
-    at_base = git_tree_goal_paths(ref=against, cwd=str(cwd))
-    if not at_base:
-        top = repository_top(cwd)
-        if top is not None and top.resolve() != cwd.resolve():
-            at_base = [
-                os.path.relpath(top / name, cwd)
-                for name in git_tree_goal_paths(ref=against, cwd=str(top))
-            ]
+    at_base = here_else_top(lambda where: git_tree_goal_paths(ref=against, cwd=where))
     seen = {os.path.normpath(path) for path in found}
     added = sorted(path for path in at_base if os.path.normpath(path) not in seen)
     seen |= {os.path.normpath(path) for path in added}
     # a goal committed after REF and deleted since: no base holds it, nor the working tree
-    gone = deleted_goal_paths(ref=against, cwd=str(cwd))
+    gone = here_else_top(lambda where: deleted_goal_paths(ref=against, cwd=where))
     return found + added + sorted(path for path in gone if os.path.normpath(path) not in seen)
 
 
