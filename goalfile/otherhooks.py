@@ -28,6 +28,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from goalfile.hostjson import EVENT as STOP_EVENT  # the event each host runs its Stop hook on
 from goalfile.hostprotocol import HostAgent
 
 __all__ = [
@@ -39,8 +40,6 @@ __all__ = [
     "switches",
     "without_stop_hooks",
 ]
-
-STOP_EVENT = {HostAgent.CLAUDE: "Stop", HostAgent.CODEX: "Stop", HostAgent.GEMINI: "AfterAgent"}
 
 
 @dataclass(frozen=True, kw_only=True)
