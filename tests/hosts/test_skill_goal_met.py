@@ -162,11 +162,16 @@ def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     reasons = server.feedbacks()
     assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
     [held] = reasons
-    # the first stop: the typed `met` is not the ledger's, which says `active`
+    # the first stop: the `sed` typed `met` over every `status: active` line, the approval
+    # entry's too; the goal (staged by `new --activate`, never committed) no longer continues
+    # the copy git's index holds, and the fix puts that copy back
     fix = agent.ran[len(agent.work)]
-    assert f"goalfile does not accept the status of {GOAL}: {GOAL}:3: " in held, held
-    assert f"\n  fix: `{fix}`, then run `goalfile verify {GOAL}`\n" in held, held
-    assert "sed " in fix and GOAL in fix, fix
+    assert (
+        f"goalfile cannot verify {GOAL}: the file the working tree holds there does not "
+        "continue the goal the index holds there (HEAD holds none there)"
+    ) in held, held
+    assert "«status: active» and is now «status: met»" in held, held
+    assert fix == f"git checkout -- {GOAL}", fix
     assert agent.ran == [*agent.work, fix, *agent.after_fix], agent.ran
     # each call ran in the host's shell as the skills say: the goal written and focused, the
     # first verify exit 1 (R1 not reviewed), the typed met and the printed fix silent, the
