@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
+from goalfile.hookentries import hook_entries
 from goalfile.hostprotocol import HOOK_TIMEOUT_MAX, HostAgent
 
 __all__ = [
@@ -229,41 +230,33 @@ class Fault:
         return f"hooks.{event}[{self.group}].hooks[{self.index}]"
 
 
-def _entries(
-    document: object, event: str
-) -> list[tuple[int, int, dict[str, object], dict[str, object]]]:
-    """Every hook entry of ours under ``hooks.<event>``: (group, index, group, entry)."""
-    from goalfile.hostjson import is_ours
-
-    hooks = document.get("hooks") if isinstance(document, dict) else None
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    found = []
-    for g, group in enumerate(groups if isinstance(groups, list) else []):
-        inner = group.get("hooks") if isinstance(group, dict) else None
-        for i, entry in enumerate(inner if isinstance(inner, list) else []):
-            if isinstance(entry, dict) and is_ours(entry.get("command")):
-                found.append((g, i, group, entry))
-    return found
-
-
 def review(
     document: object, agent: HostAgent, *, goal_exists: Callable[[str], bool]
 ) -> tuple[list[str], list[Fault]]:
     """The goalfile Stop hooks of a settings document: the commands that hold the agent, and
     a :class:`Fault` for each that would not."""
-    from goalfile.hostjson import EVENT
+    from goalfile.hostjson import EVENT, is_ours
 
     sound: list[str] = []
     faults: list[Fault] = []
-    for g, i, group, entry in _entries(document, EVENT[agent]):
-        command = str(entry.get("command"))
-        at_entry = entry_fault(entry, group, agent)
+    for hook in hook_entries(document, EVENT[agent]):
+        entry = hook.entry
+        if not isinstance(entry, dict) or not is_ours(hook.command):
+            continue
+        command = str(hook.command)
+        at_entry = entry_fault(entry, hook.matcher_group, agent)
         why = at_entry or command_fault(command, agent, goal_exists=goal_exists)
         if why is None:
             sound.append(command)
         else:
             faults.append(
-                Fault(group=g, index=i, command=command, why=why, command_only=at_entry is None)
+                Fault(
+                    group=hook.group,
+                    index=hook.index,
+                    command=command,
+                    why=why,
+                    command_only=at_entry is None,
+                )
             )
     return sound, faults
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from goalfile.hookentries import hook_entries
 from goalfile.hostprotocol import HostAgent
 
 __all__ = ["EnvSetting", "dotenv_risky", "is_risky", "risky_settings", "without_risky"]
@@ -82,18 +83,14 @@ def risky_settings(document: object, agent: HostAgent) -> list[EnvSetting]:
     elif agent is HostAgent.GEMINI:
         from goalfile.hostjson import is_ours
 
-        hooks = document.get("hooks")
-        for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-            for g, group in enumerate(groups if isinstance(groups, list) else []):
-                inner = group.get("hooks") if isinstance(group, dict) else None
-                for i, entry in enumerate(inner if isinstance(inner, list) else []):
-                    if not isinstance(entry, dict) or not is_ours(entry.get("command")):
-                        continue
-                    env = entry.get("env")
-                    for name, value in env.items() if isinstance(env, dict) else ():
-                        if isinstance(name, str) and is_risky(name):
-                            path = ("hooks", event, g, "hooks", i, "env", name)
-                            found.append(EnvSetting(path=path, name=name, value=str(value)))
+        for hook in hook_entries(document):
+            if not isinstance(hook.entry, dict) or not is_ours(hook.command):
+                continue
+            env = hook.entry.get("env")
+            for name, value in env.items() if isinstance(env, dict) else ():
+                if isinstance(name, str) and is_risky(name):
+                    path = ("hooks", hook.event, hook.group, "hooks", hook.index, "env", name)
+                    found.append(EnvSetting(path=path, name=name, value=str(value)))
     return found
 
 

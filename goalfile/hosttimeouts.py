@@ -21,6 +21,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from goalfile.hookentries import hook_entries
 from goalfile.hostjson import EVENT, hook_stop_words, is_ours
 from goalfile.hostprotocol import HOOK_TIMEOUT, HOOK_TIMEOUT_MAX, HostAgent
 
@@ -90,30 +91,26 @@ def _json_number(value: object) -> str:
 
 def stop_hooks(document: object, agent: HostAgent) -> list[StopHook]:
     """Every goalfile Stop hook (``goalfile hook stop``) in a host settings document."""
-    hooks = document.get("hooks") if isinstance(document, dict) else None
-    groups = hooks.get(EVENT[agent]) if isinstance(hooks, dict) else None
     found: list[StopHook] = []
-    for at, group in enumerate(groups if isinstance(groups, list) else []):
-        inner = group.get("hooks") if isinstance(group, dict) else None
-        for index, hook in enumerate(inner if isinstance(inner, list) else []):
-            command = hook.get("command") if isinstance(hook, dict) else None
-            if not isinstance(hook, dict) or not isinstance(command, str) or not is_ours(command):
-                continue
-            keys = KEYS.get(agent, ("timeout",))
-            key = next((k for k in keys if k in hook), keys[0])
-            written = hook.get(key)
-            found.append(
-                StopHook(
-                    agent=agent,
-                    group=at,
-                    index=index,
-                    command=command,
-                    key=key,
-                    written=written,
-                    host_seconds=host_seconds(agent, written),
-                    hook_seconds=hook_timeout(command),
-                )
+    for place in hook_entries(document, EVENT[agent]):
+        hook, command = place.entry, place.command
+        if not isinstance(hook, dict) or not isinstance(command, str) or not is_ours(command):
+            continue
+        keys = KEYS.get(agent, ("timeout",))
+        key = next((k for k in keys if k in hook), keys[0])
+        written = hook.get(key)
+        found.append(
+            StopHook(
+                agent=agent,
+                group=place.group,
+                index=place.index,
+                command=command,
+                key=key,
+                written=written,
+                host_seconds=host_seconds(agent, written),
+                hook_seconds=hook_timeout(command),
             )
+        )
     return found
 
 

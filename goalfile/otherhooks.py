@@ -28,6 +28,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from goalfile.hookentries import hook_entries
 from goalfile.hostjson import EVENT as STOP_EVENT  # the event each host runs its Stop hook on
 from goalfile.hostprotocol import HostAgent
 
@@ -84,21 +85,20 @@ def other_hooks(document: object, agent: HostAgent) -> list[OtherHook]:
     PreToolUse ends a session before any Stop hook runs)."""
     from goalfile.hostjson import is_ours
 
-    hooks = document.get("hooks") if isinstance(document, dict) else None
     found: list[OtherHook] = []
-    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
-        if not isinstance(groups, list):  # Codex's hooks.state, for one, is no event
+    for hook in hook_entries(document):
+        at_stop = hook.event == STOP_EVENT[agent]
+        if at_stop and is_ours(hook.command):  # under another event it is just a hook
             continue
-        at_stop = event == STOP_EVENT[agent]
-        for g, group in enumerate(groups):
-            inner = group.get("hooks") if isinstance(group, dict) else None
-            for i, entry in enumerate(inner if isinstance(inner, list) else []):
-                command = entry.get("command") if isinstance(entry, dict) else None
-                if at_stop and is_ours(command):  # under another event it is just a hook
-                    continue
-                found.append(
-                    OtherHook(event=event, group=g, index=i, label=_label(entry), at_stop=at_stop)
-                )
+        found.append(
+            OtherHook(
+                event=hook.event,
+                group=hook.group,
+                index=hook.index,
+                label=_label(hook.entry),
+                at_stop=at_stop,
+            )
+        )
     return found
 
 

@@ -61,6 +61,7 @@ from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifes
 from goalfile.commands.skills import skill_state as state_of
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
+from goalfile.hookentries import hook_entries
 from goalfile.hostjson import HostAgent
 from goalfile.hostprotocol import HOOK_TIMEOUT_MAX
 from goalfile.hosttimeouts import StopHook, format_seconds
@@ -126,15 +127,10 @@ class DoctorResult:
 
 def _registered(document: object, event: str) -> list[str]:
     """Every command of ours registered under ``hooks.<event>``."""
-    hooks = document.get("hooks") if isinstance(document, dict) else None
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
     found: list[str] = []
-    for group in groups if isinstance(groups, list) else []:
-        inner = group.get("hooks") if isinstance(group, dict) else None
-        for hook in inner if isinstance(inner, list) else []:
-            command = hook.get("command") if isinstance(hook, dict) else None
-            if isinstance(command, str) and hostjson.is_ours(command):
-                found.append(command)
+    for hook in hook_entries(document, event):
+        if isinstance(hook.command, str) and hostjson.is_ours(hook.command):
+            found.append(hook.command)
     return found
 
 
