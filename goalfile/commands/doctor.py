@@ -100,6 +100,33 @@ class Finding:
         }
 
 
+@dataclass(frozen=True)
+class _Check:
+    """One check of one host, to write its findings by their health:
+    ``_Check("codex", "trust").problem(detail=..., fix=..., hint=...)``."""
+
+    host: str
+    check: str
+
+    def ok(self, *, detail: str) -> Finding:
+        return Finding(host=self.host, check=self.check, health=Health.OK, detail=detail)
+
+    def problem(self, *, detail: str, fix: str | None = None, hint: str | None = None) -> Finding:
+        return Finding(
+            host=self.host,
+            check=self.check,
+            health=Health.PROBLEM,
+            detail=detail,
+            fix=fix,
+            hint=hint,
+        )
+
+    def unknown(self, *, detail: str, hint: str | None = None) -> Finding:
+        return Finding(
+            host=self.host, check=self.check, health=Health.UNKNOWN, detail=detail, hint=hint
+        )
+
+
 @dataclass(frozen=True, kw_only=True)
 class DoctorResult:
     root: str
@@ -151,6 +178,7 @@ def _program(command: str) -> str:
 
 def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Finding], list[str]]:
     host = agent.value
+    hook = _Check(host, "hook")
     path = hostjson.settings_path(root, agent)
     shown = os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
     try:
@@ -161,10 +189,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
         at = ":".join([shown, *(str(n) for n in (exc.line, exc.column) if n is not None)])
         message = exc.message.removesuffix("; the file was left untouched")
         return [
-            Finding(
-                host=host,
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"{at}: {message}",
                 hint=f"fix {shown} by hand, then run `{INIT_HOOKS}`",
             )
@@ -175,10 +200,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
         return _codex_hook_findings(root, ctx, path, commands, text is None, bool(sound))
     if commands and not sound:
         return [
-            Finding(
-                host=host,
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"{shown} registers no Stop hook that answers {agent.value}: each "
                 "`goalfile hook stop` command there is one that never holds the agent (named "
                 "below)",
@@ -188,15 +210,12 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
     if text is None or not commands:
         what = "does not exist" if text is None else "does not register `goalfile hook stop`"
         return [
-            Finding(
-                host=host,
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"{shown} {what}: {agent.value} will not run the Stop hook",
                 fix=INIT_HOOKS,
             )
         ], []
-    found = [Finding(host=host, check="hook", health=Health.OK, detail=f"Stop hook in {shown}")]
+    found = [hook.ok(detail=f"Stop hook in {shown}")]
     return found + _path_findings(host, commands, shown, ctx), commands
 
 
@@ -207,6 +226,7 @@ def _codex_hook_findings(
     ``commands`` are given, a ``config.toml``, the user's ``hooks.json``); a problem when no
     file declares it, or more than one does (Codex runs each: two verifies per stop)."""
     declared: dict[Path, list[str]] = {project: commands} if commands else {}
+    hook = _Check("codex", "hook")
     found: list[Finding] = []
     for path in codexconfig.hook_files(root, ctx.env):
         if path == project:
@@ -217,10 +237,7 @@ def _codex_hook_findings(
             if path.suffix != ".toml":  # the user's hooks.json: the timeout check names it
                 continue
             found.append(
-                Finding(
-                    host="codex",
-                    check="hook",
-                    health=Health.PROBLEM,
+                hook.problem(
                     detail=f"Codex cannot read the hooks in it: {exc.render()}",
                     hint=f"fix {_shown(path, ctx)} by hand",
                 )
@@ -237,10 +254,7 @@ def _codex_hook_findings(
     if not declared:
         what = "does not exist" if missing else "does not register `goalfile hook stop`"
         found.append(
-            Finding(
-                host="codex",
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"{shown} {what}, and no config.toml Codex reads declares it: codex will "
                 "not run the Stop hook",
                 fix=INIT_HOOKS,
@@ -250,10 +264,7 @@ def _codex_hook_findings(
     names = [_shown(path, ctx) for path in declared]
     if len(declared) > 1:
         found.append(
-            Finding(
-                host="codex",
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"the Stop hook is declared in {' and in '.join(names)}: Codex runs "
                 "each of them, so every stop runs the hook (and writes a verify entry) "
                 f"{len(declared)} times",
@@ -263,45 +274,31 @@ def _codex_hook_findings(
         )
     elif not sound:
         found.append(
-            Finding(
-                host="codex",
-                check="hook",
-                health=Health.PROBLEM,
+            hook.problem(
                 detail=f"{names[0]} registers no Stop hook that answers codex: each `goalfile "
                 "hook stop` command there is one that never holds the agent (named below)",
                 fix=FIX_HOOKS,
             )
         )
     else:
-        found.append(
-            Finding(host="codex", check="hook", health=Health.OK, detail=f"Stop hook in {names[0]}")
-        )
+        found.append(hook.ok(detail=f"Stop hook in {names[0]}"))
     every = [command for listed in declared.values() for command in listed]
     return found + _path_findings("codex", every, names[0], ctx), every
 
 
 def _path_findings(host: str, commands: list[str], shown: str, ctx: Context) -> list[Finding]:
     """Whether the program each registered command starts is on PATH."""
+    on_path = _Check(host, "path")
     found: list[Finding] = []
     for command in dict.fromkeys(commands):
         program = _program(command)
         where = shutil.which(program, path=ctx.env.get("PATH"))
         if where is not None:
-            found.append(
-                Finding(
-                    host=host,
-                    check="path",
-                    health=Health.OK,
-                    detail=f"`{program}` is {where}",
-                )
-            )
+            found.append(on_path.ok(detail=f"`{program}` is {where}"))
             continue
         here = _this_goalfile(ctx.env)
         found.append(
-            Finding(
-                host=host,
-                check="path",
-                health=Health.PROBLEM,
+            on_path.problem(
                 detail=f"`{command}` cannot start: `{program}` is not on PATH",
                 hint=(
                     "put goalfile on the PATH the host starts with (activate the virtual "
@@ -334,13 +331,11 @@ def _this_goalfile(env: Mapping[str, str]) -> str | None:
 
 
 def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
+    trust = _Check("codex", "trust")
     hooks = codexconfig.list_hooks(root, ctx.env)
     if isinstance(hooks, str):
         return [
-            Finding(
-                host="codex",
-                check="trust",
-                health=Health.UNKNOWN,
+            trust.unknown(
                 detail=f"cannot tell whether Codex trusts the hook: {hooks}",
                 hint="in Codex, open `/hooks` and trust `goalfile hook stop --agent codex`",
             )
@@ -348,10 +343,7 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
     ours = [h for h in hooks if hostjson.is_ours(h.command)]
     if not ours:
         return [
-            Finding(
-                host="codex",
-                check="trust",
-                health=Health.PROBLEM,
+            trust.problem(
                 detail="Codex does not list the Stop hook for this repository (is the project "
                 "trusted in config.toml?)",
                 hint="start `codex` in the repository and trust the project when it asks",
@@ -370,10 +362,7 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
             recorded = None
         if not hook.enabled:
             found.append(
-                Finding(
-                    host="codex",
-                    check="trust",
-                    health=Health.PROBLEM,
+                trust.problem(
                     detail=f"the Stop hook is turned off: {hook.key} has `enabled = false` in "
                     f"{config}: Codex skips it and lets the agent stop",
                     hint=f'delete `enabled = false` under `[hooks.state."{hook.key}"]` in '
@@ -382,10 +371,7 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
             )
         elif recorded is not None and recorded != hook.current_hash:
             found.append(
-                Finding(
-                    host="codex",
-                    check="trust",
-                    health=Health.PROBLEM,
+                trust.problem(
                     detail=f"the Stop hook changed since it was trusted: {config} records "
                     f"{recorded}, Codex now computes {hook.current_hash}; Codex skips it",
                     fix=TRUST_CODEX,
@@ -393,20 +379,10 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
                 )
             )
         elif hook.trust == "trusted":
-            found.append(
-                Finding(
-                    host="codex",
-                    check="trust",
-                    health=Health.OK,
-                    detail=f"the Stop hook is trusted ({config})",
-                )
-            )
+            found.append(trust.ok(detail=f"the Stop hook is trusted ({config})"))
         else:
             found.append(
-                Finding(
-                    host="codex",
-                    check="trust",
-                    health=Health.PROBLEM,
+                trust.problem(
                     detail=f"the Stop hook is {hook.trust} in {config}: Codex skips it without "
                     "a word until it is trusted",
                     fix=TRUST_CODEX,
@@ -459,24 +435,18 @@ def pi_findings(root: Path, ctx: Context) -> list[Finding]:
     state = extension_state(root=root)
     path = root / EXTENSION
     shown = os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
+    extension = _Check("pi", "extension")
     if state == "current":
-        detail = f"goalfile's extension in {shown}"
-        return [Finding(host="pi", check="extension", health=Health.OK, detail=detail)]
+        return [extension.ok(detail=f"goalfile's extension in {shown}")]
     if state == "missing":
         return [
-            Finding(
-                host="pi",
-                check="extension",
-                health=Health.PROBLEM,
+            extension.problem(
                 detail=f"{shown} does not exist: pi will not run the Stop hook",
                 fix=INIT_HOOKS,
             )
         ]
     return [
-        Finding(
-            host="pi",
-            check="extension",
-            health=Health.PROBLEM,
+        extension.problem(
             detail=f"{shown} differs from the extension this goalfile ships",
             fix=f"rm {shown} && {INIT_HOOKS}",
             hint="keep it instead if you changed it on purpose",
@@ -485,6 +455,7 @@ def pi_findings(root: Path, ctx: Context) -> list[Finding]:
 
 
 def skill_findings(root: Path, ctx: Context) -> list[Finding]:
+    skills = _Check("skills", "skill")
     found: list[Finding] = []
     shipped = shipped_skills()
     for relative in (AGENTS_DIR, CLAUDE_DIR):
@@ -498,36 +469,17 @@ def skill_findings(root: Path, ctx: Context) -> list[Finding]:
             if state is not State.MISSING and (why := _invalid(folder / name, name))
         ]
         if not problems and not invalid:
-            found.append(
-                Finding(
-                    host="skills",
-                    check="skill",
-                    health=Health.OK,
-                    detail=f"{relative}: {len(states)} skills, current and valid",
-                )
-            )
+            found.append(skills.ok(detail=f"{relative}: {len(states)} skills, current and valid"))
             continue
         for name, state in problems.items():
             fix = "goalfile skills install"
             if state is State.MODIFIED:
                 fix += " --force"
-            found.append(
-                Finding(
-                    host="skills",
-                    check="skill",
-                    health=Health.PROBLEM,
-                    detail=f"{relative / name}: {state.value}",
-                    fix=fix,
-                )
-            )
+            found.append(skills.problem(detail=f"{relative / name}: {state.value}", fix=fix))
         for message in invalid:
             found.append(
-                Finding(
-                    host="skills",
-                    check="skill",
-                    health=Health.PROBLEM,
-                    detail=f"{relative}/{message}",
-                    fix="goalfile skills install --force",
+                skills.problem(
+                    detail=f"{relative}/{message}", fix="goalfile skills install --force"
                 )
             )
     return found
@@ -563,6 +515,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
     exists = hostjson.goal_file_at(root)
     for agent in hostjson.SETTINGS:
         event = hostjson.EVENT[agent]
+        hook = _Check(agent.value, "hook")
         for path in settings_files(root, agent, ctx.env):
             shown = _shown(path, ctx)
             try:
@@ -571,10 +524,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
                 continue  # named by the hook and timeout checks
             if agent is HostAgent.CLAUDE and (value := hookshape.disabled(document)):
                 found.append(
-                    Finding(
-                        host=agent.value,
-                        check="hook",
-                        health=Health.PROBLEM,
+                    hook.problem(
                         detail=f'{shown}: "disableAllHooks": {value}: Claude Code runs no hook '
                         "at all, the Stop hook included, and lets the agent stop",
                         fix=FIX_HOOKS,
@@ -587,10 +537,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
                     fault.command_only and _toml_command(text or "", document, fault, root)
                 )
                 found.append(
-                    Finding(
-                        host=agent.value,
-                        check="hook",
-                        health=Health.PROBLEM,
+                    hook.problem(
                         detail=f"{shown}: {fault.where(event)}: `{fault.command}` never holds "
                         f"the agent: {fault.why}",
                         fix=FIX_HOOKS if fixable else None,
@@ -668,10 +615,7 @@ def other_hook_findings(root: Path, ctx: Context) -> list[Finding]:
             except GoalfileError as exc:
                 if is_managed:  # the others are named by the hook and timeout checks
                     found.append(
-                        Finding(
-                            host=agent.value,
-                            check="other-hook",
-                            health=Health.UNKNOWN,
+                        _Check(agent.value, "other-hook").unknown(
                             detail=f"cannot tell which hooks {name} runs: {exc.render()}",
                             hint=f"ask whoever manages {shown} to fix it",
                         )
@@ -689,10 +633,7 @@ def other_hook_findings(root: Path, ctx: Context) -> list[Finding]:
                     continue  # shape_findings names it, with its fix
                 line = otherhooks.key_line(text, switch.path, toml=path.suffix == ".toml")
                 found.append(
-                    Finding(
-                        host=agent.value,
-                        check="hooks-off",
-                        health=Health.PROBLEM,
+                    _Check(agent.value, "hooks-off").problem(
                         detail=f"{_at(shown, line)}: {switch.shown}: {switch.why}",
                         hint=by_hand or f"delete {switch.shown} from {shown} by hand",
                     )
@@ -928,14 +869,7 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
                 else:
                     fix, hint = None, f"delete {setting.where} from {shown} by hand"
                 found.append(
-                    Finding(
-                        host=agent.value,
-                        check="hook-env",
-                        health=Health.PROBLEM,
-                        detail=detail,
-                        fix=fix,
-                        hint=hint,
-                    )
+                    _Check(agent.value, "hook-env").problem(detail=detail, fix=fix, hint=hint)
                 )
     return found
 
@@ -968,10 +902,7 @@ def gemini_dotenv_findings(root: Path, ctx: Context) -> list[Finding]:
         return []
     shown = _shown(path, ctx)
     return [
-        Finding(
-            host=HostAgent.GEMINI.value,
-            check="hook-env",
-            health=Health.UNKNOWN,
+        _Check(HostAgent.GEMINI.value, "hook-env").unknown(
             detail=f"{shown}:{line}: `{name}={value[:120]}`: Gemini CLI sets it for every hook "
             "it runs, when it is not set already and the folder is trusted; it decides which "
             "`goalfile` the hook starts or what it does",
@@ -1061,10 +992,7 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
                 # the project's settings and a config.toml are named by the hook check already
                 if path != hostjson.settings_path(root, agent) and path.suffix != ".toml":
                     found.append(
-                        Finding(
-                            host=agent.value,
-                            check="timeout",
-                            health=Health.UNKNOWN,
+                        _Check(agent.value, "timeout").unknown(
                             detail=f"cannot tell what time {name} gives the Stop hook: "
                             f"{exc.render()}",
                             hint=f"fix {shown} by hand",
@@ -1124,12 +1052,9 @@ def _by_hand(hook: StopHook, shown: str) -> str:
 
 
 def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
-    host = hook.agent.value
+    timeout = _Check(hook.agent.value, "timeout")
     if hook.hook_seconds is None:
-        return Finding(
-            host=host,
-            check="timeout",
-            health=Health.PROBLEM,
+        return timeout.problem(
             detail=f"{shown}: `{hook.command}`: its `--timeout` is not a number of seconds "
             f"from 1 to {HOOK_TIMEOUT_MAX}, so the hook refuses its command line and lets the "
             "agent stop",
@@ -1145,10 +1070,7 @@ def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
         )
         unit = "milliseconds" if hook.agent is HostAgent.GEMINI else "seconds"
         value = math.ceil(hook.hook_seconds * hosttimeouts.UNIT[hook.agent])
-        return Finding(
-            host=host,
-            check="timeout",
-            health=Health.PROBLEM,
+        return timeout.problem(
             detail=f"{shown}: the Stop hook's {hook.written_text} is no timeout: {what}",
             fix=FIX_TIMEOUTS,
             hint=f'or write "{hook.key}": {value} ({unit}) next to `{hook.command}` in {shown}',
@@ -1158,10 +1080,7 @@ def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
     if hook.written is None:
         source += f"{shown} names no timeout"
     if hook.unheard:
-        return Finding(
-            host=host,
-            check="timeout",
-            health=Health.PROBLEM,
+        return timeout.problem(
             detail=f"{shown}: {name} gives the Stop hook {given} s ({source}), less than the "
             f"{wanted} s its `--timeout` counts on: {name} kills the hook before it answers "
             + (
@@ -1175,10 +1094,7 @@ def _timeout_finding(hook: StopHook, shown: str, name: str) -> Finding:
             if hook.written is not None
             else f"it gives the hook the {wanted} s of its `--timeout` in {shown}",
         )
-    return Finding(
-        host=host,
-        check="timeout",
-        health=Health.OK,
+    return timeout.ok(
         detail=f"{shown}: {name} gives the Stop hook {given} s ({source}); its `--timeout` "
         f"counts on {wanted} s",
     )
