@@ -134,6 +134,7 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "status": "draft",
         "criteria": ["C1"],
         "missing": [],
+        "in_goal_folder": False,  # elsewhere/: the Stop hook does not look there
     }
     goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
     assert goal.end_state == "the pipeline works"

@@ -172,6 +172,8 @@ def new(
             )
         else:
             err(f"next: `goalfile activate {shell_word(result.path)}` pins the contract")
+    if result.outside is not None and not as_json:
+        err(result.outside)
     return 0
 
 

@@ -56,6 +56,7 @@ class NewResult:
     status: str = "draft"
     criteria: tuple[str, ...] = ()
     contract: str | None = None
+    outside: str | None = None  # the note for a goal the Stop hook and discovery do not see
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -65,6 +66,7 @@ class NewResult:
             "status": self.status,
             "criteria": list(self.criteria),
             "missing": list(self.missing),
+            "in_goal_folder": self.outside is None,
         }
         if self.contract is not None:
             document["contract"] = self.contract
@@ -238,8 +240,9 @@ def new_goal(
         _require_ready(text, shown)
     create_new(path, text)
     ids = tuple(row.id for row in rows)
+    outside = outside_note(path, shown, ctx.cwd, active=activate)
     if not activate:
-        return NewResult(path=shown, slug=slug, missing=missing, criteria=ids)
+        return NewResult(path=shown, slug=slug, missing=missing, criteria=ids, outside=outside)
     from goalfile.commands.activate import activate as run_activate
 
     done = run_activate(path=str(path), ctx=ctx)
@@ -249,6 +252,31 @@ def new_goal(
         status=done.status.value,
         criteria=done.criteria,
         contract=done.digest,
+        outside=outside,
+    )
+
+
+def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | None:
+    """None for a goal under goals/ or .zetetic/goals/ of the git top level (else of ``cwd``),
+    where the Stop hook and every command without PATH find it; else what the goal misses
+    there and what to do (`goalfile new --dir plans` is the way to get one)."""
+    from goalfile.commands.status import GOAL_FOLDERS
+    from goalfile.commands.workdir import repository_top
+
+    top = repository_top(cwd)
+    root = (top or cwd).resolve()
+    if any(path.resolve().is_relative_to(root / folder) for folder in GOAL_FOLDERS):
+        return None
+    unseen = (
+        f"note: {shown} is not under goals/ or .zetetic/goals/: the Stop hook does not hold "
+        "an agent to it, and status, lint and audit without a PATH do not list it"
+    )
+    if top is None:
+        return f"{unseen}; write it with no --dir to have it under goals/"
+    then = "" if active else "once it is active, "
+    return (
+        f"{unseen}; {then}`goalfile focus {shell_word(shown)}` has the Stop hook hold this "
+        "working tree to it (or write it with no --dir)"
     )
 
 

@@ -1,0 +1,74 @@
+"""What a new user ran into in a first hour with goalfile on a real project, each as the real
+`goalfile` (and the real tool: mdformat, pre-commit) running in a real git repository: the
+message names the cause, and the command it gives works when run as written."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import clean_env, git, make_git_repo, run_goalfile
+
+BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
+COMMAND_RE = re.compile(r"`(goalfile [^`]+)`")
+
+
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    sh = shutil.which("sh")
+    assert sh is not None, "a POSIX sh is needed to run the printed command"
+    return subprocess.run(
+        [sh, "-c", command],
+        cwd=cwd,
+        env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def stop_hook(repo: Path) -> dict[str, object] | None:
+    """The Claude Code Stop hook's answer in ``repo``: the JSON object, or None (stop allowed)."""
+    hook_input = json.dumps(
+        {"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop", "stop_hook_active": False}
+    )
+    done = run_goalfile("hook", "stop", cwd=repo, input=hook_input)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout) if done.stdout.strip() else None
+
+
+def test_new_outside_goals_says_the_stop_hook_does_not_hold_it_and_how_to_make_it(
+    tmp_path: Path,
+) -> None:
+    """`goalfile new --dir plans ... --activate` said only that the goal was staged and that
+    "the Stop hook now holds an agent that moves or deletes it"; the hook then let the agent
+    stop ("no active goal"). Now `new` says so, and the focus command it names, run as written,
+    makes the hook hold the agent."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "held", "x", "--dir", "plans", "--check", "false", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: held")
+    assert stop_hook(repo) is None  # what the note warns of: the hook does not look in plans/
+    note = [line for line in done.stderr.splitlines() if line.startswith("note: plans/held.md")]
+    assert note, done.stderr
+    assert "the Stop hook does not hold an agent to it" in note[0]
+    [focus] = [c for c in COMMAND_RE.findall(note[0]) if c.startswith("goalfile focus")]
+    assert focus == "goalfile focus plans/held.md"
+    ran = shell(focus, repo)
+    assert ran.returncode == 0, ran.stderr
+    answer = stop_hook(repo)
+    assert answer is not None and answer["decision"] == "block", answer
+    as_json = run_goalfile(
+        "new", "other", "x", "--dir", "plans", "--json", cwd=repo
+    )  # the JSON document says it too
+    assert json.loads(as_json.stdout)["in_goal_folder"] is False
+    under_goals = run_goalfile("new", "inside", "x", "--json", cwd=repo)
+    assert json.loads(under_goals.stdout)["in_goal_folder"] is True
+    assert "note:" not in under_goals.stderr
