@@ -5,30 +5,10 @@ message names the cause, and the command it gives works when run as written."""
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
-from conftest import clean_env, git, make_git_repo, run_goalfile
-
-BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
-COMMAND_RE = re.compile(r"`(goalfile [^`]+)`")
-
-
-def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    sh = shutil.which("sh")
-    assert sh is not None, "a POSIX sh is needed to run the printed command"
-    return subprocess.run(
-        [sh, "-c", command],
-        cwd=cwd,
-        env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin"}),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from conftest import git, make_git_repo, run_goalfile
+from test_first_hour import COMMAND_RE, shell
 
 
 def stop_hook(repo: Path) -> dict[str, object] | None:
