@@ -85,13 +85,13 @@ def parse_goal(text: str, *, path: str) -> Goal:
     lines = _lines(text, bounds)
     newline = "\r\n" if lines[0].endswith("\r") else "\n"
     if lines[0].rstrip("\r").rstrip() != "---":
-        raise GoalFileInvalid(
+        from goalfile.frontmatterloss import formatted_frontmatter
+
+        message, hint = formatted_frontmatter(text, path) or (
             "the file does not start with YAML frontmatter",
-            file=path,
-            line=1,
-            column=1,
-            hint=_FORMAT_HINT,
+            _FORMAT_HINT,
         )
+        raise GoalFileInvalid(message, file=path, line=1, column=1, hint=hint)
     close = _frontmatter_close(lines)
     if close is None:
         raise GoalFileInvalid(

@@ -5,6 +5,7 @@ message names the cause, and the command it gives works when run as written."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from conftest import git, make_git_repo, run_goalfile
@@ -52,3 +53,38 @@ def test_new_outside_goals_says_the_stop_hook_does_not_hold_it_and_how_to_make_i
     under_goals = run_goalfile("new", "inside", "x", "--json", cwd=repo)
     assert json.loads(under_goals.stdout)["in_goal_folder"] is True
     assert "note:" not in under_goals.stderr
+
+
+def test_a_goal_mdformat_rewrote_without_its_frontmatter_plugin_names_the_cause_and_way_back(
+    tmp_path: Path,
+) -> None:
+    """`pip install mdformat mdformat-gfm` and `mdformat goals/` turn the frontmatter into a line
+    of underscores and a `## slug: ...` heading. lint said only "the file does not start with
+    YAML frontmatter"; now it names the formatter and the missing plugin, and its `git
+    checkout` puts the goal back, as written."""
+    import mdformat  # the real formatter; a missing test dependency fails loudly
+
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "fmt", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: fmt")
+    goal = repo / "goals" / "fmt.md"
+    goal.write_text(mdformat.text(goal.read_text(), extensions={"gfm"}))  # no frontmatter plugin
+    assert goal.read_text().startswith("_" * 10)  # what the formatter does to it
+    for command in (("lint",), ("verify", "--no-write"), ("verify", "goals/fmt.md")):
+        failed = run_goalfile(*command, cwd=repo)
+        assert failed.returncode == 3, failed.stderr
+        assert "a Markdown formatter that does not know frontmatter rewrote it" in failed.stderr
+        assert "mdformat-frontmatter" in failed.stderr
+    [checkout] = re.findall(r"`(git checkout [^`]+)`", failed.stderr)
+    assert checkout == "git checkout -- goals/fmt.md"
+    ran = shell(checkout, repo)
+    assert ran.returncode == 0, ran.stderr
+    assert run_goalfile("lint", "goals/fmt.md", cwd=repo).returncode == 0
+    plain = repo / "notes.md"  # a Markdown file that is no goal keeps the general message
+    plain.write_text("___\n\n## a heading\n")
+    other = run_goalfile("lint", "notes.md", cwd=repo)
+    assert "the file does not start with YAML frontmatter\n" in other.stderr
