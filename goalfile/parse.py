@@ -496,6 +496,20 @@ def _key_lines(fm_lines: Sequence[str]) -> Iterator[tuple[str, int]]:
             yield f"{parent}.{nested.group(1)}", number
 
 
+def _meant_key(name: object, known: Sequence[str], given: Mapping[str, object]) -> str | None:
+    """The fix for an unknown key that is a known one misspelled and not given otherwise
+    (`stauts`, `iteration`): rename it; else None."""
+    import difflib
+
+    if not isinstance(name, str):
+        return None
+    missing = [key for key in known if key not in given]
+    close = difflib.get_close_matches(name.lower(), missing, n=1, cutoff=0.75)
+    if not close:
+        return None
+    return f"did you mean `{close[0]}`? rename `{name}:` to `{close[0]}:`; as written it is ignored"
+
+
 def _typed_fields(
     meta: Mapping[str, object],
     lines: Mapping[str, int],
@@ -524,7 +538,9 @@ def _typed_fields(
     if not isinstance(slug, str) or not SLUG_RE.match(slug):
         err(
             "slug",
-            f"slug {slug!r} is missing or not lowercase letters, digits and '-'",
+            "no `slug` key"
+            if slug is None
+            else f"slug {slug!r} is missing or not lowercase letters, digits and '-'",
             "write e.g. `slug: auth-refresh`",
         )
         slug = str(slug) if slug is not None else ""
@@ -533,10 +549,16 @@ def _typed_fields(
     try:
         status = Status(str(raw_status))
     except ValueError:
+        statuses = ", ".join(s.value for s in Status)
+        meant = str(raw_status).strip().lower()
         err(
             "status",
-            f"status {raw_status!r} is not one of {', '.join(s.value for s in Status)}",
-            "write e.g. `status: draft`",
+            f"no `status` key (one of {statuses})"
+            if raw_status is None
+            else f"status {raw_status!r} is not one of {statuses}",
+            f"write `status: {meant}`"
+            if meant in Status._value2member_map_
+            else "write e.g. `status: draft`",
         )
         status = Status.DRAFT
 
@@ -579,7 +601,12 @@ def _typed_fields(
         for name in raw_budget:
             if name not in ("iterations", "tokens"):
                 where = lines.get(f"budget.{name}", lines.get("budget"))
-                warn(f"unknown budget key `{name}` is kept but unused", where, code="unknown-key")
+                warn(
+                    f"unknown budget key `{name}` is kept but unused",
+                    where,
+                    _meant_key(name, ("iterations", "tokens"), raw_budget),
+                    code="unknown-key",
+                )
         budget = Budget(iterations=limits["iterations"], tokens=limits["tokens"])
 
     counters: dict[str, int] = {}
@@ -645,6 +672,7 @@ def _typed_fields(
             warn(
                 f"unknown frontmatter key `{key}` is kept but unused",
                 lines.get(key),
+                _meant_key(key, sorted(KNOWN_KEYS), meta),
                 code="unknown-key",
             )
     return {

@@ -88,3 +88,37 @@ def test_a_goal_mdformat_rewrote_without_its_frontmatter_plugin_names_the_cause_
     plain.write_text("___\n\n## a heading\n")
     other = run_goalfile("lint", "notes.md", cwd=repo)
     assert "the file does not start with YAML frontmatter\n" in other.stderr
+
+
+def test_a_misspelled_key_gets_did_you_mean_and_a_missing_status_is_said_so(
+    tmp_path: Path,
+) -> None:
+    """`stauts: draft` was "status None is not one of ..." (a Python None) and an unknown key
+    with no hint; `iteration: 5` under budget left the budget unbounded with a bare warning that
+    activate passed over. Now each unknown key that is a known one misspelled says which, and
+    renaming it as the fix says makes the file clean."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "typo", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    goal = repo / "goals" / "typo.md"
+    clean = goal.read_text()
+    goal.write_text(clean.replace("status:", "stauts:").replace("  iterations:", "  iteration:"))
+    lint = run_goalfile("lint", "goals/typo.md", cwd=repo)
+    assert lint.returncode == 3
+    assert "None" not in lint.stderr
+    assert "goals/typo.md:1:1: error: no `status` key" in lint.stderr
+    assert "fix: did you mean `status`? rename `stauts:` to `status:`" in lint.stderr
+    assert "fix: did you mean `iterations`? rename `iteration:` to `iterations:`" in lint.stderr
+    document = json.loads(run_goalfile("lint", "--json", "goals/typo.md", cwd=repo).stdout)
+    hints = [f["hint"] for f in document["files"][0]["findings"] if f["code"] == "unknown-key"]
+    assert len(hints) == 2 and all(h.startswith("did you mean") for h in hints), hints
+    for wrong, right in re.findall(r"rename `(\w+):` to `(\w+):`", lint.stderr):
+        goal.write_text(goal.read_text().replace(f"{wrong}:", f"{right}:"))
+    assert goal.read_text() == clean
+    assert run_goalfile("lint", "goals/typo.md", cwd=repo).stderr == ""
+    goal.write_text(clean.replace("status: draft", "status: Draft"))
+    case = run_goalfile("lint", "goals/typo.md", cwd=repo)
+    assert "fix: write `status: draft`" in case.stderr
