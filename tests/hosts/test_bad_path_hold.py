@@ -21,6 +21,7 @@ from conftest import NUL_CWD, run_goalfile
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -69,8 +70,7 @@ def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_prin
             return Shell(found.group(1))  # the model runs the printed fix, as written
         return Shell("touch done.txt")  # the hand-written goal loads now: meet the real one
 
-    prompt = "Make the goal in goals/demo.md met."
-    server, _ = host_session(host, repo, script, isolation, prompt=prompt)
+    server, _ = host_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
     assert len(reasons) == 2, reasons
     held, unmet = reasons

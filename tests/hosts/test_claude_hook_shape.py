@@ -22,6 +22,7 @@ from fake_model import fix_after_feedback
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -31,7 +32,6 @@ from hosts_fixtures import (
 )
 from hosts_fixtures import isolation as isolation
 
-PROMPT = "Make the goal in goals/demo.md met."
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 
 

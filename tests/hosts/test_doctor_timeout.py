@@ -16,6 +16,7 @@ import pytest
 from conftest import run_goalfile
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
+    PROMPT,
     SETTINGS,
     Isolation,
     goal_repo,
@@ -25,7 +26,7 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-from test_hook_time import PROMPT, STUCK_CHECK
+from test_hook_time import STUCK_CHECK
 
 
 @pytest.mark.parametrize("host", ["claude", "codex"])

@@ -16,6 +16,7 @@ import pytest
 from fake_model import Reply, Say, Shell, Turn, never_fix
 from hosts_fixtures import (
     GOAL,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -28,7 +29,6 @@ from hosts_fixtures import (
 )
 from hosts_fixtures import isolation as isolation
 
-PROMPT = "Make the goal in goals/demo.md met."
 MISSING = "nosuch-tool-4d1e --version"  # no such command anywhere on PATH
 
 

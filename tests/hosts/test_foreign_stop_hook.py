@@ -44,6 +44,7 @@ from host_run_more import GEMINI_CLI, run_gemini
 from hosts_fixtures import (
     CLAUDE_CODE,
     FIX,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -54,7 +55,6 @@ from hosts_fixtures import (
 from hosts_fixtures import codex_cli as codex_cli
 from hosts_fixtures import isolation as isolation
 
-PROMPT = "Make the goal in goals/demo.md met."
 ENDS = "printf '%s' '{\"continue\": false}'"
 APPROVES = "printf '%s' '{\"decision\": \"approve\"}'"
 

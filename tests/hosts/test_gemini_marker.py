@@ -31,6 +31,7 @@ from host_run_more import GEMINI_CLI, gemini_sessions, run_gemini
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -42,8 +43,6 @@ from hosts_fixtures import isolation as isolation
 
 from goalfile.hostguard import model_idle
 from goalfile.usage import read_usage
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 # run by the model in Gemini's shell tool: keep what the hook wrote, then forge the marker to
 # the session file as it stands now (no `$(...)` in the command line: Gemini refuses it)

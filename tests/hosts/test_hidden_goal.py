@@ -18,6 +18,7 @@ from conftest import git
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
+    PROMPT,
     Isolation,
     claude_cli,  # noqa: F401  (a fixture)
     goal_repo,
@@ -52,7 +53,7 @@ def test_a_goal_file_hidden_from_the_work_tree_holds_claude_code_and_its_fix_bri
             return Say("Done.")
         return Shell(hide)
 
-    host_session("claude", repo, script, isolation, prompt="Make the goal in goals/demo.md met.")
+    host_session("claude", repo, script, isolation, prompt=PROMPT)
     log = tmp_path / "claude-requests.jsonl"  # the request log the session wrote
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     reasons = [r["feedback"] for r in records if r["feedback"]]

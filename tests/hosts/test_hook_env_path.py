@@ -13,10 +13,16 @@ from typing import Any
 
 from conftest import run_goalfile
 from fake_model import fix_after_feedback
-from hosts_fixtures import FIX, Isolation, goal_repo, goal_state, run_session, verify_entries
+from hosts_fixtures import (
+    FIX,
+    PROMPT,
+    Isolation,
+    goal_repo,
+    goal_state,
+    run_session,
+    verify_entries,
+)
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 def _env_findings(repo: Path) -> list[dict[str, Any]]:

@@ -29,6 +29,7 @@ from fake_model import Reply, Shell, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Agent,
     Isolation,
     goal_repo,
@@ -40,8 +41,6 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 def committed_goal_repo(tmp_path: Path) -> Path:

@@ -32,6 +32,7 @@ from fake_model import Reply, Say, Shell, Turn
 from host_run import claude_transcripts
 from hosts_fixtures import (
     GOAL,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -42,8 +43,6 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 def claude_hook_records(repo: Path) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from host_install import install_cli
 from host_run_more import PI, run_pi_rpc
 from hosts_fixtures import (
     FIX,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -33,7 +34,6 @@ from hosts_fixtures import isolation as isolation
 
 from goalfile.pi_extension import EXTENSION, shipped_extension
 
-PROMPT = "Make the goal in goals/demo.md met."
 SHIPPED_TIMEOUT = "const HOOK_TIMEOUT_MS = 600_000;"
 TIMEOUT_MS = 8_000
 

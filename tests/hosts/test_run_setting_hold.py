@@ -22,6 +22,7 @@ import pytest
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Agent,
     Isolation,
     goal_repo,
@@ -33,8 +34,6 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
     PRINTED_FIX,
+    PROMPT,
     Isolation,
     goal_repo,
     goal_state,
@@ -25,8 +26,6 @@ from hosts_fixtures import (
     host_session,
 )
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 @pytest.mark.parametrize(

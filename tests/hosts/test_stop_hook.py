@@ -29,6 +29,7 @@ from fake_model import (
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Isolation,
     Session,
     goal_repo,
@@ -39,8 +40,6 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-
-PROMPT = "Make the goal in goals/demo.md met."
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from conftest import run_goalfile
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     GOAL,
+    PROMPT,
     Isolation,
     claude_cli,  # noqa: F401  (a fixture)
     goal_repo,
@@ -38,7 +39,6 @@ from hosts_fixtures import (
 )
 from hosts_fixtures import isolation as isolation
 
-PROMPT = "Make the goal in goals/demo.md met."
 REFUSED = "goalfile does not accept the status of "
 FOLDERS = {"src": "src", "link": "src/app/deep"}  # where `cd NAME` leads, resolved
 # a status typed by hand, and the status the printed fix sets back

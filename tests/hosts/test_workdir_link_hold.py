@@ -16,6 +16,7 @@ from conftest import git, make_git_repo
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PROMPT,
     Agent,
     Isolation,
     goal_repo,
@@ -27,7 +28,6 @@ from hosts_fixtures import (
 )
 from hosts_fixtures import isolation as isolation
 
-PROMPT = "Make the goal in goals/demo.md met."
 # the hold prints `fix: put what the link points to where the link is: `COMMAND``
 PRINTED_FIX = re.compile(r"\n  fix: [^`\n]*`([^`]+)`")
 
