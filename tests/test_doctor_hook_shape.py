@@ -9,13 +9,13 @@ block. What the real Claude Code does with them: tests/hosts/test_claude_hook_sh
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DATA, clean_env, make_git_repo, run_goalfile
-from test_doctor_timeouts import doctor, environment, run_fix
+from conftest import make_git_repo, run_goalfile
+from test_doctor_timeouts import doctor, environment, run_as_host, run_fix
+from test_doctor_timeouts import home as home
 
 FIX_HOOKS = "goalfile doctor --fix-hooks"
 CLAUDE = Path(".claude") / "settings.json"
@@ -40,13 +40,6 @@ UNPROVEN = [  # these may answer, but not in a shape doctor can show does: refus
     "goalfile hook stop --agent claude --agent claude",
     "goalfile hook stop --agent gemini",
 ]
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
 
 
 @pytest.fixture
@@ -99,20 +92,7 @@ def holds(command: str, repo: Path, home: Path) -> bool:
 
 def answer(command: str, repo: Path, home: Path) -> str:
     """What the command answers when the host runs it at a stop."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data.pop("transcript_path")
-    done = subprocess.run(
-        ["sh", "-c", command],
-        cwd=repo,
-        env=clean_env(environment(home)),
-        input=json.dumps(data),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    return done.stdout
+    return run_as_host(command, repo, home).stdout
 
 
 @pytest.mark.parametrize("command", NEUTERED + UNPROVEN)

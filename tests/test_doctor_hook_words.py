@@ -7,26 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import run_goalfile
 from test_doctor_timeouts import answers, doctor, edit, environment, hook_entry, run_fix, timeouts
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    return folder
-
-
-@pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    """A repository set up by `goalfile init` (the hooks, no goal, no skills)."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=root, env=environment(home))
-    assert done.returncode == 0, done.stderr
-    return root
-
+from test_doctor_timeouts import home as home
+from test_doctor_timeouts import repo as repo
 
 FIX_TIMEOUTS = "goalfile doctor --fix-timeouts"
 FLOCK = "flock --timeout 30 .git/gf.lock goalfile hook stop --agent claude"

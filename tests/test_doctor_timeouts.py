@@ -90,13 +90,13 @@ def run_fix(command: str, repo: Path, home: Path) -> str:
     return done.stdout
 
 
-def answers(command: str, repo: Path, home: Path) -> dict[str, Any]:
-    """The registered command, run as the host runs it (`sh -c COMMAND`, the host's JSON on
-    stdin): what it answers, which must be a real verdict, not a refused command line."""
+def run_as_host(command: str, repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """A registered command, run as the host runs it at a stop: `sh -c COMMAND`, the host's
+    JSON on stdin."""
     data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
     data["cwd"] = str(repo)
     data.pop("transcript_path")
-    done = subprocess.run(
+    return subprocess.run(
         ["sh", "-c", command],
         cwd=repo,
         env=clean_env(environment(home)),
@@ -106,6 +106,12 @@ def answers(command: str, repo: Path, home: Path) -> dict[str, Any]:
         timeout=120,
         check=False,
     )
+
+
+def answers(command: str, repo: Path, home: Path) -> dict[str, Any]:
+    """What the registered command answers when the host runs it (:func:`run_as_host`), which
+    must be a real verdict, not a refused command line."""
+    done = run_as_host(command, repo, home)
     assert done.returncode == 0, done.stderr
     assert "goalfile hook stop: " not in done.stderr, done.stderr  # a refused command line
     assert "no active goal" in done.stderr, done.stderr
