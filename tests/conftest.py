@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import subprocess
 import sys
@@ -89,6 +90,16 @@ def start_goalfile(
         errors="replace",
         start_new_session=True,
     )
+
+
+def stop_input(cwd: Path, *, active: bool = False) -> str:
+    """What Claude Code gives its Stop hook on stdin (the recorded
+    tests/data/hooks/claude-stop.json) for a session in ``cwd``: ``stop_hook_active`` as
+    given, no transcript."""
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(cwd), stop_hook_active=active)
+    data.pop("transcript_path")
+    return json.dumps(data)
 
 
 def last_line(text: str) -> str:

@@ -7,16 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import git, make_git_repo, run_goalfile, stop_input
 from test_hook_discovery import fix_of, sh
 
 
 def stop(repo: Path) -> str:
     """The Claude Code Stop hook's answer in ``repo``, as the host reads it."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=False)
-    data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=stop_input(repo))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout

@@ -10,7 +10,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import DATA, git, make_git_repo, run_goalfile, stop_input
 
 from goalfile.model import Status
 from goalfile.parse import parse_goal
@@ -19,10 +19,7 @@ GOAL = "goals/real.md"
 
 
 def hook_input(repo: Path, *, active: bool = False, transcript: Path | None = None) -> str:
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data["stop_hook_active"] = active
-    data.pop("transcript_path", None)
+    data = json.loads(stop_input(repo, active=active))
     if transcript is not None:
         data["transcript_path"] = str(transcript)
     return json.dumps(data)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import DATA, clean_env, make_git_repo, run_goalfile
+from conftest import clean_env, make_git_repo, run_goalfile, stop_input
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 
@@ -93,14 +93,11 @@ def run_fix(command: str, repo: Path, home: Path) -> str:
 def run_as_host(command: str, repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
     """A registered command, run as the host runs it at a stop: `sh -c COMMAND`, the host's
     JSON on stdin."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data.pop("transcript_path")
     return subprocess.run(
         ["sh", "-c", command],
         cwd=repo,
         env=clean_env(environment(home)),
-        input=json.dumps(data),
+        input=stop_input(repo),
         capture_output=True,
         text=True,
         timeout=120,

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, frontmatter, git, run_goalfile
+from conftest import clean_env, frontmatter, git, run_goalfile, stop_input
 
 MDFORMAT = Path(sys.executable).parent / "mdformat"
 FENCE = "`" * 3
@@ -205,10 +205,7 @@ def test_the_stop_hook_holds_the_agent_on_hidden_rows(
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "goal")
     before = path.read_bytes()
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=False)
-    data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=stop_input(repo))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer

@@ -18,17 +18,18 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    stop_input,
+    write_goal,
+)
 
 WAIT = 60.0  # seconds the test gives a hook that should answer in one or two
-
-
-def recorded(repo: Path, cwd: Path, *, active: bool = False) -> str:
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(cwd)
-    data["stop_hook_active"] = active
-    data.pop("transcript_path")
-    return json.dumps(data)
 
 
 @pytest.fixture
@@ -47,7 +48,7 @@ def hook(
 ) -> subprocess.CompletedProcess[str]:
     done = run_goalfile(
         "hook", "stop", "--agent", "claude", *extra,
-        cwd=cwd, input=recorded(repo, cwd, active=active), timeout=WAIT,
+        cwd=cwd, input=stop_input(cwd, active=active), timeout=WAIT,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     return done

@@ -14,7 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    stop_input,
+    write_goal,
+)
 
 from goalfile.commands.hook import _cut_short
 from goalfile.commands.verify import VerifyResult
@@ -30,13 +39,9 @@ LOOKALIKE = f"exit 0; stdout matches /^(?!: {WORDS})(a+)+$/"
 
 def hook(root: Path, *extra: str, env: dict[str, str] | None = None) -> dict[str, object]:
     """The hook's answer (the host's protocol) at a first stop in ``root``."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(root)
-    data["stop_hook_active"] = False
-    data.pop("transcript_path")
     done = run_goalfile(
         "hook", "stop", "--agent", "claude", *extra,
-        cwd=root, input=json.dumps(data), env=clean_env(env), timeout=120,
+        cwd=root, input=stop_input(root), env=clean_env(env), timeout=120,
     )  # fmt: skip
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)

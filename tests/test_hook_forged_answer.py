@@ -28,7 +28,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import DATA, REPO, clean_env, git, goal_text, make_git_repo, row, run_goalfile
+from conftest import (
+    REPO,
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    stop_input,
+)
 from conftest import write_goal as write_goal
 from proc_walk import PROC_WALK
 
@@ -91,13 +100,6 @@ print("1 failed")
 raise SystemExit(1)
 """
 )
-
-
-def hook_input(repo: Path) -> str:
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=False)
-    data.pop("transcript_path")
-    return json.dumps(data)
 
 
 def attacked_repo(root: Path, python: str, mode: str) -> Path:
@@ -171,7 +173,7 @@ def test_an_unprivileged_check_cannot_reach_the_hooks_pipes(shared_root: Path) -
     repo = shared_root / "project"
     # the hook's stdout is a pipe of that user's, as a host of theirs gives it (Codex: a pipe)
     hook = '"$0" hook stop | cat'
-    done = as_nobody("sh", "-c", hook, str(program), cwd=repo, stdin=hook_input(repo))
+    done = as_nobody("sh", "-c", hook, str(program), cwd=repo, stdin=stop_input(repo))
     said = json.loads((shared_root / "said.json").read_text(encoding="utf-8"))
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)  # one JSON document: nothing came in front of it
@@ -212,7 +214,7 @@ def test_the_watchdog_prints_only_an_answer_it_can_trust(
     the work killed, "complete" said twice, bytes in front of the answer, the work stopped),
     the watchdog holds the stop and says what happened, on which goal, and what to do."""
     repo = attacked_repo(tmp_path, sys.executable, mode)
-    done = run_goalfile("hook", "stop", cwd=repo, input=hook_input(repo), timeout=120)
+    done = run_goalfile("hook", "stop", cwd=repo, input=stop_input(repo), timeout=120)
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer

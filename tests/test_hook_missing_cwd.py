@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_with_cwd, make_git_repo, run_goalfile
+from conftest import clean_env, git, goal_with_cwd, make_git_repo, run_goalfile, stop_input
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 MESSAGE = (
@@ -25,12 +25,10 @@ MESSAGE = (
 
 
 def stop(repo: Path, *, active: bool) -> dict[str, object]:
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=active)
-    data.pop("transcript_path")
     done = run_goalfile(
-        "hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data), timeout=120
-    )
+        "hook", "stop", "--agent", "claude", cwd=repo, input=stop_input(repo, active=active),
+        timeout=120,
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)
     return answer

@@ -8,69 +8,26 @@ processes fed a recorded host input; every `fix:` printed is run as written."""
 from __future__ import annotations
 
 import json
-import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, make_git_repo, run_goalfile
+from conftest import git, make_git_repo, run_goalfile, stop_input
+from test_hook_discovery import fix_of, new_goal, outcome, sh, statuses
 
-WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
 
-
-def stop(repo: Path, goal: str) -> dict[str, object]:
-    """The Claude Code Stop hook in ``repo`` with ``--goal GOAL`` (``--json``): its answer."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data["stop_hook_active"] = False
-    data.pop("transcript_path")
+def stop(repo: Path, goal: str | None = None) -> dict[str, object]:
+    """The Claude Code Stop hook in ``repo`` (``--json``), with ``--goal GOAL`` when given:
+    its answer."""
+    named = ("--goal", goal) if goal is not None else ()
     done = run_goalfile(
-        "hook", "stop", "--agent", "claude", "--goal", goal, "--json",
-        cwd=repo, input=json.dumps(data),
-    )  # fmt: skip
+        "hook", "stop", "--agent", "claude", *named, "--json", cwd=repo, input=stop_input(repo)
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout)
     assert isinstance(answer, dict)
     return answer
-
-
-def only(answer: dict[str, object], status: str) -> dict[str, object]:
-    goals = answer["goals"]
-    assert isinstance(goals, list)
-    found = [goal for goal in goals if goal["status"] == status]
-    assert len(found) == 1, answer
-    return found[0]
-
-
-def statuses(answer: dict[str, object]) -> list[str]:
-    goals = answer["goals"]
-    assert isinstance(goals, list)
-    return [str(goal["status"]) for goal in goals]
-
-
-def fix_of(reason: object) -> str:
-    found = re.search(r"fix: `([^`]+)`", str(reason))
-    assert found is not None, reason
-    return found.group(1)
-
-
-def sh(command: str, cwd: Path) -> None:
-    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
-    done = subprocess.run(
-        command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
-    )
-    assert done.returncode == 0, (command, done.stdout, done.stderr)
-
-
-def new_goal(folder: Path, slug: str, check: str, *extra: str) -> None:
-    done = run_goalfile(
-        "new", slug, "the end state", "--check", check, "--expected", "exit 0",
-        "--non-goal", "n", "--activate", *extra, cwd=folder,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture
@@ -109,7 +66,7 @@ def test_another_goal_at_the_named_goals_path_holds_the_agent(
     goal = "goals/real.md" if named == "relative" else str(real)
     answer = stop(project, goal)
     assert answer["decision"] == "block", answer
-    held = only(answer, "replaced")
+    held = outcome(answer, "replaced")
     why = "its slug is easy, where HEAD's is real" if how == "copy" else "it is a symlink"
     assert why in str(held["reason"]), held
     assert fix_of(held["reason"]) == "git checkout HEAD -- goals/real.md"
@@ -126,11 +83,11 @@ def test_a_named_goal_hidden_from_git_holds_the_agent(project: Path) -> None:
     assert git(project, "status", "--porcelain") == ""
     answer = stop(project, "goals/real.md")
     assert answer["decision"] == "block", answer
-    held = only(answer, "hidden")
+    held = outcome(answer, "hidden")
     assert fix_of(held["reason"]) == "git update-index --no-skip-worktree -- goals/real.md"
     sh(fix_of(held["reason"]), project)
     answer = stop(project, "goals/real.md")  # git sees it again: the copy is named next
-    held = only(answer, "replaced")
+    held = outcome(answer, "replaced")
     sh(fix_of(held["reason"]), project)
     held_by_real(stop(project, "goals/real.md"))
 
@@ -143,7 +100,7 @@ def test_a_repository_git_cannot_list_holds_the_named_goal(project: Path) -> Non
     (project / ".git" / "index").write_text("garbage\n", encoding="utf-8")
     answer = stop(project, "goals/real.md")
     assert answer["decision"] == "block", answer
-    held = only(answer, "unlisted")
+    held = outcome(answer, "unlisted")
     reason = str(held["reason"])
     assert reason.startswith("goalfile cannot tell which goal files git tracks"), reason
     assert "index file smaller than expected" in reason, reason
@@ -158,22 +115,6 @@ def test_a_named_goal_git_does_not_track_is_verified_as_it_is(project: Path) -> 
 
 
 # --- a goal file outside goals/: asked of git by its own path ------------------------------
-
-
-def focus_stop(repo: Path) -> dict[str, object]:
-    """The Claude Code Stop hook in ``repo`` without ``--goal`` (``--json``): its answer."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data["stop_hook_active"] = False
-    data.pop("transcript_path")
-    done = run_goalfile(
-        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=json.dumps(data)
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout)
-    assert isinstance(answer, dict)
-    return answer
 
 
 @pytest.fixture
@@ -202,13 +143,13 @@ def test_a_committed_goal_outside_goals_that_is_deleted_holds_the_agent(
         assert done.returncode == 0, done.stderr
 
     def answer() -> dict[str, object]:
-        return stop(planned, "plans/real.md") if how == "goal" else focus_stop(planned)
+        return stop(planned, "plans/real.md") if how == "goal" else stop(planned)
 
     kept = (planned / "plans" / "real.md").read_bytes()
     (planned / "plans" / "real.md").unlink()
     held = answer()
     assert held["decision"] == "block", held
-    hidden = only(held, "hidden")
+    hidden = outcome(held, "hidden")
     assert fix_of(hidden["reason"]) == "git checkout -- plans/real.md", hidden
     sh(fix_of(hidden["reason"]), planned)
     assert (planned / "plans" / "real.md").read_bytes() == kept
@@ -227,15 +168,15 @@ def test_a_goal_outside_goals_hidden_or_swapped_holds_the_agent(planned: Path, h
         assert done.returncode == 0, done.stderr
 
     def answer() -> dict[str, object]:
-        return stop(planned, "plans/real.md") if how == "goal" else focus_stop(planned)
+        return stop(planned, "plans/real.md") if how == "goal" else stop(planned)
 
     git(planned, "update-index", "--skip-worktree", "plans/real.md")
     shutil.copyfile(planned / "goals" / ".cache" / "easy.md", planned / "plans" / "real.md")
     assert git(planned, "status", "--porcelain") == ""
-    held = only(answer(), "hidden")
+    held = outcome(answer(), "hidden")
     assert fix_of(held["reason"]) == "git update-index --no-skip-worktree -- plans/real.md"
     sh(fix_of(held["reason"]), planned)
-    held = only(answer(), "replaced")  # git sees it again: the copy is named next
+    held = outcome(answer(), "replaced")  # git sees it again: the copy is named next
     assert fix_of(held["reason"]) == "git checkout HEAD -- plans/real.md", held
     sh(fix_of(held["reason"]), planned)
     verified = answer()

@@ -16,7 +16,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    stop_input,
+    write_goal,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -169,12 +178,9 @@ def test_the_stop_hook_answers_in_time_on_its_own_goal_with_such_a_line(project:
     assert made.returncode == 0, made.stderr
     with_line(project / "goals" / ".cache" / "easy.md", GROWING)
     assert git(project, "status", "--porcelain") == ""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(project), stop_hook_active=False)
-    data.pop("transcript_path")
     done = subprocess.run(
         [sys.executable, "-m", "goalfile", "hook", "stop", "--agent", "claude", "--timeout", "10"],
-        cwd=project, env=clean_env(), input=json.dumps(data), capture_output=True, text=True,
+        cwd=project, env=clean_env(), input=stop_input(project), capture_output=True, text=True,
         timeout=WAIT, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr

@@ -16,19 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, make_git_repo, run_goalfile
+from conftest import clean_env, git, make_git_repo, run_goalfile, stop_input
 
 WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
 
 
 def stop(repo: Path) -> dict[str, object]:
     """The Claude Code Stop hook in ``repo`` (``--json``): its answer."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(repo)
-    data["stop_hook_active"] = False
-    data.pop("transcript_path")
     done = run_goalfile(
-        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=json.dumps(data)
+        "hook", "stop", "--agent", "claude", "--json", cwd=repo, input=stop_input(repo)
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import DATA, clean_env, git, goal_text, row, run_goalfile, write_goal
+from conftest import clean_env, git, goal_text, row, run_goalfile, stop_input, write_goal
 
 FENCE = "`" * 3
 
@@ -110,10 +110,7 @@ def test_the_stop_hook_holds_the_agent_on_a_goal_with_an_open_fence(repo: Path) 
     write_goal(repo / "goals", DRAWN, "fuzz.md")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "goal")
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=False)
-    data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=stop_input(repo))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer
