@@ -10,6 +10,7 @@ about as fast as a new one. Problems that still leave a usable goal are collecte
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as _dt
 import functools
 import math
@@ -890,17 +891,22 @@ def _read_body(
                 hint="state the end state as an H1: `# Goal: <one measurable outcome>`",
             )
         )
+    misnamed: Section | None = None  # the section holding the criteria under another title
     if criteria_table is None:
         where = next((s.line for s in body.sections if s.key in CRITERIA_KEYS), None)
+        if where is None:
+            misnamed = _misnamed_section(body.sections, ignored)
         problems.append(
             Finding(
                 severity=Severity.ERROR,
                 message="no acceptance-criteria table"
                 if where
                 else "no `## Acceptance criteria` section",
-                line=where or close + 2,
+                line=where or (misnamed.line if misnamed else close + 2),
                 code="structure",
-                hint="add `## Acceptance criteria` with a table "
+                hint=_rename_hint(misnamed)
+                if misnamed
+                else "add `## Acceptance criteria` with a table "
                 "`| id | criterion | check | expected | kind |`",
             )
         )
@@ -910,8 +916,28 @@ def _read_body(
         body.criteria = tuple(rows)
     body.link_labels = frozenset(references)
     last_row = max((row.line for row in body.criteria), default=0)
-    problems.extend(_ignored_table(*found, last_row=last_row) for found in ignored)
+    for found in ignored:
+        problem = _ignored_table(*found, last_row=last_row)
+        if misnamed is not None and found[1] == misnamed.title:
+            problem = dataclasses.replace(problem, hint=_rename_hint(misnamed))
+        problems.append(problem)
     return body
+
+
+def _misnamed_section(
+    sections: Sequence[Section], ignored: Sequence[tuple[int, str, bool]]
+) -> Section | None:
+    """With no criteria section, the section before the ledger whose criteria-shaped table
+    is the criteria table under another heading (`## Acceptance`, `## Criterias`)."""
+    titles = [section for line, section, after in ignored if section and not after]
+    return next((s for s in sections if titles and s.title == titles[0]), None)
+
+
+def _rename_hint(section: Section) -> str:
+    return (
+        f"rename the heading `## {section.title}` (line {section.line}) to "
+        "`## Acceptance criteria`: its table is the criteria table"
+    )
 
 
 def _criteria_shaped(tokens: Sequence[Token], index: int) -> bool:

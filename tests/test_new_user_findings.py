@@ -122,3 +122,29 @@ def test_a_misspelled_key_gets_did_you_mean_and_a_missing_status_is_said_so(
     goal.write_text(clean.replace("status: draft", "status: Draft"))
     case = run_goalfile("lint", "goals/typo.md", cwd=repo)
     assert "fix: write `status: draft`" in case.stderr
+
+
+def test_a_criteria_heading_typo_gets_the_rename_not_delete_this_table(tmp_path: Path) -> None:
+    """`## Acceptance` for `## Acceptance criteria`: lint said to add the section, and of the
+    table under it "write its rows into the criteria table ... and delete this table", when
+    there is no other criteria table. Now both name the one-word rename, and doing it, as
+    written, makes the goal clean."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "typo", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    goal = repo / "goals" / "typo.md"
+    clean = goal.read_text()
+    goal.write_text(clean.replace("## Acceptance criteria", "## Acceptance"))
+    heading = clean.splitlines().index("## Acceptance criteria") + 1
+    lint = run_goalfile("lint", "goals/typo.md", cwd=repo)
+    assert lint.returncode == 3
+    assert "delete this table" not in lint.stderr
+    rename = f"rename the heading `## Acceptance` (line {heading}) to `## Acceptance criteria`"
+    assert lint.stderr.count(f"fix: {rename}") == 2, lint.stderr
+    lines = goal.read_text().splitlines(keepends=True)
+    lines[heading - 1] = "## Acceptance criteria\n"
+    goal.write_text("".join(lines))
+    assert run_goalfile("lint", "goals/typo.md", cwd=repo).stderr == ""
