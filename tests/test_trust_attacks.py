@@ -70,6 +70,23 @@ def test_a_pin_pasted_from_a_scratch_reapproval_is_refused(build: Path, tmp_path
     assert run_goalfile("verify", GOAL, cwd=build).returncode == 0
 
 
+def refused_everywhere(repo: Path, *, says: str, never: str) -> None:
+    """goals/g.md, a draft, is refused by lint (saying ``says``) and by activate; with its
+    status set active (as a row edited in after activation is), verify refuses it too, prints
+    no ``never`` and leaves the file as it was."""
+    path = repo / "goals" / "g.md"
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert says in linted.stdout + linted.stderr
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
+    path.write_text(path.read_text().replace("status: draft", "status: active"))
+    before = path.read_bytes()
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert never not in done.stdout
+    assert path.read_bytes() == before
+
+
 def test_a_row_id_that_forges_the_summary_line_is_refused(repo: Path) -> None:
     forged = "C1; status: met"
     path = repo / "goals" / "g.md"
@@ -78,17 +95,7 @@ def test_a_row_id_that_forges_the_summary_line_is_refused(repo: Path) -> None:
             slug="g", status="draft", iterations_used=0, rows=(row(forged, "false", "exit 0"),)
         )
     )
-    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
-    assert linted.returncode == 3, linted.stdout + linted.stderr
-    assert "is not a plain id" in linted.stdout + linted.stderr
-    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
-    # the same row in a goal that is already active (edited in after activation)
-    path.write_text(path.read_text().replace("status: draft", "status: active"))
-    before = path.read_bytes()
-    done = run_goalfile("verify", "goals/g.md", cwd=repo)
-    assert done.returncode == 3, done.stdout + done.stderr
-    assert "status: met" not in done.stdout
-    assert path.read_bytes() == before
+    refused_everywhere(repo, says="is not a plain id", never="status: met")
 
 
 @pytest.mark.parametrize(
@@ -109,16 +116,7 @@ def test_a_regex_that_can_match_zero_characters_is_refused(repo: Path, pattern: 
             rows=(row("C1", "echo '0 passed, 3 FAILED'", f"exit 0; stdout matches {pattern}"),),
         )
     )
-    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
-    assert linted.returncode == 3, linted.stdout + linted.stderr
-    assert "can match zero characters" in linted.stdout + linted.stderr
-    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
-    path.write_text(path.read_text().replace("status: draft", "status: active"))
-    before = path.read_bytes()
-    done = run_goalfile("verify", "goals/g.md", cwd=repo)
-    assert done.returncode == 3, done.stdout + done.stderr
-    assert "C1 met" not in done.stdout
-    assert path.read_bytes() == before
+    refused_everywhere(repo, says="can match zero characters", never="C1 met")
 
 
 def test_a_regex_that_takes_a_character_still_judges(repo: Path) -> None:
