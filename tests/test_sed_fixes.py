@@ -13,30 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, frontmatter, run_goalfile
+from conftest import clean_env, run_goalfile
+from test_hidden_rows import FENCE, HEAD, TAIL
 
-FENCE = "`" * 3
-HEAD = (
-    frontmatter("g")
-    + """# Goal: the suite passes
-
-## Non-goals
-- nothing outside this repository changes
-
-## Acceptance criteria
-| id | criterion | check | expected | kind |
-|----|-----------|-------|----------|------|
-| C1 | one | `true` | exit 0 | deterministic |
-"""
-)
 ROW = "| C2 | two | `true` | exit 0 | deterministic |\n"
-TAIL = """
-## Plan
-
-## Iterations
-
-## Lessons
-"""
 NOTES = "my notes from the last merge\n"
 
 
