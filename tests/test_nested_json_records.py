@@ -15,21 +15,12 @@ from pathlib import Path
 
 import pytest
 from conftest import make_git_repo, run_goalfile
+from test_budget_limit_max import new_goal
 
 from goalfile.files import _lock_paths
 
 GOAL = "goals/real.md"
 DEEP = "[" * 200_000 + "]" * 200_000 + "\n"
-
-
-def new_goal(tmp_path: Path) -> Path:
-    repo = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "real", "done.txt exists", "--check", "test -f done.txt",
-        "--expected", "exit 0", "--activate", cwd=repo,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return repo
 
 
 def test_a_deeply_nested_focus_record_is_read_as_a_malformed_one(tmp_path: Path) -> None:
