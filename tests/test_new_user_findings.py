@@ -22,6 +22,15 @@ def stop_hook(repo: Path) -> dict[str, object] | None:
     return json.loads(done.stdout) if done.stdout.strip() else None
 
 
+def draft(repo: Path, slug: str) -> Path:
+    """A draft `goalfile new` wrote, with nothing left to fill in: goals/SLUG.md."""
+    done = run_goalfile(
+        "new", slug, "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n", cwd=repo
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return repo / "goals" / f"{slug}.md"
+
+
 def test_new_outside_goals_says_the_stop_hook_does_not_hold_it_and_how_to_make_it(
     tmp_path: Path,
 ) -> None:
@@ -98,12 +107,7 @@ def test_a_misspelled_key_gets_did_you_mean_and_a_missing_status_is_said_so(
     activate passed over. Now each unknown key that is a known one misspelled says which, and
     renaming it as the fix says makes the file clean."""
     repo = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "typo", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
-        cwd=repo,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    goal = repo / "goals" / "typo.md"
+    goal = draft(repo, "typo")
     clean = goal.read_text()
     goal.write_text(clean.replace("status:", "stauts:").replace("  iterations:", "  iteration:"))
     lint = run_goalfile("lint", "goals/typo.md", cwd=repo)
@@ -130,12 +134,7 @@ def test_a_criteria_heading_typo_gets_the_rename_not_delete_this_table(tmp_path:
     there is no other criteria table. Now both name the one-word rename, and doing it, as
     written, makes the goal clean."""
     repo = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "typo", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
-        cwd=repo,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    goal = repo / "goals" / "typo.md"
+    goal = draft(repo, "typo")
     clean = goal.read_text()
     goal.write_text(clean.replace("## Acceptance criteria", "## Acceptance"))
     heading = clean.splitlines().index("## Acceptance criteria") + 1
