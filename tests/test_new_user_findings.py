@@ -147,3 +147,30 @@ def test_a_criteria_heading_typo_gets_the_rename_not_delete_this_table(tmp_path:
     lines[heading - 1] = "## Acceptance criteria\n"
     goal.write_text("".join(lines))
     assert run_goalfile("lint", "goals/typo.md", cwd=repo).stderr == ""
+
+
+def test_a_goal_moved_out_of_goals_gets_the_move_back_not_only_a_dot_git_story(
+    tmp_path: Path,
+) -> None:
+    """An approved goal moved from goals/ to the top of the repository: verify refused it with
+    "remove what moved it (a `.git` file or folder between the goal and the repository's
+    top)", though no `.git` moved. Now the fix first names the move back, which works as
+    written, after which verify runs the goal."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "moved", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: moved")
+    git(repo, "mv", "goals/moved.md", "top.md")
+    refused = run_goalfile("verify", "top.md", cwd=repo)
+    assert refused.returncode == 3, refused.stderr
+    assert "the goal file is not where it was approved" in refused.stderr
+    [move] = re.findall(r"`(mkdir [^`]+)`", refused.stderr)
+    assert move == "mkdir -p -- goals && mv -- top.md goals/"
+    ran = shell(move, repo)
+    assert ran.returncode == 0, ran.stderr
+    verified = run_goalfile("verify", "goals/top.md", cwd=repo)
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stdout.splitlines()[-1].endswith("C1 met; status: met")

@@ -186,9 +186,27 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
         "relative to the goal file; nothing was run",
         file=goal.path,
         line=line,
-        hint="remove what moved it (a `.git` file or folder between the goal and the "
-        "repository's top), or have a person approve the new one with "
-        f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
+        hint=f"{_move_back(goal.path, found, gap.approved)}remove what moved it (a `.git` file or "
+        "folder between the goal and the repository's top), or have a person approve the new "
+        f"one with `goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
+    )
+
+
+def _move_back(path: str, found: workdir.WorkDir, approved: str | None) -> str:
+    """For a goal approved one level under the repository's top (`..`, as in goals/) and
+    found elsewhere (copied or moved to the top, or deeper): the move that puts it back under
+    goals/, when nothing is in the way there; else nothing."""
+    if approved != ".." or found.source is not workdir.Source.GIT:
+        return ""
+    goals = found.path / "goals"
+    if (goals / Path(path).name).exists() or (goals.exists() and not goals.is_dir()):
+        return ""
+    target = os.path.relpath(goals, Path.cwd())
+    where = shell_word(target if target.endswith("/") else target + "/")
+    return (
+        "the goal file is not where it was approved (one folder under the repository's top): "
+        f"move it back, `mkdir -p -- {shell_word(target)} && mv -- {shell_word(path)} {where}`; "
+        "or "
     )
 
 
