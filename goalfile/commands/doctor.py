@@ -50,7 +50,7 @@ import re
 import shlex
 import shutil
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -695,14 +695,8 @@ def fix_other_hooks(root: Path, ctx: Context) -> list[str]:
     was)."""
     done: list[str] = []
     for agent in hostjson.SETTINGS:
-        for path in settings_files(root, agent, ctx.env):
+        for path, document, text in _editable(root, agent, ctx):
             if not _project_file(path, root):
-                continue
-            try:
-                document, text = _load(path)
-            except GoalfileError:
-                continue  # named by the checks; nothing to edit safely
-            if text is None or not isinstance(document, dict):
                 continue
             changed = otherhooks.without_stop_hooks(document, agent)
             if changed is None:
@@ -746,6 +740,21 @@ def _toml_command(text: str, document: object, fault: hookshape.Fault, root: Pat
         return None
 
 
+def _editable(
+    root: Path, agent: HostAgent, ctx: Context
+) -> Iterator[tuple[Path, dict[str, object], str]]:
+    """Each settings file ``agent`` reads hooks from that exists and holds an object: its path,
+    document and text. One that cannot be read is passed over: the checks name it, and nothing
+    in it can be edited safely."""
+    for path in settings_files(root, agent, ctx.env):
+        try:
+            document, text = _load(path)
+        except GoalfileError:
+            continue
+        if text is not None and isinstance(document, dict):
+            yield path, document, text
+
+
 def _load_or_empty(path: Path) -> object:
     try:
         return _load(path)[0]
@@ -769,14 +778,8 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
             hookshape.review(_load_or_empty(path), agent, goal_exists=exists)[0]
             for path in settings_files(root, agent, ctx.env)
         )
-        for path in settings_files(root, agent, ctx.env):
+        for path, document, text in _editable(root, agent, ctx):
             shown = _shown(path, ctx)
-            try:
-                document, text = _load(path)
-            except GoalfileError:
-                continue  # named by the checks; nothing to edit safely
-            if text is None or not isinstance(document, dict):
-                continue
             if path.suffix == ".toml":
                 new = text
                 for fault in hookshape.review(document, agent, goal_exists=exists)[1]:
@@ -944,7 +947,9 @@ def _load(path: Path) -> tuple[object, str | None]:
     return hostjson.load(path)
 
 
-def _toml_fix(text: str, document: object, hook: StopHook) -> tuple[str, object, str] | None:
+def _toml_fix(
+    text: str, document: object, hook: StopHook
+) -> tuple[str, dict[str, object], str] | None:
     """``config.toml`` text with ``hook`` brought into line (:func:`hosttimeouts.fix`): the new
     text, the new document and what changed; None when nothing is to change or the hook is not
     written in a shape this edit handles (then a person edits it)."""
@@ -1107,14 +1112,10 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
     was)."""
     done: list[str] = []
     for agent in hostjson.SETTINGS:
-        for path in settings_files(root, agent, ctx.env):
-            try:
-                document, text = _load(path)
-            except GoalfileError:
-                continue  # named by the checks; nothing to edit safely
+        for path, document, text in _editable(root, agent, ctx):
             changes: list[str] = []
             toml = path.suffix == ".toml"
-            new = text or ""
+            new = text
             for hook in hosttimeouts.stop_hooks(document, agent):
                 if toml:  # edited in its text, so the rest of config.toml stays as written
                     edited = _toml_fix(new, document, hook)
@@ -1128,12 +1129,12 @@ def fix_timeouts(root: Path, ctx: Context) -> list[str]:
                     changes.append(f"`{hook.command}`: {fixed.change}")
                 elif hook.hook_seconds is not None and (hook.unheard or hook.host_seconds is None):
                     done.append(f"{_shown(path, ctx)}: {_by_hand(hook, _shown(path, ctx))}")
-            if not changes or text is None:
+            if not changes:
                 continue
             if toml:
                 files.write_atomic(path, new)
             else:
-                hostjson.write_atomic(path, hostjson.render(document, like=text))  # type: ignore[arg-type]
+                hostjson.write_atomic(path, hostjson.render(document, like=text))
             shown = _shown(path, ctx)
             done += [f"{shown}: {change}" for change in changes]
             if agent is HostAgent.CODEX:
