@@ -15,6 +15,7 @@ import os
 import subprocess
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
@@ -77,10 +78,41 @@ def _branch_log(
     the branch's own line (see :func:`_tip`), a merge as its change against that line."""
     git = _history_git(cwd, env)
     base = _commit(git, ref, cwd)
-    log = git("log", "--first-parent", "-m", *options, f"{base}..{_tip(git, base)}", "--", *paths)
+    tip = _tip(git, base)
+    cut = _cut_at(git, base, tip, cwd)
+    if cut is not None:
+        raise UsageError(
+            f"this clone is shallow: its history stops at commit {cut[:12]}, between {ref} and "
+            "HEAD, so the versions of the goals committed since cannot all be read",
+            hint="`git fetch --unshallow` (in GitHub Actions: fetch-depth: 0 in actions/checkout)",
+        )
+    log = git("log", "--first-parent", "-m", *options, f"{base}..{tip}", "--", *paths)
     if log.returncode != 0:
         raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
     return log.stdout
+
+
+def _cut_at(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], base: str, tip: str, cwd: str
+) -> str | None:
+    """In a shallow clone, a commit after ``base`` on the way to ``tip`` whose parents the
+    clone lacks (git's ``shallow`` file lists them): the walk would stop there and read a
+    goal's later version as its first. None in a full clone, or when the cut lies before
+    ``base`` (the history after it is whole)."""
+    shallow = git("rev-parse", "--is-shallow-repository")
+    if shallow.returncode != 0 or shallow.stdout.strip() != b"true":
+        return None
+    where = git("rev-parse", "--git-path", "shallow")
+    try:
+        listed = (Path(cwd) / os.fsdecode(where.stdout.strip())).read_bytes().split()
+    except OSError:
+        return None
+    cuts = {line.decode("ascii", errors="replace") for line in listed}
+    after = git("rev-list", f"{base}..{tip}")
+    if after.returncode != 0:
+        raise UsageError(f"git rev-list failed: {first_message_line(after.stderr)}")
+    commits = after.stdout.decode("ascii", errors="replace").split()
+    return next((commit for commit in commits if commit in cuts), None)
 
 
 def _tip(git: Callable[..., subprocess.CompletedProcess[bytes]], base: str) -> str:

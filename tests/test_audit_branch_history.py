@@ -352,3 +352,57 @@ def test_a_goal_never_committed_is_audited_as_it_is(repo: Path) -> None:
     notes = item["notes"]
     assert isinstance(notes, list)
     assert "no earlier ledger" in notes[0] and "approved: C1 `test -f docs-built`" in notes[0]
+
+
+# --- a shallow clone: the walk would start at the cut ---------------------------------------
+
+
+def shallow_clone(origin: Path, where: Path, depth: int) -> Path:
+    """The branch cloned `--depth DEPTH` and the base's tip fetched alone, as a CI job that
+    saves time does; `refs/remotes/origin/main` is then known, so audit does not stop at it."""
+    subprocess.run(
+        ["git", "clone", "-q", f"--depth={depth}", "-b", "feature", origin.as_uri(), str(where)],
+        check=True,
+        capture_output=True,
+    )
+    git(where, "fetch", "-q", "--depth=1", "origin", "main:refs/remotes/origin/main")
+    return where
+
+
+def test_a_shallow_clone_that_cuts_the_branch_is_refused_with_a_fix_that_works(
+    repo: Path, tmp_path: Path
+) -> None:
+    """rt10 H7: in a clone of depth 1 the agent's rewrite was the first version audit saw, so
+    it was clean; audit now refuses (exit 2), and the fix it prints, run as written, gives the
+    findings a full clone gives."""
+    strip_and_weaken(repo)
+    ok(repo, "activate", PATH)
+    commit(repo, "work")
+    clone = shallow_clone(repo, tmp_path / "shallow", 1)
+    done = goalfile(clone, "audit", "--against", "refs/remotes/origin/main")
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "this clone is shallow" in done.stderr, done.stderr
+    fix = re.search(r"fix: `([^`]+)`", done.stderr)
+    assert fix is not None, done.stderr
+    subprocess.run(fix.group(1), shell=True, cwd=clone, check=True, capture_output=True)
+    done = goalfile(clone, "audit", "--against", "refs/remotes/origin/main", "--json")
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "entry-rewritten" in codes(only_file(json.loads(done.stdout)))
+
+
+def test_a_shallow_clone_whose_cut_lies_before_the_base_is_audited(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Deep enough that every commit after the base is whole: audited as a full clone is."""
+    git(repo, "checkout", "-q", "main")
+    (repo / "base.txt").write_text("base\n", encoding="utf-8")
+    commit(repo, "base moves on")
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "rebase", "-q", "main")
+    (repo / "notes.txt").write_text("work\n", encoding="utf-8")
+    commit(repo, "work")  # feature: init, base moves on, goal: auth, work; depth 3 cuts at main
+    clone = shallow_clone(repo, tmp_path / "deep", 3)
+    assert git(clone, "rev-parse", "--is-shallow-repository").strip() == "true"
+    done = goalfile(clone, "audit", "--against", "refs/remotes/origin/main")
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    assert "goals/auth.md: clean" in done.stdout, done.stdout
