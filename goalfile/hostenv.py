@@ -8,7 +8,13 @@ it runs, and a ``PATH`` there naming a folder with a file called ``goalfile`` fi
 file as the Stop hook, in every later session. Gemini CLI 0.61.0 adds a hook entry's own
 ``env`` object to the environment it runs that hook with. Python's own variables decide which
 ``goalfile`` package the program imports, a shell's start-up variables what a check's shell
-runs first, goalfile's own and git's what the hook reads.
+runs first, goalfile's own and git's what the hook reads. Claude Code's own variables decide
+how it starts a hook at all: with ``CLAUDE_CODE_SHELL_PREFIX`` set it runs every hook command
+as ``PREFIX "COMMAND"``, so that program, not goalfile, decides whether the hook runs (an
+absolute path in the command does not help), and its Stop hook's blocks are obeyed only
+``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` times in a row. Such variables are known by name (the
+shells' and goalfile's own, ``PYTHON*``, ``LD_*``, ``GIT_*``) and, for Claude Code's, by the
+words ``HOOK`` and ``SHELL`` in a ``CLAUDE*`` name, since it adds more with each release.
 
 Pure: :mod:`goalfile.commands.doctor` reads the files and resolves the program.
 """
@@ -22,33 +28,51 @@ from goalfile.hostprotocol import HostAgent
 
 __all__ = ["EnvSetting", "dotenv_risky", "is_risky", "risky_settings", "without_risky"]
 
-# variables that change which program or package a hook command runs, or what it does
+# variables that change which program or package a hook command runs, how it is started, or
+# what it does
 _NAMES = frozenset(
     {
         "PATH",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONSTARTUP",
-        "PYTHONUSERBASE",
-        "PYTHONSAFEPATH",
-        "PYTHONNOUSERSITE",
-        "PYTHONEXECUTABLE",
         "VIRTUAL_ENV",
         "BASH_ENV",
         "ENV",
-        "LD_PRELOAD",
-        "LD_LIBRARY_PATH",
-        "LD_AUDIT",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "IFS",
+        "CDPATH",
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "TMPDIR",
+        # Claude Code 2.1.332 runs every hook command as `PREFIX "COMMAND"` when this is set,
+        # so the program it names decides whether goalfile's hook runs at all
+        "CLAUDE_CODE_SHELL_PREFIX",
+        # the shell Claude Code picks for its commands (`CLAUDE_CODE_SHELL`, `SHELL`), the bash
+        # it runs hooks with on Windows, the file a hook's exports are read from
+        "CLAUDE_CODE_SHELL",
+        "SHELL",
+        "CLAUDE_CODE_GIT_BASH_PATH",
+        "CLAUDE_ENV_FILE",
+        # how many Stop-hook blocks in a row Claude Code obeys before it ends the turn anyway
+        "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
     }
 )
-_PREFIXES = ("GOALFILE_", "GIT_", "DYLD_")
+_PREFIXES = ("GOALFILE_", "GIT_", "DYLD_", "LD_", "PYTHON")
+# Claude Code's own variables about its hooks or the shell it runs commands with: it adds such
+# variables with each release, so they are known by their words, not listed one by one
+_HOST_PREFIX = "CLAUDE"
+_HOST_WORDS = ("HOOK", "SHELL")
 
 
 def is_risky(name: str) -> bool:
     """Whether an environment variable named ``name`` can change which ``goalfile`` a hook
-    runs or what it does."""
+    runs, how the host starts it, or what it does."""
     upper = name.upper()
-    return upper in _NAMES or upper.startswith(_PREFIXES)
+    return (
+        upper in _NAMES
+        or upper.startswith(_PREFIXES)
+        or (upper.startswith(_HOST_PREFIX) and any(word in upper for word in _HOST_WORDS))
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -31,9 +31,10 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   (``goalfile doctor --remove-other-stop-hooks`` takes those of the project's own JSON files
   out), one at another event is ``unknown``, and a switch that turns hooks off or keeps only
   managed ones is a problem; a Codex hook turned off in ``/hooks`` is reported with its trust;
-* no variable a host's settings give the hook decides which ``goalfile`` it starts or what it
-  does (:mod:`goalfile.hostenv`: Claude Code's ``env``, a Gemini CLI hook entry's ``env``;
-  ``PATH``, Python's, a shell's start-up file, ``GOALFILE_*``, ``GIT_*``); for ``PATH`` the
+* no variable a host's settings give the hook decides which ``goalfile`` it starts, how the
+  host starts it, or what it does (:mod:`goalfile.hostenv`: Claude Code's ``env``, a Gemini
+  CLI hook entry's ``env``; ``PATH``, Python's, a shell's, ``GOALFILE_*``, ``GIT_*``, Claude
+  Code's ``CLAUDE_CODE_SHELL_PREFIX`` and its other hook and shell variables); for ``PATH`` the
   program it resolves to is named beside this goalfile. ``--fix-hooks`` takes them out of the
   project's own files; one in the ``.env`` file Gemini CLI loads is ``unknown``;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
@@ -826,7 +827,8 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
 
 def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
     """A problem for each variable a host's settings give goalfile's Stop hook that decides
-    which ``goalfile`` it starts or what it does (:mod:`goalfile.hostenv`): Claude Code's
+    which ``goalfile`` it starts, how it is started, or what it does (:mod:`goalfile.hostenv`;
+    ``CLAUDE_CODE_SHELL_PREFIX`` runs the hook through another program): Claude Code's
     ``env``, in every settings file it reads (the project's, the user's, an administrator's),
     and a Gemini CLI hook entry's ``env``. For ``PATH``, the ``goalfile`` it resolves to is
     named beside this one. ``goalfile doctor --fix-hooks`` takes them out of the project's own
@@ -849,8 +851,14 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
                 detail = (
                     f"{_at(shown, line)}: {setting.where}: {name} gives the Stop hook "
                     f"`{setting.name}={setting.value[:120]}`, which decides which `goalfile` "
-                    "the hook starts or what it does"
+                    "the hook starts, how it is started, or what it does"
                 )
+                if setting.name.upper() == "CLAUDE_CODE_SHELL_PREFIX":
+                    detail += (
+                        f': {name} runs every hook command as `{setting.value[:120]} "COMMAND"`, '
+                        "so that program decides whether goalfile's hook runs at all, whatever "
+                        "path the command gives goalfile"
+                    )
                 if setting.name.upper() == "PATH":
                     there = shutil.which("goalfile", path=setting.value)
                     if there is None:
