@@ -70,3 +70,18 @@ def test_gemini_env_file_is_named_as_unknown(tmp_path: Path) -> None:
     assert [(f["host"], f["health"]) for f in found] == [("gemini", "unknown")], found
     assert found[0]["detail"].startswith(".gemini/.env:2: `BASH_ENV=/tmp/e.sh`: Gemini CLI sets it")
     assert found[0]["hint"] == "delete line 2 from .gemini/.env unless you set it on purpose"
+
+
+def test_claude_code_shell_and_hook_variables_are_named_others_are_not(tmp_path: Path) -> None:
+    repo, env = _setup(tmp_path)
+    names = ["CLAUDE_CODE_SHELL_PREFIX", "SHELL", "CLAUDE_CODE_SHELL", "HOME",
+             "CLAUDE_CODE_HOOKS_SAME_THREAD", "PYTHONWARNINGS"]  # fmt: skip
+    harmless = {"ANTHROPIC_MODEL": "x", "DISABLE_TELEMETRY": "1", "WEBHOOK_URL": "x"}
+    local = repo / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({"env": {**dict.fromkeys(names, "/x"), **harmless}}) + "\n")
+    found = _env_findings(repo, env)
+    assert [f["detail"].split(": ")[1] for f in found] == [f"env.{n}" for n in names], found
+    assert {f["health"] for f in found} == {"problem"}
+    fixed = run_goalfile("doctor", "--fix-hooks", cwd=repo, env=env)
+    assert "Traceback" not in fixed.stderr
+    assert json.loads(local.read_text()) == {"env": harmless}
