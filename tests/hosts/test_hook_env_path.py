@@ -32,6 +32,20 @@ def _env_findings(repo: Path) -> list[dict[str, Any]]:
     return [f for f in json.loads(done.stdout)["findings"] if f["check"] == "hook-env"]
 
 
+def _fixed_and_held(repo: Path, isolation: Isolation, local: Path, log: Path, fix: str) -> None:
+    """Runs doctor's ``fix`` as written: the setting is out of ``local`` and the next session
+    is held until the goal is met, without the replaced program (which wrote ``log``)."""
+    assert run_goalfile(*fix.split()[1:], cwd=repo,
+                        env={"HOME": str(repo.parent / "home")}).returncode in (0, 1)  # fmt: skip
+    assert json.loads(local.read_text()) == {}
+    assert _env_findings(repo) == []
+    log.unlink()
+    second = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
+    assert len(second.server.feedbacks()) == 1, second.run.explain()
+    assert not log.exists()
+    assert goal_state(repo)["status"] == "met"
+
+
 def test_settings_env_path_runs_another_goalfile_and_doctor_names_it(
     isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -60,15 +74,7 @@ def test_settings_env_path_runs_another_goalfile_and_doctor_names_it(
     assert found[0]["fix"] == "goalfile doctor --fix-hooks"
 
     # the fix, run as written, takes the PATH out; the next session is held until met
-    assert run_goalfile(*found[0]["fix"].split()[1:], cwd=repo,
-                        env={"HOME": str(repo.parent / "home")}).returncode in (0, 1)  # fmt: skip
-    assert json.loads(local.read_text()) == {}
-    assert _env_findings(repo) == []
-    log.unlink()
-    second = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
-    assert len(second.server.feedbacks()) == 1, second.run.explain()
-    assert not log.exists()
-    assert goal_state(repo)["status"] == "met"
+    _fixed_and_held(repo, isolation, local, log, found[0]["fix"])
 
 
 def test_settings_shell_prefix_runs_the_hook_through_a_wrapper_and_doctor_names_it(
@@ -107,12 +113,4 @@ def test_settings_shell_prefix_runs_the_hook_through_a_wrapper_and_doctor_names_
     assert found[0]["fix"] == "goalfile doctor --fix-hooks"
 
     # the fix, run as written, takes it out; the next session is held until met
-    assert run_goalfile(*found[0]["fix"].split()[1:], cwd=repo,
-                        env={"HOME": str(repo.parent / "home")}).returncode in (0, 1)  # fmt: skip
-    assert json.loads(local.read_text()) == {}
-    assert _env_findings(repo) == []
-    log.unlink()
-    second = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
-    assert len(second.server.feedbacks()) == 1, second.run.explain()
-    assert not log.exists()
-    assert goal_state(repo)["status"] == "met"
+    _fixed_and_held(repo, isolation, local, log, found[0]["fix"])
