@@ -174,3 +174,18 @@ def test_a_goal_moved_out_of_goals_gets_the_move_back_not_only_a_dot_git_story(
     verified = run_goalfile("verify", "goals/top.md", cwd=repo)
     assert verified.returncode == 0, verified.stderr
     assert verified.stdout.splitlines()[-1].endswith("C1 met; status: met")
+
+
+def test_the_help_of_mcp_and_init_gives_no_pip_command_that_misses_goalfiles_environment(
+    tmp_path: Path,
+) -> None:
+    """Both said "needs the optional extra: `pip install '.[mcp]'` in goalfile's clone": for
+    goalfile installed as README says (pipx, or a virtual environment of its own), the `pip`
+    a user finds first is another environment's. Now they name the extra and send the user to
+    `goalfile mcp`, whose message gives goalfile's own Python."""
+    for command in (("mcp", "--help"), ("init", "--help")):
+        done = run_goalfile(*command, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        said = " ".join(done.stdout.split())
+        assert "pip install '.[mcp]'" not in said, said
+        assert "goalfile[mcp]" in said, said

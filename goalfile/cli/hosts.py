@@ -34,8 +34,8 @@ from goalfile.words import counted
     "--mcp",
     is_flag=True,
     help="Also register `goalfile mcp` in .mcp.json, .gemini/settings.json and "
-    ".codex/config.toml (needs the optional extra: `pip install '.[mcp]'` in goalfile's "
-    "clone).",
+    ".codex/config.toml (needs the optional extra `goalfile[mcp]`: `goalfile mcp` prints the "
+    "command that installs it).",
 )
 @click.option(
     "--trust-codex",

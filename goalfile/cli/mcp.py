@@ -16,8 +16,11 @@ MCP_REQUIREMENT = "mcp>=2.3,<3"
 @main.command("mcp")
 @boundary
 def mcp_command() -> int:
-    """Serve goalfile to MCP clients over stdio (needs the optional extra: `pip install
-    '.[mcp]'` in goalfile's clone).
+    """Serve goalfile to MCP clients over stdio (needs the optional extra `goalfile[mcp]`).
+
+    Without it, `goalfile mcp` exits 2 and prints the pip command that installs it beside this
+    goalfile, run by goalfile's own Python (for pipx: `pipx install --force '.[mcp]'` in
+    goalfile's clone).
 
     Tools: goal_status, goal_verify, goal_review, goal_block, goal_focus, each running the
     goalfile command and returning its --json document. Resources: the goal files under goals/
