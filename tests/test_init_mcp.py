@@ -107,6 +107,9 @@ def test_the_appended_table_parses_whatever_the_file_ends_with() -> None:
         assert merge_codex_mcp(merged) == (merged, False)
 
 
+INIT_FLAGS = ("--no-skills", "--no-hooks", "--mcp", "--statusline")  # as init's fix orders them
+
+
 @pytest.mark.parametrize(
     ("name", "what", "args"),
     [
@@ -125,8 +128,9 @@ def test_a_host_file_that_is_no_json_object_is_named_and_left_as_it_is(
     path.write_text("[1]\n", encoding="utf-8")
     done = run_goalfile("init", "--no-goal", *args, cwd=repo)
     assert done.returncode == 3, done.stdout + done.stderr
+    again = " ".join(["goalfile", "init", "--no-goal", *sorted(args, key=INIT_FLAGS.index)])
     assert (
         f"goalfile: {path}:1:1: {what} is not a JSON object\n"
-        "  fix: its top level must be `{ ... }`; fix it by hand, then run this again\n"
+        f"  fix: its top level must be `{{ ... }}`; fix it by hand, then run `{again}` again\n"
     ) in done.stderr, done.stderr
     assert path.read_text(encoding="utf-8") == "[1]\n"

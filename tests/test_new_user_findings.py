@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from conftest import git, make_git_repo, run_goalfile
+from conftest import git, make_git_repo, outside_git, run_goalfile
 from test_first_hour import COMMAND_RE, shell
 
 
@@ -189,3 +189,34 @@ def test_the_help_of_mcp_and_init_gives_no_pip_command_that_misses_goalfiles_env
         said = " ".join(done.stdout.split())
         assert "pip install '.[mcp]'" not in said, said
         assert "goalfile[mcp]" in said, said
+
+
+def test_init_names_the_command_to_run_again_and_says_when_there_is_no_repository(
+    tmp_path: Path,
+) -> None:
+    """A settings file that is not JSON: init's fix was "fix the JSON by hand, then run this
+    again", no command, and with --statusline the same error twice. Now the fix names the
+    init command line that was run, which, once the file is fixed, works as written. And init
+    in a folder that is in no git repository said nothing of it."""
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert outside_git(plain)
+    done = run_goalfile("init", "--no-goal", cwd=plain)
+    assert done.returncode == 0, done.stderr
+    assert "note: this folder is in no git repository" in done.stderr
+    assert "`git init`" in done.stderr
+    repo = make_git_repo(tmp_path / "repo")
+    settings = repo / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  "hooks": {,\n}\n')
+    broken = run_goalfile("init", "--slug", "mine", "--statusline", cwd=repo)
+    assert broken.returncode == 3, broken.stderr
+    assert "no git repository" not in broken.stderr
+    assert broken.stderr.count("not valid JSON") == 1, broken.stderr
+    [again] = re.findall(r"then run `([^`]+)` again", broken.stderr)
+    assert again == "goalfile init --slug mine --statusline"
+    settings.write_text("{}\n")
+    ran = shell(again, repo)
+    assert ran.returncode == 0, ran.stderr
+    assert "goalfile hook stop" in settings.read_text()
+    assert "goalfile statusline" in settings.read_text()

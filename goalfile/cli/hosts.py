@@ -122,8 +122,14 @@ def init(
         changed = result.changed or (line is not None and line.changed)
         if not changed and not result.errors:
             click.echo("nothing to change")
+    again = _init_again(slug, no_goal, no_skills, no_hooks, mcp, trust_codex, with_statusline)
+    said: set[str] = set()  # the status line reads the settings file the hook did
     for error in (*result.errors, *([line_error] if line_error is not None else [])):
-        err(f"goalfile: {error.render()}")
+        if error.hint is not None and error.hint.endswith("then run this again"):
+            error.hint = f"{error.hint.removesuffix('this again')}`{again}` again"
+        if error.render() not in said:
+            said.add(error.render())
+            err(f"goalfile: {error.render()}")
     codex = [h for h in result.hooks if h.agent.value == "codex" and h.changed]
     if codex and not trust_codex and not as_json:
         err(
@@ -131,6 +137,12 @@ def init(
             "here, open `/hooks` and trust `goalfile hook stop --agent codex`, or run "
             "`goalfile init --no-goal --trust-codex`; `codex exec` runs it untrusted only "
             "with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
+        )
+    if not as_json and not result.errors and _outside_git():
+        err(
+            "note: this folder is in no git repository: a goal's ledger is meant to be "
+            "reviewed in git, and `goalfile focus` and `goalfile audit --against` need one; "
+            "`git init` makes one"
         )
     if result.goal and not as_json:
         err(
@@ -271,6 +283,36 @@ def doctor(
     problems = sum(f.health is Health.PROBLEM for f in result.findings)
     click.echo("no problems found" if not problems else f"{counted(problems, 'problem')} found")
     return int(result.exit_code)
+
+
+def _outside_git() -> bool:
+    from goalfile.commands.gittop import repository_top
+
+    return repository_top(context().cwd) is None
+
+
+def _init_again(
+    slug: str,
+    no_goal: bool,
+    no_skills: bool,
+    no_hooks: bool,
+    mcp: bool,
+    trust_codex: bool,
+    statusline: bool,
+) -> str:
+    """The `goalfile init` command line this run was, to run again once a file is fixed."""
+    words = ["goalfile", "init"]
+    if slug != "first-goal" and not no_goal:
+        words += ["--slug", shell_word(slug)]
+    flags = (
+        (no_goal, "--no-goal"),
+        (no_skills, "--no-skills"),
+        (no_hooks, "--no-hooks"),
+        (mcp, "--mcp"),
+        (trust_codex, "--trust-codex"),
+        (statusline, "--statusline"),
+    )
+    return " ".join(words + [flag for on, flag in flags if on])
 
 
 def _statusline(wanted: bool) -> tuple[Any, Any]:
