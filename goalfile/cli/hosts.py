@@ -122,7 +122,17 @@ def init(
         changed = result.changed or (line is not None and line.changed)
         if not changed and not result.errors:
             click.echo("nothing to change")
-    again = _init_again(slug, no_goal, no_skills, no_hooks, mcp, trust_codex, with_statusline)
+    again = _init_again(
+        slug,
+        {
+            "--no-goal": no_goal,
+            "--no-skills": no_skills,
+            "--no-hooks": no_hooks,
+            "--mcp": mcp,
+            "--trust-codex": trust_codex,
+            "--statusline": with_statusline,
+        },
+    )
     said: set[str] = set()  # the status line reads the settings file the hook did
     for error in (*result.errors, *([line_error] if line_error is not None else [])):
         if error.hint is not None and error.hint.endswith("then run this again"):
@@ -291,28 +301,13 @@ def _outside_git() -> bool:
     return repository_top(context().cwd) is None
 
 
-def _init_again(
-    slug: str,
-    no_goal: bool,
-    no_skills: bool,
-    no_hooks: bool,
-    mcp: bool,
-    trust_codex: bool,
-    statusline: bool,
-) -> str:
-    """The `goalfile init` command line this run was, to run again once a file is fixed."""
+def _init_again(slug: str, flags: dict[str, bool]) -> str:
+    """The `goalfile init` command line this run was (its flags as given, on or off), to run
+    again once a file is fixed."""
     words = ["goalfile", "init"]
-    if slug != "first-goal" and not no_goal:
+    if slug != "first-goal" and not flags["--no-goal"]:
         words += ["--slug", shell_word(slug)]
-    flags = (
-        (no_goal, "--no-goal"),
-        (no_skills, "--no-skills"),
-        (no_hooks, "--no-hooks"),
-        (mcp, "--mcp"),
-        (trust_codex, "--trust-codex"),
-        (statusline, "--statusline"),
-    )
-    return " ".join(words + [flag for on, flag in flags if on])
+    return " ".join(words + [flag for flag, on in flags.items() if on])
 
 
 def _statusline(wanted: bool) -> tuple[Any, Any]:
