@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from goalfile import ledger
 from tests.conftest import frontmatter, run_goalfile
 
 HEAD = (
@@ -133,14 +134,17 @@ COMMANDS = {
 }
 
 
+@pytest.mark.parametrize("entries", [40, 1_500])
 @pytest.mark.parametrize("command", COMMANDS)
 def test_a_long_ledger_with_margin_fences_is_written_as_one_read_line_by_line(
-    tmp_path: Path, command: str
+    tmp_path: Path, command: str, entries: int
 ) -> None:
     """Each writing command appends to a ledger of entries with fenced output (whose index is
     carried from the text read to the text written) exactly what it appends to the same goal
-    with a tilde fence after the ledger (whose every text is read whole)."""
-    text = long_goal(tmp_path / "margin", 40)
+    with a tilde fence after the ledger (whose every text is read whole). The longer ledger is
+    one whose fences are first read by lines (goalfile.ledger.is_unfenced)."""
+    text = long_goal(tmp_path / "margin", entries)
+    assert (len(text) > ledger._UNFENCED_LINES_FROM) is (entries > 40)
     (tmp_path / "tildes").mkdir()
     for name in ("left.txt", "notes.md"):
         (tmp_path / "tildes" / name).write_bytes((tmp_path / "margin" / name).read_bytes())

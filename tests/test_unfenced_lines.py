@@ -1,0 +1,215 @@
+"""The check that no heading line of a text is in a fenced block (``ledger.is_unfenced``) gives
+the answer of the pattern it stands for (``ledger._UNFENCED_RE``) on every text.
+
+Above half a megabyte the check lets a second pattern (``ledger._unfenced_lines_re``) take
+the lines it knows in fewer steps and hands the rest to the first. Each property here holds
+that path, called directly on small texts, to the first pattern's own answer: on texts of
+the lines that decide it (fences of backticks and tildes, indented or not, with info strings,
+longer or with trailing characters, blocks that never close, headings and tildes inside
+blocks, CR and CRLF endings) and on random strings of the characters those lines are made of.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goalfile import ledger
+from goalfile.model import Entry, RowResult, Status, Verdict
+
+OUTSIDE = [
+    "",
+    "text",
+    "| C1  | unmet   | `cat left.txt` | 0    | `3000` |",
+    "C1 output (exit 0 expected, got 1; stdout, last 1 of 1 lines):",
+    "### Iteration 3 (2026-12-01) by verify-goal",
+    "# Goal: x",
+    "#",
+    "status: active",
+    "a```b",
+    "a ~~~ b",
+    " x",
+    "  # x",
+    "   x",
+    "    x",
+    "     ```",
+    "    ~~~",
+    " ",
+    "   ",
+    "    ",
+    "\r",
+    "\t```",
+    "`x` y",
+    "`",
+    "``",
+    "``x",
+    "~",
+    "~~",
+    "~x",
+    " ~ x",
+    "  `x`",
+    " ```",
+    "  ```text",
+    "   ~~~ x",
+    "~~~",
+    "~~~~",
+]
+OPENING = ["```text", "```", "```python", "```text\r", "```c#", "```a~b", "``` x`y", "````"]
+OPENING += ["```\r\r", "``` "]
+INSIDE = ["    2", "", "\r", "text", "a`b", "a#b", "x ~ y", " # x", "  `x`", "# x", "`x`", "~"]
+INSIDE += ["### Iteration 3 (2026-12-01) by plan", "   ```", "    ```", " ~~~", "~~~", "  ", "```x"]
+INSIDE += ["``", "    ### Iteration 3 (2026-12-01) by plan", "\t```"]
+CLOSING = ["```", "```\r", "``` ", "````", "```x", "```\r\r", " ```", "~~~", None]
+
+
+@st.composite
+def fenced_texts(draw: st.DrawFn) -> str:
+    """Lines outside blocks and blocks, mostly as goalfile writes them, with every line that
+    changes the answer somewhere among them."""
+    stray = draw(st.integers(min_value=0, max_value=3))  # how far the lines may stray
+    lines: list[str] = []
+    for _ in range(draw(st.integers(min_value=0, max_value=10))):
+        if draw(st.booleans()):
+            pool = OUTSIDE if stray > 1 else OUTSIDE[:10]
+            lines += draw(st.lists(st.sampled_from(pool), max_size=3))
+            continue
+        lines.append(draw(st.sampled_from(OPENING if stray > 2 else OPENING[:3])))
+        lines += draw(st.lists(st.sampled_from(INSIDE if stray else INSIDE[:5]), max_size=4))
+        closing = draw(st.sampled_from(CLOSING if stray > 2 else CLOSING[:2]))
+        if closing is not None:
+            lines.append(closing)
+    text = "\n".join(lines)
+    ending = draw(st.sampled_from(["\n", "\r\n", "mixed"]))
+    if ending == "\r\n":
+        return text.replace("\n", "\r\n")
+    if ending == "mixed":
+        return re.sub("\n", lambda _: draw(st.sampled_from(["\n", "\r\n"])), text)
+    return text
+
+
+def by_pattern(text: str, pos: int = 0, end: int | None = None) -> bool:
+    end = len(text) if end is None else end
+    return ledger._UNFENCED_RE.fullmatch(text, pos, end) is not None
+
+
+def by_lines(text: str, pos: int = 0, end: int | None = None) -> bool:
+    return ledger._unfenced_by_lines(text, pos, len(text) if end is None else end)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(fenced_texts())
+def test_the_lines_pattern_answers_as_the_whole_pattern(text: str) -> None:
+    assert by_lines(text) == by_pattern(text)
+
+
+TRICKY = [
+    "a\n```text\n    2\n```\nb",
+    "a\n``` x`y\n    2\n```\nb",
+    "a\n```text\n    2\n```x\nb\n```",
+    "a\n```text\n    2\n````\nb\n```",
+    "a\n```text\n  `x`\n```\nb",
+    "a\n```text\n  ```\n```\nb",
+    "a\n```text\n# x\n```\nb",
+    "a\n```text\n    2",
+    "a\n```text\n\n\n    2\n\n```\r\n\nb",
+    "a\n```\r\r\n```\nb",
+    "a\n~~~\nb\n~~~",
+    "a\n  ```\nb\n```",
+    "a\n  `x`\nb",
+    "a\n``\nb",
+    "```\nb\n```",
+    "a\n```\n```\n```\n```",
+]
+
+
+def test_lines_that_decide_the_answer_are_answered_alike() -> None:
+    for text in TRICKY:
+        for newline in ("\n", "\r\n"):
+            written = text.replace("\n", newline)
+            assert by_lines(written) == by_pattern(written), written
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.text(alphabet="`~# \n\rax", max_size=120))
+def test_any_string_of_fence_characters_is_answered_alike(text: str) -> None:
+    assert by_lines(text) == by_pattern(text)
+
+
+@settings(max_examples=800, deadline=None)
+@given(fenced_texts(), st.data())
+def test_a_span_from_a_newline_to_the_end_of_a_line_is_answered_alike(
+    text: str, data: st.DataObject
+) -> None:
+    """As an edit's touched lines are checked: from the newline before them (or the start) to
+    the end of the last one."""
+    starts = [0, *(at for at, char in enumerate(text) if char == "\n")]
+    ends = [*(at for at, char in enumerate(text) if char == "\n"), len(text)]
+    pos = data.draw(st.sampled_from(starts))
+    end = data.draw(st.sampled_from([at for at in ends if at >= pos]))
+    assert by_lines(text, pos, end) == by_pattern(text, pos, end)
+
+
+def long_ledger(entries: int) -> str:
+    """A goal whose ledger is entries as verify writes them, each row's output in a block."""
+    rows = tuple(
+        RowResult(
+            id=f"C{n}",
+            verdict=Verdict.UNMET,
+            command="cat left.txt",
+            exit="0",
+            evidence="3000",
+            excerpt=("3000",),
+            excerpt_label="exit 0 expected, got 1",
+        )
+        for n in range(1, 9)
+    )
+    lines = ["---", "slug: g", "status: active", "---", "# Goal: g", "", "## Iterations", ""]
+    for number in range(1, entries + 1):
+        entry = Entry(
+            iteration=number,
+            date="2026-12-02",
+            by=ledger.VERIFY_BY,
+            rows=rows,
+            status=Status.ACTIVE,
+        )
+        lines += [*ledger.render_entry(entry), ""]
+    return "\n".join([*lines, "## Lessons", ""])
+
+
+def test_a_long_ledger_as_verify_writes_it_is_taken_whole_by_the_lines_pattern() -> None:
+    """The point of the second pattern: a ledger as goalfile writes it, in either line ending,
+    is matched by it to its end (its last newline), and the first pattern reads nothing
+    more."""
+    text = long_ledger(300)
+    assert text.count("\n```") > 2_000
+    for newline in ("\n", "\r\n"):
+        written = text.replace("\n", newline)
+        reached = ledger._unfenced_lines_re().match(written)
+        assert reached is not None and written[reached.end() :] == "\n"
+        assert by_lines(written) is by_pattern(written) is True
+
+
+def test_a_long_ledger_is_answered_alike_whatever_it_holds() -> None:
+    """Above the size from which :func:`ledger.is_unfenced` takes the second pattern: a block
+    that holds a heading, a tilde fence, a block that never closes, a longer closing fence,
+    an indented fence outside a block, each at the start, in the middle or at the end."""
+    text = long_ledger(1_000)
+    assert len(text) > ledger._UNFENCED_LINES_FROM
+    assert ledger.is_unfenced(text)
+    middle = text.index("\n### Iteration 500 ")
+    for odd in (
+        "```text\n    ### Iteration 9 (2026-12-01) by plan\n```",
+        "~~~\nx\n~~~",
+        "```text\n    2",
+        "```text\n    2\n````",
+        "```text\n    2\n```x",
+        "  ```\nx",
+        "```text\n  `x`\n# x\n```",
+        "```text\n  `x`\n```",
+        "  `x`",
+    ):
+        for at in (text.index("\n## Iterations"), middle, len(text)):
+            changed = f"{text[:at]}\n{odd}{text[at:]}"
+            assert ledger.is_unfenced(changed) == by_pattern(changed), (odd, at)
