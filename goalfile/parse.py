@@ -447,6 +447,12 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             hint = "remove the tag and write the value as plain text, a number or a date"
         elif problem.startswith(_VALUE_PROBLEM):
             hint = _VALUE_HINT
+        elif mark is not None and "\t" in _line_at(source, mark.line)[: mark.column + 1]:
+            problem = f"{problem} (a tab: YAML indents with spaces only)"
+            hint = (
+                f"write spaces for the tab on line {line} (two before a key under `budget:`, "
+                "none before a top-level key)"
+            )
         else:
             hint = "fix the YAML syntax on that line (`key: value`, two-space indents under budget)"
         raise GoalFileInvalid(
@@ -472,6 +478,11 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
+
+
+def _line_at(source: str, index: int) -> str:
+    lines = source.split("\n")
+    return lines[index] if 0 <= index < len(lines) else ""
 
 
 def _suspect_line(source: str) -> int:

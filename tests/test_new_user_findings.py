@@ -220,3 +220,23 @@ def test_init_names_the_command_to_run_again_and_says_when_there_is_no_repositor
     assert ran.returncode == 0, ran.stderr
     assert "goalfile hook stop" in settings.read_text()
     assert "goalfile statusline" in settings.read_text()
+
+
+def test_a_tab_in_the_frontmatter_is_named_as_the_cause(tmp_path: Path) -> None:
+    """A budget key indented with a tab was "found character that cannot start any token" and
+    "fix the YAML syntax on that line"; now the message names the tab, and writing two spaces
+    for it, as the fix says, makes the goal clean."""
+    repo = make_git_repo(tmp_path / "repo")
+    goal = draft(repo, "tabbed")
+    clean = goal.read_text()
+    goal.write_text(clean.replace("  iterations:", "\titerations:"))
+    line = clean.splitlines().index("  iterations: 5  # null = unbounded") + 1
+    lint = run_goalfile("lint", "goals/tabbed.md", cwd=repo)
+    assert lint.returncode == 3
+    assert f"goals/tabbed.md:{line}:1: " in lint.stderr
+    assert "(a tab: YAML indents with spaces only)" in lint.stderr
+    assert f"fix: write spaces for the tab on line {line} (two before a key under `budget:`" in (
+        lint.stderr
+    )
+    goal.write_text(goal.read_text().replace("\titerations:", "  iterations:"))
+    assert run_goalfile("lint", "goals/tabbed.md", cwd=repo).stderr == ""
