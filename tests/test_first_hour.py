@@ -195,15 +195,15 @@ def test_the_readme_says_how_to_install_it_for_a_repository_of_ones_own() -> Non
 def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_path: Path) -> None:
     """The second block of "Use it in your repository", each command run by a shell in a fresh
     git repository with the goalfile under test on PATH: init and new succeed, verify exits 1
-    (the auth suite is not written yet), doctor finds nothing wrong; the goal `new` staged is
-    committed."""
+    (the auth suite is not written yet), doctor finds nothing wrong; the goal `new --commit`
+    approved is committed."""
     block = readme_section("Use it in your repository").split("```sh\n")[2].split("```", 1)[0]
     commands = [
         re.sub(r"\s+#.*$", "", command)
         for command in block.replace("\\\n", " ").splitlines()
         if command.strip()
     ]
-    assert [c.split()[1] for c in commands] == ["init", "new", "commit", "verify", "doctor"]
+    assert [c.split()[1] for c in commands] == ["init", "new", "verify", "doctor"]
     repo = make_git_repo(tmp_path / "repo")
     home = tmp_path / "home"
     home.mkdir()
@@ -226,7 +226,7 @@ def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_pat
             assert done.stdout.splitlines()[-1] == (
                 "verify-goal auth iteration 0: C1 unmet; status: active"
             ), done.stdout + done.stderr
-    assert codes == [0, 0, 0, 1, 0], codes
+    assert codes == [0, 0, 1, 0], codes
     assert git(repo, "log", "--format=%s", "--", "goals/auth.md").splitlines() == ["goal: auth"]
     assert (repo / ".claude" / "settings.json").is_file()
     assert not (repo / "goals" / "first-goal.md").exists()  # --no-goal

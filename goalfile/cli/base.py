@@ -12,7 +12,7 @@ import math
 import signal
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
@@ -21,6 +21,7 @@ from goalfile.errors import (
     NOTED_SIGNALS,
     GoalfileError,
     Terminated,
+    UsageError,
     interrupt_message,
     interrupted,
 )
@@ -32,6 +33,9 @@ EXIT_CODES_HELP = (
     "goal file (file untouched), 4 blocked, 5 exhausted, 130 interrupted (Ctrl-C), 143 "
     "terminated (SIGTERM)."
 )
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Seconds(click.FloatRange):
@@ -343,3 +347,40 @@ def stage_active(path: str) -> None:
     said = stage(path, cwd=context().cwd)
     if said is not None:
         err(said)
+
+
+def commit_top(path: str) -> Path:
+    """The top of the git repository that holds the goal at ``path``, which `--commit` needs:
+    asked before anything is written, so that a refusal leaves the goal as it was."""
+    import os
+    from pathlib import Path
+
+    from goalfile.commands.gittop import repository_top
+
+    folder = Path(os.path.realpath(context().cwd / path)).parent
+    while not folder.is_dir() and folder != folder.parent:  # `new` makes goals/ itself
+        folder = folder.parent
+    top = repository_top(folder)
+    if top is None:
+        raise UsageError(
+            f"{path} is in no git repository; --commit commits it in one, and nothing was written",
+            hint="git init",
+        )
+    return top
+
+
+def commit_active(path: str, *, text: str, slug: str, top: Path) -> str:
+    """Commit the goal at ``path`` as approved (``text``, as activate wrote it: see
+    :mod:`goalfile.approvalcommit`), say so on stderr and return the commit; when git cannot,
+    stage it as the commands without --commit do, and raise."""
+    from goalfile.approvalcommit import commit_approved
+
+    try:
+        done = commit_approved(
+            path=str(context().cwd / path), text=text, top=top, message=f"goal: {slug}"
+        )
+    except UsageError:
+        stage_active(path)
+        raise
+    err(done.said())
+    return done.commit

@@ -10,6 +10,8 @@ import click
 from goalfile.cli.base import (
     Seconds,
     boundary,
+    commit_active,
+    commit_top,
     context,
     emit_json,
     err,
@@ -29,6 +31,12 @@ if TYPE_CHECKING:
     from goalfile.commands.verify import VerifyResult
 
 # --- new ----------------------------------------------------------------------------------
+
+_COMMIT_HELP = (
+    "Commit the goal as approved, on top of HEAD, at once: the bytes activate wrote and "
+    "listed, not what the working tree holds by the time a person types `git commit` (an "
+    "agent running meanwhile could have put its own goal there). Runs no commit hooks."
+)
 
 
 def _limit(value: str | None) -> int | None:
@@ -107,6 +115,7 @@ def _limit(value: str | None) -> int | None:
     help="Activate the goal at once (its contract pinned); refused, with nothing written, "
     "when the end state or a check is missing.",
 )
+@click.option("--commit", "commit_now", is_flag=True, help=f"With --activate: {_COMMIT_HELP}")
 @json_option
 @boundary
 def new(
@@ -122,6 +131,7 @@ def new(
     iterations: str,
     tokens: str,
     activate_now: bool,
+    commit_now: bool,
     as_json: bool,
 ) -> int:
     """Write the goal file goals/SLUG.md, a draft unless --activate; never overwrites.
@@ -141,6 +151,14 @@ def new(
             "END_STATE and --end-state differ; give the end state once",
             hint=f'goalfile new {shell_word(slug)} "END STATE"',
         )
+    if commit_now and not activate_now:
+        raise UsageError(
+            "--commit commits an approved goal; it goes with --activate",
+            hint=f'goalfile new {shell_word(slug)} "END STATE" --check CMD --expected TEXT '
+            "--activate --commit",
+        )
+    folder = directory if directory is not None else "goals"
+    top = commit_top(f"{folder}/{slug}.md") if commit_now else None
     rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
     result = new_goal(
         slug=slug,
@@ -153,10 +171,13 @@ def new(
         non_goals=non_goals,
         activate=activate_now,
     )
-    if result.status == "active":
+    commit = None
+    if result.status == "active" and top is not None:
+        commit = commit_active(result.path, text=result.text, slug=slug, top=top)
+    elif result.status == "active":
         stage_active(result.path)
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), **({"commit": commit} if commit else {})})
     elif result.status == "active":
         click.echo(
             f"wrote {result.path} (status: active; {_criteria(len(result.criteria))} approved, "
@@ -254,9 +275,12 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     "removed and changed (old → new, loosened ones marked) and re-pin it.",
 )
 @click.option("--reason", help="Why the contract changed (with --reapprove); ledgered.")
+@click.option("--commit", "commit_now", is_flag=True, help=_COMMIT_HELP)
 @json_option
 @boundary
-def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> int:
+def activate(
+    path: str, reapprove: bool, reason: str | None, commit_now: bool, as_json: bool
+) -> int:
     """Make a draft goal active, only when lint passes; ledgered with the approved rows.
 
     With --reapprove, approve a changed contract: a met goal goes back to active, any other
@@ -269,10 +293,15 @@ def activate(path: str, reapprove: bool, reason: str | None, as_json: bool) -> i
             "--reason goes with --reapprove",
             hint=f"goalfile activate --reapprove {path} --reason TEXT",
         )
+    top = commit_top(path) if commit_now else None
     result = run(path=path, ctx=context(), reapprove=reapprove, reason=reason)
-    stage_active(path)
+    commit = None
+    if top is not None:
+        commit = commit_active(path, text=result.text, slug=result.slug, top=top)
+    else:
+        stage_active(path)
     if as_json:
-        emit_json(result.to_json())
+        emit_json({**result.to_json(), **({"commit": commit} if commit else {})})
     elif result.reapproved:
         for change in result.changes:
             err(f"  {change.describe()}")

@@ -14,7 +14,8 @@ that a ``met`` goal goes back to ``active``: it was met under the old contract.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from goalfile import contract, contractdiff, edit, ledger, settings
 from goalfile.commands import workdir
@@ -52,6 +53,7 @@ class ActivateResult:
     approved: contract.Contract | None = None  # what the person approved, as pinned
     where: workdir.WorkDir | None = None  # where the checks run
     budget: Budget | None = None  # the limits a first approval approves with the contract
+    text: str = field(default="", repr=False, compare=False)  # the goal as written, approved
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -207,7 +209,7 @@ def activate(
             budget=budget,
         )
 
-    return update_goal(path, ctx, command="goalfile activate", change=change)
+    return update_goal(path, ctx, command="goalfile activate", change=_kept(change))
 
 
 def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult:
@@ -287,7 +289,19 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             where=where,
         )
 
-    return update_goal(path, ctx, command="goalfile activate --reapprove", change=change)
+    return update_goal(path, ctx, command="goalfile activate --reapprove", change=_kept(change))
+
+
+def _kept(
+    change: Callable[[str, Goal], tuple[str, ActivateResult]],
+) -> Callable[[str, Goal], tuple[str, ActivateResult]]:
+    """``change`` whose result keeps the text written: what `--commit` commits."""
+
+    def kept(text: str, goal: Goal) -> tuple[str, ActivateResult]:
+        written, result = change(text, goal)
+        return written, replace(result, text=written)
+
+    return kept
 
 
 def _change_notes(

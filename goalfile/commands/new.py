@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from goalfile.commands.context import Context
@@ -57,6 +57,7 @@ class NewResult:
     criteria: tuple[str, ...] = ()
     contract: str | None = None
     outside: str | None = None  # the note for a goal the Stop hook and discovery do not see
+    text: str = field(default="", repr=False, compare=False)  # as written when activated
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -253,6 +254,7 @@ def new_goal(
         criteria=done.criteria,
         contract=done.digest,
         outside=outside,
+        text=done.text,
     )
 
 

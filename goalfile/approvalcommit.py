@@ -1,0 +1,155 @@
+"""Commit the very bytes a person approved (`activate --commit`, `new --activate --commit`).
+
+`git commit PATH` after `activate` commits whatever the working tree holds at that moment: an
+agent that runs while its person approves could put its own goal there between the listing
+and the commit. Here the approved text is written as a blob (no clean filter: git stores these
+bytes), placed over HEAD's tree in an index of its own, committed with ``git commit-tree``
+and moved onto HEAD only if HEAD has not moved meanwhile (``git update-ref HEAD NEW OLD``).
+The working tree is never read, and the person's own index changes only at the goal's path.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile.errors import UsageError
+from goalfile.files import ENCODING, ERRORS
+from goalfile.run import GitTimedOut, _git_in, first_message_line
+
+_NO_COMMIT = "0" * 40
+
+
+@dataclass(frozen=True)
+class Committed:
+    commit: str
+    names: tuple[str, ...]  # the paths committed, as git names them from the top
+
+    def said(self) -> str:
+        return (
+            f"committed {' and '.join(self.names)} as approved (commit {self.commit[:12]}): "
+            "the bytes the approval wrote, whatever the working tree holds now"
+        )
+
+
+def commit_approved(*, path: str, text: str, top: Path, message: str) -> Committed:
+    """Commit ``text`` (the goal as activate wrote it) at ``path`` on top of HEAD in the
+    repository whose top is ``top``; a goal named through a symlink commits the file it leads
+    to, and the link when HEAD does not hold it. Raises :class:`UsageError` when git cannot."""
+    named = Path(path).absolute()
+    real = Path(os.path.realpath(named))
+    try:
+        name = real.relative_to(top.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(
+            f"{path} leads out of the repository at {top}; --commit commits inside it only",
+            hint=f"git -C {top} status",
+        ) from None
+    git = _runner(top)
+    head = _head(git)
+    entries = [(_mode(git, head, name), _blob(git, text.encode(ENCODING, ERRORS)), name)]
+    link = _link_name(named, top)
+    if link is not None and link != name and (head is None or _mode(git, head, link) is None):
+        target = os.fsencode(os.readlink(_parent_real(named) / named.name))
+        entries.append(("120000", _blob(git, target), link))
+    commit = _commit(git, head, entries, message)
+    for mode, blob, entry in entries:  # the person's index agrees with HEAD at these paths
+        # (best effort: the commit is made; a locked index only leaves `git status` showing it)
+        git("update-index", "--add", "--cacheinfo", f"{mode or '100644'},{blob},{entry}")
+    shown = _ok(git("cat-file", "blob", f"{commit}:{name}"))
+    if shown != text.encode(ENCODING, ERRORS):
+        raise UsageError(f"git holds other bytes at {commit[:12]}:{name} than were approved")
+    return Committed(commit=commit, names=tuple(entry for _, _, entry in entries))
+
+
+Git = Callable[..., tuple[int, bytes, bytes]]
+
+
+def _runner(top: Path, index: str | None = None) -> Git:
+    env: Mapping[str, str] = {**os.environ, "GIT_NO_REPLACE_OBJECTS": "1"}
+    if index is not None:
+        env = {**env, "GIT_INDEX_FILE": index}
+
+    def git(*args: str, data: bytes | None = None) -> tuple[int, bytes, bytes]:
+        try:
+            done = _git_in(str(top), ["--no-replace-objects", *args], env, data=data)
+        except FileNotFoundError:
+            raise UsageError("git is not installed (or not on PATH); --commit needs it") from None
+        except GitTimedOut as exc:
+            raise UsageError(str(exc)) from None
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"git cannot be run in {top}: {exc}") from None
+        return done.returncode, done.stdout, done.stderr
+
+    return git
+
+
+def _ok(done: tuple[int, bytes, bytes]) -> bytes:
+    code, out, errors = done
+    if code != 0:
+        raise UsageError(f"git failed: {first_message_line(errors)}; nothing was committed")
+    return out
+
+
+def _head(git: Git) -> str | None:
+    code, out, _ = git("rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+    return out.decode("ascii").strip() if code == 0 else None  # None: no commit yet
+
+
+def _mode(git: Git, head: str | None, name: str) -> str | None:
+    if head is None:
+        return None
+    out = _ok(git("ls-tree", "-z", head, "--", name))
+    fields = out.split(b" ", 1)
+    return fields[0].decode("ascii") if out and fields[0] in (b"100644", b"100755") else None
+
+
+def _blob(git: Git, data: bytes) -> str:
+    return _ok(git("hash-object", "-w", "--no-filters", "--stdin", data=data)).decode().strip()
+
+
+def _commit(
+    git: Git, head: str | None, entries: list[tuple[str | None, str, str]], message: str
+) -> str:
+    with tempfile.TemporaryDirectory(prefix="goalfile-commit-") as folder:
+        index = str(Path(folder) / "index")
+        own = _runner(Path(_ok(git("rev-parse", "--show-toplevel")).decode().strip()), index)
+        if head is not None:
+            _ok(own("read-tree", head))
+        for mode, blob, name in entries:
+            _ok(own("update-index", "--add", "--cacheinfo", f"{mode or '100644'},{blob},{name}"))
+        tree = _ok(own("write-tree")).decode("ascii").strip()
+    parents = ["-p", head] if head is not None else []
+    code, out, errors = git("commit-tree", tree, *parents, "-m", message)
+    if code != 0:
+        raise UsageError(
+            f"git could not write the commit: {first_message_line(errors)}; nothing was "
+            "committed (the goal is approved and staged): give git your name and e-mail "
+            "(`git config user.name`, `git config user.email`), then commit what is staged"
+        )
+    commit = out.decode("ascii").strip()
+    moved = git(
+        "update-ref", "-m", "goalfile: commit the approved goal", "HEAD", commit, head or _NO_COMMIT
+    )
+    if moved[0] != 0:
+        raise UsageError(
+            f"HEAD moved while the approved goal was committed ({first_message_line(moved[2])}); "
+            "nothing was committed",
+            hint="git log -1 && git status",
+        )
+    return commit
+
+
+def _parent_real(path: Path) -> Path:
+    return Path(os.path.realpath(path.parent))
+
+
+def _link_name(path: Path, top: Path) -> str | None:
+    """The goal's path as git names it from ``top`` when it is a symlink there, else None."""
+    itself = _parent_real(path) / path.name
+    if not itself.is_symlink() or not itself.is_relative_to(top.resolve()):
+        return None
+    return itself.relative_to(top.resolve()).as_posix()
