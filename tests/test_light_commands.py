@@ -150,10 +150,12 @@ LAZY_PATTERN_FUNCTIONS = {
         "marker_scans",
         "_margin_block_re",
         "_indented_mark_re",
+        "_unfenced_lines_re",  # only for a text of half a megabyte or more
     ),
     "goalfile.parse": ("fence_re",),
     "goalfile.hidden": ("_row_patterns",),
     "goalfile.lint": ("_lookalike_scan",),
+    "goalfile.termsafe": ("_patterns",),  # nothing printed holds a control character
 }
 LAZY_PATTERN_TEXTS = {
     "goalfile.parse": ("_CONFLICT",),

@@ -98,3 +98,24 @@ def test_the_stop_hooks_notes_and_the_status_line_escape_a_goal_files_name(repo:
     odd.write_text("garbage\n", encoding="utf-8")
     line = run_goalfile("statusline", cwd=repo, input="{}")
     assert "unreadable" in line.stdout and not RAW.search(line.stdout), repr(line.stdout)
+
+
+def test_a_text_taken_as_plain_without_a_pattern_holds_no_unsafe_character() -> None:
+    """The patterns are compiled only for a text ``str.isprintable`` refuses (with its tabs and
+    line feeds as spaces): no character the pattern escapes may pass that test. Every code
+    point is asked."""
+    from goalfile import termsafe
+
+    unsafe = termsafe._patterns()[0]
+    passed = [
+        f"U+{point:04X}"
+        for point in range(0x110000)
+        if chr(point).isprintable() and unsafe.match(chr(point))
+    ]
+    assert passed == []
+    for text in ("plain", "two\nlines\twith a tab", "", "\u00e9t\u00e9 \u2192 ok"):
+        assert termsafe._plain(text) and termsafe.escape(text) == text
+    for char in ("\x1b", "\r", "\x00", "\x7f", "\x9b", "\u061c", "\u202e", "\u2069"):
+        for text in (f"a{char}b", f"a\n{char}\tb"):
+            assert not termsafe._plain(text)
+            assert termsafe.escape(text) == text.replace(char, f"\\u{ord(char):04x}")
