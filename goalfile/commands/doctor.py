@@ -437,22 +437,58 @@ def pi_findings(root: Path, ctx: Context) -> list[Finding]:
     path = root / EXTENSION
     shown = os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
     extension = _Check("pi", "extension")
+    others = _other_pi_extensions(root, ctx)
     if state == "current":
-        return [extension.ok(detail=f"goalfile's extension in {shown}")]
+        return [extension.ok(detail=f"goalfile's extension in {shown}"), *others]
     if state == "missing":
         return [
             extension.problem(
                 detail=f"{shown} does not exist: pi will not run the Stop hook",
                 fix=INIT_HOOKS,
-            )
+            ),
+            *others,
         ]
     return [
         extension.problem(
             detail=f"{shown} differs from the extension this goalfile ships",
             fix=f"rm {shown} && {INIT_HOOKS}",
             hint="keep it instead if you changed it on purpose",
-        )
+        ),
+        *others,
     ]
+
+
+def _other_pi_extensions(root: Path, ctx: Context) -> list[Finding]:
+    """A problem for each extension pi loads beside goalfile's (:mod:`goalfile.piothers`): it
+    runs in the same process, where it can change which program goalfile's extension runs
+    (``process.env.PATH``) or end the session before goalfile's hook answers."""
+    from goalfile import piothers
+
+    check = _Check("pi", "other-extension")
+    why = (
+        "pi runs it in the process that runs goalfile's extension, where it can change which "
+        "`goalfile` that extension starts (process.env.PATH) or end the session first"
+    )
+    found: list[Finding] = []
+    for other in piothers.other_extensions(root, ctx.env):
+        if other.path is not None:
+            shown = _shown(other.path, ctx)
+            if other.path.is_relative_to(root):
+                fix, hint = f"rm -r -- {shlex.quote(shown)}", "keep it if you put it there"
+            else:
+                fix, hint = (
+                    None,
+                    f"remove it (rm -r -- {shlex.quote(shown)}) unless you put it there",
+                )
+            found.append(check.problem(detail=f"{shown}: {why}", fix=fix, hint=hint))
+        elif other.settings is not None:
+            shown = _shown(other.settings, ctx)
+            detail = f"{shown}: {other.key}: `{other.value[:120]}`: {why}"
+            hint = (
+                f"delete `{other.value[:120]}` from {other.key} in {shown} unless you put it there"
+            )
+            found.append(check.problem(detail=detail, hint=hint))
+    return found
 
 
 def skill_findings(root: Path, ctx: Context) -> list[Finding]:
