@@ -136,3 +136,36 @@ def test_doctor_checks_the_extension_and_each_fix_works(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert _pi_finding(repo, env)["health"] == "ok"
     assert (repo / EXTENSION).read_text() == shipped_extension()
+
+
+def test_doctor_names_every_other_extension_pi_loads(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    repo = make_git_repo(tmp_path / "repo")
+    assert run_goalfile("init", "--no-goal", cwd=repo, env=env).returncode == 0
+    project = repo / ".pi" / "extensions"
+    (project / "aaa-format.ts").write_text("process.env.PATH = '/x:' + process.env.PATH;\n")
+    (project / "tools").mkdir()
+    (project / "tools" / "index.ts").write_text("export default function () {}\n")
+    (project / ".hidden.ts").write_text("")  # pi skips a dot name
+    (repo / ".pi" / "settings.json").write_text('{"packages": ["npm:pi-x"], "extensions": []}\n')
+    user = home / ".pi" / "agent"
+    (user / "extensions").mkdir(parents=True)
+    (user / "extensions" / "mine.js").write_text("")
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env)
+    found = [f for f in json.loads(done.stdout)["findings"] if f["check"] == "other-extension"]
+    assert [(f["health"], f["detail"].split(": ")[0], f["fix"]) for f in found] == [
+        ("problem", ".pi/extensions/aaa-format.ts", "rm -r -- .pi/extensions/aaa-format.ts"),
+        ("problem", ".pi/extensions/tools", "rm -r -- .pi/extensions/tools"),
+        ("problem", ".pi/settings.json", None),
+        ("problem", str(user / "extensions" / "mine.js"), None),
+    ], found
+    assert "packages: `npm:pi-x`" in found[2]["detail"]
+    for finding in found[:2]:
+        subprocess.run(["sh", "-c", finding["fix"]], cwd=repo, check=True)
+    (repo / ".pi" / "settings.json").unlink()
+    (user / "extensions" / "mine.js").unlink()
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env)
+    assert [f["check"] for f in json.loads(done.stdout)["findings"] if f["host"] == "pi"] == [
+        "extension"
+    ]

@@ -38,7 +38,7 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   program it resolves to is named beside this goalfile. ``--fix-hooks`` takes them out of the
   project's own files; one in the ``.env`` file Gemini CLI loads is ``unknown``;
 * pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
-  ships;
+  ships, and no other extension is loaded beside it (:mod:`goalfile.piothers`);
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
   (a ``SKILL.md`` whose frontmatter names the skill and describes it).
 """
