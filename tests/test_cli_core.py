@@ -135,6 +135,7 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "criteria": ["C1"],
         "missing": [],
         "in_goal_folder": False,  # elsewhere/: the Stop hook does not look there
+        "not_found": {},  # printf is found
     }
     goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
     assert goal.end_state == "the pipeline works"

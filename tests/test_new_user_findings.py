@@ -240,3 +240,39 @@ def test_a_tab_in_the_frontmatter_is_named_as_the_cause(tmp_path: Path) -> None:
     )
     goal.write_text(goal.read_text().replace("\titerations:", "  iterations:"))
     assert run_goalfile("lint", "goals/tabbed.md", cwd=repo).stderr == ""
+
+
+def test_new_names_a_check_whose_program_the_shell_does_not_find(tmp_path: Path) -> None:
+    """`new --check "pytset -q" --activate` approved, without a word, a check that could only
+    end `error` (127) and block the goal at its first verify. Now `new` names the program the
+    goal's shell does not find in the checks' folder; a found one (a builtin, a path from the
+    top, after `NAME=value`) is not named; and the re-approval it names works as written once
+    the check is corrected."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "tool").write_text("#!/bin/sh\nexit 0\n")
+    (repo / "tool").chmod(0o755)
+    done = run_goalfile(
+        "new", "typo", "x", "--check", "pytset -q", "--expected", "exit 0",
+        "--check", "LC_ALL=C ./tool", "--expected", "exit 0", "--check", "cd .", "--expected",
+        "exit 0", "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    [note] = [line for line in done.stderr.splitlines() if "finds no" in line]
+    assert "finds no `pytset` (C1) (`command -v`)" in note, note
+    assert "C2" not in note and "C3" not in note
+    git(repo, "commit", "-qm", "goal: typo")
+    blocked = run_goalfile("verify", "goals/typo.md", cwd=repo)
+    assert blocked.returncode == 4, blocked.stdout  # what the note said would happen
+    [reapprove] = [c for c in COMMAND_RE.findall(note) if "--reapprove" in c]
+    assert reapprove == "goalfile activate --reapprove goals/typo.md --reason TEXT"
+    goal = repo / "goals" / "typo.md"
+    goal.write_text(goal.read_text().replace("`pytset -q` | exit 0", "`./tool -q` | exit 0", 1))
+    assert shell(reapprove, repo).returncode == 0
+    resumed = run_goalfile("resume", "goals/typo.md", "--resolved", "check corrected", cwd=repo)
+    assert resumed.returncode == 0, resumed.stderr
+    met = run_goalfile("verify", "goals/typo.md", cwd=repo)
+    assert met.returncode == 0, met.stdout + met.stderr
+    as_json = run_goalfile(
+        "new", "other", "x", "--check", "nosuchtool", "--expected", "exit 0", "--json", cwd=repo
+    )
+    assert json.loads(as_json.stdout)["not_found"] == {"C1": "nosuchtool"}

@@ -193,8 +193,9 @@ def new(
             )
         else:
             err(f"next: `goalfile activate {shell_word(result.path)}` pins the contract")
-    if result.outside is not None and not as_json:
-        err(result.outside)
+    for note in (result.outside, result.not_found_note()):
+        if note is not None and not as_json:
+            err(note)
     return 0
 
 

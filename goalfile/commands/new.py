@@ -58,6 +58,23 @@ class NewResult:
     contract: str | None = None
     outside: str | None = None  # the note for a goal the Stop hook and discovery do not see
     text: str = field(default="", repr=False, compare=False)  # as written when activated
+    not_found: dict[str, str] = field(default_factory=dict)  # check id -> program not found
+
+    def not_found_note(self) -> str | None:
+        if not self.not_found:
+            return None
+        named = ", ".join(f"`{word}` ({cid})" for cid, word in self.not_found.items())
+        correct = (
+            f"correct the check in {self.path} before `goalfile activate`"
+            if self.status == "draft"
+            else "correct the check and have a person approve the change with `goalfile "
+            f"activate --reapprove {shell_word(self.path)} --reason TEXT`"
+        )
+        return (
+            f"note: the shell that will run the checks, in their folder, finds no {named} "
+            "(`command -v`); a check whose command is not found is an `error` row, which "
+            f"blocks the goal: install it before the first verify, or {correct}"
+        )
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -68,6 +85,7 @@ class NewResult:
             "criteria": list(self.criteria),
             "missing": list(self.missing),
             "in_goal_folder": self.outside is None,
+            "not_found": dict(self.not_found),
         }
         if self.contract is not None:
             document["contract"] = self.contract
@@ -242,8 +260,16 @@ def new_goal(
     create_new(path, text)
     ids = tuple(row.id for row in rows)
     outside = outside_note(path, shown, ctx.cwd, active=activate)
+    not_found = _not_found(text, path, rows)
     if not activate:
-        return NewResult(path=shown, slug=slug, missing=missing, criteria=ids, outside=outside)
+        return NewResult(
+            path=shown,
+            slug=slug,
+            missing=missing,
+            criteria=ids,
+            outside=outside,
+            not_found=not_found,
+        )
     from goalfile.commands.activate import activate as run_activate
 
     done = run_activate(path=str(path), ctx=ctx)
@@ -255,7 +281,27 @@ def new_goal(
         contract=done.digest,
         outside=outside,
         text=done.text,
+        not_found=not_found,
     )
+
+
+def _not_found(text: str, path: Path, rows: Sequence[NewRow]) -> dict[str, str]:
+    """The deterministic rows whose program the goal's shell does not find where its checks
+    run (:mod:`goalfile.commands.findable`)."""
+    from goalfile.commands import findable, workdir
+    from goalfile.parse import parse_goal
+
+    checks = [(row.id, row.check) for row in rows if not row.review]
+    if not checks:
+        return {}
+    goal = parse_goal(text, path=str(path))
+    try:
+        where = workdir.decide(goal).path
+    except GoalfileError:
+        return {}
+    if not where.is_dir():
+        return {}
+    return findable.unknown(checks, shell=goal.shell, cwd=where)
 
 
 def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | None:

@@ -1,0 +1,57 @@
+"""Whether the program each new check starts can be found where the checks will run.
+
+`goalfile new --check "pytset -q"` wrote and approved a check whose first verify could only
+end `error` (127, command not found), blocking the goal, and correcting it then needs a
+re-approval. Before that, `new` asks the goal's own shell, in the folder the checks run in,
+`command -v` of the first word of each check (after any `NAME=value` words), and names the ones
+it does not know: a note, not a refusal, since a tool may be installed later.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def program(command: str) -> str | None:
+    """The first word the shell would run as a program; None when it cannot be told without
+    the shell (an expansion, a quote that does not close)."""
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    for word in words:
+        if _ASSIGNMENT.match(word):
+            continue
+        if not word or any(char in word for char in "$`*?[(){}<>|;&!~"):
+            return None
+        return word
+    return None
+
+
+def unknown(checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path) -> dict[str, str]:
+    """Of ``(id, command)`` pairs, the ids whose program ``shell`` (run in ``cwd``) cannot
+    find, each with that program; a shell that cannot be run tells nothing (empty)."""
+    named = {cid: word for cid, command in checks if (word := program(command)) is not None}
+    if not named:
+        return {}
+    script = 'for word in "$@"; do command -v -- "$word" >/dev/null 2>&1 || echo "$word"; done'
+    try:
+        done = subprocess.run(
+            [shell, "-c", script, "sh", *named.values()],
+            cwd=cwd,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    missing = set(done.stdout.splitlines())
+    return {cid: word for cid, word in named.items() if word in missing}
