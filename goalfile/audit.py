@@ -36,6 +36,7 @@ from goalfile.errors import GoalfileError
 from goalfile.handedit import (
     BUDGET_KEYS,
     REOPENABLE,
+    hook_status_forged,
     ledger_limits,
     met_gaps,
     reopened,
@@ -592,6 +593,20 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
                     "exhausted goal, "
                     f"`goalfile resume {shell_word(goal.path)} --resolved TEXT` a blocked one); "
                     "revert the "
+                    "hand edit and the entries after it",
+                )
+            )
+        forged = hook_status_forged(entry.by, entry.status)
+        if forged is not None:
+            found.append(
+                AuditFinding(
+                    code="status-transition-unledgered",
+                    path=goal.path,
+                    line=entry.line,
+                    entry=label(entry),
+                    message=forged,
+                    hint="a status changes only through the command that decides it "
+                    f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the "
                     "hand edit and the entries after it",
                 )
             )

@@ -79,6 +79,51 @@ def silent_status_entry(goal: Goal) -> tuple[Entry, int] | None:
     return None
 
 
+# the statuses the Stop hook's own entries carry: none (an iteration started, a hold ledgered),
+# or `exhausted` at the iteration limit (goalfile.commands.iteration, goalfile.blockhold)
+HOOK_STATUSES = {"stop-hook": frozenset({Status.EXHAUSTED}), "stop-hook-hold": frozenset()}
+
+
+def hook_status_forged(by: str, status: Status | None) -> str | None:
+    """Why an entry ``by`` a name of the Stop hook's with ``status`` is not one the hook
+    wrote (it never pauses a goal, for one): the hook's name on a status it never writes is
+    a hand edit that would pass for the hook's own entry. None for any other entry."""
+    allowed = HOOK_STATUSES.get(by)
+    if allowed is None or status is None or status in allowed:
+        return None
+    return (
+        f"an entry `by {by}` sets `status: {status.value}`, which the Stop hook never writes: "
+        "the status was set by hand under the hook's name"
+    )
+
+
+def hook_status_findings(goal: Goal) -> list[Finding]:
+    """Each entry :func:`hook_status_forged` rejects, as an error at its heading line."""
+    region = ledger_region(goal.text)
+    if region is None:
+        return []
+    text = goal.text
+    found: list[Finding] = []
+    for head in ledger.heads(text, *region):
+        if head.by not in HOOK_STATUSES or text.find("status", head.start, head.end) < 0:
+            continue
+        why = hook_status_forged(head.by, ledger.read(text, head).status)
+        if why is not None:
+            found.append(
+                Finding(
+                    severity=Severity.ERROR,
+                    line=text.count("\n", 0, head.start) + 1,
+                    column=1,
+                    code="status-transition-unledgered",
+                    message=why,
+                    hint="a status changes only through the command that decides it "
+                    f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the "
+                    "hand edit (`git diff` shows it)",
+                )
+            )
+    return found
+
+
 def reopened_from(goal: Goal) -> Status | None:
     """The status the ledger records when the frontmatter was set to `active` by hand from
     one that asks for no more work; None when there was no such edit."""

@@ -83,14 +83,21 @@ def require_valid(goal: Goal, *, besides: frozenset[str] = frozenset()) -> None:
 
 def _status_findings(goal: Goal) -> Iterable[Finding]:
     """A `met` the newest verify entry does not back (an error), a budget limit the ledger
-    does not record (a warning: no command goes by it), and a budget line of the ledger that
+    does not record (a warning: no command goes by it), a budget line of the ledger that
     cannot be read (an error when the frontmatter would then give the limit; see
-    :mod:`goalfile.handedit`)."""
-    from goalfile.handedit import unbacked_budget, unbacked_met, unreadable_budget
+    :mod:`goalfile.handedit`), and an entry under the Stop hook's name with a status it never
+    writes (an error)."""
+    from goalfile.handedit import (
+        hook_status_findings,
+        unbacked_budget,
+        unbacked_met,
+        unreadable_budget,
+    )
 
     found = unbacked_met(goal)
     if found is not None:
         yield found
+    yield from hook_status_findings(goal)
     yield from unbacked_budget(goal)
     yield from unreadable_budget(goal)
 

@@ -19,9 +19,10 @@ then the goal files git tracks, then the others), and answers:
   ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), and every later stop on that
   entry, and one with ``stop_hook_active``, is let go with the message. A block declared with
   `goalfile block` (or a row marked impossible) lets the agent go as the other statuses do.
-  A goal paused or exhausted by an entry dated today that the hook did not write (an agent
-  may run `goalfile pause`, or spend the budget with `goalfile plan`) lets it go with a
-  message naming the goal, its status and that entry (:func:`_ended_today`);
+  A goal paused or exhausted by an entry the copy git holds does not have (whatever its
+  heading says), or by one dated today that the hook did not write (an agent may run
+  `goalfile pause`, or spend the budget with `goalfile plan`) lets it go with a message
+  naming the goal, its status and that entry (:func:`_ended_today`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -64,6 +65,7 @@ from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
 from goalfile.model import (
     Criterion,
+    Entry,
     Finding,
     Goal,
     Kind,
@@ -799,7 +801,7 @@ def _look(
             return bad
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
     if goal.status in (Status.PAUSED, Status.EXHAUSTED) and (
-        told := _ended_today(goal, shown, today)
+        told := _ended_today(goal, shown, today, held=_entries_git_holds(path, entry))
     ):
         return told
     if path in named:
@@ -1313,21 +1315,63 @@ def _record_hold(path: Path, *, today: str, why: str) -> bool:
     return True
 
 
-def _ended_today(goal: Goal, shown: str, today: str) -> GoalOutcome | None:
-    """A paused or exhausted goal whose status entry is dated ``today``: the stop is allowed,
+def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
+    """How many ledger entries the copy git holds of the tracked goal file at ``path`` has
+    (HEAD's, else the index's, as the working copy must continue it): the entries after them
+    are new since, whatever their headings say. None when git tracks no such file, or cannot
+    give it (the date rule of :func:`_ended_today` then decides)."""
+    if entry is None:
+        return None
+    from goalfile import ledger
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.parse import ledger_region
+    from goalfile.run import GitUnreadable, git_blobs
+
+    try:
+        head, index = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
+    except GitUnreadable:
+        return None
+    blob = head if head is not None else index if entry.in_index else None
+    if blob is None:
+        return None
+    text = blob.decode(ENCODING, ERRORS)
+    region = ledger_region(text)
+    return len(ledger.iterations(text, *region)) if region is not None else 0
+
+
+def _ended_today(
+    goal: Goal, shown: str, today: str, *, held: int | None = None
+) -> GoalOutcome | None:
+    """A paused or exhausted goal whose status entry is new since the copy git holds (after
+    its first ``held`` entries), or, when git holds none, dated ``today``: the stop is allowed,
     with a message naming the goal, its status and the entry that set it (by whom), so the
     person sees why the agent stopped without the goal met (an agent may run `goalfile pause`,
-    or spend the iteration budget with `goalfile plan`). The hook keeps no record of its last
-    stop, so every allowed stop of that day says it; None for an older entry, or one the hook
-    wrote itself (``by stop-hook``: it said so at the stop that wrote it)."""
+    or spend the iteration budget with `goalfile plan`). Its heading is text the agent may
+    retype (another date, ``by stop-hook``): an entry git does not hold yet is said whatever
+    it says. The hook keeps no record of its last stop, so every allowed stop says it until
+    the entry is committed, and an entry git holds on the day of its date; None for an older
+    entry git holds, or one the hook wrote itself (``by stop-hook``) that git holds."""
     from goalfile import ledger
     from goalfile.blockhold import HOLD_BY
     from goalfile.commands.iteration import HOOK_BY
     from goalfile.parse import ledger_region
 
     region = ledger_region(goal.text)
-    entry = ledger.newest_status(goal.text, *region) if region is not None else None
-    if entry is None or not today or entry.date != today or entry.by in (HOOK_BY, HOLD_BY):
+    if region is None:
+        return None
+    entry: Entry | None = None
+    newer = 0  # entries after it
+    for head in ledger.heads(goal.text, *region):
+        if goal.text.find("status", head.start, head.end) >= 0:
+            read = ledger.read(goal.text, head)
+            if read.status is not None:
+                entry = read
+                break
+        newer += 1
+    if entry is None:
+        return None
+    new = held is not None and len(ledger.iterations(goal.text, *region)) - newer > held
+    if not new and (not today or entry.date != today or entry.by in (HOOK_BY, HOLD_BY)):
         return None  # an entry the hook wrote was told at the stop that wrote it
     status = goal.status.value
     again = (
