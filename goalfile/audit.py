@@ -571,6 +571,18 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
     """Entries that a command could only have written after a status was edited by hand."""
     found: list[AuditFinding] = []
     status: Status | None = None
+
+    def unledgered(entry: Entry, message: str, commands: str) -> AuditFinding:
+        return AuditFinding(
+            code="status-transition-unledgered",
+            path=goal.path,
+            line=entry.line,
+            entry=label(entry),
+            message=message,
+            hint=f"a status changes only through the command that decides it {commands}; "
+            "revert the hand edit and the entries after it",
+        )
+
     for block in current:
         entry = block.entry
         allowed = ACTS_ON.get(entry.by)
@@ -581,33 +593,20 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
             status = Status.ACTIVE  # reopened by hand (or by `goalfile reopen`): accepted
         if status is not None and allowed is not None and status not in allowed:
             found.append(
-                AuditFinding(
-                    code="status-transition-unledgered",
-                    path=goal.path,
-                    line=entry.line,
-                    entry=label(entry),
-                    message=f"`{entry.by}` ran on a goal whose ledger status was "
+                unledgered(
+                    entry,
+                    f"`{entry.by}` ran on a goal whose ledger status was "
                     f"`{status.value}`: the status was changed by hand before it",
-                    hint="a status changes only through the command that decides it "
                     f"(`goalfile budget {shell_word(goal.path)} --iterations N` reopens an "
                     "exhausted goal, "
-                    f"`goalfile resume {shell_word(goal.path)} --resolved TEXT` a blocked one); "
-                    "revert the "
-                    "hand edit and the entries after it",
+                    f"`goalfile resume {shell_word(goal.path)} --resolved TEXT` a blocked one)",
                 )
             )
         forged = hook_status_forged(entry.by, entry.status)
         if forged is not None:
             found.append(
-                AuditFinding(
-                    code="status-transition-unledgered",
-                    path=goal.path,
-                    line=entry.line,
-                    entry=label(entry),
-                    message=forged,
-                    hint="a status changes only through the command that decides it "
-                    f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the "
-                    "hand edit and the entries after it",
+                unledgered(
+                    entry, forged, f"(`goalfile pause {shell_word(goal.path)}` pauses a goal)"
                 )
             )
         if entry.status is not None:
