@@ -276,3 +276,23 @@ def test_new_names_a_check_whose_program_the_shell_does_not_find(tmp_path: Path)
         "new", "other", "x", "--check", "nosuchtool", "--expected", "exit 0", "--json", cwd=repo
     )
     assert json.loads(as_json.stdout)["not_found"] == {"C1": "nosuchtool"}
+
+
+def test_new_writes_an_expected_synonym_the_way_lint_asks_for(tmp_path: Path) -> None:
+    """`new --expected 'exit code 0, stdout contains "a"'` wrote the synonyms as given, and the
+    first lint then warned "is read as `exit 0; ...`; `goalfile lint --fix` does it". Now new
+    writes the canonical form itself, and lint has nothing to say."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "syn", "x", "--check", "echo a", "--expected", 'exit code 0, stdout contains "a"',
+        "--non-goal", "n", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    row = next(
+        line for line in (repo / "goals" / "syn.md").read_text().splitlines() if "| C1" in line
+    )
+    assert '| exit 0; stdout contains "a" |' in row, row
+    lint = run_goalfile("lint", "goals/syn.md", cwd=repo)
+    assert (lint.returncode, lint.stderr) == (0, "")
+    assert run_goalfile("activate", "goals/syn.md", cwd=repo).returncode == 0
+    assert run_goalfile("verify", "goals/syn.md", cwd=repo).returncode == 0

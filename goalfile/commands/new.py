@@ -99,7 +99,10 @@ def build_rows(
     criteria: Sequence[str] = (),
     reviews: Sequence[str] = (),
 ) -> tuple[NewRow, ...]:
-    """The rows the options describe; a usage error when they do not pair up."""
+    """The rows the options describe; a usage error when they do not pair up. Each
+    ``--expected`` is written as ``lint --fix`` writes it (`exit code 0` as `exit 0`)."""
+    from goalfile.expecttext import canonical_text
+
     if len(checks) != len(expected):
         raise UsageError(
             f"{len(checks)} --check but {len(expected)} --expected: each --check needs the "
@@ -123,7 +126,7 @@ def build_rows(
                 id=f"C{number}",
                 criterion=plain_cell(what) if what.strip() else code_span(command),
                 check=command,
-                expected=text,
+                expected=canonical_text(text),  # `exit code 0` as lint --fix writes it
             )
         )
     for number, item in enumerate(reviews, start=1):
