@@ -161,6 +161,9 @@ def _require_recordable(budget: Budget, goal: Goal, path: str) -> None:
 def activate(
     *, path: str, ctx: Context, reapprove: bool = False, reason: str | None = None
 ) -> ActivateResult:
+    from goalfile.gitattrs import require_plain
+
+    require_plain(path, ctx.cwd, doing="nothing was approved")  # git would store other bytes
     if reapprove:
         return _reapprove(path=path, ctx=ctx, reason=reason)
 

@@ -160,8 +160,20 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
         )
     else:
         result = audit_goal(goal, read_artifact=read, against=against, old_text=old_text)
-    moved = _workdir_finding(goal, where)
-    return result if moved is None else replace(result, findings=(*result.findings, moved))
+    extra = [found for found in (_workdir_finding(goal, where), _converted(path, ctx)) if found]
+    return replace(result, findings=(*result.findings, *extra)) if extra else result
+
+
+def _converted(path: str, ctx: Context) -> AuditFinding | None:
+    """Git converts the goal file (:mod:`goalfile.gitattrs`: a filter, ``ident``,
+    ``working-tree-encoding``): what a commit holds of it is not what was audited."""
+    from goalfile.gitattrs import check
+
+    refused = check(path, ctx.cwd)
+    if refused is None:
+        return None
+    message, fix = refused
+    return AuditFinding(code="git-attribute", path=path, message=message, hint=fix)
 
 
 def _workdir_finding(goal: Goal, where: workdir.WorkDir) -> AuditFinding | None:

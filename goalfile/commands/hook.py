@@ -766,6 +766,9 @@ def _look(
 
         if hidden(path, entry):  # gone or unseen, while git tracks it
             return _hidden(path, shown, entry, here, stop)
+        converted = _converted(path, shown, here, stop)
+        if converted is not None:  # git stores other bytes than the file holds: a filter
+            return converted
         swapped = git.swapped.get(path) if git is not None else None
         if swapped is not None:  # another goal, or a rewritten one, where git tracks this one
             staged = git is not None and path in git.staged
@@ -1588,6 +1591,27 @@ def _hidden(path: Path, shown: str, entry: Tracked, here: Path, stop: StopInput)
         f"  fix: `{restore_command(path, entry, here=here)}`",
         f"Restore it as the fix says{moved}; a goal file that is gone or hidden from git is no "
         "way to stop (a person who retires a goal commits its removal).",
+        stop,
+    )
+
+
+def _converted(path: Path, shown: str, here: Path, stop: StopInput) -> GoalOutcome | None:
+    """A goal file git tracks that a git attribute converts (:mod:`goalfile.gitattrs`: a
+    clean filter, ``ident``, ``working-tree-encoding``): what git's index, HEAD and a commit
+    hold of it is not what the file holds, so the comparisons with them prove nothing; it
+    holds the agent, with the command that deletes the line setting the attribute."""
+    from goalfile.gitattrs import check
+
+    refused = check(os.path.relpath(path, here), here)
+    if refused is None:
+        return None
+    message, fix = refused
+    return _once(
+        shown,
+        "converted",
+        f"goalfile cannot verify {shown}: {message}\n  fix: {fix}",
+        "Delete the line as the fix says; a git filter or conversion on a goal file is no way "
+        "to stop (a person commits exactly the goal they approved).",
         stop,
     )
 

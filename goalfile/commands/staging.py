@@ -15,7 +15,8 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
     git tracks it neither there nor at HEAD; what was done (or why it could not be done), said
     for a person, or None when there was nothing to do (no repository; already tracked)."""
     from goalfile.commands.gitgoals import git_from, tracked_file
-    from goalfile.run import GIT_IGNORED, GitUnreadable, git_stage
+    from goalfile.gitattrs import stage_exact as git_stage  # the file's bytes, no filter
+    from goalfile.run import GIT_IGNORED, GitUnreadable
 
     where = (cwd / path).resolve()
     top = repository_top(where.parent)

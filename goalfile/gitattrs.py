@@ -1,0 +1,283 @@
+"""Git attributes that make git store, or a checkout write, other bytes than a goal file holds,
+and the staging of a goal file that stores exactly its bytes.
+
+A clean filter (``filter=NAME`` with ``filter.NAME.clean`` in ``.git/config``) is a program git
+runs on `git add` and `git commit PATH`: its output, not the file, is what git stores. Set in
+``.git/info/attributes`` or ``core.attributesFile`` and ``.git/config``, it shows in no `git
+status`, so an agent could make a person's own commit of the goal they approved store another
+goal (docs/trust.md, "A git filter on a goal file"). ``ident`` and ``working-tree-encoding``
+rewrite what git stores too. So goalfile stages a goal with `git hash-object --no-filters` and
+`git update-index --cacheinfo` (:func:`stage_exact`), checks that git's index holds exactly the
+file's bytes, and refuses a goal path any of :data:`REFUSED` applies to
+(:func:`conversions`, :func:`refusal`): `activate`, the Stop hook and `audit` name the attribute,
+the line that sets it and the command that deletes that line. ``text`` and ``eol`` change only
+line endings, which goalfile reads alike (a CRLF goal file has the same contract), and are let be.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from goalfile.shellword import shell_word
+
+REFUSED = ("filter", "ident", "working-tree-encoding")
+"""The attributes that make git store other bytes than a goal file holds (not only other line
+endings); set, or given a value, on a goal path they are refused."""
+
+_GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A line of an attributes file that sets one of :data:`REFUSED`."""
+
+    file: Path
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """One attribute of :data:`REFUSED` that applies to a goal path, as `git check-attr` says."""
+
+    attribute: str
+    value: str  # "set", or the value (the filter's name)
+    driver: str = ""  # for a filter: what `git config` says its programs are
+
+
+@dataclass(frozen=True)
+class Found:
+    """What applies to one goal path: the conversions, and the lines that may set them."""
+
+    conversions: tuple[Conversion, ...]
+    settings: tuple[Setting, ...]
+    tracked: frozenset[Path]  # of the files of ``settings``: those git tracks (.gitattributes)
+
+
+def conversions(folder: Path | str, name: str) -> Found | None:
+    """What of :data:`REFUSED` applies to the file ``name`` (relative to ``folder``), with the
+    lines of the attributes files that set it; None when nothing does, or when git cannot say
+    (no repository there: nothing converts it)."""
+    from goalfile.run import GitUnreadable, _git_clean, _git_read
+
+    env = _git_clean()
+    try:
+        done = _git_read(str(folder), [*_GIT, "check-attr", "-z", *REFUSED, "--", name], env)
+    except GitUnreadable:
+        return None
+    if done.returncode != 0:
+        return None
+    fields = done.stdout.split(b"\0")
+    found: list[Conversion] = []
+    for at in range(0, len(fields) - 2, 3):
+        attribute = fields[at + 1].decode("utf-8", "replace")
+        value = fields[at + 2].decode("utf-8", "replace")
+        if value in ("unspecified", "unset"):
+            continue
+        driver = _driver(str(folder), value, env) if attribute == "filter" else ""
+        found.append(Conversion(attribute=attribute, value=value, driver=driver))
+    if not found:
+        return None
+    files, tracked = _attribute_files(str(folder), name, env)
+    wanted = {conversion.attribute for conversion in found}
+    settings = [setting for file in files for setting in _settings(file, wanted)]
+    return Found(conversions=tuple(found), settings=tuple(settings), tracked=frozenset(tracked))
+
+
+def _driver(folder: str, name: str, env: dict[str, str]) -> str:
+    """The programs `git config` names for the filter ``name`` (``filter.NAME.clean=...``)."""
+    from goalfile.run import GitUnreadable, _git_read
+
+    key = f"^filter\\.{re.escape(name)}\\."
+    try:
+        done = _git_read(folder, ["config", "--get-regexp", key], env)
+    except GitUnreadable:
+        return ""
+    lines = done.stdout.decode("utf-8", "replace").splitlines()
+    return "; ".join(f"{k} = {v}" for k, _, v in (line.partition(" ") for line in lines))
+
+
+def _attribute_files(folder: str, name: str, env: dict[str, str]) -> tuple[list[Path], set[Path]]:
+    """The attributes files git reads for ``name``, most binding first: the repository's
+    ``info/attributes``, each ``.gitattributes`` from the file's folder up to the top, the
+    ``core.attributesFile`` (or its default) and the system's; and of them, those git tracks."""
+    from goalfile.run import GitUnreadable, _git_read
+
+    try:
+        paths = _git_read(
+            folder, ["rev-parse", "--show-toplevel", "--git-path", "info/attributes"], env
+        )
+        config = _git_read(folder, ["config", "--path", "--get", "core.attributesFile"], env)
+    except GitUnreadable:
+        return [], set()
+    told = paths.stdout.decode("utf-8", "surrogateescape").splitlines()
+    if paths.returncode != 0 or len(told) != 2:
+        return [], set()
+    top = Path(told[0])
+    files = [Path(folder) / told[1]]
+    tracked: set[Path] = set()
+    top = top.resolve()
+    here = (Path(folder) / name).parent.resolve()
+    chain = [here, *here.parents]
+    for level in chain[: chain.index(top) + 1] if top in chain else [top]:
+        files.append(level / ".gitattributes")
+        tracked.add(level / ".gitattributes")
+    own = config.stdout.decode("utf-8", "surrogateescape").strip()
+    if own:
+        files.append(Path(folder) / os.path.expanduser(own))
+    else:
+        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        files.append(Path(xdg) / "git" / "attributes")
+    if not os.environ.get("GIT_ATTR_NOSYSTEM"):
+        files.append(Path("/etc/gitattributes"))
+    return files, tracked
+
+
+def _settings(file: Path, wanted: set[str]) -> list[Setting]:
+    """The lines of the attributes file ``file`` that set (or give a value to) one of
+    ``wanted``, a macro's definition included; none when it cannot be read."""
+    try:
+        with open(file, "rb") as handle:
+            text = handle.read(1 << 20).decode("utf-8", "replace")
+    except OSError:
+        return []
+    found: list[Setting] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if any(word.split("=", 1)[0] in wanted for word in words[1:]):
+            found.append(Setting(file=file, line=number, text=line.strip()))
+    return found
+
+
+def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
+    """What to say of a goal file (named ``shown``) that ``found`` applies to, and the fix that
+    works as written from ``here``."""
+    said = []
+    for conversion in found.conversions:
+        what = (
+            f"`{conversion.attribute}`"
+            if conversion.value == "set"
+            else f"`{conversion.attribute}={conversion.value}`"
+        )
+        if conversion.attribute == "filter":
+            driver = conversion.driver or "no program configured yet"
+            what += f" (a program git runs on `git add` and `git commit`: {driver})"
+        said.append(what)
+    where = [
+        f"{_shown(setting.file, here)}:{setting.line}: `{setting.text}`"
+        for setting in found.settings
+    ]
+    source = f", set by {'; '.join(where)}" if where else ""
+    message = (
+        f"git applies {', '.join(said)} to {shown}{source}: git would store (and `git diff` "
+        "and a commit would show) other bytes than the goal file holds"
+    )
+    by_file: dict[Path, list[int]] = {}
+    for setting in found.settings:
+        by_file.setdefault(setting.file, []).append(setting.line)
+    if not by_file:
+        return message, (
+            f"`git check-attr -a -- {shell_word(shown)}` lists what git applies; delete the line "
+            "that sets it in .gitattributes, .git/info/attributes or core.attributesFile"
+        )
+    commands = []
+    for file, lines in by_file.items():
+        name = shell_word(_shown(file, here))
+        deletes = " ".join(f"-e '{line}d'" for line in lines)
+        backup = shell_word(f"{_shown(file, here)}.goalfile-bak")
+        commands.append(f"sed -i.goalfile-bak {deletes} -- {name} && rm -- {backup}")
+    fix = f"`{' && '.join(commands)}`"
+    if any(file in found.tracked for file in by_file):
+        fix += " (then commit the changed .gitattributes)"
+    return message, fix
+
+
+def _shown(file: Path, here: Path) -> str:
+    """``file`` as a command run from ``here`` names it: relative when it lies below ``here``."""
+    absolute = Path(os.path.abspath(file))
+    try:
+        return absolute.relative_to(Path(os.path.abspath(here))).as_posix()
+    except ValueError:
+        return str(absolute)
+
+
+def stage_exact(folder: str, relative: str) -> str | None:
+    """Put the file at ``relative`` (from the top of the repository at ``folder``) in git's
+    index as exactly the bytes it holds (a symlink as the path it holds), with no filter or
+    conversion git's attributes name: `git hash-object -w --no-filters` and `git update-index
+    --add --cacheinfo`; then check that the index holds those bytes and the file still does.
+    None when it did; else what went wrong (an ignored file is refused, as `git add` does:
+    :data:`goalfile.run.GIT_IGNORED`)."""
+    from goalfile.run import GIT_IGNORED, GitUnreadable, _git_clean, _git_read, _git_said
+
+    env = _git_clean()
+    path = os.path.join(folder, relative)
+    try:
+        ignored = _git_read(folder, [*_GIT, "check-ignore", "-q", "--", relative], env)
+        if ignored.returncode == 0:
+            return GIT_IGNORED
+        data, mode = _bytes_of(path)
+        hashed = _git_read(
+            folder, [*_GIT, "hash-object", "-w", "--no-filters", "--stdin"], env, data=data
+        )
+        if hashed.returncode != 0:
+            return _git_said(hashed)
+        blob = hashed.stdout.decode("ascii", "replace").strip()
+        args = ["update-index", "--add", "--cacheinfo", mode, blob, relative]
+        updated = _git_read(folder, [*_GIT, *args], env)
+        if updated.returncode != 0:
+            return _git_said(updated)
+        spec = f":(literal){relative}"
+        listed = _git_read(folder, [*_GIT, "ls-files", "-s", "-z", "--", spec], env)
+        stored = _git_read(folder, [*_GIT, "cat-file", "blob", blob], env)
+    except GitUnreadable as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"it cannot be read: {exc.strerror or exc}"
+    entry = listed.stdout.split(b"\0")[0].split(b"\t")[0].split(b" ")
+    if listed.returncode != 0 or entry[:2] != [mode.encode(), blob.encode()]:
+        return "git's index does not hold the bytes written"
+    try:
+        now = _bytes_of(path)[0]
+    except OSError:
+        now = None
+    if stored.returncode != 0 or stored.stdout != data or now != data:
+        return "git's index does not hold the bytes the file holds"
+    return None
+
+
+def _bytes_of(path: str) -> tuple[bytes, str]:
+    """The bytes git stores for the file at ``path`` and its mode: a symlink's target, or the
+    file's content."""
+    if os.path.islink(path):
+        return os.fsencode(os.readlink(path)), "120000"
+    with open(path, "rb") as handle:
+        data = handle.read()
+        executable = os.fstat(handle.fileno()).st_mode & 0o100
+    return data, "100755" if executable else "100644"
+
+
+def check(path: str, here: Path) -> tuple[str, str] | None:
+    """:func:`refusal` for the goal file at ``path`` (relative to ``here``, or absolute) when
+    an attribute of :data:`REFUSED` applies to it (asked of git in its folder), else None."""
+    where = here / path
+    if not where.parent.is_dir():
+        return None
+    found = conversions(where.parent, where.name)
+    return None if found is None else refusal(found, path, here)
+
+
+def require_plain(path: str, here: Path, *, doing: str) -> None:
+    """Raise :class:`~goalfile.errors.Refused` (exit 3) when git converts the goal file at
+    ``path``; ``doing`` says what was not done (``nothing was approved``)."""
+    from goalfile.errors import Refused
+
+    refused = check(path, here)
+    if refused is not None:
+        message, fix = refused
+        raise Refused(f"{message}; {doing}", file=path, hint=fix)

@@ -1,0 +1,126 @@
+"""A git clean filter (or `ident`, `working-tree-encoding`) on a goal path makes git store other
+bytes than the goal file holds: set in .git/config and .git/info/attributes, neither of which
+`git status` shows, it made `activate`'s own `git add` (and the person's commit) store the
+agent's pre-made `met` goal while the person's file showed the check they approved. goalfile
+stages the file's bytes exactly, and `activate`, the Stop hook and `audit` refuse a goal path
+git converts, naming the attribute, the line that sets it and the command that deletes it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import DATA, git, make_git_repo, run_goalfile
+from test_hook_discovery import fix_of, sh
+
+NEW = ("new", "auth", "tests pass", "--check", "pytest -q tests", "--expected", "exit 0")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "commit", "-q", "--allow-empty", "-m", "init")
+    git(root, "branch", "-M", "main")
+    return root
+
+
+def plant_filter(repo: Path, tmp_path: Path) -> bytes:
+    """The agent's clean filter: it swaps any goal `activate` wrote for a goal of its own.
+    Returns what the filter stores."""
+    fake = b"---\nslug: auth\nstatus: met\n---\n# Goal: the agent's\n"
+    (tmp_path / "fake.md").write_bytes(fake)
+    script = tmp_path / "clean.sh"
+    script.write_text(
+        f'#!/bin/sh\ncat > /dev/null\ncat "{tmp_path / "fake.md"}"\n', encoding="utf-8"
+    )
+    script.chmod(0o755)
+    git(repo, "config", "filter.g.clean", str(script))
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("goals/*.md filter=g\n", encoding="utf-8")
+    return fake
+
+
+def test_activate_refuses_a_goal_path_a_git_filter_applies_to(repo: Path, tmp_path: Path) -> None:
+    fake = plant_filter(repo, tmp_path)
+    assert git(repo, "status", "--porcelain") == ""  # nothing for the person to see
+    done = run_goalfile(*NEW, "--activate", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "`filter=g`" in done.stderr and f"filter.g.clean = {tmp_path}" in done.stderr
+    assert ".git/info/attributes:1: `goals/*.md filter=g`" in done.stderr
+    assert "nothing was approved" in done.stderr
+    assert git(repo, "ls-files", "--stage") == ""  # nothing staged: the filter never ran
+    text = (repo / "goals" / "auth.md").read_text(encoding="utf-8")
+    assert "status: draft" in text
+    sh(fix_of(done.stderr), repo)  # works as written
+    again = run_goalfile("activate", "goals/auth.md", cwd=repo)
+    assert again.returncode == 0, again.stderr
+    written = (repo / "goals" / "auth.md").read_bytes()
+    staged = git(repo, "cat-file", "blob", ":goals/auth.md")
+    assert staged.encode() == written and staged.encode() != fake
+
+
+def test_activate_stores_the_files_bytes_not_what_a_filter_says(repo: Path) -> None:
+    """Staging asks no filter: a goal path no attribute names is stored byte for byte, also in
+    a repository whose `core.autocrlf` would rewrite it on `git add`."""
+    git(repo, "config", "core.autocrlf", "true")
+    done = run_goalfile(*NEW, "--non-goal", "n", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    path = repo / "goals" / "auth.md"
+    path.write_bytes(path.read_bytes().replace(b"\n", b"\r\n"))
+    done = run_goalfile("activate", "goals/auth.md", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    blob = git(repo, "rev-parse", ":goals/auth.md")
+    assert git(repo, "hash-object", "--no-filters", "goals/auth.md") == blob
+
+
+def stop(repo: Path) -> dict[str, object]:
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(repo), stop_hook_active=False)
+    data.pop("transcript_path")
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+def test_the_stop_hook_holds_a_committed_goal_a_filter_applies_to(
+    repo: Path, tmp_path: Path
+) -> None:
+    (repo / "ok").write_text("", encoding="utf-8")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "test -f ok", "--expected", "exit 0", "--activate",
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: auth")
+    plant_filter(repo, tmp_path)  # set after the person's commit: the next one would store it
+    answer = stop(repo)
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "goalfile cannot verify goals/auth.md: git applies `filter=g`" in reason, reason
+    assert ".git/info/attributes:1" in reason
+    sh(fix_of(reason), repo)
+    assert (repo / ".git" / "info" / "attributes").read_text(encoding="utf-8") == ""
+    answer = stop(repo)
+    assert "filter=g" not in json.dumps(answer), answer
+
+
+@pytest.mark.parametrize(
+    "line", ["goals/*.md ident", "goals/** working-tree-encoding=UTF-16", "*.md filter=x"]
+)
+def test_audit_reports_a_committed_attribute_that_converts_a_goal(repo: Path, line: str) -> None:
+    done = run_goalfile(*NEW, "--non-goal", "n", "--activate", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: auth")
+    git(repo, "checkout", "-qb", "agent")
+    (repo / ".gitattributes").write_text(f"# ours\n{line}\n", encoding="utf-8")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-qm", "attributes")
+    done = run_goalfile("audit", "--against", "refs/heads/main", cwd=repo)
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout + done.stderr
+    assert "git-attribute" in out and f".gitattributes:2: `{line}`" in out, out
+    assert "sed -i.goalfile-bak -e '2d' -- .gitattributes" in out
