@@ -1019,16 +1019,18 @@ def git_show(
     return shown.stdout
 
 
-def git_tree_goal_paths(*, ref: str, cwd: str) -> list[str]:
-    """The ``*.md`` files under ``goals/`` and ``.zetetic/goals/`` of ``cwd`` at the git
-    revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no C
-    quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as
+def git_tree_goal_paths(
+    *, ref: str, cwd: str, folders: Sequence[str] = ("goals", ".zetetic/goals")
+) -> list[str]:
+    """The ``*.md`` files under ``folders`` (``goals/`` and ``.zetetic/goals/``) of ``cwd`` at
+    the git revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no
+    C quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as
     :func:`git_show` does."""
     from goalfile.errors import UsageError
 
     git = _history_git(cwd, None)
     commit = _commit(git, ref, cwd)
-    listed = git("ls-tree", "-r", "-z", "--name-only", commit, "--", "goals", ".zetetic/goals")
+    listed = git("ls-tree", "-r", "-z", "--name-only", commit, "--", *folders)
     if listed.returncode != 0:
         raise UsageError(f"git ls-tree {ref} failed: {first_message_line(listed.stderr)}")
     names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]

@@ -46,7 +46,9 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
     from goalfile.commands.audit import with_base_goals
 
     ctx = context()
-    if paths or against is None:
+    if paths and against is not None:  # a folder also stands for the goals it held at REF
+        targets = paths
+    elif paths or against is None:
         targets = goal_paths(paths)
     else:
         targets = tuple(with_base_goals(against, ctx.cwd))

@@ -8,6 +8,7 @@ Exit 0 clean, 1 findings, 3 when a file cannot be read as a goal.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -58,10 +59,82 @@ class AuditResult:
 
 
 def audit(*, paths: Sequence[str], against: str | None, ctx: Context) -> AuditResult:
-    """Audit each goal file (a folder stands for every ``*.md`` under it)."""
-    return AuditResult(
-        against=against,
-        files=tuple(audit_file(path=p, against=against, ctx=ctx) for p in expand(paths)),
+    """Audit each goal file (a folder stands for every ``*.md`` under it; one at the path of a
+    goal file ``against`` holds is also that goal, deleted: :func:`_not_a_file`)."""
+    files: list[FileAudit] = []
+    for path in paths:
+        deleted: list[FileAudit] = []
+        if against is not None and (gone := _not_a_file(path, against, ctx)) is not None:
+            deleted.append(gone)
+        found = expand([path])
+        if against is not None and not deleted and _is_dir(Path(path)):  # and its goals at REF
+            seen = {os.path.normpath(p) for p in found}
+            for name in _base_goals_under(path, against):
+                if os.path.normpath(name) in seen:
+                    continue
+                if (gone := _not_a_file(name, against, ctx)) is not None:
+                    deleted.append(gone)
+                else:
+                    found.append(name)
+        if not found and not deleted:
+            found = [path]  # a folder that holds no goal file is reported as one
+        files += deleted
+        files += [audit_file(path=p, against=against, ctx=ctx) for p in found]
+    return AuditResult(against=against, files=tuple(files))
+
+
+def _base_goals_under(folder: str, against: str) -> list[str]:
+    """The ``*.md`` files the revision ``against`` holds under ``folder``, named as the working
+    tree's are (relative to the current folder, or absolute as ``folder`` is)."""
+    from goalfile.run import git_tree_goal_paths
+
+    where, name = _in_git(str(Path(folder) / "x"))
+    try:
+        listed = git_tree_goal_paths(ref=against, cwd=where, folders=[str(Path(name).parent)])
+    except GoalfileError:  # a repository of its own, that does not know REF: the goal files
+        return []  # in it are audited, and say so
+    if Path(folder).is_absolute():
+        return [str(Path(where) / found) for found in listed]
+    return [os.path.relpath(Path(where) / found) for found in listed]
+
+
+def _not_a_file(path: str, against: str, ctx: Context) -> FileAudit | None:
+    """``goal-deleted`` for a goal file the revision ``against`` holds at ``path`` when the
+    working tree holds something else there than a file: a folder (`git rm goals/auth.md &&
+    mkdir goals/auth.md`), a submodule, a link to a folder, a FIFO; else None."""
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # nothing there: audit_file reports the deletion
+    if stat.S_ISREG(mode):
+        return None
+    since = last = None
+    if _at_revision(path, against, ctx) is None:
+        versions = _versions(path, against, ctx) if path.endswith(".md") else []
+        if not versions:
+            return None  # a goal folder, or a path no goal file was committed at
+        since, last = versions[0][0], versions[-1][0]  # committed after it, replaced since
+    what = "a folder" if stat.S_ISDIR(mode) else "a special file (not a regular file)"
+    if stat.S_ISDIR(mode) and os.path.lexists(os.path.join(path, ".git")):
+        what = "a repository (a submodule, or a clone)"
+    if os.path.islink(path):
+        what = f"a symlink to {what}"
+    existed = f"existed at {against}" if since is None else f"was committed after {against}"
+    return FileAudit(
+        path=path,
+        at_ref=since is None,
+        since=since,
+        findings=(
+            AuditFinding(
+                code="goal-deleted",
+                path=path,
+                message=f"the goal file {existed} and was deleted: {what} stands at its path now",
+                hint=f"restore it (`git show {last or against}:PATH` has it) where {what} "
+                "stands now; a goal is closed by its status, not by deleting its ledger",
+            ),
+        ),
     )
 
 
@@ -71,8 +144,6 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
     ``.zetetic/goals/`` at ``REF``, so that a goal deleted since is reported; from the current
     folder, else from the git top level, as the working tree's goals are found. Names come
     from git whole: no shell list to quote or split."""
-    import os
-
     from goalfile.commands.gittop import repository_top
     from goalfile.commands.status import default_paths
     from goalfile.goalcommits import deleted_goal_paths
