@@ -45,6 +45,14 @@ def run_step(
     )
 
 
+def run_committed(repo: Path) -> subprocess.CompletedProcess[str]:
+    """The step, on a commit of everything in ``repo``: CI checks out a commit, and the step
+    runs each goal in a fresh work tree of it."""
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "the pull request")
+    return run_step(repo)
+
+
 @pytest.fixture
 def goals(repo: Path) -> Path:
     """One honest met goal, and one active goal whose check fails."""
@@ -59,7 +67,7 @@ def goals(repo: Path) -> Path:
 
 
 def test_the_step_passes_an_honest_repository(goals: Path) -> None:
-    done = run_step(goals)
+    done = run_committed(goals)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
     assert "verify-goal todo" not in done.stdout  # active: not a gate
@@ -72,7 +80,7 @@ def test_the_step_fails_a_met_typed_by_hand(goals: Path) -> None:
     todo.write_text(todo.read_text("utf-8").replace("status: active", "status: met", 1), "utf-8")
     shown = run_goalfile("status", "--json", "goals/todo.md", cwd=goals)
     assert '"error"' in shown.stdout and '"status"' not in shown.stdout  # why the filter is wide
-    done = run_step(goals)
+    done = run_committed(goals)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "goals/todo.md:3: the status is `met`, but the ledger has no verify entry" in (
         done.stderr
@@ -82,7 +90,7 @@ def test_the_step_fails_a_met_typed_by_hand(goals: Path) -> None:
 def test_the_step_fails_a_goal_file_that_does_not_load(goals: Path) -> None:
     todo = goals / "goals" / "todo.md"
     todo.write_text(todo.read_text("utf-8").replace("tokens_used: 0\n", "note: [x\n", 1), "utf-8")
-    done = run_step(goals)
+    done = run_committed(goals)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "not valid YAML" in done.stderr
 
@@ -111,7 +119,7 @@ def test_the_step_reruns_every_goal_goalfile_discovers(goals: Path, folder: str,
     path = str(goal.relative_to(goals))
     shown = run_goalfile("status", "--json", cwd=goals)
     assert f'"path": "{path}"' in shown.stdout, shown.stdout
-    done = run_step(goals)
+    done = run_committed(goals)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "verify-goal login iteration 1: C1 unmet" in done.stdout, done.stdout
     assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
@@ -137,6 +145,57 @@ def test_the_step_fails_when_status_cannot_run(goals: Path) -> None:
         check=False,
     )
     assert done.returncode != 0, done.stdout + done.stderr
+
+
+BUILD = "build/app: src/app.sh\n\tmkdir -p build && sh -n src/app.sh && cp src/app.sh build/app\n"
+
+
+def test_a_goal_the_pull_request_adds_cannot_prepare_what_the_bases_goal_checks(
+    tmp_path: Path,
+) -> None:
+    """Run one after another in one checkout, a goal the pull request added, sorted first,
+    left `build/app` behind, and the person's approved `make -s build/app` found it up to date
+    and passed although the code no longer built. Each goal now runs in a fresh work tree, the
+    base's goals first."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "src").mkdir()
+    (repo / "src" / "app.sh").write_text("echo app\n", encoding="utf-8")
+    (repo / "Makefile").write_text(BUILD, encoding="utf-8")
+    (repo / ".gitignore").write_text("build/\n", encoding="utf-8")
+    done = run_goalfile(
+        "new", "app", "the app builds", "--check", "make -s build/app", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/app.md", cwd=repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "-M", "main")
+    git(repo, "checkout", "-qb", "pr")
+    (repo / "src" / "app.sh").write_text("if then fi\n", encoding="utf-8")  # does not build
+    (repo / "tools").mkdir()
+    (repo / "tools" / "docs.sh").write_text(
+        "mkdir -p build && : > build/app && echo docs ok\n", encoding="utf-8"
+    )
+    done = run_goalfile(
+        "new", "a-docs", "docs lint clean", "--check", "sh tools/docs.sh", "--expected",
+        'exit 0; stdout contains "docs ok"', "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/a-docs.md", cwd=repo).returncode == 0
+    stale = run_goalfile("verify", "--no-write", "goals/app.md", cwd=repo)  # build/app is newer
+    assert stale.returncode == 0, stale.stdout + stale.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app changes; docs goal")
+    ci = tmp_path / "ci"
+    subprocess.run(["git", "clone", "-q", "-b", "pr", str(repo), str(ci)], check=True)
+    done = run_step(ci, env={"BASE_BRANCH": "main", "RUNNER_TEMP": str(tmp_path)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert re.search(r"verify-goal app iteration \d+: C1 unmet", done.stdout), done.stdout
+    assert re.search(r"verify-goal a-docs iteration \d+: C1 met; status: met", done.stdout)
+    assert done.stdout.index("verify-goal app") < done.stdout.index("verify-goal a-docs")
+    assert git(ci, "status", "--porcelain") == ""  # the checkout itself is untouched
+    assert git(ci, "worktree", "list", "--porcelain").count("worktree ") == 1
 
 
 AUDIT_STEP = "- name: Audit the ledgers against the base branch"
