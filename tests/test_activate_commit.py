@@ -102,18 +102,23 @@ def test_a_goal_swapped_in_after_the_approval_is_not_what_is_committed(repo: Pat
 
 
 def test_a_clean_filter_does_not_change_the_bytes_committed(repo: Path) -> None:
-    """A clean filter the agent set (rt10 H1) rewrites what `git add`/`git commit PATH` store;
-    --commit stores the approved bytes unfiltered."""
+    """A clean filter the agent set (rt10 H1) rewrites what `git add`/`git commit PATH` store:
+    activate refuses the goal path it applies to (goalfile/gitattrs.py), commits nothing, and
+    once the printed fix deleted the attribute's line, --commit stores the approved bytes."""
     git(repo, "config", "filter.g.clean", f"sed 's/{APPROVED}/{AGENTS}/'")
     (repo / ".git" / "info" / "attributes").write_text("goals/*.md filter=g\n", encoding="utf-8")
     draft(repo)
+    head = git(repo, "rev-parse", "HEAD")
+    done = goalfile(repo, "activate", "goals/auth.md", "--commit")
+    assert done.returncode == 3, done.stderr
+    assert "git applies `filter=g`" in done.stderr, done.stderr
+    assert git(repo, "rev-parse", "HEAD") == head  # nothing committed
+    fix = done.stderr.split("fix: `", 1)[1].split("`", 1)[0]
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
     done = goalfile(repo, "activate", "goals/auth.md", "--commit")
     assert done.returncode == 0, done.stderr
     assert APPROVED in at_head(repo) and AGENTS not in at_head(repo)
-    # the premise: a commit through git's own path stores what the filter made
-    (repo / "goals" / "auth.md").write_text(at_head(repo) + "\n", encoding="utf-8")
-    git(repo, "commit", "-q", "-m", "through git", "goals/auth.md")
-    assert AGENTS in at_head(repo)
+    assert at_head(repo) == (repo / "goals" / "auth.md").read_text(encoding="utf-8")
 
 
 def test_a_goal_named_by_a_link_commits_the_link_and_the_file(repo: Path) -> None:
