@@ -82,7 +82,8 @@ def test_a_narrow_terminal_gets_click_laying_it_out(tmp_path: Path, columns: str
     done = run([str(GOALFILE), "--help"], env, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == click_help("goalfile", env, tmp_path)
-    assert done.stdout != helptext.TEXT.replace("{prog}", "goalfile")
+    if columns != "79":  # at 79 every line of the kept text fits already
+        assert done.stdout != helptext.TEXT.replace("{prog}", "goalfile")
     assert "click" in imported(done.stderr)
 
 

@@ -296,3 +296,21 @@ def test_new_writes_an_expected_synonym_the_way_lint_asks_for(tmp_path: Path) ->
     assert (lint.returncode, lint.stderr) == (0, "")
     assert run_goalfile("activate", "goals/syn.md", cwd=repo).returncode == 0
     assert run_goalfile("verify", "goals/syn.md", cwd=repo).returncode == 0
+
+
+def test_goalfile_help_lists_each_command_with_a_whole_summary(tmp_path: Path) -> None:
+    """`goalfile --help` cut every command's line: "Write the goal file goals/SLUG.md, a draft
+    unless...", "Make a draft goal active, only when lint passes; ledgered...". Now each line
+    is whole, on a terminal of any width and without one (the installed script's fast path)."""
+    for columns in ("200", "80", "50"):
+        done = run_goalfile("--help", cwd=tmp_path, env={"COLUMNS": columns})
+        assert done.returncode == 0, done.stderr
+        listed = done.stdout.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
+        assert "..." not in listed, listed
+        names = [
+            line.split()[0]
+            for line in listed.splitlines()
+            if line.startswith("  ") and line[2] != " "
+        ]
+        assert "new" in names and "statusline" in names and len(names) >= 20, names
+        assert "active with --activate" in listed

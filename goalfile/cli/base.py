@@ -272,7 +272,10 @@ class _Group(click.Group):
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name not in self.commands:
             _register(cmd_name)
-        return super().get_command(ctx, cmd_name)
+        command = super().get_command(ctx, cmd_name)
+        if command is not None and command.short_help is None:
+            command.short_help = SUMMARIES.get(cmd_name)
+        return command
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -305,6 +308,35 @@ def module_of(command: click.Command) -> str:
     module = getattr(command.callback, "__module__", None) or ""
     return module.rpartition(".")[2]
 
+
+SUMMARIES = {
+    "new": "Write goals/SLUG.md: a draft, or active with --activate",
+    "lint": "Check goal files against every rule of the format",
+    "activate": "Approve a draft: make it active and pin its contract",
+    "verify": "Run every check, judge each row, append the ledger entry",
+    "status": "Show where each goal stands, with its next step",
+    "plan": "Check the plan serves every criterion; use an iteration",
+    "review": "Record a review of a review row, quoting its artifact",
+    "refine": "Append a backlog: one item per row not met",
+    "block": "Mark the goal blocked by an external dependency",
+    "resume": "Reopen a paused goal, or a blocked one with --resolved",
+    "reopen": "Set a met, blocked, exhausted or paused goal back to active",
+    "pause": "Pause an active goal until `goalfile resume`",
+    "impossible": "Mark a criterion impossible: the goal can never be met",
+    "budget": "Raise a goal's iteration or token limits (a person only)",
+    "audit": "Check each goal's status is backed by its ledger (for CI)",
+    "init": "Set up goals/, the skills and the Stop hooks in a repository",
+    "focus": "Make PATH the goal the Stop hook holds this working tree to",
+    "doctor": "Check that each host will really hold its agent to the goal",
+    "skills": "Install the agent skills, and show what is installed",
+    "hook": "Entry points for the hosts' hooks (the Stop hook)",
+    "mcp": "Serve goalfile's goal tools to MCP clients over stdio",
+    "completion": "Print the shell completion script (bash, zsh or fish)",
+    "log": "Show each goal's history as a grid of verify runs",
+    "statusline": "Claude Code's status line for this working tree's goal",
+}
+"""Each command's line in `goalfile --help`: whole, where click would cut the first sentence of
+its help to fit ("Write the goal file goals/SLUG.md, a draft unless...")."""
 
 MODULES = ("core", "lifecycle", "trust", "hosts", "hook", "mcp", "views")
 """The modules of this package that register commands, in the order of the commands' list."""
