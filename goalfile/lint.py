@@ -373,6 +373,20 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
     )
 
 
+def heading_error(goal: Goal, *, shown: str | None = None) -> GoalFileInvalid | None:
+    """The first line of the ledger that looks like an entry heading but is not one (lint's
+    `entry-heading`), as the error `status` and the Stop hook give for the file, as verify
+    refuses it: a reader that took the file would read that entry's lines, its `status:` line
+    among them, as part of the entry before it (one heading grammar for every reader). None
+    when there is none. ``shown`` names the file (default: the goal's own path)."""
+    found = next(iter(_heading_findings(goal)), None)
+    if found is None:
+        return None
+    return GoalFileInvalid(
+        found.message, file=shown or goal.path, line=found.line, column=1, hint=found.hint
+    )
+
+
 def _heading_findings(goal: Goal) -> Iterable[Finding]:
     """A ledger line that looks like an entry heading but is not one would be read as part of
     the entry before it: an entry silently lost. That is an error, never ignored."""

@@ -71,3 +71,27 @@ def test_a_pause_typed_as_the_hooks_entry_is_named_and_refused(tmp_path: Path) -
     audited = run_goalfile("audit", "--against", "HEAD~1", cwd=repo)
     assert audited.returncode == 1
     assert "status-transition-unledgered" in audited.stdout + audited.stderr
+
+
+def test_words_after_a_pause_heading_are_no_pause_for_any_reader(tmp_path: Path) -> None:
+    """rt10 H12: `... by pause (approved by the person)` is a heading no reader takes; lint
+    said invalid, but `status` said paused and the hook read the pause as lines of the
+    person's committed activate entry and let the agent go silently."""
+    repo = _committed(tmp_path)
+    _paused_as(repo, r"(### Iteration 0 \([0-9-]+\) by pause)\n", r"\1 (approved by the person)\n")
+    shown = run_goalfile("status", "goals/g.md", cwd=repo)
+    assert shown.returncode == 3, shown.stdout
+    assert "looks like an entry heading but cannot be read as one" in shown.stdout + shown.stderr
+    done = run_goalfile("hook", "stop", cwd=repo, input=stop_input(repo))
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block"  # lines added inside HEAD's entry: not a continuation
+    assert "Iteration 0 (2026-11-20) by activate: the entry differs from HEAD" in answer["reason"]
+    assert "`git checkout HEAD -- goals/g.md`" in answer["reason"]
+    git(repo, "commit", "-q", "-am", "work")  # committed, it is a file no reader takes
+    done = run_goalfile("hook", "stop", cwd=repo, input=stop_input(repo))
+    answer = json.loads(done.stdout)
+    assert answer["decision"] == "block"
+    assert answer["reason"].startswith("goalfile could not read goals/g.md: goals/g.md:"), answer[
+        "reason"
+    ]
+    assert "looks like an entry heading but cannot be read as one" in answer["reason"]

@@ -11,13 +11,16 @@ the ones the hook verifies before the others.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile import ledger
 from goalfile.shellword import shell_word
 
 PATHSPECS = ("goals", ".zetetic/goals")  # the goal folders (goalfile.commands.status)
+_BLANK_LINES_RE = re.compile(r"(?:[ \t]*\r?\n)*")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -138,7 +141,12 @@ def departure(before: str, now: str, ref: str = "HEAD") -> str | None:
         return None
     new = ledger_region(now)
     if new is not None and now.startswith(before[old[0] : old[1]], new[0]):
-        return None  # the usual case: entries appended to the ledger HEAD holds
+        # the usual case: entries appended to the ledger HEAD holds; lines after its last
+        # entry that begin no entry (a heading no reader takes) would be read as part of
+        # that entry: a rewrite, as audit says, which the comparison below names
+        rest = now[new[0] + old[1] - old[0] : new[1]]
+        if _begins_entry(rest) or next(ledger.heads(before, *old), None) is None:
+            return None
     from goalfile.audit import blocks, ledger_growth
 
     growth = ledger_growth("", blocks(before), blocks(now), ref)
@@ -146,6 +154,14 @@ def departure(before: str, now: str, ref: str = "HEAD") -> str | None:
         if finding.code in ("entry-deleted", "entry-rewritten", "entry-moved"):
             return f"its ledger does not extend {ref}'s: {finding.entry}: {finding.message}"
     return None
+
+
+def _begins_entry(text: str) -> bool:
+    """Whether ``text``, what follows a ledger's last entry, is blank or begins (after blank
+    lines) with an entry heading goalfile reads."""
+    first = _BLANK_LINES_RE.match(text)
+    rest = text[first.end() :] if first is not None else text
+    return rest.strip() == "" or ledger.is_heading(rest.split("\n", 1)[0])
 
 
 def _slug(meta: Mapping[str, object] | None) -> str | None:

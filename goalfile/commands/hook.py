@@ -788,6 +788,12 @@ def _look(
         goal = load_goal(path)
     except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
         return _unreadable(shown, exc, stop, path=path)
+    if goal.status is not Status.ACTIVE:  # (verify refuses an active one with the same error)
+        from goalfile.lint import heading_error
+
+        lookalike = heading_error(goal, shown=shown)  # a heading no reader takes: its entry
+        if lookalike is not None:  # (a `status:` line among them) is read into the one before
+            return _unreadable(shown, lookalike, stop, path=path)
     hand_set = held.get(path.resolve())
     if hand_set is not None:  # its fix names the goal as the session's shell reaches it
         hand_set = _hand_set_active(goal, shown) or hand_set
