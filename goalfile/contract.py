@@ -28,17 +28,20 @@ change loosened the contract.
 from __future__ import annotations
 
 import bisect
-import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 from goalfile import ledger, settings
-from goalfile.digest import sha256
+from goalfile.contractdigest import digest as digest  # re-exported, as those below
+from goalfile.contractdigest import digest_of, row_fields
+from goalfile.contractdigest import normal_expected as normal_expected
+from goalfile.contractdigest import normal_items as _normal_items
+from goalfile.contractdigest import normal_settings as normal_settings
+from goalfile.contractdigest import number_text as number_text
 from goalfile.errors import GoalfileError, GoalFileInvalid, Refused
-from goalfile.expect import format_expected, parse_expected
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Criterion, Entry, Goal
 from goalfile.parse import ledger_region
@@ -111,17 +114,8 @@ class Contract:
 
     def digest(self) -> str:
         """SHA-256 of the canonical JSON ``{"criteria": [...], "non_goals": [...]}`` (with
-        ``"settings"`` when a goal sets one), fed to the hash a row at a time: the same bytes
-        as one ``json.dumps`` of the whole document, without holding them all (a table may
-        have a hundred thousand rows)."""
-        hashed = sha256(b'{"criteria":[')
-        for index, row in enumerate(self.rows):
-            hashed.update(_canonical(row.to_json(), "," if index else ""))
-        hashed.update(_canonical(list(self.non_goals), '],"non_goals":'))
-        if self.settings:
-            hashed.update(_canonical(dict(self.settings), ',"settings":'))
-        hashed.update(b"}")
-        return PREFIX + hashed.hexdigest()
+        ``"settings"`` when a goal sets one): :func:`goalfile.contractdigest.digest_of`."""
+        return digest_of((row.to_json() for row in self.rows), self.non_goals, self.settings)
 
     def row(self, rid: str) -> ContractRow | None:
         for row in self.rows:
@@ -137,27 +131,9 @@ class Contract:
         }
 
 
-def _canonical(value: object, before: str) -> bytes:
-    """``before`` and ``value`` as canonical JSON (keys sorted, no spaces), UTF-8."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return (before + text).encode("utf-8", "surrogateescape")
-
-
-def normal_expected(text: str) -> str:
-    try:
-        return format_expected(parse_expected(text))
-    except GoalfileError:
-        return " ".join(text.split())
-
-
 def contract_row(row: Criterion) -> ContractRow:
-    return ContractRow(
-        id=row.id,
-        check=settings.command(row),
-        expected=normal_expected(row.expected),
-        kind=(row.kind_text or "deterministic").strip().lower(),
-        timeout=row.timeout,
-    )
+    rid, check, expected, kind, timeout = row_fields(row)
+    return ContractRow(id=rid, check=check, expected=expected, kind=kind, timeout=timeout)
 
 
 def contract_rows(goal: Goal) -> tuple[ContractRow, ...]:
@@ -176,23 +152,6 @@ def normal_non_goals(goal: Goal) -> tuple[str, ...]:
     return _normal_items(goal.non_goals)
 
 
-def _normal_items(items: Iterable[str]) -> tuple[str, ...]:
-    return tuple(sorted(" ".join(item.split()) for item in items))
-
-
-def normal_settings(goal: Goal) -> tuple[tuple[str, str], ...]:
-    """Where and how the checks run, as far as the goal sets it."""
-    found: list[tuple[str, str]] = []
-    where = settings.cwd(goal)  # the very values the checks run with
-    if where is not None:
-        found.append(("cwd", where))
-    if settings.shell(goal) != DEFAULT_SHELL:
-        found.append(("shell", settings.shell(goal)))
-    if goal.timeout is not None:
-        found.append(("timeout", number_text(goal.timeout)))
-    return tuple(found)
-
-
 def contract_of(goal: Goal) -> Contract:
     return Contract(
         rows=contract_rows(goal),
@@ -200,10 +159,6 @@ def contract_of(goal: Goal) -> Contract:
         settings=normal_settings(goal),
         order=tuple(row.id for row in goal.criteria),
     )
-
-
-def digest(goal: Goal) -> str:
-    return contract_of(goal).digest()
 
 
 def source_contract_of(goal: Goal) -> Contract:
@@ -469,11 +424,6 @@ def _restore_record_hint(path: str, entry: Entry, approved: Contract | None) -> 
 
 
 # --- the approval record in `by activate` entries -----------------------------------------
-
-
-def number_text(value: float) -> str:
-    """A time limit in seconds as the contract shows it: `30`, `0.5`."""
-    return str(int(value)) if value.is_integer() else repr(value)
 
 
 def approval_lines(approved: Contract) -> list[str]:

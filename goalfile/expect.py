@@ -100,6 +100,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 from goalfile.errors import GoalFileInvalid
+from goalfile.plainexit import WS_TEXT, plain_exit
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
     from collections.abc import Callable
@@ -135,7 +136,7 @@ is cut into, so a longer line always spans pieces."""
 
 EVIDENCE_CHARS = 300
 _EVIDENCE_BYTES = 4 * EVIDENCE_CHARS + 16  # enough bytes to decode 300 characters exactly
-_WS_TEXT = " \t\n\r\x0b\x0c"  # ASCII whitespace, the set bytes.strip() and bytes.isspace() use
+_WS_TEXT = WS_TEXT  # ASCII whitespace, the set bytes.strip() and bytes.isspace() use
 
 
 # --------------------------------------------------------------------------- values
@@ -221,21 +222,12 @@ def parse_expected(text: str) -> Expectation:
     value is immutable; a text that does not parse is parsed again each time). A text that is
     exactly ``exit N`` (the clause most rows hold) is read here; every other text by the
     parser of :mod:`goalfile.expecttext`, which gives ``exit N`` the same value."""
-    status = _plain_exit(text)
+    status = plain_exit(text)
     if status is not None:
         return Expectation((ExitClause(op="==", value=status),))
     from goalfile.expecttext import parse
 
     return parse(text, guess=True)
-
-
-def _plain_exit(text: str) -> int | None:
-    """N when ``text`` is ``exit N`` (one space, N from 0 to 255 in ASCII digits) with only
-    ASCII whitespace around it; None for any other text."""
-    word, space, number = text.strip(_WS_TEXT).partition(" ")
-    if word != "exit" or not space or not number.isascii() or not number.isdigit():
-        return None
-    return int(number) if len(number) <= 3 and int(number) <= 255 else None
 
 
 # --------------------------------------------------------------------------- formatting

@@ -233,12 +233,14 @@ def _contract_since(goal: Goal, ran: str) -> str | None:
     show (whitespace it flattens, text past its cut), a review row's rubric or a `shell:` line
     written after the run all count; an entry the skill family wrote by hand records no
     digest and is held to its commands alone (:func:`met_gaps`)."""
-    from goalfile import contract  # the expected-language parser: only for a met goal
+    from goalfile.contractdigest import digest  # only for a met goal
+
+    current = short(digest(goal))
+    if current == ran:  # at every stop of a finished goal: the contract is not built
+        return None
+    from goalfile import contract
 
     now = contract.contract_of(goal)
-    current = short(now.digest())
-    if current == ran:
-        return None
     why = (
         f"the newest verify entry ran under the contract `{ran}`, and the contract is now "
         f"`{current}`: it changed since that run"

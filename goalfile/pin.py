@@ -1,7 +1,7 @@
 """The contract pin a goal's frontmatter holds, read without the contract's machinery (which
 loads the expected-language parser): what the commands that only read a pin need of it.
-``handedit.met_gaps`` loads the contract too, for a `met` goal only: the digest of the
-contract it holds now is what a verify entry must record to back it."""
+``handedit.met_gaps`` computes, for a `met` goal only, the digest of the contract it holds
+now (:mod:`goalfile.contractdigest`): what a verify entry must record to back it."""
 
 from __future__ import annotations
 

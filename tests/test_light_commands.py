@@ -95,8 +95,10 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.commands.verify",
         "goalfile.commands.iteration",
         "goalfile.commands.focus",  # --goal names the goal: no focus to read
-        # (goalfile.contract and goalfile.expect are read: a met is backed only by a verify
-        # entry whose digest is the contract's now, handedit._contract_since)
+        # a met is backed only by a verify entry whose digest is the contract's now
+        # (handedit._contract_since): its digest, of `exit 0`, needs neither of these
+        "goalfile.contract",
+        "goalfile.expect",
         "goalfile.accounting",
         "goalfile.usage",
         "goalfile.hostjson",  # the settings files of `init`
