@@ -69,14 +69,25 @@ VERIFY_BY = "verify-goal"
 EXCERPT_LINES = 20
 EVIDENCE_CHARS = 300
 
-# An iteration number is 1 to 18 ASCII digits (int() reads it, whatever its length and digits
-# `\d` would take), its date and time ASCII digits too: a heading with any other number is not an
-# entry, and lint reports the line as a heading it cannot read.
-_HEADING_RE = re.compile(
-    r"(?m)^### Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
-    r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
-    r"by ([A-Za-z0-9_.-]+)[ \t]*\r*$"
-)
+
+def entry_heading(*, groups: bool) -> str:
+    """The text of the patterns that read an entry heading after its `### `: ``Iteration N
+    (DATE[ TIME]) by CMD``, then blanks and carriage returns; with a group for each field
+    (the number, the date, the time, the command) or with none. Every pattern of the heading
+    is made from it: :data:`_HEADING_RE`, the index's :data:`_HEADINGS_RE` and lint's search
+    for look-alike headings (``lint._lookalike_scan``), so that they cannot read it apart.
+
+    An iteration number is 1 to 18 ASCII digits (int() reads it, whatever its length and
+    digits `\\d` would take), its date and time ASCII digits too: a heading with any other
+    number is not an entry, and lint reports the line as a heading it cannot read."""
+    number, date = r"[0-9]{1,18}", r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    time, by = r"[0-9]{2}:[0-9]{2}(?::[0-9]{2})?", r"[A-Za-z0-9_.-]+"
+    if groups:
+        number, date, time, by = (f"({field})" for field in (number, date, time, by))
+    return rf"Iteration {number} \({date}(?:[ T]{time})?\) by {by}[ \t]*\r*"
+
+
+_HEADING_RE = re.compile(rf"(?m)^### {entry_heading(groups=True)}$")
 
 
 @functools.cache
@@ -101,13 +112,11 @@ def _heading_like_scan_re() -> re.Pattern[str]:
 # matches that are not entry headings): an H1/H2 heading whose words start `iteration` (group
 # 2), a `#` after the newline that starts no section or entry heading (group 7), or one after
 # one to three blanks (group 8). Lint searched the ledger for them once more: 2 ms for 4 MB.
-_LOOKALIKE = r"#{0,5}[ \t]*(?i:iteration)\b"  # heading_like_re() from after its first `#`
+LOOKALIKE = r"#{0,5}[ \t]*(?i:iteration)\b"  # heading_like_re() from after its first `#`
 _HEADINGS_RE = re.compile(
     r"(?m)#(?:(?<=\n#)(?:(#?[ \t])([ \t]*(?i:iteration)\b)?"
-    r"|## Iteration ([0-9]{1,18}) \(([0-9]{4}-[0-9]{2}-[0-9]{2})"
-    r"(?:[ T]([0-9]{2}:[0-9]{2}(?::[0-9]{2})?))?\) "
-    rf"by ([A-Za-z0-9_.-]+)[ \t]*\r*$|({_LOOKALIKE}))"
-    rf"|(?:(?<=\n #)|(?<=\n  #)|(?<=\n   #))({_LOOKALIKE}))"
+    rf"|## {entry_heading(groups=True)}$|({LOOKALIKE}))"
+    rf"|(?:(?<=\n #)|(?<=\n  #)|(?<=\n   #))({LOOKALIKE}))"
 )
 _FENCE_LINE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 _STATUS_LINE_RE = re.compile(r"^status: ([a-z]+)(?: \((.*)\))?$")

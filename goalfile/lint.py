@@ -422,11 +422,11 @@ def _heading_findings(goal: Goal) -> Iterable[Finding]:
 # the lines of every other span (ledger.Headings.lookalikes).
 @functools.cache
 def _lookalike_scan() -> re.Pattern[str]:
+    from goalfile.ledger import LOOKALIKE, entry_heading
+
     return re.compile(
-        r"#(?:(?<=\n#)(?!## Iteration [0-9]{1,18} \([0-9]{4}-[0-9]{2}-[0-9]{2}"
-        r"(?:[ T][0-9]{2}:[0-9]{2}(?::[0-9]{2})?)?\) "
-        r"by [A-Za-z0-9_.-]+[ \t]*\r*(?:\n|\Z))|(?<=\n #)|(?<=\n  #)|(?<=\n   #))"
-        r"#{0,5}[ \t]*(?i:iteration)\b[^\n]*"
+        rf"#(?:(?<=\n#)(?!## {entry_heading(groups=False)}(?:\n|\Z))"
+        rf"|(?<=\n #)|(?<=\n  #)|(?<=\n   #)){LOOKALIKE}[^\n]*"
     )
 
 

@@ -4,6 +4,7 @@ reports, whatever the case, the blanks and the carriage returns around them."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -149,3 +150,19 @@ def test_lint_passes_a_long_ledger_of_good_headings(tmp_path: Path) -> None:
     path.write_text(GOAL.format(entries="\n".join(entries)), encoding="utf-8")
     done = run_goalfile("lint", path, cwd=tmp_path)
     assert "entry heading" not in done.stdout + done.stderr
+
+
+def test_every_pattern_of_the_entry_heading_reads_a_line_alike() -> None:
+    """The entry heading's grammar is written once (ledger.entry_heading): the entry reader,
+    the heading index and lint's look-alike search take the same lines as headings."""
+    grammar = ledger.entry_heading(groups=False)
+    for line in PIECES:
+        for ending in ("", "\r", " \r\r"):
+            text = f"x\n{line}{ending}\ny"
+            whole = line.startswith("### ") and re.fullmatch(grammar, line[4:] + ending)
+            read = ledger._HEADING_RE.search(text) is not None
+            indexed = [at for at, _ in ledger.headings(text).entries] == [2] * read
+            reported = lint._lookalike_scan().search(text) is not None
+            looks = ledger.heading_like_re().search(text) is not None
+            assert read is bool(whole) and indexed, (line, ending)
+            assert reported is (looks and not read), (line, ending)
