@@ -314,3 +314,31 @@ def test_goalfile_help_lists_each_command_with_a_whole_summary(tmp_path: Path) -
         ]
         assert "new" in names and "statusline" in names and len(names) >= 20, names
         assert "active with --activate" in listed
+
+
+def test_status_of_a_goal_whose_criteria_changed_since_approval_names_the_reapproval(
+    tmp_path: Path,
+) -> None:
+    """An active goal whose `expected` was loosened by hand: lint said "ok" and status's next
+    step was "fill in the plan ..., then `goalfile verify`", which then refused it. Now status
+    names what verify refuses and its fix, and that fix works as written."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "loose", "x", "--check", "echo passed", "--expected",
+        'exit 0; stdout contains "passed"', "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qm", "goal: loose")
+    goal = repo / "goals" / "loose.md"
+    text = goal.read_text()
+    goal.write_text(text.replace('| exit 0; stdout contains "passed" |', "| exit 0 |", 1))
+    assert run_goalfile("verify", "goals/loose.md", cwd=repo).returncode == 3
+    status = run_goalfile("status", "goals/loose.md", cwd=repo)
+    [step] = [line for line in status.stdout.splitlines() if line.startswith("  next: ")]
+    assert "the contract changed since it was approved" in step, step
+    assert "fill in the plan" not in step
+    [reapprove] = [c for c in COMMAND_RE.findall(step) if "--reapprove" in c]
+    assert shell(reapprove, repo).returncode == 0
+    after = run_goalfile("status", "goals/loose.md", cwd=repo)
+    assert "contract changed" not in after.stdout
+    assert run_goalfile("verify", "goals/loose.md", cwd=repo).returncode == 0

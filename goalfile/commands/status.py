@@ -438,6 +438,9 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         return f"a person may raise the budget: `{status_command(goal, path)}`"
     if goal.status is Status.MET:
         return f"done; CI can check it with `goalfile audit {shell_word(path)}`"
+    refused = _contract_refusal(goal)
+    if refused is not None:
+        return refused
     since = _since_verify(goal)
     planned = next((_plan_verdict(entry) for entry in since if entry.by == "plan"), None)
     if planned is not None:  # a plan was checked since the last verify run
@@ -479,6 +482,20 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         f"`goalfile refine {shell_word(path)}`, work the backlog, then `goalfile verify "
         f"{shell_word(path)}`"
     )
+
+
+def _contract_refusal(goal: Goal) -> str | None:
+    """For an active goal whose criteria no longer match what was approved: what verify would
+    refuse it for, and its fix (a plan, work and verify would all be refused first)."""
+    from goalfile import contract
+    from goalfile.errors import GoalfileError
+
+    try:
+        contract.require_pin(goal)
+    except GoalfileError as exc:
+        said = exc.message.split("; nothing was run", 1)[0]
+        return f"{exc.hint} (verify refuses it as it is: {said})" if exc.hint else None
+    return None
 
 
 def _newest_by(goal: Goal) -> str | None:
