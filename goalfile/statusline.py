@@ -4,9 +4,10 @@ Pure: a goal and its newest verify entry in, a line out; a settings document in,
 document out. The ``statusLine`` setting runs ``goalfile statusline``, which reads Claude Code's
 status JSON on stdin (https://docs.claude.com/en/docs/claude-code/statusline) and prints:
 
-    goal auth: 2/3 met · iteration 1/5 · tokens 120k/2M
+    goal goals/auth.md: 2/3 met · iteration 1/5 · tokens 120k/2M
 
-(``active`` is not said; any other status is, e.g. ``goal auth (blocked): ...``.)
+(the goal named by its path: its slug is the agent's to choose, and two goals can share it;
+``active`` is not said; any other status is, e.g. ``goal goals/auth.md (blocked): ...``.)
 """
 
 from __future__ import annotations
@@ -34,11 +35,12 @@ def line(
     others: int = 0,
     used: int | None = None,
     budget: Budget | None = None,
+    name: str | None = None,
 ) -> str:
     """The status line of ``goal``; ``used``: the iterations the budget counts (the ledger's
     count, :func:`goalfile.handedit.iterations_in_use`), else ``iterations_used``;
     ``budget``: the limits in force (:func:`goalfile.handedit.budget_in_force`), else the
-    frontmatter's."""
+    frontmatter's; ``name``: how the goal is named (its path), else its slug."""
     budget = goal.budget if budget is None else budget
     status = "" if goal.status is Status.ACTIVE else f" ({goal.status.value})"
     total = len(goal.criteria)
@@ -56,7 +58,7 @@ def line(
         limit_shown = f"/{compact(budget.tokens)}" if budget.tokens is not None else ""
         parts.append(f"tokens {spent}{limit_shown}")
     more = f" (+{others} more active)" if others else ""
-    return f"goal {goal.slug}{status}: " + " · ".join(parts) + more
+    return f"goal {name or goal.slug}{status}: " + " · ".join(parts) + more
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -77,7 +77,7 @@ def test_a_deeply_nested_status_line_input_is_read_as_a_malformed_one(tmp_path: 
         assert done.returncode == 0, done.stderr
         assert "Recursion" not in done.stdout + done.stderr
     assert shown[1].stdout == shown[0].stdout
-    assert shown[1].stdout.startswith("goal real: "), shown[1].stdout
+    assert shown[1].stdout.startswith("goal goals/real.md: "), shown[1].stdout
 
 
 def test_a_deeply_nested_or_overlong_judge_reply_is_a_judge_error(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from goalfile.statusline import compact
-from tests.conftest import goal_text, row, run_goalfile, write_goal
+from tests.conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
 
 def status_json(folder: Path) -> str:
@@ -40,18 +40,18 @@ def test_the_active_goal_in_one_line_from_the_session_folder(repo: Path, tmp_pat
     elsewhere.mkdir()
     (repo / "src").mkdir()
     shown = statusline(elsewhere, status_json(repo / "src"))  # the session's folder decides
-    assert shown == "goal auth: 1/2 met · iteration 1/5 · tokens 120k/2M\n"
+    assert shown == "goal goals/demo.md: 1/2 met · iteration 1/5 · tokens 120k/2M\n"
 
 
 def test_the_focused_goal_wins_over_other_active_goals(repo: Path) -> None:
     write_goal(repo / "goals", goal_text(slug="first"), "a.md")
     write_goal(repo / "goals", goal_text(slug="second", iterations="null"), "b.md")
     assert statusline(repo, status_json(repo)) == (
-        "goal first: 0/1 met (not verified yet) · iteration 1/5 (+1 more active)\n"
+        "goal goals/a.md: 0/1 met (not verified yet) · iteration 1/5 (+1 more active)\n"
     )
     assert run_goalfile("focus", "goals/b.md", cwd=repo).returncode == 0
     assert statusline(repo, status_json(repo)) == (
-        "goal second: 0/1 met (not verified yet) · iteration 1\n"
+        "goal goals/b.md: 0/1 met (not verified yet) · iteration 1\n"
     )
 
 
@@ -59,13 +59,14 @@ def test_a_status_other_than_active_is_said(repo: Path) -> None:
     write_goal(repo / "goals", goal_text(slug="done"))
     assert run_goalfile("verify", "goals/demo.md", cwd=repo).returncode == 0
     assert run_goalfile("focus", "goals/demo.md", cwd=repo).returncode == 0
-    assert statusline(repo, status_json(repo)) == "goal done (met): 1/1 met · iteration 1/5\n"
+    shown = statusline(repo, status_json(repo))
+    assert shown == "goal goals/demo.md (met): 1/1 met · iteration 1/5\n"
 
 
 def test_nothing_to_show_and_bad_input_never_fail(repo: Path) -> None:
     assert statusline(repo, status_json(repo)) == ""
     write_goal(repo / "goals", goal_text(slug="x"))
-    assert statusline(repo, "not json {").startswith("goal x: ")
+    assert statusline(repo, "not json {").startswith("goal goals/demo.md: ")
     (repo / "goals" / "demo.md").write_text("---\nnot: [a goal\n")
     assert statusline(repo, status_json(repo)) == ""
 
@@ -120,3 +121,31 @@ def test_init_statusline_leaves_bad_json_untouched(repo: Path) -> None:
     assert done.returncode == 3
     assert ".claude/settings.json:1:" in done.stderr and "Traceback" not in done.stderr
     assert settings.read_text() == '{"statusLine": '
+
+
+def test_a_focus_the_stop_hook_ignores_is_not_shown(tmp_path: Path) -> None:
+    """A decoy of the same slug in a folder git ignores, focused and met, while the person's
+    goal is active and unmet: the status line and `status` show what the hook looks at."""
+    repo = make_git_repo(tmp_path / "repo")
+    new = ("new", "auth", "tests pass", "--expected", "exit 0", "--activate")
+    assert run_goalfile(*new, "--check", "false", cwd=repo).returncode == 0
+    git(repo, "commit", "-qm", "goal: auth")
+    before = statusline(repo, status_json(repo))
+    # the agent's decoy, kept out of git, verified met and focused
+    with (repo / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("goals/.cache/\n")
+    decoy = "goals/.cache/auth.md"
+    made = run_goalfile(*new, "--check", "true", "--dir", "goals/.cache", cwd=repo)
+    assert made.returncode == 0, made.stderr
+    git(repo, "rm", "-q", "--cached", "--ignore-unmatch", decoy)
+    assert run_goalfile("verify", decoy, cwd=repo).returncode == 0
+    assert run_goalfile("focus", decoy, cwd=repo).returncode == 0
+    assert git(repo, "status", "--porcelain") == ""
+    assert statusline(repo, status_json(repo)) == before
+    assert before == "goal goals/auth.md: 0/1 met (not verified yet) · iteration 0/5\n"
+    document = json.loads(run_goalfile("status", "--json", cwd=repo).stdout)
+    assert document["focus"] is None
+    assert document["focus_ignored"]["goal"] == decoy
+    assert "is met, not active" in document["focus_ignored"]["why"]
+    text = run_goalfile("status", cwd=repo).stdout
+    assert f"focus: {decoy} (ignored by the Stop hook: the focused goal {decoy} is met" in text

@@ -9,6 +9,7 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
+from goalfile.commands.focusrule import hook_focus
 from goalfile.commands.hints import status_command
 from goalfile.commands.verify import impossible_rows
 from goalfile.commands.workdir import WorkDir, repository_top
@@ -107,7 +108,9 @@ class GoalStatus:
 @dataclass(frozen=True, kw_only=True)
 class StatusResult:
     goals: tuple[GoalStatus, ...]
-    focus: str | None = None  # the goal this working tree focuses on (`goalfile focus`)
+    focus: str | None = None  # the focused goal (`goalfile focus`) when the Stop hook honours it
+    focus_ignored: str | None = None  # a focus recorded that the Stop hook does not honour
+    focus_why: str | None = None  # why not
 
     @property
     def exit_code(self) -> ExitCode:
@@ -117,6 +120,9 @@ class StatusResult:
         return {
             "schema_version": 1,
             "focus": self.focus,
+            "focus_ignored": (
+                {"goal": self.focus_ignored, "why": self.focus_why} if self.focus_ignored else None
+            ),
             "goals": [g.to_json() for g in self.goals],
         }
 
@@ -328,7 +334,12 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
         )
     root = repository_top(ctx.cwd)
     focus = read_focus(root) if root is not None else None
-    return StatusResult(goals=tuple(results), focus=focus.goal if focus else None)
+    if root is None or focus is None:
+        return StatusResult(goals=tuple(results))
+    rule = hook_focus(root)  # shown as the Stop hook reads it: an ignored focus says so
+    if rule.honoured is not None:
+        return StatusResult(goals=tuple(results), focus=focus.goal)
+    return StatusResult(goals=tuple(results), focus_ignored=focus.goal, focus_why=rule.why_not)
 
 
 def _unreadable(problem: Unreadable, cwd: Path) -> GoalStatus:

@@ -1,6 +1,7 @@
 """`goalfile statusline`: the line Claude Code shows under its prompt, for the goal this working
-tree focuses on (`goalfile focus`), else its active goal; and `goalfile init --statusline`,
-which registers it in .claude/settings.json.
+tree focuses on (`goalfile focus`) when the Stop hook honours the focus, else its active goal,
+named by its path; and `goalfile init --statusline`, which registers it in
+.claude/settings.json.
 
 The status JSON Claude Code writes on stdin only tells where the session is (``workspace``,
 ``cwd``); nothing else is read from it. A status line must never get in the way: input that
@@ -17,6 +18,7 @@ from pathlib import Path
 from goalfile import hostjson, statusline
 from goalfile.commands.context import Context
 from goalfile.commands.focus import read_focus
+from goalfile.commands.focusrule import hook_focus, shown_path
 from goalfile.commands.status import discover, last_entry
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError
@@ -44,17 +46,19 @@ def session_folder(raw: str, ctx: Context) -> Path:
 
 
 def status_text(raw: str, ctx: Context) -> str:
+    """The line for the goal the Stop hook looks at first: the focused goal when the hook
+    honours the focus (:mod:`goalfile.commands.focusrule`), else the first active goal, else a
+    focused goal that is not active (nothing is then held); each named by its path."""
     folder = session_folder(raw, ctx)
     root = repository_top(folder) or folder
-    focus = read_focus(root)
-    if focus is not None and (root / focus.goal).is_file():
+    focus = hook_focus(root)
+    if focus.honoured is not None:
+        shown = shown_path(focus.honoured, root)
         try:
-            goal = load_goal(str(root / focus.goal))
+            goal = load_goal(str(focus.honoured))
         except GoalfileError:
-            return f"goal {focus.goal}: unreadable (`goalfile lint {shell_word(focus.goal)}`)"
-        return statusline.line(
-            goal, last_entry(goal), used=iterations_in_use(goal), budget=budget_in_force(goal)
-        )
+            return f"goal {shown}: unreadable (`goalfile lint {shell_word(shown)}`)"
+        return _line(goal, shown)
     active: list[Goal] = []
     for path in discover(root):
         try:
@@ -63,15 +67,27 @@ def status_text(raw: str, ctx: Context) -> str:
             continue
         if goal.status is Status.ACTIVE:
             active.append(goal)
-    if not active:
+    if active:
+        first = active[0]
+        return _line(first, shown_path(Path(first.path), root), others=len(active) - 1)
+    recorded = read_focus(root)
+    if recorded is None or not (root / recorded.goal).is_file():
         return ""
-    first = active[0]
+    try:
+        goal = load_goal(str(root / recorded.goal))
+    except GoalfileError:
+        return f"goal {recorded.goal}: unreadable (`goalfile lint {shell_word(recorded.goal)}`)"
+    return _line(goal, recorded.goal)
+
+
+def _line(goal: Goal, shown: str, *, others: int = 0) -> str:
     return statusline.line(
-        first,
-        last_entry(first),
-        others=len(active) - 1,
-        used=iterations_in_use(first),
-        budget=budget_in_force(first),
+        goal,
+        last_entry(goal),
+        others=others,
+        used=iterations_in_use(goal),
+        budget=budget_in_force(goal),
+        name=shown,
     )
 
 
