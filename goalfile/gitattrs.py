@@ -83,7 +83,13 @@ def conversions(folder: Path | str, name: str) -> Found | None:
         return None
     files, tracked = _attribute_files(str(folder), name, env)
     wanted = {conversion.attribute for conversion in found}
-    settings = [setting for file in files for setting in _settings(file, wanted)]
+    target = (Path(folder) / name).parent.resolve() / Path(name).name
+    settings = [
+        setting
+        for file, base in files
+        if target.is_relative_to(base)
+        for setting in _settings(file, wanted, target.relative_to(base).as_posix())
+    ]
     return Found(conversions=tuple(found), settings=tuple(settings), tracked=frozenset(tracked))
 
 
@@ -100,10 +106,13 @@ def _driver(folder: str, name: str, env: dict[str, str]) -> str:
     return "; ".join(f"{k} = {v}" for k, _, v in (line.partition(" ") for line in lines))
 
 
-def _attribute_files(folder: str, name: str, env: dict[str, str]) -> tuple[list[Path], set[Path]]:
-    """The attributes files git reads for ``name``, most binding first: the repository's
-    ``info/attributes``, each ``.gitattributes`` from the file's folder up to the top, the
-    ``core.attributesFile`` (or its default) and the system's; and of them, those git tracks."""
+def _attribute_files(
+    folder: str, name: str, env: dict[str, str]
+) -> tuple[list[tuple[Path, Path]], set[Path]]:
+    """The attributes files git reads for ``name``, most binding first, each with the folder
+    its patterns are relative to: the repository's ``info/attributes``, each
+    ``.gitattributes`` from the file's folder up to the top, the ``core.attributesFile`` (or
+    its default) and the system's; and of them, those git tracks."""
     from goalfile.run import GitUnreadable, _git_read
 
     try:
@@ -116,29 +125,30 @@ def _attribute_files(folder: str, name: str, env: dict[str, str]) -> tuple[list[
     told = paths.stdout.decode("utf-8", "surrogateescape").splitlines()
     if paths.returncode != 0 or len(told) != 2:
         return [], set()
-    top = Path(told[0])
-    files = [Path(folder) / told[1]]
+    top = Path(told[0]).resolve()
+    files = [(Path(folder) / told[1], top)]
     tracked: set[Path] = set()
-    top = top.resolve()
     here = (Path(folder) / name).parent.resolve()
     chain = [here, *here.parents]
     for level in chain[: chain.index(top) + 1] if top in chain else [top]:
-        files.append(level / ".gitattributes")
+        files.append((level / ".gitattributes", level))
         tracked.add(level / ".gitattributes")
     own = config.stdout.decode("utf-8", "surrogateescape").strip()
     if own:
-        files.append(Path(folder) / os.path.expanduser(own))
+        files.append((Path(folder) / os.path.expanduser(own), top))
     else:
         xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
-        files.append(Path(xdg) / "git" / "attributes")
+        files.append((Path(xdg) / "git" / "attributes", top))
     if not os.environ.get("GIT_ATTR_NOSYSTEM"):
-        files.append(Path("/etc/gitattributes"))
+        files.append((Path("/etc/gitattributes"), top))
     return files, tracked
 
 
-def _settings(file: Path, wanted: set[str]) -> list[Setting]:
+def _settings(file: Path, wanted: set[str], relative: str) -> list[Setting]:
     """The lines of the attributes file ``file`` that set (or give a value to) one of
-    ``wanted``, a macro's definition included; none when it cannot be read."""
+    ``wanted`` for a pattern that may match ``relative`` (the goal's path from the folder the
+    file's patterns are relative to), a macro's definition included; none when it cannot be
+    read."""
     try:
         with open(file, "rb") as handle:
             text = handle.read(1 << 20).decode("utf-8", "replace")
@@ -149,9 +159,25 @@ def _settings(file: Path, wanted: set[str]) -> list[Setting]:
         words = line.split()
         if not words or words[0].startswith("#"):
             continue
+        if not words[0].startswith("[attr]") and not _may_match(words[0], relative):
+            continue  # a line for other files (`*.png filter=lfs`) is not the goal's
         if any(word.split("=", 1)[0] in wanted for word in words[1:]):
             found.append(Setting(file=file, line=number, text=line.strip()))
     return found
+
+
+def _may_match(pattern: str, relative: str) -> bool:
+    """Whether the attributes pattern ``pattern`` may match the path ``relative``: a pattern
+    without a slash matches the file's name, one with a slash the whole path (a leading one
+    anchors it). ``*`` is read as crossing slashes, as ``**`` does: a line named that git does
+    not apply is better than a line git applies left unnamed."""
+    from fnmatch import fnmatchcase
+
+    if pattern.startswith('"'):
+        return True  # a quoted pattern: named rather than read
+    if "/" not in pattern.rstrip("/"):
+        return fnmatchcase(relative.rsplit("/", 1)[-1], pattern.rstrip("/"))
+    return fnmatchcase(relative, pattern.strip("/"))
 
 
 def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:

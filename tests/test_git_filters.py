@@ -124,3 +124,19 @@ def test_audit_reports_a_committed_attribute_that_converts_a_goal(repo: Path, li
     out = done.stdout + done.stderr
     assert "git-attribute" in out and f".gitattributes:2: `{line}`" in out, out
     assert "sed -i.goalfile-bak -e '2d' -- .gitattributes" in out
+
+
+def test_the_fix_deletes_only_the_lines_that_apply_to_the_goal(repo: Path) -> None:
+    """A line for other files (`*.png filter=lfs`) is neither named nor deleted."""
+    (repo / ".gitattributes").write_text(
+        "*.png filter=lfs diff=lfs merge=lfs -text\n/goals/** ident\n", encoding="utf-8"
+    )
+    done = run_goalfile(*NEW, "--non-goal", "n", "--activate", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert ".gitattributes:2: `/goals/** ident`" in done.stderr, done.stderr
+    assert "*.png" not in done.stderr, done.stderr
+    sh(fix_of(done.stderr), repo)
+    assert (repo / ".gitattributes").read_text(encoding="utf-8") == (
+        "*.png filter=lfs diff=lfs merge=lfs -text\n"
+    )
+    assert run_goalfile("activate", "goals/auth.md", cwd=repo).returncode == 0
