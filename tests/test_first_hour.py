@@ -203,7 +203,7 @@ def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_pat
         for command in block.replace("\\\n", " ").splitlines()
         if command.strip()
     ]
-    assert [c.split()[1] for c in commands] == ["init", "new", "verify", "doctor"]
+    assert [c.split()[1] for c in commands] == ["init", "add", "new", "verify", "doctor"]
     repo = make_git_repo(tmp_path / "repo")
     home = tmp_path / "home"
     home.mkdir()
@@ -226,9 +226,17 @@ def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_pat
             assert done.stdout.splitlines()[-1] == (
                 "verify-goal auth iteration 0: C1 unmet; status: active"
             ), done.stdout + done.stderr
-    assert codes == [0, 0, 1, 0], codes
+    assert codes == [0, 0, 0, 1, 0], codes
     assert git(repo, "log", "--format=%s", "--", "goals/auth.md").splitlines() == ["goal: auth"]
     assert (repo / ".claude" / "settings.json").is_file()
+    # an agent's worktree of the branch has the hooks and the skills, not only this checkout
+    git(repo, "worktree", "add", "-q", "--detach", str(tmp_path / "agent"), "HEAD")
+    for path in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
+        assert "goalfile hook stop" in (tmp_path / "agent" / path).read_text(), path
+    assert (tmp_path / "agent" / ".agents" / "skills" / "goal" / "SKILL.md").is_file()
+    assert (tmp_path / "agent" / ".pi" / "extensions" / "goalfile.ts").is_file()
+    hosts = (".agents", ".claude", ".codex", ".gemini", ".pi")
+    assert git(repo, "status", "--porcelain", "--", *hosts) == ""  # verify wrote only the goal
     assert not (repo / "goals" / "first-goal.md").exists()  # --no-goal
 
 
