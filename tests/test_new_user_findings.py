@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 
-from conftest import git, make_git_repo, outside_git, run_goalfile
-from test_first_hour import COMMAND_RE, shell
+from conftest import clean_env, git, make_git_repo, outside_git, run_goalfile
+from test_first_hour import BIN, COMMAND_RE, shell
 
 
 def stop_hook(repo: Path) -> dict[str, object] | None:
@@ -342,3 +343,25 @@ def test_status_of_a_goal_whose_criteria_changed_since_approval_names_the_reappr
     after = run_goalfile("status", "goals/loose.md", cwd=repo)
     assert "contract changed" not in after.stdout
     assert run_goalfile("verify", "goals/loose.md", cwd=repo).returncode == 0
+
+
+def test_skills_list_does_not_call_the_optional_user_skills_missing(tmp_path: Path) -> None:
+    """After `init`, `skills list` printed eight "~/.agents/skills/goal: missing" lines for the
+    user's folders, which no one installed and nothing needs. Now each such folder is one line
+    saying so, with the command that installs them there, which works as written."""
+    repo = make_git_repo(tmp_path / "repo")
+    home = tmp_path / "home"
+    home.mkdir()
+    assert run_goalfile("init", "--no-goal", cwd=repo, env={"HOME": str(home)}).returncode == 0
+    listed = run_goalfile("skills", "list", cwd=repo, env={"HOME": str(home)})
+    assert listed.returncode == 0, listed.stderr
+    assert ": missing" not in listed.stdout, listed.stdout
+    assert "~/.agents/skills: none installed (optional;" in listed.stdout
+    [install] = {c for c in COMMAND_RE.findall(listed.stdout) if "--user" in c}
+    done = subprocess.run(
+        ["sh", "-c", install], cwd=repo, capture_output=True, text=True, check=False,
+        env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(home)}),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    again = run_goalfile("skills", "list", cwd=repo, env={"HOME": str(home)})
+    assert "~/.agents/skills/goal: current" in again.stdout, again.stdout

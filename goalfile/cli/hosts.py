@@ -345,6 +345,15 @@ def _target_help() -> str:
 
 def _echo_skills(result: Any, *, installing: bool) -> None:
     for location in result.locations:
+        user = location.scope is not None and location.scope.value == "user"
+        if not installing and user and all(s.state.value == "missing" for s in location.skills):
+            # the user's folders are optional (a project install serves its repository): one
+            # line, not a "missing" per skill that reads like a fault
+            click.echo(
+                f"{location.path}: none installed (optional; `goalfile skills install --user` "
+                "installs them for every repository)"
+            )
+            continue
         for skill in location.skills:
             what = skill.action.value if installing and skill.action else skill.state.value
             if installing and skill.action and skill.action.value == "skipped":
