@@ -611,6 +611,42 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 hint="add `exit 0` (or the status a passing run has)",
             )
         yield from _backtracking_findings(goal, row, label, expectation)
+        yield from _merged_findings(goal, row, label, expectation)
+
+
+def _merged_findings(
+    goal: Goal, row: Criterion, label: str, expectation: Expectation
+) -> Iterable[Finding]:
+    """A TEXT or REGEX that holds what reads as the end of its clause and the start of another
+    (``lacks "failed\\"; stdout lacks \\"error"``): the contract reads as more clauses than
+    goalfile judges (see :mod:`goalfile.expectmerge`)."""
+    if '"' not in row.expected and "/" not in row.expected:
+        return
+    from goalfile.expectmerge import escaped_at, merged, split_reading
+
+    found = merged(expectation)
+    if not found:
+        return
+    split = split_reading(row.expected)
+    first = found[0]
+    fix = (
+        f"write the clauses apart, as they read: `{split}`"
+        if split is not None
+        else 'end each TEXT with a plain `"` and each REGEX with a plain `/`, and write every '
+        'clause apart: `stdout lacks "failed"; stdout lacks "error"`'
+    )
+    yield Finding(
+        severity=Severity.ERROR,
+        line=row.line,
+        column=_column(goal, row, escaped_at(row.expected)),
+        code="merged-clauses",
+        message=f"{label}: expected `{row.expected}` holds {len(expectation.clauses)} "
+        f"clause{'s' if len(expectation.clauses) != 1 else ''}, not the ones it reads as: "
+        f"`{first.clause}` is one clause, whose text `{first.inner}` holds `{first.boundary}` "
+        "(an escaped quote or slash, then a separator and a clause word), so what reads as "
+        "the next clause is part of its text and is never judged",
+        hint=fix,
+    )
 
 
 def _record_findings(row: Criterion, label: str) -> Iterable[Finding]:
@@ -845,12 +881,28 @@ def reading_findings(goal: Goal) -> Iterable[Finding]:
     """The errors of a contract that reads otherwise than it runs, for `audit`: lone carriage
     returns (``lone-cr``), cells GitHub shows otherwise (``rendered-differs``), raw HTML,
     invisible characters and look-alike letters in a cell or the criteria header, and HTML
-    blocks in the contract's sections (``hidden-markup``, ``unseen-text``)."""
+    blocks in the contract's sections (``hidden-markup``, ``unseen-text``), and a TEXT that
+    reads as more clauses than it is (``merged-clauses``)."""
     yield from (p for p in goal.problems if p.code == "lone-cr")
     yield from _rendering_findings(goal)
     for found in (*_unseen_findings(goal), *_contract_html_findings(goal)):
         if found.severity is Severity.ERROR:  # not a warning (a decoy column)
             yield found
+    yield from _merged_reading(goal)
+
+
+def _merged_reading(goal: Goal) -> Iterable[Finding]:
+    """The ``merged-clauses`` errors of the deterministic rows whose expected parses."""
+    from goalfile.expect import parse_expected
+
+    for row in goal.criteria:
+        if row.kind is Kind.REVIEW or ('"' not in row.expected and "/" not in row.expected):
+            continue
+        try:
+            expectation = parse_expected(row.expected)
+        except GoalfileError:
+            continue
+        yield from _merged_findings(goal, row, row.id or "row", expectation)
 
 
 def _hidden_markup(cell: str) -> list[str]:
