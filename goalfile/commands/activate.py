@@ -4,7 +4,9 @@ Every ``by activate`` entry records the contract it approved (its rows and non-g
 :func:`goalfile.contract.approval_lines`), so a later re-approval can show old and new rows.
 The first also records the budget approved with it (``budget approved: iterations 5, tokens
 unbounded``): the limits in force from then on are that line's, raised only by ``by budget``
-entries (:func:`goalfile.handedit.ledger_limits`).
+entries (:func:`goalfile.handedit.ledger_limits`); and it sets the usage counters a draft
+claims (``iterations_used``, ``tokens_used``) to 0, saying so: the approved budget starts
+unspent.
 
 ``--reapprove`` is for a goal past its draft whose contract no longer matches its pin: the
 entry lists every row added, removed and changed (old → new per field, loosened changes
@@ -53,6 +55,8 @@ class ActivateResult:
     approved: contract.Contract | None = None  # what the person approved, as pinned
     where: workdir.WorkDir | None = None  # where the checks run
     budget: Budget | None = None  # the limits a first approval approves with the contract
+    # the usage counters a draft claimed (key, value) that its first approval set to 0
+    reset: tuple[tuple[str, int], ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the goal as written, approved
 
     def to_json(self) -> dict[str, object]:
@@ -75,6 +79,7 @@ class ActivateResult:
                 "iterations": self.budget.iterations,
                 "tokens": self.budget.tokens,
             }
+            document["counters_reset"] = dict(self.reset)
         if self.reapproved:
             document["previous_contract"] = self.previous
             document["changes"] = [change.to_json() for change in self.changes]
@@ -120,6 +125,9 @@ class ActivateResult:
             lines.append(f"  {self.where.note()}")
         if self.budget is not None:  # a drafted budget is approved with the contract: shown
             lines.append(f"  {budget_approved_note(self.budget)}")
+        if self.reset:  # a draft's usage is none of the approved budget's
+            claimed = ", ".join(f"{key} {value}" for key, value in self.reset)
+            lines.append(f"  usage the draft claimed, set to 0: {claimed}")
         lines += [f"  note: {line}" for line in self.not_default()]
         return lines
 
@@ -139,6 +147,30 @@ def _require_shell(goal: Goal, path: str, ctx: Context) -> None:
             hint=f"write `shell: /bin/bash` (a shell), or delete the `shell:` line "
             f"(`{settings.DEFAULT_SHELL}`)",
         )
+
+
+def _require_unspent(goal: Goal, path: str) -> None:
+    """Refuse a draft whose ledger entries back iterations already used (the count commands go
+    by, :func:`goalfile.handedit.backed_iterations`): setting ``iterations_used`` to 0 would not
+    lower it, and the approved budget would start spent. The fix deletes the draft's entries."""
+    from goalfile.handedit import backed_iterations, delete_lines_command
+    from goalfile.parse import ledger_region, ledger_span
+
+    backed = backed_iterations(goal)
+    region, span = ledger_region(goal.text), ledger_span(goal.text)
+    if not backed or region is None or span is None:
+        return
+    oldest = list(ledger.heads(goal.text, *region))[-1]
+    first = goal.text.count("\n", 0, oldest.start) + 1
+    raise Refused(
+        f"the draft's ledger backs {counted(backed, 'iteration')} already used of the budget "
+        f"it asks to approve (its entries from line {first} on); an approved budget starts "
+        "unspent, so nothing was approved",
+        file=path,
+        line=first,
+        hint=f"delete the draft's entries ({delete_lines_command(path, first, span[1] - 1)}), "
+        f"then `goalfile activate {shell_word(path)}`",
+    )
 
 
 def _require_recordable(budget: Budget, goal: Goal, path: str) -> None:
@@ -184,8 +216,21 @@ def activate(
         approved = contract.contract_of(goal)
         pin = approved.digest()
         where = workdir.decide(goal)
+        # the approved budget starts unspent: usage a draft claims (typed by whoever drafted
+        # it) would otherwise be approved unseen and end the goal at its first stop
+        _require_unspent(goal, path)
+        reset = tuple(
+            (key, value)
+            for key, value in (
+                ("iterations_used", goal.iterations_used),
+                ("tokens_used", goal.tokens_used if goal.tokens_measured else 0),
+            )
+            if value
+        )
+        for key, _ in reset:
+            text = edit.set_value(text, key, 0)
         entry = Entry(
-            iteration=goal.iterations_used,
+            iteration=0,
             date=ctx.today,
             by=contract.ACTIVATE_BY,
             notes=(
@@ -210,6 +255,7 @@ def activate(
             approved=approved,
             where=where,
             budget=budget,
+            reset=reset,
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=_kept(change))
