@@ -13,7 +13,9 @@ how it starts a hook at all: with ``CLAUDE_CODE_SHELL_PREFIX`` set it runs every
 as ``PREFIX "COMMAND"``, so that program, not goalfile, decides whether the hook runs (an
 absolute path in the command does not help), and its Stop hook's blocks are obeyed only
 ``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` times in a row. Such variables are known by name (the
-shells' and goalfile's own, ``PYTHON*``, ``LD_*``, ``GIT_*``) and, for Claude Code's, by the
+shells' and goalfile's own, ``PYTHON*``, ``LD_*``, ``GIT_*``, a bash function's
+``BASH_FUNC_NAME%%``, which makes ``goalfile`` in ``/bin/sh -c`` that function where ``/bin/sh``
+is bash) and, for Claude Code's, by the
 words ``HOOK`` and ``SHELL`` in a ``CLAUDE*`` name, since it adds more with each release.
 
 Pure: :mod:`goalfile.commands.doctor` reads the files and resolves the program.
@@ -26,7 +28,15 @@ from dataclasses import dataclass
 from goalfile.hookentries import hook_entries
 from goalfile.hostprotocol import HostAgent
 
-__all__ = ["EnvSetting", "dotenv_risky", "is_risky", "risky_settings", "without_risky"]
+__all__ = [
+    "EnvSetting",
+    "dotenv_risky",
+    "is_risky",
+    "is_unknown",
+    "risky_settings",
+    "unknown_settings",
+    "without_risky",
+]
 
 # variables that change which program or package a hook command runs, how it is started, or
 # what it does
@@ -57,7 +67,9 @@ _NAMES = frozenset(
         "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP",
     }
 )
-_PREFIXES = ("GOALFILE_", "GIT_", "DYLD_", "LD_", "PYTHON")
+# BASH_FUNC_NAME%% is a shell function bash imports, also as /bin/sh: `goalfile` in the hook
+# command is then that function (Claude Code runs hooks with `/bin/sh -c`)
+_PREFIXES = ("GOALFILE_", "GIT_", "DYLD_", "LD_", "PYTHON", "BASH_FUNC_")
 # Claude Code's own variables about its hooks or the shell it runs commands with: it adds such
 # variables with each release, so they are known by their words, not listed one by one
 _HOST_PREFIX = "CLAUDE"
@@ -71,8 +83,48 @@ def is_risky(name: str) -> bool:
     return (
         upper in _NAMES
         or upper.startswith(_PREFIXES)
+        or "%%" in name  # an exported function, however bash spells it
         or (upper.startswith(_HOST_PREFIX) and any(word in upper for word in _HOST_WORDS))
     )
+
+
+# names a settings `env` commonly holds that say nothing to a hook's shell or to goalfile: the
+# model provider's, telemetry, proxies, the host's own time and size limits
+_HARMLESS_PREFIXES = ("ANTHROPIC_", "OTEL_", "DISABLE_", "AWS_", "VERTEX_", "CLOUD_ML_")
+_HARMLESS = frozenset(
+    {
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "NO_PROXY",
+        "MAX_THINKING_TOKENS",
+        "MAX_MCP_OUTPUT_TOKENS",
+        "MCP_TIMEOUT",
+        "MCP_TOOL_TIMEOUT",
+        "BASH_DEFAULT_TIMEOUT_MS",
+        "BASH_MAX_TIMEOUT_MS",
+        "BASH_MAX_OUTPUT_LENGTH",
+    }
+)
+
+
+def is_unknown(name: str) -> bool:
+    """Whether goalfile cannot tell what a variable named ``name`` does to a hook: neither
+    :func:`is_risky` nor one of the few names known to be harmless to it. A host's list of
+    variables grows with each release, so such a variable is named as ``unknown``."""
+    upper = name.upper()
+    harmless = upper in _HARMLESS or upper.startswith(_HARMLESS_PREFIXES)
+    return not harmless and not is_risky(name)
+
+
+def unknown_settings(document: object) -> list[EnvSetting]:
+    """Each variable of :func:`is_unknown` in the top-level ``env`` of a Claude Code settings
+    ``document``, which Claude Code gives every hook it runs."""
+    env = document.get("env") if isinstance(document, dict) else None
+    return [
+        EnvSetting(path=("env", name), name=name, value=str(value))
+        for name, value in (env.items() if isinstance(env, dict) else ())
+        if isinstance(name, str) and is_unknown(name)
+    ]
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -36,13 +36,18 @@ def line(
     used: int | None = None,
     budget: Budget | None = None,
     name: str | None = None,
+    status: str | None = None,
 ) -> str:
     """The status line of ``goal``; ``used``: the iterations the budget counts (the ledger's
     count, :func:`goalfile.handedit.iterations_in_use`), else ``iterations_used``;
     ``budget``: the limits in force (:func:`goalfile.handedit.budget_in_force`), else the
-    frontmatter's; ``name``: how the goal is named (its path), else its slug."""
+    frontmatter's; ``name``: how the goal is named (its path), else its slug; ``status``: what
+    to say instead of the frontmatter's status (one the ledger does not back)."""
     budget = goal.budget if budget is None else budget
-    status = "" if goal.status is Status.ACTIVE else f" ({goal.status.value})"
+    if status is not None:
+        status = f" ({status})"
+    else:
+        status = "" if goal.status is Status.ACTIVE else f" ({goal.status.value})"
     total = len(goal.criteria)
     if last_verify is None:
         rows = f"0/{total} met (not verified yet)"

@@ -31,7 +31,9 @@ def test_user_settings_env_is_named_with_a_fix_by_hand(tmp_path: Path) -> None:
     user.parent.mkdir(parents=True)
     user.write_text('{\n  "env": {\n    "PYTHONPATH": "/tmp/x",\n    "FOO": "1"\n  }\n}\n')
     found = _env_findings(repo, env)
-    assert len(found) == 1, found
+    assert [f["health"] for f in found] == ["problem", "unknown"], found
+    assert found[1]["detail"].startswith(f"{user}:4: env.FOO: Claude Code gives every hook")
+    assert found[1]["hint"] == f"delete env.FOO from {user} unless you set it on purpose"
     assert found[0]["health"] == "problem" and found[0]["fix"] is None
     assert found[0]["detail"].startswith(f"{user}:3: env.PYTHONPATH: Claude Code gives")
     assert found[0]["hint"] == f"delete env.PYTHONPATH from {user} by hand"
@@ -75,13 +77,17 @@ def test_gemini_env_file_is_named_as_unknown(tmp_path: Path) -> None:
 def test_claude_code_shell_and_hook_variables_are_named_others_are_not(tmp_path: Path) -> None:
     repo, env = _setup(tmp_path)
     names = ["CLAUDE_CODE_SHELL_PREFIX", "SHELL", "CLAUDE_CODE_SHELL", "HOME",
-             "CLAUDE_CODE_HOOKS_SAME_THREAD", "PYTHONWARNINGS"]  # fmt: skip
-    harmless = {"ANTHROPIC_MODEL": "x", "DISABLE_TELEMETRY": "1", "WEBHOOK_URL": "x"}
+             "CLAUDE_CODE_HOOKS_SAME_THREAD", "PYTHONWARNINGS", "BASH_FUNC_goalfile%%"]  # fmt: skip
+    harmless = {"ANTHROPIC_MODEL": "x", "DISABLE_TELEMETRY": "1", "HTTPS_PROXY": "x"}
+    unknown = {"WEBHOOK_URL": "x", "CLAUDE_CODE_MAX_OUTPUT_TOKENS": "9"}
     local = repo / ".claude" / "settings.local.json"
-    local.write_text(json.dumps({"env": {**dict.fromkeys(names, "/x"), **harmless}}) + "\n")
+    settings = {**dict.fromkeys(names, "/x"), **harmless, **unknown}
+    local.write_text(json.dumps({"env": settings}) + "\n")
     found = _env_findings(repo, env)
-    assert [f["detail"].split(": ")[1] for f in found] == [f"env.{n}" for n in names], found
-    assert {f["health"] for f in found} == {"problem"}
+    named = [(f["health"], f["detail"].split(": ")[1]) for f in found]
+    assert named == [("problem", f"env.{n}") for n in names] + [
+        ("unknown", f"env.{n}") for n in unknown
+    ], found
     fixed = run_goalfile("doctor", "--fix-hooks", cwd=repo, env=env)
     assert "Traceback" not in fixed.stderr
-    assert json.loads(local.read_text()) == {"env": harmless}
+    assert json.loads(local.read_text()) == {"env": {**harmless, **unknown}}

@@ -149,3 +149,14 @@ def test_a_focus_the_stop_hook_ignores_is_not_shown(tmp_path: Path) -> None:
     assert "is met, not active" in document["focus_ignored"]["why"]
     text = run_goalfile("status", cwd=repo).stdout
     assert f"focus: {decoy} (ignored by the Stop hook: the focused goal {decoy} is met" in text
+
+
+def test_a_met_typed_by_hand_is_said_to_be_one(repo: Path) -> None:
+    write_goal(repo / "goals", goal_text(slug="auth", rows=(row("C1", "false", "exit 0"),)))
+    assert run_goalfile("focus", "goals/demo.md", cwd=repo).returncode == 0
+    path = repo / "goals" / "demo.md"
+    path.write_text(path.read_text().replace("status: active", "status: met", 1))
+    assert run_goalfile("status", cwd=repo).returncode == 3  # status refuses it
+    shown = statusline(repo, status_json(repo))
+    assert "(met)" not in shown
+    assert shown.startswith("goal goals/demo.md (status met typed by hand, not backed by verify)")

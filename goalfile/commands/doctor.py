@@ -918,6 +918,25 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
                 found.append(
                     _Check(agent.value, "hook-env").problem(detail=detail, fix=fix, hint=hint)
                 )
+            if agent is HostAgent.CLAUDE:
+                found += _unknown_env(document, text, shown)
+    return found
+
+
+def _unknown_env(document: object, text: str | None, shown: str) -> list[Finding]:
+    """An ``unknown`` for each variable of a Claude Code settings file's ``env`` that goalfile
+    cannot judge (:func:`goalfile.hostenv.is_unknown`): Claude Code gives it to every hook."""
+    found = []
+    for setting in hostenv.unknown_settings(document):
+        line = otherhooks.key_line(text, ("env", setting.name), toml=False)
+        found.append(
+            _Check(HostAgent.CLAUDE.value, "hook-env").unknown(
+                detail=f"{_at(shown, line)}: {setting.where}: Claude Code gives every hook "
+                f"`{setting.name}={setting.value[:120]}`; goalfile cannot tell whether it "
+                "changes how the Stop hook runs",
+                hint=f"delete {setting.where} from {shown} unless you set it on purpose",
+            )
+        )
     return found
 
 

@@ -81,6 +81,11 @@ def status_text(raw: str, ctx: Context) -> str:
 
 
 def _line(goal: Goal, shown: str, *, others: int = 0) -> str:
+    """The line of ``goal``; a `met` typed by hand, which the ledger does not back (`status`
+    refuses it, the hook holds the agent on it), is said to be one."""
+    from goalfile.handedit import unbacked_met
+
+    unbacked = "status met typed by hand, not backed by verify" if unbacked_met(goal) else None
     return statusline.line(
         goal,
         last_entry(goal),
@@ -88,6 +93,7 @@ def _line(goal: Goal, shown: str, *, others: int = 0) -> str:
         used=iterations_in_use(goal),
         budget=budget_in_force(goal),
         name=shown,
+        status=unbacked,
     )
 
 

@@ -12,14 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from conftest import run_goalfile
-from fake_model import fix_after_feedback
+from fake_model import AnthropicServer, fix_after_feedback
+from host_install import install_cli
+from host_run import run_claude
 from hosts_fixtures import (
+    CLAUDE_CODE,
     FIX,
     PROMPT,
     Isolation,
     goal_repo,
     goal_state,
     run_session,
+    start_server,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
@@ -32,17 +36,39 @@ def _env_findings(repo: Path) -> list[dict[str, Any]]:
     return [f for f in json.loads(done.stdout)["findings"] if f["check"] == "hook-env"]
 
 
-def _fixed_and_held(repo: Path, isolation: Isolation, local: Path, log: Path, fix: str) -> None:
+def _reasons(repo: Path, isolation: Isolation, claude: Path | None) -> list[str]:
+    """The block reasons one session of the real Claude Code (``claude``, else the pinned one
+    as run_session starts it) sent its model, which meets the goal once told."""
+    if claude is None:
+        session = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
+        return session.server.feedbacks()
+    with start_server(AnthropicServer, fix_after_feedback(FIX), isolation) as server:
+        home, url = repo.parent / "home", server.url
+        run = run_claude(
+            claude, repo=repo, home=home, server_url=url, prompt=PROMPT, netns=isolation.netns
+        )
+    assert run.returncode == 0, run.explain()
+    return server.feedbacks()
+
+
+def _fixed_and_held(
+    repo: Path,
+    isolation: Isolation,
+    local: Path,
+    log: Path | None,
+    fix: str,
+    claude: Path | None = None,
+) -> None:
     """Runs doctor's ``fix`` as written: the setting is out of ``local`` and the next session
     is held until the goal is met, without the replaced program (which wrote ``log``)."""
     assert run_goalfile(*fix.split()[1:], cwd=repo,
                         env={"HOME": str(repo.parent / "home")}).returncode in (0, 1)  # fmt: skip
     assert json.loads(local.read_text()) == {}
     assert _env_findings(repo) == []
-    log.unlink()
-    second = run_session("claude", repo, fix_after_feedback(FIX), isolation, prompt=PROMPT)
-    assert len(second.server.feedbacks()) == 1, second.run.explain()
-    assert not log.exists()
+    if log is not None:
+        log.unlink()
+    assert len(_reasons(repo, isolation, claude)) == 1
+    assert log is None or not log.exists()
     assert goal_state(repo)["status"] == "met"
 
 
@@ -114,3 +140,33 @@ def test_settings_shell_prefix_runs_the_hook_through_a_wrapper_and_doctor_names_
 
     # the fix, run as written, takes it out; the next session is held until met
     _fixed_and_held(repo, isolation, local, log, found[0]["fix"])
+
+
+def test_settings_bash_function_shadows_goalfile_where_sh_is_bash(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """``BASH_FUNC_goalfile%%`` in a settings ``env``: Claude Code runs a hook with ``/bin/sh
+    -c``, and where ``/bin/sh`` is bash (Fedora, Arch, macOS) bash imports the function, so
+    ``goalfile`` in the hook command is that function. Run here with bash bound over this
+    machine's ``/bin/sh`` in a mount namespace of the session's own."""
+    repo = goal_repo(tmp_path)
+    claude = tmp_path / "claude-sh-is-bash"
+    claude.write_text(
+        "#!/bin/sh\nexec unshare -m --propagation private sh -c "
+        '\'mount --bind /bin/bash "$(readlink -f /bin/sh)" && exec "$0" "$@"\' '
+        f'{install_cli(CLAUDE_CODE)} "$@"\n'
+    )
+    claude.chmod(0o755)
+    local = repo / ".claude" / "settings.local.json"
+    local.write_text(json.dumps({"env": {"BASH_FUNC_goalfile%%": "() { cat >/dev/null; }"}}))
+
+    # the function answers for goalfile: the agent stops unheld, nothing verified
+    assert _reasons(repo, isolation, claude) == []
+    assert goal_state(repo)["status"] == "active" and verify_entries(repo) == []
+
+    found = _env_findings(repo)
+    assert [(f["health"], f["fix"]) for f in found] == [("problem", "goalfile doctor --fix-hooks")]
+    assert found[0]["detail"].startswith(
+        ".claude/settings.local.json:1: env.BASH_FUNC_goalfile%%: Claude Code gives"
+    )
+    _fixed_and_held(repo, isolation, local, None, found[0]["fix"], claude)
