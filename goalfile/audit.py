@@ -48,7 +48,7 @@ from goalfile.model import Entry, Goal, Kind, Severity, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.prose import inline_code
 from goalfile.review import latest_review, quote_present
-from goalfile.shellword import shell_word
+from goalfile.shellword import revision_word, shell_word
 
 WARNING_CODES = frozenset({"unpinned"})
 """Findings that are reported as warnings: they do not fail the audit."""
@@ -864,8 +864,10 @@ def ledger_growth(path: str, old: Sequence[Block], new: Sequence[Block], ref: st
     by_text = _unused_index(new, used, key=lambda b: b.text)
     by_heading = _unused_index(new, used, key=lambda b: b.text.split("\n", 1)[0])
     findings: list[AuditFinding] = []
-    restore = f"restore the entry as it was at {ref} (`git show {ref}:PATH`); entries are only "
-    restore += "ever appended"
+    restore = (
+        f"restore the entry as it was at {ref} (`git show {revision_word(ref, path)}` shows "
+        "the file there); entries are only ever appended"
+    )
     for index, block in enumerate(old):
         if index in pairs:
             continue

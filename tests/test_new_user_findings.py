@@ -365,3 +365,29 @@ def test_skills_list_does_not_call_the_optional_user_skills_missing(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     again = run_goalfile("skills", "list", cwd=repo, env={"HOME": str(home)})
     assert "~/.agents/skills/goal: current" in again.stdout, again.stdout
+
+
+def test_audit_says_one_entry_and_its_restore_fix_names_the_file(tmp_path: Path) -> None:
+    """`audit --against main` said "(1 entries added since main)", and the fix of a rewritten
+    entry was "`git show main:PATH`", a placeholder that git refuses as written. Now the count
+    is in words and the command shows the file as it was, as written."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "au", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", "--commit", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/au.md", cwd=repo).returncode == 0
+    clean = run_goalfile("audit", "--against", "HEAD", "goals/au.md", cwd=repo)
+    assert clean.stdout.rstrip().endswith("clean (1 entry added since HEAD)"), clean.stdout
+    goal = repo / "goals" / "au.md"
+    text = goal.read_text()
+    at = text.index("status: active", text.index("by activate"))
+    goal.write_text(text[:at] + "status: met" + text[at + len("status: active") :])
+    audit = run_goalfile("audit", "--against", "HEAD", "goals/au.md", cwd=repo)
+    assert audit.returncode == 1, audit.stdout
+    [show] = re.findall(r"`(git show [^`]+)`", audit.stdout)
+    assert show == "git show HEAD:./goals/au.md"
+    shown = shell(show, repo)
+    assert shown.returncode == 0, shown.stderr
+    assert "status: active" in shown.stdout[shown.stdout.index("by activate") :]

@@ -79,7 +79,8 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
             for change in item.changes:
                 click.echo(f"  {change.render()}")
         since = item.since or against
-        added = f" ({len(item.new_entries)} entries added since {since})" if against else ""
+        entries = counted(len(item.new_entries), "entry", "entries")
+        added = f" ({entries} added since {since})" if against else ""
         verdict = counted(len(item.findings), "finding") if item.findings else "clean"
         click.echo(f"{item.path}: {verdict}{added}")
     return int(result.exit_code)
