@@ -70,6 +70,15 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
     except IsADirectoryError:
         raise UsageError(f"{path}: is a folder, not a goal file") from None
     except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a link that leads back to itself, through links
+            from goalfile.shellword import shell_word
+
+            word = shell_word(str(path))
+            raise UsageError(
+                f"{path}: cannot read: {exc.strerror} (it is a symlink that leads back to "
+                "itself, or a folder on its path is)",
+                hint=f"remove the link (`rm -- {word}`), then name the goal file itself",
+            ) from None
         raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
 
 

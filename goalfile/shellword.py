@@ -14,11 +14,27 @@ def shell_word(text: str) -> str:
     path or any other value read from a file goes into a printed command so, and the command
     then works as written and runs nothing the value holds (``goals/a;id>PWNED;b.md``,
     ``$(...)``, a space, a quote). A plain path (ASCII letters, digits, ``_@%+=:,./-``) is
-    printed as it is. Written here rather than imported: a command that only may print a hint
-    does not load :mod:`shlex`."""
+    printed as it is; a name that is not UTF-8 as ``"$(printf 'goals/\\377.md')"``, which
+    gives its bytes back in any POSIX shell. Written here rather than imported: a command
+    that only may print a hint does not load :mod:`shlex`."""
     if _PLAIN.fullmatch(text):
         return text
+    if _UNDECODED.search(text):  # bytes of a name that is not UTF-8: printf writes them back
+        return f'"$(printf {_quoted(_FORMAT.sub(_printf_escape, text))})"'
     return "'" + text.replace("'", "'\"'\"'") + "'"
+
+
+_UNDECODED = re.compile("[\udc80-\udcff]")
+"""A byte of a file name that is not UTF-8, as Python reads it (a lone surrogate)."""
+_FORMAT = re.compile("[%\\\\\udc80-\udcff]")
+"""What a ``printf`` format must write otherwise: ``%``, a backslash, such a byte."""
+
+
+def _printf_escape(found: re.Match[str]) -> str:
+    char = found.group()
+    if char == "%":
+        return "%%"
+    return "\\\\" if char == "\\" else f"\\{ord(char) - 0xDC00:03o}"
 
 
 def revision_word(revision: str, path: str) -> str:

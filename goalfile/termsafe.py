@@ -5,8 +5,9 @@ their text (a non-goal in `activate`'s listing, a criterion in `status`, evidenc
 messages). A control character in it drives the person's terminal: a carriage return or a
 backspace writes over what was printed, ``ESC 7``/``ESC 8`` and ``ESC M`` move the cursor
 back up over the listing of what is being approved, ``ESC ]52`` writes the clipboard, and the
-bidirectional overrides reorder what is shown. So each of them is written as a visible escape,
-``\\u001b``, ``\\u202e`` (a JSON string reads that escape as the same character, so a JSON
+bidirectional overrides reorder what is shown. So each of them, and each byte of a file name
+that is not UTF-8 (read as a lone surrogate), is written as a visible escape, ``\\u001b``,
+``\\u202e``, ``\\udcff`` (a JSON string reads that escape as the same character, so a JSON
 document printed through here means what it meant).
 
 Every command's standard output and error are wrapped in :class:`SafeStream`
@@ -24,6 +25,8 @@ from typing import Any, TextIO
 _UNSAFE = (
     "\x00-\x08\x0b-\x1f\x7f-\x9f"  # control characters, but tab and line feed
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidirectional marks and overrides
+    "\ud800-\udfff"  # lone surrogates: the bytes of a file name that is not UTF-8, which no
+    # UTF-8 stream can write (a hook's answer would end in an encoding error)
 )
 
 

@@ -53,6 +53,12 @@ def git_dir(root: Path) -> Path | None:
     return target if target.is_dir() else None
 
 
+def _real(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a symlink loop is left as it is (where
+    ``Path.resolve`` raises RuntimeError on Python 3.11): the loader then names the loop."""
+    return Path(os.path.realpath(path))
+
+
 def focus_file(root: Path) -> Path | None:
     folder = git_dir(root)
     return folder / FOCUS_FILE if folder is not None else None
@@ -67,7 +73,7 @@ def read_focus(root: Path) -> Focus | None:
     if focus is None:
         return None
     try:
-        (root / focus.goal).resolve().relative_to(root.resolve())
+        _real(root / focus.goal).relative_to(_real(root))
     except ValueError:
         return None
     return focus
@@ -133,9 +139,9 @@ def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
     (symlinks resolved) that loads. Raises :class:`GoalfileError` otherwise. The Stop hook
     honours a recorded focus only when this accepts it, so a focus file written by hand can
     point it at nothing else."""
-    resolved = target.resolve()
+    resolved = _real(target)
     try:
-        relative = resolved.relative_to(root.resolve())
+        relative = resolved.relative_to(_real(root))
     except ValueError:
         raise UsageError(
             f"{shown} is not inside the repository at {root}",
@@ -166,8 +172,8 @@ def project_goal(*, path: str, ctx: Context) -> None:
         where = exc.location()
         found = f"{where}: {exc.message}" if where else exc.message
         raise UsageError(f"{found}; {rule}", hint=hint) from None
-    listed = {Path(found).resolve() for found in discover(root)}
-    if target.resolve() not in listed:
+    listed = {_real(Path(found)) for found in discover(root)}
+    if _real(target) not in listed:
         raise UsageError(f"{path} is not a goal file {rule}", hint=hint)
 
 
@@ -178,9 +184,9 @@ def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:
     from goalfile.run import GitUnreadable, git_blobs
 
     root = repository_top(ctx.cwd) or ctx.cwd
-    resolved = (ctx.cwd / Path(path).expanduser()).resolve()
+    resolved = _real(ctx.cwd / Path(path).expanduser())
     try:
-        relative = resolved.relative_to(root.resolve()).as_posix()
+        relative = resolved.relative_to(_real(root)).as_posix()
     except ValueError:
         return None, path
     try:
