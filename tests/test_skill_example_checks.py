@@ -1,0 +1,70 @@
+"""The goal skill's worked example is the check every agent copies: its row "no second copy of
+the version" must fail when there is a second copy, also one reached through a symbolic link
+inside `src`, and when `src` cannot be read at all (a pipe into `wc -l` hid grep's exit 2 and
+printed 0). The `goalfile new` command is taken from skills/goal/SKILL.md as written and run by
+a real shell; `verify --no-write` judges the row in each state of the repository."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, clean_env, git, run_goalfile
+
+SKILL = REPO / "skills" / "goal" / "SKILL.md"
+GOAL = "goals/version-flag.md"
+
+
+def skill_new_command() -> str:
+    """The ```sh block of the skill that begins with `goalfile new `, as written there."""
+    blocks = re.findall(r"```sh\n(.*?)```", SKILL.read_text(encoding="utf-8"), flags=re.DOTALL)
+    [new] = [block.strip() for block in blocks if block.startswith("goalfile new ")]
+    return new
+
+
+def copy_verdict(repo: Path) -> str:
+    done = run_goalfile("verify", "--no-write", "--json", GOAL, cwd=repo)
+    rows = {row["id"]: row for row in json.loads(done.stdout)["rows"]}
+    [copy] = [
+        row for row in rows.values() if "1\\.4\\.0" in row["command"] and "src" in row["command"]
+    ]
+    return str(copy["verdict"])
+
+
+@pytest.fixture
+def example(tmp_path: Path) -> Path:
+    """A repository where the skill's `goalfile new ... --activate` was run by a real shell,
+    with the version once in src/mytool/__init__.py."""
+    repo = tmp_path / "repo"
+    (repo / "src" / "mytool").mkdir(parents=True)
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "src" / "mytool" / "__init__.py").write_text("VERSION = read_pyproject()\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "goalfile").write_text(f'#!/bin/sh\nexec {sys.executable} -m goalfile "$@"\n')
+    (bin_dir / "goalfile").chmod(0o755)
+    env = clean_env({"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"})
+    done = subprocess.run(
+        ["sh", "-c", skill_new_command()], cwd=repo, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return repo
+
+
+def test_the_skills_version_copy_row_is_met_only_without_a_second_copy(example: Path) -> None:
+    assert copy_verdict(example) == "met"
+    # a second copy in a file reached through a link inside src
+    (example / "lib").mkdir()
+    (example / "lib" / "copy.py").write_text('COPY = "1.4.0"\n')
+    (example / "src" / "mytool" / "copy.py").symlink_to("../../lib/copy.py")
+    assert copy_verdict(example) == "unmet"
+    # src missing: grep cannot read it
+    shutil.rmtree(example / "src")
+    assert copy_verdict(example) == "unmet"
