@@ -188,6 +188,17 @@ def blocks(text: str) -> list[Block]:
     return result
 
 
+def _reads_as_goal(text: str) -> bool:
+    """Whether ``text`` was meant as a goal file: it opens frontmatter, or has a goal's
+    `# Goal:` heading or its criteria or ledger section."""
+    if text.lstrip("\ufeff").startswith("---"):
+        return True
+    return any(
+        line.lower().startswith(("# goal:", "## acceptance criteria", "## iterations"))
+        for line in text.splitlines()
+    )
+
+
 def audit_goal(
     goal: Goal,
     *,
@@ -210,10 +221,22 @@ def audit_goal(
             old_goal = parse_goal(old_text, path=goal.path)
         except GoalfileError as exc:
             old_goal = None
-            notes.append(
-                f"the goal at {against} cannot be read ({exc.message}); its contract "
-                "is not compared"
-            )
+            if _reads_as_goal(old_text):  # a goal the base held, that no one can compare with
+                findings.append(
+                    AuditFinding(
+                        code="base-goal-unreadable",
+                        path=goal.path,
+                        message=f"the goal at {against} cannot be read ({exc.message}), so "
+                        "this goal's contract and ledger are not compared with it",
+                        hint=f"fix the goal file on {against} (`goalfile lint` names what "
+                        "breaks it) and base the change on that",
+                    )
+                )
+            else:
+                notes.append(
+                    f"the goal at {against} cannot be read ({exc.message}); its contract "
+                    "is not compared"
+                )
         old_blocks = blocks(old_text)
         grown = ledger_growth(goal.path, old_blocks, current, against or "")
         findings += grown.findings

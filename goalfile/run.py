@@ -1019,6 +1019,14 @@ def git_show(
     return shown.stdout
 
 
+def git_is_link(*, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the git revision ``ref`` holds a symbolic link (mode 120000) at ``path``
+    (relative to ``cwd``); raises as :func:`git_show` does."""
+    git = _history_git(cwd, env)
+    listed = git("ls-tree", "-z", _commit(git, ref, cwd), "--", f"./{path}")
+    return listed.returncode == 0 and listed.stdout.startswith(b"120000 ")
+
+
 def git_tree_goal_paths(
     *, ref: str, cwd: str, folders: Sequence[str] = ("goals", ".zetetic/goals")
 ) -> list[str]:

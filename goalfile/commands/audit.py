@@ -182,8 +182,9 @@ def _exists(path: Path) -> bool:
 
 def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
     old_text: str | None = None
+    linked: AuditFinding | None = None
     if against is not None:
-        old_text = _at_revision(path, against, ctx)  # an unknown revision raises: exit 2
+        old_text, linked = _base_text(path, against, ctx)  # an unknown revision: exit 2
     if not _exists(Path(path)) and old_text is not None:
         return FileAudit(
             path=path,
@@ -231,8 +232,31 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
         )
     else:
         result = audit_goal(goal, read_artifact=read, against=against, old_text=old_text)
-    extra = [found for found in (_workdir_finding(goal, where), _converted(path, ctx)) if found]
+    extra = [
+        found for found in (linked, _workdir_finding(goal, where), _converted(path, ctx)) if found
+    ]
     return replace(result, findings=(*result.findings, *extra)) if extra else result
+
+
+def _base_text(path: str, ref: str, ctx: Context) -> tuple[str | None, AuditFinding | None]:
+    """The goal at ``ref`` (read through a symlink ``ref`` holds at its path, at ``ref``), and
+    a ``base-goal-unreadable`` finding when that link leads to no file ``ref`` holds: the goal
+    approved through it was never committed, so nothing on the base backs the file the link
+    leads to now."""
+    from goalfile.commands.baselink import read_at_base
+
+    folder, name = _in_git(path)
+    base = read_at_base(folder=folder, name=name, ref=ref, ctx=ctx)
+    if base.problem is None:
+        return base.text, None
+    return base.text, AuditFinding(
+        code="base-goal-unreadable",
+        path=path,
+        message=f"the goal path is {base.problem}: the goal approved there was never "
+        f"committed, so its contract at {ref} cannot be compared with this one",
+        hint=f"commit the goal file the link leads to on {ref} (with the link: `git commit "
+        "-- LINK TARGET`), or name the goal file itself, not a link to it",
+    )
 
 
 def _converted(path: str, ctx: Context) -> AuditFinding | None:
