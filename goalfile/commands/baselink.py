@@ -50,8 +50,7 @@ def read_at_base(*, folder: str, name: str, ref: str, ctx: Context) -> BaseRead:
         if found is None:
             return BaseRead(
                 text=raw,
-                problem=f"a symlink at {ref} ({' -> '.join(chain)}) to a file {ref} does not "
-                "hold",
+                problem=f"a symlink at {ref} ({' -> '.join(chain)}) to a file {ref} does not hold",
             )
         if not git_is_link(ref=ref, path=at, cwd=folder, env=ctx.env):
             return BaseRead(text=found.decode(ENCODING, ERRORS))
