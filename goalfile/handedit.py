@@ -98,30 +98,28 @@ def hook_status_forged(by: str, status: Status | None) -> str | None:
 
 
 def hook_status_findings(goal: Goal) -> list[Finding]:
-    """Each entry :func:`hook_status_forged` rejects, as an error at its heading line."""
-    region = ledger_region(goal.text)
-    if region is None:
+    """The entry that decides the goal's status (the newest with a status line), as an error
+    at its heading line, when :func:`hook_status_forged` rejects it. Only that entry: an older
+    one decides nothing now, and audit, which reads every entry, names it too. A goal whose
+    status the hook may write (`exhausted`), or that asks for work, is not read for it."""
+    if goal.status in (Status.ACTIVE, Status.DRAFT, Status.EXHAUSTED):
         return []
-    text = goal.text
-    found: list[Finding] = []
-    for head in ledger.heads(text, *region):
-        if head.by not in HOOK_STATUSES or text.find("status", head.start, head.end) < 0:
-            continue
-        why = hook_status_forged(head.by, ledger.read(text, head).status)
-        if why is not None:
-            found.append(
-                Finding(
-                    severity=Severity.ERROR,
-                    line=text.count("\n", 0, head.start) + 1,
-                    column=1,
-                    code="status-transition-unledgered",
-                    message=why,
-                    hint="a status changes only through the command that decides it "
-                    f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the "
-                    "hand edit (`git diff` shows it)",
-                )
-            )
-    return found
+    entry = ledger_status(goal)
+    why = hook_status_forged(entry.by, entry.status) if entry is not None else None
+    if why is None:
+        return []
+    return [
+        Finding(
+            severity=Severity.ERROR,
+            line=ledger_status_line(goal),
+            column=1,
+            code="status-transition-unledgered",
+            message=why,
+            hint="a status changes only through the command that decides it "
+            f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the hand edit "
+            "(`git diff` shows it)",
+        )
+    ]
 
 
 def reopened_from(goal: Goal) -> Status | None:
