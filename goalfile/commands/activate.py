@@ -4,9 +4,9 @@ Every ``by activate`` entry records the contract it approved (its rows and non-g
 :func:`goalfile.contract.approval_lines`), so a later re-approval can show old and new rows.
 The first also records the budget approved with it (``budget approved: iterations 5, tokens
 unbounded``): the limits in force from then on are that line's, raised only by ``by budget``
-entries (:func:`goalfile.handedit.ledger_limits`); and it sets the usage counters a draft
-claims (``iterations_used``, ``tokens_used``) to 0, saying so: the approved budget starts
-unspent.
+entries (:func:`goalfile.handedit.ledger_limits`); the usage a draft claims
+(``iterations_used``, ``tokens_used``) is listed with it, and refused where it reaches a
+limit (the goal would be exhausted at its first stop).
 
 ``--reapprove`` is for a goal past its draft whose contract no longer matches its pin: the
 entry lists every row added, removed and changed (old → new per field, loosened changes
@@ -16,7 +16,7 @@ that a ``met`` goal goes back to ``active``: it was met under the old contract.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from goalfile import contract, contractdiff, edit, ledger, settings
@@ -29,6 +29,7 @@ from goalfile.handedit import (
     BUDGET_KEYS,
     budget_approved_note,
     budget_in_force,
+    delete_lines_command,
     reopen_notes,
     set_key_command,
 )
@@ -55,8 +56,8 @@ class ActivateResult:
     approved: contract.Contract | None = None  # what the person approved, as pinned
     where: workdir.WorkDir | None = None  # where the checks run
     budget: Budget | None = None  # the limits a first approval approves with the contract
-    # the usage counters a draft claimed (key, value) that its first approval set to 0
-    reset: tuple[tuple[str, int], ...] = ()
+    # the usage a draft claims (key, value; only those not 0), shown with the budget
+    used: tuple[tuple[str, int], ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the goal as written, approved
 
     def to_json(self) -> dict[str, object]:
@@ -79,7 +80,7 @@ class ActivateResult:
                 "iterations": self.budget.iterations,
                 "tokens": self.budget.tokens,
             }
-            document["counters_reset"] = dict(self.reset)
+            document["used"] = dict(self.used)
         if self.reapproved:
             document["previous_contract"] = self.previous
             document["changes"] = [change.to_json() for change in self.changes]
@@ -125,9 +126,9 @@ class ActivateResult:
             lines.append(f"  {self.where.note()}")
         if self.budget is not None:  # a drafted budget is approved with the contract: shown
             lines.append(f"  {budget_approved_note(self.budget)}")
-        if self.reset:  # a draft's usage is none of the approved budget's
-            claimed = ", ".join(f"{key} {value}" for key, value in self.reset)
-            lines.append(f"  usage the draft claimed, set to 0: {claimed}")
+        if self.used:  # a draft's usage is spent of the approved budget: shown
+            claimed = ", ".join(f"{key} {value}" for key, value in self.used)
+            lines.append(f"  already used, as the draft says: {claimed}")
         lines += [f"  note: {line}" for line in self.not_default()]
         return lines
 
@@ -149,28 +150,58 @@ def _require_shell(goal: Goal, path: str, ctx: Context) -> None:
         )
 
 
-def _require_unspent(goal: Goal, path: str) -> None:
-    """Refuse a draft whose ledger entries back iterations already used (the count commands go
-    by, :func:`goalfile.handedit.backed_iterations`): setting ``iterations_used`` to 0 would not
-    lower it, and the approved budget would start spent. The fix deletes the draft's entries."""
-    from goalfile.handedit import backed_iterations, delete_lines_command
+def _usage(goal: Goal) -> tuple[tuple[str, int], ...]:
+    """The usage a draft claims that is not 0: the iterations the commands go by
+    (:func:`goalfile.handedit.iterations_in_use`: the ledger's count when it has entries) and
+    the tokens used."""
+    from goalfile.handedit import iterations_in_use
+
+    claimed = (
+        ("iterations_used", iterations_in_use(goal)),
+        ("tokens_used", goal.tokens_used if goal.tokens_measured else 0),
+    )
+    return tuple((key, value) for key, value in claimed if value)
+
+
+def _require_unspent(
+    goal: Goal, budget: Budget, used: Sequence[tuple[str, int]], path: str
+) -> None:
+    """Refuse a draft whose usage already reaches a limit it asks to approve: the goal would
+    be exhausted at its first stop, and the agent let go without one iteration of work."""
+    limits = {"iterations_used": budget.iterations, "tokens_used": budget.tokens}
+    for key, value in used:
+        limit = limits[key]
+        if limit is not None and value >= limit:
+            line = goal.key_line(key)
+            fix = f"{set_key_command(path, line, key, '0')}, then"
+            entries = _draft_entries(goal) if key == "iterations_used" else None
+            if entries is not None:  # the ledger's count is the one in use
+                delete = (
+                    f"delete the draft's ledger entries ({delete_lines_command(path, *entries)})"
+                )
+                fix = f"{delete} and {fix}" if goal.iterations_used else f"{delete}, then"
+                line = entries[0]
+            raise Refused(
+                f"the draft says {key} {value}, which reaches the budget it asks to approve "
+                f"({limit}): the goal would be exhausted at its first stop; nothing was approved",
+                file=path,
+                line=line,
+                hint=f"{fix} `goalfile activate {shell_word(path)}`",
+            )
+
+
+def _draft_entries(goal: Goal) -> tuple[int, int] | None:
+    """The first and last line of the entries of a draft's ledger (from the oldest entry's
+    heading to the end of the section), or None when it holds no entry."""
     from goalfile.parse import ledger_region, ledger_span
 
-    backed = backed_iterations(goal)
     region, span = ledger_region(goal.text), ledger_span(goal.text)
-    if not backed or region is None or span is None:
-        return
-    oldest = list(ledger.heads(goal.text, *region))[-1]
-    first = goal.text.count("\n", 0, oldest.start) + 1
-    raise Refused(
-        f"the draft's ledger backs {counted(backed, 'iteration')} already used of the budget "
-        f"it asks to approve (its entries from line {first} on); an approved budget starts "
-        "unspent, so nothing was approved",
-        file=path,
-        line=first,
-        hint=f"delete the draft's entries ({delete_lines_command(path, first, span[1] - 1)}), "
-        f"then `goalfile activate {shell_word(path)}`",
-    )
+    if region is None or span is None:
+        return None
+    heads = list(ledger.heads(goal.text, *region))
+    if not heads:
+        return None
+    return goal.text.count("\n", 0, heads[-1].start) + 1, span[1] - 1
 
 
 def _require_recordable(budget: Budget, goal: Goal, path: str) -> None:
@@ -216,21 +247,12 @@ def activate(
         approved = contract.contract_of(goal)
         pin = approved.digest()
         where = workdir.decide(goal)
-        # the approved budget starts unspent: usage a draft claims (typed by whoever drafted
-        # it) would otherwise be approved unseen and end the goal at its first stop
-        _require_unspent(goal, path)
-        reset = tuple(
-            (key, value)
-            for key, value in (
-                ("iterations_used", goal.iterations_used),
-                ("tokens_used", goal.tokens_used if goal.tokens_measured else 0),
-            )
-            if value
-        )
-        for key, _ in reset:
-            text = edit.set_value(text, key, 0)
+        # usage a draft claims (typed by whoever drafted it) is shown with the budget, and
+        # refused where it reaches a limit: the goal would end at its first stop
+        used = _usage(goal)
+        _require_unspent(goal, budget, used, path)
         entry = Entry(
-            iteration=0,
+            iteration=goal.iterations_used,
             date=ctx.today,
             by=contract.ACTIVATE_BY,
             notes=(
@@ -255,7 +277,7 @@ def activate(
             approved=approved,
             where=where,
             budget=budget,
-            reset=reset,
+            used=used,
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=_kept(change))
