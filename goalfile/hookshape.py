@@ -12,8 +12,8 @@ for words:
   digits, ``_ . / = : , @ % + -``, spaces and quotes): no operator, redirection, expansion,
   glob, comment or second line, so the shell runs exactly those words;
 * each option is one of the hook's own, at most once: ``--agent`` naming this host,
-  ``--goal`` naming a goal file that exists, ``--timeout`` (judged by :mod:`goalfile.hosttimeouts`),
-  ``--stall-limit`` a whole number from 1; ``--json`` (goalfile's own document, not the host's
+  ``--goal`` naming a goal file git tracks, ``--timeout`` (judged by :mod:`goalfile.hosttimeouts`),
+  ``--stall-limit`` a whole number from 2; ``--json`` (goalfile's own document, not the host's
   protocol) or anything else is refused;
 * the entry is ``"type": "command"`` and holds no key but those that only label it or time it
   (``timeout``, ``statusMessage``; Codex's ``timeoutSec``; Gemini CLI's ``name`` and
@@ -124,11 +124,15 @@ def command_fault(
         if name == "--agent" and value != agent.value:
             return f"`--agent {value}` answers in another host's protocol than {_NAME[agent]}'s"
         if name == "--goal" and not goal_exists(value):
-            return f"`--goal {value}` names no goal file, so the hook holds the agent to no goal"
-        if name == "--stall-limit" and not (value.isdigit() and int(value) >= 1):
             return (
-                f"`--stall-limit {value}` is not a whole number from 1: the hook refuses its "
-                "command line and lets every stop through"
+                f"`--goal {value}` names no goal file git tracks, so the hook holds the agent "
+                "to that one goal, which no one approved, or to none, and to no other goal"
+            )
+        if name == "--stall-limit" and not (value.isdigit() and int(value) >= 2):
+            return (
+                f"`--stall-limit {value}` is not a whole number from 2: the hook either refuses "
+                "its command line or counts any verify run as no progress, and lets every "
+                "stop after the first through"
             )
     if agent is HostAgent.CODEX and all(name != "--agent" for name, _ in options):
         return "it has no `--agent codex`, so the hook answers in Claude Code's protocol"
@@ -184,7 +188,7 @@ def _seconds(value: str) -> bool:
 def repaired_command(command: str, agent: HostAgent, *, goal_exists: Callable[[str], bool]) -> str:
     """The command to register instead of ``command``: ``goalfile hook stop --agent AGENT``,
     keeping the path to goalfile and each of its options that is sound (``--goal`` naming a
-    goal file, ``--timeout`` a number of seconds the hook takes, ``--stall-limit``)."""
+    goal file git tracks, ``--timeout`` a number of seconds the hook takes, ``--stall-limit``)."""
     from goalfile.hostjson import shell_words
 
     words = shell_words(command)
@@ -205,7 +209,7 @@ def repaired_command(command: str, agent: HostAgent, *, goal_exists: Callable[[s
                     sound = (
                         (name == "--goal" and goal_exists(value))
                         or (name == "--timeout" and _seconds(value))
-                        or (name == "--stall-limit" and value.isdigit() and int(value) >= 1)
+                        or (name == "--stall-limit" and value.isdigit() and int(value) >= 2)
                     )
                     if sound and _words(value) == [value]:
                         kept += [name, value]

@@ -97,9 +97,30 @@ def settings_path(root: Path, agent: HostAgent) -> Path:
 
 
 def goal_file_at(root: Path) -> Callable[[str], bool]:
-    """Whether a Stop hook's ``--goal`` value names a file, as the hook resolves it (against
-    the repository's top level)."""
-    return lambda value: (root / Path(value).expanduser()).is_file()
+    """Whether a Stop hook's ``--goal`` value names a goal file git tracks (its index holds
+    it), as the hook resolves it (against the repository's top level). A file git does not
+    track is no sound ``--goal``: the agent can make its own goal in a folder git ignores,
+    meet it, and name it there, and the hook would then look at that goal alone."""
+
+    def tracked(value: str) -> bool:
+        import subprocess
+
+        path = root / Path(value).expanduser()
+        if not path.is_file():
+            return False
+        try:
+            done = subprocess.run(
+                ["git", "ls-files", "--error-unmatch", "--", os.path.relpath(path, root)],
+                cwd=root,
+                capture_output=True,
+                timeout=30,
+                check=False,
+            )
+        except (OSError, ValueError, subprocess.SubprocessError):
+            return False
+        return done.returncode == 0
+
+    return tracked
 
 
 def hook_command(agent: HostAgent) -> str:

@@ -38,6 +38,7 @@ UNPROVEN = [  # these may answer, but not in a shape doctor can show does: refus
     "env GOALFILE=0 goalfile hook stop --agent claude",
     "goalfile hook stop --agent claude $(true)",
     "goalfile hook stop --agent claude --agent claude",
+    "goalfile hook stop --agent claude --stall-limit 1",  # the hook takes it as 2 now
     "goalfile hook stop --agent gemini",
 ]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import REPO, make_git_repo, run_goalfile
+from conftest import REPO, git, make_git_repo, run_goalfile
 
 from goalfile.hostjson import (
     HostAgent,
@@ -128,12 +128,33 @@ def test_an_existing_goalfile_hook_is_not_added_twice(fresh: Path) -> None:
             "timeout": 300}]}]}}  # fmt: skip
     text = json.dumps(mine)
     (fresh / CODEX).write_text(text, encoding="utf-8")
-    (fresh / "goals").mkdir(exist_ok=True)  # --goal names a goal file that is there
+    (fresh / "goals").mkdir(exist_ok=True)  # --goal names a goal file git tracks
     (fresh / "goals" / "a.md").write_text("# Goal: a\n", encoding="utf-8")
+    git(fresh, "add", "goals/a.md")
     done = run_goalfile("init", "--no-goal", "--no-skills", cwd=fresh)
     assert done.returncode == 0, done.stderr
     assert (fresh / CODEX).read_text("utf-8") == text
     assert "Stop hook already in .codex/hooks.json" in done.stdout
+
+
+def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_replaced(fresh: Path) -> None:
+    """An agent's own goal, in a folder git ignores, named by `--goal`: the hook would look
+    at that goal alone. `init` and `doctor` do not count it as goalfile's hook."""
+    (fresh / ".claude").mkdir()
+    narrowed = "goalfile hook stop --agent claude --goal goals/wip/easy.md"
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": narrowed}]}]}}
+    (fresh / ".claude" / "settings.json").write_text(json.dumps(mine), encoding="utf-8")
+    (fresh / "goals" / "wip").mkdir(parents=True)
+    (fresh / "goals" / "wip" / "easy.md").write_text("# Goal: easy\n", encoding="utf-8")
+    (fresh / ".git" / "info" / "exclude").write_text("goals/wip/\n", encoding="utf-8")
+    doctor = run_goalfile("doctor", "--json", cwd=fresh)
+    (shape,) = [f for f in json.loads(doctor.stdout)["findings"] if "--goal goals/" in f["detail"]]
+    assert (shape["health"], shape["fix"]) == ("problem", "goalfile doctor --fix-hooks")
+    assert "`--goal goals/wip/easy.md` names no goal file git tracks" in shape["detail"]
+    assert run_goalfile("init", "--no-goal", "--no-skills", cwd=fresh).returncode == 0
+    written = json.loads((fresh / ".claude" / "settings.json").read_text("utf-8"))
+    commands = [h["command"] for g in written["hooks"]["Stop"] for h in g["hooks"]]
+    assert commands == ["goalfile hook stop --agent claude"], commands
 
 
 @pytest.mark.parametrize(

@@ -63,7 +63,7 @@ class _FailOpen(click.Command):
     type=click.IntRange(min=1),
     default=3,
     show_default=True,
-    help="Let the agent stop after this many verify runs in a row without progress.",
+    help="Let the agent stop after this many verify runs in a row without progress (at least 2).",
 )
 @json_option
 def hook_stop(
@@ -139,7 +139,10 @@ def _hook_stop(
     # one that escapes the goals' own holds holds the agent once
     try:
         watch.host(host)
-        options = HookOptions(agent=host, goal=goal_path, timeout=timeout, stall_limit=stall_limit)
+        # a limit of 1 compares a verify run with itself: every run would be "no progress"
+        options = HookOptions(
+            agent=host, goal=goal_path, timeout=timeout, stall_limit=max(stall_limit, 2)
+        )
         here = Path(stop.cwd) if stop.cwd and os.path.isabs(stop.cwd) else None
         ctx = Context.from_process(notify=err, fallback=here)  # the hook's folder may be gone
         # the hook's time limit counts from when the host started it, as the watchdog's does:
