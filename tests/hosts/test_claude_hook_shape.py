@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_goalfile
+from conftest import git, run_goalfile
 from fake_model import fix_after_feedback
 from hosts_fixtures import (
     FIX,
@@ -26,6 +26,7 @@ from hosts_fixtures import (
     Isolation,
     goal_repo,
     goal_state,
+    goalfile_ok,
     host_session,
     register_hook,
     verify_entries,
@@ -108,6 +109,31 @@ def test_a_set_up_that_never_holds_is_reported_and_the_fix_holds_again(
     assert words[:2] == ["goalfile", "doctor"], problem
     fixed = run_goalfile(*words[1:], cwd=repo, env={"HOME": str(repo.parent / "home")})
     assert "fixed: .claude/" in fixed.stdout, fixed.stdout + fixed.stderr
+    assert _claude_hook(_doctor(repo), "problem") == []
+    reasons = _held(repo, isolation)
+    assert len(reasons) == 1 and "C1 unmet" in reasons[0], reasons
+    assert goal_state(repo)["status"] == "met"
+
+
+def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_reported_and_the_fix_holds(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The agent's own goal, in a folder git ignores, named by the hook's `--goal`: the hook
+    would look at that goal alone. doctor reports it; its fix registers the hook without it,
+    and the real Claude Code holds the agent to the person's goal again."""
+    repo = goal_repo(tmp_path)
+    with (repo / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("goals/wip/\n")
+    easy = ("new", "easy", "--end-state", "easy", "--criterion", "easy", "--check", "true")
+    goalfile_ok(*easy, "--expected", "exit 0", "--dir", "goals/wip", "--activate", cwd=repo)
+    git(repo, "rm", "-q", "--cached", "--ignore-unmatch", "goals/wip/easy.md")
+    narrowed = "goalfile hook stop --agent claude --goal goals/wip/easy.md"
+    register_hook(repo, "claude", timeout=600, command=narrowed)
+    [problem] = [f for f in _claude_hook(_doctor(repo), "problem") if narrowed in f["detail"]]
+    assert "`--goal goals/wip/easy.md` names no goal file git tracks" in problem["detail"]
+    fixed = run_goalfile(*shlex.split(problem["fix"])[1:], cwd=repo,
+                         env={"HOME": str(repo.parent / "home")})  # fmt: skip
+    assert "fixed: .claude/settings.json" in fixed.stdout, fixed.stdout + fixed.stderr
     assert _claude_hook(_doctor(repo), "problem") == []
     reasons = _held(repo, isolation)
     assert len(reasons) == 1 and "C1 unmet" in reasons[0], reasons
