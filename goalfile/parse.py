@@ -1173,7 +1173,7 @@ def unclosed_fence(text: str) -> int | None:
         and "~~~" not in text[:pos]
     ):
         # every fence line of the text opens a block or closes the one before it, and every
-        # block closes (ledger._UNFENCED_RE, matched when the text was read), from a frontmatter
+        # block closes (ledger.is_unfenced, asked when the text was read), from a frontmatter
         # without one: as goalfile and mdformat write a ledger, whose blocks are not matched here
         return None
     return _unclosed_after(text, pos)
