@@ -125,8 +125,9 @@ def command_fault(
             return f"`--agent {value}` answers in another host's protocol than {_NAME[agent]}'s"
         if name == "--goal" and not goal_exists(value):
             return (
-                f"`--goal {value}` names no goal file git tracks, so the hook holds the agent "
-                "to that one goal, which no one approved, or to none, and to no other goal"
+                f"`--goal {value}` names no goal file git tracks (doctor: one HEAD holds in "
+                "goals/ or .zetetic/goals/), so the hook holds the agent to that one goal, which "
+                "no one approved, or to none, and to no other goal"
             )
         if name == "--stall-limit" and not (value.isdigit() and int(value) >= 2):
             return (

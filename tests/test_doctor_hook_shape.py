@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import git, make_git_repo, run_goalfile
 from test_doctor_timeouts import doctor, environment, run_as_host, run_fix
 from test_doctor_timeouts import home as home
 
@@ -210,6 +210,8 @@ def test_a_hook_that_never_answers_in_the_local_settings_is_taken_out(
 def test_the_accepted_shapes_hold_the_agent(repo: Path, home: Path, command: str) -> None:
     command = command.format(bin=environment(home)["PATH"].split(":")[0])
     set_command(repo / CLAUDE, command, timeout=900)
+    git(repo, "add", "-A")  # a --goal counts when HEAD holds the goal file it names
+    git(repo, "commit", "-qm", "goal and hooks")
     report = doctor(repo, home)
     assert hook_problems(report) == [], report
     assert holds(command, repo, home)

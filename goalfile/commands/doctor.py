@@ -58,6 +58,7 @@ from pathlib import Path
 
 from goalfile import codexconfig, files, hookshape, hostenv, hostjson, hosttimeouts, otherhooks
 from goalfile.commands.context import Context
+from goalfile.commands.hookgoal import goal_option_at, hidden_settings
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
 from goalfile.commands.workdir import repository_top
@@ -196,7 +197,7 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
             )
         ], []
     commands = _registered(document, hostjson.EVENT[agent])
-    sound, _ = hookshape.review(document, agent, goal_exists=hostjson.goal_file_at(root))
+    sound, _ = hookshape.review(document, agent, goal_exists=goal_option_at(root))
     if agent is HostAgent.CODEX:
         return _codex_hook_findings(root, ctx, path, commands, text is None, bool(sound))
     if commands and not sound:
@@ -247,9 +248,7 @@ def _codex_hook_findings(
         mine = _registered(document, hostjson.EVENT[HostAgent.CODEX])
         if mine:
             declared[path] = mine
-        good, _ = hookshape.review(
-            document, HostAgent.CODEX, goal_exists=hostjson.goal_file_at(root)
-        )
+        good, _ = hookshape.review(document, HostAgent.CODEX, goal_exists=goal_option_at(root))
         sound = sound or bool(good)
     shown = _shown(project, ctx)
     if not declared:
@@ -549,7 +548,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
     that would not hold the agent (:mod:`goalfile.hookshape`), and for Claude Code's
     ``disableAllHooks`` in any of its settings files (it then runs no hook at all)."""
     found: list[Finding] = []
-    exists = hostjson.goal_file_at(root)
+    exists = goal_option_at(root)
     for agent in hostjson.SETTINGS:
         event = hostjson.EVENT[agent]
         hook = _Check(agent.value, "hook")
@@ -589,6 +588,29 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
 
 
 # --- other hooks, and switches that turn hooks off -------------------------------------------
+
+
+def hidden_settings_findings(root: Path, ctx: Context) -> list[Finding]:
+    """A host settings file git's index marks skip-worktree or assume-unchanged: its edits no
+    longer show in `git status` or `git diff`, so the hook it registers may not be the one
+    committed."""
+    from goalfile.shellword import shell_word
+
+    found = []
+    for host, name, marks in hidden_settings(root):
+        shown = os.path.relpath(root / name, ctx.cwd)
+        found.append(
+            _Check(host, "hook").problem(
+                detail=f"{shown} is marked {' and '.join(marks)} in git's index: `git status` "
+                "and `git diff` do not show its changes, so the hook command in it may not be "
+                "the one committed",
+                # one mark per command: git applies only the last of two such options
+                fix=" && ".join(
+                    f"git update-index --no-{mark} -- {shell_word(shown)}" for mark in marks
+                ),
+            )
+        )
+    return found
 
 
 def managed_files(agent: HostAgent, env: Mapping[str, str]) -> list[Path]:
@@ -760,7 +782,7 @@ def _toml_command(text: str, document: object, fault: hookshape.Fault, root: Pat
     import copy
 
     command = hookshape.repaired_command(
-        fault.command, HostAgent.CODEX, goal_exists=hostjson.goal_file_at(root)
+        fault.command, HostAgent.CODEX, goal_exists=goal_option_at(root)
     )
     expected = copy.deepcopy(document)
     try:
@@ -807,7 +829,7 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
     command is rewritten. What changed, one sentence each. Raises GoalfileError when a file
     cannot be written (it is left as it was)."""
     done: list[str] = []
-    exists = hostjson.goal_file_at(root)
+    exists = goal_option_at(root)
     for agent in hostjson.SETTINGS:
         # a hook is put in place of a faulty one only where the host has no sound one in any
         # of its files, and only once: a host runs every Stop hook it reads (two verifies)
@@ -1226,6 +1248,7 @@ def doctor(
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
     findings += shape_findings(root, ctx)
+    findings += hidden_settings_findings(root, ctx)
     findings += other_hook_findings(root, ctx)
     findings += hook_env_findings(root, ctx)
     findings += gemini_dotenv_findings(root, ctx)

@@ -1,0 +1,96 @@
+"""`goalfile doctor` and the Stop hook's own settings as git holds them: a `--goal` in the hook
+command counts only when it names a goal file HEAD holds in a goal folder (an excluded, met
+decoy `goals/.cache/easy.md` narrowed the hook to itself), and a host settings file marked
+skip-worktree or assume-unchanged (so `git status` hides the edit) is a problem. Real git, real
+settings files, goalfile as a real process; every `fix:` printed is run as written."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import git, make_git_repo, run_goalfile
+from test_doctor_hook_shape import CLAUDE, hook_problems, set_command
+from test_doctor_timeouts import doctor, environment, run_fix
+from test_doctor_timeouts import home as home
+
+DECOY = "goals/.cache/easy.md"
+
+
+@pytest.fixture
+def repo(tmp_path: Path, home: Path) -> Path:
+    """`goalfile init` and an active goal whose check fails, committed; then the agent's met
+    decoy in a folder `.git/info/exclude` hides."""
+    root = make_git_repo(tmp_path / "repo")
+    env = environment(home)
+    for args in (
+        ("init", "--no-goal", "--no-skills"),
+        ("new", "auth", "tests pass", "--check", "false", "--expected", "exit 0",
+         "--non-goal", "Nothing else.", "--activate"),
+    ):  # fmt: skip
+        done = run_goalfile(*args, cwd=root, env=env)
+        assert done.returncode == 0, (args, done.stderr)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "goal: auth; hooks")
+    with (root / ".git" / "info" / "exclude").open("a") as exclude:
+        exclude.write("goals/.cache/\n")
+    done = run_goalfile("new", "easy", "docs", "--dir", "goals/.cache", "--check", "true",
+                        "--expected", "exit 0", "--activate", cwd=root, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert git(root, "ls-files", "--", DECOY) == ""  # git does not track it
+    assert run_goalfile("verify", DECOY, cwd=root, env=env).returncode == 0
+    return root
+
+
+def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
+    repo: Path, home: Path
+) -> None:
+    set_command(repo / CLAUDE, f"goalfile hook stop --agent claude --goal {DECOY}")
+    report = doctor(repo, home)
+    assert report["exit_code"] == 1, report
+    details = [f["detail"] for f in hook_problems(report)]
+    assert any(
+        f"`--goal {DECOY}` names no goal file git tracks (doctor: one HEAD holds" in d for d in details
+    ), details
+    assert not any(f["health"] == "ok" and f["detail"].startswith("Stop hook in .claude")
+                   for f in report["findings"]), report  # fmt: skip
+    run_fix("goalfile doctor --fix-hooks", repo, home)
+    document = json.loads((repo / CLAUDE).read_text(encoding="utf-8"))
+    assert document["hooks"]["Stop"][0]["hooks"][0]["command"] == (
+        "goalfile hook stop --agent claude"
+    )
+    assert hook_problems(doctor(repo, home)) == []
+
+
+def test_a_goal_option_outside_the_goal_folders_is_a_problem(repo: Path, home: Path) -> None:
+    (repo / "notes").mkdir()
+    (repo / "notes" / "easy.md").write_bytes((repo / DECOY).read_bytes())
+    git(repo, "add", "notes/easy.md")
+    git(repo, "commit", "-qm", "notes")
+    set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal notes/easy.md")
+    details = [f["detail"] for f in hook_problems(doctor(repo, home))]
+    assert any("`--goal notes/easy.md` names no goal file git tracks" in d for d in details)
+    # a --goal naming the committed goal is sound
+    set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal goals/auth.md")
+    git(repo, "commit", "-qam", "hook names the goal")
+    assert hook_problems(doctor(repo, home)) == []
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--skip-worktree"], ["--assume-unchanged"], ["--skip-worktree", "--assume-unchanged"]],
+)
+def test_a_settings_file_hidden_from_git_status_is_a_problem(
+    repo: Path, home: Path, flags: list[str]
+) -> None:
+    for flag in flags:
+        git(repo, "update-index", flag, str(CLAUDE))
+    report = doctor(repo, home)
+    mark = " and ".join(flag.removeprefix("--") for flag in flags)
+    [hidden] = [f for f in hook_problems(report) if "in git's index" in f["detail"]]
+    assert hidden["detail"].startswith(f"{CLAUDE} is marked {mark} in git's index"), hidden
+    subprocess.run(["sh", "-c", hidden["fix"]], cwd=repo, check=True)  # the fix, as written
+    assert [f for f in hook_problems(doctor(repo, home)) if "in git's index" in f["detail"]] == []
+    assert git(repo, "ls-files", "-v", str(CLAUDE)).startswith("H ")
