@@ -612,6 +612,31 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             )
         yield from _backtracking_findings(goal, row, label, expectation)
         yield from _merged_findings(goal, row, label, expectation)
+        yield from _counted_findings(row, label, expectation)
+
+
+_COUNTED = re.compile(r"\|\s*wc\s+-l\s*$")
+
+
+def _counted_findings(row: Criterion, label: str, expectation: Expectation) -> Iterable[Finding]:
+    """A check that pipes into `wc -l` judged by `prints 0`: the status is `wc`'s, so the
+    measuring command failing (grep's exit 2 on a missing folder) also prints 0."""
+    if "wc" not in row.check or not _COUNTED.search(row.check):
+        return
+    from goalfile.expecttext import PrintsClause
+
+    if not any(isinstance(c, PrintsClause) and c.text == "0" for c in expectation.clauses):
+        return
+    yield Finding(
+        severity=Severity.WARNING,
+        line=row.line,
+        code="pipeline-status",
+        message=f"{label}: the check ends in `| wc -l` and expects `prints 0`: a pipeline's exit "
+        "status is its last command's, so when the command before `wc` fails (grep on a "
+        "missing folder exits 2) it still prints 0 and the row is met",
+        hint='judge the command that measures: `grep -rRn "PATTERN" src` with '
+        "`exit 1; output empty` (grep exits 1 for no match, 2 for an error; -R follows links)",
+    )
 
 
 def _merged_findings(

@@ -68,3 +68,21 @@ def test_the_skills_version_copy_row_is_met_only_without_a_second_copy(example: 
     # src missing: grep cannot read it
     shutil.rmtree(example / "src")
     assert copy_verdict(example) == "unmet"
+
+
+def test_a_count_piped_into_wc_judged_by_prints_0_is_a_lint_warning(example: Path) -> None:
+    clean = run_goalfile("lint", "--json", GOAL, cwd=example)
+    codes = {f["code"] for f in json.loads(clean.stdout)["files"][0]["findings"]}
+    assert "pipeline-status" not in codes, clean.stdout  # the skill's example as it is now
+    done = run_goalfile(
+        "new", "count", "one version", "--check", 'grep -rn "1\\.4\\.0" src | wc -l',
+        "--expected", "exit 0; prints 0", "--non-goal", "n", cwd=example,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    linted = run_goalfile("lint", "goals/count.md", cwd=example)
+    assert linted.returncode == 0, linted.stderr  # a warning: the row still runs
+    said = linted.stdout + linted.stderr
+    assert (
+        "goals/count.md:" in said and "the check ends in `| wc -l` and expects `prints 0`" in said
+    )
+    assert 'fix: judge the command that measures: `grep -rRn "PATTERN" src`' in said, said

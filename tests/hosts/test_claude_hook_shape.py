@@ -24,6 +24,7 @@ from hosts_fixtures import (
     GOAL,
     PROMPT,
     Isolation,
+    approve_by_commit,
     goal_repo,
     goal_state,
     goalfile_ok,
@@ -71,6 +72,7 @@ def test_a_hook_doctor_calls_ok_holds_the_agent(
 ) -> None:
     repo = goal_repo(tmp_path)
     register_hook(repo, "claude", timeout=600, command=command.format(bin=BIN, goal=GOAL))
+    approve_by_commit(repo)  # doctor counts a --goal only when HEAD holds the goal file
     report = _doctor(repo)
     assert _claude_hook(report, "problem") == [], report
     assert _claude_hook(report, "ok"), report
