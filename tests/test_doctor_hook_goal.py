@@ -11,8 +11,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile
+from conftest import git, run_goalfile
 from test_doctor_hook_shape import CLAUDE, hook_problems, set_command
+from test_doctor_hook_shape import repo as repo
 from test_doctor_timeouts import doctor, environment, run_fix
 from test_doctor_timeouts import home as home
 
@@ -20,33 +21,26 @@ DECOY = "goals/.cache/easy.md"
 
 
 @pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    """`goalfile init` and an active goal whose check fails, committed; then the agent's met
-    decoy in a folder `.git/info/exclude` hides."""
-    root = make_git_repo(tmp_path / "repo")
+def decoy(repo: Path, home: Path) -> Path:
+    """The hook shape tests' repository (`goalfile init`, an active goal whose check fails),
+    committed; then the agent's met decoy in a folder `.git/info/exclude` hides."""
     env = environment(home)
-    for args in (
-        ("init", "--no-goal", "--no-skills"),
-        ("new", "auth", "tests pass", "--check", "false", "--expected", "exit 0",
-         "--non-goal", "Nothing else.", "--activate"),
-    ):  # fmt: skip
-        done = run_goalfile(*args, cwd=root, env=env)
-        assert done.returncode == 0, (args, done.stderr)
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "goal: auth; hooks")
-    with (root / ".git" / "info" / "exclude").open("a") as exclude:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal: t; hooks")
+    with (repo / ".git" / "info" / "exclude").open("a") as exclude:
         exclude.write("goals/.cache/\n")
     done = run_goalfile("new", "easy", "docs", "--dir", "goals/.cache", "--check", "true",
-                        "--expected", "exit 0", "--activate", cwd=root, env=env)  # fmt: skip
+                        "--expected", "exit 0", "--activate", cwd=repo, env=env)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert git(root, "ls-files", "--", DECOY) == ""  # git does not track it
-    assert run_goalfile("verify", DECOY, cwd=root, env=env).returncode == 0
-    return root
+    assert git(repo, "ls-files", "--", DECOY) == ""  # git does not track it
+    assert run_goalfile("verify", DECOY, cwd=repo, env=env).returncode == 0
+    return repo
 
 
 def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
-    repo: Path, home: Path
+    decoy: Path, home: Path
 ) -> None:
+    repo = decoy
     set_command(repo / CLAUDE, f"goalfile hook stop --agent claude --goal {DECOY}")
     report = doctor(repo, home)
     assert report["exit_code"] == 1, report
@@ -64,7 +58,8 @@ def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
     assert hook_problems(doctor(repo, home)) == []
 
 
-def test_a_goal_option_outside_the_goal_folders_is_a_problem(repo: Path, home: Path) -> None:
+def test_a_goal_option_outside_the_goal_folders_is_a_problem(decoy: Path, home: Path) -> None:
+    repo = decoy
     (repo / "notes").mkdir()
     (repo / "notes" / "easy.md").write_bytes((repo / DECOY).read_bytes())
     git(repo, "add", "notes/easy.md")
@@ -73,7 +68,7 @@ def test_a_goal_option_outside_the_goal_folders_is_a_problem(repo: Path, home: P
     details = [f["detail"] for f in hook_problems(doctor(repo, home))]
     assert any("`--goal notes/easy.md` names no goal file git tracks" in d for d in details)
     # a --goal naming the committed goal is sound
-    set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal goals/auth.md")
+    set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal goals/t.md")
     git(repo, "commit", "-qam", "hook names the goal")
     assert hook_problems(doctor(repo, home)) == []
 
@@ -83,8 +78,9 @@ def test_a_goal_option_outside_the_goal_folders_is_a_problem(repo: Path, home: P
     [["--skip-worktree"], ["--assume-unchanged"], ["--skip-worktree", "--assume-unchanged"]],
 )
 def test_a_settings_file_hidden_from_git_status_is_a_problem(
-    repo: Path, home: Path, flags: list[str]
+    decoy: Path, home: Path, flags: list[str]
 ) -> None:
+    repo = decoy
     for flag in flags:
         git(repo, "update-index", flag, str(CLAUDE))
     report = doctor(repo, home)
