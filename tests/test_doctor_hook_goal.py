@@ -46,7 +46,8 @@ def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
     assert report["exit_code"] == 1, report
     details = [f["detail"] for f in hook_problems(report)]
     assert any(
-        f"`--goal {DECOY}` names no goal file git tracks (doctor: one HEAD holds" in d for d in details
+        f"`--goal {DECOY}` names no goal file git tracks (doctor: one HEAD holds" in d
+        for d in details
     ), details
     assert not any(f["health"] == "ok" and f["detail"].startswith("Stop hook in .claude")
                    for f in report["findings"]), report  # fmt: skip
