@@ -293,35 +293,36 @@ def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
     )
 
 
-# An entry's `status:` line with its `contract:` line joined to it: what a formatter that
-# rewraps paragraphs (prettier with `proseWrap: always` or `never`) makes of the two lines.
-_REWRAPPED_RE = re.compile(
-    r"(?m)^ {0,3}status:[ \t]*[a-z]+\b[^\n]*?[ \t]contract:(?:[ \t]+[0-9a-f]{12})?[ \t]*\r*$"
-)
-
-
-# A `contract:` after a blank: every line _REWRAPPED_RE matches holds one. The literal comes
-# first, so the search jumps from one `contract:` to the next at C speed; _REWRAPPED_RE itself
-# starts at `^` and is tried at every character (16 ms for a 4 MB ledger).
-_REWRAPPED_SCAN = re.compile(r"contract:(?<=[ \t]contract:)")
+@functools.cache
+def _rewrapped_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """An entry's `status:` line with its `contract:` line joined to it: what a formatter that
+    rewraps paragraphs (prettier with `proseWrap: always` or `never`) makes of the two lines;
+    and a `contract:` after a blank, which every such line holds. The literal comes first in
+    the second, so its search jumps from one `contract:` to the next at C speed; the first
+    starts at `^` and is tried at every character (16 ms for a 4 MB ledger). Compiled on
+    first use: a ledger goalfile wrote holds no such line (0.1 ms of every lint)."""
+    return re.compile(
+        r"(?m)^ {0,3}status:[ \t]*[a-z]+\b[^\n]*?[ \t]contract:(?:[ \t]+[0-9a-f]{12})?[ \t]*\r*$"
+    ), re.compile(r"contract:(?<=[ \t]contract:)")
 
 
 def rewrapped_lines(text: str, start: int, end: int) -> list[re.Match[str]]:
-    """The matches of ``_REWRAPPED_RE.finditer(text, start, end)``, in order: the pattern is
-    matched only at the start of each line that holds a `contract:` after a blank. A span
-    without one, as a ledger goalfile wrote is, is found to hold none by the interpreter's own
-    searches for the two texts, backwards (1.0 ms for a 4 MB ledger, where the search below
-    takes 1.9 and searches forward take 1.8 each)."""
+    """The matches of ``_rewrapped_patterns()[0].finditer(text, start, end)``, in order: the
+    pattern is matched only at the start of each line that holds a `contract:` after a blank.
+    A span without one, as a ledger goalfile wrote is, is found to hold none by the
+    interpreter's own searches for the two texts, backwards (1.0 ms for a 4 MB ledger, where
+    the search below takes 1.9 and searches forward take 1.8 each)."""
     low = max(start - 1, 0)  # the blank before a `contract:` at ``start``
     if text.rfind(" contract:", low, end) < 0 and text.rfind("\tcontract:", low, end) < 0:
         return []
     found = []
     after = start  # the lines before it are read
-    for hit in _REWRAPPED_SCAN.finditer(text, start, end):
+    rewrapped, scan = _rewrapped_patterns()
+    for hit in scan.finditer(text, start, end):
         if hit.start() < after:
             continue
         line = text.rfind("\n", 0, hit.start()) + 1
-        match = _REWRAPPED_RE.match(text, line, end) if line >= start else None
+        match = rewrapped.match(text, line, end) if line >= start else None
         if match is not None:
             found.append(match)
         newline = text.find("\n", hit.end(), end)

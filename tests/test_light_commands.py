@@ -156,7 +156,7 @@ LAZY_PATTERN_FUNCTIONS = {
     ),
     "goalfile.parse": ("fence_re",),
     "goalfile.hidden": ("_row_patterns",),
-    "goalfile.lint": ("_lookalike_scan",),
+    "goalfile.lint": ("_lookalike_scan", "_rewrapped_patterns"),
     "goalfile.termsafe": ("_patterns",),  # nothing printed holds a control character
 }
 LAZY_PATTERN_TEXTS = {

@@ -46,4 +46,4 @@ def test_the_search_finds_the_lines_the_pattern_finds(
     start = min(start, len(text))
     end = min(start + length, len(text))
     found = [m.span() for m in lint.rewrapped_lines(text, start, end)]
-    assert found == [m.span() for m in lint._REWRAPPED_RE.finditer(text, start, end)]
+    assert found == [m.span() for m in lint._rewrapped_patterns()[0].finditer(text, start, end)]
