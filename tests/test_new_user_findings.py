@@ -334,6 +334,10 @@ def test_status_of_a_goal_whose_criteria_changed_since_approval_names_the_reappr
     text = goal.read_text()
     goal.write_text(text.replace('| exit 0; stdout contains "passed" |', "| exit 0 |", 1))
     assert run_goalfile("verify", "goals/loose.md", cwd=repo).returncode == 3
+    lint = run_goalfile("lint", "--json", "goals/loose.md", cwd=repo)  # it said "ok", no more
+    [found] = json.loads(lint.stdout)["files"][0]["findings"]
+    assert (found["severity"], found["code"]) == ("warning", "contract-changed"), found
+    assert "loosened" in found["message"] and "--reapprove" in found["hint"]
     status = run_goalfile("status", "goals/loose.md", cwd=repo)
     [step] = [line for line in status.stdout.splitlines() if line.startswith("  next: ")]
     assert "the contract changed since it was approved" in step, step
@@ -342,6 +346,7 @@ def test_status_of_a_goal_whose_criteria_changed_since_approval_names_the_reappr
     assert shell(reapprove, repo).returncode == 0
     after = run_goalfile("status", "goals/loose.md", cwd=repo)
     assert "contract changed" not in after.stdout
+    assert run_goalfile("lint", "goals/loose.md", cwd=repo).stderr == ""
     assert run_goalfile("verify", "goals/loose.md", cwd=repo).returncode == 0
 
 

@@ -10,7 +10,7 @@ from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.lint import diagnose
-from goalfile.model import Finding, Severity
+from goalfile.model import Finding, Goal, Severity
 
 if TYPE_CHECKING:  # goalfile.fix loads only for `lint --fix`
     from goalfile.fix import Change
@@ -98,7 +98,6 @@ def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, FixOutcome]:
     is left to the lint report that follows."""
     from goalfile.commands.mutate import update_goal
     from goalfile.fix import check_fixed, fix_goal
-    from goalfile.model import Goal
 
     def change(text: str, goal: Goal) -> tuple[str, tuple[Change, ...]]:
         fixed = fix_goal(goal)
@@ -129,7 +128,11 @@ def lint_paths(paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = No
         except GoalfileError as exc:
             reports.append(FileReport(path=path, findings=(), fatal=exc, fix=fix))
             continue
-        findings = (*diagnose(goal, draft_placeholders=True), *_record_findings(goal.text, path))
+        findings = (
+            *diagnose(goal, draft_placeholders=True),
+            *_record_findings(goal.text, path),
+            *_contract_findings(goal),
+        )
         reports.append(FileReport(path=path, findings=findings, fix=fix))
     return LintResult(reports=tuple(reports), fixing=fixes is not None)
 
@@ -152,3 +155,28 @@ def _record_findings(text: str, path: str) -> tuple[Finding, ...]:
             ),
         )
     return ()
+
+
+def _contract_findings(goal: Goal) -> tuple[Finding, ...]:
+    """A goal past its draft whose criteria, non-goals or settings no longer match what was
+    approved: verify refuses it until the rows are restored or a person re-approves them, and
+    lint says so too, as a warning (an edit on its way to `activate --reapprove`)."""
+    from goalfile.contract import RecordInvalid, require_pin
+
+    try:
+        require_pin(goal)
+    except RecordInvalid:
+        return ()  # :func:`_record_findings` reports it
+    except GoalfileError as exc:
+        said, _, changes = exc.message.partition("; nothing was run")
+        return (
+            Finding(
+                severity=Severity.WARNING,
+                message=f"{said}; verify refuses it as it is{changes}",
+                line=exc.line,
+                hint=exc.hint,
+                code="contract-changed",
+            ),
+        )
+    return ()
+
