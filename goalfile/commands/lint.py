@@ -179,4 +179,3 @@ def _contract_findings(goal: Goal) -> tuple[Finding, ...]:
             ),
         )
     return ()
-
