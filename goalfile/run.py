@@ -1455,6 +1455,18 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
 GIT_IGNORED = "a .gitignore file ignores it"  # what git_stage says of an ignored file
 
 
+def git_ignored(folder: str, relative: str) -> bool:
+    """Whether git ignores the file at ``relative`` (from the top of the repository at
+    ``folder``, taken literally): `git add` refuses it without ``-f``. False when git cannot
+    say."""
+    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "check-ignore", "-q", "--"]
+    try:
+        done = _git_read(folder, [*args, relative], _git_clean())  # a pathname, not a pattern
+    except GitUnreadable:
+        return False
+    return done.returncode == 0
+
+
 def git_stage(folder: str, relative: str) -> str | None:
     """``git add`` of the one file at ``relative`` (from the top of the repository at
     ``folder``, taken literally): None when git staged it, else what git said (an ignored file

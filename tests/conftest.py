@@ -296,10 +296,16 @@ def hand_written_goal(
 NUL_CWD = hand_written_goal("aaa", extra=('cwd: "a\\0b"',))
 
 
-def write_goal(folder: Path, text: str, name: str = "demo.md") -> Path:
+def write_goal(folder: Path, text: str, name: str = "demo.md", *, stage: bool = True) -> Path:
+    """Write a goal file; in a git work tree, ``stage`` it as the person who approves it does
+    (the Stop hook runs only checks whose approval git's index or HEAD holds)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
     path.write_text(text, encoding="utf-8", newline="")
+    if stage:
+        subprocess.run(
+            ["git", "add", "--", name], cwd=folder, capture_output=True, env=clean_env()
+        )  # outside a work tree, or in an ignored folder: git refuses, and nothing is staged
     return path
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import goal_text, last_line, recent_days, row, run_goalfile, write_goal
+from conftest import git, goal_text, last_line, recent_days, row, run_goalfile, write_goal
 
 from goalfile import __version__, ledger
 from goalfile.model import Status
@@ -274,7 +274,42 @@ def test_activate_refuses_a_goal_with_lint_errors(repo: Path) -> None:
     assert path.read_bytes() == before
 
 
-@pytest.mark.parametrize("status", ["active", "paused", "met", "blocked", "exhausted"])
+def test_activate_approves_an_active_goal_whose_ledger_records_no_approval(repo: Path) -> None:
+    """A goal a person wrote by hand with `status: active` and forgot to activate: activate
+    approves it as it approves a draft (the fix the Stop hook prints for it), and stages it;
+    a second activate finds it approved and points at --reapprove."""
+    path = write_goal(repo / "goals", goal_text(status="active"), stage=False)
+    done = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "staged goals/demo.md (git add)" in done.stderr, done.stderr
+    text = path.read_text(encoding="utf-8")
+    assert "status: active\n" in text and "\ncontract: sha256:" in text, text
+    region = ledger_region(text)
+    assert region is not None
+    (entry,) = ledger.entries(text, *region)
+    assert (entry.by, entry.status) == ("activate", Status.ACTIVE)
+    assert git(repo, "diff", "--cached", "--name-only").split() == ["goals/demo.md"]
+    assert "\niterations_used: 1\n" in text, text  # the usage it had is kept, not reset
+    again = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert again.returncode == 3 and "--reapprove" in again.stderr, again.stderr
+
+
+def test_activate_keeps_the_ledger_of_an_active_goal_in_use(repo: Path) -> None:
+    """An active goal with no approval entry whose verify entries back the iterations used (as
+    the skill family runs one): activate approves it without a word about a draft's entries,
+    and the iterations its ledger backs stay used."""
+    path = write_goal(repo / "goals", goal_text(status="active", iterations_used=2))
+    for _ in range(2):
+        assert run_goalfile("verify", "goals/demo.md", cwd=repo).returncode == 0
+        text = path.read_text(encoding="utf-8").replace("status: met", "status: active", 1)
+        path.write_text(text, encoding="utf-8")  # (a person reopening it, as the skills do)
+    done = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    status = json.loads(run_goalfile("status", "--json", "goals/demo.md", cwd=repo).stdout)
+    assert status["goals"][0]["iterations"]["used"] == 2, status
+
+
+@pytest.mark.parametrize("status", ["paused", "met", "blocked", "exhausted"])
 def test_activate_refuses_a_goal_that_is_not_a_draft(repo: Path, status: str) -> None:
     path = write_goal(repo / "goals", goal_text(status=status))
     before = path.read_bytes()
@@ -448,8 +483,9 @@ def test_new_with_several_checks_and_activate_gives_an_active_pinned_goal(repo: 
     )
     assert "fill in" not in done.stderr
     assert done.stderr.splitlines() == [
-        "staged goals/greet.md (git add): the Stop hook now holds an agent that moves or "
-        "deletes it; commit it before the agent starts, so that its history is kept too",
+        "staged goals/greet.md (git add): the Stop hook runs the checks of a goal whose "
+        "approval git's index or HEAD holds, and holds an agent that moves or deletes it; "
+        "commit it before the agent starts, so that its history is kept too",
         "next: work toward the end state; `goalfile verify goals/greet.md` decides",
     ]
     text = (repo / "goals" / "greet.md").read_text()

@@ -233,10 +233,8 @@ def test_a_next_iteration_the_file_cannot_take_leaves_the_verify_entry_alone(
 def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_stop_allowed(
     hook_repo: Path, agent: str
 ) -> None:
-    path = write_goal(hook_repo / "goals", goal_text(iterations="2", iterations_used=1))
-    path.write_text(
-        path.read_text(encoding="utf-8").replace("`true`", "`test -f done.txt`"), encoding="utf-8"
-    )
+    rows = (row("C1", "test -f done.txt", "exit 0"),)
+    path = write_goal(hook_repo / "goals", goal_text(rows=rows, iterations="2", iterations_used=1))
     first = output(stop(agent, hook_repo))
     assert first is not None and first["decision"] == "block"
     assert str(first["reason"]).startswith("verify-goal demo iteration 1: C1 unmet")
@@ -396,6 +394,9 @@ def backed_goal(repo: Path, status: str) -> Path:
             goal_text(rows=(row("C1", "false", "exit 0"),), iterations="1", iterations_used=1),
         )
         stop("claude", repo)
+        # staged as the person keeps it: an exhaustion entry git does not hold yet is told at
+        # every allowed stop (test_hook_release_told.py)
+        git(repo, "add", "--", "goals/demo.md")
         return path
     path = demo_goal(repo, rows=(row("C1", "true" if status == "met" else "false", "exit 0"),))
     commands = {
@@ -586,11 +587,9 @@ def test_goal_flag_picks_one_goal(hook_repo: Path) -> None:
 
 
 def test_a_changed_contract_asks_once_then_lets_go(hook_repo: Path) -> None:
-    path = demo_goal(hook_repo)
-    assert run_goalfile("activate", path, cwd=hook_repo).returncode == 3  # not a draft
-    text = path.read_text("utf-8").replace("status: active ", "status: draft  ")
-    path.write_text(text, encoding="utf-8")
+    path = demo_goal(hook_repo)  # active, no approval entry: activate approves it as it is
     assert run_goalfile("activate", path, cwd=hook_repo).returncode == 0, "pinned"
+    assert run_goalfile("activate", path, cwd=hook_repo).returncode == 3  # approved already
     path.write_text(path.read_text("utf-8").replace("test -f done.txt", "true", 1), "utf-8")
     answer = output(stop("claude", hook_repo))
     assert answer is not None and answer["decision"] == "block"

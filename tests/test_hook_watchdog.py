@@ -46,7 +46,7 @@ def recorded(repo: Path) -> str:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A committed goal that is not met, and the agent's own goal in an ignored folder whose
+    """A committed goal that is not met, and a goal in an ignored folder, committed too, whose
     `matches` never ends."""
     root = make_git_repo(tmp_path / "project")
     write_goal(
@@ -63,6 +63,10 @@ def project(tmp_path: Path) -> Path:
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     assert run_goalfile("lint", "goals/.cache/easy.md", cwd=root).returncode == 0
+    # committed (the hook runs only checks a person approved: a goal git holds no copy of is
+    # not run at all), so that its search is what the hook meets
+    git(root, "add", "-f", "--", "goals/.cache/easy.md")
+    git(root, "commit", "-qm", "easy")
     assert git(root, "status", "--porcelain") == ""
     return root
 

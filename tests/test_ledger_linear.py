@@ -171,7 +171,7 @@ def test_a_body_line_of_carriage_returns_is_read(project: Path) -> None:
 def test_the_stop_hook_answers_in_time_on_its_own_goal_with_such_a_line(project: Path) -> None:
     """The agent's own goal, in a folder git ignores, carries the line in its activate entry:
     the hook reads it (and the committed goal) and answers with the committed goal's block,
-    well within its 10 s."""
+    well within its 10 s; the agent's goal, which git does not hold, is named and not run."""
     (project / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
     made = timed("new", "easy", "x", "--dir", "goals/.cache", "--check", "true",
                  "--expected", "exit 0", "--non-goal", "n", "--activate", cwd=project)  # fmt: skip
@@ -186,5 +186,7 @@ def test_the_stop_hook_answers_in_time_on_its_own_goal_with_such_a_line(project:
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block", answer
-    assert str(answer["reason"]).startswith("verify-goal real iteration 1: C1 unmet"), answer
+    reason = str(answer["reason"])
+    assert "\nverify-goal real iteration 1: C1 unmet" in reason, answer
+    assert reason.startswith("goalfile did not run the checks of goals/.cache/easy.md: "), answer
     assert "did not answer within its time limit" not in answer["reason"]

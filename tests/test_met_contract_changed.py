@@ -163,9 +163,10 @@ def test_a_contract_changed_after_met_backs_no_met(tmp_path: Path, edit: str, pi
 
 
 def test_the_fix_sends_the_goal_back_to_verify_under_the_new_contract(tmp_path: Path) -> None:
-    """A clause added after `met` (a tightening, which verify takes without a re-approval):
-    the hook's fix, run as written, sets the status back, and the next stop verifies the goal
-    under the contract it holds now, where C1 is unmet."""
+    """A clause added after `met`: the hook's fix, run as written, sets the status back; the
+    next stop runs nothing of a contract no person approved (tests/test_hook_approval.py) and
+    names the re-approval, after which the stop verifies the goal under the contract it holds
+    now, where C1 is unmet."""
     root = met_goal(tmp_path, pinned=True)
     EDITS["clause added to expected"](root)
     answer = stop(root)
@@ -177,6 +178,13 @@ def test_the_fix_sends_the_goal_back_to_verify_under_the_new_contract(tmp_path: 
         fix.group(1), shell=True, cwd=root, env=clean_env(WITH_GOALFILE), capture_output=True
     )
     assert ran.returncode == 0, ran
+    answer = stop(root)
+    assert answer["decision"] == "block", answer
+    output = answer["host_output"]
+    assert isinstance(output, dict)
+    assert f"`goalfile activate --reapprove {GOAL} --reason TEXT`" in str(output["reason"])
+    approved = gf(root, "activate", "--reapprove", GOAL, "--reason", "C1 must say bye too")
+    assert approved.returncode == 0, approved.stderr
     answer = stop(root)
     assert answer["decision"] == "block", answer
     output = answer["host_output"]

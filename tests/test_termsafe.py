@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import git, make_git_repo, run_goalfile
 
 ESC, BS = "\x1b", "\x08"
 CLIMB = f"{ESC}7{BS * 12}{ESC}M  C1: `pytest -q` \u2192 exit 0{ESC}8{BS * 12}  non-goal: tests/"
@@ -88,7 +88,8 @@ def test_the_stop_hooks_notes_and_the_status_line_escape_a_goal_files_name(repo:
     # neither runs through the commands' boundary: each wraps its own streams
     new(repo, "--activate", check="false")
     odd = repo / "goals" / f"e{CLIPBOARD}.md"
-    (repo / "goals" / "g.md").rename(odd)
+    # renamed in git's index too: the Stop hook runs only a goal whose approval git holds
+    git(repo, "mv", "--", "goals/g.md", str(odd.relative_to(repo)))
     stop = {"session_id": "s", "cwd": str(repo), "hook_event_name": "Stop"}
     done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(stop))
     assert done.returncode == 0 and "iteration 1 of 5 started" in done.stderr, done.stderr

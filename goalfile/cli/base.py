@@ -371,12 +371,13 @@ def main() -> None:
     """
 
 
-def stage_active(path: str) -> None:
-    """Say on stderr how the goal at ``path``, just made active, was put in git's index (see
-    :mod:`goalfile.commands.staging`); nothing when git already tracks it."""
+def stage_active(path: str, *, approved: bool = False) -> None:
+    """Say on stderr how the goal at ``path``, just made active (or its contract ``approved``),
+    was put in git's index (see :mod:`goalfile.commands.staging`); nothing when git already
+    tracks it and nothing was approved."""
     from goalfile.commands.staging import stage_active as stage
 
-    said = stage(path, cwd=context().cwd)
+    said = stage(path, cwd=context().cwd, approved=approved)
     if said is not None:
         err(said)
 
@@ -412,7 +413,7 @@ def commit_active(path: str, *, text: str, slug: str, top: Path) -> str:
             path=str(context().cwd / path), text=text, top=top, message=f"goal: {slug}"
         )
     except UsageError:
-        stage_active(path)
+        stage_active(path, approved=True)
         raise
     err(done.said())
     return done.commit

@@ -175,7 +175,7 @@ def new(
     if result.status == "active" and top is not None:
         commit = commit_active(result.path, text=result.text, slug=slug, top=top)
     elif result.status == "active":
-        stage_active(result.path)
+        stage_active(result.path, approved=True)
     if as_json:
         emit_json({**result.to_json(), **({"commit": commit} if commit else {})})
     elif result.status == "active":
@@ -284,6 +284,9 @@ def activate(
 ) -> int:
     """Make a draft goal active, only when lint passes; ledgered with the approved rows.
 
+    An active goal whose ledger records no approval (written by hand) is approved the same
+    way. The goal file is staged (git add): the Stop hook runs only approved checks git holds.
+
     With --reapprove, approve a changed contract: a met goal goes back to active, any other
     status is kept.
     """
@@ -300,7 +303,7 @@ def activate(
     if top is not None:
         commit = commit_active(path, text=result.text, slug=result.slug, top=top)
     else:
-        stage_active(path)
+        stage_active(path, approved=True)
     if as_json:
         emit_json({**result.to_json(), **({"commit": commit} if commit else {})})
     elif result.reapproved:

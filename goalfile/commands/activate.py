@@ -1,5 +1,9 @@
 """`goalfile activate PATH`: draft → active, only when lint passes; `--reapprove` re-pins.
 
+An active goal whose ledger holds no approval entry (written by hand with `status: active`, or
+as the skill family writes one) is approved the same way, and stays active: the Stop hook runs
+only a contract whose approval git's index or HEAD holds, and activate stages what it approves.
+
 Every ``by activate`` entry records the contract it approved (its rows and non-goals, see
 :func:`goalfile.contract.approval_lines`), so a later re-approval can show old and new rows.
 The first also records the budget approved with it (``budget approved: iterations 5, tokens
@@ -24,7 +28,7 @@ from goalfile.commands import workdir
 from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.commands.mutate import update_goal
-from goalfile.errors import Refused
+from goalfile.errors import GoalfileError, Refused
 from goalfile.handedit import (
     BUDGET_KEYS,
     budget_approved_note,
@@ -232,7 +236,11 @@ def activate(
 
     def change(text: str, goal: Goal) -> tuple[str, ActivateResult]:
         require_valid(goal)
-        if goal.status is not Status.DRAFT:
+        # an active goal whose ledger records no approval (written by hand, or as the skill
+        # family writes one) is approved as a draft is: the Stop hook runs only a contract
+        # whose approval git holds, and its hold names this command (docs/trust.md)
+        unapproved = goal.status is Status.ACTIVE and _records_no_approval(goal)
+        if goal.status is not Status.DRAFT and not unapproved:
             raise Refused(
                 f"the goal is {goal.status.value}; only a draft can be activated",
                 file=path,
@@ -281,6 +289,15 @@ def activate(
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=_kept(change))
+
+
+def _records_no_approval(goal: Goal) -> bool:
+    """Whether the ledger of ``goal`` holds no approval entry (one that does not read back
+    counts as one: re-approval, which shows it, is for that)."""
+    try:
+        return contract.last_approval(goal.text, path=goal.path) is None
+    except GoalfileError:
+        return False
 
 
 def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult:

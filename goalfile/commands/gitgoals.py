@@ -95,30 +95,43 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     return parse_listing(data, root=root).get(relative)
 
 
-def references(entries: Mapping[Path, Tracked]) -> dict[Path, tuple[str, bytes]]:
-    """The copy each tracked goal file of ``entries`` that the working tree shows must
-    continue, by path, with where git holds it: HEAD's blob (one ``git cat-file --batch`` per
-    repository), else, for a file the index holds and HEAD does not, the index's blob (a
-    second one, only then). HEAD moved to a branch whose tree lacks the goal (`git
-    symbolic-ref HEAD refs/heads/main`, nothing checked out) leaves the index holding it: the
-    goal continues what git staged. A path neither holds has none. Raises
-    :class:`goalfile.run.GitUnreadable`."""
+def copies(entries: Mapping[Path, Tracked]) -> dict[Path, tuple[bytes | None, bytes | None]]:
+    """The bytes HEAD and the index hold for each tracked goal file of ``entries`` that the
+    working tree shows (a file, or a symlink), by path: one ``git cat-file --batch`` per
+    repository for both. None where one of them holds no such file (a goal added since HEAD;
+    one removed from the index). The Stop hook holds the working file to the copy it must
+    continue (:func:`reference`) and runs only a contract one of them approves
+    (:mod:`goalfile.approvalcopy`). Raises :class:`goalfile.run.GitUnreadable`."""
     from goalfile.run import git_blobs
 
     by_root: dict[Path, list[tuple[Path, Tracked]]] = {}
     for path, entry in entries.items():
         if not entry.flagged and os.path.lexists(path):
             by_root.setdefault(entry.root, []).append((path, entry))
-    found: dict[Path, tuple[str, bytes]] = {}
+    found: dict[Path, tuple[bytes | None, bytes | None]] = {}
     for root, pairs in by_root.items():
-        blobs = git_blobs(str(root), [f"HEAD:{entry.relative}" for _, entry in pairs])
-        staged = [pair for pair, blob in zip(pairs, blobs, strict=True) if not blob]
-        found.update({p: ("HEAD", b) for (p, _), b in zip(pairs, blobs, strict=True) if b})
-        staged = [(path, entry) for path, entry in staged if entry.in_index]
-        if staged:
-            more = git_blobs(str(root), [f":{entry.relative}" for _, entry in staged])
-            found.update({p: ("the index", b) for (p, _), b in zip(staged, more, strict=True) if b})
+        names = [
+            name
+            for _, entry in pairs
+            for name in (f"HEAD:{entry.relative}", f":0:{entry.relative}")
+        ]
+        blobs = git_blobs(str(root), names)
+        for at, (path, _) in enumerate(pairs):
+            found[path] = (blobs[2 * at], blobs[2 * at + 1])
     return found
+
+
+def reference(entry: Tracked, head: bytes | None, index: bytes | None) -> tuple[str, bytes] | None:
+    """The copy a tracked goal file's working copy must continue, with where git holds it:
+    HEAD's blob, else, for a file the index holds and HEAD does not, the index's. HEAD moved to
+    a branch whose tree lacks the goal (`git symbolic-ref HEAD refs/heads/main`, nothing
+    checked out) leaves the index holding it: the goal continues what git staged. None when
+    neither holds it."""
+    if head:
+        return "HEAD", head
+    if index and entry.in_index:
+        return "the index", index
+    return None
 
 
 def departure(before: str, now: str, ref: str = "HEAD") -> str | None:

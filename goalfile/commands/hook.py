@@ -436,6 +436,11 @@ class _Git:
     swapped: dict[Path, str]  # tracked goal files whose working copy does not extend HEAD's
     failed: dict[Path, Exception]  # repositories git could not list, with its error
     staged: frozenset[Path] = frozenset()  # of ``swapped``: compared with the index's copy
+    # what HEAD and the index hold of each tracked goal file the working tree shows, and the
+    # tops of the repositories asked: a goal file in one of them is run only when a copy git
+    # holds approves its contract (:func:`_unapproved`)
+    copies: dict[Path, tuple[bytes | None, bytes | None]] = field(default_factory=dict)
+    repositories: frozenset[Path] = frozenset()
 
 
 def _tracked(roots: list[Path]) -> _Git:
@@ -454,29 +459,40 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
     and the call that lists its tracked goal files by the path the hook names them with): each
     listed file is tracked, one whose working file does not continue HEAD's copy is swapped,
     and a repository whose listing or HEAD's copies git cannot read has failed."""
-    from goalfile.commands.gitgoals import references
+    from goalfile.commands.gitgoals import copies, reference
     from goalfile.run import GitUnreadable
 
     found: dict[Path, Tracked] = {}
     swapped: dict[Path, str] = {}
     failed: dict[Path, Exception] = {}
     staged: set[Path] = set()
+    held: dict[Path, tuple[bytes | None, bytes | None]] = {}
     for top, listing in listings:
         try:
             listed = listing()
             for path, entry in listed.items():
                 found.setdefault(path, entry)
-            heads = references(listed) if listed else {}
+            both = copies(listed) if listed else {}
         except GitUnreadable as exc:
             failed.setdefault(top, exc)
             continue
-        for path, (ref, blob) in heads.items():
-            why = _swapped(path, blob, ref)
+        for path, (head, index) in both.items():
+            held.setdefault(path, (head, index))
+            ref = reference(listed[path], head, index)
+            why = _swapped(path, ref[1], ref[0]) if ref is not None else None
             if why is not None and path not in swapped:
                 swapped[path] = why
-                if ref != "HEAD":
+                if ref is not None and ref[0] != "HEAD":
                     staged.add(path)
-    return _Git(tracked=found, swapped=swapped, failed=failed, staged=frozenset(staged))
+    tops = frozenset(top for top, _ in listings if os.path.lexists(top / ".git"))
+    return _Git(
+        tracked=found,
+        swapped=swapped,
+        failed=failed,
+        staged=frozenset(staged),
+        copies=held,
+        repositories=tops,
+    )
 
 
 def _merged(first: _Git, then: _Git) -> _Git:
@@ -486,6 +502,8 @@ def _merged(first: _Git, then: _Git) -> _Git:
         swapped={**then.swapped, **first.swapped},
         failed={**then.failed, **first.failed},
         staged=(then.staged - first.swapped.keys()) | first.staged,
+        copies={**then.copies, **first.copies},
+        repositories=first.repositories | then.repositories,
     )
 
 
@@ -808,6 +826,9 @@ def _look(
         bad = _bad_path(goal, shown, stop)
         if bad is not None:  # verify would refuse it; the reason says which lines to delete
             return bad
+        unapproved = _unapproved(path, shown, goal, here, stop, git=git)
+        if unapproved is not None:  # its checks are not run: no person approved them
+            return unapproved
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
     if goal.status in (Status.PAUSED, Status.EXHAUSTED) and (
         told := _ended_today(goal, shown, today, held=_entries_git_holds(path, entry))
@@ -1523,6 +1544,109 @@ def _bad_path(goal: Goal, shown: str, stop: StopInput) -> GoalOutcome | None:
 _PLAIN_SETTING = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_/.+=:,-")
 """The characters of a value YAML reads as itself (it starts with a letter, digit, `_`, `/` or
 `.`) and a sed replacement takes as it is, once `/` is escaped."""
+
+
+def _unapproved(
+    path: Path, shown: str, goal: Goal, here: Path, stop: StopInput, *, git: _Git | None
+) -> GoalOutcome | None:
+    """An active goal in a git repository whose contract no copy git holds approves
+    (:func:`goalfile.approvalcopy.unapproved`): its checks are not run, and it holds the agent
+    once, with the fix a person runs. An approval entry in the working copy alone may be the
+    agent's own typing: an agent that can only write files gets no command run that way. A
+    goal file outside every repository git was asked about has no copy to ask (the limit
+    docs/trust.md states), and is verified as before."""
+    if git is None:
+        return None
+    tops = [top for top in git.repositories if path.is_relative_to(top)]
+    tops += [top for top in git.repositories if _real(path).is_relative_to(_real(top))]
+    if not tops:
+        return None
+    from goalfile import contract
+    from goalfile.approvalcopy import unapproved
+    from goalfile.commands import workdir
+    from goalfile.commands.gitgoals import git_from
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.lint import require_valid
+    from goalfile.run import git_ignored
+
+    head, index = git.copies.get(path, (None, None))
+    real = _real(path)
+    if real != path:  # reached through a symlink: the copies of the file it names, as
+        # :func:`_through_link` asks git of it (a link git tracks holds only its target's name)
+        found = [
+            both
+            for key, both in git.copies.items()
+            if key != path and _real(key) == real and not os.path.islink(key)
+        ]
+        if not found and real.is_file():
+            found = list(_tracked_goal(str(real), []).copies.values())
+        head, index = found[0] if found else (None, None)
+    held = [
+        (where, blob.decode(ENCODING, ERRORS))
+        for where, blob in (("git's index", index), ("HEAD", head))
+        if blob is not None
+    ]
+    why = unapproved(goal, held)
+    if why is None:
+        return None
+    try:  # a goal verify refuses before it runs any check is left to verify, whose refusal
+        require_valid(goal)  # names the line and its fix: a lint error, a contract changed
+        contract.require_pin(goal)  # in a way it does not accept, an approval entry that
+        workdir.decide(goal)  # does not read back, a link into another repository (the
+    except GoalfileError:  # approval is asked once that is put right)
+        return None
+    if any(top in git.failed for top in tops):  # git could not list it: that holds the agent
+        return GoalOutcome(path=shown, status="unapproved", block=False)  # and nothing runs
+    entry = git.tracked.get(path)
+    top = entry.root if entry is not None else max(tops, key=lambda top: len(top.parts))
+    relative = real.relative_to(_real(top)).as_posix() if real.is_relative_to(_real(top)) else None
+    # a goal file in a folder git ignores (`goals/.cache/`) is staged only with -f
+    force = " -f" if relative is not None and git_ignored(str(top), relative) else ""
+    stage = (
+        f"{git_from(top, here)} add{force} -- {shell_word(relative)}"
+        if relative is not None
+        else f"git add -- {shell_word(shown)}"
+    )
+    fix = _approve_fix(goal, shown, stage, force=bool(force))
+    return _once(
+        shown,
+        "unapproved",
+        f"goalfile did not run the checks of {shown}: the Stop hook runs the checks only of a "
+        "goal whose approval a person made, which git's index or HEAD holds, and "
+        f"{why}\n  fix: {fix}",
+        "Do not write or edit approval entries or criteria to get checks run; ask the person "
+        "to approve the goal as the fix says, and go on with the work of the approved goals.",
+        stop,
+    )
+
+
+def _approve_fix(goal: Goal, shown: str, stage: str, *, force: bool) -> str:
+    """The fix of a hold on an unapproved goal, for the person, as it runs from the session's
+    folder: `goalfile activate PATH` for a goal whose ledger records no approval (a goal a
+    person wrote by hand and forgot to activate); ``stage`` (the `git add` of it) when its own
+    newest approval entry approves its contract (only git does not hold that approval); else
+    `goalfile activate --reapprove`, which ledgers the changed rows. Each activate stages the
+    goal file, except in a folder git ignores (``force``): then ``stage`` follows it."""
+    from goalfile import contract
+    from goalfile.approvalcopy import unapproved
+
+    try:
+        recorded = contract.last_approval(goal.text, path=goal.path) is not None
+    except GoalfileError:
+        recorded = True
+    then = f" && {stage}" if force else ""
+    staged = "" if force else ", which stages the goal file"
+    if not recorded:
+        return (
+            "a person who has read its checks approves them with "
+            f"`goalfile activate {shell_word(shown)}{then}`{staged}"
+        )
+    if unapproved(goal, [("its own", goal.text)]) is None:  # its own ledger approves it
+        return f"a person who has read its checks (and its ledger) stages it: `{stage}`"
+    return (
+        "a person who has read its checks approves them with `goalfile activate "
+        f"--reapprove {shell_word(shown)} --reason TEXT{then}`{staged}"
+    )
 
 
 def _approved_setting(goal: Goal, key: str) -> str | None:

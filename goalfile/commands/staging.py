@@ -10,10 +10,13 @@ from goalfile.commands.gittop import repository_top
 from goalfile.shellword import shell_word
 
 
-def stage_active(path: str, *, cwd: Path) -> str | None:
+def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     """Put the goal file at ``path`` in the index of the git repository that holds it, when
-    git tracks it neither there nor at HEAD; what was done (or why it could not be done), said
-    for a person, or None when there was nothing to do (no repository; already tracked)."""
+    git tracks it neither there nor at HEAD, or always when the command just ``approved`` its
+    contract (``activate``: the Stop hook runs the checks only of a contract whose approval
+    git's index or HEAD holds, :mod:`goalfile.approvalcopy`); what was done (or why it could
+    not be done), said for a person, or None when there was nothing to do (no repository;
+    already tracked and nothing approved)."""
     from goalfile.commands.gitgoals import git_from, tracked_file
     from goalfile.gitattrs import stage_exact as git_stage  # the file's bytes, no filter
     from goalfile.run import GIT_IGNORED, GitUnreadable
@@ -32,20 +35,30 @@ def stage_active(path: str, *, cwd: Path) -> str | None:
             refused = git_stage(str(top), link)  # the link too, at the path the goal is named by
             if refused is None:
                 path = f"{path} and {relative} (the file it links to)"
-        if tracked_file(top, where) is not None:
+        if not approved and tracked_file(top, where) is not None:
             return None if link is None else f"staged {link} (git add)"
         refused = git_stage(str(top), relative)
     except GitUnreadable as exc:
         refused = str(exc)
+    if refused is None and approved:
+        return (
+            f"staged {path} (git add): the Stop hook runs the checks of a goal whose approval "
+            "git's index or HEAD holds, and holds an agent that moves or deletes it; commit it "
+            "before the agent starts, so that its history is kept too"
+        )
     if refused is None:
         return (
             f"staged {path} (git add): the Stop hook now holds an agent that moves or deletes "
             "it; commit it before the agent starts, so that its history is kept too"
         )
-    said = (
-        f"{path}: git does not track it and it could not be staged ({refused}): the Stop hook "
-        "cannot hold an agent that moves or deletes it"
-    )
+    cannot = "cannot hold an agent that moves or deletes it"
+    if approved:
+        cannot += (
+            ", and does not run its checks (it runs only a contract whose approval git's index "
+            "or HEAD holds)"
+        )
+    said = f"{path}: git does not track it and it could not be staged ({refused}): "
+    said += f"the Stop hook {cannot}"
     if refused != GIT_IGNORED:
         return said
     return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"

@@ -1,7 +1,9 @@
 """The real Claude Code and Codex write a goal file by hand whose `cwd` holds a NUL, and stop:
 the Stop hook holds them on it, naming the file and line, with a `fix:` that the model runs
-exactly as printed in the host's own shell tool; the goal then loads, is verified, and the
-session ends with both goals met.
+exactly as printed in the host's own shell tool; the goal then loads, and the session ends with
+the project's goal met. The hand-written goal's own check is never run: no person approved it
+(the Stop hook runs only a contract whose approval git's index or HEAD holds), and the hook
+now names it so, with the command a person runs to approve it.
 
 The hand-written goal sits in a folder git ignores (`goals/.cache/`), with `status: active`
 and no ledger, as an agent would write one to end its session: `cwd: "a\\0b"` (a NUL, in a
@@ -26,6 +28,7 @@ from hosts_fixtures import (
     goal_repo,
     goal_state,
     goalfile_ok,
+    hook_now,
     host_session,
     ran_quietly,
 )
@@ -88,10 +91,20 @@ def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_prin
     assert len(fix_results) == 1 and ran_quietly(host, fix_results[0] or ""), fix_results
     lines = DECOY_TEXT.split("\n")
     now = (repo / DECOY).read_text(encoding="utf-8").split("\n")
-    assert now[3:21] == lines[3:9] + lines[10:22], now  # verify set `status: met` since
+    assert now == lines[:9] + lines[10:], now  # nothing else changed: no verify wrote to it
     assert sorted(p.name for p in (repo / "goals" / ".cache").iterdir()) == ["aaa.md"]
     assert DECOY not in unmet and "verify-goal demo iteration 1: C1 unmet" in unmet, unmet
     goalfile_ok("lint", DECOY, cwd=repo)
-    assert status_of(repo, DECOY) == "met"
+    assert status_of(repo, DECOY) == "active"  # loads now, and was never run
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
+    # the goal loads: a first stop now names it as a goal whose checks the hook does not run
+    # (the message a person reads), not as one it cannot read
+    answer = hook_now(repo)
+    assert answer["decision"] == "block", answer
+    assert answer["host_output"]["reason"].startswith(
+        f"goalfile did not run the checks of {DECOY}: the Stop hook runs the checks only of a "
+        "goal whose approval a person made, which git's index or HEAD holds, and neither "
+        "git's index nor HEAD holds the goal file\n  fix: a person who has read its checks "
+        f"approves them with `goalfile activate {DECOY} && git add -f -- {DECOY}`\n"
+    ), answer  # a folder git ignores: activate does not force it into the index; git add -f

@@ -200,24 +200,19 @@ def write_decoys(slugs: list[str]) -> str:
     )
 
 
-@pytest.mark.parametrize(
-    ("host", "tracked", "slugs"),
-    [
-        ("claude", True, ["aaa", "bbb", "ccc"]),  # the tracked goal first, whatever the decoys
-        ("codex", True, ["aaa", "bbb", "ccc"]),
-        ("claude", False, ["aaa"]),  # none tracked: the decoy gets half the time, not all
-    ],
-)
+@pytest.mark.parametrize("host", ["claude", "codex"])
 def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verified(
-    host: str, tracked: bool, slugs: list[str], isolation: Isolation, tmp_path: Path
+    host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
+    """Three slow active goals the model wrote by hand, sorting before the real one: no person
+    approved them (git holds none of them), so the hook runs none of their checks and gives
+    them none of its time; it verifies the real goal at the first stop and names each of them
+    as a goal whose checks it did not run."""
+    slugs = ["aaa", "bbb", "ccc"]
     repo = goal_repo(tmp_path)
     register_hook(repo, host, timeout=8, command=f"goalfile hook stop --agent {host} --timeout 8")
-    if tracked:
-        git(repo, "add", "-A")
-        git(repo, "commit", "-qm", "the goal")
-    else:  # activate put the goal in the index: taken out, git tracks no goal
-        git(repo, "rm", "-q", "--cached", "goals/demo.md")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "the goal")
 
     def script(turn: Turn) -> Reply:
         if turn.after_tool:
@@ -228,20 +223,52 @@ def test_slow_goals_the_model_wrote_do_not_keep_the_real_goal_from_being_verifie
     reasons = server.feedbacks()
     assert len(reasons) == 1, (reasons, run.explain())
     [held] = reasons
-    # the real goal was verified (unmet) at the first stop, and each slow goal named as one the
-    # hook could not verify: the agent is held
     assert "verify-goal demo iteration 0: C1 unmet; status: active" in held, held
     for slug in slugs:
-        assert f"goalfile could not verify goals/.cache/{slug}.md" in held, held
-    if not tracked:  # it was cut at its share: half the 6 s verify is given
-        assert re.search(
-            r"C1 did not finish in the \d s the hook gave it, its share of the hook's 6 s", held
-        ), held
-    # the next stop verified the real goal met; a slow goal cut short is `blocked`, and was
-    # not waited for again
+        assert f"goalfile did not run the checks of goals/.cache/{slug}.md: " in held, held
+    assert "could not verify" not in held and "did not finish" not in held, held
+    # the next stop verified the real goal met; none of the model's goals was ever run
     assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "active"), (1, "met")]
     assert goal_state(repo)["status"] == "met"
     for slug in slugs:
-        done = run_goalfile("status", "--json", f"goals/.cache/{slug}.md", cwd=repo)
-        assert json.loads(done.stdout)["goals"][0]["status"] in ("blocked", "active"), done.stdout
+        written = (repo / "goals" / ".cache" / f"{slug}.md").read_text(encoding="utf-8")
+        assert written == DECOY.format(slug=slug), written
+    nothing_left_running(repo)
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_slow_goal_a_person_approved_gets_its_share_of_the_hooks_time_not_all(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """A slow goal a person approved (`goalfile new --activate`, which stages it, as the real
+    goal is), sorting before the real one: it gets half the hook's 6 s of verify time, not
+    all, and is cut there; the real goal is verified at the first stop all the same. The slow
+    goal cut short is `blocked`, and is not waited for again at the next stop."""
+    repo = goal_repo(tmp_path)
+    goalfile_ok(
+        "new", "aaa", "wait", "--check", "sleep 600", "--expected", "exit 0", "--activate",
+        cwd=repo,
+    )  # fmt: skip
+    register_hook(repo, host, timeout=8, command=f"goalfile hook stop --agent {host} --timeout 8")
+
+    def script(turn: Turn) -> Reply:
+        if turn.after_tool:
+            return Say("Done.")
+        return Shell("true" if turn.feedback is None else "touch done.txt")
+
+    server, run = host_session(host, repo, script, isolation, prompt=PROMPT)
+    reasons = server.feedbacks()
+    assert len(reasons) == 1, (reasons, run.explain())
+    [held] = reasons
+    assert "verify-goal demo iteration 0: C1 unmet; status: active" in held, held
+    assert "goalfile could not verify goals/aaa.md" in held, held
+    assert re.search(
+        r"C1 did not finish in the \d s the hook gave it, its share of the hook's 6 s", held
+    ), held
+    assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "active"), (1, "met")]
+    assert goal_state(repo)["status"] == "met"
+    done = run_goalfile("status", "--json", "goals/aaa.md", cwd=repo)
+    assert json.loads(done.stdout)["goals"][0]["status"] == "blocked", done.stdout
+    nothing_left_running(repo)
     goalfile_ok("audit", GOAL, cwd=repo)

@@ -2,8 +2,9 @@
 in its place: the goal's checks would run in that other repository, so verify refuses the goal
 and the Stop hook holds the agent with the fix `unlink -- LINK && mv -- TARGET LINK`. The
 model runs that command exactly as printed in Claude Code's Bash tool (which refuses `rm` of a
-link, hence `unlink`); the goal file is back where the link was, and the next stop verifies
-the goal as usual and lets the agent go.
+link, hence `unlink`); the goal file is back where the link was. Git does not hold it (the
+person took it out of the index), so the next stop does not run its checks: it lets the agent
+go with the fix a person runs (`git add`), after which the hook verifies the goal as usual.
 """
 
 from __future__ import annotations
@@ -22,14 +23,16 @@ from hosts_fixtures import (
     goal_repo,
     goal_state,
     goalfile_ok,
+    hook_now,
     host_session,
     ran_quietly,
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
 
-# the hold prints `fix: put what the link points to where the link is: `COMMAND``
-PRINTED_FIX = re.compile(r"\n  fix: [^`\n]*`([^`]+)`")
+# the hold prints `fix: put what the link points to where the link is: `COMMAND``; the model
+# runs that fix only (the `git add` that approves a goal is a person's to run)
+PRINTED_FIX = re.compile(r"\n  fix: put what the link points to where the link is: `([^`]+)`")
 
 
 def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_printed_unlink_runs(
@@ -37,7 +40,8 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
 ) -> None:
     repo = goal_repo(tmp_path)
     # not tracked: a goal file git tracks (committed, or staged as `activate` leaves it) that
-    # turns into a link is held on git's word, with `git checkout` as the fix
+    # turns into a link is held on git's word, with `git checkout` as the fix; an untracked one
+    # is held for the link first (verify's refusal), then for its approval
     git(repo, "rm", "-q", "--cached", "--", GOAL)
     other = make_git_repo(tmp_path / "other")  # the repository the goal is moved into
     moved = other / "goals" / "demo.md"
@@ -63,7 +67,20 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
     )
     assert (repo / GOAL).is_file() and not os.path.islink(repo / GOAL)
     assert not os.path.lexists(moved)
-    # the next stop verified the goal where the link had been, met, and let the agent go
+    # the next stop ran nothing (git holds no approval of the goal) and let the agent go
+    assert verify_entries(repo) == [] and goal_state(repo)["status"] == "active"
+    answer = hook_now(repo)
+    assert answer["decision"] == "block", answer
+    reason = answer["host_output"]["reason"]
+    assert reason.startswith(f"goalfile did not run the checks of {GOAL}: "), reason
+    assert f"stages it: `git add -- {GOAL}`\n" in reason, reason
+    # the person stages it: the hook verifies the goal where the link had been, met
+    git(repo, "add", "--", GOAL)
+    answer = hook_now(repo)
+    assert answer["decision"] != "block", answer
+    assert [goal["summary"] for goal in answer["goals"]] == [
+        "verify-goal demo iteration 0: C1 met; status: met"
+    ], answer
     assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "met")]
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
