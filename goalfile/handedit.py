@@ -330,13 +330,39 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
     newest entry's status) on the status line alone, and names the verify run that follows;
     ``shown`` is the path those commands name (default: the goal's own).
     """
+    found = _unbacked(goal)
+    if found is None:
+        return None
+    target, code, message = found
+    line = goal.key_line("status")
+    path = shown or goal.path
+    return Finding(
+        severity=Severity.ERROR,
+        line=line,
+        code=code,
+        message=message,
+        hint=f"{restore_status_command(path, line, target)}, then run "
+        f"`goalfile verify {shell_word(path)}`"
+        if target is Status.ACTIVE
+        else restore_status_command(path, line, target),
+    )
+
+
+def backed_status(goal: Goal) -> Status | None:
+    """The status the ledger backs when the frontmatter's is one it does not back (`active`
+    for an unbacked `met`, else the newest entry's status); None when it backs it."""
+    found = _unbacked(goal)
+    return None if found is None else found[0]
+
+
+def _unbacked(goal: Goal) -> tuple[Status, str, str] | None:
+    """The status to restore, the finding's code and message, when the ledger does not back
+    the frontmatter status (:func:`unbacked_status`); None when it does."""
     met = unbacked_met(goal)
     entry = ledger_status(goal)
     said = entry.status if entry is not None else None
     if met is None and status_backed(goal.status, said):
         return None
-    line = goal.key_line("status")
-    path = shown or goal.path
     if met is not None:
         target, code, message = Status.ACTIVE, met.code, met.message
     elif entry is None or said is None:
@@ -349,16 +375,7 @@ def unbacked_status(goal: Goal, *, shown: str | None = None) -> Finding | None:
             f"(line {ledger_status_line(goal)}) says `{said.value}`; a status is written by the "
             "command that decides it"
         )
-    return Finding(
-        severity=Severity.ERROR,
-        line=line,
-        code=code,
-        message=message,
-        hint=f"{restore_status_command(path, line, target)}, then run "
-        f"`goalfile verify {shell_word(path)}`"
-        if target is Status.ACTIVE
-        else restore_status_command(path, line, target),
-    )
+    return target, code, message
 
 
 def restore_status_command(path: str, line: int | None, status: Status) -> str:

@@ -47,6 +47,7 @@ Commands:
   impossible  Mark a criterion impossible: the goal can never be met
   budget      Raise a goal's iteration or token limits (a person only)
   audit       Check each goal's status is backed by its ledger (for CI)
+  restore     Put back the ledger entries git holds; keep those since
   init        Set up goals/, the skills and the Stop hooks in a repository
   focus       Make PATH the goal the Stop hook holds this working tree to
   doctor      Check that each host will really hold its agent to the goal
@@ -79,6 +80,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("impossible", "lifecycle"),
     ("budget", "lifecycle"),
     ("audit", "trust"),
+    ("restore", "trust"),
     ("init", "hosts"),
     ("focus", "hosts"),
     ("doctor", "hosts"),

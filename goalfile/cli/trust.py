@@ -1,4 +1,4 @@
-"""The trust commands: audit."""
+"""The trust commands: audit, restore."""
 
 from __future__ import annotations
 
@@ -84,3 +84,33 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
         verdict = counted(len(item.findings), "finding") if item.findings else "clean"
         click.echo(f"{item.path}: {verdict}{added}")
     return int(result.exit_code)
+
+
+@main.command()
+@click.argument("path", type=click.Path())
+@json_option
+@boundary
+def restore(path: str, as_json: bool) -> int:
+    """Put back the ledger entries git holds for the goal; keep entries written since.
+
+    For a goal file that no longer continues the copy git holds (HEAD's, else the index's): a
+    ledger entry of that copy rewritten or edited. Only those entries are rewritten, from
+    git's copy; the rest of the file, and every entry written after them, stays as it is
+    (`git checkout -- PATH` would drop those entries). Refused (exit 3, file untouched) when
+    the entries cannot be told apart, with the command that saves a copy and checks out.
+    """
+    from goalfile.commands.restore import restore as run
+
+    result = run(path=path, ctx=context())
+    if as_json:
+        emit_json(result.to_json())
+    else:
+        click.echo(
+            f"{path}: put back {counted(result.restored, 'entry', 'entries')} from "
+            f"{result.source}'s copy; kept {counted(result.kept, 'entry', 'entries')} written "
+            "since, as the file holds them"
+        )
+        if result.status is not None:
+            was, now = result.status
+            click.echo(f"{path}: status {was} → {now}: the ledger does not back `{was}`")
+    return 0

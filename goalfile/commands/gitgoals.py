@@ -244,3 +244,82 @@ def git_from(root: Path, here: Path) -> str:
     if root.resolve() == here.resolve():
         return "git"
     return f"git -C {shell_word(os.path.relpath(root.resolve(), here))}"
+
+
+def kept_ledger(before: str, now: str, ref: str = "HEAD") -> tuple[str, int, int] | None:
+    """``now`` with the entries of the ledger ``before`` holds (the copy ``ref``, HEAD or the
+    index, holds) put back as ``before`` holds them, every entry ``now`` holds after them kept
+    as it is, and the rest of ``now`` (frontmatter, criteria, what follows the ledger) left as
+    it is; with the count of entries put back and of entries kept. None when ``now``'s first
+    entries are not ``before``'s, heading for heading (an entry removed, moved, or its heading
+    changed: which entries were written after ``before`` cannot be told), when ``now`` is not
+    the goal ``before`` is (:func:`_same_goal`: another slug, other criteria), when nothing
+    would change, or when the result would still not continue ``before``."""
+    from goalfile.parse import ledger_region
+
+    old, new = ledger_region(before), ledger_region(now)
+    if old is None or new is None or not _same_goal(before, now):
+        return None
+    was, found = _entry_heads(before, old), _entry_heads(now, new)
+    if len(found) < len(was) or [f for _, f in found[: len(was)]] != [f for _, f in was]:
+        return None
+    cut = found[len(was)][0] if len(found) > len(was) else new[1]
+    kept = before[old[0] : old[1]]
+    if cut < new[1] and not kept.endswith("\n\n"):
+        kept = kept.rstrip("\n") + "\n\n"  # a blank line before the first entry kept
+    text = now[: new[0]] + kept + now[cut:]
+    if text == now or departure(before, text, ref) is not None:
+        return None
+    return text, len(was), len(found) - len(was)
+
+
+def would_drop_entries(before: str, now: str) -> bool:
+    """Whether a checkout of ``before`` over ``now`` would drop entries of the same goal
+    (:func:`_same_goal`): the ledger of ``now`` holds more entries than ``before``'s. Another
+    goal's file copied over it (another slug, or other criteria) holds no entry of this goal."""
+    from goalfile.parse import ledger_region
+
+    if not _same_goal(before, now):
+        return False
+    old, new = ledger_region(before), ledger_region(now)
+    if new is None:
+        return False
+    return len(_entry_heads(now, new)) > (len(_entry_heads(before, old)) if old else 0)
+
+
+def _same_goal(before: str, now: str) -> bool:
+    """Whether ``now`` is the goal ``before`` is: the same slug, and the same contract (criteria,
+    non-goals, run settings), so that its entries are this goal's."""
+    from goalfile import contract
+    from goalfile.errors import GoalfileError
+    from goalfile.parse import frontmatter_meta, parse_goal
+
+    if _slug(frontmatter_meta(before)) != _slug(frontmatter_meta(now)):
+        return False
+    try:
+        was, goal = parse_goal(before, path="before"), parse_goal(now, path="now")
+    except GoalfileError:
+        return False
+    return contract.digest(was) == contract.digest(goal)
+
+
+def _entry_heads(text: str, region: tuple[int, int]) -> list[tuple[int, tuple[str, str, str, str]]]:
+    """The entry heading lines of the ledger at ``region`` of ``text``: offset and fields."""
+    from goalfile import ledger
+
+    return [(at, f) for at, f in ledger.headings(text).entries if region[0] <= at < region[1]]
+
+
+SAVED = ".goalfile-saved"  # the suffix of the copy of a goal file kept before a checkout
+
+
+def saved_checkout(entry: Tracked, *, here: Path, source: str = "HEAD") -> str:
+    """:func:`checkout_command`, after a copy of the working file is kept beside it
+    (``PATH.goalfile-saved``, never over an earlier one), so that what the working file held
+    that git's copy does not (entries written since) is not lost."""
+    shown = os.path.relpath(entry.root.resolve() / entry.relative, here)
+    saved = shell_word(shown + SAVED)
+    return (
+        f"[ ! -e {saved} ] && cp -- {shell_word(shown)} {saved} && "
+        f"{checkout_command(entry, here=here, source=source)}"
+    )

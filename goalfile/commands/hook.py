@@ -790,7 +790,8 @@ def _look(
         swapped = git.swapped.get(path) if git is not None else None
         if swapped is not None:  # another goal, or a rewritten one, where git tracks this one
             staged = git is not None and path in git.staged
-            return _replaced(shown, swapped, entry, here, stop, staged=staged)
+            keep = _keeping(path, entry, git) if git is not None else None
+            return _replaced(shown, swapped, entry, here, stop, staged=staged, keep=keep)
     if git is not None and _real(path) != path:  # reached through a symlink (at the file or
         linked = _through_link(path, here, stop, tracked, git)  # a folder above it)
         if linked is not None:
@@ -1747,28 +1748,75 @@ def _converted(path: Path, shown: str, here: Path, stop: StopInput) -> GoalOutco
 
 
 def _replaced(
-    shown: str, why: str, entry: Tracked, here: Path, stop: StopInput, *, staged: bool = False
+    shown: str,
+    why: str,
+    entry: Tracked,
+    here: Path,
+    stop: StopInput,
+    *,
+    staged: bool = False,
+    keep: str | None = None,
 ) -> GoalOutcome:
     """A goal file git tracks whose working copy is not a continuation of the one HEAD holds
     (another goal copied or linked over it, a committed ledger entry rewritten), or, when
     ``staged``, of the one the index holds where HEAD holds none: the goal at that path is
-    git's, so it holds the agent like a hidden one."""
-    from goalfile.commands.gitgoals import checkout_command
+    git's, so it holds the agent like a hidden one. The fix keeps what the working file holds
+    that git's copy does not (``keep``, :func:`_keeping`): `goalfile restore`, which puts back
+    git's entries and keeps those written since; else a copy saved before the checkout; else
+    (nothing to lose) the checkout alone."""
+    from goalfile.commands.gitgoals import checkout_command, saved_checkout
 
     shown = os.path.relpath(_real(entry.root) / entry.relative, here)  # the tracked name
     source = "the index" if staged else "HEAD"
     held = " (HEAD holds none there)" if staged else ""
+    if keep == "restore":
+        fix = f"goalfile restore {shell_word(shown)}"
+        does = (
+            f"it puts back the entries {source} holds, as it holds them, and keeps the entries "
+            "written since"
+        )
+    elif keep == "save":
+        fix = saved_checkout(entry, here=here, source=source)
+        does = (
+            f"it keeps a copy of the file, then replaces the file there with {source}'s; the "
+            "copy holds the entries written since"
+        )
+    else:
+        fix = checkout_command(entry, here=here, source=source)
+        does = f"it replaces the file there with {source}'s"
     return _once(
         shown,
         "replaced",
         f"goalfile cannot verify {shown}: the file the working tree holds there does not "
         f"continue the goal {source} holds there{held}: {why}\n"
-        f"  fix: `{checkout_command(entry, here=here, source=source)}`",
-        f"Put the goal back as the fix says (it replaces the file there with {source}'s) and make "
-        "its checks pass; another goal's file at its path is no way to stop (a person who "
-        "means the change commits it).",
+        f"  fix: `{fix}`",
+        f"Put the goal back as the fix says ({does}) and make its checks pass; another goal's "
+        "file at its path is no way to stop (a person who means the change commits it).",
         stop,
     )
+
+
+def _keeping(path: Path, entry: Tracked, git: _Git) -> str | None:
+    """How the fix of a tracked goal file that does not continue git's copy keeps what the
+    working file holds: "restore" when `goalfile restore` can put back git's entries and keep
+    those written since (:func:`goalfile.commands.gitgoals.kept_ledger`); "save" when it
+    cannot and a checkout would drop entries of the goal the working file holds
+    (:func:`goalfile.commands.gitgoals.would_drop_entries`); None otherwise (a link, another
+    goal's file, nothing a checkout would lose)."""
+    from goalfile.commands.gitgoals import kept_ledger, reference, would_drop_entries
+    from goalfile.files import ENCODING, ERRORS
+
+    found = reference(entry, *git.copies.get(path, (None, None)))
+    if found is None or os.path.islink(path):
+        return None
+    try:
+        now = read_text(path)
+    except GoalfileError:
+        return None
+    before = found[1].decode(ENCODING, ERRORS)
+    if kept_ledger(before, now, found[0]) is not None:
+        return "restore"
+    return "save" if would_drop_entries(before, now) else None
 
 
 def _unlisted(root: Path, exc: Exception, here: Path, stop: StopInput) -> GoalOutcome:

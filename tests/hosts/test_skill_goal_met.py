@@ -9,11 +9,14 @@ text says, word for word where it gives a command: the goal skill's worked examp
 The model does the work, runs `goalfile verify` (exit 1: the review row R1 is not reviewed
 yet), and then does what the verify-goal skill says never to do: it types `status: met`.
 
-At its stop the hook holds it: the newest verify entry says `active`, so nothing backs that
-`met`. The reason names the file and line and prints the `sed` that sets the status back; the
-model runs it as printed, then does what the verify-goal skill says for a review row (its
-worked example's `goalfile review`, taken from skills/verify-goal/SKILL.md) and verifies
-again: met. The next stop lets it go, and a first stop after the session would too.
+Its `sed` types `met` over every `status: active` line, the approval entry's too, which git's
+index holds (`new --activate` staged the goal). At its stop the hook holds it: the file no
+longer continues the staged copy. The fix, `goalfile restore`, puts back the staged entry and
+the status the ledger backs, and keeps the verify entry written since (`git checkout`, the fix
+before, dropped it). The model runs it as printed, then does what the verify-goal skill says
+for a review row (its worked example's `goalfile review`, taken from
+skills/verify-goal/SKILL.md) and verifies again: met. The next stop lets it go, and a first
+stop after the session would too.
 """
 
 from __future__ import annotations
@@ -164,28 +167,34 @@ def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     [held] = reasons
     # the first stop: the `sed` typed `met` over every `status: active` line, the approval
     # entry's too; the goal (staged by `new --activate`, never committed) no longer continues
-    # the copy git's index holds, and the fix puts that copy back
+    # the copy git's index holds, and the fix puts back that copy's entry and the status the
+    # ledger backs, keeping the verify entry written since (`git checkout` dropped it)
     fix = agent.ran[len(agent.work)]
     assert (
         f"goalfile cannot verify {GOAL}: the file the working tree holds there does not "
         "continue the goal the index holds there (HEAD holds none there)"
     ) in held, held
     assert "«status: active» and is now «status: met»" in held, held
-    assert fix == f"git checkout -- {GOAL}", fix
+    assert fix == f"goalfile restore {GOAL}", fix
     assert agent.ran == [*agent.work, fix, *agent.after_fix], agent.ran
     # each call ran in the host's shell as the skills say: the goal written and focused, the
-    # first verify exit 1 (R1 not reviewed), the typed met and the printed fix silent, the
-    # review recorded, the second verify met
+    # first verify exit 1 (R1 not reviewed), the typed met silent, the restore said what it
+    # kept and set back, the review recorded, the second verify met
     said = [out or "" for out in agent.outputs]
     assert len(said) == len(agent.ran), said
     assert f"wrote {GOAL} (status: active; 5 criteria approved, contract pinned)" in said[0]
     assert f"focus: {GOAL} (active" in said[1], said[1]
     first_verify = f"verify-goal {SLUG} iteration 0: C1 met, C2 met, C3 met, C4 met, R1 unmet"
     assert first_verify + "; status: active" in said[3], said[3]
-    assert ran_quietly(host, said[4]) and ran_quietly(host, said[5]), said[4:6]
+    assert ran_quietly(host, said[4]), said[4]
+    assert f"{GOAL}: put back 1 entry from the index's copy; kept 1 entry written " in said[5]
+    assert f"{GOAL}: status met → active: the ledger does not back `met`" in said[5], said[5]
     assert "review of R1 recorded (met)" in said[6], said[6]
     met = f"verify-goal {SLUG} iteration 0: C1 met, C2 met, C3 met, C4 met, R1 met; status: met"
     assert met in said[7], said[7]
+    # the first verify entry, written after the stage, is still in the ledger
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    assert len(re.findall(r"(?m)^### Iteration 0 \([^)]*\) by verify-goal$", text)) == 2, text
     # the goal is met by that verify entry, and nothing holds a new stop
     goalfile_ok("audit", GOAL, cwd=repo)
     goalfile_ok("lint", GOAL, cwd=repo)
