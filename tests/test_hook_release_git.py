@@ -86,7 +86,7 @@ def test_words_after_a_pause_heading_are_no_pause_for_any_reader(tmp_path: Path)
     answer = json.loads(done.stdout)
     assert answer["decision"] == "block"  # lines added inside HEAD's entry: not a continuation
     assert "Iteration 0 (2026-11-20) by activate: the entry differs from HEAD" in answer["reason"]
-    assert "`git checkout HEAD -- goals/g.md`" in answer["reason"]
+    assert "fix: `goalfile restore goals/g.md`" in answer["reason"]
     git(repo, "commit", "-q", "-am", "work")  # committed, it is a file no reader takes
     done = run_goalfile("hook", "stop", cwd=repo, input=stop_input(repo))
     answer = json.loads(done.stdout)
