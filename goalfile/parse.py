@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, overload
 from goalfile import ledger
 from goalfile.errors import GoalFileInvalid
 from goalfile.model import (
+    BUDGET_LIMIT_MAX,
     Budget,
     Cells,
     Criterion,
@@ -628,6 +629,14 @@ def _typed_fields(
     for name in ("iterations_used", "tokens_used"):
         value = meta.get(name, 0)
         if name == "tokens_used" and not tokens_measured:
+            counters[name] = 0
+        elif isinstance(value, int) and not isinstance(value, bool) and value > BUDGET_LIMIT_MAX:
+            err(
+                name,
+                f"{name} {value} is more than a ledger entry can record "
+                f"(at most {BUDGET_LIMIT_MAX}, 18 digits)",
+                f"write `{name}: 0`",
+            )
             counters[name] = 0
         elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
             counters[name] = value

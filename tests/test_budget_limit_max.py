@@ -118,3 +118,27 @@ def test_activate_refuses_a_typed_limit_the_ledger_cannot_record(tmp_path: Path)
     assert "budget approved: iterations unbounded, tokens unbounded" in path.read_text(
         encoding="utf-8"
     )
+
+
+def test_a_typed_count_the_ledger_cannot_record_is_an_error_not_an_entry_no_reader_takes(
+    tmp_path: Path,
+) -> None:
+    """`iterations_used: 10**18` (19 digits): verify wrote `### Iteration 1000000000000000000`,
+    a heading no reader takes, and set `status: met`; status then said the ledger had no verify
+    entry. The count is refused on reading, with a fix that works as written."""
+    repo = new_goal(tmp_path)
+    path = repo / GOAL
+    text = re.sub(r"(?m)^iterations_used: .*$", "iterations_used: 1" + "0" * 18, path.read_text())
+    path.write_text(text, encoding="utf-8")
+    for command in (("verify", GOAL), ("lint", GOAL)):
+        done = run_goalfile(*command, cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert f"iterations_used 1{'0' * 18} is more than a ledger entry can record" in (
+            done.stderr
+        ), done.stderr
+    assert path.read_text(encoding="utf-8") == text  # nothing written
+    fix = re.sub(r"(?m)^iterations_used: .*$", "iterations_used: 0", text)
+    path.write_text(fix, encoding="utf-8")  # what the fix says to write
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    assert "### Iteration 0 (" in path.read_text(encoding="utf-8")
