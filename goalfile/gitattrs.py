@@ -29,6 +29,9 @@ endings); set, or given a value, on a goal path they are refused."""
 
 _GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
 
+GIT_IGNORED = "a .gitignore file ignores it"
+"""What :func:`stage_exact` says of a file git ignores (it is refused, as `git add` does)."""
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -238,15 +241,14 @@ def stage_exact(folder: str, relative: str) -> str | None:
     conversion git's attributes name: `git hash-object -w --no-filters` and `git update-index
     --add --cacheinfo`; then check that the index holds those bytes and the file still does.
     None when it did; else what went wrong (an ignored file is refused, as `git add` does:
-    :data:`goalfile.run.GIT_IGNORED`)."""
-    from goalfile.run import GIT_IGNORED, GitUnreadable, _git_clean, _git_read, _git_said
+    :data:`GIT_IGNORED`)."""
+    from goalfile.run import GitUnreadable, _git_clean, _git_read, _git_said, git_ignored
 
+    if git_ignored(folder, relative):
+        return GIT_IGNORED
     env = _git_clean()
     path = os.path.join(folder, relative)
     try:
-        ignored = _git_read(folder, [*_GIT, "check-ignore", "-q", "--", relative], env)
-        if ignored.returncode == 0:
-            return GIT_IGNORED
         data, mode = _bytes_of(path)
         hashed = _git_read(
             folder, [*_GIT, "hash-object", "-w", "--no-filters", "--stdin"], env, data=data

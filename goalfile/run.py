@@ -1452,9 +1452,6 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     return done.stdout
 
 
-GIT_IGNORED = "a .gitignore file ignores it"  # what git_stage says of an ignored file
-
-
 def git_ignored(folder: str, relative: str) -> bool:
     """Whether git ignores the file at ``relative`` (from the top of the repository at
     ``folder``, taken literally): `git add` refuses it without ``-f``. False when git cannot
@@ -1465,22 +1462,6 @@ def git_ignored(folder: str, relative: str) -> bool:
     except GitUnreadable:
         return False
     return done.returncode == 0
-
-
-def git_stage(folder: str, relative: str) -> str | None:
-    """``git add`` of the one file at ``relative`` (from the top of the repository at
-    ``folder``, taken literally): None when git staged it, else what git said (an ignored file
-    is refused; it is never forced in)."""
-    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "add", "--"]
-    try:
-        done = _git_read(folder, [*args, f":(literal){relative}"], _git_clean())
-    except GitUnreadable as exc:
-        return str(exc)
-    if done.returncode == 0:
-        return None
-    if b"ignored by one of your .gitignore files" in done.stderr:
-        return GIT_IGNORED
-    return _git_said(done)
 
 
 def _git_read(

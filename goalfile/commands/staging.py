@@ -18,8 +18,8 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     not be done), said for a person, or None when there was nothing to do (no repository;
     already tracked and nothing approved)."""
     from goalfile.commands.gitgoals import git_from, tracked_file
-    from goalfile.gitattrs import stage_exact as git_stage  # the file's bytes, no filter
-    from goalfile.run import GIT_IGNORED, GitUnreadable
+    from goalfile.gitattrs import GIT_IGNORED, stage_exact  # the file's bytes, no filter
+    from goalfile.run import GitUnreadable
 
     where = (cwd / path).resolve()
     top = repository_top(where.parent)
@@ -32,12 +32,12 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     link = _link(cwd / path, top)
     try:
         if link is not None and tracked_file(top, top / link) is None:
-            refused = git_stage(str(top), link)  # the link too, at the path the goal is named by
+            refused = stage_exact(str(top), link)  # the link too, at the path the goal is named by
             if refused is None:
                 path = f"{path} and {relative} (the file it links to)"
         if not approved and tracked_file(top, where) is not None:
             return None if link is None else f"staged {link} (git add)"
-        refused = git_stage(str(top), relative)
+        refused = stage_exact(str(top), relative)
     except GitUnreadable as exc:
         refused = str(exc)
     if refused is None and approved:
