@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+from goalfile.run import probe
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -34,24 +35,19 @@ def program(command: str) -> str | None:
     return None
 
 
-def unknown(checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path) -> dict[str, str]:
-    """Of ``(id, command)`` pairs, the ids whose program ``shell`` (run in ``cwd``) cannot
-    find, each with that program; a shell that cannot be run tells nothing (empty)."""
+def unknown(
+    checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> dict[str, str]:
+    """Of ``(id, command)`` pairs, the ids whose program ``shell`` (run in ``cwd`` with
+    ``env``) cannot find, each with that program; a shell that cannot be run tells nothing
+    (empty)."""
     named = {cid: word for cid, command in checks if (word := program(command)) is not None}
     if not named:
         return {}
-    script = 'for word in "$@"; do command -v -- "$word" >/dev/null 2>&1 || echo "$word"; done'
-    try:
-        done = subprocess.run(
-            [shell, "-c", script, "sh", *named.values()],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError):
+    words = " ".join(shlex.quote(word) for word in named.values())
+    script = f'for word in {words}; do command -v -- "$word" >/dev/null 2>&1 || echo "$word"; done'
+    answered = probe(shell=shell, command=script, cwd=str(cwd), env=env)
+    if answered is None:
         return {}
-    missing = set(done.stdout.splitlines())
+    missing = set(answered[1].decode("utf-8", "surrogateescape").splitlines())
     return {cid: word for cid, word in named.items() if word in missing}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -263,7 +263,7 @@ def new_goal(
     create_new(path, text)
     ids = tuple(row.id for row in rows)
     outside = outside_note(path, shown, ctx.cwd, active=activate)
-    not_found = _not_found(text, path, rows)
+    not_found = _not_found(text, path, rows, ctx.env)
     if not activate:
         return NewResult(
             path=shown,
@@ -288,7 +288,9 @@ def new_goal(
     )
 
 
-def _not_found(text: str, path: Path, rows: Sequence[NewRow]) -> dict[str, str]:
+def _not_found(
+    text: str, path: Path, rows: Sequence[NewRow], env: Mapping[str, str]
+) -> dict[str, str]:
     """The deterministic rows whose program the goal's shell does not find where its checks
     run (:mod:`goalfile.commands.findable`)."""
     from goalfile.commands import findable, workdir
@@ -304,7 +306,7 @@ def _not_found(text: str, path: Path, rows: Sequence[NewRow]) -> dict[str, str]:
         return {}
     if not where.is_dir():
         return {}
-    return findable.unknown(checks, shell=goal.shell, cwd=where)
+    return findable.unknown(checks, shell=goal.shell, cwd=where, env=env)
 
 
 def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | None:
