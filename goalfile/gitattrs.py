@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from goalfile.shellword import shell_word
+from goalfile.shellword import sed_command, shell_word
 
 REFUSED = ("filter", "ident", "working-tree-encoding")
 """The attributes that make git store other bytes than a goal file holds (not only other line
@@ -214,12 +214,10 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
             f"`git check-attr -a -- {shell_word(shown)}` lists what git applies; delete the line "
             "that sets it in .gitattributes, .git/info/attributes or core.attributesFile"
         )
-    commands = []
-    for file, lines in by_file.items():
-        name = shell_word(_shown(file, here))
-        deletes = " ".join(f"-e '{line}d'" for line in lines)
-        backup = shell_word(f"{_shown(file, here)}.goalfile-bak")
-        commands.append(f"sed -i.goalfile-bak {deletes} -- {name} && rm -- {backup}")
+    commands = [  # each `[ ! -e BACKUP ] && sed -i... && rm -- BACKUP`, without its backticks
+        sed_command(_shown(file, here), [f"{line}d" for line in lines])[1:-1]
+        for file, lines in by_file.items()
+    ]
     fix = f"`{' && '.join(commands)}`"
     if any(file in found.tracked for file in by_file):
         fix += " (then commit the changed .gitattributes)"

@@ -8,6 +8,7 @@ git converts, naming the attribute, the line that sets it and the command that d
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -124,6 +125,27 @@ def test_audit_reports_a_committed_attribute_that_converts_a_goal(repo: Path, li
     out = done.stdout + done.stderr
     assert "git-attribute" in out and f".gitattributes:2: `{line}`" in out, out
     assert "sed -i.goalfile-bak -e '2d' -- .gitattributes" in out
+
+
+def test_the_fix_keeps_a_file_of_its_backup_name(repo: Path, tmp_path: Path) -> None:
+    """The fix's `sed -i.goalfile-bak ... && rm -- FILE.goalfile-bak` replaced, then deleted, a
+    file of that name that was already there. It is written as every other printed sed is
+    (:func:`goalfile.shellword.sed_command`): it refuses while that file is there."""
+    plant_filter(repo, tmp_path)
+    backup = repo / ".git" / "info" / "attributes.goalfile-bak"
+    backup.write_text("kept\n", encoding="utf-8")
+    done = run_goalfile(*NEW, "--activate", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    fix = fix_of(done.stderr)
+    ran = subprocess.run(fix, shell=True, cwd=repo, capture_output=True, check=False)
+    assert ran.returncode != 0, fix
+    assert backup.read_text(encoding="utf-8") == "kept\n"
+    attributes = repo / ".git" / "info" / "attributes"
+    assert attributes.read_text(encoding="utf-8") == "goals/*.md filter=g\n"
+    backup.unlink()
+    sh(fix, repo)  # with the name free, it works as written
+    assert attributes.read_text(encoding="utf-8") == ""
+    assert not backup.exists()
 
 
 def test_the_fix_deletes_only_the_lines_that_apply_to_the_goal(repo: Path) -> None:

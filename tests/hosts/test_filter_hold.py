@@ -51,7 +51,7 @@ def test_a_filter_on_the_goal_holds_the_host_until_its_line_is_deleted(
     assert reasons, server.stops()
     assert f"goalfile cannot verify {GOAL}: git applies `filter=g`" in reasons[0], reasons
     assert ".git/info/attributes:1: `goals/*.md filter=g`" in reasons[0], reasons
-    assert printed[0].startswith("sed -i.goalfile-bak -e '1d' -- .git/info/attributes"), printed
+    assert "sed -i.goalfile-bak -e '1d' -- .git/info/attributes" in printed[0], printed
     assert goal_state(repo)["status"] == "active"  # nothing was verified under the filter
     sh(printed[0], repo)  # the person approves the printed command: it works as written
     assert attributes.read_text(encoding="utf-8") == ""
