@@ -5,6 +5,7 @@ since a folder argument stands for the goals under it and the base's file was ne
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -99,3 +100,46 @@ def test_a_goal_folder_named_as_path_also_stands_for_the_goals_it_held(branch: P
     done = run_goalfile("audit", "--against", "refs/heads/main", "goals", cwd=branch)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "goals/auth.md: goal-deleted: the goal file existed at refs/heads/main" in done.stdout
+
+
+def restore_fix(output: str) -> str:
+    """The `git show ...` a goal-deleted finding's fix names (it printed `REV:PATH`, with a
+    placeholder git refuses)."""
+    found = re.search(r"restore it \(`(git show [^`]+)` has it\)", output)
+    assert found is not None, output
+    return found.group(1)
+
+
+def shows_the_goal(command: str, cwd: Path) -> None:
+    done = subprocess.run(command, shell=True, cwd=cwd, capture_output=True, text=True)
+    assert done.returncode == 0, (command, done.stderr)
+    assert done.stdout.startswith("---\nslug: auth\n"), done.stdout
+
+
+def test_the_fix_for_a_folder_in_place_of_a_goal_shows_it_as_written(branch: Path) -> None:
+    git(branch, "commit", "-qm", "drop goal")
+    (branch / "goals" / "auth.md").mkdir(parents=True)
+    (branch / "goals" / "auth.md" / ".keep").write_text("", encoding="utf-8")
+    done = run_goalfile("audit", "--against", "refs/heads/main", cwd=branch)
+    assert done.returncode == 1, done.stdout + done.stderr
+    shows_the_goal(restore_fix(done.stdout), branch)
+
+
+def test_the_fix_for_a_goal_deleted_on_the_branch_shows_it_from_a_sub_folder(
+    tmp_path: Path,
+) -> None:
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "commit", "-q", "--allow-empty", "-m", "init")
+    git(root, "branch", "-M", "main")
+    git(root, "checkout", "-qb", "agent")
+    new_auth(root)
+    git(root, "commit", "-qm", "goal: auth")
+    git(root, "rm", "-q", "goals/auth.md")
+    (root / "sub").mkdir()
+    (root / "sub" / "keep").write_text("", encoding="utf-8")
+    git(root, "add", "sub")
+    git(root, "commit", "-qm", "no goal")
+    done = run_goalfile("audit", "--against", "refs/heads/main", cwd=root / "sub")
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "goal-deleted: the goal file was committed after refs/heads/main" in done.stdout
+    shows_the_goal(restore_fix(done.stdout), root / "sub")

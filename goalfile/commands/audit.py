@@ -25,7 +25,7 @@ from goalfile.files import ENCODING, ERRORS, read_text
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 from goalfile.run import git_show
-from goalfile.shellword import shell_word
+from goalfile.shellword import revision_word, shell_word
 
 SCHEMA_VERSION = 1
 
@@ -131,8 +131,9 @@ def _not_a_file(path: str, against: str, ctx: Context) -> FileAudit | None:
                 code="goal-deleted",
                 path=path,
                 message=f"the goal file {existed} and was deleted: {what} stands at its path now",
-                hint=f"restore it (`git show {last or against}:PATH` has it) where {what} "
-                "stands now; a goal is closed by its status, not by deleting its ledger",
+                hint=f"restore it (`git show {revision_word(last or against, path)}` has it) "
+                f"where {what} stands now; a goal is closed by its status, not by deleting its "
+                "ledger",
             ),
         ),
     )
@@ -211,8 +212,9 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
                         path=path,
                         message=f"the goal file was committed after {against} (in "
                         f"{versions[0][0]}) and deleted since",
-                        hint=f"restore it (`git show {versions[-1][0]}:PATH` has it); a goal "
-                        "is closed by its status, not by deleting its ledger",
+                        hint="restore it (`git show "
+                        f"{revision_word(versions[-1][0], path)}` has it); a goal is closed "
+                        "by its status, not by deleting its ledger",
                     ),
                 ),
             )
