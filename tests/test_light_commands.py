@@ -107,6 +107,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "tempfile",
         "hashlib",
         "shlex",  # only hints and notes quote a path
+        "goalfile.lint",  # only its look-alike heading rule is asked (goalfile.headingrule)
     }
     assert imported & needless == set()
 
@@ -156,7 +157,8 @@ LAZY_PATTERN_FUNCTIONS = {
     ),
     "goalfile.parse": ("fence_re",),
     "goalfile.hidden": ("_row_patterns",),
-    "goalfile.lint": ("_lookalike_scan", "_rewrapped_patterns"),
+    "goalfile.lint": ("_rewrapped_patterns",),
+    "goalfile.headingrule": ("lookalike_scan",),
     "goalfile.termsafe": ("_patterns",),  # nothing printed holds a control character
 }
 LAZY_PATTERN_TEXTS = {

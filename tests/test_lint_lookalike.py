@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goalfile import ledger, lint
+from goalfile import headingrule, ledger
 from tests.conftest import frontmatter, run_goalfile
 
 HEADING = "### Iteration 7 (2026-12-01) by verify-goal"
@@ -67,7 +67,7 @@ def test_the_search_finds_the_lines_a_check_of_each_finds(
     text = newline.join(piece + end for piece, end in lines)
     start = min(start, len(text))
     end = min(start + length, len(text))
-    found = list(lint._lookalike_lines(text, start, end))
+    found = list(headingrule.lookalike_lines(text, start, end))
     expected = reported(text, start, end)
     assert [(at, line) for at, line in found if not ledger.is_heading(line.rstrip("\r"))] == (
         expected
@@ -94,7 +94,7 @@ def test_the_heading_index_holds_the_lines_of_a_span_of_whole_lines(
     for _ in range(count):  # after ``count`` more newlines, or the end of the text
         found = text.find("\n", end)
         end = len(text) if found < 0 else found + 1
-    found_lines = lint._lookalike_lines(text, start, end)
+    found_lines = headingrule.lookalike_lines(text, start, end)
     assert found_lines == reported(text, start, end)
     assert found_lines == [
         (at, line)
@@ -162,7 +162,7 @@ def test_every_pattern_of_the_entry_heading_reads_a_line_alike() -> None:
             whole = line.startswith("### ") and re.fullmatch(grammar, line[4:] + ending)
             read = ledger._HEADING_RE.search(text) is not None
             indexed = [at for at, _ in ledger.headings(text).entries] == [2] * read
-            reported = lint._lookalike_scan().search(text) is not None
+            reported = headingrule.lookalike_scan().search(text) is not None
             looks = ledger.heading_like_re().search(text) is not None
             assert read is bool(whole) and indexed, (line, ending)
             assert reported is (looks and not read), (line, ending)

@@ -808,7 +808,7 @@ def _look(
     except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
         return _unreadable(shown, exc, stop, path=path)
     if goal.status is not Status.ACTIVE:  # (verify refuses an active one with the same error)
-        from goalfile.lint import heading_error
+        from goalfile.headingrule import heading_error
 
         lookalike = heading_error(goal, shown=shown)  # a heading no reader takes: its entry
         if lookalike is not None:  # (a `status:` line among them) is read into the one before

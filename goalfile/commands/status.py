@@ -310,7 +310,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
             )
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=error))
             continue
-        from goalfile.lint import heading_error
+        from goalfile.headingrule import heading_error
 
         lookalike = heading_error(goal, shown=path)  # its entry would be read into another
         if lookalike is not None:

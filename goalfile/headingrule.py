@@ -1,0 +1,96 @@
+"""lint's rule `entry-heading`: a ledger line that looks like an entry heading but is not one.
+
+`status` and the Stop hook refuse such a file as verify does (:func:`heading_error`), at every
+stop on a met goal too; the rule lives apart from the other rules so that they load this module
+only, not all of lint (about 0.4 ms of every start)."""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import re
+from collections.abc import Iterable
+
+from goalfile.errors import GoalFileInvalid
+from goalfile.model import Finding, Goal, Severity
+from goalfile.parse import ledger_region
+
+
+def heading_error(goal: Goal, *, shown: str | None = None) -> GoalFileInvalid | None:
+    """The first line of the ledger that looks like an entry heading but is not one (lint's
+    `entry-heading`), as the error `status` and the Stop hook give for the file, as verify
+    refuses it: a reader that took the file would read that entry's lines, its `status:` line
+    among them, as part of the entry before it (one heading grammar for every reader). None
+    when there is none. ``shown`` names the file (default: the goal's own path)."""
+    found = next(iter(heading_findings(goal)), None)
+    if found is None:
+        return None
+    return GoalFileInvalid(
+        found.message, file=shown or goal.path, line=found.line, column=1, hint=found.hint
+    )
+
+
+def heading_findings(goal: Goal) -> Iterable[Finding]:
+    """A ledger line that looks like an entry heading but is not one would be read as part of
+    the entry before it: an entry silently lost. That is an error, never ignored."""
+    from goalfile import ledger
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return
+    start, end = region
+    fences: tuple[tuple[int, int], ...] | None = None  # found only when a line needs them
+    for offset, found in lookalike_lines(goal.text, start, end):
+        line = found.rstrip("\r")
+        if fences is None:
+            fences = ledger.fenced_spans(goal.text)
+        if ledger.is_heading(line) or ledger.in_spans(fences, offset):
+            continue
+        yield Finding(
+            severity=Severity.ERROR,
+            line=goal.text.count("\n", 0, offset) + 1,
+            column=1,
+            code="entry-heading",
+            message=f"`{line.strip()}` looks like an entry heading but cannot be read as one",
+            hint="write `### Iteration N (YYYY-MM-DD) by WHO`, optionally with a time "
+            "`(YYYY-MM-DD HH:MM)`",
+        )
+
+
+# A line that ledger.heading_like_re() matches and that is not an entry heading (ledger.is_heading
+# of the line without its trailing carriage returns), found from its first `#`: the literal
+# prefix `#` lets one search jump from `#` to `#` at C speed, a look behind it says whether it
+# starts a line after at most three blanks, and every real entry heading is skipped without a
+# step of Python. Only for a span that does not end at a line's end: the heading index holds
+# the lines of every other span (ledger.Headings.lookalikes).
+@functools.cache
+def lookalike_scan() -> re.Pattern[str]:
+    from goalfile.ledger import LOOKALIKE, entry_heading
+
+    return re.compile(
+        rf"#(?:(?<=\n#)(?!## {entry_heading(groups=False)}(?:\n|\Z))"
+        rf"|(?<=\n #)|(?<=\n  #)|(?<=\n   #)){LOOKALIKE}[^\n]*"
+    )
+
+
+def lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """The lines of ``ledger.heading_like_lines(text, start, end)`` that are not entry
+    headings (when the span starts the text: every such line), in order. For a span that ends
+    at a line's end, as the ledger does, they are those the heading index holds (the search
+    that finds the headings finds them too): the ledger is not searched again."""
+    from goalfile import ledger
+
+    if start == 0:
+        return list(ledger.heading_like_lines(text, start, end))
+    found = []
+    if end == len(text) or text[end - 1 : end] == "\n":
+        lines = ledger.headings(text).lookalikes
+        for line in lines[bisect.bisect_left(lines, start) : bisect.bisect_left(lines, end)]:
+            stop = text.find("\n", line, end)
+            found.append((line, text[line : end if stop < 0 else stop]))
+        return found
+    for match in lookalike_scan().finditer(text, start, end):
+        line = text.rfind("\n", 0, match.start()) + 1  # after at most three blanks
+        if line >= start:
+            found.append((line, text[line : match.end()]))
+    return found
