@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from goalfile.pi_extension import EXTENSION
+from goalfile.pi_extension import EXTENSION_DIR, FORMER
 
 __all__ = ["OtherExtension", "agent_dir", "other_extensions"]
 
@@ -43,7 +43,7 @@ def agent_dir(env: Mapping[str, str]) -> Path:
     return Path(env.get("HOME") or Path.home()).expanduser() / ".pi" / "agent"
 
 
-def _folder_entries(folder: Path, ours: Path | None) -> list[OtherExtension]:
+def _folder_entries(folder: Path, ours: tuple[Path, ...]) -> list[OtherExtension]:
     try:
         entries = sorted(folder.iterdir(), key=lambda p: p.name)
     except OSError:
@@ -51,7 +51,7 @@ def _folder_entries(folder: Path, ours: Path | None) -> list[OtherExtension]:
     return [
         OtherExtension(path=entry)
         for entry in entries
-        if not entry.name.startswith(".") and entry.name != "node_modules" and entry != ours
+        if not entry.name.startswith(".") and entry.name != "node_modules" and entry not in ours
     ]
 
 
@@ -73,11 +73,12 @@ def _settings_entries(path: Path) -> list[OtherExtension]:
 
 def other_extensions(root: Path, env: Mapping[str, str]) -> list[OtherExtension]:
     """Every extension pi would load for the project at ``root`` besides goalfile's own
-    ``.pi/extensions/goalfile.ts``: the project's first, then the user's."""
+    ``.pi/extensions/goalfile/`` (and its former ``goalfile.ts``, which doctor reports on its
+    own): the project's first, then the user's."""
     user = agent_dir(env)
     return [
-        *_folder_entries(root / ".pi" / "extensions", root / EXTENSION),
+        *_folder_entries(root / ".pi" / "extensions", (root / EXTENSION_DIR, root / FORMER)),
         *_settings_entries(root / ".pi" / "settings.json"),
-        *_folder_entries(user / "extensions", None),
+        *_folder_entries(user / "extensions", ()),
         *_settings_entries(user / "settings.json"),
     ]

@@ -234,7 +234,7 @@ def test_the_readme_commands_for_a_repository_of_ones_own_run_as_written(tmp_pat
     for path in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
         assert "goalfile hook stop" in (tmp_path / "agent" / path).read_text(), path
     assert (tmp_path / "agent" / ".agents" / "skills" / "goal" / "SKILL.md").is_file()
-    assert (tmp_path / "agent" / ".pi" / "extensions" / "goalfile.ts").is_file()
+    assert (tmp_path / "agent" / ".pi" / "extensions" / "goalfile" / "goalfile.mjs").is_file()
     hosts = (".agents", ".claude", ".codex", ".gemini", ".pi")
     assert git(repo, "status", "--porcelain", "--", *hosts) == ""  # verify wrote only the goal
     assert not (repo / "goals" / "first-goal.md").exists()  # --no-goal

@@ -51,7 +51,10 @@ def test_init_sets_up_all_five_surfaces_and_a_second_run_changes_nothing(repo: P
     gemini = json.loads((repo / ".gemini" / "settings.json").read_text())
     assert gemini["mcpServers"] == {"goalfile": server}
     # pi: the extension
-    assert "hook stop --agent pi" in (repo / ".pi" / "extensions" / "goalfile.ts").read_text()
+    assert (
+        "hook stop --agent pi"
+        in (repo / ".pi" / "extensions" / "goalfile" / "goalfile.mjs").read_text()
+    )
     before = snapshot(repo)
     second = run_goalfile("init", "--mcp", "--json", cwd=repo)
     assert second.returncode == 0

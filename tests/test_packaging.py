@@ -40,7 +40,8 @@ def test_the_wheel_carries_skills_templates_and_type_information(tmp_path: Path)
     for skill in ("goal", "plan", "verify-goal", "refine-goal"):
         assert f"goalfile/_data/skills/{skill}/SKILL.md" in names
     assert "goalfile/_data/templates/goal.md" in names
-    assert "goalfile/_data/extensions/pi/goalfile.ts" in names
+    assert "goalfile/_data/extensions/pi/goalfile/goalfile.mjs" in names
+    assert "goalfile/_data/extensions/pi/goalfile/package.json" in names
     assert "goalfile/py.typed" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "goalfile = goalfile.__main__:run" in zipfile.ZipFile(wheel).read(entry_points).decode()

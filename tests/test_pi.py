@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,11 +12,12 @@ from pathlib import Path
 import pytest
 from conftest import DATA, REPO, goal_text, make_git_repo, row, run_goalfile, write_goal
 
-from goalfile.pi_extension import EXTENSION, shipped_extension
+from goalfile.pi_extension import EXTENSION, EXTENSION_DIR, FORMER, shipped_extension
 from goalfile.usage import Host, read_usage
 from goalfile.usage_hosts import PiTally
 
 SESSION = DATA / "transcripts" / "pi-session-a.jsonl"
+FORMER_SHIPPED = DATA / "legacy" / "pi-extension-goalfile.ts"  # the last .ts goalfile shipped
 
 
 @pytest.fixture
@@ -78,7 +80,15 @@ def test_init_installs_the_shipped_extension_once(tmp_path: Path) -> None:
     assert first.returncode == 0, first.stderr
     installed = repo / EXTENSION
     assert installed.read_text() == shipped_extension()
-    assert shipped_extension() == (REPO / "extensions" / "pi" / "goalfile.ts").read_text()
+    shipped = REPO / "extensions" / "pi" / "goalfile"
+    assert shipped_extension() == (shipped / "goalfile.mjs").read_text()
+    # pi loads the folder's module through the package.json that names it
+    manifest = json.loads((repo / EXTENSION_DIR / "package.json").read_text())
+    assert manifest["pi"] == {"extensions": ["./goalfile.mjs"]}
+    assert sorted(p.name for p in (repo / EXTENSION_DIR).iterdir()) == [
+        "goalfile.mjs",
+        "package.json",
+    ]
     second = run_goalfile("init", "--no-goal", "--json", cwd=repo)
     assert json.loads(second.stdout)["pi_extension"]["changed"] is False
 
@@ -92,10 +102,42 @@ def test_an_edited_extension_is_kept_and_the_fix_works(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert installed.read_text() == "// mine\n"
     hint = done.stdout.split("(`", 1)[1].split("`", 1)[0]
-    assert hint == "rm .pi/extensions/goalfile.ts && goalfile init"
-    installed.unlink()
-    assert run_goalfile("init", "--no-goal", cwd=repo).returncode == 0
+    assert hint == "rm -r .pi/extensions/goalfile && goalfile init"
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    subprocess.run(["sh", "-c", hint], cwd=repo, env=env, check=True, capture_output=True)
     assert installed.read_text() == shipped_extension()
+
+
+def test_init_removes_the_former_extension_goalfile_shipped(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    former = repo / FORMER
+    former.parent.mkdir(parents=True)
+    shutil.copyfile(FORMER_SHIPPED, former)
+    done = run_goalfile("init", "--no-goal", "--json", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["pi_extension"]["former"] == "removed"
+    assert not former.exists()
+    assert (repo / EXTENSION).read_text() == shipped_extension()
+
+
+def test_an_edited_former_extension_is_kept_reported_and_the_fix_works(tmp_path: Path) -> None:
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "TMPDIR": str(tmp_path)}
+    repo = make_git_repo(tmp_path / "repo")
+    former = repo / FORMER
+    former.parent.mkdir(parents=True)
+    former.write_text(FORMER_SHIPPED.read_text() + "// mine\n")
+    done = run_goalfile("init", "--no-goal", cwd=repo, env=env)
+    assert done.returncode == 0, done.stderr
+    assert former.is_file()
+    assert "rm .pi/extensions/goalfile.ts` removes it" in done.stdout
+    report = json.loads(run_goalfile("doctor", "--json", cwd=repo, env=env).stdout)
+    (found,) = [f for f in report["findings"] if f["check"] == "former-extension"]
+    assert found["health"] == "problem"
+    assert "jiti's file cache" in found["detail"]
+    assert found["fix"] == "rm -- .pi/extensions/goalfile.ts"
+    subprocess.run(["sh", "-c", found["fix"]], cwd=repo, check=True)
+    report = json.loads(run_goalfile("doctor", "--json", cwd=repo, env=env).stdout)
+    assert [f["check"] for f in report["findings"] if f["host"] == "pi"] == ["extension"]
 
 
 def test_the_extension_only_runs_the_goalfile_command() -> None:
@@ -129,7 +171,9 @@ def test_doctor_checks_the_extension_and_each_fix_works(tmp_path: Path) -> None:
     (repo / EXTENSION).write_text("// edited\n")
     modified = _pi_finding(repo, env)
     assert modified["health"] == "problem"
-    assert str(modified["fix"]).startswith("rm .pi/extensions/goalfile.ts && goalfile init")
+    assert (
+        modified["fix"] == "rm -r -- .pi/extensions/goalfile && goalfile init --no-goal --no-skills"
+    )
     done = subprocess.run(
         ["sh", "-c", str(modified["fix"])], cwd=repo, env=env, capture_output=True, check=False
     )
@@ -169,3 +213,12 @@ def test_doctor_names_every_other_extension_pi_loads(tmp_path: Path) -> None:
     assert [f["check"] for f in json.loads(done.stdout)["findings"] if f["host"] == "pi"] == [
         "extension"
     ]
+
+
+def test_jitis_cache_folder_follows_nodes_tmpdir() -> None:
+    from goalfile.jiticache import cache_dir
+
+    assert cache_dir({}) == Path("/tmp/jiti")
+    assert cache_dir({"TMPDIR": "/x/tmp/"}) == Path("/x/tmp/jiti")
+    assert cache_dir({"TMPDIR": "", "TMP": "/y"}) == Path("/y/jiti")
+    assert cache_dir({"TEMP": "/z"}) == Path("/z/jiti")

@@ -64,7 +64,7 @@ def init(
 ) -> int:
     """Set up this repository: goals/ with a draft goal, the skills in .agents/skills/ and
     .claude/skills/, the Stop hook in .claude/settings.json, .codex/hooks.json and
-    .gemini/settings.json (AfterAgent), and the pi extension in .pi/extensions/goalfile.ts.
+    .gemini/settings.json (AfterAgent), and the pi extension in .pi/extensions/goalfile/.
 
     Idempotent: running it again changes nothing. A settings file that is not valid JSON is
     reported (file, line, column) and left untouched (exit 3).
@@ -100,13 +100,14 @@ def init(
         if result.pi is not None:
             if result.pi.kept:
                 click.echo(
-                    f"{result.pi.path}: differs from the one goalfile ships; kept "
-                    f"(`rm {shell_word(result.pi.path)} && goalfile init` installs the shipped one)"
+                    f"{result.pi.path}: differs from the one goalfile ships; kept (`rm -r "
+                    f"{shell_word(result.pi.path)} && goalfile init` installs the shipped one)"
                 )
-            elif result.pi.changed:
+            elif result.pi.created:
                 click.echo(f"installed the pi extension in {result.pi.path}")
             else:
                 click.echo(f"pi extension already in {result.pi.path}")
+            _echo_former_pi_extension(result.pi)
         for server in result.mcp:
             what = "registered `goalfile mcp` in" if server.changed else "`goalfile mcp` already in"
             click.echo(f"{what} {server.path}")
@@ -341,6 +342,19 @@ def _target_help() -> str:
         "Where: `agents` (.agents/skills/: Codex, Cursor, Gemini CLI, pi, OpenCode), "
         "`claude` (.claude/skills/), `all`, or a folder path."
     )
+
+
+def _echo_former_pi_extension(pi: Any) -> None:
+    """What init did with ``.pi/extensions/goalfile.ts``, the file goalfile shipped before: pi
+    loads a ``.ts`` through jiti's file cache, where any process can put what pi runs."""
+    if pi.former == "removed":
+        click.echo(f"removed {pi.former_path}, goalfile's former pi extension")
+    elif pi.former == "kept":
+        click.echo(
+            f"{pi.former_path}: differs from the pi extension goalfile shipped before; kept, and "
+            "pi still loads it, through a cache any process can write "
+            f"(`rm {shell_word(pi.former_path)}` removes it)"
+        )
 
 
 def _echo_skills(result: Any, *, installing: bool) -> None:

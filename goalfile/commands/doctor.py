@@ -37,8 +37,10 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   Code's ``CLAUDE_CODE_SHELL_PREFIX`` and its other hook and shell variables); for ``PATH`` the
   program it resolves to is named beside this goalfile. ``--fix-hooks`` takes them out of the
   project's own files; one in the ``.env`` file Gemini CLI loads is ``unknown``;
-* pi: goalfile's extension ``.pi/extensions/goalfile.ts`` is there and is the one goalfile
-  ships, and no other extension is loaded beside it (:mod:`goalfile.piothers`);
+* pi: goalfile's extension ``.pi/extensions/goalfile/`` is there and is the one goalfile
+  ships, the former ``.pi/extensions/goalfile.ts`` is gone (pi loads a ``.ts`` through jiti's
+  file cache; an entry there that pi would run instead is named, :mod:`goalfile.jiticache`),
+  and no other extension is loaded beside it (:mod:`goalfile.piothers`);
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
   (a ``SKILL.md`` whose frontmatter names the skill and describes it).
 """
@@ -430,31 +432,60 @@ def trust_codex(root: Path, ctx: Context) -> list[str]:
 
 
 def pi_findings(root: Path, ctx: Context) -> list[Finding]:
-    from goalfile.pi_extension import EXTENSION, extension_state
+    from goalfile.pi_extension import EXTENSION, EXTENSION_DIR, extension_state
 
     state = extension_state(root=root)
-    path = root / EXTENSION
-    shown = os.path.relpath(path, ctx.cwd) if path.is_relative_to(ctx.cwd) else str(path)
+    folder = _shown(root / EXTENSION_DIR, ctx)
+    module = _shown(root / EXTENSION, ctx)
     extension = _Check("pi", "extension")
-    others = _other_pi_extensions(root, ctx)
+    rest = [*_former_pi_extension(root, ctx), *_other_pi_extensions(root, ctx)]
     if state == "current":
-        return [extension.ok(detail=f"goalfile's extension in {shown}"), *others]
+        return [extension.ok(detail=f"goalfile's extension in {folder}"), *rest]
     if state == "missing":
         return [
             extension.problem(
-                detail=f"{shown} does not exist: pi will not run the Stop hook",
+                detail=f"{module} does not exist: pi will not run the Stop hook",
                 fix=INIT_HOOKS,
             ),
-            *others,
+            *rest,
         ]
     return [
         extension.problem(
-            detail=f"{shown} differs from the extension this goalfile ships",
-            fix=f"rm {shown} && {INIT_HOOKS}",
+            detail=f"{folder} differs from the extension this goalfile ships",
+            fix=f"rm -r -- {shlex.quote(folder)} && {INIT_HOOKS}",
             hint="keep it instead if you changed it on purpose",
         ),
-        *others,
+        *rest,
     ]
+
+
+def _former_pi_extension(root: Path, ctx: Context) -> list[Finding]:
+    """``.pi/extensions/goalfile.ts``, the extension goalfile shipped before: pi loads it beside
+    the current one, through jiti's file cache, where any process of the user can put the code
+    pi runs instead (:mod:`goalfile.jiticache`); each entry pi would run is named."""
+    from goalfile import jiticache
+    from goalfile.pi_extension import FORMER, former_state
+
+    state = former_state(root=root)
+    if state is None:
+        return []
+    shown = _shown(root / FORMER, ctx)
+    what = (
+        "goalfile's former extension"
+        if state == "shipped"
+        else "where goalfile's extension was, a file goalfile did not ship"
+    )
+    detail = (
+        f"{shown}: {what}; pi loads it beside .pi/extensions/goalfile/ and, as TypeScript, "
+        "through jiti's file cache, where any process of yours can put what pi runs instead"
+    )
+    used = jiticache.entries_used((root / FORMER).resolve(), ctx.env)
+    if used:
+        detail += f"; pi would run {', '.join(map(str, used))} in its place"
+    fix = f"rm -- {shlex.quote(shown)}"
+    if used:
+        fix += " " + " ".join(shlex.quote(str(entry)) for entry in used)
+    return [_Check("pi", "former-extension").problem(detail=detail, fix=fix)]
 
 
 def _other_pi_extensions(root: Path, ctx: Context) -> list[Finding]:

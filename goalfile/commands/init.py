@@ -4,7 +4,7 @@
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
 3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json`` (not there
    when a Codex ``config.toml`` declares it already: Codex would run it from both);
-4. the pi extension in ``.pi/extensions/goalfile.ts``;
+4. the pi extension in ``.pi/extensions/goalfile/`` (and the former ``goalfile.ts`` removed);
 5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``;
 6. with ``trust_codex``, the Codex Stop hook trusted in the user's Codex ``config.toml`` (Codex
    skips an untrusted project hook without a word).
@@ -115,7 +115,11 @@ def init(
     pi: ExtensionInstall | None = None
     if hooks:
         pi = install_pi_extension(root=root)
-        pi = replace(pi, path=_shown(Path(pi.path), ctx.cwd))
+        pi = replace(
+            pi,
+            path=_shown(Path(pi.path), ctx.cwd),
+            former_path=_shown(Path(pi.former_path), ctx.cwd),
+        )
     servers: tuple[McpRegistration, ...] = ()
     if mcp:
         servers, failed = register_mcp(root=root)

@@ -129,10 +129,14 @@ def run_pi_rpc(
     prompt: str,
     netns: LoopbackNetns | None,
     timeout: float = 120,
+    tmpdir: Path | None = None,
 ) -> HostRun:
-    """One prompt in RPC mode; ``stdout`` holds pi's JSON events, one per line."""
+    """One prompt in RPC mode; ``stdout`` holds pi's JSON events, one per line. ``tmpdir``:
+    pi's ``TMPDIR`` (where jiti, pi's TypeScript loader, keeps its file cache), else none."""
     write_pi_home(home, server_url=server_url)
     env = {**_base_env(home), PI_KEY_ENV: "dummy", "PI_OFFLINE": "1"}
+    if tmpdir is not None:
+        env["TMPDIR"] = str(tmpdir)
     argv = [str(pi), "--mode", "rpc"]
     command = netns.wrap(argv) if netns is not None else argv
     started = time.monotonic()
