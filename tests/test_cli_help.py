@@ -44,6 +44,20 @@ def test_review_verdict_has_help(tmp_path: Path) -> None:
     assert "met: the artifact shows" in done.stdout
 
 
+@pytest.mark.parametrize(
+    ("command", "runs_checks"),
+    [("verify", True), ("review", True), ("status", False), ("block", False)],
+)
+def test_in_project_help_says_what_this_command_refuses(
+    tmp_path: Path, command: str, runs_checks: bool
+) -> None:
+    """`status --help` spoke of what verify and review refuse; each command now says its own."""
+    shown = " ".join(run_goalfile(command, "--help", cwd=tmp_path).stdout.split())
+    assert "--in-project Refuse a goal file that is not one of this project's" in shown
+    assert ("no approval entry committed at HEAD" in shown) is runs_checks, shown
+    assert "verify and review" not in shown
+
+
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_completion_scripts(shell: str, tmp_path: Path) -> None:
     done = run_goalfile("completion", shell, cwd=tmp_path)

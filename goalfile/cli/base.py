@@ -207,14 +207,22 @@ json_option = click.option(
 )
 
 
-in_project_option = click.option(
-    "--in-project",
-    "in_project_flag",
-    is_flag=True,
-    help="Refuse a goal file that is not one of this project's (one `goalfile status` lists, "
-    "under goals/ or .zetetic/goals/ of the repository), and for verify and review one whose "
-    "criteria no approval entry committed at HEAD records: what the MCP and pi tools pass.",
-)
+def in_project_option(*, approved: bool) -> Callable[[F], F]:
+    """``--in-project``, with the help of the commands that run checks (``approved``) or not."""
+    also = (
+        ", or one whose criteria no approval entry committed at HEAD records (activate, then "
+        "commit)"
+        if approved
+        else ""
+    )
+    return click.option(
+        "--in-project",
+        "in_project_flag",
+        is_flag=True,
+        help="Refuse a goal file that is not one of this project's (under goals/ or "
+        f".zetetic/goals/ of the repository, as `goalfile status` lists them){also}. The MCP "
+        "and pi tools pass it.",
+    )
 
 
 def in_project(paths: tuple[str, ...] | list[str], wanted: bool, *, approved: bool = False) -> None:

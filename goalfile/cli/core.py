@@ -404,7 +404,7 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
     show_default=True,
     help="Seconds the judge may take per review row.",
 )
-@in_project_option
+@in_project_option(approved=True)
 @json_option
 @boundary
 def verify(
@@ -532,7 +532,7 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
 
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path())
-@in_project_option
+@in_project_option(approved=False)
 @json_option
 @boundary
 def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:

@@ -67,7 +67,7 @@ def plan(path: str, as_json: bool) -> int:
     "(with --reason).",
 )
 @click.option("--reason", default="", help="Why; required for unmet.")
-@in_project_option
+@in_project_option(approved=True)
 @json_option
 @boundary
 def review(
@@ -141,7 +141,7 @@ def refine(path: str, lesson: str | None, as_json: bool) -> int:
     required=True,
     help="A workaround that was tried; repeat for each (1–50).",
 )
-@in_project_option
+@in_project_option(approved=False)
 @json_option
 @boundary
 def block(
