@@ -40,7 +40,7 @@ def test_usage_reaching_the_budget_is_refused_and_usage_below_it_listed(tmp_path
     subprocess.run(["sh", "-c", fix.group(1).strip("`")], cwd=repo, check=True)
     done = run_goalfile("activate", "goals/g.md", cwd=repo)
     assert done.returncode == 0, done.stderr
-    assert "  already used, as the draft says: tokens_used 999\n" in done.stderr
+    assert "  already used, as the file says: tokens_used 999\n" in done.stderr
     git(repo, "commit", "-q", "-m", "goal: g")
     answer = json.loads(run_goalfile("hook", "stop", cwd=repo, input=stop_input(repo)).stdout)
     assert answer["decision"] == "block"  # the approved iterations are the agent's

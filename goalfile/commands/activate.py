@@ -132,7 +132,7 @@ class ActivateResult:
             lines.append(f"  {budget_approved_note(self.budget)}")
         if self.used:  # a draft's usage is spent of the approved budget: shown
             claimed = ", ".join(f"{key} {value}" for key, value in self.used)
-            lines.append(f"  already used, as the draft says: {claimed}")
+            lines.append(f"  already used, as the file says: {claimed}")
         lines += [f"  note: {line}" for line in self.not_default()]
         return lines
 
