@@ -6,8 +6,12 @@ output in ``$TMPDIR/jiti`` (Node's ``os.tmpdir()``: ``TMPDIR``, ``TMP``, ``TEMP`
 the first 8 hex digits of the md5 of its path; jiti uses an entry in place of transpiling when
 its text ends with `` /* v9-T */`` and a newline, T the first 16 hex digits of the md5 of the
 source's text. Any process of the user can compute both and write the entry, so an entry that
-would be used is named, whoever wrote it. (An ES module, ``.mjs``, is imported as it is: jiti
-neither transpiles nor caches it.)
+would be used is named, whoever wrote it.
+
+An ES module (``.mjs``) is imported by Node as it is: jiti neither transpiles nor caches it,
+unless Node's import of it fails. jiti hands Node the bare path, which Node reads as a URL, so
+a path that holds ``#``, ``?``, ``%``, a tab or a line break names another file, the import
+fails, and jiti transpiles the module and caches it like any other (:func:`imported_as_is`).
 """
 
 from __future__ import annotations
@@ -19,9 +23,16 @@ from pathlib import Path
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular
 
-__all__ = ["cache_dir", "entries_used"]
+__all__ = ["URL_BREAKERS", "cache_dir", "entries_used", "imported_as_is"]
 
 CACHE_VERSION = "9"  # jiti 2.7.0
+URL_BREAKERS = "#?%\t\n\r"  # read as a URL's fragment, query, escape, or dropped
+
+
+def imported_as_is(module: Path) -> bool:
+    """Whether pi's jiti imports the ES module at ``module`` (its absolute path) natively, with
+    no transpile and no cache: its path holds none of :data:`URL_BREAKERS`."""
+    return not any(char in str(module) for char in URL_BREAKERS)
 
 
 def cache_dir(env: Mapping[str, str]) -> Path:

@@ -222,3 +222,11 @@ def test_jitis_cache_folder_follows_nodes_tmpdir() -> None:
     assert cache_dir({"TMPDIR": "/x/tmp/"}) == Path("/x/tmp/jiti")
     assert cache_dir({"TMPDIR": "", "TMP": "/y"}) == Path("/y/jiti")
     assert cache_dir({"TEMP": "/z"}) == Path("/z/jiti")
+
+
+def test_a_path_node_reads_as_a_url_is_not_imported_as_is() -> None:
+    from goalfile.jiticache import imported_as_is
+
+    assert imported_as_is(Path("/home/me/my project/.pi/extensions/goalfile/goalfile.mjs"))
+    for odd in ("work#1", "a?b", "100%", "tab\there"):
+        assert not imported_as_is(Path("/home") / odd / "goalfile.mjs"), odd

@@ -40,7 +40,8 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 * pi: goalfile's extension ``.pi/extensions/goalfile/`` is there and is the one goalfile
   ships, the former ``.pi/extensions/goalfile.ts`` is gone (pi loads a ``.ts`` through jiti's
   file cache; an entry there that pi would run instead is named, :mod:`goalfile.jiticache`),
-  and no other extension is loaded beside it (:mod:`goalfile.piothers`);
+  the project's path lets Node import the ``.mjs`` as it is (else it goes through that cache
+  too), and no other extension is loaded beside it (:mod:`goalfile.piothers`);
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
   (a ``SKILL.md`` whose frontmatter names the skill and describes it).
 """
@@ -438,7 +439,11 @@ def pi_findings(root: Path, ctx: Context) -> list[Finding]:
     folder = _shown(root / EXTENSION_DIR, ctx)
     module = _shown(root / EXTENSION, ctx)
     extension = _Check("pi", "extension")
-    rest = [*_former_pi_extension(root, ctx), *_other_pi_extensions(root, ctx)]
+    rest = [
+        *_pi_extension_cached(root, ctx),
+        *_former_pi_extension(root, ctx),
+        *_other_pi_extensions(root, ctx),
+    ]
     if state == "current":
         return [extension.ok(detail=f"goalfile's extension in {folder}"), *rest]
     if state == "missing":
@@ -457,6 +462,29 @@ def pi_findings(root: Path, ctx: Context) -> list[Finding]:
         ),
         *rest,
     ]
+
+
+def _pi_extension_cached(root: Path, ctx: Context) -> list[Finding]:
+    """goalfile's ``.mjs`` goes through jiti's file cache after all when Node cannot import it
+    by its path (:func:`goalfile.jiticache.imported_as_is`): then any process of the user can
+    put what pi runs in its place."""
+    from goalfile import jiticache
+    from goalfile.pi_extension import EXTENSION
+
+    module = root.resolve() / EXTENSION
+    if jiticache.imported_as_is(module):
+        return []
+    detail = (
+        f"the project's path holds one of # ? % (or a tab or line break), which Node reads as "
+        f"part of a URL: pi's import of {_shown(root / EXTENSION, ctx)} fails, and jiti "
+        "transpiles it and keeps it in its file cache, where any process of yours can put "
+        "what pi runs instead"
+    )
+    used = jiticache.entries_used(module, ctx.env)
+    if used:
+        detail += f"; pi would run {', '.join(map(str, used))} in its place"
+    hint = "move the project to a folder whose path holds none of them"
+    return [_Check("pi", "extension-cache").problem(detail=detail, hint=hint)]
 
 
 def _former_pi_extension(root: Path, ctx: Context) -> list[Finding]:

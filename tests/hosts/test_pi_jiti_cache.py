@@ -15,7 +15,11 @@ second extension of the test's own, ``probe.ts``, which jiti transpiles, shows t
 are the ones pi reads: its poisoned entry runs in its place. goalfile's extension still holds
 the agent until the goal is met.
 
-The second: a ``.pi/extensions/goalfile.ts`` left from an earlier goalfile is still loaded
+The second shows the limit: in a project whose path holds ``#`` (or ``?``, ``%``), Node cannot
+import the module by the path jiti gives it, and jiti transpiles and caches it after all; the
+written entry replaces goalfile's extension, and `goalfile doctor` names the entry.
+
+The third: a ``.pi/extensions/goalfile.ts`` left from an earlier goalfile is still loaded
 through the cache; after the real pi wrote its entry there, `goalfile doctor` names the file and
 the entry, and its fix, run as written, removes both.
 """
@@ -35,7 +39,7 @@ from host_run_more import PI, run_pi_rpc
 from hosts_fixtures import FIX, PROMPT, Isolation, goal_repo, goal_state, start_server
 from hosts_fixtures import isolation as isolation
 
-from goalfile.pi_extension import FORMER
+from goalfile.pi_extension import EXTENSION, FORMER
 
 JITI_CACHE_VERSION = "9"  # jiti 2.7.0's CACHE_VERSION
 SOURCES = (".ts", ".js", ".mjs", ".cjs", ".mts", ".cts", ".tsx", ".jsx")
@@ -122,6 +126,41 @@ def test_a_poisoned_jiti_cache_entry_does_not_replace_goalfiles_extension(
     assert loaded == [f"poisoned {probe.resolve()}"], loaded
     # and jiti wrote no entry of its own: goalfile's module went through no cache
     assert sorted((tmpdir / "jiti").iterdir()) == sorted(written)
+
+
+def test_in_a_path_node_reads_as_a_url_the_module_is_cached_and_doctor_names_the_entry(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path / "work#1")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal and hosts")
+    log = tmp_path / "loaded.log"
+    tmpdir = tmp_path / "tmp"
+    written = poison(repo / ".pi" / "extensions", tmpdir / "jiti", log)
+    module = (repo / EXTENSION).resolve()
+    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
+        run = run_pi_rpc(
+            install_cli(PI),
+            repo=repo,
+            home=repo.parent / "home",
+            server_url=server.url,
+            prompt=PROMPT,
+            netns=isolation.netns,
+            tmpdir=tmpdir,
+        )
+    assert run.returncode == 0, run.explain()
+    # the written entry ran instead of goalfile's module: nothing held the agent
+    assert log.read_text(encoding="utf-8").splitlines() == [f"poisoned {module}"]
+    assert (server.stops(), server.feedbacks()) == (1, []), run.explain()
+    assert goal_state(repo)["status"] == "active"
+
+    env = {"HOME": str(repo.parent / "home"), "TMPDIR": str(tmpdir)}
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    (found,) = [f for f in json.loads(done.stdout)["findings"] if f["check"] == "extension-cache"]
+    assert found["health"] == "problem" and found["fix"] is None
+    ours = [e for e in written if e.name.startswith("goalfile-goalfile")]
+    assert len(ours) == 8 and all(str(e) in found["detail"] for e in ours), found
 
 
 def test_doctor_names_the_cache_entry_pi_runs_for_a_former_goalfile_ts(
