@@ -18,7 +18,7 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
-from goalfile.run import GitTimedOut, _git_in, first_message_line
+from goalfile.run import GitTimedOut, _git_clean, _git_in, first_message_line
 
 _NO_COMMIT = "0" * 40
 
@@ -69,7 +69,9 @@ Git = Callable[..., tuple[int, bytes, bytes]]
 
 
 def _runner(top: Path, index: str | None = None) -> Git:
-    env: Mapping[str, str] = {**os.environ, "GIT_NO_REPLACE_OBJECTS": "1"}
+    # as every git command of goalfile: of the repository at ``top``, whatever GIT_DIR,
+    # GIT_INDEX_FILE... the environment holds, and with no replace refs
+    env: Mapping[str, str] = _git_clean()
     if index is not None:
         env = {**env, "GIT_INDEX_FILE": index}
 

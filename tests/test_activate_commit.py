@@ -170,3 +170,27 @@ def test_without_an_identity_the_goal_is_approved_and_staged(repo: Path) -> None
     assert "nothing was committed" in done.stderr and "Traceback" not in done.stderr
     assert git(repo, "log", "--format=%s").split("\n")[0] == "init"
     assert "status: active" in git(repo, "show", ":goals/auth.md")  # staged as without it
+
+
+def test_a_git_dir_in_the_environment_does_not_take_the_commit_elsewhere(
+    repo: Path, tmp_path: Path
+) -> None:
+    """`--commit` asked git with the environment as it was, so a `GIT_DIR` (or
+    `GIT_INDEX_FILE`) exported in the person's shell made it commit into that repository,
+    while it said it committed the goal, which its own repository never held. It asks git as
+    every other git command of goalfile does: of the repository that holds the goal."""
+    other = make_git_repo(tmp_path / "other")
+    (other / "x").write_text("x\n", encoding="utf-8")
+    git(other, "add", "x")
+    git(other, "commit", "-qm", "other")
+    theirs = git(other, "rev-parse", "HEAD").strip()
+    draft(repo)
+    done = run_goalfile(
+        "activate", "goals/auth.md", "--commit", cwd=repo, timeout=120,
+        env={"GIT_DIR": str(other / ".git"), "GIT_INDEX_FILE": str(other / ".git" / "index")},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert git(other, "rev-parse", "HEAD").strip() == theirs
+    assert git(other, "ls-files") == "x\n"
+    assert APPROVED in at_head(repo)
+    assert git(repo, "status", "--porcelain", "--", "goals/auth.md") == ""
