@@ -102,6 +102,20 @@ def stop_input(cwd: Path, *, active: bool = False) -> str:
     return json.dumps(data)
 
 
+def hook_answer(cwd: Path, *, active: bool = False) -> dict[str, object]:
+    """Claude Code's Stop hook (`goalfile hook stop --agent claude`) in ``cwd``, given
+    :func:`stop_input`: the answer the host reads (an empty object for none). It exits 0 and
+    prints no traceback."""
+    done = run_goalfile(
+        "hook", "stop", "--agent", "claude", cwd=cwd, input=stop_input(cwd, active=active)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout) if done.stdout.strip() else {}
+    assert isinstance(answer, dict), answer
+    return answer
+
+
 def last_line(text: str) -> str:
     lines = text.rstrip("\n").split("\n")
     return lines[-1]
@@ -138,6 +152,15 @@ def make_git_repo(path: Path) -> Path:
     git(path, "init", "-q")
     git(path, "config", "user.email", "tests@example.invalid")
     git(path, "config", "user.name", "goalfile tests")
+    return path
+
+
+def committed_repo(path: Path) -> Path:
+    """:func:`make_git_repo` with a first commit (a README.md), so that HEAD names one."""
+    make_git_repo(path)
+    (path / "README.md").write_text("# project\n", encoding="utf-8")
+    git(path, "add", "README.md")
+    git(path, "commit", "-qm", "base")
     return path
 
 

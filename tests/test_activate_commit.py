@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile
+from conftest import committed_repo, git, make_git_repo, run_goalfile
 
 APPROVED = "pytest -q tests"
 AGENTS = "echo 1 passed"
@@ -23,11 +23,7 @@ AGENTS = "echo 1 passed"
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    root = make_git_repo(tmp_path / "repo")
-    (root / "README").write_text("readme\n", encoding="utf-8")
-    git(root, "add", "README")
-    git(root, "commit", "-q", "-m", "init")
-    return root
+    return committed_repo(tmp_path / "repo")
 
 
 def goalfile(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -168,7 +164,7 @@ def test_without_an_identity_the_goal_is_approved_and_staged(repo: Path) -> None
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "nothing was committed" in done.stderr and "Traceback" not in done.stderr
-    assert git(repo, "log", "--format=%s").split("\n")[0] == "init"
+    assert git(repo, "log", "--format=%s").split("\n")[0] == "base"
     assert "status: active" in git(repo, "show", ":goals/auth.md")  # staged as without it
 
 

@@ -22,6 +22,18 @@ def new_auth(root: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
+def goal_on_branch(tmp_path: Path) -> Path:
+    """A repository whose main holds no goal, on the agent's branch, where the person's goal
+    is committed after main."""
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "commit", "-q", "--allow-empty", "-m", "init")
+    git(root, "branch", "-M", "main")
+    git(root, "checkout", "-qb", "agent")
+    new_auth(root)
+    git(root, "commit", "-qm", "goal: auth")
+    return root
+
+
 @pytest.fixture
 def branch(tmp_path: Path) -> Path:
     """A repository whose main holds the person's active goal, on the agent's branch."""
@@ -72,12 +84,7 @@ def test_a_repository_in_place_of_a_goal_is_goal_deleted(branch: Path) -> None:
 def test_a_goal_committed_on_the_branch_then_replaced_by_a_folder_is_goal_deleted(
     tmp_path: Path,
 ) -> None:
-    root = make_git_repo(tmp_path / "repo")
-    git(root, "commit", "-q", "--allow-empty", "-m", "init")
-    git(root, "branch", "-M", "main")
-    git(root, "checkout", "-qb", "agent")
-    new_auth(root)
-    git(root, "commit", "-qm", "goal: auth")
+    root = goal_on_branch(tmp_path)
     git(root, "rm", "-q", "goals/auth.md")
     (root / "goals" / "auth.md").mkdir(parents=True)
     (root / "goals" / "auth.md" / ".keep").write_text("", encoding="utf-8")
@@ -128,12 +135,7 @@ def test_the_fix_for_a_folder_in_place_of_a_goal_shows_it_as_written(branch: Pat
 def test_the_fix_for_a_goal_deleted_on_the_branch_shows_it_from_a_sub_folder(
     tmp_path: Path,
 ) -> None:
-    root = make_git_repo(tmp_path / "repo")
-    git(root, "commit", "-q", "--allow-empty", "-m", "init")
-    git(root, "branch", "-M", "main")
-    git(root, "checkout", "-qb", "agent")
-    new_auth(root)
-    git(root, "commit", "-qm", "goal: auth")
+    root = goal_on_branch(tmp_path)
     git(root, "rm", "-q", "goals/auth.md")
     (root / "sub").mkdir()
     (root / "sub" / "keep").write_text("", encoding="utf-8")

@@ -12,7 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import git, hook_answer, make_git_repo, run_goalfile
 from test_hook_discovery import fix_of, sh
 
 NEW = ("new", "auth", "tests pass", "--check", "pytest -q tests", "--expected", "exit 0")
@@ -76,17 +76,6 @@ def test_activate_stores_the_files_bytes_not_what_a_filter_says(repo: Path) -> N
     assert git(repo, "hash-object", "--no-filters", "goals/auth.md") == blob
 
 
-def stop(repo: Path) -> dict[str, object]:
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=False)
-    data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=repo, input=json.dumps(data))
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    answer: dict[str, object] = json.loads(done.stdout)
-    return answer
-
-
 def test_the_stop_hook_holds_a_committed_goal_a_filter_applies_to(
     repo: Path, tmp_path: Path
 ) -> None:
@@ -98,14 +87,14 @@ def test_the_stop_hook_holds_a_committed_goal_a_filter_applies_to(
     assert done.returncode == 0, done.stderr
     git(repo, "commit", "-qm", "goal: auth")
     plant_filter(repo, tmp_path)  # set after the person's commit: the next one would store it
-    answer = stop(repo)
+    answer = hook_answer(repo)
     assert answer["decision"] == "block", answer
     reason = str(answer["reason"])
     assert "goalfile cannot verify goals/auth.md: git applies `filter=g`" in reason, reason
     assert ".git/info/attributes:1" in reason
     sh(fix_of(reason), repo)
     assert (repo / ".git" / "info" / "attributes").read_text(encoding="utf-8") == ""
-    answer = stop(repo)
+    answer = hook_answer(repo)
     assert "filter=g" not in json.dumps(answer), answer
 
 

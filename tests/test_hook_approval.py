@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 from conftest import (
-    DATA,
     clean_env,
+    committed_repo,
     git,
     goal_text,
     hand_written_goal,
+    hook_answer,
     make_git_repo,
     row,
     run_goalfile,
@@ -30,27 +31,9 @@ from conftest import (
 EVIL = "id > PWNED"
 
 
-def stop(root: Path, *, active: bool = False) -> dict[str, object]:
-    """Claude Code's Stop hook in ``root``: the host's answer (an empty object for none)."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
-    data["cwd"] = str(root)
-    data["stop_hook_active"] = active
-    data.pop("transcript_path")
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=root, input=json.dumps(data))
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout) if done.stdout.strip() else {}
-    assert isinstance(answer, dict)
-    return answer
-
-
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    root = make_git_repo(tmp_path / "project")
-    (root / "README.md").write_text("# project\n", encoding="utf-8")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "base")
-    return root
+    return committed_repo(tmp_path / "project")
 
 
 def approved_elsewhere(tmp_path: Path, check: str) -> str:
@@ -75,7 +58,7 @@ def test_an_agent_written_goal_runs_nothing_in_the_hook(
         else goal_text(slug="evil", rows=(row("C1", EVIL, "exit 0"),))
     )
     evil = write_goal(project / "goals", text, "evil.md", stage=False)  # a Write tool's file
-    answer = stop(project)
+    answer = hook_answer(project)
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
     assert reason.startswith("goalfile did not run the checks of goals/evil.md"), reason
@@ -87,7 +70,7 @@ def test_an_agent_written_goal_runs_nothing_in_the_hook(
         ), reason
     else:  # its own ledger approves it: only git does not hold that approval
         assert "stages it: `git add -- goals/evil.md`" in reason, reason
-    answer = stop(project, active=True)  # held once: then let go, with the message
+    answer = hook_answer(project, active=True)  # held once: then let go, with the message
     assert "decision" not in answer, answer
     assert "did not run the checks of goals/evil.md" in str(answer["systemMessage"])
     assert not (project / "PWNED").exists()
@@ -108,7 +91,7 @@ def test_a_row_added_to_a_committed_goal_runs_only_once_a_person_approves_it(
     added = "| C2 | tidy | `id > PWNED` | exit 0 | deterministic |\n"
     at = text.index("\n", text.index("| C1 ")) + 1
     path.write_text(text[:at] + added + text[at:], encoding="utf-8")  # a tightening
-    answer = stop(project)
+    answer = hook_answer(project)
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
     assert reason.startswith("goalfile did not run the checks of goals/demo.md"), reason
@@ -121,7 +104,7 @@ def test_a_row_added_to_a_committed_goal_runs_only_once_a_person_approves_it(
     )
     assert done.returncode == 0, done.stderr
     assert "staged goals/demo.md (git add)" in done.stderr
-    answer = stop(project)
+    answer = hook_answer(project)
     assert str(answer.get("reason", "")).startswith("verify-goal demo iteration 0: C1 unmet"), (
         answer
     )
@@ -137,7 +120,7 @@ def test_the_readme_start_and_a_committed_draft_activated_later_are_run(project:
         "--activate", cwd=project,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    answer = stop(project)
+    answer = hook_answer(project)
     assert str(answer.get("reason", "")).startswith("verify-goal demo iteration 0: C1 unmet")
     (project / "goals" / "demo.md").unlink()
     git(project, "rm", "-q", "--cached", "goals/demo.md")
@@ -149,7 +132,7 @@ def test_the_readme_start_and_a_committed_draft_activated_later_are_run(project:
     git(project, "add", "-A")
     git(project, "commit", "-qm", "a draft for review")
     assert run_goalfile("activate", "goals/draft.md", cwd=project).returncode == 0
-    answer = stop(project)
+    answer = hook_answer(project)
     assert str(answer.get("reason", "")).startswith("verify-goal draft iteration 0: C1 unmet")
 
 
@@ -160,10 +143,10 @@ def test_a_goal_the_skill_family_wrote_runs_once_a_person_stages_it(project: Pat
     write_goal(
         project / "goals", goal_text(rows=(row("C1", "test -f done", "exit 0"),)), stage=False
     )
-    answer = stop(project)
+    answer = hook_answer(project)
     assert "`goalfile activate goals/demo.md`" in str(answer.get("reason")), answer
     git(project, "add", "--", "goals/demo.md")
-    answer = stop(project)
+    answer = hook_answer(project)
     assert str(answer.get("reason", "")).startswith("verify-goal demo iteration 1: C1 unmet")
 
 
@@ -225,14 +208,14 @@ def test_a_goal_in_a_folder_git_ignores_gets_a_fix_that_stages_it_with_force(
     cache = project / "goals" / ".cache"
     write_goal(cache, hand_written_goal("aaa", check="touch RAN"), "aaa.md", stage=False)
     (project / "src").mkdir()
-    answer = stop(project / "src")
+    answer = hook_answer(project / "src")
     fix = printed_fix(str(answer.get("reason")))
     assert fix == (
         "goalfile activate ../goals/.cache/aaa.md && git -C .. add -f -- goals/.cache/aaa.md"
     ), answer
     assert not (project / "RAN").exists()
     run_as_written(fix, project / "src")
-    answer = stop(project / "src")
+    answer = hook_answer(project / "src")
     assert "verify-goal aaa iteration 0: C1 met" in str(answer.get("systemMessage")), answer
     assert (project / "RAN").exists()
 
@@ -254,7 +237,7 @@ def test_a_goal_linked_into_another_repository_is_held_for_the_link_first(
     moved = other / "goals" / "demo.md"
     (project / "goals" / "demo.md").rename(moved)
     (project / "goals" / "demo.md").symlink_to(moved)
-    reason = str(stop(project).get("reason"))
+    reason = str(hook_answer(project).get("reason"))
     assert "the goal file is reached through a symbolic link" in reason, reason
     assert printed_fix(reason).startswith("unlink -- "), reason
     assert "did not run the checks" not in reason and not (project / "RAN").exists()

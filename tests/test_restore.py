@@ -14,11 +14,10 @@ fix run as written by a shell.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile, stop_input
+from conftest import git, hook_answer, make_git_repo, run_goalfile
 from test_hook_discovery import fix_of, sh
 
 from goalfile import ledger
@@ -26,16 +25,6 @@ from goalfile.parse import ledger_region
 
 GOAL = "goals/demo.md"
 TYPED_MET = f"sed -i 's/status: active/status: met/' {GOAL}"
-
-
-def stop(repo: Path, cwd: Path | None = None) -> dict[str, object]:
-    """Claude Code's Stop hook in ``cwd`` (``repo`` by default): the host's answer."""
-    where = cwd or repo
-    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=where, input=stop_input(where))
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout) if done.stdout.strip() else {}
-    assert isinstance(answer, dict)
-    return answer
 
 
 def headings(text: str) -> list[tuple[str, str, str, str]]:
@@ -60,7 +49,7 @@ def repo(tmp_path: Path) -> Path:
     assert done.returncode == 0, done.stderr
     assert git(root, "status", "--porcelain").splitlines() == [f"A  {GOAL}"]
     for _ in range(2):
-        assert "verify-goal demo" in str(stop(root).get("reason")), "verified, unmet"
+        assert "verify-goal demo" in str(hook_answer(root).get("reason")), "verified, unmet"
     return root
 
 
@@ -77,7 +66,7 @@ def test_the_fix_for_a_typed_met_keeps_every_entry_written_since(
     assert len(headings(written)) == len(headings(staged)) + 4  # written since, not in git
     sh(TYPED_MET, repo)
     (repo / "src").mkdir()
-    answer = stop(repo, cwd=repo / "src")  # the fix runs as written from a sub-folder too
+    answer = hook_answer(repo / "src")  # the fix runs as written from a sub-folder too
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
     assert f"does not continue the goal {source} holds there" in reason, reason
@@ -99,7 +88,7 @@ def test_the_fix_for_a_typed_met_keeps_every_entry_written_since(
     assert region is not None and staged[region[0] : region[1]].strip() in mended
     assert mended.split("\n")[2].startswith("status: active ")
     (repo / "done.txt").write_text("", encoding="utf-8")
-    answer = stop(repo)
+    answer = hook_answer(repo)
     assert "verify-goal demo iteration 2: C1 met; status: met" in str(answer), answer
     assert run_goalfile("audit", GOAL, cwd=repo).returncode == 0
 
@@ -118,7 +107,7 @@ def test_entries_that_cannot_be_told_apart_are_kept_in_a_copy_before_the_checkou
     refused = run_goalfile("restore", GOAL, cwd=repo)
     assert refused.returncode == 3, refused.stdout + refused.stderr
     assert "cannot be told apart" in refused.stderr and path.read_bytes() == before
-    answer = stop(repo)
+    answer = hook_answer(repo)
     fix = fix_of(answer.get("reason"))
     saved = f"{GOAL}.goalfile-saved"
     assert fix == f"[ ! -e {saved} ] && cp -- {GOAL} {saved} && git checkout -- {GOAL}"
@@ -126,7 +115,7 @@ def test_entries_that_cannot_be_told_apart_are_kept_in_a_copy_before_the_checkou
     sh(fix, repo)
     assert (repo / saved).read_bytes() == before  # nothing the file held is lost
     assert path.read_text(encoding="utf-8") == git(repo, "show", f":{GOAL}")
-    assert "verify-goal demo" in str(stop(repo).get("reason"))  # the staged goal, verified
+    assert "verify-goal demo" in str(hook_answer(repo).get("reason"))  # the staged goal, verified
 
 
 def test_restore_refuses_a_goal_that_continues_git_s_copy_or_that_git_does_not_hold(
