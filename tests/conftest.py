@@ -164,6 +164,16 @@ def committed_repo(path: Path) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def state_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A state folder of each test's own (``XDG_STATE_HOME``, passed on by :func:`clean_env`):
+    the Stop hook remembers a host session's repositories there, and the recorded host input
+    every test sends names the same session."""
+    folder = tmp_path_factory.mktemp("state")
+    monkeypatch.setenv("XDG_STATE_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A real git repository with a ``goals/`` folder."""

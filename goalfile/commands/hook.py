@@ -92,6 +92,11 @@ MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below
 GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
 
+# what a goal that lets the agent stop is found as (:func:`_look`): a repository holding
+# none of the others is not remembered for the session (:mod:`goalfile.commands.hookrepo`)
+_ENDED = frozenset({*(status.value for status in Status if status is not Status.ACTIVE), "absent"})
+
+
 class HookInputError(UsageError):
     """The hook's stdin is not the JSON object a host sends."""
 
@@ -665,6 +670,11 @@ def _decide_stop(
             roots = [here]  # the goal is named outright: no repository decides it
         else:
             roots = project_roots(here, notes)
+        # a repository hidden from the hook (its .git renamed away), or another put in its
+        # place, holds the agent: what the session's earlier stops saw is remembered
+        from goalfile.commands.hookrepo import watch
+
+        repositories = watch(stop, ctx.env, here, roots)
         # the goal files git tracks: one that the working tree does not show (or shows as
         # another goal) holds the agent, and they are verified before the goal files git does
         # not track (with --goal: the same rules, for the goal file it names)
@@ -677,6 +687,10 @@ def _decide_stop(
             for focused in sorted(named.difference(tracked)):
                 git = _merged(git, _tracked_goal(str(focused), roots))
             tracked = git.tracked
+        # a goal file active at the session's earlier stop, gone now with no trace in git
+        # (with --goal, git is asked only of the goal it names: nothing to tell by)
+        if options.goal is None:
+            repositories.gone(tracked, here, stop)
         # a focus orders and names the goals; it never releases the agent: once the focused
         # goal lets it stop, every other goal of the repository is looked at too
         later = _others(roots, paths, tracked, problems) if named and options.goal is None else []
@@ -685,6 +699,7 @@ def _decide_stop(
     outcomes: list[GoalOutcome] = []
     later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
+    holding: list[Path] = []  # the goal files active, or held, at this stop
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
@@ -695,13 +710,15 @@ def _decide_stop(
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome):
             sink.append(found)
+            if found.status not in _ENDED:
+                holding.append(path)
         elif found is not None:
             active.append((path, found))
     # what git could not list, and what discovery could not read, may hide a goal: each holds
     # the agent, after the goals' own outcomes (their reasons come first)
     cannot = [_unlisted(root, exc, here, stop) for root, exc in git.failed.items()]
     cannot += [_unread(problem, here, stop) for problem in problems.values()]
-    if not active and not outcomes and not cannot:
+    if not active and not outcomes and not cannot and not repositories.holds:
         under = ", ".join(str(root) for root in roots)
         notes.append(f"no active goal under {under}; the stop is allowed")
     # the order of verifying decides who gets the hook's time: the goal picked by name, then
@@ -716,6 +733,7 @@ def _decide_stop(
             if released is None:
                 released = _focus_releases(outcomes, notes)
             if not released:
+                holding.append(path)  # active, and not looked at while the focus holds
                 continue
         shown = _shown(path, here)
         remaining = deadline - ctx.clock()
@@ -724,6 +742,7 @@ def _decide_stop(
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
             outcomes.append(_unverified(shown, stop, budget=budget))
+            holding.append(path)
             continue
         try:
             outcome = _verify_one(
@@ -743,11 +762,17 @@ def _decide_stop(
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             outcome = _failed(shown, exc, stop, notes)
         outcomes.append(outcome)
+        if outcome.status not in _ENDED:
+            holding.append(path)
     if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
         outcomes += later_outcomes
+    # the repositories in which a goal is still active (or held) are remembered for the
+    # session's next stop; the others are forgotten
+    repositories.remember(roots, holding, notes)
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = _ledger_holds(outcomes, ctx.today, notes, roots)
-    return StopDecision(goals=(*outcomes, *cannot), notes=tuple(notes))
+    # a repository hidden or swapped comes first: it is why the goals look as they do
+    return StopDecision(goals=(*repositories.holds, *outcomes, *cannot), notes=tuple(notes))
 
 
 def _rank(

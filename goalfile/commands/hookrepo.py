@@ -1,0 +1,393 @@
+"""The Stop hook's watch over the repository itself: a repository hidden from the hook, or
+another one put in its place, holds the agent instead of reading as "no active goal".
+
+An agent with a shell can rename ``.git`` away for the stop (``mv .git .git-x``, put back by a
+background ``sleep 5; mv .git-x .git``), or write a ``.git`` file that names another
+repository, one with no goal. The hook then finds no repository, or another one, and nothing
+would hold the agent. So:
+
+* **Between stops of a session.** At each stop the hook remembers, per host session and
+  outside every working tree (:mod:`goalfile.sessionmemory`), each repository in which it held
+  an active goal: its top folder and its git folder (:class:`goalfile.gitplace.GitPlace`, known
+  by device and inode, which a rename away and back keeps). At a later stop of the same
+  session in that repository, a top with no ``.git`` (:func:`_missing`) or with another git
+  folder there (:func:`_swapped`) holds the agent, with the command that puts the git folder
+  back when it is found (renamed inside the top, or still at its place for a linked work
+  tree).
+* **At any stop, remembered or not.** A folder at or above the session's folder that holds a
+  goal folder and no ``.git``, but a git folder under another name (:func:`_stray`), and a
+  repository whose ``.git`` file names the git folder of another work tree (:func:`_foreign`),
+  hold the agent too.
+
+Each holds once, as every goal the hook cannot verify does (``stop_hook_active`` lets the
+agent go with the message). Nothing here runs git: a few ``stat`` calls, one ``scandir`` of a
+top only when something is wrong, and the session's record read at each stop and written only
+when it changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goalfile.gitplace import (
+    GitPlace,
+    aside,
+    foreign,
+    git_place,
+    head_mark,
+    renamed,
+    still_there,
+)
+from goalfile.sessionmemory import Remembered, load, record_path, save, state_folder
+from goalfile.shellword import shell_word
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from goalfile.commands.hook import GoalOutcome, StopInput
+
+__all__ = ["RepositoryWatch", "watch"]
+
+GOAL_FOLDERS = (("goals",), (".zetetic", "goals"))
+
+
+@dataclass(kw_only=True)
+class RepositoryWatch:
+    """What the hook found of the repositories at this stop, and the session's record."""
+
+    holds: list[GoalOutcome] = field(default_factory=list)
+    record: Path | None = None
+    before: dict[str, Remembered] = field(default_factory=dict)
+    kept: set[str] = field(default_factory=set)  # tops whose record stays as it was
+    places: dict[str, GitPlace | None] = field(default_factory=dict)  # read at this stop
+
+    def place(self, top: str) -> GitPlace | None:
+        """The git folder of the work tree at ``top`` (read once per stop)."""
+        if top not in self.places:
+            self.places[top] = git_place(Path(top))
+        return self.places[top]
+
+    def remember(self, roots: Iterable[Path], holding: Iterable[Path], notes: list[str]) -> None:
+        """Record, for the session, each repository at ``roots`` in which a goal of
+        ``holding`` (the goal files active, or held, at this stop) lies, and forget those
+        without one; a repository that held the agent here keeps its record as it was."""
+        if self.record is None:
+            return
+        after = {top: item for top, item in self.before.items() if os.path.isdir(top)}
+        goals = [Path(os.path.realpath(path)) for path in holding]
+        for root in sorted(roots, key=lambda root: len(root.parts), reverse=True):
+            top = os.path.realpath(root)
+            if top in self.kept:
+                continue
+            place = self.place(top)
+            mine = sorted(
+                goal.relative_to(top).as_posix() for goal in goals if goal.is_relative_to(top)
+            )
+            goals = [goal for goal in goals if not goal.is_relative_to(top)]
+            if place is not None and mine:
+                after[top] = Remembered(
+                    top=top, place=place, goals=tuple(mine), head=head_mark(place)
+                )
+            else:
+                after.pop(top, None)
+        if after == self.before:
+            return
+        try:
+            save(self.record, after)
+        except OSError as exc:
+            notes.append(
+                f"the repositories of this session could not be recorded in {self.record.parent} "
+                f"({exc.strerror or exc}); a repository hidden at a later stop is not noticed"
+            )
+
+    def gone(self, tracked: Collection[Path], here: Path, stop: StopInput) -> None:
+        """Hold the agent for each goal file active at the session's earlier stop, in a goal
+        folder of a repository that holds ``here``, that is gone now, while git tracks nothing
+        at its path (not ``tracked``: a tracked one is held as hidden) and nothing was
+        committed or checked out since (:func:`goalfile.gitplace.head_mark`): a person
+        retires a goal by a commit, and a branch switched takes its goals with it."""
+        real_here = Path(os.path.realpath(here))
+        for top, remembered in sorted(self.before.items()):
+            if top in self.kept or not real_here.is_relative_to(top):
+                continue
+            place = self.place(top)
+            if place is None or not remembered.head or head_mark(place) != remembered.head:
+                continue
+            lost = [
+                goal
+                for goal in remembered.goals
+                if _in_goal_folder(goal)  # where git's listing of the goals is whole
+                and not os.path.lexists(os.path.join(top, goal))
+                and Path(top, goal) not in tracked
+            ]
+            if lost:
+                self.holds.append(_gone(Path(top), lost, here, stop))
+                self.kept.add(top)
+
+
+def watch(
+    stop: StopInput, env: Mapping[str, str], here: Path, roots: Iterable[Path]
+) -> RepositoryWatch:
+    """The holds for a repository hidden or swapped at this stop, with the session's record
+    (:class:`RepositoryWatch`) to update once the stop is decided."""
+    found = RepositoryWatch()
+    real_here = Path(os.path.realpath(here))
+    state = state_folder(env)
+    if state is not None:
+        found.record = record_path(
+            state, session_id=stop.session_id, transcript=stop.transcript_path
+        )
+    if found.record is not None:
+        found.before = load(found.record)
+    for top, remembered in sorted(found.before.items()):
+        if not real_here.is_relative_to(top):
+            continue
+        now = found.place(top)
+        if now is not None and now.same_repository(remembered.place):
+            continue
+        found.holds.append(_remembered(Path(top), remembered, now, here, stop))
+        found.kept.add(top)
+    folder = str(real_here)
+    while True:  # a goal folder beside a git folder under another name, and no .git
+        hold = None
+        if (
+            folder not in found.kept
+            and not os.path.lexists(os.path.join(folder, ".git"))
+            and any(os.path.isdir(os.path.join(folder, *parts)) for parts in GOAL_FOLDERS)
+        ):
+            hold = _stray(Path(folder), here, stop)
+        if hold is not None:
+            found.holds.append(hold)
+            found.kept.add(folder)
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    for root in roots:
+        top = os.path.realpath(root)
+        if top in found.kept:
+            continue
+        place = found.place(top)
+        hold = None if place is None else _foreign(Path(top), place, here, stop)
+        if hold is not None:
+            found.holds.append(hold)
+            found.kept.add(top)
+    return found
+
+
+def _remembered(
+    top: Path, remembered: Remembered, now: GitPlace | None, here: Path, stop: StopInput
+) -> GoalOutcome:
+    """The hold for the remembered repository at ``top`` whose git folder is gone, or is
+    ``now`` another one."""
+    if now is None and not os.path.lexists(top / ".git"):
+        return _missing(top, remembered, here, stop)
+    return _swapped(top, remembered, now, here, stop)
+
+
+def _in_goal_folder(goal: str) -> bool:
+    parts = tuple(goal.split("/"))
+    return any(parts[: len(folder)] == folder for folder in GOAL_FOLDERS)
+
+
+def _shown(path: Path, here: Path) -> str:
+    return os.path.relpath(path, os.path.realpath(here))
+
+
+def _goals(remembered: Remembered) -> str:
+    names = ", ".join(remembered.goals)
+    return f"the active goal {names}" if len(remembered.goals) == 1 else f"the goals {names}"
+
+
+def _put_back(top: Path, place: GitPlace, here: Path) -> str | None:
+    """The command that puts the git folder ``place`` names back at ``top/.git`` (when
+    nothing stands there), from ``here``: a rename of it inside the top, or a ``.git`` file
+    naming it where it still is (a linked work tree); None when it is not found."""
+    dotgit = shell_word(_shown(top / ".git", here))
+    name = renamed(top, place)
+    if name is not None:
+        return f"mv -- {shell_word(_shown(top / name, here))} {dotgit}"
+    if place.kind == "file" and still_there(place):
+        return f"printf 'gitdir: %s\\n' {shell_word(place.gitdir)} > {dotgit}"
+    return None
+
+
+def _free_name(top: Path) -> str:
+    """A name in ``top`` that nothing holds, for the ``.git`` that stands in the way."""
+    name, number = ".git-replaced", 1
+    while os.path.lexists(top / name):
+        number += 1
+        name = f".git-replaced-{number}"
+    return name
+
+
+ADVICE = (
+    "a repository hidden from the Stop hook, or another one put in its place, is no way to "
+    "stop (a person who means to remove the repository ends the session)."
+)
+
+
+def _missing(top: Path, remembered: Remembered, here: Path, stop: StopInput) -> GoalOutcome:
+    from goalfile.commands.hook import _once
+
+    shown = _shown(top, here)
+    dotgit = _shown(top / ".git", here)
+    fix = _put_back(top, remembered.place, here)
+    text = (
+        f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
+        f"of this session it held {_goals(remembered)}, and now {dotgit} is gone, so git "
+        "finds no repository there"
+    )
+    if fix is not None:
+        return _once(
+            shown,
+            "repository-hidden",
+            f"{text}\n  fix: `{fix}`",
+            f"Put the git folder back as the fix says; {ADVICE}",
+            stop,
+        )
+    return _once(
+        shown,
+        "repository-hidden",
+        text,
+        f"Put the repository's git folder back at {dotgit} (it was {remembered.place.gitdir}); "
+        f"{ADVICE}",
+        stop,
+    )
+
+
+def _swapped(
+    top: Path, remembered: Remembered, now: GitPlace | None, here: Path, stop: StopInput
+) -> GoalOutcome:
+    from goalfile.commands.hook import _once
+
+    shown = _shown(top, here)
+    dotgit = _shown(top / ".git", here)
+    if now is None:
+        what = "a .git that is no git folder"
+    elif now.kind == "file":
+        what = f"a .git file naming {now.gitdir}"
+    elif now.gitdir == remembered.place.gitdir:
+        what = "another git folder made at that path (a new repository, or a copy)"
+    else:
+        what = f"another git folder ({now.gitdir})"
+    text = (
+        f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
+        f"of this session it held {_goals(remembered)} there, with the git folder "
+        f"{remembered.place.gitdir}; now {dotgit} is {what}"
+    )
+    back = _put_back(top, remembered.place, here)
+    if back is not None:
+        aside_name = shell_word(_shown(top / _free_name(top), here))
+        fix = f"mv -- {shell_word(dotgit)} {aside_name} && {back}"
+        return _once(
+            shown,
+            "repository-swapped",
+            f"{text}\n  fix: `{fix}`",
+            f"Put the repository's own git folder back as the fix says (what stands there now is "
+            f"moved aside, not deleted); {ADVICE}",
+            stop,
+        )
+    return _once(
+        shown,
+        "repository-swapped",
+        text,
+        f"Put the repository's own git folder back at {dotgit} (it was "
+        f"{remembered.place.gitdir}); {ADVICE}",
+        stop,
+    )
+
+
+def _stray(folder: Path, here: Path, stop: StopInput) -> GoalOutcome | None:
+    """A folder with a goal folder and no ``.git``, holding a git folder under another name."""
+    names = aside(folder)
+    if not names:
+        return None
+    from goalfile.commands.hook import _once
+
+    shown = _shown(folder, here)
+    listed = ", ".join(_shown(folder / name, here) for name in names)
+    text = (
+        f"goalfile cannot tell which goals git tracks in {shown}: it holds a goal folder and no "
+        f".git, but {listed} {'is a git folder' if len(names) == 1 else 'are git folders'} "
+        "under another name"
+    )
+    if len(names) == 1:
+        fix = f"mv -- {shell_word(listed)} {shell_word(_shown(folder / '.git', here))}"
+        return _once(
+            shown,
+            "repository-hidden",
+            f"{text}\n  fix: `{fix}`",
+            f"Put the git folder back as the fix says; {ADVICE}",
+            stop,
+        )
+    return _once(
+        shown,
+        "repository-hidden",
+        text,
+        f"Rename the repository's own git folder back to .git; {ADVICE}",
+        stop,
+    )
+
+
+def _foreign(top: Path, place: GitPlace, here: Path, stop: StopInput) -> GoalOutcome | None:
+    """A repository whose ``.git`` file names the git folder of another work tree."""
+    other = foreign(top, place)
+    if other is None:
+        return None
+    from goalfile.commands.hook import _once
+
+    shown = _shown(top, here)
+    dotgit = _shown(top / ".git", here)
+    text = (
+        f"goalfile cannot trust the repository at {shown}: its .git file names {other} "
+        f"({place.gitdir}), not a git folder of its own"
+    )
+    names = aside(top)
+    if len(names) == 1:
+        moved = shell_word(_shown(top / _free_name(top), here))
+        own = shell_word(_shown(top / names[0], here))
+        fix = f"mv -- {shell_word(dotgit)} {moved} && mv -- {own} {shell_word(dotgit)}"
+        return _once(
+            shown,
+            "repository-swapped",
+            f"{text}\n  fix: `{fix}`",
+            f"Put the repository's own git folder back as the fix says (the .git file is moved "
+            f"aside, not deleted); {ADVICE}",
+            stop,
+        )
+    return _once(
+        shown,
+        "repository-swapped",
+        text,
+        f"Put the repository's own git folder back at {dotgit}; {ADVICE}",
+        stop,
+    )
+
+
+def _gone(top: Path, lost: list[str], here: Path, stop: StopInput) -> GoalOutcome:
+    """Goal files active at an earlier stop, gone now with no trace in git."""
+    from goalfile.commands.hook import _once
+
+    shown = [_shown(top / goal, here) for goal in lost]
+    names = ", ".join(shown)
+    one = len(shown) == 1
+    text = (
+        f"goalfile cannot verify {names}: at an earlier stop of this session "
+        f"{'it was an active goal' if one else 'they were active goals'}, and now "
+        f"{'it is' if one else 'they are'} gone, while git tracks nothing at "
+        f"{'that path' if one else 'those paths'} and nothing was committed or checked out since"
+    )
+    return _once(
+        shown[0],
+        "goal-gone",
+        text,
+        f"Put {names} back where {'it was' if one else 'they were'}; a goal file moved or "
+        "deleted, and taken out of git's index, is no way to stop (a person who retires a goal "
+        "commits its removal).",
+        stop,
+    )

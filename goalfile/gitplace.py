@@ -1,0 +1,225 @@
+"""Where a work tree's git folder is, read from the file system alone (no git process): what
+the Stop hook remembers of a repository between two stops of a session, and the signs that a
+repository was hidden or swapped (:mod:`goalfile.commands.hookrepo`).
+
+A work tree's ``.git`` is a folder (the repository itself), or a file with one line
+``gitdir: PATH`` (a linked work tree, ``PATH/commondir`` naming the repository; a submodule;
+a ``--separate-git-dir``). A git folder is known by its device and inode, which stay the same
+when it is renamed away and back (``mv .git .git-x``), and change when another one stands in
+its place (``git init`` anew, a ``.git`` file naming another repository).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "GitPlace",
+    "aside",
+    "foreign",
+    "git_place",
+    "head_mark",
+    "looks_like_git_folder",
+    "renamed",
+    "still_there",
+]
+
+LINE_LIMIT = 4096  # bytes read of a `.git` file, a `commondir` or a `gitdir` back-link
+
+
+@dataclass(frozen=True, kw_only=True)
+class GitPlace:
+    """A work tree's git folder (``gitdir``) and the repository it belongs to (``common``,
+    the same folder for a main work tree), each by its real path and its (device, inode)."""
+
+    kind: str  # "folder" or "file": what the work tree's `.git` is
+    gitdir: str
+    gitdir_id: tuple[int, int]
+    common: str
+    common_id: tuple[int, int]
+
+    def same_repository(self, other: GitPlace) -> bool:
+        """Whether ``other`` is this git folder, also when it was renamed and put back."""
+        return self.gitdir_id == other.gitdir_id and self.common_id == other.common_id
+
+
+def _small_text(path: str) -> str | None:
+    """The first line of the regular file at ``path`` (never a FIFO or a device: those are
+    not opened), or None."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read(LINE_LIMIT)
+    except OSError:
+        return None
+    text = data.decode("utf-8", "surrogateescape")
+    return text.splitlines()[0] if text.strip() else None
+
+
+def gitdir_line(path: str) -> str | None:
+    """The folder a ``.git`` file's ``gitdir:`` line names, as written; None when ``path`` is
+    not such a file."""
+    line = _small_text(path)
+    if line is None or not line.startswith("gitdir:"):
+        return None
+    named = line[len("gitdir:") :].strip()
+    return named or None
+
+
+def _folder_id(path: str) -> tuple[int, int] | None:
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (found.st_dev, found.st_ino) if stat.S_ISDIR(found.st_mode) else None
+
+
+def git_place(top: Path) -> GitPlace | None:
+    """The git folder of the work tree at ``top``, as its ``.git`` names it; None when there
+    is no ``.git``, or it is neither a folder nor a ``gitdir:`` file that names one."""
+    dotgit = os.path.join(top, ".git")
+    try:
+        found = os.stat(dotgit)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISDIR(found.st_mode):
+        kind, gitdir = "folder", os.path.realpath(dotgit)
+    elif stat.S_ISREG(found.st_mode):
+        named = gitdir_line(dotgit)
+        if named is None:
+            return None
+        kind, gitdir = "file", os.path.realpath(os.path.join(top, named))
+    else:
+        return None
+    gitdir_id = _folder_id(gitdir)
+    if gitdir_id is None:
+        return None
+    common = gitdir
+    pointer = _small_text(os.path.join(gitdir, "commondir"))
+    if pointer is not None:
+        common = os.path.realpath(os.path.join(gitdir, pointer.strip()))
+    common_id = _folder_id(common)
+    if common_id is None:
+        return None
+    return GitPlace(
+        kind=kind, gitdir=gitdir, gitdir_id=gitdir_id, common=common, common_id=common_id
+    )
+
+
+def head_mark(place: GitPlace) -> str:
+    """What a commit or a checkout changes, read without git: the work tree's ``HEAD``, the
+    branch file it names (a loose ref), and the times of ``packed-refs`` and of a reftable's
+    table list. Equal marks at two stops: nothing was committed or checked out between them."""
+    head = _small_text(os.path.join(place.gitdir, "HEAD")) or ""
+    parts = [head]
+    if head.startswith("ref:"):
+        name = head[len("ref:") :].strip()
+        if name.startswith("refs/") and ".." not in name.split("/"):
+            parts.append(_small_text(os.path.join(place.common, name)) or "")
+    for name in ("packed-refs", os.path.join("reftable", "tables.list")):
+        try:
+            found = os.stat(os.path.join(place.common, name))
+        except (OSError, ValueError):
+            parts.append("")
+            continue
+        parts.append(f"{found.st_mtime_ns}:{found.st_size}:{found.st_ino}")
+    return "\n".join(parts)
+
+
+def looks_like_git_folder(path: str) -> bool:
+    """Whether the folder at ``path`` holds what a git folder holds: a ``HEAD`` file and
+    ``objects`` and ``refs`` folders."""
+    return (
+        os.path.isfile(os.path.join(path, "HEAD"))
+        and os.path.isdir(os.path.join(path, "objects"))
+        and os.path.isdir(os.path.join(path, "refs"))
+    )
+
+
+def aside(folder: Path) -> list[str]:
+    """The names of the entries of ``folder`` other than ``.git`` that look like a work tree's
+    git folder under another name: a folder that holds what a git folder holds, or a small
+    file whose first line is ``gitdir: ...``; sorted."""
+    found: list[str] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (OSError, ValueError):
+        return []
+    for entry in entries:
+        if entry.name == ".git":
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if looks_like_git_folder(entry.path):
+                    found.append(entry.name)
+            elif (
+                entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_size <= LINE_LIMIT
+                and gitdir_line(entry.path) is not None
+            ):
+                found.append(entry.name)
+        except OSError:
+            continue
+    return sorted(found)
+
+
+def renamed(folder: Path, place: GitPlace) -> str | None:
+    """The name under which ``folder`` now holds the git folder ``place`` names (a folder
+    with its (device, inode): ``mv .git .git-x``), or a ``.git`` file naming it (a linked
+    work tree's ``.git`` renamed); None when it holds neither."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except (OSError, ValueError):
+        return None
+    for entry in entries:
+        if entry.name == ".git":
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                if (entry.stat(follow_symlinks=False).st_dev, entry.inode()) == place.gitdir_id:
+                    return entry.name
+            elif (
+                place.kind == "file"
+                and entry.is_file(follow_symlinks=False)
+                and entry.stat(follow_symlinks=False).st_size <= LINE_LIMIT
+            ):
+                named = gitdir_line(entry.path)
+                if (
+                    named is not None
+                    and _folder_id(os.path.realpath(os.path.join(folder, named))) == place.gitdir_id
+                ):
+                    return entry.name
+        except OSError:
+            continue
+    return None
+
+
+def still_there(place: GitPlace) -> bool:
+    """Whether the git folder ``place`` names is still at its path (the same folder)."""
+    return _folder_id(place.gitdir) == place.gitdir_id
+
+
+def foreign(top: Path, place: GitPlace) -> str | None:
+    """How the ``.git`` file of the work tree at ``top`` names the git folder of another work
+    tree, or None: the ``.git`` folder of another folder (a main work tree's repository), or a
+    linked work tree's folder (``.../worktrees/NAME``) whose ``gitdir`` back-link names
+    another ``.git`` file. A submodule's folder (``.../modules/NAME``) and a separate git
+    folder are not asked about: nothing in them says which work tree is theirs."""
+    if place.kind != "file":
+        return None
+    real_top = os.path.realpath(top)
+    gitdir = place.gitdir
+    if os.path.basename(gitdir) == ".git" and os.path.dirname(gitdir) != real_top:
+        return f"the git folder of the work tree at {os.path.dirname(gitdir)}"
+    if os.path.basename(os.path.dirname(gitdir)) == "worktrees":
+        back = _small_text(os.path.join(gitdir, "gitdir"))
+        if back is None:
+            return None
+        owner = os.path.realpath(os.path.join(gitdir, back.strip()))
+        if owner != os.path.realpath(os.path.join(real_top, ".git")):
+            return f"the git folder of the linked work tree at {os.path.dirname(owner)}"
+    return None

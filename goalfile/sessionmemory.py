@@ -1,0 +1,165 @@
+"""What the Stop hook remembers of a host session from one stop to the next: the repositories
+in which it held an active goal, each by its top folder and its git folder
+(:class:`goalfile.gitplace.GitPlace`), with the goal files it held there.
+
+The record is a small JSON file per session, kept outside every working tree, in the user's
+state folder (``$XDG_STATE_HOME/goalfile/sessions/``, else ``~/.local/state/goalfile/sessions/``,
+made with mode 0700; each file 0600), named by a digest of the host's session id (else of its
+transcript path). It is written only when it changes; a file untouched for
+:data:`KEEP_DAYS` days is removed when a new one is made. Reading or writing it never fails
+the hook: a record that cannot be read is no record, one that cannot be written is a note.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from goalfile.digest import sha256
+from goalfile.gitplace import GitPlace
+
+__all__ = ["Remembered", "forget_old", "load", "record_path", "save", "state_folder"]
+
+SCHEMA = 1
+KEEP_DAYS = 30
+SIZE_LIMIT = 1 << 20  # bytes: a larger record is not read
+
+
+@dataclass(frozen=True, kw_only=True)
+class Remembered:
+    """A repository in which the session's previous stop held an active goal: its top, its
+    git folder, the goal files, and what git's HEAD was then."""
+
+    top: str
+    place: GitPlace
+    goals: tuple[str, ...]  # relative to ``top``, as `/`-separated paths
+    head: str = ""  # :func:`goalfile.gitplace.head_mark` at that stop
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "top": self.top,
+            "place": asdict(self.place),
+            "goals": list(self.goals),
+            "head": self.head,
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> Remembered | None:
+        if not isinstance(data, dict):
+            return None
+        place, top, goals = data.get("place"), data.get("top"), data.get("goals")
+        if not isinstance(place, dict) or not isinstance(top, str) or not isinstance(goals, list):
+            return None
+        try:
+            found = GitPlace(
+                kind=str(place["kind"]),
+                gitdir=str(place["gitdir"]),
+                gitdir_id=_pair(place["gitdir_id"]),
+                common=str(place["common"]),
+                common_id=_pair(place["common_id"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            return None
+        head = data.get("head")
+        return cls(
+            top=top,
+            place=found,
+            goals=tuple(str(goal) for goal in goals),
+            head=head if isinstance(head, str) else "",
+        )
+
+
+def _pair(value: object) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise ValueError("not a pair")
+    first, second = value
+    if not isinstance(first, int) or not isinstance(second, int):
+        raise ValueError("not a pair of integers")
+    return first, second
+
+
+def state_folder(env: Mapping[str, str]) -> Path | None:
+    """``$XDG_STATE_HOME/goalfile/sessions`` (an absolute ``XDG_STATE_HOME`` only, as the
+    XDG rules say), else ``$HOME/.local/state/goalfile/sessions``; None without either."""
+    base = env.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):
+        home = env.get("HOME", "")
+        if not os.path.isabs(home):
+            return None
+        base = os.path.join(home, ".local", "state")
+    return Path(base) / "goalfile" / "sessions"
+
+
+def record_path(folder: Path, *, session_id: str | None, transcript: str | None) -> Path | None:
+    """The record of the session the host names, in ``folder``; None when it names none."""
+    name = f"id\0{session_id}" if session_id else f"transcript\0{transcript}" if transcript else ""
+    if not name:
+        return None
+    return folder / (sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
+
+
+def load(path: Path) -> dict[str, Remembered]:
+    """The repositories the record at ``path`` names, by top folder; none when it is missing
+    or cannot be read."""
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read(SIZE_LIMIT + 1)[:SIZE_LIMIT])
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        return {}
+    found: dict[str, Remembered] = {}
+    for item in data.get("repositories", []) if isinstance(data.get("repositories"), list) else []:
+        remembered = Remembered.from_json(item)
+        if remembered is not None:
+            found[remembered.top] = remembered
+    return found
+
+
+def save(path: Path, repositories: Mapping[str, Remembered]) -> None:
+    """Write the record at ``path`` (replaced by rename; the folders made 0700), or remove it
+    when ``repositories`` is empty. Raises OSError."""
+    if not repositories:
+        path.unlink(missing_ok=True)
+        return
+    new = not path.exists()
+    for folder in (path.parent.parent, path.parent):  # goalfile/ and goalfile/sessions/
+        if not folder.is_dir():
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            folder.mkdir(mode=0o700, exist_ok=True)
+    document = {
+        "schema": SCHEMA,
+        "repositories": [repositories[top].to_json() for top in sorted(repositories)],
+    }
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+            json.dump(document, handle, sort_keys=True)
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    if new:
+        forget_old(path.parent, keep=path.name)
+
+
+def forget_old(folder: Path, *, keep: str, now: float | None = None) -> None:
+    """Remove the records in ``folder`` untouched for :data:`KEEP_DAYS` days (never ``keep``)."""
+    limit = (time.time() if now is None else now) - KEEP_DAYS * 86400
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name == keep or not entry.name.endswith(".json"):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_mtime < limit:
+                os.unlink(entry.path)
+        except OSError:
+            continue

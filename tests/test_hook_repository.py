@@ -1,0 +1,485 @@
+"""`goalfile hook stop` holds the agent when the repository itself is hidden from it or swapped
+for another: `.git` renamed away for the stop (and put back by a process left running), a
+`.git` file that names another repository or another work tree's git folder, a new repository
+made in its place, a git folder under another name beside the goal folder; and it holds no one
+in the ordinary cases (no goal, a goal met and committed, a branch switched, a linked work
+tree, a submodule). Real git repositories, real goalfile processes fed a recorded host input
+(as in test_hook_hold.py); each `fix:` printed is run as written."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import (
+    DATA,
+    clean_env,
+    git,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    wait_for,
+    write_goal,
+)
+
+from goalfile.sessionmemory import load, record_path
+
+WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+SESSION = "7c0f3e1a-52b8-4d6e-9a41-0b2c3d4e5f60"  # the recorded input's session id
+
+
+def hook_input(cwd: Path, *, active: bool = False, session: str | None = SESSION) -> str:
+    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(cwd), stop_hook_active=active)
+    data.pop("transcript_path")
+    if session is None:
+        data.pop("session_id")
+    else:
+        data["session_id"] = session
+    return json.dumps(data)
+
+
+def stop(
+    cwd: Path,
+    *,
+    active: bool = False,
+    session: str | None = SESSION,
+    env: dict[str, str] | None = None,
+) -> tuple[dict[str, object] | None, str]:
+    """The Claude Code Stop hook for a session in ``cwd``: its answer, and its stderr."""
+    done = run_goalfile(
+        "hook",
+        "stop",
+        "--agent",
+        "claude",
+        cwd=cwd,
+        env=env,
+        input=hook_input(cwd, active=active, session=session),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    text = done.stdout.strip()
+    return (json.loads(text) if text else None), done.stderr
+
+
+def reason_of(answer: dict[str, object] | None) -> str:
+    assert answer is not None and answer.get("decision") == "block", answer
+    return str(answer["reason"])
+
+
+def fix_of(reason: str) -> str:
+    found = re.search(r"fix: `([^`]+)`", reason)
+    assert found is not None, reason
+    return found.group(1)
+
+
+def sh(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
+    return subprocess.run(
+        command,
+        shell=True,
+        cwd=cwd,
+        env=clean_env(WITH_GOALFILE),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def remembered(state: Path) -> dict[str, object]:
+    path = record_path(state / "goalfile" / "sessions", session_id=SESSION, transcript=None)
+    assert path is not None
+    return dict(load(path))
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A repository whose committed goal goals/real.md is active and unmet."""
+    root = make_git_repo(tmp_path / "project")
+    write_goal(
+        root / "goals", goal_text(slug="real", rows=(row("C1", "false", "exit 0"),)), "real.md"
+    )
+    git(root, "commit", "-qm", "base")
+    return root
+
+
+UNMET = "verify-goal real iteration 1: C1 unmet; status: active"
+
+
+# --- the git folder renamed away for the stop -----------------------------------------------
+
+
+def test_a_git_folder_renamed_away_for_the_stop_holds_the_agent(
+    project: Path, tmp_path: Path, state_home: Path
+) -> None:
+    """The attack as it was found: the agent renames .git away and moves the goal out, with a
+    process left running that puts .git back after the stop. The hook remembers the repository
+    from the session's earlier stop, and holds the agent with the rename that puts it back."""
+    assert UNMET in reason_of(stop(project)[0])
+    record = remembered(state_home)
+    assert list(record) == [os.path.realpath(project)]
+    go = tmp_path / "go"
+    hide = (
+        f"mv .git .git-x && mv goals/real.md {tmp_path}/real.md && "
+        f"(while [ ! -e {go} ]; do sleep 0.05; done; mv .git-x .git; "
+        f"mv {tmp_path}/real.md goals/real.md) >/dev/null 2>&1 &"
+    )
+    assert sh(hide, project).returncode == 0
+    answer, _ = stop(project)
+    reason = reason_of(answer)
+    assert "the repository at .: at an earlier stop of this session it held the active goal " \
+        "goals/real.md, and now .git is gone" in reason  # fmt: skip
+    assert fix_of(reason) == "mv -- .git-x .git"
+    go.touch()  # the process left running puts everything back
+    wait_for(lambda: (project / ".git").is_dir() and (project / "goals" / "real.md").exists())
+    assert "verify-goal real iteration 2: C1 unmet" in reason_of(stop(project)[0])
+
+
+def test_the_fix_of_a_git_folder_renamed_away_works_as_written(project: Path) -> None:
+    stop(project)
+    (project / ".git").rename(project / ".git-x")
+    reason = reason_of(stop(project)[0])
+    assert "verify-goal" in reason  # the goal file is there: verified outside git as well
+    done = sh(fix_of(reason), project)
+    assert done.returncode == 0, done.stderr
+    assert git(project, "status", "--porcelain") == " M goals/real.md\n"
+    answer, _ = stop(project)
+    assert "earlier stop" not in reason_of(answer)
+
+
+def test_from_a_sub_folder_the_fix_names_the_git_folder_from_there(project: Path) -> None:
+    (project / "src").mkdir()
+    stop(project / "src")
+    (project / ".git").rename(project / ".git-x")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project / "src")[0])
+    assert "the repository at ..:" in reason
+    assert fix_of(reason) == "mv -- ../.git-x ../.git"
+    assert sh(fix_of(reason), project / "src").returncode == 0
+    assert (project / ".git" / "HEAD").is_file()
+
+
+def test_a_git_folder_moved_out_of_the_top_is_named_without_a_fix(
+    project: Path, tmp_path: Path
+) -> None:
+    stop(project)
+    (project / ".git").rename(tmp_path / "elsewhere")
+    answer, _ = stop(project)
+    reason = reason_of(answer)
+    assert "fix:" not in reason
+    assert f"Put the repository's git folder back at .git (it was {project}/.git)" in reason
+
+
+def test_once_the_agent_continues_it_is_let_go_with_the_message(project: Path) -> None:
+    """As every hold on a goal the hook cannot verify: once the agent is continuing because of
+    a Stop hook, it is let go, and the person sees why."""
+    stop(project)
+    (project / ".git").rename(project / ".git-x")
+    (project / "goals" / "real.md").unlink()
+    answer, _ = stop(project, active=True)
+    assert answer is not None and "decision" not in answer, answer
+    assert "now .git is gone" in str(answer["systemMessage"])
+
+
+def test_another_session_remembers_nothing(project: Path) -> None:
+    """The record is per session: another session's first stop has nothing to compare with
+    (the documented limit), so .git renamed out of the top goes unseen there."""
+    stop(project)
+    (project / ".git").rename(project.parent / "elsewhere")
+    (project / "goals" / "real.md").unlink()
+    answer, stderr = stop(project, session="another-session")
+    assert answer is None, answer
+    assert "no active goal" in stderr
+
+
+# --- another repository, or another git folder, in its place --------------------------------
+
+
+def test_a_git_file_naming_another_repository_holds_the_agent(
+    project: Path, tmp_path: Path
+) -> None:
+    other = make_git_repo(tmp_path / "other")  # no goal there
+    stop(project)
+    (project / ".git").rename(project / ".git-x")
+    (project / ".git").write_text(f"gitdir: {other}/.git\n", encoding="utf-8")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert f"now .git is a .git file naming {other}/.git" in reason
+    fix = fix_of(reason)
+    assert fix == "mv -- .git .git-replaced && mv -- .git-x .git"
+    assert sh(fix, project).returncode == 0
+    assert git(project, "status", "--porcelain") == " D goals/real.md\n?? .git-replaced\n"
+
+
+def test_a_git_file_naming_another_repository_holds_at_a_first_stop(
+    project: Path, tmp_path: Path
+) -> None:
+    """No earlier stop to compare with: a `.git` file naming another work tree's `.git`
+    folder is no git folder of the repository's own."""
+    other = make_git_repo(tmp_path / "other")
+    (project / ".git").rename(project / ".git-x")
+    (project / ".git").write_text(f"gitdir: {other}/.git\n", encoding="utf-8")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert (
+        f"cannot trust the repository at .: its .git file names the git folder of the work "
+        f"tree at {other} ({other}/.git)"
+    ) in reason
+    assert sh(fix_of(reason), project).returncode == 0
+    assert git(project, "status", "--porcelain") == " D goals/real.md\n?? .git-replaced\n"
+
+
+def test_a_separate_git_folder_in_its_place_holds_at_a_later_stop(
+    project: Path, tmp_path: Path
+) -> None:
+    """`gitdir: /tmp/elsewhere`, a repository made with --separate-git-dir: nothing in it says
+    which work tree is its own, but it is not the git folder of the session's earlier stop."""
+    scratch = tmp_path / "scratch"
+    git(tmp_path, "init", "-q", f"--separate-git-dir={tmp_path / 'elsewhere'}", str(scratch))
+    stop(project)
+    (project / ".git").rename(project / ".git-x")
+    (project / ".git").write_text(f"gitdir: {tmp_path / 'elsewhere'}\n", encoding="utf-8")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert f"now .git is a .git file naming {tmp_path / 'elsewhere'}" in reason
+    assert sh(fix_of(reason), project).returncode == 0
+    assert (project / ".git" / "HEAD").is_file()
+
+
+def test_a_new_repository_made_in_its_place_holds_the_agent(project: Path) -> None:
+    stop(project)
+    (project / ".git").rename(project / ".git-x")
+    git(project, "init", "-q")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert "now .git is another git folder made at that path" in reason
+    assert sh(fix_of(reason), project).returncode == 0
+    assert git(project, "log", "--format=%s") == "base\n"
+
+
+def test_another_work_trees_git_folder_holds_the_agent(project: Path, tmp_path: Path) -> None:
+    """A linked work tree whose `.git` file is made to name another work tree's folder (whose
+    branch holds no goal)."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    git(project, "worktree", "add", "-q", str(first), "-b", "work")
+    git(project, "worktree", "add", "-q", str(second), "-b", "no-goal")
+    git(second, "rm", "-q", "goals/real.md")
+    git(second, "commit", "-qm", "no goal")
+    assert UNMET in reason_of(stop(first)[0])
+    real = (first / ".git").read_text(encoding="utf-8")
+    (first / ".git").write_text((second / ".git").read_text(encoding="utf-8"), encoding="utf-8")
+    (first / "goals" / "real.md").unlink()
+    reason = reason_of(stop(first)[0])
+    assert "now .git is a .git file naming" in reason and "worktrees/second" in reason
+    assert sh(fix_of(reason), first).returncode == 0, reason
+    assert (first / ".git").read_text(encoding="utf-8") == real, reason
+    # and with no earlier stop: the back-link of that folder names the other work tree
+    (first / ".git").write_text((second / ".git").read_text(encoding="utf-8"), encoding="utf-8")
+    reason = reason_of(stop(first, session="another-session")[0])
+    assert f"names the git folder of the linked work tree at {second}" in reason
+
+
+def test_a_linked_work_trees_git_file_removed_is_written_back(
+    project: Path, tmp_path: Path
+) -> None:
+    first = tmp_path / "first"
+    git(project, "worktree", "add", "-q", str(first), "-b", "work")
+    stop(first)
+    real = (first / ".git").read_text(encoding="utf-8")
+    (first / ".git").unlink()
+    reason = reason_of(stop(first)[0])
+    assert sh(fix_of(reason), first).returncode == 0
+    assert (first / ".git").read_text(encoding="utf-8") == real
+    reason = reason_of(stop(first)[0])
+    assert "verify-goal real iteration 3: C1 unmet" in reason and "earlier stop" not in reason
+
+
+# --- a first stop: a git folder under another name ------------------------------------------
+
+
+def test_a_git_folder_under_another_name_beside_the_goals_holds_at_a_first_stop(
+    project: Path,
+) -> None:
+    (project / ".git").rename(project / "backup")
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert "it holds a goal folder and no .git, but backup is a git folder under another name" in (
+        reason
+    )
+    assert fix_of(reason) == "mv -- backup .git"
+    assert sh(fix_of(reason), project).returncode == 0
+    assert git(project, "status", "--porcelain") == " D goals/real.md\n"
+
+
+def test_a_folder_without_goals_and_a_git_folder_inside_is_not_held(tmp_path: Path) -> None:
+    """A folder holding a bare repository, and no goal folder: nothing to hold."""
+    folder = tmp_path / "plain"
+    folder.mkdir()
+    git(folder, "init", "-q", "--bare", "mirror.git")
+    answer, _ = stop(folder)
+    assert answer is None
+
+
+# --- what the hook inherits -----------------------------------------------------------------
+
+
+def test_git_variables_in_the_hooks_environment_point_it_nowhere(
+    project: Path, tmp_path: Path
+) -> None:
+    other = make_git_repo(tmp_path / "other")
+    env = {"GIT_DIR": str(other / ".git"), "GIT_WORK_TREE": str(project)}
+    assert UNMET in reason_of(stop(project, env=env)[0])
+
+
+def test_a_goal_folder_replaced_by_a_link_for_the_stop_holds_the_agent(
+    project: Path, tmp_path: Path
+) -> None:
+    (tmp_path / "empty").mkdir()
+    (project / "goals").rename(tmp_path / "goals-x")
+    (project / "goals").symlink_to(tmp_path / "empty")
+    reason = reason_of(stop(project)[0])
+    assert "git tracks the goal file" in reason and "no such file" in reason
+
+
+# --- the ordinary cases: nothing held --------------------------------------------------------
+
+
+def test_a_session_without_a_goal_records_nothing(tmp_path: Path, state_home: Path) -> None:
+    plain = make_git_repo(tmp_path / "plain")
+    assert stop(plain)[0] is None
+    assert not (state_home / "goalfile").exists()
+    (plain / ".git").rename(plain / ".git-x")
+    assert stop(plain)[0] is None
+
+
+def test_a_goal_met_and_committed_is_forgotten(tmp_path: Path, state_home: Path) -> None:
+    root = make_git_repo(tmp_path / "done")
+    write_goal(
+        root / "goals",
+        goal_text(slug="real", rows=(row("C1", "test -f built", "exit 0"),)),
+        "real.md",
+    )
+    git(root, "commit", "-qm", "base")
+    assert "C1 unmet" in reason_of(stop(root)[0])
+    folder = state_home / "goalfile" / "sessions"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((state_home / "goalfile").stat().st_mode) == 0o700
+    (record,) = folder.iterdir()
+    assert stat.S_IMODE(record.stat().st_mode) == 0o600
+    (root / "built").touch()
+    answer, _ = stop(root, active=True)
+    assert answer is not None and "status: met" in str(answer["systemMessage"])
+    assert list(folder.iterdir()) == []
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "met")
+    (root / ".git").rename(tmp_path / "elsewhere")  # a person removes the repository
+    assert stop(root)[0] is None
+
+
+def test_a_branch_switched_is_the_same_repository(project: Path) -> None:
+    git(project, "checkout", "-q", "-b", "without-goal")
+    git(project, "rm", "-q", "goals/real.md")
+    git(project, "commit", "-qm", "retire")
+    git(project, "checkout", "-q", "master" if "master" in git(project, "branch") else "main")
+    assert UNMET in reason_of(stop(project)[0])
+    git(project, "checkout", "-q", "-f", "without-goal")
+    answer, stderr = stop(project)
+    assert answer is None, answer
+    assert "no active goal" in stderr
+
+
+def test_a_linked_work_tree_and_its_main_are_not_held(project: Path, tmp_path: Path) -> None:
+    linked = tmp_path / "linked"
+    git(project, "worktree", "add", "-q", str(linked), "-b", "work")
+    assert UNMET in reason_of(stop(linked)[0])
+    assert "verify-goal real iteration 2" in reason_of(stop(linked)[0])
+    assert "earlier stop" not in reason_of(stop(project)[0])
+
+
+def test_a_submodule_is_not_held(project: Path, tmp_path: Path) -> None:
+    outer = make_git_repo(tmp_path / "outer")
+    (outer / "README").write_text("x\n", encoding="utf-8")
+    git(outer, "add", "README")
+    git(outer, "commit", "-qm", "outer")
+    git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(project), "sub")
+    sub = outer / "sub"
+    assert (sub / ".git").is_file()
+    assert UNMET in reason_of(stop(sub)[0])
+    reason = reason_of(stop(sub)[0])
+    assert "verify-goal real iteration 2" in reason and "earlier stop" not in reason
+    assert "cannot trust" not in reason
+
+
+def test_a_stop_without_a_session_id_records_nothing(project: Path, state_home: Path) -> None:
+    assert UNMET in reason_of(stop(project, session=None)[0])
+    assert not (state_home / "goalfile").exists()
+
+
+def test_an_unreadable_record_is_no_record(project: Path, state_home: Path) -> None:
+    stop(project)
+    folder = state_home / "goalfile" / "sessions"
+    (record,) = folder.iterdir()
+    record.write_text("{not json", encoding="utf-8")
+    (project / ".git").rename(project.parent / "elsewhere")
+    (project / "goals" / "real.md").unlink()
+    answer, _ = stop(project)
+    assert answer is None
+
+
+# --- a goal gone with no trace in git --------------------------------------------------------
+
+
+@pytest.fixture
+def staged(tmp_path: Path) -> Path:
+    """A repository whose goal goals/auth.md is active and staged, never committed (the goal
+    `new --activate` makes)."""
+    root = make_git_repo(tmp_path / "staged")
+    (root / "README").write_text("x\n", encoding="utf-8")
+    git(root, "add", "README")
+    git(root, "commit", "-qm", "base")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert git(root, "diff", "--cached", "--name-only") == "goals/auth.md\n"
+    return root
+
+
+def test_a_goal_unstaged_and_moved_away_holds_the_agent(staged: Path, tmp_path: Path) -> None:
+    """`git rm --cached` and then a move: git tracks nothing at its path any more, and
+    nothing was committed or checked out since the earlier stop."""
+    assert "C1 unmet" in reason_of(stop(staged)[0])
+    git(staged, "rm", "-q", "-f", "--cached", "goals/auth.md")
+    (staged / "goals" / "auth.md").rename(tmp_path / "auth.md")
+    reason = reason_of(stop(staged)[0])
+    assert (
+        "goalfile cannot verify goals/auth.md: at an earlier stop of this session it was an "
+        "active goal, and now it is gone, while git tracks nothing at that path"
+    ) in reason
+    answer, _ = stop(staged, active=True)
+    assert answer is not None and "it is gone" in str(answer["systemMessage"])
+    # put back (and staged again): the goal holds the agent as before
+    (tmp_path / "auth.md").rename(staged / "goals" / "auth.md")
+    git(staged, "add", "goals/auth.md")
+    reason = reason_of(stop(staged)[0])
+    assert "C1 unmet" in reason and "earlier stop" not in reason
+
+
+def test_a_goal_gone_with_a_commit_since_is_let_go(staged: Path) -> None:
+    """A commit (or a checkout) since the earlier stop is what a person does: the goal's file
+    is let go, as a goal whose removal is committed is (docs/trust.md's limits)."""
+    assert "C1 unmet" in reason_of(stop(staged)[0])
+    git(staged, "rm", "-q", "-f", "goals/auth.md")
+    (staged / "README").write_text("y\n", encoding="utf-8")
+    git(staged, "commit", "-qam", "other work")
+    answer, stderr = stop(staged)
+    assert answer is None, answer
+    assert "no active goal" in stderr
