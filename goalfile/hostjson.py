@@ -96,33 +96,6 @@ def settings_path(root: Path, agent: HostAgent) -> Path:
     return root / SETTINGS[agent]
 
 
-def goal_file_at(root: Path) -> Callable[[str], bool]:
-    """Whether a Stop hook's ``--goal`` value names a goal file git tracks (its index holds
-    it), as the hook resolves it (against the repository's top level). A file git does not
-    track is no sound ``--goal``: the agent can make its own goal in a folder git ignores,
-    meet it, and name it there, and the hook would then look at that goal alone."""
-
-    def tracked(value: str) -> bool:
-        import subprocess
-
-        path = root / Path(value).expanduser()
-        if not path.is_file():
-            return False
-        try:
-            done = subprocess.run(
-                ["git", "ls-files", "--error-unmatch", "--", os.path.relpath(path, root)],
-                cwd=root,
-                capture_output=True,
-                timeout=30,
-                check=False,
-            )
-        except (OSError, ValueError, subprocess.SubprocessError):
-            return False
-        return done.returncode == 0
-
-    return tracked
-
-
 def hook_command(agent: HostAgent) -> str:
     return f"goalfile hook stop --agent {agent.value}"
 
@@ -342,13 +315,20 @@ def write_atomic(path: Path, text: str) -> None:
 
 
 def register_stop_hook(
-    *, root: Path, agent: HostAgent, timeout: int = HOOK_TIMEOUT, dry_run: bool = False
+    *,
+    root: Path,
+    agent: HostAgent,
+    timeout: int = HOOK_TIMEOUT,
+    dry_run: bool = False,
+    goal_exists: Callable[[str], bool] | None = None,
 ) -> Registration:
-    """Merge the Stop hook into the host's settings file under ``root``."""
+    """Merge the Stop hook into the host's settings file under ``root``; ``goal_exists`` as
+    :func:`merge_stop_hook` takes it (`goalfile init`:
+    :func:`goalfile.commands.hookgoal.goal_option_staged`)."""
     path = settings_path(root, agent)
     document, text = load(path)
     merged, changed = merge_stop_hook(
-        document, agent=agent, timeout=timeout, file=str(path), goal_exists=goal_file_at(root)
+        document, agent=agent, timeout=timeout, file=str(path), goal_exists=goal_exists
     )
     if changed and not dry_run:
         write_atomic(path, render(merged, like=text or ""))

@@ -1452,6 +1452,17 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     return done.stdout
 
 
+def git_in_index(folder: str, relative: str) -> bool:
+    """Whether git's index holds the file at ``relative`` (from ``folder``, taken literally):
+    `git ls-files --error-unmatch`. False when git cannot say."""
+    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "--error-unmatch"]
+    try:
+        done = _git_read(folder, [*args, "--", f":(literal){relative}"], _git_clean())
+    except GitUnreadable:
+        return False
+    return done.returncode == 0
+
+
 def git_ignored(folder: str, relative: str) -> bool:
     """Whether git ignores the file at ``relative`` (from the top of the repository at
     ``folder``, taken literally): `git add` refuses it without ``-f``. False when git cannot

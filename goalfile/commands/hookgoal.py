@@ -5,6 +5,9 @@
   ``.zetetic/goals/``). A file git does not track (a met decoy in a folder
   ``.git/info/exclude`` hides, `goals/.cache/easy.md`), or one outside the goal folders, is one
   anyone can write, and the hook would hold the agent to it alone (:func:`goal_option_at`).
+- `goalfile init` asks less before it keeps a ``--goal`` of a hook it finds: that git's index
+  hold the file it names (:func:`goal_option_staged`), so that a goal staged by `activate` and
+  not yet committed can be named (docs/hosts.md).
 - A host settings file marked skip-worktree or assume-unchanged in git's index
   (`git update-index --skip-worktree .claude/settings.json`) changes without `git status` or
   `git diff` showing it: the hook command in it may not be the one committed
@@ -17,9 +20,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from goalfile.run import GitUnreadable, git_blobs, git_tracked
+from goalfile.run import GitUnreadable, git_blobs, git_in_index, git_tracked
 
-__all__ = ["HOST_FOLDERS", "goal_option_at", "hidden_settings"]
+__all__ = ["HOST_FOLDERS", "goal_option_at", "goal_option_staged", "hidden_settings"]
 
 HOST_FOLDERS = {".claude": "claude", ".codex": "codex", ".gemini": "gemini", ".pi": "pi"}
 """The project folders whose files decide what a host runs at its stop, and the host."""
@@ -50,6 +53,21 @@ def goal_option_at(root: Path) -> Callable[[str], bool]:
         return held is not None
 
     return sound
+
+
+def goal_option_staged(root: Path) -> Callable[[str], bool]:
+    """Whether a Stop hook's ``--goal`` value names a goal file git's index holds, as the hook
+    resolves it (against the repository's top level ``root``). A file git does not track is
+    no sound ``--goal``: the agent can make its own goal in a folder git ignores, meet it, and
+    name it there, and the hook would then look at that goal alone."""
+
+    def staged(value: str) -> bool:
+        path = root / Path(value).expanduser()
+        if not path.is_file():
+            return False
+        return git_in_index(str(root), os.path.relpath(path, root))
+
+    return staged
 
 
 def hidden_settings(root: Path) -> list[tuple[str, str, tuple[str, ...]]]:
