@@ -534,6 +534,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         yield from _backtracking_findings(goal, row, label, expectation)
         yield from _merged_findings(goal, row, label, expectation)
         yield from _counted_findings(row, label, expectation)
+        yield from _forced_findings(row, label, expectation)
 
 
 _COUNTED = re.compile(r"\|\s*wc\s+-l\s*$")
@@ -557,6 +558,44 @@ def _counted_findings(row: Criterion, label: str, expectation: Expectation) -> I
         "missing folder exits 2) it still prints 0 and the row is met",
         hint='judge the command that measures: `grep -rRn "PATTERN" src` with '
         "`exit 1; output empty` (grep exits 1 for no match, 2 for an error; -R follows links)",
+    )
+
+
+_FORCING = ("true", ":", "exit", "echo", "printf", "&")  # a word forced() can act on
+
+
+def _forced_findings(row: Criterion, label: str, expectation: Expectation) -> Iterable[Finding]:
+    """A check whose exit status the shell forces to 0 (`cmd || true`, `cmd; exit 0`, `true`,
+    `echo ok`; :mod:`goalfile.forcedexit`) judged by its exit status alone, or one that runs
+    nothing whose result can change: the row can never fail (or never be met)."""
+    if not any(word in row.check for word in _FORCING):
+        return
+    from goalfile.expect import ExitClause
+    from goalfile.forcedexit import forced
+
+    found = forced(row.check)
+    if found is None:
+        return
+    if found.constant:
+        why = f"`{row.check.strip()}` runs nothing whose result can change"
+        hint = "check with the command that measures the end state (`pytest -q`, `grep ...`)"
+    elif all(isinstance(c, ExitClause) for c in expectation.clauses):
+        why = (
+            f"its exit status is always 0 (`{found.tail}` ends it) and expected judges nothing else"
+        )
+        hint = (
+            f"drop `{found.tail}`, so that the command that measures is judged by its own exit "
+            'status, or add a clause on its output (`stdout contains " passed"`)'
+        )
+    else:
+        return
+    yield Finding(
+        severity=Severity.WARNING,
+        line=row.line,
+        code="status-forced",
+        message=f"{label}: the check cannot fail: {why}, so the row is met (or never met) "
+        "whatever the work does",
+        hint=hint,
     )
 
 

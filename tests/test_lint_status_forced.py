@@ -1,0 +1,106 @@
+"""A check that cannot fail (`pytest -q || true`, `pytest -q; exit 0`, `true`, `echo ok`)
+judged by its exit status alone passed lint ("ok") and was approved, although the goal skill
+forbids it: lint warns `status-forced`. Each command is first run by a real shell with a
+measuring command that fails (`false`), so the warning is tied to what the shell does: a
+flagged check exits 0 there, and every command lint leaves alone exits nonzero."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_goalfile
+
+FORCED = [
+    ("false || true", "|| true"),
+    ("false; exit 0", "; exit 0"),
+    ("false 2>&1 || true", "|| true"),
+    ("false > out.txt; echo done", "; echo done"),
+    ("false | true", "| true"),
+    ("false && false || :", "|| :"),
+    ("false & true", "& true"),
+    ("false; true;", "; true"),
+    ("true", "true"),
+    ("echo ok", "echo ok"),
+]
+JUDGED = [
+    "false",
+    "false && true",
+    "false && echo PASS",
+    "false && false | true",
+    "false || exit",
+    "false; exit 1",
+    "grep -q 'a || true' missing.txt",
+    "set -o pipefail; false | true",
+    "if true; then false; fi",
+]
+NOT_READ = ["(false) || true", "{ false; } || true", "if false; then true; fi"]
+
+
+def lint_codes(tmp_path: Path, check: str, expected: str) -> dict[str, str]:
+    """lint's findings by code for a draft whose one row is ``check`` / ``expected``."""
+    done = run_goalfile(
+        "new", "g", "the end state", "--check", check, "--expected", expected,
+        "--non-goal", "n", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    lint = run_goalfile("lint", "--json", "goals/g.md", cwd=tmp_path)
+    assert lint.returncode == 0, lint.stdout + lint.stderr  # a warning, not an error
+    [report] = json.loads(lint.stdout)["files"]
+    return {f["code"]: f["message"] + "\n" + f["hint"] for f in report["findings"]}
+
+
+def shell_status(check: str, cwd: Path) -> int:
+    return subprocess.run(["sh", "-c", check], cwd=cwd, capture_output=True).returncode
+
+
+@pytest.mark.parametrize(("check", "tail"), FORCED)
+def test_a_check_the_shell_forces_to_0_judged_by_exit_alone_is_a_warning(
+    tmp_path: Path, check: str, tail: str
+) -> None:
+    assert shell_status(check, tmp_path) == 0  # the real shell: the failure does not show
+    found = lint_codes(tmp_path, check, "exit 0")
+    assert "status-forced" in found, found
+    assert "cannot fail" in found["status-forced"]
+    assert f"`{tail}`" in found["status-forced"] or f"`{check}`" in found["status-forced"]
+
+
+@pytest.mark.parametrize("check", JUDGED)
+def test_a_check_whose_status_can_show_a_failure_is_not_warned_about(
+    tmp_path: Path, check: str
+) -> None:
+    assert shell_status(check, tmp_path) != 0  # the real shell: the failure shows
+    assert "status-forced" not in lint_codes(tmp_path, check, "exit 0")
+
+
+@pytest.mark.parametrize("check", NOT_READ)
+def test_a_subshell_or_compound_command_is_not_read(tmp_path: Path, check: str) -> None:
+    """What needs the shell to be told is left alone: never a false warning, at the price of a
+    missed one (these exit 0 too)."""
+    assert shell_status(check, tmp_path) == 0
+    assert "status-forced" not in lint_codes(tmp_path, check, "exit 0")
+
+
+def test_a_forced_status_with_a_clause_on_the_output_is_judged(tmp_path: Path) -> None:
+    """`pytest -q || true` with `stdout contains " passed"` can fail: no warning."""
+    found = lint_codes(tmp_path, "false || true", 'exit 0; stdout contains " passed"')
+    assert "status-forced" not in found
+
+
+def test_a_constant_check_is_a_warning_whatever_it_expects(tmp_path: Path) -> None:
+    found = lint_codes(tmp_path, "echo ok", 'exit 0; stdout contains "ok"')
+    assert "runs nothing whose result can change" in found["status-forced"]
+
+
+def test_the_warning_is_printed_with_its_fix(tmp_path: Path) -> None:
+    run_goalfile(
+        "new", "g", "s", "--check", "pytest -q || true", "--expected", "exit 0",
+        "--non-goal", "n", cwd=tmp_path,
+    )  # fmt: skip
+    done = run_goalfile("lint", "goals/g.md", cwd=tmp_path)
+    assert done.returncode == 0
+    assert "warning: C1: the check cannot fail" in done.stderr
+    assert "fix: drop `|| true`" in done.stderr
