@@ -1,12 +1,15 @@
 """Checks whose exit status the shell forces to 0 (lint's ``status-forced``).
 
-`pytest -q || true`, `pytest -q; exit 0`, `make test; echo done`, `true` and `echo ok` all
-exit 0 whatever the project does, so a row that judges such a check by its exit status alone
-can never fail (and one that wants another status can never be met). The goal skill forbids
-them; lint names them. The command is read as the shell reads its top level: lists (``;``,
-``&``, ``&&``, ``||``) of pipelines (``|``) of simple commands. What needs the shell to be
-told (a subshell, braces, a compound command, ``!``, ``set -o pipefail``, a backslash, an
-unclosed quote) is not judged: no finding, never a false one.
+`pytest -q || true`, `pytest -q; exit 0` and `make test; echo done` exit 0 whatever the project
+does, so a row that judges such a check by its exit status alone can never fail (and one that
+wants another status can never be met). The goal skill forbids them; lint names the ones that
+hide a command that measures (`|| true`, `; exit 0`, `| true`, a trailing `&`). A check that
+is only `true` or `echo ok` hides nothing: the person approving it reads what it does.
+
+The command is read as the shell reads its top level: lists (``;``, ``&``, ``&&``, ``||``) of
+pipelines (``|``) of simple commands. What needs the shell to be told (a subshell, braces, a
+compound command, ``!``, ``set -o pipefail``, a backslash, an unclosed quote) is not judged:
+no finding, never a false one.
 """
 
 from __future__ import annotations
@@ -26,8 +29,7 @@ _LISTS = frozenset({";", "&", "&&", "||"})
 class Forced:
     """How the shell forces the check's status to 0."""
 
-    tail: str  # what does it, as written: `|| true`, `; exit 0`, `true`, `&`
-    constant: bool  # the check runs nothing whose result can change (`true`, `echo ok`)
+    tail: str  # what does it, as written: `|| true`, `; exit 0`, `| true`, `&`
 
 
 def forced(command: str) -> Forced | None:
@@ -48,7 +50,7 @@ def forced(command: str) -> Forced | None:
     if items is None or not items:
         return None
     if items[-1] == ("&", []):  # run in the background: the list's status is 0 at once
-        return Forced(tail="&", constant=False)
+        return Forced(tail="&")
     if items[-1] == (";", []):  # a trailing `;` ends the list, changes nothing
         items.pop()
     if not items or not items[-1][1]:
@@ -61,10 +63,10 @@ def forced(command: str) -> Forced | None:
         start -= 1
     before = items[start][0] if start > 0 else None
     tail = ("| " if start < len(items) - 1 else "") + " ".join(last)
-    if before is None:
-        return Forced(tail=tail, constant=start == len(items) - 1 and _constant(last))
+    if before is None:  # one pipeline: `true` alone hides nothing; `pytest -q | true` does
+        return Forced(tail=tail) if start < len(items) - 1 else None
     if before in (";", "&", "||"):
-        return Forced(tail=f"{before} {tail}" if start == len(items) - 1 else tail, constant=False)
+        return Forced(tail=f"{before} {tail}" if start == len(items) - 1 else tail)
     return None
 
 
@@ -122,9 +124,3 @@ def _program(words: list[str]) -> str | None:
             continue
         return word
     return None
-
-
-def _constant(words: list[str]) -> bool:
-    """Whether the one simple command ``words`` (one that always succeeds) gives the same
-    output on every run: no expansion in it."""
-    return not any("$" in word or "*" in word or "?" in word for word in words)
