@@ -333,6 +333,11 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
             )
         )
     root = repository_top(ctx.cwd)
+    if root is not None and not paths:  # what the Stop hook holds the agent to, gone from disk
+        from goalfile.commands.gonegoals import gone_goals
+
+        for shown, gone in gone_goals(root, ctx.cwd, listed=targets):
+            results.append(GoalStatus(path=shown, goal=None, last_verify=None, error=gone))
     focus = read_focus(root) if root is not None else None
     if root is None or focus is None:
         return StatusResult(goals=tuple(results))
