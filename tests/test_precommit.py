@@ -23,6 +23,13 @@ MDFORMAT = [
 ]
 
 
+def hosts_precommit_config() -> str:
+    """The ```yaml block of docs/hosts.md's "## pre-commit" section, as written there."""
+    text = (REPO / "docs" / "hosts.md").read_text(encoding="utf-8")
+    section = text.split("\n## pre-commit\n", 1)[1].split("\n## ", 1)[0]
+    return section.split("```yaml\n", 1)[1].split("```", 1)[0]
+
+
 def snapshot_of_this_checkout(dest: Path) -> str:
     """This checkout's files, tracked and new (as they are on disk), committed in ``dest``: the
     hook is installed from the code under test, not from an older commit."""
@@ -54,24 +61,18 @@ class Hooks:
         self.env = clean_env({"PRE_COMMIT_HOME": str(root / "pre-commit-home")})
 
     def config(self) -> str:
-        return "\n".join(
-            [
-                "repos:",
-                "-   repo: local",
-                "    hooks:",
-                "    -   id: mdformat",
-                "        name: mdformat",
-                "        entry: mdformat",
-                "        language: python",
-                "        types: [markdown]",
-                f"        additional_dependencies: [{', '.join(MDFORMAT)}]",
-                f"-   repo: {self.source}",
-                f"    rev: {self.rev}",
-                "    hooks:",
-                "    -   id: goalfile-lint",
-                "",
-            ]
-        )
+        """The `.pre-commit-config.yaml` docs/hosts.md gives, as a project writes it: the clone
+        and its commit for CLONE and COMMIT, and the mdformat packages pinned to the versions
+        installed here (so pre-commit's cache is reused)."""
+        text = hosts_precommit_config()
+        for placeholder, value in [
+            ("repo: CLONE", f"repo: {self.source}"),
+            ("rev: COMMIT", f"rev: {self.rev}"),
+            ("[mdformat, mdformat-gfm, mdformat-frontmatter]", f"[{', '.join(MDFORMAT)}]"),
+        ]:
+            assert text.count(placeholder) == 1, (placeholder, text)
+            text = text.replace(placeholder, value)
+        return text
 
     def project(self, path: Path) -> Path:
         make_git_repo(path)
