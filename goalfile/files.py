@@ -68,7 +68,25 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
     except FileNotFoundError:
         raise no_such_goal_file(str(path)) from None
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder, not a goal file") from None
+        from goalfile.shellword import shell_word
+
+        try:
+            holds = _holds_markdown(str(path))
+        except (OSError, ValueError):
+            holds = None
+        if holds:
+            hint = (
+                f"name one goal file in it; `goalfile status {shell_word(str(path))}` lists the "
+                "goals it holds"
+            )
+        elif holds is None:
+            hint = "name one goal file, not a folder"
+        else:
+            hint = (
+                "it holds no goal file (*.md); check the path, or create one with "
+                '`goalfile new SLUG "END STATE"`'
+            )
+        raise UsageError(f"{path}: is a folder, not a goal file", hint=hint) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # a link that leads back to itself, through links
             from goalfile.shellword import shell_word
@@ -135,6 +153,20 @@ def _nearest(path: str) -> tuple[str, bool] | None:
         if close:
             return str(folder / close[0]), True
     return None
+
+
+def _holds_markdown(folder: str, *, limit: int = 2000) -> bool | None:
+    """Whether ``folder`` holds a ``*.md`` file, at any depth; None when none is among the
+    first ``limit`` entries looked at (a folder named by mistake, such as ``/``, is not
+    walked whole)."""
+    seen = 0
+    for _, _, names in os.walk(folder):
+        if any(name.endswith(".md") for name in names):
+            return True
+        seen += len(names) + 1
+        if seen > limit:
+            return None
+    return False
 
 
 def _probe(test: Callable[[], bool]) -> bool:

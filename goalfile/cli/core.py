@@ -115,7 +115,7 @@ def _limit(value: str | None) -> int | None:
     help="Activate the goal at once (its contract pinned); refused, with nothing written, "
     "when the end state or a check is missing.",
 )
-@click.option("--commit", "commit_now", is_flag=True, help=f"With --activate: {_COMMIT_HELP}")
+@click.option("--commit", "commit_now", is_flag=True, help=f"With --activate: c{_COMMIT_HELP[1:]}")
 @json_option
 @boundary
 def new(

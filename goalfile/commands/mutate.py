@@ -55,6 +55,13 @@ def require_status(
     """Refuse (exit 3, file untouched) a goal whose status ``what`` does not act on."""
     if goal.status not in allowed:
         names = " or ".join(s.value for s in allowed)
+        if hint is None and goal.status is Status.MET and Status.ACTIVE in allowed:
+            from goalfile.shellword import shell_word
+
+            hint = (
+                "it is met; to work on it again, a person reopens it: "
+                f"`goalfile reopen {shell_word(path)} --reason TEXT`"
+            )
         raise Refused(
             f"the goal is {goal.status.value}; {what} needs it {names}; nothing was written",
             file=path,

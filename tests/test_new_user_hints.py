@@ -1,0 +1,71 @@
+"""What a person new to goalfile ran into in a real project, and the hint now printed: each
+`fix:` is run as written by a real shell and does what it says."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+from tests.conftest import clean_env, run_goalfile
+
+
+def met_goal(tmp_path: Path) -> Path:
+    args = ["new", "g", "s", "--check", "echo hi", "--expected", 'exit 0; stdout contains "hi"']
+    assert run_goalfile(*args, "--non-goal", "n", "--activate", cwd=tmp_path).returncode == 0
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 0
+    return tmp_path
+
+
+def fix_command(stderr: str) -> str:
+    found = re.search(r"^  fix: .*?`(goalfile [^`]+)`", stderr, re.M)
+    assert found is not None, stderr
+    return found.group(1)
+
+
+def run_fix(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    import sys
+
+    argv = command.replace("goalfile ", f"{sys.executable} -m goalfile ", 1)
+    return subprocess.run(
+        ["sh", "-c", argv], cwd=cwd, capture_output=True, text=True, env=clean_env()
+    )
+
+
+def test_pausing_a_met_goal_names_reopen_and_the_fix_makes_pause_work(tmp_path: Path) -> None:
+    """`pause` on a met goal offered `verify --no-write`, which does not lead to a pause."""
+    repo = met_goal(tmp_path)
+    done = run_goalfile("pause", "goals/g.md", cwd=repo)
+    assert done.returncode == 3
+    fix = fix_command(done.stderr)
+    assert fix == "goalfile reopen goals/g.md --reason TEXT", done.stderr
+    assert run_fix(fix, repo).returncode == 0
+    assert run_goalfile("pause", "goals/g.md", cwd=repo).returncode == 0
+
+
+def test_verify_of_a_folder_names_status_of_it(tmp_path: Path) -> None:
+    """`verify goals/` said only "is a folder, not a goal file", with no fix."""
+    repo = met_goal(tmp_path)
+    done = run_goalfile("verify", "goals/", cwd=repo)
+    assert done.returncode == 2 and "goals/: is a folder, not a goal file" in done.stderr
+    fix = fix_command(done.stderr)
+    assert fix == "goalfile status goals/"
+    listed = run_fix(fix, repo)
+    assert listed.returncode == 0 and "g: met  (goals/g.md)" in listed.stdout
+
+
+def test_new_commit_help_reads_as_one_sentence(tmp_path: Path) -> None:
+    done = run_goalfile("new", "--help", cwd=tmp_path)
+    text = " ".join(done.stdout.split())
+    assert "With --activate: commit the goal as approved" in text, text
+
+
+def test_verify_of_a_folder_without_goals_points_to_new(tmp_path: Path) -> None:
+    """No `goalfile status` of a folder that holds no goal: that command fails the same way."""
+    (tmp_path / "empty").mkdir()
+    done = run_goalfile("verify", "empty", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "it holds no goal file (*.md); check the path, or create one with `goalfile new" in (
+        done.stderr
+    )
+    assert "goalfile status" not in done.stderr
