@@ -2,7 +2,8 @@
 the repository's goal: the Stop hook held every stop on it, while `goalfile status` listed only
 the files on disk and said nothing of it. status now lists it as a row in error (exit 3) with
 both ways out, and each printed command works as written: the one that keeps the goal brings
-it back, the one that retires it lets the hook pass."""
+it back, the one that retires it (a commit: the Stop hook lets a goal go once HEAD has moved)
+lets the hook pass and leaves other staged work alone."""
 
 from __future__ import annotations
 
@@ -52,12 +53,15 @@ def test_status_names_a_tracked_goal_gone_from_disk_and_retiring_it_frees_the_ho
     assert "goals/typo.md: git tracks this goal file" in done.stderr
     assert "the Stop hook holds every stop on it" in done.stderr
     _, retire = fix_commands(done.stderr)
+    (repo / "other.txt").write_text("work in progress\n")
+    git(repo, "add", "other.txt")  # staged work the retiring commit must leave alone
     ran = subprocess.run(["sh", "-c", retire], cwd=repo, capture_output=True, env=clean_env())
     assert ran.returncode == 0, ran.stderr
     after = run_goalfile("status", cwd=repo)
     assert after.returncode == 0 and "typo" not in after.stdout + after.stderr, after.stderr
     assert not hook_holds(repo)
-    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "status", "--porcelain") == "A  other.txt\n"
+    assert "other.txt" not in git(repo, "show", "--stat", "HEAD")
 
 
 def test_the_keep_command_brings_the_goal_back_from_a_subfolder(tmp_path: Path) -> None:

@@ -4,7 +4,8 @@ A goal file deleted with `rm` (not `git rm` and a commit) is still the repositor
 Stop hook holds every stop on it (:mod:`goalfile.commands.gitgoals`). `status` listed only the
 files it found on disk, so the one command a person runs to see where the goals stand said
 nothing of the goal that held the agent. Each such file is a status row in error, with both
-ways out: put it back, or retire it as the hook asks (the removal committed).
+ways out: put it back, or retire it as the hook asks, with a commit (of the removal when HEAD
+holds the file, else an empty one that leaves whatever else is staged alone).
 """
 
 from __future__ import annotations
@@ -45,8 +46,11 @@ def gone_goals(
                 f"{git} rm -q --cached --ignore-unmatch -- {name} && {git} commit -q -m "
                 f"{shell_word('goals: retire ' + entry.relative)} -- {name}"
             )
-        else:
-            retire = f"{git} rm -q --cached -- {name}"
+        else:  # an empty commit of its own: the hook lets a goal go once HEAD has moved
+            retire = (
+                f"{git} rm -q --cached -- {name} && {git} commit -q --allow-empty --only -m "
+                f"{shell_word('goals: retire ' + entry.relative)}"
+            )
         found.append(
             (
                 shown,
