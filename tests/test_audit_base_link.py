@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.conftest import git, run_goalfile
+from conftest import git, run_goalfile
 
 NEW = ("new", "auth", "tests pass", "--non-goal", "tests/ unchanged")
 
@@ -49,6 +49,14 @@ def test_a_link_the_base_holds_to_a_goal_it_never_committed_is_a_finding(repo: P
     assert code == 1, out
     assert "base-goal-unreadable" in found["goals/current.md"], out
     assert "goals/current.md -> goals/auth.md" in out or "current.md -> auth.md" in out, out
+    # the hint names the link and its target, from here (it said `git commit -- LINK TARGET`)
+    [finding] = [
+        f
+        for item in json.loads(out)["files"]
+        for f in item["findings"]
+        if f["code"] == "base-goal-unreadable"
+    ]
+    assert "`git commit -- goals/current.md goals/auth.md`" in finding["hint"], finding
 
 
 def test_a_goal_the_base_holds_through_a_link_is_compared_through_it(repo: Path) -> None:

@@ -251,13 +251,20 @@ def _base_text(path: str, ref: str, ctx: Context) -> tuple[str | None, AuditFind
     base = read_at_base(folder=folder, name=name, ref=ref, ctx=ctx)
     if base.problem is None:
         return base.text, None
+    commit = ""
+    if len(base.chain) >= 2:  # the link and the file it leads to, as named from here
+        link, target = (
+            shell_word(os.path.relpath(os.path.join(folder, name), ctx.cwd))
+            for name in (base.chain[0], base.chain[-1])
+        )
+        commit = f" (there: `git commit -- {link} {target}`)"
     return base.text, AuditFinding(
         code="base-goal-unreadable",
         path=path,
         message=f"the goal path is {base.problem}: the goal approved there was never "
         f"committed, so its contract at {ref} cannot be compared with this one",
-        hint=f"commit the goal file the link leads to on {ref} (with the link: `git commit "
-        "-- LINK TARGET`), or name the goal file itself, not a link to it",
+        hint=f"commit the goal file the link leads to, with the link, on {ref}{commit}, or "
+        "name the goal file itself, not a link to it",
     )
 
 

@@ -28,6 +28,7 @@ class BaseRead:
 
     text: str | None
     problem: str | None = None
+    chain: tuple[str, ...] = ()  # with a problem: the link and where it leads, from ``folder``
 
 
 def read_at_base(*, folder: str, name: str, ref: str, ctx: Context) -> BaseRead:
@@ -51,6 +52,7 @@ def read_at_base(*, folder: str, name: str, ref: str, ctx: Context) -> BaseRead:
             return BaseRead(
                 text=raw,
                 problem=f"a symlink at {ref} ({' -> '.join(chain)}) to a file {ref} does not hold",
+                chain=tuple(chain),
             )
         if not git_is_link(ref=ref, path=at, cwd=folder, env=ctx.env):
             return BaseRead(text=found.decode(ENCODING, ERRORS))
