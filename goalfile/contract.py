@@ -41,6 +41,7 @@ from goalfile.contractdigest import normal_expected as normal_expected
 from goalfile.contractdigest import normal_items as _normal_items
 from goalfile.contractdigest import normal_settings as normal_settings
 from goalfile.contractdigest import number_text as number_text
+from goalfile.contractdigest import row_order as fields_order
 from goalfile.errors import GoalfileError, GoalFileInvalid, Refused
 from goalfile.ledger import code_span, plain_cell
 from goalfile.model import Criterion, Entry, Goal
@@ -141,11 +142,9 @@ def contract_rows(goal: Goal) -> tuple[ContractRow, ...]:
 
 
 def row_order(row: ContractRow) -> tuple[str, str, str, str, bool, float]:
-    """The order of rows in a contract: the dataclass's order, except that a row without a
-    timeout comes before one with (comparing None with a number raises, and two rows of one id
-    differ only there when a file lists the id twice)."""
-    timeout = row.timeout
-    return (row.id, row.check, row.expected, row.kind, timeout is not None, timeout or 0.0)
+    """The order of rows in a contract (:func:`goalfile.contractdigest.row_order`, which the
+    digest computed from the goal sorts by: one rule, so both give the same bytes)."""
+    return fields_order((row.id, row.check, row.expected, row.kind, row.timeout))
 
 
 def normal_non_goals(goal: Goal) -> tuple[str, ...]:

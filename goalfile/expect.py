@@ -100,7 +100,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
 
 from goalfile.errors import GoalFileInvalid
-from goalfile.plainexit import WS_TEXT, plain_exit
+from goalfile.plainexit import plain_exit
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
     from collections.abc import Callable
@@ -136,7 +136,6 @@ is cut into, so a longer line always spans pieces."""
 
 EVIDENCE_CHARS = 300
 _EVIDENCE_BYTES = 4 * EVIDENCE_CHARS + 16  # enough bytes to decode 300 characters exactly
-_WS_TEXT = WS_TEXT  # ASCII whitespace, the set bytes.strip() and bytes.isspace() use
 
 
 # --------------------------------------------------------------------------- values

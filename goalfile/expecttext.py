@@ -19,7 +19,6 @@ from goalfile import expect
 from goalfile.expect import (
     _EVIDENCE_BYTES,
     _SOURCES,
-    _WS_TEXT,
     EVIDENCE_CHARS,
     ExitClause,
     Expectation,
@@ -30,6 +29,7 @@ from goalfile.expect import (
     format_clause,
     parse_expected,
 )
+from goalfile.plainexit import WS_TEXT
 
 if TYPE_CHECKING:
     from goalfile.expect import Clause, Guard
@@ -426,7 +426,7 @@ def _parse_exit(rest: list[_Tok]) -> ExitClause:
 def _parse_prints(rest: list[_Tok]) -> PrintsClause:
     if len(rest) == 1 and rest[0].kind == "string":
         text = rest[0].value
-        if text != text.strip(_WS_TEXT):
+        if text != text.strip(WS_TEXT):
             raise _Bad(
                 "prints TEXT starts or ends with whitespace, which is trimmed from stdout",
                 'drop the surrounding whitespace: prints "TEXT"',
