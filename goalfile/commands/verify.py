@@ -158,8 +158,9 @@ def working_directory(goal: Goal) -> Path:
     return workdir.decide(goal).path
 
 
-def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
-    """The working directory, refused when the newest approval recorded another one."""
+def require_approved_workdir(goal: Goal, *, cwd: Path) -> workdir.WorkDir:
+    """The working directory, refused when the newest approval recorded another one; its fix
+    names paths as a command run in ``cwd`` reaches them."""
     found = workdir.decide(goal)
     approval = contract.last_approval(goal.text, path=goal.path)
     gap = workdir.uncovered(found, approval[0] if approval is not None else None)
@@ -186,13 +187,13 @@ def require_approved_workdir(goal: Goal) -> workdir.WorkDir:
         "relative to the goal file; nothing was run",
         file=goal.path,
         line=line,
-        hint=f"{_move_back(goal.path, found, gap.approved)}remove what moved it (a `.git` file or "
-        "folder between the goal and the repository's top), or have a person approve the new "
-        f"one with `goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
+        hint=f"{_move_back(goal.path, found, gap.approved, cwd)}remove what moved it (a `.git` "
+        "file or folder between the goal and the repository's top), or have a person approve "
+        f"the new one with `goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`",
     )
 
 
-def _move_back(path: str, found: workdir.WorkDir, approved: str | None) -> str:
+def _move_back(path: str, found: workdir.WorkDir, approved: str | None, cwd: Path) -> str:
     """For a goal approved one level under the repository's top (`..`, as in goals/) and
     found elsewhere (copied or moved to the top, or deeper): the move that puts it back under
     goals/, when nothing is in the way there; else nothing."""
@@ -201,7 +202,7 @@ def _move_back(path: str, found: workdir.WorkDir, approved: str | None) -> str:
     goals = found.path / "goals"
     if (goals / Path(path).name).exists() or (goals.exists() and not goals.is_dir()):
         return ""
-    target = os.path.relpath(goals, Path.cwd())
+    target = os.path.relpath(goals, cwd)
     where = shell_word(target if target.endswith("/") else target + "/")
     return (
         "the goal file is not where it was approved (one folder under the repository's top): "
@@ -235,7 +236,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             _require_ledger_status(goal)
         pin = contract.require_pin(goal)
         tightened = contract.tightening(goal)  # accepted, and pinned by this entry
-        where = require_approved_workdir(goal)
+        where = require_approved_workdir(goal, cwd=ctx.cwd)
         meter = _meter(goal, options)
         try:
             run = _run_rows(goal, options, ctx, show, meter, where.path)
