@@ -140,9 +140,10 @@ def _attribute_files(
     if own:
         files.append((Path(folder) / os.path.expanduser(own), top))
     else:
-        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        home = env.get("HOME") or os.path.expanduser("~")  # git's environment: its own files
+        xdg = env.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
         files.append((Path(xdg) / "git" / "attributes", top))
-    if not os.environ.get("GIT_ATTR_NOSYSTEM"):
+    if not env.get("GIT_ATTR_NOSYSTEM"):
         files.append((Path("/etc/gitattributes"), top))
     return files, tracked
 
