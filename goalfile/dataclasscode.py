@@ -70,6 +70,8 @@ def text(name: str, args: Iterable[str], body: Iterable[str], names: Iterable[st
 def install() -> None:
     """Have ``dataclasses`` take the methods of :mod:`goalfile.dataclassmethods` instead of
     compiling their texts (once per process; nothing under another Python version)."""
+    if not _compiled():
+        return
     import dataclasses
 
     from goalfile import dataclassmethods
@@ -81,6 +83,26 @@ def install() -> None:
         return  # installed already
     creator = _creator(original, dataclassmethods.CODE, dataclasses.MISSING)
     dataclasses._create_fn = creator  # type: ignore[attr-defined]
+
+
+def _compiled() -> bool:
+    """Whether importing :mod:`goalfile.dataclassmethods` reads its compiled bytecode: when
+    Python may not write any (``PYTHONDONTWRITEBYTECODE``, as in a source tree run so), only
+    if a cached copy at least as new as the module is there. Compiling the module's source
+    at every start would cost more than the texts it holds (17 ms against 5 to 10)."""
+    if not sys.dont_write_bytecode:
+        return True  # the first import writes it, if it is not there already
+    import os
+
+    folder = os.path.dirname(__file__)
+    source = os.path.join(folder, "dataclassmethods.py")
+    cached = os.path.join(
+        folder, "__pycache__", f"dataclassmethods.{sys.implementation.cache_tag}.pyc"
+    )
+    try:
+        return sys.pycache_prefix is None and os.stat(cached).st_mtime >= os.stat(source).st_mtime
+    except OSError:
+        return False
 
 
 def _creator(original: Callable[..., Any], code: dict[str, Any], missing: object) -> Any:

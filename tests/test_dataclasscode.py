@@ -11,14 +11,23 @@ import sys
 import types
 from pathlib import Path
 
-from goalfile import dataclassmethods
+import pytest
+
+from goalfile import dataclasscode, dataclassmethods
 from tests.test_light_commands import met_goal
 
 MODULE = Path(dataclassmethods.__file__)
 
 
+def _env() -> dict[str, str]:
+    """The environment of the processes here: bytecode may be written (the methods are read
+    from the compiled module only; see test_without_bytecode_the_methods_are_compiled_as_before)."""
+    drop = ("GOALFILE_", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+    return {k: v for k, v in os.environ.items() if not k.startswith(drop)}
+
+
 def _python(script: str, *args: str, cwd: Path | None = None) -> str:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    env = _env()
     done = subprocess.run(
         [sys.executable, "-c", script, *args],
         cwd=cwd,
@@ -107,7 +116,7 @@ run()
 
 
 def _report(args: list[str], cwd: Path) -> dict[str, object]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    env = _env()
     done = subprocess.run(
         [sys.executable, "-c", _REPORT, *args],
         cwd=cwd,
@@ -194,3 +203,44 @@ print("\\n".join(out))
     installed = _python(script, "yes").splitlines()
     assert installed[:-1] == plain
     assert installed[-1] == "True"
+
+
+def test_without_bytecode_the_methods_are_compiled_as_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Compiling goalfile/dataclassmethods.py itself at every start would cost more than the
+    texts it holds: where Python writes no bytecode, the module is used only when a compiled
+    copy at least as new as its source is there."""
+    source = tmp_path / "dataclassmethods.py"
+    source.write_text("PYTHON = (3, 11)\n", encoding="utf-8")
+    cached = tmp_path / "__pycache__" / f"dataclassmethods.{sys.implementation.cache_tag}.pyc"
+    monkeypatch.setattr(dataclasscode, "__file__", str(tmp_path / "dataclasscode.py"))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    assert dataclasscode._compiled()  # the first import writes it
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    assert not dataclasscode._compiled()  # none there
+    cached.parent.mkdir()
+    cached.write_bytes(b"")
+    os.utime(cached, (1_000, 1_000))
+    assert not dataclasscode._compiled()  # older than its source
+    os.utime(cached, (4_000_000_000, 4_000_000_000))
+    assert dataclasscode._compiled()
+    monkeypatch.setattr(sys, "pycache_prefix", str(tmp_path / "elsewhere"))
+    assert not dataclasscode._compiled()  # not in the folder beside the module
+
+
+def test_the_program_without_bytecode_leaves_dataclasses_as_they_are(tmp_path: Path) -> None:
+    goal = met_goal(tmp_path)
+    env = {**_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": str(tmp_path / "c")}
+    done = subprocess.run(
+        [sys.executable, "-c", _REPORT, "status", str(goal)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    lines = [line for line in done.stderr.splitlines() if line.startswith("report: ")]
+    assert lines, done.stdout + done.stderr
+    assert json.loads(lines[-1].removeprefix("report: "))["file"] == "<string>"
