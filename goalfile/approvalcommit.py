@@ -51,7 +51,7 @@ def commit_approved(*, path: str, text: str, top: Path, message: str) -> Committ
     git = _runner(top)
     head = _head(git)
     entries = [(_mode(git, head, name), _blob(git, text.encode(ENCODING, ERRORS)), name)]
-    link = _link_name(named, top)
+    link = link_name(named, top)
     if link is not None and link != name and (head is None or _mode(git, head, link) is None):
         target = os.fsencode(os.readlink(_parent_real(named) / named.name))
         entries.append(("120000", _blob(git, target), link))
@@ -149,8 +149,10 @@ def _parent_real(path: Path) -> Path:
     return Path(os.path.realpath(path.parent))
 
 
-def _link_name(path: Path, top: Path) -> str | None:
-    """The goal's path as git names it from ``top`` when it is a symlink there, else None."""
+def link_name(path: Path, top: Path) -> str | None:
+    """The goal path ``path`` as git names it from the repository's ``top`` when it is a
+    symlink there (`goals/first-goal.md -> ../notes/first-goal.md`), else None: the link is
+    staged, and committed, as well as the file it leads to."""
     itself = _parent_real(path) / path.name
     if not itself.is_symlink() or not itself.is_relative_to(top.resolve()):
         return None

@@ -17,6 +17,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     git's index or HEAD holds, :mod:`goalfile.approvalcopy`); what was done (or why it could
     not be done), said for a person, or None when there was nothing to do (no repository;
     already tracked and nothing approved)."""
+    from goalfile.approvalcommit import link_name
     from goalfile.commands.gitgoals import git_from, tracked_file
     from goalfile.gitattrs import GIT_IGNORED, stage_exact  # the file's bytes, no filter
     from goalfile.run import GitUnreadable
@@ -29,7 +30,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
         relative = where.relative_to(top).as_posix()
     except ValueError:  # a link to a file outside the repository: git cannot stage it
         return None
-    link = _link(cwd / path, top)
+    link = link_name(cwd / path, top)
     try:
         if link is not None and tracked_file(top, top / link) is None:
             refused = stage_exact(str(top), link)  # the link too, at the path the goal is named by
@@ -62,15 +63,3 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     if refused != GIT_IGNORED:
         return said
     return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"
-
-
-def _link(path: Path, top: Path) -> str | None:
-    """The goal path ``path`` as git names it from the repository's ``top`` when it is a
-    symlink there (`goals/first-goal.md -> ../notes/first-goal.md`), else None: `activate`
-    stages the link as well as the file it leads to, and says both."""
-    import os
-
-    itself = Path(os.path.realpath(path.parent)) / path.name
-    if not itself.is_symlink() or not itself.is_relative_to(top):
-        return None
-    return itself.relative_to(top).as_posix()
