@@ -62,6 +62,8 @@ class ActivateResult:
     budget: Budget | None = None  # the limits a first approval approves with the contract
     # the usage a draft claims (key, value; only those not 0), shown with the budget
     used: tuple[tuple[str, int], ...] = ()
+    # lint's warnings about the rows, and programs not found (goalfile.commands.cautions)
+    cautions: tuple[str, ...] = ()
     text: str = field(default="", repr=False, compare=False)  # the goal as written, approved
 
     def to_json(self) -> dict[str, object]:
@@ -85,6 +87,7 @@ class ActivateResult:
                 "tokens": self.budget.tokens,
             }
             document["used"] = dict(self.used)
+            document["warnings"] = list(self.cautions)
         if self.reapproved:
             document["previous_contract"] = self.previous
             document["changes"] = [change.to_json() for change in self.changes]
@@ -134,6 +137,7 @@ class ActivateResult:
             claimed = ", ".join(f"{key} {value}" for key, value in self.used)
             lines.append(f"  already used, as the file says: {claimed}")
         lines += [f"  note: {line}" for line in self.not_default()]
+        lines += [f"  warning: {line}" for line in self.cautions]
         return lines
 
 
@@ -259,6 +263,9 @@ def activate(
         # refused where it reaches a limit: the goal would end at its first stop
         used = _usage(goal)
         _require_unspent(goal, budget, used, path)
+        from goalfile.commands.cautions import cautions
+
+        warned = cautions(goal, where.path, ctx.env)
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,
@@ -286,6 +293,7 @@ def activate(
             where=where,
             budget=budget,
             used=used,
+            cautions=warned,
         )
 
     return update_goal(path, ctx, command="goalfile activate", change=_kept(change))

@@ -1,0 +1,35 @@
+"""What a person approving a goal must not miss about its rows, for `goalfile activate`.
+
+`activate` listed every row it approved, but not what `lint` warns about them: a check whose
+exit status the shell forces to 0 (`status-forced`), a count piped into `wc -l`
+(`pipeline-status`), a row without an exit clause (`no-exit-clause`), or a program the goal's
+shell does not find where the checks run (which `new` notes, and whose first verify is an
+`error` row that blocks the goal). These are shown with the rows, as warnings: the approval
+goes ahead, the person reads them before committing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from goalfile.model import Goal, Kind
+
+ROW_WARNINGS = frozenset({"status-forced", "pipeline-status", "no-exit-clause"})
+
+
+def cautions(goal: Goal, where: Path, env: Mapping[str, str]) -> tuple[str, ...]:
+    """One line for each such warning about ``goal``'s rows; ``where`` is the folder the
+    checks run in."""
+    from goalfile.commands import findable
+    from goalfile.lint import diagnose
+
+    lines = [f.message for f in diagnose(goal) if f.code in ROW_WARNINGS]
+    checks = [(row.id, row.check) for row in goal.criteria if row.kind is Kind.DETERMINISTIC]
+    if checks and where.is_dir():
+        for cid, word in findable.unknown(checks, shell=goal.shell, cwd=where, env=env).items():
+            lines.append(
+                f"{cid}: the shell that will run the checks, in their folder, finds no `{word}` "
+                "(`command -v`): its first verify is an `error` row, which blocks the goal"
+            )
+    return tuple(lines)
