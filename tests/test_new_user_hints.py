@@ -69,3 +69,21 @@ def test_verify_of_a_folder_without_goals_points_to_new(tmp_path: Path) -> None:
         done.stderr
     )
     assert "goalfile status" not in done.stderr
+
+
+def test_status_does_not_ask_for_a_review_of_a_row_marked_impossible(tmp_path: Path) -> None:
+    """After `impossible R1`, status still said "review R1: `goalfile review ...`", whose
+    artifact did not exist; the row is never run nor reviewed again."""
+    args = ["new", "g", "s", "--check", "ls", "--expected", "exit 0", "--non-goal", "n"]
+    args += ["--review", "docs/missing.md=explains it", "--activate"]
+    assert run_goalfile(*args, cwd=tmp_path).returncode == 0
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 1
+    marked = run_goalfile("impossible", "goals/g.md", "R1", "--reason", "no docs", cwd=tmp_path)
+    assert marked.returncode == 0, marked.stderr
+    done = run_goalfile("status", "goals/g.md", cwd=tmp_path)
+    [step] = [line for line in done.stdout.splitlines() if line.startswith("  next: ")]
+    assert "goalfile review" not in step, step
+    assert step.startswith("  next: R1 marked impossible: the goal can never become met"), step
+    fix = re.search(r"`(goalfile verify [^`]+)`", step)
+    assert fix is not None
+    assert run_fix(fix.group(1), tmp_path).returncode == 4  # blocked: not completable

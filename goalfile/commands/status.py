@@ -396,7 +396,18 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
     from goalfile.review import read_review
 
     rows = {row.id: row for row in goal.criteria}
-    open_ids = [row.id for row in last_verify.rows if row.verdict is not Verdict.MET]
+    marked = impossible_rows(goal)  # not run, never reviewed: verify blocks the goal for them
+    open_ids = [
+        row.id
+        for row in last_verify.rows
+        if row.verdict is not Verdict.MET and row.id not in marked
+    ]
+    if not open_ids and marked and any(row.verdict is not Verdict.MET for row in last_verify.rows):
+        return (
+            f"{', '.join(sorted(marked))} marked impossible: the goal can never become met; "
+            f"`goalfile verify {shell_word(path)}` sets it blocked (not completable), and a "
+            "person decides what follows"
+        )
     if not open_ids or any(
         rid not in rows or rows[rid].kind is not Kind.REVIEW for rid in open_ids
     ):
