@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -114,6 +115,25 @@ def hook_answer(cwd: Path, *, active: bool = False) -> dict[str, object]:
     answer = json.loads(done.stdout) if done.stdout.strip() else {}
     assert isinstance(answer, dict), answer
     return answer
+
+
+WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+"""The PATH of a shell in which `goalfile` is this goalfile (a printed fix runs it)."""
+
+
+def fix_of(reason: object) -> str:
+    """The command of the first `fix:` line that begins with one, between its backticks."""
+    found = re.search(r"fix: `([^`]+)`", str(reason))
+    assert found is not None, reason
+    return found.group(1)
+
+
+def sh(command: str, cwd: Path) -> None:
+    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
+    done = subprocess.run(
+        command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
+    )
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
 
 
 def last_line(text: str) -> str:

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import (
-    clean_env,
     committed_repo,
     git,
     goal_text,
@@ -25,6 +22,7 @@ from conftest import (
     make_git_repo,
     row,
     run_goalfile,
+    sh,
     write_goal,
 )
 
@@ -157,16 +155,6 @@ def printed_fix(reason: str) -> str:
     return found.group(1)
 
 
-def run_as_written(command: str, cwd: Path) -> None:
-    """Run a printed fix in a shell, as a person pastes it, with goalfile on the PATH."""
-    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
-    done = subprocess.run(
-        ["sh", "-c", command], cwd=cwd, env=clean_env({"PATH": path}), capture_output=True,
-        text=True, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, (command, done.stdout, done.stderr)
-
-
 def test_the_repro_a_goal_the_agent_wrote_runs_nothing_until_a_person_runs_the_printed_fix(
     project: Path,
 ) -> None:
@@ -192,7 +180,7 @@ def test_the_repro_a_goal_the_agent_wrote_runs_nothing_until_a_person_runs_the_p
     assert reason.startswith("goalfile did not run the checks of goals/evil.md: "), reason
     assert printed_fix(reason) == "goalfile activate goals/evil.md"
     # the person reads the check and runs the fix as printed: it approves and stages the goal
-    run_as_written(printed_fix(reason), project)
+    sh(printed_fix(reason), project)
     assert git(project, "diff", "--cached", "--name-only").split() == ["goals/evil.md"]
     done = run_goalfile("hook", "stop", cwd=project, input=hook)
     assert "verify-goal evil iteration 0: C1 met; status: met" in done.stdout, done.stdout
@@ -214,7 +202,7 @@ def test_a_goal_in_a_folder_git_ignores_gets_a_fix_that_stages_it_with_force(
         "goalfile activate ../goals/.cache/aaa.md && git -C .. add -f -- goals/.cache/aaa.md"
     ), answer
     assert not (project / "RAN").exists()
-    run_as_written(fix, project / "src")
+    sh(fix, project / "src")
     answer = hook_answer(project / "src")
     assert "verify-goal aaa iteration 0: C1 met" in str(answer.get("systemMessage")), answer
     assert (project / "RAN").exists()

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, make_git_repo, run_goalfile, stop_input
-
-WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+from conftest import WITH_GOALFILE as WITH_GOALFILE
+from conftest import fix_of, git, make_git_repo, run_goalfile, sh, stop_input
 
 
 def stop(repo: Path, *, active: bool = False) -> tuple[dict[str, object], str]:
@@ -50,20 +46,6 @@ def statuses(answer: dict[str, object]) -> list[str]:
     goals = answer["goals"]
     assert isinstance(goals, list)
     return [str(goal["status"]) for goal in goals]
-
-
-def sh(command: str, cwd: Path) -> None:
-    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
-    done = subprocess.run(
-        command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
-    )
-    assert done.returncode == 0, (command, done.stdout, done.stderr)
-
-
-def fix_of(reason: object) -> str:
-    found = re.search(r"fix: `([^`]+)`", str(reason))
-    assert found is not None, reason
-    return found.group(1)
 
 
 def new_goal(folder: Path, slug: str, check: str, *extra: str) -> None:

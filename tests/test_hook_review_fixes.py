@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, make_git_repo, run_goalfile
-
-WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+from conftest import WITH_GOALFILE, clean_env, fix_of, git, make_git_repo, run_goalfile
 
 
 def hook(
@@ -62,12 +60,6 @@ def sh(
     )
     assert done.returncode == 0, (command, done.stdout, done.stderr)
     return done
-
-
-def fix_of(reason: object) -> str:
-    found = re.search(r"fix: `([^`]+)`", str(reason))
-    assert found is not None, reason
-    return found.group(1)
 
 
 @pytest.fixture
