@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, run_goalfile
-from tests.test_lint_unseen import GOAL, accepted_everywhere, draft, verifies_all_unmet
+from tests.test_lint_unseen import (
+    GOAL,
+    accepted_everywhere,
+    activate_and_verify_refuse,
+    draft,
+    verifies_all_unmet,
+)
 
 MERGED = 'exit 0; stdout contains "passed"; stdout lacks "failed\\"; stdout lacks \\"error"'
 SPLIT = 'exit 0; stdout contains "passed"; stdout lacks "failed"; stdout lacks "error"'
@@ -50,15 +56,8 @@ def test_a_text_that_reads_as_more_clauses_is_refused_and_the_fix_works(
     found = {f["code"] for file in json.loads(audited.stdout)["files"] for f in file["findings"]}
     assert "merged-clauses" in found, found
     # activate refuses it, and so does verify of the same row in an active goal
-    before = path.read_bytes()
-    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 3
-    assert path.read_bytes() == before
-    path.write_text(path.read_text(encoding="utf-8").replace("status: draft", "status: active"))
-    before = path.read_bytes()
-    done = run_goalfile("verify", GOAL, cwd=repo)
-    assert done.returncode == 3, done.stdout + done.stderr
+    activate_and_verify_refuse(repo, path)
     assert "merged-clauses" in run_goalfile("lint", "--json", GOAL, cwd=repo).stdout
-    assert path.read_bytes() == before
     # the fix as written: lint is clean, and the run printing "2 failed" is unmet
     path.write_text(
         path.read_text(encoding="utf-8")

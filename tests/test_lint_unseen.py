@@ -6,6 +6,7 @@ draws as markup while goalfile runs it as text."""
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -61,6 +62,15 @@ def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
     for needle in needles:
         assert needle in report, (needle, report)
     assert_audit_reports_lint_errors(repo)
+    done = activate_and_verify_refuse(repo, path)
+    first = next(line for line in report.splitlines() if ": error: " in line)
+    assert first.split(": error: ", 1)[1] in done.stderr, (first, done.stderr)
+    return report
+
+
+def activate_and_verify_refuse(repo: Path, path: Path) -> subprocess.CompletedProcess[str]:
+    """activate refuses the draft at ``path``, and verify refuses the same rows in an active
+    goal (its run is returned); each leaves the file as it was."""
     before = path.read_bytes()
     assert run_goalfile("activate", GOAL, cwd=repo).returncode == 3
     assert path.read_bytes() == before
@@ -68,10 +78,8 @@ def refused_everywhere(repo: Path, path: Path, *needles: str) -> str:
     before = path.read_bytes()
     done = run_goalfile("verify", GOAL, cwd=repo)
     assert done.returncode == 3, done.stdout + done.stderr
-    first = next(line for line in report.splitlines() if ": error: " in line)
-    assert first.split(": error: ", 1)[1] in done.stderr, (first, done.stderr)
     assert path.read_bytes() == before
-    return report
+    return done
 
 
 def accepted_everywhere(repo: Path) -> None:
