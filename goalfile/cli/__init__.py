@@ -46,10 +46,6 @@ class _Main:
             _version()
         if not args and not kwargs and sys.argv[1:] in (["--help"], ["-h"]):
             _help()
-        if not args and not kwargs:  # the goalfile program, not a caller's test runner
-            from goalfile.dataclasscode import install
-
-            install()  # the value classes' methods come compiled (goalfile.dataclasscode)
         return _lazy_group()(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
