@@ -87,3 +87,16 @@ def test_status_does_not_ask_for_a_review_of_a_row_marked_impossible(tmp_path: P
     fix = re.search(r"`(goalfile verify [^`]+)`", step)
     assert fix is not None
     assert run_fix(fix.group(1), tmp_path).returncode == 4  # blocked: not completable
+
+
+def test_status_says_no_streak_of_zero_after_an_entry_since_the_run(tmp_path: Path) -> None:
+    """After `budget`, status read "same result 0 times in a row"."""
+    args = ["new", "g", "s", "--check", "false", "--expected", "exit 0", "--non-goal", "n"]
+    assert run_goalfile(*args, "--activate", cwd=tmp_path).returncode == 0
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 1
+    before = run_goalfile("status", "goals/g.md", cwd=tmp_path).stdout
+    assert "same result 1 time in a row" in before, before
+    assert run_goalfile("budget", "goals/g.md", "--iterations", "9", cwd=tmp_path).returncode == 0
+    after = run_goalfile("status", "goals/g.md", cwd=tmp_path).stdout
+    [line] = [line for line in after.splitlines() if line.startswith("  last verify:")]
+    assert "in a row" not in line, line

@@ -594,9 +594,15 @@ def _status_text(item: Any) -> str:
         lines.append(f"  impossible: {row_id}: {reason}")
     verdicts = {row.id: row for row in item.last_verify.rows} if item.last_verify else {}
     if item.last_verify:
+        # a streak of 0: an entry since the run (a budget raised, a resume) began a new count
+        streak = (
+            f"; same result {counted(item.stall_count, 'time')} in a row"
+            if item.stall_count
+            else ""
+        )
         lines.append(
-            f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date}); "
-            f"same result {counted(item.stall_count, 'time')} in a row"
+            f"  last verify: iteration {item.last_verify.iteration} ({item.last_verify.date})"
+            + streak
         )
     for row in goal.criteria:
         seen = verdicts.get(row.id)
