@@ -100,3 +100,21 @@ def test_status_says_no_streak_of_zero_after_an_entry_since_the_run(tmp_path: Pa
     after = run_goalfile("status", "goals/g.md", cwd=tmp_path).stdout
     [line] = [line for line in after.splitlines() if line.startswith("  last verify:")]
     assert "in a row" not in line, line
+
+
+def test_a_verb_a_new_user_reaches_for_names_the_command_that_does_it(tmp_path: Path) -> None:
+    """`goalfile check PATH` said only "No such command 'check'."; each named command exists."""
+    import json
+
+    for word, meant in [("check", ["verify", "lint"]), ("run", ["verify"]), ("ls", ["status"])]:
+        done = run_goalfile(word, "goals/g.md", cwd=tmp_path)
+        assert done.returncode == 2
+        assert f"No such command '{word}'. Did you mean '{meant[0]}' (" in done.stderr
+        for name in meant:
+            assert f"'{name}' (" in done.stderr
+            assert run_goalfile(name, "--help", cwd=tmp_path).returncode == 0
+        as_json = run_goalfile(word, "--json", cwd=tmp_path)
+        assert as_json.returncode == 2
+        assert f"Did you mean '{meant[0]}'" in json.loads(as_json.stdout)["error"]["message"]
+    typo = run_goalfile("verfy", cwd=tmp_path)
+    assert "Did you mean 'verify'?" in typo.stderr  # click's guess by spelling, as before

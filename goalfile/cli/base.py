@@ -285,6 +285,20 @@ class _Group(click.Group):
             command.short_help = SUMMARIES.get(cmd_name)
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            meant = MEANT.get(args[0]) if args else None
+            if meant is None:
+                raise
+            said = " or ".join(f"{name!r} ({_what(name)})" for name in meant)
+            raise click.exceptions.NoSuchCommand(
+                args[0], message=f"No such command {args[0]!r}. Did you mean {said}?", ctx=ctx
+            ) from exc
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -346,6 +360,29 @@ SUMMARIES = {
 }
 """Each command's line in `goalfile --help`: whole, where click would cut the first sentence of
 its help to fit ("Write the goal file goals/SLUG.md, a draft unless...")."""
+
+
+def _what(name: str) -> str:
+    """What command ``name`` does, as a clause: its summary up to a colon, the first letter
+    in lower case ("write goals/SLUG.md")."""
+    text = SUMMARIES[name].split(":")[0]
+    return text[:1].lower() + text[1:]
+
+
+MEANT = {
+    "check": ("verify", "lint"),
+    "run": ("verify",),
+    "test": ("verify",),
+    "show": ("status",),
+    "list": ("status",),
+    "ls": ("status",),
+    "create": ("new",),
+    "add": ("new",),
+    "approve": ("activate",),
+    "history": ("log",),
+}
+"""Verbs a person new to goalfile reaches for, and the commands that do what they mean: named
+when such a word is given as a command (click's own guess goes by spelling only)."""
 
 MODULES = ("core", "lifecycle", "trust", "hosts", "hook", "mcp", "views")
 """The modules of this package that register commands, in the order of the commands' list."""
