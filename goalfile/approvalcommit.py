@@ -19,6 +19,7 @@ from pathlib import Path
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
 from goalfile.run import GitTimedOut, _git_clean, _git_in, first_message_line
+from goalfile.shellword import shell_word
 
 _NO_COMMIT = "0" * 40
 
@@ -129,8 +130,10 @@ def _commit(
     if code != 0:
         raise UsageError(
             f"git could not write the commit: {first_message_line(errors)}; nothing was "
-            "committed (the goal is approved and staged): give git your name and e-mail "
-            "(`git config user.name`, `git config user.email`), then commit what is staged"
+            "committed (the goal is approved and staged)",
+            hint="give git your name and e-mail, as git asks (`git config user.name "
+            '"Your Name"`, `git config user.email you@example.com`), then commit what is '
+            f"staged: `git commit -m {shell_word(message)}`",
         )
     commit = out.decode("ascii").strip()
     moved = git(

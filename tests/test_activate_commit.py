@@ -10,6 +10,7 @@ top of HEAD, without reading the working tree. Real git repositories and `goalfi
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -164,8 +165,20 @@ def test_without_an_identity_the_goal_is_approved_and_staged(repo: Path) -> None
     )  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert "nothing was committed" in done.stderr and "Traceback" not in done.stderr
+    # the fix sets the name and e-mail (`git config user.name` alone only prints it), then
+    # commits what activate staged
+    assert '`git config user.name "Your Name"`' in done.stderr, done.stderr
+    assert "`git commit -m 'goal: auth'`" in done.stderr, done.stderr
     assert git(repo, "log", "--format=%s").split("\n")[0] == "base"
     assert "status: active" in git(repo, "show", ":goals/auth.md")  # staged as without it
+    fix = done.stderr.split("\n  fix: ", 1)[1].split("\n", 1)[0]
+    ran = subprocess.run(
+        " && ".join(re.findall(r"`([^`]+)`", fix)), shell=True, cwd=repo, check=False,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(home)}, capture_output=True, text=True,
+    )  # fmt: skip
+    assert ran.returncode == 0, (fix, ran.stderr)
+    assert git(repo, "log", "--format=%s").split("\n")[0] == "goal: auth"
+    assert "status: active" in at_head(repo)
 
 
 def test_a_git_dir_in_the_environment_does_not_take_the_commit_elsewhere(
