@@ -1379,6 +1379,7 @@ def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
     if entry is None:
         return None
     from goalfile import ledger
+    from goalfile.commands.gitgoals import reference
     from goalfile.files import ENCODING, ERRORS
     from goalfile.parse import ledger_region
     from goalfile.run import GitUnreadable, git_blobs
@@ -1387,10 +1388,10 @@ def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
         head, index = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
     except GitUnreadable:
         return None
-    blob = head if head is not None else index if entry.in_index else None
-    if blob is None:
+    found = reference(entry, head, index)  # the copy the working copy must continue
+    if found is None:
         return None
-    text = blob.decode(ENCODING, ERRORS)
+    text = found[1].decode(ENCODING, ERRORS)
     region = ledger_region(text)
     return len(ledger.iterations(text, *region)) if region is not None else 0
 
