@@ -327,8 +327,10 @@ def _too_large(path: str | os.PathLike[str], size: int, limit: int, what: str) -
         file=str(path),
         hint=f"remove it (`rm {shell_word(str(path))}`) if it is not a goal; a goal that large "
         "is not split (its contract rests on its first ledger entry, and audit reads moved "
-        "entries as deleted): a person retires it whole, moving it out of the goal folders or "
-        "committing its removal, and starts the next goal with `goalfile new`",
+        "entries as deleted): a person retires it whole, moving it out of the goal folders "
+        "(`git mv`, then `git commit`, when git tracks it: the Stop hook holds a goal git "
+        "tracks that the working tree no longer has) or committing its removal, and starts "
+        "the next goal with `goalfile new`",
     )
 
 

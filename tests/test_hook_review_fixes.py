@@ -322,7 +322,8 @@ def test_a_goal_past_the_size_limit_is_retired_whole_as_the_hint_says(project: P
     assert "oldest ledger entries" not in said.stderr, said.stderr
     assert "retires it whole, moving it out of the goal folders" in said.stderr, said.stderr
     assert "`goalfile new`" in said.stderr, said.stderr
-    sh("mkdir retired && mv goals/demo.md retired/", project)
+    assert "(`git mv`, then `git commit`, when git tracks it" in said.stderr, said.stderr
+    sh("mkdir retired && git mv goals/demo.md retired/ && git commit -qm retired", project)
     made = run_goalfile(
         "new", "next", "the end state", "--check", "true", "--expected", "exit 0",
         "--non-goal", "n", "--activate", cwd=project,
