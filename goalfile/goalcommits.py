@@ -1,12 +1,12 @@
 """The versions of one goal file committed after a git revision, oldest first: what
 ``audit --against REF`` holds a goal new since ``REF`` to (see :mod:`goalfile.audit`).
 
-A few git processes, however many commits: one ``git log`` lists the commits of the branch's
-own line (``--first-parent``, a merge as its change against that line; for the merge commit
-a pull request's CI checks out, the line of the branch it merges) that changed the file,
-following a rename (``--follow``), with the blob each left; one ``git cat-file --batch``
-reads those blobs. History is read as committed (no replace refs), as
-:func:`goalfile.run.git_show` reads it.
+A few git processes, however many commits: one ``git log -M`` per part of the branch's own
+line (``--first-parent``, a merge as its change against that line; a merge whose first
+parent is in the base, such as the one a pull request's CI checks out, read after the line it
+merges: :func:`_line_tips`), renames onto the file traced here (:func:`path_blobs`), with the
+blob each left; one ``git cat-file --batch`` reads those blobs. History is read as committed
+(no replace refs), as :func:`goalfile.run.git_show` reads it.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
 from goalfile.run import GitTimedOut, _commit, _git_in, _history_git, first_message_line
+from goalfile.shellword import shell_word
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -34,22 +35,37 @@ class Version:
         return self.commit[:12]
 
 
-def blob_ids(log: bytes) -> list[tuple[str, str | None]]:
-    """``(commit, blob)`` of each commit ``git log --raw -z --format=%x01%H`` printed, in its
-    order; the blob is None where the commit deleted the file. Pure."""
+def path_blobs(log: bytes, path: str) -> list[tuple[str, str | None]]:
+    """``(commit, blob)`` of each change to ``path`` that ``git log -M --raw -z
+    --format=%x01%H`` printed (newest first, as git prints them), following renames onto it
+    backwards: once a commit renamed a file onto a name followed, that file's own name is
+    followed too, in the commits before it; the blob is None where a commit deleted a name
+    followed or renamed it away. Pure."""
+    followed = {path}
     found: list[tuple[str, str | None]] = []
     for chunk in log.split(b"\x01")[1:]:
         fields = chunk.split(b"\0")
         commit = fields[0].decode("ascii", errors="replace").strip()
-        blob: str | None = None
-        for field in fields[1:]:
-            meta = field.strip()
-            if meta.startswith(b":"):  # `:old_mode new_mode old_blob new_blob status`
-                parts = meta.decode("ascii", errors="replace").split()
-                if len(parts) >= 5:
-                    blob = None if parts[3].strip("0") == "" else parts[3]
-        if commit:
-            found.append((commit, blob))
+        at = 1
+        while at < len(fields):
+            meta = fields[at].strip()
+            at += 1
+            if not meta.startswith(b":"):
+                continue
+            parts = meta.decode("ascii", errors="replace").split()
+            if len(parts) < 5:
+                continue
+            kind = parts[4][:1]
+            names = [os.fsdecode(name) for name in fields[at : at + (2 if kind in "RC" else 1)]]
+            at += len(names)
+            old, new = names[0], names[-1]
+            blob = None if parts[3].strip("0") == "" else parts[3]
+            if new in followed and kind != "D":
+                found.append((commit, blob))
+                if kind == "R":
+                    followed.add(old)
+            elif old in followed and kind in "DR":
+                found.append((commit, None))
     return found
 
 
@@ -71,14 +87,22 @@ def batch_texts(data: bytes) -> dict[str, str]:
     return texts
 
 
-def _branch_log(
-    ref: str, cwd: str, env: Mapping[str, str] | None, options: list[str], paths: list[str]
-) -> bytes:
-    """``git log --first-parent -m OPTIONS REF..TIP -- PATHS``: the commits after ``ref`` on
-    the branch's own line (see :func:`_tip`), a merge as its change against that line."""
+def _branch_logs(
+    ref: str,
+    cwd: str,
+    env: Mapping[str, str] | None,
+    options: list[str],
+    paths: list[str],
+    *,
+    first_parent: bool = True,
+) -> list[bytes]:
+    """``git log --first-parent -m OPTIONS REF..TIP -- PATHS`` for each part of the branch's
+    own line (:func:`_line_tips`, from HEAD), newest part first, each merge as its change
+    against that line; without ``first_parent``, one ``git log -m`` of every commit after
+    ``ref`` (a merge against each of its parents)."""
     git = _history_git(cwd, env)
     base = _commit(git, ref, cwd)
-    tip = _tip(git, base)
+    tip = "HEAD"
     cut = _cut_at(git, base, tip, cwd)
     if cut is not None:
         raise UsageError(
@@ -86,10 +110,53 @@ def _branch_log(
             "HEAD, so the versions of the goals committed since cannot all be read",
             hint="`git fetch --unshallow` (in GitHub Actions: fetch-depth: 0 in actions/checkout)",
         )
-    log = git("log", "--first-parent", "-m", *options, f"{base}..{tip}", "--", *paths)
-    if log.returncode != 0:
-        raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
-    return log.stdout
+    tips = _line_tips(git, base, tip, ref) if first_parent else [tip]
+    walk = ["--first-parent"] if first_parent else []
+    found = []
+    for part in tips:
+        log = git("log", *walk, "-m", *options, f"{base}..{part}", "--", *paths)
+        if log.returncode != 0:
+            raise UsageError(f"git log {ref}..HEAD failed: {first_message_line(log.stderr)}")
+        found.append(log.stdout)
+    return found
+
+
+def _line_tips(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], base: str, tip: str, ref: str
+) -> list[str]:
+    """Where each part of the branch's own line ends, newest first: ``tip``'s first-parent
+    line down to ``base``; and when its oldest commit is a merge whose first parent ``base``
+    holds and whose other parent does not, that parent's line before it, and so on. The
+    merge CI checks out for a pull request (GitHub's ``refs/pull/N/merge``, first parent the
+    base) is one such merge: the branch it merges is read before it. A branch can end in one
+    too, a fast-forward of its old tip (``git commit-tree -p main -p OLD``): walking only the
+    line of HEAD^2 once, as goalfile did, read the goal from that merge, or from a side line
+    of the agent's, and never the old tip's commits, where the person's approval was."""
+    tips = [tip]
+    while True:
+        listed = git("rev-list", "--first-parent", f"{base}..{tips[-1]}")
+        if listed.returncode != 0:
+            raise UsageError(f"git rev-list failed: {first_message_line(listed.stderr)}")
+        commits = listed.stdout.decode("ascii", errors="replace").split()
+        if not commits:
+            return tips
+        parents = git("rev-list", "--parents", "-n", "1", commits[-1])
+        others = [
+            parent
+            for parent in parents.stdout.decode("ascii", errors="replace").split()[2:]
+            if git("merge-base", "--is-ancestor", parent, base).returncode != 0
+        ]
+        if not others:
+            return tips
+        if len(others) > 1:
+            raise UsageError(
+                f"commit {commits[-1][:12]} merges {len(others)} lines of history after {ref} "
+                f"into {ref} itself, so the branch's own line cannot be told",
+                hint=f"`git log --graph --oneline {shell_word(ref)}..HEAD` shows the lines it "
+                "merges; a branch whose merges have two parents, its own line first, is "
+                "audited",
+            )
+        tips.append(others[0])
 
 
 def _cut_at(
@@ -115,29 +182,29 @@ def _cut_at(
     return next((commit for commit in commits if commit in cuts), None)
 
 
-def _tip(git: Callable[..., subprocess.CompletedProcess[bytes]], base: str) -> str:
-    """Where the branch's line ends: HEAD, or, when HEAD merges a branch into ``base`` (its
-    first parent is in ``base``: the commit CI checks out for a pull request, GitHub's
-    ``refs/pull/N/merge``), the branch merged, its second parent. Its first-parent line would
-    be the base's, and the branch one merge commit."""
-    second = git("rev-parse", "--verify", "--quiet", "HEAD^2")
-    if second.returncode != 0:
-        return "HEAD"
-    if git("merge-base", "--is-ancestor", "HEAD^1", base).returncode != 0:
-        return "HEAD"
-    return second.stdout.decode("ascii", errors="replace").strip()
-
-
 def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = None) -> list[str]:
     """The ``*.md`` files under ``goals/`` and ``.zetetic/goals/`` of ``cwd`` that a commit
-    after ``ref`` on HEAD's line deleted (a rename is not a deletion), relative to ``cwd``,
-    each once, as git stores the name. Raises :class:`~goalfile.errors.UsageError` as
-    :func:`goalfile.run.git_show` does."""
-    # -M: a goal moved within goals/ is renamed, not deleted, whatever diff.renames says
-    options = ["-M", "--diff-filter=D", "--name-only", "--relative", "-z", "--format="]
-    log = _branch_log(ref, cwd, env, options, ["goals", ".zetetic/goals"])
-    names = [os.fsdecode(name).strip("\n") for name in log.split(b"\0")]
-    return list(dict.fromkeys(name for name in names if name.endswith(".md")))
+    after ``ref`` deleted (a rename is not a deletion), and that a commit after ``ref`` added
+    or changed, relative to ``cwd``, each once, as git stores the name. Every commit counts,
+    each merge against each of its parents: a branch that ends in a merge whose first parent
+    is the base (a fast-forward of its old tip) drops a goal its old tip held, which no
+    first-parent walk sees. A goal the base deleted that the branch never changed is not
+    one (the merge CI checks out drops it against the branch). Raises
+    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
+    folders = ["goals", ".zetetic/goals"]
+
+    def named(kinds: str) -> list[str]:
+        # -M: a goal moved within goals/ is renamed, not deleted, whatever diff.renames says
+        options = ["-M", f"--diff-filter={kinds}", "--name-only", "--relative", "-z", "--format="]
+        (log,) = _branch_logs(ref, cwd, env, options, folders, first_parent=False)
+        names = [os.fsdecode(name).strip("\n") for name in log.split(b"\0")]
+        return [name for name in names if name.endswith(".md")]
+
+    deleted = named("D")
+    if not deleted:
+        return []
+    changed = set(named("AMR"))
+    return list(dict.fromkeys(name for name in deleted if name in changed))
 
 
 def committed_versions(
@@ -145,10 +212,24 @@ def committed_versions(
 ) -> list[Version]:
     """The goal file ``path`` (relative to ``cwd``) as each commit after ``ref`` on HEAD's
     line left it, oldest first; a commit that deleted it leaves no version. Raises
-    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
-    options = ["--follow", "--no-abbrev", "--raw", "-z", "--format=%x01%H"]
-    log = _branch_log(ref, cwd, env, options, [path])
-    listed = list(reversed(blob_ids(log)))
+    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does.
+
+    Renames are traced here, not by ``git log --follow``: ``--follow`` also takes a file
+    *copied* from any file of the commit before for the same file (an honest second goal made
+    from the same template was held to the first one's history), and it never reads the
+    path's own life before a rename onto it (a goal deleted in one commit and replaced by a
+    ``git mv`` of the agent's goal in the next was held to the agent's goal alone). Every
+    version the path itself had counts, and every version of a file renamed onto it."""
+    prefix = _history_git(cwd, env)("rev-parse", "--show-prefix")
+    if prefix.returncode != 0:
+        raise UsageError(f"git rev-parse failed: {first_message_line(prefix.stderr)}")
+    # names from the top, every folder: a `git mv` from goals/ to .zetetic/goals/ is followed
+    whole = os.fsdecode(prefix.stdout.rstrip(b"\n")) + path
+    options = ["-M", "--no-abbrev", "--raw", "-z", "--format=%x01%H"]
+    listed: list[tuple[str, str | None]] = []
+    for log in _branch_logs(ref, cwd, env, options, [":/"]):
+        listed += path_blobs(log, whole)
+    listed.reverse()
     wanted = list(dict.fromkeys(blob for _, blob in listed if blob is not None))
     if not wanted:
         return []
