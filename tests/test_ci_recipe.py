@@ -125,6 +125,19 @@ def test_the_step_reruns_every_goal_goalfile_discovers(goals: Path, folder: str,
     assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
 
 
+def test_the_step_reruns_a_goal_whose_name_holds_a_line_break(goals: Path) -> None:
+    """`jq -r` printed the name `goals/done.md<LF>top.md` on two lines and `read` took them for
+    two goals, both met (`goals/done.md` and a goal at the top): the goal itself, whose check
+    fails, was never re-run and the step passed. Each path now ends in a NUL byte."""
+    top = write_goal(goals, goal_text(slug="top"), "top.md")
+    assert run_goalfile("verify", top, cwd=goals).returncode == 0
+    met_then_evidence_removed(goals, goals / "goals", "done.md\ntop.md", "login")
+    done = run_committed(goals)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "verify-goal login iteration 1: C1 unmet" in done.stdout, done.stdout
+    assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
+
+
 def test_the_step_fails_when_status_cannot_run(goals: Path) -> None:
     """An exit of `status` other than 0 or 3 (here: a usage error from a goalfile too old to
     know `--json` is imitated by a wrapper) fails the step instead of re-running nothing."""
