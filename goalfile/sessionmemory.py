@@ -1,6 +1,7 @@
 """What the Stop hook remembers of a host session from one stop to the next: the repositories
 in which it held an active goal, each by its top folder and its git folder
-(:class:`goalfile.gitplace.GitPlace`), with the goal files it held there.
+(:class:`goalfile.gitplace.GitPlace`), with the goal files it held there, and the holds on a
+hidden repository it made already.
 
 The record is a small JSON file per session, kept outside every working tree, in the user's
 state folder (``$XDG_STATE_HOME/goalfile/sessions/``, else ``~/.local/state/goalfile/sessions/``,
@@ -16,13 +17,13 @@ import json
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from goalfile.digest import sha256
 from goalfile.gitplace import GitPlace
 
-__all__ = ["Remembered", "forget_old", "load", "record_path", "save", "state_folder"]
+__all__ = ["Record", "Remembered", "forget_old", "load", "record_path", "save", "state_folder"]
 
 SCHEMA = 1
 KEEP_DAYS = 30
@@ -36,7 +37,7 @@ class Remembered:
 
     top: str
     place: GitPlace
-    goals: tuple[str, ...]  # relative to ``top``, as `/`-separated paths
+    goals: tuple[str, ...]  # those git tracked, relative to ``top``, `/`-separated
     head: str = ""  # :func:`goalfile.gitplace.head_mark` at that stop
 
     def to_json(self) -> dict[str, object]:
@@ -102,28 +103,40 @@ def record_path(folder: Path, *, session_id: str | None, transcript: str | None)
     return folder / (sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
 
 
-def load(path: Path) -> dict[str, Remembered]:
-    """The repositories the record at ``path`` names, by top folder; none when it is missing
-    or cannot be read."""
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    """What a session's record holds: the repositories, by top folder, and the holds made
+    at its stops that still stand (each the key of what held the agent), so that each holds
+    once, whatever the host says of ``stop_hook_active``."""
+
+    repositories: Mapping[str, Remembered] = field(default_factory=dict)
+    held: frozenset[str] = frozenset()
+
+
+def load(path: Path) -> Record:
+    """The record at ``path``; an empty one when it is missing or cannot be read."""
     try:
         with open(path, "rb") as handle:
             data = json.loads(handle.read(SIZE_LIMIT + 1)[:SIZE_LIMIT])
     except (OSError, ValueError, RecursionError):
-        return {}
+        return Record()
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        return {}
+        return Record()
     found: dict[str, Remembered] = {}
-    for item in data.get("repositories", []) if isinstance(data.get("repositories"), list) else []:
+    listed = data.get("repositories")
+    for item in listed if isinstance(listed, list) else []:
         remembered = Remembered.from_json(item)
         if remembered is not None:
             found[remembered.top] = remembered
-    return found
+    held = data.get("held")
+    keys = frozenset(key for key in held if isinstance(key, str)) if isinstance(held, list) else ()
+    return Record(repositories=found, held=frozenset(keys))
 
 
-def save(path: Path, repositories: Mapping[str, Remembered]) -> None:
-    """Write the record at ``path`` (replaced by rename; the folders made 0700), or remove it
-    when ``repositories`` is empty. Raises OSError."""
-    if not repositories:
+def save(path: Path, record: Record) -> None:
+    """Write ``record`` at ``path`` (replaced by rename; the folders made 0700), or remove
+    the file when the record is empty. Raises OSError."""
+    if not record.repositories and not record.held:
         path.unlink(missing_ok=True)
         return
     new = not path.exists()
@@ -133,7 +146,8 @@ def save(path: Path, repositories: Mapping[str, Remembered]) -> None:
             folder.mkdir(mode=0o700, exist_ok=True)
     document = {
         "schema": SCHEMA,
-        "repositories": [repositories[top].to_json() for top in sorted(repositories)],
+        "repositories": [record.repositories[top].to_json() for top in sorted(record.repositories)],
+        "held": sorted(record.held),
     }
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)

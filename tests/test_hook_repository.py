@@ -96,7 +96,7 @@ def sh(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def remembered(state: Path) -> dict[str, object]:
     path = record_path(state / "goalfile" / "sessions", session_id=SESSION, transcript=None)
     assert path is not None
-    return dict(load(path))
+    return dict(load(path).repositories)
 
 
 @pytest.fixture
@@ -177,15 +177,43 @@ def test_a_git_folder_moved_out_of_the_top_is_named_without_a_fix(
     assert f"Put the repository's git folder back at .git (it was {project}/.git)" in reason
 
 
-def test_once_the_agent_continues_it_is_let_go_with_the_message(project: Path) -> None:
-    """As every hold on a goal the hook cannot verify: once the agent is continuing because of
-    a Stop hook, it is let go, and the person sees why."""
-    stop(project)
+def test_it_holds_once_also_an_agent_sent_back_already(project: Path) -> None:
+    """The agent, sent back for its unmet goal (`stop_hook_active` true at its next stop),
+    hides the repository then: the first stop that finds it holds all the same (the session's
+    record says no hold was made for it yet); the next one lets it go with the message, which
+    the person sees, and so does every later one while it stands (a person may have removed
+    the repository: no host is held forever)."""
+    assert UNMET in reason_of(stop(project)[0])
     (project / ".git").rename(project / ".git-x")
     (project / "goals" / "real.md").unlink()
-    answer, _ = stop(project, active=True)
+    reason = reason_of(stop(project, active=True)[0])
+    assert "now .git is gone" in reason and fix_of(reason) == "mv -- .git-x .git"
+    for active in (True, False):
+        answer, _ = stop(project, active=active)
+        assert answer is not None and "decision" not in answer, answer
+        assert "now .git is gone" in str(answer["systemMessage"])
+    # put back, and hidden again: a new hold
+    (project / ".git-x").rename(project / ".git")
+    git(project, "checkout", "--", "goals/real.md")
+    assert "earlier stop" not in reason_of(stop(project, active=True)[0])
+    (project / ".git").rename(project / ".git-x")
+    assert "now .git is gone" in reason_of(stop(project, active=True)[0])
+
+
+def test_without_a_record_it_holds_as_every_hold_does(project: Path, tmp_path: Path) -> None:
+    """No state folder the hook can write to (its parent is a file): a sign found at a first
+    stop holds an agent that is not continuing because of a Stop hook, and lets one that is go
+    with the message, as every hold of the hook does; the note says why."""
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    env = {"XDG_STATE_HOME": str(tmp_path / "file" / "state")}
+    (project / ".git").rename(project / "backup")
+    (project / "goals" / "real.md").unlink()
+    answer, stderr = stop(project, env=env)
+    assert "backup is a git folder under another name" in reason_of(answer)
+    assert "could not be recorded" in stderr
+    answer, _ = stop(project, env=env, active=True)
     assert answer is not None and "decision" not in answer, answer
-    assert "now .git is gone" in str(answer["systemMessage"])
+    assert "backup is a git folder under another name" in str(answer["systemMessage"])
 
 
 def test_another_session_remembers_nothing(project: Path) -> None:

@@ -690,7 +690,7 @@ def _decide_stop(
         # a goal file active at the session's earlier stop, gone now with no trace in git
         # (with --goal, git is asked only of the goal it names: nothing to tell by)
         if options.goal is None:
-            repositories.gone(tracked, here, stop)
+            repositories.gone(tracked, here)
         # a focus orders and names the goals; it never releases the agent: once the focused
         # goal lets it stop, every other goal of the repository is looked at too
         later = _others(roots, paths, tracked, problems) if named and options.goal is None else []
@@ -768,11 +768,13 @@ def _decide_stop(
         outcomes += later_outcomes
     # the repositories in which a goal is still active (or held) are remembered for the
     # session's next stop; the others are forgotten
-    repositories.remember(roots, holding, notes)
+    repositories.remember(roots, holding, tracked, notes)
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = _ledger_holds(outcomes, ctx.today, notes, roots)
     # a repository hidden or swapped comes first: it is why the goals look as they do
-    return StopDecision(goals=(*repositories.holds, *outcomes, *cannot), notes=tuple(notes))
+    return StopDecision(
+        goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)
+    )
 
 
 def _rank(

@@ -13,16 +13,20 @@ would hold the agent. So:
   session in that repository, a top with no ``.git`` (:func:`_missing`) or with another git
   folder there (:func:`_swapped`) holds the agent, with the command that puts the git folder
   back when it is found (renamed inside the top, or still at its place for a linked work
-  tree).
+  tree); and so does a goal file of that repository gone with no trace in git, when nothing
+  was committed or checked out since (:meth:`RepositoryWatch.gone`).
 * **At any stop, remembered or not.** A folder at or above the session's folder that holds a
   goal folder and no ``.git``, but a git folder under another name (:func:`_stray`), and a
   repository whose ``.git`` file names the git folder of another work tree (:func:`_foreign`),
   hold the agent too.
 
-Each holds once, as every goal the hook cannot verify does (``stop_hook_active`` lets the
-agent go with the message). Nothing here runs git: a few ``stat`` calls, one ``scandir`` of a
-top only when something is wrong, and the session's record read at each stop and written only
-when it changes.
+Each holds the agent once (:meth:`RepositoryWatch.outcomes`): the session's record keeps
+which holds were made, so the first stop that finds one blocks even when the host says the
+agent is already continuing because of a Stop hook (an agent sent back for an unmet goal that
+then hides the repository is held too), and every later stop while it stands lets the agent
+go with the message, which the person sees. Nothing here runs git: a few ``stat`` calls, one
+``scandir`` of a top only when something is wrong, and the session's record read at each stop
+and written only when it changes.
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from goalfile.gitplace import (
     renamed,
     still_there,
 )
-from goalfile.sessionmemory import Remembered, load, record_path, save, state_folder
+from goalfile.sessionmemory import Record, Remembered, load, record_path, save, state_folder
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
@@ -55,15 +59,28 @@ __all__ = ["RepositoryWatch", "watch"]
 GOAL_FOLDERS = (("goals",), (".zetetic", "goals"))
 
 
+@dataclass(frozen=True, kw_only=True)
+class Hold:
+    """A hold on a repository hidden or swapped: ``key`` names what held the agent (a hold
+    is made once per key, :meth:`RepositoryWatch.outcomes`); the rest is as ``_once`` takes."""
+
+    key: str
+    shown: str
+    status: str
+    text: str
+    advice: str
+
+
 @dataclass(kw_only=True)
 class RepositoryWatch:
     """What the hook found of the repositories at this stop, and the session's record."""
 
-    holds: list[GoalOutcome] = field(default_factory=list)
+    holds: list[Hold] = field(default_factory=list)
     record: Path | None = None
-    before: dict[str, Remembered] = field(default_factory=dict)
+    before: Record = field(default_factory=Record)
     kept: set[str] = field(default_factory=set)  # tops whose record stays as it was
     places: dict[str, GitPlace | None] = field(default_factory=dict)  # read at this stop
+    saved: bool = False  # the record at ``record`` is this stop's
 
     def place(self, top: str) -> GitPlace | None:
         """The git folder of the work tree at ``top`` (read once per stop)."""
@@ -71,47 +88,85 @@ class RepositoryWatch:
             self.places[top] = git_place(Path(top))
         return self.places[top]
 
-    def remember(self, roots: Iterable[Path], holding: Iterable[Path], notes: list[str]) -> None:
+    def remember(
+        self,
+        roots: Iterable[Path],
+        holding: Iterable[Path],
+        tracked: Collection[Path],
+        notes: list[str],
+    ) -> None:
         """Record, for the session, each repository at ``roots`` in which a goal of
-        ``holding`` (the goal files active, or held, at this stop) lies, and forget those
-        without one; a repository that held the agent here keeps its record as it was."""
+        ``holding`` (the goal files active, or held, at this stop) lies, with those of them
+        git ``tracked`` (a goal file the agent made and never staged is its own to delete),
+        and forget the repositories without one; a repository that held the agent here keeps
+        its record as it was. The holds of this stop are recorded with it."""
         if self.record is None:
             return
-        after = {top: item for top, item in self.before.items() if os.path.isdir(top)}
-        goals = [Path(os.path.realpath(path)) for path in holding]
+        after = {top: item for top, item in self.before.repositories.items() if os.path.isdir(top)}
+        goals = [(Path(os.path.realpath(path)), path in tracked) for path in holding]
         for root in sorted(roots, key=lambda root: len(root.parts), reverse=True):
             top = os.path.realpath(root)
             if top in self.kept:
                 continue
             place = self.place(top)
-            mine = sorted(
-                goal.relative_to(top).as_posix() for goal in goals if goal.is_relative_to(top)
-            )
-            goals = [goal for goal in goals if not goal.is_relative_to(top)]
+            mine = [(goal, known) for goal, known in goals if goal.is_relative_to(top)]
+            goals = [(goal, known) for goal, known in goals if not goal.is_relative_to(top)]
             if place is not None and mine:
+                named = sorted(goal.relative_to(top).as_posix() for goal, known in mine if known)
                 after[top] = Remembered(
-                    top=top, place=place, goals=tuple(mine), head=head_mark(place)
+                    top=top, place=place, goals=tuple(named), head=head_mark(place)
                 )
             else:
                 after.pop(top, None)
-        if after == self.before:
+        record = Record(repositories=after, held=frozenset(hold.key for hold in self.holds))
+        if record == self.before:
+            self.saved = True
             return
         try:
-            save(self.record, after)
+            save(self.record, record)
         except OSError as exc:
             notes.append(
                 f"the repositories of this session could not be recorded in {self.record.parent} "
                 f"({exc.strerror or exc}); a repository hidden at a later stop is not noticed"
             )
+        else:
+            self.saved = True
 
-    def gone(self, tracked: Collection[Path], here: Path, stop: StopInput) -> None:
+    def outcomes(self, stop: StopInput) -> list[GoalOutcome]:
+        """The holds as the hook answers them: each blocks once, at the first stop that finds
+        it, and lets the agent go with its message at every later stop while it stands (the
+        session's record keeps which were made, so a host's ``stop_hook_active`` does not
+        release the first). Without a record written at this stop, as every hold of the hook
+        does: block, unless the agent is continuing because of a Stop hook."""
+        from goalfile.commands.hook import GoalOutcome, _once
+
+        found: list[GoalOutcome] = []
+        for hold in self.holds:
+            if not self.saved:
+                found.append(_once(hold.shown, hold.status, hold.text, hold.advice, stop))
+            elif hold.key in self.before.held:
+                found.append(
+                    GoalOutcome(path=hold.shown, status=hold.status, block=False, message=hold.text)
+                )
+            else:
+                found.append(
+                    GoalOutcome(
+                        path=hold.shown,
+                        status=hold.status,
+                        block=True,
+                        reason=f"{hold.text}\n{hold.advice}",
+                    )
+                )
+        return found
+
+    def gone(self, tracked: Collection[Path], here: Path) -> None:
         """Hold the agent for each goal file active at the session's earlier stop, in a goal
         folder of a repository that holds ``here``, that is gone now, while git tracks nothing
         at its path (not ``tracked``: a tracked one is held as hidden) and nothing was
         committed or checked out since (:func:`goalfile.gitplace.head_mark`): a person
         retires a goal by a commit, and a branch switched takes its goals with it."""
         real_here = Path(os.path.realpath(here))
-        for top, remembered in sorted(self.before.items()):
+        for top, remembered in sorted(self.before.repositories.items()):
             if top in self.kept or not real_here.is_relative_to(top):
                 continue
             place = self.place(top)
@@ -125,7 +180,7 @@ class RepositoryWatch:
                 and Path(top, goal) not in tracked
             ]
             if lost:
-                self.holds.append(_gone(Path(top), lost, here, stop))
+                self.holds.append(_gone(Path(top), lost, here))
                 self.kept.add(top)
 
 
@@ -143,13 +198,13 @@ def watch(
         )
     if found.record is not None:
         found.before = load(found.record)
-    for top, remembered in sorted(found.before.items()):
+    for top, remembered in sorted(found.before.repositories.items()):
         if not real_here.is_relative_to(top):
             continue
         now = found.place(top)
         if now is not None and now.same_repository(remembered.place):
             continue
-        found.holds.append(_remembered(Path(top), remembered, now, here, stop))
+        found.holds.append(_remembered(Path(top), remembered, now, here))
         found.kept.add(top)
     folder = str(real_here)
     while True:  # a goal folder beside a git folder under another name, and no .git
@@ -159,7 +214,7 @@ def watch(
             and not os.path.lexists(os.path.join(folder, ".git"))
             and any(os.path.isdir(os.path.join(folder, *parts)) for parts in GOAL_FOLDERS)
         ):
-            hold = _stray(Path(folder), here, stop)
+            hold = _stray(Path(folder), here)
         if hold is not None:
             found.holds.append(hold)
             found.kept.add(folder)
@@ -172,21 +227,19 @@ def watch(
         if top in found.kept:
             continue
         place = found.place(top)
-        hold = None if place is None else _foreign(Path(top), place, here, stop)
+        hold = None if place is None else _foreign(Path(top), place, here)
         if hold is not None:
             found.holds.append(hold)
             found.kept.add(top)
     return found
 
 
-def _remembered(
-    top: Path, remembered: Remembered, now: GitPlace | None, here: Path, stop: StopInput
-) -> GoalOutcome:
+def _remembered(top: Path, remembered: Remembered, now: GitPlace | None, here: Path) -> Hold:
     """The hold for the remembered repository at ``top`` whose git folder is gone, or is
     ``now`` another one."""
     if now is None and not os.path.lexists(top / ".git"):
-        return _missing(top, remembered, here, stop)
-    return _swapped(top, remembered, now, here, stop)
+        return _missing(top, remembered, here)
+    return _swapped(top, remembered, now, here)
 
 
 def _in_goal_folder(goal: str) -> bool:
@@ -200,6 +253,8 @@ def _shown(path: Path, here: Path) -> str:
 
 def _goals(remembered: Remembered) -> str:
     names = ", ".join(remembered.goals)
+    if not remembered.goals:  # none of them tracked by git
+        return "an active goal"
     return f"the active goal {names}" if len(remembered.goals) == 1 else f"the goals {names}"
 
 
@@ -231,9 +286,11 @@ ADVICE = (
 )
 
 
-def _missing(top: Path, remembered: Remembered, here: Path, stop: StopInput) -> GoalOutcome:
-    from goalfile.commands.hook import _once
+def _with_fix(text: str, fix: str | None) -> str:
+    return text if fix is None else f"{text}\n  fix: `{fix}`"
 
+
+def _missing(top: Path, remembered: Remembered, here: Path) -> Hold:
     shown = _shown(top, here)
     dotgit = _shown(top / ".git", here)
     fix = _put_back(top, remembered.place, here)
@@ -242,29 +299,22 @@ def _missing(top: Path, remembered: Remembered, here: Path, stop: StopInput) -> 
         f"of this session it held {_goals(remembered)}, and now {dotgit} is gone, so git "
         "finds no repository there"
     )
-    if fix is not None:
-        return _once(
-            shown,
-            "repository-hidden",
-            f"{text}\n  fix: `{fix}`",
-            f"Put the git folder back as the fix says; {ADVICE}",
-            stop,
-        )
-    return _once(
-        shown,
-        "repository-hidden",
-        text,
-        f"Put the repository's git folder back at {dotgit} (it was {remembered.place.gitdir}); "
-        f"{ADVICE}",
-        stop,
+    advice = (
+        f"Put the git folder back as the fix says; {ADVICE}"
+        if fix is not None
+        else f"Put the repository's git folder back at {dotgit} (it was "
+        f"{remembered.place.gitdir}); {ADVICE}"
+    )
+    return Hold(
+        key=f"missing\0{top}",
+        shown=shown,
+        status="repository-hidden",
+        text=_with_fix(text, fix),
+        advice=advice,
     )
 
 
-def _swapped(
-    top: Path, remembered: Remembered, now: GitPlace | None, here: Path, stop: StopInput
-) -> GoalOutcome:
-    from goalfile.commands.hook import _once
-
+def _swapped(top: Path, remembered: Remembered, now: GitPlace | None, here: Path) -> Hold:
     shown = _shown(top, here)
     dotgit = _shown(top / ".git", here)
     if now is None:
@@ -281,34 +331,33 @@ def _swapped(
         f"{remembered.place.gitdir}; now {dotgit} is {what}"
     )
     back = _put_back(top, remembered.place, here)
-    if back is not None:
-        aside_name = shell_word(_shown(top / _free_name(top), here))
-        fix = f"mv -- {shell_word(dotgit)} {aside_name} && {back}"
-        return _once(
-            shown,
-            "repository-swapped",
-            f"{text}\n  fix: `{fix}`",
-            f"Put the repository's own git folder back as the fix says (what stands there now is "
-            f"moved aside, not deleted); {ADVICE}",
-            stop,
-        )
-    return _once(
-        shown,
-        "repository-swapped",
-        text,
+    fix = None
+    advice = (
         f"Put the repository's own git folder back at {dotgit} (it was "
-        f"{remembered.place.gitdir}); {ADVICE}",
-        stop,
+        f"{remembered.place.gitdir}); {ADVICE}"
+    )
+    if back is not None:
+        moved = shell_word(_shown(top / _free_name(top), here))
+        fix = f"mv -- {shell_word(dotgit)} {moved} && {back}"
+        advice = (
+            "Put the repository's own git folder back as the fix says (what stands there now is "
+            f"moved aside, not deleted); {ADVICE}"
+        )
+    identity = "" if now is None else f"{now.gitdir_id}{now.common_id}"
+    return Hold(
+        key=f"swapped\0{top}\0{identity}",
+        shown=shown,
+        status="repository-swapped",
+        text=_with_fix(text, fix),
+        advice=advice,
     )
 
 
-def _stray(folder: Path, here: Path, stop: StopInput) -> GoalOutcome | None:
+def _stray(folder: Path, here: Path) -> Hold | None:
     """A folder with a goal folder and no ``.git``, holding a git folder under another name."""
     names = aside(folder)
     if not names:
         return None
-    from goalfile.commands.hook import _once
-
     shown = _shown(folder, here)
     listed = ", ".join(_shown(folder / name, here) for name in names)
     text = (
@@ -316,31 +365,25 @@ def _stray(folder: Path, here: Path, stop: StopInput) -> GoalOutcome | None:
         f".git, but {listed} {'is a git folder' if len(names) == 1 else 'are git folders'} "
         "under another name"
     )
+    fix = None
+    advice = f"Rename the repository's own git folder back to .git; {ADVICE}"
     if len(names) == 1:
         fix = f"mv -- {shell_word(listed)} {shell_word(_shown(folder / '.git', here))}"
-        return _once(
-            shown,
-            "repository-hidden",
-            f"{text}\n  fix: `{fix}`",
-            f"Put the git folder back as the fix says; {ADVICE}",
-            stop,
-        )
-    return _once(
-        shown,
-        "repository-hidden",
-        text,
-        f"Rename the repository's own git folder back to .git; {ADVICE}",
-        stop,
+        advice = f"Put the git folder back as the fix says; {ADVICE}"
+    return Hold(
+        key=f"stray\0{folder}\0{chr(0).join(names)}",
+        shown=shown,
+        status="repository-hidden",
+        text=_with_fix(text, fix),
+        advice=advice,
     )
 
 
-def _foreign(top: Path, place: GitPlace, here: Path, stop: StopInput) -> GoalOutcome | None:
+def _foreign(top: Path, place: GitPlace, here: Path) -> Hold | None:
     """A repository whose ``.git`` file names the git folder of another work tree."""
     other = foreign(top, place)
     if other is None:
         return None
-    from goalfile.commands.hook import _once
-
     shown = _shown(top, here)
     dotgit = _shown(top / ".git", here)
     text = (
@@ -348,31 +391,27 @@ def _foreign(top: Path, place: GitPlace, here: Path, stop: StopInput) -> GoalOut
         f"({place.gitdir}), not a git folder of its own"
     )
     names = aside(top)
+    fix = None
+    advice = f"Put the repository's own git folder back at {dotgit}; {ADVICE}"
     if len(names) == 1:
         moved = shell_word(_shown(top / _free_name(top), here))
         own = shell_word(_shown(top / names[0], here))
         fix = f"mv -- {shell_word(dotgit)} {moved} && mv -- {own} {shell_word(dotgit)}"
-        return _once(
-            shown,
-            "repository-swapped",
-            f"{text}\n  fix: `{fix}`",
-            f"Put the repository's own git folder back as the fix says (the .git file is moved "
-            f"aside, not deleted); {ADVICE}",
-            stop,
+        advice = (
+            "Put the repository's own git folder back as the fix says (the .git file is moved "
+            f"aside, not deleted); {ADVICE}"
         )
-    return _once(
-        shown,
-        "repository-swapped",
-        text,
-        f"Put the repository's own git folder back at {dotgit}; {ADVICE}",
-        stop,
+    return Hold(
+        key=f"foreign\0{top}\0{place.gitdir}",
+        shown=shown,
+        status="repository-swapped",
+        text=_with_fix(text, fix),
+        advice=advice,
     )
 
 
-def _gone(top: Path, lost: list[str], here: Path, stop: StopInput) -> GoalOutcome:
+def _gone(top: Path, lost: list[str], here: Path) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git."""
-    from goalfile.commands.hook import _once
-
     shown = [_shown(top / goal, here) for goal in lost]
     names = ", ".join(shown)
     one = len(shown) == 1
@@ -382,12 +421,14 @@ def _gone(top: Path, lost: list[str], here: Path, stop: StopInput) -> GoalOutcom
         f"{'it is' if one else 'they are'} gone, while git tracks nothing at "
         f"{'that path' if one else 'those paths'} and nothing was committed or checked out since"
     )
-    return _once(
-        shown[0],
-        "goal-gone",
-        text,
-        f"Put {names} back where {'it was' if one else 'they were'}; a goal file moved or "
-        "deleted, and taken out of git's index, is no way to stop (a person who retires a goal "
-        "commits its removal).",
-        stop,
+    return Hold(
+        key=f"gone\0{top}\0{chr(0).join(lost)}",
+        shown=shown[0],
+        status="goal-gone",
+        text=text,
+        advice=(
+            f"Put {names} back where {'it was' if one else 'they were'}; a goal file moved or "
+            "deleted, and taken out of git's index, is no way to stop (a person who retires a "
+            "goal commits its removal)."
+        ),
     )

@@ -1,0 +1,76 @@
+"""The Stop hook's record of a session (goalfile.sessionmemory): where it is kept, how it reads
+back, and what it does with a record it cannot read or one left for a month."""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+from pathlib import Path
+
+from goalfile.gitplace import git_place
+from goalfile.sessionmemory import (
+    Record,
+    Remembered,
+    forget_old,
+    load,
+    record_path,
+    save,
+    state_folder,
+)
+
+
+def test_the_state_folder_follows_xdg_and_home() -> None:
+    assert state_folder({"XDG_STATE_HOME": "/s", "HOME": "/h"}) == Path("/s/goalfile/sessions")
+    assert state_folder({"XDG_STATE_HOME": "rel", "HOME": "/h"}) == Path(
+        "/h/.local/state/goalfile/sessions"
+    )
+    assert state_folder({"HOME": ""}) is None and state_folder({}) is None
+
+
+def test_a_session_is_named_by_its_id_else_its_transcript(tmp_path: Path) -> None:
+    by_id = record_path(tmp_path, session_id="a", transcript="/t")
+    assert by_id is not None and by_id.parent == tmp_path and by_id.suffix == ".json"
+    assert record_path(tmp_path, session_id="b", transcript="/t") != by_id
+    assert record_path(tmp_path, session_id=None, transcript="/t") is not None
+    assert record_path(tmp_path, session_id=None, transcript=None) is None
+
+
+def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
+    top = tmp_path / "repo"
+    (top / ".git").mkdir(parents=True)
+    place = git_place(top)
+    assert place is not None
+    record = Record(
+        repositories={
+            str(top): Remembered(top=str(top), place=place, goals=("goals/a.md",), head="h")
+        },
+        held=frozenset({"missing\0/x"}),
+    )
+    path = tmp_path / "state" / "goalfile" / "sessions" / "s.json"
+    save(path, record)
+    assert load(path) == record
+    for folder in (path.parent, path.parent.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    save(path, Record())
+    assert not path.exists()
+
+
+def test_a_record_that_does_not_read_is_no_record(tmp_path: Path) -> None:
+    path = tmp_path / "s.json"
+    for text in ("{", "[]", '{"schema": 2}', '{"schema": 1, "repositories": [1, {"top": 3}]}'):
+        path.write_text(text, encoding="utf-8")
+        assert load(path) == Record(), text
+    assert load(tmp_path / "none.json") == Record()
+
+
+def test_records_left_for_a_month_are_removed(tmp_path: Path) -> None:
+    old, recent, kept = (tmp_path / name for name in ("old.json", "recent.json", "kept.json"))
+    for path in (old, recent, kept):
+        path.write_text("{}", encoding="utf-8")
+    month = time.time() - 31 * 86400
+    os.utime(old, (month, month))
+    os.utime(kept, (month, month))
+    forget_old(tmp_path, keep="kept.json")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.json", "recent.json"]
