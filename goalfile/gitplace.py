@@ -30,7 +30,7 @@ __all__ = [
 LINE_LIMIT = 4096  # bytes read of a `.git` file, a `commondir` or a `gitdir` back-link
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
 class GitPlace:
     """A work tree's git folder (``gitdir``) and the repository it belongs to (``common``,
     the same folder for a main work tree), each by its real path and its (device, inode)."""

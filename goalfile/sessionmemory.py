@@ -30,7 +30,7 @@ KEEP_DAYS = 30
 SIZE_LIMIT = 1 << 20  # bytes: a larger record is not read
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
 class Remembered:
     """A repository in which the session's previous stop held an active goal: its top, its
     git folder, the goal files, and what git's HEAD was then."""
@@ -103,7 +103,7 @@ def record_path(folder: Path, *, session_id: str | None, transcript: str | None)
     return folder / (sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
 class Record:
     """What a session's record holds: the repositories, by top folder, and the holds made
     at its stops that still stand (each the key of what held the agent), so that each holds

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,7 +59,7 @@ __all__ = ["RepositoryWatch", "watch"]
 GOAL_FOLDERS = (("goals",), (".zetetic", "goals"))
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # made at a hold only
 class Hold:
     """A hold on a repository hidden or swapped: ``key`` names what held the agent (a hold
     is made once per key, :meth:`RepositoryWatch.outcomes`); the rest is as ``_once`` takes."""
@@ -71,16 +71,17 @@ class Hold:
     advice: str
 
 
-@dataclass(kw_only=True)
 class RepositoryWatch:
-    """What the hook found of the repositories at this stop, and the session's record."""
+    """What the hook found of the repositories at this stop, and the session's record (a
+    plain class: one is made per stop, and a dataclass costs its definition at every start)."""
 
-    holds: list[Hold] = field(default_factory=list)
-    record: Path | None = None
-    before: Record = field(default_factory=Record)
-    kept: set[str] = field(default_factory=set)  # tops whose record stays as it was
-    places: dict[str, GitPlace | None] = field(default_factory=dict)  # read at this stop
-    saved: bool = False  # the record at ``record`` is this stop's
+    def __init__(self) -> None:
+        self.holds: list[Hold] = []
+        self.record: Path | None = None
+        self.before = Record()
+        self.kept: set[str] = set()  # tops whose record stays as it was
+        self.places: dict[str, GitPlace | None] = {}  # read at this stop
+        self.saved = False  # the record at ``record`` is this stop's
 
     def place(self, top: str) -> GitPlace | None:
         """The git folder of the work tree at ``top`` (read once per stop)."""
