@@ -1,0 +1,49 @@
+"""`goalfile init --mcp` registered `goalfile mcp` for Claude Code, Gemini CLI and Codex in a
+goalfile installed without the extra `goalfile[mcp]`, and said nothing: every host then failed
+to start the server (`goalfile mcp` exits 2). init now says so, with the pip command `goalfile
+mcp` itself prints, which installs it. goalfile is installed as README says, into a virtual
+environment of its own, without the extra."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import REPO, clean_env, make_git_repo
+
+
+def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    installed = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "-q", str(REPO)],
+        capture_output=True, text=True, env=clean_env(), timeout=600,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    goalfile = str(venv / "bin" / "goalfile")
+    project = make_git_repo(tmp_path / "project")
+    done = subprocess.run(
+        [goalfile, "init", "--no-goal", "--mcp"], cwd=project, capture_output=True, text=True,
+        env=clean_env(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "registered `goalfile mcp` in .mcp.json" in done.stdout
+    note = re.search(
+        r"note: `goalfile mcp` needs the optional MCP support.*?until `([^`]+)`", done.stderr
+    )
+    assert note is not None, done.stderr
+    serve = subprocess.run(
+        [goalfile, "mcp"], cwd=project, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+        env=clean_env(),
+    )  # fmt: skip
+    assert serve.returncode == 2  # what the hosts would meet
+    assert note.group(1) in serve.stderr  # the same command as goalfile mcp's own fix
+    fix = subprocess.run(["sh", "-c", note.group(1)], capture_output=True, text=True, timeout=600)
+    assert fix.returncode == 0, fix.stderr
+    again = subprocess.run(
+        [goalfile, "init", "--no-goal", "--mcp"], cwd=project, capture_output=True, text=True,
+        env=clean_env(),
+    )  # fmt: skip
+    assert again.returncode == 0 and "optional MCP support" not in again.stderr, again.stderr
