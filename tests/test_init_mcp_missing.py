@@ -1,11 +1,13 @@
 """`goalfile init --mcp` registered `goalfile mcp` for Claude Code, Gemini CLI and Codex in a
-goalfile installed without the extra `goalfile[mcp]`, and said nothing: every host then failed
-to start the server (`goalfile mcp` exits 2). init now says so, with the pip command `goalfile
-mcp` itself prints, which installs it. goalfile is installed as README says, into a virtual
-environment of its own, without the extra."""
+goalfile installed without the extra `goalfile[mcp]`, and said nothing, and `goalfile doctor`
+found no problem: every host then failed to start the server (`goalfile mcp` exits 2). init
+and doctor now say so, with the pip command `goalfile mcp` itself prints, which installs it.
+goalfile is installed as README says, into a virtual environment of its own, without the
+extra."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -34,12 +36,15 @@ def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> No
         r"note: `goalfile mcp` needs the optional MCP support.*?until `([^`]+)`", done.stderr
     )
     assert note is not None, done.stderr
+    assert mcp_finding(goalfile, project)["health"] == "problem"
+    fix_of_doctor = mcp_finding(goalfile, project)["fix"]
     serve = subprocess.run(
         [goalfile, "mcp"], cwd=project, capture_output=True, text=True, stdin=subprocess.DEVNULL,
         env=clean_env(),
     )  # fmt: skip
     assert serve.returncode == 2  # what the hosts would meet
     assert note.group(1) in serve.stderr  # the same command as goalfile mcp's own fix
+    assert fix_of_doctor == note.group(1)
     fix = subprocess.run(["sh", "-c", note.group(1)], capture_output=True, text=True, timeout=600)
     assert fix.returncode == 0, fix.stderr
     again = subprocess.run(
@@ -47,3 +52,14 @@ def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> No
         env=clean_env(),
     )  # fmt: skip
     assert again.returncode == 0 and "optional MCP support" not in again.stderr, again.stderr
+    assert mcp_finding(goalfile, project)["health"] == "ok"
+
+
+def mcp_finding(goalfile: str, project: Path) -> dict[str, str]:
+    """doctor's finding about the MCP server the project registers."""
+    done = subprocess.run(
+        [goalfile, "doctor", "--json"], cwd=project, capture_output=True, text=True,
+        env=clean_env(),
+    )  # fmt: skip
+    [found] = [f for f in json.loads(done.stdout)["findings"] if f["host"] == "mcp"]
+    return dict(found)

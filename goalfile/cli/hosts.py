@@ -149,17 +149,8 @@ def init(
             "`goalfile init --no-goal --trust-codex`; `codex exec` runs it untrusted only "
             "with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
         )
-    if result.mcp and not as_json and not _mcp_installed():
-        import sys
-
-        from goalfile.cli.mcp import MCP_REQUIREMENT
-
-        err(
-            "note: `goalfile mcp` needs the optional MCP support, which is not installed: the "
-            "hosts cannot start the server registered above until `"
-            f"{shell_word(sys.executable)} -m pip install {shell_word(MCP_REQUIREMENT)}` "
-            "installs it beside this goalfile (the extra `goalfile[mcp]`)"
-        )
+    if result.mcp and not as_json:
+        _note_mcp_support()
     if not as_json and not result.errors and _outside_git():
         err(
             "note: this folder is in no git repository: a goal's ledger is meant to be "
@@ -307,14 +298,22 @@ def doctor(
     return int(result.exit_code)
 
 
-def _mcp_installed() -> bool:
-    """Whether the MCP library `goalfile mcp` serves with can be imported here."""
-    from importlib.util import find_spec
+def _note_mcp_support() -> None:
+    """The note that `goalfile mcp`, just registered, cannot start here: the optional MCP
+    support is not installed (with the pip command that installs it beside this goalfile)."""
+    import sys
 
-    try:
-        return find_spec("mcp") is not None
-    except (ImportError, ValueError):
-        return False
+    from goalfile.cli.mcp import MCP_REQUIREMENT
+    from goalfile.commands.doctormcp import installed
+
+    if installed():
+        return
+    err(
+        "note: `goalfile mcp` needs the optional MCP support, which is not installed: the "
+        "hosts cannot start the server registered above until `"
+        f"{shell_word(sys.executable)} -m pip install {shell_word(MCP_REQUIREMENT)}` "
+        "installs it beside this goalfile (the extra `goalfile[mcp]`)"
+    )
 
 
 def _outside_git() -> bool:

@@ -1314,4 +1314,7 @@ def doctor(
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)
+    from goalfile.commands.doctormcp import mcp_findings
+
+    findings += mcp_findings(root)
     return DoctorResult(root=str(root), findings=tuple(findings), fixed=tuple(fixed))
