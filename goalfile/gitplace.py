@@ -12,6 +12,7 @@ its place (``git init`` anew, a ``.git`` file naming another repository).
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,14 +131,28 @@ def head_mark(place: GitPlace) -> str:
     return "\n".join(parts)
 
 
+_BARE = re.compile(rb"(?im)^\s*bare\s*=\s*(true|yes|on|1)\s*$")
+
+
 def looks_like_git_folder(path: str) -> bool:
-    """Whether the folder at ``path`` holds what a git folder holds: a ``HEAD`` file and
-    ``objects`` and ``refs`` folders."""
-    return (
+    """Whether the folder at ``path`` holds what a work tree's git folder holds: a ``HEAD``
+    file and ``objects`` and ``refs`` folders, and a ``config`` that does not say ``bare``
+    (a bare repository kept in a project, `mirror.git`, is no work tree's ``.git``)."""
+    if not (
         os.path.isfile(os.path.join(path, "HEAD"))
         and os.path.isdir(os.path.join(path, "objects"))
         and os.path.isdir(os.path.join(path, "refs"))
-    )
+    ):
+        return False
+    config = os.path.join(path, "config")
+    if not os.path.isfile(config):  # never a FIFO: opening one would wait
+        return True
+    try:
+        with open(config, "rb") as handle:
+            text = handle.read(1 << 16)
+    except OSError:
+        return True
+    return _BARE.search(text) is None
 
 
 def aside(folder: Path) -> list[str]:

@@ -346,13 +346,19 @@ def test_a_git_folder_under_another_name_beside_the_goals_holds_at_a_first_stop(
     assert git(project, "status", "--porcelain") == " D goals/real.md\n"
 
 
-def test_a_folder_without_goals_and_a_git_folder_inside_is_not_held(tmp_path: Path) -> None:
-    """A folder holding a bare repository, and no goal folder: nothing to hold."""
+def test_a_bare_repository_beside_the_goals_is_not_held(tmp_path: Path) -> None:
+    """A folder outside git holding a bare repository (no work tree's git folder), or a
+    git folder and no goal folder: nothing to hold."""
     folder = tmp_path / "plain"
     folder.mkdir()
     git(folder, "init", "-q", "--bare", "mirror.git")
+    write_goal(folder / "goals", goal_text(slug="real", rows=(row("C1", "true", "exit 0"),)))
     answer, _ = stop(folder)
-    assert answer is None
+    assert answer is not None and "status: met" in str(answer.get("systemMessage")), answer
+    other = tmp_path / "other"
+    make_git_repo(other / "inner")
+    (other / "inner" / ".git").rename(other / "kept-git")
+    assert stop(other)[0] is None
 
 
 # --- what the hook inherits -----------------------------------------------------------------
