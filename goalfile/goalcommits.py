@@ -43,29 +43,77 @@ def path_blobs(log: bytes, path: str) -> list[tuple[str, str | None]]:
     followed or renamed it away. Pure."""
     followed = {path}
     found: list[tuple[str, str | None]] = []
-    for chunk in log.split(b"\x01")[1:]:
-        fields = chunk.split(b"\0")
-        commit = fields[0].decode("ascii", errors="replace").strip()
-        at = 1
-        while at < len(fields):
-            meta = fields[at].strip()
-            at += 1
-            if not meta.startswith(b":"):
-                continue
-            parts = meta.decode("ascii", errors="replace").split()
-            if len(parts) < 5:
-                continue
-            kind = parts[4][:1]
-            names = [os.fsdecode(name) for name in fields[at : at + (2 if kind in "RC" else 1)]]
-            at += len(names)
-            old, new = names[0], names[-1]
-            blob = None if parts[3].strip("0") == "" else parts[3]
+    for commit, _, records in _records(log):
+        for kind, old, new, blob in records:
             if new in followed and kind != "D":
                 found.append((commit, blob))
                 if kind == "R":
                     followed.add(old)
             elif old in followed and kind in "DR":
                 found.append((commit, None))
+    return found
+
+
+def _records(log: bytes) -> list[tuple[str, int, list[tuple[str, str, str, str | None]]]]:
+    """Each commit chunk of ``git log -m --raw -z --format=%x01%H %P`` (``%P`` may be left
+    out): the commit, how many parents it has, and its records ``(kind, old name, new name,
+    new blob)``. A merge is one chunk per parent its tree differs from. Pure."""
+    chunks = []
+    for chunk in log.split(b"\x01")[1:]:
+        fields = chunk.split(b"\0")
+        head = fields[0].decode("ascii", errors="replace").split()
+        if not head:
+            continue
+        records = []
+        at = 1
+        while at < len(fields):
+            meta = fields[at].strip()
+            at += 1
+            parts = meta.decode("ascii", errors="replace").split()
+            if not meta.startswith(b":") or len(parts) < 5:
+                continue
+            kind = parts[4][:1]
+            names = [os.fsdecode(name) for name in fields[at : at + (2 if kind in "RC" else 1)]]
+            at += len(names)
+            blob = None if parts[3].strip("0") == "" else parts[3]
+            records.append((kind, names[0], names[-1], blob))
+        chunks.append((head[0], max(len(head) - 1, 1), records))
+    return chunks
+
+
+def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | None]]:
+    """``(commit, blob)`` of each commit of ``log`` (``git log -m -M --raw -z --format=%x01%H
+    %P`` of every commit after the base) that added ``path``, or a file renamed onto it on any
+    line, against every one of its parents (a first version), and that ``known`` (the commits
+    of the walked line) does not hold: newest first. A merge that takes the file from one
+    parent adds it against the other only, and is no first version. Pure."""
+    chunks = _records(log)
+    followed = {path}
+    grown = True
+    while grown:  # to a fixed point: the order of git's listing follows forgeable dates
+        size = len(followed)
+        for _, _, records in chunks:
+            for kind, old, new, _ in records:
+                if kind == "R" and new in followed:
+                    followed.add(old)
+        grown = len(followed) > size
+    added: dict[tuple[str, str], list[str | None]] = {}
+    parents: dict[str, int] = {}
+    order: list[str] = []
+    for commit, count, records in chunks:
+        parents[commit] = count
+        if commit not in order:
+            order.append(commit)
+        for kind, _, new, blob in records:
+            if kind == "A" and new in followed:
+                added.setdefault((commit, new), []).append(blob)
+    found = []
+    for commit in order:
+        if commit in known:
+            continue
+        for (at, _), blobs in added.items():
+            if at == commit and len(blobs) == parents[commit]:
+                found.append((commit, blobs[0]))
     return found
 
 
@@ -229,6 +277,11 @@ def committed_versions(
     listed: list[tuple[str, str | None]] = []
     for log in _branch_logs(ref, cwd, env, options, [":/"]):
         listed += path_blobs(log, whole)
+    # the goal added on another line than the walked one (a merge with `-s ours` of the old
+    # tip into a line of the agent's own): that first version comes before the line's
+    options = ["-M", "--no-abbrev", "--raw", "-z", "--format=%x01%H %P"]
+    (every,) = _branch_logs(ref, cwd, env, options, [":/"], first_parent=False)
+    listed += side_roots(every, whole, {commit for commit, _ in listed})
     listed.reverse()
     wanted = list(dict.fromkeys(blob for _, blob in listed if blob is not None))
     if not wanted:

@@ -254,3 +254,49 @@ def test_a_goal_moved_to_another_goal_folder_and_reapproved_is_held_to_the_perso
     assert rc == 1, item
     assert item["path"] == ".zetetic/goals/auth.md" and item["since"] == person, item
     assert "contract-change-unapproved" in codes(item), item
+
+
+def test_the_old_tip_merged_with_ours_into_the_agents_own_line_is_read(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The agent's line from `main` holds its own goal; it merges its old tip into it with
+    `git merge -s ours` and fast-forwards the branch there: the first-parent walk read only
+    its own line, and the person's commit, a second parent's, never."""
+    person = git(repo, "rev-parse", "--short=12", "HEAD").strip()
+    old = git(repo, "rev-parse", "HEAD").strip()
+    side_line(repo, tmp_path)
+    git(repo, "merge", "-q", "-s", "ours", "--no-edit", old)
+    git(repo, "checkout", "-q", "feature")
+    git(repo, "merge", "-q", "--ff-only", "side")
+    for where in ("branch", "ci"):
+        if where == "ci":
+            ci_merge(repo)
+        rc, files = audit(repo)
+        (item,) = files
+        assert rc == 1, (where, item)
+        assert item["since"] == person, (where, item)
+        assert "contract-change-unapproved" in codes(item), (where, item)
+
+
+def test_a_goal_merged_in_from_the_persons_own_branch_is_clean(tmp_path: Path) -> None:
+    """The honest counterpart: the person approves the goal on a branch of their own, which the
+    agent's branch merges in (its own line first); the agent then meets it."""
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main")
+    (root / "README").write_text("readme\n", encoding="utf-8")
+    commit(root, "init")
+    git(root, "checkout", "-q", "-b", "goal")
+    ok(root, "new", "auth", "the auth suite passes", "--check", "test -f auth-works",
+       "--expected", "exit 0", "--non-goal", "n", "--activate", "--commit")  # fmt: skip
+    person = git(root, "rev-parse", "--short=12", "HEAD").strip()
+    git(root, "checkout", "-q", "-b", "feature", "main")
+    (root / "work.txt").write_text("work\n", encoding="utf-8")
+    commit(root, "work")
+    git(root, "merge", "-q", "--no-ff", "--no-edit", "goal")
+    (root / "auth-works").write_text("", encoding="utf-8")
+    ok(root, "verify", PATH)
+    commit(root, "met")
+    rc, files = audit(root)
+    (item,) = files
+    assert rc == 0, item
+    assert item["since"] == person, item
