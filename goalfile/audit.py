@@ -516,6 +516,8 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
     elif not status_backed(goal.status, bearing.entry.status):
         # a hand edit toward more work is accepted; the next entry records it
         said = bearing.entry.status.value if bearing.entry.status is not None else ""
+        # a `draft` entry was typed by hand (no command writes one): `active` is set back
+        target = Status.ACTIVE.value if bearing.entry.status is Status.DRAFT else said
         found.append(
             AuditFinding(
                 code="status-hand-edited",
@@ -524,7 +526,7 @@ def status_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
                 entry=label(bearing.entry),
                 message=f"the frontmatter says `{goal.status.value}`, but the newest entry "
                 f"with a status (line {bearing.entry.line}) says `{said}`",
-                hint=f"{set_key_command(path, status_line, 'status', said)}; only the command "
+                hint=f"{set_key_command(path, status_line, 'status', target)}; only the command "
                 f"that decides a status writes it (`goalfile verify {shell_word(path)}` for `met`)",
             )
         )

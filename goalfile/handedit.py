@@ -87,7 +87,14 @@ HOOK_STATUSES = {"stop-hook": frozenset({Status.EXHAUSTED}), "stop-hook-hold": f
 def hook_status_forged(by: str, status: Status | None) -> str | None:
     """Why an entry ``by`` a name of the Stop hook's with ``status`` is not one the hook
     wrote (it never pauses a goal, for one): the hook's name on a status it never writes is
-    a hand edit that would pass for the hook's own entry. None for any other entry."""
+    a hand edit that would pass for the hook's own entry. So is a `draft` in any entry: no
+    command writes one (a goal goes from draft to active, never back), and a draft lets the
+    agent stop. None for any other entry."""
+    if status is Status.DRAFT:
+        return (
+            f"an entry `by {by}` sets `status: draft`, which no goalfile command writes (an "
+            "approved goal never goes back to draft): the status was set by hand"
+        )
     allowed = HOOK_STATUSES.get(by)
     if allowed is None or status is None or status in allowed:
         return None
@@ -101,8 +108,9 @@ def hook_status_findings(goal: Goal) -> list[Finding]:
     """The entry that decides the goal's status (the newest with a status line), as an error
     at its heading line, when :func:`hook_status_forged` rejects it. Only that entry: an older
     one decides nothing now, and audit, which reads every entry, names it too. A goal whose
-    status the hook may write (`exhausted`), or that asks for work, is not read for it."""
-    if goal.status in (Status.ACTIVE, Status.DRAFT, Status.EXHAUSTED):
+    status the hook may write (`exhausted`), or that asks for work, is not read for it; a
+    draft is, since an entry that says `draft` was typed by hand."""
+    if goal.status in (Status.ACTIVE, Status.EXHAUSTED):
         return []
     entry = ledger_status(goal)
     why = hook_status_forged(entry.by, entry.status) if entry is not None else None
@@ -115,20 +123,26 @@ def hook_status_findings(goal: Goal) -> list[Finding]:
             column=1,
             code="status-transition-unledgered",
             message=why,
-            hint="a status changes only through the command that decides it "
-            f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the hand edit "
-            "(`git diff` shows it)",
+            hint=(
+                f"{restore_status_command(goal.path, goal.key_line('status'), Status.ACTIVE)} "
+                "sets the approved goal back to `active` (the next entry records it)"
+                if entry is not None and entry.status is Status.DRAFT
+                else "a status changes only through the command that decides it "
+                f"(`goalfile pause {shell_word(goal.path)}` pauses a goal); revert the hand "
+                "edit (`git diff` shows it)"
+            ),
         )
     ]
 
 
 def reopened_from(goal: Goal) -> Status | None:
     """The status the ledger records when the frontmatter was set to `active` by hand from
-    one that asks for no more work; None when there was no such edit."""
+    one that asks for no more work, or from a `draft` an entry says (no command writes one:
+    it was typed by hand); None when there was no such edit."""
     if goal.status is not Status.ACTIVE:
         return None
     entry = ledger_status(goal)
-    if entry is not None and entry.status in REOPENABLE:
+    if entry is not None and (entry.status in REOPENABLE or entry.status is Status.DRAFT):
         return entry.status
     return None
 
@@ -316,9 +330,13 @@ def status_backed(status: Status, said: Status | None) -> bool:
     """Whether the status of the newest entry with a ``status:`` line (``said``; None when no
     entry has one) backs the frontmatter ``status``: the same, or `active` set by hand after a
     status that asks for no more work. Without such an entry only `draft` and `active` are
-    backed (an active goal with an empty ledger is how the goal skill writes one)."""
+    backed (an active goal with an empty ledger is how the goal skill writes one). An entry
+    that says `draft` backs only `active`: no command writes such an entry, so it was typed
+    by hand, and a draft after it would let the agent stop."""
     if said is None:
         return status in (Status.DRAFT, Status.ACTIVE)
+    if said is Status.DRAFT:
+        return status is Status.ACTIVE
     return said is status or (status is Status.ACTIVE and said in REOPENABLE)
 
 
@@ -368,6 +386,13 @@ def _unbacked(goal: Goal) -> tuple[Status, str, str] | None:
     elif entry is None or said is None:
         target, code = Status.ACTIVE, "status-unbacked"
         message = f"the status is `{goal.status.value}`, but no ledger entry has a status line"
+    elif said is Status.DRAFT:
+        target, code = Status.ACTIVE, "status-hand-edited"
+        message = (
+            f"the status is `{goal.status.value}`, but the newest ledger entry with a status "
+            f"(line {ledger_status_line(goal)}) says `draft`, which no goalfile command writes "
+            "(an approved goal never goes back to draft): it was typed by hand"
+        )
     else:
         target, code = said, "status-hand-edited"
         message = (
