@@ -414,11 +414,12 @@ def test_goals_that_are_not_active_let_the_agent_stop(hook_repo: Path, status: s
     path = backed_goal(hook_repo, status)
     assert parse_goal(path.read_text("utf-8"), path=str(path)).status.value == status
     before = path.read_bytes()
-    if status == "paused":  # a pause written today: every allowed stop names it
+    if status in ("paused", "blocked"):  # set today: every allowed stop names the entry
+        by, again = {"paused": ("pause", ""), "blocked": ("block", " --resolved TEXT")}[status]
         told = {
-            "systemMessage": "goalfile: goals/demo.md (demo) is paused, not met: its entry "
-            f"`### Iteration 1 ({date.today().isoformat()}) by pause` set it; the stop is "
-            "allowed (a person reopens it with `goalfile resume goals/demo.md`)"
+            "systemMessage": f"goalfile: goals/demo.md (demo) is {status}, not met: its entry "
+            f"`### Iteration 1 ({date.today().isoformat()}) by {by}` set it; the stop is "
+            f"allowed (a person reopens it with `goalfile resume goals/demo.md{again}`)"
         }
         for args in ((), ("--goal", "goals/demo.md")):
             assert output(stop("codex", hook_repo, *args)) == told

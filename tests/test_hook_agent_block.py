@@ -6,7 +6,8 @@ own: a check made to exit 127 (or cut short by a `--time-limit` it chose), the s
 repeated until verify's stall guard blocks the goal, or a run whose token usage cannot be
 measured. Such a block holds the agent once per ledger entry, like the hook's own, then lets it
 go with the message, at that stop and at every later one, until someone resumes the goal. A
-block a person (or the agent, visibly) declares with `goalfile block` lets it go as before.
+block declared with `goalfile block` lets it go; while its entry is new since the copy git
+holds (or dated today), the stop says so to the person.
 
 Each test drives real `goalfile` processes in a real git repository and feeds the hook the
 JSON a host sends on stdin.
@@ -172,16 +173,37 @@ def test_gemini_which_never_says_it_was_sent_back_is_held_only_once(tmp_path: Pa
     assert hold_entries(repo) == 1
 
 
-def test_a_declared_block_lets_the_agent_stop_as_before(tmp_path: Path) -> None:
-    """`goalfile block` says why, in the ledger, with what was tried: it holds no stop."""
+def test_a_declared_block_lets_the_agent_stop_and_the_person_is_told(tmp_path: Path) -> None:
+    """`goalfile block` says why, in the ledger, with what was tried: it holds no stop, but an
+    agent may run it to end the hold, so the stop says so to the person, naming the entry and
+    the command that makes the goal active again, as a pause the agent runs does. Nothing is
+    written. A block git holds from an earlier day (a person's, committed) lets the stop go
+    without a word, as before."""
     repo = goal_repo(tmp_path)
     goalfile_ok(
         "block", GOAL, "--reason", "the staging server is down", "--tried", "retry", cwd=repo
     )
     before = (repo / GOAL).read_text(encoding="utf-8")
+    for agent in ("claude", "codex", "gemini"):
+        message = let_go(stop(repo, agent=agent))
+        assert message.startswith("goalfile: goals/demo.md (demo) is blocked, not met: "), message
+        assert ") by block` set it; the stop is allowed" in message, message
+        assert "`goalfile resume goals/demo.md --resolved TEXT`" in message, message
+    assert (repo / GOAL).read_text(encoding="utf-8") == before  # nothing written
+    # the printed command makes the goal active again: the next stop verifies and holds it
+    goalfile_ok("resume", GOAL, "--resolved", "the server is back", cwd=repo)
+    assert "C1 unmet" in held(stop(repo))
+    # a person's block, committed on an earlier day: let go, saying nothing
+    goalfile_ok("block", GOAL, "--reason", "waiting for a decision", "--tried", "asked", cwd=repo)
+    path = repo / GOAL
+    text = path.read_text(encoding="utf-8")
+    heading = text[text.rindex("### Iteration") :].split("\n", 1)[0]
+    assert heading.endswith(" by block"), heading
+    day = heading.split("(", 1)[1].split(")", 1)[0]
+    path.write_text(text.replace(heading, heading.replace(day, "2026-11-30")), encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "blocked until the decision")
     assert stop(repo) is None
     assert stop(repo, agent="codex") == {}
-    assert (repo / GOAL).read_text(encoding="utf-8") == before  # nothing written
 
 
 def test_the_hooks_own_error_hold_is_not_repeated_at_a_later_turn(tmp_path: Path) -> None:

@@ -19,10 +19,11 @@ then the goal files git tracks, then the others), and answers:
   ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), and every later stop on that
   entry, and one with ``stop_hook_active``, is let go with the message. A block declared with
   `goalfile block` (or a row marked impossible) lets the agent go as the other statuses do.
-  A goal paused or exhausted by an entry the copy git holds does not have (whatever its
-  heading says), or by one dated today that the hook did not write (an agent may run
-  `goalfile pause`, or spend the budget with `goalfile plan`) lets it go with a message
-  naming the goal, its status and that entry (:func:`_ended_today`);
+  A goal paused, exhausted or blocked (`goalfile block`) by an entry the copy git holds does
+  not have (whatever its heading says), or by one dated today that the hook did not write (an
+  agent may run `goalfile pause` or `goalfile block`, or spend the budget with `goalfile plan`)
+  lets it go with a message naming the goal, its status and that entry
+  (:func:`_ended_today`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -858,7 +859,7 @@ def _look(
         if unapproved is not None:  # its checks are not run: no person approved them
             return unapproved
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
-    if goal.status in (Status.PAUSED, Status.EXHAUSTED) and (
+    if goal.status in (Status.PAUSED, Status.EXHAUSTED, Status.BLOCKED) and (
         told := _ended_today(goal, shown, today, held=_entries_git_holds(path, entry))
     ):
         return told
@@ -1401,11 +1402,13 @@ def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
 def _ended_today(
     goal: Goal, shown: str, today: str, *, held: int | None = None
 ) -> GoalOutcome | None:
-    """A paused or exhausted goal whose status entry is new since the copy git holds (after
-    its first ``held`` entries), or, when git holds none, dated ``today``: the stop is allowed,
-    with a message naming the goal, its status and the entry that set it (by whom), so the
-    person sees why the agent stopped without the goal met (an agent may run `goalfile pause`,
-    or spend the iteration budget with `goalfile plan`). Its heading is text the agent may
+    """A paused, exhausted or blocked goal (a block someone declared: a block a verify run
+    wrote holds the agent once, :func:`_blocked_before`) whose status entry is new since the
+    copy git holds (after its first ``held`` entries), or, when git holds none, dated
+    ``today``: the stop is allowed, with a message naming the goal, its status and the entry
+    that set it (by whom), so the person sees why the agent stopped without the goal met (an
+    agent may run `goalfile pause` or `goalfile block`, or spend the iteration budget with
+    `goalfile plan`). Its heading is text the agent may
     retype (another date, ``by stop-hook``): an entry git does not hold yet is said whatever
     it says. The hook keeps no record of its last stop, so every allowed stop says it until
     the entry is committed, and an entry git holds on the day of its date; None for an older
@@ -1433,11 +1436,12 @@ def _ended_today(
     if not new and (not today or entry.date != today or entry.by in (HOOK_BY, HOLD_BY)):
         return None  # an entry the hook wrote was told at the stop that wrote it
     status = goal.status.value
-    again = (
-        f"`goalfile resume {shell_word(shown)}`"
-        if goal.status is Status.PAUSED
-        else f"`goalfile budget {shell_word(shown)} --iterations N`"
-    )
+    if goal.status is Status.PAUSED:
+        again = f"`goalfile resume {shell_word(shown)}`"
+    elif goal.status is Status.BLOCKED:
+        again = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
+    else:
+        again = f"`goalfile budget {shell_word(shown)} --iterations N`"
     return GoalOutcome(
         path=shown,
         status=status,
