@@ -23,7 +23,9 @@ then the goal files git tracks, then the others), and answers:
   not have (whatever its heading says), or by one dated today that the hook did not write (an
   agent may run `goalfile pause` or `goalfile block`, or spend the budget with `goalfile plan`)
   lets it go with a message naming the goal, its status and that entry
-  (:func:`_ended_today`);
+  (:func:`_ended_today`). A goal `met` by an entry git does not hold yet has its checks run
+  again, writing nothing, and holds the agent once unless every row is still met
+  (:func:`_recheck_one`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -173,6 +175,14 @@ class GoalOutcome:
             "reason": self.reason,
             "message": self.message,
         }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recheck:
+    """A `met` goal whose met entry is new since the copy git holds: the hook runs its checks
+    again, writing nothing (:func:`_recheck_one`). ``reviews``: the ids of its review rows."""
+
+    reviews: frozenset[str]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -701,6 +711,7 @@ def _decide_stop(
     later_outcomes: list[GoalOutcome] = []
     active: list[tuple[Path, frozenset[str]]] = []
     holding: list[Path] = []  # the goal files active, or held, at this stop
+    recheck: set[Path] = set()  # met goals whose checks are run again (:class:`Recheck`)
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
@@ -713,6 +724,9 @@ def _decide_stop(
             sink.append(found)
             if found.status not in _ENDED:
                 holding.append(path)
+        elif isinstance(found, Recheck):
+            recheck.add(path)
+            active.append((path, found.reviews))
         elif found is not None:
             active.append((path, found))
     # what git could not list, and what discovery could not read, may hide a goal: each holds
@@ -746,6 +760,15 @@ def _decide_stop(
             holding.append(path)
             continue
         try:
+            if path in recheck:
+                rechecked = _recheck_one(
+                    path, shown, stop, ctx, runner=runner, share=share, named=path in named
+                )
+                if rechecked is not None:  # (a met goal still met says nothing, as before)
+                    outcomes.append(rechecked)
+                    if rechecked.block:
+                        holding.append(path)
+                continue
             outcome = _verify_one(
                 path,
                 shown,
@@ -798,11 +821,12 @@ def _look(
     tracked: Mapping[Path, Tracked],
     git: _Git | None = None,
     today: str = "",
-) -> GoalOutcome | frozenset[str] | None:
+) -> GoalOutcome | frozenset[str] | Recheck | None:
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
     name and not active), the ids of its review rows when it is active and is to be verified,
-    or None (a discovered goal that is not active)."""
+    a :class:`Recheck` when it is `met` by an entry the copy git holds does not have (its
+    checks are run again, writing nothing), or None (a discovered goal that is not active)."""
     entry = tracked.get(path)
     if entry is None and path in named and not path.is_file():
         real = path.resolve()  # asked of the file it names, in the repository holding it
@@ -863,6 +887,11 @@ def _look(
         told := _ended_today(goal, shown, today, held=_entries_git_holds(path, entry))
     ):
         return told
+    if goal.status is Status.MET and _met_since_git(goal, _entries_git_holds(path, entry)):
+        unapproved = _unapproved(path, shown, goal, here, stop, git=git)
+        if unapproved is not None:  # its checks are not run: no person approved them
+            return unapproved
+        return Recheck(reviews=frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW))
     if path in named:
         return GoalOutcome(
             path=shown,
@@ -871,6 +900,76 @@ def _look(
             message=f"goalfile: {goal.slug} is {goal.status.value}; the stop is allowed",
         )
     return None
+
+
+def _met_since_git(goal: Goal, held: int | None) -> bool:
+    """Whether the entry that makes ``goal`` `met` (the newest with a status line) is new
+    since the copy git holds (after its first ``held`` entries): the agent's own verify run, or
+    an entry it copied or typed, none of which the hook saw. False when git holds no copy."""
+    if held is None:
+        return False
+    from goalfile import ledger
+    from goalfile.parse import ledger_region
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return False
+    newer = 0  # entries after the one that sets the status
+    for head in ledger.heads(goal.text, *region):
+        has_status = goal.text.find("status", head.start, head.end) >= 0
+        if has_status and ledger.read(goal.text, head).status is not None:
+            break
+        newer += 1
+    return len(ledger.iterations(goal.text, *region)) - newer > held
+
+
+def _recheck_one(
+    path: Path,
+    shown: str,
+    stop: StopInput,
+    ctx: Context,
+    *,
+    runner: Runner,
+    share: float,
+    named: bool = False,
+) -> GoalOutcome | None:
+    """Run the checks of a `met` goal whose met entry git does not hold yet, writing nothing:
+    a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
+    met entry copied from a run elsewhere or typed) lets the agent stop only when the checks
+    still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
+    holds the agent once, with the rows and `goalfile reopen`."""
+    from goalfile import hookwatch
+    from goalfile.commands.verify import VerifyOptions
+
+    options = VerifyOptions(
+        path=str(path),
+        write=False,
+        time_limit=share,
+        lock_wait=min(LOCK_WAIT, share / 4),
+        judge=ctx.env.get("GOALFILE_JUDGE") or None,
+    )
+    hookwatch.working_on(goal=shown)
+    hookwatch.private()
+    try:
+        result = runner(options, ctx)
+    except GoalfileError as exc:
+        return _refused(shown, exc, stop)
+    failing = [row for row in result.rows if row.verdict is not Verdict.MET]
+    if not failing:  # as for any goal that is not active: only a goal picked by name is said
+        if not named:
+            return None
+        said = f"goalfile: {result.slug} is met; the stop is allowed"
+        return GoalOutcome(path=shown, status=Status.MET.value, block=False, message=said)
+    rows = "\n".join(f"- {r.id} {r.verdict.value} (exit {r.exit}): {_evidence(r)}" for r in failing)
+    text = (
+        f"goalfile: {shown} says `met` by a ledger entry git does not hold yet, but its checks, "
+        f"run again at this stop without writing, do not all pass ({result.summary}):\n{rows}"
+    )
+    advice = (
+        f"The goal is not met: `goalfile reopen {shell_word(shown)} --reason TEXT` makes it "
+        "active again; then make its checks pass, never the criteria, the ledger or the status."
+    )
+    return _once(shown, Status.MET.value, clip(text, REASON_LIMIT), advice, stop)
 
 
 def _verify_one(
