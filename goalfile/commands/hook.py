@@ -887,7 +887,7 @@ def _look(
         told := _ended_today(goal, shown, today, held=_entries_git_holds(path, entry))
     ):
         return told
-    if goal.status is Status.MET and _met_since_git(goal, _entries_git_holds(path, entry)):
+    if goal.status is Status.MET and _met_since_git(goal, _entries_git_holds(path, entry, git)):
         unapproved = _unapproved(path, shown, goal, here, stop, git=git)
         if unapproved is not None:  # its checks are not run: no person approved them
             return unapproved
@@ -1473,11 +1473,12 @@ def _record_hold(path: Path, *, today: str, why: str) -> bool:
     return True
 
 
-def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
+def _entries_git_holds(path: Path, entry: Tracked | None, git: _Git | None = None) -> int | None:
     """How many ledger entries the copy git holds of the tracked goal file at ``path`` has
     (HEAD's, else the index's, as the working copy must continue it): the entries after them
     are new since, whatever their headings say. None when git tracks no such file, or cannot
-    give it (the date rule of :func:`_ended_today` then decides)."""
+    give it (the date rule of :func:`_ended_today` then decides). The copies ``git`` read
+    already are taken from it, without asking git again."""
     if entry is None:
         return None
     from goalfile import ledger
@@ -1486,10 +1487,15 @@ def _entries_git_holds(path: Path, entry: Tracked | None) -> int | None:
     from goalfile.parse import ledger_region
     from goalfile.run import GitUnreadable, git_blobs
 
-    try:
-        head, index = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
-    except GitUnreadable:
-        return None
+    copy = git.copies.get(path) if git is not None else None
+    if copy is not None:
+        head, index = copy
+    else:
+        try:
+            blobs = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
+        except GitUnreadable:
+            return None
+        head, index = blobs
     found = reference(entry, head, index)  # the copy the working copy must continue
     if found is None:
         return None
