@@ -287,6 +287,7 @@ def audit_branch(
     *,
     read_artifact: ReadArtifact,
     against: str,
+    side: Sequence[tuple[str, str]] = (),
 ) -> FileAudit:
     """A goal new since ``against`` whose file was committed after it (``versions``: each
     commit's name and the file's text there, oldest first, as
@@ -326,6 +327,7 @@ def audit_branch(
             findings.append(finding)
         before_text, before = text, now
     findings = _replaced_approval(goal.path, findings, blocks(first_text), current, first)
+    findings += _other_line_approvals(goal, side, current, findings, read_artifact)
     later = len(versions) - 1
     note = (
         f"new since {against}: held to the version first committed after it, {first}, and to "
@@ -388,6 +390,47 @@ def _replaced_approval(
         else f
         for f in findings
     ]
+
+
+def _other_line_approvals(
+    goal: Goal,
+    side: Sequence[tuple[str, str]],
+    current: Sequence[Block],
+    found: Sequence[AuditFinding],
+    read_artifact: ReadArtifact,
+) -> list[AuditFinding]:
+    """What holding the goal to a version committed on another line of the branch than its
+    first-parent line (``side``: commit and text) finds, for each version whose first approval
+    is not the ledger's first approval now: the person's approval committed there (an old tip
+    merged with `git merge -s ours` into a line of the agent's own, which holds its own
+    approval of the goal) is held to as the first version is. Versions that share the first
+    approval (a line of work merged in) are not read again."""
+
+    def first_approval(items: Sequence[Block]) -> str | None:
+        return next((b.text for b in items if b.entry.by == contract.ACTIVATE_BY), None)
+
+    now = first_approval(current)
+    seen = {(f.code, f.line, f.entry) for f in found}
+    done: set[str] = set()
+    more: list[AuditFinding] = []
+    for commit, text in side:
+        was = first_approval(blocks(text))
+        if was is None or was == now or was in done:
+            continue
+        done.add(was)
+        held = audit_goal(goal, read_artifact=read_artifact, against=commit, old_text=text)
+        for finding in held.findings:
+            if (finding.code, finding.line, finding.entry) in seen:
+                continue
+            seen.add((finding.code, finding.line, finding.entry))
+            more.append(
+                dataclasses.replace(
+                    finding,
+                    message=f"{finding.message} (the approval committed in {commit}, on a line "
+                    "of the branch that its first parents do not take)",
+                )
+            )
+    return more
 
 
 def _first_approvals(old: Sequence[Block], current: Sequence[Block]) -> set[int]:

@@ -81,13 +81,10 @@ def _records(log: bytes) -> list[tuple[str, int, list[tuple[str, str, str, str |
     return chunks
 
 
-def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | None]]:
-    """``(commit, blob)`` of each commit of ``log`` (``git log -m -M --raw -z --format=%x01%H
-    %P`` of every commit after the base) that added ``path``, or a file renamed onto it on any
-    line, against every one of its parents (a first version), and that ``known`` (the commits
-    of the walked line) does not hold: newest first. A merge that takes the file from one
-    parent adds it against the other only, and is no first version. Pure."""
-    chunks = _records(log)
+def _followed(
+    chunks: list[tuple[str, int, list[tuple[str, str, str, str | None]]]], path: str
+) -> set[str]:
+    """``path`` and every name a commit on any line renamed onto it, or onto such a name."""
     followed = {path}
     grown = True
     while grown:  # to a fixed point: the order of git's listing follows forgeable dates
@@ -97,6 +94,17 @@ def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | 
                 if kind == "R" and new in followed:
                     followed.add(old)
         grown = len(followed) > size
+    return followed
+
+
+def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | None]]:
+    """``(commit, blob)`` of each commit of ``log`` (``git log -m -M --raw -z --format=%x01%H
+    %P`` of every commit after the base) that added ``path``, or a file renamed onto it on any
+    line, against every one of its parents (a first version), and that ``known`` (the commits
+    of the walked line) does not hold: newest first. A merge that takes the file from one
+    parent adds it against the other only, and is no first version. Pure."""
+    chunks = _records(log)
+    followed = _followed(chunks, path)
     added: dict[tuple[str, str], list[str | None]] = {}
     parents: dict[str, int] = {}
     order: list[str] = []
@@ -115,6 +123,19 @@ def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | 
             if at == commit and len(blobs) == parents[commit]:
                 found.append((commit, blobs[0]))
     return found
+
+
+def side_blobs(log: bytes, path: str, known: set[str]) -> list[tuple[str, str]]:
+    """``(commit, blob)`` of every version of ``path`` (or of a file renamed onto it on any
+    line) that a commit of ``log`` not in ``known`` left, each once, newest first. Pure."""
+    chunks = _records(log)
+    followed = _followed(chunks, path)
+    found: dict[tuple[str, str], None] = {}
+    for commit, _, records in chunks:
+        for kind, _, new, blob in records:
+            if commit not in known and kind != "D" and new in followed and blob is not None:
+                found[(commit, blob)] = None
+    return list(found)
 
 
 def batch_texts(data: bytes) -> dict[str, str]:
@@ -268,6 +289,15 @@ def committed_versions(
     path's own life before a rename onto it (a goal deleted in one commit and replaced by a
     ``git mv`` of the agent's goal in the next was held to the agent's goal alone). Every
     version the path itself had counts, and every version of a file renamed onto it."""
+    return branch_versions(ref=ref, path=path, cwd=cwd, env=env)[0]
+
+
+def branch_versions(
+    *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
+) -> tuple[list[Version], list[Version]]:
+    """:func:`committed_versions`, and the versions of the goal file that commits on the
+    branch's other lines left (a line merged in, whichever parent it is), newest first: audit
+    holds the goal to an approval committed there too (:func:`goalfile.audit.audit_branch`)."""
     prefix = _history_git(cwd, env)("rev-parse", "--show-prefix")
     if prefix.returncode != 0:
         raise UsageError(f"git rev-parse failed: {first_message_line(prefix.stderr)}")
@@ -277,15 +307,17 @@ def committed_versions(
     listed: list[tuple[str, str | None]] = []
     for log in _branch_logs(ref, cwd, env, options, [":/"]):
         listed += path_blobs(log, whole)
+    walked = {commit for commit, _ in listed}
     # the goal added on another line than the walked one (a merge with `-s ours` of the old
     # tip into a line of the agent's own): that first version comes before the line's
     options = ["-M", "--no-abbrev", "--raw", "-z", "--format=%x01%H %P"]
     (every,) = _branch_logs(ref, cwd, env, options, [":/"], first_parent=False)
-    listed += side_roots(every, whole, {commit for commit, _ in listed})
+    listed += side_roots(every, whole, walked)
     listed.reverse()
-    wanted = list(dict.fromkeys(blob for _, blob in listed if blob is not None))
+    side = side_blobs(every, whole, walked)
+    wanted = list(dict.fromkeys([*(b for _, b in listed if b is not None), *(b for _, b in side)]))
     if not wanted:
-        return []
+        return [], []
     history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
     try:
         read = _git_in(
@@ -301,8 +333,7 @@ def committed_versions(
     if read.returncode != 0:
         raise UsageError(f"git cat-file failed: {first_message_line(read.stderr)}")
     texts = batch_texts(read.stdout)
-    return [
-        Version(commit=commit, text=texts[blob])
-        for commit, blob in listed
-        if blob is not None and blob in texts
-    ]
+    return (
+        [Version(commit=c, text=texts[b]) for c, b in listed if b is not None and b in texts],
+        [Version(commit=c, text=texts[b]) for c, b in side if b in texts],
+    )

@@ -300,3 +300,42 @@ def test_a_goal_merged_in_from_the_persons_own_branch_is_clean(tmp_path: Path) -
     (item,) = files
     assert rc == 0, item
     assert item["since"] == person, item
+
+
+def test_a_persons_approval_of_a_committed_draft_on_another_line_is_held_to(
+    tmp_path: Path,
+) -> None:
+    """The agent commits its draft; the person tightens the row (`output empty`) and approves
+    it, a change of the path, not its first version. The agent's own line from `main` holds the
+    draft with its own approval (the looser row), its old tip merged with `-s ours`: the audit
+    held the goal to the draft alone, which that approval matches, and was clean."""
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main")
+    (root / "README").write_text("readme\n", encoding="utf-8")
+    commit(root, "init")
+    git(root, "checkout", "-q", "-b", "feature")
+    ok(root, "new", "auth", "ok exists", "--check", "echo hi; test -f ok", "--expected",
+       "exit 0", "--non-goal", "n")  # fmt: skip
+    draft = commit(root, "draft goal")
+    goal = root / PATH
+    goal.write_text(goal.read_text("utf-8").replace("| exit 0 |", "| exit 0; output empty |"))
+    ok(root, "activate", "--commit", PATH)
+    person = git(root, "rev-parse", "--short=12", "HEAD").strip()
+    old = git(root, "rev-parse", "HEAD").strip()
+    git(root, "checkout", "-q", "-b", "side", "main")
+    git(root, "checkout", "-q", draft, "--", PATH)
+    commit(root, "draft goal")
+    ok(root, "activate", PATH)
+    (root / "ok").write_text("", encoding="utf-8")
+    ok(root, "verify", PATH)
+    (root / "ok").unlink()
+    commit(root, "approve, met")
+    git(root, "merge", "-q", "-s", "ours", "--no-edit", old)
+    git(root, "checkout", "-q", "feature")
+    git(root, "merge", "-q", "--ff-only", "side")
+    rc, files = audit(root)
+    (item,) = files
+    assert rc == 1, item
+    found = [f for f in item["findings"] if f["code"] == "contract-change-unapproved"]  # type: ignore[union-attr]
+    assert found and person in found[0]["message"], item
+    assert "output empty" in found[0]["message"], item

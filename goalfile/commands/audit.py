@@ -229,9 +229,8 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
         return read_artifact(resolve_artifact(base, name))[0]
 
     if against is not None and old_text is None:  # new since REF: its commits since
-        result = audit_branch(
-            goal, _versions(path, against, ctx), read_artifact=read, against=against
-        )
+        walked, side = _branch_versions(path, against, ctx)
+        result = audit_branch(goal, walked, read_artifact=read, against=against, side=side)
     else:
         result = audit_goal(goal, read_artifact=read, against=against, old_text=old_text)
     extra = [
@@ -325,6 +324,18 @@ def _versions(path: str, ref: str, ctx: Context) -> list[tuple[str, str]]:
     folder, name = _in_git(path)
     found = committed_versions(ref=ref, path=name, cwd=folder, env=ctx.env)
     return [(version.short, version.text) for version in found]
+
+
+def _branch_versions(
+    path: str, ref: str, ctx: Context
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """:func:`_versions`, and the versions commits on the branch's other lines left
+    (:func:`goalfile.goalcommits.branch_versions`)."""
+    from goalfile.goalcommits import branch_versions
+
+    folder, name = _in_git(path)
+    walked, side = branch_versions(ref=ref, path=name, cwd=folder, env=ctx.env)
+    return [(v.short, v.text) for v in walked], [(v.short, v.text) for v in side]
 
 
 def _in_git(path: str) -> tuple[str, str]:
