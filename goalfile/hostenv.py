@@ -12,11 +12,12 @@ runs first, goalfile's own and git's what the hook reads. Claude Code's own vari
 how it starts a hook at all: with ``CLAUDE_CODE_SHELL_PREFIX`` set it runs every hook command
 as ``PREFIX "COMMAND"``, so that program, not goalfile, decides whether the hook runs (an
 absolute path in the command does not help), and its Stop hook's blocks are obeyed only
-``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` times in a row. Such variables are known by name (the
-shells' and goalfile's own, ``PYTHON*``, ``LD_*``, ``GIT_*``, a bash function's
-``BASH_FUNC_NAME%%``, which makes ``goalfile`` in ``/bin/sh -c`` that function where ``/bin/sh``
-is bash) and, for Claude Code's, by the
-words ``HOOK`` and ``SHELL`` in a ``CLAUDE*`` name, since it adds more with each release.
+``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP`` times in a row (one below the default, 8, is named; one at
+or above it, or 0, which is no cap, is not: it changes nothing the hook relies on). Such
+variables are known by name (the shells' and goalfile's own, ``PYTHON*``, ``LD_*``,
+``GIT_*``, a bash function's ``BASH_FUNC_NAME%%``, which makes ``goalfile`` in ``/bin/sh -c``
+that function where ``/bin/sh`` is bash) and, for Claude Code's, by the words ``HOOK`` and
+``SHELL`` in a ``CLAUDE*`` name, since it adds more with each release.
 
 Pure: :mod:`goalfile.commands.doctor` reads the files and resolves the program.
 """
@@ -33,6 +34,7 @@ __all__ = [
     "dotenv_risky",
     "is_risky",
     "is_unknown",
+    "lowered_cap",
     "risky_settings",
     "unknown_settings",
     "without_risky",
@@ -143,6 +145,23 @@ class EnvSetting:
         return out
 
 
+def lowered_cap(value: str) -> int | None:
+    """The cap on Stop-hook holds in a row that ``CLAUDE_CODE_STOP_HOOK_BLOCK_CAP=value`` puts
+    in force when it is below Claude Code's default (:mod:`goalfile.blockcap`), else None."""
+    from goalfile.blockcap import CAP_VARIABLE, DEFAULT_CAP, cap_in_force
+
+    cap = cap_in_force({CAP_VARIABLE: value})
+    return cap if cap is not None and cap < DEFAULT_CAP else None
+
+
+def _cap_kept(name: str, value: str) -> bool:
+    """A cap on Stop-hook holds in a row set to Claude Code's default or above, or to none: it
+    changes nothing goalfile's hook relies on."""
+    from goalfile.blockcap import CAP_VARIABLE
+
+    return name.upper() == CAP_VARIABLE and lowered_cap(value) is None
+
+
 def risky_settings(document: object, agent: HostAgent) -> list[EnvSetting]:
     """Every variable of :func:`is_risky` that ``document`` (a host's parsed settings) gives
     the hooks the host runs: Claude Code's top-level ``env`` (it applies to every hook, the
@@ -154,7 +173,7 @@ def risky_settings(document: object, agent: HostAgent) -> list[EnvSetting]:
     if agent is HostAgent.CLAUDE:
         env = document.get("env")
         for name, value in env.items() if isinstance(env, dict) else ():
-            if isinstance(name, str) and is_risky(name):
+            if isinstance(name, str) and is_risky(name) and not _cap_kept(name, str(value)):
                 found.append(EnvSetting(path=("env", name), name=name, value=str(value)))
     elif agent is HostAgent.GEMINI:
         from goalfile.hostjson import is_ours

@@ -148,18 +148,51 @@ def _hook_stop(
         # the hook's time limit counts from when the host started it, as the watchdog's does:
         # a slow start (a loaded machine) leaves the hook less time, not the watchdog none
         spent = hookwatch.spent()
-        return _document(decide_stop(stop, options, ctx, spent=spent), host, as_json)
+        return _document(decide_stop(stop, options, ctx, spent=spent), host, as_json, stop)
     except (Exception, KeyboardInterrupt) as exc:
-        return _document(failed_stop(stop, exc), host, as_json)
+        return _document(failed_stop(stop, exc), host, as_json, stop)
 
 
 def _document(
-    decision: Any, host: Any, as_json: bool
+    decision: Any, host: Any, as_json: bool, stop: Any
 ) -> tuple[dict[str, object] | None, list[str]]:
-    """The answer to print for ``decision``, and the notes for stderr."""
-    if as_json:
-        return decision.to_json(host), list(decision.notes)
-    return decision.host_output(host), list(decision.notes)
+    """The answer to print for ``decision``, and the notes for stderr. A hold Claude Code will
+    override (its cap on holds in a row, :mod:`goalfile.blockcap`) tells the person so."""
+    document = decision.to_json(host) if as_json else decision.host_output(host)
+    notice = _override_notice(decision, host, stop)
+    answer = document.get("host_output") if as_json and document else document
+    if notice and isinstance(answer, dict):
+        from goalfile.termsafe import escape
+
+        answer["systemMessage"] = escape(notice)
+    return document, list(decision.notes)
+
+
+def _override_notice(decision: Any, host: Any, stop: Any) -> str | None:
+    """The notice, if any; never an error (the hold stands whatever this finds)."""
+    try:
+        return _overridden(decision, host, stop)
+    except Exception:
+        return None
+
+
+def _overridden(decision: Any, host: Any, stop: Any) -> str | None:
+    import os
+
+    from goalfile import blockcap
+    from goalfile.hostprotocol import HostAgent
+
+    if host is not HostAgent.CLAUDE or not decision.block:
+        return None
+    cap = blockcap.cap_in_force(os.environ)
+    if cap is None:
+        return None
+    path = os.path.expanduser(stop.transcript_path) if stop.transcript_path else None
+    held = blockcap.holds_in_a_row(path)
+    if held is None or held < cap:
+        return None
+    goals = [goal.path for goal in decision.goals if goal.block and goal.path]
+    return blockcap.override_notice(goals, held=held, cap=cap)
 
 
 def _fail_open(host: Any, as_json: bool, message: str) -> dict[str, object] | None:

@@ -59,7 +59,16 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from goalfile import codexconfig, files, hookshape, hostenv, hostjson, hosttimeouts, otherhooks
+from goalfile import (
+    blockcap,
+    codexconfig,
+    files,
+    hookshape,
+    hostenv,
+    hostjson,
+    hosttimeouts,
+    otherhooks,
+)
 from goalfile.commands.context import Context
 from goalfile.commands.hookgoal import goal_option_at, hidden_settings
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
@@ -976,6 +985,10 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
                         "so that program decides whether goalfile's hook runs at all, whatever "
                         "path the command gives goalfile"
                     )
+                if (cap := hostenv.lowered_cap(setting.value)) is not None and (
+                    setting.name.upper() == blockcap.CAP_VARIABLE
+                ):
+                    detail += f": {_cap_words(name, cap)}"
                 if setting.name.upper() == "PATH":
                     there = shutil.which("goalfile", path=setting.value)
                     if there is None:
@@ -1002,6 +1015,31 @@ def hook_env_findings(root: Path, ctx: Context) -> list[Finding]:
             if agent is HostAgent.CLAUDE:
                 found += _unknown_env(document, text, shown)
     return found
+
+
+def _cap_words(host: str, cap: int) -> str:
+    return (
+        f"with it {host} obeys at most {cap} Stop-hook {'hold' if cap == 1 else 'holds'} in a "
+        f"row ({blockcap.DEFAULT_CAP} without it), then ends the turn with the goal not met"
+    )
+
+
+def cap_env_findings(ctx: Context) -> list[Finding]:
+    """A problem when this environment lowers Claude Code's cap on Stop-hook holds in a row
+    (:mod:`goalfile.blockcap`): a Claude Code started from it ends a turn with the goal unmet
+    after that many holds."""
+    value = ctx.env.get(blockcap.CAP_VARIABLE)
+    cap = hostenv.lowered_cap(value) if value is not None else None
+    if value is None or cap is None:
+        return []
+    return [
+        _Check(HostAgent.CLAUDE.value, "hook-env").problem(
+            detail=f"the environment sets `{blockcap.CAP_VARIABLE}={value[:40]}`: "
+            + _cap_words("Claude Code", cap),
+            hint=f"unset {blockcap.CAP_VARIABLE} where Claude Code is started, or set it to "
+            f"{blockcap.DEFAULT_CAP} or more (0: no cap)",
+        )
+    ]
 
 
 def _unknown_env(document: object, text: str | None, shown: str) -> list[Finding]:
@@ -1310,6 +1348,7 @@ def doctor(
     findings += hidden_settings_findings(root, ctx)
     findings += other_hook_findings(root, ctx)
     findings += hook_env_findings(root, ctx)
+    findings += cap_env_findings(ctx)
     findings += gemini_dotenv_findings(root, ctx)
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
