@@ -611,6 +611,38 @@ _TEMPLATES = (
 _KEYWORDS = ("exit", "prints", "stdout", "stderr", "output", "contains", "lacks", "matches")
 
 
+_NEGATED = re.compile(
+    r"(?i)(stdout|stderr|output)\s+(?:does\s*n[o']?t|doesnt|not|never|has\s+no|shows\s+no)\s+"
+    r"(?:contains?|includes?|has|have|shows?|says?|prints?|mentions?)?\s*(.+)"
+)
+_AFFIRMED = re.compile(
+    r"(?i)(stdout|stderr|output)\s+(?:has|have|includes?|shows?|says|mentions|prints?|contain)"
+    r"\s+(.+)"
+)
+_PASSED = re.compile(r"(?i)(?:success|succeeds?|successful|pass(?:es)?|passed|ok|okay|green)")
+_FAILED = re.compile(r"(?i)(?:fail(?:s|ure|ed)?|error|errors|red)")
+
+
+def _said_otherwise(clause: str) -> list[str]:
+    """Clauses that say what ``clause`` says in other words: `stdout has "x"` and `stdout
+    includes "x"` mean contains, `stdout does not contain "x"` means lacks, `success` means
+    exit 0. They come before any guess by spelling, which took `has` for `lacks` (the opposite
+    of what was meant)."""
+    text = clause.strip()
+    if _PASSED.fullmatch(text):
+        return ["exit 0"]
+    if _FAILED.fullmatch(text):
+        return ["exit nonzero"]
+    for pattern, verb in ((_NEGATED, "lacks"), (_AFFIRMED, "contains")):
+        found = pattern.fullmatch(text)
+        if found is not None:
+            said = found.group(2).strip()
+            if not said.startswith('"'):
+                said = _quote(said)
+            return [f"{found.group(1).lower()} {verb} {said}"]
+    return []
+
+
 def suggest(clause: str) -> str | None:
     """The valid clause nearest to a clause that does not parse, for a "did you mean"."""
     import difflib
@@ -618,7 +650,7 @@ def suggest(clause: str) -> str | None:
     words = clause.split()
     if not words:
         return None
-    candidates: list[str] = []
+    candidates: list[str] = _said_otherwise(clause)
     glued = re.fullmatch(r"(?i)(exit|exits|prints)(-?[0-9]+)", words[0])
     if glued:  # exit0, prints0
         candidates.append(" ".join([glued.group(1), glued.group(2), *words[1:]]))
