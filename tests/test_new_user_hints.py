@@ -118,3 +118,23 @@ def test_a_verb_a_new_user_reaches_for_names_the_command_that_does_it(tmp_path: 
         assert f"Did you mean '{meant[0]}'" in json.loads(as_json.stdout)["error"]["message"]
     typo = run_goalfile("verfy", cwd=tmp_path)
     assert "Did you mean 'verify'?" in typo.stderr  # click's guess by spelling, as before
+
+
+def test_a_goal_blocked_by_an_impossible_row_is_not_sent_to_resume_alone(tmp_path: Path) -> None:
+    """Blocked "not completable", status said "remove the blocker, then `goalfile resume ...`",
+    which only blocks it again at the next verify; the way it names instead works."""
+    args = ["new", "g", "s", "--check", "ls", "--expected", "exit 0", "--non-goal", "n"]
+    args += ["--review", "docs/missing.md=explains it", "--activate"]
+    assert run_goalfile(*args, cwd=tmp_path).returncode == 0
+    run_goalfile("verify", "goals/g.md", cwd=tmp_path)
+    run_goalfile("impossible", "goals/g.md", "R1", "--reason", "no docs", cwd=tmp_path)
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 4
+    step = run_goalfile("status", "goals/g.md", cwd=tmp_path).stdout.splitlines()[-1]
+    assert "R1 marked impossible: the goal can never become met; a person decides" in step
+    goal = tmp_path / "goals" / "g.md"
+    text = goal.read_text(encoding="utf-8")
+    goal.write_text(re.sub(r"(?m)^impossible:\n  R1: .*\n", "", text), encoding="utf-8")
+    resume = re.search(r"`(goalfile resume [^`]+)`", step)
+    assert resume is not None, step
+    assert run_fix(resume.group(1), tmp_path).returncode == 0
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 1  # R1 runs again

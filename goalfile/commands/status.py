@@ -460,6 +460,13 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     if goal.status is Status.PAUSED:
         return f"`{status_command(goal, path)}`"
     if goal.status is Status.BLOCKED:
+        marked = impossible_rows(goal)
+        if marked:  # resuming only blocks it again at the next verify
+            return (
+                f"{', '.join(sorted(marked))} marked impossible: the goal can never become met; "
+                "a person decides what follows (a new goal, or the `impossible:` mark deleted "
+                f"from the frontmatter, then `{status_command(goal, path)}`)"
+            )
         return f"remove the blocker, then `{status_command(goal, path)}`"
     if goal.status is Status.EXHAUSTED:
         return f"a person may raise the budget: `{status_command(goal, path)}`"
