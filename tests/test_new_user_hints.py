@@ -138,3 +138,22 @@ def test_a_goal_blocked_by_an_impossible_row_is_not_sent_to_resume_alone(tmp_pat
     assert resume is not None, step
     assert run_fix(resume.group(1), tmp_path).returncode == 0
     assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 1  # R1 runs again
+
+
+def test_focus_names_a_missing_goal_as_typed_with_the_one_meant(tmp_path: Path) -> None:
+    """`goalfile focus goals/nope.md` named /the/whole/path/goals/nope.md, unlike every other
+    command, and offered no goal file it may have meant."""
+    from tests.conftest import make_git_repo
+
+    repo = make_git_repo(tmp_path / "repo")
+    args = ["new", "tok", "s", "--check", "ls", "--expected", "exit 0", "--non-goal", "n"]
+    assert run_goalfile(*args, "--activate", cwd=repo).returncode == 0
+    done = run_goalfile("focus", "goals/nope.md", cwd=repo)
+    assert done.returncode == 2
+    assert done.stderr.startswith("goalfile: goals/nope.md: no such goal file"), done.stderr
+    assert str(repo) not in done.stderr
+    near = run_goalfile("focus", "tok", cwd=repo / "goals")
+    assert near.returncode == 2
+    fix = fix_command(near.stderr)
+    assert fix == "goalfile focus tok.md", near.stderr
+    assert run_fix(fix, repo / "goals").returncode == 0

@@ -18,7 +18,7 @@ from pathlib import Path
 from goalfile import files
 from goalfile.commands.context import Context
 from goalfile.commands.workdir import repository_top
-from goalfile.errors import GoalfileError, Refused, UsageError
+from goalfile.errors import GoalfileError, NoSuchGoalFile, Refused, UsageError
 from goalfile.files import load_goal
 from goalfile.model import Goal
 
@@ -200,7 +200,12 @@ def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:
 
 def set_focus(*, path: str, ctx: Context) -> FocusResult:
     root = _root(ctx)
-    relative, goal = accepted(root, ctx.cwd / path, shown=path)
+    try:
+        relative, goal = accepted(root, ctx.cwd / path, shown=path)
+    except NoSuchGoalFile:  # named as the user typed it, with the goal file meant
+        from goalfile.files import no_such_goal_file
+
+        raise no_such_goal_file(path) from None
     where = focus_file(root)
     if where is None:
         raise Refused(f"{root}/.git is not a git folder; the focus cannot be recorded")
