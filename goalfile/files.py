@@ -690,8 +690,13 @@ def _create_directly(target: Path, text: str) -> None:
 
 
 def _exists(target: Path) -> Refused:
+    shown = str(target)
+    if target.is_absolute():  # named from the current folder, as every other path is
+        with contextlib.suppress(ValueError, OSError):
+            near = os.path.relpath(target)
+            shown = near if not near.startswith("..") else shown
     return Refused(
-        f"{target}: exists already; nothing was written",
+        f"{shown}: exists already; nothing was written",
         hint="choose another slug, or edit the existing goal",
     )
 

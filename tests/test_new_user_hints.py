@@ -157,3 +157,20 @@ def test_focus_names_a_missing_goal_as_typed_with_the_one_meant(tmp_path: Path) 
     fix = fix_command(near.stderr)
     assert fix == "goalfile focus tok.md", near.stderr
     assert run_fix(fix, repo / "goals").returncode == 0
+
+
+def test_new_names_an_existing_goal_from_here_and_takes_a_path_for_its_slug(
+    tmp_path: Path,
+) -> None:
+    """`goalfile new p x` over goals/p.md named /the/whole/path; `goalfile new goals/q.md x`
+    offered the slug goals-q-md, where q was meant."""
+    assert run_goalfile("new", "p", "x", cwd=tmp_path).returncode == 0
+    again = run_goalfile("new", "p", "x", cwd=tmp_path)
+    assert again.returncode == 3
+    assert again.stderr.startswith("goalfile: goals/p.md: exists already"), again.stderr
+    path = run_goalfile("new", "goals/q.md", "x", cwd=tmp_path)
+    assert path.returncode == 2
+    fix = fix_command(path.stderr)
+    assert fix == "goalfile new q x", path.stderr
+    assert run_fix(fix, tmp_path).returncode == 0
+    assert (tmp_path / "goals" / "q.md").is_file()

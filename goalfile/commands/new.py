@@ -174,7 +174,8 @@ def render_new(
     """The goal file's text; placeholders for a missing end state, rows and (unless
     ``non_goal_placeholder`` is false) non-goals."""
     if not SLUG_RE.match(slug):
-        meant = "-".join(re.findall(r"[a-z0-9]+", slug.lower()))
+        named = slug.rsplit("/", 1)[-1].removesuffix(".md")  # a path given: goals/auth.md
+        meant = "-".join(re.findall(r"[a-z0-9]+", named.lower()))
         raise MeantOther(
             f"slug {slug!r} is not lowercase letters, digits and '-'",
             given=slug,
