@@ -559,10 +559,13 @@ def test_no_goal_at_all_lets_the_agent_stop(hook_repo: Path) -> None:
     assert output(stop("codex", hook_repo)) == {}
     done = stop("claude", hook_repo)
     assert output(done) is None and "no active goal" in done.stderr
+    # a --goal naming no goal git holds pins the hook to nothing: held once, then let go
     answer = output(stop("claude", hook_repo, "--goal", "goals/missing.md"))
-    assert answer == {
-        "systemMessage": "goalfile: no goal file at goals/missing.md; the stop is allowed"
-    }
+    assert answer is not None and answer["decision"] == "block", answer
+    said = "goalfile: the Stop hook's --goal names goals/missing.md (no file is there), which"
+    assert str(answer["reason"]).startswith(said), answer
+    answer = output(stop("claude", hook_repo, "--goal", "goals/missing.md", active=True))
+    assert answer is not None and str(answer["systemMessage"]).startswith(said), answer
 
 
 def test_two_active_goals_are_both_held(hook_repo: Path) -> None:
@@ -578,13 +581,17 @@ def test_two_active_goals_are_both_held(hook_repo: Path) -> None:
     assert "verify-goal other" not in str(answer["reason"])  # met: not a reason to go on
 
 
-def test_goal_flag_picks_one_goal(hook_repo: Path) -> None:
+def test_goal_flag_picks_one_goal_first(hook_repo: Path) -> None:
+    """--goal verifies its goal first; once that one lets the agent stop, another active goal
+    git holds (the index or HEAD) that is unmet still holds it."""
     demo_goal(hook_repo)
-    write_goal(hook_repo / "goals", goal_text(slug="other"), name="other.md")
-    answer = output(stop("claude", hook_repo, "--goal", "goals/other.md"))
-    assert answer == {
-        "systemMessage": "goalfile: verify-goal other iteration 1: C1 met; status: met"
-    }
+    other = write_goal(hook_repo / "goals", goal_text(slug="other"), name="other.md")
+    done = stop("claude", hook_repo, "--goal", "goals/other.md")
+    answer = output(done)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert str(answer["reason"]).startswith("verify-goal demo iteration 1: C1 unmet"), answer
+    assert other.read_text("utf-8").startswith("---\nslug: other\nstatus: met ")  # verified
+    assert "--goal never lets the agent stop while another active goal" in done.stderr
 
 
 def test_a_changed_contract_asks_once_then_lets_go(hook_repo: Path) -> None:

@@ -379,11 +379,12 @@ def test_a_goal_named_on_the_command_line_that_git_tracks_is_never_absent(projec
     answer, _ = hook(project, "--goal", "goals/real.md")
     assert answer is not None and answer["decision"] == "block", answer
     assert fix_of(str(answer["reason"])) == "git checkout -- goals/real.md"
-    # a goal file git never tracked is absent, as before
+    # a goal file git never tracked pins the hook to no goal: held once, saying so
     answer, _ = hook(project, "--goal", "goals/none.md")
-    assert answer == {
-        "systemMessage": "goalfile: no goal file at goals/none.md; the stop is allowed"
-    }
+    assert answer is not None and answer["decision"] == "block", answer
+    assert "--goal names goals/none.md (no file is there), which is not a goal file git holds" in (
+        str(answer["reason"])
+    )
 
 
 def test_a_goal_file_committed_as_removed_no_longer_holds_the_agent(project: Path) -> None:

@@ -106,12 +106,13 @@ def test_a_repository_git_cannot_list_holds_the_named_goal(project: Path) -> Non
     assert "index file smaller than expected" in reason, reason
 
 
-def test_a_named_goal_git_does_not_track_is_verified_as_it_is(project: Path) -> None:
-    """A goal file git does not track (the agent's own, named on purpose) has no HEAD copy to
-    continue: it is verified, and its `met` lets the agent stop."""
+def test_a_named_goal_git_does_not_track_holds_the_agent_once(project: Path) -> None:
+    """A goal file git does not track (the agent's own, met, named on purpose) is no goal to
+    pin the hook to: it holds the agent once; then the goals git holds decide
+    (tests/test_hook_scope.py has more)."""
     answer = stop(project, "goals/.cache/easy.md")
-    assert answer["decision"] == "allow", answer
-    assert statuses(answer) == ["met"], answer
+    assert answer["decision"] == "block", answer
+    assert statuses(answer) == ["unheld"], answer
 
 
 # --- a goal file outside goals/: asked of git by its own path ------------------------------

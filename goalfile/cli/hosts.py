@@ -174,7 +174,10 @@ def init(
 @main.command()
 @click.argument("path", required=False, type=click.Path())
 @click.option(
-    "--clear", is_flag=True, help="End the focus: the Stop hook verifies every active goal again."
+    "--clear",
+    is_flag=True,
+    help="End the focus: the Stop hook verifies every active goal again. A goal outside "
+    "goals/ that a focus named stays held until it is met or paused.",
 )
 @json_option
 @boundary
@@ -184,7 +187,8 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
     The Stop hook then verifies the focused goal first and names only it while it holds the
     agent; once it would let the agent stop, every other active goal is verified too. The focus is
     kept in the working tree's git folder (.git/goalfile-focus.json): git does not track it and
-    other worktrees have their own.
+    other worktrees have their own. A goal outside goals/ and .zetetic/goals/ that a focus names
+    is held from then on until it is met or paused, also once the focus is cleared or moved.
     """
     from goalfile.commands.focus import clear_focus, set_focus, show_focus
     from goalfile.errors import UsageError
@@ -211,6 +215,13 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
             f"note: {result.focus.goal if result.focus else path} is {result.status}; until it "
             "is active, the Stop hook verifies every active goal, as without a focus"
         )
+    if not as_json:
+        for held in result.held:
+            err(
+                f"note: {held} stays held: it lies outside goals/ and a focus named it, so the "
+                "Stop hook holds this working tree to it until it is met, also once the focus "
+                f"is cleared or moved (a person ends that with `goalfile pause {held}`)"
+            )
     return 0
 
 

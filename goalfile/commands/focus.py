@@ -111,6 +111,10 @@ class FocusResult:
     focus: Focus | None
     changed: bool
     status: str | None = None  # the focused goal's status
+    # the goals outside the goal folders a focus named that are active: the Stop hook holds
+    # the working tree to each whatever the focus says now (:mod:`focusheld`), as the
+    # session's shell reaches each from its folder
+    held: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -119,6 +123,7 @@ class FocusResult:
             "focus": self.focus.to_json() if self.focus else None,
             "status": self.status,
             "changed": self.changed,
+            "held": list(self.held),
         }
 
 
@@ -216,7 +221,37 @@ def set_focus(*, path: str, ctx: Context) -> FocusResult:
         files.write_atomic(where, json.dumps(focus.to_json(), indent=2) + "\n")
     else:
         focus = old or focus
-    return FocusResult(root=str(root), focus=focus, changed=changed, status=goal.status.value)
+    from goalfile.commands.focusheld import hold
+
+    hold(root, relative)  # a goal outside the goal folders stays held once the focus goes
+    return FocusResult(
+        root=str(root),
+        focus=focus,
+        changed=changed,
+        status=goal.status.value,
+        held=_held_active(root, ctx),
+    )
+
+
+def _held_active(root: Path, ctx: Context) -> tuple[str, ...]:
+    """The goals outside the goal folders recorded as held in the working tree at ``root``
+    (:mod:`goalfile.commands.focusheld`) that are active, or do not load (the hook holds such
+    a file too), each as reached from the current folder."""
+    from goalfile.commands.focusheld import held
+    from goalfile.shellword import shell_word
+
+    found = []
+    for relative in held(root):
+        path = root / relative
+        if not _real(path).is_relative_to(_real(root)) or not os.path.lexists(path):
+            continue
+        try:
+            if load_goal(str(path)).status.value != "active":
+                continue
+        except GoalfileError:
+            pass
+        found.append(shell_word(os.path.relpath(path, ctx.cwd)))
+    return tuple(found)
 
 
 def clear_focus(*, ctx: Context) -> FocusResult:
@@ -231,7 +266,7 @@ def clear_focus(*, ctx: Context) -> FocusResult:
             pass
         except OSError as exc:
             raise GoalfileError(f"cannot remove: {exc.strerror or exc}", file=str(where)) from None
-    return FocusResult(root=str(root), focus=None, changed=changed)
+    return FocusResult(root=str(root), focus=None, changed=changed, held=_held_active(root, ctx))
 
 
 def show_focus(*, ctx: Context) -> FocusResult:
@@ -243,4 +278,6 @@ def show_focus(*, ctx: Context) -> FocusResult:
             status = load_goal(str(root / focus.goal)).status.value
         except GoalfileError:
             status = "unreadable"
-    return FocusResult(root=str(root), focus=focus, changed=False, status=status)
+    return FocusResult(
+        root=str(root), focus=focus, changed=False, status=status, held=_held_active(root, ctx)
+    )

@@ -421,7 +421,38 @@ def _discover(
     found = [Path(p) for p in listed]
     there = set(found)
     gone = [path for path in tracked if path not in there and _in_goal_folder(path, root)]
-    return found + sorted(gone)
+    held = _held_outside(root, tracked) if os.path.lexists(root / ".git") else []
+    return found + sorted(gone) + held
+
+
+def _held_outside(root: Path, tracked: Mapping[Path, Tracked]) -> list[Path]:
+    """The goals outside the goal folders that a focus named in the working tree at ``root``
+    (:mod:`goalfile.commands.focusheld`), looked at as discovered ones whatever the focus says
+    now: each that is there, or that git tracks (then gone or hidden, it holds the agent)."""
+    from goalfile.commands.focusheld import held
+
+    found = []
+    for relative in held(root):
+        path = Path(os.path.normpath(root / relative))
+        if not path.is_relative_to(root) or _in_goal_folder(path, root):
+            continue  # a goal folder's goals are discovered; nothing outside the repository
+        if os.path.lexists(path) or path in tracked:
+            found.append(path)
+    return found
+
+
+def _held_tracked(roots: list[Path], notes: list[str]) -> _Git:
+    """What git says of the goals outside the goal folders recorded as held in ``roots``
+    (asked by each file's own path, as for a focused one)."""
+    from goalfile.commands.focusheld import held
+
+    git = _Git(tracked={}, swapped={}, failed={})
+    for root in roots:
+        for relative in held(root, notes):
+            path = Path(os.path.normpath(root / relative))
+            if path.is_relative_to(root) and not _in_goal_folder(path, root):
+                git = _merged(git, _tracked_goal(str(path), [root]))
+    return git
 
 
 def _in_goal_folder(path: Path, root: Path) -> bool:
@@ -675,12 +706,10 @@ def _decide_stop(
     here = ctx.cwd
     held: dict[Path, Finding] = {}
     problems: dict[str, Unreadable] = {}
+    unheld: dict[Path, GoalOutcome] = {}
     try:
         here = _start(stop, ctx, notes)
-        if options.goal is not None and Path(options.goal).expanduser().is_absolute():
-            roots = [here]  # the goal is named outright: no repository decides it
-        else:
-            roots = project_roots(here, notes)
+        roots = project_roots(here, notes)
         # a repository hidden from the hook (its .git renamed away), or another put in its
         # place, holds the agent: what the session's earlier stops saw is remembered
         from goalfile.commands.hookrepo import watch
@@ -688,8 +717,16 @@ def _decide_stop(
         repositories = watch(stop, ctx.env, here, roots)
         # the goal files git tracks: one that the working tree does not show (or shows as
         # another goal) holds the agent, and they are verified before the goal files git does
-        # not track (with --goal: the same rules, for the goal file it names)
-        git = _tracked(roots) if options.goal is None else _tracked_goal(options.goal, roots)
+        # not track (with --goal: the same rules, for the goal file it names, and then for
+        # every other goal file git tracks); and the goals outside the goal folders a focus
+        # named, which stay held whatever the focus says now
+        in_git = [root for root in roots if os.path.lexists(root / ".git")]
+        if options.goal is None:
+            git = _tracked(roots)
+        else:  # outside git (no `.git` at or above cwd), nothing more is asked of it
+            git = _tracked_goal(options.goal, roots)
+            git = _merged(git, _tracked(in_git)) if in_git else git
+        git = _merged(git, _held_tracked(in_git, notes)) if in_git else git
         tracked = git.tracked
         paths, named = goal_paths(
             options, roots, notes, held=held, tracked=tracked, problems=problems
@@ -698,13 +735,19 @@ def _decide_stop(
             for focused in sorted(named.difference(tracked)):
                 git = _merged(git, _tracked_goal(str(focused), roots))
             tracked = git.tracked
+            _keep_held(named, roots)
         # a goal file active at the session's earlier stop, gone now with no trace in git
         # (with --goal, git is asked only of the goal it names: nothing to tell by)
         if options.goal is None:
             repositories.gone(tracked, here)
-        # a focus orders and names the goals; it never releases the agent: once the focused
-        # goal lets it stop, every other goal of the repository is looked at too
-        later = _others(roots, paths, tracked, problems) if named and options.goal is None else []
+        # a focus, or --goal, orders and names the goals; it never releases the agent: once
+        # the named goal lets it stop, every other goal of the repository (with --goal: every
+        # other goal file git holds) is looked at too
+        if options.goal is None:
+            later = _others(roots, paths, tracked, problems) if named else []
+        else:
+            later = [path for path in _others(in_git, paths, tracked, {}) if path in tracked]
+            unheld = _unheld_goal(paths, tracked, git, in_git, here, stop)
     except Exception as exc:  # finding the goals failed: no goal is known to let it stop
         return StopDecision(goals=(_lost(here, exc, stop, notes),), notes=tuple(notes))
     outcomes: list[GoalOutcome] = []
@@ -715,6 +758,9 @@ def _decide_stop(
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
+        if path in unheld:  # --goal names no goal git holds: held once
+            sink.append(unheld[path])
+            continue
         try:
             found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git,
                           today=ctx.today)  # fmt: skip
@@ -746,7 +792,7 @@ def _decide_stop(
     for index, (path, reviews) in enumerate(active):
         if path in later:
             if released is None:
-                released = _focus_releases(outcomes, notes)
+                released = _focus_releases(outcomes, notes, by=options.goal)
             if not released:
                 holding.append(path)  # active, and not looked at while the focus holds
                 continue
@@ -788,7 +834,9 @@ def _decide_stop(
         outcomes.append(outcome)
         if outcome.status not in _ENDED:
             holding.append(path)
-    if later_outcomes and (released or (released is None and _focus_releases(outcomes, notes))):
+    if later_outcomes and (
+        released or (released is None and _focus_releases(outcomes, notes, by=options.goal))
+    ):
         outcomes += later_outcomes
     # the repositories in which a goal is still active (or held) are remembered for the
     # session's next stop; the others are forgotten
@@ -1111,16 +1159,89 @@ def _cut_short(result: VerifyResult) -> list[str]:
     return [row.id for row in result.rows if row.verdict is Verdict.ERROR and row.cut_short]
 
 
-def _focus_releases(outcomes: list[GoalOutcome], notes: list[str]) -> bool:
-    """Whether the focused goals' ``outcomes`` let the agent stop; if so, with a note, the
-    other goals of the repository are looked at too (a focus never releases the agent)."""
+def _focus_releases(outcomes: list[GoalOutcome], notes: list[str], *, by: str | None) -> bool:
+    """Whether the focused goals' ``outcomes`` (``by`` a ``--goal``, the goal it names) let
+    the agent stop; if so, with a note, the other goals of the repository are looked at too
+    (a focus never releases the agent, nor does ``--goal``)."""
     if any(outcome.block for outcome in outcomes):
         return False
+    if by is not None:
+        notes.append(
+            "the goal --goal names lets the agent stop; --goal never lets the agent stop while "
+            "another active goal git holds is unmet, so every other goal file git holds is "
+            "looked at too"
+        )
+        return True
     notes.append(
         "the focused goal lets the agent stop; a focus never releases the agent, so every "
         "other goal of the repository is looked at too"
     )
     return True
+
+
+def _keep_held(named: frozenset[Path], roots: list[Path]) -> None:
+    """Record each focused goal outside the goal folders as held (:mod:`focusheld`), so that
+    a focus cleared or moved later does not release the agent from it."""
+    from goalfile.commands.focusheld import hold
+
+    for path in named:
+        root = next((root for root in roots if path.is_relative_to(root)), None)
+        if root is not None and not _in_goal_folder(path, root):
+            hold(root, path.relative_to(root).as_posix())
+
+
+def _unheld_goal(
+    paths: list[Path],
+    tracked: Mapping[Path, Tracked],
+    git: _Git,
+    roots: list[Path],
+    here: Path,
+    stop: StopInput,
+) -> dict[Path, GoalOutcome]:
+    """The goals ``--goal`` names (``paths``) that git holds neither in the index nor at HEAD,
+    while the session or the goal is in a git repository, each with its hold: a goal file
+    anyone can write (a met decoy in a folder git ignores, a file outside the repository) is
+    no goal to pin the hook to. Held once; then, with ``stop_hook_active``, the other goals
+    git holds decide. ``roots`` are the session's git repositories; outside git (none, and
+    no repository holds the goal) there is nothing to ask: the goal is verified as it is."""
+    from goalfile.commands.gittop import repository_top
+
+    in_git = bool(git.repositories) or bool(roots)
+    found: dict[Path, GoalOutcome] = {}
+    for path in paths:
+        if path in tracked:
+            continue
+        folder = path.parent
+        while not folder.is_dir() and folder.parent != folder:
+            folder = folder.parent
+        if not in_git and repository_top(folder) is None:
+            continue
+        shown = _shown(path, here)
+        there = os.path.lexists(path)
+        what = "" if there else " (no file is there)"
+        text = (
+            f"goalfile: the Stop hook's --goal names {shown}{what}, which is not a goal file "
+            "git holds (neither its index nor HEAD has it): a goal file anyone can write is no "
+            "goal to pin the hook to, so the stop is not allowed on it"
+        )
+        top = repository_top(folder) if there else None
+        itself = _real(path.parent) / path.name
+        if top is not None and itself.is_relative_to(_real(top)):
+            from goalfile.commands.gitgoals import git_from
+
+            relative = itself.relative_to(_real(top)).as_posix()
+            advice = (
+                f"fix: `{git_from(top, here)} add -f -- {shell_word(relative)}` once a person "
+                "has read it and means the hook to be pinned to it; else take --goal out of the "
+                "hook command (`goalfile doctor --fix-hooks` does)"
+            )
+        else:
+            advice = (
+                "name a goal file git holds with --goal, or take --goal out of the hook command "
+                "(`goalfile doctor --fix-hooks` does)"
+            )
+        found[path] = _once(shown, "unheld", text, advice, stop)
+    return found
 
 
 def _focused(

@@ -330,7 +330,8 @@ def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | No
     then = "" if active else "once it is active, "
     return (
         f"{unseen}; {then}`goalfile focus {shell_word(shown)}` has the Stop hook hold this "
-        "working tree to it (or write it with no --dir)"
+        "working tree to it until it is met, also once the focus is cleared or moved (or write "
+        "it with no --dir)"
     )
 
 

@@ -41,16 +41,24 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
         refused = stage_exact(str(top), relative)
     except GitUnreadable as exc:
         refused = str(exc)
+    holds = "holds an agent that moves or deletes it"
+    if _unheld(top, relative):
+        holds = (
+            f"holds the agent to it (and an agent that moves or deletes it) from the moment "
+            f"`goalfile focus {shell_word(path)}` names it until it is met: it lies outside "
+            "goals/, where the hook finds goals by itself"
+        )
     if refused is None and approved:
         return (
             f"staged {path} (git add): the Stop hook runs the checks of a goal whose approval "
-            "git's index or HEAD holds, and holds an agent that moves or deletes it; commit it "
-            "before the agent starts, so that its history is kept too"
+            f"git's index or HEAD holds, and {holds}; commit it before the agent starts, so "
+            "that its history is kept too"
         )
     if refused is None:
+        now = "" if holds.startswith("holds the agent") else "now "
         return (
-            f"staged {path} (git add): the Stop hook now holds an agent that moves or deletes "
-            "it; commit it before the agent starts, so that its history is kept too"
+            f"staged {path} (git add): the Stop hook {now}{holds}; commit it before the agent "
+            "starts, so that its history is kept too"
         )
     cannot = "cannot hold an agent that moves or deletes it"
     if approved:
@@ -63,3 +71,12 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     if refused != GIT_IGNORED:
         return said
     return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"
+
+
+def _unheld(top: Path, relative: str) -> bool:
+    """Whether the goal at ``relative`` (to ``top``) lies outside the goal folders and no
+    focus has named it (:mod:`goalfile.commands.focusheld`): the Stop hook does not look at it
+    yet."""
+    from goalfile.commands.focusheld import held, outside_goal_folders
+
+    return outside_goal_folders(relative) and relative not in held(top)
