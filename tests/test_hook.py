@@ -394,9 +394,11 @@ def backed_goal(repo: Path, status: str) -> Path:
             goal_text(rows=(row("C1", "false", "exit 0"),), iterations="1", iterations_used=1),
         )
         stop("claude", repo)
-        # staged as the person keeps it: an exhaustion entry git does not hold yet is told at
-        # every allowed stop (test_hook_release_told.py)
+        # committed as the person keeps it: an exhaustion entry HEAD does not hold yet is
+        # told at every allowed stop (test_hook_release_told.py), and so is one only git's
+        # index holds (test_hook_scope.py)
         git(repo, "add", "--", "goals/demo.md")
+        git(repo, "commit", "-qm", "goal: demo")
         return path
     path = demo_goal(repo, rows=(row("C1", "true" if status == "met" else "false", "exit 0"),))
     commands = {

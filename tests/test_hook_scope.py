@@ -18,8 +18,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile, stop_input
-from test_hook_discovery import fix_of, new_goal, outcome, sh
+from conftest import fix_of, git, make_git_repo, run_goalfile, sh, stop_input
+from test_hook_discovery import new_goal, outcome
 
 
 def stop(
@@ -44,10 +44,11 @@ def reason(answer: dict[str, object]) -> str:
     return str(answer["host_output"]["reason"])  # type: ignore[index]
 
 
-def held_by(answer: dict[str, object], slug: str) -> None:
-    """The hook verified goal ``slug``: its C1 is unmet, and the stop is held by it."""
+def held_by(answer: dict[str, object], slug: str, *, first: bool = True) -> None:
+    """The hook verified goal ``slug``: its C1 is unmet, and the stop is held by it (``first``:
+    the reason begins with it)."""
     assert f"verify-goal {slug} iteration " in reason(answer), answer
-    assert f"{slug} iteration" in reason(answer).split("\n")[0], answer
+    assert not first or f"{slug} iteration" in reason(answer).split("\n")[0], answer
 
 
 # --- a goal outside goals/ ------------------------------------------------------------------
@@ -90,9 +91,6 @@ def test_a_focused_goal_outside_goals_stays_held_when_the_focus_goes(
     held_by(answer, "real")
     (planned / "done.txt").write_text("done\n", encoding="utf-8")
     answer, _ = stop(planned)  # met: the hold ends with the goal
-    assert answer["decision"] == "allow", answer
-    (planned / "done.txt").unlink()
-    answer, _ = stop(planned)  # a met goal is not looked at again
     assert answer["decision"] == "allow", answer
 
 
@@ -157,17 +155,18 @@ def test_a_goal_option_on_a_met_decoy_does_not_release_the_agent(
     if staged:
         git(project, "add", "-f", "goals/.cache/easy.md")
     answer, notes = stop(project, "goals/.cache/easy.md")
-    if staged:
+    assert answer["decision"] == "block", answer
+    if staged:  # its checks, run again, pass: then the others decide
         held_by(answer, "real")
         assert "--goal never lets the agent stop while another active goal" in notes, notes
-    else:
-        assert answer["decision"] == "block", answer
-        named = outcome(answer, "unheld")
-        assert "names goals/.cache/easy.md, which is not a goal file git holds" in str(
-            named["reason"]
-        )
-        sh(fix_of(named["reason"]), project)  # a person stages it: then the others hold
-        held_by(stop(project, "goals/.cache/easy.md")[0], "real")
+        return
+    named = outcome(answer, "unheld")
+    assert "names goals/.cache/easy.md, which is not a goal file git holds" in str(named["reason"])
+    answer, notes = stop(project, "goals/.cache/easy.md", active=True)
+    held_by(answer, "real")
+    assert "--goal never lets the agent stop while another active goal" in notes, notes
+    sh(fix_of(named["reason"]), project)  # a person stages it: then the others hold
+    held_by(stop(project, "goals/.cache/easy.md")[0], "real")
 
 
 @pytest.mark.parametrize("where", ["absolute", "absent"])
@@ -276,4 +275,82 @@ def test_a_staged_goal_of_the_agents_does_not_release_it(project: Path, how: str
     if how == "focus":
         focus(project, "goals/mine.md")
     answer, _ = stop(project, "goals/mine.md" if how == "goal" else None)
-    held_by(answer, "real")
+    held_by(answer, "real", first=False)
+
+
+@pytest.mark.parametrize("how", ["discovered", "focus", "goal"])
+def test_a_staged_goal_reopened_by_hand_does_not_release_the_agent(project: Path, how: str) -> None:
+    """The same goal with `status: active` typed over the `met` its ledger entry says."""
+    path = project / "goals" / "mine.md"
+    path.write_text(forged("mine").replace("status: met\n", "status: active\n", 1), "utf-8")
+    git(project, "add", "goals/mine.md")
+    if how == "focus":
+        focus(project, "goals/mine.md")
+    answer, _ = stop(project, "goals/mine.md" if how == "goal" else None)
+    held_by(answer, "real", first=False)
+
+
+def staged_only(tmp_path: Path) -> Path:
+    """A person's goal, activated and staged (`new --activate` stages it) but not committed:
+    HEAD holds no copy of it."""
+    root = make_git_repo(tmp_path / "staged")
+    (root / "app.txt").write_text("x\n", encoding="utf-8")
+    git(root, "add", "app.txt")
+    git(root, "commit", "-qm", "base")
+    new_goal(root, "real", "test -f done.txt")
+    return root
+
+
+def forge(root: Path, status: str, by: str) -> None:
+    """The agent types an entry setting ``status`` into the person's staged goal, and stages
+    the file (`git add`): git's index holds the forged ledger."""
+    path = root / "goals" / "real.md"
+    text = path.read_text(encoding="utf-8")
+    entry = f"### Iteration 1 (2026-12-01) by {by}\n\n"
+    if status == "met":
+        digest = text.rsplit("contract: ", 1)[1].split("\n", 1)[0]
+        entry += "| id | verdict | command | exit | evidence |\n|----|----|----|----|----|\n"
+        entry += "| C1 | met | `test -f done.txt` | 0 | (no output) |\n\n"
+        entry += f"status: met\ncontract: {digest}\n"
+    else:
+        entry += f"reason: later\n\nstatus: {status}\n"
+    text = text.replace("status: active", f"status: {status}", 1)
+    text = text.replace("iterations_used: 0", "iterations_used: 1", 1)
+    path.write_text(text.replace("\n## Lessons", f"\n{entry}\n## Lessons", 1), "utf-8")
+    assert run_goalfile("lint", "goals/real.md", cwd=root).returncode == 0
+    git(root, "add", "goals/real.md")
+
+
+def test_a_met_only_the_index_holds_holds_the_agent_once(tmp_path: Path) -> None:
+    """The agent typed a `met` verify entry into the person's staged goal and staged it: the
+    index was the only copy git held, so the hook took the `met` and let it go silently. Now
+    its checks are run again, and they do not pass."""
+    root = staged_only(tmp_path)
+    forge(root, "met", "verify-goal")
+    answer, _ = stop(root)
+    held = outcome(answer, "met")
+    assert held["decision"] == "block", held
+    assert "says `met` by a ledger entry git does not hold yet" in str(held["reason"]), held
+    again, _ = stop(root, active=True)  # then let go, with the message the person sees
+    assert again["decision"] == "allow", again
+    assert "says `met` by a ledger entry git does not hold yet" in str(again["host_output"])
+
+
+def test_an_honest_met_of_a_staged_goal_lets_the_agent_go(tmp_path: Path) -> None:
+    """The hook's own verify writes `met` after the staged copy: the stop is allowed quietly."""
+    root = staged_only(tmp_path)
+    held_by(stop(root)[0], "real")
+    (root / "done.txt").write_text("done\n", encoding="utf-8")
+    answer, _ = stop(root)
+    assert answer["decision"] == "allow", answer
+
+
+def test_a_pause_only_the_index_holds_is_told_at_every_stop(tmp_path: Path) -> None:
+    """A pause entry typed with an earlier date into the person's staged goal, and staged: it
+    let the agent go with no word, as for an old pause a commit holds."""
+    root = staged_only(tmp_path)
+    forge(root, "paused", "pause")
+    for _ in range(2):
+        answer, _ = stop(root)
+        assert answer["decision"] == "allow", answer
+        assert "goals/real.md (real) is paused, not met" in str(answer["host_output"]), answer

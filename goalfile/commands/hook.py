@@ -1595,15 +1595,15 @@ def _record_hold(path: Path, *, today: str, why: str) -> bool:
 
 
 def _entries_git_holds(path: Path, entry: Tracked | None, git: _Git | None = None) -> int | None:
-    """How many ledger entries the copy git holds of the tracked goal file at ``path`` has
-    (HEAD's, else the index's, as the working copy must continue it): the entries after them
-    are new since, whatever their headings say. None when git tracks no such file, or cannot
-    give it (the date rule of :func:`_ended_today` then decides). The copies ``git`` read
-    already are taken from it, without asking git again."""
+    """How many ledger entries HEAD's copy of the tracked goal file at ``path`` has: the
+    entries after them are new since, whatever their headings say. 0 when only git's index
+    holds the file (anyone with a shell can stage entries: none of them counts as held). None
+    when git tracks no such file, or cannot give it (the date rule of :func:`_ended_today`
+    then decides). The copies ``git`` read already are taken from it, without asking git
+    again."""
     if entry is None:
         return None
     from goalfile import ledger
-    from goalfile.commands.gitgoals import reference
     from goalfile.files import ENCODING, ERRORS
     from goalfile.parse import ledger_region
     from goalfile.run import GitUnreadable, git_blobs
@@ -1617,10 +1617,9 @@ def _entries_git_holds(path: Path, entry: Tracked | None, git: _Git | None = Non
         except GitUnreadable:
             return None
         head, index = blobs
-    found = reference(entry, head, index)  # the copy the working copy must continue
-    if found is None:
-        return None
-    text = found[1].decode(ENCODING, ERRORS)
+    if head is None:  # only git's index holds it: anyone with a shell can stage entries
+        return 0 if index is not None and entry.in_index else None
+    text = head.decode(ENCODING, ERRORS)
     region = ledger_region(text)
     return len(ledger.iterations(text, *region)) if region is not None else 0
 
