@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 __all__ = [
     "CAP_VARIABLE",
@@ -105,50 +105,53 @@ def _counted(entry: object) -> int | None:
     return 0
 
 
-def _lines_from_end(path: str) -> list[bytes]:
+def _lines_from_end(path: str) -> Iterator[bytes]:
     """The transcript's lines, newest first, from at most its last :data:`_READ_AT_MOST`
-    bytes (a line cut by that limit is left out)."""
+    bytes (a line cut by that limit is left out), read a chunk at a time as they are asked
+    for."""
     with open(path, "rb") as handle:
         end = handle.seek(0, os.SEEK_END)
         start = max(0, end - _READ_AT_MOST)
-        lines: list[bytes] = []
         rest = b""
         position = end
         while position > start:
             size = min(_CHUNK, position - start)
             position -= size
             handle.seek(position)
-            chunk = handle.read(size) + rest
-            parts = chunk.split(b"\n")
+            parts = (handle.read(size) + rest).split(b"\n")
             rest = parts[0]
-            lines.extend(reversed(parts[1:]))
+            yield from reversed(parts[1:])
         if start == 0:
-            lines.append(rest)
-        return lines
+            yield rest
 
 
-def holds_in_a_row(transcript: str | None) -> int | None:
+# an entry that can change the count names one of these; the others are not parsed
+_MARKS = (b'"hook_blocking_error"', b'"tool_use"', b'"user"')
+
+
+def holds_in_a_row(transcript: str | None, *, at_most: int | None = None) -> int | None:
     """How many times in a row, by the session's transcript, the Stop hook has held the agent
-    since its last tool call or the person's last prompt; ``None`` when the transcript cannot
-    be read."""
+    since its last tool call or the person's last prompt (counted up to ``at_most``, when
+    given); ``None`` when the transcript cannot be read."""
     if transcript is None:
         return None
+    count = 0
     try:
-        lines = _lines_from_end(transcript)
+        for line in _lines_from_end(transcript):
+            if at_most is not None and count >= at_most:
+                return count
+            if not any(mark in line for mark in _MARKS):
+                continue
+            try:
+                entry = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            step = _counted(entry)
+            if step is None:
+                return count
+            count += step
     except OSError:
         return None
-    count = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        try:
-            entry = json.loads(line)
-        except (ValueError, RecursionError):
-            continue
-        step = _counted(entry)
-        if step is None:
-            return count
-        count += step
     return count
 
 

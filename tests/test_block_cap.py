@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
-from goalfile.blockcap import parse_cap
+from goalfile.blockcap import holds_in_a_row, parse_cap
 
 CAP = "CLAUDE_CODE_STOP_HOOK_BLOCK_CAP"
 NOTICE = "Claude Code ends this turn although goals/demo.md is NOT met"
@@ -232,3 +232,18 @@ def test_doctor_names_a_lowered_cap_in_the_environment(
         f"unset {CAP} where Claude Code is started, or set it to 8 or more (0: no cap)"
     )
     assert cap_findings(repo, {**env, CAP: "0"}) == []
+
+
+def test_the_count_reads_across_the_chunks_of_a_long_transcript(tmp_path: Path) -> None:
+    """The transcript is read from its end a MiB at a time: entries cut by a chunk's edge are
+    read whole, and the count stops at the last tool call however far back."""
+    long_text = {
+        "type": "assistant",
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "x" * 2_500_000}]},
+    }
+    entries = [PROMPT, *held(1), *tool_call("Bash"), *held(2), long_text, *held(1), long_text]
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text("\n".join(json.dumps(e) for e in entries) + "\n", encoding="utf-8")
+    assert holds_in_a_row(str(transcript)) == 3
+    assert holds_in_a_row(str(transcript), at_most=2) == 2
+    assert holds_in_a_row(str(tmp_path / "none.jsonl")) is None

@@ -188,7 +188,7 @@ def _overridden(decision: Any, host: Any, stop: Any) -> str | None:
     if cap is None:
         return None
     path = os.path.expanduser(stop.transcript_path) if stop.transcript_path else None
-    held = blockcap.holds_in_a_row(path)
+    held = blockcap.holds_in_a_row(path, at_most=cap)
     if held is None or held < cap:
         return None
     goals = [goal.path for goal in decision.goals if goal.block and goal.path]
