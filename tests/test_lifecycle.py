@@ -1739,6 +1739,14 @@ def test_reasons_in_the_frontmatter_read_back_exactly(project: Project) -> None:
 # =========================================================================================
 
 
+# a row marked impossible: resuming alone leads nowhere, the goal can never become met
+IMPOSSIBLE_NEXT = (
+    "C2 marked impossible: the goal can never become met; a person decides what follows (a new "
+    f"goal, or the `impossible:` mark deleted from the frontmatter, then `goalfile resume {GOAL} "
+    "--resolved TEXT`)"
+)
+
+
 def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project: Project) -> None:
     project.write(Doc(rows=(STATE_ROW, crit("C2", "true", "exit 0"))))
     project.file("state.txt", "todo\n")
@@ -1758,7 +1766,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
             f"  last verify: iteration 1 ({today()}); same result 3 times in a row",
             "  C1   unmet        criterion of C1",
             "  C2   impossible   criterion of C2",
-            f"  next: remove the blocker, then `goalfile resume {GOAL} --resolved TEXT`",
+            f"  next: {IMPOSSIBLE_NEXT}",
             "",
         ]
     )
@@ -1770,9 +1778,7 @@ def test_status_shows_blocker_impossible_rows_stall_count_and_next_step(project:
     assert state["impossible"] == {"C2": "no GPU in CI"}
     assert state["stall_count"] == 3
     assert state["stall_limit"] == 3
-    assert (
-        state["next_step"] == f"remove the blocker, then `goalfile resume {GOAL} --resolved TEXT`"
-    )
+    assert state["next_step"] == IMPOSSIBLE_NEXT
     assert [(c["id"], c["verdict"]) for c in state["criteria"]] == [
         ("C1", "unmet"),
         ("C2", "impossible"),
