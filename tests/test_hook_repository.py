@@ -517,3 +517,25 @@ def test_a_goal_gone_with_a_commit_since_is_let_go(staged: Path) -> None:
     answer, stderr = stop(staged)
     assert answer is None, answer
     assert "no active goal" in stderr
+
+
+# --- a goal file git tracks, moved away while the agent continues ----------------------------
+
+
+def test_a_tracked_goal_moved_away_after_a_hold_is_held_once_more(
+    project: Path, tmp_path: Path
+) -> None:
+    """The agent, sent back for its unmet goal, moves the committed goal file away: the rule
+    for a goal file git tracks holds that stop too (its first finding, as the session's record
+    says), and the next one lets it go with the message."""
+    assert UNMET in reason_of(stop(project)[0])
+    (project / "goals" / "real.md").rename(tmp_path / "real.md")
+    reason = reason_of(stop(project, active=True)[0])
+    assert "git tracks the goal file goals/real.md" in reason
+    assert fix_of(reason) == "git checkout -- goals/real.md"
+    answer, _ = stop(project, active=True)
+    assert answer is not None and "decision" not in answer, answer
+    assert "git tracks the goal file goals/real.md" in str(answer["systemMessage"])
+    # without an earlier stop in the session's record, the rule lets that stop go at once
+    answer, _ = stop(project, active=True, session="another-session")
+    assert answer is not None and "decision" not in answer, answer

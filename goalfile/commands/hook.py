@@ -95,6 +95,9 @@ MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below
 GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
 
+# what a goal file git tracks that is gone, hidden or swapped is found as: such a hold is
+# made once per finding, kept in the session's record (:mod:`goalfile.commands.hookrepo`)
+_ONCE_PER_FINDING = frozenset({"hidden", "replaced"})
 # what a goal that lets the agent stop is found as (:func:`_look`): a repository holding
 # none of the others is not remembered for the session (:mod:`goalfile.commands.hookrepo`)
 _ENDED = frozenset({*(status.value for status in Status if status is not Status.ACTIVE), "absent"})
@@ -755,6 +758,7 @@ def _decide_stop(
     active: list[tuple[Path, frozenset[str]]] = []
     holding: list[Path] = []  # the goal files active, or held, at this stop
     recheck: set[Path] = set()  # met goals whose checks are run again (:class:`Recheck`)
+    upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
@@ -766,6 +770,19 @@ def _decide_stop(
                           today=ctx.today)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
+        if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
+            # a goal file git tracks gone or swapped: held once per finding, as the session's
+            # record keeps it, also when the agent is continuing because of a Stop hook
+            key = f"{found.status}\0{_real(path)}"
+            if not found.block and repositories.first_hold(key):
+                again = _look(path, shown, here, replace(stop, stop_hook_active=False),
+                              named=named, held=held, tracked=tracked, git=git,
+                              today=ctx.today)  # fmt: skip
+                if isinstance(again, GoalOutcome) and again.block:
+                    upgraded[id(again)] = found
+                    found = again
+            elif found.block:
+                repositories.hold_made(key)
         if isinstance(found, GoalOutcome):
             sink.append(found)
             if found.status not in _ENDED:
@@ -841,6 +858,8 @@ def _decide_stop(
     # the repositories in which a goal is still active (or held) are remembered for the
     # session's next stop; the others are forgotten
     repositories.remember(roots, holding, tracked, notes)
+    if upgraded and not repositories.saved:  # not recorded: the next stop would hold again
+        outcomes = [upgraded.get(id(outcome), outcome) for outcome in outcomes]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = _ledger_holds(outcomes, ctx.today, notes, roots)
     # a repository hidden or swapped comes first: it is why the goals look as they do

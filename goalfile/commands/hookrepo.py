@@ -82,6 +82,23 @@ class RepositoryWatch:
         self.kept: set[str] = set()  # tops whose record stays as it was
         self.places: dict[str, GitPlace | None] = {}  # read at this stop
         self.saved = False  # the record at ``record`` is this stop's
+        self.made: set[str] = set()  # other holds made once per finding, at this stop
+
+    def first_hold(self, key: str) -> bool:
+        """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
+        made at this stop although the agent is continuing because of a Stop hook: the
+        session's record, written at an earlier stop, says it was not made yet. It is then
+        recorded as made."""
+        if self.record is None or not self.before.repositories or key in self.before.held:
+            if key in self.before.held:
+                self.made.add(key)
+            return False
+        self.made.add(key)
+        return True
+
+    def hold_made(self, key: str) -> None:
+        """Record the hold ``key`` names as made at this stop."""
+        self.made.add(key)
 
     def place(self, top: str) -> GitPlace | None:
         """The git folder of the work tree at ``top`` (read once per stop)."""
@@ -119,7 +136,8 @@ class RepositoryWatch:
                 )
             else:
                 after.pop(top, None)
-        record = Record(repositories=after, held=frozenset(hold.key for hold in self.holds))
+        held = frozenset({*(hold.key for hold in self.holds), *self.made})
+        record = Record(repositories=after, held=held)
         if record == self.before:
             self.saved = True
             return
