@@ -454,6 +454,12 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
                 f"write spaces for the tab on line {line} (two before a key under `budget:`, "
                 "none before a top-level key)"
             )
+        elif mark is not None and "{{" in _line_at(source, mark.line):  # templates/goal.md
+            problem = f"{problem} (a template placeholder `{{{{...}}}}`: a value not yet written)"
+            hint = (
+                "write the value in place of each `{{...}}` of the file, or have `goalfile new "
+                'SLUG "END STATE"` write the goal file'
+            )
         else:
             hint = "fix the YAML syntax on that line (`key: value`, two-space indents under budget)"
         raise GoalFileInvalid(

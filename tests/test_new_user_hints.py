@@ -174,3 +174,16 @@ def test_new_names_an_existing_goal_from_here_and_takes_a_path_for_its_slug(
     assert fix == "goalfile new q x", path.stderr
     assert run_fix(fix, tmp_path).returncode == 0
     assert (tmp_path / "goals" / "q.md").is_file()
+
+
+def test_a_copy_of_the_template_names_its_placeholders(tmp_path: Path) -> None:
+    """templates/goal.md copied into goals/ said only "found unhashable key" at `{{slug}}`."""
+    from tests.conftest import REPO
+
+    (tmp_path / "goals").mkdir()
+    copy = tmp_path / "goals" / "t.md"
+    copy.write_text((REPO / "templates" / "goal.md").read_text(encoding="utf-8"))
+    done = run_goalfile("lint", "goals/t.md", cwd=tmp_path)
+    assert done.returncode == 3
+    assert "a template placeholder `{{...}}`" in done.stderr, done.stderr
+    assert 'have `goalfile new SLUG "END STATE"` write the goal file' in done.stderr
