@@ -97,34 +97,6 @@ def _followed(
     return followed
 
 
-def side_roots(log: bytes, path: str, known: set[str]) -> list[tuple[str, str | None]]:
-    """``(commit, blob)`` of each commit of ``log`` (``git log -m -M --raw -z --format=%x01%H
-    %P`` of every commit after the base) that added ``path``, or a file renamed onto it on any
-    line, against every one of its parents (a first version), and that ``known`` (the commits
-    of the walked line) does not hold: newest first. A merge that takes the file from one
-    parent adds it against the other only, and is no first version. Pure."""
-    chunks = _records(log)
-    followed = _followed(chunks, path)
-    added: dict[tuple[str, str], list[str | None]] = {}
-    parents: dict[str, int] = {}
-    order: list[str] = []
-    for commit, count, records in chunks:
-        parents[commit] = count
-        if commit not in order:
-            order.append(commit)
-        for kind, _, new, blob in records:
-            if kind == "A" and new in followed:
-                added.setdefault((commit, new), []).append(blob)
-    found = []
-    for commit in order:
-        if commit in known:
-            continue
-        for (at, _), blobs in added.items():
-            if at == commit and len(blobs) == parents[commit]:
-                found.append((commit, blobs[0]))
-    return found
-
-
 def side_blobs(log: bytes, path: str, known: set[str]) -> list[tuple[str, str]]:
     """``(commit, blob)`` of every version of ``path`` (or of a file renamed onto it on any
     line) that a commit of ``log`` not in ``known`` left, each once, newest first. Pure."""
@@ -308,11 +280,10 @@ def branch_versions(
     for log in _branch_logs(ref, cwd, env, options, [":/"]):
         listed += path_blobs(log, whole)
     walked = {commit for commit, _ in listed}
-    # the goal added on another line than the walked one (a merge with `-s ours` of the old
-    # tip into a line of the agent's own): that first version comes before the line's
+    # the versions on the branch's other lines: an approval committed there (the old tip
+    # merged with `git merge -s ours` into a line of the agent's own) is held to as well
     options = ["-M", "--no-abbrev", "--raw", "-z", "--format=%x01%H %P"]
     (every,) = _branch_logs(ref, cwd, env, options, [":/"], first_parent=False)
-    listed += side_roots(every, whole, walked)
     listed.reverse()
     side = side_blobs(every, whole, walked)
     wanted = list(dict.fromkeys([*(b for _, b in listed if b is not None), *(b for _, b in side)]))
