@@ -4,7 +4,8 @@
   a person committed counts: one that HEAD holds in a goal folder (``goals/``,
   ``.zetetic/goals/``). A file git does not track (a met decoy in a folder
   ``.git/info/exclude`` hides, `goals/.cache/easy.md`), or one outside the goal folders, is one
-  anyone can write, and the hook would hold the agent to it alone (:func:`goal_option_at`).
+  anyone can write, and the hook would verify it first (it holds the agent once on a goal
+  git does not hold, and the other goals git holds decide after it) (:func:`goal_option_at`).
 - `goalfile init` asks less before it keeps a ``--goal`` of a hook it finds: that git's index
   hold the file it names (:func:`goal_option_staged`), so that a goal staged by `activate` and
   not yet committed can be named (docs/hosts.md).
