@@ -433,6 +433,21 @@ def _plain_loader() -> type:
     return PlainLoader
 
 
+_UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "m": 60, "min": 60, "mins": 60, "h": 3600}
+
+
+def _timeout_hint(value: object) -> str:
+    """The fix for a frontmatter ``timeout`` that is not a number: a value with a unit of time
+    (`2m`, `90s`, the way a row's timeout cell may end in `s`) is written in seconds."""
+    found = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([a-z]+)\s*", str(value).lower())
+    if found is not None and found.group(2) in _UNIT_SECONDS:
+        seconds = float(found.group(1)) * _UNIT_SECONDS[found.group(2)]
+        if seconds > 0:
+            shown = f"{seconds:g}" if seconds != int(seconds) else str(int(seconds))
+            return f"write `timeout: {shown}` (seconds, without a unit)"
+    return "write e.g. `timeout: 600`"
+
+
 def _load_yaml(source: str, *, path: str) -> dict[str, object]:
     import yaml
     from frontmatter.default_handlers import YAMLHandler
@@ -660,7 +675,7 @@ def _typed_fields(
         err(
             "timeout",
             f"timeout {meta.get('timeout')!r} is not a positive number of seconds",
-            "write e.g. `timeout: 600`",
+            _timeout_hint(meta.get("timeout")),
         )
 
     shell = meta.get("shell", "/bin/sh")

@@ -187,3 +187,19 @@ def test_a_copy_of_the_template_names_its_placeholders(tmp_path: Path) -> None:
     assert done.returncode == 3
     assert "a template placeholder `{{...}}`" in done.stderr, done.stderr
     assert 'have `goalfile new SLUG "END STATE"` write the goal file' in done.stderr
+
+
+def test_a_frontmatter_timeout_with_a_unit_is_given_in_seconds(tmp_path: Path) -> None:
+    """`timeout: 2m` got "write e.g. `timeout: 600`"; the value meant, in seconds, is named,
+    and the file it gives lints clean."""
+    assert run_goalfile("new", "g", "s", "--check", "ls", "--expected", "exit 0",
+                        "--non-goal", "n", cwd=tmp_path).returncode == 0  # fmt: skip
+    goal = tmp_path / "goals" / "g.md"
+    text = goal.read_text(encoding="utf-8")
+    goal.write_text(text.replace("tokens_used: 0\n", "tokens_used: 0\ntimeout: 2m\n", 1))
+    done = run_goalfile("lint", "goals/g.md", cwd=tmp_path)
+    assert done.returncode == 3
+    found = re.search(r"fix: write `(timeout: [0-9]+)` \(seconds, without a unit\)", done.stderr)
+    assert found is not None and found.group(1) == "timeout: 120", done.stderr
+    goal.write_text(goal.read_text(encoding="utf-8").replace("timeout: 2m", found.group(1)))
+    assert run_goalfile("lint", "goals/g.md", cwd=tmp_path).returncode == 0
