@@ -7,7 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -27,17 +27,37 @@ def recipe_step(step: str = STEP) -> str:
     return "".join(line[indent:] + "\n" for line in block.group(2).splitlines())
 
 
+def audit_goalfile(runner_temp: Path) -> Path:
+    """Where the audit step's virtual environment has goalfile (``$RUNNER_TEMP/audit``): this
+    goalfile, linked there unless a test put a program of its own there first."""
+    folder = runner_temp / "audit" / "bin"
+    folder.mkdir(parents=True, exist_ok=True)
+    program = folder / "goalfile"
+    if not program.exists():
+        program.symlink_to(Path(sys.executable).with_name("goalfile"))
+    return program
+
+
 def run_step(
-    repo: Path, *, env: Mapping[str, str] | None = None
+    repo: Path, *, env: Mapping[str, str] | None = None, path: Sequence[Path] = ()
 ) -> subprocess.CompletedProcess[str]:
-    """The step, run in ``repo``; ``env`` holds what its `env:` block sets (GitHub's values)."""
+    """The step, run in ``repo``; ``env`` holds what its `env:` block sets (GitHub's values),
+    ``path`` folders put first on PATH (what the pull request's install put there)."""
     jq = shutil.which("jq")
     assert jq is not None, "the CI recipe needs jq: install it (apt-get install jq)"
-    path = f"{Path(sys.executable).parent}:{Path(jq).parent}:/usr/bin:/bin"
+    runner_temp = Path((env or {}).get("RUNNER_TEMP") or repo.parent / "runner-temp")
+    audit_goalfile(runner_temp)
+    folders = [*map(str, path), str(Path(sys.executable).parent), str(Path(jq).parent)]
     return subprocess.run(
         ["bash", "-e", "-c", recipe_step()],
         cwd=repo,
-        env=clean_env({**(env or {}), "PATH": path}),
+        env=clean_env(
+            {
+                **(env or {}),
+                "RUNNER_TEMP": str(runner_temp),
+                "PATH": ":".join([*folders, "/usr/bin", "/bin"]),
+            }
+        ),
         capture_output=True,
         text=True,
         timeout=120,
@@ -138,26 +158,47 @@ def test_the_step_reruns_a_goal_whose_name_holds_a_line_break(goals: Path) -> No
     assert "verify-goal done iteration 1: C1 met; status: met" in done.stdout
 
 
-def test_the_step_fails_when_status_cannot_run(goals: Path) -> None:
+def test_the_step_fails_when_status_cannot_run(goals: Path, tmp_path: Path) -> None:
     """An exit of `status` other than 0 or 3 (here: a usage error from a goalfile too old to
     know `--json` is imitated by a wrapper) fails the step instead of re-running nothing."""
-    wrapper = goals / "bin"
-    wrapper.mkdir()
-    fake = wrapper / "goalfile"
-    fake.write_text("#!/bin/sh\necho 'Error: No such option: --json' >&2\nexit 2\n", "utf-8")
-    fake.chmod(0o755)
-    jq = shutil.which("jq")
-    assert jq is not None, "the CI recipe needs jq: install it (apt-get install jq)"
-    done = subprocess.run(
-        ["bash", "-e", "-c", recipe_step()],
-        cwd=goals,
-        env=clean_env({"PATH": f"{wrapper}:{Path(jq).parent}:/usr/bin:/bin"}),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    fake = audit_goalfile_as(
+        tmp_path / "runner", "echo 'Error: No such option: --json' >&2\nexit 2"
     )
+    done = run_step(goals, env={"RUNNER_TEMP": str(fake)})
     assert done.returncode != 0, done.stdout + done.stderr
+    assert "No such option: --json" in done.stderr
+
+
+def audit_goalfile_as(runner_temp: Path, script: str) -> Path:
+    """``$RUNNER_TEMP`` whose audit goalfile is the shell script ``script``."""
+    folder = runner_temp / "audit" / "bin"
+    folder.mkdir(parents=True)
+    program = folder / "goalfile"
+    program.write_text(f"#!/bin/sh\n{script}\n", "utf-8")
+    program.chmod(0o755)
+    return runner_temp
+
+
+def test_a_goalfile_the_pull_request_installs_on_path_does_not_answer_for_the_real_one(
+    goals: Path, tmp_path: Path
+) -> None:
+    """The step ran `goalfile` from PATH, after `pip install -e .` of the pull request: a
+    project with a `[project.scripts]` entry named goalfile put its own program there, one that
+    says every goal is met, and the step passed a goal whose check fails. It now runs the
+    goalfile the audit step installed."""
+    met_then_evidence_removed(goals, goals / "goals", "login.md", "login")
+    shadow = tmp_path / "project-bin"
+    shadow.mkdir()
+    impostor = shadow / "goalfile"
+    impostor.write_text(
+        '#!/bin/sh\ncase "$1" in status) echo \'{"goals": []}\';; esac\nexit 0\n', "utf-8"
+    )
+    impostor.chmod(0o755)
+    git(goals, "add", "-A")
+    git(goals, "commit", "-q", "-m", "the pull request")
+    done = run_step(goals, path=[shadow])
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "verify-goal login iteration 1: C1 unmet" in done.stdout, done.stdout
 
 
 BUILD = "build/app: src/app.sh\n\tmkdir -p build && sh -n src/app.sh && cp src/app.sh build/app\n"
@@ -217,11 +258,7 @@ AUDIT_STEP = "- name: Audit the ledgers against the base branch"
 def run_audit_step(repo: Path, runner_temp: Path) -> subprocess.CompletedProcess[str]:
     """The audit step as written, with goalfile where the step before installs it
     (``$RUNNER_TEMP/audit``) and the pull request checked out on a branch of ``main``."""
-    folder = runner_temp / "audit" / "bin"
-    folder.mkdir(parents=True, exist_ok=True)
-    program = folder / "goalfile"
-    if not program.exists():
-        program.symlink_to(Path(sys.executable).with_name("goalfile"))
+    audit_goalfile(runner_temp)
     return subprocess.run(
         ["bash", "-e", "-c", recipe_step(AUDIT_STEP)],
         cwd=repo,
