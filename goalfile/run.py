@@ -40,9 +40,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import IO
+from typing import IO, NoReturn
 
 from goalfile import gitlimit
+from goalfile.startwait import interrupts_wait
 from goalfile.tail import (
     EMPTY_STREAM,
     MAX_HEAD_BYTES,
@@ -564,17 +565,36 @@ def _spawn(
     argv: list[str], *, env: Mapping[str, str], **options: object
 ) -> subprocess.Popen[bytes]:
     """Start ``argv`` in a new session, registered with the guard before it can run anything
-    that outlives goalfile. The caller ends it with :func:`_end_group`."""
+    that outlives goalfile. The caller ends it with :func:`_end_group`, in a ``try`` that
+    follows the call at once.
+
+    Ctrl-C and SIGTERM wait while it starts (:func:`goalfile.startwait.interrupts_wait`): one
+    that lands in ``Popen`` after the fork would raise there, with the child running and no
+    one left to end it. One that came meanwhile ends the child here, then is raised."""
     _guard_say("?")
     name, _, value = _mark_entry().partition("=")
+    proc: subprocess.Popen[bytes] | None = None
     try:
-        proc: subprocess.Popen[bytes] = subprocess.Popen(  # type: ignore[call-overload]
-            argv, env={**env, name: value}, start_new_session=True, close_fds=True, **options
-        )
+        with interrupts_wait():
+            try:
+                proc = subprocess.Popen(  # type: ignore[call-overload]
+                    argv,
+                    env={**env, name: value},
+                    start_new_session=True,
+                    close_fds=True,
+                    **options,
+                )
+            except Exception:  # it did not start
+                _guard_say("!")
+                raise
+            _guard_say(f"+{proc.pid}")
     except BaseException:
-        _guard_say("!")
+        if proc is not None:  # an interrupt came while it started
+            _end_group(proc)
+            for pipe in (proc.stdin, proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
         raise
-    _guard_say(f"+{proc.pid}")
     return proc
 
 
@@ -639,13 +659,14 @@ def run_check(
     goal_limit = limit_message == GOAL_LIMIT_MESSAGE  # the goal's time, not the check's, binds
     if limit is not None and limit <= 0 and goal_limit:
         return _not_run(Ending.TIMEOUT, GOAL_LIMIT_BEFORE_START_MESSAGE, goal_limit=True)
+    pipes: _Pipes | None = None
     started = _start(spec)
-    if isinstance(started, str):
-        return _not_run(Ending.NOT_STARTED, started)
-    proc = started
-    tails = {name: _output_tail() for name in ("stdout", "stderr")}
-    pipes = _Pipes(proc, tails, on_output)
-    try:
+    try:  # at once: an interrupt from here on ends the check
+        if isinstance(started, str):
+            return _not_run(Ending.NOT_STARTED, started)
+        proc = started
+        tails = {name: _output_tail() for name in ("stdout", "stderr")}
+        pipes = _Pipes(proc, tails, on_output)
         ended_at, timed_out = _supervise(proc, pipes, start, limit, on_tick, clock)
         if timed_out:
             _end_group(proc, pump=pipes.pump)
@@ -653,15 +674,25 @@ def run_check(
         pipes.close()
         _end_group(proc)  # whatever the shell left behind in its group
     except BaseException:
-        try:
-            pipes.close()
-            _end_group(proc)
-        except BaseException:  # interrupted again while cleaning up: no more grace
-            _signal_group(proc.pid, signal.SIGKILL)
-            proc.wait()
-            _guard_say(f"-{proc.pid}")
+        if not isinstance(started, str):
+            _clean_up(started, pipes)
         raise
     return _outcome(proc, timed_out, limit_message, ended_at - start, tails, goal_limit)
+
+
+def _clean_up(proc: subprocess.Popen[bytes], pipes: _Pipes | None) -> None:
+    """End a check that an exception (Ctrl-C, SIGTERM, a callback's) cut short."""
+    try:
+        if pipes is not None:
+            pipes.close()
+        for pipe in (proc.stdout, proc.stderr):  # when the pipes were not watched yet
+            if pipe is not None:
+                pipe.close()
+        _end_group(proc)
+    except BaseException:  # interrupted again while cleaning up: no more grace
+        _signal_group(proc.pid, signal.SIGKILL)
+        proc.wait()
+        _guard_say(f"-{proc.pid}")
 
 
 def _supervise(
@@ -765,33 +796,28 @@ def call_bounded(
     ``--jobs`` worker) ends the wait, and the child, as well."""
     read_end, write_end = os.pipe()
     _guard_say("?")
+    pid = 0
     try:
-        pid = os.fork()
+        with interrupts_wait():  # an interrupt right after the fork would lose the child
+            try:
+                pid = os.fork()
+            except Exception:
+                _guard_say("!")
+                raise
+            if pid == 0:
+                _bounded_child(work, write_end, timeout)
+            with contextlib.suppress(OSError):  # the child may have done it, or ended, already
+                os.setpgid(pid, pid)
+            _guard_say(f"+{pid}")
     except BaseException:
-        _guard_say("!")
         os.close(read_end)
         os.close(write_end)
+        if pid:  # an interrupt came while it started
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            _guard_say(f"-{pid}")
         raise
-    if pid == 0:  # the child: no Python-level cleanup, whatever happens
-        code = 1
-        try:
-            os.setpgid(0, 0)  # a group of its own, which the guard ends should goalfile die
-            # nothing of this process's but the answer's pipe: not the guard's pipe (whose
-            # end of input tells the guard goalfile is gone), not a lock, not a check's pipe
-            os.closerange(0, write_end)
-            os.closerange(write_end + 1, _MAX_FD)
-            signal.signal(signal.SIGALRM, signal.SIG_DFL)
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.alarm(max(int(timeout) + 2, 2))
-            view = memoryview(work())
-            while view:
-                view = view[os.write(write_end, view) :]
-            code = 0
-        finally:
-            os._exit(code)
-    with contextlib.suppress(OSError):  # the child may have done it, or ended, already
-        os.setpgid(pid, pid)
-    _guard_say(f"+{pid}")
     os.close(write_end)
     chunks: list[bytes] = []
     answered = False
@@ -823,6 +849,27 @@ def call_bounded(
         ended = f"by signal {-code}" if code < 0 else f"with exit status {code}"
         raise BoundedCallFailed(f"the search process ended {ended}")
     return b"".join(chunks)
+
+
+def _bounded_child(work: Callable[[], bytes], write_end: int, timeout: float) -> NoReturn:
+    """The child of :func:`call_bounded`: ``work()``'s answer written to ``write_end``, then
+    ``os._exit``, with no Python-level cleanup whatever happens."""
+    code = 1
+    try:
+        os.setpgid(0, 0)  # a group of its own, which the guard ends should goalfile die
+        # nothing of this process's but the answer's pipe: not the guard's pipe (whose
+        # end of input tells the guard goalfile is gone), not a lock, not a check's pipe
+        os.closerange(0, write_end)
+        os.closerange(write_end + 1, _MAX_FD)
+        for signum in (signal.SIGALRM, signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_DFL)
+        signal.alarm(max(int(timeout) + 2, 2))
+        view = memoryview(work())
+        while view:
+            view = view[os.write(write_end, view) :]
+        code = 0
+    finally:
+        os._exit(code)
 
 
 class _TimeUp(Exception):
@@ -1241,18 +1288,22 @@ def _git_in(
     shown = f"git {_subcommand(args)}"
     if limit <= 0:
         raise GitTimedOut(f"`{shown}` was not run: no time was left for it")
-    proc = subprocess.Popen(
-        ["git", *args],
-        cwd=folder,
-        env=env,
-        stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        close_fds=True,
-    )
+    proc: subprocess.Popen[bytes] | None = None
     try:
+        with interrupts_wait():  # raised once git's pid is known, so that git is killed too
+            proc = subprocess.Popen(
+                ["git", *args],
+                cwd=folder,
+                env=env,
+                stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                close_fds=True,
+            )
         out, errors = proc.communicate(data, timeout=limit)
     except BaseException as exc:
+        if proc is None:
+            raise
         _kill_tree(proc)
         if isinstance(exc, subprocess.TimeoutExpired):
             gitlimit.hung()
