@@ -52,13 +52,16 @@ def stop(
     active: bool = False,
     session: str | None = SESSION,
     env: dict[str, str] | None = None,
+    goal: str | None = None,
 ) -> tuple[dict[str, object] | None, str]:
-    """The Claude Code Stop hook for a session in ``cwd``: its answer, and its stderr."""
+    """The Claude Code Stop hook for a session in ``cwd`` (pinned to ``goal`` with --goal):
+    its answer, and its stderr."""
     done = run_goalfile(
         "hook",
         "stop",
         "--agent",
         "claude",
+        *(("--goal", goal) if goal is not None else ()),
         cwd=cwd,
         env=env,
         input=hook_input(cwd, active=active, session=session),
@@ -487,13 +490,17 @@ def staged(tmp_path: Path) -> Path:
     return root
 
 
-def test_a_goal_unstaged_and_moved_away_holds_the_agent(staged: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("goal", [None, "goals/auth.md"])
+def test_a_goal_unstaged_and_moved_away_holds_the_agent(
+    staged: Path, tmp_path: Path, goal: str | None
+) -> None:
     """`git rm --cached` and then a move: git tracks nothing at its path any more, and
-    nothing was committed or checked out since the earlier stop."""
-    assert "C1 unmet" in reason_of(stop(staged)[0])
+    nothing was committed or checked out since the earlier stop. The same for a hook pinned
+    to the goal with --goal (the record was not asked then)."""
+    assert "C1 unmet" in reason_of(stop(staged, goal=goal)[0])
     git(staged, "rm", "-q", "-f", "--cached", "goals/auth.md")
     (staged / "goals" / "auth.md").rename(tmp_path / "auth.md")
-    reason = reason_of(stop(staged)[0])
+    reason = reason_of(stop(staged, goal=goal)[0])
     assert (
         "goalfile cannot verify goals/auth.md: at an earlier stop of this session it was an "
         "active goal, and now it is gone, while git tracks nothing at that path"

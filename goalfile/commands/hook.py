@@ -740,9 +740,8 @@ def _decide_stop(
             tracked = git.tracked
             _keep_held(named, roots)
         # a goal file active at the session's earlier stop, gone now with no trace in git
-        # (with --goal, git is asked only of the goal it names: nothing to tell by)
-        if options.goal is None:
-            repositories.gone(tracked, here)
+        # (with --goal too: git was asked of every goal file it holds)
+        repositories.gone(tracked, here)
         # a focus, or --goal, orders and names the goals; it never releases the agent: once
         # the named goal lets it stop, every other goal of the repository (with --goal: every
         # other goal file git holds) is looked at too
