@@ -39,7 +39,8 @@ def hook_focus(root: Path) -> HookFocus:
     try:
         honoured = _focused(root, notes, {}, [])
     except Exception as exc:  # as the hook: a focus record no rule foresaw is ignored
-        return HookFocus(recorded=focus.goal, honoured=None, why_not=f"{type(exc).__name__}")
+        why = f"the Stop hook cannot read the focus record ({type(exc).__name__}: {exc})"
+        return HookFocus(recorded=focus.goal, honoured=None, why_not=why)
     if honoured is not None and Path(honoured).is_file():
         return HookFocus(recorded=focus.goal, honoured=Path(honoured), why_not=None)
     why = notes[-1] if notes else "the Stop hook does not look at it"
