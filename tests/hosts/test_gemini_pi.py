@@ -71,6 +71,9 @@ class Host:
     allowed: re.Pattern[str] = re.compile("")  # every request the CLI may make
 
     def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
+        """The CLI run to its end against ``script``. Its time limit only stops a run that would
+        not end: a dozen turns, each with a hook that runs the checks, take half a minute on an
+        idle machine and several times that on a loaded one."""
         home = repo.parent / "home"
         with start_server(self.server, script, isolation) as server:
             run_cli, sessions_of = (
@@ -85,6 +88,7 @@ class Host:
                 server_url=server.url,
                 prompt=PROMPT,
                 netns=isolation.netns,
+                timeout=600,
             )
             sessions = sessions_of(home)
         assert run.returncode == 0, run.explain()
@@ -204,9 +208,12 @@ def test_gemini_retry_storm_is_released_by_the_hook(isolation: Isolation, tmp_pa
     entries = verify_entries(repo)
     # one verify per model answer at most; the hook calls without a model call ran nothing
     assert len(entries) <= model_calls, (len(entries), model_calls)
-    assert "the model was not called since" in session.run.stderr, session.run.explain()
+    # the storm is bounded in hook calls, not in seconds (a loaded machine is slow, not wrong):
+    # every hold the CLI shows is a verify's, and the first call of the storm ended the run
+    told = session.run.stderr
+    assert told.count("Agent execution blocked:") <= len(entries), session.run.explain()
+    assert told.count("the model was not called since") == 1, session.run.explain()
     assert goal_state(repo)["status"] == "active"
-    assert session.run.seconds < 60
 
 
 def _mcp_script(turn: Turn) -> Any:
