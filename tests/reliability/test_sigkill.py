@@ -158,8 +158,13 @@ def test_a_process_that_left_its_group_outlives_a_normal_end(tmp_path: Path) -> 
         done = run_goalfile("verify", path, cwd=repo)
         assert done.returncode == 0, done.stderr
         wait_for(lambda: len(pids_with_argument(argument)) == 1, timeout=10, what="the sleep")
-        time.sleep(0.5)  # the guard has read end of input by now; it must have left the sleep
-        assert len(pids_with_argument(argument)) == 1
+        # the guard (started with the run's mark as its argument) has read end of input and
+        # ended: only then has it really left the sleep alone
+        (left,) = pids_with_argument(argument)
+        environ = Path(f"/proc/{left}/environ").read_bytes().split(b"\0")
+        (mark,) = [e.decode() for e in environ if e.startswith(b"GOALFILE_RUN=")]
+        wait_for(lambda: not pids_with_argument(mark), timeout=30, what="the guard to end")
+        assert pids_with_argument(argument) == [left]
     finally:
         kill_leftovers(pids_with_argument(argument))
 
