@@ -3,7 +3,7 @@ overrides, the hook still holds and tells the person the goal is not met; `docto
 cap set below the host's default, in a settings file or in the environment.
 
 The hook and doctor run as real processes on a real git repository; the transcript is written
-as Claude Code 2.1.332 writes one (tests/hosts/test_block_cap.py runs the real host).
+as Claude Code 2.1.332 writes one (tests/hosts/test_claude_block_cap.py runs the real host).
 """
 
 from __future__ import annotations
