@@ -128,11 +128,16 @@ def fix_of(reason: object) -> str:
     return found.group(1)
 
 
-def sh(command: str, cwd: Path) -> None:
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
-    done = subprocess.run(
+    return subprocess.run(
         command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
     )
+
+
+def sh(command: str, cwd: Path) -> None:
+    """:func:`shell`, which must succeed."""
+    done = shell(command, cwd)
     assert done.returncode == 0, (command, done.stdout, done.stderr)
 
 

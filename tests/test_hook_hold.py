@@ -6,9 +6,6 @@ goalfile processes fed a recorded host input (as in test_hook.py)."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
-import sys
 import time
 from datetime import date
 from pathlib import Path
@@ -18,6 +15,7 @@ from conftest import (
     DATA,
     NUL_CWD,
     clean_env,
+    fix_of,
     git,
     goal_text,
     make_git_repo,
@@ -25,11 +23,12 @@ from conftest import (
     run_goalfile,
     write_goal,
 )
+from conftest import (
+    shell as sh,
+)
 
 from goalfile.commands.context import Context
 from goalfile.commands.hook import HookOptions, StopInput, decide_stop
-
-WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
 
 
 def hook(
@@ -46,25 +45,6 @@ def hook(
     assert "Traceback" not in done.stderr, done.stderr
     text = done.stdout.strip()
     return (json.loads(text) if text else None), done.stderr
-
-
-def sh(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
-    return subprocess.run(
-        command,
-        shell=True,
-        cwd=cwd,
-        env=clean_env(WITH_GOALFILE),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-
-
-def fix_of(reason: str) -> str:
-    found = re.search(r"fix: `([^`]+)`", reason)
-    assert found is not None, reason
-    return found.group(1)
 
 
 @pytest.fixture

@@ -32,6 +32,10 @@ def stop(repo: Path, goal: str | None = None) -> dict[str, object]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
+    return decoy_project(tmp_path)
+
+
+def decoy_project(tmp_path: Path) -> Path:
     """A repository whose committed goal goals/real.md is active and unmet, and the agent's
     own goal goals/.cache/easy.md in a folder git ignores, honestly verified met."""
     root = make_git_repo(tmp_path / "project")

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from conftest import (
     DATA,
-    clean_env,
+    fix_of,
     git,
     goal_text,
     make_git_repo,
@@ -28,10 +25,12 @@ from conftest import (
     wait_for,
     write_goal,
 )
+from conftest import (
+    shell as sh,
+)
 
 from goalfile.sessionmemory import load, record_path
 
-WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
 SESSION = "7c0f3e1a-52b8-4d6e-9a41-0b2c3d4e5f60"  # the recorded input's session id
 
 
@@ -75,25 +74,6 @@ def stop(
 def reason_of(answer: dict[str, object] | None) -> str:
     assert answer is not None and answer.get("decision") == "block", answer
     return str(answer["reason"])
-
-
-def fix_of(reason: str) -> str:
-    found = re.search(r"fix: `([^`]+)`", reason)
-    assert found is not None, reason
-    return found.group(1)
-
-
-def sh(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
-    return subprocess.run(
-        command,
-        shell=True,
-        cwd=cwd,
-        env=clean_env(WITH_GOALFILE),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def remembered(state: Path) -> dict[str, object]:

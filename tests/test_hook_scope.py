@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import fix_of, git, make_git_repo, run_goalfile, sh, stop_input
 from test_hook_discovery import new_goal, outcome
+from test_hook_named_goal import decoy_project
 
 
 def stop(
@@ -134,16 +135,7 @@ def test_the_messages_about_a_goal_outside_goals_agree(tmp_path: Path) -> None:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A repository whose committed goal goals/real.md is active and unmet, and the agent's own
-    goal goals/.cache/easy.md in a folder git ignores, honestly verified met."""
-    root = make_git_repo(tmp_path / "project")
-    new_goal(root, "real", "test -f done.txt")
-    git(root, "add", "-A")
-    git(root, "commit", "-qm", "base")
-    (root / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
-    new_goal(root, "easy", "true", "--dir", "goals/.cache")
-    assert run_goalfile("verify", "goals/.cache/easy.md", cwd=root).returncode == 0
-    return root
+    return decoy_project(tmp_path)
 
 
 @pytest.mark.parametrize("staged", [False, True])
