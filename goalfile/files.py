@@ -185,8 +185,9 @@ def _goal_folders_above() -> list[Path]:
     :func:`goalfile.commands.gittop.repository_top` passes it over), as paths relative to the
     current folder (``../goals``)."""
     from goalfile.commands.gittop import repository_top  # here: only a missing goal asks git
+    from goalfile.goalfolders import GOAL_FOLDERS
 
-    here_only = [Path("goals"), Path(".zetetic") / "goals"]
+    here_only = [Path(goals) for goals in GOAL_FOLDERS]
     try:
         here = Path.cwd()
     except OSError:
@@ -196,8 +197,8 @@ def _goal_folders_above() -> list[Path]:
         return here_only  # in no repository: nothing above the current folder is its project
     found: list[Path] = []
     for folder in (here, *here.parents):
-        for goals in (folder / "goals", folder / ".zetetic" / "goals"):
-            found.append(Path(os.path.relpath(goals, here)))
+        for goals in GOAL_FOLDERS:
+            found.append(Path(os.path.relpath(folder / goals, here)))
         if folder == top:
             return found
     return here_only  # the top is not above the current folder (a link on the way)

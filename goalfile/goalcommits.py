@@ -19,6 +19,7 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
+from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.run import GitTimedOut, _commit, _git_in, _history_git, first_message_line
 from goalfile.shellword import shell_word
 
@@ -232,7 +233,7 @@ def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = No
     first-parent walk sees. A goal the base deleted that the branch never changed is not
     one (the merge CI checks out drops it against the branch). Raises
     :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
-    folders = ["goals", ".zetetic/goals"]
+    folders = list(GOAL_FOLDERS)
 
     def named(kinds: str) -> list[str]:
         # -M: a goal moved within goals/ is renamed, not deleted, whatever diff.renames says

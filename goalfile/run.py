@@ -43,6 +43,7 @@ from enum import StrEnum
 from typing import IO, NoReturn
 
 from goalfile import gitlimit
+from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.startwait import interrupts_wait
 from goalfile.tail import (
     EMPTY_STREAM,
@@ -1074,9 +1075,7 @@ def git_is_link(*, ref: str, path: str, cwd: str, env: Mapping[str, str] | None 
     return listed.returncode == 0 and listed.stdout.startswith(b"120000 ")
 
 
-def git_tree_goal_paths(
-    *, ref: str, cwd: str, folders: Sequence[str] = ("goals", ".zetetic/goals")
-) -> list[str]:
+def git_tree_goal_paths(*, ref: str, cwd: str, folders: Sequence[str] = GOAL_FOLDERS) -> list[str]:
     """The ``*.md`` files under ``folders`` (``goals/`` and ``.zetetic/goals/``) of ``cwd`` at
     the git revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no
     C quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as

@@ -20,18 +20,12 @@ from pathlib import Path
 
 from goalfile import files
 from goalfile.errors import GoalfileError
+from goalfile.goalfolders import in_goal_folder
 
-__all__ = ["HELD_FILE", "held", "hold", "outside_goal_folders"]
+__all__ = ["HELD_FILE", "held", "hold"]
 
 HELD_FILE = "goalfile-held.json"
 LIMIT = 1 << 20  # bytes read of the record: a few paths
-
-
-def outside_goal_folders(relative: str) -> bool:
-    """Whether ``relative`` (to the repository's top) lies outside ``goals/`` and
-    ``.zetetic/goals/``, where discovery does not find a goal."""
-    parts = Path(relative).parts
-    return not (parts[:1] == ("goals",) or parts[:2] == (".zetetic", "goals"))
 
 
 def _record(root: Path) -> Path | None:
@@ -72,7 +66,7 @@ def hold(root: Path, relative: str) -> bool:
     (no git folder, a read-only one) changes nothing and raises nothing: the focus still
     names the goal."""
     where = _record(root)
-    if where is None or not outside_goal_folders(relative):
+    if where is None or in_goal_folder(relative):
         return False
     relative = Path(os.path.normpath(relative)).as_posix()
     kept = held(root)

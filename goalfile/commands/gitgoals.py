@@ -17,9 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile import ledger
+from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.shellword import shell_word
 
-PATHSPECS = ("goals", ".zetetic/goals")  # the goal folders (goalfile.commands.status)
+PATHSPECS = GOAL_FOLDERS
 _BLANK_LINES_RE = re.compile(r"(?:[ \t]*\r?\n)*")
 
 

@@ -64,6 +64,7 @@ from typing import TYPE_CHECKING
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, GoalFileInvalid, UsageError
 from goalfile.files import load_goal, read_text
+from goalfile.goalfolders import GOAL_FOLDERS, under_goal_folder
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
 from goalfile.model import (
@@ -336,7 +337,7 @@ def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     ]
     if notes is not None:
         for folder in unnamed:
-            if (folder / "goals").is_dir() or (folder / ".zetetic" / "goals").is_dir():
+            if any((folder / goals).is_dir() for goals in GOAL_FOLDERS):
                 notes.append(
                     f"git names no work tree for the repository at {folder} (core.bare or "
                     f"core.worktree set, or its .git broken: `git -C {shell_word(str(folder))} "
@@ -423,7 +424,7 @@ def _discover(
         problems.setdefault(problem.path, problem)
     found = [Path(p) for p in listed]
     there = set(found)
-    gone = [path for path in tracked if path not in there and _in_goal_folder(path, root)]
+    gone = [path for path in tracked if path not in there and under_goal_folder(path, root)]
     held = _held_outside(root, tracked) if os.path.lexists(root / ".git") else []
     return found + sorted(gone) + held
 
@@ -437,7 +438,7 @@ def _held_outside(root: Path, tracked: Mapping[Path, Tracked]) -> list[Path]:
     found = []
     for relative in held(root):
         path = Path(os.path.normpath(root / relative))
-        if not path.is_relative_to(root) or _in_goal_folder(path, root):
+        if not path.is_relative_to(root) or under_goal_folder(path, root):
             continue  # a goal folder's goals are discovered; nothing outside the repository
         if os.path.lexists(path) or path in tracked:
             found.append(path)
@@ -453,16 +454,9 @@ def _held_tracked(roots: list[Path], notes: list[str]) -> _Git:
     for root in roots:
         for relative in held(root, notes):
             path = Path(os.path.normpath(root / relative))
-            if path.is_relative_to(root) and not _in_goal_folder(path, root):
+            if path.is_relative_to(root) and not under_goal_folder(path, root):
                 git = _merged(git, _tracked_goal(str(path), [root]))
     return git
-
-
-def _in_goal_folder(path: Path, root: Path) -> bool:
-    if not path.is_relative_to(root):
-        return False
-    parts = path.relative_to(root).parts
-    return parts[:1] == ("goals",) or parts[:2] == (".zetetic", "goals")
 
 
 def _others(
@@ -1204,7 +1198,7 @@ def _keep_held(named: frozenset[Path], roots: list[Path]) -> None:
 
     for path in named:
         root = next((root for root in roots if path.is_relative_to(root)), None)
-        if root is not None and not _in_goal_folder(path, root):
+        if root is not None and not under_goal_folder(path, root):
             hold(root, path.relative_to(root).as_posix())
 
 
@@ -1325,7 +1319,7 @@ def _focus_unseen(root: Path, goal: str) -> str | None:
     from goalfile.commands.gitgoals import hidden
 
     path = Path(os.path.normpath(root / goal))
-    if _in_goal_folder(path, root) or not path.is_relative_to(root):
+    if under_goal_folder(path, root) or not path.is_relative_to(root):
         return None
     git = _tracked_goal(str(path), [root])
     entry = git.tracked.get(path)

@@ -21,6 +21,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from goalfile.goalfolders import under_goal_folder
 from goalfile.run import GitUnreadable, git_blobs, git_in_index, git_tracked
 
 __all__ = ["HOST_FOLDERS", "goal_option_at", "goal_option_staged", "hidden_settings"]
@@ -38,15 +39,9 @@ def goal_option_at(root: Path) -> Callable[[str], bool]:
         path = root / Path(value).expanduser()
         if not path.is_file():
             return False
-        try:
-            relative = Path(os.path.relpath(path, root)).as_posix()
-        except ValueError:
-            return False
-        parts = relative.split("/")
-        if relative.startswith("../") or not (
-            parts[:1] == ["goals"] or parts[:2] == [".zetetic", "goals"]
-        ):
+        if not under_goal_folder(path, root):
             return not (root / ".git").exists()  # outside a repository: no folder rule
+        relative = Path(os.path.relpath(path, root)).as_posix()
         try:
             [held] = git_blobs(str(root), [f"HEAD:{relative}"])
         except GitUnreadable:

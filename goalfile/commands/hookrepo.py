@@ -46,6 +46,7 @@ from goalfile.gitplace import (
     renamed,
     still_there,
 )
+from goalfile.goalfolders import GOAL_FOLDERS, in_goal_folder
 from goalfile.sessionmemory import Record, Remembered, load, record_path, save, state_folder
 from goalfile.shellword import shell_word
 
@@ -55,8 +56,6 @@ if TYPE_CHECKING:
     from goalfile.commands.hook import GoalOutcome, StopInput
 
 __all__ = ["RepositoryWatch", "watch"]
-
-GOAL_FOLDERS = (("goals",), (".zetetic", "goals"))
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # made at a hold only
@@ -194,7 +193,7 @@ class RepositoryWatch:
             lost = [
                 goal
                 for goal in remembered.goals
-                if _in_goal_folder(goal)  # where git's listing of the goals is whole
+                if in_goal_folder(goal)  # where git's listing of the goals is whole
                 and not os.path.lexists(os.path.join(top, goal))
                 and Path(top, goal) not in tracked
             ]
@@ -231,7 +230,7 @@ def watch(
         if (
             folder not in found.kept
             and not os.path.lexists(os.path.join(folder, ".git"))
-            and any(os.path.isdir(os.path.join(folder, *parts)) for parts in GOAL_FOLDERS)
+            and any(os.path.isdir(os.path.join(folder, goals)) for goals in GOAL_FOLDERS)
         ):
             hold = _stray(Path(folder), here)
         if hold is not None:
@@ -259,11 +258,6 @@ def _remembered(top: Path, remembered: Remembered, now: GitPlace | None, here: P
     if now is None and not os.path.lexists(top / ".git"):
         return _missing(top, remembered, here)
     return _swapped(top, remembered, now, here)
-
-
-def _in_goal_folder(goal: str) -> bool:
-    parts = tuple(goal.split("/"))
-    return any(parts[: len(folder)] == folder for folder in GOAL_FOLDERS)
 
 
 def _shown(path: Path, here: Path) -> str:

@@ -314,12 +314,11 @@ def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | No
     """None for a goal under goals/ or .zetetic/goals/ of the git top level (else of ``cwd``),
     where the Stop hook and every command without PATH find it; else what the goal misses
     there and what to do (`goalfile new --dir plans` is the way to get one)."""
-    from goalfile.commands.status import GOAL_FOLDERS
     from goalfile.commands.workdir import repository_top
+    from goalfile.goalfolders import under_goal_folder
 
     top = repository_top(cwd)
-    root = (top or cwd).resolve()
-    if any(path.resolve().is_relative_to(root / folder) for folder in GOAL_FOLDERS):
+    if under_goal_folder(path.resolve(), (top or cwd).resolve()):
         return None
     unseen = (
         f"note: {shown} is not under goals/ or .zetetic/goals/: the Stop hook does not hold "

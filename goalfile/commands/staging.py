@@ -77,6 +77,7 @@ def _unheld(top: Path, relative: str) -> bool:
     """Whether the goal at ``relative`` (to ``top``) lies outside the goal folders and no
     focus has named it (:mod:`goalfile.commands.focusheld`): the Stop hook does not look at it
     yet."""
-    from goalfile.commands.focusheld import held, outside_goal_folders
+    from goalfile.commands.focusheld import held
+    from goalfile.goalfolders import in_goal_folder
 
-    return outside_goal_folders(relative) and relative not in held(top)
+    return not in_goal_folder(relative) and relative not in held(top)

@@ -16,14 +16,13 @@ from goalfile.commands.workdir import WorkDir, repository_top
 from goalfile.commands.workdir import decide as decide_workdir
 from goalfile.errors import ExitCode, GoalfileError, GoalFileInvalid
 from goalfile.files import load_goal
+from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.handedit import budget_in_force, iterations_in_use, unbacked_budget, unbacked_met
 from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
 from goalfile.shellword import shell_word
 from goalfile.words import noun
-
-GOAL_FOLDERS = ("goals", ".zetetic/goals")
 
 
 @dataclass(frozen=True, kw_only=True)
