@@ -37,6 +37,13 @@ ENCODING = "utf-8"
 ERRORS = "surrogateescape"
 
 
+def real_path(path: Path) -> Path:
+    """``path`` with its symlinks resolved; a symlink loop is left as it is (where
+    ``Path.resolve`` raises RuntimeError on Python 3.11): a goal file linked to itself is then
+    one that does not load, which its loader names, never a crash."""
+    return Path(os.path.realpath(path))
+
+
 def read_text(path: str | os.PathLike[str]) -> str:
     """The file's text. Bytes equal to those this process last read or wrote at ``path`` give
     the text they were decoded from (or encoded from), not a new copy: a long ledger read back

@@ -19,7 +19,7 @@ from goalfile import files
 from goalfile.commands.context import Context
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, NoSuchGoalFile, Refused, UsageError
-from goalfile.files import load_goal
+from goalfile.files import load_goal, real_path
 from goalfile.model import Goal
 
 FOCUS_FILE = "goalfile-focus.json"
@@ -53,12 +53,6 @@ def git_dir(root: Path) -> Path | None:
     return target if target.is_dir() else None
 
 
-def _real(path: Path) -> Path:
-    """``path`` with its symlinks resolved; a symlink loop is left as it is (where
-    ``Path.resolve`` raises RuntimeError on Python 3.11): the loader then names the loop."""
-    return Path(os.path.realpath(path))
-
-
 def focus_file(root: Path) -> Path | None:
     folder = git_dir(root)
     return folder / FOCUS_FILE if folder is not None else None
@@ -73,7 +67,7 @@ def read_focus(root: Path) -> Focus | None:
     if focus is None:
         return None
     try:
-        _real(root / focus.goal).relative_to(_real(root))
+        real_path(root / focus.goal).relative_to(real_path(root))
     except ValueError:
         return None
     return focus
@@ -144,9 +138,9 @@ def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
     (symlinks resolved) that loads. Raises :class:`GoalfileError` otherwise. The Stop hook
     honours a recorded focus only when this accepts it, so a focus file written by hand can
     point it at nothing else."""
-    resolved = _real(target)
+    resolved = real_path(target)
     try:
-        relative = resolved.relative_to(_real(root))
+        relative = resolved.relative_to(real_path(root))
     except ValueError:
         raise UsageError(
             f"{shown} is not inside the repository at {root}",
@@ -177,8 +171,8 @@ def project_goal(*, path: str, ctx: Context) -> None:
         where = exc.location()
         found = f"{where}: {exc.message}" if where else exc.message
         raise UsageError(f"{found}; {rule}", hint=hint) from None
-    listed = {_real(Path(found)) for found in discover(root)}
-    if _real(target) not in listed:
+    listed = {real_path(Path(found)) for found in discover(root)}
+    if real_path(target) not in listed:
         raise UsageError(f"{path} is not a goal file {rule}", hint=hint)
 
 
@@ -189,9 +183,9 @@ def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:
     from goalfile.run import GitUnreadable, git_blobs
 
     root = repository_top(ctx.cwd) or ctx.cwd
-    resolved = _real(ctx.cwd / Path(path).expanduser())
+    resolved = real_path(ctx.cwd / Path(path).expanduser())
     try:
-        relative = resolved.relative_to(_real(root)).as_posix()
+        relative = resolved.relative_to(real_path(root)).as_posix()
     except ValueError:
         return None, path
     try:
@@ -243,7 +237,7 @@ def _held_active(root: Path, ctx: Context) -> tuple[str, ...]:
     found = []
     for relative in held(root):
         path = root / relative
-        if not _real(path).is_relative_to(_real(root)) or not os.path.lexists(path):
+        if not real_path(path).is_relative_to(real_path(root)) or not os.path.lexists(path):
             continue
         try:
             if load_goal(str(path)).status.value != "active":

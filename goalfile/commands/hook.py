@@ -63,7 +63,7 @@ from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, GoalFileInvalid, UsageError
-from goalfile.files import load_goal, read_text
+from goalfile.files import load_goal, read_text, real_path
 from goalfile.goalfolders import GOAL_FOLDERS, under_goal_folder
 from goalfile.handedit import unbacked_status
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent, allow_answer, block_answer
@@ -467,9 +467,9 @@ def _others(
 ) -> list[Path]:
     """Every goal file of the repositories at ``roots`` that is not in ``paths``: those a
     focus left out, which hold the agent once the focused goal lets it stop."""
-    taken = {_real(path) for path in paths}
+    taken = {real_path(path) for path in paths}
     found = [path for root in roots for path in _discover(root, tracked, problems)]
-    return [path for path in _unique(found, tracked) if _real(path) not in taken]
+    return [path for path in _unique(found, tracked) if real_path(path) not in taken]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -568,7 +568,7 @@ def _tracked_goal(goal: str, roots: list[Path]) -> _Git:
             folder = folder.parent
         top = repository_top(folder)
         if top is not None:
-            real = _real(given.parent) / given.name  # the file itself, never what it links to
+            real = real_path(given.parent) / given.name  # the file itself, never what it links to
             if real.is_relative_to(top):
                 places.append((top, given, real))
     else:
@@ -623,9 +623,9 @@ def _through_link(
     seen by git, and continue HEAD's copy, as for any tracked goal file."""
     from goalfile.commands.gitgoals import hidden
 
-    real = _real(path)
+    real = real_path(path)
     aliases = {other: entry for other, entry in tracked.items() if other != path}
-    aliases = {other: entry for other, entry in aliases.items() if _real(other) == real}
+    aliases = {other: entry for other, entry in aliases.items() if real_path(other) == real}
     if not aliases and real.is_file():
         itself = _tracked_goal(str(real), [])
         aliases, git = itself.tracked, itself
@@ -639,13 +639,6 @@ def _through_link(
     return None
 
 
-def _real(path: Path) -> Path:
-    """``path`` with its symlinks resolved; a symlink loop is left as it is (where
-    ``Path.resolve`` raises RuntimeError on Python 3.11): a goal file linked to itself is
-    held like any goal file that does not load, never a crash."""
-    return Path(os.path.realpath(path))
-
-
 def _unique(paths: list[Path], first: Collection[Path] = ()) -> list[Path]:
     """``paths`` without those that name a file an earlier one names (through a symlink), in
     their order; a path in ``first`` (a goal file git tracks) is kept over any other that
@@ -653,7 +646,7 @@ def _unique(paths: list[Path], first: Collection[Path] = ()) -> list[Path]:
     makes the hook look only at the untracked name."""
     kept: dict[Path, int] = {}
     for index in sorted(range(len(paths)), key=lambda at: paths[at] not in first):
-        kept.setdefault(_real(paths[index]), index)
+        kept.setdefault(real_path(paths[index]), index)
     chosen = set(kept.values())
     return [path for index, path in enumerate(paths) if index in chosen]
 
@@ -766,7 +759,7 @@ def _decide_stop(
         if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
             # a goal file git tracks gone or swapped: held once per finding, as the session's
             # record keeps it, also when the agent is continuing because of a Stop hook
-            key = f"{found.status}\0{_real(path)}"
+            key = f"{found.status}\0{real_path(path)}"
             if not found.block and repositories.first_hold(key):
                 again = _look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
@@ -904,7 +897,7 @@ def _look(
             staged = git is not None and path in git.staged
             keep = _keeping(path, entry, git) if git is not None else None
             return _replaced(shown, swapped, entry, here, stop, staged=staged, keep=keep)
-    if git is not None and _real(path) != path:  # reached through a symlink (at the file or
+    if git is not None and real_path(path) != path:  # reached through a symlink (at the file or
         linked = _through_link(path, here, stop, tracked, git)  # a folder above it)
         if linked is not None:
             return linked
@@ -1237,11 +1230,11 @@ def _unheld_goal(
             "goal to pin the hook to, so the stop is not allowed on it"
         )
         top = repository_top(folder) if there else None
-        itself = _real(path.parent) / path.name
-        if top is not None and itself.is_relative_to(_real(top)):
+        itself = real_path(path.parent) / path.name
+        if top is not None and itself.is_relative_to(real_path(top)):
             from goalfile.commands.gitgoals import git_from
 
-            relative = itself.relative_to(_real(top)).as_posix()
+            relative = itself.relative_to(real_path(top)).as_posix()
             advice = (
                 f"fix: `{git_from(top, here)} add -f -- {shell_word(relative)}` once a person "
                 "has read it and means the hook to be pinned to it; else take --goal out of the "
@@ -1828,7 +1821,7 @@ def _unapproved(
     if git is None:
         return None
     tops = [top for top in git.repositories if path.is_relative_to(top)]
-    tops += [top for top in git.repositories if _real(path).is_relative_to(_real(top))]
+    tops += [top for top in git.repositories if real_path(path).is_relative_to(real_path(top))]
     if not tops:
         return None
     from goalfile import contract
@@ -1840,13 +1833,13 @@ def _unapproved(
     from goalfile.run import git_ignored
 
     head, index = git.copies.get(path, (None, None))
-    real = _real(path)
+    real = real_path(path)
     if real != path:  # reached through a symlink: the copies of the file it names, as
         # :func:`_through_link` asks git of it (a link git tracks holds only its target's name)
         found = [
             both
             for key, both in git.copies.items()
-            if key != path and _real(key) == real and not os.path.islink(key)
+            if key != path and real_path(key) == real and not os.path.islink(key)
         ]
         if not found and real.is_file():
             found = list(_tracked_goal(str(real), []).copies.values())
@@ -1869,7 +1862,9 @@ def _unapproved(
         return GoalOutcome(path=shown, status="unapproved", block=False)  # and nothing runs
     entry = git.tracked.get(path)
     top = entry.root if entry is not None else max(tops, key=lambda top: len(top.parts))
-    relative = real.relative_to(_real(top)).as_posix() if real.is_relative_to(_real(top)) else None
+    relative = (
+        real.relative_to(real_path(top)).as_posix() if real.is_relative_to(real_path(top)) else None
+    )
     # a goal file in a folder git ignores (`goals/.cache/`) is staged only with -f
     force = " -f" if relative is not None and git_ignored(str(top), relative) else ""
     stage = (
@@ -2035,7 +2030,7 @@ def _replaced(
     (nothing to lose) the checkout alone."""
     from goalfile.commands.gitgoals import checkout_command, saved_checkout
 
-    shown = os.path.relpath(_real(entry.root) / entry.relative, here)  # the tracked name
+    shown = os.path.relpath(real_path(entry.root) / entry.relative, here)  # the tracked name
     source = "the index" if staged else "HEAD"
     held = " (HEAD holds none there)" if staged else ""
     if keep == "restore":
@@ -2147,7 +2142,7 @@ def _unread(problem: Unreadable, here: Path, stop: StopInput) -> GoalOutcome:
     """A part of a goal folder goal discovery could not read: a goal there could go unseen,
     so it holds the agent once, naming it."""
     folder, name = os.path.split(problem.path)  # the entry itself, never what it links to
-    shown = os.path.relpath(_real(Path(folder)) / name, here)
+    shown = os.path.relpath(real_path(Path(folder)) / name, here)
     fix = problem.fix(shown)
     return _once(
         shown,
@@ -2297,4 +2292,4 @@ def _shown(path: Path, start: Path) -> str:
     """``path`` as the agent's shell reaches it from the session's folder ``start``: the
     reasons and their fix commands name it so, and a fix runs as written there, also when the
     session's folder is a sub-folder of the repository."""
-    return os.path.relpath(_real(path), start)
+    return os.path.relpath(real_path(path), start)
