@@ -10,6 +10,7 @@ The working tree is never read, and the person's own index changes only at the g
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Callable, Mapping
@@ -18,7 +19,15 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
-from goalfile.run import GitTimedOut, _git_clean, _git_in, first_message_line
+from goalfile.run import (
+    GitTimedOut,
+    GitUnreadable,
+    _git_clean,
+    _git_in,
+    first_message_line,
+    git_index_entry,
+    git_write_blob,
+)
 from goalfile.shellword import shell_word
 
 _NO_COMMIT = "0" * 40
@@ -51,15 +60,18 @@ def commit_approved(*, path: str, text: str, top: Path, message: str) -> Committ
         ) from None
     git = _runner(top)
     head = _head(git)
-    entries = [(_mode(git, head, name), _blob(git, text.encode(ENCODING, ERRORS)), name)]
+    entries = [
+        (_mode(git, head, name) or "100644", _blob(top, text.encode(ENCODING, ERRORS)), name)
+    ]
     link = link_name(named, top)
     if link is not None and link != name and (head is None or _mode(git, head, link) is None):
         target = os.fsencode(os.readlink(_parent_real(named) / named.name))
-        entries.append(("120000", _blob(git, target), link))
+        entries.append(("120000", _blob(top, target), link))
     commit = _commit(git, head, entries, message)
     for mode, blob, entry in entries:  # the person's index agrees with HEAD at these paths
         # (best effort: the commit is made; a locked index only leaves `git status` showing it)
-        git("update-index", "--add", "--cacheinfo", f"{mode or '100644'},{blob},{entry}")
+        with contextlib.suppress(GitUnreadable):
+            git_index_entry(str(top), mode=mode, blob=blob, name=entry)
     shown = _ok(git("cat-file", "blob", f"{commit}:{name}"))
     if shown != text.encode(ENCODING, ERRORS):
         raise UsageError(f"git holds other bytes at {commit[:12]}:{name} than were approved")
@@ -110,20 +122,29 @@ def _mode(git: Git, head: str | None, name: str) -> str | None:
     return fields[0].decode("ascii") if out and fields[0] in (b"100644", b"100755") else None
 
 
-def _blob(git: Git, data: bytes) -> str:
-    return _ok(git("hash-object", "-w", "--no-filters", "--stdin", data=data)).decode().strip()
+def _blob(top: Path, data: bytes) -> str:
+    try:
+        return git_write_blob(str(top), data)
+    except GitUnreadable as exc:
+        raise _failed(exc) from None
 
 
-def _commit(
-    git: Git, head: str | None, entries: list[tuple[str | None, str, str]], message: str
-) -> str:
+def _failed(exc: GitUnreadable) -> UsageError:
+    return UsageError(f"git failed: {exc}; nothing was committed")
+
+
+def _commit(git: Git, head: str | None, entries: list[tuple[str, str, str]], message: str) -> str:
     with tempfile.TemporaryDirectory(prefix="goalfile-commit-") as folder:
         index = str(Path(folder) / "index")
-        own = _runner(Path(_ok(git("rev-parse", "--show-toplevel")).decode().strip()), index)
+        toplevel = _ok(git("rev-parse", "--show-toplevel")).decode().strip()
+        own = _runner(Path(toplevel), index)
         if head is not None:
             _ok(own("read-tree", head))
         for mode, blob, name in entries:
-            _ok(own("update-index", "--add", "--cacheinfo", f"{mode or '100644'},{blob},{name}"))
+            try:
+                git_index_entry(toplevel, mode=mode, blob=blob, name=name, index=index)
+            except GitUnreadable as exc:
+                raise _failed(exc) from None
         tree = _ok(own("write-tree")).decode("ascii").strip()
     parents = ["-p", head] if head is not None else []
     code, out, errors = git("commit-tree", tree, *parents, "-m", message)

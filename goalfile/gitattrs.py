@@ -241,7 +241,14 @@ def stage_exact(folder: str, relative: str) -> str | None:
     --add --cacheinfo`; then check that the index holds those bytes and the file still does.
     None when it did; else what went wrong (an ignored file is refused, as `git add` does:
     :data:`GIT_IGNORED`)."""
-    from goalfile.run import GitUnreadable, _git_clean, _git_read, _git_said, git_ignored
+    from goalfile.run import (
+        GitUnreadable,
+        _git_clean,
+        _git_read,
+        git_ignored,
+        git_index_entry,
+        git_write_blob,
+    )
 
     if git_ignored(folder, relative):
         return GIT_IGNORED
@@ -249,16 +256,8 @@ def stage_exact(folder: str, relative: str) -> str | None:
     path = os.path.join(folder, relative)
     try:
         data, mode = _bytes_of(path)
-        hashed = _git_read(
-            folder, [*_GIT, "hash-object", "-w", "--no-filters", "--stdin"], env, data=data
-        )
-        if hashed.returncode != 0:
-            return _git_said(hashed)
-        blob = hashed.stdout.decode("ascii", "replace").strip()
-        args = ["update-index", "--add", "--cacheinfo", mode, blob, relative]
-        updated = _git_read(folder, [*_GIT, *args], env)
-        if updated.returncode != 0:
-            return _git_said(updated)
+        blob = git_write_blob(folder, data)
+        git_index_entry(folder, mode=mode, blob=blob, name=relative)
         spec = f":(literal){relative}"
         listed = _git_read(folder, [*_GIT, "ls-files", "-s", "-z", "--", spec], env)
         stored = _git_read(folder, [*_GIT, "cat-file", "blob", blob], env)

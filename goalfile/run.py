@@ -1513,6 +1513,35 @@ def git_in_index(folder: str, relative: str) -> bool:
     return done.returncode == 0
 
 
+_INDEX_GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
+
+
+def git_write_blob(folder: str, data: bytes) -> str:
+    """Store ``data`` in the repository at ``folder`` as a blob of exactly those bytes (no
+    clean filter, no end-of-line conversion that git's attributes name): `git hash-object -w
+    --no-filters --stdin`; the blob's id. Raises :class:`GitUnreadable` when git cannot run
+    or fails."""
+    args = [*_INDEX_GIT, "hash-object", "-w", "--no-filters", "--stdin"]
+    done = _git_read(folder, args, _git_clean(), data=data)
+    if done.returncode != 0:
+        raise _git_refused(done)
+    return done.stdout.decode("ascii", "replace").strip()
+
+
+def git_index_entry(
+    folder: str, *, mode: str, blob: str, name: str, index: str | None = None
+) -> None:
+    """Set the entry ``name`` (from the top of the repository at ``folder``) of git's index,
+    or of the index file ``index``, to the blob ``blob`` with ``mode`` (``100644``,
+    ``120000``): `git update-index --add --cacheinfo`. Raises :class:`GitUnreadable` when git
+    cannot run or fails."""
+    env = _git_clean() if index is None else {**_git_clean(), "GIT_INDEX_FILE": index}
+    args = [*_INDEX_GIT, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{name}"]
+    done = _git_read(folder, args, env)
+    if done.returncode != 0:
+        raise _git_refused(done)
+
+
 def git_ignored(folder: str, relative: str) -> bool:
     """Whether git ignores the file at ``relative`` (from the top of the repository at
     ``folder``, taken literally): `git add` refuses it without ``-f``. False when git cannot
