@@ -39,6 +39,7 @@ __all__ = [
     "command_fault",
     "disabled",
     "entry_fault",
+    "goal_fault",
     "repaired",
     "repaired_command",
     "review",
@@ -123,12 +124,6 @@ def command_fault(
     for name, value in options:
         if name == "--agent" and value != agent.value:
             return f"`--agent {value}` answers in another host's protocol than {_NAME[agent]}'s"
-        if name == "--goal" and not goal_exists(value):
-            return (
-                f"`--goal {value}` names no goal file git tracks (doctor: one HEAD holds in "
-                "goals/ or .zetetic/goals/), so the hook holds the agent to that one goal, which "
-                "no one approved, or to none, and to no other goal"
-            )
         if name == "--stall-limit" and not (value.isdigit() and int(value) >= 2):
             return (
                 f"`--stall-limit {value}` is not a whole number from 2: the hook either refuses "
@@ -137,7 +132,21 @@ def command_fault(
             )
     if agent is HostAgent.CODEX and all(name != "--agent" for name, _ in options):
         return "it has no `--agent codex`, so the hook answers in Claude Code's protocol"
+    for name, value in options:
+        if name == "--goal" and not goal_exists(value):
+            return goal_fault(value)
     return None
+
+
+def goal_fault(value: str) -> str:
+    """Why a hook command whose only fault is ``--goal VALUE`` is not sound (the hook still
+    holds the agent: a ``--goal`` never releases it, docs/hosts.md)."""
+    return (
+        f"`--goal {value}` names no goal file a person committed to goals/ or .zetetic/goals/ "
+        "(doctor asks that HEAD hold it there), so the hook verifies first a goal anyone could "
+        "have written: one git does not hold holds the agent once, then the goals git holds "
+        "decide"
+    )
 
 
 def entry_fault(
@@ -230,6 +239,12 @@ class Fault:
     command: str
     why: str
     command_only: bool  # the entry and its group are sound: only the command is at fault
+
+    @property
+    def pinned(self) -> bool:
+        """Whether the fault is a ``--goal`` alone (:func:`goal_fault`): the hook still holds
+        the agent, to the goals git holds, after the goal named."""
+        return self.command_only and self.why.startswith("`--goal ")
 
     def where(self, event: str) -> str:
         return f"hooks.{event}[{self.group}].hooks[{self.index}]"

@@ -324,7 +324,7 @@ def register_stop_hook(
 ) -> Registration:
     """Merge the Stop hook into the host's settings file under ``root``; ``goal_exists`` as
     :func:`merge_stop_hook` takes it (`goalfile init`:
-    :func:`goalfile.commands.hookgoal.goal_option_staged`)."""
+    :func:`goalfile.commands.hookgoal.goal_option`)."""
     path = settings_path(root, agent)
     document, text = load(path)
     merged, changed = merge_stop_hook(

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, run_goalfile
-from test_doctor_hook_shape import CLAUDE, hook_problems, set_command
+from test_doctor_hook_shape import CLAUDE, hook_problems, set_command, stop_commands
 from test_doctor_hook_shape import repo as repo
 from test_doctor_timeouts import doctor, environment, run_fix
 from test_doctor_timeouts import home as home
@@ -46,7 +46,8 @@ def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
     assert report["exit_code"] == 1, report
     details = [f["detail"] for f in hook_problems(report)]
     assert any(
-        f"`--goal {DECOY}` names no goal file git tracks (doctor: one HEAD holds" in d
+        f"--goal {DECOY}` pins the hook unsoundly: `--goal {DECOY}` names no goal file a "
+        "person committed to goals/ or .zetetic/goals/ (doctor asks that HEAD hold it there)" in d
         for d in details
     ), details
     assert not any(f["health"] == "ok" and f["detail"].startswith("Stop hook in .claude")
@@ -67,11 +68,40 @@ def test_a_goal_option_outside_the_goal_folders_is_a_problem(decoy: Path, home: 
     git(repo, "commit", "-qm", "notes")
     set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal notes/easy.md")
     details = [f["detail"] for f in hook_problems(doctor(repo, home))]
-    assert any("`--goal notes/easy.md` names no goal file git tracks" in d for d in details)
+    assert any("`--goal notes/easy.md` names no goal file a person committed" in d for d in details)
     # a --goal naming the committed goal is sound
     set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal goals/t.md")
     git(repo, "commit", "-qam", "hook names the goal")
     assert hook_problems(doctor(repo, home)) == []
+
+
+def test_init_keeps_the_goal_option_doctor_accepts_once_committed(decoy: Path, home: Path) -> None:
+    """One rule for `init` and `doctor`: a `--goal` in a goal folder that git holds. `init`
+    (run while a goal is set up) asks git's index, `doctor` HEAD: a goal `activate` staged is
+    kept by init, is a problem for doctor until it is committed, and is sound after. A staged
+    goal outside the goal folders is neither's."""
+    repo, env = decoy, environment(home)
+    done = run_goalfile("new", "next", "docs", "--check", "true", "--expected", "exit 0",
+                        "--activate", cwd=repo, env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    staged = git(repo, "diff", "--cached", "--name-only").split()
+    assert staged == ["goals/next.md"]  # staged, not committed
+    pinned = "goalfile hook stop --agent claude --goal goals/next.md"
+    set_command(repo / CLAUDE, pinned)
+    init = ("init", "--no-goal", "--no-skills")
+    assert run_goalfile(*init, cwd=repo, env=env).returncode == 0
+    assert stop_commands(repo / CLAUDE) == [pinned]
+    details = [f["detail"] for f in hook_problems(doctor(repo, home))]
+    assert any("`--goal goals/next.md` names no goal file a person committed" in d for d in details)
+    git(repo, "commit", "-qm", "goal: next")
+    assert hook_problems(doctor(repo, home)) == []
+
+    (repo / "notes").mkdir()
+    (repo / "notes" / "next.md").write_bytes((repo / "goals" / "next.md").read_bytes())
+    git(repo, "add", "notes/next.md")
+    set_command(repo / CLAUDE, "goalfile hook stop --agent claude --goal notes/next.md")
+    assert run_goalfile(*init, cwd=repo, env=env).returncode == 0
+    assert stop_commands(repo / CLAUDE) == ["goalfile hook stop --agent claude"]
 
 
 @pytest.mark.parametrize(

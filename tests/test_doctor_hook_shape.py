@@ -110,7 +110,8 @@ def test_a_hook_that_never_answers_is_a_problem_the_fix_repairs(
     problems = hook_problems(report)
     detail = next(f for f in problems if "hooks.Stop[0].hooks[0]" in f["detail"])
     assert detail["detail"].startswith(f"{CLAUDE}: hooks.Stop[0].hooks[0]: "), detail
-    assert "never holds the agent" in detail["detail"], detail
+    said = "pins the hook unsoundly" if command == NONE else "never holds the agent"
+    assert f"`{command}` {said}: " in detail["detail"], detail
     assert all(f["fix"] == FIX_HOOKS for f in problems), problems
     assert not any(f["host"] == "claude" and f["check"] == "hook" and f["health"] == "ok"
                    for f in report["findings"])  # fmt: skip
@@ -223,7 +224,7 @@ def test_codex_hooks_that_never_answer(repo: Path, home: Path) -> None:
     set_command(settings, "goalfile hook stop --agent codex > /dev/null")
     problems = hook_problems(doctor(repo, home), "codex")
     assert any(f"{CODEX}: hooks.Stop[0].hooks[0]" in f["detail"] for f in problems), problems
-    assert any("registers no Stop hook that answers codex" in f["detail"] for f in problems)
+    assert any("registers no Stop hook doctor accepts for codex" in f["detail"] for f in problems)
     said = run_fix(FIX_HOOKS, repo, home)
     assert stop_commands(settings) == ["goalfile hook stop --agent codex"]
     assert "trusted again" in said, said

@@ -150,7 +150,7 @@ def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_replaced(fresh: Path) -
     doctor = run_goalfile("doctor", "--json", cwd=fresh)
     (shape,) = [f for f in json.loads(doctor.stdout)["findings"] if "--goal goals/" in f["detail"]]
     assert (shape["health"], shape["fix"]) == ("problem", "goalfile doctor --fix-hooks")
-    assert "`--goal goals/wip/easy.md` names no goal file git tracks" in shape["detail"]
+    assert "`--goal goals/wip/easy.md` names no goal file a person committed" in shape["detail"]
     assert run_goalfile("init", "--no-goal", "--no-skills", cwd=fresh).returncode == 0
     written = json.loads((fresh / ".claude" / "settings.json").read_text("utf-8"))
     commands = [h["command"] for g in written["hooks"]["Stop"] for h in g["hooks"]]

@@ -70,7 +70,7 @@ from goalfile import (
     otherhooks,
 )
 from goalfile.commands.context import Context
-from goalfile.commands.hookgoal import goal_option_at, hidden_settings
+from goalfile.commands.hookgoal import goal_option, hidden_settings
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
 from goalfile.commands.workdir import repository_top
@@ -209,15 +209,15 @@ def hook_findings(root: Path, agent: HostAgent, ctx: Context) -> tuple[list[Find
             )
         ], []
     commands = _registered(document, hostjson.EVENT[agent])
-    sound, _ = hookshape.review(document, agent, goal_exists=goal_option_at(root))
+    sound, _ = hookshape.review(document, agent, goal_exists=goal_option(root, committed=True))
     if agent is HostAgent.CODEX:
         return _codex_hook_findings(root, ctx, path, commands, text is None, bool(sound))
     if commands and not sound:
         return [
             hook.problem(
-                detail=f"{shown} registers no Stop hook that answers {agent.value}: each "
-                "`goalfile hook stop` command there is one that never holds the agent (named "
-                "below)",
+                detail=f"{shown} registers no Stop hook doctor accepts for {agent.value}: "
+                "each `goalfile hook stop` command there never holds the agent, or pins it "
+                "unsoundly (named below)",
                 fix=FIX_HOOKS,
             )
         ], commands
@@ -260,7 +260,9 @@ def _codex_hook_findings(
         mine = _registered(document, hostjson.EVENT[HostAgent.CODEX])
         if mine:
             declared[path] = mine
-        good, _ = hookshape.review(document, HostAgent.CODEX, goal_exists=goal_option_at(root))
+        good, _ = hookshape.review(
+            document, HostAgent.CODEX, goal_exists=goal_option(root, committed=True)
+        )
         sound = sound or bool(good)
     shown = _shown(project, ctx)
     if not declared:
@@ -287,8 +289,9 @@ def _codex_hook_findings(
     elif not sound:
         found.append(
             hook.problem(
-                detail=f"{names[0]} registers no Stop hook that answers codex: each `goalfile "
-                "hook stop` command there is one that never holds the agent (named below)",
+                detail=f"{names[0]} registers no Stop hook doctor accepts for codex: each "
+                "`goalfile hook stop` command there never holds the agent, or pins it unsoundly "
+                "(named below)",
                 fix=FIX_HOOKS,
             )
         )
@@ -616,7 +619,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
     that would not hold the agent (:mod:`goalfile.hookshape`), and for Claude Code's
     ``disableAllHooks`` in any of its settings files (it then runs no hook at all)."""
     found: list[Finding] = []
-    exists = goal_option_at(root)
+    exists = goal_option(root, committed=True)
     for agent in hostjson.SETTINGS:
         event = hostjson.EVENT[agent]
         hook = _Check(agent.value, "hook")
@@ -640,10 +643,11 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
                 fixable = path.suffix != ".toml" or (
                     fault.command_only and _toml_command(text or "", document, fault, root)
                 )
+                effect = "pins the hook unsoundly" if fault.pinned else "never holds the agent"
                 found.append(
                     hook.problem(
-                        detail=f"{shown}: {fault.where(event)}: `{fault.command}` never holds "
-                        f"the agent: {fault.why}",
+                        detail=f"{shown}: {fault.where(event)}: `{fault.command}` {effect}: "
+                        f"{fault.why}",
                         fix=FIX_HOOKS if fixable else None,
                         hint=None
                         if fixable
@@ -850,7 +854,7 @@ def _toml_command(text: str, document: object, fault: hookshape.Fault, root: Pat
     import copy
 
     command = hookshape.repaired_command(
-        fault.command, HostAgent.CODEX, goal_exists=goal_option_at(root)
+        fault.command, HostAgent.CODEX, goal_exists=goal_option(root, committed=True)
     )
     expected = copy.deepcopy(document)
     try:
@@ -897,7 +901,7 @@ def fix_hooks(root: Path, ctx: Context) -> list[str]:
     command is rewritten. What changed, one sentence each. Raises GoalfileError when a file
     cannot be written (it is left as it was)."""
     done: list[str] = []
-    exists = goal_option_at(root)
+    exists = goal_option(root, committed=True)
     for agent in hostjson.SETTINGS:
         # a hook is put in place of a faulty one only where the host has no sound one in any
         # of its files, and only once: a host runs every Stop hook it reads (two verifies)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goalfile.commands.context import Context
-from goalfile.commands.hookgoal import goal_option_staged
+from goalfile.commands.hookgoal import goal_option
 from goalfile.commands.new import new_goal
 from goalfile.commands.skills import Scope, SkillsResult, install
 from goalfile.commands.status import discover
@@ -110,7 +110,10 @@ def init(
                     )
                     continue
                 done = register_stop_hook(
-                    root=root, agent=agent, timeout=timeout, goal_exists=goal_option_staged(root)
+                    root=root,
+                    agent=agent,
+                    timeout=timeout,
+                    goal_exists=goal_option(root, committed=False),
                 )
                 registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
             except GoalfileError as exc:

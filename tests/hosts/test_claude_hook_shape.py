@@ -132,7 +132,7 @@ def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_reported_and_the_fix_ho
     narrowed = "goalfile hook stop --agent claude --goal goals/wip/easy.md"
     register_hook(repo, "claude", timeout=600, command=narrowed)
     [problem] = [f for f in _claude_hook(_doctor(repo), "problem") if narrowed in f["detail"]]
-    assert "`--goal goals/wip/easy.md` names no goal file git tracks" in problem["detail"]
+    assert "`--goal goals/wip/easy.md` names no goal file a person committed" in problem["detail"]
     fixed = run_goalfile(*shlex.split(problem["fix"])[1:], cwd=repo,
                          env={"HOME": str(repo.parent / "home")})  # fmt: skip
     assert "fixed: .claude/settings.json" in fixed.stdout, fixed.stdout + fixed.stderr
