@@ -21,6 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from goalfile.digest import sha256
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular
 from goalfile.gitplace import GitPlace
 
 __all__ = ["Record", "Remembered", "forget_old", "load", "record_path", "save", "state_folder"]
@@ -114,11 +116,11 @@ class Record:
 
 
 def load(path: Path) -> Record:
-    """The record at ``path``; an empty one when it is missing or cannot be read."""
+    """The record at ``path``; an empty one when it is missing or cannot be read, or is no
+    regular file (a FIFO put there is never waited on: the next save replaces it)."""
     try:
-        with open(path, "rb") as handle:
-            data = json.loads(handle.read(SIZE_LIMIT + 1)[:SIZE_LIMIT])
-    except (OSError, ValueError, RecursionError):
+        data = json.loads(read_regular(path, what="session record", limit=SIZE_LIMIT))
+    except (OSError, ValueError, RecursionError, GoalfileError):
         return Record()
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         return Record()
@@ -150,7 +152,8 @@ def save(path: Path, record: Record) -> None:
         "held": sorted(record.held),
     }
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    temporary.unlink(missing_ok=True)  # a FIFO or symlink left there is not opened
+    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
             json.dump(document, handle, sort_keys=True)

@@ -74,3 +74,31 @@ def test_records_left_for_a_month_are_removed(tmp_path: Path) -> None:
     os.utime(kept, (month, month))
     forget_old(tmp_path, keep="kept.json")
     assert sorted(path.name for path in tmp_path.iterdir()) == ["kept.json", "recent.json"]
+
+
+def test_a_fifo_at_the_record_is_no_record_and_is_never_waited_on(tmp_path: Path) -> None:
+    """Anyone who can write the state folder can put a FIFO at a session's record: the hook
+    reads no record from it (it once waited there until its watchdog answered, at every stop)
+    and the next save puts a regular file in its place, opening no FIFO left at its temporary
+    name either. Run in a process of its own, so that a wait fails the test instead of hanging
+    it."""
+    import subprocess
+    import sys
+
+    record = tmp_path / "s.json"
+    os.mkfifo(record)
+    code = (
+        "import os, sys; from pathlib import Path; "
+        "from goalfile.sessionmemory import Record, load, save; "
+        "record = Path(sys.argv[1]); "
+        "os.mkfifo(record.with_name(f'.s.json.{os.getpid()}.tmp')); "
+        "print(load(record) == Record()); "
+        "save(record, Record(held=frozenset({'k'}))); "
+        "print(load(record) == Record(held=frozenset({'k'})))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(record)],
+        capture_output=True, text=True, timeout=60, check=False
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "True\nTrue\n"), done.stderr
+    assert stat.S_ISREG(record.stat().st_mode)
