@@ -1189,12 +1189,30 @@ def test_refine_lists_one_backlog_item_per_unmet_row_and_never_touches_the_crite
     assert after[after.index("## Acceptance criteria") : after.index("## Plan")] == criteria
 
 
-def test_refine_on_a_met_goal_has_an_empty_backlog(project: Project) -> None:
+def test_refine_on_a_met_goal_is_refused_and_names_the_ways_on(project: Project) -> None:
     project.write(Doc())
     assert project.run("verify", GOAL).returncode == 0
     verified = project.text()
 
-    done = project.run("refine", GOAL, "--json")
+    done = project.run("refine", GOAL)
+
+    assert done.returncode == 3, done.stderr
+    assert project.text() == verified
+    assert "every row of verify iteration 1 was met: there is no backlog to write" in done.stderr
+    assert f"`goalfile refine {GOAL} --lesson TEXT`" in done.stderr
+    assert f"`goalfile reopen {GOAL} --reason TEXT`" in done.stderr
+    # both commands work as written: the lesson is recorded, then the goal is reopened
+    taught = project.run("refine", GOAL, "--lesson", "TEXT")
+    assert taught.returncode == 0, taught.stderr
+    assert project.run("reopen", GOAL, "--reason", "TEXT").returncode == 0
+
+
+def test_refine_on_a_met_goal_with_a_lesson_records_it(project: Project) -> None:
+    project.write(Doc())
+    assert project.run("verify", GOAL).returncode == 0
+    verified = project.text()
+
+    done = project.run("refine", GOAL, "--json", "--lesson", "keep C1 cheap")
 
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {
@@ -1204,19 +1222,15 @@ def test_refine_on_a_met_goal_has_an_empty_backlog(project: Project) -> None:
         "from_verify_iteration": 1,
         "backlog": [],
     }
-    assert project.text() == edited(
-        verified,
-        entries=[
-            entry(
-                1,
-                "refine-goal",
-                "backlog from verify iteration 1:",
-                "",
-                "- (nothing: every row was met)",
-                *REFINE_TAIL,
-            )
-        ],
+    written = project.text()
+    assert written.startswith(verified[: verified.index("\n## Lessons")])
+    tail = (
+        "backlog from verify iteration 1:\n\n- (nothing: every row was met)\n\n"
+        "criteria changes: none (a change to a criterion needs "
+        "`goalfile activate --reapprove PATH --reason TEXT`)\nlesson: keep C1 cheap\n"
     )
+    assert "### Iteration 1 (" in written and tail in written
+    assert written.rstrip().endswith("- keep C1 cheap")
 
 
 # =========================================================================================

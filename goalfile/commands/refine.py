@@ -51,6 +51,18 @@ def newest_entry(goal: Goal) -> Entry | None:
     return next(ledger.entries_reversed(goal.text, *region), None)
 
 
+def _nothing_open_hint(goal: Goal, path: str) -> str:
+    """What a person who ran `refine` with every row met can do instead."""
+    word = shell_word(path)
+    lesson = f"to record a lesson: `goalfile refine {word} --lesson TEXT`"
+    if goal.status is Status.MET:
+        return (
+            f"{lesson}; to work on the goal again, a person reopens it: "
+            f"`goalfile reopen {word} --reason TEXT`"
+        )
+    return f"{lesson}; else run `goalfile verify {word}` to judge the work as it is now"
+
+
 def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResult:
     def change(text: str, goal: Goal) -> tuple[str, RefineResult]:
         require_status(goal, path, (Status.ACTIVE, Status.MET), "refine")
@@ -69,6 +81,13 @@ def refine(*, path: str, ctx: Context, lesson: str | None = None) -> RefineResul
             )
         taught = ledger.clean_line(lesson, limit=4000).strip() if lesson else ""
         open_rows = [row for row in last.rows if row.verdict is not Verdict.MET]
+        if not open_rows and not taught:
+            raise Refused(
+                f"every row of verify iteration {last.iteration} was met: there is no "
+                "backlog to write; nothing was written",
+                file=path,
+                hint=_nothing_open_hint(goal, path),
+            )
         items = tuple(backlog_item(row) for row in open_rows)
         notes = [
             *reopen_notes(goal),
