@@ -47,15 +47,23 @@ class GitPlace:
         return self.gitdir_id == other.gitdir_id and self.common_id == other.common_id
 
 
-def _small_text(path: str) -> str | None:
-    """The first line of the regular file at ``path`` (never a FIFO or a device: those are
-    not opened), or None."""
+def _head_of(path: str, limit: int) -> bytes | None:
+    """At most ``limit`` bytes of the regular file at ``path``; None for anything else (a FIFO
+    or a device is never waited on, also one put there after a look at the path) or when it
+    cannot be read."""
+    from goalfile.errors import GoalfileError
+    from goalfile.files import read_regular
+
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None
-        with open(path, "rb") as handle:
-            data = handle.read(LINE_LIMIT)
-    except OSError:
+        return read_regular(path, what="git file", limit=limit)
+    except (OSError, GoalfileError):
+        return None
+
+
+def _small_text(path: str) -> str | None:
+    """The first line of the regular file at ``path`` (:func:`_head_of`), or None."""
+    data = _head_of(path, LINE_LIMIT)
+    if data is None:
         return None
     text = data.decode("utf-8", "surrogateescape")
     return text.splitlines()[0] if text.strip() else None
@@ -144,15 +152,8 @@ def looks_like_git_folder(path: str) -> bool:
         and os.path.isdir(os.path.join(path, "refs"))
     ):
         return False
-    config = os.path.join(path, "config")
-    if not os.path.isfile(config):  # never a FIFO: opening one would wait
-        return True
-    try:
-        with open(config, "rb") as handle:
-            text = handle.read(1 << 16)
-    except OSError:
-        return True
-    return _BARE.search(text) is None
+    text = _head_of(os.path.join(path, "config"), 1 << 16)
+    return text is None or _BARE.search(text) is None
 
 
 def aside(folder: Path) -> list[str]:
