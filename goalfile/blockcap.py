@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 from collections.abc import Iterator, Mapping, Sequence
 
 __all__ = [
@@ -108,8 +109,13 @@ def _counted(entry: object) -> int | None:
 def _lines_from_end(path: str) -> Iterator[bytes]:
     """The transcript's lines, newest first, from at most its last :data:`_READ_AT_MOST`
     bytes (a line cut by that limit is left out), read a chunk at a time as they are asked
-    for."""
-    with open(path, "rb") as handle:
+    for. A FIFO, socket or device there raises OSError without being waited on."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise OSError(f"{path} is not a regular file")
+    os.set_blocking(descriptor, True)
+    with os.fdopen(descriptor, "rb") as handle:
         end = handle.seek(0, os.SEEK_END)
         start = max(0, end - _READ_AT_MOST)
         rest = b""

@@ -247,3 +247,21 @@ def test_the_count_reads_across_the_chunks_of_a_long_transcript(tmp_path: Path) 
     assert holds_in_a_row(str(transcript)) == 3
     assert holds_in_a_row(str(transcript), at_most=2) == 2
     assert holds_in_a_row(str(tmp_path / "none.jsonl")) is None
+
+
+def test_a_transcript_that_is_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
+    """The transcript path is the host's, in the agent's reach: a FIFO put there is no count
+    (the hook once sat on it until its watchdog answered). In a process of its own, so that
+    a wait fails the test instead of hanging it."""
+    import os
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "transcript.jsonl"
+    os.mkfifo(fifo)
+    code = "import sys; from goalfile import blockcap; print(blockcap.holds_in_a_row(sys.argv[1]))"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(fifo)],
+        capture_output=True, text=True, timeout=60, check=False
+    )  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr
