@@ -2,9 +2,10 @@
 
 A command that merely holds the words ``goalfile hook stop`` may never answer:
 ``goalfile hook stop > /dev/null``, ``echo goalfile hook stop``, ``exit 0; goalfile hook stop``,
-``goalfile hook stop --goal goals/none.md``, or an entry Claude Code runs in the background
-(``"async": true``). So a hook counts only in one shape, a small grammar rather than a search
-for words:
+or an entry Claude Code runs in the background (``"async": true``); and ``goalfile hook stop
+--goal goals/none.md`` pins the hook to a goal no one committed, which it verifies first (it
+holds the agent once there, then the goals git holds decide). So a hook counts only in one
+shape, a small grammar rather than a search for words:
 
 * the command is ``PROGRAM hook stop OPTION...``: ``PROGRAM`` is ``goalfile`` or a path whose
   last part is ``goalfile``, and nothing stands before it;
@@ -12,7 +13,9 @@ for words:
   digits, ``_ . / = : , @ % + -``, spaces and quotes): no operator, redirection, expansion,
   glob, comment or second line, so the shell runs exactly those words;
 * each option is one of the hook's own, at most once: ``--agent`` naming this host,
-  ``--goal`` naming a goal file git tracks, ``--timeout`` (judged by :mod:`goalfile.hosttimeouts`),
+  ``--goal`` naming a goal file in a goal folder that git holds
+  (:func:`goalfile.commands.hookgoal.goal_option`), ``--timeout`` (judged by
+  :mod:`goalfile.hosttimeouts`),
   ``--stall-limit`` a whole number from 2; ``--json`` (goalfile's own document, not the host's
   protocol) or anything else is refused;
 * the entry is ``"type": "command"`` and holds no key but those that only label it or time it
@@ -197,8 +200,9 @@ def _seconds(value: str) -> bool:
 
 def repaired_command(command: str, agent: HostAgent, *, goal_exists: Callable[[str], bool]) -> str:
     """The command to register instead of ``command``: ``goalfile hook stop --agent AGENT``,
-    keeping the path to goalfile and each of its options that is sound (``--goal`` naming a
-    goal file git tracks, ``--timeout`` a number of seconds the hook takes, ``--stall-limit``)."""
+    keeping the path to goalfile and each of its options that is sound (``--goal`` as
+    ``goal_exists`` accepts it, ``--timeout`` a number of seconds the hook takes,
+    ``--stall-limit``)."""
     from goalfile.hostjson import shell_words
 
     words = shell_words(command)
