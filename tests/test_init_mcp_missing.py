@@ -8,12 +8,13 @@ extra."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO, clean_env, make_git_repo
+from tests.conftest import REPO, clean_env, make_git_repo, run_goalfile
 
 
 def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
@@ -63,3 +64,18 @@ def mcp_finding(goalfile: str, project: Path) -> dict[str, str]:
     )  # fmt: skip
     [found] = [f for f in json.loads(done.stdout)["findings"] if f["host"] == "mcp"]
     return dict(found)
+
+
+def test_doctor_passes_over_an_mcp_file_it_cannot_read(tmp_path: Path) -> None:
+    """A `.mcp.json` nested past Python's recursion limit was a traceback of doctor's MCP
+    check, and a FIFO there made doctor wait for a writer: neither is a registration, and
+    doctor ends with its report."""
+    project = make_git_repo(tmp_path / "project")
+    (project / ".mcp.json").write_text("[" * 200_000, encoding="utf-8")
+    (project / ".codex").mkdir()
+    os.mkfifo(project / ".codex" / "config.toml")
+    done = run_goalfile("doctor", "--json", cwd=project, env=clean_env(), timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert [f for f in report["findings"] if f["host"] == "mcp"] == []

@@ -13,6 +13,8 @@ import tomllib
 from pathlib import Path
 
 from goalfile.commands.doctor import Finding, Health
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular_text
 from goalfile.hostmcp import CLAUDE_FILE, CODEX_FILE, GEMINI_FILE, MCP_ARGS, SERVER_NAME
 from goalfile.shellword import shell_word
 
@@ -61,14 +63,15 @@ def installed() -> bool:
 
 def _names(path: Path) -> bool:
     """Whether the file at ``path`` registers the server ``goalfile`` as ``goalfile mcp`` (a
-    file that does not read is passed over: the hosts report it)."""
+    file that does not read is passed over: the hosts report it; a FIFO or a device there is
+    not waited on, and JSON nested past Python's recursion limit is no traceback)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = read_regular_text(path, what="MCP configuration")
+    except (OSError, UnicodeDecodeError, GoalfileError):
         return False
     try:
         document = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
-    except (ValueError, tomllib.TOMLDecodeError):
+    except (ValueError, RecursionError):  # tomllib.TOMLDecodeError is a ValueError
         return False
     if not isinstance(document, dict):
         return False
