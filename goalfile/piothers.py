@@ -19,6 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular_text
 from goalfile.pi_extension import EXTENSION_DIR, FORMER
 
 __all__ = ["OtherExtension", "agent_dir", "other_extensions"]
@@ -56,9 +58,9 @@ def _folder_entries(folder: Path, ours: tuple[Path, ...]) -> list[OtherExtension
 
 
 def _settings_entries(path: Path) -> list[OtherExtension]:
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+    try:  # a FIFO is not waited on; JSON nested past the recursion limit is no traceback
+        document = json.loads(read_regular_text(path, what="pi settings file"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError, GoalfileError):
         return []
     if not isinstance(document, dict):
         return []

@@ -215,6 +215,24 @@ def test_doctor_names_every_other_extension_pi_loads(tmp_path: Path) -> None:
     ]
 
 
+def test_doctor_passes_over_pi_settings_it_cannot_read(tmp_path: Path) -> None:
+    """pi's settings nested past Python's recursion limit were a traceback of doctor's check
+    of the other extensions, and a FIFO there made doctor wait for a writer."""
+    import os
+
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / ".pi").mkdir()
+    (repo / ".pi" / "settings.json").write_text("[" * 200_000)
+    (home / ".pi" / "agent").mkdir(parents=True)
+    os.mkfifo(home / ".pi" / "agent" / "settings.json")
+    done = run_goalfile("doctor", "--json", cwd=repo, env=env, timeout=120)
+    assert "Traceback" not in done.stderr, done.stderr
+    found = [f for f in json.loads(done.stdout)["findings"] if f["check"] == "other-extension"]
+    assert found == []
+
+
 def test_jitis_cache_folder_follows_nodes_tmpdir() -> None:
     from goalfile.jiticache import cache_dir
 
