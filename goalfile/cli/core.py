@@ -465,6 +465,8 @@ def verify(
         if not result.written and not no_write:
             err("nothing was written")
         _say_missing_cwd(result)
+        if result.unwritten_note is not None:
+            err(result.unwritten_note)
         click.echo(result.summary)
     return int(result.exit_code)
 
@@ -521,6 +523,8 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
         code = max(code, int(result.exit_code))
         if not as_json:
             _say_missing_cwd(result)
+            if result.unwritten_note is not None:
+                err(result.unwritten_note)
             click.echo(result.summary)
     if as_json:
         emit_json({"schema_version": 1, "goals": documents, "exit_code": code})

@@ -104,10 +104,23 @@ class VerifyResult:
     tails: Mapping[str, Tails]
     entry_text: str
     missing_cwd: tuple[str, str] | None = None  # the goal's cwd is not there: message, fix
+    file_status: Status | None = None  # the status the file holds (it differs when not written)
 
     @property
     def exit_code(self) -> ExitCode:
         return STATUS_EXIT[self.status]
+
+    @property
+    def unwritten_note(self) -> str | None:
+        """For a run that wrote nothing, when the summary's status is not the file's: a note
+        that says so, since the summary line reads as the goal's new status."""
+        if self.written or self.file_status is None or self.file_status is self.status:
+            return None
+        return (
+            f"note: nothing was written (--no-write): {self.path} is still "
+            f"{self.file_status.value}; `status: {self.status.value}` below is what this run "
+            "judged, not the file's status"
+        )
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -118,6 +131,7 @@ class VerifyResult:
             "status": self.status.value,
             "reason": self.reason,
             "written": self.written,
+            "file_status": (self.file_status or self.status).value,
             "tokens_used": self.tokens_used,
             "rows": [
                 {
@@ -289,6 +303,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
             missing_cwd=workdir.missing_cwd(
                 goal, where, blocked=options.write and run.status is Status.BLOCKED
             ),
+            file_status=run.status if options.write else goal.status,
         )
         if options.write:
             then = None if options.then is None else functools.partial(options.then, result)

@@ -1,0 +1,77 @@
+"""`verify --no-write` judges a goal of any status and writes nothing, so the status in its
+summary line is the run's verdict, not the file's: on a draft, or on a met goal whose check
+fails now, the line alone read as if the goal had become active or blocked. A note on stderr
+says what the file still holds; the summary line stays the last line of stdout, verbatim."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_goalfile
+
+GOAL = "goals/flag.md"
+
+
+def new_draft(repo: Path, check: str = "test -f done.txt") -> str:
+    done = run_goalfile(
+        "new", "flag", "the flag file exists", "--check", check, "--expected", "exit 0",
+        "--non-goal", "nothing else changes", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return (repo / GOAL).read_text(encoding="utf-8")
+
+
+def test_a_draft_run_says_the_file_is_still_a_draft(repo: Path) -> None:
+    before = new_draft(repo)
+
+    done = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines()[-1] == "verify-goal flag iteration 0: C1 unmet; status: active"
+    assert (
+        f"note: nothing was written (--no-write): {GOAL} is still draft; `status: active` "
+        "below is what this run judged, not the file's status"
+    ) in done.stderr
+    assert (repo / GOAL).read_text(encoding="utf-8") == before
+
+
+def test_a_met_goal_whose_check_fails_now_is_still_met(repo: Path) -> None:
+    new_draft(repo)
+    (repo / "done.txt").write_text("yes\n", encoding="utf-8")
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    (repo / "done.txt").unlink()
+    before = (repo / GOAL).read_text(encoding="utf-8")
+
+    done = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    every = run_goalfile("verify", "--no-write", cwd=repo)  # every goal: the same note
+    as_json = run_goalfile("verify", "--no-write", "--json", GOAL, cwd=repo)
+
+    for run in (done, every):
+        assert run.returncode == 1, run.stderr
+        assert run.stdout.splitlines()[-1].endswith("C1 unmet; status: active")
+        assert f"{GOAL} is still met; `status: active` below" in run.stderr
+    document = json.loads(as_json.stdout)
+    assert (document["status"], document["file_status"], document["written"]) == (
+        "active",
+        "met",
+        False,
+    )
+    assert (repo / GOAL).read_text(encoding="utf-8") == before
+
+
+def test_no_note_when_the_file_says_what_the_run_judged(repo: Path) -> None:
+    new_draft(repo)
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 0
+
+    done = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    written = run_goalfile("verify", "--json", GOAL, cwd=repo)
+
+    assert done.returncode == 1 and "note: nothing was written" not in done.stderr
+    document = json.loads(written.stdout)
+    assert (document["status"], document["file_status"], document["written"]) == (
+        "active",
+        "active",
+        True,
+    )
