@@ -103,6 +103,12 @@ def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
             line=int(found.group(1)) if found else None,
             hint="fix the TOML by hand (Codex cannot read it either)",
         ) from None
+    except RecursionError:
+        raise SettingsError(
+            "TOML nested too deeply to read; the file was left untouched",
+            file=str(path),
+            hint="fix the TOML by hand (Codex cannot read it either)",
+        ) from None
 
 
 def declared_in_config(root: Path, env: Mapping[str, str]) -> Path | None:
@@ -262,7 +268,10 @@ def _header(key: str) -> re.Pattern[str]:
 def trusted_hash(text: str, key: str) -> str | None:
     """The ``trusted_hash`` config.toml records for hook ``key``; raises ValueError when the
     text is not TOML."""
-    data = tomllib.loads(text)
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise ValueError("TOML nested too deeply to read") from None
     state = data.get("hooks", {}).get("state", {})
     entry = state.get(key) if isinstance(state, dict) else None
     value = entry.get("trusted_hash") if isinstance(entry, dict) else None

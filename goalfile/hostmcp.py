@@ -93,6 +93,12 @@ def merge_codex_mcp(text: str, *, file: str = "") -> tuple[str, bool]:
             column=column,
             hint="fix the TOML by hand, then run this again",
         ) from None
+    except RecursionError:
+        raise SettingsError(
+            "TOML nested too deeply to read; the file was left untouched",
+            file=file or None,
+            hint="fix the TOML by hand, then run this again",
+        ) from None
     servers = document.get("mcp_servers", {})
     if not isinstance(servers, dict):
         raise SettingsError(

@@ -116,6 +116,24 @@ def test_a_config_toml_that_is_not_toml_is_named_with_its_line(tmp_path: Path) -
     ), found
 
 
+def test_a_config_toml_nested_too_deeply_is_named_not_a_traceback(tmp_path: Path) -> None:
+    """TOML nested past Python's recursion limit made doctor and `init --mcp` end in a
+    traceback (tomllib raises RecursionError): each names the file instead, and init writes
+    nothing to it."""
+    repo, env = setup(tmp_path)
+    config = repo / ".codex" / "config.toml"
+    deep = "a = " + "[" * 100_000 + "\n"
+    config.write_text(deep, encoding="utf-8")
+    problems = [f for f in codex(repo, env)["hook"] if f["health"] == "problem"]
+    assert any(
+        ".codex/config.toml: TOML nested too deeply to read" in f["detail"] for f in problems
+    ), problems
+    done = run_goalfile("init", "--no-goal", "--no-skills", "--mcp", cwd=repo, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "config.toml: TOML nested too deeply to read" in done.stderr, done.stderr
+    assert config.read_text(encoding="utf-8") == deep
+
+
 def test_no_file_declaring_the_codex_hook_is_a_problem_init_fixes(tmp_path: Path) -> None:
     repo, env = setup(tmp_path)
     [missing] = codex(repo, env)["hook"]
