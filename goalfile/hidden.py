@@ -67,7 +67,7 @@ def _row_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], 
         re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+[ \t>]*)?"),
         re.compile(rf"\|[ \t]*(`?)({ID_RE.pattern})\1[ \t]*\|"),
         ID_RE,
-        re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?"),
+        re.compile(r"\|?(?:[ \t\v\f]*:?-+:?[ \t\v\f]*\|)+(?:[ \t\v\f]*:?-+:?[ \t\v\f]*)?"),
     )
 
 

@@ -48,6 +48,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_fence_findings(goal),
         *_hidden_findings(goal),
         *_contract_html_findings(goal),
+        *_gfm_block_findings(goal),
         *_criteria_section_findings(goal),
         *_merged_entry_findings(goal),
         *_rewrapped_findings(goal),
@@ -207,6 +208,15 @@ def _contract_html_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile import htmlcontract
 
     return htmlcontract.findings(goal)
+
+
+def _gfm_block_findings(goal: Goal) -> Iterable[Finding]:
+    """Lines GitHub reads as other blocks than goalfile does (see :mod:`goalfile.gfmblocks`)."""
+    if "<" not in goal.text:  # neither difference can occur: the rule's module is not loaded
+        return ()
+    from goalfile import gfmblocks
+
+    return gfmblocks.findings(goal)
 
 
 def _criteria_section_findings(goal: Goal) -> Iterable[Finding]:
@@ -861,6 +871,7 @@ def reading_findings(goal: Goal) -> Iterable[Finding]:
     reads as more clauses than it is (``merged-clauses``)."""
     yield from (p for p in goal.problems if p.code == "lone-cr")
     yield from _rendering_findings(goal)
+    yield from _gfm_block_findings(goal)
     for found in (*_unseen_findings(goal), *_contract_html_findings(goal)):
         if found.severity is Severity.ERROR:  # not a warning (a decoy column)
             yield found

@@ -1308,7 +1308,14 @@ def _table(gfm: Any, state: Any, start: int, end: int, silent: bool) -> bool:
 
     The rule itself decides where the table starts and ends and how each row splits into cells
     (``\\|``, trimming, missing and extra cells), so the cells are exactly those markdown-it
-    gives; a 100,000-row table then costs the text of its cells, not millions of tokens."""
+    gives; a 100,000-row table then costs the text of its cells, not millions of tokens.
+
+    A delimiter row of dashes alone (``---``, no pipe, no colon) opens no table: it underlines
+    the line above as a heading, as GitHub (cmark-gfm) reads it. markdown-it took ``Acceptance
+    criteria <!-- \\| -->`` over ``---`` for a one-column table, whose rows were the lines of
+    the table under what GitHub showed as an ``## Acceptance criteria`` heading."""
+    if start + 1 < end and _underline(_line_text(state, start + 1)):
+        return False
     if silent:
         return bool(gfm(state, start, end, silent))
     body = _BodyRows(state)
@@ -1317,6 +1324,18 @@ def _table(gfm: Any, state: Any, start: int, end: int, silent: bool) -> bool:
         return bool(gfm(state, start, end, silent))
     finally:
         del state.push
+
+
+def _underline(text: str) -> bool:
+    """Whether ``text`` (a line without its indentation) is dashes alone, blanks after them."""
+    text = text.rstrip(" \t")
+    return bool(text) and text.count("-") == len(text)
+
+
+def _line_text(state: Any, line: int) -> str:
+    """Line ``line`` of the block being parsed, without its indentation (markdown-it's own
+    ``getLine`` of the table rule)."""
+    return str(state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]])
 
 
 class _BodyRows:

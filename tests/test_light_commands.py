@@ -134,6 +134,7 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.gitdeadline",  # no time limit on git: only the Stop hook sets one
         "goalfile.commands.uncovered",  # the approval covers the working directory
         "goalfile.htmlcontract",  # no `<` in the goal: no HTML block to look for
+        "goalfile.gfmblocks",  # no `<` in the goal: no line GitHub reads as another block
         "goalfile.unseen",  # the criteria header is plain ASCII: nothing hidden in its names
     }
     assert imported & needless == set()

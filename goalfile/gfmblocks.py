@@ -1,0 +1,147 @@
+"""Lines that GitHub's Markdown reads as other blocks than goalfile's (lint's ``rendered-differs``,
+at block level).
+
+goalfile reads a goal's body with markdown-it (CommonMark 0.31 with GFM tables); GitHub renders
+it with cmark-gfm (CommonMark 0.29 with GFM). Where the two start a block differently, a file
+can show a reviewer one contract and run another, with every other rule satisfied:
+
+- ``<source>`` opens an HTML block for GitHub and not for goalfile (CommonMark 0.31 took
+  ``source`` off its list of block tags), ``<search>`` the reverse. A line ``<source><!--``
+  above ``## Acceptance criteria`` and its table, closed by a line ``> -->``, was one HTML
+  comment for GitHub (nothing shown) and a paragraph, the heading, the table and a block quote
+  for goalfile, which ran that table's checks under a decoy GitHub showed elsewhere.
+- A line of the criteria table that starts with ``<`` (a lone tag such as ``<span
+  title="...">``, which may hold pipes): GitHub ends the table above it and shows the line and
+  those under it as raw HTML, goalfile reads it as a row. ``<span title="| C2 | `true` | exit 0
+  | deterministic | ">`` was a row GitHub never showed.
+
+(The third difference, a delimiter row of dashes alone, is settled in the parser: goalfile
+reads it as GitHub does, a heading's underline. See ``parse._table``.)
+
+Pure: a :class:`Goal` in, findings out. The body is parsed again only when a line may differ,
+which a goal as goalfile and mdformat write it never has."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from goalfile.model import Finding, Goal, Severity
+from goalfile.parse import first_lines, ledger_span, markdown
+from goalfile.prose import inline_code
+from goalfile.shellword import sed_command
+
+CODE = "rendered-differs"
+
+# a tag that opens an HTML block for one of the two readers only (CommonMark's kind 6 tags the
+# two versions list differently), at a line's start or after container markers
+_DISPUTED = re.compile(r"<(?P<tag>/?(?i:source|search))(?=[ \t/>]|$)", re.MULTILINE)
+_LIST_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
+_READER = {"source": "GitHub (cmark-gfm)", "search": "goalfile (CommonMark 0.31)"}
+_OTHER = {"source": "goalfile", "search": "GitHub"}
+
+
+def _after_containers(line: str) -> str:
+    """``line`` past the blanks, block-quote markers and list markers it starts with."""
+    while True:
+        rest = line.lstrip(" \t>")
+        marker = _LIST_MARKER.match(rest)
+        if marker is None:
+            return rest
+        line = rest[marker.end() :]
+
+
+def findings(goal: Goal) -> list[Finding]:
+    """One error for each line that opens an HTML block for one reader only, and one for the
+    first line of the criteria table that GitHub's table does not reach."""
+    found = list(_disputed_tags(goal))
+    row = _row_after_table_end(goal)
+    if row is not None:
+        found.append(row)
+    return found
+
+
+def _disputed_tags(goal: Goal) -> Iterable[Finding]:
+    text = goal.text
+    span = ledger_span(text)
+    candidates: list[tuple[int, str, str]] = []
+    for found in _DISPUTED.finditer(text):
+        start = text.rfind("\n", 0, found.start()) + 1
+        if _after_containers(text[start : found.start()]):
+            continue  # not where a block starts
+        number = text.count("\n", 0, start) + 1
+        if number <= goal.frontmatter_end or (span is not None and span[0] <= number < span[1]):
+            continue
+        end = text.find("\n", found.start())
+        line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+        candidates.append((number, line, found.group("tag")))
+    if not candidates:
+        return
+    literal = _code_lines(goal)
+    for number, line, tag in candidates:
+        if number in literal:
+            continue
+        name = tag.lstrip("/").lower()
+        yield Finding(
+            severity=Severity.ERROR,
+            line=number,
+            column=line.index("<") + 1,
+            code=CODE,
+            message=f"the line {inline_code(line.strip())} opens an HTML block for "
+            f"{_READER[name]} but not for {_OTHER[name]}: the lines under it, up to the next "
+            "blank line, are raw HTML in one view and Markdown in the other, so GitHub can show "
+            "a reviewer other criteria than goalfile runs",
+            hint=f"delete the line: {sed_command(goal.path, [f'{number}d'])}",
+        )
+
+
+def _code_lines(goal: Goal) -> set[int]:
+    """The body lines markdown-it reads as code (fenced or indented), where both readers
+    agree a tag is text."""
+    lines = goal.text.split("\n")
+    start = goal.frontmatter_end
+    span = ledger_span(goal.text)
+    pieces: list[tuple[int, int]] = []  # 0-based [first, end) lines
+    if span is None:
+        pieces.append((start, len(lines)))
+    else:
+        pieces.append((start, span[0] - 1))
+        pieces.append((span[1] - 1, len(lines)))
+    literal: set[int] = set()
+    for first, end in pieces:
+        if first >= end:
+            continue
+        source = "\n".join(line.rstrip("\r") for line in lines[first:end])
+        for token in markdown().parse(source):
+            if token.type in ("fence", "code_block") and token.map is not None:
+                literal.update(range(first + 1 + token.map[0], first + 1 + token.map[1]))
+    return literal
+
+
+def _row_after_table_end(goal: Goal) -> Finding | None:
+    """The first criteria row whose line starts with ``<``: GitHub ends the table above it."""
+    rows = [row for row in goal.criteria if row.line]
+    if not rows or "<" not in goal.text:
+        return None
+    lines = first_lines(goal.text, max(row.line for row in rows))
+    for index, row in enumerate(rows):
+        line = lines[row.line - 1].rstrip("\r")
+        if "<" not in line or not _after_containers(line).startswith("<"):
+            continue
+        after = len(rows) - index - 1
+        label = row.id or "this row"
+        unseen = f"{label} never shows as criteria, though goalfile runs it"
+        if after:
+            rows_under = f"the {after} row{'s' if after != 1 else ''} under it"
+            unseen = f"{label} and {rows_under} never show as criteria, though goalfile runs them"
+        return Finding(
+            severity=Severity.ERROR,
+            line=row.line,
+            column=line.index("<") + 1,
+            code=CODE,
+            message=f"the criteria row {inline_code(line.strip())} starts with `<`: GitHub "
+            f"ends the table above it and shows the line as raw HTML, so {unseen}",
+            hint="write the row as a table row that starts with `|` (`| ID | criterion | "
+            f"check | expected |`), or delete it: {sed_command(goal.path, [f'{row.line}d'])}",
+        )
+    return None

@@ -1,0 +1,189 @@
+"""Lines that GitHub's Markdown (cmark-gfm) reads as other blocks than goalfile's (markdown-it).
+
+A goal file showed on GitHub an `## Acceptance criteria` heading over a table whose check was
+`test -f tests-pass`, and hid the table goalfile ran (`true`): `<source><!--` opened an HTML
+block for GitHub only, and `Acceptance criteria <!-- \\| -->` over `---` was a heading for
+GitHub and a one-column table for goalfile. `lint` said ok, `verify` wrote `met`, `audit
+--against` was clean. A criteria row written as a lone HTML tag holding pipes was a row for
+goalfile and raw HTML (not shown) for GitHub. GitHub's view is taken from cmark-gfm itself
+(the `cmarkgfm` package), so each test also shows the difference it is about."""
+
+from __future__ import annotations
+
+import html
+import re
+import subprocess
+from pathlib import Path
+
+import cmarkgfm
+import pytest
+from cmarkgfm.cmark import Options
+
+from tests.conftest import git, make_git_repo, run_goalfile
+
+FRONT = (
+    "---\nslug: g\nstatus: draft\ncreated: 2026-12-03\nbudget:\n  iterations: 5\n"
+    "  tokens: null\niterations_used: 0\ntokens_used: 0\n---\n# Goal: the suite passes\n\n"
+    "## Non-goals\n\n- `tests/fixtures/` stays unchanged.\n\n"
+)
+TAIL = "\n## Plan\n\n## Token accounting\n\n## Iterations\n\n## Lessons\n"
+HEADER = (
+    "| id | criterion | check | expected | kind |\n|----|-----------|-------|----------|------|\n"
+)
+
+# GitHub: a heading and the decoy table; goalfile: a one-column table in `## Notes`
+DECOY = (
+    "## Notes\n\nAcceptance criteria <!-- \\| -->\n---\nid | criterion | check | expected | kind\n"
+    "---|---|---|---|---\nC1 | suite passes | `test -f tests-pass` | exit 0 | deterministic\n\n"
+)
+# GitHub: one HTML block holding a comment; goalfile: the heading and the table it runs
+HIDDEN = (
+    "<source><!--\n## Acceptance criteria\n"
+    + HEADER
+    + "| C1 | suite passes | `true` | exit 0 | deterministic |\n> -->\n"
+)
+
+
+def github_checks(text: str) -> list[list[str]]:
+    """The check cells GitHub shows under each `## Acceptance criteria` heading above the
+    ledger (HTML comments are not shown)."""
+    out = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    out = re.sub(r"<!--.*?(?:-->|\Z)", "", out, flags=re.DOTALL)
+    body = out.split("<h2>Iterations</h2>")[0]
+    sections = re.split(r"<h2>\s*Acceptance criteria\s*</h2>", body)[1:]
+    shown = []
+    for section in sections:
+        rows = re.findall(r"<tr>(.*?)</tr>", section.split("<h2>")[0], flags=re.DOTALL)
+        cells = [re.findall(r"<td>(.*?)</td>", r, flags=re.DOTALL) for r in rows]
+        shown.append([html.unescape(re.sub(r"<[^>]+>", "", c[2])) for c in cells if len(c) > 2])
+    return shown
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "repo")
+    (root / "goals").mkdir()
+    return root
+
+
+def write(repo: Path, text: str) -> Path:
+    path = repo / "goals" / "g.md"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def errors(report: str) -> list[str]:
+    return [line for line in report.splitlines() if ": error: " in line]
+
+
+def test_criteria_github_hides_under_a_decoy_github_shows_are_refused(repo: Path) -> None:
+    text = FRONT + DECOY + HIDDEN + TAIL
+    assert github_checks(text) == [["test -f tests-pass"]]  # what a reviewer reads
+    path = write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    found = errors(linted.stderr)
+    # the setext heading is a heading for goalfile too: its table is one goalfile ignores
+    assert any("under `## Acceptance criteria <!-- \\| -->`" in f for f in found), found
+    assert any(
+        "goals/g.md:25:1: error: the line `<source><!--` opens an HTML block for GitHub" in f
+        for f in found
+    ), found
+    before = path.read_bytes()
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/g.md", cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert path.read_bytes() == before
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "goals/g.md:25: rendered-differs: the line `<source><!--`" in audited.stdout
+
+
+def test_the_html_block_only_github_sees_is_named_and_its_fix_works(repo: Path) -> None:
+    honest = HEADER + "| C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic |\n"
+    text = FRONT + "## Acceptance criteria\n\n<source><!--\n" + honest + "> -->\n" + TAIL
+    assert github_checks(text) == [[]]  # GitHub shows no criteria at all
+    path = write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    assert errors(linted.stderr) == [
+        "goals/g.md:19:1: error: the line `<source><!--` opens an HTML block for GitHub "
+        "(cmark-gfm) but not for goalfile: the lines under it, up to the next blank line, are "
+        "raw HTML in one view and Markdown in the other, so GitHub can show a reviewer other "
+        "criteria than goalfile runs"
+    ], linted.stderr
+    fix = linted.stderr.split("  fix: delete the line: ", 1)[1].split("\n", 1)[0].strip("`")
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    fixed = path.read_text(encoding="utf-8")
+    assert github_checks(fixed) == [["test -f tests-pass"]]
+    assert "<source>" not in fixed
+
+
+def test_an_html_block_only_goalfile_sees_is_refused_too(repo: Path) -> None:
+    table = HEADER + "| C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic |\n"
+    text = FRONT + "## Notes\n\n<search> x\n\n## Acceptance criteria\n\n" + table + TAIL
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    assert errors(linted.stderr) == [
+        "goals/g.md:19:1: error: the line `<search> x` opens an HTML block for goalfile "
+        "(CommonMark 0.31) but not for GitHub: the lines under it, up to the next blank line, "
+        "are raw HTML in one view and Markdown in the other, so GitHub can show a reviewer "
+        "other criteria than goalfile runs"
+    ], linted.stderr
+
+
+def test_a_source_tag_in_a_code_block_or_inside_a_line_is_text_for_both(repo: Path) -> None:
+    table = HEADER + "| C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic |\n"
+    plan = "\n## Plan\n\n```html\n<source src=a.webm>\n```\n\n    <search>\n\nA <source> tag.\n"
+    text = FRONT + "## Acceptance criteria\n\n" + table + plan + TAIL.replace("\n## Plan\n", "")
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 0, linted.stderr
+
+
+def test_a_row_github_shows_as_raw_html_is_refused(repo: Path) -> None:
+    header = (
+        "| criterion | id | check | expected | kind | note |\n"
+        "|-----------|----|-------|----------|------|------|\n"
+    )
+    shown = "| suite passes | C1 | `test -f tests-pass` | exit 0 | deterministic | |\n"
+    hidden = '<span title="| C0 | `touch tests-pass` | exit 0 | deterministic | ">\n'
+    text = FRONT + "## Acceptance criteria\n\n" + header + shown + hidden + TAIL
+    assert github_checks(text) == [["test -f tests-pass"]]
+    path = write(repo, text)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal")
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    assert errors(linted.stderr) == [
+        "goals/g.md:22:1: error: the criteria row "
+        '`` <span title="| C0 | `touch tests-pass` | exit 0 | deterministic | "> `` starts '
+        "with `<`: GitHub ends the table above it and shows the line as raw HTML, so C0 never "
+        "shows as criteria, though goalfile runs it"
+    ], linted.stderr
+    before = path.read_bytes()
+    done = run_goalfile("activate", "goals/g.md", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert path.read_bytes() == before
+    fix = linted.stderr.split("or delete it: ", 1)[1].split("\n", 1)[0].strip("`")
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
+
+
+def test_a_second_table_whose_delimiter_row_holds_a_form_feed_is_seen(repo: Path) -> None:
+    real = HEADER + "| C1 | suite passes | `true` | exit 0 | deterministic |\n"
+    decoy = (
+        "id | criterion | check | expected | kind\n---\f|---|---|---|---\n"
+        "C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic\n"
+    )
+    text = FRONT + "## Acceptance criteria\n\n" + real + "\n" + decoy + TAIL
+    assert github_checks(text) == [["true", "test -f tests-pass"]]
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    assert any(
+        "goals/g.md:24:1: error: line 24 of the criteria section looks like a table's "
+        "delimiter row" in f
+        for f in errors(linted.stderr)
+    ), linted.stderr
