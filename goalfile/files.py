@@ -925,10 +925,3 @@ def _lock_failed(lock_file: Path, exc: OSError) -> Refused:
         f"cannot take the lock {lock_file}: {exc.strerror or exc}",
         hint=f"remove {lock_file.parent} (goalfile makes a new one), or set TMPDIR",
     )
-
-
-def require_file(path: str | os.PathLike[str]) -> Path:
-    target = Path(path)
-    if not target.is_file():
-        raise UsageError(f"{path}: no such goal file", hint="check the path")
-    return target
