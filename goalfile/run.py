@@ -1038,10 +1038,8 @@ class GitTimedOut(Exception):
     group). Its message names the command and the limit."""
 
 
-_FETCH_HINT = (
-    "name an existing branch, tag or commit; fetch it first (in CI, check out with "
-    "fetch-depth: 0 so the base branch is there)"
-)
+_FETCH_CI = "in CI, check out with fetch-depth: 0 so the base branch is there"
+_FETCH_HINT = f"`git branch --all` lists the branches to name; fetch one first ({_FETCH_CI})"
 
 
 def git_show(
@@ -1134,7 +1132,7 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
         )
     commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:
-        raise UsageError(f"unknown git revision {ref!r}", hint=_FETCH_HINT)
+        raise UsageError(f"unknown git revision {ref!r}", hint=_unknown_ref_hint(git, ref))
     meanings = ref_meanings(git, ref, cwd)
     if len(meanings) > 1:
         from goalfile.shellword import shell_word
@@ -1154,6 +1152,44 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
             hint=hint,
         )
     return commit.stdout.decode("ascii", errors="replace").strip()
+
+
+_BASE_BRANCHES = ("main", "master", "trunk", "develop")
+
+
+def _unknown_ref_hint(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str) -> str:
+    """The fix for an ``--against`` revision that names no commit: the branch of this
+    repository it most likely meant (one of the same last name, `master` for `main`, a
+    remote-tracking one), as the audit command that works; else how to list the branches."""
+    from goalfile.shellword import shell_word
+
+    name = _ref_name(ref)
+    listed = git("for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
+    refs = listed.stdout.decode("utf-8", "surrogateescape").splitlines()
+    heads = [r.removeprefix("refs/heads/") for r in refs if r.startswith("refs/heads/")]
+    remotes = [
+        r.removeprefix("refs/remotes/")
+        for r in refs
+        if r.startswith("refs/remotes/") and not r.endswith("/HEAD")
+    ]
+    last = name.rsplit("/", 1)[-1]
+    meant: str | None = None
+    for pool in (heads, remotes):
+        same = [branch for branch in pool if branch.rsplit("/", 1)[-1] == last]
+        if len(same) == 1:
+            meant = same[0]
+            break
+    if meant is None and last in _BASE_BRANCHES:
+        bases = [b for b in _BASE_BRANCHES if b in heads] or [
+            branch for branch in remotes if branch.rsplit("/", 1)[-1] in _BASE_BRANCHES
+        ]
+        meant = bases[0] if len(bases) == 1 else None
+    if meant is None or meant == name or listed.returncode != 0:
+        return _FETCH_HINT
+    return (
+        f"`goalfile audit --against {shell_word(meant + ref[len(name) :])}` "
+        f"({name!r} is no branch here; {meant!r} is); {_FETCH_CI}"
+    )
 
 
 _REF_END = re.compile(r"[~^:]|@\{|[*?\[\\]")
