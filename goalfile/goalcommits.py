@@ -20,7 +20,14 @@ from pathlib import Path
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
 from goalfile.goalfolders import GOAL_FOLDERS
-from goalfile.run import GitTimedOut, _commit, _git_in, _history_git, first_message_line
+from goalfile.run import (
+    GitTimedOut,
+    _commit,
+    _git_in,
+    _history_git,
+    first_message_line,
+    history_environment,
+)
 from goalfile.shellword import shell_word
 
 
@@ -290,7 +297,7 @@ def branch_versions(
     wanted = list(dict.fromkeys([*(b for _, b in listed if b is not None), *(b for _, b in side)]))
     if not wanted:
         return [], []
-    history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
+    history_env = history_environment(env)
     try:
         read = _git_in(
             cwd,

@@ -1089,6 +1089,18 @@ def git_tree_goal_paths(*, ref: str, cwd: str, folders: Sequence[str] = GOAL_FOL
     return [name for name in names if name.endswith(".md")]
 
 
+def history_environment(env: Mapping[str, str] | None) -> dict[str, str]:
+    """``env`` (else this process's) for git reading history as committed: no replace ref
+    (`git replace`) and no graft (``.git/info/grafts``, which `--no-replace-objects` leaves on:
+    one line there gave HEAD main as its parent, and `audit --against main` never read the
+    commit that held the person's approval)."""
+    return {
+        **(env if env is not None else os.environ),
+        "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_GRAFT_FILE": os.devnull,
+    }
+
+
 def _history_git(
     cwd: str, env: Mapping[str, str] | None
 ) -> Callable[..., subprocess.CompletedProcess[bytes]]:
@@ -1098,7 +1110,7 @@ def _history_git(
 
     if not os.path.isdir(cwd):
         raise UsageError(f"{cwd} is not a folder; git cannot run there")
-    history_env = {**(env if env is not None else os.environ), "GIT_NO_REPLACE_OBJECTS": "1"}
+    history_env = history_environment(env)
 
     def git(*args: str) -> subprocess.CompletedProcess[bytes]:
         try:
@@ -1495,8 +1507,7 @@ def _git_refused(done: subprocess.CompletedProcess[bytes]) -> GitUnreadable:
 
 
 def _git_clean() -> dict[str, str]:
-    clean = _undirected(os.environ)
-    clean["GIT_NO_REPLACE_OBJECTS"] = "1"
+    clean = _undirected(history_environment(None))
     clean["LC_ALL"] = "C"  # its messages are read
     return clean
 

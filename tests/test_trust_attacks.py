@@ -378,6 +378,35 @@ def test_audit_against_ignores_git_replace(build: Path, tmp_path: Path) -> None:
     assert "contract-change-unapproved" in done.stdout
 
 
+def test_audit_against_ignores_a_graft(tmp_path: Path) -> None:
+    """The person approves a goal on the agent's branch; the agent puts its own goal (check
+    `true`) in its place, verifies it, commits, and writes one line to `.git/info/grafts` that
+    gives its commit `main` as parent: the commit holding the person's approval is then gone
+    from every history git shows, `--no-replace-objects` or not."""
+    root = make_git_repo(tmp_path / "repo")
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main")
+    git(root, "commit", "-q", "--allow-empty", "-m", "base")
+    git(root, "checkout", "-qb", "agent")
+    person = ("new", "auth", "the suite passes", "--check", "test -f suite-passes")
+    made = run_goalfile(*person, "--expected", "exit 0", "--activate", "--commit", cwd=root)
+    assert made.returncode == 0, made.stderr
+    (root / "goals" / "auth.md").unlink()
+    agent = ("new", "auth", "the suite passes", "--check", "true", "--expected", "exit 0")
+    assert run_goalfile(*agent, "--activate", cwd=root).returncode == 0
+    assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 0
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "work")
+    honest = run_goalfile("audit", "--against", "refs/heads/main", cwd=root)
+    assert honest.returncode == 1, honest.stdout + honest.stderr
+    head, main = git(root, "rev-parse", "HEAD", "main").split()
+    (root / ".git" / "info" / "grafts").write_text(f"{head} {main}\n")
+    assert git(root, "log", "--format=%s", "main..HEAD").split() == ["work"]  # hidden from git
+
+    done = run_goalfile("audit", "--against", "refs/heads/main", cwd=root)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout == honest.stdout
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
