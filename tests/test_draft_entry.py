@@ -99,3 +99,22 @@ def test_the_printed_fix_sets_active_back_and_the_next_stop_verifies(tmp_path: P
     _ok(repo, "lint", GOAL)
     (repo / "ok").write_text("", encoding="utf-8")
     _ok(repo, "verify", GOAL)
+
+
+def test_with_a_focus_the_printed_fix_is_not_refused_in_turn(tmp_path: Path) -> None:
+    """The goal skill focuses the goal it writes. The focus rule took `active` over the typed
+    `draft` entry for a hand reopening and printed the sed that sets `draft` back: each fix
+    undid the other, and the goal was never verified. `active` over it is the status the
+    approval set: the focus is honoured and the next stop verifies."""
+    repo, _ = _approved(tmp_path)
+    _ok(repo, "focus", GOAL)
+    _make_draft(repo)
+    answer = _stop(repo)
+    assert answer is not None
+    fix = re.search(r"fix: `([^`]+)`", str(answer["reason"]))
+    assert fix is not None, answer
+    subprocess.run(["sh", "-c", fix.group(1)], cwd=repo, check=True)
+    held = _stop(repo, active=True)  # the agent is continuing because of the hold
+    assert held is not None and "C1 unmet; status: active" in str(held.get("reason")), held
+    shown = _ok(repo, "status", GOAL)
+    assert f"focus: {GOAL} (the Stop hook verifies this goal first" in shown.stdout, shown.stdout

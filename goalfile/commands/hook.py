@@ -1328,11 +1328,12 @@ def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
     says a status that asks for no more work (met, blocked, exhausted, paused): the status
     line was edited and no command has run on the goal since. Commands accept such a reopen
     (the next entry records it); a focus does not, or one edit would pick the goal that lets
-    the agent stop."""
+    the agent stop. Not over an entry that says `draft`: no command writes one, and `active`
+    is the status its approval set (the fix the hook prints for that entry sets it back)."""
     from goalfile.handedit import ledger_status, reopened_from, restore_status_command
 
     was = reopened_from(goal)
-    if was is None:
+    if was is None or was is Status.DRAFT:
         return None
     entry = ledger_status(goal)
     by = f" (iteration {entry.iteration}, by {entry.by})" if entry is not None else ""
