@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import time
@@ -20,6 +21,8 @@ from typing import Any
 
 import pytest
 from conftest import git, make_git_repo, run_goalfile
+from fake_chat import ChatServer
+from fake_gemini import GeminiServer
 from fake_model import AnthropicServer, FakeModel, Reply, ResponsesServer, Say, Script, Shell, Turn
 from host_install import NpmCli, install_cli
 from host_run import (
@@ -35,6 +38,7 @@ from host_run import (
     trust_codex_hooks,
     write_codex_config,
 )
+from host_run_more import GEMINI_CLI, PI, gemini_sessions, pi_sessions, run_gemini, run_pi_rpc
 
 # The versions the host suite is run against (docs/hosts.md says the same).
 CLAUDE_CODE = NpmCli(package="@anthropic-ai/claude-code", version="2.1.332", bin="claude")
@@ -174,6 +178,28 @@ def register_hook(repo: Path, host: str, *, timeout: int, command: str) -> None:
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
 
+def record_answers(repo: Path, host: str) -> Path:
+    """Have the host's Stop hook (as `init` registered it) also write each answer it gives
+    the host to a file next to the repository, which it returns (:func:`answers` reads it):
+    `codex exec` shows a `systemMessage` nowhere."""
+    answers = repo.parent / f"{host}-answers.jsonl"
+    command = f"goalfile hook stop --agent {host} | tee -a {shlex.quote(str(answers))}"
+    register_hook(repo, host, timeout=600, command=command)
+    return answers
+
+
+def answers(path: Path) -> list[dict[str, Any]]:
+    """The JSON documents at ``path``, one per answer (an answer ends with no newline)."""
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    found: list[dict[str, Any]] = []
+    decoder = json.JSONDecoder()
+    at = 0
+    while (at := len(text) - len(text[at:].lstrip())) < len(text):  # the next non-blank
+        value, at = decoder.raw_decode(text, at)
+        found.append(value)
+    return found
+
+
 @dataclass(frozen=True)
 class Session:
     """What one host session left: the fake server (its log in memory), the CLI's run, the
@@ -187,17 +213,33 @@ class Session:
     hooks: list[dict[str, Any]]
 
 
+SERVERS: dict[str, type[FakeModel]] = {
+    "claude": AnthropicServer,
+    "codex": ResponsesServer,
+    "gemini": GeminiServer,
+    "pi": ChatServer,
+}
+"""The fake model server each host talks to."""
+
+
 def run_session(
-    host: str, repo: Path, script: Script, isolation: Isolation, *, prompt: str
+    host: str,
+    repo: Path,
+    script: Script,
+    isolation: Isolation,
+    *,
+    prompt: str,
+    timeout: float = 120,
 ) -> Session:
-    """One headless session of the real ``host`` ("claude" or "codex") in ``repo``, its model
-    the scripted fake, ``HOME`` a folder next to the repository; Codex's project hooks trusted
-    first, as `/hooks` does. The request log is written next to the repository; the session
-    must end with exit 0."""
+    """One headless session of the real ``host`` in ``repo``, its model the scripted fake,
+    ``HOME`` a folder next to the repository: "claude" (`claude -p`), "codex" (`codex exec`,
+    its project hooks trusted first, as `/hooks` does), "gemini" (`gemini -p`) or "pi"
+    (`pi --mode rpc`: goalfile holds pi's interactive and RPC sessions, not print mode). The
+    request log is written next to the repository; the session must end with exit 0 within
+    ``timeout`` seconds, a limit that only stops a run that would not end."""
     home = repo.parent / "home"
-    kind: type[FakeModel] = AnthropicServer if host == "claude" else ResponsesServer
     hooks: list[dict[str, Any]] = []
-    with start_server(kind, script, isolation) as server:
+    with start_server(SERVERS[host], script, isolation) as server:
         if host == "claude":
             run = run_claude(
                 install_cli(CLAUDE_CODE),
@@ -206,18 +248,40 @@ def run_session(
                 server_url=server.url,
                 prompt=prompt,
                 netns=isolation.netns,
+                timeout=timeout,
             )
             transcripts = claude_transcripts(home, repo)
-        else:
+        elif host == "codex":
             codex, codex_home = install_cli(CODEX), home / ".codex"
             write_codex_config(codex_home, server_url=server.url, repo=repo)
             hooks = trust_codex_hooks(
                 codex, repo=repo, codex_home=codex_home, netns=isolation.netns
             )
             run = run_codex(
-                codex, repo=repo, codex_home=codex_home, prompt=prompt, netns=isolation.netns
+                codex,
+                repo=repo,
+                codex_home=codex_home,
+                prompt=prompt,
+                netns=isolation.netns,
+                timeout=timeout,
             )
             transcripts = codex_rollouts(codex_home)
+        else:
+            run_cli, cli, sessions_of = (
+                (run_gemini, GEMINI_CLI, gemini_sessions)
+                if host == "gemini"
+                else (run_pi_rpc, PI, pi_sessions)
+            )
+            run = run_cli(
+                install_cli(cli),
+                repo=repo,
+                home=home,
+                server_url=server.url,
+                prompt=prompt,
+                netns=isolation.netns,
+                timeout=timeout,
+            )
+            transcripts = sessions_of(home)
     log = server.write_log(repo.parent / f"{host}-requests.jsonl")
     assert run.returncode == 0, f"{run.explain()}\nrequest log: {log}"
     return Session(server=server, run=run, log=log, transcripts=transcripts, hooks=hooks)

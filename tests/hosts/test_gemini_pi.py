@@ -23,30 +23,26 @@ from typing import Any
 
 import pytest
 from fake_chat import ChatServer, pi_tokens
-from fake_gemini import Call, GeminiServer, declared_tools, gemini_tokens
+from fake_gemini import Call, declared_tools, gemini_tokens
 from fake_model import FakeModel, Say, Script, Shell, Turn, Usage, fix_after_feedback, never_fix
 from host_install import install_cli
-from host_run import HostRun
 from host_run_more import (
-    GEMINI_CLI,
     PI,
-    gemini_sessions,
-    pi_sessions,
-    run_gemini,
     run_pi_print,
-    run_pi_rpc,
 )
 from hosts_fixtures import (
     FIX,
     GOAL,
     PROMPT,
     Isolation,
+    Session,
     approve_by_commit,
     goal_repo,
     goal_state,
     goalfile_ok,
     ledger,
     mcp_goal_repo,
+    run_session,
     start_server,
     verify_entries,
 )
@@ -56,17 +52,8 @@ from goalfile.usage import read_usage
 
 
 @dataclass(frozen=True)
-class Session:
-    server: FakeModel
-    run: HostRun
-    sessions: list[Path]  # the host's own session files
-
-
-@dataclass(frozen=True)
 class Host:
     name: str
-    cli: Path
-    server: type[FakeModel]
     tokens: Callable[[Usage], int]  # what goalfile counts of one reply's usage
     allowed: re.Pattern[str] = re.compile("")  # every request the CLI may make
 
@@ -74,25 +61,7 @@ class Host:
         """The CLI run to its end against ``script``. Its time limit only stops a run that would
         not end: a dozen turns, each with a hook that runs the checks, take half a minute on an
         idle machine and several times that on a loaded one."""
-        home = repo.parent / "home"
-        with start_server(self.server, script, isolation) as server:
-            run_cli, sessions_of = (
-                (run_gemini, gemini_sessions)
-                if self.name == "gemini"
-                else (run_pi_rpc, pi_sessions)
-            )
-            run = run_cli(
-                self.cli,
-                repo=repo,
-                home=home,
-                server_url=server.url,
-                prompt=PROMPT,
-                netns=isolation.netns,
-                timeout=600,
-            )
-            sessions = sessions_of(home)
-        assert run.returncode == 0, run.explain()
-        return Session(server=server, run=run, sessions=sessions)
+        return run_session(self.name, repo, script, isolation, prompt=PROMPT, timeout=600)
 
 
 @pytest.fixture(params=["gemini", "pi"])
@@ -100,8 +69,6 @@ def host(request: pytest.FixtureRequest) -> Host:
     if request.param == "gemini":
         return Host(
             name="gemini",
-            cli=install_cli(GEMINI_CLI),
-            server=GeminiServer,
             tokens=gemini_tokens,
             allowed=re.compile(
                 r"(POST /v1beta/models/[\w.-]+:(streamGenerateContent|countTokens)"
@@ -110,8 +77,6 @@ def host(request: pytest.FixtureRequest) -> Host:
         )
     return Host(
         name="pi",
-        cli=install_cli(PI),
-        server=ChatServer,
         tokens=pi_tokens,
         allowed=re.compile(r"(POST /v1/chat/completions|GET /v1/models)(\?.*)?"),
     )
@@ -146,7 +111,7 @@ def test_the_goal_holds_the_agent_until_the_scripted_fix(
     assert [e.status for e in entries] == ["active", "met"]
     assert goal_state(repo)["status"] == "met"
     # (e) the usage in the host's own session file is exactly what the fake server sent
-    (file,) = session.sessions
+    (file,) = session.transcripts
     sent = sum(host.tokens(u) for u in replies(server))
     assert read_usage(file).tokens == sent
     stops = [i for i, r in enumerate(server.agent_requests()) if isinstance(r.reply, Say)]
@@ -200,9 +165,7 @@ def test_gemini_retry_storm_is_released_by_the_hook(isolation: Isolation, tmp_pa
     goal = repo / GOAL
     unstalled = goal.read_text().replace("\ntokens_used:", "\nstall_limit: 50\ntokens_used:", 1)
     goal.write_text(unstalled)
-    host = Host(
-        name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
-    )
+    host = Host(name="gemini", tokens=gemini_tokens)
     session = host.session(repo, lambda turn: Say("I looked; nothing to do."), isolation)
     model_calls = len(session.server.agent_requests())
     entries = verify_entries(repo)
@@ -228,9 +191,7 @@ def _mcp_script(turn: Turn) -> Any:
 
 def test_gemini_calls_a_goalfile_mcp_tool(isolation: Isolation, tmp_path: Path) -> None:
     repo = mcp_goal_repo(tmp_path)
-    host = Host(
-        name="gemini", cli=install_cli(GEMINI_CLI), server=GeminiServer, tokens=gemini_tokens
-    )
+    host = Host(name="gemini", tokens=gemini_tokens)
     before = (repo / GOAL).read_text()
     session = host.session(repo, _mcp_script, isolation)
     requests = session.server.agent_requests()
@@ -304,7 +265,7 @@ def test_pi_model_uses_the_extensions_goal_tools(isolation: Isolation, tmp_path:
             (repo / "goals" / "forged.md").unlink(missing_ok=True)
         return plan.pop(0) if plan else Say("Done.")
 
-    host = Host(name="pi", cli=install_cli(PI), server=ChatServer, tokens=pi_tokens)
+    host = Host(name="pi", tokens=pi_tokens)
     session = host.session(repo, script, isolation)
     requests = session.server.agent_requests()
     outputs = [r.turn.tool_output or "" for r in requests if r.turn and r.turn.after_tool]

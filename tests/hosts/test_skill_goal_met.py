@@ -22,16 +22,11 @@ stop after the session would too.
 from __future__ import annotations
 
 import re
-import shlex
-import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from conftest import git, make_git_repo
-from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
-    PRINTED_FIX,
     Isolation,
     goalfile_ok,
     hook_now,
@@ -39,8 +34,8 @@ from hosts_fixtures import (
     ran_quietly,
 )
 from hosts_fixtures import isolation as isolation
+from skill_goals import SkillAgent, on_the_users_path, skill_command, skill_text
 
-SKILLS = Path(__file__).resolve().parents[2] / "skills"
 SLUG = "version-flag"
 GOAL = f"goals/{SLUG}.md"
 PROMPT = "Add a --version flag to mytool that prints the version in pyproject.toml."
@@ -62,16 +57,6 @@ def main(args):
     print(f"mytool {version}" if args == ["--version"] else "hello")
 """
 CHANGELOG = "- mytool --version now prints the version declared in pyproject.toml\n"
-
-
-def skill_command(skill: str, starts: str) -> str:
-    """The command of the ```sh block in skills/SKILL/SKILL.md that begins with ``starts``, as
-    written there (its lines continued with a backslash)."""
-    text = (SKILLS / skill / "SKILL.md").read_text(encoding="utf-8")
-    blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
-    found = [block.strip() for block in blocks if block.startswith(starts)]
-    assert len(found) == 1, (skill, starts, blocks)
-    return found[0]
 
 
 def project(tmp_path: Path) -> Path:
@@ -98,43 +83,6 @@ def project(tmp_path: Path) -> Path:
     return repo
 
 
-def on_the_users_path(home: Path) -> None:
-    """The virtual environment that holds the goalfile under test (and `python`, which C2
-    runs) on the PATH of a login shell in ``home``, as a user's ~/.profile that activates it
-    puts it: Codex runs its shell tool as `bash -lc`, and /etc/profile sets PATH anew. (Its
-    hooks, and Claude Code's tools, get the host's PATH, which has it already.)"""
-    home.mkdir(parents=True, exist_ok=True)
-    folder = shlex.quote(str(Path(sys.executable).parent))
-    (home / ".profile").write_text(f'PATH={folder}:"$PATH"\n', encoding="utf-8")
-
-
-@dataclass
-class SkillAgent:
-    """The scripted model: at the prompt it writes the goal as the goal skill says, does the
-    work, verifies, and types `status: met`, one shell call after another; for a Stop hook's
-    reason it runs the printed fix as written, then the verify-goal skill's review and verify.
-    After its last call it ends its turn."""
-
-    work: list[str]
-    after_fix: list[str]
-    ran: list[str] = field(default_factory=list)
-    outputs: list[str | None] = field(default_factory=list)
-    queue: list[str] = field(default_factory=list)
-
-    def __call__(self, turn: Turn) -> Reply:
-        if turn.after_tool:
-            self.outputs.append(turn.tool_output)
-        elif turn.feedback is None:
-            self.queue = list(self.work)
-        else:
-            found = PRINTED_FIX.search(turn.feedback)
-            self.queue = ([found.group(1)] if found else []) + list(self.after_fix)
-        if not self.queue:
-            return Say("Done.")
-        self.ran.append(self.queue.pop(0))
-        return Shell(self.ran[-1])
-
-
 @pytest.mark.parametrize("host", ["claude", "codex"])
 def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     host: str, isolation: Isolation, tmp_path: Path
@@ -147,8 +95,7 @@ def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     new = new.replace('--check "mytool --version"', '--check "./mytool --version"')
     review = skill_command("verify-goal", "goalfile review ")
     assert review.startswith(f"goalfile review {GOAL} R1 --artifact CHANGELOG.md "), review
-    skill = (SKILLS / "goal" / "SKILL.md").read_text(encoding="utf-8")
-    assert "Then `goalfile focus goals/SLUG.md`" in skill  # step 5, after `new`
+    assert "Then `goalfile focus goals/SLUG.md`" in skill_text("goal")  # step 5, after `new`
     typed_met = f"sed -i 's/^status: active/status: met/' {GOAL}"
     agent = SkillAgent(
         work=[
