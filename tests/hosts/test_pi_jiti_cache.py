@@ -35,6 +35,7 @@ from conftest import git, run_goalfile
 from fake_chat import ChatServer
 from fake_model import fix_after_feedback
 from host_install import install_cli
+from host_run import HostRun
 from host_run_more import PI, run_pi_rpc
 from hosts_fixtures import FIX, PROMPT, Isolation, goal_repo, goal_state, start_server
 from hosts_fixtures import isolation as isolation
@@ -84,6 +85,26 @@ def poison(extensions: Path, cache: Path, log: Path) -> list[Path]:
     return written
 
 
+def pi_session(
+    repo: Path, home: Path, tmpdir: Path, isolation: Isolation
+) -> tuple[ChatServer, HostRun]:
+    """The real pi in RPC mode in ``repo``, jiti's cache under ``tmpdir``, its model meeting
+    the goal once a Stop hook's reason says it is unmet; the run must end with exit 0."""
+    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
+        run = run_pi_rpc(
+            install_cli(PI),
+            repo=repo,
+            home=home,
+            server_url=server.url,
+            prompt=PROMPT,
+            netns=isolation.netns,
+            tmpdir=tmpdir,
+        )
+    assert isinstance(server, ChatServer)
+    assert run.returncode == 0, run.explain()
+    return server, run
+
+
 PROBE = """import {{ appendFileSync }} from "node:fs";
 
 export default function probe(_pi: unknown): void {{
@@ -106,17 +127,7 @@ def test_a_poisoned_jiti_cache_entry_does_not_replace_goalfiles_extension(
     written = poison(extensions, tmpdir / "jiti", log)
     assert written, "nothing under .pi/extensions to poison"
 
-    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
-        run = run_pi_rpc(
-            install_cli(PI),
-            repo=repo,
-            home=tmp_path / "home",
-            server_url=server.url,
-            prompt=PROMPT,
-            netns=isolation.netns,
-            tmpdir=tmpdir,
-        )
-    assert run.returncode == 0, run.explain()
+    server, run = pi_session(repo, tmp_path / "home", tmpdir, isolation)
     loaded = log.read_text(encoding="utf-8").splitlines() if log.exists() else []
     # the entries are the ones pi reads: the probe's poisoned entry ran instead of the probe
     assert f"poisoned {probe.resolve()}" in loaded, loaded
@@ -138,17 +149,7 @@ def test_in_a_path_node_reads_as_a_url_the_module_is_cached_and_doctor_names_the
     tmpdir = tmp_path / "tmp"
     written = poison(repo / ".pi" / "extensions", tmpdir / "jiti", log)
     module = (repo / EXTENSION).resolve()
-    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
-        run = run_pi_rpc(
-            install_cli(PI),
-            repo=repo,
-            home=repo.parent / "home",
-            server_url=server.url,
-            prompt=PROMPT,
-            netns=isolation.netns,
-            tmpdir=tmpdir,
-        )
-    assert run.returncode == 0, run.explain()
+    server, run = pi_session(repo, repo.parent / "home", tmpdir, isolation)
     # the written entry ran instead of goalfile's module: nothing held the agent
     assert log.read_text(encoding="utf-8").splitlines() == [f"poisoned {module}"]
     assert (server.stops(), server.feedbacks()) == (1, []), run.explain()
@@ -171,17 +172,7 @@ def test_doctor_names_the_cache_entry_pi_runs_for_a_former_goalfile_ts(
     former = repo / FORMER
     former.write_text(PROBE.format(log=json.dumps(str(log))), encoding="utf-8")
     tmpdir = tmp_path / "tmp"
-    with start_server(ChatServer, fix_after_feedback(FIX), isolation) as server:
-        run = run_pi_rpc(
-            install_cli(PI),
-            repo=repo,
-            home=tmp_path / "home",
-            server_url=server.url,
-            prompt=PROMPT,
-            netns=isolation.netns,
-            tmpdir=tmpdir,
-        )
-    assert run.returncode == 0, run.explain()
+    pi_session(repo, tmp_path / "home", tmpdir, isolation)
     assert log.read_text(encoding="utf-8").splitlines() == [f"real {former.resolve()}"]
     # the real pi transpiled it and wrote its entry: the one an agent could have written
     (entry,) = (tmpdir / "jiti").iterdir()
