@@ -346,3 +346,17 @@ def test_a_pause_only_the_index_holds_is_told_at_every_stop(tmp_path: Path) -> N
         answer, _ = stop(root)
         assert answer["decision"] == "allow", answer
         assert "goals/real.md (real) is paused, not met" in str(answer["host_output"]), answer
+
+
+def test_a_goal_option_naming_no_goal_git_holds_holds_once_per_session(tmp_path: Path) -> None:
+    """Gemini CLI sends `stop_hook_active` false at each stop its model ends: the hold on a
+    `--goal` naming no goal git holds was made at every stop, and only Gemini's own loop
+    detection ended the session. The session's record keeps that it was made: held once,
+    then let go with the message at every later stop of that session."""
+    root = make_git_repo(tmp_path / "repo")
+    answer, _ = stop(root, "goals/none.md")
+    assert answer["decision"] == "block", answer
+    for _ in range(2):
+        again, _ = stop(root, "goals/none.md")
+        assert again["decision"] == "allow", again
+        assert "is not a goal file git holds" in str(again["host_output"]), again

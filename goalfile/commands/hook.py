@@ -737,6 +737,14 @@ def _decide_stop(
         else:
             later = [path for path in _others(in_git, paths, tracked, {}) if path in tracked]
             unheld = _unheld_goal(paths, tracked, git, in_git, here, stop)
+            # held once in the session, whatever the host says of ``stop_hook_active``
+            made = [path for path in unheld if repositories.made_before(_unheld_key(path))]
+            if made:
+                let_go = replace(stop, stop_hook_active=True)
+                unheld.update(_unheld_goal(made, tracked, git, in_git, here, let_go))
+            for path, outcome in unheld.items():
+                if outcome.block:
+                    repositories.hold_made(_unheld_key(path))
     except Exception as exc:  # finding the goals failed: no goal is known to let it stop
         return StopDecision(goals=(_lost(here, exc, stop, notes),), notes=tuple(notes))
     outcomes: list[GoalOutcome] = []
@@ -1195,6 +1203,11 @@ def _keep_held(named: frozenset[Path], roots: list[Path]) -> None:
             hold(root, path.relative_to(root).as_posix())
 
 
+def _unheld_key(path: Path) -> str:
+    """What the session's record names the hold of a --goal on ``path`` by (it holds once)."""
+    return f"unheld\0{real_path(path)}"
+
+
 def _unheld_goal(
     paths: list[Path],
     tracked: Mapping[Path, Tracked],
@@ -1206,9 +1219,10 @@ def _unheld_goal(
     """The goals ``--goal`` names (``paths``) that git holds neither in the index nor at HEAD,
     while the session or the goal is in a git repository, each with its hold: a goal file
     anyone can write (a met decoy in a folder git ignores, a file outside the repository) is
-    no goal to pin the hook to. Held once; then, with ``stop_hook_active``, the other goals
-    git holds decide. ``roots`` are the session's git repositories; outside git (none, and
-    no repository holds the goal) there is nothing to ask: the goal is verified as it is."""
+    no goal to pin the hook to. Held once (the session's record keeps it: a host may send
+    ``stop_hook_active`` false at every stop); then the other goals git holds decide.
+    ``roots`` are the session's git repositories; outside git (none, and no repository holds
+    the goal) there is nothing to ask: the goal is verified as it is."""
     from goalfile.commands.gittop import repository_top
 
     in_git = bool(git.repositories) or bool(roots)

@@ -99,6 +99,16 @@ class RepositoryWatch:
         """Record the hold ``key`` names as made at this stop."""
         self.made.add(key)
 
+    def made_before(self, key: str) -> bool:
+        """Whether the hold ``key`` names was made at an earlier stop of this session (its
+        record says so); it then stays recorded while it stands. A host that never says the
+        agent is continuing because of a Stop hook (Gemini CLI sends ``stop_hook_active``
+        false at the stops its model ends) would meet a hold made once at every stop."""
+        if key not in self.before.held:
+            return False
+        self.made.add(key)
+        return True
+
     def place(self, top: str) -> GitPlace | None:
         """The git folder of the work tree at ``top`` (read once per stop)."""
         if top not in self.places:
