@@ -381,6 +381,33 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
     return goal
 
 
+EDIT_KEEPS_BYTES_UP_TO = 8 << 20
+"""The largest goal file (8 MiB) whose bytes an editing command keeps while it edits, to
+write the edited file from them (:func:`read_for_edit`). A bigger one is read as text alone:
+its bytes alive beside the edited text and its read-back would raise the edit's peak memory
+by the file's size, more than encoding the edited text costs."""
+
+
+def read_for_edit(path: str | os.PathLike[str]) -> tuple[str, Goal]:
+    """The text of a goal file an editing command is about to change, and the goal it reads as
+    (:func:`parse_text`). A file of :data:`EDIT_KEEPS_BYTES_UP_TO` or less is read as
+    :func:`load_goal` reads it, keeping its bytes: the edited text is then written from them
+    and from what the edits wrote (``os.writev``, :func:`_content`), without encoding the whole
+    text into a new buffer. A bigger one is read as text alone."""
+    global _last_read
+    where = str(path)
+    last = _last_read
+    data = _read_bytes(path, last[1] if last is not None and last[0] == where else None)
+    if data is None:
+        assert last is not None  # the file holds the bytes last read or written there
+        return last[3], last[2]
+    text = data.decode(ENCODING, ERRORS)
+    goal = parse_text(path, text)
+    if len(data) <= EDIT_KEEPS_BYTES_UP_TO:
+        _last_read = (where, ((data, 0, len(data)),), goal, text)
+    return text, goal
+
+
 _WRITTEN: list[str] = []
 """The goal files this process has replaced, in order: what an interrupt's message says."""
 

@@ -111,3 +111,49 @@ def test_signals_during_a_replace_wait_for_it_and_say_it_was_written(
     assert raised["exit_code"] == exit_code, raised
     assert "was written" in raised["message"]
     assert target.read_text() == "new\n"
+
+
+EDITED_GOAL = """---
+slug: g
+status: active
+---
+# Goal: g
+
+## Acceptance criteria
+| id | criterion | check | expected | kind |
+|----|-----------|-------|----------|------|
+| C1 | works | `true` | exit 0 | deterministic |
+
+## Iterations
+
+### Iteration 1 (2026-12-01) by verify-goal
+status: active
+
+## Lessons
+"""
+
+
+@pytest.mark.parametrize("limit", [1 << 20, 10], ids=["kept", "too-big"])
+def test_an_edit_is_written_as_the_edited_texts_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, limit: int
+) -> None:
+    """An editing command's read keeps the bytes of a goal up to the limit, and the edited text
+    is then written from them and from what the edit wrote; a bigger goal is read as text
+    alone and encoded whole. Either way the file holds exactly the edited text's bytes."""
+    from goalfile import ledger
+
+    monkeypatch.setattr(files, "EDIT_KEEPS_BYTES_UP_TO", limit)
+    monkeypatch.setattr(files, "_last_read", None)
+    path = tmp_path / "g.md"
+    path.write_bytes(EDITED_GOAL.encode("utf-8"))
+    text, goal = files.read_for_edit(path)
+    assert text == EDITED_GOAL and goal.slug == "g"
+    kept = files._last_read is not None and files._last_read[3] is text
+    assert kept == (limit > len(EDITED_GOAL))
+    at = text.index("\n## Lessons") + 1
+    entry = "### Iteration 2 (2026-12-02) by review\nstatus: active\n\n"
+    new = ledger.spliced(text, text[:at] + entry + text[at:], at, len(text) - at)
+    assert len(files._content(path, new)) == (3 if kept else 1)  # spans, or the text encoded
+    files.write_atomic(path, new, parsed=files.parse_text(path, new))
+    assert path.read_bytes() == new.encode("utf-8")
+    assert files.read_for_edit(path)[0] == new

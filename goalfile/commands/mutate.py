@@ -9,7 +9,7 @@ from goalfile import edit
 from goalfile.commands.context import Context
 from goalfile.commands.hints import status_hint
 from goalfile.errors import GoalfileError, Refused
-from goalfile.files import goal_lock, parse_text, read_text, write_atomic
+from goalfile.files import goal_lock, read_for_edit, write_atomic
 from goalfile.model import Goal, Status
 
 T = TypeVar("T")
@@ -33,10 +33,7 @@ def update_goal(
     gets without parsing it again.
     """
     with goal_lock(path, command=command, wait=LOCK_WAIT, on_wait=ctx.notify):
-        # the text only: keeping the bytes too (load_goal) costs their size at the peak of a
-        # big goal's edit, more than encoding the edited text costs
-        text = read_text(path)
-        goal = parse_text(path, text)
+        text, goal = read_for_edit(path)  # (with its bytes, unless the file is big)
         try:
             new_text, result = change(text, goal)
         except GoalfileError as exc:
