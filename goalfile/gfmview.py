@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from goalfile import parse
@@ -20,16 +19,9 @@ from goalfile import parse
 if TYPE_CHECKING:
     from markdown_it.token import Token
 
+    from goalfile.gfmdifference import Difference
+
 _TARGET: Mapping[str, str] = {"href": "#", "title": ""}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Difference:
-    """A cell that GitHub shows otherwise than goalfile reads it."""
-
-    read: str  # what goalfile runs (check) or judges by (expected)
-    shown: str  # the text a GitHub view shows, struck text included
-    struck: tuple[str, ...]  # the pieces GitHub draws struck out
 
 
 def difference(cell: str, labels: Iterable[str], ledger: Iterable[str] = ()) -> Difference | None:
@@ -48,6 +40,8 @@ def difference(cell: str, labels: Iterable[str], ledger: Iterable[str] = ()) -> 
     struck = tuple(_struck(token))
     if not struck and shown == read.strip():
         return None
+    from goalfile.gfmdifference import Difference
+
     return Difference(read=read.strip(), shown=shown, struck=struck)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from goalfile import ledger
 from goalfile.errors import GoalfileError
@@ -31,6 +32,9 @@ from goalfile.model import (
 from goalfile.parse import ledger_region
 from goalfile.pin import pinned, short
 from goalfile.shellword import sed_command, sed_lines, shell_word
+
+if TYPE_CHECKING:  # built only where a gap is found (goalfile.metgap)
+    from goalfile.metgap import MetGap
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
 REOPENED_BY_HAND = "reopened by hand"
@@ -162,14 +166,11 @@ def reopened(entry: Entry) -> bool:
     return any(note.startswith((REOPENED_BY_HAND, "reopened (was ")) for note in entry.notes)
 
 
-@dataclass(frozen=True, kw_only=True)
-class MetGap:
-    """One way the newest verify entry falls short of backing a `met` (:func:`met_gaps`)."""
+def _gap(*, code: str, row: str | None, line: int | None, why: str) -> MetGap:
+    """A :class:`~goalfile.metgap.MetGap`, its module imported only when a gap is found."""
+    from goalfile.metgap import MetGap
 
-    code: str  # the finding's code, as `audit` reports it
-    row: str | None  # the criterion concerned; None for the entry as a whole
-    line: int | None  # the criterion's line, for a row the entry does not judge
-    why: str  # what is wrong, as a clause: "the goal is `met`, but {why}"
+    return MetGap(code=code, row=row, line=line, why=why)
 
 
 def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
@@ -187,7 +188,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
         if row.verdict is not Verdict.MET:
             evidence = ledger.clean_line(row.evidence, limit=120)
             gaps.append(
-                MetGap(
+                _gap(
                     code="met-row-not-met",
                     row=row.id,
                     line=None,
@@ -199,7 +200,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
         seen = judged.get(criterion.id)
         if seen is None:
             gaps.append(
-                MetGap(
+                _gap(
                     code="met-row-missing",
                     row=criterion.id,
                     line=criterion.line,
@@ -210,7 +211,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
             criterion.check, limit=10_000
         ):
             gaps.append(
-                MetGap(
+                _gap(
                     code="met-command-mismatch",
                     row=criterion.id,
                     line=None,
@@ -222,7 +223,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
     if pin is not None and verified.contract != short(pin):
         ran = f"`{verified.contract}`" if verified.contract else "no recorded contract"
         gaps.append(
-            MetGap(
+            _gap(
                 code="met-wrong-contract",
                 row=None,
                 line=None,
@@ -233,7 +234,7 @@ def met_gaps(goal: Goal, verified: Entry) -> list[MetGap]:
     elif verified.contract is not None:
         changed = _contract_since(goal, verified.contract)
         if changed is not None:
-            gaps.append(MetGap(code="met-wrong-contract", row=None, line=None, why=changed))
+            gaps.append(_gap(code="met-wrong-contract", row=None, line=None, why=changed))
     return gaps
 
 

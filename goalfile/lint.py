@@ -23,7 +23,7 @@ from goalfile.shellword import revision_word, shell_word
 
 if TYPE_CHECKING:
     from goalfile.expect import Expectation
-    from goalfile.gfmview import Difference
+    from goalfile.gfmdifference import Difference
     from goalfile.unseen import Unseen
 
 PLACEHOLDER = "FILL IN"

@@ -108,6 +108,7 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "hashlib",
         "shlex",  # only hints and notes quote a path
         "goalfile.lint",  # only its look-alike heading rule is asked (goalfile.headingrule)
+        "goalfile.metgap",  # the newest verify entry backs the met
     }
     assert imported & needless == set()
 
@@ -136,6 +137,8 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.htmlcontract",  # no `<` in the goal: no HTML block to look for
         "goalfile.gfmblocks",  # no `<` in the goal: no line GitHub reads as another block
         "goalfile.unseen",  # the criteria header is plain ASCII: nothing hidden in its names
+        "goalfile.metgap",  # the newest verify entry backs the met
+        "goalfile.gfmdifference",  # every cell shows on GitHub as goalfile reads it
     }
     assert imported & needless == set()
 

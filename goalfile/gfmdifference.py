@@ -1,0 +1,16 @@
+"""A criteria cell that a GitHub view shows otherwise than goalfile reads it
+(:func:`goalfile.gfmview.difference`). Apart from :mod:`goalfile.gfmview` so that linting a
+goal whose cells GitHub shows as goalfile reads them (every verify) does not build the class."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, kw_only=True)
+class Difference:
+    """A cell that GitHub shows otherwise than goalfile reads it."""
+
+    read: str  # what goalfile runs (check) or judges by (expected)
+    shown: str  # the text a GitHub view shows, struck text included
+    struck: tuple[str, ...]  # the pieces GitHub draws struck out
