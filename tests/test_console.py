@@ -207,3 +207,41 @@ def test_no_color_and_dumb_terminals_get_no_escape_codes(repo: Path) -> None:
     dumb = on_a_terminal(repo, {"TERM": "dumb"})
     assert b"\r" not in dumb.replace(b"\r\n", b"\n")
     assert b"[2/2] C2 started: sleep 0.6; echo done; exit 3" in dumb
+
+
+def _verify_with_a_fast_clock(repo: Path, extra: tuple[str, ...]) -> list[str]:
+    """verify --no-write in this process on a real `sleep 1` check, with a clock that runs 20
+    seconds per reading, so the "still running" marks come without waiting for them."""
+    from datetime import date
+
+    from goalfile.commands.context import Context
+    from goalfile.commands.verify import VerifyOptions, verify
+
+    path = write_goal(
+        repo / "goals", goal_text(rows=(row("C1", "sleep 1", "exit 0"),), extra=extra)
+    )
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 20.0
+        return now[0]
+
+    out = io.StringIO()
+    ctx = Context(today=date.today().isoformat(), env=clean_env(), cwd=repo, clock=clock)
+    verify(
+        VerifyOptions(path=str(path), write=False),
+        ctx,
+        Console(out=out, terminal=False, env={}),
+    )
+    return out.getvalue().splitlines()
+
+
+def test_a_check_without_a_time_limit_says_so_once_with_the_way_to_bound_it(repo: Path) -> None:
+    hint = (
+        "  C1 has no time limit (no `timeout` in its row or the frontmatter): "
+        "`--time-limit S` bounds this run; Ctrl-C ends it and writes nothing"
+    )
+    lines = _verify_with_a_fast_clock(repo, ())
+    assert lines.count(hint) == 1, lines
+    assert "  C1 still running" in "\n".join(lines)
+    assert hint not in _verify_with_a_fast_clock(repo, ("timeout: 600",))

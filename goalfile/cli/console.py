@@ -60,12 +60,14 @@ class Console:
         self.places: dict[str, int] = {}
         self._drawn = 0  # characters of the ticker on the screen
         self._reported: dict[str, int] = {}  # row id → "still running" lines printed
+        self._unbounded: set[str] = set()
 
     # --- the Progress protocol -----------------------------------------------------------
 
-    def begin(self, rows: Sequence[Criterion]) -> None:
+    def begin(self, rows: Sequence[Criterion], *, unbounded: frozenset[str] = frozenset()) -> None:
         self.total = len(rows)
         self.places = {row.id: number for number, row in enumerate(rows, start=1)}
+        self._unbounded = set(unbounded)  # told once, at the first "still running" mark
 
     def started(self, row: Criterion) -> None:
         if self.live:
@@ -74,6 +76,13 @@ class Console:
             self._line(f"{self._place(row)} {row.id} started: {shorten(row.check, 200)}")
 
     def tick(self, row: Criterion, elapsed: float) -> None:
+        if elapsed >= STILL_RUNNING_EVERY and row.id in self._unbounded:
+            self._unbounded.discard(row.id)
+            self._erase()
+            self._line(
+                f"  {row.id} has no time limit (no `timeout` in its row or the frontmatter): "
+                "`--time-limit S` bounds this run; Ctrl-C ends it and writes nothing"
+            )
         if self.live:
             self._draw(self._ticker(row, elapsed))
             return

@@ -42,7 +42,9 @@ STATUS_EXIT = {
 class Progress(Protocol):
     """What the terminal shows while checks run. Every method may do nothing."""
 
-    def begin(self, rows: Sequence[Criterion]) -> None: ...
+    def begin(self, rows: Sequence[Criterion], *, unbounded: frozenset[str] = frozenset()) -> None:
+        """``rows`` in the order they run; ``unbounded``: the ids of the checks no time limit
+        applies to (no row or frontmatter `timeout`, no `--time-limit`)."""
 
     def started(self, row: Criterion) -> None: ...
 
@@ -52,7 +54,7 @@ class Progress(Protocol):
 
 
 class NoProgress:
-    def begin(self, rows: Sequence[Criterion]) -> None:
+    def begin(self, rows: Sequence[Criterion], *, unbounded: frozenset[str] = frozenset()) -> None:
         pass
 
     def started(self, row: Criterion) -> None:
@@ -418,7 +420,17 @@ def _run_rows(
     folder: Path,
 ) -> _Run:
     ordered, approved = run_order(goal)
-    show.begin(ordered)
+    show.begin(
+        ordered,
+        unbounded=frozenset(
+            row.id
+            for row in ordered
+            if row.kind is Kind.DETERMINISTIC
+            and row.timeout is None
+            and goal.timeout is None
+            and options.time_limit is None
+        ),
+    )
     deadline = ctx.clock() + options.time_limit if options.time_limit is not None else None
     impossible = impossible_rows(goal)
     results: dict[str, RowResult] = {}
