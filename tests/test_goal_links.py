@@ -217,6 +217,9 @@ def test_activate_through_a_link_stages_the_link_and_its_file_and_the_hook_holds
     assert done.returncode == 0, done.stdout + done.stderr
     said = "staged goals/real.md and notes/real.md (the file it links to) (git add)"
     assert said in done.stderr, done.stderr
+    # named under goals/, the hook finds it by itself: no focus is asked for (it once named
+    # `goalfile focus 'goals/real.md and notes/real.md (the file it links to)'`)
+    assert "goalfile focus" not in done.stderr and "lies outside goals/" not in done.stderr
     assert git(root, "status", "--porcelain").split("\n")[:2] == [
         "A  goals/real.md",
         "A  notes/real.md",
@@ -225,3 +228,27 @@ def test_activate_through_a_link_stages_the_link_and_its_file_and_the_hook_holds
     shutil.copyfile(mine, root / "notes" / "real.md")
     held = outcome(stop(root)[0], "replaced")
     assert fix_of(held["reason"]) == "git checkout -- notes/real.md"
+
+
+def test_activate_through_a_link_outside_the_goal_folders_names_the_focus_that_holds_it(
+    tmp_path: Path,
+) -> None:
+    """A goal in plans/ named by `notes/real.md -> ../plans/real.md`: neither lies in a goal
+    folder, so `activate` says which `goalfile focus` command has the hook hold it, and that
+    command, run as printed, does."""
+    root = make_git_repo(tmp_path / "project")
+    new_goal(root, "real", "test -f done.txt", "--dir", "plans")
+    (root / "notes").mkdir()
+    (root / "notes" / "real.md").symlink_to("../plans/real.md")
+    git(root, "reset", "-q")
+    text = (root / "plans" / "real.md").read_text(encoding="utf-8")
+    (root / "plans" / "real.md").write_text(
+        text.replace("status: active", "status: draft", 1), encoding="utf-8"
+    )
+    done = run_goalfile("activate", "notes/real.md", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    focus = re.search(r"from the moment `([^`]+)` names it", done.stderr)
+    assert focus is not None and focus.group(1) == "goalfile focus notes/real.md", done.stderr
+    assert statuses(stop(root)[0]) == []  # not looked at before the focus
+    sh(focus.group(1), root)
+    assert statuses(stop(root)[0]) == ["active"]

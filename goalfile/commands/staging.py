@@ -31,6 +31,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     except ValueError:  # a link to a file outside the repository: git cannot stage it
         return None
     link = link_name(cwd / path, top)
+    named = path  # as the person named it: what `goalfile focus` takes
     try:
         if link is not None and tracked_file(top, top / link) is None:
             refused = stage_exact(str(top), link)  # the link too, at the path the goal is named by
@@ -42,10 +43,10 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     except GitUnreadable as exc:
         refused = str(exc)
     holds = "holds an agent that moves or deletes it"
-    if _unheld(top, relative):
+    if all(_unheld(top, name) for name in (relative, link) if name is not None):
         holds = (
             f"holds the agent to it (and an agent that moves or deletes it) from the moment "
-            f"`goalfile focus {shell_word(path)}` names it until it is met: it lies outside "
+            f"`goalfile focus {shell_word(named)}` names it until it is met: it lies outside "
             "goals/, where the hook finds goals by itself"
         )
     if refused is None and approved:
