@@ -157,6 +157,24 @@ def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_replaced(fresh: Path) -
     assert commands == ["goalfile hook stop --agent claude"], commands
 
 
+def test_outside_git_init_and_doctor_keep_a_goal_option_naming_a_file(tmp_path: Path) -> None:
+    """Outside every git repository the hook verifies the goal `--goal` names as it is, and
+    there is no git to ask: `init` keeps such an option, as doctor accepts it (init once
+    dropped it, asking git's index of a folder that has none)."""
+    folder = tmp_path / "plain"
+    (folder / "goals").mkdir(parents=True)
+    (folder / "goals" / "x.md").write_text("# Goal: x\n", encoding="utf-8")
+    (folder / ".claude").mkdir()
+    pinned = "goalfile hook stop --agent claude --goal goals/x.md"
+    mine = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": pinned}]}]}}
+    (folder / ".claude" / "settings.json").write_text(json.dumps(mine), encoding="utf-8")
+    assert run_goalfile("init", "--no-goal", "--no-skills", cwd=folder).returncode == 0
+    written = json.loads((folder / ".claude" / "settings.json").read_text("utf-8"))
+    assert [h["command"] for g in written["hooks"]["Stop"] for h in g["hooks"]] == [pinned]
+    doctor = run_goalfile("doctor", "--json", cwd=folder)
+    assert not [f for f in json.loads(doctor.stdout)["findings"] if "pins the hook" in f["detail"]]
+
+
 @pytest.mark.parametrize(
     ("text", "said"),
     [
