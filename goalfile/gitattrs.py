@@ -153,10 +153,14 @@ def _settings(file: Path, wanted: set[str], relative: str) -> list[Setting]:
     ``wanted`` for a pattern that may match ``relative`` (the goal's path from the folder the
     file's patterns are relative to), a macro's definition included; none when it cannot be
     read."""
-    try:
-        with open(file, "rb") as handle:
-            text = handle.read(1 << 20).decode("utf-8", "replace")
-    except OSError:
+    from goalfile.errors import GoalfileError
+    from goalfile.files import read_regular
+
+    try:  # a FIFO or a device there is not waited on
+        text = read_regular(file, what="git attributes file", limit=1 << 20).decode(
+            "utf-8", "replace"
+        )
+    except (OSError, GoalfileError):
         return []
     found: list[Setting] = []
     for number, line in enumerate(text.splitlines(), 1):
