@@ -1,7 +1,7 @@
 """A goal written the way skills/ tell an agent to write it, by the agent, in the host's shell.
 
-* :func:`readme_project`: a committed project set up as the README says (`goalfile init
-  --no-goal`, its skills and hooks committed), with no goal yet.
+* :func:`readme_repo` (a fixture): a committed project set up as the README says (`goalfile
+  init --no-goal`, its skills and hooks committed), with no goal yet.
 * :func:`skill_new`: the goal skill's step 5, `goalfile new SLUG "END STATE" --check CMD
   --expected TEXT ... --non-goal TEXT --activate` (the goal written, approved and staged, never
   committed), then `goalfile focus goals/SLUG.md`, as shell commands the model runs.
@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 from conftest import committed_repo, git
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import PRINTED_FIX, goalfile_ok
@@ -49,13 +51,24 @@ def skill_synopsis(skill: str, starts: str) -> str:
     return found[0]
 
 
-def readme_project(tmp_path: Path) -> Path:
+@pytest.fixture(scope="session")
+def readme_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A project with one commit, then, as the README says, `goalfile init --no-goal` and its
-    skills and hooks committed: no goal yet."""
-    repo = committed_repo(tmp_path / "repo")
+    skills and hooks committed: no goal yet. Made once; each test gets a copy
+    (:func:`readme_repo`)."""
+    repo = committed_repo(tmp_path_factory.mktemp("readme") / "repo")
     goalfile_ok("init", "--no-goal", cwd=repo)
     git(repo, "add", ".agents", ".claude", ".codex", ".gemini", ".pi")
     git(repo, "commit", "-qm", "goalfile: skills and Stop hooks")
+    return repo
+
+
+@pytest.fixture
+def readme_repo(readme_template: Path, tmp_path: Path) -> Path:
+    """A copy of :func:`readme_template` at ``tmp_path/repo`` (git and goalfile keep no
+    absolute path in it), where the hosts' HOME is ``tmp_path/home``."""
+    repo = tmp_path / "repo"
+    shutil.copytree(readme_template, repo, symlinks=True)
     return repo
 
 

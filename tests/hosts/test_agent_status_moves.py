@@ -45,19 +45,19 @@ from skill_goals import (
     REOPEN,
     SkillAgent,
     on_the_users_path,
-    readme_project,
     skill_new,
     skill_synopsis,
 )
+from skill_goals import readme_repo as readme_repo
+from skill_goals import readme_template as readme_template
 
 HOSTS = ["claude", "codex"]
 
 
-def session(host: str, tmp_path: Path, agent: SkillAgent, isolation: Isolation) -> Session:
-    """One session of ``host`` in a project set up as the README says, the goal written by
-    the model as the goal skill says before the rest of its ``work``."""
-    repo = readme_project(tmp_path)
-    on_the_users_path(tmp_path / "home")  # where run_session puts the host's HOME
+def session(host: str, repo: Path, agent: SkillAgent, isolation: Isolation) -> Session:
+    """One session of ``host`` in ``repo``, a project set up as the README says, the goal
+    written by the model as the goal skill says before the rest of its ``work``."""
+    on_the_users_path(repo.parent / "home")  # where run_session puts the host's HOME
     record_answers(repo, host)
     agent.work[:0] = skill_new()
     return run_session(host, repo, agent, isolation, prompt=PROMPT)
@@ -94,11 +94,11 @@ def block_command() -> str:
 
 @pytest.mark.parametrize("host", HOSTS)
 def test_a_block_the_agent_declares_lets_it_stop_and_the_person_is_told(
-    host: str, isolation: Isolation, tmp_path: Path
+    host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     agent = SkillAgent(work=[block_command()])
-    ran = session(host, tmp_path, agent, isolation)
-    repo = tmp_path / "repo"
+    repo = readme_repo
+    ran = session(host, repo, agent, isolation)
     assert ran.server.stops() == 1 and ran.server.feedbacks() == [], ran.run.explain()
     assert "blocked" in (agent.outputs[-1] or ""), agent.outputs
     heading = entry_heading(repo, "block")
@@ -130,11 +130,11 @@ def typed_draft() -> str:
 
 @pytest.mark.parametrize("host", HOSTS)
 def test_a_typed_draft_holds_the_agent_until_the_printed_fix_sets_active_back(
-    host: str, isolation: Isolation, tmp_path: Path
+    host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     agent = SkillAgent(work=[typed_draft()], otherwise=FIX)
-    ran = session(host, tmp_path, agent, isolation)
-    repo = tmp_path / "repo"
+    repo = readme_repo
+    ran = session(host, repo, agent, isolation)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, ran.run.explain())
     draft, unmet = reasons
@@ -163,11 +163,11 @@ MET_FOR_A_MOMENT = [FIX, f"goalfile verify {GOAL}", "rm done.txt"]
 
 @pytest.mark.parametrize("host", HOSTS)
 def test_a_met_the_hook_did_not_see_is_checked_again_and_holds_the_agent(
-    host: str, isolation: Isolation, tmp_path: Path
+    host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     agent = SkillAgent(work=list(MET_FOR_A_MOMENT), otherwise=FIX, fix=REOPEN)
-    ran = session(host, tmp_path, agent, isolation)
-    repo = tmp_path / "repo"
+    repo = readme_repo
+    ran = session(host, repo, agent, isolation)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, ran.run.explain())
     rechecked, unmet = reasons

@@ -2,18 +2,19 @@
 at, with the goal written as the goal skill says (`goalfile new ... --activate`, staged and
 never committed, then `goalfile focus`):
 
-- the hook command pinned with `--goal` to a decoy, the agent's own goal in a folder git
-  ignores, met by `true`: held once on that (Gemini CLI sends `stop_hook_active` false at
-  every stop its model ends; the session's record keeps the hold), then the person's goal,
-  active and unmet, holds the agent. Without that, "easy is met; the stop is allowed" let the
-  agent go at its first stop;
-- a goal outside goals/ (`goalfile new --dir plans`), focused, then `goalfile focus --clear` in
+- (Gemini CLI) the hook command pinned with `--goal` to a decoy, the agent's own goal in a
+  folder git ignores, met by `true`: held once on that (Gemini CLI sends `stop_hook_active`
+  false at every stop its model ends; the session's record keeps the hold), then the person's
+  goal, active and unmet, holds the agent. Without that, "easy is met; the stop is allowed"
+  let the agent go at its first stop;
+- (pi) a goal outside goals/ (`goalfile new --dir plans`), focused, then `goalfile focus --clear` in
   the agent's shell: the goal stays held. Without that, no goal was found and the first stop
   was let go;
-- the check made to pass for a moment, `goalfile verify` (met), the goal file staged with `git
-  add` and the work undone: HEAD holds no copy of the goal, so the met entry the index holds is
-  no one's, and the checks run again at the stop and hold the agent, with `goalfile reopen`.
-  Without that, the index's copy was taken as the person's, and the met let the agent go.
+- (pi) the check made to pass for a moment, `goalfile verify` (met), the goal file staged
+  with `git add` and the work undone: HEAD holds no copy of the goal, so the met entry the
+  index holds is no one's, and the checks run again at the stop and hold the agent, with
+  `goalfile reopen`. Without that, the index's copy was taken as the person's, and the met
+  let the agent go.
 
 The model (the scripted fake) runs the command a reason names, and meets the goal when a
 reason says only that a row is unmet; each run ends once the goal is met.
@@ -25,7 +26,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from conftest import sh
 from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
@@ -38,7 +38,9 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-from skill_goals import REOPEN, SkillAgent, readme_project, skill_new
+from skill_goals import REOPEN, SkillAgent, skill_new
+from skill_goals import readme_repo as readme_repo
+from skill_goals import readme_template as readme_template
 
 REAL = "goals/real.md"
 DECOY = "goals/.cache/easy.md"
@@ -50,10 +52,9 @@ def unmet_goals(reasons: list[str]) -> list[str]:
     return [found.group(1) for r in reasons if (found := UNMET.search(r))]
 
 
-def person_goal(tmp_path: Path) -> Path:
-    """The README's project, and the person's goal goals/real.md written as the goal skill
-    says (active and staged, never committed)."""
-    repo = readme_project(tmp_path)
+def person_goal(repo: Path) -> Path:
+    """The README's project ``repo``, with the person's goal goals/real.md written as the goal
+    skill says (active and staged, never committed)."""
     for command in skill_new("real"):
         sh(command, repo)
     return repo
@@ -76,9 +77,9 @@ def pin_to_a_decoy(repo: Path) -> None:
 
 
 def test_gemini_a_goal_option_pinned_to_a_decoy_does_not_release_the_agent(
-    isolation: Isolation, tmp_path: Path
+    isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = person_goal(tmp_path)
+    repo = person_goal(readme_repo)
     pin_to_a_decoy(repo)
 
     def script(turn: Turn) -> Reply:  # meets the goal when a row is said unmet; else stops
@@ -98,9 +99,9 @@ def test_gemini_a_goal_option_pinned_to_a_decoy_does_not_release_the_agent(
 
 
 def test_pi_a_goal_outside_goals_stays_held_after_focus_clear(
-    isolation: Isolation, tmp_path: Path
+    isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_project(tmp_path)
+    repo = readme_repo
     agent = SkillAgent(
         work=[*skill_new("real", folder="plans"), "goalfile focus --clear"], otherwise=FIX
     )
@@ -115,11 +116,10 @@ def test_pi_a_goal_outside_goals_stays_held_after_focus_clear(
     assert hook_now(repo)["decision"] == "allow"
 
 
-@pytest.mark.parametrize("host", ["gemini", "pi"])
-def test_a_met_only_the_index_holds_is_checked_again(
-    host: str, isolation: Isolation, tmp_path: Path
+def test_pi_a_met_only_the_index_holds_is_checked_again(
+    isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_project(tmp_path)
+    repo = readme_repo
     work = [
         *skill_new(),
         FIX,
@@ -128,7 +128,7 @@ def test_a_met_only_the_index_holds_is_checked_again(
         "rm done.txt",
     ]
     agent = SkillAgent(work=work, otherwise=FIX, fix=REOPEN)
-    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    ran = run_session("pi", repo, agent, isolation, prompt=PROMPT)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, ran.run.explain())
     rechecked, unmet = reasons
