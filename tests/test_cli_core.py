@@ -136,6 +136,7 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "missing": [],
         "in_goal_folder": False,  # elsewhere/: the Stop hook does not look there
         "not_found": {},  # printf is found
+        "not_there": {},  # it names no test path or git revision
     }
     goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
     assert goal.end_state == "the pipeline works"

@@ -193,7 +193,7 @@ def new(
             )
         else:
             err(f"next: `goalfile activate {shell_word(result.path)}` pins the contract")
-    for note in (result.outside, result.not_found_note()):
+    for note in (result.outside, result.not_found_note(), *result.operand_notes()):
         if note is not None and not as_json:
             err(note)
     return 0

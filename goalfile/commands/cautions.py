@@ -2,10 +2,12 @@
 
 `activate` listed every row it approved, but not what `lint` warns about them: a check whose
 exit status the shell forces to 0 (`status-forced`), a count piped into `wc -l`
-(`pipeline-status`), a row without an exit clause (`no-exit-clause`), or a program the goal's
+(`pipeline-status`), a row without an exit clause (`no-exit-clause`), a program the goal's
 shell does not find where the checks run (which `new` notes, and whose first verify is an
-`error` row that blocks the goal). These are shown with the rows, as warnings: the approval
-goes ahead, the person reads them before committing it.
+`error` row that blocks the goal), or a test path or git revision a check names that is not
+there (:mod:`goalfile.commands.operands`: the row could only be `unmet`). These are shown
+with the rows, as warnings: the approval goes ahead, the person reads them before committing
+it.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ ROW_WARNINGS = frozenset({"status-forced", "pipeline-status", "no-exit-clause"})
 def cautions(goal: Goal, where: Path, env: Mapping[str, str]) -> tuple[str, ...]:
     """One line for each such warning about ``goal``'s rows; ``where`` is the folder the
     checks run in."""
-    from goalfile.commands import findable
+    from goalfile.commands import findable, operands
     from goalfile.lint import diagnose
 
     lines = [f.message for f in diagnose(goal) if f.code in ROW_WARNINGS]
@@ -32,4 +34,5 @@ def cautions(goal: Goal, where: Path, env: Mapping[str, str]) -> tuple[str, ...]
                 f"{cid}: the shell that will run the checks, in their folder, finds no `{word}` "
                 "(`command -v`): its first verify is an `error` row, which blocks the goal"
             )
+        lines.extend(operands.missing(checks, shell=goal.shell, cwd=where, env=env).values())
     return tuple(lines)

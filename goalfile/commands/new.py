@@ -59,6 +59,7 @@ class NewResult:
     outside: str | None = None  # the note for a goal the Stop hook and discovery do not see
     text: str = field(default="", repr=False, compare=False)  # as written when activated
     not_found: dict[str, str] = field(default_factory=dict)  # check id -> program not found
+    operands: dict[str, str] = field(default_factory=dict)  # check id -> what is not there
 
     def not_found_note(self) -> str | None:
         if not self.not_found:
@@ -76,6 +77,18 @@ class NewResult:
             f"blocks the goal: install it before the first verify, or {correct}"
         )
 
+    def operand_notes(self) -> tuple[str, ...]:
+        """One note per check that names a test path or git revision that is not there."""
+        if not self.operands:
+            return ()
+        correct = (
+            f"correct it in {self.path} before `goalfile activate`"
+            if self.status == "draft"
+            else "correct it and have a person approve the change with `goalfile activate "
+            f"--reapprove {shell_word(self.path)} --reason TEXT`"
+        )
+        return tuple(f"note: {line}; {correct}" for line in self.operands.values())
+
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
             "schema_version": 1,
@@ -86,6 +99,7 @@ class NewResult:
             "missing": list(self.missing),
             "in_goal_folder": self.outside is None,
             "not_found": dict(self.not_found),
+            "not_there": dict(self.operands),
         }
         if self.contract is not None:
             document["contract"] = self.contract
@@ -264,7 +278,7 @@ def new_goal(
     create_new(path, text)
     ids = tuple(row.id for row in rows)
     outside = outside_note(path, shown, ctx.cwd, active=activate)
-    not_found = _not_found(text, path, rows, ctx.env)
+    not_found, operands = _not_found(text, path, rows, ctx.env)
     if not activate:
         return NewResult(
             path=shown,
@@ -273,6 +287,7 @@ def new_goal(
             criteria=ids,
             outside=outside,
             not_found=not_found,
+            operands=operands,
         )
     from goalfile.commands.activate import activate as run_activate
 
@@ -286,28 +301,32 @@ def new_goal(
         outside=outside,
         text=done.text,
         not_found=not_found,
+        operands=operands,
     )
 
 
 def _not_found(
     text: str, path: Path, rows: Sequence[NewRow], env: Mapping[str, str]
-) -> dict[str, str]:
+) -> tuple[dict[str, str], dict[str, str]]:
     """The deterministic rows whose program the goal's shell does not find where its checks
-    run (:mod:`goalfile.commands.findable`)."""
-    from goalfile.commands import findable, workdir
+    run (:mod:`goalfile.commands.findable`), and those that name a test path or git revision
+    that is not there (:mod:`goalfile.commands.operands`)."""
+    from goalfile.commands import findable, operands, workdir
     from goalfile.parse import parse_goal
 
     checks = [(row.id, row.check) for row in rows if not row.review]
     if not checks:
-        return {}
+        return {}, {}
     goal = parse_goal(text, path=str(path))
     try:
         where = workdir.decide(goal).path
     except GoalfileError:
-        return {}
+        return {}, {}
     if not where.is_dir():
-        return {}
-    return findable.unknown(checks, shell=goal.shell, cwd=where, env=env)
+        return {}, {}
+    unknown = findable.unknown(checks, shell=goal.shell, cwd=where, env=env)
+    known = [(cid, check) for cid, check in checks if cid not in unknown]
+    return unknown, operands.missing(known, shell=goal.shell, cwd=where, env=env)
 
 
 def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | None:

@@ -1,0 +1,132 @@
+"""Whether the paths and revisions a new check names are there, where the checks will run.
+
+A check whose program reports its own usage error ran to its end, so its row is `unmet`, not
+`error` (docs/format.md, Verdicts): `pytest tests/test_versoin.py` exits 4 on a path that does
+not exist, `git diff main -- src` exits 128 in a repository whose branch is `master`. Such a
+row can never be met, and correcting it needs a re-approval. `new` and `activate` name what
+they see of it first, as a note: the test paths a pytest check names that are not there, and
+the revisions a git check compares with that name no commit. Nothing is guessed beyond those
+two shapes, and a command the shell would expand (`$`, a glob) is left alone.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from goalfile.run import probe
+
+_EXPANDED = set("$`*?[{~")
+_PYTHONS = ("python", "python3")
+# pytest options whose value is the next word (a path-looking value is not a test path)
+_PYTEST_VALUE = frozenset(
+    {
+        "-k", "-m", "-p", "-n", "-c", "-o", "-W", "-r", "--tb", "--rootdir", "--confcutdir",
+        "--basetemp", "--deselect", "--ignore", "--ignore-glob", "--junit-xml", "--junitxml",
+        "--cov", "--cov-report", "--cov-config", "--durations", "--maxfail", "--log-file",
+        "--override-ini", "--import-mode", "--capture", "--dist", "--numprocesses",
+    }
+)  # fmt: skip
+_GIT_COMPARES = frozenset({"diff", "log", "show", "rev-list", "shortlog", "whatchanged"})
+_GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+
+
+def _words(command: str) -> list[str] | None:
+    """The command's words, or None when the shell could make them something else (an
+    expansion, an operator, a quote that does not close)."""
+    if any(char in command for char in "|;&<>()\n"):
+        return None
+    try:
+        words = shlex.split(command, comments=True)
+    except ValueError:
+        return None
+    if any(_EXPANDED & set(word) for word in words):
+        return None
+    return words
+
+
+def pytest_paths(command: str) -> list[str]:
+    """The test paths (file or folder, without a `::` node id) a pytest command names."""
+    words = _words(command)
+    if not words:
+        return []
+    if Path(words[0]).name in ("pytest", "py.test"):
+        rest = words[1:]
+    elif Path(words[0]).name.startswith(_PYTHONS) and words[1:3] == ["-m", "pytest"]:
+        rest = words[3:]
+    else:
+        return []
+    paths: list[str] = []
+    skip = False
+    for word in rest:
+        if skip:
+            skip = False
+        elif word in _PYTEST_VALUE:
+            skip = True
+        elif not word.startswith("-") and ("/" in word or word.split("::")[0].endswith(".py")):
+            paths.append(word.split("::")[0])
+    return paths
+
+
+def git_revisions(command: str) -> list[str]:
+    """The revisions a `git diff` (`log`, `show`, ...) command names before its `--`; none
+    when it has no `--` (git alone then tells a revision from a path)."""
+    words = _words(command)
+    if not words or Path(words[0]).name != "git":
+        return []
+    at = 1
+    while at < len(words) and words[at].startswith("-"):  # git's own options
+        at += 2 if words[at] in _GIT_VALUE else 1
+    if at >= len(words) or words[at] not in _GIT_COMPARES or "--" not in words[at:]:
+        return []
+    before = words[at + 1 : words.index("--", at)]
+    revisions: list[str] = []
+    for word in before:
+        if word.startswith("-"):
+            continue
+        for part in word.replace("...", "..").split(".."):
+            if part:
+                revisions.append(part)
+    return revisions
+
+
+def missing(
+    checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> dict[str, str]:
+    """Of ``(id, command)`` pairs, what each names that is not there in ``cwd``: one line per
+    id, saying what and what verify will make of it."""
+    found: dict[str, str] = {}
+    for cid, command in checks:
+        gone = [path for path in pytest_paths(command) if not (cwd / path).exists()]
+        if gone:
+            named = ", ".join(f"`{path}`" for path in gone)
+            found[cid] = (
+                f"{cid}: pytest is given {named}, which is not there where the checks run: "
+                "pytest exits 4 (its usage error), and verify judges the row `unmet`"
+            )
+            continue
+        unknown = [rev for rev in git_revisions(command) if not _is_commit(rev, shell, cwd, env)]
+        if unknown:
+            named = ", ".join(f"`{rev}`" for rev in unknown)
+            found[cid] = (
+                f"{cid}: git knows no commit {named} where the checks run (`git branch --all` "
+                "lists the branches): git exits 128, and verify judges the row `unmet`"
+            )
+    return found
+
+
+def _is_commit(revision: str, shell: str, cwd: Path, env: Mapping[str, str]) -> bool:
+    """Whether ``revision`` names a commit in the repository at ``cwd``; True when that
+    cannot be told (git or the shell could not be run)."""
+    word = shlex.quote(f"{revision}^{{commit}}")
+    answered = probe(
+        shell=shell,
+        command=f'git rev-parse --verify --quiet {word} >/dev/null 2>&1; echo "$?"',
+        cwd=str(cwd),
+        env=env,
+    )
+    if answered is None or answered[0] != 0:
+        return True
+    status = answered[1].decode("ascii", "replace").strip()
+    return status != "1"
