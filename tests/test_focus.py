@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import git, goal_text, make_git_repo, row, run_goalfile, sh, write_goal
 
 
 @pytest.fixture
@@ -279,3 +279,22 @@ def test_status_does_not_show_a_focus_outside_the_repository(
     assert data["focus"] is None
     shown = run_goalfile("focus", cwd=two_goals)
     assert shown.stdout == "no focus: the Stop hook verifies every active goal\n"
+
+
+def test_a_held_goal_is_a_plain_path_in_json_and_a_shell_word_in_the_printed_command(
+    tmp_path: Path,
+) -> None:
+    """focus --json's `held` lists paths, not shell words (it listed `'my plans/sp.md'`, with
+    the quotes); the note quotes the path in the command it prints, which runs as printed."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("new", "sp", "docs", "--dir", "my plans", "--check", "false",
+                        "--expected", "exit 0", "--activate", cwd=repo)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = run_goalfile("focus", "my plans/sp.md", "--json", cwd=repo)
+    assert json.loads(shown.stdout)["held"] == ["my plans/sp.md"], shown.stdout
+    said = run_goalfile("focus", "my plans/sp.md", cwd=repo).stderr
+    assert "note: my plans/sp.md stays held" in said, said
+    command = said.split("a person ends that with `", 1)[1].split("`", 1)[0]
+    assert command == "goalfile pause 'my plans/sp.md'"
+    sh(command, repo)
+    assert json.loads(run_goalfile("focus", "--json", cwd=repo).stdout)["held"] == []

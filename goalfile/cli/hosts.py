@@ -220,7 +220,7 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
             err(
                 f"note: {held} stays held: it lies outside goals/ and a focus named it, so the "
                 "Stop hook holds this working tree to it until it is met, also once the focus "
-                f"is cleared or moved (a person ends that with `goalfile pause {held}`)"
+                f"is cleared or moved (a person ends that with `goalfile pause {shell_word(held)}`)"
             )
     return 0
 

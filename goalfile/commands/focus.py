@@ -232,7 +232,6 @@ def _held_active(root: Path, ctx: Context) -> tuple[str, ...]:
     (:mod:`goalfile.commands.focusheld`) that are active, or do not load (the hook holds such
     a file too), each as reached from the current folder."""
     from goalfile.commands.focusheld import held
-    from goalfile.shellword import shell_word
 
     found = []
     for relative in held(root):
@@ -244,7 +243,7 @@ def _held_active(root: Path, ctx: Context) -> tuple[str, ...]:
                 continue
         except GoalfileError:
             pass
-        found.append(shell_word(os.path.relpath(path, ctx.cwd)))
+        found.append(os.path.relpath(path, ctx.cwd))
     return tuple(found)
 
 
