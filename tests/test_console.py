@@ -245,3 +245,16 @@ def test_a_check_without_a_time_limit_says_so_once_with_the_way_to_bound_it(repo
     assert lines.count(hint) == 1, lines
     assert "  C1 still running" in "\n".join(lines)
     assert hint not in _verify_with_a_fast_clock(repo, ("timeout: 600",))
+
+
+def test_piped_output_says_a_review_row_is_reviewed_not_started(repo: Path) -> None:
+    rows = (row("C1", "true", "exit 0"), row("R1", "docs/guide.md", "explains it", "review"))
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("# Guide\n")
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile("verify", "--no-write", "goals/demo.md", cwd=repo)
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert "[1/2] C1 started: true" in lines
+    assert "[2/2] R1 review of: docs/guide.md" in lines
+    assert not any(line.startswith("[2/2] R1 started") for line in lines)

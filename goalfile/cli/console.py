@@ -20,7 +20,7 @@ from typing import TextIO
 from goalfile.commands.checking import Tails
 from goalfile.explain import why_line
 from goalfile.ledger import clean_line
-from goalfile.model import Criterion, RowResult
+from goalfile.model import Criterion, Kind, RowResult
 from goalfile.termsafe import raw_write
 
 STILL_RUNNING_EVERY = 30.0  # seconds between "still running" lines when piped
@@ -72,6 +72,8 @@ class Console:
     def started(self, row: Criterion) -> None:
         if self.live:
             self._draw(self._ticker(row, 0.0))
+        elif row.kind is Kind.REVIEW:  # nothing starts: a recorded review is looked up
+            self._line(f"{self._place(row)} {row.id} review of: {shorten(row.check, 200)}")
         else:
             self._line(f"{self._place(row)} {row.id} started: {shorten(row.check, 200)}")
 
