@@ -1,5 +1,5 @@
 """What the agent can do to its goal's status in its own shell, through the real Claude Code
-and Codex: the Stop hook answers each at the stop.
+and Codex (and pi for the first): the Stop hook answers each at the stop.
 
 The project is set up as the README says (`goalfile init --no-goal`, committed); the model
 (the scripted fake) writes the goal as the goal skill's step 5 says, in the host's shell:
@@ -8,8 +8,9 @@ Then it does one of these and ends its turn:
 
 - it runs `goalfile block`, as refine-goal's table writes it: the stop is allowed, and the
   person is told, as for a pause, with the command that makes the goal active again (Claude
-  Code shows the hook's `systemMessage`; `codex exec` shows it nowhere, so Codex's answer is
-  read as the hook gave it). Without that, an agent ended the hold with no word to anyone;
+  Code shows the hook's `systemMessage`, and so does pi through goalfile's extension; `codex
+  exec` shows it nowhere, so Codex's answer is read as the hook gave it). Without that, an
+  agent ended the hold with no word to anyone;
 - it types `status: draft` into the frontmatter and a ledger entry that says so: the hook
   holds it with the printed fix that sets `active` back, which the model runs as written; the
   next stop verifies as usual. Without that, a draft held no one: the first stop was let go;
@@ -58,17 +59,22 @@ def session(host: str, repo: Path, agent: SkillAgent, isolation: Isolation) -> S
     """One session of ``host`` in ``repo``, a project set up as the README says, the goal
     written by the model as the goal skill says before the rest of its ``work``."""
     on_the_users_path(repo.parent / "home")  # where run_session puts the host's HOME
-    record_answers(repo, host)
+    if host == "codex":  # `codex exec` shows a `systemMessage` nowhere
+        record_answers(repo, host)
     agent.work[:0] = skill_new()
     return run_session(host, repo, agent, isolation, prompt=PROMPT)
 
 
 def told(session: Session, host: str) -> list[str]:
     """What the Stop hook told the person at the stops it allowed: Claude Code's stream shows
-    each `systemMessage` as `Stop says: ...`; for Codex, the hook's answers as given."""
+    each `systemMessage` as `Stop says: ...`; goalfile's pi extension has pi notify its UI
+    (in RPC mode, an `extension_ui_request`); for Codex, the hook's answers as given."""
+    events = session.run.events()
     if host == "claude":
-        shown = [str(e.get("content")) for e in session.run.events()]
+        shown = [str(e.get("content")) for e in events]
         return [m.removeprefix("Stop says: ") for m in shown if m.startswith("Stop says: ")]
+    if host == "pi":
+        return [str(e["message"]) for e in events if e.get("method") == "notify"]
     recorded = answers(session.log.parent / "codex-answers.jsonl")
     return [str(a["systemMessage"]) for a in recorded if "systemMessage" in a]
 
@@ -92,7 +98,7 @@ def block_command() -> str:
     return filled.replace('"..."', f'"{reason}"', 1).replace('"..."', f'"{tried}"', 1)
 
 
-@pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.parametrize("host", [*HOSTS, "pi"])
 def test_a_block_the_agent_declares_lets_it_stop_and_the_person_is_told(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
