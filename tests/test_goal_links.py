@@ -197,6 +197,20 @@ def test_a_swap_of_a_goal_under_a_linked_folder_holds_the_agent(tmp_path: Path, 
     assert statuses(stop(root)[0]) == ["active"]
 
 
+def drafted_behind_a_link(tmp_path: Path, folder: str, link: str) -> Path:
+    """A repository whose draft goal FOLDER/real.md, not staged, is named by the symlink
+    LINK/real.md -> ../FOLDER/real.md."""
+    root = make_git_repo(tmp_path / "project")
+    new_goal(root, "real", "test -f done.txt", "--dir", folder)
+    (root / link).mkdir()
+    (root / link / "real.md").symlink_to(f"../{folder}/real.md")
+    git(root, "reset", "-q")
+    goal = root / folder / "real.md"
+    text = goal.read_text(encoding="utf-8")
+    goal.write_text(text.replace("status: active", "status: draft", 1), encoding="utf-8")
+    return root
+
+
 def test_activate_through_a_link_stages_the_link_and_its_file_and_the_hook_holds_a_swap(
     tmp_path: Path, mine: Path
 ) -> None:
@@ -204,15 +218,7 @@ def test_activate_through_a_link_stages_the_link_and_its_file_and_the_hook_holds
     `activate` stages both and says so (before, it staged only notes/first-goal.md and said it
     staged goals/first-goal.md); the agent's goal copied over the file the link leads to is
     then held against the staged copy."""
-    root = make_git_repo(tmp_path / "project")
-    new_goal(root, "real", "test -f done.txt", "--dir", "notes")
-    (root / "goals").mkdir()
-    (root / "goals" / "real.md").symlink_to("../notes/real.md")
-    git(root, "reset", "-q")
-    text = (root / "notes" / "real.md").read_text(encoding="utf-8")
-    (root / "notes" / "real.md").write_text(
-        text.replace("status: active", "status: draft", 1), encoding="utf-8"
-    )
+    root = drafted_behind_a_link(tmp_path, "notes", "goals")
     done = run_goalfile("activate", "goals/real.md", cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     said = "staged goals/real.md and notes/real.md (the file it links to) (git add)"
@@ -236,15 +242,7 @@ def test_activate_through_a_link_outside_the_goal_folders_names_the_focus_that_h
     """A goal in plans/ named by `notes/real.md -> ../plans/real.md`: neither lies in a goal
     folder, so `activate` says which `goalfile focus` command has the hook hold it, and that
     command, run as printed, does."""
-    root = make_git_repo(tmp_path / "project")
-    new_goal(root, "real", "test -f done.txt", "--dir", "plans")
-    (root / "notes").mkdir()
-    (root / "notes" / "real.md").symlink_to("../plans/real.md")
-    git(root, "reset", "-q")
-    text = (root / "plans" / "real.md").read_text(encoding="utf-8")
-    (root / "plans" / "real.md").write_text(
-        text.replace("status: active", "status: draft", 1), encoding="utf-8"
-    )
+    root = drafted_behind_a_link(tmp_path, "plans", "notes")
     done = run_goalfile("activate", "notes/real.md", cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     focus = re.search(r"from the moment `([^`]+)` names it", done.stderr)
