@@ -3,7 +3,8 @@ goalfile installed without the extra `goalfile[mcp]`, and said nothing, and `goa
 found no problem: every host then failed to start the server (`goalfile mcp` exits 2). init
 and doctor now say so, with the pip command `goalfile mcp` itself prints, which installs it.
 goalfile is installed as README says, into a virtual environment of its own, without the
-extra."""
+extra. The environment is made with virtualenv, which puts pip in it from its own cache: `python
+-m venv` runs ensurepip, a pip install of its own, in every run."""
 
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from tests.conftest import REPO, clean_env, make_git_repo, run_goalfile
 
 def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    made = [sys.executable, "-m", "virtualenv", "-q", "--no-periodic-update", str(venv)]
+    subprocess.run(made, check=True)
     installed = subprocess.run(
         [str(venv / "bin" / "pip"), "install", "-q", str(REPO)],
         capture_output=True, text=True, env=clean_env(), timeout=600,
