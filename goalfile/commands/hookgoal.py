@@ -10,6 +10,8 @@
   `goalfile init`, run while the goal is set up, that git's index hold it, so that a goal
   `activate` staged and no one has committed yet stays named (docs/hosts.md). The rule is
   otherwise the same, so a ``--goal`` init keeps is one doctor accepts once it is committed.
+  The hook itself asks less of the file it is pinned to (that git hold it, in its index or at
+  HEAD, wherever it lies), as a ``--goal`` never releases the agent: it only orders the goals.
 - A host settings file marked skip-worktree or assume-unchanged in git's index
   (`git update-index --skip-worktree .claude/settings.json`) changes without `git status` or
   `git diff` showing it: the hook command in it may not be the one committed
