@@ -21,12 +21,9 @@ from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
 from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.run import (
-    GitTimedOut,
     _commit,
-    _git_in,
     _history_git,
     first_message_line,
-    history_environment,
 )
 from goalfile.shellword import shell_word
 
@@ -297,18 +294,8 @@ def branch_versions(
     wanted = list(dict.fromkeys([*(b for _, b in listed if b is not None), *(b for _, b in side)]))
     if not wanted:
         return [], []
-    history_env = history_environment(env)
-    try:
-        read = _git_in(
-            cwd,
-            ["--no-replace-objects", "cat-file", "--batch"],
-            history_env,
-            data="".join(f"{blob}\n" for blob in wanted).encode("ascii"),
-        )
-    except GitTimedOut as exc:
-        raise UsageError(str(exc)) from None
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
+    asked = "".join(f"{blob}\n" for blob in wanted).encode("ascii")
+    read = _history_git(cwd, env)("cat-file", "--batch", data=asked)
     if read.returncode != 0:
         raise UsageError(f"git cat-file failed: {first_message_line(read.stderr)}")
     texts = batch_texts(read.stdout)

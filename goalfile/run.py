@@ -1112,9 +1112,9 @@ def _history_git(
         raise UsageError(f"{cwd} is not a folder; git cannot run there")
     history_env = history_environment(env)
 
-    def git(*args: str) -> subprocess.CompletedProcess[bytes]:
+    def git(*args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         try:
-            return _git_in(cwd, ["--no-replace-objects", *args], history_env)
+            return _git_in(cwd, ["--no-replace-objects", *args], history_env, data=data)
         except FileNotFoundError:
             raise UsageError(
                 "git is not installed (or not on PATH); --against needs it",
