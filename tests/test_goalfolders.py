@@ -46,3 +46,18 @@ def test_the_folders_are_those_status_reads() -> None:
     from goalfile.commands import status
 
     assert status.GOAL_FOLDERS == GOAL_FOLDERS == ("goals", ".zetetic/goals")
+
+
+def test_the_pre_commit_hook_matches_the_goal_folders() -> None:
+    """.pre-commit-hooks.yaml writes the rule as a pattern of its own: it names the same
+    goal files."""
+    import re
+
+    import yaml
+    from conftest import REPO
+
+    [hook] = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    pattern = re.compile(hook["files"])
+    for path in ["goals/x.md", "goals/sub/x.md", ".zetetic/goals/x.md", "plans/x.md",
+                 "sub/goals/x.md", "goalsx/x.md", ".zetetic/x.md"]:  # fmt: skip
+        assert bool(pattern.search(path)) is in_goal_folder(path), path
