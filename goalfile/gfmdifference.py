@@ -14,3 +14,4 @@ class Difference:
     read: str  # what goalfile runs (check) or judges by (expected)
     shown: str  # the text a GitHub view shows, struck text included
     struck: tuple[str, ...]  # the pieces GitHub draws struck out
+    linked: tuple[str, ...] = ()  # the web addresses GitHub links and shows as typed

@@ -2,8 +2,11 @@
 
 goalfile reads a deterministic row's ``check`` and ``expected`` as Markdown shows them
 (CommonMark with GFM tables, the link references defined anywhere outside the ledger). GitHub
-renders two things more: GFM strikethrough (``~~text~~`` and ``~text~``, drawn struck out, read
-as deleted), and link references defined inside the ledger, which goalfile never parses. A
+renders three things more: GFM strikethrough (``~~text~~`` and ``~text~``, drawn struck out,
+read as deleted), link references defined inside the ledger, which goalfile never parses, and
+GFM's autolinks (``http://``, ``https://``, ``ftp://``, ``www.``), whose text GitHub shows as
+typed, escapes, entities and emphasis marks included: ``./smoke.sh http://host/health\\;echo``
+showed a shell reader one escaped argument, and goalfile ran ``...health;echo``. A
 cell whose GitHub view differs from goalfile's reading is a lint error (``rendered-differs``):
 a reader approves one command and goalfile runs another. Pure: text in, difference out.
 """
@@ -29,12 +32,21 @@ def difference(cell: str, labels: Iterable[str], ledger: Iterable[str] = ()) -> 
     does not (a cell that is one code span is shown as written by both). ``labels`` are the
     link reference labels goalfile reads cells with, ``ledger`` those a definition in the
     ledger may add for GitHub."""
-    if "~" not in cell and "[" not in cell:
+    linked = autolinks(cell) if "://" in cell or "www." in cell else []
+    if "~" not in cell and "[" not in cell and not linked:
         return None  # neither strikethrough nor a link can start
     known = set(labels)
     read, is_code = parse.read_cell(cell, _references(known))
     if is_code:
         return None
+    if linked:
+        typed = _as_typed(cell, linked)
+        shown = parse.read_cell(typed, _references(known | set(ledger)))[0].strip()
+        if shown != read.strip():
+            from goalfile.gfmdifference import Difference
+
+            addresses = tuple(cell[start:end] for start, end in linked)
+            return Difference(read=read.strip(), shown=shown, struck=(), linked=addresses)
     token: Token = _gfm().parseInline(cell, _references(known | set(ledger)))[0]
     shown = parse.rendered(token).strip()
     struck = tuple(_struck(token))
@@ -43,6 +55,141 @@ def difference(cell: str, labels: Iterable[str], ledger: Iterable[str] = ()) -> 
     from goalfile.gfmdifference import Difference
 
     return Difference(read=read.strip(), shown=shown, struck=struck)
+
+
+# where GFM's extended autolinks start (cmark-gfm's autolink extension): `www.` after the start,
+# a blank or one of `*_~(`; a scheme not preceded by a letter
+# (pattern texts, compiled by `re`'s own cache when a cell holds an address: few cells do)
+_AUTOLINK_START = r"(?i)(?<![^\s*_~(])www\.|(?<![A-Za-z])(?:https?|ftp)://"
+_TRAILING = "?!.,:*_~'\""
+_PUNCTUATION = r"([!-/:-@\[-`{-~])"
+
+
+def autolinks(cell: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` spans of ``cell`` that GitHub turns into links showing their text
+    as typed, found as cmark-gfm's autolink extension finds them: from ``www.`` or a scheme,
+    over a domain, up to a blank or ``<``, less the trailing punctuation, an unmatched ``)``
+    and an entity-like ending it leaves out; none inside a code span or a link's brackets."""
+    code = _code_spans(cell)
+    found: list[tuple[int, int]] = []
+    for match in re.finditer(_AUTOLINK_START, cell):
+        start = match.start()
+        if (
+            any(first <= start < last for first, last in code)
+            or (found and start < found[-1][1])
+            or _in_bracket(cell, start, code)
+        ):
+            continue
+        www = match.group().lower() == "www."
+        domain = _domain(cell, start if www else match.end(), short=not www)
+        if domain is None:
+            continue
+        end = domain
+        while end < len(cell) and not cell[end].isspace() and cell[end] != "<":
+            end += 1
+        end = _delimited(cell, start, end)
+        if end > match.end():
+            found.append((start, end))
+    return found
+
+
+def _in_bracket(cell: str, at: int, code: list[tuple[int, int]]) -> bool:
+    """Whether a ``[`` opened before ``at`` is still open there (outside code spans, not
+    escaped): GFM links no address inside a link's brackets."""
+    depth = 0
+    for index, char in enumerate(cell[:at]):
+        if char not in "[]" or _escaped(cell, index):
+            continue
+        if any(first <= index < last for first, last in code):
+            continue
+        depth = depth + 1 if char == "[" else max(depth - 1, 0)
+    return depth > 0
+
+
+def _domain(cell: str, at: int, *, short: bool) -> int | None:
+    """Where the domain that starts at ``at`` ends, or None when GFM links none there (an
+    underscore in it; no dot for a ``www.`` link)."""
+    dots = underscores = before_last = 0
+    end = at + 1
+    while end < len(cell) - 1:
+        char = cell[end]
+        if char == "_":
+            underscores += 1
+        elif char == ".":
+            before_last, underscores = underscores, 0
+            dots += 1
+        elif (char.isspace() or _is_punctuation(char)) and char != "-":
+            break
+        end += 1
+    if at >= len(cell) or before_last or underscores:
+        return None
+    return end if short or dots else None
+
+
+def _is_punctuation(char: str) -> bool:
+    return char.isascii() and not char.isalnum() and not char.isspace()
+
+
+def _delimited(cell: str, start: int, end: int) -> int:
+    """``end`` less what GFM leaves out of a link's end (cmark-gfm's ``autolink_delim``)."""
+    while end > start:
+        last = cell[end - 1]
+        if last in _TRAILING:
+            end -= 1
+        elif last == ";":
+            back = end - 2
+            while back > start and cell[back].isascii() and cell[back].isalpha():
+                back -= 1
+            end = back if back < end - 2 and cell[back] == "&" else end - 1
+        elif last == ")":
+            text = cell[start:end]
+            if text.count(")") <= text.count("("):
+                break
+            end -= 1
+        else:
+            break
+    return end
+
+
+def _code_spans(cell: str) -> list[tuple[int, int]]:
+    """The ``[start, end)`` spans of ``cell``'s code spans: a run of backticks (not escaped)
+    up to the next run of the same length."""
+    runs = [m for m in re.finditer(r"`+", cell) if not _escaped(cell, m.start())]
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        opener = runs[index]
+        closer = next(
+            (n for n in range(index + 1, len(runs)) if len(runs[n].group()) == len(opener.group())),
+            None,
+        )
+        if closer is None:
+            index += 1
+            continue
+        spans.append((opener.start(), runs[closer].end()))
+        index = closer + 1
+    return spans
+
+
+def _escaped(cell: str, at: int) -> bool:
+    """Whether the character at ``at`` follows an odd run of backslashes."""
+    count = 0
+    while at - count - 1 >= 0 and cell[at - count - 1] == "\\":
+        count += 1
+    return count % 2 == 1
+
+
+def _as_typed(cell: str, spans: list[tuple[int, int]]) -> str:
+    """``cell`` with every punctuation character of ``spans`` backslash-escaped, so Markdown
+    shows those spans as typed, as GitHub shows an autolink's text."""
+    out: list[str] = []
+    at = 0
+    for start, end in spans:
+        out.append(cell[at:start])
+        out.append(re.sub(_PUNCTUATION, r"\\\1", cell[start:end]))
+        at = end
+    out.append(cell[at:])
+    return "".join(out)
 
 
 def _references(labels: set[str]) -> dict[str, Any]:

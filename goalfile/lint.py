@@ -848,6 +848,10 @@ def _rendering_finding(
     if found.struck:
         shown = f"with {listed([inline_code(s) for s in found.struck])} struck out (GFM "
         shown += "strikethrough: read as deleted)"
+    elif found.linked:
+        shown = f"as {inline_code(found.shown)} (GFM links "
+        shown += f"{listed([inline_code(a) for a in found.linked])} and shows it as typed: "
+        shown += "a backslash escape, an entity or emphasis marks in it are not read)"
     else:
         shown = f"as {inline_code(found.shown)} (a link whose label a definition in the ledger "
         shown += "defines)"

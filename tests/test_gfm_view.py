@@ -138,3 +138,63 @@ def test_cells_that_show_as_they_run_are_not_flagged(tmp_path: Path, row: str) -
     path = goal(tmp_path, row, ledger=ledger)
     assert findings(path, "rendered-differs") == []
     assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
+
+
+def github_cell(path: Path) -> str:
+    """C1's check cell as GitHub's own parser (cmark-gfm, the `cmarkgfm` package) shows it."""
+    import html
+
+    import cmarkgfm
+
+    out = cmarkgfm.github_flavored_markdown_to_html(path.read_text("utf-8").split("---", 2)[2])
+    found = re.search(r"<td>C1</td>\s*<td>[^<]*</td>\s*<td>(.*?)</td>", out, re.S)
+    assert found is not None, out
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+
+
+LINKED = {
+    "escape": (
+        "./smoke.sh http://localhost:8080/health\\;echo",
+        "./smoke.sh http://localhost:8080/health;echo",
+    ),
+    "entity": ("make check www.example.com&#124;&#124;true", "make check www.example.com||true"),
+    "emphasis": ("curl -sf https://ci.example/*ok*", "curl -sf https://ci.example/ok"),
+}
+
+
+@pytest.mark.parametrize("case", LINKED)
+def test_an_address_github_links_shows_as_typed_and_is_refused(tmp_path: Path, case: str) -> None:
+    """GitHub links a web address (GFM's autolinks) and shows its text as typed: a reader sees
+    `health\\;echo`, one escaped argument, and goalfile ran `health;echo`."""
+    cell, runs = LINKED[case]
+    path = goal(tmp_path, f"| C1 | ok | {cell} | exit 0 |")
+    assert github_cell(path) == cell
+    before = path.read_bytes()
+    found = findings(path, "rendered-differs")
+    assert [(f["severity"], f["line"]) for f in found] == [("error", 19)], found
+    assert f"but goalfile runs `{runs}`" in str(found[0]["message"]), found
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/d.md", cwd=tmp_path)
+        assert done.returncode == 3, done.stdout + done.stderr
+    assert path.read_bytes() == before
+    audit = run_goalfile("audit", "--json", "goals/d.md", cwd=tmp_path)
+    assert audit.returncode == 1 and '"rendered-differs"' in audit.stdout, audit.stdout
+
+    fixed = run_goalfile("lint", "--fix", "goals/d.md", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    assert github_cell(path) == runs  # a code span: GitHub shows what goalfile runs
+    assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "curl -sf http://localhost:8080/health",
+        "`curl -sf http://localhost:8080/health\\;echo`",
+        "curl -sf https://ci.example/a_(b) && echo done.",
+        "see [the docs](http://example.com/\\;x)",
+    ],
+)
+def test_addresses_that_show_as_they_run_are_not_flagged(tmp_path: Path, cell: str) -> None:
+    path = goal(tmp_path, f"| C1 | ok | {cell} | exit 0 |")
+    assert findings(path, "rendered-differs") == []
