@@ -147,6 +147,12 @@ def _has_placeholder(row: Criterion) -> bool:
     return any(PLACEHOLDER in value for _, value in row.cells)
 
 
+def rows_filled_in(goal: Goal) -> bool:
+    """No criteria row holds a `FILL IN: ...` (the end state or a non-goal still may): its
+    checks can be run as they are."""
+    return not any(_has_placeholder(row) for row in goal.criteria)
+
+
 def _line_of(goal: Goal, prefix: str) -> int | None:
     for number, line in enumerate(goal.text.split("\n"), start=1):
         if line.startswith(prefix):

@@ -75,3 +75,34 @@ def test_no_note_when_the_file_says_what_the_run_judged(repo: Path) -> None:
         "active",
         True,
     )
+
+
+def test_a_draft_whose_non_goals_are_not_written_yet_can_have_its_checks_tried(
+    repo: Path,
+) -> None:
+    done = run_goalfile(
+        "new", "flag", "the flag file exists", "--check", "test -f done.txt",
+        "--expected", "exit 0", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    before = (repo / GOAL).read_text(encoding="utf-8")
+    assert "FILL IN" in before  # the non-goal `new` left to fill in
+
+    tried = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+
+    assert tried.returncode == 1, tried.stderr
+    assert tried.stdout.splitlines()[-1] == "verify-goal flag iteration 0: C1 unmet; status: active"
+    assert (repo / GOAL).read_text(encoding="utf-8") == before
+    # activate still refuses it, and a run that writes refuses any draft
+    assert run_goalfile("activate", GOAL, cwd=repo).returncode == 3
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 3
+
+
+def test_a_draft_whose_check_is_a_placeholder_is_still_refused(repo: Path) -> None:
+    done = run_goalfile("init", "--no-skills", "--no-hooks", cwd=repo)
+    assert done.returncode == 0, done.stderr
+
+    tried = run_goalfile("verify", "--no-write", "goals/first-goal.md", cwd=repo)
+
+    assert tried.returncode == 3
+    assert "still a placeholder" in tried.stderr
