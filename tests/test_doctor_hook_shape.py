@@ -9,6 +9,7 @@ block. What the real Claude Code does with them: tests/hosts/test_claude_hook_sh
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +45,17 @@ UNPROVEN = [  # these may answer, but not in a shape doctor can show does: refus
 ]
 
 
-@pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    """`goalfile init` (hooks, no skills) and an active goal whose check fails."""
-    root = make_git_repo(tmp_path / "repo")
-    env = environment(home)
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`goalfile init` (hooks, no skills) and an active goal whose check fails, made once for
+    the module's tests: each test gets a copy of its own (:func:`repo`). Neither command writes
+    outside the repository (the home and state folders given to them stay empty)."""
+    folder = tmp_path_factory.mktemp("made")
+    root = make_git_repo(folder / "repo")
+    home, state = folder / "home", folder / "state"
+    home.mkdir()
+    state.mkdir()
+    env = {**environment(home), "XDG_STATE_HOME": str(state)}
     for args in (
         ("init", "--no-goal", "--no-skills"),
         ("new", "t", "tests pass", "--check", "sh test.sh", "--expected", "exit 0",
@@ -57,7 +64,15 @@ def repo(tmp_path: Path, home: Path) -> Path:
         done = run_goalfile(*args, cwd=root, env=env)
         assert done.returncode == 0, (args, done.stderr)
     (root / "test.sh").write_text('echo "1 failed"; exit 1\n', encoding="utf-8")
+    assert not any(home.iterdir()) and not any(state.iterdir())
     return root
+
+
+@pytest.fixture
+def repo(tmp_path: Path, made: Path) -> Path:
+    """A copy of :func:`made`: `goalfile init` (hooks, no skills) and an active goal whose
+    check fails."""
+    return Path(shutil.copytree(made, tmp_path / "repo", symlinks=True))
 
 
 def set_command(path: Path, command: str, **entry: object) -> None:
