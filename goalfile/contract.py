@@ -601,12 +601,21 @@ def _recorded(entry: Entry) -> Contract | None:
                         settings.append(_recorded_setting(item[2:]))
                     except ValueError as exc:
                         raise _Unreadable(str(exc), item) from None
-    return Contract(
+    found = Contract(
         rows=tuple(sorted(rows, key=row_order)),
         non_goals=_normal_items(non_goals),
         settings=tuple(settings),
         order=tuple(row.id for row in rows),
     )
+    if entry.contract is None or short(found.digest()) == entry.contract:
+        return found
+    # goalfile writes each non-goal as the text it shows; a formatter may then write that text
+    # in another form that shows the same (markdownlint's fix wraps a bare URL in `<...>`,
+    # mdformat escapes a `*`): the record is the text each item shows, when that is what the
+    # entry's `contract:` line names
+    shown_items = _normal_items(ledger.shown_text(item) for item in non_goals)
+    shown = replace(found, non_goals=shown_items)
+    return shown if short(shown.digest()) == entry.contract else found
 
 
 def last_approval(text: str, *, path: str | None = None) -> tuple[Entry, Contract | None] | None:

@@ -632,13 +632,15 @@ def entry_lines(lines: Sequence[str]) -> list[tuple[str, str]]:
     - ``code``: a line inside such a block (text: the line, trailing blanks dropped), or a line
       indented by four spaces or more (text: after those four spaces);
     - ``text``: any other line; its text has the leading and trailing blanks dropped (up to
-      three leading spaces, or tabs, mean nothing to Markdown here).
+      three leading spaces, or tabs, mean nothing to Markdown here). Under a table, a row
+      whose cells after the first are empty is its first cell (:func:`_first_cell_only`).
     """
     kinds: dict[int, str] = {}
     for opening, closing in _fence_blocks(lines):
         kinds[opening] = kinds[closing] = FENCE
         kinds.update(dict.fromkeys(range(opening + 1, closing), CODE))
     out: list[tuple[str, str]] = []
+    in_table = False  # the line before is a row, or a line GFM reads as one
     for index, raw in enumerate(lines):
         line = raw.rstrip("\r").rstrip()
         kind = kinds.get(index)
@@ -649,8 +651,27 @@ def entry_lines(lines: Sequence[str]) -> list[tuple[str, str]]:
         elif line.startswith("    "):
             out.append((CODE, line[4:]))
         else:
-            out.append((TEXT, line.strip()))
+            text = line.strip()
+            out.append((TEXT, _first_cell_only(text) if in_table else text))
+            in_table = text.startswith("|") or in_table
+            continue
+        in_table = False
     return out
+
+
+def _first_cell_only(text: str) -> str:
+    """A line right under a table row, as GFM reads it: a line without a pipe there (the skill
+    family writes `status: met` right under the verdict table) is one more row, whose first
+    cell holds the line, and a formatter writes that row out (`| status: met |  |  |  |  |`
+    as mdformat-gfm does, `| status: met |` as prettier does). Both forms are read as the
+    line: a row whose cells after the first are all empty, or that has one cell, is its first
+    cell's text."""
+    if not text.startswith("|"):
+        return text
+    cells = row_cells(text)
+    if not cells[0] or any(cells[1:]) or _RULE_CELL_RE.match(cells[0]):
+        return text  # a row of cells, or a delimiter row
+    return cells[0]
 
 
 def row_cells(text: str) -> list[str]:

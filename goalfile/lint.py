@@ -37,6 +37,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
     A placeholder is an error, except in a draft when ``draft_placeholders`` is true (what
     `goalfile lint` asks): a draft is allowed to be unfinished, and `activate` refuses it."""
     warn = draft_placeholders and goal.status is Status.DRAFT
+    rewrapped = list(_rewrapped_findings(goal))
     findings = [
         *goal.problems,
         *_row_findings(goal),
@@ -51,8 +52,10 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_gfm_block_findings(goal),
         *_criteria_section_findings(goal),
         *_merged_entry_findings(goal),
-        *_rewrapped_findings(goal),
-        *_status_findings(goal),
+        *rewrapped,
+        # a rewrapped ledger's status and budget lines are not where goalfile wrote them: what
+        # the status rules would say of them (with a fix that edits the status) is not so
+        *(() if rewrapped else _status_findings(goal)),
     ]
     findings.sort(key=lambda f: (f.line or 0, f.column or 0))
     return tuple(findings)
@@ -346,6 +349,19 @@ def rewrapped_lines(text: str, start: int, end: int) -> list[re.Match[str]]:
     return found
 
 
+def rewrapped_error(goal: Goal, *, shown: str | None = None) -> GoalFileInvalid | None:
+    """Lint's `entry-rewrapped`, as the error `status` gives for the file (verify refuses it
+    so): no entry of a rewrapped ledger reads as goalfile wrote it, so its last run, status and
+    budget would be read wrong. None when no entry was rewrapped. ``shown`` names the file
+    (default: the goal's own path)."""
+    found = next(iter(_rewrapped_findings(goal)), None)
+    if found is None:
+        return None
+    return GoalFileInvalid(
+        found.message, file=shown or goal.path, line=found.line, column=1, hint=found.hint
+    )
+
+
 def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
     """An entry whose `status:` and `contract:` lines were joined into one line. Markdown
     shows the two lines of a paragraph as one, so a formatter that rewraps paragraphs joins
@@ -385,7 +401,8 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
             f"`git checkout -- {word}` undoes an unstaged one), and keep paragraphs as they "
             "are in goal files: prettier's default `proseWrap: preserve` does, or an override "
             'in .prettierrc: `"overrides": [{"files": "goals/**/*.md", "options": '
-            '{"proseWrap": "preserve"}}]`'
+            '{"proseWrap": "preserve"}}]`; so does mdformat\'s default `--wrap keep` (drop '
+            '`--wrap` from its arguments, or write `wrap = "keep"` in .mdformat.toml)'
         ),
     )
 
