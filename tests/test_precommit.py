@@ -6,6 +6,7 @@ install from source are what is tested, together with a commit of what goalfile 
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -198,6 +199,62 @@ def test_a_goal_goalfile_wrote_is_committed_through_mdformat_and_the_hook(
     assert goal.read_bytes() == before, git(project, "diff")  # nothing for mdformat to change
     assert third.returncode == 0, third.stdout + third.stderr
 
+    audit = run_goalfile("audit", "--against", "HEAD~1", "goals/hello.md", cwd=project)
+    assert audit.returncode == 0, audit.stdout + audit.stderr
+    status = run_goalfile("status", "goals/hello.md", cwd=project)
+    assert status.stdout.startswith("hello: met"), status.stdout
+
+
+def test_a_wrapping_mdformat_hook_is_stopped_by_the_lint_hook_and_its_fix_works(
+    hooks: Hooks, tmp_path: Path
+) -> None:
+    """A project that wraps its Markdown (`mdformat --wrap 60`) runs it on a goal goalfile
+    verified: the commit stops, and goalfile-lint names the file and the line where an entry's
+    `status:` and `contract:` lines were first joined (the approval's), with `git checkout --
+    PATH` as the fix (the hook's change is unstaged). Run as printed, it gives back the staged
+    file; without `--wrap` on goal files the commit passes and the goal audits clean."""
+    project = hooks.project(tmp_path / "project")
+    config = project / ".pre-commit-config.yaml"
+    unwrapped = config.read_text(encoding="utf-8")
+    wrapping = unwrapped.replace("entry: mdformat\n", "entry: mdformat --wrap 60\n", 1)
+    assert wrapping != unwrapped
+    config.write_text(wrapping, encoding="utf-8")
+    assert hooks.run(project, "install").returncode == 0
+    made = run_goalfile(
+        "new", "hello", "hello.txt greets", "--activate", "--commit",
+        "--check", "cat hello.txt", "--expected", 'exit 0; stdout contains "hi"',
+        cwd=project,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (project / "hello.txt").write_text("hi\n", encoding="utf-8")
+    assert run_goalfile("verify", "goals/hello.md", cwd=project).returncode == 0
+    git(project, "add", "-A")
+    staged = (project / "goals" / "hello.md").read_bytes()
+
+    stopped = hooks.commit(project, "hello is met")
+    said = stopped.stdout + stopped.stderr
+    assert stopped.returncode == 1, said
+    assert hook_line(said, "mdformat").endswith("Failed"), said
+    assert hook_line(said, "goalfile lint").endswith("Failed"), said
+    wrapped = (project / "goals" / "hello.md").read_text(encoding="utf-8").split("\n")
+    found = [
+        line for line in said.splitlines() if line.startswith("goals/hello.md:") and "error" in line
+    ]
+    assert len(found) == 1 and "joined into one" in found[0], said
+    number = int(found[0].split(":")[1])
+    assert wrapped[number - 1].startswith("status: active contract: "), (found, wrapped)
+    fix = re.search(r"`(git checkout -- goals/hello\.md)` undoes an unstaged one", said)
+    assert fix is not None, said
+    subprocess.run(fix.group(1), shell=True, cwd=project, check=True, env=clean_env())
+    assert (project / "goals" / "hello.md").read_bytes() == staged
+
+    config.write_text(unwrapped, encoding="utf-8")  # goal files formatted without --wrap
+    git(project, "add", "-A")
+    done = hooks.commit(project, "hello is met")
+    if done.returncode == 1:  # mdformat's own style once, as for any commit of a new goal
+        git(project, "add", "-A")
+        done = hooks.commit(project, "hello is met")
+    assert done.returncode == 0, done.stdout + done.stderr
     audit = run_goalfile("audit", "--against", "HEAD~1", "goals/hello.md", cwd=project)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     status = run_goalfile("status", "goals/hello.md", cwd=project)
