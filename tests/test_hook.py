@@ -244,7 +244,7 @@ def test_at_the_iteration_limit_the_goal_is_exhausted_and_the_stop_allowed(
     message = str(answer["systemMessage"])
     assert message.startswith("goalfile: verify-goal demo iteration 2: C1 unmet; status: active")
     assert "iteration budget reached: 2 of 2 used" in message
-    assert "`goalfile budget goals/demo.md --iterations N`" in message
+    assert "`goalfile budget goals/demo.md --iterations 4`" in message
     goal = parse_goal(path.read_text(encoding="utf-8"), path=str(path))
     assert (goal.status, goal.iterations_used) == (Status.EXHAUSTED, 2)
     assert dense(path.read_text(encoding="utf-8")).endswith(

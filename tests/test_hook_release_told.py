@@ -61,7 +61,7 @@ def test_budget_spent_by_plan_is_named_at_the_stop(tmp_path: Path) -> None:
     assert message.startswith("goalfile: goals/g.md (g) is exhausted, not met: its entry `### ")
     assert message.endswith(
         "by plan` set it; the stop is allowed (a person reopens it with `goalfile budget "
-        "goals/g.md --iterations N`)"
+        "goals/g.md --iterations 6`)"
     )
 
 

@@ -1804,7 +1804,7 @@ NEXT_STEPS = {
     "active": "fill in the plan (a table under `## Plan`, one row per step), then "
     "`goalfile plan {p}`, do the work, then `goalfile verify {p}`",
     "paused": "`goalfile resume {p}`",
-    "exhausted": "a person may raise the budget: `goalfile budget {p} --iterations N`",
+    "exhausted": "a person may raise the budget: `goalfile budget {p} --iterations 10`",
     "met": "done; CI can check it with `goalfile audit {p}`",
 }
 

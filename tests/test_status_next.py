@@ -35,7 +35,7 @@ def test_a_goal_exhausted_by_tokens_is_told_to_raise_the_token_budget(repo: Path
         goal_text(status="exhausted", tokens="100", tokens_used=100, iterations_used=1),
     )
     step = next_step(repo, path)
-    assert "--tokens N" in step, step
+    assert "--tokens 200`" in step, step
     assert "--iterations" not in step, step
 
 
@@ -127,3 +127,32 @@ def test_after_an_unsound_plan_the_next_step_is_to_fix_it_or_work(repo: Path) ->
         "fill in what the `findings:` line of `## Plan` names, then "
         f"`goalfile plan {rel}`; or do the work, then `goalfile verify {rel}`"
     )
+
+
+def test_the_budget_command_for_an_exhausted_goal_works_as_written(repo: Path) -> None:
+    """`--iterations N` was printed, and `N` is no number: the command failed as written."""
+    from conftest import shell
+
+    path = write_goal(
+        repo / "goals",
+        goal_text(rows=[row("C1", "false", "exit 0")], iterations="2", iterations_used=2),
+    )
+    assert run_goalfile("verify", path, cwd=repo).returncode == 1
+    planned = run_goalfile("plan", path, cwd=repo)  # at the limit: exhausted
+    assert planned.returncode in (3, 5), planned.stderr
+    refused = run_goalfile("verify", path, cwd=repo)
+    assert refused.returncode == 3
+    # a review of a deterministic row points at its check, not at the budget
+    reviewed = run_goalfile(
+        "review", path, "C1", "--artifact", "x", "--quote", "y", "--verdict", "met", cwd=repo
+    )
+    assert reviewed.returncode == 3
+    assert f"`goalfile verify --no-write {path}`" in reviewed.stderr, reviewed.stderr
+    assert "goalfile budget" not in reviewed.stderr
+    step = next_step(repo, path)
+    for said in (step, refused.stderr):
+        assert "`goalfile budget " in said and " --iterations 4`" in said, said
+    command = step[step.index("`goalfile budget ") + 1 : step.index(" --iterations 4`") + 15]
+    raised = shell(command, repo)
+    assert raised.returncode == 0, raised.stdout + raised.stderr
+    assert run_goalfile("verify", path, cwd=repo).returncode == 1  # active again

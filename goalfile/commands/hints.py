@@ -14,9 +14,29 @@ NEW_GOAL = '`goalfile new SLUG "END STATE" --check CMD --expected TEXT`'
 """The command that writes a first goal, for a hint where there is none yet."""
 
 
+def raise_budget_command(goal: Goal, path: str) -> str:
+    """`goalfile budget PATH --iterations N` (or `--tokens N` when the token limit was
+    reached) with a number that works as written: twice the limit reached; a person may give
+    any higher one. ``path`` is quoted here."""
+    from goalfile.handedit import budget_in_force
+
+    budget = budget_in_force(goal)  # the ledger's limits, never ones typed by hand
+    tokens = budget.tokens
+    by_tokens = tokens is not None and goal.tokens_used >= tokens
+    limit = budget.iterations
+    by_iterations = limit is not None and goal.iterations_used >= limit
+    which, reached = (
+        ("tokens", tokens) if by_tokens and not by_iterations else ("iterations", limit)
+    )
+    higher = 2 * reached if reached else 2 * max(goal.iterations_used, 1)
+    return f"goalfile budget {shell_word(path)} --{which} {higher}"
+
+
 def status_command(goal: Goal, path: str) -> str:
     """`goalfile ...` that acts on a goal in its current status (``path`` quoted as one
     shell word)."""
+    if goal.status is Status.EXHAUSTED:
+        return raise_budget_command(goal, path)
     path = shell_word(path)
     if goal.status is Status.DRAFT:
         return f"goalfile activate {path}"
@@ -24,17 +44,6 @@ def status_command(goal: Goal, path: str) -> str:
         return f"goalfile resume {path}"
     if goal.status is Status.BLOCKED:
         return f"goalfile resume {path} --resolved TEXT"
-    if goal.status is Status.EXHAUSTED:
-        from goalfile.handedit import budget_in_force
-
-        budget = budget_in_force(goal)  # the ledger's limits, never ones typed by hand
-        tokens = budget.tokens
-        spent = goal.tokens_used
-        by_tokens = tokens is not None and spent >= tokens
-        limit = budget.iterations
-        by_iterations = limit is not None and goal.iterations_used >= limit
-        which = "tokens" if by_tokens and not by_iterations else "iterations"
-        return f"goalfile budget {path} --{which} N"
     if goal.status is Status.MET:
         return f"goalfile verify --no-write {path}"
     return f"goalfile verify {path}"

@@ -62,6 +62,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
+from goalfile.commands.hints import raise_budget_command
 from goalfile.errors import GoalfileError, GoalFileInvalid, UsageError
 from goalfile.files import load_goal, read_text, real_path
 from goalfile.goalfolders import GOAL_FOLDERS, under_goal_folder
@@ -1395,7 +1396,7 @@ def _start_next_iteration(
         summary=outcome.summary,
         message=(
             f"goalfile: {outcome.summary}; {started.message}, so the goal is exhausted and the "
-            f"stop is allowed (`goalfile budget {shell_word(outcome.path)} --iterations N` raises "
+            f"stop is allowed (`{raise_budget_command(written[1], outcome.path)}` raises "
             "the limit)"
         ),
     ), written
@@ -1686,7 +1687,7 @@ def _ended_today(
     elif goal.status is Status.BLOCKED:
         again = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
     else:
-        again = f"`goalfile budget {shell_word(shown)} --iterations N`"
+        again = f"`{raise_budget_command(goal, shown)}`"
     return GoalOutcome(
         path=shown,
         status=status,

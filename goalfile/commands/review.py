@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from goalfile import edit
 from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
-from goalfile.commands.hints import status_command
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
 from goalfile.errors import Refused, UsageError
@@ -16,6 +15,7 @@ from goalfile.lint import require_valid
 from goalfile.model import Goal, Kind, Status, Verdict
 from goalfile.parse import review_artifact
 from goalfile.review import quote_present, render_review
+from goalfile.shellword import shell_word
 
 QUOTE_LIMIT = 4_000
 
@@ -74,7 +74,10 @@ def review(
                 f"{row_id} is a deterministic row: its check decides it, not a review",
                 file=path,
                 line=row.line,
-                hint=f"run `{status_command(goal, path)}`",
+                hint=f"run `goalfile verify {shell_word(path)}`"
+                if goal.status is Status.ACTIVE
+                else f"to run its check without writing: `goalfile verify --no-write "
+                f"{shell_word(path)}`",
             )
         require_status(goal, path, (Status.ACTIVE,), "review")
         workdir = working_directory(goal)
