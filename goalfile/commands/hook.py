@@ -614,6 +614,23 @@ def _swapped(path: Path, blob: bytes, ref: str = "HEAD") -> str | None:
     return departure(blob.decode(ENCODING, ERRORS), text, ref)
 
 
+def _departs(path: Path, text: str, entry: Tracked, git: _Git) -> tuple[str, str] | None:
+    """How the goal ``text``, read from the tracked goal file at ``path``, fails to continue
+    the copy git holds (:func:`goalfile.commands.gitgoals.reference`), with that copy's name
+    (``HEAD``, ``the index``); None when it continues it, or when git gave no copy to compare
+    with or the path is a symlink (:func:`_swapped` decides those)."""
+    from goalfile.commands.gitgoals import departure, reference
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.parse import conflict_markers
+
+    both = git.copies.get(path)
+    ref = reference(entry, *both) if both is not None else None
+    if ref is None or os.path.islink(path) or conflict_markers(text):
+        return None
+    why = departure(ref[1].decode(ENCODING, ERRORS), text, ref[0])
+    return None if why is None else (ref[0], why)
+
+
 def _through_link(
     path: Path, here: Path, stop: StopInput, tracked: Mapping[Path, Tracked], git: _Git
 ) -> GoalOutcome | None:
@@ -754,6 +771,7 @@ def _decide_stop(
     holding: list[Path] = []  # the goal files active, or held, at this stop
     recheck: set[Path] = set()  # met goals whose checks are run again (:class:`Recheck`)
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
+    seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
@@ -762,7 +780,7 @@ def _decide_stop(
             continue
         try:
             found = _look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git,
-                          today=ctx.today)  # fmt: skip
+                          today=ctx.today, seen=seen)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = _failed(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
@@ -772,7 +790,7 @@ def _decide_stop(
             if not found.block and repositories.first_hold(key):
                 again = _look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
-                              today=ctx.today)  # fmt: skip
+                              today=ctx.today, seen=seen)  # fmt: skip
                 if isinstance(again, GoalOutcome) and again.block:
                     upgraded[id(again)] = found
                     found = again
@@ -820,8 +838,9 @@ def _decide_stop(
         try:
             if path in recheck:
                 rechecked = _recheck_one(
-                    path, shown, stop, ctx, runner=runner, share=share, named=path in named
-                )
+                    path, shown, stop, ctx, runner=runner, share=share, named=path in named,
+                    expect=seen.get(path),
+                )  # fmt: skip
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
                     outcomes.append(rechecked)
                     if rechecked.block:
@@ -840,6 +859,7 @@ def _decide_stop(
                 transcript=transcript,
                 share=share,
                 budget=budget,
+                expect=seen.get(path),
             )
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             outcome = _failed(shown, exc, stop, notes)
@@ -883,12 +903,16 @@ def _look(
     tracked: Mapping[Path, Tracked],
     git: _Git | None = None,
     today: str = "",
+    seen: dict[Path, str] | None = None,
 ) -> GoalOutcome | frozenset[str] | Recheck | None:
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
     name and not active), the ids of its review rows when it is active and is to be verified,
     a :class:`Recheck` when it is `met` by an entry the copy git holds does not have (its
-    checks are run again, writing nothing), or None (a discovered goal that is not active)."""
+    checks are run again, writing nothing), or None (a discovered goal that is not active).
+    All of it is decided on the text one read of the file gives (kept in ``seen``: verify runs
+    that text or refuses): a file renamed into its place between two reads, and back after
+    the stop, is never what the decision is made on."""
     entry = tracked.get(path)
     if entry is None and path in named and not path.is_file():
         real = path.resolve()  # asked of the file it names, in the repository holding it
@@ -921,6 +945,12 @@ def _look(
         goal = load_goal(path)
     except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
         return _unreadable(shown, exc, stop, path=path)
+    if entry is not None and git is not None:  # the text read now, not only the one compared
+        departed = _departs(path, goal.text, entry, git)  # with git's copy a moment before
+        if departed is not None:
+            return _changed_while_read(shown, *departed, stop)
+    if seen is not None:
+        seen[path] = goal.text
     if goal.status is not Status.ACTIVE:  # (verify refuses an active one with the same error)
         from goalfile.headingrule import heading_error
 
@@ -931,6 +961,8 @@ def _look(
     if hand_set is not None:  # its fix names the goal as the session's shell reaches it
         hand_set = _hand_set_active(goal, shown) or hand_set
     unbacked = hand_set or unbacked_status(goal, shown=shown)
+    if unbacked is None and goal.status is Status.DRAFT and entry is not None and git is not None:
+        unbacked = _drafted(path, goal, entry, git, shown)  # typed over a goal git holds
     if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
         return _unbacked(shown, unbacked, stop)
     if goal.status is Status.BLOCKED:
@@ -994,6 +1026,7 @@ def _recheck_one(
     runner: Runner,
     share: float,
     named: bool = False,
+    expect: str | None = None,
 ) -> GoalOutcome | None:
     """Run the checks of a `met` goal whose met entry git does not hold yet, writing nothing:
     a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
@@ -1006,6 +1039,7 @@ def _recheck_one(
     options = VerifyOptions(
         path=str(path),
         write=False,
+        expect=expect,
         time_limit=share,
         lock_wait=min(LOCK_WAIT, share / 4),
         judge=ctx.env.get("GOALFILE_JUDGE") or None,
@@ -1048,8 +1082,10 @@ def _verify_one(
     transcript: str | None,
     share: float,
     budget: float,
+    expect: str | None = None,
 ) -> GoalOutcome:
-    """Verify one active goal within ``share`` seconds and decide what it asks."""
+    """Verify one active goal within ``share`` seconds and decide what it asks. ``expect``: the
+    goal file's text as the hook judged it; verify refuses to run another."""
     from goalfile.commands.verify import VerifyOptions
     from goalfile.hostguard import mark_verified, model_idle
     from goalfile.usage import TranscriptError
@@ -1099,6 +1135,7 @@ def _verify_one(
     verify_options = VerifyOptions(
         path=str(path),
         write=True,
+        expect=expect,
         transcript=transcript,
         time_limit=share,
         lock_wait=min(LOCK_WAIT, share / 4),
@@ -1363,6 +1400,43 @@ def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
             "(`goalfile reopen` ledgers a reopening, with its reason)"
         ),
         hint=restore_status_command(shown, line, was),
+    )
+
+
+def _drafted(path: Path, goal: Goal, entry: Tracked, git: _Git, shown: str) -> Finding | None:
+    """A finding when ``goal`` says `draft` while the copy git holds of it (HEAD's, else the
+    index's) says another status: no command makes a goal a draft again (a person approves a
+    draft once), and a draft holds no one, so `status: draft` typed over an approved goal whose
+    ledger is empty (as the goal skill writes one), which no entry contradicts, would let the
+    agent stop. The fix sets back the status git's copy holds."""
+    from goalfile.commands.gitgoals import reference
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.handedit import restore_status_command
+    from goalfile.parse import frontmatter_meta
+
+    both = git.copies.get(path)
+    ref = reference(entry, *both) if both is not None else None
+    meta = frontmatter_meta(ref[1].decode(ENCODING, ERRORS)) if ref is not None else None
+    held = meta.get("status") if meta is not None else None
+    if ref is None or not isinstance(held, str) or held == Status.DRAFT.value:
+        return None
+    try:
+        was = Status(held)
+    except ValueError:
+        return None
+    line = goal.key_line("status")
+    hint = restore_status_command(shown, line, was)
+    return Finding(
+        severity=Severity.ERROR,
+        line=line,
+        code="status-unbacked",
+        message=(
+            f"the status is `draft`, but the goal {ref[0]} holds there is `{held}`; no command "
+            "makes a goal a draft again (a person approves a draft once)"
+        ),
+        hint=f"{hint}, then run `goalfile verify {shell_word(shown)}`"
+        if was is Status.ACTIVE
+        else hint,
     )
 
 
@@ -2072,6 +2146,24 @@ def _replaced(
         f"  fix: `{fix}`",
         f"Put the goal back as the fix says ({does}) and make its checks pass; another goal's "
         "file at its path is no way to stop (a person who means the change commits it).",
+        stop,
+    )
+
+
+def _changed_while_read(shown: str, source: str, why: str, stop: StopInput) -> GoalOutcome:
+    """A tracked goal file that continued the copy git holds when the hook compared them, and
+    that a moment later, when the hook read it to decide, did not: another file was put at its
+    path while the hook read it (and may be back by now). Held once per finding, as a goal
+    file swapped is."""
+    return _once(
+        shown,
+        "replaced",
+        f"goalfile cannot verify {shown}: it changed while the Stop hook read it: the file "
+        f"there continued the goal {source} holds when the hook compared them, and the file it "
+        f"read there a moment later does not: {why}",
+        "A file put at a goal file's path while the Stop hook reads it (and put back after) is "
+        "no way to stop: end the process that does it and make the goal's checks pass; the "
+        "next stop reads the goal again.",
         stop,
     )
 

@@ -86,6 +86,9 @@ class VerifyOptions:
     # iteration): given the result, the text about to be written and the goal it reads as,
     # the text to write instead and its goal
     then: Callable[[VerifyResult, str, Goal], tuple[str, Goal]] | None = None
+    # the goal file's text as the caller (the Stop hook) judged it: another text read here
+    # (a file renamed into its place since) is refused, so what runs is what was judged
+    expect: str | None = None
 
 
 # nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
@@ -240,6 +243,14 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
     )
     with lock:
         goal = load_goal(options.path)
+        if options.expect is not None and goal.text != options.expect:
+            raise Refused(
+                "the goal file changed while the Stop hook read it: it is not the file the "
+                "hook judged a moment before (another file was put at its path); nothing was "
+                "run",
+                file=goal.path,
+                hint=f"`goalfile verify --no-write {shell_word(goal.path)}` runs its checks",
+            )
         # a draft's checks can be tried before its end state and non-goals are written
         trial = not options.write and goal.status is Status.DRAFT and rows_filled_in(goal)
         require_valid(goal, besides=frozenset({"placeholder"}) if trial else frozenset())
