@@ -13,8 +13,8 @@ would hold the agent. So:
   session in that repository, a top with no ``.git`` (:func:`_missing`) or with another git
   folder there (:func:`_swapped`) holds the agent, with the command that puts the git folder
   back when it is found (renamed inside the top, or still at its place for a linked work
-  tree); and so does a goal file of that repository gone with no trace in git, when nothing
-  was committed or checked out since (:meth:`RepositoryWatch.gone`).
+  tree); and so does a goal file of that repository gone with no trace in git (told, not
+  held, when the same branch moved since: :meth:`RepositoryWatch.gone`).
 * **At any stop, remembered or not.** A folder at or above the session's folder that holds a
   goal folder and no ``.git``, but a git folder under another name (:func:`_stray`), and a
   repository whose ``.git`` file names the git folder of another work tree (:func:`_foreign`),
@@ -68,6 +68,7 @@ class Hold:
     status: str
     text: str
     advice: str
+    block: bool = True  # False: no hold, the stop is let go with ``text``
 
 
 class RepositoryWatch:
@@ -170,7 +171,11 @@ class RepositoryWatch:
 
         found: list[GoalOutcome] = []
         for hold in self.holds:
-            if not self.saved:
+            if not hold.block:
+                found.append(
+                    GoalOutcome(path=hold.shown, status=hold.status, block=False, message=hold.text)
+                )
+            elif not self.saved:
                 found.append(_once(hold.shown, hold.status, hold.text, hold.advice, stop))
             elif hold.key in self.before.held:
                 found.append(
@@ -192,13 +197,16 @@ class RepositoryWatch:
         folder of a repository that holds ``here``, that is gone now, while git tracks nothing
         at its path (not ``tracked``: a tracked one is held as hidden) and nothing was
         committed or checked out since (:func:`goalfile.gitplace.head_mark`): a person
-        retires a goal by a commit, and a branch switched takes its goals with it."""
+        retires a goal by a commit. When HEAD moved since, the stop is never silent: HEAD now
+        on another branch or commit (a checkout of a commit that lacks the goal, for the stop)
+        holds the agent once, with the checkout back; the same branch moved (a commit, a reset)
+        lets it go with a message naming the goal (:func:`_moved`)."""
         real_here = Path(os.path.realpath(here))
         for top, remembered in sorted(self.before.repositories.items()):
             if top in self.kept or not real_here.is_relative_to(top):
                 continue
             place = self.place(top)
-            if place is None or not remembered.head or head_mark(place) != remembered.head:
+            if place is None or not remembered.head:
                 continue
             lost = [
                 goal
@@ -207,8 +215,13 @@ class RepositoryWatch:
                 and not os.path.lexists(os.path.join(top, goal))
                 and Path(top, goal) not in tracked
             ]
-            if lost:
-                self.holds.append(_gone(Path(top), lost, here))
+            if not lost:
+                continue
+            now = head_mark(place)
+            hold = _gone(Path(top), lost, here) if now == remembered.head else None
+            hold = hold or _moved(Path(top), lost, remembered.head, now, here)
+            self.holds.append(hold)
+            if hold.block:
                 self.kept.add(top)
 
 
@@ -453,5 +466,67 @@ def _gone(top: Path, lost: list[str], here: Path) -> Hold:
             f"Put {names} back where {'it was' if one else 'they were'}; a goal file moved or "
             "deleted, and taken out of git's index, is no way to stop (a person who retires a "
             "goal commits its removal)."
+        ),
+    )
+
+
+def _head_name(mark: str) -> str:
+    """What the first line of a :func:`goalfile.gitplace.head_mark` names: a branch, a ref, or
+    a detached commit (abbreviated)."""
+    head = mark.split("\n", 1)[0].strip()
+    if head.startswith("ref:"):
+        ref = head[len("ref:") :].strip()
+        return ref.removeprefix("refs/heads/")
+    return head[:12] or "nothing"
+
+
+def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hold:
+    """Goal files active at an earlier stop, gone now with no trace in git, after HEAD moved:
+    to another branch or commit (held once, with the checkout that goes back), or the same
+    branch moved by a commit or a reset (let go, said)."""
+    from goalfile.commands.gitgoals import git_from
+
+    shown = [_shown(top / goal, here) for goal in lost]
+    names = ", ".join(shown)
+    one = len(shown) == 1
+    was, is_now = _head_name(before), _head_name(now)
+    first = before.split("\n", 1)[0].strip()
+    if first == now.split("\n", 1)[0].strip():  # the same branch, moved
+        return Hold(
+            key=f"moved\0{top}\0{chr(0).join(lost)}",
+            shown=shown[0],
+            status="goal-gone",
+            text=(
+                f"goalfile: {names} {'was an active goal' if one else 'were active goals'} at "
+                f"an earlier stop of this session and {'is' if one else 'are'} gone now: "
+                f"{was} moved since (a commit or a reset), and git holds no such file there; "
+                "the stop is allowed, the goal not verified (`git reflog` shows the move)"
+            ),
+            advice="",
+            block=False,
+        )
+    git = git_from(top, Path(os.path.realpath(here)))
+    branch = first[len("ref:") :].strip() if first.startswith("ref:") else ""
+    if branch.startswith("refs/heads/"):
+        fix: str | None = f"{git} checkout {shell_word(branch.removeprefix('refs/heads/'))}"
+    elif first and not branch:
+        fix = f"{git} checkout --detach {shell_word(first)}"
+    else:
+        fix = None
+    text = (
+        f"goalfile cannot verify {names}: at an earlier stop of this session "
+        f"{'it was an active goal' if one else 'they were active goals'} on {was}, and now "
+        f"HEAD is {is_now}, where git holds no such file"
+    )
+    return Hold(
+        key=f"moved\0{top}\0{chr(0).join(lost)}",
+        shown=shown[0],
+        status="goal-gone",
+        text=_with_fix(text, fix),
+        advice=(
+            "Go back to the branch that holds the goal"
+            + (" as the fix says" if fix else "")
+            + "; a checkout of another commit for the stop is no way to stop (a person who "
+            "retires a goal commits its removal)."
         ),
     )

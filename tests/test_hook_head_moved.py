@@ -1,0 +1,83 @@
+"""A goal active at an earlier stop of the session, gone at this one because HEAD moved: the
+hook never lets the agent go silently.
+
+After one hold the agent kept its goal file aside, ran `git checkout -f --detach HEAD~1` (the
+commit before the person's goal) and stopped: HEAD and the index held no goal, the rule for a
+goal gone with no trace in git stood aside because HEAD had moved ("a person retires a goal by
+a commit"), and the hook said "no active goal" with nothing printed; `git checkout` back and
+the file copied back left nothing in git. Now HEAD on another branch or commit holds the agent
+once, with the checkout back; the same branch moved (a commit, a reset) lets it go with a
+message naming the goal. Real git repositories, the real `goalfile hook stop`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import committed_repo, fix_of, git, run_goalfile, shell
+
+GOAL = "goals/auth.md"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """README's start: the goal approved and committed on main, the agent on its branch."""
+    root = committed_repo(tmp_path / "project")
+    git(root, "branch", "-M", "main")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--activate", "--commit", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(root, "checkout", "-qb", "feature")
+    return root
+
+
+def stop(project: Path, *, active: bool) -> tuple[dict[str, object], str]:
+    data = {"session_id": "moved", "cwd": str(project), "stop_hook_active": active}
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=project, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    text = done.stdout.strip()
+    return (json.loads(text) if text else {}), done.stderr
+
+
+def test_a_checkout_of_a_commit_without_the_goal_holds_once_with_the_way_back(
+    project: Path, tmp_path: Path
+) -> None:
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"  # the goal is unmet
+    shutil.copy(project / GOAL, tmp_path / "saved.md")
+    git(project, "checkout", "-qf", "--detach", "HEAD~1")
+    assert not (project / GOAL).exists()
+    held, said = stop(project, active=True)  # the agent is continuing because of the hold
+    assert held.get("decision") == "block", (held, said)
+    reason = str(held["reason"])
+    assert (
+        "goalfile cannot verify goals/auth.md: at an earlier stop of this session it was an "
+        "active goal on feature, and now HEAD is "
+    ) in reason, reason
+    assert fix_of(reason) == "git checkout feature"
+    again, _ = stop(project, active=False)  # while it stands: told, not held again
+    assert again.get("decision") is None and "HEAD is" in str(again.get("systemMessage")), again
+    assert shell(fix_of(reason), project).returncode == 0
+    shutil.copy(tmp_path / "saved.md", project / GOAL)
+    back, _ = stop(project, active=True)  # the goal is looked at again: still unmet
+    assert back.get("decision") == "block" and "C1 unmet" in str(back["reason"]), back
+
+
+def test_the_same_branch_moved_is_said_at_the_stop(project: Path) -> None:
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    git(project, "checkout", "-qf", "main")
+    git(project, "branch", "-qf", "feature", "HEAD~1")  # feature moved back past the goal
+    git(project, "checkout", "-qf", "feature")
+    told, said = stop(project, active=True)
+    assert told.get("decision") is None, told
+    message = str(told.get("systemMessage"))
+    assert (
+        "goalfile: goals/auth.md was an active goal at an earlier stop of this session and is "
+        "gone now: feature moved since (a commit or a reset)"
+    ) in message, (told, said)
