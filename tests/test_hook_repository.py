@@ -407,9 +407,13 @@ def test_a_branch_switched_is_the_same_repository(project: Path) -> None:
     git(project, "checkout", "-q", "master" if "master" in git(project, "branch") else "main")
     assert UNMET in reason_of(stop(project)[0])
     git(project, "checkout", "-q", "-f", "without-goal")
-    answer, stderr = stop(project)
-    assert answer is None, answer
-    assert "no active goal" in stderr
+    answer, _ = stop(project)  # the same repository: no swap; the goal went with HEAD
+    reason = reason_of(answer)
+    assert "another git folder" not in reason and ".git is gone" not in reason, reason
+    assert "now HEAD is without-goal, where git holds no such file" in reason, reason
+    assert "unless a person switched branches: then stop and say so" in reason, reason
+    again, _ = stop(project, active=True)  # held once: the stops after it are told
+    assert again is not None and "now HEAD is without-goal" in str(again.get("systemMessage"))
 
 
 def test_a_linked_work_tree_and_its_main_are_not_held(project: Path, tmp_path: Path) -> None:
@@ -495,15 +499,16 @@ def test_a_goal_unstaged_and_moved_away_holds_the_agent(
 
 
 def test_a_goal_gone_with_a_commit_since_is_let_go(staged: Path) -> None:
-    """A commit (or a checkout) since the earlier stop is what a person does: the goal's file
-    is let go, as a goal whose removal is committed is (docs/trust.md's limits)."""
+    """A commit since the earlier stop is what a person does: the goal's file is let go, as a
+    goal whose removal is committed is (docs/trust.md's limits), and the stop says so."""
     assert "C1 unmet" in reason_of(stop(staged)[0])
     git(staged, "rm", "-q", "-f", "goals/auth.md")
     (staged / "README").write_text("y\n", encoding="utf-8")
     git(staged, "commit", "-qam", "other work")
-    answer, stderr = stop(staged)
-    assert answer is None, answer
-    assert "no active goal" in stderr
+    answer, _ = stop(staged)
+    assert answer is not None and "decision" not in answer, answer
+    said = str(answer.get("systemMessage"))
+    assert "goals/auth.md was an active goal at an earlier stop of this session and is gone" in said
 
 
 # --- a goal file git tracks, moved away while the agent continues ----------------------------

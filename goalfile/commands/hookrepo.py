@@ -526,7 +526,8 @@ def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hol
         advice=(
             "Go back to the branch that holds the goal"
             + (" as the fix says" if fix else "")
-            + "; a checkout of another commit for the stop is no way to stop (a person who "
-            "retires a goal commits its removal)."
+            + ", unless a person switched branches: then stop and say so; a checkout of another "
+            "commit for the stop is no way to stop (a person who retires a goal commits its "
+            "removal)."
         ),
     )
