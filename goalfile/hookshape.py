@@ -135,10 +135,22 @@ def command_fault(
             )
     if agent is HostAgent.CODEX and all(name != "--agent" for name, _ in options):
         return "it has no `--agent codex`, so the hook answers in Claude Code's protocol"
-    for name, value in options:
-        if name == "--goal" and not goal_exists(value):
-            return goal_fault(value)
-    return None
+    pinned = _unsound_goal(options, goal_exists)
+    return None if pinned is None else goal_fault(pinned)
+
+
+def _unsound_goal(options: list[tuple[str, str]], goal_exists: Callable[[str], bool]) -> str | None:
+    """The value of a ``--goal`` among ``options`` that ``goal_exists`` does not accept."""
+    return next((v for name, v in options if name == "--goal" and not goal_exists(v)), None)
+
+
+def _pinned(why: str, command: str, goal_exists: Callable[[str], bool]) -> str | None:
+    """The value of ``command``'s ``--goal`` when ``why`` is that option's fault
+    (:func:`goal_fault`: the command's only one), else None."""
+    words = _words(command)
+    options = _options(words[3:]) if isinstance(words, list) else None
+    value = _unsound_goal(options, goal_exists) if isinstance(options, list) else None
+    return value if value is not None and why == goal_fault(value) else None
 
 
 def goal_fault(value: str) -> str:
@@ -243,12 +255,13 @@ class Fault:
     command: str
     why: str
     command_only: bool  # the entry and its group are sound: only the command is at fault
+    # the value of a --goal that is the command's only fault (:func:`goal_fault`): the hook
+    # still holds the agent, to the goals git holds, after the goal named
+    goal: str | None = None
 
     @property
     def pinned(self) -> bool:
-        """Whether the fault is a ``--goal`` alone (:func:`goal_fault`): the hook still holds
-        the agent, to the goals git holds, after the goal named."""
-        return self.command_only and self.why.startswith("`--goal ")
+        return self.goal is not None
 
     def where(self, event: str) -> str:
         return f"hooks.{event}[{self.group}].hooks[{self.index}]"
@@ -280,6 +293,7 @@ def review(
                     command=command,
                     why=why,
                     command_only=at_entry is None,
+                    goal=_pinned(why, command, goal_exists),
                 )
             )
     return sound, faults

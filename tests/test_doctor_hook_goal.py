@@ -52,6 +52,8 @@ def test_a_goal_option_naming_an_untracked_decoy_is_a_problem_the_fix_repairs(
     ), details
     assert not any(f["health"] == "ok" and f["detail"].startswith("Stop hook in .claude")
                    for f in report["findings"]), report  # fmt: skip
+    # git holds the decoy nowhere: no commit is offered to keep the option
+    assert not [f for f in hook_problems(report) if "git's index holds" in str(f.get("hint"))]
     run_fix("goalfile doctor --fix-hooks", repo, home)
     document = json.loads((repo / CLAUDE).read_text(encoding="utf-8"))
     assert document["hooks"]["Stop"][0]["hooks"][0]["command"] == (
@@ -91,10 +93,15 @@ def test_init_keeps_the_goal_option_doctor_accepts_once_committed(decoy: Path, h
     init = ("init", "--no-goal", "--no-skills")
     assert run_goalfile(*init, cwd=repo, env=env).returncode == 0
     assert stop_commands(repo / CLAUDE) == [pinned]
-    details = [f["detail"] for f in hook_problems(doctor(repo, home))]
-    assert any("`--goal goals/next.md` names no goal file a person committed" in d for d in details)
-    git(repo, "commit", "-qm", "goal: next")
+    [pinned_problem] = [
+        f for f in hook_problems(doctor(repo, home)) if "--goal goals/next.md` pins" in f["detail"]
+    ]
+    assert pinned_problem["fix"] == "goalfile doctor --fix-hooks"  # drops the option
+    commit = pinned_problem["hint"].split("(`", 1)[1].split("`)", 1)[0]  # or keeps it
+    assert commit == "git commit -m 'goal: next' -- goals/next.md", pinned_problem
+    subprocess.run(["sh", "-c", commit], cwd=repo, check=True, capture_output=True)
     assert hook_problems(doctor(repo, home)) == []
+    assert stop_commands(repo / CLAUDE) == [pinned]
 
     (repo / "notes").mkdir()
     (repo / "notes" / "next.md").write_bytes((repo / "goals" / "next.md").read_bytes())

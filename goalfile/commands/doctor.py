@@ -620,6 +620,7 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
     ``disableAllHooks`` in any of its settings files (it then runs no hook at all)."""
     found: list[Finding] = []
     exists = goal_option(root, committed=True)
+    staged = goal_option(root, committed=False)
     for agent in hostjson.SETTINGS:
         event = hostjson.EVENT[agent]
         hook = _Check(agent.value, "hook")
@@ -644,19 +645,37 @@ def shape_findings(root: Path, ctx: Context) -> list[Finding]:
                     fault.command_only and _toml_command(text or "", document, fault, root)
                 )
                 effect = "pins the hook unsoundly" if fault.pinned else "never holds the agent"
+                hint = None
+                if not fixable:
+                    hint = (
+                        "write the entry as `[[hooks.Stop.hooks]]` with `type = "
+                        f'"command"`, `command = "{hostjson.hook_command(agent)}"` and '
+                        f"`timeout` only, in {shown}, by hand"
+                    )
+                elif fault.goal is not None and staged(fault.goal):
+                    hint = _commit_pinned(root / Path(fault.goal).expanduser(), ctx)
                 found.append(
                     hook.problem(
                         detail=f"{shown}: {fault.where(event)}: `{fault.command}` {effect}: "
                         f"{fault.why}",
                         fix=FIX_HOOKS if fixable else None,
-                        hint=None
-                        if fixable
-                        else "write the entry as `[[hooks.Stop.hooks]]` with `type = "
-                        f'"command"`, `command = "{hostjson.hook_command(agent)}"` and '
-                        f"`timeout` only, in {shown}, by hand",
+                        hint=hint,
                     )
                 )
     return found
+
+
+def _commit_pinned(goal: Path, ctx: Context) -> str:
+    """What makes a hook's ``--goal`` on ``goal`` sound when git's index holds the file (it
+    was activated, and not committed yet): the commit, as a person runs it from here."""
+    from goalfile.shellword import shell_word
+
+    name = os.path.relpath(goal, ctx.cwd)
+    message = shell_word(f"goal: {Path(name).stem}")
+    return (
+        f"or keep the option: git's index holds {name}, so committing it makes the option "
+        f"sound (`git commit -m {message} -- {shell_word(name)}`)"
+    )
 
 
 # --- other hooks, and switches that turn hooks off -------------------------------------------
