@@ -96,8 +96,9 @@ def _disputed_tags(goal: Goal) -> Iterable[Finding]:
 
 
 def _code_lines(goal: Goal) -> set[int]:
-    """The body lines markdown-it reads as code (fenced or indented), where both readers
-    agree a tag is text."""
+    """The body lines markdown-it reads as code (fenced or indented) or inside an HTML block
+    below its first line, where both readers agree a tag opens nothing (a block that only one
+    of them opens is reported at its first line)."""
     lines = goal.text.split("\n")
     start = goal.frontmatter_end
     span = ledger_span(goal.text)
@@ -113,8 +114,12 @@ def _code_lines(goal: Goal) -> set[int]:
             continue
         source = "\n".join(line.rstrip("\r") for line in lines[first:end])
         for token in markdown().parse(source):
-            if token.type in ("fence", "code_block") and token.map is not None:
+            if token.map is None:
+                continue
+            if token.type in ("fence", "code_block"):
                 literal.update(range(first + 1 + token.map[0], first + 1 + token.map[1]))
+            elif token.type == "html_block":  # inside a block both readers open (a comment)
+                literal.update(range(first + 2 + token.map[0], first + 1 + token.map[1]))
     return literal
 
 

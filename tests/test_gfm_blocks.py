@@ -135,7 +135,10 @@ def test_an_html_block_only_goalfile_sees_is_refused_too(repo: Path) -> None:
 
 def test_a_source_tag_in_a_code_block_or_inside_a_line_is_text_for_both(repo: Path) -> None:
     table = HEADER + "| C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic |\n"
-    plan = "\n## Plan\n\n```html\n<source src=a.webm>\n```\n\n    <search>\n\nA <source> tag.\n"
+    plan = (
+        "\n## Plan\n\n```html\n<source src=a.webm>\n```\n\n    <search>\n\nA <source> tag.\n\n"
+        "<!-- an old step:\n<source src=b.webm>\n-->\n"
+    )
     text = FRONT + "## Acceptance criteria\n\n" + table + plan + TAIL.replace("\n## Plan\n", "")
     write(repo, text)
     linted = run_goalfile("lint", "goals/g.md", cwd=repo)
