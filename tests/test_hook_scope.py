@@ -356,7 +356,7 @@ def test_a_goal_option_naming_no_goal_git_holds_holds_once_per_session(tmp_path:
     root = make_git_repo(tmp_path / "repo")
     answer, _ = stop(root, "goals/none.md")
     assert answer["decision"] == "block", answer
-    for _ in range(2):
-        again, _ = stop(root, "goals/none.md")
+    for active in (True, False, False):  # the record keeps the hold at a stop that lets go
+        again, _ = stop(root, "goals/none.md", active=active)
         assert again["decision"] == "allow", again
         assert "is not a goal file git holds" in str(again["host_output"]), again
