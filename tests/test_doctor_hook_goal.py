@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from conftest import git, run_goalfile
 from test_doctor_hook_shape import CLAUDE, hook_problems, set_command, stop_commands
+from test_doctor_hook_shape import made as made
 from test_doctor_hook_shape import repo as repo
 from test_doctor_timeouts import doctor, environment, run_fix
 from test_doctor_timeouts import home as home
