@@ -223,7 +223,10 @@ def _events(entry: Entry, before: Status | None, order: str = "") -> Iterable[Ev
             yield event("approved", first or "contract approved")
     elif after is not None and before is not None and after is not before:
         kind = "reopened" if before in FINISHED and after is Status.ACTIVE else "status"
-        yield event(kind, f"{before.value} → {after.value}" + (f": {first}" if first else ""))
+        # the person's reason (`reopen --reason`, `pause --reason`) is what a reviewer wants
+        reason = next((n.strip() for n in entry.notes if n.strip().startswith("reason: ")), "")
+        said = f"{first}; {ledger.shown_text(reason)}" if reason and reason != first else first
+        yield event(kind, f"{before.value} → {after.value}" + (f": {said}" if said else ""))
     if entry.by == "activate" and before in FINISHED and after is Status.ACTIVE:
         assert before is not None
         yield event("reopened", f"{before.value} → {after.value} by the re-approval")

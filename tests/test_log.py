@@ -148,3 +148,18 @@ def test_a_reason_is_shown_as_it_was_given_not_as_markdown_source(repo: Path) ->
     (item,) = json.loads(ok(repo, "log", "--json"))["goals"]
     (event,) = item["events_after"]
     assert event["text"] == f"active → blocked: blocker: {reason}", event
+
+
+def test_a_reopening_shows_the_reason_the_person_gave(repo: Path) -> None:
+    """`reopen --reason` writes `reopened (was met)` and then `reason: ...`; the log showed
+    the first line only, so a reviewer reading the grid never saw why."""
+    from tests.conftest import goal_text, row, write_goal
+
+    write_goal(repo / "goals", goal_text(rows=(row("C1", "true", "exit 0"),)))
+    ok(repo, "verify", "goals/demo.md")
+    ok(repo, "reopen", "goals/demo.md", "--reason", "C1 passed on a *stale* build")
+    (item,) = json.loads(ok(repo, "log", "--json"))["goals"]
+    (event,) = item["events_after"]
+    assert (event["kind"], event["by"]) == ("reopened", "reopen")
+    assert event["text"] == "met → active: reopened (was met); reason: C1 passed on a *stale* build"
+    assert "reason: C1 passed on a *stale* build" in ok(repo, "log")
