@@ -227,18 +227,22 @@ def test_a_watcher_process_that_swaps_the_file_for_the_hooks_load(
     assert "no active goal" not in done.stderr
 
 
+@pytest.mark.parametrize("where", ["HEAD", "the index"])
 def test_draft_typed_over_an_approved_goal_with_an_empty_ledger_holds_the_agent(
-    tmp_path: Path,
+    tmp_path: Path, where: str
 ) -> None:
-    """A goal as the goal skill writes it (active, an empty ledger) committed by the person:
-    `status: draft` typed over it was a draft no entry contradicts, and a draft holds no one:
-    "no active goal", nothing printed. No command makes a goal a draft again."""
+    """A goal as the goal skill writes it (active, an empty ledger) that the person committed,
+    or staged over its committed draft: `status: draft` typed over it was a draft no entry
+    contradicts, and a draft holds no one: "no active goal", nothing printed. No command makes
+    a goal a draft again."""
     root = make_git_repo(tmp_path / "skill")
-    path = write_goal(
-        root / "goals", goal_text(slug="real", rows=(row("C1", "test -f ok", "exit 0"),)), "real.md"
-    )
+    active = goal_text(slug="real", rows=(row("C1", "test -f ok", "exit 0"),))
+    first = active.replace("status: active", "status: draft", 1) if where != "HEAD" else active
+    path = write_goal(root / "goals", first, "real.md")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "the goal")
+    path.write_text(active, encoding="utf-8")
+    git(root, "add", "goals/real.md")  # the index holds it approved
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("status: active", "status: draft", 1), encoding="utf-8")
     stop = json.dumps({"session_id": "draft", "cwd": str(root), "stop_hook_active": False})
@@ -247,7 +251,7 @@ def test_draft_typed_over_an_approved_goal_with_an_empty_ledger_holds_the_agent(
     answer = json.loads(done.stdout)
     assert answer.get("decision") == "block", (answer, done.stderr)
     reason = str(answer["reason"])
-    assert "the status is `draft`, but the goal HEAD holds there is `active`" in reason, reason
+    assert f"the status is `draft`, but the goal {where} holds there is `active`" in reason, reason
     fix = reason.split("fix: `", 1)[1].split("`", 1)[0]
     assert subprocess.run(fix, shell=True, cwd=root, check=False).returncode == 0
     assert path.read_text(encoding="utf-8") == text

@@ -1404,40 +1404,41 @@ def _hand_set_active(goal: Goal, shown: str) -> Finding | None:
 
 
 def _drafted(path: Path, goal: Goal, entry: Tracked, git: _Git, shown: str) -> Finding | None:
-    """A finding when ``goal`` says `draft` while the copy git holds of it (HEAD's, else the
+    """A finding when ``goal`` says `draft` while a copy git holds of it (HEAD's, or the
     index's) says another status: no command makes a goal a draft again (a person approves a
     draft once), and a draft holds no one, so `status: draft` typed over an approved goal whose
     ledger is empty (as the goal skill writes one), which no entry contradicts, would let the
-    agent stop. The fix sets back the status git's copy holds."""
-    from goalfile.commands.gitgoals import reference
+    agent stop. The fix sets back the status that copy holds."""
     from goalfile.files import ENCODING, ERRORS
     from goalfile.handedit import restore_status_command
     from goalfile.parse import frontmatter_meta
 
-    both = git.copies.get(path)
-    ref = reference(entry, *both) if both is not None else None
-    meta = frontmatter_meta(ref[1].decode(ENCODING, ERRORS)) if ref is not None else None
-    held = meta.get("status") if meta is not None else None
-    if ref is None or not isinstance(held, str) or held == Status.DRAFT.value:
-        return None
-    try:
-        was = Status(held)
-    except ValueError:
-        return None
-    line = goal.key_line("status")
-    hint = restore_status_command(shown, line, was)
-    return Finding(
-        severity=Severity.ERROR,
-        line=line,
-        code="status-unbacked",
-        message=(
-            f"the status is `draft`, but the goal {ref[0]} holds there is `{held}`; no command "
-            "makes a goal a draft again (a person approves a draft once)"
-        ),
-        hint=f"{hint}, then run `goalfile verify {shell_word(shown)}`"
-        if was is Status.ACTIVE
-        else hint,
-    )
+    head, index = git.copies.get(path, (None, None))
+    copies = [("HEAD", head), ("the index", index if entry.in_index else None)]
+    for name, blob in copies:
+        meta = frontmatter_meta(blob.decode(ENCODING, ERRORS)) if blob else None
+        held = meta.get("status") if meta is not None else None
+        if not isinstance(held, str) or held == Status.DRAFT.value:
+            continue
+        try:
+            was = Status(held)
+        except ValueError:
+            continue
+        line = goal.key_line("status")
+        hint = restore_status_command(shown, line, was)
+        return Finding(
+            severity=Severity.ERROR,
+            line=line,
+            code="status-unbacked",
+            message=(
+                f"the status is `draft`, but the goal {name} holds there is `{held}`; no "
+                "command makes a goal a draft again (a person approves a draft once)"
+            ),
+            hint=f"{hint}, then run `goalfile verify {shell_word(shown)}`"
+            if was is Status.ACTIVE
+            else hint,
+        )
+    return None
 
 
 def _start_next_iteration(
