@@ -15,10 +15,13 @@ runs the real tools on goals at every stage; these are the single cases, fast):
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 from goalfile import ledger
-from tests.conftest import git, last_line, make_git_repo, run_goalfile
+from tests.conftest import clean_env, git, last_line, make_git_repo, run_goalfile, shell
 from tests.test_skill_family import GOAL, SKILL_PLAN, VERIFY_ENTRY, project, skill_goal
 
 ROWS = VERIFY_ENTRY.splitlines()[:-1]  # the heading and the table, without `status: met`
@@ -125,3 +128,41 @@ def test_a_rewrapped_met_goal_is_named_once_with_the_fix_that_undoes_it(tmp_path
         assert "joined into one" in refused.stderr and "sed" not in refused.stderr, command
     git(repo, "checkout", "--", "goals/done.md")
     assert run_goalfile("status", "goals/done.md", cwd=repo).returncode == 0
+
+
+def test_a_cell_mdformat_escaped_is_read_the_same_and_its_warning_fix_works(
+    tmp_path: Path,
+) -> None:
+    """mdformat escapes a `*` in an `expected` cell typed outside a code span (`/^a.\\*b$/`):
+    goalfile reads the cell as Markdown shows it, so the verdict is the same, and lint warns
+    that the source reads otherwise (a reader of the source could take `\\*` for a literal
+    star); the printed fix, run as written, puts the cell in a code span that mdformat keeps."""
+    repo = make_git_repo(tmp_path / "repo")
+    goal = repo / "goals" / "y.md"
+    text = run_goalfile("new", "y", "the line is printed", "--non-goal", "nothing else", cwd=repo)
+    assert text.returncode == 0, text.stderr
+    cell = "| C1 | line | `printf 'aXXb\\n'` | exit 0; stdout matches /^a.*b$/ | deterministic |"
+    lines = goal.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("| C1 "))
+    lines[at] = cell
+    goal.write_text("\n".join(lines), encoding="utf-8")
+    assert run_goalfile("lint", "goals/y.md", cwd=repo).stdout == "goals/y.md: ok\n"
+    before = last_line(run_goalfile("verify", "--no-write", "goals/y.md", cwd=repo).stdout)
+    assert before.startswith("verify-goal y iteration 0: C1 met"), before
+
+    formatter = [sys.executable, "-m", "mdformat"]
+    subprocess.run([*formatter, "goals/y.md"], cwd=repo, check=True, env=clean_env())
+    assert "/^a.\\*b$/" in goal.read_text(encoding="utf-8")
+    after = run_goalfile("verify", "--no-write", "goals/y.md", cwd=repo)
+    assert last_line(after.stdout) == before, after.stdout + after.stderr
+    lint = run_goalfile("lint", "goals/y.md", cwd=repo)
+    said = lint.stdout + lint.stderr
+    assert lint.returncode == 0 and "means `exit 0; stdout matches /^a.*b$/`" in said, said
+    assert re.search(r"goals/y\.md:\d+: warning: C1: the expected", said), said
+    (fix,) = re.findall(r"`(goalfile lint --fix goals/y\.md)`", said)
+    assert shell(fix, repo).returncode == 0
+    check = subprocess.run([*formatter, "--check", "goals/y.md"], cwd=repo, env=clean_env())
+    assert check.returncode == 0  # mdformat keeps the code span as it is
+    assert run_goalfile("lint", "goals/y.md", cwd=repo).stdout == "goals/y.md: ok\n"
+    again = run_goalfile("verify", "--no-write", "goals/y.md", cwd=repo)
+    assert last_line(again.stdout) == before, again.stdout + again.stderr
