@@ -127,6 +127,44 @@ def test_a_draft_put_in_place_between_the_comparison_and_the_load_holds_the_agen
     assert not again.block and "changed while the Stop hook read it" in (again.message or "")
 
 
+def paused_decoy(text: str) -> str:
+    """The same goal paused by an old entry in place of the ledger git holds (as many entries):
+    a status its ledger backs, which the hook lets go without a word."""
+    text = re.sub(r"(?m)^status: active", "status: paused", text, count=1)
+    entry = "### Iteration 0 (2026-11-01) by pause\n\nreason: waiting\n\nstatus: paused\n"
+    return text.split("## Iterations")[0] + f"## Iterations\n\n{entry}\n## Lessons\n"
+
+
+def test_a_symlink_put_in_place_for_the_load_holds_the_agent(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same swap with a symlink to the decoy: a link at the goal's path was taken as the
+    tracked link a person may commit, and the text read through it decided."""
+    path = project / GOAL
+    decoy = tmp_path / "decoy.md"
+    decoy.write_text(paused_decoy(path.read_text(encoding="utf-8")), encoding="utf-8")
+    real_load = hook_module.load_goal
+    served: list[str] = []
+
+    def load_goal(where):  # type: ignore[no-untyped-def]
+        if Path(where) != path or served:
+            return real_load(where)
+        real = path.with_name(".real")
+        path.replace(real)
+        path.symlink_to(decoy)
+        goal = real_load(where)
+        served.append(goal.status.value)
+        return goal
+
+    monkeypatch.setattr(hook_module, "load_goal", load_goal)
+    decision = decide(project)
+    assert served == ["paused"]
+    assert decision.block, decision.to_json(hook_module.HostAgent.CLAUDE)
+    reason = decision.reason or ""
+    assert "it changed while the Stop hook read it" in reason, reason
+    assert f"it is a symlink (to {decoy})" in reason, reason
+
+
 def test_a_decoy_given_to_the_hooks_verify_is_not_run(project: Path, tmp_path: Path) -> None:
     path = project / GOAL
     decoy = met_decoy(tmp_path)

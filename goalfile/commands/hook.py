@@ -617,15 +617,26 @@ def _swapped(path: Path, blob: bytes, ref: str = "HEAD") -> str | None:
 def _departs(path: Path, text: str, entry: Tracked, git: _Git) -> tuple[str, str] | None:
     """How the goal ``text``, read from the tracked goal file at ``path``, fails to continue
     the copy git holds (:func:`goalfile.commands.gitgoals.reference`), with that copy's name
-    (``HEAD``, ``the index``); None when it continues it, or when git gave no copy to compare
-    with or the path is a symlink (:func:`_swapped` decides those)."""
+    (``HEAD``, ``the index``); None when it continues it, when git gave no copy to compare
+    with, or when the path is the very symlink git holds there. A symlink put there since the
+    hook compared the file (the text just read came through it) is no continuation."""
     from goalfile.commands.gitgoals import departure, reference
     from goalfile.files import ENCODING, ERRORS
     from goalfile.parse import conflict_markers
 
     both = git.copies.get(path)
     ref = reference(entry, *both) if both is not None else None
-    if ref is None or os.path.islink(path) or conflict_markers(text):
+    if ref is None:
+        return None
+    if os.path.islink(path):  # a link now: the one git holds there, or one put there meanwhile
+        try:
+            target = os.readlink(path)
+        except OSError:  # a file again: the text read through it was still not this one's
+            target = None
+        if target is not None and os.fsencode(target) == ref[1]:
+            return None
+        return (ref[0], f"it is a symlink (to {target}), which is not what {ref[0]} holds there")
+    if conflict_markers(text):
         return None
     why = departure(ref[1].decode(ENCODING, ERRORS), text, ref[0])
     return None if why is None else (ref[0], why)
