@@ -6,6 +6,7 @@ import datetime as _dt
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -178,6 +179,27 @@ def make_git_repo(path: Path) -> Path:
     git(path, "config", "user.email", "tests@example.invalid")
     git(path, "config", "user.name", "goalfile tests")
     return path
+
+
+def made_once(
+    factory: pytest.TempPathFactory, make: Callable[[Path, dict[str, str]], None]
+) -> Path:
+    """A repository ``make(root, env)`` sets up, for a module fixture whose tests each take a
+    copy (:func:`copy_of`): ``env`` gives goalfile processes a state folder of the
+    repository's own, and nothing may be written there or in the repository's parent."""
+    folder = factory.mktemp("made")
+    root = make_git_repo(folder / "repo")
+    state = folder / "state"
+    state.mkdir()
+    make(root, {"XDG_STATE_HOME": str(state)})
+    assert not any(state.iterdir()), list(state.iterdir())
+    assert sorted(p.name for p in folder.iterdir()) == ["repo", "state"]
+    return root
+
+
+def copy_of(made: Path, dest: Path) -> Path:
+    """A copy of the repository :func:`made_once` set up, at ``dest``."""
+    return Path(shutil.copytree(made, dest, symlinks=True))
 
 
 def committed_repo(path: Path) -> Path:

@@ -10,6 +10,7 @@ from pathlib import Path
 from conftest import run_goalfile
 from test_doctor_timeouts import answers, doctor, edit, environment, hook_entry, run_fix, timeouts
 from test_doctor_timeouts import home as home
+from test_doctor_timeouts import made as made
 from test_doctor_timeouts import repo as repo
 
 FIX_TIMEOUTS = "goalfile doctor --fix-timeouts"

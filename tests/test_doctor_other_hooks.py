@@ -21,6 +21,7 @@ from typing import Any
 from conftest import clean_env, run_goalfile
 from test_doctor_timeouts import doctor, environment, run_fix
 from test_doctor_timeouts import home as home
+from test_doctor_timeouts import made as made
 from test_doctor_timeouts import repo as repo
 
 ENDS = "printf '%s' '{\"continue\": false}'"  # a Stop hook that ends Claude Code's session

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import clean_env, make_git_repo, run_goalfile, stop_input
+from conftest import clean_env, copy_of, made_once, run_goalfile, stop_input
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 
@@ -38,13 +38,27 @@ def environment(home: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def repo(tmp_path: Path, home: Path) -> Path:
-    """A repository set up by `goalfile init` (the hooks, no goal, no skills)."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=root, env=environment(home))
+def _init(root: Path, env: dict[str, str]) -> None:
+    home = root.parent / "repo-home"  # given to init, which writes nothing there
+    home.mkdir()
+    done = run_goalfile(
+        "init", "--no-goal", "--no-skills", cwd=root, env={**environment(home), **env}
+    )
     assert done.returncode == 0, done.stderr
-    return root
+    assert not any(home.iterdir())
+    home.rmdir()
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _init)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, home: Path, made: Path) -> Path:
+    """A repository set up by `goalfile init` (the hooks, no goal, no skills): a copy of one
+    made once for the module."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def edit(path: Path, event: str = "Stop", **changes: object) -> None:

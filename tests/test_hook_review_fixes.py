@@ -15,7 +15,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import WITH_GOALFILE, clean_env, fix_of, git, make_git_repo, run_goalfile
+from conftest import (
+    WITH_GOALFILE,
+    clean_env,
+    copy_of,
+    fix_of,
+    git,
+    made_once,
+    make_git_repo,
+    run_goalfile,
+)
 
 
 def hook(
@@ -62,18 +71,26 @@ def sh(
     return done
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A repository whose committed goal goals/demo.md is active and unmet."""
-    root = make_git_repo(tmp_path / "project")
+def _project(root: Path, env: dict[str, str]) -> None:
     done = run_goalfile(
         "new", "demo", "the end state", "--check", "test -f done.txt", "--expected", "exit 0",
-        "--non-goal", "n", "--activate", cwd=root,
+        "--non-goal", "n", "--activate", cwd=root, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _project)
+
+
+@pytest.fixture
+def project(tmp_path: Path, made: Path) -> Path:
+    """A repository whose committed goal goals/demo.md is active and unmet (a copy of one
+    made once for the module)."""
+    return copy_of(made, tmp_path / "project")
 
 
 def verified_unmet(answer: dict[str, object]) -> None:

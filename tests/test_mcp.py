@@ -14,7 +14,16 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import clean_env, git, goal_text, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    copy_of,
+    git,
+    goal_text,
+    made_once,
+    row,
+    run_goalfile,
+    write_goal,
+)
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -57,19 +66,30 @@ def document(result: Any) -> dict[str, Any]:
     return dict(result.structured_content)
 
 
-@pytest.fixture
-def project(repo: Path) -> Path:
+def _project(repo: Path, env: dict[str, str]) -> None:
+    (repo / "goals").mkdir()
     (repo / "flag").write_text("no\n")
     rows = [
         row("C1", "grep -q yes flag", "exit 0"),
         row("R1", "notes.md", "says why", kind="review"),
     ]
     path = write_goal(repo / "goals", goal_text(slug="demo", status="draft", rows=rows))
-    assert run_goalfile("activate", path, cwd=repo).returncode == 0
+    assert run_goalfile("activate", path, cwd=repo, env=env).returncode == 0
     git(repo, "add", "--", path)
     git(repo, "commit", "-q", "-m", "Approve the goal checks", "--", path)
     (repo / "notes.md").write_text("The flag says yes because the checks ask for it.\n")
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _project)
+
+
+@pytest.fixture
+def project(tmp_path: Path, made: Path) -> Path:
+    """An approved, committed goal goals/demo.md with a deterministic and a review row (a copy
+    of a repository made once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def test_tools_and_resources_are_listed(project: Path) -> None:
