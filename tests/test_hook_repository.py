@@ -194,9 +194,22 @@ def test_without_a_record_it_holds_as_every_hold_does(project: Path, tmp_path: P
     answer, stderr = stop(project, env=env)
     assert "backup is a git folder under another name" in reason_of(answer)
     assert "could not be recorded" in stderr
+    assert f"({tmp_path / 'file' / 'state'}: Not a directory)" in stderr, stderr
     answer, _ = stop(project, env=env, active=True)
     assert answer is not None and "decision" not in answer, answer
     assert "backup is a git folder under another name" in str(answer["systemMessage"])
+
+
+def test_a_file_where_the_state_folder_goes_is_named(project: Path, tmp_path: Path) -> None:
+    """A file standing where goalfile's state folder goes: the note names that file, not a bare
+    "File exists"."""
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "goalfile").write_text("", encoding="utf-8")
+    env = {"XDG_STATE_HOME": str(tmp_path / "state")}
+    (project / ".git").rename(project / "backup")
+    (project / "goals" / "real.md").unlink()
+    _, stderr = stop(project, env=env)
+    assert f"({tmp_path / 'state' / 'goalfile'}: File exists)" in stderr, stderr
 
 
 def test_another_session_remembers_nothing(project: Path) -> None:

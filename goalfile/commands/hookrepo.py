@@ -156,7 +156,7 @@ class RepositoryWatch:
         except OSError as exc:
             notes.append(
                 f"the repositories of this session could not be recorded in {self.record.parent} "
-                f"({exc.strerror or exc}); a repository hidden at a later stop is not noticed"
+                f"({_cause(exc)}); a repository hidden at a later stop is not noticed"
             )
         else:
             self.saved = True
@@ -531,3 +531,11 @@ def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hol
             "removal)."
         ),
     )
+
+
+def _cause(exc: OSError) -> str:
+    """What stopped the save, naming the path it stopped at (a file where a folder should be
+    reads "File exists" alone otherwise)."""
+    if exc.filename is not None and exc.strerror:
+        return f"{exc.filename}: {exc.strerror}"
+    return exc.strerror or str(exc)
