@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable
 
 from goalfile.model import Finding, Goal, Severity
-from goalfile.parse import first_lines, ledger_span, markdown
+from goalfile.parse import first_lines, ledger_bounds, ledger_span, markdown
 from goalfile.prose import inline_code
 from goalfile.shellword import sed_command
 
@@ -63,18 +63,20 @@ def findings(goal: Goal) -> list[Finding]:
 
 def _disputed_tags(goal: Goal) -> Iterable[Finding]:
     text = goal.text
-    span = ledger_span(text)
+    bounds = ledger_bounds(text)  # the ledger is not read as Markdown: it is not searched
+    regions = [(0, len(text))] if bounds is None else [(0, bounds[0]), (bounds[2], len(text))]
     candidates: list[tuple[int, str, str]] = []
-    for found in _DISPUTED.finditer(text):
-        start = text.rfind("\n", 0, found.start()) + 1
-        if _after_containers(text[start : found.start()]):
-            continue  # not where a block starts
-        number = text.count("\n", 0, start) + 1
-        if number <= goal.frontmatter_end or (span is not None and span[0] <= number < span[1]):
-            continue
-        end = text.find("\n", found.start())
-        line = text[start : end if end >= 0 else len(text)].rstrip("\r")
-        candidates.append((number, line, found.group("tag")))
+    for low, high in regions:
+        for found in _DISPUTED.finditer(text, low, high):
+            start = text.rfind("\n", 0, found.start()) + 1
+            if _after_containers(text[start : found.start()]):
+                continue  # not where a block starts
+            number = text.count("\n", 0, start) + 1
+            if number <= goal.frontmatter_end:
+                continue
+            end = text.find("\n", found.start())
+            line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+            candidates.append((number, line, found.group("tag")))
     if not candidates:
         return
     literal = _code_lines(goal)
