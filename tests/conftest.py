@@ -16,6 +16,20 @@ from typing import Any
 
 import pytest
 
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """The workers `pytest -n auto` (the README's test command) starts: half as many again as
+    the cores this process may run on. Much of a test's time is spent waiting for a real
+    process (goalfile, git, a host CLI, a check's sleep up to the Stop hook's time limit), and
+    a worker waiting leaves its core idle. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` decides instead
+    when it is set (pytest-xdist reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    affinity = getattr(os, "sched_getaffinity", None)
+    cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+    return max(2, cores * 3 // 2)
+
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 
