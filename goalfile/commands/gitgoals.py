@@ -135,10 +135,17 @@ def reference(entry: Tracked, head: bytes | None, index: bytes | None) -> tuple[
     return None
 
 
+# an entry placed among those HEAD holds: the hook counts entries by place, so a `by pause`
+# entry dated yesterday put before HEAD's last entry (a `by stop-hook` entry, which has no
+# status line) read as one git holds, and the stop was let go without a word
+_INSERTED = "entry-inserted"
+
+
 def departure(before: str, now: str, ref: str = "HEAD") -> str | None:
     """How the goal text ``now`` fails to extend ``before``, the text ``ref`` (HEAD, or the
     index) holds at its path:
-    another slug, or a ledger entry HEAD holds that is gone, rewritten or moved (see
+    another slug, or a ledger entry HEAD holds that is gone, rewritten or moved, or a new entry
+    placed among them instead of after them (see
     :func:`goalfile.audit.ledger_growth`); None when it extends it (entries appended, the
     status and counters updated, the text edited elsewhere)."""
     if now == before:
@@ -165,7 +172,7 @@ def departure(before: str, now: str, ref: str = "HEAD") -> str | None:
 
     growth = ledger_growth("", blocks(before), blocks(now), ref)
     for finding in growth.findings:
-        if finding.code in ("entry-deleted", "entry-rewritten", "entry-moved"):
+        if finding.code in ("entry-deleted", "entry-rewritten", "entry-moved", _INSERTED):
             return f"its ledger does not extend {ref}'s: {finding.entry}: {finding.message}"
     return None
 
