@@ -126,11 +126,27 @@ def _code_lines(goal: Goal) -> set[int]:
 
 
 def _row_after_table_end(goal: Goal) -> Finding | None:
-    """The first criteria row whose line starts with ``<``: GitHub ends the table above it."""
+    """The criteria header, else the first criteria row, whose line starts with ``<``: GitHub
+    reads no table there, or ends the table above it."""
     rows = [row for row in goal.criteria if row.line]
     if not rows or "<" not in goal.text:
         return None
     lines = first_lines(goal.text, max(row.line for row in rows))
+    header = rows[0].line - 2  # the header, then the delimiter row, then the first row
+    if 0 < header <= len(lines):
+        line = lines[header - 1].rstrip("\r")
+        if _after_containers(line).startswith("<"):
+            return Finding(
+                severity=Severity.ERROR,
+                line=header,
+                column=line.index("<") + 1,
+                code=CODE,
+                message=f"the criteria table's header {inline_code(line.strip())} starts with "
+                "`<`: GitHub reads the line as raw HTML and shows no table, so none of the "
+                "criteria show as a table, though goalfile runs them all",
+                hint="write the header as a table row that starts with `|`, naming the "
+                "columns only (`| id | criterion | check | expected |`)",
+            )
     for index, row in enumerate(rows):
         line = lines[row.line - 1].rstrip("\r")
         if "<" not in line or not _after_containers(line).startswith("<"):

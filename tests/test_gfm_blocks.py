@@ -190,3 +190,22 @@ def test_a_second_table_whose_delimiter_row_holds_a_form_feed_is_seen(repo: Path
         "delimiter row" in f
         for f in errors(linted.stderr)
     ), linted.stderr
+
+
+def test_a_criteria_header_github_reads_as_raw_html_is_refused(repo: Path) -> None:
+    header = (
+        '<span title="| id | criterion | check | expected | kind |">\n'
+        "|---|----|-----------|-------|----------|------|---|\n"
+    )
+    row = "|  | C1 | suite passes | `true` | exit 0 | deterministic | |\n"
+    text = FRONT + "## Acceptance criteria\n\n" + header + row + TAIL
+    assert github_checks(text) == [[]]  # no table: the lines show as raw HTML
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    assert errors(linted.stderr) == [
+        "goals/g.md:19:1: error: the criteria table's header "
+        '`<span title="| id | criterion | check | expected | kind |">` starts with `<`: GitHub '
+        "reads the line as raw HTML and shows no table, so none of the criteria show as a "
+        "table, though goalfile runs them all"
+    ], linted.stderr
