@@ -13,7 +13,8 @@ can show a reviewer one contract and run another, with every other rule satisfie
 - A line of the criteria table that starts with ``<`` (a lone tag such as ``<span
   title="...">``, which may hold pipes): GitHub ends the table above it and shows the line and
   those under it as raw HTML, goalfile reads it as a row. ``<span title="| C2 | `true` | exit 0
-  | deterministic | ">`` was a row GitHub never showed.
+  | deterministic | ">`` was a row GitHub never showed; a header line written so shows no
+  table at all.
 
 (The third difference, a delimiter row of dashes alone, is settled in the parser: goalfile
 reads it as GitHub does, a heading's underline. See ``parse._table``.)
