@@ -81,3 +81,32 @@ def test_the_same_branch_moved_is_said_at_the_stop(project: Path) -> None:
         "goalfile: goals/auth.md was an active goal at an earlier stop of this session and is "
         "gone now: feature moved since (a commit or a reset)"
     ) in message, (told, said)
+
+
+def test_a_side_branch_whose_commit_holds_the_goal_met_holds_once(project: Path) -> None:
+    """The goal really verified `met` on a side branch (the check's file committed there
+    only), HEAD on it for the stop, the branch deleted after: only the reflog showed it."""
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    git(project, "checkout", "-qf", "-b", "side")
+    (project / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=project).returncode == 0
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "side")
+    held, said = stop(project, active=True)
+    assert held.get("decision") == "block", (held, said)
+    reason = str(held["reason"])
+    assert "it was an active goal on feature, and now HEAD is side, where the goal asks" in reason
+    assert fix_of(reason) == "git checkout feature"
+    again, _ = stop(project, active=True)
+    assert "now HEAD is side" in str(again.get("systemMessage")), again
+
+
+def test_a_new_branch_on_which_the_hook_verifies_the_goal_met_is_let_go(project: Path) -> None:
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    git(project, "checkout", "-qb", "fix")
+    (project / "ok").write_text("", encoding="utf-8")
+    done, said = stop(project, active=True)
+    assert "decision" not in done and "C1 met; status: met" in str(done.get("systemMessage"))
+    assert "HEAD is" not in said

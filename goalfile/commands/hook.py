@@ -783,6 +783,7 @@ def _decide_stop(
     recheck: set[Path] = set()  # met goals whose checks are run again (:class:`Recheck`)
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
     seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
+    quiet: list[Path] = []  # goals let go without a word or a verify: not active, as found
     for path in [*paths, *later]:
         shown = _shown(path, here)
         sink = later_outcomes if path in later else outcomes
@@ -816,6 +817,8 @@ def _decide_stop(
             active.append((path, found.reviews))
         elif found is not None:
             active.append((path, found))
+        else:
+            quiet.append(path)
     # what git could not list, and what discovery could not read, may hide a goal: each holds
     # the agent, after the goals' own outcomes (their reasons come first)
     cannot = [_unlisted(root, exc, here, stop) for root, exc in git.failed.items()]
@@ -881,6 +884,9 @@ def _decide_stop(
         released or (released is None and _focus_releases(outcomes, notes, by=options.goal))
     ):
         outcomes += later_outcomes
+    # a goal active at an earlier stop that asks for no more work now that HEAD is on another
+    # branch or commit (one whose commits hold it met) holds the agent once
+    repositories.switched(quiet, here)
     # the repositories in which a goal is still active (or held) are remembered for the
     # session's next stop; the others are forgotten
     repositories.remember(roots, holding, tracked, notes)

@@ -224,6 +224,33 @@ class RepositoryWatch:
             if hold.block:
                 self.kept.add(top)
 
+    def switched(self, quiet: Iterable[Path], here: Path) -> None:
+        """Hold the agent once for each repository holding ``here`` whose HEAD is on another
+        branch or commit than at the session's earlier stop, where a goal file active then is
+        one of ``quiet`` now: goals the hook lets go without verifying them at this stop (met,
+        paused, ... by entries the commits of that branch hold). A side branch whose commit
+        holds the goal `met`, checked out for the stop and deleted after, left only the
+        reflog."""
+        real_here = Path(os.path.realpath(here))
+        let_go = {os.path.realpath(path) for path in quiet}
+        for top, remembered in sorted(self.before.repositories.items()):
+            if top in self.kept or not real_here.is_relative_to(top) or not remembered.head:
+                continue
+            place = self.place(top)
+            now = head_mark(place) if place is not None else ""
+            if not now or _first_line(now) == _first_line(remembered.head):
+                continue
+            goals = [
+                goal
+                for goal in remembered.goals
+                if os.path.realpath(os.path.join(top, goal)) in let_go
+            ]
+            if goals:
+                where = "where the goal asks for no more work (its ledger there says so)"
+                hold = _moved(Path(top), goals, remembered.head, now, here, where=where)
+                self.holds.append(hold)
+                self.kept.add(top)
+
 
 def watch(
     stop: StopInput, env: Mapping[str, str], here: Path, roots: Iterable[Path]
@@ -470,6 +497,10 @@ def _gone(top: Path, lost: list[str], here: Path) -> Hold:
     )
 
 
+def _first_line(mark: str) -> str:
+    return mark.split("\n", 1)[0].strip()
+
+
 def _head_name(mark: str) -> str:
     """What the first line of a :func:`goalfile.gitplace.head_mark` names: a branch, a ref, or
     a detached commit (abbreviated)."""
@@ -480,7 +511,15 @@ def _head_name(mark: str) -> str:
     return head[:12] or "nothing"
 
 
-def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hold:
+def _moved(
+    top: Path,
+    lost: list[str],
+    before: str,
+    now: str,
+    here: Path,
+    *,
+    where: str = "",
+) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git, after HEAD moved:
     to another branch or commit (held once, with the checkout that goes back), or the same
     branch moved by a commit or a reset (let go, said)."""
@@ -490,8 +529,8 @@ def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hol
     names = ", ".join(shown)
     one = len(shown) == 1
     was, is_now = _head_name(before), _head_name(now)
-    first = before.split("\n", 1)[0].strip()
-    if first == now.split("\n", 1)[0].strip():  # the same branch, moved
+    first = _first_line(before)
+    if first == _first_line(now) and not where:  # the same branch, moved
         return Hold(
             key=f"moved\0{top}\0{chr(0).join(lost)}",
             shown=shown[0],
@@ -516,10 +555,10 @@ def _moved(top: Path, lost: list[str], before: str, now: str, here: Path) -> Hol
     text = (
         f"goalfile cannot verify {names}: at an earlier stop of this session "
         f"{'it was an active goal' if one else 'they were active goals'} on {was}, and now "
-        f"HEAD is {is_now}, where git holds no such file"
+        f"HEAD is {is_now}, {where or 'where git holds no such file'}"
     )
     return Hold(
-        key=f"moved\0{top}\0{chr(0).join(lost)}",
+        key=f"{'switched' if where else 'moved'}\0{top}\0{chr(0).join(lost)}",
         shown=shown[0],
         status="goal-gone",
         text=_with_fix(text, fix),
