@@ -199,15 +199,21 @@ def made_once(
     factory: pytest.TempPathFactory, make: Callable[[Path, dict[str, str]], None]
 ) -> Path:
     """A repository ``make(root, env)`` sets up, for a module fixture whose tests each take a
-    copy (:func:`copy_of`): ``env`` gives goalfile processes a state folder of the
-    repository's own, and nothing may be written there or in the repository's parent."""
+    copy (:func:`copy_of`): goalfile processes get a state folder of the repository's own
+    (``env``, and ``XDG_STATE_HOME`` while ``make`` runs), and nothing may be written there or
+    beside the repository, nor may a file of the repository name the folder it was made in."""
     folder = factory.mktemp("made")
     root = make_git_repo(folder / "repo")
     state = folder / "state"
     state.mkdir()
-    make(root, {"XDG_STATE_HOME": str(state)})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(state))
+        make(root, {"XDG_STATE_HOME": str(state)})
     assert not any(state.iterdir()), list(state.iterdir())
     assert sorted(p.name for p in folder.iterdir()) == ["repo", "state"]
+    for path in root.rglob("*"):
+        if path.is_file() and ".git/objects" not in path.as_posix():
+            assert str(folder).encode() not in path.read_bytes(), path
     return root
 
 

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile
+from conftest import copy_of, git, made_once, run_goalfile
 
 PATH = "goals/auth.md"
 BASE = "refs/heads/main"
@@ -56,11 +56,7 @@ def commit(repo: Path, message: str) -> str:
     return git(repo, "rev-parse", "--short=12", "HEAD").strip()
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """README's start on a branch: `main` has no goal; on `feature` the person runs
-    `goalfile new … --activate` and commits the goal before the agent starts."""
-    root = make_git_repo(tmp_path / "repo")
+def _start(root: Path, env: dict[str, str]) -> None:
     git(root, "symbolic-ref", "HEAD", "refs/heads/main")
     (root / "README").write_text("readme\n", encoding="utf-8")
     commit(root, "init")
@@ -79,7 +75,19 @@ def repo(tmp_path: Path) -> Path:
         "--activate",
     )
     git(root, "commit", "-q", "-m", "goal: auth", PATH)
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _start)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, made: Path) -> Path:
+    """README's start on a branch: `main` has no goal; on `feature` the person runs
+    `goalfile new … --activate` and commits the goal before the agent starts (a copy of the
+    repository made once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def strip_and_weaken(repo: Path) -> None:

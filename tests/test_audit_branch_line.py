@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile
+from conftest import copy_of, git, made_once, make_git_repo, run_goalfile
 
 PATH = "goals/auth.md"
 BASE = "refs/heads/main"
@@ -52,11 +52,7 @@ def codes(item: dict[str, object]) -> list[str]:
     return [f["code"] for f in findings]
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """README's start on a branch: `main` has no goal; on `feature` the person approves the
-    goal (check `test -f auth-works`, which fails) and commits it before the agent starts."""
-    root = make_git_repo(tmp_path / "repo")
+def _start(root: Path, env: dict[str, str]) -> None:
     git(root, "symbolic-ref", "HEAD", "refs/heads/main")
     (root / "README").write_text("readme\n", encoding="utf-8")
     commit(root, "init")
@@ -64,7 +60,19 @@ def repo(tmp_path: Path) -> Path:
     ok(root, "new", "auth", "the auth suite passes", "--check", "test -f auth-works",
        "--expected", "exit 0", "--non-goal", "tests/ stays unchanged", "--activate",
        "--commit")  # fmt: skip
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _start)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, made: Path) -> Path:
+    """README's start on a branch: `main` has no goal; on `feature` the person approves the
+    goal (check `test -f auth-works`, which fails) and commits it before the agent starts (a
+    copy of the repository made once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def agents_goal(tmp_path: Path) -> str:
