@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import copy_of, made_once
 
 from goalfile import contract, ledger
 from goalfile.audit import audit_goal, blocks, ledger_growth
@@ -106,12 +107,11 @@ def commit(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message)
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    """`main`: the goal activated and verified once (C1 unmet: nothing written yet)."""
-    root = tmp_path / "repo"
-    root.mkdir()
-    git(root, "init", "-q", "-b", "main")
+def _main(root: Path, env: dict[str, str]) -> None:
+    # as `git init -q -b main` leaves it: no user of its own (_env names the agent)
+    git(root, "config", "--unset", "user.email")
+    git(root, "config", "--unset", "user.name")
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main")
     (root / "goals").mkdir()
     (root / PATH).write_text(GOAL, encoding="utf-8")
     (root / "fixtures.log").write_text("", encoding="utf-8")
@@ -120,7 +120,18 @@ def repo(tmp_path: Path) -> Path:
     assert first.returncode == 1, first.stderr
     commit(root, "goal: demo, activated and verified once")
     git(root, "checkout", "-q", "-b", "agent")
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _main)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, made: Path) -> Path:
+    """`main`: the goal activated and verified once (C1 unmet: nothing written yet); the
+    branch `agent` checked out (a copy of the repository made once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def do_the_work(repo: Path) -> None:
