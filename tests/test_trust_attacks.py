@@ -15,14 +15,22 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, goal_text, last_line, make_git_repo, row, run_goalfile
+from tests.conftest import (
+    copy_of,
+    git,
+    goal_text,
+    last_line,
+    made_once,
+    make_git_repo,
+    row,
+    run_goalfile,
+)
 
 GOAL = "goals/build.md"
 
 
-@pytest.fixture
-def build(repo: Path) -> Path:
-    """An approved goal whose check needs `build/ok`, committed on main."""
+def _build(repo: Path, env: dict[str, str]) -> None:
+    (repo / "goals").mkdir()
     (repo / "goals" / "build.md").write_text(
         goal_text(
             slug="build",
@@ -31,12 +39,23 @@ def build(repo: Path) -> Path:
             rows=(row("C1", "test -f build/ok", "exit 0"),),
         )
     )
-    done = run_goalfile("activate", GOAL, cwd=repo)
+    done = run_goalfile("activate", GOAL, cwd=repo, env=env)
     assert done.returncode == 0, done.stderr
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "base")
     git(repo, "branch", "-M", "main")
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _build)
+
+
+@pytest.fixture
+def build(tmp_path: Path, made: Path) -> Path:
+    """An approved goal whose check needs `build/ok`, committed on main (a copy of the
+    repository made once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def edit(path: Path, old: str, new: str) -> None:
