@@ -368,17 +368,25 @@ def load_goal(path: str | os.PathLike[str]) -> Goal:
     """Read and parse a goal file. The same path read again with the same bytes in this
     process (the Stop hook reads a goal, then verify reads it) gives the goal already parsed:
     parsing is a function of the text, so only the bytes are compared."""
+    return _cached_read(path, keep_up_to=None)[1]
+
+
+def _cached_read(path: str | os.PathLike[str], *, keep_up_to: int | None) -> tuple[str, Goal]:
+    """The goal file's text and goal: those this process last read or wrote at ``path`` when
+    its bytes are the same, else read and parsed anew and kept for the next read when the file
+    is ``keep_up_to`` bytes or less (None: whatever its size)."""
     global _last_read
     where = str(path)
     last = _last_read
     data = _read_bytes(path, last[1] if last is not None and last[0] == where else None)
     if data is None:
         assert last is not None  # the file holds the bytes last read or written there
-        return last[2]
+        return last[3], last[2]
     text = data.decode(ENCODING, ERRORS)
     goal = parse_goal(text, path=where)
-    _last_read = (where, ((data, 0, len(data)),), goal, text)
-    return goal
+    if keep_up_to is None or len(data) <= keep_up_to:
+        _last_read = (where, ((data, 0, len(data)),), goal, text)
+    return text, goal
 
 
 EDIT_KEEPS_BYTES_UP_TO = 8 << 20
@@ -394,18 +402,7 @@ def read_for_edit(path: str | os.PathLike[str]) -> tuple[str, Goal]:
     :func:`load_goal` reads it, keeping its bytes: the edited text is then written from them
     and from what the edits wrote (``os.writev``, :func:`_content`), without encoding the whole
     text into a new buffer. A bigger one is read as text alone."""
-    global _last_read
-    where = str(path)
-    last = _last_read
-    data = _read_bytes(path, last[1] if last is not None and last[0] == where else None)
-    if data is None:
-        assert last is not None  # the file holds the bytes last read or written there
-        return last[3], last[2]
-    text = data.decode(ENCODING, ERRORS)
-    goal = parse_text(path, text)
-    if len(data) <= EDIT_KEEPS_BYTES_UP_TO:
-        _last_read = (where, ((data, 0, len(data)),), goal, text)
-    return text, goal
+    return _cached_read(path, keep_up_to=EDIT_KEEPS_BYTES_UP_TO)
 
 
 _WRITTEN: list[str] = []
