@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from filelock import FileLock
 
-from tests.hosts.host_install import INSTALL_TIMEOUT, LOCK_TIMEOUT, HostInstallError, cache_root
+from tests.hosts.host_install import LOCK_TIMEOUT, cache_root, run_install
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -59,18 +58,6 @@ def install_venv(tool: PypiTool) -> Path:
             [str(python), "-m", "pip", "install", "-q", *tool.requirements],
             [str(binary), *tool.probe],
         ):
-            done = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                timeout=INSTALL_TIMEOUT,
-                check=False,
-                stdin=subprocess.DEVNULL,
-            )
-            if done.returncode != 0:
-                raise HostInstallError(
-                    f"`{' '.join(command)}` exited {done.returncode} (is the package registry "
-                    f"reachable?):\n{done.stdout[-4000:]}{done.stderr[-4000:]}"
-                )
+            run_install(command, registry="package registry")
         marker.write_text("\n".join(tool.requirements) + "\n", encoding="utf-8")
     return binary

@@ -103,19 +103,7 @@ def install_cli(cli: NpmCli, *, root: Path | None = None) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=f".{cli.key}.", dir=root))
         command = [npm, "install", "--prefix", str(staging), "--no-audit", "--no-fund", cli.spec]
         try:
-            done = subprocess.run(
-                command,
-                capture_output=True,
-                text=True,
-                timeout=INSTALL_TIMEOUT,
-                check=False,
-                stdin=subprocess.DEVNULL,
-            )
-            if done.returncode != 0:
-                raise HostInstallError(
-                    f"`{' '.join(command)}` exited {done.returncode} (is the npm registry "
-                    f"reachable?):\n{done.stdout[-4000:]}{done.stderr[-4000:]}"
-                )
+            run_install(command, registry="npm registry")
             version = _probe(staging / "node_modules" / ".bin" / cli.bin)
             if cli.version not in version:
                 raise HostInstallError(f"{cli.bin} --version says {version!r}, not {cli.version}")
@@ -127,3 +115,21 @@ def install_cli(cli: NpmCli, *, root: Path | None = None) -> Path:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
     return binary
+
+
+def run_install(command: list[str], *, registry: str) -> None:
+    """Run one step of an install; a :class:`HostInstallError` with the command and its output
+    when it fails (``registry`` names where it installs from)."""
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    if done.returncode != 0:
+        raise HostInstallError(
+            f"`{' '.join(command)}` exited {done.returncode} (is the {registry} reachable?):"
+            f"\n{done.stdout[-4000:]}{done.stderr[-4000:]}"
+        )
