@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
-from tests.conftest import REPO, git, make_git_repo, run_goalfile
+from tests.conftest import REPO, clean_env, git, make_git_repo, run_goalfile
 from tests.hosts.host_install import NpmCli, install_cli
 
 # The versions the formatter tests run (installed from the npm registry into the host CLIs'
@@ -23,6 +24,20 @@ MARKDOWNLINT = NpmCli(package="markdownlint-cli2", version="0.24.1", bin="markdo
 
 def npm_tool(cli: NpmCli) -> Path:
     return install_cli(cli)
+
+
+def run_tool(command: list[str], repo: Path) -> subprocess.CompletedProcess[str]:
+    """A formatter run in ``repo`` as a person runs it there: a clean environment, no input."""
+    return subprocess.run(
+        command,
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=clean_env(),
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def must(done: object) -> None:

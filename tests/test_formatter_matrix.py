@@ -24,15 +24,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import clean_env, git, run_goalfile, shell
-from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool
+from tests.conftest import git, run_goalfile, shell
+from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool, run_tool
 from tests.lifecycle_goals import GOALS, stages_repo
 from tests.pypi_tools import PypiTool, install_venv
 
@@ -63,16 +62,7 @@ assert sorted(LEDGERED + DRAFTS) == sorted(GOALS)
 
 
 def run(command: list[str], repo: Path, codes: tuple[int, ...] = (0,)) -> str:
-    done = subprocess.run(
-        command,
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_tool(command, repo)
     assert done.returncode in codes, (command, done.stdout, done.stderr)
     return done.stdout + done.stderr
 

@@ -7,14 +7,13 @@ entry; an edit of what an entry shows is still found."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import clean_env, git, run_goalfile
-from tests.formatted_goals import MARKDOWNLINT, goal_repo, npm_tool, readings
+from tests.conftest import git, run_goalfile
+from tests.formatted_goals import MARKDOWNLINT, goal_repo, npm_tool, readings, run_tool
 
 pytestmark = pytest.mark.xdist_group("markdownlint")
 
@@ -27,16 +26,7 @@ def setup(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
 
 
 def fix(binary: Path, repo: Path) -> None:
-    done = subprocess.run(
-        [str(binary), "--fix", "goals/*.md"],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-    )
+    done = run_tool([str(binary), "--fix", "goals/*.md"], repo)
     # exit 1: what it cannot fix (long lines, headings repeated by design) is still reported
     assert done.returncode in (0, 1), done.stdout + done.stderr
     assert "MD013/line-length" in done.stdout + done.stderr, done.stdout + done.stderr

@@ -16,23 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import clean_env, git, run_goalfile
-from tests.formatted_goals import PRETTIER, goal_repo, npm_tool, readings
+from tests.conftest import git, run_goalfile
+from tests.formatted_goals import PRETTIER, goal_repo, npm_tool, readings, run_tool
 
 pytestmark = pytest.mark.xdist_group("prettier")
 
 
 def prettier(binary: Path, repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [str(binary), *args],
-        cwd=repo,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env=clean_env(),
-        stdin=subprocess.DEVNULL,
-    )
+    return run_tool([str(binary), *args], repo)
 
 
 @pytest.fixture(scope="module")
