@@ -18,7 +18,6 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -212,32 +211,7 @@ def test_a_decoy_given_to_the_recheck_of_a_met_is_not_run(project: Path, tmp_pat
     assert "the goal file changed while the Stop hook read it" in (decision.reason or "")
 
 
-WATCHER = textwrap.dedent(
-    """\
-    import ctypes, os, struct, sys
-    goal, decoy, armed = sys.argv[1:4]
-    folder, name = os.path.split(goal)
-    real = open(goal, "rb").read()
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = libc.inotify_init1(0)
-    libc.inotify_add_watch(fd, folder.encode(), 0x10)  # IN_CLOSE_NOWRITE
-    open(armed, "w").close()
-    closes = 0
-    while closes < 2:
-        data, i = os.read(fd, 4096), 0
-        while i < len(data):
-            length = struct.unpack_from("iIII", data, i)[3]
-            seen = data[i + 16 : i + 16 + length].rstrip(b"\\0").decode()
-            i += 16 + length
-            if seen != name:
-                continue
-            closes += 1
-            spare = os.path.join(folder, ".spare")
-            with open(spare, "wb") as out:
-                out.write(open(decoy, "rb").read() if closes == 1 else real)
-            os.rename(spare, goal)
-    """
-)
+WATCHER = Path(__file__).parent / "swap_watcher.py"
 
 
 def test_a_watcher_process_that_swaps_the_file_for_the_hooks_load(
@@ -247,11 +221,8 @@ def test_a_watcher_process_that_swaps_the_file_for_the_hooks_load(
     path = project / GOAL
     decoy = tmp_path / "decoy.md"
     decoy.write_text(draft_of(path.read_text(encoding="utf-8")), encoding="utf-8")
-    (tmp_path / "watch.py").write_text(WATCHER, encoding="utf-8")
     armed = tmp_path / "armed"
-    watcher = subprocess.Popen(
-        [sys.executable, str(tmp_path / "watch.py"), str(path), str(decoy), str(armed)]
-    )
+    watcher = subprocess.Popen([sys.executable, str(WATCHER), str(path), str(decoy), str(armed)])
     try:
         wait_for(armed.exists, what="the watcher to watch goals/")
         stop = json.dumps({"session_id": "race", "cwd": str(project), "stop_hook_active": False})

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import sys
-import textwrap
 from pathlib import Path
 
 from conftest import git
@@ -17,32 +16,7 @@ from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import FIX, GOAL, PROMPT, Isolation, goal_repo, goal_state, host_session
 from hosts_fixtures import isolation as isolation
 
-WATCHER = textwrap.dedent(
-    """\
-    import ctypes, os, struct, sys
-    goal, decoy = sys.argv[1:3]
-    folder, name = os.path.split(os.path.abspath(goal))
-    real = open(goal, "rb").read()
-    libc = ctypes.CDLL(None, use_errno=True)
-    fd = libc.inotify_init1(0)
-    libc.inotify_add_watch(fd, folder.encode(), 0x10)  # IN_CLOSE_NOWRITE
-    print("armed", flush=True)
-    closes = 0
-    while closes < 2:
-        data, i = os.read(fd, 4096), 0
-        while i < len(data):
-            length = struct.unpack_from("iIII", data, i)[3]
-            seen = data[i + 16 : i + 16 + length].rstrip(b"\\0").decode()
-            i += 16 + length
-            if seen != name:
-                continue
-            closes += 1
-            spare = os.path.join(folder, ".spare")
-            with open(spare, "wb") as out:
-                out.write(open(decoy, "rb").read() if closes == 1 else real)
-            os.rename(spare, goal)
-    """
-)
+WATCHER = Path(__file__).parents[1] / "swap_watcher.py"
 
 
 def test_claude_agent_swapping_the_goal_file_during_the_hook_is_held(
@@ -57,11 +31,10 @@ def test_claude_agent_swapping_the_goal_file_during_the_hook_is_held(
     (tmp_path / "decoy.md").write_text(
         decoy.split("## Iterations")[0] + "## Iterations\n\n## Lessons\n", encoding="utf-8"
     )
-    (tmp_path / "watch.py").write_text(WATCHER, encoding="utf-8")
     start = (
-        f"setsid nohup {sys.executable} {tmp_path}/watch.py {GOAL} {tmp_path}/decoy.md "
+        f"setsid nohup {sys.executable} {WATCHER} {GOAL} {tmp_path}/decoy.md {tmp_path}/armed "
         f"> {tmp_path}/watch.out 2>&1 < /dev/null & "
-        f"while ! grep -q armed {tmp_path}/watch.out 2>/dev/null; do sleep 0.1; done; echo ok"
+        f"while ! test -e {tmp_path}/armed; do sleep 0.1; done; echo ok"
     )
 
     def agent(turn: Turn) -> Reply:
