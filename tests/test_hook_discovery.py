@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import WITH_GOALFILE as WITH_GOALFILE
-from conftest import fix_of, git, make_git_repo, run_goalfile, sh, stop_input
+from conftest import copy_of, fix_of, git, made_once, make_git_repo, run_goalfile, sh, stop_input
 
 
 def stop(repo: Path, *, active: bool = False) -> tuple[dict[str, object], str]:
@@ -56,15 +56,23 @@ def new_goal(folder: Path, slug: str, check: str, *extra: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A repository whose committed goal goals/real.md is active and unmet."""
-    root = make_git_repo(tmp_path / "project")
+def _project(root: Path, env: dict[str, str]) -> None:
     new_goal(root, "real", "test -f done.txt")
     (root / "app.txt").write_text("x\n", encoding="utf-8")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _project)
+
+
+@pytest.fixture
+def project(tmp_path: Path, made: Path) -> Path:
+    """A repository whose committed goal goals/real.md is active and unmet (a copy of one made
+    once for the module)."""
+    return copy_of(made, tmp_path / "project")
 
 
 def ignored_cache(project: Path) -> Path:
