@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import DATA, git, recent_days, run_goalfile
+from tests.conftest import DATA, copy_of, git, made_once, recent_days, run_goalfile
 
 GOLDEN = DATA / "log"
 FIXED_DATE = "2026-11-30"
@@ -22,10 +22,8 @@ def ok(repo: Path, *args: str, code: int = 0) -> str:
     return done.stdout
 
 
-@pytest.fixture
-def storied(repo: Path) -> Path:
-    """A goal that went unmet → met, was re-approved (met → active), regressed, ran out of
-    tokens, was reopened by `budget`, and was met again."""
+def _story(repo: Path, env: dict[str, str]) -> None:
+    (repo / "goals").mkdir()
     (repo / "README.md").write_text("says hello\n")
     goal = "goals/demo.md"
     ok(
@@ -56,7 +54,19 @@ def storied(repo: Path) -> Path:
     ok(repo, "budget", goal, "--tokens", "5000")  # reopened by the budget
     (repo / "a").touch()
     ok(repo, "verify", "--tokens-used", "2100", goal)  # 6: met
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _story)
+
+
+@pytest.fixture
+def storied(tmp_path: Path, made: Path) -> Path:
+    """A goal that went unmet → met, was re-approved (met → active), regressed, ran out of
+    tokens, was reopened by `budget`, and was met again (a copy of the repository where that
+    happened once for the module)."""
+    return copy_of(made, tmp_path / "repo")
 
 
 def golden(name: str, text: str) -> None:
