@@ -113,7 +113,9 @@ def test_pytest_paths(command: str, paths: list[str]) -> None:
     ("command", "revisions"),
     [
         ("git diff --stat main -- tests/", ["main"]),
-        ("git -C sub diff origin/main...HEAD -- x", ["origin/main", "HEAD"]),
+        ("git -c core.quotepath=off diff origin/main...HEAD -- x", ["origin/main", "HEAD"]),
+        ("git -C sub diff origin/main...HEAD -- x", []),  # another repository's commits
+        ("git --git-dir=sub/.git log feature -- x", []),
         ("git log --oneline v1.0..v2.0 -- src", ["v1.0", "v2.0"]),
         ("git diff --stat main tests/", []),  # no `--`: git tells a path from a revision
         ("git status --short -- x", []),
@@ -122,3 +124,19 @@ def test_pytest_paths(command: str, paths: list[str]) -> None:
 )
 def test_git_revisions(command: str, revisions: list[str]) -> None:
     assert git_revisions(command) == revisions
+
+
+def test_a_check_in_another_repository_gets_no_note(project: Path) -> None:
+    """`git -C sub` compares with the commits of the repository in `sub`: its branch, which
+    the project's repository does not have, is no missing commit."""
+    sub = project / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "feature")
+    git(sub, "-c", "user.email=t@example.invalid", "-c", "user.name=t", "commit", "-q",
+        "--allow-empty", "-m", "start")  # fmt: skip
+    code, _, said = new(project, "git -C sub diff --stat feature -- x")
+
+    assert code == 0, said
+    assert "note:" not in said, said
+    ran = run_goalfile("verify", "--no-write", "--json", "goals/demo.md", cwd=project)
+    assert [row["verdict"] for row in json.loads(ran.stdout)["rows"]] == ["met"]

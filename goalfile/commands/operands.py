@@ -30,6 +30,7 @@ _PYTEST_VALUE = frozenset(
 )  # fmt: skip
 _GIT_COMPARES = frozenset({"diff", "log", "show", "rev-list", "shortlog", "whatchanged"})
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
+_GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})  # another repository's commits
 
 
 def _words(command: str) -> list[str] | None:
@@ -71,12 +72,15 @@ def pytest_paths(command: str) -> list[str]:
 
 def git_revisions(command: str) -> list[str]:
     """The revisions a `git diff` (`log`, `show`, ...) command names before its `--`; none
-    when it has no `--` (git alone then tells a revision from a path)."""
+    when it has no `--` (git alone then tells a revision from a path), nor when it names
+    another repository than the one where the checks run (`-C`, `--git-dir`, `--work-tree`)."""
     words = _words(command)
     if not words or Path(words[0]).name != "git":
         return []
     at = 1
     while at < len(words) and words[at].startswith("-"):  # git's own options
+        if words[at].split("=", 1)[0] in _GIT_ELSEWHERE:
+            return []
         at += 2 if words[at] in _GIT_VALUE else 1
     if at >= len(words) or words[at] not in _GIT_COMPARES or "--" not in words[at:]:
         return []
