@@ -103,6 +103,9 @@ def test_new_activate_says_a_reapproval_corrects_it(project: Path) -> None:
         ("pytest $TESTS", []),  # the shell expands it
         ("pytest tests/a.py | tail -1", []),  # a pipeline: not judged here
         ("python -m pip install x/y.py", []),
+        ("pytest --lf -q tests/unit", ["tests/unit"]),
+        # a plugin's option with its value (pytest-html's report): no test path
+        ("pytest --html report/r.html tests/unit", ["tests/unit"]),
     ],
 )
 def test_pytest_paths(command: str, paths: list[str]) -> None:

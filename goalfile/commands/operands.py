@@ -28,6 +28,16 @@ _PYTEST_VALUE = frozenset(
         "--override-ini", "--import-mode", "--capture", "--dist", "--numprocesses",
     }
 )  # fmt: skip
+# pytest's long options that take no value: a path after one of them is a test path
+_PYTEST_FLAGS = frozenset(
+    {
+        "--lf", "--last-failed", "--ff", "--failed-first", "--nf", "--new-first", "--sw",
+        "--stepwise", "--co", "--collect-only", "--exitfirst", "--quiet", "--verbose",
+        "--showlocals", "--runxfail", "--pdb", "--trace", "--disable-warnings", "--no-header",
+        "--no-summary", "--strict-markers", "--strict-config", "--cache-clear", "--doctest-modules",
+        "--setup-only", "--setup-show", "--fixtures", "--markers", "--version", "--help",
+    }
+)  # fmt: skip
 _GIT_COMPARES = frozenset({"diff", "log", "show", "rev-list", "shortlog", "whatchanged"})
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})  # another repository's commits
@@ -65,6 +75,8 @@ def pytest_paths(command: str) -> list[str]:
             skip = False
         elif word in _PYTEST_VALUE:
             skip = True
+        elif word.startswith("--") and "=" not in word and word not in _PYTEST_FLAGS:
+            skip = True  # a plugin's option may take the next word (`--html report/r.html`)
         elif not word.startswith("-") and ("/" in word or word.split("::")[0].endswith(".py")):
             paths.append(word.split("::")[0])
     return paths
