@@ -349,6 +349,38 @@ def rewrapped_lines(text: str, start: int, end: int) -> list[re.Match[str]]:
     return found
 
 
+def _split_status(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    """The `status:` lines a formatter wrapped onto more lines, the `contract:` line joined to
+    the last of them (``status: blocked (no progress in 3 verify`` over ``runs) contract:
+    e60a86e869d1``, as mdformat writes a long status at `--wrap 40`): each paragraph's start
+    and its lines joined with blanks. A ledger goalfile wrote holds no `contract:` after a
+    blank, and is searched no further (as in :func:`rewrapped_lines`)."""
+    if text.find(" contract:", start, end) < 0 and text.find("\tcontract:", start, end) < 0:
+        return []
+    found = []
+    for hit in _rewrapped_patterns()[1].finditer(text, start, end):
+        line_end = text.find("\n", hit.end(), end)
+        line_end = end if line_end < 0 else line_end
+        line = text.rfind("\n", start, hit.start()) + 1
+        if line < start:
+            continue
+        if not re.fullmatch(r"[ \t]+[0-9a-f]{12}[ \t]*\r*", text[hit.end() : line_end]):
+            continue
+        if re.match(r" {0,3}status:", text[line : hit.start()]):
+            continue  # one line: :func:`rewrapped_lines` finds it
+        first = line
+        while first > start:  # up the paragraph, to the line under a blank one
+            above = text.rfind("\n", start, first - 1) + 1
+            if above < start or not text[above : first - 1].strip():
+                break
+            first = above
+        if first == line or not re.match(r" {0,3}status:[ \t]*[a-z]+\b", text[first:line]):
+            continue
+        shown = " ".join(part.strip() for part in text[first:line_end].split("\n"))
+        found.append((first, shown))
+    return found
+
+
 def rewrapped_error(goal: Goal, *, shown: str | None = None) -> GoalFileInvalid | None:
     """Lint's `entry-rewrapped`, as the error `status` gives for the file (verify refuses it
     so): no entry of a rewrapped ledger reads as goalfile wrote it, so its last run, status and
@@ -373,16 +405,17 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
     if region is None:
         return
     fences: tuple[tuple[int, int], ...] | None = None
-    found = []
-    for match in rewrapped_lines(goal.text, *region):
+    found: list[tuple[int, str]] = []
+    joined = [(m.start(), m.group()) for m in rewrapped_lines(goal.text, *region)]
+    for start, shown in sorted([*joined, *_split_status(goal.text, *region)]):
         if fences is None:
             fences = ledger.fenced_spans(goal.text)
-        if not ledger.in_spans(fences, match.start()):
-            found.append(match)
+        if not ledger.in_spans(fences, start):
+            found.append((start, shown))
     if not found:
         return
     first = found[0]
-    line = goal.text.count("\n", 0, first.start()) + 1
+    line = goal.text.count("\n", 0, first[0]) + 1
     word = shell_word(goal.path)
     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
     yield Finding(
@@ -391,7 +424,7 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
         column=1,
         code="entry-rewrapped",
         message=(
-            f"`{first.group().strip()}` is an entry's `status:` and `contract:` lines joined "
+            f"`{first[1].strip()}` is an entry's `status:` and `contract:` lines joined "
             f"into one{more}: a formatter rewrapped the ledger's paragraphs (prettier does "
             "with `proseWrap: always` or `never`, mdformat with `--wrap N`), so the entry's "
             "lines, its contract among them, no longer read as goalfile wrote them"

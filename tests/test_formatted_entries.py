@@ -166,3 +166,41 @@ def test_a_cell_mdformat_escaped_is_read_the_same_and_its_warning_fix_works(
     assert run_goalfile("lint", "goals/y.md", cwd=repo).stdout == "goals/y.md: ok\n"
     again = run_goalfile("verify", "--no-write", "goals/y.md", cwd=repo)
     assert last_line(again.stdout) == before, again.stdout + again.stderr
+
+
+def test_a_status_line_wrapped_onto_two_lines_is_named_too(tmp_path: Path) -> None:
+    """`mdformat --wrap 40` breaks a long `status:` line (a stalled goal's reason) and joins
+    the `contract:` line to its second half (`runs) contract: ...`): no line starts with
+    `status:` and ends with the contract, and lint said ok (also once `goalfile restore` had
+    put back the entries HEAD holds and kept that one); the entry's status and contract were
+    not read as written. It is `entry-rewrapped` too, with the same fix."""
+    repo = make_git_repo(tmp_path / "repo")
+    made = run_goalfile(
+        "new", "done", "a.txt exists", "--activate",
+        "--check", "test -f a.txt", "--expected", "exit 0", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for _ in range(3):  # the same unmet run three times: blocked, with the reason why
+        ran = run_goalfile("verify", "goals/done.md", cwd=repo)
+    assert "status: blocked (no progress in 3 verify runs)" in ran.stdout, ran.stdout
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "blocked")
+    path = repo / "goals" / "done.md"
+    text = path.read_text(encoding="utf-8")
+    wrapped = re.sub(
+        r"(?m)^status: blocked \(no progress in 3 verify runs\)\ncontract: ",
+        "status: blocked (no progress in 3 verify\nruns) contract: ",
+        text,
+    )
+    assert wrapped != text
+    path.write_text(wrapped, encoding="utf-8")
+    line = wrapped.split("\n").index("status: blocked (no progress in 3 verify") + 1
+    lint = run_goalfile("lint", "--json", "goals/done.md", cwd=repo)
+    assert lint.returncode == 3, lint.stdout
+    (found,) = json.loads(lint.stdout)["files"][0]["findings"]
+    assert (found["code"], found["line"]) == ("entry-rewrapped", line), found
+    assert "`git checkout -- goals/done.md` undoes an unstaged one" in found["hint"]
+    refused = run_goalfile("status", "goals/done.md", cwd=repo)
+    assert refused.returncode == 3 and "joined into one" in refused.stderr, refused.stderr
+    git(repo, "checkout", "--", "goals/done.md")
+    assert run_goalfile("lint", "goals/done.md", cwd=repo).returncode == 0
