@@ -110,3 +110,28 @@ def test_a_new_branch_on_which_the_hook_verifies_the_goal_met_is_let_go(project:
     done, said = stop(project, active=True)
     assert "decision" not in done and "C1 met; status: met" in str(done.get("systemMessage"))
     assert "HEAD is" not in said
+
+
+def test_a_goal_name_with_a_nul_in_the_session_record_is_passed_over(project: Path) -> None:
+    """The session's record is a file the agent can write: a goal named there with a NUL
+    byte (no path can hold one) is passed over, and the branch switch still holds once."""
+    import os
+
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    records = list((Path(os.environ["XDG_STATE_HOME"]) / "goalfile" / "sessions").iterdir())
+    assert len(records) == 1, records
+    data = json.loads(records[0].read_text(encoding="utf-8"))
+    for repository in data["repositories"]:
+        repository["goals"].append("notes/x\0y.md")
+    records[0].write_text(json.dumps(data), encoding="utf-8")
+    git(project, "checkout", "-qf", "-b", "side")
+    (project / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=project).returncode == 0
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "side")
+    held, said = stop(project, active=True)
+    assert held.get("decision") == "block", (held, said)
+    reason = str(held["reason"])
+    assert "now HEAD is side, where the goal asks" in reason, reason
+    assert fix_of(reason) == "git checkout feature"

@@ -243,7 +243,8 @@ class RepositoryWatch:
             goals = [
                 goal
                 for goal in remembered.goals
-                if os.path.realpath(os.path.join(top, goal)) in let_go
+                if "\0" not in goal  # (the record is a file anyone can write)
+                and os.path.realpath(os.path.join(top, goal)) in let_go
             ]
             if goals:
                 where = "where the goal asks for no more work (its ledger there says so)"
