@@ -240,18 +240,7 @@ def run_session(
     home = repo.parent / "home"
     hooks: list[dict[str, Any]] = []
     with start_server(SERVERS[host], script, isolation) as server:
-        if host == "claude":
-            run = run_claude(
-                install_cli(CLAUDE_CODE),
-                repo=repo,
-                home=home,
-                server_url=server.url,
-                prompt=prompt,
-                netns=isolation.netns,
-                timeout=timeout,
-            )
-            transcripts = claude_transcripts(home, repo)
-        elif host == "codex":
+        if host == "codex":
             codex, codex_home = install_cli(CODEX), home / ".codex"
             write_codex_config(codex_home, server_url=server.url, repo=repo)
             hooks = trust_codex_hooks(
@@ -267,11 +256,11 @@ def run_session(
             )
             transcripts = codex_rollouts(codex_home)
         else:
-            run_cli, cli, sessions_of = (
-                (run_gemini, GEMINI_CLI, gemini_sessions)
-                if host == "gemini"
-                else (run_pi_rpc, PI, pi_sessions)
-            )
+            run_cli, cli, sessions_of = {
+                "claude": (run_claude, CLAUDE_CODE, lambda home: claude_transcripts(home, repo)),
+                "gemini": (run_gemini, GEMINI_CLI, gemini_sessions),
+                "pi": (run_pi_rpc, PI, pi_sessions),
+            }[host]
             run = run_cli(
                 install_cli(cli),
                 repo=repo,
