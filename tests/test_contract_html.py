@@ -32,13 +32,6 @@ def goal(criteria: str, non_goals: str = "- `tests/` stays unchanged\n") -> str:
     )
 
 
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = make_git_repo(tmp_path / "repo")
-    (root / "goals").mkdir()
-    return root
-
-
 def write(repo: Path, text: str) -> Path:
     path = repo / "goals" / "g.md"
     path.write_text(text, encoding="utf-8")

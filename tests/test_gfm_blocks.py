@@ -16,10 +16,9 @@ import subprocess
 from pathlib import Path
 
 import cmarkgfm
-import pytest
 from cmarkgfm.cmark import Options
 
-from tests.conftest import git, make_git_repo, run_goalfile
+from tests.conftest import git, run_goalfile
 
 FRONT = (
     "---\nslug: g\nstatus: draft\ncreated: 2026-12-03\nbudget:\n  iterations: 5\n"
@@ -57,13 +56,6 @@ def github_checks(text: str) -> list[list[str]]:
         cells = [re.findall(r"<td>(.*?)</td>", r, flags=re.DOTALL) for r in rows]
         shown.append([html.unescape(re.sub(r"<[^>]+>", "", c[2])) for c in cells if len(c) > 2])
     return shown
-
-
-@pytest.fixture
-def repo(tmp_path: Path) -> Path:
-    root = make_git_repo(tmp_path / "repo")
-    (root / "goals").mkdir()
-    return root
 
 
 def write(repo: Path, text: str) -> Path:
