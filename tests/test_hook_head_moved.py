@@ -83,16 +83,22 @@ def test_the_same_branch_moved_is_said_at_the_stop(project: Path) -> None:
     ) in message, (told, said)
 
 
-def test_a_side_branch_whose_commit_holds_the_goal_met_holds_once(project: Path) -> None:
-    """The goal really verified `met` on a side branch (the check's file committed there
-    only), HEAD on it for the stop, the branch deleted after: only the reflog showed it."""
-    first, _ = stop(project, active=False)
-    assert first.get("decision") == "block"
+def verified_on_a_side_branch(project: Path) -> None:
+    """A branch ``side`` made at HEAD whose commit holds the goal really verified `met` (the
+    check's file committed there only); HEAD stays on it."""
     git(project, "checkout", "-qf", "-b", "side")
     (project / "ok").write_text("", encoding="utf-8")
     assert run_goalfile("verify", GOAL, cwd=project).returncode == 0
     git(project, "add", "-A")
     git(project, "commit", "-qm", "side")
+
+
+def test_a_side_branch_whose_commit_holds_the_goal_met_holds_once(project: Path) -> None:
+    """The goal really verified `met` on a side branch (the check's file committed there
+    only), HEAD on it for the stop, the branch deleted after: only the reflog showed it."""
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    verified_on_a_side_branch(project)
     held, said = stop(project, active=True)
     assert held.get("decision") == "block", (held, said)
     reason = str(held["reason"])
@@ -125,11 +131,7 @@ def test_a_goal_name_with_a_nul_in_the_session_record_is_passed_over(project: Pa
     for repository in data["repositories"]:
         repository["goals"].append("notes/x\0y.md")
     records[0].write_text(json.dumps(data), encoding="utf-8")
-    git(project, "checkout", "-qf", "-b", "side")
-    (project / "ok").write_text("", encoding="utf-8")
-    assert run_goalfile("verify", GOAL, cwd=project).returncode == 0
-    git(project, "add", "-A")
-    git(project, "commit", "-qm", "side")
+    verified_on_a_side_branch(project)
     held, said = stop(project, active=True)
     assert held.get("decision") == "block", (held, said)
     reason = str(held["reason"])
