@@ -67,11 +67,13 @@ class Remembered:
             )
         except (KeyError, TypeError, ValueError):
             return None
+        if "\0" in top + found.gitdir + found.common:  # no path (anyone can write the record)
+            return None
         head = data.get("head")
         return cls(
             top=top,
             place=found,
-            goals=tuple(str(goal) for goal in goals),
+            goals=tuple(str(goal) for goal in goals if "\0" not in str(goal)),
             head=head if isinstance(head, str) else "",
         )
 

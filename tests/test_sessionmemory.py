@@ -3,6 +3,7 @@ back, and what it does with a record it cannot read or one left for a month."""
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -55,6 +56,26 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     save(path, Record())
     assert not path.exists()
+
+
+def test_a_name_with_a_nul_in_a_record_is_no_path(tmp_path: Path) -> None:
+    """The record is a file anyone can write: a goal named there with a NUL byte is passed
+    over, and a repository whose top or git folder holds one is no repository (no path has
+    one, and os functions raise ValueError on it)."""
+    top = tmp_path / "repo"
+    (top / ".git").mkdir(parents=True)
+    place = git_place(top)
+    assert place is not None
+    written = Remembered(top=str(top), place=place, goals=("goals/a.md",), head="h").to_json()
+    good = json.loads(json.dumps(written))  # as the record file reads
+    bad_goal = {**good, "goals": ["goals/a.md", "goals/x\0y.md"]}
+    assert Remembered.from_json(bad_goal) == Remembered.from_json(good) is not None
+    assert Remembered.from_json({**good, "top": f"{top}\0x"}) is None
+    place_json = good["place"]
+    assert isinstance(place_json, dict)
+    for key in ("gitdir", "common"):
+        changed = {**place_json, key: f"{place_json[key]}\0x"}
+        assert Remembered.from_json({**good, "place": changed}) is None
 
 
 def test_a_record_that_does_not_read_is_no_record(tmp_path: Path) -> None:

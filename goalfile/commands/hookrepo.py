@@ -243,8 +243,7 @@ class RepositoryWatch:
             goals = [
                 goal
                 for goal in remembered.goals
-                if "\0" not in goal  # (the record is a file anyone can write)
-                and os.path.realpath(os.path.join(top, goal)) in let_go
+                if os.path.realpath(os.path.join(top, goal)) in let_go
             ]
             if goals:
                 where = "where the goal asks for no more work (its ledger there says so)"
@@ -505,7 +504,7 @@ def _first_line(mark: str) -> str:
 def _head_name(mark: str) -> str:
     """What the first line of a :func:`goalfile.gitplace.head_mark` names: a branch, a ref, or
     a detached commit (abbreviated)."""
-    head = mark.split("\n", 1)[0].strip()
+    head = _first_line(mark)
     if head.startswith("ref:"):
         ref = head[len("ref:") :].strip()
         return ref.removeprefix("refs/heads/")
