@@ -123,10 +123,24 @@ def test_pytest_paths(command: str, paths: list[str]) -> None:
         ("git diff --stat main tests/", []),  # no `--`: git tells a path from a revision
         ("git status --short -- x", []),
         ("git diff HEAD~1 -- x", []),  # left to git
+        # an option's value in the next word is no revision
+        ("git log -n 5 --author Bob main -- src", ["main"]),
+        ("git diff -S needle --stat main -- src", ["main"]),
     ],
 )
 def test_git_revisions(command: str, revisions: list[str]) -> None:
     assert git_revisions(command) == revisions
+
+
+def test_option_values_and_a_path_too_long_to_look_at_get_no_note(project: Path) -> None:
+    """`-n 5` and `--author Bob` are a git log's option values, not commits; a test path longer
+    than the system takes cannot be looked at (it was a traceback): neither is named."""
+    code, _, said = new(
+        project, "git log -n 5 --author Bob master -- tests", f"{PYTEST} {'a' * 300}/test_x.py"
+    )
+
+    assert code == 0 and "Traceback" not in said, said
+    assert "note:" not in said, said
 
 
 def test_a_check_in_another_repository_gets_no_note(project: Path) -> None:

@@ -11,6 +11,7 @@ two shapes, and a command the shell would expand (`$`, a glob) is left alone.
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -41,6 +42,18 @@ _PYTEST_FLAGS = frozenset(
 _GIT_COMPARES = frozenset({"diff", "log", "show", "rev-list", "shortlog", "whatchanged"})
 _GIT_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace"})
 _GIT_ELSEWHERE = frozenset({"-C", "--git-dir", "--work-tree"})  # another repository's commits
+# the options of `git diff`, `git log`, ... whose value may be the next word (`-n 5`,
+# `--author Bob`): that word is no revision
+_GIT_COMPARE_VALUE = frozenset(
+    {
+        "-n", "-l", "-S", "-G", "-O", "-I", "--max-count", "--skip", "--author", "--committer",
+        "--grep", "--since", "--until", "--after", "--before", "--since-as-filter", "--min-age",
+        "--max-age", "--diff-filter", "--encoding", "--date", "--output", "--exclude", "--glob",
+        "--anchored", "--find-object", "--ignore-matching-lines", "--skip-to", "--rotate-to",
+        "--src-prefix", "--dst-prefix", "--line-prefix", "--word-diff-regex",
+        "--inter-hunk-context", "--diff-algorithm", "--stat-width", "--ws-error-highlight",
+    }
+)  # fmt: skip
 
 
 def _words(command: str) -> list[str] | None:
@@ -98,8 +111,10 @@ def git_revisions(command: str) -> list[str]:
         return []
     before = words[at + 1 : words.index("--", at)]
     revisions: list[str] = []
+    value = False
     for word in before:
-        if word.startswith("-"):
+        if value or word.startswith("-"):
+            value = word in _GIT_COMPARE_VALUE
             continue
         for part in word.replace("...", "..").split(".."):
             if part:
@@ -114,7 +129,7 @@ def missing(
     id, saying what and what verify will make of it."""
     found: dict[str, str] = {}
     for cid, command in checks:
-        gone = [path for path in pytest_paths(command) if not (cwd / path).exists()]
+        gone = [path for path in pytest_paths(command) if not _there(cwd / path)]
         if gone:
             named = ", ".join(f"`{path}`" for path in gone)
             found[cid] = (
@@ -130,6 +145,18 @@ def missing(
                 "lists the branches): git exits 128, and verify judges the row `unmet`"
             )
     return found
+
+
+def _there(path: Path) -> bool:
+    """Whether ``path`` is there; True when that cannot be told (a name too long for the
+    system, a folder that cannot be read): only a path known to be missing is named."""
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError):
+        return True
+    return True
 
 
 def _is_commit(revision: str, shell: str, cwd: Path, env: Mapping[str, str]) -> bool:
