@@ -82,12 +82,16 @@ class UsageError(GoalfileError):
 class MeantOther(UsageError):
     """A command-line word that cannot be right, where the user most likely meant another
     (exit 2): ``given`` as typed, ``instead`` the word meant, or None. The CLI boundary turns
-    it into a fix that is the same command line with ``instead`` in its place."""
+    it into a fix that is the same command line with ``instead`` in its place, followed by
+    ``why`` (the fix is ``hint`` where it cannot)."""
 
-    def __init__(self, message: str, *, given: str, instead: str | None, hint: str) -> None:
+    def __init__(
+        self, message: str, *, given: str, instead: str | None, hint: str, why: str = ""
+    ) -> None:
         super().__init__(message, hint=hint)
         self.given = given
         self.instead = instead
+        self.why = why
 
 
 class NoSuchGoalFile(MeantOther):

@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import IO, NoReturn
+from typing import IO, TYPE_CHECKING, NoReturn
 
 from goalfile import gitlimit
 from goalfile.goalfolders import GOAL_FOLDERS
@@ -52,6 +52,9 @@ from goalfile.tail import (
     OutputTail,
     StreamSummary,
 )
+
+if TYPE_CHECKING:
+    from goalfile.errors import UsageError
 
 CHUNK_SIZE = 64 * 1024
 """Bytes asked for by one read of a pipe. Larger reads were slower: from 128 KiB on, the C
@@ -1144,7 +1147,7 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
         )
     commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if commit.returncode != 0:
-        raise UsageError(f"unknown git revision {ref!r}", hint=_unknown_ref_hint(git, ref))
+        raise _unknown_ref(git, ref)
     meanings = ref_meanings(git, ref, cwd)
     if len(meanings) > 1:
         from goalfile.shellword import shell_word
@@ -1169,12 +1172,14 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
 _BASE_BRANCHES = ("main", "master", "trunk", "develop")
 
 
-def _unknown_ref_hint(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str) -> str:
-    """The fix for an ``--against`` revision that names no commit: the branch of this
+def _unknown_ref(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str) -> UsageError:
+    """The error for an ``--against`` revision that names no commit, with the branch of this
     repository it most likely meant (one of the same last name, `master` for `main`, a
-    remote-tracking one), as the audit command that works; else how to list the branches."""
-    from goalfile.shellword import shell_word
+    remote-tracking one) in its place: the CLI boundary makes the fix the same command line
+    with that revision. Else the fix is how to list the branches."""
+    from goalfile.errors import MeantOther, UsageError
 
+    message = f"unknown git revision {ref!r}"
     name = _ref_name(ref)
     listed = git("for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
     refs = listed.stdout.decode("utf-8", "surrogateescape").splitlines()
@@ -1197,10 +1202,14 @@ def _unknown_ref_hint(git: Callable[..., subprocess.CompletedProcess[bytes]], re
         ]
         meant = bases[0] if len(bases) == 1 else None
     if meant is None or meant == name or listed.returncode != 0:
-        return _FETCH_HINT
-    return (
-        f"`goalfile audit --against {shell_word(meant + ref[len(name) :])}` "
-        f"({name!r} is no branch here; {meant!r} is); {_FETCH_CI}"
+        return UsageError(message, hint=_FETCH_HINT)
+    why = f" ({name!r} is no branch here; {meant!r} is); {_FETCH_CI}"
+    return MeantOther(
+        message,
+        given=ref,
+        instead=meant + ref[len(name) :],
+        hint=f"name `{meant + ref[len(name) :]}` as the revision{why}",
+        why=why,
     )
 
 

@@ -51,8 +51,28 @@ def test_a_remote_name_with_only_the_local_branch_names_the_local_one(tmp_path: 
 
     assert done.returncode == 2, done.stderr
     fix = fix_of(done.stderr)
-    assert fix == "goalfile audit --against 'main~0'"
+    assert fix == "goalfile audit goals/demo.md --against 'main~0'"
     assert shell(fix, repo).returncode == 0
+
+
+def test_the_fix_keeps_the_paths_and_options_given(tmp_path: Path) -> None:
+    """A goal outside the goal folders, named as `--against=main`: the fix is that command line
+    with the branch that is there (without its PATH it found no goal: "no goal files found")."""
+    repo = project(tmp_path, "master")
+    git(repo, "mv", "goals", "plans")
+    git(repo, "commit", "-qm", "plans")
+
+    done = run_goalfile(
+        "audit", "plans/demo.md", "--against=main", "--format", "markdown", cwd=repo
+    )
+
+    assert done.returncode == 2, done.stderr
+    fix = fix_of(done.stderr)
+    assert fix == "goalfile audit plans/demo.md --against=master --format markdown"
+    assert "'main' is no branch here; 'master' is" in done.stderr
+    ran = shell(fix, repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "plans/demo.md" in ran.stdout
 
 
 def test_nothing_to_guess_names_the_command_that_lists_the_branches(tmp_path: Path) -> None:

@@ -154,12 +154,20 @@ def name_the_meant_file(exc: GoalfileError) -> None:
         if ctx is None or ctx.info_name not in GUESS_IS_SAFE:
             return
     words = sys.argv[1:]
-    if words.count(exc.given) != 1:
+    given, instead = exc.given, exc.instead
+
+    def meant(word: str) -> str:  # the word itself, or a long option's `--name=` value
+        if word == given:
+            return instead
+        name, equals, value = word.partition("=")
+        return f"{name}={instead}" if equals and word.startswith("--") and value == given else word
+
+    if sum(meant(word) != word for word in words) != 1:
         return
     from goalfile.shellword import shell_word
 
-    line = ["goalfile", *(exc.instead if word == exc.given else word for word in words)]
-    exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`"
+    line = ["goalfile", *(meant(word) for word in words)]
+    exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`" + exc.why
 
 
 def _restore_handlers(term: Any, interrupt: Any) -> KeyboardInterrupt | None:
