@@ -1,0 +1,142 @@
+"""HEAD moved away from the goal in the real hosts' shells: the Stop hook holds the agent
+once, from the session's second stop, with `git checkout feature` as the fix.
+
+The project is set up as the README says (`goalfile init --no-goal`, committed), and the
+person writes the goal on `main` with the goal skill's command and `--commit` (`goalfile new
+... --activate --commit`), then starts the agent on its branch `feature`. The model (the
+scripted fake) stops at once; the hook holds it for the unmet row. Sent back, it moves HEAD
+in the host's shell:
+
+- to the commit before the person's goal (`git checkout -f --detach HEAD~1`): HEAD and the
+  index hold no goal, and the hook said "no active goal" with nothing printed;
+- to a side branch whose commit holds the goal really verified `met` (the check's file
+  committed there only), which it deletes once it is back: only the reflog showed it.
+
+Either way the next stop is held with `git checkout feature`, which the model runs as printed
+(and then deletes the side branch); the goal is back, unmet, and the model meets it. Each
+session runs in one host: Claude Code and Codex both ways, Gemini CLI (whose every stop says
+`stop_hook_active` false) and pi (whose goalfile extension names the session itself) one way
+each, since the rule rests on the session's record, which each host's session id keys.
+The recorded-input version is tests/test_hook_head_moved.py.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from conftest import git
+from fake_model import Reply, Say, Shell, Turn
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    PRINTED_FIX,
+    PROMPT,
+    Isolation,
+    goal_state,
+    goalfile_ok,
+    hook_now,
+    run_session,
+)
+from hosts_fixtures import isolation as isolation
+from skill_goals import on_the_users_path, skill_new
+from skill_goals import readme_repo as readme_repo
+from skill_goals import readme_template as readme_template
+
+UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
+
+MOVES = {
+    "old commit": ["git checkout -qf --detach HEAD~1"],
+    "side branch": [
+        "git checkout -qb side",
+        FIX,
+        f"goalfile verify {GOAL}",
+        "git add -A && git commit -qm 'the goal, met'",
+    ],
+}
+AFTER_FIX = {"old commit": [], "side branch": ["git branch -D side"]}
+MOVED = {
+    "old commit": "and now HEAD is ",
+    "side branch": "and now HEAD is side, where the goal asks",
+}
+
+
+@dataclass
+class Mover:
+    """The scripted model: it ends its first turn at once; for the first Stop hook reason
+    (the unmet row, which prints no `fix:`) it runs ``move``, one shell call after another;
+    for a reason with a `fix:` it runs that command as written, then ``after_fix``; for any
+    later reason it meets the goal (:data:`FIX`). After its last call it ends its turn."""
+
+    move: list[str]
+    after_fix: list[str]
+    moved: bool = False
+    ran: list[str] = field(default_factory=list)
+    outputs: list[str | None] = field(default_factory=list)
+    queue: list[str] = field(default_factory=list)
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            self.outputs.append(turn.tool_output)
+        elif turn.feedback is not None:
+            found = PRINTED_FIX.search(turn.feedback)
+            if found:
+                self.queue = [found.group(1), *self.after_fix]
+            elif not self.moved:
+                self.moved, self.queue = True, list(self.move)
+            else:
+                self.queue = [FIX]
+        if not self.queue:
+            return Say("Done.")
+        self.ran.append(self.queue.pop(0))
+        return Shell(self.ran[-1])
+
+
+def person_goal_on_main(repo: Path) -> None:
+    """The README's start: the goal skill's command with `--commit` run on `main` by the
+    person, then the agent's branch `feature` made there."""
+    git(repo, "branch", "-M", "main")
+    new, _focus = skill_new()
+    goalfile_ok(*shlex.split(new)[1:], "--commit", cwd=repo)
+    git(repo, "checkout", "-qb", "feature")
+
+
+@pytest.mark.parametrize(
+    ("host", "move"),
+    [
+        ("claude", "old commit"),
+        ("claude", "side branch"),
+        ("codex", "old commit"),
+        ("codex", "side branch"),
+        ("gemini", "old commit"),
+        ("pi", "side branch"),
+    ],
+)
+def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
+    host: str, move: str, isolation: Isolation, readme_repo: Path
+) -> None:
+    repo = readme_repo
+    person_goal_on_main(repo)
+    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
+    agent = Mover(move=list(MOVES[move]), after_fix=list(AFTER_FIX[move]))
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 3 and ran.server.stops() == 4, (reasons, agent.ran, ran.run.explain())
+    first, moved, unmet = reasons
+    assert UNMET.search(first) and UNMET.search(unmet), (first, unmet)
+    assert (
+        f"goalfile cannot verify {GOAL}: at an earlier stop of this session it was an active "
+        f"goal on feature, {MOVED[move]}"
+    ) in moved, moved
+    assert "\n  fix: `git checkout feature`" in moved, moved
+    # the model moved HEAD, ran the printed fix as written, then met the goal
+    done = len(MOVES[move])
+    assert agent.ran[done:] == ["git checkout feature", *AFTER_FIX[move], FIX], agent.ran
+    assert "Switched to branch 'feature'" in (agent.outputs[done] or ""), agent.outputs
+    assert git(repo, "branch", "--show-current").strip() == "feature"
+    assert git(repo, "branch", "--list", "side") == ""
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
