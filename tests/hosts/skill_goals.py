@@ -109,13 +109,15 @@ def on_the_users_path(home: Path) -> None:
 class SkillAgent:
     """The scripted model: at the prompt it runs ``work``, one shell call after another; for
     a Stop hook's reason it runs the command ``fix`` finds in it (the printed `fix:` by
-    default) as written, then ``after_fix``, or ``otherwise`` when the reason names none.
-    After its last call it ends its turn. ``outputs``: what the shell tool said of each
-    command ``ran``."""
+    default) as written, then ``after_fix``; when the reason names none, ``then`` the first
+    time (what the agent does once it is sent back), ``otherwise`` after that. After its
+    last call it ends its turn. ``outputs``: what the shell tool said of each command
+    ``ran``."""
 
     work: list[str]
     after_fix: list[str] = field(default_factory=list)
     otherwise: str | None = None
+    then: list[str] = field(default_factory=list)
     fix: re.Pattern[str] = PRINTED_FIX
     ran: list[str] = field(default_factory=list)
     outputs: list[str | None] = field(default_factory=list)
@@ -130,6 +132,8 @@ class SkillAgent:
             found = self.fix.search(turn.feedback)
             if found:
                 self.queue = [found.group(1), *self.after_fix]
+            elif self.then:
+                self.queue, self.then = list(self.then), []
             else:
                 self.queue = [self.otherwise] if self.otherwise else []
         if not self.queue:

@@ -24,16 +24,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from conftest import git
-from fake_model import Reply, Say, Shell, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
-    PRINTED_FIX,
     PROMPT,
     Isolation,
     goal_state,
@@ -42,7 +39,7 @@ from hosts_fixtures import (
     run_session,
 )
 from hosts_fixtures import isolation as isolation
-from skill_goals import on_the_users_path, skill_new
+from skill_goals import SkillAgent, on_the_users_path, skill_new
 from skill_goals import readme_repo as readme_repo
 from skill_goals import readme_template as readme_template
 
@@ -62,37 +59,6 @@ MOVED = {
     "old commit": "and now HEAD is ",
     "side branch": "and now HEAD is side, where the goal asks",
 }
-
-
-@dataclass
-class Mover:
-    """The scripted model: it ends its first turn at once; for the first Stop hook reason
-    (the unmet row, which prints no `fix:`) it runs ``move``, one shell call after another;
-    for a reason with a `fix:` it runs that command as written, then ``after_fix``; for any
-    later reason it meets the goal (:data:`FIX`). After its last call it ends its turn."""
-
-    move: list[str]
-    after_fix: list[str]
-    moved: bool = False
-    ran: list[str] = field(default_factory=list)
-    outputs: list[str | None] = field(default_factory=list)
-    queue: list[str] = field(default_factory=list)
-
-    def __call__(self, turn: Turn) -> Reply:
-        if turn.after_tool:
-            self.outputs.append(turn.tool_output)
-        elif turn.feedback is not None:
-            found = PRINTED_FIX.search(turn.feedback)
-            if found:
-                self.queue = [found.group(1), *self.after_fix]
-            elif not self.moved:
-                self.moved, self.queue = True, list(self.move)
-            else:
-                self.queue = [FIX]
-        if not self.queue:
-            return Say("Done.")
-        self.ran.append(self.queue.pop(0))
-        return Shell(self.ran[-1])
 
 
 def person_goal_on_main(repo: Path) -> None:
@@ -121,7 +87,9 @@ def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
     repo = readme_repo
     person_goal_on_main(repo)
     on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
-    agent = Mover(move=list(MOVES[move]), after_fix=list(AFTER_FIX[move]))
+    agent = SkillAgent(
+        work=[], then=list(MOVES[move]), after_fix=list(AFTER_FIX[move]), otherwise=FIX
+    )
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 3 and ran.server.stops() == 4, (reasons, agent.ran, ran.run.explain())
