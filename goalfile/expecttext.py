@@ -608,6 +608,7 @@ _TEMPLATES = (
     "output empty",
     'prints "TEXT"',
 )
+_STREAMS = ("stdout", "stderr", "output")
 _KEYWORDS = ("exit", "prints", "stdout", "stderr", "output", "contains", "lacks", "matches")
 
 
@@ -643,14 +644,59 @@ def _said_otherwise(clause: str) -> list[str]:
     return []
 
 
+_NOTHING = re.compile(
+    r"(?i)(?:no|without(?:\s+any)?|empty|nothing\s+(?:on|in))\s+(stdout|stderr|output)"
+)
+# an exit clause with more words after it: `exit 0 with no output`, `exits 0 but "ok"`
+_EXIT_LEAD = re.compile(
+    r"(?i)(exits?(?:\s+(?:code|status))?\s+(?:!=\s*)?(?:-?[0-9]+|nonzero))\s+"
+    r"(?:(?:with|and|but|plus|then)\s+)?(.+)"
+)
+
+
 def suggest(clause: str) -> str | None:
-    """The valid clause nearest to a clause that does not parse, for a "did you mean"."""
+    """The valid clause nearest to a clause that does not parse, for a "did you mean". An exit
+    clause followed by more words is offered as two clauses, the exit clause as typed and what
+    the words after it say (`exit 0 with no output`: `exit 0; output empty`), or the exit clause
+    alone: the nearest template by spelling took it for `exit nonzero`, the opposite."""
+    import difflib
+
+    lead = _EXIT_LEAD.fullmatch(clause.strip())
+    if lead is not None and not lead.group(2).lower().startswith("or "):  # exit 1 or 2
+        head = _sound(lead.group(1))
+        if head is not None:
+            tail = _sound(lead.group(2)) or _meant(lead.group(2))
+            return f"{head}; {tail}" if tail not in (None, head) else head
+    near = _meant(clause)
+    if near is not None:
+        return near
+    close = difflib.get_close_matches(clause.lower(), _TEMPLATES, n=1, cutoff=0.0)
+    return close[0] if close else None
+
+
+def _sound(text: str) -> str | None:
+    """``text`` as one canonical clause, when it parses as one; else None."""
+    try:
+        expectation = parse(text, guess=False)
+    except ExpectedSyntaxError:
+        return None
+    return format_clause(expectation.clauses[0]) if len(expectation.clauses) == 1 else None
+
+
+def _meant(clause: str) -> str | None:
+    """The one valid clause that ``clause`` says in other words or misspells; None when no
+    such clause is plain."""
     import difflib
 
     words = clause.split()
     if not words:
         return None
     candidates: list[str] = _said_otherwise(clause)
+    nothing = _NOTHING.fullmatch(clause.strip())
+    if nothing is not None:  # no output, without any stderr
+        candidates.append(f"{nothing.group(1).lower()} empty")
+    if len(words) >= 2 and words[0].lower() in _STREAMS and words[1].startswith('"'):
+        candidates.append(f"{words[0].lower()} contains {' '.join(words[1:])}")  # output "ok"
     glued = re.fullmatch(r"(?i)(exit|exits|prints)(-?[0-9]+)", words[0])
     if glued:  # exit0, prints0
         candidates.append(" ".join([glued.group(1), glued.group(2), *words[1:]]))
@@ -669,14 +715,10 @@ def suggest(clause: str) -> str | None:
     for candidate in candidates:
         if candidate == clause:
             continue
-        try:
-            expectation = parse(candidate, guess=False)
-        except ExpectedSyntaxError:
-            continue
-        if len(expectation.clauses) == 1:
-            return format_clause(expectation.clauses[0])
-    close = difflib.get_close_matches(clause.lower(), _TEMPLATES, n=1, cutoff=0.0)
-    return close[0] if close else None
+        sound = _sound(candidate)
+        if sound is not None:
+            return sound
+    return None
 
 
 # --------------------------------------------------------------------------- formatting

@@ -1,8 +1,9 @@
-"""An `expected` clause said in other words got a "did you mean" by spelling alone, and for two
-of them it meant the opposite: `stdout has "x"` was offered `stdout lacks "TEXT"`, and `stdout
-does not contain "x"` was offered `stdout contains "TEXT"`; `success` was offered `stdout matches
-/REGEX/`. The clause meant is offered now, with the text typed, and it is what goalfile then
-judges: the row is met exactly when the words typed say it should be."""
+"""An `expected` clause said in other words got a "did you mean" by spelling alone, and for some
+of them it meant the opposite: `stdout has "x"` was offered `stdout lacks "TEXT"`, `stdout does
+not contain "x"` was offered `stdout contains "TEXT"`, and `exit 0 with no output` was offered
+`exit nonzero`; `success` was offered `stdout matches /REGEX/`. The clause meant is offered now,
+with the text typed, and it is what goalfile then judges: the row is met exactly when the words
+typed say it should be."""
 
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ CASES = [
     ('output has no "Traceback"', 'output lacks "Traceback"', True),
     ("success", "exit 0", True),
     ("fails", "exit nonzero", False),
+    # an exit clause with more words after it was offered `exit nonzero`, the opposite
+    ("exit 0 with no output", "exit 0; output empty", False),
+    ('exit 0 with output "x"', 'exit 0; output contains "x"', True),
+    ("exit 0 ok", "exit 0", True),
 ]
 
 
