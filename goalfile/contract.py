@@ -408,17 +408,28 @@ def _newest_approval_line(text: str) -> int | None:
 
 
 def _restore_record_hint(path: str, entry: Entry, approved: Contract | None) -> str:
+    """The fix for an approval entry that vouches for no pin. Only a deleted `contract:` line
+    is named with the digest to put back: when the line is there and names other rows than
+    the entry records, the text cannot tell whether the line or the rows were edited, and
+    writing the digest of the rows as they read now would approve an edit of the rows (a
+    `sed` over the whole file changes a check in the criteria and in the entry alike)."""
+    word = shell_word(path)
     put_back = (
         f"put back the line `contract: {short(approved.digest())}` (the digest of the rows "
         f"it records) after the entry's `status:` line, "
-        if approved is not None
+        if approved is not None and entry.contract is None
         else ""
     )
+    edited = (
+        ""
+        if put_back or approved is None
+        else "its rows or its `contract:` line were edited since activate wrote it (`git diff "
+        f"-- {word}` shows an edit not yet committed): "
+    )
     return (
-        f"{put_back}restore the entry as goalfile wrote it (`git log -p -- {shell_word(path)}` "
-        "shows the "
-        "edit), or have a person approve the contract as it is with "
-        f"`goalfile activate --reapprove {shell_word(path)} --reason TEXT`"
+        f"{edited}{put_back}restore the entry as goalfile wrote it (`git log -p -- {word}` "
+        "shows the edit), or have a person approve the contract as it is with "
+        f"`goalfile activate --reapprove {word} --reason TEXT`"
     )
 
 

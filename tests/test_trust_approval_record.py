@@ -111,6 +111,37 @@ def test_an_approval_entry_whose_contract_line_names_other_rows_vouches_for_no_p
     assert audit.returncode == 1 and "approval-record-invalid" in audit.stdout, audit.stdout
 
 
+def test_a_check_edited_in_the_criteria_and_in_the_entry_alike_is_not_offered_a_digest(
+    approved: Path,
+) -> None:
+    """`sed -i 's/false/true/'` over the whole file changes the check in the criteria and in the
+    rows the approval entry records; the entry's `contract:` line, the pin's, is left. The fix
+    once offered to write the digest of the edited rows as the line, and the next refusal the
+    pin to match: followed as printed, that approved the edit without a re-approval. The fix
+    says now that the rows or the line were edited, and names no digest to write."""
+    goal = approved / GOAL
+    goal.write_text(goal.read_text().replace("`false`", "`true`"))
+    before = goal.read_bytes()
+
+    refused = run_goalfile("verify", GOAL, cwd=approved)
+
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    assert "but the rows it records digest to" in refused.stderr
+    fix = refused.stderr.split("fix: ", 1)[1]
+    assert "put back" not in fix and not re.search(r"[0-9a-f]{12}", fix), fix
+    assert (
+        "its rows or its `contract:` line were edited since activate wrote it "
+        f"(`git diff -- {GOAL}`" in fix
+    )
+    assert goal.read_bytes() == before
+    # the fixes it names work as written: the diff shows the edit, and a checkout of the entry
+    # as goalfile wrote it runs the approved check again
+    assert "-| C1  | deterministic | `false`" in git(approved, "diff", "--", GOAL)
+    git(approved, "checkout", "--", GOAL)
+    again = run_goalfile("verify", GOAL, cwd=approved)
+    assert again.returncode == 1 and "C1 unmet" in again.stdout, again.stdout + again.stderr
+
+
 def test_the_stop_hook_does_not_let_an_unapproved_check_meet_the_goal(
     approved: Path, tmp_path: Path
 ) -> None:
