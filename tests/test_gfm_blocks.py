@@ -201,3 +201,25 @@ def test_a_criteria_header_github_reads_as_raw_html_is_refused(repo: Path) -> No
         "reads the line as raw HTML and shows no table, so none of the criteria show as a "
         "table, though goalfile runs them all"
     ], linted.stderr
+
+
+def test_tags_in_the_frontmatter_and_in_a_checks_quoted_output_are_not_lines_of_markdown(
+    repo: Path,
+) -> None:
+    """A YAML block scalar in the frontmatter (GitHub shows the frontmatter as a table) and the
+    output lines a verify entry quotes (indented, in a fence) start with `<source>` and
+    `<search>` once their blanks are stripped: neither is where a Markdown block starts."""
+    check = "printf '<source>\\n<search>\\n'; exit 1"
+    done = run_goalfile(
+        "new", "g", "the tags are printed", "--check", check, "--expected", "exit 0",
+        "--non-goal", "nothing else", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/g.md", cwd=repo).returncode == 1
+    path = repo / "goals" / "g.md"
+    text = path.read_text(encoding="utf-8")
+    assert "\n    <source>\n    <search>\n" in text  # quoted in the entry
+    path.write_text(text.replace("\n---\n", "\nnotes: |\n  <source>\n  <search>\n---\n", 1))
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 0, linted.stderr
+    assert "rendered-differs" not in linted.stderr, linted.stderr
