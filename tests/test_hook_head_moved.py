@@ -137,3 +137,26 @@ def test_a_goal_name_with_a_nul_in_the_session_record_is_passed_over(project: Pa
     reason = str(held["reason"])
     assert "now HEAD is side, where the goal asks" in reason, reason
     assert fix_of(reason) == "git checkout feature"
+
+
+def test_from_a_detached_head_the_fix_checks_out_that_commit_again(
+    project: Path, tmp_path: Path
+) -> None:
+    """The session stopped first on a detached HEAD (a CI checkout, a bisect): the way back is
+    that commit, detached again, and the printed command takes HEAD there."""
+    git(project, "checkout", "-q", "--detach")
+    commit = git(project, "rev-parse", "HEAD").strip()
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    shutil.copy(project / GOAL, tmp_path / "saved.md")
+    git(project, "checkout", "-qf", "--detach", "HEAD~1")
+    held, said = stop(project, active=True)
+    assert held.get("decision") == "block", (held, said)
+    reason = str(held["reason"])
+    assert f"it was an active goal on {commit[:12]}, and now HEAD is " in reason, reason
+    assert fix_of(reason) == f"git checkout --detach {commit}"
+    assert shell(fix_of(reason), project).returncode == 0
+    assert git(project, "rev-parse", "HEAD").strip() == commit
+    shutil.copy(tmp_path / "saved.md", project / GOAL)
+    back, _ = stop(project, active=True)
+    assert back.get("decision") == "block" and "C1 unmet" in str(back["reason"]), back
