@@ -25,8 +25,8 @@ from conftest import (
     write_goal,
 )
 
-from goalfile.commands.hook import _cut_short
 from goalfile.commands.verify import VerifyResult
+from goalfile.hookrules.verifyrun import cut_short
 from goalfile.model import RowResult, Status, Verdict
 from goalfile.run import CheckSpec, Ending, run_check
 
@@ -115,7 +115,7 @@ def test_each_row_the_hooks_time_ended_is_cut_short(
 
 
 def test_the_hook_reads_the_rows_field_not_its_words() -> None:
-    """``_cut_short`` takes a row by its field alone: the evidence a cut row carries on a row
+    """``cut_short`` takes a row by its field alone: the evidence a cut row carries on a row
     that is not cut is nothing, and a cut row with other words is cut."""
 
     def result(*rows: RowResult) -> VerifyResult:
@@ -135,11 +135,11 @@ def test_the_hook_reads_the_rows_field_not_its_words() -> None:
         RowResult(id=f"C{n}", verdict=Verdict.ERROR, command="c", exit="-", evidence=said)
         for n, said in enumerate(words)
     ]
-    assert _cut_short(result(*looks)) == []
+    assert cut_short(result(*looks)) == []
     cut = RowResult(
         id="C9", verdict=Verdict.ERROR, command="c", exit="timeout", evidence="x", cut_short=True
     )
-    assert _cut_short(result(*looks, cut)) == ["C9"]
+    assert cut_short(result(*looks, cut)) == ["C9"]
 
 
 def test_a_check_the_goals_time_left_no_room_to_start_is_ended_by_it(tmp_path: Path) -> None:

@@ -231,12 +231,12 @@ def test_an_unexpected_error_on_one_goal_holds_the_agent_on_it_alone(project: Pa
     """A bug in verify (here: a runner that raises) holds the agent on that goal, like a goal
     file that does not load, and the other goals are verified as usual."""
     write_goal(project / "goals", goal_text(slug="aaa"), "aaa.md")
-    from goalfile.commands.hook import _run_verify
+    from goalfile.hookrules.verifyrun import run_verify
 
     def runner(options, ctx):  # type: ignore[no-untyped-def]
         if options.path.endswith("aaa.md"):
             raise ValueError("embedded null byte")
-        return _run_verify(options, ctx)
+        return run_verify(options, ctx)
 
     ctx = Context(today=date.today().isoformat(), env=clean_env(), cwd=project)
     stop = StopInput(cwd=str(project))

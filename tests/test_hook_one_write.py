@@ -14,8 +14,9 @@ import pytest
 from conftest import clean_env, goal_text, make_git_repo, row, write_goal
 
 from goalfile.commands.context import Context
-from goalfile.commands.hook import HookOptions, StopInput, _run_verify, decide_stop
+from goalfile.commands.hook import HookOptions, StopInput, decide_stop
 from goalfile.commands.verify import VerifyOptions, VerifyResult
+from goalfile.hookrules.verifyrun import run_verify
 from goalfile.model import Goal
 
 UNMET = (row("C1", "false", "exit 0"),)
@@ -53,7 +54,7 @@ def test_every_verify_the_hook_runs_decides_in_its_own_write(
             calls.append(result.summary)
             return then(result, text, goal)
 
-        return _run_verify(replace(options, then=counted), ctx)
+        return run_verify(replace(options, then=counted), ctx)
 
     ctx = Context(today=date.today().isoformat(), env=clean_env(), cwd=root)
     decision = decide_stop(StopInput(cwd=str(root)), HookOptions(), ctx, runner=runner)
@@ -75,7 +76,7 @@ def test_a_verify_that_returns_without_its_write_holds_the_agent_as_a_bug(tmp_pa
     before = path.read_bytes()
 
     def runner(options: VerifyOptions, ctx: Context) -> VerifyResult:
-        return _run_verify(replace(options, write=False, then=None), ctx)
+        return run_verify(replace(options, write=False, then=None), ctx)
 
     ctx = Context(today=date.today().isoformat(), env=clean_env(), cwd=root)
     decision = decide_stop(StopInput(cwd=str(root)), HookOptions(), ctx, runner=runner)

@@ -34,9 +34,11 @@ from conftest import (
     write_goal,
 )
 
-from goalfile.commands import hook as hook_module
 from goalfile.commands.context import Context
-from goalfile.commands.hook import HookOptions, StopInput, _run_verify, decide_stop
+from goalfile.commands.hook import HookOptions, StopInput, decide_stop
+from goalfile.hookrules import look as look_module
+from goalfile.hookrules.verifyrun import run_verify
+from goalfile.hostjson import HostAgent
 
 GOAL = "goals/real.md"
 
@@ -87,7 +89,7 @@ def swap_in(path: Path, text: str) -> Callable[[], None]:
     return back
 
 
-def decide(project: Path, *, active: bool = False, runner=_run_verify):  # type: ignore[no-untyped-def]
+def decide(project: Path, *, active: bool = False, runner=run_verify):  # type: ignore[no-untyped-def]
     ctx = Context(today=date.today().isoformat(), env=clean_env(), cwd=project)
     stop = StopInput(session_id="race", cwd=str(project), stop_hook_active=active)
     return decide_stop(stop, HookOptions(), ctx, runner=runner)
@@ -98,7 +100,7 @@ def test_a_draft_put_in_place_between_the_comparison_and_the_load_holds_the_agen
 ) -> None:
     path = project / GOAL
     decoy = draft_of(path.read_text(encoding="utf-8"))
-    real_load = hook_module.load_goal
+    real_load = look_module.load_goal
     served: list[str] = []
 
     def load_goal(where):  # type: ignore[no-untyped-def]
@@ -112,10 +114,10 @@ def test_a_draft_put_in_place_between_the_comparison_and_the_load_holds_the_agen
         served.append(goal.text)
         return goal
 
-    monkeypatch.setattr(hook_module, "load_goal", load_goal)
+    monkeypatch.setattr(look_module, "load_goal", load_goal)
     decision = decide(project)
     assert served == [decoy]
-    assert decision.block, decision.to_json(hook_module.HostAgent.CLAUDE)
+    assert decision.block, decision.to_json(HostAgent.CLAUDE)
     reason = decision.reason or ""
     assert "goalfile cannot verify goals/real.md: it changed while the Stop hook read it" in reason
     assert "Iteration 0" in reason and "was deleted" in reason, reason
@@ -142,7 +144,7 @@ def test_a_symlink_put_in_place_for_the_load_holds_the_agent(
     path = project / GOAL
     decoy = tmp_path / "decoy.md"
     decoy.write_text(paused_decoy(path.read_text(encoding="utf-8")), encoding="utf-8")
-    real_load = hook_module.load_goal
+    real_load = look_module.load_goal
     served: list[str] = []
 
     def load_goal(where):  # type: ignore[no-untyped-def]
@@ -155,10 +157,10 @@ def test_a_symlink_put_in_place_for_the_load_holds_the_agent(
         served.append(goal.status.value)
         return goal
 
-    monkeypatch.setattr(hook_module, "load_goal", load_goal)
+    monkeypatch.setattr(look_module, "load_goal", load_goal)
     decision = decide(project)
     assert served == ["paused"]
-    assert decision.block, decision.to_json(hook_module.HostAgent.CLAUDE)
+    assert decision.block, decision.to_json(HostAgent.CLAUDE)
     reason = decision.reason or ""
     assert "it changed while the Stop hook read it" in reason, reason
     assert f"it is a symlink (to {decoy})" in reason, reason
@@ -172,7 +174,7 @@ def test_a_decoy_given_to_the_hooks_verify_is_not_run(project: Path, tmp_path: P
     def runner(options, ctx):  # type: ignore[no-untyped-def]
         back = swap_in(path, decoy)  # the hook's own reads saw the real file
         try:
-            result = _run_verify(options, ctx)
+            result = run_verify(options, ctx)
         finally:
             back()
         ran.append(result.summary)
@@ -202,7 +204,7 @@ def test_a_decoy_given_to_the_recheck_of_a_met_is_not_run(project: Path, tmp_pat
         assert not options.write
         back = swap_in(path, decoy)
         try:
-            return _run_verify(options, ctx)
+            return run_verify(options, ctx)
         finally:
             back()
 

@@ -28,16 +28,16 @@ class HookFocus:
 
 def hook_focus(root: Path) -> HookFocus:
     """The focus of the working tree at ``root`` as the Stop hook reads it."""
-    # imported here: the hook's module is large, and most views have no focus to ask about
+    # imported here: most views have no focus to ask about
     from goalfile.commands.focus import recorded_focus
-    from goalfile.commands.hook import _focused
+    from goalfile.hookrules.focus import focused_goal
 
     focus = recorded_focus(root)
     if focus is None:
         return HookFocus(recorded=None, honoured=None, why_not=None)
     notes: list[str] = []
     try:
-        honoured = _focused(root, notes, {}, [])
+        honoured = focused_goal(root, notes, {}, [])
     except Exception as exc:  # as the hook: a focus record no rule foresaw is ignored
         why = f"the Stop hook cannot read the focus record ({type(exc).__name__}: {exc})"
         return HookFocus(recorded=focus.goal, honoured=None, why_not=why)

@@ -53,7 +53,8 @@ from goalfile.shellword import shell_word
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from goalfile.commands.hook import GoalOutcome, StopInput
+    from goalfile.hookrules.outcome import GoalOutcome
+    from goalfile.hookrules.stopinput import StopInput
 
 __all__ = ["RepositoryWatch", "watch"]
 
@@ -61,7 +62,7 @@ __all__ = ["RepositoryWatch", "watch"]
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # made at a hold only
 class Hold:
     """A hold on a repository hidden or swapped: ``key`` names what held the agent (a hold
-    is made once per key, :meth:`RepositoryWatch.outcomes`); the rest is as ``_once`` takes."""
+    is made once per key, :meth:`RepositoryWatch.outcomes`); the rest is as ``hold_once`` takes."""
 
     key: str
     shown: str
@@ -167,7 +168,7 @@ class RepositoryWatch:
         session's record keeps which were made, so a host's ``stop_hook_active`` does not
         release the first). Without a record written at this stop, as every hold of the hook
         does: block, unless the agent is continuing because of a Stop hook."""
-        from goalfile.commands.hook import GoalOutcome, _once
+        from goalfile.hookrules.outcome import GoalOutcome, hold_once
 
         found: list[GoalOutcome] = []
         for hold in self.holds:
@@ -176,7 +177,7 @@ class RepositoryWatch:
                     GoalOutcome(path=hold.shown, status=hold.status, block=False, message=hold.text)
                 )
             elif not self.saved:
-                found.append(_once(hold.shown, hold.status, hold.text, hold.advice, stop))
+                found.append(hold_once(hold.shown, hold.status, hold.text, hold.advice, stop))
             elif hold.key in self.before.held:
                 found.append(
                     GoalOutcome(path=hold.shown, status=hold.status, block=False, message=hold.text)

@@ -1,0 +1,122 @@
+"""An active goal whose contract no copy git holds approves: its checks are not run, and it
+holds the agent once with the fix a person runs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from goalfile.errors import GoalfileError
+from goalfile.files import real_path
+from goalfile.hookrules.gitview import GitView, tracked_goal
+from goalfile.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.hookrules.stopinput import StopInput
+from goalfile.model import Goal
+from goalfile.shellword import shell_word
+
+
+def unapproved_hold(
+    path: Path, shown: str, goal: Goal, here: Path, stop: StopInput, *, git: GitView | None
+) -> GoalOutcome | None:
+    """An active goal in a git repository whose contract no copy git holds approves
+    (:func:`goalfile.approvalcopy.unapproved`): its checks are not run, and it holds the agent
+    once, with the fix a person runs. An approval entry in the working copy alone may be the
+    agent's own typing: an agent that can only write files gets no command run that way. A
+    goal file outside every repository git was asked about has no copy to ask (the limit
+    docs/trust.md states), and is verified as before."""
+    if git is None:
+        return None
+    tops = [top for top in git.repositories if path.is_relative_to(top)]
+    tops += [top for top in git.repositories if real_path(path).is_relative_to(real_path(top))]
+    if not tops:
+        return None
+    from goalfile import contract
+    from goalfile.approvalcopy import unapproved
+    from goalfile.commands import workdir
+    from goalfile.commands.gitgoals import git_from
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.lint import require_valid
+    from goalfile.run import git_ignored
+
+    head, index = git.copies.get(path, (None, None))
+    real = real_path(path)
+    if real != path:  # reached through a symlink: the copies of the file it names, as
+        # :func:`goalfile.hookrules.githolds.through_link` asks git of it (a link git tracks holds
+        # only its target's name)
+        found = [
+            both
+            for key, both in git.copies.items()
+            if key != path and real_path(key) == real and not os.path.islink(key)
+        ]
+        if not found and real.is_file():
+            found = list(tracked_goal(str(real), []).copies.values())
+        head, index = found[0] if found else (None, None)
+    held = [
+        (where, blob.decode(ENCODING, ERRORS))
+        for where, blob in (("git's index", index), ("HEAD", head))
+        if blob is not None
+    ]
+    why = unapproved(goal, held)
+    if why is None:
+        return None
+    try:  # a goal verify refuses before it runs any check is left to verify, whose refusal
+        require_valid(goal)  # names the line and its fix: a lint error, a contract changed
+        contract.require_pin(goal)  # in a way it does not accept, an approval entry that
+        workdir.decide(goal)  # does not read back, a link into another repository (the
+    except GoalfileError:  # approval is asked once that is put right)
+        return None
+    if any(top in git.failed for top in tops):  # git could not list it: that holds the agent
+        return GoalOutcome(path=shown, status="unapproved", block=False)  # and nothing runs
+    entry = git.tracked.get(path)
+    top = entry.root if entry is not None else max(tops, key=lambda top: len(top.parts))
+    relative = (
+        real.relative_to(real_path(top)).as_posix() if real.is_relative_to(real_path(top)) else None
+    )
+    # a goal file in a folder git ignores (`goals/.cache/`) is staged only with -f
+    force = " -f" if relative is not None and git_ignored(str(top), relative) else ""
+    stage = (
+        f"{git_from(top, here)} add{force} -- {shell_word(relative)}"
+        if relative is not None
+        else f"git add -- {shell_word(shown)}"
+    )
+    fix = _approve_fix(goal, shown, stage, force=bool(force))
+    return hold_once(
+        shown,
+        "unapproved",
+        f"goalfile did not run the checks of {shown}: the Stop hook runs the checks only of a "
+        "goal whose approval a person made, which git's index or HEAD holds, and "
+        f"{why}\n  fix: {fix}",
+        "Do not write or edit approval entries or criteria to get checks run; ask the person "
+        "to approve the goal as the fix says, and go on with the work of the approved goals.",
+        stop,
+    )
+
+
+def _approve_fix(goal: Goal, shown: str, stage: str, *, force: bool) -> str:
+    """The fix of a hold on an unapproved goal, for the person, as it runs from the session's
+    folder: `goalfile activate PATH` for a goal whose ledger records no approval (a goal a
+    person wrote by hand and forgot to activate); ``stage`` (the `git add` of it) when its own
+    newest approval entry approves its contract (only git does not hold that approval); else
+    `goalfile activate --reapprove`, which ledgers the changed rows. Each activate stages the
+    goal file, except in a folder git ignores (``force``): then ``stage`` follows it."""
+    from goalfile import contract
+    from goalfile.approvalcopy import unapproved
+
+    try:
+        recorded = contract.last_approval(goal.text, path=goal.path) is not None
+    except GoalfileError:
+        recorded = True
+    then = f" && {stage}" if force else ""
+    staged = "" if force else ", which stages the goal file"
+    if not recorded:
+        return (
+            "a person who has read its checks approves them with "
+            f"`goalfile activate {shell_word(shown)}{then}`{staged}"
+        )
+    if unapproved(goal, [("its own", goal.text)]) is None:  # its own ledger approves it
+        return f"a person who has read its checks (and its ledger) stages it: `{stage}`"
+    return (
+        "a person who has read its checks approves them with `goalfile activate "
+        f"--reapprove {shell_word(shown)} --reason TEXT{then}`{staged}"
+    )

@@ -1,0 +1,111 @@
+"""What the Stop hook answers: an outcome per goal (:class:`GoalOutcome`), the decision over
+all of them (:class:`StopDecision`) and its JSON for each host, and the hold made once
+(:func:`hold_once`), which every rule that sends the agent back with a fix uses. Pure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from goalfile.hookrules.stopinput import StopInput
+from goalfile.hostprotocol import HostAgent, allow_answer, block_answer
+
+SCHEMA_VERSION = 1
+REASON_LIMIT = 10_000
+
+
+@dataclass(frozen=True, kw_only=True)
+class GoalOutcome:
+    """What the hook decided for one goal."""
+
+    path: str
+    status: str  # the goal's status after the run (or as found)
+    block: bool
+    summary: str | None = None  # verify's summary line, when verify ran
+    reason: str | None = None  # for the agent, when blocking
+    message: str | None = None  # for the user, when allowing with something to say
+    # a hold on a block a verify run wrote, still to be ledgered in the goal file at this path
+    # once the hook answers with it; the outcome to answer instead if that fails
+    hold: tuple[Path, int, GoalOutcome] | None = field(default=None, repr=False)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "path": self.path,
+            "status": self.status,
+            "decision": "block" if self.block else "allow",
+            "summary": self.summary,
+            "reason": self.reason,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Recheck:
+    """A `met` goal whose met entry is new since the copy git holds: the hook runs its checks
+    again, writing nothing (:func:`goalfile.hookrules.verifyrun.recheck_one`). ``reviews``: the ids
+    of its review rows."""
+
+    reviews: frozenset[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class StopDecision:
+    """What the hook answers: an outcome per goal, and notes for stderr."""
+
+    goals: tuple[GoalOutcome, ...] = ()
+    notes: tuple[str, ...] = ()  # for stderr
+
+    @property
+    def block(self) -> bool:
+        return any(goal.block for goal in self.goals)
+
+    @property
+    def reason(self) -> str | None:
+        if not self.block:
+            return None
+        return clip("\n\n".join(g.reason or "" for g in self.goals if g.block), REASON_LIMIT)
+
+    @property
+    def message(self) -> str | None:
+        parts = [g.message for g in self.goals if g.message and not g.block]
+        return clip("\n".join(parts), REASON_LIMIT) if parts else None
+
+    def host_output(self, agent: HostAgent) -> dict[str, object] | None:
+        """The JSON the host expects on stdout; ``None`` means print nothing."""
+        if self.block:
+            return block_answer(agent, self.reason or "")
+        return allow_answer(agent, self.message)
+
+    def to_json(self, agent: HostAgent) -> dict[str, object]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "agent": agent.value,
+            "decision": "block" if self.block else "allow",
+            "host_output": self.host_output(agent),
+            "goals": [g.to_json() for g in self.goals],
+            "notes": list(self.notes),
+        }
+
+
+def allow_output(agent: HostAgent, message: str | None = None) -> dict[str, object] | None:
+    """The host's "let it stop" answer, used when the hook itself fails (fail open)."""
+    return StopDecision(
+        goals=(GoalOutcome(path="", status="", block=False, message=message),)
+    ).host_output(agent)
+
+
+def clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    marker = "\n… (cut to fit the host's limit)"
+    return text[: limit - len(marker)] + marker
+
+
+def hold_once(shown: str, status: str, text: str, advice: str, stop: StopInput) -> GoalOutcome:
+    """Block once with ``text``; when the agent is already continuing because of a Stop hook
+    (``stop_hook_active``), allow with it instead: a person may have to act, and a host must
+    never be held forever."""
+    if stop.stop_hook_active:
+        return GoalOutcome(path=shown, status=status, block=False, message=text)
+    return GoalOutcome(path=shown, status=status, block=True, reason=f"{text}\n{advice}")

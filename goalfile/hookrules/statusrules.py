@@ -1,0 +1,262 @@
+"""The rules on a goal's status before anything runs: a status the ledger does not back, a
+`draft` typed over a goal git holds, a goal file that does not load or holds a conflict, a
+`met` newer than git's copy, a goal paused, exhausted or blocked by a new entry, and a block a
+verify run wrote (held once).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goalfile.commands.hints import raise_budget_command
+from goalfile.errors import GoalfileError, GoalFileInvalid
+from goalfile.files import read_text
+from goalfile.hookrules.gitview import GitView
+from goalfile.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.hookrules.reason import block_words
+from goalfile.hookrules.stopinput import StopInput
+from goalfile.model import Entry, Finding, Goal, Severity, Status
+from goalfile.shellword import shell_word
+
+if TYPE_CHECKING:
+    from goalfile.commands.gitgoals import Tracked
+
+
+def met_since_git(goal: Goal, held: int | None) -> bool:
+    """Whether the entry that makes ``goal`` `met` (the newest with a status line) is new
+    since the copy git holds (after its first ``held`` entries): the agent's own verify run, or
+    an entry it copied or typed, none of which the hook saw. False when git holds no copy."""
+    if held is None:
+        return False
+    from goalfile import ledger
+    from goalfile.parse import ledger_region
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return False
+    newer = 0  # entries after the one that sets the status
+    for head in ledger.heads(goal.text, *region):
+        has_status = goal.text.find("status", head.start, head.end) >= 0
+        if has_status and ledger.read(goal.text, head).status is not None:
+            break
+        newer += 1
+    return len(ledger.iterations(goal.text, *region)) - newer > held
+
+
+def drafted(path: Path, goal: Goal, entry: Tracked, git: GitView, shown: str) -> Finding | None:
+    """A finding when ``goal`` says `draft` while a copy git holds of it (HEAD's, or the
+    index's) says another status: no command makes a goal a draft again (a person approves a
+    draft once), and a draft holds no one, so `status: draft` typed over an approved goal whose
+    ledger is empty (as the goal skill writes one), which no entry contradicts, would let the
+    agent stop. The fix sets back the status that copy holds."""
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.handedit import restore_status_command
+    from goalfile.parse import frontmatter_meta
+
+    head, index = git.copies.get(path, (None, None))
+    copies = [("HEAD", head), ("the index", index if entry.in_index else None)]
+    for name, blob in copies:
+        meta = frontmatter_meta(blob.decode(ENCODING, ERRORS)) if blob else None
+        held = meta.get("status") if meta is not None else None
+        if not isinstance(held, str) or held == Status.DRAFT.value:
+            continue
+        try:
+            was = Status(held)
+        except ValueError:
+            continue
+        line = goal.key_line("status")
+        hint = restore_status_command(shown, line, was)
+        return Finding(
+            severity=Severity.ERROR,
+            line=line,
+            code="status-unbacked",
+            message=(
+                f"the status is `draft`, but the goal {name} holds there is `{held}`; no "
+                "command makes a goal a draft again (a person approves a draft once)"
+            ),
+            hint=f"{hint}, then run `goalfile verify {shell_word(shown)}`"
+            if was is Status.ACTIVE
+            else hint,
+        )
+    return None
+
+
+def blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalOutcome | None:
+    """A goal found `blocked` by a verify run the hook did not make (the agent's own
+    `goalfile verify`, its stall guard, a usage it could not measure), or by one of the
+    hook's that held the agent already: the first stop on that entry holds the agent, and the
+    hold is ledgered (:mod:`goalfile.blockhold`) once the hook answers with it
+    (:func:`goalfile.hookrules.ledgerhold.ledger_holds`); every stop after it, and a stop of an
+    agent already continuing because of a Stop hook, is let go with the message. None for a block
+    someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any status
+    that asks for no more work does."""
+    from goalfile.blockhold import made_by_verify
+
+    found = made_by_verify(goal.text)
+    if found is None:
+        return None
+    summary = found.summary(goal.slug)
+    resume = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
+    let_go = GoalOutcome(
+        path=shown,
+        status=Status.BLOCKED.value,
+        block=False,
+        summary=summary,
+        message=(
+            f"goalfile: {shown} is blocked by a verify run ({summary}); the stop is allowed. "
+            f"Once the cause is fixed, {resume} makes it active again."
+        ),
+    )
+    if found.held or stop.stop_hook_active:
+        return let_go
+    text, advice = block_words(summary, found.entry.rows, found.entry.status_reason, shown)
+    return GoalOutcome(
+        path=shown,
+        status=Status.BLOCKED.value,
+        block=True,
+        summary=summary,
+        reason=f"{text}\n{advice}",
+        hold=(path, found.entry.iteration, let_go),
+    )
+
+
+def entries_git_holds(path: Path, entry: Tracked | None, git: GitView | None = None) -> int | None:
+    """How many ledger entries HEAD's copy of the tracked goal file at ``path`` has: the
+    entries after them are new since, whatever their headings say. 0 when only git's index
+    holds the file (anyone with a shell can stage entries: none of them counts as held). None
+    when git tracks no such file, or cannot give it (the date rule of :func:`ended_today`
+    then decides). The copies ``git`` read already are taken from it, without asking git
+    again."""
+    if entry is None:
+        return None
+    from goalfile import ledger
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.parse import ledger_region
+    from goalfile.run import GitUnreadable, git_blobs
+
+    copy = git.copies.get(path) if git is not None else None
+    if copy is not None:
+        head, index = copy
+    else:
+        try:
+            blobs = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
+        except GitUnreadable:
+            return None
+        head, index = blobs
+    if head is None:  # only git's index holds it: anyone with a shell can stage entries
+        return 0 if index is not None and entry.in_index else None
+    text = head.decode(ENCODING, ERRORS)
+    region = ledger_region(text)
+    return len(ledger.iterations(text, *region)) if region is not None else 0
+
+
+def ended_today(
+    goal: Goal, shown: str, today: str, *, held: int | None = None
+) -> GoalOutcome | None:
+    """A paused, exhausted or blocked goal (a block someone declared: a block a verify run
+    wrote holds the agent once, :func:`blocked_before`) whose status entry is new since the
+    copy git holds (after its first ``held`` entries), or, when git holds none, dated
+    ``today``: the stop is allowed, with a message naming the goal, its status and the entry
+    that set it (by whom), so the person sees why the agent stopped without the goal met (an
+    agent may run `goalfile pause` or `goalfile block`, or spend the iteration budget with
+    `goalfile plan`). Its heading is text the agent may
+    retype (another date, ``by stop-hook``): an entry git does not hold yet is said whatever
+    it says. The hook keeps no record of its last stop, so every allowed stop says it until
+    the entry is committed, and an entry git holds on the day of its date; None for an older
+    entry git holds, or one the hook wrote itself (``by stop-hook``) that git holds."""
+    from goalfile import ledger
+    from goalfile.blockhold import HOLD_BY
+    from goalfile.commands.iteration import HOOK_BY
+    from goalfile.parse import ledger_region
+
+    region = ledger_region(goal.text)
+    if region is None:
+        return None
+    entry: Entry | None = None
+    newer = 0  # entries after it
+    for head in ledger.heads(goal.text, *region):
+        if goal.text.find("status", head.start, head.end) >= 0:
+            read = ledger.read(goal.text, head)
+            if read.status is not None:
+                entry = read
+                break
+        newer += 1
+    if entry is None:
+        return None
+    new = held is not None and len(ledger.iterations(goal.text, *region)) - newer > held
+    if not new and (not today or entry.date != today or entry.by in (HOOK_BY, HOLD_BY)):
+        return None  # an entry the hook wrote was told at the stop that wrote it
+    status = goal.status.value
+    if goal.status is Status.PAUSED:
+        again = f"`goalfile resume {shell_word(shown)}`"
+    elif goal.status is Status.BLOCKED:
+        again = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
+    else:
+        again = f"`{raise_budget_command(goal, shown)}`"
+    return GoalOutcome(
+        path=shown,
+        status=status,
+        block=False,
+        message=f"goalfile: {shown} ({goal.slug}) is {status}, not met: its entry `### Iteration "
+        f"{entry.iteration} ({entry.date}) by {entry.by}` set it; the stop is allowed "
+        f"(a person reopens it with {again})",
+    )
+
+
+def unreadable_hold(shown: str, exc: GoalfileError, stop: StopInput, *, path: Path) -> GoalOutcome:
+    """A goal file that does not load (a broken YAML line, a missing section): it is not
+    skipped, or breaking the file would be a way to stop. Held like a refusal; a file that
+    holds a merge conflict by :func:`_conflicted`."""
+    if isinstance(exc, GoalFileInvalid):
+        held = _conflicted(shown, path, stop)
+        if held is not None:
+            return held
+    return hold_once(
+        shown,
+        "invalid",
+        f"goalfile could not read {shown}: {exc.render()}",
+        f"Fix the goal file (`goalfile lint {shell_word(shown)}` lists every problem with its "
+        "line), never by giving up the goal; the next stop verifies it.",
+        stop,
+    )
+
+
+def _conflicted(shown: str, path: Path, stop: StopInput) -> GoalOutcome | None:
+    """A goal file that holds git's marker lines around a conflict (two branches appended
+    entries at the same place, then a merge, rebase or cherry-pick): held with the fix lint
+    and verify print, which names the file as the session's shell reaches it and keeps the
+    entries of both sides. (Putting back HEAD's file, as for a goal copied over the one git
+    tracks, would drop the entries and edits of the other side.) None when the file holds no
+    conflict."""
+    from goalfile.parse import conflict_error, conflict_markers
+
+    try:
+        markers = conflict_markers(read_text(path))
+    except GoalfileError:
+        return None
+    if not markers:
+        return None
+    return hold_once(
+        shown,
+        "conflicted",
+        f"goalfile could not read {shown}: {conflict_error(markers, path=shown).render()}",
+        "Resolve the conflict as the fix says, keeping the entries of both sides, each whole "
+        "(one side's file alone drops the other side's entries); the next stop verifies it.",
+        stop,
+    )
+
+
+def unbacked_hold(shown: str, finding: Finding, stop: StopInput) -> GoalOutcome:
+    """A status the ledger does not back (`met` typed by hand, a hand-set `paused`): held like
+    a refusal, since only the command that decides a status lets the agent stop on it."""
+    where = f"{shown}:{finding.line}" if finding.line else shown
+    return hold_once(
+        shown,
+        "unbacked",
+        f"goalfile does not accept the status of {shown}: {where}: {finding.message}\n"
+        f"  fix: {finding.hint}",
+        "Set the status back as the fix says and make the checks pass; only `goalfile verify` "
+        "writes `met`.",
+        stop,
+    )
