@@ -52,8 +52,9 @@ def test_new_names_a_missing_test_path_and_an_unknown_branch(project: Path) -> N
     assert code == 0, said
     assert (
         "note: C1: pytest is given `tests/test_versoin.py`, which is not there where the checks "
-        "run: pytest exits 4 (its usage error), and verify judges the row `unmet`; correct it "
-        "in goals/demo.md before `goalfile activate`"
+        "run: pytest exits 4 (its usage error), and verify judges the row `unmet` until the "
+        "work makes it; if the work is not to make it, correct it in goals/demo.md before "
+        "`goalfile activate`"
     ) in said
     assert (
         "note: C2: git knows no commit `main` where the checks run (`git branch --all` lists "

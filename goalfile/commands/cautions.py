@@ -4,10 +4,10 @@
 exit status the shell forces to 0 (`status-forced`), a count piped into `wc -l`
 (`pipeline-status`), a row without an exit clause (`no-exit-clause`), a program the goal's
 shell does not find where the checks run (which `new` notes, and whose first verify is an
-`error` row that blocks the goal), or a test path or git revision a check names that is not
-there (:mod:`goalfile.commands.operands`: the row could only be `unmet`). These are shown
-with the rows, as warnings: the approval goes ahead, the person reads them before committing
-it.
+`error` row that blocks the goal), or a path, module, make target or git revision a check
+names that is not there (:mod:`goalfile.commands.operands`: the row is `unmet` until the work
+makes it, or for good). These are shown with the rows, as warnings: the approval goes ahead,
+the person reads them before committing it.
 """
 
 from __future__ import annotations

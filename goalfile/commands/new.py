@@ -78,7 +78,11 @@ class NewResult:
         )
 
     def operand_notes(self) -> tuple[str, ...]:
-        """One note per check that names a test path or git revision that is not there."""
+        """One note per check that names a path, module, target or git revision that is not
+        there; for what the work may make (a new test file), correcting it is for when the work
+        is not to make it."""
+        from goalfile.commands.operands import UNTIL_WRITTEN
+
         if not self.operands:
             return ()
         correct = (
@@ -87,7 +91,15 @@ class NewResult:
             else "correct it and have a person approve the change with `goalfile activate "
             f"--reapprove {shell_word(self.path)} --reason TEXT`"
         )
-        return tuple(f"note: {line}; {correct}" for line in self.operands.values())
+        return tuple(
+            f"note: {line}; "
+            + (
+                f"if the work is not to make it, {correct}"
+                if line.endswith(UNTIL_WRITTEN)
+                else correct
+            )
+            for line in self.operands.values()
+        )
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {
@@ -309,8 +321,8 @@ def _not_found(
     text: str, path: Path, rows: Sequence[NewRow], env: Mapping[str, str]
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The deterministic rows whose program the goal's shell does not find where its checks
-    run (:mod:`goalfile.commands.findable`), and those that name a test path or git revision
-    that is not there (:mod:`goalfile.commands.operands`)."""
+    run (:mod:`goalfile.commands.findable`), and those that name a path, module, make target
+    or git revision that is not there (:mod:`goalfile.commands.operands`)."""
     from goalfile.commands import findable, operands, workdir
     from goalfile.parse import parse_goal
 

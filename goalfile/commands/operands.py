@@ -1,12 +1,16 @@
-"""Whether the paths and revisions a new check names are there, where the checks will run.
+"""Whether the paths, modules, targets and revisions a new check names are there, where the
+checks will run.
 
 A check whose program reports its own usage error ran to its end, so its row is `unmet`, not
 `error` (docs/format.md, Verdicts): `pytest tests/test_versoin.py` exits 4 on a path that does
 not exist, `git diff main -- src` exits 128 in a repository whose branch is `master`. Such a
-row can never be met, and correcting it needs a re-approval. `new` and `activate` name what
-they see of it first, as a note: the test paths a pytest check names that are not there, and
-the revisions a git check compares with that name no commit. Nothing is guessed beyond those
-two shapes, and a command the shell would expand (`$`, a glob) is left alone.
+row is met only once the work makes what it names (a new test file), else never, and
+correcting it needs a re-approval. `new` and `activate` name what they see of it first, as a
+note: the test paths a pytest check names that are not there, the revisions a git check
+compares with that name no commit, the scripts, modules and unittest names a Python check gives
+that are not there (:mod:`goalfile.commands.pyoperands`), and the make targets no rule makes
+(:mod:`goalfile.commands.makeoperands`). Nothing is guessed beyond those shapes, and a command
+the shell would expand (`$`, a glob) is left alone.
 """
 
 from __future__ import annotations
@@ -122,32 +126,65 @@ def git_revisions(command: str) -> list[str]:
     return revisions
 
 
+UNTIL_WRITTEN = "until the work makes it"  # ends the line of what the work may make
+
+
 def missing(
     checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
 ) -> dict[str, str]:
     """Of ``(id, command)`` pairs, what each names that is not there in ``cwd``: one line per
-    id, saying what and what verify will make of it."""
+    id, saying what and what verify will make of it; the line of something the work may make
+    (a file, a module, a make target) ends with :data:`UNTIL_WRITTEN`."""
+    from goalfile.commands import makeoperands, pyoperands
+
     found: dict[str, str] = {}
     for cid, command in checks:
-        gone = [path for path in pytest_paths(command) if not _there(cwd / path)]
+        gone = [path for path in pytest_paths(command) if not there(cwd / path)]
         if gone:
-            named = ", ".join(f"`{path}`" for path in gone)
             found[cid] = (
-                f"{cid}: pytest is given {named}, which is not there where the checks run: "
-                "pytest exits 4 (its usage error), and verify judges the row `unmet`"
+                f"{cid}: pytest is given {_named(gone)}, which is not there where the checks "
+                f"run: pytest exits 4 (its usage error), and verify judges the row `unmet` "
+                f"{UNTIL_WRITTEN}"
             )
             continue
         unknown = [rev for rev in git_revisions(command) if not _is_commit(rev, shell, cwd, env)]
         if unknown:
-            named = ", ".join(f"`{rev}`" for rev in unknown)
             found[cid] = (
-                f"{cid}: git knows no commit {named} where the checks run (`git branch --all` "
-                "lists the branches): git exits 128, and verify judges the row `unmet`"
+                f"{cid}: git knows no commit {_named(unknown)} where the checks run (`git "
+                "branch --all` lists the branches): git exits 128, and verify judges the row "
+                "`unmet`"
+            )
+            continue
+        words = _words(command) or []
+        python = pyoperands.not_there(words, shell=shell, cwd=cwd, env=env)
+        if python is not None:
+            kind, names, status = python
+            found[cid] = (
+                f"{cid}: {Path(words[0]).name} is given {_named(names)}, which is no {kind} "
+                f"where the checks run: it exits {status}, and verify judges the row `unmet` "
+                f"{UNTIL_WRITTEN}"
+            )
+            continue
+        make = makeoperands.no_rule(words, cwd)
+        if make is not None:
+            makefile, targets = make
+            what = (
+                f"no rule of its {makefile} makes {_named(targets)}"
+                if makefile is not None
+                else "make finds no makefile (GNUmakefile, makefile or Makefile)"
+            )
+            found[cid] = (
+                f"{cid}: {what} where the checks run: make exits 2, and verify judges the row "
+                f"`unmet` {UNTIL_WRITTEN}"
             )
     return found
 
 
-def _there(path: Path) -> bool:
+def _named(things: Sequence[str]) -> str:
+    return ", ".join(f"`{thing}`" for thing in things)
+
+
+def there(path: Path) -> bool:
     """Whether ``path`` is there; True when that cannot be told (a name too long for the
     system, a folder that cannot be read): only a path known to be missing is named."""
     try:

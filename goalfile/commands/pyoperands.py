@@ -1,0 +1,192 @@
+"""Whether the script, module or test names a Python check gives are there, where the checks
+will run: the Python shapes of :mod:`goalfile.commands.operands`.
+
+`python scripts/nope.py` exits 2 (can't open file), `python -m nosuchmodule` exits 1 (No module
+named ...), `python -m unittest tests.test_nope` exits 1 (an ImportError it reports as a failed
+test), `python -m unittest discover tests/nope` exits 1: each ran to its end, so verify judges
+the row `unmet`, never `error`, until the file or module is there. A unittest name given from a
+sub-folder (`test_apis` for `tests/test_apis.py`, while the checks run at the git top level) is
+the same. What a Python check gives is read from its words; whether a module is there is asked
+of the check's own interpreter, in the folder the checks run in, by `importlib.util.find_spec`
+of the top-level name (which imports nothing) and then by the files of that package: no code of
+the project runs. A name whose first part is there but whose next part is no module of the
+package's folder may be a class of its `__init__.py`: it is named only when that file does not
+hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from goalfile.run import probe
+
+_PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")
+_INTERPRETER_VALUE = frozenset({"-W", "-X", "--check-hash-based-pycs"})  # the value follows
+_UNITTEST_VALUE = frozenset({"-k", "--durations"})
+_DISCOVER_VALUE = {"-s": "start", "--start-directory": "start", "-t": "top"}
+_DISCOVER_VALUE |= {"--top-level-directory": "top", "-p": "", "--pattern": "", "-k": ""}
+_DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+# Run by the check's interpreter with the names as arguments: prints each name that is not
+# there, with the part that is not. Imports nothing of the project: find_spec of a top-level
+# name only asks the finders, and the parts after it are looked up as files.
+_FIND = r"""
+import importlib.machinery as m, importlib.util as u, os, sys
+suffixes = m.all_suffixes()
+for name in sys.argv[1:]:
+    kind, _, dotted = name.partition(":")
+    parts = dotted.split(".")
+    try:
+        spec = u.find_spec(parts[0])
+    except Exception:
+        continue
+    if spec is None:
+        print(name + "\t" + parts[0])
+        continue
+    places = list(spec.submodule_search_locations or [])
+    for at, part in enumerate(parts[1:], 1):
+        if not places:
+            break
+        inits = [os.path.join(p, "__init__.py") for p in places]
+        found = [p for p in places if os.path.isdir(os.path.join(p, part))]
+        module = any(os.path.isfile(os.path.join(p, part + s)) for p in places for s in suffixes)
+        if module:
+            places = []
+        elif found:
+            places = [os.path.join(p, part) for p in found]
+        else:
+            said = False
+            for init in inits:
+                try:
+                    with open(init, "rb") as f:
+                        said = said or part.encode() in f.read(1 << 20)
+                except OSError:
+                    pass
+            if kind == "m" or not said:
+                print(name + "\t" + ".".join(parts[: at + 1]))
+            break
+"""
+
+
+@dataclass
+class PythonOperands:
+    """What a Python check gives that must be there: files (scripts, unittest paths,
+    discover folders) and dotted names (`-m` modules, unittest names)."""
+
+    interpreter: str
+    script: str | None = None  # python FILE
+    paths: list[str] = field(default_factory=list)  # unittest's files and discover folders
+    modules: list[str] = field(default_factory=list)  # python -m MODULE
+    tests: list[str] = field(default_factory=list)  # unittest names: a module, then attributes
+
+
+def python_operands(words: Sequence[str]) -> PythonOperands | None:
+    """What the Python command ``words`` gives; None when it is none or cannot be read."""
+    if not words or not _PYTHON.fullmatch(Path(words[0]).name):
+        return None
+    found = PythonOperands(interpreter=words[0])
+    at = 1
+    while at < len(words) and words[at].startswith("-") and words[at] not in ("-", "-m"):
+        word = words[at]
+        if word == "--":
+            at += 1
+            break
+        if word in _INTERPRETER_VALUE:
+            at += 2
+            continue
+        if word.startswith("--") or (word[1] not in "WX" and ("c" in word or "m" in word)):
+            return None  # -c runs text, -mMODULE, a long option such as --version
+        at += 1
+    if at >= len(words) or words[at] == "-":
+        return None
+    if words[at] != "-m":
+        found.script = words[at]
+        return found
+    if at + 1 >= len(words) or not _DOTTED.fullmatch(words[at + 1]):
+        return None
+    module, rest = words[at + 1], list(words[at + 2 :])
+    if module == "pytest":
+        return None  # :func:`goalfile.commands.operands.pytest_paths`
+    found.modules.append(module)
+    if module == "unittest":
+        found.modules.clear()
+        _unittest(rest, found)
+    return found
+
+
+def _unittest(args: list[str], found: PythonOperands) -> None:
+    """The test names, paths and discover folders of `python -m unittest ARGS`."""
+    if args[:1] == ["discover"]:
+        given: dict[str, str] = {}
+        positional: list[str] = []
+        skip = ""
+        for word in args[1:]:
+            if skip:
+                if skip in ("start", "top"):
+                    given.setdefault(skip, word)
+                skip = ""
+            elif word in _DISCOVER_VALUE:
+                skip = _DISCOVER_VALUE[word] or "value"
+            elif not word.startswith("-"):
+                positional.append(word)
+        if "start" not in given and positional:
+            given["start"] = positional[0]
+        if "top" not in given and len(positional) > 2:
+            given["top"] = positional[2]
+        found.paths.extend(given[key] for key in ("start", "top") if key in given)
+        return
+    value = False
+    for word in args:
+        if value:
+            value = False
+        elif word in _UNITTEST_VALUE:
+            value = True
+        elif word.startswith("-"):
+            continue
+        elif word.endswith(".py") or "/" in word:
+            found.paths.append(word)  # unittest takes a file's path for its module
+        elif _DOTTED.fullmatch(word):
+            found.tests.append(word)
+
+
+def not_there(
+    words: Sequence[str], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> tuple[str, list[str], str] | None:
+    """For a Python command: what kind of thing it gives that is not there in ``cwd`` (`file`,
+    `file or folder`, `module`), those things, and the exit status the command then ends with;
+    None when all are there, or it cannot be told."""
+    from goalfile.commands.operands import there
+
+    found = python_operands(words)
+    if found is None:
+        return None
+    if found.script is not None:
+        there_now = there(cwd / found.script)
+        return None if there_now else ("file", [found.script], "2 (can't open file)")
+    gone = [path for path in found.paths if not there(cwd / path)]
+    if gone:
+        return "file or folder", gone, "1 (an ImportError)"
+    names = [f"m:{name}" for name in found.modules] + [f"t:{name}" for name in found.tests]
+    if not names:
+        return None
+    command = " ".join(
+        [shlex.quote(found.interpreter), "-c", shlex.quote(_FIND), *map(shlex.quote, names)]
+    )
+    answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
+    if answered is None or answered[0] != 0:
+        return None
+    lines = answered[1].decode("utf-8", "surrogateescape").splitlines()
+    missing = [line.split("\t") for line in lines if "\t" in line]
+    modules = [part for name, part in missing if name.startswith("m:")]
+    if modules:
+        return "module", modules, "1 (No module named ...)"
+    tests = [part for name, part in missing if name.startswith("t:")]
+    return (
+        ("module", tests, "1 (an ImportError, which unittest counts as an error)")
+        if tests
+        else None
+    )
