@@ -7,17 +7,20 @@ person writes the goal on `main` with the goal skill's command and `--commit` (`
 scripted fake) stops at once; the hook holds it for the unmet row. Sent back, it moves HEAD
 in the host's shell:
 
-- to the commit before the person's goal (`git checkout -f --detach HEAD~1`): HEAD and the
-  index hold no goal, and the hook said "no active goal" with nothing printed;
+- to the project's first commit (`git checkout -f --detach HEAD~2`), before the person's goal
+  and before the hooks' settings were committed: HEAD and the index hold no goal, and the
+  hook said "no active goal" with nothing printed. Each host keeps running the Stop hook it
+  read at its start, though its settings file (goalfile's pi extension) is gone from the
+  working tree;
 - to a side branch whose commit holds the goal really verified `met` (the check's file
   committed there only), which it deletes once it is back: only the reflog showed it.
 
 Either way the next stop is held with `git checkout feature`, which the model runs as printed
-(and then deletes the side branch); the goal is back, unmet, and the model meets it. Each
-session runs in one host: Claude Code and Codex both ways, Gemini CLI (whose every stop says
-`stop_hook_active` false) and pi (whose goalfile extension names the session itself) one way
-each, since the rule rests on the session's record, which each host's session id keys.
-The recorded-input version is tests/test_hook_head_moved.py.
+(and then deletes the side branch); the goal is back, unmet, and the model meets it. Claude
+Code and Codex run it both ways, Gemini CLI (whose every stop says `stop_hook_active` false)
+and pi (whose goalfile extension names the session itself) the first: the rule rests on the
+session's record, which each host's session id keys. The recorded-input version is
+tests/test_hook_head_moved.py.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from skill_goals import readme_template as readme_template
 UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
 
 MOVES = {
-    "old commit": ["git checkout -qf --detach HEAD~1"],
+    "first commit": ["git checkout -qf --detach HEAD~2 && ls -A | tr '\\n' ' '"],
     "side branch": [
         "git checkout -qb side",
         FIX,
@@ -54,9 +57,9 @@ MOVES = {
         "git add -A && git commit -qm 'the goal, met'",
     ],
 }
-AFTER_FIX = {"old commit": [], "side branch": ["git branch -D side"]}
+AFTER_FIX = {"first commit": [], "side branch": ["git branch -D side"]}
 MOVED = {
-    "old commit": "and now HEAD is ",
+    "first commit": "and now HEAD is ",
     "side branch": "and now HEAD is side, where the goal asks",
 }
 
@@ -73,12 +76,12 @@ def person_goal_on_main(repo: Path) -> None:
 @pytest.mark.parametrize(
     ("host", "move"),
     [
-        ("claude", "old commit"),
+        ("claude", "first commit"),
         ("claude", "side branch"),
-        ("codex", "old commit"),
+        ("codex", "first commit"),
         ("codex", "side branch"),
-        ("gemini", "old commit"),
-        ("pi", "side branch"),
+        ("gemini", "first commit"),
+        ("pi", "first commit"),
     ],
 )
 def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
@@ -100,6 +103,8 @@ def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
         f"goal on feature, {MOVED[move]}"
     ) in moved, moved
     assert "\n  fix: `git checkout feature`" in moved, moved
+    if move == "first commit":  # no hook settings, no goal in the working tree
+        assert ".git README.md" in (agent.outputs[0] or ""), agent.outputs
     # the model moved HEAD, ran the printed fix as written, then met the goal
     done = len(MOVES[move])
     assert agent.ran[done:] == ["git checkout feature", *AFTER_FIX[move], FIX], agent.ran
