@@ -102,6 +102,38 @@ def test_status_says_no_streak_of_zero_after_an_entry_since_the_run(tmp_path: Pa
     assert "in a row" not in line, line
 
 
+def test_status_after_a_plan_does_not_send_to_work_a_goal_left_only_impossible_rows(
+    tmp_path: Path,
+) -> None:
+    """With a sound plan since the last verify, `impossible C1` on the only row left status
+    saying "do the work the plan lays out"; the next verify blocks the goal, as it says now."""
+    args = ["new", "g", "s", "--check", "false", "--expected", "exit 0", "--non-goal", "n"]
+    assert run_goalfile(*args, "--activate", cwd=tmp_path).returncode == 0
+    assert run_goalfile("verify", "goals/g.md", cwd=tmp_path).returncode == 1
+    goal = tmp_path / "goals" / "g.md"
+    goal.write_text(
+        goal.read_text().replace(
+            "|------|--------|-------|--------|-------|\n",
+            "|------|--------|-------|--------|-------|\n| 1 | make it pass | - | C1 | - |\n",
+        )
+    )
+    assert run_goalfile("plan", "goals/g.md", cwd=tmp_path).returncode == 0
+    marked = run_goalfile("impossible", "goals/g.md", "C1", "--reason", "no way", cwd=tmp_path)
+    assert marked.returncode == 0, marked.stderr
+
+    done = run_goalfile("status", "goals/g.md", cwd=tmp_path)
+
+    [step] = [line for line in done.stdout.splitlines() if line.startswith("  next: ")]
+    assert step == (
+        "  next: C1 marked impossible: the goal can never become met; `goalfile verify "
+        "goals/g.md` sets it blocked (not completable), and a person decides what follows"
+    ), step
+    verified = run_goalfile("verify", "goals/g.md", cwd=tmp_path)
+    assert verified.returncode == 4 and "(not completable: C1 marked impossible)" in (
+        verified.stdout
+    ), verified.stdout
+
+
 def test_a_verb_a_new_user_reaches_for_names_the_command_that_does_it(tmp_path: Path) -> None:
     """`goalfile check PATH` said only "No such command 'check'."; each named command exists."""
     import json

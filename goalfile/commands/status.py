@@ -407,12 +407,6 @@ def _review_step(goal: Goal, last_verify: Entry, since: Sequence[Entry], path: s
         for row in last_verify.rows
         if row.verdict is not Verdict.MET and row.id not in marked
     ]
-    if not open_ids and marked and any(row.verdict is not Verdict.MET for row in last_verify.rows):
-        return (
-            f"{', '.join(sorted(marked))} marked impossible: the goal can never become met; "
-            f"`goalfile verify {shell_word(path)}` sets it blocked (not completable), and a "
-            "person decides what follows"
-        )
     if not open_ids or any(
         rid not in rows or rows[rid].kind is not Kind.REVIEW for rid in open_ids
     ):
@@ -480,6 +474,9 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     refused = _contract_refusal(goal)
     if refused is not None:
         return refused
+    left = _impossible_left(goal, last_verify, path)
+    if left is not None:
+        return left
     since = _since_verify(goal)
     planned = next((_plan_verdict(entry) for entry in since if entry.by == "plan"), None)
     if planned is not None:  # a plan was checked since the last verify run
@@ -520,6 +517,27 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
     return (
         f"`goalfile refine {shell_word(path)}`, work the backlog, then `goalfile verify "
         f"{shell_word(path)}`"
+    )
+
+
+def _impossible_left(goal: Goal, last_verify: Entry | None, path: str) -> str | None:
+    """For an active goal whose rows not marked impossible are all met (at the last verify, or
+    none is left): the next verify blocks it, so no plan or work is the next step, whatever
+    the ledger holds since (a plan entry, a refine backlog). None otherwise."""
+    from goalfile.model import Verdict
+
+    marked = impossible_rows(goal)
+    if not marked:
+        return None
+    met = (
+        {row.id for row in last_verify.rows if row.verdict is Verdict.MET} if last_verify else set()
+    )
+    if any(row.id not in marked and row.id not in met for row in goal.criteria):
+        return None
+    return (
+        f"{', '.join(sorted(marked))} marked impossible: the goal can never become met; "
+        f"`goalfile verify {shell_word(path)}` sets it blocked (not completable), and a "
+        "person decides what follows"
     )
 
 
