@@ -5,11 +5,11 @@ The project is set up as the README says (`goalfile init --no-goal`, committed, 
 The model (the scripted fake) follows the goal skill's step 6, in the host's shell: `goalfile
 new` writes the draft, whose C1 runs pytest on a test file the work is to write and whose C2
 compares with `mian` (a typo of `main`). Its output names both: pytest would exit 4, git 128,
-and verify would judge each row `unmet`. The model corrects the revision in the draft, as the
-note says, and runs `goalfile activate`, which warns of the test path alone, then `goalfile
-focus`. It writes the test file and ends its turn: the Stop hook verifies the goal met at the
-first stop. Each host hands the shell's stderr to the model in its own way, so all four run
-it.
+and verify would judge each row `unmet` (the first until the work makes the file). The model
+corrects the revision in the draft, as the note says, and runs `goalfile activate`, which
+warns of the test path alone, then `goalfile focus`. It writes the test file and ends its
+turn: the Stop hook verifies the goal met at the first stop. Each host hands the shell's
+stderr to the model in its own way, so all four run it.
 """
 
 from __future__ import annotations
@@ -61,13 +61,11 @@ def test_new_and_activate_notes_of_what_is_not_there_reach_the_model(
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
     assert ran.server.stops() == 1 and ran.server.feedbacks() == [], ran.run.explain()
     said_new, _, said_activate, *_ = (output or "" for output in agent.outputs)
-    assert f"note: {PATH_NOTE}; correct it in {GOAL} before `goalfile activate`" in said_new, (
-        said_new
-    )
-    assert f"note: {REVISION_NOTE}; correct it in {GOAL} before `goalfile activate`" in (
-        said_new
-    ), said_new
-    assert f"warning: {PATH_NOTE}" in said_activate, said_activate
+    before = f"correct it in {GOAL} before `goalfile activate`"
+    made = f"until the work makes it; if the work is not to make it, {before}"
+    assert f"note: {PATH_NOTE} {made}" in said_new, said_new
+    assert f"note: {REVISION_NOTE}; {before}" in said_new, said_new
+    assert f"warning: {PATH_NOTE} until the work makes it" in said_activate, said_activate
     assert "mian" not in said_activate, said_activate
     # the test file written, the hook verified the goal met at the first stop
     assert [e.status for e in verify_entries(repo)] == ["met"]
