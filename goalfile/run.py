@@ -1092,13 +1092,22 @@ def git_tree_goal_paths(*, ref: str, cwd: str, folders: Sequence[str] = GOAL_FOL
     return [name for name in names if name.endswith(".md")]
 
 
-def history_environment(env: Mapping[str, str] | None) -> dict[str, str]:
-    """``env`` (else this process's) for git reading history as committed: no replace ref
-    (`git replace`) and no graft (``.git/info/grafts``, which `--no-replace-objects` leaves on:
-    one line there gave HEAD main as its parent, and `audit --against main` never read the
-    commit that held the person's approval)."""
+def git_environment(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment of every git command goalfile runs: ``env`` (else this process's)
+    without the variables that point git at another repository, work tree or index
+    (``GIT_DIR``, ``GIT_WORK_TREE``, ``GIT_INDEX_FILE``...: a git hook runs with them set, and
+    a shell may export them), so that git asks the repository at the folder it runs in; and
+    history as committed: no replace ref (`git replace`) and no graft (``.git/info/grafts``,
+    which `--no-replace-objects` leaves on: one line there gave HEAD main as its parent, and
+    `audit --against main` never read the commit that held the person's approval).
+
+    One rule for every runner (:func:`_history_git`, :func:`git_toplevel`,
+    :func:`_git_clean`): history read with ``GIT_DIR`` kept while the tracked goal files were
+    listed without it let `audit --against main` compare a goal with another repository's
+    ``main``. A command that means another index says so itself (``GIT_INDEX_FILE`` set after
+    this, as `activate --commit` does)."""
     return {
-        **(env if env is not None else os.environ),
+        **_undirected(env if env is not None else os.environ),
         "GIT_NO_REPLACE_OBJECTS": "1",
         "GIT_GRAFT_FILE": os.devnull,
     }
@@ -1113,7 +1122,7 @@ def _history_git(
 
     if not os.path.isdir(cwd):
         raise UsageError(f"{cwd} is not a folder; git cannot run there")
-    history_env = history_environment(env)
+    history_env = git_environment(env)
 
     def git(*args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
         try:
@@ -1426,10 +1435,9 @@ def _undirected(env: Mapping[str, str]) -> dict[str, str]:
 def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | None:
     """``git rev-parse --show-toplevel`` run in ``folder``: the top of the work tree git finds
     from there, or None when git finds none (or rejects what it finds, such as an empty
-    ``.git`` file). Variables that would point git elsewhere (``GIT_DIR``...) are left out.
-    Raises OSError when git cannot be run at all.
+    ``.git`` file), in :func:`git_environment`. Raises OSError when git cannot be run at all.
     """
-    clean = _undirected(env if env is not None else os.environ)
+    clean = git_environment(env)
     try:
         done = _git_in(folder, ["rev-parse", "--show-toplevel"], clean)
     except (GitTimedOut, ValueError):
@@ -1516,8 +1524,9 @@ def _git_refused(done: subprocess.CompletedProcess[bytes]) -> GitUnreadable:
 
 
 def _git_clean() -> dict[str, str]:
-    clean = _undirected(history_environment(None))
-    clean["LC_ALL"] = "C"  # its messages are read
+    """:func:`git_environment` of this process, in the C locale: git's messages are read."""
+    clean = git_environment()
+    clean["LC_ALL"] = "C"
     return clean
 
 
