@@ -118,6 +118,31 @@ def test_entries_that_cannot_be_told_apart_are_kept_in_a_copy_before_the_checkou
     assert "verify-goal demo" in str(hook_answer(repo).get("reason"))  # the staged goal, verified
 
 
+def test_a_check_changed_in_the_criteria_and_the_entry_is_named_as_the_reason(repo: Path) -> None:
+    """`sed` over the whole file that changes a check (in the criteria and in the rows the
+    approval entry records): restore refused naming "an entry heading changed or removed, or
+    another goal's file", neither of which was so. It names the criteria now; its fix, a copy
+    and a checkout, works as written and the goal then runs as approved."""
+    path = repo / GOAL
+    path.write_text(path.read_text(encoding="utf-8").replace("test -f done.txt", "true"), "utf-8")
+    before = path.read_bytes()
+
+    refused = run_goalfile("restore", GOAL, cwd=repo)
+
+    assert refused.returncode == 3 and path.read_bytes() == before, refused.stderr
+    assert "heading" not in refused.stderr and "another goal's file" not in refused.stderr
+    assert (
+        "(its criteria, non-goals or run settings differ from that copy's, so its entries could "
+        "be another goal's (a changed criterion needs `goalfile activate --reapprove` after the "
+        "checkout)); nothing was written"
+    ) in refused.stderr
+    fix = refused.stderr.split("`")[-2]
+    sh(fix, repo)
+    assert (repo / f"{GOAL}.goalfile-saved").read_bytes() == before
+    ran = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    assert ran.returncode == 1 and "C1 unmet" in ran.stdout, ran.stdout + ran.stderr
+
+
 def test_restore_refuses_a_goal_that_continues_git_s_copy_or_that_git_does_not_hold(
     repo: Path, tmp_path: Path
 ) -> None:

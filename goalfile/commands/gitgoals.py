@@ -295,6 +295,24 @@ def would_drop_entries(before: str, now: str) -> bool:
     return len(_entry_heads(now, new)) > (len(_entry_heads(before, old)) if old else 0)
 
 
+def unlike(before: str, now: str) -> str:
+    """Why :func:`kept_ledger` cannot tell the entries of ``before`` in ``now`` apart, in
+    words: another slug, a contract other than ``before``'s (a criterion, a non-goal or a
+    run setting changed: the entries could be another goal's), or the entry headings."""
+    from goalfile.parse import frontmatter_meta
+
+    was, slug = _slug(frontmatter_meta(before)), _slug(frontmatter_meta(now))
+    if was != slug:
+        return f"its slug is {slug or 'missing'}, not {was or 'missing'}: another goal's file"
+    if not _same_goal(before, now):
+        return (
+            "its criteria, non-goals or run settings differ from that copy's, so its entries "
+            "could be another goal's (a changed criterion needs `goalfile activate --reapprove` "
+            "after the checkout)"
+        )
+    return "an entry heading changed or removed"
+
+
 def _same_goal(before: str, now: str) -> bool:
     """Whether ``now`` is the goal ``before`` is: the same slug, and the same contract (criteria,
     non-goals, run settings), so that its entries are this goal's."""

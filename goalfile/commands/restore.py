@@ -8,9 +8,9 @@ PATH` puts git's copy back and drops every entry written since it was staged or 
 rewrites only the entries git's copy holds, from that copy, and leaves the rest of the file as
 it is (the frontmatter, the criteria, the entries written since), except a frontmatter
 `status:` the mended ledger does not back (the `met` that `sed` typed), which is set back to
-the status it backs, on that line alone. A file it cannot mend so
-(an entry heading changed or removed, another goal's file) is refused, file untouched, with
-the command that keeps a copy of the file before it checks git's out.
+the status it backs, on that line alone. A file it cannot mend so (an entry heading changed or
+removed, another goal's file, a criterion changed) is refused, file untouched, with the command
+that keeps a copy of the file before it checks git's out.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from goalfile import edit
 from goalfile.commands.context import Context
-from goalfile.commands.gitgoals import departure, kept_ledger, saved_checkout
+from goalfile.commands.gitgoals import departure, kept_ledger, saved_checkout, unlike
 from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
 from goalfile.files import parse_text
@@ -85,8 +85,7 @@ def restore(*, path: str, ctx: Context) -> RestoreResult:
         if mended is None:
             raise Refused(
                 f"the entries of the goal {source} holds cannot be told apart from those "
-                f"written after them in {path} (an entry heading changed or removed, or "
-                "another goal's file); nothing was written",
+                f"written after them in {path} ({unlike(before, text)}); nothing was written",
                 file=path,
                 hint="keep a copy of the file, then put back the goal "
                 f"{source} holds: `{saved_checkout(entry, here=ctx.cwd, source=source)}`",
