@@ -153,3 +153,10 @@ def test_no_goals_is_said(repo: Path) -> None:
     done = run_goalfile("lint", cwd=repo)
     assert done.returncode == 0
     assert "no goal files found under goals/ or .zetetic/goals/" in done.stderr
+
+
+def test_stall_limit_help_says_what_1_does(tmp_path: Path) -> None:
+    """`--stall-limit` said "(at least 2)" beside click's `x>=1`, and took 1 without a word:
+    the help says now that 1 counts as 2."""
+    shown = " ".join(run_goalfile("hook", "stop", "--help", cwd=tmp_path).stdout.split())
+    assert "(at least 2: 1 counts as 2, since no progress needs two runs compared)" in shown

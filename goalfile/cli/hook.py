@@ -63,7 +63,8 @@ class _FailOpen(click.Command):
     type=click.IntRange(min=1),
     default=3,
     show_default=True,
-    help="Let the agent stop after this many verify runs in a row without progress (at least 2).",
+    help="Let the agent stop after this many verify runs in a row without progress (at least "
+    "2: 1 counts as 2, since no progress needs two runs compared).",
 )
 @json_option
 def hook_stop(
