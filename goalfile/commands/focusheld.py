@@ -24,7 +24,7 @@ from goalfile.goalfolders import in_goal_folder
 
 __all__ = ["HELD_FILE", "held", "hold"]
 
-HELD_FILE = "goalfile-held.json"
+HELD_FILE = "goalfile-held.json"  # the held goals; the marks of holds made once: goalfile.holdmark
 LIMIT = 1 << 20  # bytes read of the record: a few paths
 
 
