@@ -265,3 +265,10 @@ def test_a_transcript_that_is_a_fifo_is_not_waited_on(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=60, check=False
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "None\n"), done.stderr
+
+
+def test_a_transcript_that_is_a_device_is_no_count() -> None:
+    """/dev/null and /dev/zero seek to 0 and read as empty, as a transcript with no hold in it
+    would: a device is no transcript, so no count (the FIFO test alone did not tell)."""
+    assert holds_in_a_row("/dev/null") is None
+    assert holds_in_a_row("/dev/zero") is None
