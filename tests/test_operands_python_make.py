@@ -178,3 +178,20 @@ def test_python_operands(command: str, shape: tuple[object, ...] | None) -> None
 )
 def test_make_targets(command: str, targets: list[str] | None) -> None:
     assert make_targets(shlex.split(command)) == targets
+
+
+def test_a_tool_missing_inside_make_is_unmet_as_format_md_says(project: Path) -> None:
+    """docs/format.md (Verdicts): a recipe's program that is not installed makes make exit 2, a
+    result, so the row is `unmet`, not `error`; `new` names nothing, the target has a rule."""
+    (project / "makefile").write_text("cover:\n\tno-such-tool-here run\n")
+    done = run_goalfile(
+        "new", "demo", "x", "--non-goal", "n", "--check", "make cover", "--expected", "exit 0",
+        "--activate", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0 and "note:" not in done.stderr, done.stderr
+
+    ran = run_goalfile("verify", "--no-write", "--json", "goals/demo.md", cwd=project)
+
+    [row] = json.loads(ran.stdout)["rows"]
+    assert (row["verdict"], row["exit"]) == ("unmet", "2"), row
+    assert "make: no-such-tool-here: No such file or directory" in ran.stderr + json.dumps(row)
