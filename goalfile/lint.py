@@ -325,14 +325,21 @@ def _rewrapped_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
     ), re.compile(r"contract:(?<=[ \t]contract:)")
 
 
+def _blank_contract(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start - 1:end]`` holds a `contract:` after a blank or a tab (the blank
+    before one at ``start`` included), by the interpreter's own searches for the two texts,
+    backwards (1.0 ms for a 4 MB ledger, where searches forward take 1.8 each)."""
+    low = max(start - 1, 0)
+    return text.rfind(" contract:", low, end) >= 0 or text.rfind("\tcontract:", low, end) >= 0
+
+
 def rewrapped_lines(text: str, start: int, end: int) -> list[re.Match[str]]:
     """The matches of ``_rewrapped_patterns()[0].finditer(text, start, end)``, in order: the
     pattern is matched only at the start of each line that holds a `contract:` after a blank.
     A span without one, as a ledger goalfile wrote is, is found to hold none by the
     interpreter's own searches for the two texts, backwards (1.0 ms for a 4 MB ledger, where
     the search below takes 1.9 and searches forward take 1.8 each)."""
-    low = max(start - 1, 0)  # the blank before a `contract:` at ``start``
-    if text.rfind(" contract:", low, end) < 0 and text.rfind("\tcontract:", low, end) < 0:
+    if not _blank_contract(text, start, end):
         return []
     found = []
     after = start  # the lines before it are read
@@ -406,6 +413,8 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
         return
     fences: tuple[tuple[int, int], ...] | None = None
     found: list[tuple[int, str]] = []
+    if not _blank_contract(goal.text, *region):  # as goalfile writes a ledger: none
+        return  # (one search for both rules: _split_status looks within the same span)
     joined = [(m.start(), m.group()) for m in rewrapped_lines(goal.text, *region)]
     for start, shown in sorted([*joined, *_split_status(goal.text, *region)]):
         if fences is None:
