@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import committed_repo, git, run_goalfile
+from conftest import committed_repo, git, run_goalfile, shell
 
 GOAL = "goals/auth.md"
 PAUSE = "### Iteration 0 (2026-11-02) by pause\n\nreason: waiting\n\nstatus: paused\n\n"
@@ -46,3 +46,10 @@ def test_a_pause_entry_inserted_before_heads_last_entry_holds_the_agent(tmp_path
     reason = str(answer["reason"])
     assert "does not continue the goal HEAD holds there" in reason, reason
     assert "by pause: the entry was inserted among entries that were there at HEAD" in reason
+    fix = reason.split("fix: `", 1)[1].split("`\n", 1)[0]
+    assert shell(fix, root).returncode == 0  # the printed fix, run as written
+    assert (root / "goals" / "auth.md.goalfile-saved").read_text(encoding="utf-8") == text.replace(
+        "status: active", "status: paused", 1
+    )
+    again = stop(root, "second")
+    assert again.get("decision") == "block" and "C1 unmet" in str(again["reason"]), again
