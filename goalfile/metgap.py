@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, kw_only=True)
 class MetGap:
-    """One way the newest verify entry falls short of backing a `met` (:func:`met_gaps`)."""
+    """One way the newest verify entry falls short of backing a `met`
+    (:func:`goalfile.handedit.met_gaps`)."""
 
     code: str  # the finding's code, as `audit` reports it
     row: str | None  # the criterion concerned; None for the entry as a whole

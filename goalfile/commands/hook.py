@@ -23,9 +23,10 @@ the goal files git tracks, then the others), and answers:
   not have (whatever its heading says), or by one dated today that the hook did not write (an
   agent may run `goalfile pause` or `goalfile block`, or spend the budget with `goalfile plan`)
   lets it go with a message naming the goal, its status and that entry
-  (:func:`_ended_today`). A goal `met` by an entry git does not hold yet has its checks run
-  again, writing nothing, and holds the agent once unless every row is still met
-  (:func:`_recheck_one`);
+  (:func:`goalfile.hookrules.statusrules.ended_today`). A goal `met` by an entry git does not
+  hold yet has its checks run again, writing nothing, and holds the agent once unless every
+  row is still met
+  (:func:`goalfile.hookrules.verifyrun.recheck_one`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
