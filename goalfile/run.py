@@ -1676,11 +1676,14 @@ def _reflog_last(folder: str, env: Mapping[str, str]) -> str | None:
     return commit.decode("ascii")
 
 
-def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
+def git_blobs(
+    folder: str, names: Sequence[str], *, ids: dict[str, str] | None = None
+) -> list[bytes | None]:
     """What ``git cat-file --batch`` gives for each of ``names`` (``HEAD:goals/a.md``) in
     ``folder``, in order: the blob's bytes, or None when git holds no blob by that name. One
-    process for every name; a name holding a line break is not asked (None). Raises
-    :class:`GitUnreadable` when git cannot run or fails."""
+    process for every name; a name holding a line break is not asked (None). ``ids``, when
+    given, gets each blob's object id by its name. Raises :class:`GitUnreadable` when git
+    cannot run or fails."""
     asked = [name for name in names if "\n" not in name]
     found: dict[str, bytes | None] = {}
     if asked:
@@ -1702,5 +1705,7 @@ def git_blobs(folder: str, names: Sequence[str]) -> list[bytes | None]:
                 continue
             size = int(head[2])
             found[name] = out[at : at + size] if head[1] == b"blob" else None
+            if ids is not None and head[1] == b"blob":
+                ids[name] = head[0].decode("ascii", "replace")
             at += size + 1
     return [found.get(name) for name in names]

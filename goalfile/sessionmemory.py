@@ -41,6 +41,10 @@ class Remembered:
     place: GitPlace
     goals: tuple[str, ...]  # those git tracked, relative to ``top``, `/`-separated
     head: str = ""  # :func:`goalfile.gitplace.head_mark` at that stop
+    # of ``goals``, those only git's index held (staged, never committed), each with the
+    # object id of that copy: a checkout or a reset that takes one away leaves it in git's
+    # object store, where the hook's fix takes it from
+    staged: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -48,6 +52,7 @@ class Remembered:
             "place": asdict(self.place),
             "goals": list(self.goals),
             "head": self.head,
+            "staged": [list(pair) for pair in self.staged],
         }
 
     @classmethod
@@ -70,12 +75,33 @@ class Remembered:
         if "\0" in top + found.gitdir + found.common:  # no path (anyone can write the record)
             return None
         head = data.get("head")
+        kept = tuple(str(goal) for goal in goals if "\0" not in str(goal))
         return cls(
             top=top,
             place=found,
-            goals=tuple(str(goal) for goal in goals if "\0" not in str(goal)),
+            goals=kept,
             head=head if isinstance(head, str) else "",
+            staged=_staged(data.get("staged"), kept),
         )
+
+
+def _staged(value: object, goals: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """The ``staged`` pairs of a record, each a goal of ``goals`` and an object id (hex
+    digits, as SHA-1 or SHA-256 names one); anything else is passed over."""
+    found: list[tuple[str, str]] = []
+    for item in value if isinstance(value, list) else []:
+        if not isinstance(item, list) or len(item) != 2:
+            continue
+        goal, oid = item
+        if (
+            isinstance(goal, str)
+            and goal in goals
+            and isinstance(oid, str)
+            and len(oid) in (40, 64)
+            and all(char in "0123456789abcdef" for char in oid)
+        ):
+            found.append((goal, oid))
+    return tuple(found)
 
 
 def _pair(value: object) -> tuple[int, int]:

@@ -160,3 +160,49 @@ def test_from_a_detached_head_the_fix_checks_out_that_commit_again(
     shutil.copy(tmp_path / "saved.md", project / GOAL)
     back, _ = stop(project, active=True)
     assert back.get("decision") == "block" and "C1 unmet" in str(back["reason"]), back
+
+
+@pytest.fixture
+def staged(tmp_path: Path) -> Path:
+    """The goal as the goal skill writes it: approved and staged (`goalfile new ...
+    --activate`), never committed, on the agent's branch."""
+    root = committed_repo(tmp_path / "staged")
+    git(root, "commit", "-q", "--allow-empty", "-m", "second")
+    git(root, "checkout", "-qb", "feature")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert git(root, "diff", "--cached", "--name-only") == f"{GOAL}\n"
+    return root
+
+
+@pytest.mark.parametrize(
+    "move", [("checkout", "-qf", "--detach", "HEAD~1"), ("reset", "-q", "--hard")]
+)
+def test_a_goal_only_staged_taken_away_is_put_back_by_the_printed_fix(
+    staged: Path, move: tuple[str, ...]
+) -> None:
+    """`git checkout -f` of another commit, or `git reset --hard`, takes away a goal only
+    git's index held, and no branch holds it: the fix was `git checkout feature` (for the
+    reset, no fix at all), which put nothing back. The session's record keeps the object id of
+    the index's copy, and the fix takes it from git's object store."""
+    first, _ = stop(staged, active=False)
+    assert first.get("decision") == "block"
+    approved = git(staged, "show", f":{GOAL}")
+    git(staged, *move)
+    assert not (staged / GOAL).exists()
+    held, said = stop(staged, active=True)
+    assert held.get("decision") == "block", (held, said)
+    reason = str(held["reason"])
+    fix = fix_of(reason)
+    assert "update-index --add --cacheinfo 100644," in fix and f",{GOAL}" in fix, reason
+    if move[0] == "checkout":
+        assert fix.startswith("git checkout feature && git update-index"), fix
+    assert shell(fix, staged).returncode == 0
+    assert git(staged, "branch", "--show-current").strip() == "feature"
+    assert git(staged, "show", f":{GOAL}") == approved  # staged as it was
+    assert (staged / GOAL).read_text(encoding="utf-8") == approved
+    back, _ = stop(staged, active=True)  # the goal is verified again: still unmet
+    assert back.get("decision") == "block" and "C1 unmet" in str(back["reason"]), back

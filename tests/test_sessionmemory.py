@@ -58,6 +58,34 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+def test_the_staged_copies_read_back_and_what_is_no_object_id_is_passed_over(
+    tmp_path: Path,
+) -> None:
+    """The object id of a goal only git's index held: the record is a file anyone can write,
+    so a pair that names no goal of the record, or no object id, is dropped where it is read."""
+    top = tmp_path / "repo"
+    (top / ".git").mkdir(parents=True)
+    place = git_place(top)
+    assert place is not None
+    oid = "9c83c90c63f42c5a185f305d363fbefe06a256be"
+    remembered = Remembered(
+        top=str(top), place=place, goals=("goals/a.md",), staged=(("goals/a.md", oid),)
+    )
+    path = tmp_path / "s.json"
+    save(path, Record(repositories={str(top): remembered}))
+    assert load(path).repositories[str(top)].staged == (("goals/a.md", oid),)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["repositories"][0]["staged"] += [
+        ["goals/b.md", oid],  # not a goal of the record
+        ["goals/a.md", "HEAD; rm -rf ~"],
+        ["goals/a.md", oid.upper()],
+        ["goals/a.md"],
+        "goals/a.md",
+    ]
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert load(path).repositories[str(top)].staged == (("goals/a.md", oid),)
+
+
 def test_a_name_with_a_nul_in_a_record_is_no_path(tmp_path: Path) -> None:
     """The record is a file anyone can write: a goal named there with a NUL byte is passed
     over, and a repository whose top or git folder holds one is no repository (no path has

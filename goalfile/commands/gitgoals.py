@@ -96,13 +96,16 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     return parse_listing(data, root=root).get(relative)
 
 
-def copies(entries: Mapping[Path, Tracked]) -> dict[Path, tuple[bytes | None, bytes | None]]:
+def copies(
+    entries: Mapping[Path, Tracked], *, index_ids: dict[Path, str] | None = None
+) -> dict[Path, tuple[bytes | None, bytes | None]]:
     """The bytes HEAD and the index hold for each tracked goal file of ``entries`` that the
     working tree shows (a file, or a symlink), by path: one ``git cat-file --batch`` per
     repository for both. None where one of them holds no such file (a goal added since HEAD;
     one removed from the index). The Stop hook holds the working file to the copy it must
     continue (:func:`reference`) and runs only a contract one of them approves
-    (:mod:`goalfile.approvalcopy`). Raises :class:`goalfile.run.GitUnreadable`."""
+    (:mod:`goalfile.approvalcopy`). ``index_ids``, when given, gets the object id of each
+    copy the index holds, by path. Raises :class:`goalfile.run.GitUnreadable`."""
     from goalfile.run import git_blobs
 
     by_root: dict[Path, list[tuple[Path, Tracked]]] = {}
@@ -116,9 +119,12 @@ def copies(entries: Mapping[Path, Tracked]) -> dict[Path, tuple[bytes | None, by
             for _, entry in pairs
             for name in (f"HEAD:{entry.relative}", f":0:{entry.relative}")
         ]
-        blobs = git_blobs(str(root), names)
-        for at, (path, _) in enumerate(pairs):
+        ids: dict[str, str] = {}
+        blobs = git_blobs(str(root), names, ids=ids)
+        for at, (path, entry) in enumerate(pairs):
             found[path] = (blobs[2 * at], blobs[2 * at + 1])
+            if index_ids is not None and f":0:{entry.relative}" in ids:
+                index_ids[path] = ids[f":0:{entry.relative}"]
     return found
 
 

@@ -331,7 +331,7 @@ def _decide_stop(
     repositories.switched(quiet, here)
     # the repositories in which a goal is still active (or held) are remembered for the
     # session's next stop; the others are forgotten
-    repositories.remember(roots, holding, tracked, notes)
+    repositories.remember(roots, holding, tracked, notes, git.staged_only())
     if upgraded and not repositories.saved:  # not recorded: the next stop would hold again
         outcomes = [upgraded.get(id(outcome), outcome) for outcome in outcomes]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it

@@ -123,16 +123,20 @@ class RepositoryWatch:
         holding: Iterable[Path],
         tracked: Collection[Path],
         notes: list[str],
+        staged: Mapping[Path, str] | None = None,
     ) -> None:
         """Record, for the session, each repository at ``roots`` in which a goal of
         ``holding`` (the goal files active, or held, at this stop) lies, with those of them
         git ``tracked`` (a goal file the agent made and never staged is its own to delete),
-        and forget the repositories without one; a repository that held the agent here keeps
-        its record as it was. The holds of this stop are recorded with it."""
+        and the object id of those only the index holds (``staged``), and forget the
+        repositories without one; a repository that held the agent here keeps its record as
+        it was. The holds of this stop are recorded with it."""
+        staged = staged or {}
         if self.record is None:
             return
         after = {top: item for top, item in self.before.repositories.items() if os.path.isdir(top)}
         goals = [(Path(os.path.realpath(path)), path in tracked) for path in holding]
+        ids = {Path(os.path.realpath(path)): oid for path, oid in staged.items()}
         for root in sorted(roots, key=lambda root: len(root.parts), reverse=True):
             top = os.path.realpath(root)
             if top in self.kept:
@@ -142,8 +146,17 @@ class RepositoryWatch:
             goals = [(goal, known) for goal, known in goals if not goal.is_relative_to(top)]
             if place is not None and mine:
                 named = sorted(goal.relative_to(top).as_posix() for goal, known in mine if known)
+                only_staged = tuple(
+                    (goal.relative_to(top).as_posix(), ids[goal])
+                    for goal, known in sorted(mine)
+                    if known and goal in ids
+                )
                 after[top] = Remembered(
-                    top=top, place=place, goals=tuple(named), head=head_mark(place)
+                    top=top,
+                    place=place,
+                    goals=tuple(named),
+                    head=head_mark(place),
+                    staged=only_staged,
                 )
             else:
                 after.pop(top, None)
@@ -219,8 +232,9 @@ class RepositoryWatch:
             if not lost:
                 continue
             now = head_mark(place)
-            hold = _gone(Path(top), lost, here) if now == remembered.head else None
-            hold = hold or _moved(Path(top), lost, remembered.head, now, here)
+            back = _from_index(Path(top), lost, remembered, here)
+            hold = _gone(Path(top), lost, here, back) if now == remembered.head else None
+            hold = hold or _moved(Path(top), lost, remembered.head, now, here, back=back)
             self.holds.append(hold)
             if hold.block:
                 self.kept.add(top)
@@ -474,8 +488,29 @@ def _foreign(top: Path, place: GitPlace, here: Path) -> Hold | None:
     )
 
 
-def _gone(top: Path, lost: list[str], here: Path) -> Hold:
-    """Goal files active at an earlier stop, gone now with no trace in git."""
+def _from_index(top: Path, lost: list[str], remembered: Remembered, here: Path) -> str | None:
+    """The command that puts back, from git's object store, the copies git's index held at
+    the earlier stop of the ``lost`` goals that only the index held then (staged, never
+    committed: a `git checkout -f` or a `git reset --hard` takes such a file away, and no
+    branch holds it); None when there is none. The file and the index get that copy."""
+    from goalfile.commands.gitgoals import git_from
+
+    oids = dict(remembered.staged)
+    pairs = [(goal, oids[goal]) for goal in lost if goal in oids]
+    if not pairs:
+        return None
+    git = git_from(top, Path(os.path.realpath(here)))
+    steps = [
+        f"{git} update-index --add --cacheinfo {shell_word(f'100644,{oid},{goal}')}"
+        for goal, oid in pairs
+    ]
+    steps.append(f"{git} checkout -- {' '.join(shell_word(goal) for goal, _ in pairs)}")
+    return " && ".join(steps)
+
+
+def _gone(top: Path, lost: list[str], here: Path, back: str | None = None) -> Hold:
+    """Goal files active at an earlier stop, gone now with no trace in git; ``back`` puts
+    back those only git's index held (:func:`_from_index`)."""
     shown = [_shown(top / goal, here) for goal in lost]
     names = ", ".join(shown)
     one = len(shown) == 1
@@ -485,15 +520,17 @@ def _gone(top: Path, lost: list[str], here: Path) -> Hold:
         f"{'it is' if one else 'they are'} gone, while git tracks nothing at "
         f"{'that path' if one else 'those paths'} and nothing was committed or checked out since"
     )
+    put = f"Put {names} back where {'it was' if one else 'they were'}"
+    if back is not None:
+        put += " (the fix puts back the copy git's index held at that stop)"
     return Hold(
         key=f"gone\0{top}\0{chr(0).join(lost)}",
         shown=shown[0],
         status="goal-gone",
-        text=text,
+        text=_with_fix(text, back),
         advice=(
-            f"Put {names} back where {'it was' if one else 'they were'}; a goal file moved or "
-            "deleted, and taken out of git's index, is no way to stop (a person who retires a "
-            "goal commits its removal)."
+            f"{put}; a goal file moved or deleted, and taken out of git's index, is no way to "
+            "stop (a person who retires a goal commits its removal)."
         ),
     )
 
@@ -520,10 +557,12 @@ def _moved(
     here: Path,
     *,
     where: str = "",
+    back: str | None = None,
 ) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git, after HEAD moved:
-    to another branch or commit (held once, with the checkout that goes back), or the same
-    branch moved by a commit or a reset (let go, said)."""
+    to another branch or commit (held once, with the checkout that goes back, and ``back``
+    for those only git's index held, which no branch holds), or the same branch moved by a
+    commit or a reset (let go, said)."""
     from goalfile.commands.gitgoals import git_from
 
     shown = [_shown(top / goal, here) for goal in lost]
@@ -553,22 +592,29 @@ def _moved(
         fix = f"{git} checkout --detach {shell_word(first)}"
     else:
         fix = None
+    if fix is not None and back is not None:  # staged only: no branch holds it
+        fix = f"{fix} && {back}"
     text = (
         f"goalfile cannot verify {names}: at an earlier stop of this session "
         f"{'it was an active goal' if one else 'they were active goals'} on {was}, and now "
         f"HEAD is {is_now}, {where or 'where git holds no such file'}"
     )
+    if back is None:
+        advice = "Go back to the branch that holds the goal" + (" as the fix says" if fix else "")
+    else:
+        advice = (
+            f"Go back to {was} and put back the goal git's index held there (staged, never "
+            "committed)" + (" as the fix says" if fix else "")
+        )
     return Hold(
         key=f"{'switched' if where else 'moved'}\0{top}\0{chr(0).join(lost)}",
         shown=shown[0],
         status="goal-gone",
         text=_with_fix(text, fix),
         advice=(
-            "Go back to the branch that holds the goal"
-            + (" as the fix says" if fix else "")
-            + ", unless a person switched branches: then stop and say so; a checkout of another "
-            "commit for the stop is no way to stop (a person who retires a goal commits its "
-            "removal)."
+            advice + ", unless a person switched branches: then stop and say so; a checkout of "
+            "another commit for the stop is no way to stop (a person who retires a goal commits "
+            "its removal)."
         ),
     )
 

@@ -47,6 +47,17 @@ class GitView:
     # holds approves its contract (:func:`goalfile.hookrules.approval.unapproved_hold`)
     copies: dict[Path, tuple[bytes | None, bytes | None]] = field(default_factory=dict)
     repositories: frozenset[Path] = frozenset()
+    # the object id of each copy of ``copies`` the index holds: a goal only staged is put
+    # back from it when a checkout or a reset took it away (the session's record keeps it)
+    index_ids: dict[Path, str] = field(default_factory=dict)
+
+    def staged_only(self) -> dict[Path, str]:
+        """The object id of each goal file's copy the index holds where HEAD holds none."""
+        return {
+            path: oid
+            for path, oid in self.index_ids.items()
+            if self.copies.get(path, (None, None))[0] is None
+        }
 
 
 def tracked_in(roots: list[Path]) -> GitView:
@@ -73,12 +84,13 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
     failed: dict[Path, Exception] = {}
     staged: set[Path] = set()
     held: dict[Path, tuple[bytes | None, bytes | None]] = {}
+    ids: dict[Path, str] = {}
     for top, listing in listings:
         try:
             listed = listing()
             for path, entry in listed.items():
                 found.setdefault(path, entry)
-            both = copies(listed) if listed else {}
+            both = copies(listed, index_ids=ids) if listed else {}
         except GitUnreadable as exc:
             failed.setdefault(top, exc)
             continue
@@ -98,6 +110,7 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
         staged=frozenset(staged),
         copies=held,
         repositories=tops,
+        index_ids=ids,
     )
 
 
@@ -110,6 +123,7 @@ def merged(first: GitView, then: GitView) -> GitView:
         staged=(then.staged - first.swapped.keys()) | first.staged,
         copies={**then.copies, **first.copies},
         repositories=first.repositories | then.repositories,
+        index_ids={**then.index_ids, **first.index_ids},
     )
 
 

@@ -113,3 +113,35 @@ def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
     assert git(repo, "branch", "--list", "side") == ""
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
+
+
+STAGED_MOVES = {"claude": "git checkout -qf --detach HEAD~1", "codex": "git reset -q --hard"}
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_goal_only_staged_taken_away_is_put_back_by_the_printed_fix(
+    host: str, isolation: Isolation, readme_repo: Path
+) -> None:
+    """The goal written by the model as the goal skill says (approved and staged, never
+    committed), on the agent's branch; sent back for the unmet row, the model takes it away
+    with `git checkout -f` of the commit before (Claude Code) or `git reset --hard` (Codex).
+    No branch holds such a goal: the fix was `git checkout feature` (for the reset, none),
+    which put nothing back. Now the fix takes the copy git's index held from git's object
+    store, the model runs it as printed, and the goal, staged again, is verified and met."""
+    repo = readme_repo
+    git(repo, "checkout", "-qb", "feature")
+    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
+    agent = SkillAgent(work=skill_new(), then=[STAGED_MOVES[host]], otherwise=FIX)
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 3 and ran.server.stops() == 4, (reasons, agent.ran, ran.run.explain())
+    first, gone, unmet = reasons
+    assert UNMET.search(first) and UNMET.search(unmet), (first, unmet)
+    assert f"goalfile cannot verify {GOAL}: at an earlier stop of this session it was" in gone
+    fix = agent.ran[3]
+    assert f"\n  fix: `{fix}`" in gone and "update-index --add --cacheinfo 100644," in fix, gone
+    assert agent.ran[4:] == [FIX], agent.ran
+    assert git(repo, "branch", "--show-current").strip() == "feature"
+    assert git(repo, "diff", "--cached", "--name-only") == f"{GOAL}\n"
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
