@@ -327,10 +327,14 @@ def _rewrapped_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 def _blank_contract(text: str, start: int, end: int) -> bool:
     """Whether ``text[start - 1:end]`` holds a `contract:` after a blank or a tab (the blank
-    before one at ``start`` included), by the interpreter's own searches for the two texts,
-    backwards (1.0 ms for a 4 MB ledger, where searches forward take 1.8 each)."""
+    before one at ``start`` included), by the interpreter's own searches for the texts,
+    backwards (0.5 ms each for a 4 MB ledger, where searches forward take 0.9)."""
     low = max(start - 1, 0)
-    return text.rfind(" contract:", low, end) >= 0 or text.rfind("\tcontract:", low, end) >= 0
+    if text.rfind(" contract:", low, end) >= 0:
+        return True
+    # a tab first: the search for one character is memchr, a fraction of the search for the
+    # text, and a span without a tab (as goalfile writes entries) needs no more
+    return text.find("\t", low, end) >= 0 and text.rfind("\tcontract:", low, end) >= 0
 
 
 def rewrapped_lines(text: str, start: int, end: int) -> list[re.Match[str]]:
