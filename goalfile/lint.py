@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from goalfile.unseen import Unseen
 
 PLACEHOLDER = "FILL IN"
+# the fields of templates/goal.md, as it writes them (a Jinja `{{ user }}` in a goal is text)
+_TEMPLATE_FIELD = re.compile(r"\{\{(?:slug|created|iterations|tokens|end_state|non_goals|rows)\}\}")
 ID_RE = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
 """A criterion id: anything else could forge the summary line (`C1; status: met`)."""
 
@@ -106,13 +108,20 @@ def _status_findings(goal: Goal) -> Iterable[Finding]:
     yield from unreadable_budget(goal)
 
 
+def _unfilled(text: str) -> bool:
+    """``text`` holds a `FILL IN: ...` of `goalfile new`, or a `{{name}}` of templates/goal.md
+    (a goal written by hand from the template)."""
+    return PLACEHOLDER in text or _TEMPLATE_FIELD.search(text) is not None
+
+
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
     """Text the template left to fill in: a draft is not ready while any remains."""
+    left = "`{{...}}` of templates/goal.md" if _TEMPLATE_FIELD.search(goal.text) else None
     hint = (
-        f"replace every `{PLACEHOLDER}: ...` in {goal.path}, then `goalfile activate "
-        f"{shell_word(goal.path)}`"
+        f"replace every {left or f'`{PLACEHOLDER}: ...`'} in {goal.path}, then `goalfile "
+        f"activate {shell_word(goal.path)}`"
     )
-    if PLACEHOLDER in goal.end_state:
+    if _unfilled(goal.end_state):
         yield Finding(
             severity=severity,
             message="the end state is still a placeholder",
@@ -120,8 +129,10 @@ def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
             hint=hint,
             code="placeholder",
         )
-    if any(PLACEHOLDER in item for item in goal.non_goals):
-        section = goal.section("non-goals")
+    section = goal.section("non-goals")
+    lines = goal.text.split("\n")
+    body = "\n".join(lines[section.line : section.end - 1]) if section is not None else ""
+    if any(_unfilled(item) for item in goal.non_goals) or _TEMPLATE_FIELD.search(body):
         yield Finding(
             severity=severity,
             message="a non-goal is still a placeholder",
@@ -147,7 +158,7 @@ def has_placeholders(goal: Goal) -> bool:
 
 
 def _has_placeholder(row: Criterion) -> bool:
-    return any(PLACEHOLDER in value for _, value in row.cells)
+    return any(_unfilled(value) for _, value in row.cells)
 
 
 def rows_filled_in(goal: Goal) -> bool:

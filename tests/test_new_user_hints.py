@@ -235,3 +235,39 @@ def test_a_frontmatter_timeout_with_a_unit_is_given_in_seconds(tmp_path: Path) -
     assert found is not None and found.group(1) == "timeout: 120", done.stderr
     goal.write_text(goal.read_text(encoding="utf-8").replace("timeout: 2m", found.group(1)))
     assert run_goalfile("lint", "goals/g.md", cwd=tmp_path).returncode == 0
+
+
+def test_a_goal_written_from_the_template_with_fields_left_is_not_approved(
+    tmp_path: Path,
+) -> None:
+    """templates/goal.md copied by hand, the frontmatter and the row filled in, `# Goal:
+    {{end_state}}` and `{{non_goals}}` left: lint said ok and activate approved the end state
+    `{{end_state}}`. They are placeholders now, as `FILL IN: ...` is; a Jinja `{{ user }}` in an
+    end state is text."""
+    from tests.conftest import REPO
+
+    template = (REPO / "templates" / "goal.md").read_text(encoding="utf-8")
+    filled = {"{{slug}}": "g", "{{created}}": "2026-12-01", "{{iterations}}": "3"}
+    filled |= {"{{tokens}}": "null", "{{rows}}": "| C1 | ls runs | `ls` | exit 0 | deterministic |"}
+    for field, value in filled.items():
+        template = template.replace(field, value)
+    goal = tmp_path / "goals" / "g.md"
+    goal.parent.mkdir()
+    goal.write_text(template, encoding="utf-8")
+
+    linted = run_goalfile("lint", "goals/g.md", cwd=tmp_path)
+    refused = run_goalfile("activate", "goals/g.md", cwd=tmp_path)
+
+    assert linted.returncode == 0, linted.stderr
+    for what in ("the end state is still a placeholder", "a non-goal is still a placeholder"):
+        assert f"warning: {what}" in linted.stderr, linted.stderr
+    assert "fix: replace every `{{...}}` of templates/goal.md in goals/g.md" in linted.stderr
+    assert refused.returncode == 3 and "is still a placeholder" in refused.stderr
+    goal.write_text(
+        template.replace("{{end_state}}", "the `{{ user }}` field renders escaped").replace(
+            "{{non_goals}}", "- templates/ stay unchanged"
+        ),
+        encoding="utf-8",
+    )
+    approved = run_goalfile("activate", "goals/g.md", cwd=tmp_path)
+    assert approved.returncode == 0, approved.stderr
