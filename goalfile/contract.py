@@ -603,7 +603,9 @@ def _recorded(entry: Entry) -> Contract | None:
             while items and not items[0]:
                 items = items[1:]  # the blank line mdformat's style puts before a list
             for item in items:
-                if not item.startswith("- "):
+                # the bullet goalfile writes, or another that Markdown reads as one
+                # (remark-stringify writes `*`)
+                if item[:2] not in ("- ", "* ", "+ "):
                     break
                 if target == NON_GOALS_LABEL:
                     non_goals.append(item[2:])

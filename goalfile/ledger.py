@@ -690,14 +690,18 @@ def meaning_lines(lines: Sequence[str]) -> list[str]:
     outside code spans, an autolink's brackets, the backticks and spaces around a code span's
     text, the bullet character) is left out; every word, cell and output line is
     kept, and a line of code (output) never reads like a line of text: it is kept behind four
-    spaces, which no text line begins with."""
+    spaces, which no text line begins with. A line of code is compared without its own
+    leading blanks: formatters re-indent code blocks (dprint's Markdown plugin removes the
+    indentation all lines of a fenced block share, as goalfile's four spaces before each
+    output line; eclint rounds each line's indentation to the `indent_size` EditorConfig
+    sets), and an output line's indentation decides no verdict."""
     out: list[str] = []
     for kind, text in entry_lines(lines):
         if kind in (BLANK, FENCE):
             continue
         if kind == CODE:
             if text.strip():
-                out.append("    " + text)
+                out.append("    " + text.lstrip())
             continue
         if text.startswith("|"):
             cells = row_cells(text)

@@ -3,7 +3,7 @@ write them, for the tests that run outside tools on goal files (tests/test_forma
 
 - `draft`: the starter draft of `goalfile init` (`FILL IN` left);
 - `proposed`: a filled draft from `goalfile new`, never activated;
-- `approved`: active, its approval entry only;
+- `approved`: active, its approval entry only, its non-goals a numbered list (`1.` each);
 - `unmet`: active, three verify runs with unmet rows, output excerpts, a plan and a refine;
 - `met`: met after a long ledger (eight verify runs, a review recorded, plans, a refine);
 - `paused`: paused, with a long reason;
@@ -91,10 +91,17 @@ def stages_repo(root: Path) -> Path:
         "--non-goal", "the cache keys stay as they are",
     )  # fmt: skip
     gf(
-        repo, "new", "approved", "a.txt exists", "--activate",
+        repo, "new", "approved", "a.txt exists",
         "--check", "test -f a.txt", "--expected", "exit 0",
-        "--non-goal", "nothing under tests/ changes",
+        "--non-goal", "nothing under tests/ changes", "--non-goal", "the README keeps its title",
     )  # fmt: skip
+    # the non-goals numbered as mdformat writes a numbered list (`1.` on every item)
+    approved = repo / "goals" / "approved.md"
+    bullets = "- nothing under tests/ changes\n- the README keeps its title\n"
+    text = approved.read_text(encoding="utf-8")
+    assert bullets in text, text
+    approved.write_text(text.replace(bullets, bullets.replace("- ", "1. ")), encoding="utf-8")
+    gf(repo, "activate", "goals/approved.md")
 
     # unmet: output excerpts with lines that look like Markdown, a pipe and backticks in a
     # check, an escaped regex, a plan and a refine

@@ -6,18 +6,23 @@ exhausted, and the goal files the skill family's skills write), each tool as a p
   hooks run them: mdformat 1.0 with `mdformat-gfm` and `mdformat-frontmatter`, then pre-commit's
   stock hooks (`trailing-whitespace`, `end-of-file-fixer`, `mixed-line-ending --fix=crlf`);
   mdformat 0.7 with `mdformat-tables --compact-tables`; mdformat with `mdformat-myst`; prettier
-  with its defaults, then `markdownlint-cli2 --fix`; a clone with `core.autocrlf=true`. After
+  with its defaults, then `markdownlint-cli2 --fix`; a clone with `core.autocrlf=true`;
+  `mdformat --number`; remark-cli with `remark-gfm` and `remark-frontmatter`; dprint with its
+  Markdown plugin; an editor's EditorConfig save actions (`eclint fix`: CRLF, trimmed blanks, a
+  final newline, indentation in fours); `*.md text eol=crlf` in `.gitattributes`. After
   each, goalfile reads every goal the same: lint, status, the ledger's runs, verify's verdicts,
   `audit --against` the unformatted commit and the Stop hook's answer; and the next write goes
   on from the formatted file.
 - formatters that rewrap paragraphs (mdformat `--wrap 60` and `--wrap no`, prettier
-  `--prose-wrap always --print-width 40` and `--prose-wrap never`): no verdict is read from a
+  `--prose-wrap always --print-width 40` and `--prose-wrap never`, dprint with `"textWrap":
+  "always"`): no verdict is read from a
   rewrapped ledger. lint names each such file and line with one error, `entry-rewrapped`, whose
   fix undoes the change as written; verify, status and the hook refuse the goal; the fixes that
   lint and the hook print, run as written, give back goals that read as before.
 
 The tools are pinned and installed once into a cache outside the repository (npm's from the
-npm registry, PyPI's into virtual environments of their own: tests/pypi_tools.py)."""
+npm registry: tests/npm_tools.py for those that need packages beside their CLI; PyPI's into
+virtual environments of their own: tests/pypi_tools.py)."""
 
 from __future__ import annotations
 
@@ -33,6 +38,7 @@ import pytest
 from tests.conftest import git, run_goalfile, shell
 from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool, run_tool
 from tests.lifecycle_goals import GOALS, stages_repo
+from tests.npm_tools import NpmTool, install_npm
 from tests.pypi_tools import PypiTool, install_venv
 
 # The module fixture (the goals at every stage, 30 s) is built once: its tests share a worker.
@@ -54,6 +60,16 @@ MDFORMAT_MYST = PypiTool(
 PRECOMMIT_HOOKS = PypiTool(
     requirements=("pre-commit-hooks==6.0.0",), bin="mixed-line-ending", probe=("--help",)
 )
+
+REMARK = NpmTool(
+    packages=("remark-cli@12.0.1", "remark-gfm@4.0.1", "remark-frontmatter@5.0.0"),
+    bin="remark",
+    version="remark-cli: 12.0.1",
+)
+DPRINT = NpmTool(
+    packages=("dprint@0.54.0", "@dprint/markdown@0.28.1"), bin="dprint", version="0.54.0"
+)
+ECLINT = NpmTool(packages=("eclint@2.8.1",), bin="eclint", version="2.8.1")
 
 # the goals whose ledger holds an entry with `status:` and `contract:` lines: a rewrap joins them
 LEDGERED = ("approved", "unmet", "met", "paused", "blocked", "exhausted", "version-flag", "auth")
@@ -90,6 +106,54 @@ def prettier(*args: str) -> Callable[[Path], None]:
         run([str(npm_tool(PRETTIER)), *args, "--write", "goals"], repo)
 
     return apply
+
+
+def remark(repo: Path) -> None:
+    """remark-cli writing each file back (`--output`), with the plugins a project adds for
+    GitHub's tables and for frontmatter (named by path: they live in the tool's cache)."""
+    modules = install_npm(REMARK) / "node_modules"
+    plugins = [modules / name / "index.js" for name in ("remark-gfm", "remark-frontmatter")]
+    uses = [arg for plugin in plugins for arg in ("--use", str(plugin))]
+    run([str(modules / ".bin" / "remark"), "goals", *uses, "--output", "--quiet"], repo)
+
+
+def dprint(**markdown: object) -> Callable[[Path], None]:
+    """dprint with its Markdown plugin (the wasm file npm ships), its `markdown` settings
+    given; the configuration lives beside the repository."""
+
+    def apply(repo: Path) -> None:
+        prefix = install_npm(DPRINT)
+        config = repo.with_name("dprint.json")
+        plugin = prefix / "node_modules" / "@dprint" / "markdown" / "plugin.wasm"
+        config.write_text(json.dumps({"markdown": markdown, "plugins": [str(plugin)]}), "utf-8")
+        dprint_bin = prefix / "node_modules" / ".bin" / "dprint"
+        out = run([str(dprint_bin), "fmt", "--config", str(config), "goals/*.md"], repo)
+        assert "Formatted" in out, out
+
+    return apply
+
+
+def eclint_fix(repo: Path) -> None:
+    """An editor's save actions as EditorConfig asks for them (CRLF line endings, trailing
+    blanks trimmed, a final newline, spaces for indentation), applied by eclint's `fix`."""
+    (repo / ".editorconfig").write_text(
+        "root = true\n\n[*]\ncharset = utf-8\nend_of_line = crlf\nindent_style = space\n"
+        "indent_size = 4\ntrim_trailing_whitespace = true\ninsert_final_newline = true\n",
+        encoding="utf-8",
+    )
+    eclint = install_npm(ECLINT) / "node_modules" / ".bin" / "eclint"
+    run([str(eclint), "fix", *goal_paths(repo)], repo)
+
+
+def eol_crlf_attributes(repo: Path) -> None:
+    """`*.md text eol=crlf` committed in `.gitattributes`, and the goal files checked out
+    anew: CRLF in the working tree, LF in git."""
+    (repo / ".gitattributes").write_text("*.md text eol=crlf\n", encoding="utf-8")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-qm", "Markdown checked out with CRLF")
+    for path in goal_paths(repo):
+        (repo / path).unlink()
+    git(repo, "checkout", "--", "goals")
 
 
 def markdownlint_fix(repo: Path) -> None:
@@ -138,6 +202,11 @@ KEEPING: dict[str, Callable[[Path], None]] = {
     "mdformat-myst": venv_mdformat(MDFORMAT_MYST),
     "prettier-then-markdownlint-fix": chain(prettier(), markdownlint_fix),
     "autocrlf": autocrlf_clone,
+    "mdformat-number": mdformat("--number"),
+    "remark-gfm-frontmatter": remark,
+    "dprint-markdown": dprint(),
+    "eclint-fix-crlf": eclint_fix,
+    "gitattributes-eol-crlf": eol_crlf_attributes,
 }
 
 REWRAPPING: dict[str, Callable[[Path], None]] = {
@@ -145,6 +214,7 @@ REWRAPPING: dict[str, Callable[[Path], None]] = {
     "mdformat-wrap-no": mdformat("--wrap", "no"),
     "prettier-always-40": prettier("--prose-wrap", "always", "--print-width", "40"),
     "prettier-never": prettier("--prose-wrap", "never"),
+    "dprint-text-wrap-always": dprint(textWrap="always", lineWidth=60),
 }
 
 
@@ -221,7 +291,7 @@ def test_a_tool_that_keeps_the_meaning_changes_nothing_goalfile_reads(
     assert changed(repo, source), "the tool changed no goal file"
     after = readings(repo)
     for key in before:
-        assert after[key] == before[key], (name, key)
+        assert after[key] == before[key], (name, key, after[key])
     # the next write goes on from the formatted file, and audits clean
     (repo / "clean.txt").write_text("", encoding="utf-8")
     (repo / "build.txt").write_text("version 1.4.0\n", encoding="utf-8")
