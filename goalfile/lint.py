@@ -416,26 +416,51 @@ def rewrapped_error(goal: Goal, *, shown: str | None = None) -> GoalFileInvalid 
     )
 
 
+# lint's fix for a rewrapped goal: the undo of an unstaged change, then the settings that keep
+# paragraphs (goalfile.commands.rewrapfix gives the undo for a staged or committed one)
+REWRAP_UNSTAGED = "undoes an unstaged one"
+REWRAP_KEEP = (
+    "keep paragraphs as they are in goal files: prettier's default `proseWrap: preserve` "
+    'does, or an override in .prettierrc: `"overrides": [{"files": "goals/**/*.md", '
+    '"options": {"proseWrap": "preserve"}}]`; so does mdformat\'s default `--wrap keep` '
+    '(drop `--wrap` from its arguments, or write `wrap = "keep"` in .mdformat.toml), and '
+    'dprint\'s default `"textWrap": "maintain"`'
+)
+
+
+def rewrapped_text(text: str) -> bool:
+    """Whether a goal file's ``text`` (a copy git holds, say) holds an entry a formatter
+    rewrapped: what lint reports as `entry-rewrapped`."""
+    return bool(_rewrapped_at(text))
+
+
+def _rewrapped_at(text: str) -> list[tuple[int, str]]:
+    """Where the ledger of ``text`` holds an entry's lines joined or split by a formatter
+    (outside fenced blocks), and the line found there, in the order of the file."""
+    from goalfile import ledger
+
+    region = ledger_region(text)
+    if region is None:
+        return []
+    fences: tuple[tuple[int, int], ...] | None = None
+    found: list[tuple[int, str]] = []
+    if not _blank_contract(text, *region):  # as goalfile writes a ledger: none
+        return []  # (one search for both rules: _split_status looks within the same span)
+    joined = [(m.start(), m.group()) for m in rewrapped_lines(text, *region)]
+    for start, shown in sorted([*joined, *_split_status(text, *region)]):
+        if fences is None:
+            fences = ledger.fenced_spans(text)
+        if not ledger.in_spans(fences, start):
+            found.append((start, shown))
+    return found
+
+
 def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
     """An entry whose `status:` and `contract:` lines were joined into one line. Markdown
     shows the two lines of a paragraph as one, so a formatter that rewraps paragraphs joins
     them, and wraps the entry's other lines where it likes; the readers then find no contract
     line in the entry, and no approval backs the pin. An error that names the formatter."""
-    from goalfile import ledger
-
-    region = ledger_region(goal.text)
-    if region is None:
-        return
-    fences: tuple[tuple[int, int], ...] | None = None
-    found: list[tuple[int, str]] = []
-    if not _blank_contract(goal.text, *region):  # as goalfile writes a ledger: none
-        return  # (one search for both rules: _split_status looks within the same span)
-    joined = [(m.start(), m.group()) for m in rewrapped_lines(goal.text, *region)]
-    for start, shown in sorted([*joined, *_split_status(goal.text, *region)]):
-        if fences is None:
-            fences = ledger.fenced_spans(goal.text)
-        if not ledger.in_spans(fences, start):
-            found.append((start, shown))
+    found = _rewrapped_at(goal.text)
     if not found:
         return
     first = found[0]
@@ -450,16 +475,13 @@ def _rewrapped_findings(goal: Goal) -> Iterable[Finding]:
         message=(
             f"`{first[1].strip()}` is an entry's `status:` and `contract:` lines joined "
             f"into one{more}: a formatter rewrapped the ledger's paragraphs (prettier does "
-            "with `proseWrap: always` or `never`, mdformat with `--wrap N`), so the entry's "
-            "lines, its contract among them, no longer read as goalfile wrote them"
+            "with `proseWrap: always` or `never`, mdformat with `--wrap N`, dprint with "
+            '`"textWrap": "always"` or `"never"`), so the entry\'s lines, its contract '
+            "among them, no longer read as goalfile wrote them"
         ),
         hint=(
             f"undo the formatter's change (`git diff -- {word}` shows it; "
-            f"`git checkout -- {word}` undoes an unstaged one), and keep paragraphs as they "
-            "are in goal files: prettier's default `proseWrap: preserve` does, or an override "
-            'in .prettierrc: `"overrides": [{"files": "goals/**/*.md", "options": '
-            '{"proseWrap": "preserve"}}]`; so does mdformat\'s default `--wrap keep` (drop '
-            '`--wrap` from its arguments, or write `wrap = "keep"` in .mdformat.toml)'
+            f"`git checkout -- {word}` {REWRAP_UNSTAGED}), and {REWRAP_KEEP}"
         ),
     )
 

@@ -1709,3 +1709,16 @@ def git_blobs(
                 ids[name] = head[0].decode("ascii", "replace")
             at += size + 1
     return [found.get(name) for name in names]
+
+
+def git_path_commits(folder: str, relative: str, *, limit: int) -> list[str]:
+    """The newest ``limit`` commits reachable from HEAD that changed the file ``relative``
+    (from the repository's top, taken literally), newest first, as ``git rev-list`` gives
+    them; empty when HEAD names no commit. Raises :class:`GitUnreadable`."""
+    args = ["--no-replace-objects", "rev-list", f"--max-count={limit}", "HEAD", "--"]
+    done = _git_read(folder, [*args, f":(top,literal){relative}"], _git_clean())
+    if done.returncode != 0:
+        if b"unknown revision" in done.stderr or b"bad revision" in done.stderr:
+            return []
+        raise _git_refused(done)
+    return done.stdout.decode("ascii", "replace").split()

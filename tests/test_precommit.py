@@ -259,3 +259,75 @@ def test_a_wrapping_mdformat_hook_is_stopped_by_the_lint_hook_and_its_fix_works(
     assert audit.returncode == 0, audit.stdout + audit.stderr
     status = run_goalfile("status", "goals/hello.md", cwd=project)
     assert status.stdout.startswith("hello: met"), status.stdout
+
+
+def met_goal_committed(hooks: Hooks, project: Path) -> None:
+    """goals/hello.md made, met and committed through the hooks (mdformat's style once)."""
+    assert hooks.run(project, "install").returncode == 0
+    made = run_goalfile(
+        "new", "hello", "hello.txt greets", "--activate", "--commit",
+        "--check", "cat hello.txt", "--expected", 'exit 0; stdout contains "hi"',
+        cwd=project,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (project / "hello.txt").write_text("hi\n", encoding="utf-8")
+    assert run_goalfile("verify", "goals/hello.md", cwd=project).returncode == 0
+    for _ in range(2):
+        git(project, "add", "-A")
+        done = hooks.commit(project, "hello is met")
+        if done.returncode == 0:
+            break
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("how", ["staged", "committed"])
+def test_a_goal_rewrapped_by_hand_and_staged_or_committed_gets_a_fix_that_works(
+    hooks: Hooks, tmp_path: Path, how: str
+) -> None:
+    """A person runs `mdformat --wrap 60` on a met goal by hand and stages it (the commit is
+    stopped by goalfile-lint), or commits it past the hooks (`--no-verify`; every command then
+    refuses the goal). `git checkout -- PATH`, the fix for an unstaged change, would put back
+    the rewrapped copy git holds: the fix names the copy to take instead (HEAD's, or the
+    newest commit that holds the file unwrapped), and run as printed, through the hooks, it
+    gives back the goal as it was: met, lint clean, audited clean."""
+    project = hooks.project(tmp_path / "project")
+    met_goal_committed(hooks, project)
+    good = (project / "goals" / "hello.md").read_bytes()
+    git(project, "tag", "met")
+    wrap = [sys.executable, "-m", "mdformat", "--wrap", "60", "goals/hello.md"]
+    subprocess.run(wrap, cwd=project, check=True, env=clean_env())
+    git(project, "add", "goals/hello.md")
+    if how == "staged":
+        stopped = hooks.commit(project, "wrapped")
+        said = stopped.stdout + stopped.stderr
+        assert stopped.returncode == 1 and hook_line(said, "goalfile lint").endswith("Failed")
+        expected = (
+            r"the formatter's change is staged, .*?: `(git checkout HEAD -- goals/hello\.md)`"
+        )
+    else:
+        git(project, "commit", "-q", "--no-verify", "-m", "wrapped, past the hooks")
+        (project / "notes.txt").write_text("later work\n", encoding="utf-8")
+        git(project, "add", "notes.txt")
+        assert hooks.commit(project, "later work").returncode == 0  # the goal is not in it
+        refused = run_goalfile("verify", "--no-write", "goals/hello.md", cwd=project)
+        assert refused.returncode == 3, refused.stdout + refused.stderr
+        said = run_goalfile("lint", "goals/hello.md", cwd=project).stderr
+        assert refused.stderr.split("\n", 1)[1] in said, (refused.stderr, said)  # one fix
+        expected = r"the formatter's change was committed, .*?: `(git checkout [0-9a-f]{12} .*?)`"
+    assert said.count("error: ") == 1 and "joined into one" in said, said
+    assert "`git checkout -- goals/hello.md`" not in said, said  # it would change nothing
+    fix = re.search(expected, said)
+    assert fix is not None, said
+    done = subprocess.run(
+        fix.group(1), shell=True, cwd=project, env=hooks.env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, (fix.group(1), done.stdout, done.stderr)
+
+    assert (project / "goals" / "hello.md").read_bytes() == good
+    assert git(project, "status", "--porcelain") == ""
+    lint = run_goalfile("lint", "goals/hello.md", cwd=project)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    status = run_goalfile("status", "goals/hello.md", cwd=project)
+    assert status.stdout.startswith("hello: met"), status.stdout
+    audit = run_goalfile("audit", "--against", "met", "goals/hello.md", cwd=project)
+    assert audit.returncode == 0, audit.stdout + audit.stderr

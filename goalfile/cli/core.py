@@ -235,11 +235,12 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     from goalfile.commands.lint import fix_paths, lint_paths
 
     paths = goal_paths(paths)
-    fixes = fix_paths(paths, context()) if fix else None
+    ctx = context()
+    fixes = fix_paths(paths, ctx) if fix else None
     for path, outcome in (fixes or {}).items():
         for line in outcome.lines():
             err(f"{path}: fixed {line}")
-    result = lint_paths(paths, fixes)
+    result = lint_paths(paths, fixes, cwd=ctx.cwd)
     for report in result.reports:
         if report.fatal is not None:
             name_the_meant_file(report.fatal)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
@@ -118,8 +119,14 @@ def fix_paths(paths: Sequence[str], ctx: Context) -> dict[str, FixOutcome]:
     return done
 
 
-def lint_paths(paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = None) -> LintResult:
-    """Lint each file; ``fixes`` (from :func:`fix_paths`) goes into the reports when given."""
+def lint_paths(
+    paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = None, *, cwd: Path
+) -> LintResult:
+    """Lint each file; ``fixes`` (from :func:`fix_paths`) goes into the reports when given.
+    The fix for a rewrapped goal is the one for the copy git holds (``cwd``: where the paths
+    are named from; :mod:`goalfile.commands.rewrapfix`)."""
+    from goalfile.commands.rewrapfix import with_git_hint
+
     reports = []
     for path in paths:
         fix = fixes.get(path, FixOutcome()) if fixes is not None else None
@@ -129,7 +136,10 @@ def lint_paths(paths: Sequence[str], fixes: Mapping[str, FixOutcome] | None = No
             reports.append(FileReport(path=path, findings=(), fatal=exc, fix=fix))
             continue
         findings = (
-            *diagnose(goal, draft_placeholders=True),
+            *(
+                with_git_hint(finding, path=path, cwd=cwd)
+                for finding in diagnose(goal, draft_placeholders=True)
+            ),
             *_record_findings(goal.text, path),
             *_contract_findings(goal),
         )

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
+from goalfile.commands.rewrapfix import require_valid_here
 from goalfile.errors import ExitCode, Refused
 from goalfile.handedit import iterations_in_use, limit_in_force, reopen_notes
-from goalfile.lint import require_valid
 from goalfile.model import Entry, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.plan import (
@@ -102,7 +102,7 @@ def _refuse_an_empty_plan(goal: Goal, path: str) -> None:
 
 def plan(*, path: str, ctx: Context) -> PlanResult:
     def change(text: str, goal: Goal) -> tuple[str, PlanResult]:
-        require_valid(goal)
+        require_valid_here(goal, cwd=ctx.cwd)
         require_status(
             goal,
             path,

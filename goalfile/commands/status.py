@@ -302,10 +302,12 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
         except GoalfileError as exc:
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=exc))
             continue
+        from goalfile.commands.rewrapfix import error_with_git_hint
         from goalfile.lint import rewrapped_error
 
         rewrapped = rewrapped_error(goal, shown=path)  # no entry reads as goalfile wrote it
         if rewrapped is not None:
+            rewrapped = error_with_git_hint(rewrapped, path=path, cwd=ctx.cwd)
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=rewrapped))
             continue
         unbacked = unbacked_met(goal)
