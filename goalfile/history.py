@@ -296,7 +296,7 @@ def render_markdown(item: History) -> list[str]:
         lines.append("")
         lines += [
             f"- {where}: **{MARKS[e.kind]}** {e.by} (iteration {e.iteration}, {e.date}): "
-            f"{_md(e.text)}"
+            f"{ledger.text_cell(e.text)}"
             for where, e in events
         ]
     return lines

@@ -173,3 +173,27 @@ def test_a_reopening_shows_the_reason_the_person_gave(repo: Path) -> None:
     assert (event["kind"], event["by"]) == ("reopened", "reopen")
     assert event["text"] == "met → active: reopened (was met); reason: C1 passed on a *stale* build"
     assert "reason: C1 passed on a *stale* build" in ok(repo, "log")
+
+
+def test_the_markdown_log_shows_a_reason_as_it_was_given(repo: Path) -> None:
+    """`log --format markdown` wrote the reason's text as Markdown source: `*stale*` showed
+    in italics and `<img src=...>` as an image in the pull request (a reason is anyone's
+    text). GitHub's renderer (cmark-gfm) now shows the characters given."""
+    import html
+    import re
+
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    from tests.conftest import goal_text, row, write_goal
+
+    write_goal(repo / "goals", goal_text(rows=(row("C1", "true", "exit 0"),)))
+    ok(repo, "verify", "goals/demo.md")
+    reason = "C1 passed on a *stale* build <img src=x> [see](y) a_b_c `z` & \\ |"
+    ok(repo, "reopen", "goals/demo.md", "--reason", reason)
+    page = cmarkgfm.github_flavored_markdown_to_html(
+        ok(repo, "log", "--format", "markdown"), options=Options.CMARK_OPT_UNSAFE
+    )
+    [item] = [li for li in re.findall(r"<li>(.*?)</li>", page) if "reopen" in li]
+    assert "<img" not in item and "<em>" not in item and "<a " not in item, item
+    assert html.unescape(item).endswith(f"reason: {reason}"), item
