@@ -93,6 +93,7 @@ tries every line start).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -152,6 +153,7 @@ _SOURCES: dict[Stream, tuple[str, ...]] = {
     Stream.STDERR: ("stderr",),
     Stream.OUTPUT: ("stdout", "stderr"),
 }
+_OTHER: dict[Stream, Stream] = {Stream.STDOUT: Stream.STDERR, Stream.STDERR: Stream.STDOUT}
 
 
 # repr=False: nothing prints one (a generated method is compiled at every start)
@@ -347,6 +349,10 @@ class Evaluator:
         self._match: dict[str, list[MatchCheck]] = {"stdout": [], "stderr": []}
         self._prints: list[PrintsCheck] = []
         self._checks: list[_Check] = []
+        # for `stdout contains "X"` (or stderr), the other stream searched for X too: a text
+        # not found where the clause looks but printed on the other stream (unittest's "OK" is
+        # on stderr) is said so, since no work can ever meet such a row
+        self._other: dict[int, TextCheck] = {}
         for clause in expectation.clauses:
             check: _Check = None
             if isinstance(clause, ExitClause):
@@ -355,6 +361,11 @@ class Evaluator:
                 check = text_check = out.TextCheck(clause)
                 for name in _SOURCES[clause.stream]:
                     self._text[name].append(text_check)
+                other = _OTHER.get(clause.stream)
+                if other is not None and not clause.negate and clause.text:
+                    shadow = out.TextCheck(dataclasses.replace(clause, stream=other))
+                    self._other[len(self._checks)] = shadow
+                    self._text[_SOURCES[other][0]].append(shadow)
             elif isinstance(clause, out.MatchClause):
                 check = match_check = out.MatchCheck(clause, guard=guard)
                 for name in _SOURCES[clause.stream]:
@@ -413,7 +424,9 @@ class Evaluator:
         failures: list[str] = []
         decisive: str | None = None  # the line where a failed `lacks` found its text
         first_hit: str | None = None  # the line of the first contains/matches hit
-        for clause, check in zip(self.expectation.clauses, self._checks, strict=True):
+        for at, (clause, check) in enumerate(
+            zip(self.expectation.clauses, self._checks, strict=True)
+        ):
             failure: str | None = None
             if isinstance(clause, ExitClause):
                 failure = _exit_failure(clause, exit_status)
@@ -426,6 +439,13 @@ class Evaluator:
                         decisive = line
                 elif not clause.negate and where is None:
                     failure = f"{format_clause(clause)}: not found"
+                    shadow = self._other.get(at)
+                    elsewhere = shadow.result(tracks)[0] if shadow is not None else None
+                    if elsewhere is not None:
+                        failure += (
+                            f" in {clause.stream}, but in {elsewhere} (`output contains` reads "
+                            "both)"
+                        )
                 elif not clause.negate and first_hit is None:
                     first_hit = line
             elif isinstance(clause, out.MatchClause):

@@ -442,7 +442,13 @@ def test_without_exit_clause_status_is_not_judged() -> None:
 def test_contains_and_lacks_per_stream() -> None:
     assert judge('stdout contains "ok"', stdout=b"all ok\n").holds
     j = judge('stdout contains "ok"', stderr=b"ok\n")
-    assert j.failures == ('stdout contains "ok": not found',)
+    # unittest prints its "OK" on stderr: the reason says where the text is
+    assert j.failures == (
+        'stdout contains "ok": not found in stdout, but in stderr (`output contains` reads both)',
+    )
+    assert judge('stderr contains "ok"', stdout=b"o", stderr=b"k").failures == (
+        'stderr contains "ok": not found',
+    )
     assert judge('stderr contains "ok"', stderr=b"ok\n").holds
     assert judge('output contains "ok"', stderr=b"ok\n").holds
     assert judge('output contains "ok"', stdout=b"ok\n").holds
@@ -812,7 +818,14 @@ def _reference(e: Expectation, out: bytes, err: bytes, status: int | None) -> Ju
                 failures.append(f"{format_clause(c)}: found in {where}")
                 decisive = decisive if decisive is not None else hit_line(streams[where], needle)
             elif not c.negate and not where:
-                failures.append(f"{format_clause(c)}: not found")
+                other = {"stdout": "stderr", "stderr": "stdout"}.get(str(c.stream))
+                if other is not None and needle and needle in streams[other]:
+                    failures.append(
+                        f"{format_clause(c)}: not found in {c.stream}, but in {other} "
+                        "(`output contains` reads both)"
+                    )
+                else:
+                    failures.append(f"{format_clause(c)}: not found")
             elif where and first_hit is None:
                 first_hit = hit_line(streams[where], needle)
         elif isinstance(c, MatchClause):
