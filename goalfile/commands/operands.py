@@ -8,7 +8,8 @@ row is met only once the work makes what it names (a new test file), else never,
 correcting it needs a re-approval. `new` and `activate` name what they see of it first, as a
 note: the test paths a pytest check names that are not there, the revisions a git check
 compares with that name no commit, the scripts, modules and unittest names a Python check gives
-that are not there (:mod:`goalfile.commands.pyoperands`), and the make targets no rule makes
+that are not there (:mod:`goalfile.commands.pyoperands`), the files a linter or a script
+runner reads (:mod:`goalfile.commands.fileoperands`), and the make targets no rule makes
 (:mod:`goalfile.commands.makeoperands`). Nothing is guessed beyond those shapes, and a command
 the shell would expand (`$`, a glob) is left alone.
 """
@@ -135,7 +136,7 @@ def missing(
     """Of ``(id, command)`` pairs, what each names that is not there in ``cwd``: one line per
     id, saying what and what verify will make of it; the line of something the work may make
     (a file, a module, a make target) ends with :data:`UNTIL_WRITTEN`."""
-    from goalfile.commands import makeoperands, pyoperands
+    from goalfile.commands import fileoperands, makeoperands, pyoperands
 
     found: dict[str, str] = {}
     for cid, command in checks:
@@ -163,6 +164,13 @@ def missing(
                 f"{cid}: {Path(words[0]).name} is given {_named(names)}, which is no {kind} "
                 f"where the checks run: it exits {status}, and verify judges the row `unmet` "
                 f"{UNTIL_WRITTEN}"
+            )
+            continue
+        files = [path for path in fileoperands.named_files(words) or [] if not there(cwd / path)]
+        if files:
+            found[cid] = (
+                f"{cid}: {Path(words[0]).name} is given {_named(files)}, which is not there where "
+                f"the checks run: {fileoperands.outcome(words)} {UNTIL_WRITTEN}"
             )
             continue
         make = makeoperands.no_rule(words, cwd)
