@@ -271,3 +271,23 @@ def test_a_goal_written_from_the_template_with_fields_left_is_not_approved(
     )
     approved = run_goalfile("activate", "goals/g.md", cwd=tmp_path)
     assert approved.returncode == 0, approved.stderr
+
+
+def test_every_missing_required_option_is_named_at_once(tmp_path: Path) -> None:
+    """`goalfile block PATH` said `Missing option '--reason'`, and once that was given,
+    `Missing option '--tried'`: one round trip per option. All of them are named now, in the
+    text and in the --json document; one missing alone reads as click writes it."""
+    import json
+
+    both = run_goalfile("block", "goals/g.md", cwd=tmp_path)
+    as_json = run_goalfile("review", "goals/g.md", "C1", "--json", cwd=tmp_path)
+    one = run_goalfile("block", "goals/g.md", "--reason", "x", cwd=tmp_path)
+
+    assert both.returncode == 2 and "Error: Missing options '--reason' and '--tried'." in (
+        both.stderr
+    ), both.stderr
+    assert as_json.returncode == 2
+    error = json.loads(as_json.stdout)["error"]
+    assert error["message"] == "Missing options '--artifact' and '--verdict'.", error
+    assert error["hint"] == "`goalfile review --help`"
+    assert one.returncode == 2 and "Error: Missing option '--tried'." in one.stderr, one.stderr

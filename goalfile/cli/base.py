@@ -280,6 +280,27 @@ def _json_usage_error(exc: click.UsageError) -> None:
     )
 
 
+def _every_missing_option(exc: click.UsageError) -> click.UsageError | None:
+    """click names one missing required option at a time (`block` said `Missing option
+    '--reason'`, then, once given, `Missing option '--tried'`): an error naming each required
+    option of the command that the command line does not give, when more than one is missing;
+    None otherwise."""
+    if not isinstance(exc, click.MissingParameter) or exc.ctx is None:
+        return None
+    given = [arg.split("=", 1)[0] for arg in sys.argv[1:]]
+    missing = [
+        param.opts[0]
+        for param in exc.ctx.command.params
+        if isinstance(param, click.Option)
+        and param.required
+        and not any(opt in given for opt in (*param.opts, *param.secondary_opts))
+    ]
+    if len(missing) < 2:
+        return None
+    named = ", ".join(f"'{opt}'" for opt in missing[:-1]) + f" and '{missing[-1]}'"
+    return click.UsageError(f"Missing options {named}.", ctx=exc.ctx)
+
+
 class _Group(click.Group):
     """The ``goalfile`` group. Its commands are registered by the modules of this package,
     each imported when one of its commands is asked for (a run imports only the module of the
@@ -311,6 +332,10 @@ class _Group(click.Group):
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
+            every = _every_missing_option(exc)
+            if every is not None:
+                _json_usage_error(every)
+                raise every from None
             _json_usage_error(exc)
             raise
 
