@@ -17,23 +17,34 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import committed_repo, fix_of, git, run_goalfile, shell
+from conftest import committed_repo, copy_of, fix_of, git, made_once, run_goalfile, shell
 
 GOAL = "goals/auth.md"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """README's start: the goal approved and committed on main, the agent on its branch."""
-    root = committed_repo(tmp_path / "project")
+def _project(root: Path, env: dict[str, str]) -> None:
+    (root / "README.md").write_text("# project\n", encoding="utf-8")
+    git(root, "add", "README.md")
+    git(root, "commit", "-qm", "base")
     git(root, "branch", "-M", "main")
     done = run_goalfile(
         "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
-        "--activate", "--commit", cwd=root,
+        "--activate", "--commit", cwd=root, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     git(root, "checkout", "-qb", "feature")
-    return root
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _project)
+
+
+@pytest.fixture
+def project(tmp_path: Path, made: Path) -> Path:
+    """README's start: the goal approved and committed on main, the agent on its branch (a
+    copy of the repository made once for the module)."""
+    return copy_of(made, tmp_path / "project")
 
 
 def stop(project: Path, *, active: bool) -> tuple[dict[str, object], str]:
