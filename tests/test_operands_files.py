@@ -98,6 +98,7 @@ def test_sh_says_what_this_system_s_sh_does(project: Path) -> None:
         ("black --check --diff src/a.py", ["src/a.py"]),
         ("flake8 --max-line-length 120 src/a.py", ["src/a.py"]),
         ("flake8 --output-file out/r.txt src", []),
+        ("ruff check -o out/r.txt src/a.py", ["src/a.py"]),  # -o's value is no path to read
         ("sh -ec 'echo x'", None),
         ("node -e 'x'", None),
         ("bash -x tools/run.sh arg/x", ["tools/run.sh"]),

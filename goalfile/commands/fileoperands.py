@@ -31,6 +31,11 @@ _FLAGS = frozenset(
 )  # fmt: skip
 
 
+# short options of these programs that may take the next word (`ruff check -o out/r.txt`,
+# `mypy -c TEXT`, `shellcheck -e SC1091`): that word is not read as a path
+_SHORT_VALUE = frozenset({"-o", "-c", "-m", "-p", "-j", "-l", "-t", "-e", "-x", "-W", "-f", "-s"})
+
+
 def named_files(words: Sequence[str]) -> list[str] | None:
     """The paths the linter or script runner command ``words`` reads; None when it is none of
     them (or a runner given text to run: `sh -c`, `node -e`)."""
@@ -59,6 +64,8 @@ def named_files(words: Sequence[str]) -> list[str] | None:
             value = False
         elif word.startswith("--"):
             value = "=" not in word and word not in _FLAGS
+        elif word in _SHORT_VALUE:
+            value = True
         elif not word.startswith("-") and _looks_like_path(word):
             paths.append(word)
     return paths
