@@ -347,10 +347,15 @@ SAVED = ".goalfile-saved"  # the suffix of the copy of a goal file kept before a
 
 def saved_checkout(entry: Tracked, *, here: Path, source: str = "HEAD") -> str:
     """:func:`checkout_command`, after a copy of the working file is kept beside it
-    (``PATH.goalfile-saved``, never over an earlier one), so that what the working file held
-    that git's copy does not (entries written since) is not lost."""
+    (``PATH.goalfile-saved``, else ``PATH.goalfile-saved-2``, ... when an earlier hold kept
+    one; never over an earlier one), so that what the working file held that git's copy does
+    not (entries written since) is not lost."""
     shown = os.path.relpath(entry.root.resolve() / entry.relative, here)
-    saved = shell_word(shown + SAVED)
+    suffix, number = SAVED, 1
+    while os.path.lexists(entry.root / (entry.relative + suffix)):  # kept at an earlier hold
+        number += 1
+        suffix = f"{SAVED}-{number}"
+    saved = shell_word(shown + suffix)
     return (
         f"[ ! -e {saved} ] && cp -- {shell_word(shown)} {saved} && "
         f"{checkout_command(entry, here=here, source=source)}"

@@ -239,8 +239,10 @@ def _decide_stop(
             found = failed_hold(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
             # a goal file git tracks gone or swapped: held once per finding, as the session's
-            # record keeps it, also when the agent is continuing because of a Stop hook
-            key = f"{found.status}\0{real_path(path)}"
+            # record keeps it, also when the agent is continuing because of a Stop hook; a
+            # swapped file written since the hold (the fix run, then the swap made again
+            # before the next stop) is another finding
+            key = f"{found.status}\0{real_path(path)}{_written(path, found.status)}"
             if not found.block and repositories.first_hold(key):
                 again = look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
@@ -340,6 +342,20 @@ def _decide_stop(
     return StopDecision(
         goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)
     )
+
+
+def _written(path: Path, status: str) -> str:
+    """For a goal file found swapped (``replaced``), a mark of the file as written: its inode,
+    status-change time and size (a rewrite, by `sed -i`, `git checkout` or a copy, changes
+    them, and no one can set the status-change time back; the hook does not write such a
+    file); empty for the other findings."""
+    if status != "replaced":
+        return ""
+    try:
+        found = os.lstat(path)
+    except (OSError, ValueError):
+        return ""
+    return f"\0{found.st_ino}:{found.st_ctime_ns}:{found.st_size}"
 
 
 def _rank(

@@ -22,9 +22,11 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from fake_model import Reply, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PRINTED_FIX,
     PROMPT,
     Isolation,
     goal_state,
@@ -81,5 +83,39 @@ def test_a_pause_typed_among_committed_entries_holds_once_until_the_fix_puts_hea
     assert "by pause" not in text, text
     # HEAD's verify entry, then the hook's two after the fix
     assert [e.status for e in verify_entries(repo)] == ["active", "active", "met"]
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_the_pause_typed_again_after_the_fix_ran_is_held_again(
+    host: str, isolation: Isolation, readme_repo: Path
+) -> None:
+    """The model runs the printed fix and types the same pause entry in again before its
+    next stop: the hook, which held once per finding and never saw the file put back, let it
+    go with a message. A file written since the hold is another finding: held again, with a
+    fix that keeps its copy beside the first one's; the model runs it and meets the goal."""
+    repo = readme_repo
+    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
+    insert = ["git add -A && git commit -qm 'work in progress'", typed_pause()]
+    agent = SkillAgent(work=skill_new(), then=insert, after_fix=[typed_pause()], otherwise=FIX)
+
+    def script(turn: Turn) -> Reply:  # types the entry in again after the first fix only
+        reply = agent(turn)
+        if turn.feedback is not None and PRINTED_FIX.search(turn.feedback):
+            agent.after_fix = []
+        return reply
+
+    ran = run_session(host, repo, script, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 4 and ran.server.stops() == 5, (reasons, agent.ran, ran.run.explain())
+    first, inserted, again, unmet = reasons
+    assert UNMET.search(first) and UNMET.search(unmet), (first, unmet)
+    pause = "by pause: the entry was inserted among entries that were there at HEAD"
+    assert pause in inserted and pause in again, (inserted, again)
+    fix = f"[ ! -e {SAVED}-2 ] && cp -- {GOAL} {SAVED}-2 && git checkout HEAD -- {GOAL}"
+    assert f"\n  fix: `{fix}`" in again, again
+    assert agent.ran[-2:] == [fix, FIX], agent.ran
+    assert "by pause" in (repo / f"{SAVED}-2").read_text(encoding="utf-8")
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
