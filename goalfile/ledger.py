@@ -1053,16 +1053,19 @@ def _scan_headings(
     lookalikes: list[int] = []
     fences = None if unfenced else fence_bounds(text)
     for match in heading_matches(text, start + 1, end):  # the newline from ``start``
-        if match.group(3) is not None:
+        # every group that takes part in a match holds a character, so "" is a group that
+        # did not: one call gives the fields (a time that is not there is ""), not three
+        groups = match.groups("")
+        if groups[2]:
             if fences is not None and in_bounds(fences, match.start()):
                 continue  # output quoted in a fence (as mdformat writes an indented block)
-            number, date, time, by = match.group(3, 4, 5, 6)
-            found.append((match.start(), (number, date, time or "", by)))
-        elif match.group(1) is not None:
+            _, _, number, date, time, by, _, _ = groups
+            found.append((match.start(), (number, date, time, by)))
+        elif groups[0]:
             sections.append(match.start())
-            if match.group(2) is not None:
+            if groups[1]:
                 lookalikes.append(match.start())
-        elif match.group(7) is not None:
+        elif groups[6]:
             lookalikes.append(match.start())
         else:  # after one to three blanks
             lookalikes.append(text.rfind("\n", 0, match.start()) + 1)
