@@ -26,7 +26,7 @@ from conftest import (
 )
 
 from goalfile.commands.verify import VerifyResult
-from goalfile.hookrules.verifyrun import cut_short
+from goalfile.hookrules.verdict import cut_short
 from goalfile.model import RowResult, Status, Verdict
 from goalfile.run import CheckSpec, Ending, run_check
 

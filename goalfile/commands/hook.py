@@ -81,13 +81,8 @@ from goalfile.hookrules.places import project_roots, session_folder, shown_from,
 from goalfile.hookrules.reason import block_reason
 from goalfile.hookrules.stopinput import HookInputError, HookOptions, StopInput
 from goalfile.hookrules.unheld import unheld_goal, unheld_key
-from goalfile.hookrules.verifyrun import (
-    Runner,
-    recheck_one,
-    run_verify,
-    unverified_hold,
-    verify_one,
-)
+from goalfile.hookrules.verdict import unverified_hold
+from goalfile.hookrules.verifyrun import Runner, recheck_one, run_verify, verify_one
 from goalfile.model import Finding, Status
 
 if TYPE_CHECKING:

@@ -238,3 +238,33 @@ def keeping(path: Path, entry: Tracked, git: GitView) -> str | None:
     if kept_ledger(before, now, found[0]) is not None:
         return "restore"
     return "save" if would_drop_entries(before, now) else None
+
+
+def entries_git_holds(path: Path, entry: Tracked | None, git: GitView | None = None) -> int | None:
+    """How many ledger entries HEAD's copy of the tracked goal file at ``path`` has: the
+    entries after them are new since, whatever their headings say. 0 when only git's index
+    holds the file (anyone with a shell can stage entries: none of them counts as held). None
+    when git tracks no such file, or cannot give it (the date rule of
+    :func:`goalfile.hookrules.statusrules.ended_today` then decides). The copies ``git`` read
+    already are taken from it, without asking git again."""
+    if entry is None:
+        return None
+    from goalfile import ledger
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.parse import ledger_region
+    from goalfile.run import GitUnreadable, git_blobs
+
+    copy = git.copies.get(path) if git is not None else None
+    if copy is not None:
+        head, index = copy
+    else:
+        try:
+            blobs = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
+        except GitUnreadable:
+            return None
+        head, index = blobs
+    if head is None:  # only git's index holds it: anyone with a shell can stage entries
+        return 0 if index is not None and entry.in_index else None
+    text = head.decode(ENCODING, ERRORS)
+    region = ledger_region(text)
+    return len(ledger.iterations(text, *region)) if region is not None else 0

@@ -20,17 +20,16 @@ from goalfile.hookrules.githolds import (
     replaced_hold,
     through_link,
 )
-from goalfile.hookrules.gitview import GitView, departs, keeping, tracked_goal
+from goalfile.hookrules.gitview import GitView, departs, entries_git_holds, keeping, tracked_goal
+from goalfile.hookrules.loadholds import unreadable_hold
 from goalfile.hookrules.outcome import GoalOutcome, Recheck
 from goalfile.hookrules.settingsrule import bad_path
 from goalfile.hookrules.statusrules import (
     blocked_before,
     drafted,
     ended_today,
-    entries_git_holds,
     met_since_git,
     unbacked_hold,
-    unreadable_hold,
 )
 from goalfile.hookrules.stopinput import StopInput
 from goalfile.model import Finding, Kind, Status

@@ -1,7 +1,7 @@
 """The rules on a goal's status before anything runs: a status the ledger does not back, a
-`draft` typed over a goal git holds, a goal file that does not load or holds a conflict, a
-`met` newer than git's copy, a goal paused, exhausted or blocked by a new entry, and a block a
-verify run wrote (held once).
+`draft` typed over a goal git holds, a `met` newer than git's copy, a goal paused, exhausted or
+blocked by a new entry, and a block a verify run wrote (held once). Pure: each decides on the
+goal's text and the copies git gave (:class:`goalfile.hookrules.gitview.GitView`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.hints import raise_budget_command
-from goalfile.errors import GoalfileError, GoalFileInvalid
-from goalfile.files import read_text
 from goalfile.hookrules.gitview import GitView
 from goalfile.hookrules.outcome import GoalOutcome, hold_once
 from goalfile.hookrules.reason import block_words
@@ -121,36 +119,6 @@ def blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalO
     )
 
 
-def entries_git_holds(path: Path, entry: Tracked | None, git: GitView | None = None) -> int | None:
-    """How many ledger entries HEAD's copy of the tracked goal file at ``path`` has: the
-    entries after them are new since, whatever their headings say. 0 when only git's index
-    holds the file (anyone with a shell can stage entries: none of them counts as held). None
-    when git tracks no such file, or cannot give it (the date rule of :func:`ended_today`
-    then decides). The copies ``git`` read already are taken from it, without asking git
-    again."""
-    if entry is None:
-        return None
-    from goalfile import ledger
-    from goalfile.files import ENCODING, ERRORS
-    from goalfile.parse import ledger_region
-    from goalfile.run import GitUnreadable, git_blobs
-
-    copy = git.copies.get(path) if git is not None else None
-    if copy is not None:
-        head, index = copy
-    else:
-        try:
-            blobs = git_blobs(str(entry.root), [f"HEAD:{entry.relative}", f":{entry.relative}"])
-        except GitUnreadable:
-            return None
-        head, index = blobs
-    if head is None:  # only git's index holds it: anyone with a shell can stage entries
-        return 0 if index is not None and entry.in_index else None
-    text = head.decode(ENCODING, ERRORS)
-    region = ledger_region(text)
-    return len(ledger.iterations(text, *region)) if region is not None else 0
-
-
 def ended_today(
     goal: Goal, shown: str, today: str, *, held: int | None = None
 ) -> GoalOutcome | None:
@@ -201,49 +169,6 @@ def ended_today(
         message=f"goalfile: {shown} ({goal.slug}) is {status}, not met: its entry `### Iteration "
         f"{entry.iteration} ({entry.date}) by {entry.by}` set it; the stop is allowed "
         f"(a person reopens it with {again})",
-    )
-
-
-def unreadable_hold(shown: str, exc: GoalfileError, stop: StopInput, *, path: Path) -> GoalOutcome:
-    """A goal file that does not load (a broken YAML line, a missing section): it is not
-    skipped, or breaking the file would be a way to stop. Held like a refusal; a file that
-    holds a merge conflict by :func:`_conflicted`."""
-    if isinstance(exc, GoalFileInvalid):
-        held = _conflicted(shown, path, stop)
-        if held is not None:
-            return held
-    return hold_once(
-        shown,
-        "invalid",
-        f"goalfile could not read {shown}: {exc.render()}",
-        f"Fix the goal file (`goalfile lint {shell_word(shown)}` lists every problem with its "
-        "line), never by giving up the goal; the next stop verifies it.",
-        stop,
-    )
-
-
-def _conflicted(shown: str, path: Path, stop: StopInput) -> GoalOutcome | None:
-    """A goal file that holds git's marker lines around a conflict (two branches appended
-    entries at the same place, then a merge, rebase or cherry-pick): held with the fix lint
-    and verify print, which names the file as the session's shell reaches it and keeps the
-    entries of both sides. (Putting back HEAD's file, as for a goal copied over the one git
-    tracks, would drop the entries and edits of the other side.) None when the file holds no
-    conflict."""
-    from goalfile.parse import conflict_error, conflict_markers
-
-    try:
-        markers = conflict_markers(read_text(path))
-    except GoalfileError:
-        return None
-    if not markers:
-        return None
-    return hold_once(
-        shown,
-        "conflicted",
-        f"goalfile could not read {shown}: {conflict_error(markers, path=shown).render()}",
-        "Resolve the conflict as the fix says, keeping the entries of both sides, each whole "
-        "(one side's file alone drops the other side's entries); the next stop verifies it.",
-        stop,
     )
 
 

@@ -1,0 +1,249 @@
+"""What a verify run's result asks of the agent: block with the rows not met (and start the next
+iteration, or exhaust the goal), allow, or hold once (a block the run wrote, a run the hook's
+time cut short, a goal it refused). Pure: the result, the goal's text and the context's date
+in, the outcome and the text to write out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from goalfile.commands.context import Context
+from goalfile.commands.hints import raise_budget_command
+from goalfile.errors import GoalfileError
+from goalfile.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.hookrules.reason import block_reason, block_words, cwd_fix
+from goalfile.hookrules.stopinput import HookOptions, StopInput
+from goalfile.model import Goal, Status, Verdict
+from goalfile.shellword import shell_word
+
+if TYPE_CHECKING:
+    from goalfile.commands.iteration import IterationStart
+    from goalfile.commands.verify import VerifyResult
+
+
+def decide_result(
+    result: VerifyResult,
+    shown: str,
+    path: Path,
+    stop: StopInput,
+    options: HookOptions,
+    ctx: Context,
+    notes: list[str],
+    reviews: frozenset[str],
+    *,
+    share: float,
+    budget: float,
+    written: tuple[str, Goal],
+) -> tuple[GoalOutcome, tuple[str, Goal]]:
+    """What a verify's ``result`` asks of the agent; a block starts the next iteration, added
+    to ``written`` (the text verify is writing and its goal, under its lock): the text to
+    write is returned with its goal."""
+    cut = cut_short(result)
+    if cut:
+        notes.append(result.summary)
+        outcome = cut_hold(shown, result, cut, stop, share=share, budget=budget)
+    else:
+        outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
+    if outcome.block and result.status is Status.ACTIVE:  # a blocked goal starts none
+        return _start_next_iteration(outcome, result, path, ctx, notes, written)
+    if outcome.block and result.status is Status.BLOCKED:  # held once: ledgered, in this write
+        from goalfile.blockhold import with_hold
+
+        try:
+            written = with_hold(*written, today=ctx.today, why=result.summary)
+        except GoalfileError as exc:
+            notes.append(f"{shown}: the hold on its block was not ledgered: {exc.render()}")
+    return outcome, written
+
+
+def cut_short(result: VerifyResult) -> list[str]:
+    """The rows of ``result`` that the time the hook gave verify ended before they were
+    judged, as the rows say where they are made (``RowResult.cut_short``): a check, a judge or
+    a `matches` search of a check's output that the goal's time limit ended, and a row not
+    started since that time was up. Never told from a row's words: a check may print them."""
+    return [row.id for row in result.rows if row.verdict is Verdict.ERROR and row.cut_short]
+
+
+def _start_next_iteration(
+    outcome: GoalOutcome,
+    result: VerifyResult,
+    path: Path,
+    ctx: Context,
+    notes: list[str],
+    written: tuple[str, Goal],
+) -> tuple[GoalOutcome, tuple[str, Goal]]:
+    """Sending the agent back to work starts the next iteration; at the iteration limit the
+    goal is exhausted instead, and the stop is allowed. The iteration is added to ``written``
+    (the text verify is writing, and its goal), in verify's own write."""
+    failing = ", ".join(
+        f"{r.id} {r.verdict.value}" for r in result.rows if r.verdict is not Verdict.MET
+    )
+    why = failing or "the goal is not met"
+    try:
+        written, started = _next_in(written, str(path), ctx.today, why)
+    except GoalfileError as exc:
+        notes.append(f"{outcome.path}: no new iteration was started: {exc.render()}")
+        return outcome, written
+    notes.append(f"{outcome.path}: {started.message}")
+    if not started.exhausted:
+        return outcome, written
+    return GoalOutcome(
+        path=outcome.path,
+        status=started.status.value,
+        block=False,
+        summary=outcome.summary,
+        message=(
+            f"goalfile: {outcome.summary}; {started.message}, so the goal is exhausted and the "
+            f"stop is allowed (`{raise_budget_command(written[1], outcome.path)}` raises "
+            "the limit)"
+        ),
+    ), written
+
+
+def _next_in(
+    written: tuple[str, Goal], path: str, today: str, why: str
+) -> tuple[tuple[str, Goal], IterationStart]:
+    """The next iteration's edit of the text verify is writing, read back as `goalfile`'s
+    every write is (:func:`goalfile.edit.check_written`); raises, as the edit on its own
+    would, to leave the text as it is."""
+    from goalfile import edit
+    from goalfile.commands.iteration import start_next
+
+    text, goal = written
+    try:
+        new_text, started = start_next(text, goal, path=path, today=today, why=why)
+        return (new_text, edit.check_written(goal, new_text)), started
+    except GoalfileError as exc:
+        if exc.file is None and exc.line is not None:  # an edit names a line, not the file
+            exc.file = path
+        raise
+
+
+def _judge(
+    result: VerifyResult,
+    shown: str,
+    stop: StopInput,
+    options: HookOptions,
+    notes: list[str],
+    reviews: frozenset[str],
+    *,
+    text: str,
+) -> GoalOutcome:
+    """The outcome of a verify's ``result``; ``text`` is the goal file as verify writes it."""
+    from goalfile.blockhold import verify_made
+
+    notes.append(result.summary)
+    if verify_made(result.status, result.reason, result.rows):
+        return _errored(result, shown, stop)
+    if result.status is not Status.ACTIVE:
+        return GoalOutcome(
+            path=shown,
+            status=result.status.value,
+            block=False,
+            summary=result.summary,
+            message=f"goalfile: {result.summary}",
+        )
+    if stop.stop_hook_active:
+        from goalfile.progress import ledger_streak
+
+        try:
+            streak = ledger_streak(text)
+        except GoalfileError:
+            streak = 0
+        if streak >= options.stall_limit:
+            return GoalOutcome(
+                path=shown,
+                status=result.status.value,
+                block=False,
+                summary=result.summary,
+                message=(
+                    f"goalfile: no progress in the last {options.stall_limit} verify runs of "
+                    f"{shown}; the stop is allowed so a person can look. {result.summary}"
+                ),
+            )
+    return GoalOutcome(
+        path=shown,
+        status=result.status.value,
+        block=True,
+        summary=result.summary,
+        reason=block_reason(result, shown_path=shown, review_ids=reviews),
+    )
+
+
+def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
+    """A goal this verify found active and left `blocked` by a cause the agent can bring about
+    (:func:`goalfile.blockhold.verify_made`: an `error` row, the stall guard, a token usage
+    that cannot be measured): the code a check runs is the agent's to edit, and making it exit
+    127 or hang turns an unmet row into an error. So such a block is no way to stop at once:
+    it holds the agent once, with the rows, like a goal the hook could not verify (and the
+    hold is ledgered in verify's own write, by :func:`decide_result`); once the agent is continuing
+    because of a Stop hook, it is let go with the message."""
+    text, advice = block_words(result.summary, result.rows, result.reason, shown)
+    text += cwd_fix(result)
+    return replace(
+        hold_once(shown, result.status.value, text, advice, stop), summary=result.summary
+    )
+
+
+def idle_allow(shown: str) -> GoalOutcome:
+    return GoalOutcome(
+        path=shown,
+        status=Status.ACTIVE.value,
+        block=False,
+        message=(
+            f"goalfile: the model was not called since {shown} was last verified; "
+            "the stop is allowed"
+        ),
+    )
+
+
+def refused_hold(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
+    """verify refused the goal (changed contract, invalid file, lock held): ask once, then let
+    it stop, since a person may have to act."""
+    return hold_once(
+        shown,
+        "refused",
+        f"goalfile could not verify {shown}: {exc.render()}",
+        "Restore what the message names, or hand the goal to the user.",
+        stop,
+    )
+
+
+def unverified_hold(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
+    """An active goal the hook had no time left to verify: it is no reason to stop."""
+    return hold_once(
+        shown,
+        "unverified",
+        f"goalfile could not verify {shown}: the hook's time limit ({budget:g} s) was used up "
+        "by the goals verified before it",
+        f"Run `goalfile verify {shell_word(shown)}` to record its verdict; a goal the hook "
+        "could not verify is no reason to stop.",
+        stop,
+    )
+
+
+def cut_hold(
+    shown: str,
+    result: VerifyResult,
+    cut: list[str],
+    stop: StopInput,
+    *,
+    share: float,
+    budget: float,
+) -> GoalOutcome:
+    """A goal whose verify the hook's time limit ended before every row was judged (verify
+    wrote `blocked`): it was not verified, so it is no reason to stop either."""
+    of = "" if share >= budget - 1.0 else f", its share of the hook's {budget:g} s"
+    return hold_once(
+        shown,
+        "unverified",
+        f"goalfile could not verify {shown} within the hook's time limit: {result.summary}\n"
+        f"  {', '.join(cut)} did not finish in the {share:.0f} s the hook gave it{of}",
+        "Tell the user: a person makes the checks faster or raises the hook's timeout (the "
+        "host's hook `timeout` and `goalfile hook stop --timeout`), then runs "
+        f"`goalfile resume {shell_word(shown)} --resolved 'the hook has the time it needs'`.",
+        stop,
+    )
