@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, run_goalfile
+from conftest import clean_env, git, run_goalfile
 
 from goalfile.commands.makeoperands import make_targets
 from goalfile.commands.pyoperands import python_operands
@@ -195,3 +195,25 @@ def test_a_tool_missing_inside_make_is_unmet_as_format_md_says(project: Path) ->
     [row] = json.loads(ran.stdout)["rows"]
     assert (row["verdict"], row["exit"]) == ("unmet", "2"), row
     assert "make: no-such-tool-here: No such file or directory" in ran.stderr + json.dumps(row)
+
+
+def test_an_interpreter_the_repository_holds_is_not_run(project: Path) -> None:
+    """`new` and `activate` read a goal before a person approves its checks: a `python` of the
+    repository (named by its path, or found through a PATH entry inside it) could be anything
+    its author wrote, so it is not asked about modules; it would have left `ran.txt`."""
+    tools = project / "tools"
+    tools.mkdir()
+    python = tools / "python"
+    python.write_text(f"#!/bin/sh\necho ran > {project / 'ran.txt'}\n")
+    python.chmod(0o755)
+    path = f"{tools}:{clean_env()['PATH']}"
+    for check, env in (("tools/python -m nosuch", None), ("python -m nosuch", {"PATH": path})):
+        done = run_goalfile(
+            "new", "demo", "x", "--non-goal", "n", "--check", check, "--expected", "exit 0",
+            cwd=project, env=env,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        activated = run_goalfile("activate", "goals/demo.md", cwd=project, env=env)
+        assert activated.returncode == 0, activated.stderr
+        assert not (project / "ran.txt").exists(), check
+        (project / "goals" / "demo.md").unlink()

@@ -9,9 +9,10 @@ sub-folder (`test_apis` for `tests/test_apis.py`, while the checks run at the gi
 the same. What a Python check gives is read from its words; whether a module is there is asked
 of the check's own interpreter, in the folder the checks run in, by `importlib.util.find_spec`
 of the top-level name (which imports nothing) and then by the files of that package: no code of
-the project runs. A name whose first part is there but whose next part is no module of the
-package's folder may be a class of its `__init__.py`: it is named only when that file does not
-hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
+the project runs, and an interpreter the repository holds (`./python`, `.venv/bin/python`, a
+PATH entry inside it) is not asked at all. A name whose first part is there but whose next part
+is no module of the package's folder may be a class of its `__init__.py`: it is named only when
+that file does not hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
 """
 
 from __future__ import annotations
@@ -171,7 +172,7 @@ def not_there(
     if gone:
         return "file or folder", gone, "1 (an ImportError)"
     names = [f"m:{name}" for name in found.modules] + [f"t:{name}" for name in found.tests]
-    if not names:
+    if not names or not _outside(found.interpreter, cwd, env):
         return None
     command = " ".join(
         [shlex.quote(found.interpreter), "-c", shlex.quote(_FIND), *map(shlex.quote, names)]
@@ -190,3 +191,29 @@ def not_there(
         if tests
         else None
     )
+
+
+def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
+    """Whether the interpreter the check names is a program from outside the repository (or
+    ``cwd``), found where the shell finds it: only such a one is asked about modules. A goal
+    is read by `new` and `activate` before a person approves its checks, and an interpreter the
+    repository holds (`./python`, a PATH entry inside it) could be anything its author wrote."""
+    import os
+    import shutil
+
+    from goalfile.commands.gittop import repository_top
+
+    if os.path.isabs(interpreter):
+        found: str | None = interpreter
+    elif "/" in interpreter:
+        return False
+    else:
+        path = env.get("PATH", os.defpath)
+        if any(not os.path.isabs(entry) for entry in path.split(os.pathsep)):
+            return False  # an entry such as `.` or `bin` is found from the folder the checks run in
+        found = shutil.which(interpreter, path=path)
+    if found is None:
+        return False
+    top = (repository_top(cwd) or cwd).resolve()
+    where = Path(os.path.abspath(found))
+    return where != top and top not in where.parents
