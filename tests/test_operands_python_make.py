@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -217,3 +218,18 @@ def test_an_interpreter_the_repository_holds_is_not_run(project: Path) -> None:
         assert activated.returncode == 0, activated.stderr
         assert not (project / "ran.txt").exists(), check
         (project / "goals" / "demo.md").unlink()
+
+
+def test_a_virtual_environment_in_the_repository_is_asked(project: Path) -> None:
+    """`.venv/bin/python` of a virtual environment made in the repository links to a Python
+    outside it: that one is asked, and the module it lacks is named."""
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True
+    )
+    done = run_goalfile(
+        "new", "demo", "x", "--non-goal", "n", "--check", ".venv/bin/python -m nosuch_here",
+        "--expected", "exit 0", cwd=project,
+    )  # fmt: skip
+    assert "note: C1: python is given `nosuch_here`, which is no module where the checks run" in (
+        done.stderr
+    ), done.stderr

@@ -9,10 +9,11 @@ sub-folder (`test_apis` for `tests/test_apis.py`, while the checks run at the gi
 the same. What a Python check gives is read from its words; whether a module is there is asked
 of the check's own interpreter, in the folder the checks run in, by `importlib.util.find_spec`
 of the top-level name (which imports nothing) and then by the files of that package: no code of
-the project runs, and an interpreter the repository holds (`./python`, `.venv/bin/python`, a
-PATH entry inside it) is not asked at all. A name whose first part is there but whose next part
-is no module of the package's folder may be a class of its `__init__.py`: it is named only when
-that file does not hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
+the project runs, and an interpreter the repository holds (`./python`, one found through a PATH
+entry inside it; followed through symbolic links, as a virtual environment's `python` links to
+one outside) is not asked at all. A name whose first part is there but whose next part is no
+module of the package's folder may be a class of its `__init__.py`: it is named only when that
+file does not hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
 """
 
 from __future__ import annotations
@@ -194,8 +195,10 @@ def not_there(
 
 
 def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
-    """Whether the interpreter the check names is a program from outside the repository (or
-    ``cwd``), found where the shell finds it: only such a one is asked about modules. A goal
+    """Whether the interpreter the check names is a Python from outside the repository (or
+    ``cwd``), found where the shell finds it and followed through symbolic links (a virtual
+    environment in the repository links to one outside): only such a one is asked about
+    modules. A goal
     is read by `new` and `activate` before a person approves its checks, and an interpreter the
     repository holds (`./python`, a PATH entry inside it) could be anything its author wrote."""
     import os
@@ -203,10 +206,8 @@ def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
 
     from goalfile.commands.gittop import repository_top
 
-    if os.path.isabs(interpreter):
-        found: str | None = interpreter
-    elif "/" in interpreter:
-        return False
+    if "/" in interpreter:
+        found: str | None = os.path.join(cwd, interpreter)  # the same when it is absolute
     else:
         path = env.get("PATH", os.defpath)
         if any(not os.path.isabs(entry) for entry in path.split(os.pathsep)):
@@ -215,5 +216,7 @@ def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
     if found is None:
         return False
     top = (repository_top(cwd) or cwd).resolve()
-    where = Path(os.path.abspath(found))
+    where = Path(os.path.realpath(found))  # a virtual environment's python: the one it links to
+    if not _PYTHON.fullmatch(where.name):
+        return False  # a link to another program
     return where != top and top not in where.parents
