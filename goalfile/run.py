@@ -1401,10 +1401,23 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
+GIT_TERM_GRACE = 0.5
+"""Seconds a git killed at its time limit has between SIGTERM and SIGKILL to remove its locks."""
+
+
 def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL ``proc`` and every process it started; reap it, and read what is left in its
-    pipes for a second at most (a process that left its tree may hold them)."""
-    for pid in (*_descendants(proc.pid), proc.pid):
+    """End ``proc`` and every process it started: SIGTERM first, so that git removes the lock
+    files it holds (a ``.git/index.lock`` left by a SIGKILL made every later `git add` and
+    commit fail until a person removed it), then, after :data:`GIT_TERM_GRACE` at most,
+    SIGKILL; reap it, and read what is left in its pipes for a second at most (a process that
+    left its tree may hold them)."""
+    tree = (*_descendants(proc.pid), proc.pid)
+    for pid in tree:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=GIT_TERM_GRACE)
+    for pid in tree if proc.returncode is None else tree[:-1]:
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
     try:

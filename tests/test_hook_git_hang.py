@@ -152,3 +152,26 @@ def test_a_host_that_signals_the_hooks_process_group_ends_the_waiting_git_too(
     answer = json.loads(out)
     assert answer["decision"] == "block", out
     assert "ended by SIGTERM" in answer["reason"], answer
+
+
+def test_a_git_killed_at_its_limit_leaves_no_index_lock(tmp_path: Path) -> None:
+    """`git update-index` waits on a FIFO at `.git/info/attributes` while it holds
+    `.git/index.lock`; a SIGKILL at its limit left the lock, and every later `git add` or
+    commit failed ("index.lock: File exists") until a person removed it. git is sent SIGTERM
+    first, on which it removes its locks."""
+    from goalfile import gitlimit
+    from goalfile.gitattrs import stage_exact
+
+    root = make_git_repo(tmp_path / "repo")
+    (root / "a.md").write_text("a\n", encoding="utf-8")
+    git(root, "add", "a.md")
+    git(root, "commit", "-qm", "a")
+    (root / "b.md").write_text("b\n", encoding="utf-8")
+    os.mkfifo(root / ".git" / "info" / "attributes")
+    started = time.monotonic()
+    with gitlimit.within(per_command=1.0, until=started + 30, after_hang=1.0):
+        said = stage_exact(str(root), "b.md")
+    assert said is not None and "did not answer within 1s and was killed" in said, said
+    assert time.monotonic() - started < 10
+    assert not (root / ".git" / "index.lock").exists()
+    assert gits_under(root) == []
