@@ -16,7 +16,14 @@ can show a reviewer one contract and run another, with every other rule satisfie
   | deterministic | ">`` was a row GitHub never showed; a header line written so shows no
   table at all.
 
-(The third difference, a delimiter row of dashes alone, is settled in the parser: goalfile
+- A footnote definition (``[^ci]: text``) between the criteria heading and the table: GitHub
+  reads footnotes (cmark-gfm's extension), goalfile does not (CommonMark reads the line as a
+  link reference definition, or as text). The table's lines were the footnote's text for
+  GitHub, which shows a footnote only where the file refers to it: a line ``[^ci]: x`` above
+  the table, under a decoy list of criteria, made GitHub show the list and no table, while
+  goalfile approved and ran the table (``echo 1 passed``, ``true``).
+
+(The fourth difference, a delimiter row of dashes alone, is settled in the parser: goalfile
 reads it as GitHub does, a heading's underline. See ``parse._table``.)
 
 Pure: a :class:`Goal` in, findings out. The body is parsed again only when a line may differ,
@@ -28,7 +35,7 @@ import re
 from collections.abc import Iterable
 
 from goalfile.model import Finding, Goal, Severity
-from goalfile.parse import first_lines, ledger_bounds, ledger_span, markdown
+from goalfile.parse import CRITERIA_KEYS, first_lines, ledger_bounds, ledger_span, markdown
 from goalfile.prose import inline_code
 from goalfile.shellword import sed_command
 
@@ -38,6 +45,9 @@ CODE = "rendered-differs"
 # two versions list differently), at a line's start or after container markers
 _DISPUTED = re.compile(r"<(?P<tag>/?(?i:source|search))(?=[ \t/>]|$)", re.MULTILINE)
 _LIST_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
+# a line that starts a footnote definition for GitHub (cmark-gfm: up to three blanks, `[^`, a
+# label of no blank and no `]`, `]:`)
+_FOOTNOTE = re.compile(r" {0,3}\[\^[^\]\s]+\]:")
 _READER = {"source": "GitHub (cmark-gfm)", "search": "goalfile (CommonMark 0.31)"}
 _OTHER = {"source": "goalfile", "search": "GitHub"}
 
@@ -55,7 +65,9 @@ def _after_containers(line: str) -> str:
 def findings(goal: Goal) -> list[Finding]:
     """One error for each line that opens an HTML block for one reader only, and one for the
     first line of the criteria table that GitHub's table does not reach."""
-    found = list(_disputed_tags(goal))
+    found = list(_disputed_tags(goal)) if "<" in goal.text else []
+    if "[^" in goal.text:
+        found += _footnotes_over_table(goal)
     row = _row_after_table_end(goal)
     if row is not None:
         found.append(row)
@@ -169,3 +181,47 @@ def _row_after_table_end(goal: Goal) -> Finding | None:
             f"check | expected |`), or delete it: {sed_command(goal.path, [f'{row.line}d'])}",
         )
     return None
+
+
+def _footnotes_over_table(goal: Goal) -> list[Finding]:
+    """Each line between the criteria heading and the table's header that starts a footnote
+    definition for GitHub (outside code): the footnote's text can run on, paragraph line by
+    paragraph line or through indented lines, into the table, which GitHub then does not show
+    as a table (and not at all, when no reference points to the footnote)."""
+    rows = [row for row in goal.criteria if row.line]
+    if not rows:
+        return []
+    header = rows[0].line - 2
+    section = next(
+        (s for s in goal.sections if s.key in CRITERIA_KEYS and s.line < header < s.end), None
+    )
+    if section is None:
+        return []
+    lines = first_lines(goal.text, header)
+    numbers = [
+        number
+        for number in range(section.line + 1, header)
+        if _FOOTNOTE.match(lines[number - 1].rstrip("\r"))
+    ]
+    if not numbers:
+        return []
+    literal = _code_lines(goal)
+    numbers = [number for number in numbers if number not in literal]
+    if not numbers:
+        return []
+    fix = sed_command(goal.path, [f"{number}d" for number in numbers])
+    return [
+        Finding(
+            severity=Severity.ERROR,
+            line=number,
+            column=lines[number - 1].index("[") + 1,
+            code=CODE,
+            message=f"the line {inline_code(lines[number - 1].strip())} above the criteria "
+            "table starts a footnote definition for GitHub (goalfile reads no footnotes): "
+            "the lines under it, the table's among them, can be the footnote's text there, "
+            "which GitHub shows only where the file refers to the footnote, so a reviewer "
+            "may see no criteria table at all, though goalfile runs every row of it",
+            hint=f"delete the line{'s' if len(numbers) > 1 else ''}: {fix}",
+        )
+        for number in numbers
+    ]

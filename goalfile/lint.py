@@ -232,8 +232,8 @@ def _contract_html_findings(goal: Goal) -> Iterable[Finding]:
 
 def _gfm_block_findings(goal: Goal) -> Iterable[Finding]:
     """Lines GitHub reads as other blocks than goalfile does (see :mod:`goalfile.gfmblocks`)."""
-    if "<" not in goal.text:  # neither difference can occur: the rule's module is not loaded
-        return ()
+    if "<" not in goal.text and "[^" not in goal.text:  # no difference can occur: the rule's
+        return ()  # module is not loaded
     from goalfile import gfmblocks
 
     return gfmblocks.findings(goal)

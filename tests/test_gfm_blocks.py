@@ -5,7 +5,9 @@ A goal file showed on GitHub an `## Acceptance criteria` heading over a table wh
 block for GitHub only, and `Acceptance criteria <!-- \\| -->` over `---` was a heading for
 GitHub and a one-column table for goalfile. `lint` said ok, `verify` wrote `met`, `audit
 --against` was clean. A criteria row written as a lone HTML tag holding pipes was a row for
-goalfile and raw HTML (not shown) for GitHub. GitHub's view is taken from cmark-gfm itself
+goalfile and raw HTML (not shown) for GitHub. A footnote definition (`[^ci]: x`) right above the
+table, under a decoy list, made GitHub read the table as the text of a footnote nobody refers to,
+and show nothing of it. GitHub's view is taken from cmark-gfm itself
 (the `cmarkgfm` package), so each test also shows the difference it is about."""
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import subprocess
 from pathlib import Path
 
 import cmarkgfm
+import pytest
 from cmarkgfm.cmark import Options
 
 from tests.conftest import git, run_goalfile
@@ -46,7 +49,8 @@ HIDDEN = (
 def github_checks(text: str) -> list[list[str]]:
     """The check cells GitHub shows under each `## Acceptance criteria` heading above the
     ledger (HTML comments are not shown)."""
-    out = cmarkgfm.github_flavored_markdown_to_html(text, options=Options.CMARK_OPT_UNSAFE)
+    options = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES  # GitHub reads footnotes
+    out = cmarkgfm.github_flavored_markdown_to_html(text, options=options)
     out = re.sub(r"<!--.*?(?:-->|\Z)", "", out, flags=re.DOTALL)
     body = out.split("<h2>Iterations</h2>")[0]
     sections = re.split(r"<h2>\s*Acceptance criteria\s*</h2>", body)[1:]
@@ -223,3 +227,63 @@ def test_tags_in_the_frontmatter_and_in_a_checks_quoted_output_are_not_lines_of_
     linted = run_goalfile("lint", "goals/g.md", cwd=repo)
     assert linted.returncode == 0, linted.stderr
     assert "rendered-differs" not in linted.stderr, linted.stderr
+
+
+TABLE = HEADER + "| C1 | suite passes | `echo 1 passed` | exit 0 | deterministic |\n"
+DECOY_LIST = "C1, the suite passes: `pytest -q`, exit 0.\n\n"
+
+
+@pytest.mark.parametrize(
+    "over",
+    [
+        "[^ci]: x\n",  # the table's lines are the footnote paragraph's lazy lines
+        "Each row runs in CI.\n[^ci]: x\n",  # a footnote interrupts a paragraph on GitHub
+        "[^ci]: x\n\n    y\n",  # its indented text runs on over a blank line
+    ],
+)
+def test_a_footnote_definition_github_reads_the_table_into_is_refused(
+    repo: Path, over: str
+) -> None:
+    text = FRONT + "## Acceptance criteria\n\n" + DECOY_LIST + over + TABLE + TAIL
+    assert github_checks(text) == [[]]  # GitHub: the decoy list, and no table
+    path = write(repo, text)
+    line = 21 + over.count("\n", 0, over.index("[^"))
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert errors(linted.stderr) == [
+        f"goals/g.md:{line}:1: error: the line `[^ci]: x` above the criteria table starts a "
+        "footnote definition for GitHub (goalfile reads no footnotes): the lines under it, the "
+        "table's among them, can be the footnote's text there, which GitHub shows only where "
+        "the file refers to the footnote, so a reviewer may see no criteria table at all, "
+        "though goalfile runs every row of it"
+    ], linted.stderr
+    before = path.read_bytes()
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/g.md", cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert path.read_bytes() == before
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert f"goals/g.md:{line}: rendered-differs: the line `[^ci]: x`" in audited.stdout
+
+    fix = linted.stderr.split("  fix: delete the line: ", 1)[1].split("\n", 1)[0].strip("`")
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    assert github_checks(path.read_text(encoding="utf-8")) == [["echo 1 passed"]]
+    assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
+
+
+def test_footnotes_elsewhere_are_not_flagged(repo: Path) -> None:
+    """A footnote referred to from the end state, defined under the table or in the lessons,
+    leaves the table as a table in both views."""
+    text = (
+        FRONT.replace("the suite passes", "the suite passes[^why]")
+        + "## Acceptance criteria\n\n"
+        + TABLE
+        + "\n[^note]: C1 is the suite.\n"
+        + TAIL
+        + "\n[^why]: it fails today.\n"
+    )
+    assert github_checks(text) == [["echo 1 passed"]]
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
