@@ -81,19 +81,22 @@ def fix_goal(goal: Goal) -> Fixed:
     lines = goal.text.split("\n")
     table = _padded_table(goal, lines)
     in_ledger: frozenset[str] | None = None
+    footnotes: frozenset[str] | None = None
     for row in goal.criteria:
         index = row.line - 1
         if not 0 <= index < len(lines):
             continue
         differs: set[str] = set()
         if row.kind is Kind.DETERMINISTIC:
-            from goalfile.gfmview import difference, ledger_labels
+            from goalfile.gfmview import difference, footnote_labels, ledger_labels
 
             for name, cell in row.cells:
                 if name in ("check", "expected"):
                     if "[" in cell and in_ledger is None:
                         in_ledger = ledger_labels(goal.text)
-                    if difference(cell, goal.link_labels, in_ledger or ()) is not None:
+                        footnotes = footnote_labels(goal.text)
+                    shown = difference(cell, goal.link_labels, in_ledger or (), footnotes or ())
+                    if shown is not None:
                         differs.add(name)
         new, what = _fix_row(row, lines[index], differs)
         if new != lines[index]:

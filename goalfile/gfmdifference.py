@@ -15,3 +15,5 @@ class Difference:
     shown: str  # the text a GitHub view shows, struck text included
     struck: tuple[str, ...]  # the pieces GitHub draws struck out
     linked: tuple[str, ...] = ()  # the web addresses GitHub links and shows as typed
+    math: tuple[str, ...] = ()  # the `$...$` spans GitHub draws as math
+    footnotes: tuple[str, ...] = ()  # the `[^label]` references GitHub shows as a number

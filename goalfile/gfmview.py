@@ -2,7 +2,10 @@
 
 goalfile reads a deterministic row's ``check`` and ``expected`` as Markdown shows them
 (CommonMark with GFM tables, the link references defined anywhere outside the ledger). GitHub
-renders three things more: GFM strikethrough (``~~text~~`` and ``~text~``, drawn struck out,
+renders five things more: inline math (``$...$``, drawn by MathJax: ``$\\phantom{x; : }$``
+draws nothing, and goalfile ran ``...; : }$``), footnote references (``[^label]`` where the file
+defines that footnote, shown as a number: ``test -f ok [^||:>]`` showed ``test -f ok¹`` and
+exited 0), GFM strikethrough (``~~text~~`` and ``~text~``, drawn struck out,
 read as deleted), link references defined inside the ledger, which goalfile never parses, and
 GFM's autolinks (``http://``, ``https://``, ``ftp://``, ``www.``), whose text GitHub shows as
 typed, escapes, entities and emphasis marks included: ``./smoke.sh http://host/health\\;echo``
@@ -27,18 +30,32 @@ if TYPE_CHECKING:
 _TARGET: Mapping[str, str] = {"href": "#", "title": ""}
 
 
-def difference(cell: str, labels: Iterable[str], ledger: Iterable[str] = ()) -> Difference | None:
+def difference(
+    cell: str, labels: Iterable[str], ledger: Iterable[str] = (), footnotes: Iterable[str] = ()
+) -> Difference | None:
     """How GitHub's view of ``cell`` differs from goalfile's reading of it, or None when it
     does not (a cell that is one code span is shown as written by both). ``labels`` are the
     link reference labels goalfile reads cells with, ``ledger`` those a definition in the
-    ledger may add for GitHub."""
+    ledger may add for GitHub, ``footnotes`` the footnote labels the file defines
+    (:func:`footnote_labels`)."""
     linked = autolinks(cell) if "://" in cell or "www." in cell else []
-    if "~" not in cell and "[" not in cell and not linked:
-        return None  # neither strikethrough nor a link can start
+    if "~" not in cell and "[" not in cell and "$" not in cell and not linked:
+        return None  # neither strikethrough, a link, a footnote nor math can start
     known = set(labels)
     read, is_code = parse.read_cell(cell, _references(known))
     if is_code:
         return None
+    text = cell.replace("\\|", "|")  # as GitHub reads a table cell, before its inlines
+    math = tuple(_math_spans(text)) if "$" in text else ()
+    notes = tuple(_footnote_references(text, footnotes)) if "[^" in text else ()
+    if math or notes:
+        from goalfile.gfmdifference import Difference
+
+        shown = text
+        for piece in (*math, *notes):
+            shown = shown.replace(piece, " ")
+        shown = " ".join(shown.split())
+        return Difference(read=read.strip(), shown=shown, struck=(), math=math, footnotes=notes)
     if linked:
         typed = _as_typed(cell, linked)
         shown = parse.read_cell(typed, _references(known | set(ledger)))[0].strip()
@@ -91,6 +108,65 @@ def autolinks(cell: str) -> list[tuple[int, int]]:
         if end > match.end():
             found.append((start, end))
     return found
+
+
+def _math_spans(cell: str) -> Iterable[str]:
+    """The spans of ``cell`` (outside its code spans, not escaped) that GitHub draws as inline
+    math: a ``$`` followed by a non-blank, up to the next ``$`` that follows a non-blank
+    (``$$...$$`` and ``$`...`$`` too). MathJax can draw such a span as nothing at all."""
+    code = _code_spans(cell)
+    marks = [
+        at
+        for at, char in enumerate(cell)
+        if char == "$"
+        and not _escaped(cell, at)
+        and not any(first <= at < last for first, last in code)
+    ]
+    index = 0
+    while index < len(marks):
+        start = marks[index]
+        if start + 1 >= len(cell) or cell[start + 1].isspace():
+            index += 1
+            continue
+        close = next(
+            (n for n in range(index + 1, len(marks)) if marks[n] >= start + 2
+             and not cell[marks[n] - 1].isspace()),
+            None,
+        )  # fmt: skip
+        if close is None:
+            return
+        yield cell[start : marks[close] + 1]
+        index = close + 1
+
+
+_FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
+_FOOTNOTE_DEFINITION = re.compile(
+    r"(?m)^(?:[ ]{0,3}(?:>|[-*+]|\d{1,9}[.)])[ ]?)*[ ]{0,3}\[\^([^\]\s]+)\]:"
+)
+
+
+def footnote_labels(text: str) -> frozenset[str]:
+    """The labels of the footnotes a goal file defines for GitHub (``[^label]:`` at a line's
+    start, after a quote's ``>``, a list item's bullet and up to three spaces), anywhere in
+    it: GitHub reads the whole file, the ledger too. Lower case, as labels match."""
+    if "[^" not in text:
+        return frozenset()
+    return frozenset(m.group(1).lower() for m in _FOOTNOTE_DEFINITION.finditer(text))
+
+
+def _footnote_references(text: str, footnotes: Iterable[str]) -> Iterable[str]:
+    """The ``[^label]`` references of the cell ``text`` (outside code spans, not escaped) to a
+    footnote the file defines, which GitHub shows as a number (the label is not shown)."""
+    defined = set(footnotes)
+    if not defined:
+        return
+    code = _code_spans(text)
+    for found in _FOOTNOTE_REFERENCE.finditer(text):
+        at = found.start()
+        if _escaped(text, at) or any(first <= at < last for first, last in code):
+            continue
+        if found.group(1).lower() in defined:
+            yield found.group()
 
 
 def _in_bracket(cell: str, at: int, code: list[tuple[int, int]]) -> bool:

@@ -925,11 +925,13 @@ def _header_line(goal: Goal, first: Criterion) -> tuple[int, str]:
 
 def _rendering_findings(goal: Goal) -> Iterable[Finding]:
     """Deterministic cells that GitHub shows otherwise than goalfile reads them (GFM
-    strikethrough, a link whose reference only the ledger defines): see :mod:`goalfile.gfmview`."""
-    from goalfile.gfmview import difference, ledger_labels
+    strikethrough, a link whose reference only the ledger defines, an autolink, inline math, a
+    footnote reference): see :mod:`goalfile.gfmview`."""
+    from goalfile.gfmview import difference, footnote_labels, ledger_labels
 
     miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
     in_ledger: frozenset[str] | None = None
+    footnotes: frozenset[str] | None = None
     for row in goal.criteria:
         if row.line in miscounted or row.kind is not Kind.DETERMINISTIC:
             continue
@@ -938,7 +940,8 @@ def _rendering_findings(goal: Goal) -> Iterable[Finding]:
                 continue
             if "[" in cell and in_ledger is None:
                 in_ledger = ledger_labels(goal.text)
-            found = difference(cell, goal.link_labels, in_ledger or ())
+                footnotes = footnote_labels(goal.text)
+            found = difference(cell, goal.link_labels, in_ledger or (), footnotes or ())
             if found is not None:
                 yield _rendering_finding(goal, row, name, cell, found)
 
@@ -947,7 +950,15 @@ def _rendering_finding(
     goal: Goal, row: Criterion, name: str, cell: str, found: Difference
 ) -> Finding:
     runs = "runs" if name == "check" else "judges by"
-    if found.struck:
+    if found.math or found.footnotes:
+        pieces = [
+            *(f"{inline_code(m)} drawn as math (GitHub's MathJax, which can draw nothing)"
+              for m in found.math),
+            *(f"{inline_code(n)} shown as a footnote's number (the file defines that footnote)"
+              for n in found.footnotes),
+        ]  # fmt: skip
+        shown = f"as {inline_code(found.shown)}, with {listed(pieces)}"
+    elif found.struck:
         shown = f"with {listed([inline_code(s) for s in found.struck])} struck out (GFM "
         shown += "strikethrough: read as deleted)"
     elif found.linked:

@@ -561,3 +561,16 @@ def test_new_keeps_a_backslash_in_expected_as_written(repo: Path) -> None:
     assert c1.expected == r"exit 0; stdout matches /^mytool 1\.4\.0$/"
     verify = run_goalfile("verify", "goals/v.md", cwd=repo)
     assert last_line(verify.stdout) == "verify-goal v iteration 0: C1 met; status: met"
+
+
+def test_new_writes_an_expected_github_would_draw_as_math_as_a_code_span(repo: Path) -> None:
+    """GitHub draws `$...$` outside a code span as math (`${}$` as nothing): such a cell is
+    refused (`rendered-differs`), so `new` writes it as a code span, which shows as it runs."""
+    done = run_goalfile(
+        "new", "m", "it prints the price", "--check", "echo 'a$b$c'",
+        "--expected", 'exit 0; stdout contains "a$b$c"', "--activate", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert '| `exit 0; stdout contains "a$b$c"` |' in (repo / "goals" / "m.md").read_text()
+    verify = run_goalfile("verify", "goals/m.md", cwd=repo)
+    assert last_line(verify.stdout) == "verify-goal m iteration 0: C1 met; status: met"

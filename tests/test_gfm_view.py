@@ -198,3 +198,77 @@ def test_an_address_github_links_shows_as_typed_and_is_refused(tmp_path: Path, c
 def test_addresses_that_show_as_they_run_are_not_flagged(tmp_path: Path, cell: str) -> None:
     path = goal(tmp_path, f"| C1 | ok | {cell} | exit 0 |")
     assert findings(path, "rendered-differs") == []
+
+
+def github_html(path: Path) -> str:
+    """The body as GitHub's own parser renders it, footnotes on (as on GitHub)."""
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    body = path.read_text("utf-8").split("---", 2)[2]
+    return cmarkgfm.github_flavored_markdown_to_html(body, options=Options.CMARK_OPT_FOOTNOTES)
+
+
+DRAWN = {
+    # GitHub shows `test -f ok¹` (a footnote's number); goalfile ran `... [^||:>]`: `|| :>]`
+    "footnote reference": (
+        "| C1 | ok | test -f ok [^\\|\\|:>] | exit 0 |",
+        "\n[^||:>]: ok is written by make.\n",
+        'test -f ok <sup class="footnote-ref">',
+    ),
+    # inline math, which GitHub draws with MathJax: `\phantom{...}` draws nothing, and
+    # cmark-gfm leaves the span as text for it; goalfile ran `...; : }$` (exit 0)
+    "math in a check": (
+        "| C1 | ok | test -f ok $\\phantom{x; : }$ | exit 0 |",
+        "",
+        "<td>test -f ok $\\phantom{x; : }$</td>",
+    ),
+    # `${}$` draws nothing: a reader reads `lacks "FAILED"`, goalfile's TEXT never occurs
+    "math in an expected": (
+        '| C1 | ok | `test -f ok` | exit 0; stdout lacks "FAILED${}$" |',
+        "",
+        "<td>exit 0; stdout lacks &quot;FAILED${}$&quot;</td>",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", DRAWN)
+def test_math_and_footnotes_github_draws_are_refused_until_fixed(tmp_path: Path, case: str) -> None:
+    row, lessons, markup = DRAWN[case]
+    path = goal(tmp_path, row, lessons=lessons)
+    assert markup in github_html(path)
+    before = path.read_bytes()
+    found = findings(path, "rendered-differs")
+    assert [(f["severity"], f["line"]) for f in found] == [("error", 19)], found
+    assert "drawn as math" in str(found[0]["message"]) or "footnote's number" in str(
+        found[0]["message"]
+    )
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/d.md", cwd=tmp_path)
+        assert done.returncode == 3, done.stdout + done.stderr
+    assert path.read_bytes() == before
+    audit = run_goalfile("audit", "--json", "goals/d.md", cwd=tmp_path)
+    assert audit.returncode == 1 and '"rendered-differs"' in audit.stdout, audit.stdout
+
+    fixed = run_goalfile("lint", "--fix", "goals/d.md", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    out = github_html(path)
+    assert "footnote-ref" not in out and "<code>" in out  # the cell is code: shown as it runs
+    assert run_goalfile("activate", "goals/d.md", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "| C1 | ok | test -n $HOME | exit 0 |",
+        "| C1 | ok | test $A = $B | exit 0 |",
+        '| C1 | ok | `test "$A" = "$B"` | exit 0; stdout matches /ok$/ |',
+        "| C1 | ok | test -f ok [^x] | exit 0 |",  # no footnote [^x] defined: shown as typed
+        "| C1 | ok | `test -f ok [^1]` | exit 0 |",
+    ],
+)
+def test_dollars_and_brackets_that_show_as_they_run_are_not_flagged(
+    tmp_path: Path, row: str
+) -> None:
+    path = goal(tmp_path, row, lessons="\n[^1]: a note.\n")
+    assert findings(path, "rendered-differs") == []

@@ -25,7 +25,7 @@ from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
 
-MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
+MARKUP = frozenset("\\`*_<>&[]~$")  # characters Markdown (or GitHub's math) may read otherwise
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 
