@@ -25,7 +25,7 @@ from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
 
-MARKUP = frozenset("\\`*_<>&[]~$")  # characters Markdown (or GitHub's math) may read otherwise
+MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 
@@ -43,7 +43,8 @@ class NewRow:
     def render(self) -> str:
         kind = "review" if self.review else "deterministic"
         # a cell means what Markdown shows: text with a backslash or markup goes in a code span
-        literal = any(char in self.expected for char in MARKUP)
+        # (two `$` may be math, which GitHub draws)
+        literal = any(char in self.expected for char in MARKUP) or self.expected.count("$") > 1
         expected = code_span(self.expected) if literal else plain_cell(self.expected)
         return f"| {self.id} | {self.criterion} | {code_span(self.check)} | {expected} | {kind} |"
 
