@@ -6,6 +6,12 @@ goalfile: a ``<table>`` can show criteria that never run, and a ``<details>`` ar
 table folds away the rows that do (as can ``<sub>`` or ``<del>``). So every HTML block in
 those sections is an error, except one that holds only comments, which no view draws.
 
+A ``<details>`` opened above the criteria table, outside those sections (an HTML block in the
+end state, or a tag inline in a line of prose, which is no block), and closed below the table
+or never, folds the table the same way on GitHub: a browser puts everything up to
+``</details>`` inside the element. So a ``<details>`` still open at the table's header is an
+error too (:func:`_folds`).
+
 Pure: a :class:`Goal` in, findings out. The sections are parsed only when one of their lines
 starts with ``<``, which a goal as goalfile and mdformat write it never has."""
 
@@ -24,6 +30,7 @@ CODE = "hidden-markup"
 _CONTRACT = {*CRITERIA_KEYS, "non-goals", "non goals", "nongoals"}
 _OPENS_HTML = re.compile(r"(?m)^ {0,3}<")
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)  # one left open hides to the end
+_DETAILS = re.compile(r"<(/?)details(?=[\s/>]|$)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, kw_only=True, eq=False, repr=False)
@@ -41,10 +48,70 @@ def findings(goal: Goal) -> list[Finding]:
     # a section's lines end before its ``end`` (1-based): the first ``end - 1`` lines
     lines = first_lines(goal.text, max((section.end - 1 for section in sections), default=0))
     found = [html for section in sections for html in _html_blocks(section, lines)]
+    folds = _folds(goal, {line for html in found for line in range(html.first, html.last + 1)})
     if not found:
-        return []
+        return folds
     fix = sed_command(goal.path, [f"{sed_lines(h.first, h.last)}d" for h in found])
-    return [_finding(goal, html, fix, len(found)) for html in found]
+    return [_finding(goal, html, fix, len(found)) for html in found] + folds
+
+
+def _folds(goal: Goal, reported: set[int]) -> list[Finding]:
+    """Each ``<details>`` (in an HTML block or inline, outside code) above the criteria table
+    that is still open at the table's header: GitHub folds the table into it. ``reported``
+    are the lines of HTML blocks already reported by :func:`findings`."""
+    rows = [row for row in goal.criteria if row.line]
+    if not rows or "<" not in goal.text:
+        return []
+    header = rows[0].line - 2  # the header, then the delimiter row, then the first row
+    lines = first_lines(goal.text, header - 1)
+    start = goal.frontmatter_end  # the body's first line is this one's next (1-based)
+    body = "\n".join(line.rstrip("\r") for line in lines[start : header - 1])
+    if not _DETAILS.search(body):
+        return []
+    opened: list[tuple[int, bool]] = []  # (line, whether its line is an HTML block)
+    for token in markdown().parse(body):
+        if token.map is None:
+            continue
+        line = start + 1 + token.map[0]
+        if token.type == "html_block":
+            pieces = [token.content]
+        elif token.type == "inline":
+            pieces = [c.content for c in token.children or [] if c.type == "html_inline"]
+        else:
+            continue
+        for piece in pieces:
+            for tag in _DETAILS.finditer(_COMMENT.sub("", piece)):
+                if tag.group(1):
+                    if opened:
+                        opened.pop()
+                else:
+                    opened.append((line, token.type == "html_block"))
+    found: list[Finding] = []
+    for line, block in opened:
+        if line in reported:
+            continue
+        shown = lines[line - 1].strip()
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        fix = (
+            f"delete the line: {sed_command(goal.path, [f'{line}d'])}"
+            if block
+            else f"take the `<details>` (and its `<summary>`) out of line {line}"
+        )
+        found.append(
+            Finding(
+                severity=Severity.ERROR,
+                line=line,
+                column=None,
+                code=CODE,
+                message=(
+                    f"line {line} {inline_code(shown)} opens a `<details>` that is still open "
+                    "at the criteria table: GitHub folds the table into it, under its summary, "
+                    "so a reader sees what is above it and not the rows goalfile runs"
+                ),
+                hint=f"close it (`</details>`) before the criteria section, or {fix}",
+            )
+        )
+    return found
 
 
 def _html_blocks(section: Section, lines: list[str]) -> Iterable[_Html]:

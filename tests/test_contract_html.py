@@ -131,3 +131,78 @@ def test_the_blocks_are_found_before_a_long_ledger_and_after_one(
     found = htmlcontract.findings(parsed)
     assert [finding.line for finding in found] == [first for first, _, _ in expected]
     assert all("(line" in finding.message for finding in found)
+
+
+def github_html(text: str) -> str:
+    """The body as GitHub's own parser renders it (raw HTML kept: GitHub keeps `<details>`)."""
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    body = text.split("---\n", 2)[2]
+    return cmarkgfm.github_flavored_markdown_to_html(body, options=Options.CMARK_OPT_UNSAFE)
+
+
+def folded(html: str) -> bool:
+    """Whether the criteria table lies inside a `<details>` element of the page."""
+    table = html.index("echo 0 passed")
+    opened = html.rfind("<details>", 0, table)
+    return opened >= 0 and html.find("</details>", opened) in (-1, *range(table, len(html)))
+
+
+def test_details_opened_above_the_criteria_and_closed_below_them_is_refused(repo: Path) -> None:
+    """`<details>` in the end state, `</details>` in the plan: each an HTML block outside the
+    contract's sections, so lint was clean, while GitHub folded the heading and the table under
+    the summary, below a decoy list naming `pytest -q`."""
+    text = (
+        goal(TABLE)
+        .replace(
+            "# Goal: the suite passes\n\n",
+            "# Goal: the suite passes\n\n- C1: `pytest -q` passes\n\n"
+            "<details><summary>the same, for goalfile</summary>\n\n",
+        )
+        .replace("## Iterations\n", "## Plan\n\n</details>\n\n## Iterations\n")
+    )
+    assert folded(github_html(text))
+    path = write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert (
+        "goals/g.md:15: error: line 15 `<details><summary>the same, for goalfile</summary>` "
+        "opens a `<details>` that is still open at the criteria table" in linted.stderr
+    ), linted.stderr
+    before = path.read_bytes()
+    for command in ("activate", "verify"):
+        done = run_goalfile(command, "goals/g.md", cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert path.read_bytes() == before
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "goals/g.md:15: hidden-markup: line 15" in audited.stdout, audited.stdout
+    fix = linted.stderr.split("delete the line: ", 1)[1].split("\n", 1)[0].strip("`")
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    assert not folded(github_html(path.read_text(encoding="utf-8")))
+    assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
+
+
+def test_details_opened_inline_in_the_criteria_prose_is_refused(repo: Path) -> None:
+    """Inline HTML in a paragraph is no HTML block, but a browser ends the paragraph at
+    `<details>` and puts what follows inside it: the table was folded."""
+    text = goal(f"C1 runs `pytest -q`. <details><summary>table</summary>\n\n{TABLE}")
+    assert folded(github_html(text))
+    write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert "opens a `<details>` that is still open at the criteria table" in linted.stderr
+    assert "take the `<details>` (and its `<summary>`) out of line 19" in linted.stderr
+
+
+def test_details_closed_before_the_criteria_is_allowed(repo: Path) -> None:
+    text = goal(TABLE).replace(
+        "# Goal: the suite passes\n\n",
+        "# Goal: the suite passes\n\n<details><summary>why</summary>\n\nIt fails today.\n\n"
+        "</details>\n\n",
+    )
+    assert not folded(github_html(text))
+    write(repo, text)
+    done = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
