@@ -485,7 +485,7 @@ def _approved_rows_note(goal: Goal) -> str:
     rows = approved.ordered()
     named = [
         f"{row.id} {inline_code(ledger.clean_line(row.check, limit=500))} → "
-        f"{ledger.clean_line(row.expected, limit=200)}"
+        f"{inline_code(ledger.clean_line(row.expected, limit=200))}"
         for row in rows[:APPROVED_ROWS_SHOWN]
     ]
     if len(rows) > APPROVED_ROWS_SHOWN:

@@ -46,3 +46,30 @@ def test_names_with_line_breaks_hide_nothing_in_the_markdown_audit(tmp_path: Pat
     # each name on one line, its line breaks shown as escapes
     assert "goals/a\\n&lt;!--\\n.md clean" in text and "goals/zz\\n--&gt;\\n.md clean" in text
     assert "<!--\n" not in done.stdout and "\n-->" not in done.stdout
+
+
+def test_the_approved_rows_note_shows_the_expected_as_code_not_as_markup(tmp_path: Path) -> None:
+    """A goal new since the base is noted with the rows its approval approved: the `expected`
+    was written bare into the job summary, so `stdout lacks "**FAILED**"` (a code span in the
+    goal file) read there as `lacks "FAILED"` in bold, while the log held `3 FAILED` and the
+    goal was met, the audit clean."""
+    import cmarkgfm
+
+    repo = make_git_repo(tmp_path / "r")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "base")
+    git(repo, "branch", "base")
+    git(repo, "checkout", "-qb", "pr")
+    expected = 'exit 0; stdout lacks "**FAILED**"'
+    made = run_goalfile("new", "g", "x", "--check", "cat log.txt", "--expected", expected,
+                        "--activate", cwd=repo)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (repo / "log.txt").write_text("3 FAILED\n", encoding="utf-8")
+    assert run_goalfile("verify", "goals/g.md", cwd=repo).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "pr")
+
+    done = run_goalfile("audit", "--against", "base", "--format", "markdown", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    page = cmarkgfm.github_flavored_markdown_to_html(done.stdout)
+    assert "<strong>" not in page, page
+    assert "<code>exit 0; stdout lacks &quot;**FAILED**&quot;</code>" in page, page
