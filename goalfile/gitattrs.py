@@ -12,6 +12,12 @@ file's bytes, and refuses a goal path any of :data:`REFUSED` applies to
 (:func:`conversions`, :func:`refusal`): `activate`, the Stop hook and `audit` name the attribute,
 the line that sets it and the command that deletes that line. ``text`` and ``eol`` change only
 line endings, which goalfile reads alike (a CRLF goal file has the same contract), and are let be.
+
+A diff driver with a program (``diff=NAME`` with ``diff.NAME.textconv`` or ``diff.NAME.command``)
+stores the file's bytes, but `git diff`, `git log -p` and `git show` show what the program
+prints instead: a loosened, self-re-approved and verified goal showed no change at all to the
+person reviewing it with git. It is refused the same way (:data:`SHOWN`); a driver without a
+program (``*.md diff=markdown``, which only names hunks) and ``-diff`` are let be.
 """
 
 from __future__ import annotations
@@ -26,6 +32,10 @@ from goalfile.shellword import sed_command, shell_word
 REFUSED = ("filter", "ident", "working-tree-encoding")
 """The attributes that make git store other bytes than a goal file holds (not only other line
 endings); set, or given a value, on a goal path they are refused."""
+
+SHOWN = ("diff",)
+"""The attributes that make git show other text than a goal file holds when their driver names
+a program (``diff.NAME.textconv``, ``diff.NAME.command``)."""
 
 _GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
 
@@ -68,7 +78,9 @@ def conversions(folder: Path | str, name: str) -> Found | None:
 
     env = _git_clean()
     try:
-        done = _git_read(str(folder), [*_GIT, "check-attr", "-z", *REFUSED, "--", name], env)
+        done = _git_read(
+            str(folder), [*_GIT, "check-attr", "-z", *REFUSED, *SHOWN, "--", name], env
+        )
     except GitUnreadable:
         return None
     if done.returncode != 0:
@@ -80,7 +92,12 @@ def conversions(folder: Path | str, name: str) -> Found | None:
         value = fields[at + 2].decode("utf-8", "replace")
         if value in ("unspecified", "unset"):
             continue
-        driver = _driver(str(folder), value, env) if attribute == "filter" else ""
+        if attribute in SHOWN:
+            driver = "" if value == "set" else _driver(str(folder), value, env, kind=attribute)
+            if not driver:
+                continue  # git's own diff, or a driver that runs no program
+        else:
+            driver = _driver(str(folder), value, env) if attribute == "filter" else ""
         found.append(Conversion(attribute=attribute, value=value, driver=driver))
     if not found:
         return None
@@ -96,11 +113,17 @@ def conversions(folder: Path | str, name: str) -> Found | None:
     return Found(conversions=tuple(found), settings=tuple(settings), tracked=frozenset(tracked))
 
 
-def _driver(folder: str, name: str, env: dict[str, str]) -> str:
-    """The programs `git config` names for the filter ``name`` (``filter.NAME.clean=...``)."""
+def _driver(folder: str, name: str, env: dict[str, str], *, kind: str = "filter") -> str:
+    """The programs `git config` names for the filter ``name`` (``filter.NAME.clean=...``),
+    or, with ``kind`` "diff", for the diff driver ``name`` (``diff.NAME.textconv=...``,
+    ``diff.NAME.command=...``)."""
     from goalfile.run import GitUnreadable, _git_read
 
-    key = f"^filter\\.{re.escape(name)}\\."
+    key = (
+        f"^filter\\.{re.escape(name)}\\."
+        if kind == "filter"
+        else f"^diff\\.{re.escape(name)}\\.(textconv|command)$"
+    )
     try:
         done = _git_read(folder, ["config", "--get-regexp", key], env)
     except GitUnreadable:
@@ -201,15 +224,23 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
         if conversion.attribute == "filter":
             driver = conversion.driver or "no program configured yet"
             what += f" (a program git runs on `git add` and `git commit`: {driver})"
+        elif conversion.attribute in SHOWN:
+            what += (
+                " (a program whose output `git diff`, `git log -p` and `git show` show in "
+                f"place of the file: {conversion.driver})"
+            )
         said.append(what)
     where = [
         f"{_shown(setting.file, here)}:{setting.line}: `{setting.text}`"
         for setting in found.settings
     ]
     source = f", set by {'; '.join(where)}" if where else ""
-    message = (
-        f"git applies {', '.join(said)} to {shown}{source}: git would store (and `git diff` "
-        "and a commit would show) other bytes than the goal file holds"
+    stored = any(conversion.attribute not in SHOWN for conversion in found.conversions)
+    message = f"git applies {', '.join(said)} to {shown}{source}: " + (
+        "git would store (and `git diff` and a commit would show) other bytes than the goal "
+        "file holds"
+        if stored
+        else "a person reviewing it with git would read what that program prints, not the goal file"
     )
     by_file: dict[Path, list[int]] = {}
     for setting in found.settings:

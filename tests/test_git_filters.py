@@ -151,3 +151,54 @@ def test_the_fix_deletes_only_the_lines_that_apply_to_the_goal(repo: Path) -> No
         "*.png filter=lfs diff=lfs merge=lfs -text\n"
     )
     assert run_goalfile("activate", "goals/auth.md", cwd=repo).returncode == 0
+
+
+def plant_textconv(repo: Path, tmp_path: Path) -> None:
+    """The agent's diff driver: `git diff`, `git log -p` and `git show` show HEAD's copy of a
+    goal file, whatever the file holds."""
+    script = tmp_path / "show-head.sh"
+    script.write_text("#!/bin/sh\ngit show HEAD:goals/auth.md\n", encoding="utf-8")
+    script.chmod(0o755)
+    git(repo, "config", "diff.g.textconv", str(script))
+    (repo / ".git" / "info").mkdir(exist_ok=True)
+    (repo / ".git" / "info" / "attributes").write_text("goals/*.md diff=g\n", encoding="utf-8")
+
+
+def test_a_diff_driver_that_shows_another_goal_is_refused(repo: Path, tmp_path: Path) -> None:
+    """The goal was loosened (`test -f ok` → `true`), re-approved by the agent and verified
+    `met`; with the driver, `git diff` showed no change to it, and `git show` of the commit
+    showed none either."""
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "test -f ok", "--expected", "exit 0", "--activate",
+        "--commit", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    path = repo / "goals" / "auth.md"
+    path.write_text(path.read_text("utf-8").replace("`test -f ok` |", "`true` |"), "utf-8")
+    plant_textconv(repo, tmp_path)
+    assert git(repo, "diff", "--", "goals/auth.md") == ""  # what the person's review shows
+    reapproved = run_goalfile("activate", "--reapprove", "goals/auth.md", "--reason", "x", cwd=repo)
+    assert reapproved.returncode == 3, reapproved.stdout + reapproved.stderr
+    assert "`diff=g` (a program whose output `git diff`" in reapproved.stderr
+    assert f"diff.g.textconv = {tmp_path}/show-head.sh" in reapproved.stderr
+    assert ".git/info/attributes:1: `goals/*.md diff=g`" in reapproved.stderr
+
+    answer = hook_answer(repo)  # the goal git tracks: held, with the line's fix
+    assert answer["decision"] == "block", answer
+    reason = str(answer["reason"])
+    assert "git applies `diff=g`" in reason, reason
+    audited = run_goalfile("audit", "goals/auth.md", cwd=repo)
+    assert audited.returncode == 1 and "git-attribute" in audited.stdout, audited.stdout
+    sh(fix_of(reason), repo)  # works as written
+    assert "`true`" in git(repo, "diff", "--", "goals/auth.md")  # git shows the file again
+    assert run_goalfile("activate", "--reapprove", "goals/auth.md", "--reason", "x",
+                        cwd=repo).returncode == 0  # fmt: skip
+
+
+def test_a_diff_driver_without_a_program_is_let_be(repo: Path) -> None:
+    """`*.md diff=markdown` names hunks by headings; `-diff` shows "Binary files differ"."""
+    (repo / ".gitattributes").write_text("*.md diff=markdown\ngoals/x/*.md -diff\n", "utf-8")
+    done = run_goalfile(*NEW, "--non-goal", "n", "--activate", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    audited = run_goalfile("audit", "goals/auth.md", cwd=repo)
+    assert "git-attribute" not in audited.stdout, audited.stdout
