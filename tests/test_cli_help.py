@@ -160,3 +160,16 @@ def test_stall_limit_help_says_what_1_does(tmp_path: Path) -> None:
     the help says now that 1 counts as 2."""
     shown = " ".join(run_goalfile("hook", "stop", "--help", cwd=tmp_path).stdout.split())
     assert "(at least 2: 1 counts as 2, since no progress needs two runs compared)" in shown
+
+
+def test_every_command_but_two_takes_json_as_the_readme_says() -> None:
+    """README: every command but `statusline`, `completion` and `mcp` takes `--json`."""
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert "every one but `statusline`, `completion` and `mcp` (a status line" in readme
+    without = {
+        name
+        for name, command in COMMANDS
+        if not isinstance(command, click.Group)
+        and not any("--json" in param.opts for param in command.params)
+    }
+    assert without == {"goalfile statusline", "goalfile completion", "goalfile mcp"}, without
