@@ -31,7 +31,8 @@ as an interrupt the hook answers with a hold; the watchdog, signalled as well, h
 answered and ended the child before.
 
 Nothing but the child may say it answered, and nothing but the watchdog may write to the host:
-before the work runs the goal's checks (:func:`private`), both processes are made
+once the hook has read its input, before it runs anything (:func:`private`; git too, and a
+program git's configuration names is the hook's descendant as well), both processes are made
 non-dumpable (Linux's ``prctl(PR_SET_DUMPABLE, 0)``), so that a process of the same user (a
 check's, which is their descendant) can no longer open their pipes through
 ``/proc/PID/fd`` or trace them; a check's own processes are dumpable again once they exec, but
@@ -101,11 +102,11 @@ def working_on(*, goal: str | None = None, row: str | None = None, expected: str
 
 
 def private() -> None:
-    """Before the hook's work runs anything of the goal's (its checks, a judge): make the work
-    and the watchdog non-dumpable, so that those processes cannot reach the hook's pipes
-    through ``/proc`` (see the module's text). Once per run; a no-op outside a hook run, and
-    where the system has no such setting. The met-goal fast path never calls it, and so never
-    loads :mod:`ctypes`."""
+    """Before the hook's work runs anything (git, which runs what its configuration names,
+    the goal's checks, a judge): make the work and the watchdog non-dumpable, so that those
+    processes cannot reach the hook's pipes through ``/proc`` (see the module's text). Once
+    per run; a no-op outside a hook run, and where the system has no such setting. It loads
+    :mod:`ctypes`, about 1.6 ms, also on the met-goal fast path: that path runs git too."""
     if _private_hook is not None:
         _private_hook()
 

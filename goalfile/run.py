@@ -1339,6 +1339,22 @@ _DISCOVERY_VARIABLES = (
 )
 
 
+_NO_PROGRAMS = (
+    "-c",
+    "core.fsmonitor=false",
+    "-c",
+    "protocol.allow=never",
+    "-c",
+    "log.showSignature=false",
+)
+"""Options of every git command goalfile runs: git runs no program the repository's (or the
+user's) configuration names, which anyone with a shell can set without a trace in git: a file
+system monitor (``core.fsmonitor``, run whenever git reads the index), a transport
+(``remote.NAME.uploadpack``, run to fetch an object a partial clone lacks) or ``gpg.program``
+(run by ``git log`` for a signed commit when ``log.showSignature`` is set). Under the Stop hook
+such a program ran inside the hook, before it had closed its processes, and forged its answer."""
+
+
 def _git_in(
     folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
@@ -1357,7 +1373,7 @@ def _git_in(
     try:
         with interrupts_wait():  # raised once git's pid is known, so that git is killed too
             proc = subprocess.Popen(
-                ["git", *args],
+                ["git", *_NO_PROGRAMS, *args],
                 cwd=folder,
                 env=env,
                 stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,

@@ -140,6 +140,9 @@ def _hook_stop(
     # one that escapes the goals' own holds holds the agent once
     try:
         watch.host(host)
+        # closed to this user's other processes before anything runs (git, and what git's
+        # configuration may name: a program git runs for the agent must not reach the pipes)
+        hookwatch.private()
         # a limit of 1 compares a verify run with itself: every run would be "no progress"
         options = HookOptions(
             agent=host, goal=goal_path, timeout=timeout, stall_limit=max(stall_limit, 2)
