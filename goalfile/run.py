@@ -1711,32 +1711,39 @@ def git_blobs(
     """What ``git cat-file --batch`` gives for each of ``names`` (``HEAD:goals/a.md``) in
     ``folder``, in order: the blob's bytes, or None when git holds no blob by that name. One
     process for every name; a name holding a line break is not asked (None). ``ids``, when
-    given, gets each blob's object id by its name. Raises :class:`GitUnreadable` when git
-    cannot run or fails."""
+    given, gets each blob's object id by its name. Each object read is checked against its
+    name, and for ``REV:PATH`` the commit and the trees that lead to the blob too
+    (:mod:`goalfile.gitobjects`: git reads an object rewritten by hand as if it were the one
+    of that name). Raises :class:`GitUnreadable` when git cannot run or fails, or when an
+    object is not what its name says."""
+    from goalfile.gitobjects import forged, parse_batch, requests
+
     asked = [name for name in names if "\n" not in name]
     found: dict[str, bytes | None] = {}
     if asked:
-        data = "".join(f"{name}\n" for name in asked).encode("utf-8", "surrogateescape")
+        wanted = list(dict.fromkeys(ask for name in asked for ask in requests(name)))
+        data = "".join(f"{ask}\n" for ask in wanted).encode("utf-8", "surrogateescape")
         done = _git_read(
             folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
         )
         if done.returncode != 0:
             raise _git_refused(done)
-        out, at = done.stdout, 0
+        objects = parse_batch(done.stdout, wanted)
+        if objects is None:
+            raise GitUnreadable("git cat-file --batch ended early")
         for name in asked:
-            end = out.find(b"\n", at)
-            if end < 0:
-                raise GitUnreadable(f"git cat-file --batch ended early, at {name}")
-            head = out[at:end].split(b" ")
-            at = end + 1
-            if len(head) != 3 or not head[2].isdigit():  # "NAME missing", "NAME ambiguous"
-                found[name] = None
-                continue
-            size = int(head[2])
-            found[name] = out[at : at + size] if head[1] == b"blob" else None
-            if ids is not None and head[1] == b"blob":
-                ids[name] = head[0].decode("ascii", "replace")
-            at += size + 1
+            why = forged(name, objects)
+            if why is not None:
+                raise GitUnreadable(
+                    f"git's objects do not hold what their names say, for {name}: {why}. An "
+                    "object file under .git/objects was written over by hand (git reads it "
+                    "all the same): `git fsck` names it; copy the real object back from a "
+                    "clone of the repository, or delete the rewritten file and fetch it"
+                )
+            obj = objects.get(name)
+            found[name] = obj[2] if obj is not None and obj[1] == "blob" else None
+            if ids is not None and obj is not None and obj[1] == "blob":
+                ids[name] = obj[0]
     return [found.get(name) for name in names]
 
 

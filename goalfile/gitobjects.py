@@ -1,0 +1,119 @@
+"""The objects ``git cat-file --batch`` gives, checked against their names.
+
+git does not hash an object when it reads it: a file under ``.git/objects`` rewritten by hand
+(or a pack of someone's own that names an object already there) is read as if it were the
+object of that name. So ``git cat-file --batch HEAD:goals/auth.md`` gave the bytes the agent
+had written over HEAD's blob of the goal, with no commit made, no ref moved and nothing for
+``git status`` to show, and the Stop hook took them for "the copy git holds". Rewriting a tree
+object on the path (its entry for the goal naming another blob) did the same.
+
+For a ``REV:PATH`` name, :func:`requests` asks for every object that leads to the blob: the
+commit REV names, its tree, each tree on PATH's way and the blob; :func:`forged` then checks
+that each of them hashes to its name (SHA-1 or SHA-256, by the name's length) and that each
+names the next (the commit its tree, each tree the entry for the next part of PATH). An index
+name (``:0:PATH``) is the blob alone: git's index file carries a checksum of its own. Pure:
+no I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+
+Object = tuple[str, str, bytes]  # (name as git gives it, type, content)
+
+__all__ = ["Object", "forged", "parse_batch", "requests"]
+
+
+def requests(name: str) -> list[str]:
+    """The names to ask ``git cat-file --batch`` for so that ``name`` can be checked: for
+    ``REV:PATH``, ``REV^{commit}``, ``REV^{tree}``, ``REV:DIR`` for each folder on PATH, and
+    ``name``; an index name (``:PATH``, ``:0:PATH``) alone."""
+    rev, colon, path = name.partition(":")
+    if not colon or not rev or not path:
+        return [name]
+    parts = path.split("/")
+    folders = ["/".join(parts[:end]) for end in range(1, len(parts))]
+    on_the_way = [f"{rev}:{folder}" for folder in folders]
+    return [f"{rev}^{{commit}}", f"{rev}^{{tree}}", *on_the_way, name]
+
+
+def parse_batch(out: bytes, asked: Sequence[str]) -> dict[str, Object | None] | None:
+    """What ``git cat-file --batch`` answered to ``asked`` (in order): each name's object, or
+    None when git holds none by that name. None when the answer ends early."""
+    found: dict[str, Object | None] = {}
+    at = 0
+    for name in asked:
+        end = out.find(b"\n", at)
+        if end < 0:
+            return None
+        head = out[at:end].split(b" ")
+        at = end + 1
+        if len(head) != 3 or not head[2].isdigit():  # "NAME missing", "NAME ambiguous"
+            found[name] = None
+            continue
+        size = int(head[2])
+        if at + size > len(out):
+            return None
+        found[name] = (head[0].decode("ascii", "replace"), head[1].decode("ascii", "replace"),
+                       out[at : at + size])  # fmt: skip
+        at += size + 1
+    return found
+
+
+def _hash_of(kind: str, data: bytes, name: str) -> str | None:
+    """The name git would give ``data`` as an object of ``kind``, by the hash ``name``'s length
+    says (None for a length no object format has)."""
+    algorithm = {40: "sha1", 64: "sha256"}.get(len(name))
+    if algorithm is None:
+        return None
+    return hashlib.new(algorithm, kind.encode("ascii") + b" %d\0" % len(data) + data).hexdigest()
+
+
+def _entry(tree: bytes, wanted: str, width: int) -> str | None:
+    """The name the raw ``tree`` gives its entry ``wanted`` (None when it has none, or is not
+    a tree git writes)."""
+    key = wanted.encode("utf-8", "surrogateescape")
+    at = 0
+    while at < len(tree):
+        space = tree.find(b" ", at)
+        nul = tree.find(b"\0", space + 1)
+        if space < 0 or nul < 0 or nul + 1 + width > len(tree):
+            return None
+        if tree[space + 1 : nul] == key:
+            return tree[nul + 1 : nul + 1 + width].hex()
+        at = nul + 1 + width
+    return None
+
+
+def forged(name: str, objects: Mapping[str, Object | None]) -> str | None:
+    """Why what ``objects`` (:func:`parse_batch` of :func:`requests`) gives for ``name`` is not
+    what git's names say it is: an object whose bytes hash to another name, or a commit or tree
+    on the way that does not name the next; None when all holds (or git holds no such blob)."""
+    wanted = requests(name)
+    last = objects.get(name)
+    if last is None or last[1] != "blob":
+        return None
+    chain = [(ask, objects.get(ask)) for ask in wanted]
+    for ask, obj in chain:
+        if obj is None:
+            return f"git gives {name} but not {ask}, on its way"
+        oid, kind, data = obj
+        actual = _hash_of(kind, data, oid)
+        if actual != oid:
+            return f"the {kind} object {oid} ({ask}) holds bytes whose hash is {actual}"
+    if len(chain) == 1:  # an index name: the blob alone
+        return None
+    commit, tree = chain[0][1], chain[1][1]
+    assert commit is not None and tree is not None
+    first = commit[2].split(b"\n", 1)[0]
+    if first != b"tree " + tree[0].encode("ascii"):
+        return f"the commit {commit[0]} does not name the tree {tree[0]} git gave for it"
+    parts = name.partition(":")[2].split("/")
+    width = len(tree[0]) // 2
+    for (_, parent), part, (_, child) in zip(chain[1:-1], parts, chain[2:], strict=True):
+        assert parent is not None and child is not None
+        named = _entry(parent[2], part, width)
+        if named != child[0]:
+            return f"the tree {parent[0]} names {named or 'nothing'} for {part!r}, not {child[0]}"
+    return None

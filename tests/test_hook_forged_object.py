@@ -1,0 +1,111 @@
+"""A git object rewritten by hand is not "the copy git holds".
+
+git does not check an object's hash when it reads it, so anyone who can write the repository's
+``.git/objects`` can make ``git cat-file HEAD:goals/real.md`` give other bytes: no commit, no
+ref moved, no reflog line. The agent put a met copy of the goal (verified in a scratch clone in
+which the check passed) under the name of HEAD's blob, the same text in the working file, and
+stopped: the met entry was one "HEAD holds", the hook let the agent go without running a check
+or saying a word, and the object and the file were put back after. Rewriting the tree object on
+the path (its entry for the goal naming the met copy's blob) did the same. The hook now checks
+what it reads from git: each object hashes to its name, and the commit HEAD names leads to the
+blob through the trees on its path; anything else holds the agent, naming the object.
+
+Real goalfile processes, real git repositories.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import zlib
+from pathlib import Path
+
+import pytest
+from conftest import clean_env, git, hook_answer, run_goalfile
+
+OK = "exit 0"
+
+
+def _repo(tmp_path: Path) -> Path:
+    """The person's repository: one approved goal, committed, whose check fails."""
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "tests@example.invalid")
+    git(repo, "config", "user.name", "goalfile tests")
+    (repo / "README").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    made = run_goalfile(
+        "new", "real", "ok exists", "--check", "test -f ok", "--expected", OK,
+        "--non-goal", "nothing else changes", "--activate", "--commit", cwd=repo,
+        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return repo
+
+
+def _met_copy(repo: Path, tmp_path: Path) -> bytes:
+    """The goal verified met in a scratch clone in which its check passes (the agent's)."""
+    scratch = tmp_path / "scratch"
+    git(tmp_path, "clone", "-q", str(repo), str(scratch))
+    (scratch / "ok").write_text("", encoding="utf-8")
+    done = run_goalfile("verify", "goals/real.md", cwd=scratch)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return (scratch / "goals" / "real.md").read_bytes()
+
+
+def _object_file(repo: Path, oid: str) -> Path:
+    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    assert path.is_file(), f"{oid} is not a loose object"
+    return path
+
+
+def _overwrite(repo: Path, oid: str, kind: str, data: bytes) -> None:
+    """Put ``data`` under the name ``oid``, as the agent's shell can."""
+    path = _object_file(repo, oid)
+    path.chmod(0o644)
+    path.write_bytes(zlib.compress(kind.encode() + b" %d\0" % len(data) + data))
+
+
+def _tree_naming(repo: Path, tree: str, name: bytes, blob: str) -> bytes:
+    """The raw tree ``tree`` with its entry ``name`` naming ``blob`` instead."""
+    raw = git_bytes(repo, "cat-file", "tree", tree)
+    out, at = b"", 0
+    while at < len(raw):
+        space = raw.index(b" ", at)
+        nul = raw.index(b"\0", space)
+        entry, oid = raw[at : nul + 1], raw[nul + 1 : nul + 21]
+        if raw[space + 1 : nul] == name:
+            oid = bytes.fromhex(blob)
+        out += entry + oid
+        at = nul + 21
+    return out
+
+
+def git_bytes(repo: Path, *args: str) -> bytes:
+    return subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, check=True, env=clean_env()
+    ).stdout
+
+
+@pytest.mark.parametrize("forged", ["blob", "tree"])
+def test_a_rewritten_object_is_no_copy_git_holds(tmp_path: Path, forged: str) -> None:
+    repo = _repo(tmp_path)
+    met = _met_copy(repo, tmp_path)
+    if forged == "blob":
+        _overwrite(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip(), "blob", met)
+    else:  # a blob of the met copy, honestly stored, and the tree on the path rewritten
+        blob = subprocess.run(
+            ["git", "hash-object", "-w", "--no-filters", "--stdin"], cwd=repo, input=met,
+            capture_output=True, check=True, env=clean_env(),
+        ).stdout.decode().strip()  # fmt: skip
+        tree = git(repo, "rev-parse", "HEAD:goals").strip()
+        _overwrite(repo, tree, "tree", _tree_naming(repo, tree, b"real.md", blob))
+    assert git_bytes(repo, "show", "HEAD:goals/real.md") == met  # git reads the agent's copy
+    (repo / "goals" / "real.md").write_bytes(met)
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "git fsck" in reason, reason
+    assert "hash" in reason, reason
