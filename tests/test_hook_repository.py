@@ -437,6 +437,29 @@ def test_a_linked_work_tree_and_its_main_are_not_held(project: Path, tmp_path: P
     assert "earlier stop" not in reason_of(stop(project)[0])
 
 
+def test_another_work_tree_without_the_goal_is_held_once(project: Path, tmp_path: Path) -> None:
+    """After a hold, the agent made a work tree of a commit without the person's goal beside
+    the project (`git worktree add --detach ../elsewhere COMMIT`) and moved the session there:
+    the hook saw that work tree alone, said nothing and let the agent stop, although the
+    session's record names the repository (the same common git folder), and `git checkout` of
+    that commit in place is held. It holds once (the stops after it are told), with the `cd`
+    back, which, run as printed, puts the session where the goal holds it again."""
+    assert UNMET in reason_of(stop(project)[0])
+    empty = git(project, "hash-object", "-t", "tree", "/dev/null").strip()
+    commit = git(project, "commit-tree", empty, "-m", "nothing").strip()
+    elsewhere = tmp_path / "elsewhere"
+    git(project, "worktree", "add", "-q", "--detach", str(elsewhere), commit)
+    answer, _ = stop(elsewhere, active=True)  # continuing, as after a hold
+    reason = reason_of(answer)
+    assert "held the active goal goals/real.md there" in reason, reason
+    assert "another work tree of the same repository" in reason, reason
+    told, _ = stop(elsewhere, active=True)
+    assert told is not None and "another work tree" in str(told.get("systemMessage")), told
+    back = sh(f"{fix_of(reason)} && pwd -P", elsewhere)
+    assert back.returncode == 0 and back.stdout.strip() == os.path.realpath(project), back
+    assert "verify-goal real iteration 2: C1 unmet" in reason_of(stop(project, active=True)[0])
+
+
 def test_a_submodule_is_not_held(project: Path, tmp_path: Path) -> None:
     outer = make_git_repo(tmp_path / "outer")
     (outer / "README").write_text("x\n", encoding="utf-8")

@@ -14,7 +14,9 @@ would hold the agent. So:
   folder there (:func:`_swapped`) holds the agent, with the command that puts the git folder
   back when it is found (renamed inside the top, or still at its place for a linked work
   tree); and so does a goal file of that repository gone with no trace in git (told, not
-  held, when the same branch moved since: :meth:`RepositoryWatch.gone`).
+  held, when the same branch moved since: :meth:`RepositoryWatch.gone`), and a session whose
+  folder moved into another work tree of that repository that lacks the goal
+  (:func:`_elsewhere`: `git worktree add ../wt OLD_COMMIT`, then `cd ../wt`).
 * **At any stop, remembered or not.** A folder at or above the session's folder that holds a
   goal folder and no ``.git``, but a git folder under another name (:func:`_stray`), and a
   repository whose ``.git`` file names the git folder of another work tree (:func:`_foreign`),
@@ -289,6 +291,13 @@ def watch(
             continue
         found.holds.append(_remembered(Path(top), remembered, now, here))
         found.kept.add(top)
+    for top, remembered in sorted(found.before.repositories.items()):
+        if top in found.kept or real_here.is_relative_to(top) or not os.path.isdir(top):
+            continue
+        hold = _elsewhere(found, Path(top), remembered, roots, here)
+        if hold is not None:
+            found.holds.append(hold)
+            found.kept.add(top)
     folder = str(real_here)
     while True:  # a goal folder beside a git folder under another name, and no .git
         hold = None
@@ -315,6 +324,43 @@ def watch(
             found.holds.append(hold)
             found.kept.add(top)
     return found
+
+
+def _elsewhere(
+    found: RepositoryWatch, top: Path, remembered: Remembered, roots: Iterable[Path], here: Path
+) -> Hold | None:
+    """The hold for a session whose folder is now in another work tree (``roots``) of the
+    repository at ``top`` in which it held a goal (`git worktree add ../wt OLD_COMMIT`, and
+    the session moved there: a checkout without the goal, which `git checkout` in place would
+    have been held for); None when the session is in no such work tree, or in one that holds
+    the remembered goals itself (they are verified there)."""
+    for root in roots:
+        now = os.path.realpath(root)
+        place = found.place(now)
+        if place is None or place.common_id != remembered.place.common_id:
+            continue
+        if remembered.goals and all(
+            os.path.lexists(os.path.join(now, goal)) for goal in remembered.goals
+        ):
+            continue
+        shown, there = _shown(top, here), _shown(Path(now), here)
+        text = (
+            f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
+            f"of this session it held {_goals(remembered)} there, and the session's folder is "
+            f"now in {there}, another work tree of the same repository, where that goal is not"
+        )
+        return Hold(
+            key=f"elsewhere\0{top}\0{now}",
+            shown=shown,
+            status="repository-elsewhere",
+            text=_with_fix(text, f"cd -- {shell_word(shown)}"),
+            advice=(
+                "Go back to the goal's work tree as the fix says and work there until the goal "
+                "is met; another work tree of the repository is no way to stop (a person who "
+                "moves the work elsewhere pauses the goal first: `goalfile pause`)."
+            ),
+        )
+    return None
 
 
 def _remembered(top: Path, remembered: Remembered, now: GitPlace | None, here: Path) -> Hold:
