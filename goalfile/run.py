@@ -1339,20 +1339,14 @@ _DISCOVERY_VARIABLES = (
 )
 
 
-_NO_PROGRAMS = (
-    "-c",
-    "core.fsmonitor=false",
-    "-c",
-    "protocol.allow=never",
-    "-c",
-    "log.showSignature=false",
-)
+_NO_PROGRAMS = ("-c", "core.fsmonitor=false", "-c", "log.showSignature=false")
 """Options of every git command goalfile runs: git runs no program the repository's (or the
-user's) configuration names, which anyone with a shell can set without a trace in git: a file
-system monitor (``core.fsmonitor``, run whenever git reads the index), a transport
-(``remote.NAME.uploadpack``, run to fetch an object a partial clone lacks) or ``gpg.program``
-(run by ``git log`` for a signed commit when ``log.showSignature`` is set). Under the Stop hook
-such a program ran inside the hook, before it had closed its processes, and forged its answer."""
+user's) configuration names for what goalfile asks, which anyone with a shell can set without
+a trace in git: a file system monitor (``core.fsmonitor``, run whenever git reads the index)
+or ``gpg.program`` (run by ``git log`` for a signed commit when ``log.showSignature`` is set).
+Under the Stop hook such a program ran inside the hook, before it had closed its processes,
+and forged its answer. (The reads of the working repository also fetch nothing:
+:func:`_git_clean`.)"""
 
 
 def _git_in(
@@ -1553,9 +1547,26 @@ def _git_refused(done: subprocess.CompletedProcess[bytes]) -> GitUnreadable:
 
 
 def _git_clean() -> dict[str, str]:
-    """:func:`git_environment` of this process, in the C locale: git's messages are read."""
+    """:func:`git_environment` of this process, in the C locale (git's messages are read), for
+    goalfile's reads (and stagings) of the working repository, with no transport
+    (``protocol.allow=never``): an object a partial clone lacks is not fetched, so a
+    ``remote.NAME.uploadpack`` the agent named is never run (under the Stop hook it ran
+    inside the hook). `audit --against` reads history through :func:`_history_git`, which
+    may fetch what a partial clone lacks."""
     clean = git_environment()
     clean["LC_ALL"] = "C"
+    at = clean.get("GIT_CONFIG_COUNT", "0")
+    count = int(at) if at.isdigit() else 0
+    if not at.isdigit():  # git refuses a count it cannot read: none of those settings counts
+        for key in [key for key in clean if key.startswith("GIT_CONFIG_")]:
+            del clean[key]
+    clean.update(
+        {
+            f"GIT_CONFIG_KEY_{count}": "protocol.allow",
+            f"GIT_CONFIG_VALUE_{count}": "never",
+            "GIT_CONFIG_COUNT": str(count + 1),
+        }
+    )
     return clean
 
 
