@@ -11,8 +11,10 @@ For a ``REV:PATH`` name, :func:`requests` asks for every object that leads to th
 commit REV names, its tree, each tree on PATH's way and the blob; :func:`forged` then checks
 that each of them hashes to its name (SHA-1 or SHA-256, by the name's length) and that each
 names the next (the commit its tree, each tree the entry for the next part of PATH). An index
-name (``:0:PATH``) is the blob alone: git's index file carries a checksum of its own. Pure:
-no I/O.
+name (``:0:PATH``) is the blob alone: git's index file carries a checksum of its own.
+:func:`trees_fault` checks the same of the trees a listing of HEAD's goal folders reads (a
+tree written over by hand without the goal's entry hid a committed goal from `git ls-files
+--with-tree=HEAD`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Mapping, Sequence
 
 Object = tuple[str, str, bytes]  # (name as git gives it, type, content)
 
-__all__ = ["Object", "forged", "parse_batch", "requests"]
+__all__ = ["Object", "forged", "parse_batch", "requests", "trees_fault"]
 
 
 def requests(name: str) -> list[str]:
@@ -116,4 +118,37 @@ def forged(name: str, objects: Mapping[str, Object | None]) -> str | None:
         named = _entry(parent[2], part, width)
         if named != child[0]:
             return f"the tree {parent[0]} names {named or 'nothing'} for {part!r}, not {child[0]}"
+    return None
+
+
+def trees_fault(folders: Sequence[str], objects: Mapping[str, Object | None]) -> str | None:
+    """Why the trees of HEAD named ``folders`` (each ``HEAD:FOLDER``, with every folder on the
+    way, as ``objects`` gives them with ``HEAD^{commit}`` and ``HEAD^{tree}``) are not what
+    their names say: an object that hashes to another name, or one that its parent folder's
+    tree does not name; None when all holds. A folder HEAD does not hold is no fault (its
+    parent's tree was checked, and has no entry by that name)."""
+    commit, root = objects.get("HEAD^{commit}"), objects.get("HEAD^{tree}")
+    if commit is None or root is None:
+        return None  # no commit at HEAD: git's listing is the index's alone
+    for ask, obj in objects.items():
+        if obj is None:
+            continue
+        actual = _hash_of(obj[1], obj[2], obj[0])
+        if actual != obj[0]:
+            return f"the {obj[1]} object {obj[0]} ({ask}) holds bytes whose hash is {actual}"
+    if commit[2].split(b"\n", 1)[0] != b"tree " + root[0].encode("ascii"):
+        return f"the commit {commit[0]} does not name the tree {root[0]} git gave for it"
+    width = len(root[0]) // 2
+    for folder in folders:
+        parent_name, _, base = folder.rpartition("/")
+        parent = objects.get(f"HEAD:{parent_name}" if parent_name else "HEAD^{tree}")
+        child = objects.get(f"HEAD:{folder}")
+        if parent is None or parent[1] != "tree":
+            continue  # not a folder at HEAD: nothing below it to hide
+        named = _entry(parent[2], base, width)
+        if named != (child[0] if child is not None else None):
+            return (
+                f"the tree {parent[0]} names {named or 'nothing'} for {base!r}, not "
+                f"{child[0] if child is not None else 'nothing'}"
+            )
     return None

@@ -1716,6 +1716,52 @@ def _reflog_last(folder: str, env: Mapping[str, str]) -> str | None:
     return commit.decode("ascii")
 
 
+def git_head_trees(folder: str, folders: Sequence[str]) -> None:
+    """Check the trees of HEAD that a listing of ``folders`` (``goals``, ``plans``) reads, and
+    every folder on their way and below them: each must hash to its name and be the one its
+    parent's tree names, from the commit HEAD names down (:func:`goalfile.gitobjects.
+    trees_fault`). One `git ls-tree` and one `git cat-file --batch`. Raises
+    :class:`GitUnreadable` when git fails, or when a tree is not what its name says (one
+    written over by hand without a goal's entry hid the goal from `git ls-files`)."""
+    from goalfile.gitobjects import parse_batch, trees_fault
+
+    listed = _git_read(
+        folder,
+        ["--no-replace-objects", "ls-tree", "-r", "-d", "-t", "-z", "--name-only", "HEAD", "--",
+         *(f":(top,literal){name}" for name in folders)],
+        _git_clean(),
+    )  # fmt: skip
+    if listed.returncode != 0:
+        return  # no commit at HEAD (git_tracked has said what that means)
+    paths = {os.fsdecode(name) for name in listed.stdout.split(b"\0") if name}
+    for name in folders:  # with the folders on the way, held at HEAD or not
+        parts = name.split("/")
+        paths.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
+    ordered = sorted(path for path in paths if "\n" not in path)
+    wanted = ["HEAD^{commit}", "HEAD^{tree}", *(f"HEAD:{path}" for path in ordered)]
+    data = "".join(f"{ask}\n" for ask in wanted).encode("utf-8", "surrogateescape")
+    done = _git_read(
+        folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
+    )
+    if done.returncode != 0:
+        raise _git_refused(done)
+    objects = parse_batch(done.stdout, wanted)
+    if objects is None:
+        raise GitUnreadable("git cat-file --batch ended early")
+    why = trees_fault(ordered, objects)
+    if why is not None:
+        raise GitUnreadable(_forged_message("HEAD's goal folders", why))
+
+
+def _forged_message(name: str, why: str) -> str:
+    return (
+        f"git's objects do not hold what their names say, for {name}: {why}. An object file "
+        "under .git/objects was written over by hand (git reads it all the same): `git fsck` "
+        "names it; copy the real object back from a clone of the repository, or delete the "
+        "rewritten file and fetch it"
+    )
+
+
 def git_blobs(
     folder: str, names: Sequence[str], *, ids: dict[str, str] | None = None
 ) -> list[bytes | None]:
@@ -1745,12 +1791,7 @@ def git_blobs(
         for name in asked:
             why = forged(name, objects)
             if why is not None:
-                raise GitUnreadable(
-                    f"git's objects do not hold what their names say, for {name}: {why}. An "
-                    "object file under .git/objects was written over by hand (git reads it "
-                    "all the same): `git fsck` names it; copy the real object back from a "
-                    "clone of the repository, or delete the rewritten file and fetch it"
-                )
+                raise GitUnreadable(_forged_message(name, why))
             obj = objects.get(name)
             found[name] = obj[2] if obj is not None and obj[1] == "blob" else None
             if ids is not None and obj is not None and obj[1] == "blob":

@@ -11,7 +11,7 @@ import pytest
 from conftest import clean_env
 
 from goalfile.gitobjects import requests
-from goalfile.run import GitUnreadable, git_blobs
+from goalfile.run import GitUnreadable, git_blobs, git_head_trees
 
 
 def _git(repo: Path, *args: str, data: bytes | None = None) -> str:
@@ -92,3 +92,17 @@ def test_a_rewritten_object_on_the_way_is_refused(tmp_path: Path, form: str, wha
     assert _git(repo, "show", "HEAD:goals/a.md") == "the agent's copy"  # what git now reads
     with pytest.raises(GitUnreadable, match="git fsck"):
         git_blobs(str(repo), ["HEAD:goals/a.md"])
+
+
+@pytest.mark.parametrize("form", ["sha1", "sha256"])
+def test_honest_trees_of_the_goal_folders_pass(tmp_path: Path, form: str) -> None:
+    repo = _repo(tmp_path, form)
+    git_head_trees(str(repo), ["goals", ".zetetic/goals", "plans"])  # raises nothing
+
+
+def test_a_rewritten_tree_below_a_goal_folder_is_refused(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "sha1")
+    team = _git(repo, "rev-parse", "HEAD:.zetetic/goals/team")
+    _overwrite(repo, "HEAD:.zetetic/goals/team", _raw(repo, team).replace(b"b.md", b"c.md"))
+    with pytest.raises(GitUnreadable, match=r"HEAD:\.zetetic/goals/team"):
+        git_head_trees(str(repo), ["goals", ".zetetic/goals"])

@@ -109,3 +109,25 @@ def test_a_rewritten_object_is_no_copy_git_holds(tmp_path: Path, forged: str) ->
     reason = str(answer["reason"])
     assert "git fsck" in reason, reason
     assert "hash" in reason, reason
+
+
+def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None:
+    """`git rm --cached goals/real.md`, the file moved away, and HEAD's `goals` tree written over
+    with the bytes of a tree without it: `git ls-files --with-tree=HEAD` listed no goal, and at
+    a session's first stop the hook said "no active goal" and let the agent go without a word.
+    The trees the listing reads are checked, and the rewritten one holds the agent."""
+    repo = _repo(tmp_path)
+    (repo / "goals" / "keep.txt").write_text("keep\n", encoding="utf-8")
+    git(repo, "add", "goals/keep.txt")
+    git(repo, "commit", "-qm", "keep")
+    keep = git(repo, "rev-parse", "HEAD:goals/keep.txt").strip()
+    _overwrite(
+        repo, git(repo, "rev-parse", "HEAD:goals").strip(), "tree",
+        b"100644 keep.txt\0" + bytes.fromhex(keep),
+    )  # fmt: skip
+    git(repo, "rm", "-q", "--cached", "goals/real.md")
+    (repo / "goals" / "real.md").rename(tmp_path / "real.md")
+    assert "goals/real.md" not in git(repo, "ls-files", "--with-tree=HEAD", "--", "goals")
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    assert "git fsck" in str(answer["reason"]) and "HEAD:goals" in str(answer["reason"]), answer

@@ -72,9 +72,10 @@ def tracked_goals(root: Path) -> dict[Path, Tracked]:
     that is never "git tracks nothing"."""
     if not os.path.lexists(root / ".git"):
         return {}
-    from goalfile.run import git_tracked
+    from goalfile.run import git_head_trees, git_tracked
 
     data = git_tracked(str(root), PATHSPECS)
+    git_head_trees(str(root), PATHSPECS)  # the trees that listing read are HEAD's own
     return {root / relative: entry for relative, entry in parse_listing(data, root=root).items()}
 
 
@@ -90,9 +91,11 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
         relative = path.relative_to(root).as_posix()
     except ValueError:
         return None
-    from goalfile.run import git_tracked
+    from goalfile.run import git_head_trees, git_tracked
 
     data = git_tracked(str(root), [f":(literal){relative}"])
+    if "/" in relative:  # the trees on the way to it are HEAD's own
+        git_head_trees(str(root), [relative.rpartition("/")[0]])
     return parse_listing(data, root=root).get(relative)
 
 
