@@ -72,9 +72,10 @@ def _hash_of(kind: str, data: bytes, name: str) -> str | None:
     return hashlib.new(algorithm, kind.encode("ascii") + b" %d\0" % len(data) + data).hexdigest()
 
 
-def _entry(tree: bytes, wanted: str, width: int) -> str | None:
+def _entry(tree: bytes, wanted: str, width: int, *, gitlink: bool = True) -> str | None:
     """The name the raw ``tree`` gives its entry ``wanted`` (None when it has none, or is not
-    a tree git writes)."""
+    a tree git writes; and, unless ``gitlink``, when the entry is a submodule's commit, an
+    object of another repository)."""
     key = wanted.encode("utf-8", "surrogateescape")
     at = 0
     while at < len(tree):
@@ -83,6 +84,8 @@ def _entry(tree: bytes, wanted: str, width: int) -> str | None:
         if space < 0 or nul < 0 or nul + 1 + width > len(tree):
             return None
         if tree[space + 1 : nul] == key:
+            if not gitlink and tree[at:space] == b"160000":
+                return None
             return tree[nul + 1 : nul + 1 + width].hex()
         at = nul + 1 + width
     return None
@@ -145,7 +148,7 @@ def trees_fault(folders: Sequence[str], objects: Mapping[str, Object | None]) ->
         child = objects.get(f"HEAD:{folder}")
         if parent is None or parent[1] != "tree":
             continue  # not a folder at HEAD: nothing below it to hide
-        named = _entry(parent[2], base, width)
+        named = _entry(parent[2], base, width, gitlink=False)
         if named != (child[0] if child is not None else None):
             return (
                 f"the tree {parent[0]} names {named or 'nothing'} for {base!r}, not "

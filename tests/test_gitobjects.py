@@ -106,3 +106,13 @@ def test_a_rewritten_tree_below_a_goal_folder_is_refused(tmp_path: Path) -> None
     _overwrite(repo, "HEAD:.zetetic/goals/team", _raw(repo, team).replace(b"b.md", b"c.md"))
     with pytest.raises(GitUnreadable, match=r"HEAD:\.zetetic/goals/team"):
         git_head_trees(str(repo), ["goals", ".zetetic/goals"])
+
+
+def test_a_goal_folder_that_is_a_submodule_is_no_fault(tmp_path: Path) -> None:
+    """A commit of another repository at `goals` (a submodule) is no object of this one: its
+    absence is no rewritten tree."""
+    repo = _repo(tmp_path, "sha1")
+    _git(repo, "rm", "-q", "-r", "--cached", "goals")
+    _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},goals")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "submodule")
+    git_head_trees(str(repo), ["goals", ".zetetic/goals"])  # raises nothing
