@@ -1476,7 +1476,8 @@ class GitUnreadable(Exception):
     the repository holds these branches, and ``ref`` is the one HEAD was on before it moved
     (when git's records name one alone); with ``hung``: git did not answer within its time
     limit; with ``safe_directory``: git refuses the repository at that path as owned by
-    another user."""
+    another user; with ``forged``: an object git read is not what its name says
+    (:mod:`goalfile.gitobjects`)."""
 
     def __init__(
         self,
@@ -1486,12 +1487,14 @@ class GitUnreadable(Exception):
         branches: tuple[str, ...] = (),
         hung: bool = False,
         safe_directory: str | None = None,
+        forged: bool = False,
     ) -> None:
         super().__init__(message)
         self.ref = ref
         self.branches = branches
         self.hung = hung  # git did not answer within its time limit and was killed
         self.safe_directory = safe_directory
+        self.forged = forged  # an object git read does not hash to its name
 
 
 def _git_said(done: subprocess.CompletedProcess[bytes]) -> str:
@@ -1750,15 +1753,14 @@ def git_head_trees(folder: str, folders: Sequence[str]) -> None:
         raise GitUnreadable("git cat-file --batch ended early")
     why = trees_fault(ordered, objects)
     if why is not None:
-        raise GitUnreadable(_forged_message("HEAD's goal folders", why))
+        raise _forged("HEAD's goal folders", why)
 
 
-def _forged_message(name: str, why: str) -> str:
-    return (
-        f"git's objects do not hold what their names say, for {name}: {why}. An object file "
-        "under .git/objects was written over by hand (git reads it all the same): `git fsck` "
-        "names it; copy the real object back from a clone of the repository, or delete the "
-        "rewritten file and fetch it"
+def _forged(name: str, why: str) -> GitUnreadable:
+    return GitUnreadable(
+        f"git's objects do not hold what their names say, for {name}: {why} (an object file "
+        "under .git/objects written over by hand, which git reads all the same)",
+        forged=True,
     )
 
 
@@ -1791,7 +1793,7 @@ def git_blobs(
         for name in asked:
             why = forged(name, objects)
             if why is not None:
-                raise GitUnreadable(_forged_message(name, why))
+                raise _forged(name, why)
             obj = objects.get(name)
             found[name] = obj[2] if obj is not None and obj[1] == "blob" else None
             if ids is not None and obj is not None and obj[1] == "blob":

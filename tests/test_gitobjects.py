@@ -90,7 +90,7 @@ def test_a_rewritten_object_on_the_way_is_refused(tmp_path: Path, form: str, wha
     }[what]
     _overwrite(repo, what, honest)
     assert _git(repo, "show", "HEAD:goals/a.md") == "the agent's copy"  # what git now reads
-    with pytest.raises(GitUnreadable, match="git fsck"):
+    with pytest.raises(GitUnreadable, match="do not hold what their names say"):
         git_blobs(str(repo), ["HEAD:goals/a.md"])
 
 

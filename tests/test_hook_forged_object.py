@@ -107,8 +107,8 @@ def test_a_rewritten_object_is_no_copy_git_holds(tmp_path: Path, forged: str) ->
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
-    assert "git fsck" in reason, reason
-    assert "hash" in reason, reason
+    assert "do not hold what their names say" in reason and "hash" in reason, reason
+    assert "`git -C . fsck` names the object written over" in reason, reason
 
 
 def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None:
@@ -130,4 +130,6 @@ def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None
     assert "goals/real.md" not in git(repo, "ls-files", "--with-tree=HEAD", "--", "goals")
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
-    assert "git fsck" in str(answer["reason"]) and "HEAD:goals" in str(answer["reason"]), answer
+    reason = str(answer["reason"])
+    assert "(HEAD:goals) holds bytes whose hash is" in reason, reason
+    assert "`git -C . fsck` names the object written over" in reason, reason
