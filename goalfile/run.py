@@ -1728,15 +1728,17 @@ def git_head_trees(folder: str, folders: Sequence[str]) -> None:
     written over by hand without a goal's entry hid the goal from `git ls-files`)."""
     from goalfile.gitobjects import parse_batch, trees_fault
 
-    listed = _git_read(
-        folder,
-        ["--no-replace-objects", "ls-tree", "-r", "-d", "-t", "-z", "--name-only", "HEAD", "--",
-         *(f":(top,literal){name}" for name in folders)],
-        _git_clean(),
-    )  # fmt: skip
-    if listed.returncode != 0:
-        return  # no commit at HEAD (git_tracked has said what that means)
-    paths = {os.fsdecode(name) for name in listed.stdout.split(b"\0") if name}
+    paths: set[str] = set()
+    if folders:  # (none: the commit and its root tree alone)
+        listed = _git_read(
+            folder,
+            ["--no-replace-objects", "ls-tree", "-r", "-d", "-t", "-z", "--name-only", "HEAD",
+             "--", *(f":(top,literal){name}" for name in folders)],
+            _git_clean(),
+        )  # fmt: skip
+        if listed.returncode != 0:
+            return  # no commit at HEAD (git_tracked has said what that means)
+        paths = {os.fsdecode(name) for name in listed.stdout.split(b"\0") if name}
     for name in folders:  # with the folders on the way, held at HEAD or not
         parts = name.split("/")
         paths.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))

@@ -94,8 +94,8 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     from goalfile.run import git_head_trees, git_tracked
 
     data = git_tracked(str(root), [f":(literal){relative}"])
-    if "/" in relative:  # the trees on the way to it are HEAD's own
-        git_head_trees(str(root), [relative.rpartition("/")[0]])
+    parent = relative.rpartition("/")[0]  # the trees on the way to it are HEAD's own
+    git_head_trees(str(root), [parent] if parent else [])
     return parse_listing(data, root=root).get(relative)
 
 
