@@ -20,6 +20,7 @@ from goalfile.parse import (
 )
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import revision_word, shell_word
+from goalfile.unitteststream import findings as unittest_stdout
 
 if TYPE_CHECKING:
     from goalfile.expect import Expectation
@@ -647,6 +648,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         yield from _merged_findings(goal, row, label, expectation)
         yield from _counted_findings(row, label, expectation)
         yield from _forced_findings(row, label, expectation)
+        yield from unittest_stdout(row, label, expectation)
 
 
 _COUNTED = re.compile(r"\|\s*wc\s+-l\s*$")
