@@ -162,10 +162,20 @@ def _has_placeholder(row: Criterion) -> bool:
     return any(_unfilled(value) for _, value in row.cells)
 
 
-def rows_filled_in(goal: Goal) -> bool:
-    """No criteria row holds a `FILL IN: ...` (the end state or a non-goal still may): its
-    checks can be run as they are."""
-    return not any(_has_placeholder(row) for row in goal.criteria)
+def require_rows_filled_in(goal: Goal) -> None:
+    """Raise GoalFileInvalid naming the first criteria row that still holds a `FILL IN: ...`
+    (the end state or a non-goal still may): `verify --no-write` tries a draft's checks as
+    they are, and a row it cannot run is the one to name, with the trial as the next step."""
+    row = next((row for row in goal.criteria if _has_placeholder(row)), None)
+    if row is None:
+        return
+    raise GoalFileInvalid(
+        f"{row.id or 'row'}: a cell is still a placeholder, so its check cannot be tried",
+        file=goal.path,
+        line=row.line or None,
+        hint=f"replace the `{PLACEHOLDER}: ...` in the criteria rows of {goal.path}, then "
+        f"`goalfile verify --no-write {shell_word(goal.path)}` tries their checks",
+    )
 
 
 def _line_of(goal: Goal, prefix: str) -> int | None:

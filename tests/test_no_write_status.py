@@ -106,3 +106,26 @@ def test_a_draft_whose_check_is_a_placeholder_is_still_refused(repo: Path) -> No
 
     assert tried.returncode == 3
     assert "still a placeholder" in tried.stderr
+
+
+def test_the_refusal_names_the_row_and_the_trial_as_the_next_step(repo: Path) -> None:
+    """A draft whose non-goal and check are both placeholders: the refusal named the non-goal
+    (a warning here) and sent the person to `goalfile activate`; it names the row, and its fix
+    leads to the trial it asked for."""
+    done = run_goalfile("new", "flag", "the flag file exists", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    path = repo / GOAL
+    text = path.read_text(encoding="utf-8")
+    assert text.count("FILL IN") >= 2
+
+    tried = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+
+    assert tried.returncode == 3, tried.stderr
+    row = 1 + text.split("\n").index(next(s for s in text.split("\n") if s.startswith("| C1 ")))
+    assert f"{GOAL}:{row}: C1: a cell is still a placeholder" in tried.stderr, tried.stderr
+    assert f"then `goalfile verify --no-write {GOAL}` tries their checks" in tried.stderr
+    lines = text.split("\n")
+    lines[row - 1] = "| C1 | the flag file exists | `test -f done.txt` | exit 0 | deterministic |"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    again = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
+    assert again.stdout.splitlines()[-1] == "verify-goal flag iteration 0: C1 unmet; status: active"

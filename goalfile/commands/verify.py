@@ -18,7 +18,7 @@ from goalfile.commands.rewrapfix import require_valid_here
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import goal_lock, load_goal, read_text, write_atomic
 from goalfile.handedit import limit_in_force, reopen_notes, reopened_from
-from goalfile.lint import rows_filled_in
+from goalfile.lint import require_rows_filled_in
 from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
 from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
@@ -253,7 +253,9 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 hint=f"`goalfile verify --no-write {shell_word(goal.path)}` runs its checks",
             )
         # a draft's checks can be tried before its end state and non-goals are written
-        trial = not options.write and goal.status is Status.DRAFT and rows_filled_in(goal)
+        trial = not options.write and goal.status is Status.DRAFT
+        if trial:
+            require_rows_filled_in(goal)
         require_valid_here(
             goal, cwd=ctx.cwd, besides=frozenset({"placeholder"}) if trial else frozenset()
         )
