@@ -139,6 +139,9 @@ def missing(
     from goalfile.commands import fileoperands, makeoperands, pyoperands
 
     found: dict[str, str] = {}
+    python = pyoperands.not_there(
+        {cid: _words(command) or [] for cid, command in checks}, shell=shell, cwd=cwd, env=env
+    )
     for cid, command in checks:
         gone = [path for path in pytest_paths(command) if not there(cwd / path)]
         if gone:
@@ -157,9 +160,8 @@ def missing(
             )
             continue
         words = _words(command) or []
-        python = pyoperands.not_there(words, shell=shell, cwd=cwd, env=env)
-        if python is not None:
-            kind, names, status = python
+        if cid in python:
+            kind, names, status = python[cid]
             found[cid] = (
                 f"{cid}: {Path(words[0]).name} is given {_named(names)}, which is no {kind} "
                 f"where the checks run: it exits {status}, and verify judges the row `unmet` "

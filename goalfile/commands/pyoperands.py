@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from goalfile.run import probe
+from goalfile.run import PROBE_OUTPUT_MAX, probe
 
 _PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")
 _INTERPRETER_VALUE = frozenset({"-W", "-X", "--check-hash-based-pycs"})  # the value follows
@@ -40,7 +40,8 @@ _FIND = r"""
 import importlib.machinery as m, importlib.util as u, os, sys
 suffixes = m.all_suffixes()
 for name in sys.argv[1:]:
-    kind, _, dotted = name.partition(":")
+    tag, _, dotted = name.partition(":")
+    kind = tag[-1:]
     parts = dotted.split(".")
     try:
         spec = u.find_spec(parts[0])
@@ -156,42 +157,52 @@ def _unittest(args: list[str], found: PythonOperands) -> None:
 
 
 def not_there(
-    words: Sequence[str], *, shell: str, cwd: Path, env: Mapping[str, str]
-) -> tuple[str, list[str], str] | None:
-    """For a Python command: what kind of thing it gives that is not there in ``cwd`` (`file`,
-    `file or folder`, `module`), those things, and the exit status the command then ends with;
-    None when all are there, or it cannot be told."""
+    commands: Mapping[str, Sequence[str]], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> dict[str, tuple[str, list[str], str]]:
+    """For each Python command of ``commands`` (by id): what kind of thing it gives that is not
+    there in ``cwd`` (`file`, `file or folder`, `module`), those things, and the exit status the
+    command then ends with; an id whose things are all there, or cannot be told, is left out.
+    The modules are asked of each interpreter once, for all its commands."""
     from goalfile.commands.operands import there
 
-    found = python_operands(words)
-    if found is None:
-        return None
-    if found.script is not None:
-        there_now = there(cwd / found.script)
-        return None if there_now else ("file", [found.script], "2 (can't open file)")
-    gone = [path for path in found.paths if not there(cwd / path)]
-    if gone:
-        return "file or folder", gone, "1 (an ImportError)"
-    names = [f"m:{name}" for name in found.modules] + [f"t:{name}" for name in found.tests]
-    if not names or not _outside(found.interpreter, cwd, env):
-        return None
-    command = " ".join(
-        [shlex.quote(found.interpreter), "-c", shlex.quote(_FIND), *map(shlex.quote, names)]
-    )
-    answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
-    if answered is None or answered[0] != 0:
-        return None
-    lines = answered[1].decode("utf-8", "surrogateescape").splitlines()
-    missing = [line.split("\t") for line in lines if "\t" in line]
-    modules = [part for name, part in missing if name.startswith("m:")]
-    if modules:
-        return "module", modules, "1 (No module named ...)"
-    tests = [part for name, part in missing if name.startswith("t:")]
-    return (
-        ("module", tests, "1 (an ImportError, which unittest counts as an error)")
-        if tests
-        else None
-    )
+    found: dict[str, tuple[str, list[str], str]] = {}
+    asked: dict[str, list[str]] = {}  # interpreter -> tagged names (`C1m:pkg.mod`)
+    for cid, words in commands.items():
+        given = python_operands(words)
+        if given is None:
+            continue
+        if given.script is not None:
+            if not there(cwd / given.script):
+                found[cid] = ("file", [given.script], "2 (can't open file)")
+            continue
+        gone = [path for path in given.paths if not there(cwd / path)]
+        if gone:
+            found[cid] = ("file or folder", gone, "1 (an ImportError)")
+            continue
+        names = [f"{cid}m:{name}" for name in given.modules]
+        names += [f"{cid}t:{name}" for name in given.tests]
+        if names and _outside(given.interpreter, cwd, env):
+            asked.setdefault(given.interpreter, []).extend(names)
+    for interpreter, names in asked.items():
+        command = " ".join(
+            [shlex.quote(interpreter), "-c", shlex.quote(_FIND), *map(shlex.quote, names)]
+        )
+        answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
+        if answered is None or answered[0] != 0 or len(answered[1]) >= PROBE_OUTPUT_MAX:
+            continue  # cannot be told (or the answer was cut short)
+        missing: dict[str, dict[str, list[str]]] = {}
+        for line in answered[1].decode("utf-8", "surrogateescape").splitlines():
+            name, tab, part = line.partition("\t")
+            tag = name.partition(":")[0]
+            if tab and tag[-1:] in ("m", "t"):
+                missing.setdefault(tag[:-1], {}).setdefault(tag[-1], []).append(part)
+        for cid, kinds in missing.items():
+            if "m" in kinds:
+                found[cid] = ("module", kinds["m"], "1 (No module named ...)")
+            else:
+                status = "1 (an ImportError, which unittest counts as an error)"
+                found[cid] = ("module", kinds["t"], status)
+    return found
 
 
 def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
