@@ -1814,3 +1814,30 @@ def git_path_commits(folder: str, relative: str, *, limit: int) -> list[str]:
             return []
         raise _git_refused(done)
     return done.stdout.decode("ascii", "replace").split()
+
+
+def git_commits_named(folder: str, names: Sequence[str]) -> dict[str, str]:
+    """Which of ``names`` (``MERGE_HEAD``, ``HEAD^2``) name a commit in the repository of
+    ``folder``, each with its full id; one ``git rev-parse`` per name. Raises
+    :class:`GitUnreadable` when git cannot run."""
+    found: dict[str, str] = {}
+    for name in names:
+        done = _git_read(
+            folder, ["--no-replace-objects", "rev-parse", "-q", "--verify", f"{name}^{{commit}}"],
+            _git_clean(),
+        )  # fmt: skip
+        if done.returncode == 0:
+            found[name] = done.stdout.decode("ascii", "replace").strip()
+    return found
+
+
+def git_rebasing(folder: str) -> bool:
+    """Whether a rebase is under way in the repository of ``folder`` (its git folder holds
+    ``rebase-merge`` or ``rebase-apply``; git leaves REBASE_HEAD behind once it is done).
+    Raises :class:`GitUnreadable` when git cannot run."""
+    args = ["rev-parse", "--git-path", "rebase-merge", "--git-path", "rebase-apply"]
+    done = _git_read(folder, args, _git_clean())
+    if done.returncode != 0:
+        raise _git_refused(done)
+    places = os.fsdecode(done.stdout).split("\n")[:2]
+    return any(os.path.isdir(os.path.join(folder, place)) for place in places if place)

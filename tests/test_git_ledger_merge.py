@@ -285,11 +285,14 @@ def test_the_merged_entry_fix_names_the_goal_as_one_shell_word(repo: Path, name:
     path.write_text(text.replace(row, f"{row}\n{row}", 1), encoding="utf-8")
     lint = run_goalfile("lint", name, cwd=repo)
     assert "entry-merged" not in lint.stdout and "more than one verdict" in lint.stderr, lint
-    shows = re.findall(r"`(git show [^`]*)`", lint.stderr)
-    assert len(shows) == 2, lint.stderr
-    for show, parent in zip(shows, ("HEAD^1", "HEAD^2"), strict=True):
-        assert shlex.split(show) == ["git", "show", f"{parent}:./{name}"], show
-        subprocess.run(["sh", "-c", show], cwd=repo, capture_output=True, check=False)
+    # no merge made the rows: the file before HEAD, and the file's log
+    commands = re.findall(r"`(git [^`]*)`", lint.stderr)
+    assert [shlex.split(command) for command in commands] == [
+        ["git", "checkout", "HEAD^1", "--", name],
+        ["git", "log", "-p", "--", name],
+    ], lint.stderr
+    for command in commands:
+        subprocess.run(["sh", "-c", command], cwd=repo, capture_output=True, check=False)
     assert not (repo / "PWNED").exists()
 
 
@@ -391,3 +394,65 @@ def test_the_stop_hook_holds_a_conflicted_goal_with_the_fix_that_keeps_both_side
     assert log["columns"][2]["verdicts"] == {"C1": "met", "C2": "met"}, log
     after = hook_answer(here)
     assert after["decision"] == "allow" and after["goals"] == [], after
+
+
+@pytest.mark.parametrize("how", ["merge", "rebase", "cherry-pick"])
+@pytest.mark.parametrize("finished", [False, True])
+def test_markers_deleted_get_a_rebuild_fix_that_names_the_sides_git_holds(
+    tmp_path: Path, how: str, finished: bool
+) -> None:
+    """A conflict resolved by deleting its markers leaves one verify entry with the rows of
+    both runs (entry-merged). Its fix named `HEAD^1` and `HEAD^2`, the parents of a merge
+    commit: before that commit (or in a rebase or cherry-pick, which make none) `git show
+    HEAD^2:./PATH` fails and `HEAD^1` is a file older than either side. The fix names the sides
+    git holds (HEAD and MERGE_HEAD, REBASE_HEAD or CHERRY_PICK_HEAD; after a merge commit its
+    parents; after a rebase or cherry-pick, the file before HEAD and the log); run as printed,
+    with the other side's entries appended, the goal lints and verifies met."""
+    repo = two_branches(tmp_path)
+    conflicted(repo, how)
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    kept = [line for n, line in enumerate(text.split("\n"), 1) if n not in marker_lines(text)]
+    (repo / GOAL).write_text("\n".join(kept), encoding="utf-8")
+    if finished:
+        git(repo, "add", "-A")
+        env = clean_env({"GIT_EDITOR": "true"})
+        step = {"merge": ["commit", "-q", "--no-edit"], "rebase": ["rebase", "--continue"]}
+        done = subprocess.run(
+            ["git", *step.get(how, ["cherry-pick", "--continue"])],
+            cwd=repo, env=env, capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 3 and "more than one verdict" in lint.stderr, lint.stderr
+    refused = run_goalfile("verify", GOAL, cwd=repo)
+    assert refused.returncode == 3, refused.stdout + refused.stderr
+    (fix,) = [line for line in lint.stderr.splitlines() if line.startswith("  fix: ")]
+    assert fix in refused.stderr, refused.stderr  # verify gives the same fix
+    commands = re.findall(r"`(git [^`]*)`", fix)
+    sides = {"merge": "MERGE_HEAD", "rebase": "REBASE_HEAD", "cherry-pick": "CHERRY_PICK_HEAD"}
+    if not finished:
+        assert commands == [f"git checkout HEAD -- {GOAL}", f"git show {sides[how]}:./{GOAL}"]
+    elif how == "merge":  # lint's own fix: the merge commit's parents
+        assert commands == [f"git show 'HEAD^1:./{GOAL}'", f"git show 'HEAD^2:./{GOAL}'"]
+    else:
+        rebased = [f"git show ORIG_HEAD:./{GOAL}"] if how == "rebase" else []  # git's mark
+        assert commands == [f"git checkout HEAD^1 -- {GOAL}", *rebased, f"git log -p -- {GOAL}"]
+    for command in commands:  # each, as printed, runs: one side's file is then there
+        done = subprocess.run(["sh", "-c", command], cwd=repo, capture_output=True, text=True)
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (command, done.stderr)
+        if command.startswith("git show 'HEAD^1"):
+            (repo / GOAL).write_text(done.stdout, encoding="utf-8")
+    ours = (repo / GOAL).read_text(encoding="utf-8")
+    assert ours.count("| C1  |") == 2, ours  # one side whole: the approval's row and its run
+    # the other side's run, the one entry that side added
+    other = {"merge": "one", "rebase": "two", "cherry-pick": "one"}[how]
+    if finished and how == "rebase":  # `two` is the rebased commit now: the printed name
+        other = "ORIG_HEAD"
+    theirs = git(repo, "show", f"{other}:{GOAL}")
+    entry = theirs[theirs.rindex("### Iteration") : theirs.index("## Lessons")]
+    at = ours.index("## Lessons")
+    (repo / GOAL).write_text(ours[:at] + entry + ours[at:], encoding="utf-8")
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr

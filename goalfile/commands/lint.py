@@ -125,7 +125,7 @@ def lint_paths(
     """Lint each file; ``fixes`` (from :func:`fix_paths`) goes into the reports when given.
     The fix for a rewrapped goal is the one for the copy git holds (``cwd``: where the paths
     are named from; :mod:`goalfile.commands.rewrapfix`)."""
-    from goalfile.commands.rewrapfix import with_git_hint
+    from goalfile.commands.githints import with_git_hint
 
     reports = []
     for path in paths:

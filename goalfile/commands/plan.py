@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from goalfile import edit, ledger
 from goalfile.commands.context import Context
+from goalfile.commands.githints import require_valid_here
 from goalfile.commands.mutate import require_status, update_goal
-from goalfile.commands.rewrapfix import require_valid_here
 from goalfile.errors import ExitCode, Refused
 from goalfile.handedit import iterations_in_use, limit_in_force, reopen_notes
 from goalfile.model import Entry, Goal, Status

@@ -15,10 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from goalfile.errors import GoalFileInvalid
 from goalfile.files import ENCODING, ERRORS
-from goalfile.lint import REWRAP_KEEP, REWRAP_UNSTAGED, require_valid, rewrapped_text
-from goalfile.model import Finding, Goal
+from goalfile.lint import REWRAP_KEEP, rewrapped_text
 from goalfile.shellword import shell_word
 
 # commits of the file looked at for one that holds it unwrapped, newest first
@@ -78,37 +76,3 @@ def rewrapped_hint(path: str, *, cwd: Path) -> str | None:
         f"{word}` shows them), so only a copy of the file from before the formatter ran gives "
         "back its entries"
     )
-
-
-def with_git_hint(finding: Finding, *, path: str, cwd: Path) -> Finding:
-    """``finding`` with the fix :func:`rewrapped_hint` gives, when it is lint's
-    `entry-rewrapped` and git's index holds the file rewrapped."""
-    if finding.code != "entry-rewrapped":
-        return finding
-    hint = rewrapped_hint(path, cwd=cwd)
-    if hint is None:
-        return finding
-    from dataclasses import replace
-
-    return replace(finding, hint=hint)
-
-
-def error_with_git_hint(exc: GoalFileInvalid, *, path: str, cwd: Path) -> GoalFileInvalid:
-    """The error a command gives for a rewrapped goal (lint's `entry-rewrapped`, which
-    carries lint's fix for an unstaged change) with :func:`rewrapped_hint`'s fix instead, when
-    git's index holds the file rewrapped."""
-    if exc.hint is None or REWRAP_UNSTAGED not in exc.hint:
-        return exc
-    hint = rewrapped_hint(path, cwd=cwd)
-    if hint is not None:
-        exc.hint = hint
-    return exc
-
-
-def require_valid_here(goal: Goal, *, cwd: Path, besides: frozenset[str] = frozenset()) -> None:
-    """:func:`goalfile.lint.require_valid`, with the fix for a rewrapped goal that works for
-    the copy git holds (:func:`error_with_git_hint`)."""
-    try:
-        require_valid(goal, besides=besides)
-    except GoalFileInvalid as exc:
-        raise error_with_git_hint(exc, path=goal.path, cwd=cwd) from None

@@ -302,7 +302,7 @@ def status(*, paths: Sequence[str], ctx: Context) -> StatusResult:
         except GoalfileError as exc:
             results.append(GoalStatus(path=path, goal=None, last_verify=None, error=exc))
             continue
-        from goalfile.commands.rewrapfix import error_with_git_hint
+        from goalfile.commands.githints import error_with_git_hint
         from goalfile.lint import rewrapped_error
 
         rewrapped = rewrapped_error(goal, shown=path)  # no entry reads as goalfile wrote it

@@ -14,7 +14,7 @@ from goalfile import contract, ledger
 from goalfile.commands import workdir
 from goalfile.commands.checking import Tails, check_row
 from goalfile.commands.context import Context
-from goalfile.commands.rewrapfix import require_valid_here
+from goalfile.commands.githints import require_valid_here
 from goalfile.errors import ExitCode, GoalfileError, Refused, UsageError, interrupted
 from goalfile.files import goal_lock, load_goal, read_text, write_atomic
 from goalfile.handedit import limit_in_force, reopen_notes, reopened_from

@@ -1,0 +1,76 @@
+"""The fix for a verify entry that holds the rows of two runs (lint's `entry-merged`), for
+the state git is in.
+
+Lint's fix names the two sides of a merge commit, `HEAD^1` and `HEAD^2`. While git has not
+finished (the conflict resolved by deleting its markers, not yet committed) HEAD is the tip
+of one side and has no second parent: `git show HEAD^2:./PATH` fails, and `HEAD^1` is the
+file one commit before that side's. The same holds during and after a rebase or a
+cherry-pick, which make no merge commit. Here git's state is read, and the fix names the
+sides it holds: HEAD and MERGE_HEAD (REBASE_HEAD, CHERRY_PICK_HEAD) while git is at it, the
+merge commit's parents after it, and for a rebase or cherry-pick already committed, the
+commit before HEAD and the log of the file.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from goalfile.shellword import revision_word, shell_word
+
+# what git names the other side while it stops with a conflict, and what it is doing then
+_UNDER_WAY = (
+    ("MERGE_HEAD", "the merge"),
+    ("REBASE_HEAD", "the rebase"),
+    ("CHERRY_PICK_HEAD", "the cherry-pick"),
+)
+
+MERGED_SIDES = "rebuild the file from the merge's two sides"  # in lint's fix
+
+
+def merged_hint(path: str, *, cwd: Path) -> str | None:
+    """The fix for the goal file at ``path`` (as the person named it, from ``cwd``) whose
+    newest verify entry two runs share, for the sides git holds now; None when lint's own fix
+    names them (HEAD is a merge commit, nothing under way) or git cannot be read."""
+    from goalfile.commands.gittop import repository_top
+    from goalfile.run import GitUnreadable, git_commits_named, git_rebasing
+
+    named = cwd / path
+    top = repository_top(Path(os.path.realpath(named.parent)))
+    if top is None:
+        return None
+    try:
+        found = git_commits_named(
+            str(top), [*(name for name, _ in _UNDER_WAY), "HEAD^2", "ORIG_HEAD"]
+        )
+        if "REBASE_HEAD" in found and not git_rebasing(str(top)):
+            del found["REBASE_HEAD"]  # left behind by a rebase that is done
+    except GitUnreadable:
+        return None
+    word = shell_word(path)
+    tail = (
+        f"then `goalfile verify {word}`; and take `merge=union` off goal files in "
+        ".gitattributes (see docs/lifecycle.md, Merging a goal file)"
+    )
+    for name, doing in _UNDER_WAY:
+        if name in found:
+            return (
+                f"{doing} is not finished, so rebuild the file from the two sides git holds: "
+                f"one side's file whole (`git checkout HEAD -- {word}`), then the entries "
+                f"only the other side has (`git show {revision_word(name, path)}` shows its "
+                f"file) appended after its last entry, {tail}"
+            )
+    if "HEAD^2" in found:
+        return None
+    rebased = (
+        f"after a rebase, `git show {revision_word('ORIG_HEAD', path)}` shows that file; "
+        if "ORIG_HEAD" in found
+        else ""
+    )
+    return (
+        "HEAD is no merge commit (a rebase or a cherry-pick made it, or the rows were "
+        "copied), so rebuild the file from the file before it, whole (`git checkout HEAD^1 "
+        f"-- {word}`), then append after its last entry the entries the replayed commit "
+        f"added, as its own branch holds them ({rebased}`git log -p -- {word}` shows each "
+        f"commit's entries), {tail}"
+    )
