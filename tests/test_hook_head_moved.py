@@ -79,6 +79,25 @@ def test_a_checkout_of_a_commit_without_the_goal_holds_once_with_the_way_back(
     assert back.get("decision") == "block" and "C1 unmet" in str(back["reason"]), back
 
 
+def test_head_moved_away_again_after_the_fix_ran_is_held_again(project: Path) -> None:
+    """Held once per finding: the agent ran the printed checkout back and moved HEAD away
+    again before its next stop, which the hook took for the hold it had made (it never saw
+    HEAD back) and let go with a message. git writes HEAD anew at each checkout, so a HEAD
+    written since the hold is another finding; one left as it was is still let go."""
+    first, _ = stop(project, active=False)
+    assert first.get("decision") == "block"
+    git(project, "checkout", "-qf", "--detach", "HEAD~1")
+    held, _ = stop(project, active=True)
+    assert held.get("decision") == "block", held
+    assert shell(fix_of(held["reason"]), project).returncode == 0
+    git(project, "checkout", "-qf", "--detach", "HEAD~1")  # the same commit, again
+    again, said = stop(project, active=True)
+    assert again.get("decision") == "block", (again, said)
+    assert fix_of(again["reason"]) == "git checkout feature"
+    told, _ = stop(project, active=True)  # left as it is: let go, with the message
+    assert told.get("decision") is None and "HEAD is" in str(told.get("systemMessage")), told
+
+
 def test_the_same_branch_moved_is_said_at_the_stop(project: Path) -> None:
     first, _ = stop(project, active=False)
     assert first.get("decision") == "block"

@@ -236,7 +236,10 @@ class RepositoryWatch:
             now = head_mark(place)
             back = _from_index(Path(top), lost, remembered, here)
             hold = _gone(Path(top), lost, here, back) if now == remembered.head else None
-            hold = hold or _moved(Path(top), lost, remembered.head, now, here, back=back)
+            written = _head_written(place)
+            hold = hold or _moved(
+                Path(top), lost, remembered.head, now, here, back=back, written=written
+            )
             self.holds.append(hold)
             if hold.block:
                 self.kept.add(top)
@@ -264,7 +267,15 @@ class RepositoryWatch:
             ]
             if goals:
                 where = "where the goal asks for no more work (its ledger there says so)"
-                hold = _moved(Path(top), goals, remembered.head, now, here, where=where)
+                hold = _moved(
+                    Path(top),
+                    goals,
+                    remembered.head,
+                    now,
+                    here,
+                    where=where,
+                    written=_head_written(place) if place is not None else "",
+                )
                 self.holds.append(hold)
                 self.kept.add(top)
 
@@ -604,11 +615,13 @@ def _moved(
     *,
     where: str = "",
     back: str | None = None,
+    written: str = "",
 ) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git, after HEAD moved:
     to another branch or commit (held once, with the checkout that goes back, and ``back``
     for those only git's index held, which no branch holds), or the same branch moved by a
-    commit or a reset (let go, said)."""
+    commit or a reset (let go, said). ``written`` (:func:`_head_written`) is part of the
+    hold's key: HEAD moved back and away again since the hold is held again."""
     from goalfile.commands.gitgoals import git_from
 
     shown = [_shown(top / goal, here) for goal in lost]
@@ -653,7 +666,7 @@ def _moved(
             "committed)" + (" as the fix says" if fix else "")
         )
     return Hold(
-        key=f"{'switched' if where else 'moved'}\0{top}\0{chr(0).join(lost)}",
+        key=f"{'switched' if where else 'moved'}\0{top}\0{chr(0).join(lost)}\0{written}",
         shown=shown[0],
         status="goal-gone",
         text=_with_fix(text, fix),
@@ -663,6 +676,18 @@ def _moved(
             "its removal)."
         ),
     )
+
+
+def _head_written(place: GitPlace) -> str:
+    """A mark of the work tree's ``HEAD`` file as written: its inode and status-change time.
+    git writes it anew (a new file renamed into place) at each checkout, so the fix run (the
+    checkout back) and HEAD moved away again before the next stop change it, where the same
+    HEAD at both stops does not: the hold is then another one."""
+    try:
+        found = os.stat(os.path.join(place.gitdir, "HEAD"))
+    except (OSError, ValueError):
+        return ""
+    return f"{found.st_ino}:{found.st_ctime_ns}"
 
 
 def _cause(exc: OSError) -> str:

@@ -7,20 +7,22 @@ person writes the goal on `main` with the goal skill's command and `--commit` (`
 scripted fake) stops at once; the hook holds it for the unmet row. Sent back, it moves HEAD
 in the host's shell:
 
-- to the project's first commit (`git checkout -f --detach HEAD~2`), before the person's goal
-  and before the hooks' settings were committed: HEAD and the index hold no goal, and the
-  hook said "no active goal" with nothing printed. Each host keeps running the Stop hook it
-  read at its start, though its settings file (goalfile's pi extension) is gone from the
-  working tree;
+- to the commit before the person's goal (`git checkout -f --detach HEAD~1`), or to the
+  project's first commit (`HEAD~2`), before the hooks' settings were committed too: HEAD and
+  the index hold no goal, and the hook said "no active goal" with nothing printed. Codex,
+  Gemini CLI and pi keep running the Stop hook they read at their start though its settings
+  file (goalfile's pi extension) is gone from the working tree; Claude Code drops it once it
+  has noticed the file gone (tests/hosts/test_claude_settings_gone.py), so it is run with
+  the commit before the goal;
 - to a side branch whose commit holds the goal really verified `met` (the check's file
   committed there only), which it deletes once it is back: only the reflog showed it.
 
 Either way the next stop is held with `git checkout feature`, which the model runs as printed
 (and then deletes the side branch); the goal is back, unmet, and the model meets it. Claude
-Code and Codex run it both ways, Gemini CLI (whose every stop says `stop_hook_active` false)
-and pi (whose goalfile extension names the session itself) the first: the rule rests on the
-session's record, which each host's session id keys. The recorded-input version is
-tests/test_hook_head_moved.py.
+Code and Codex run it with a commit and the side branch, Gemini CLI (whose every stop says
+`stop_hook_active` false) and pi (whose goalfile extension names the session itself) with the
+first commit: the rule rests on the session's record, which each host's session id keys. The
+recorded-input version is tests/test_hook_head_moved.py.
 """
 
 from __future__ import annotations
@@ -31,9 +33,11 @@ from pathlib import Path
 
 import pytest
 from conftest import git
+from fake_model import Reply, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
+    PRINTED_FIX,
     PROMPT,
     Isolation,
     goal_state,
@@ -49,6 +53,7 @@ from skill_goals import readme_template as readme_template
 UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
 
 MOVES = {
+    "old commit": ["git checkout -qf --detach HEAD~1"],
     "first commit": ["git checkout -qf --detach HEAD~2 && ls -A | tr '\\n' ' '"],
     "side branch": [
         "git checkout -qb side",
@@ -57,8 +62,9 @@ MOVES = {
         "git add -A && git commit -qm 'the goal, met'",
     ],
 }
-AFTER_FIX = {"first commit": [], "side branch": ["git branch -D side"]}
+AFTER_FIX = {"old commit": [], "first commit": [], "side branch": ["git branch -D side"]}
 MOVED = {
+    "old commit": "and now HEAD is ",
     "first commit": "and now HEAD is ",
     "side branch": "and now HEAD is side, where the goal asks",
 }
@@ -76,7 +82,7 @@ def person_goal_on_main(repo: Path) -> None:
 @pytest.mark.parametrize(
     ("host", "move"),
     [
-        ("claude", "first commit"),
+        ("claude", "old commit"),
         ("claude", "side branch"),
         ("codex", "first commit"),
         ("codex", "side branch"),
@@ -143,5 +149,36 @@ def test_a_goal_only_staged_taken_away_is_put_back_by_the_printed_fix(
     assert agent.ran[4:] == [FIX], agent.ran
     assert git(repo, "branch", "--show-current").strip() == "feature"
     assert git(repo, "diff", "--cached", "--name-only") == f"{GOAL}\n"
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
+
+
+def test_claude_head_moved_away_again_after_the_fix_ran_is_held_again(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """The model runs the printed `git checkout feature` and checks out the commit before
+    the goal again before its next stop: the hook, which held once per finding and never saw HEAD
+    back, let it go with a message. git writes HEAD anew at each checkout, so this is another
+    finding: held again; the model then runs the fix alone and meets the goal."""
+    repo = readme_repo
+    person_goal_on_main(repo)
+    move = MOVES["old commit"]
+    agent = SkillAgent(work=[], then=list(move), after_fix=list(move), otherwise=FIX)
+
+    def script(turn: Turn) -> Reply:  # moves HEAD again after the first fix only
+        reply = agent(turn)
+        if turn.feedback is not None and PRINTED_FIX.search(turn.feedback):
+            agent.after_fix = []
+        return reply
+
+    ran = run_session("claude", repo, script, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 4 and ran.server.stops() == 5, (reasons, agent.ran, ran.run.explain())
+    first, moved, again, unmet = reasons
+    assert UNMET.search(first) and UNMET.search(unmet), (first, unmet)
+    for reason in (moved, again):
+        assert "it was an active goal on feature, and now HEAD is " in reason, reason
+        assert "\n  fix: `git checkout feature`" in reason, reason
+    assert agent.ran[-2:] == ["git checkout feature", FIX], agent.ran
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
