@@ -25,8 +25,8 @@ from conftest import (
     write_goal,
 )
 
+from goalfile.commands.hookrules.verdict import cut_short
 from goalfile.commands.verify import VerifyResult
-from goalfile.hookrules.verdict import cut_short
 from goalfile.model import RowResult, Status, Verdict
 from goalfile.run import CheckSpec, Ending, run_check
 

@@ -231,7 +231,7 @@ def test_an_unexpected_error_on_one_goal_holds_the_agent_on_it_alone(project: Pa
     """A bug in verify (here: a runner that raises) holds the agent on that goal, like a goal
     file that does not load, and the other goals are verified as usual."""
     write_goal(project / "goals", goal_text(slug="aaa"), "aaa.md")
-    from goalfile.hookrules.verifyrun import run_verify
+    from goalfile.commands.hookrules.verifyrun import run_verify
 
     def runner(options, ctx):  # type: ignore[no-untyped-def]
         if options.path.endswith("aaa.md"):

@@ -15,8 +15,8 @@ from conftest import clean_env, goal_text, make_git_repo, row, write_goal
 
 from goalfile.commands.context import Context
 from goalfile.commands.hook import HookOptions, StopInput, decide_stop
+from goalfile.commands.hookrules.verifyrun import run_verify
 from goalfile.commands.verify import VerifyOptions, VerifyResult
-from goalfile.hookrules.verifyrun import run_verify
 from goalfile.model import Goal
 
 UNMET = (row("C1", "false", "exit 0"),)

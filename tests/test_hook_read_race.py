@@ -36,8 +36,8 @@ from conftest import (
 
 from goalfile.commands.context import Context
 from goalfile.commands.hook import HookOptions, StopInput, decide_stop
-from goalfile.hookrules import look as look_module
-from goalfile.hookrules.verifyrun import run_verify
+from goalfile.commands.hookrules import look as look_module
+from goalfile.commands.hookrules.verifyrun import run_verify
 from goalfile.hostjson import HostAgent
 
 GOAL = "goals/real.md"

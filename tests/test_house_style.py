@@ -35,3 +35,32 @@ def test_only_run_starts_a_process() -> None:
                     if alias.name in STARTS
                 ]
     assert found == [], found
+
+
+# the modules below goalfile.commands that still reach up into it, each for one call made
+# lazily: the hold's entry is written as the hook's (blockhold), a missing goal asks git where
+# the repository's top is (files), and the MCP server is an edge like the CLI (mcp_server)
+REACHES_UP = frozenset({"blockhold.py", "files.py", "mcp_server.py"})
+
+
+def test_imports_point_down_to_the_core() -> None:
+    """DESIGN §9: `cli → commands → {parse, expect, run, ledger, files} → model, errors`. The
+    Stop hook's rules and doctor's checks run verify and read git as the commands do, so they
+    live in goalfile.commands (hookrules/, doctorchecks/): as top-level packages they imported
+    goalfile.commands.* from below it."""
+    found = []
+    for path in sorted((REPO / "goalfile").rglob("*.py")):
+        place = path.relative_to(REPO / "goalfile")
+        if place.parts[0] in {"cli", "commands"} or place.name == "__main__.py":
+            continue
+        if place.as_posix() in REACHES_UP:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            if any(name.startswith(("goalfile.commands", "goalfile.cli")) for name in names):
+                found.append(f"{place}:{node.lineno}")
+    assert found == [], found

@@ -28,10 +28,10 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 * no other hook can let the agent stop whatever the Stop hook answers
   (:mod:`goalfile.otherhooks`): a hook that is not goalfile's at a host's stop event, in the
   project's, the user's or an administrator's settings
-  (:func:`goalfile.doctorchecks.settingsfiles.managed_files`), is a problem (``goalfile doctor
-  --remove-other-stop-hooks`` takes those of the project's own JSON files out), one at another event
-  is ``unknown``, and a switch that turns hooks off or keeps only managed ones is a problem; a Codex
-  hook turned off in ``/hooks`` is reported with its trust;
+  (:func:`goalfile.commands.doctorchecks.settingsfiles.managed_files`), is a problem (``goalfile
+  doctor --remove-other-stop-hooks`` takes those of the project's own JSON files out), one at
+  another event is ``unknown``, and a switch that turns hooks off or keeps only managed ones is a
+  problem; a Codex hook turned off in ``/hooks`` is reported with its trust;
 * no variable a host's settings give the hook decides which ``goalfile`` it starts, how the
   host starts it, or what it does (:mod:`goalfile.hostenv`: Claude Code's ``env``, a Gemini
   CLI hook entry's ``env``; ``PATH``, Python's, a shell's, ``GOALFILE_*``, ``GIT_*``, Claude
@@ -46,27 +46,27 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
   (a ``SKILL.md`` whose frontmatter names the skill and describes it).
 
-Each check is a module of :mod:`goalfile.doctorchecks`; this module runs them in turn.
+Each check is a module of :mod:`goalfile.commands.doctorchecks`; this module runs them in turn.
 """
 
 from __future__ import annotations
 
 from goalfile import hostjson
 from goalfile.commands.context import Context
-from goalfile.commands.workdir import repository_top
-from goalfile.doctorchecks.codextrust import codex_trust_findings, trust_codex
-from goalfile.doctorchecks.finding import DoctorResult, Finding, Health
-from goalfile.doctorchecks.hookenv import (
+from goalfile.commands.doctorchecks.codextrust import codex_trust_findings, trust_codex
+from goalfile.commands.doctorchecks.finding import DoctorResult, Finding, Health
+from goalfile.commands.doctorchecks.hookenv import (
     cap_env_findings,
     gemini_dotenv_findings,
     hook_env_findings,
 )
-from goalfile.doctorchecks.otherstop import fix_other_hooks, other_hook_findings
-from goalfile.doctorchecks.pi import pi_findings
-from goalfile.doctorchecks.registration import hook_findings
-from goalfile.doctorchecks.shape import fix_hooks, hidden_settings_findings, shape_findings
-from goalfile.doctorchecks.skills import skill_findings
-from goalfile.doctorchecks.timeouts import fix_timeouts, timeout_findings
+from goalfile.commands.doctorchecks.otherstop import fix_other_hooks, other_hook_findings
+from goalfile.commands.doctorchecks.pi import pi_findings
+from goalfile.commands.doctorchecks.registration import hook_findings
+from goalfile.commands.doctorchecks.shape import fix_hooks, hidden_settings_findings, shape_findings
+from goalfile.commands.doctorchecks.skills import skill_findings
+from goalfile.commands.doctorchecks.timeouts import fix_timeouts, timeout_findings
+from goalfile.commands.workdir import repository_top
 from goalfile.hostjson import HostAgent
 
 __all__ = ["DoctorResult", "Finding", "Health", "doctor", "trust_codex"]

@@ -12,7 +12,7 @@ import sys
 import tomllib
 from pathlib import Path
 
-from goalfile.doctorchecks.finding import Finding, Health
+from goalfile.commands.doctorchecks.finding import Finding, Health
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular_text
 from goalfile.hostmcp import CLAUDE_FILE, CODEX_FILE, GEMINI_FILE, MCP_ARGS, SERVER_NAME

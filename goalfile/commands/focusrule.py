@@ -30,7 +30,7 @@ def hook_focus(root: Path) -> HookFocus:
     """The focus of the working tree at ``root`` as the Stop hook reads it."""
     # imported here: most views have no focus to ask about
     from goalfile.commands.focus import recorded_focus
-    from goalfile.hookrules.focus import focused_goal
+    from goalfile.commands.hookrules.focus import focused_goal
 
     focus = recorded_focus(root)
     if focus is None:

@@ -6,10 +6,10 @@ a JSON object on stdin: ``session_id``, ``transcript_path``, ``cwd``, ``hook_eve
 
 The hook picks the goal (``--goal``, else the working tree's focus from ``goalfile focus``,
 else every ``active`` goal under ``goals/`` and ``.zetetic/goals/``) of each git work tree that
-holds ``cwd``, as git names them (:func:`goalfile.hookrules.places.project_roots`), runs ``verify``
-on it (writing the ledger entry, with the session's transcript for token accounting, within a time
-limit below the host's hook timeout, shared between the goals: the goal picked by name first, then
-the goal files git tracks, then the others), and answers:
+holds ``cwd``, as git names them (:func:`goalfile.commands.hookrules.places.project_roots`), runs
+``verify`` on it (writing the ledger entry, with the session's transcript for token accounting,
+within a time limit below the host's hook timeout, shared between the goals: the goal picked by name
+first, then the goal files git tracks, then the others), and answers:
 
 * **allow** when the goal is met, exhausted, blocked, paused or absent, and its ledger backs
   that status (:func:`goalfile.handedit.unbacked_status`); but a `blocked` that a verify run
@@ -23,10 +23,10 @@ the goal files git tracks, then the others), and answers:
   not have (whatever its heading says), or by one dated today that the hook did not write (an
   agent may run `goalfile pause` or `goalfile block`, or spend the budget with `goalfile plan`)
   lets it go with a message naming the goal, its status and that entry
-  (:func:`goalfile.hookrules.statusrules.ended_today`). A goal `met` by an entry git does not
-  hold yet has its checks run again, writing nothing, and holds the agent once unless every
+  (:func:`goalfile.commands.hookrules.statusrules.ended_today`). A goal `met` by an entry git does
+  not hold yet has its checks run again, writing nothing, and holds the agent once unless every
   row is still met
-  (:func:`goalfile.hookrules.verifyrun.recheck_one`);
+  (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -45,12 +45,12 @@ the goal files git tracks, then the others), and answers:
   ``stall_limit`` verify entries show the same verdicts and evidence: blocking again would only
   repeat them.
 
-The rules are in :mod:`goalfile.hookrules`, one job to a module; this module wires them
+The rules are in :mod:`goalfile.commands.hookrules`, one job to a module; this module wires them
 together and shares the hook's time between the goals. Parsing the input, the block reason and the
 answers are pure; :func:`decide_stop` and the helpers it calls read the file system, run git and run
-``verify``. The CLI layer turns a :class:`goalfile.hookrules.outcome.StopDecision` into the host's
-JSON and always exits 0; an error that escapes :func:`decide_stop` once the input is read holds the
-agent once (:func:`goalfile.hookrules.failures.failed_stop`)."""
+``verify``. The CLI layer turns a :class:`goalfile.commands.hookrules.outcome.StopDecision` into the
+host's JSON and always exits 0; an error that escapes :func:`decide_stop` once the input is read
+holds the agent once (:func:`goalfile.commands.hookrules.failures.failed_stop`)."""
 
 from __future__ import annotations
 
@@ -62,27 +62,32 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
-from goalfile.files import real_path
-from goalfile.hookrules.discover import goal_paths, other_goals
-from goalfile.hookrules.failures import failed_hold, failed_stop, lost_hold
-from goalfile.hookrules.focus import focus_releases, keep_held
-from goalfile.hookrules.githolds import unlisted_hold, unread_hold
-from goalfile.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
-from goalfile.hookrules.ledgerhold import ledger_holds
-from goalfile.hookrules.look import look
-from goalfile.hookrules.outcome import (
+from goalfile.commands.hookrules.discover import goal_paths, other_goals
+from goalfile.commands.hookrules.failures import failed_hold, failed_stop, lost_hold
+from goalfile.commands.hookrules.focus import focus_releases, keep_held
+from goalfile.commands.hookrules.githolds import unlisted_hold, unread_hold
+from goalfile.commands.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
+from goalfile.commands.hookrules.ledgerhold import ledger_holds
+from goalfile.commands.hookrules.look import look
+from goalfile.commands.hookrules.outcome import (
     REASON_LIMIT,
     GoalOutcome,
     Recheck,
     StopDecision,
     allow_output,
 )
-from goalfile.hookrules.places import project_roots, session_folder, shown_from, transcript_file
-from goalfile.hookrules.reason import block_reason
-from goalfile.hookrules.stopinput import HookInputError, HookOptions, StopInput
-from goalfile.hookrules.unheld import unheld_goal, unheld_key
-from goalfile.hookrules.verdict import unverified_hold
-from goalfile.hookrules.verifyrun import Runner, recheck_one, run_verify, verify_one
+from goalfile.commands.hookrules.places import (
+    project_roots,
+    session_folder,
+    shown_from,
+    transcript_file,
+)
+from goalfile.commands.hookrules.reason import block_reason
+from goalfile.commands.hookrules.stopinput import HookInputError, HookOptions, StopInput
+from goalfile.commands.hookrules.unheld import unheld_goal, unheld_key
+from goalfile.commands.hookrules.verdict import unverified_hold
+from goalfile.commands.hookrules.verifyrun import Runner, recheck_one, run_verify, verify_one
+from goalfile.files import real_path
 from goalfile.model import Finding, Status
 
 if TYPE_CHECKING:
@@ -109,8 +114,8 @@ GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is 
 # what a goal file git tracks that is gone, hidden or swapped is found as: such a hold is
 # made once per finding, kept in the session's record (:mod:`goalfile.commands.hookrepo`)
 _ONCE_PER_FINDING = frozenset({"hidden", "replaced"})
-# what a goal that lets the agent stop is found as (:func:`goalfile.hookrules.look.look`): a
-# repository holding none of the others is not remembered for the session
+# what a goal that lets the agent stop is found as (:func:`goalfile.commands.hookrules.look.look`):
+# a repository holding none of the others is not remembered for the session
 # (:mod:`goalfile.commands.hookrepo`)
 _ENDED = frozenset({*(status.value for status in Status if status is not Status.ACTIVE), "absent"})
 
@@ -217,7 +222,7 @@ def _decide_stop(
     holding: list[Path] = []  # the goal files active, or held, at this stop
     recheck: set[Path] = (
         set()
-    )  # met goals whose checks are run again (:class:`goalfile.hookrules.outcome.Recheck`)
+    )  # met goals whose checks are run again (:class:`goalfile.commands.hookrules.outcome.Recheck`)
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
     seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
     quiet: list[Path] = []  # goals let go without a word or a verify: not active, as found

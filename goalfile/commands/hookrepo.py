@@ -55,8 +55,8 @@ from goalfile.shellword import shell_word
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from goalfile.hookrules.outcome import GoalOutcome
-    from goalfile.hookrules.stopinput import StopInput
+    from goalfile.commands.hookrules.outcome import GoalOutcome
+    from goalfile.commands.hookrules.stopinput import StopInput
 
 __all__ = ["RepositoryWatch", "watch"]
 
@@ -183,7 +183,7 @@ class RepositoryWatch:
         session's record keeps which were made, so a host's ``stop_hook_active`` does not
         release the first). Without a record written at this stop, as every hold of the hook
         does: block, unless the agent is continuing because of a Stop hook."""
-        from goalfile.hookrules.outcome import GoalOutcome, hold_once
+        from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
 
         found: list[GoalOutcome] = []
         for hold in self.holds:

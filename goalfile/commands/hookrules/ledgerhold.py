@@ -8,10 +8,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from goalfile.commands.hookrules.outcome import GoalOutcome
+from goalfile.commands.hookrules.places import idle_key
 from goalfile.errors import GoalfileError
 from goalfile.files import read_text
-from goalfile.hookrules.outcome import GoalOutcome
-from goalfile.hookrules.places import idle_key
 
 HOLD_LOCK_WAIT = 5.0  # seconds the hook waits to ledger a hold
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 from goalfile import blockcap, hostenv, hosttimeouts, otherhooks
 from goalfile.commands.context import Context
-from goalfile.doctorchecks.finding import FIX_HOOKS, Check, Finding
-from goalfile.doctorchecks.settingsfiles import (
+from goalfile.commands.doctorchecks.finding import FIX_HOOKS, Check, Finding
+from goalfile.commands.doctorchecks.settingsfiles import (
     at_line,
     load_settings,
     managed_files,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from goalfile.hookrules.stopinput import StopInput
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.hostprotocol import HostAgent, allow_answer, block_answer
 
 SCHEMA_VERSION = 1
@@ -43,8 +43,8 @@ class GoalOutcome:
 @dataclass(frozen=True, kw_only=True)
 class Recheck:
     """A `met` goal whose met entry is new since the copy git holds: the hook runs its checks
-    again, writing nothing (:func:`goalfile.hookrules.verifyrun.recheck_one`). ``reviews``: the ids
-    of its review rows."""
+    again, writing nothing (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). ``reviews``:
+    the ids of its review rows."""
 
     reviews: frozenset[str]
 

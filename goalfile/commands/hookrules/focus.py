@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from goalfile.commands.hookrules.gitview import tracked_goal
+from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.errors import GoalfileError
 from goalfile.goalfolders import under_goal_folder
-from goalfile.hookrules.gitview import tracked_goal
-from goalfile.hookrules.outcome import GoalOutcome
 from goalfile.model import Finding, Goal, Severity, Status
 
 
@@ -58,7 +58,7 @@ def focused_goal(
     ignored and the goal goes into ``held``, which holds the agent as an unbacked `met` does.
     A focused goal that is `blocked` goes into ``blocked``: it is looked at with the others,
     wherever it lies (a verify run's block holds the agent once,
-    :func:`goalfile.hookrules.statusrules.blocked_before`)."""
+    :func:`goalfile.commands.hookrules.statusrules.blocked_before`)."""
     # imported here: with `--goal`, no focus is read
     from goalfile.commands.focus import accepted, recorded_focus
 

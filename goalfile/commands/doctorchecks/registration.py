@@ -11,9 +11,9 @@ from pathlib import Path
 
 from goalfile import codexconfig, hookshape, hostjson
 from goalfile.commands.context import Context
+from goalfile.commands.doctorchecks.finding import FIX_HOOKS, INIT_HOOKS, Check, Finding
+from goalfile.commands.doctorchecks.settingsfiles import load_settings, shown_from, this_goalfile
 from goalfile.commands.hookgoal import goal_option
-from goalfile.doctorchecks.finding import FIX_HOOKS, INIT_HOOKS, Check, Finding
-from goalfile.doctorchecks.settingsfiles import load_settings, shown_from, this_goalfile
 from goalfile.errors import GoalfileError
 from goalfile.hookentries import hook_entries
 from goalfile.hostjson import HostAgent

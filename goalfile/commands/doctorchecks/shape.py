@@ -11,15 +11,15 @@ from pathlib import Path
 
 from goalfile import codexconfig, files, hookshape, hostenv, hostjson
 from goalfile.commands.context import Context
-from goalfile.commands.hookgoal import goal_option, hidden_settings
-from goalfile.doctorchecks.finding import FIX_HOOKS, TRUST_CODEX, Check, Finding
-from goalfile.doctorchecks.settingsfiles import (
+from goalfile.commands.doctorchecks.finding import FIX_HOOKS, TRUST_CODEX, Check, Finding
+from goalfile.commands.doctorchecks.settingsfiles import (
     editable,
     load_or_empty,
     load_settings,
     settings_files,
     shown_from,
 )
+from goalfile.commands.hookgoal import goal_option, hidden_settings
 from goalfile.errors import GoalfileError
 from goalfile.hostjson import HostAgent
 

@@ -10,11 +10,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.commands.hookrules.focus import focused_goal
+from goalfile.commands.hookrules.places import unique_files
+from goalfile.commands.hookrules.stopinput import HookOptions
 from goalfile.files import real_path
 from goalfile.goalfolders import under_goal_folder
-from goalfile.hookrules.focus import focused_goal
-from goalfile.hookrules.places import unique_files
-from goalfile.hookrules.stopinput import HookOptions
 from goalfile.model import Finding
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from goalfile import codexconfig, files, hostjson
 from goalfile.commands.context import Context
-from goalfile.doctorchecks.finding import TRUST_CODEX, Check, Finding
+from goalfile.commands.doctorchecks.finding import TRUST_CODEX, Check, Finding
 from goalfile.errors import GoalfileError
 
 

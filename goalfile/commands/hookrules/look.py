@@ -1,5 +1,5 @@
 """What one goal file asks before anything is run (:func:`look`): every rule of
-:mod:`goalfile.hookrules` applied in turn to one read of the file.
+:mod:`goalfile.commands.hookrules` applied in turn to one read of the file.
 """
 
 from __future__ import annotations
@@ -8,30 +8,36 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goalfile.errors import GoalfileError
-from goalfile.files import load_goal, real_path
-from goalfile.handedit import unbacked_status
-from goalfile.hookrules.approval import unapproved_hold
-from goalfile.hookrules.focus import hand_set_active
-from goalfile.hookrules.githolds import (
+from goalfile.commands.hookrules.approval import unapproved_hold
+from goalfile.commands.hookrules.focus import hand_set_active
+from goalfile.commands.hookrules.githolds import (
     changed_while_read,
     converted_hold,
     hidden_hold,
     replaced_hold,
     through_link,
 )
-from goalfile.hookrules.gitview import GitView, departs, entries_git_holds, keeping, tracked_goal
-from goalfile.hookrules.loadholds import unreadable_hold
-from goalfile.hookrules.outcome import GoalOutcome, Recheck
-from goalfile.hookrules.settingsrule import bad_path
-from goalfile.hookrules.statusrules import (
+from goalfile.commands.hookrules.gitview import (
+    GitView,
+    departs,
+    entries_git_holds,
+    keeping,
+    tracked_goal,
+)
+from goalfile.commands.hookrules.loadholds import unreadable_hold
+from goalfile.commands.hookrules.outcome import GoalOutcome, Recheck
+from goalfile.commands.hookrules.settingsrule import bad_path
+from goalfile.commands.hookrules.statusrules import (
     blocked_before,
     drafted,
     ended_today,
     met_since_git,
     unbacked_hold,
 )
-from goalfile.hookrules.stopinput import StopInput
+from goalfile.commands.hookrules.stopinput import StopInput
+from goalfile.errors import GoalfileError
+from goalfile.files import load_goal, real_path
+from goalfile.handedit import unbacked_status
 from goalfile.model import Finding, Kind, Status
 
 if TYPE_CHECKING:
@@ -54,9 +60,9 @@ def look(
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
     name and not active), the ids of its review rows when it is active and is to be verified,
-    a :class:`goalfile.hookrules.outcome.Recheck` when it is `met` by an entry the copy git holds
-    does not have (its checks are run again, writing nothing), or None (a discovered goal that is
-    not active). All of it is decided on the text one read of the file gives (kept in ``seen``:
+    a :class:`goalfile.commands.hookrules.outcome.Recheck` when it is `met` by an entry the copy git
+    holds does not have (its checks are run again, writing nothing), or None (a discovered goal that
+    is not active). All of it is decided on the text one read of the file gives (kept in ``seen``:
     verify runs that text or refuses): a file renamed into its place between two reads, and back
     after the stop, is never what the decision is made on."""
     entry = tracked.get(path)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.files import read_text
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:

@@ -11,11 +11,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.commands.hookrules.gitview import GitView, tracked_goal
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.places import shown_from
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.files import real_path
-from goalfile.hookrules.gitview import GitView, tracked_goal
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.places import shown_from
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
@@ -124,9 +124,9 @@ def replaced_hold(
     (another goal copied or linked over it, a committed ledger entry rewritten), or, when
     ``staged``, of the one the index holds where HEAD holds none: the goal at that path is
     git's, so it holds the agent like a hidden one. The fix keeps what the working file holds
-    that git's copy does not (``keep``, :func:`goalfile.hookrules.gitview.keeping`): `goalfile
-    restore`, which puts back git's entries and keeps those written since; else a copy saved before
-    the checkout; else (nothing to lose) the checkout alone."""
+    that git's copy does not (``keep``, :func:`goalfile.commands.hookrules.gitview.keeping`):
+    `goalfile restore`, which puts back git's entries and keeps those written since; else a copy
+    saved before the checkout; else (nothing to lose) the checkout alone."""
     from goalfile.commands.gitgoals import checkout_command, saved_checkout
 
     shown = os.path.relpath(real_path(entry.root) / entry.relative, here)  # the tracked name

@@ -7,11 +7,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from goalfile.commands.hookrules.gitview import GitView, tracked_goal
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError
 from goalfile.files import real_path
-from goalfile.hookrules.gitview import GitView, tracked_goal
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.model import Goal
 from goalfile.shellword import shell_word
 
@@ -42,8 +42,8 @@ def unapproved_hold(
     head, index = git.copies.get(path, (None, None))
     real = real_path(path)
     if real != path:  # reached through a symlink: the copies of the file it names, as
-        # :func:`goalfile.hookrules.githolds.through_link` asks git of it (a link git tracks holds
-        # only its target's name)
+        # :func:`goalfile.commands.hookrules.githolds.through_link` asks git of it (a link git
+        # tracks holds only its target's name)
         found = [
             both
             for key, both in git.copies.items()

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from goalfile.hookrules.outcome import REASON_LIMIT, clip
+from goalfile.commands.hookrules.outcome import REASON_LIMIT, clip
 from goalfile.model import RowResult, Verdict
 from goalfile.shellword import shell_word
 

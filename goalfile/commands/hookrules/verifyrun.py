@@ -1,6 +1,6 @@
 """Running verify on the goals the Stop hook holds the agent for: the run that writes (what its
-result asks is decided in that write, :mod:`goalfile.hookrules.verdict`, which also starts the
-next iteration there), and the run again, writing nothing, of a `met` git does not hold yet.
+result asks is decided in that write, :mod:`goalfile.commands.hookrules.verdict`, which also starts
+the next iteration there), and the run again, writing nothing, of a `met` git does not hold yet.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
+from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome, clip, hold_once
+from goalfile.commands.hookrules.places import idle_key
+from goalfile.commands.hookrules.reason import evidence
+from goalfile.commands.hookrules.stopinput import HookOptions, StopInput
+from goalfile.commands.hookrules.verdict import decide_result, idle_allow, refused_hold
 from goalfile.errors import GoalfileError
-from goalfile.hookrules.outcome import REASON_LIMIT, GoalOutcome, clip, hold_once
-from goalfile.hookrules.places import idle_key
-from goalfile.hookrules.reason import evidence
-from goalfile.hookrules.stopinput import HookOptions, StopInput
-from goalfile.hookrules.verdict import decide_result, idle_allow, refused_hold
 from goalfile.hostprotocol import HostAgent
 from goalfile.model import Criterion, Goal, Status, Verdict
 from goalfile.shellword import shell_word

@@ -1,7 +1,7 @@
 """The rules on a goal's status before anything runs: a status the ledger does not back, a
 `draft` typed over a goal git holds, a `met` newer than git's copy, a goal paused, exhausted or
 blocked by a new entry, and a block a verify run wrote (held once). Pure: each decides on the
-goal's text and the copies git gave (:class:`goalfile.hookrules.gitview.GitView`).
+goal's text and the copies git gave (:class:`goalfile.commands.hookrules.gitview.GitView`).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.hints import raise_budget_command
-from goalfile.hookrules.gitview import GitView
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.reason import block_words
-from goalfile.hookrules.stopinput import StopInput
+from goalfile.commands.hookrules.gitview import GitView
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.reason import block_words
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.model import Entry, Finding, Goal, Severity, Status
 from goalfile.shellword import shell_word
 
@@ -85,10 +85,10 @@ def blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalO
     `goalfile verify`, its stall guard, a usage it could not measure), or by one of the
     hook's that held the agent already: the first stop on that entry holds the agent, and the
     hold is ledgered (:mod:`goalfile.blockhold`) once the hook answers with it
-    (:func:`goalfile.hookrules.ledgerhold.ledger_holds`); every stop after it, and a stop of an
-    agent already continuing because of a Stop hook, is let go with the message. None for a block
-    someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any status
-    that asks for no more work does."""
+    (:func:`goalfile.commands.hookrules.ledgerhold.ledger_holds`); every stop after it, and a stop
+    of an agent already continuing because of a Stop hook, is let go with the message. None for a
+    block someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any
+    status that asks for no more work does."""
     from goalfile.blockhold import made_by_verify
 
     found = made_by_verify(goal.text)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
 from goalfile.commands.hints import raise_budget_command
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.reason import block_reason, block_words, cwd_fix
+from goalfile.commands.hookrules.stopinput import HookOptions, StopInput
 from goalfile.errors import GoalfileError
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.reason import block_reason, block_words, cwd_fix
-from goalfile.hookrules.stopinput import HookOptions, StopInput
 from goalfile.model import Goal, Status, Verdict
 from goalfile.shellword import shell_word
 

@@ -9,11 +9,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.commands.hookrules.gitview import GitView
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.places import shown_from
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.files import real_path
-from goalfile.hookrules.gitview import GitView
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.places import shown_from
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:

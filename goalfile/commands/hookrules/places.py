@@ -9,9 +9,9 @@ from collections.abc import Collection
 from pathlib import Path
 
 from goalfile.commands.context import Context
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.files import real_path
 from goalfile.goalfolders import GOAL_FOLDERS
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.shellword import shell_word
 
 

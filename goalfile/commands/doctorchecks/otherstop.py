@@ -8,14 +8,14 @@ from pathlib import Path
 
 from goalfile import hostjson, hosttimeouts, otherhooks
 from goalfile.commands.context import Context
-from goalfile.doctorchecks.finding import (
+from goalfile.commands.doctorchecks.finding import (
     REMOVE_OTHER_STOP_HOOKS,
     TRUST_CODEX,
     Check,
     Finding,
     Health,
 )
-from goalfile.doctorchecks.settingsfiles import (
+from goalfile.commands.doctorchecks.settingsfiles import (
     at_line,
     editable,
     load_settings,

@@ -44,7 +44,7 @@ class GitView:
     staged: frozenset[Path] = frozenset()  # of ``swapped``: compared with the index's copy
     # what HEAD and the index hold of each tracked goal file the working tree shows, and the
     # tops of the repositories asked: a goal file in one of them is run only when a copy git
-    # holds approves its contract (:func:`goalfile.hookrules.approval.unapproved_hold`)
+    # holds approves its contract (:func:`goalfile.commands.hookrules.approval.unapproved_hold`)
     copies: dict[Path, tuple[bytes | None, bytes | None]] = field(default_factory=dict)
     repositories: frozenset[Path] = frozenset()
     # the object id of each copy of ``copies`` the index holds: a goal only staged is put
@@ -129,11 +129,11 @@ def merged(first: GitView, then: GitView) -> GitView:
 
 def tracked_goal(goal: str, roots: list[Path]) -> GitView:
     """:func:`tracked_in` for the goal file ``--goal`` names, keyed by the path
-    :func:`goalfile.hookrules.discover.goal_paths` gives it: a relative one in each repository at
-    ``roots`` (it is resolved against each of them), an absolute one in the repository that holds
-    it. Named outright or not, a goal file git tracks must be there, seen by git, and continue the
-    one HEAD holds, and a repository git cannot list holds the agent; the other goal files of the
-    repositories are not looked at."""
+    :func:`goalfile.commands.hookrules.discover.goal_paths` gives it: a relative one in each
+    repository at ``roots`` (it is resolved against each of them), an absolute one in the repository
+    that holds it. Named outright or not, a goal file git tracks must be there, seen by git, and
+    continue the one HEAD holds, and a repository git cannot list holds the agent; the other goal
+    files of the repositories are not looked at."""
     from goalfile.commands.gittop import repository_top
 
     given = Path(goal).expanduser()
@@ -245,8 +245,8 @@ def entries_git_holds(path: Path, entry: Tracked | None, git: GitView | None = N
     entries after them are new since, whatever their headings say. 0 when only git's index
     holds the file (anyone with a shell can stage entries: none of them counts as held). None
     when git tracks no such file, or cannot give it (the date rule of
-    :func:`goalfile.hookrules.statusrules.ended_today` then decides). The copies ``git`` read
-    already are taken from it, without asking git again."""
+    :func:`goalfile.commands.hookrules.statusrules.ended_today` then decides). The copies ``git``
+    read already are taken from it, without asking git again."""
     if entry is None:
         return None
     from goalfile import ledger

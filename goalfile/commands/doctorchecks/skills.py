@@ -6,9 +6,9 @@ from pathlib import Path
 
 from goalfile import files
 from goalfile.commands.context import Context
+from goalfile.commands.doctorchecks.finding import Check, Finding
 from goalfile.commands.skills import AGENTS_DIR, CLAUDE_DIR, State, read_manifest, shipped_skills
 from goalfile.commands.skills import skill_state as state_of
-from goalfile.doctorchecks.finding import Check, Finding
 
 
 def skill_findings(root: Path, ctx: Context) -> list[Finding]:

@@ -11,8 +11,13 @@ from pathlib import Path
 
 from goalfile import codexconfig, files, hostjson, hosttimeouts
 from goalfile.commands.context import Context
-from goalfile.doctorchecks.finding import FIX_TIMEOUTS, TRUST_CODEX, Check, Finding
-from goalfile.doctorchecks.settingsfiles import editable, load_settings, settings_files, shown_from
+from goalfile.commands.doctorchecks.finding import FIX_TIMEOUTS, TRUST_CODEX, Check, Finding
+from goalfile.commands.doctorchecks.settingsfiles import (
+    editable,
+    load_settings,
+    settings_files,
+    shown_from,
+)
 from goalfile.errors import GoalfileError
 from goalfile.hostjson import HostAgent
 from goalfile.hostprotocol import HOOK_TIMEOUT_MAX

@@ -8,8 +8,8 @@ import shlex
 from pathlib import Path
 
 from goalfile.commands.context import Context
-from goalfile.doctorchecks.finding import INIT_HOOKS, Check, Finding
-from goalfile.doctorchecks.settingsfiles import shown_from
+from goalfile.commands.doctorchecks.finding import INIT_HOOKS, Check, Finding
+from goalfile.commands.doctorchecks.settingsfiles import shown_from
 
 
 def pi_findings(root: Path, ctx: Context) -> list[Finding]:

@@ -4,9 +4,9 @@ that deletes the line or sets back the value approved.
 
 from __future__ import annotations
 
+from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError
-from goalfile.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.hookrules.stopinput import StopInput
 from goalfile.model import Goal
 
 _DELETED = {

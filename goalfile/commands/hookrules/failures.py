@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goalfile.hookrules.outcome import GoalOutcome, StopDecision, hold_once
-from goalfile.hookrules.places import shown_from
-from goalfile.hookrules.stopinput import StopInput
+from goalfile.commands.hookrules.outcome import GoalOutcome, StopDecision, hold_once
+from goalfile.commands.hookrules.places import shown_from
+from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.shellword import shell_word
 
 
