@@ -55,6 +55,7 @@ from goalfile.tail import (
 
 if TYPE_CHECKING:
     from goalfile.errors import UsageError
+    from goalfile.gitobjects import Object
 
 CHUNK_SIZE = 64 * 1024
 """Bytes asked for by one read of a pipe. Larger reads were slower: from 128 KiB on, the C
@@ -1726,7 +1727,7 @@ def git_head_trees(folder: str, folders: Sequence[str]) -> None:
     trees_fault`). One `git ls-tree` and one `git cat-file --batch`. Raises
     :class:`GitUnreadable` when git fails, or when a tree is not what its name says (one
     written over by hand without a goal's entry hid the goal from `git ls-files`)."""
-    from goalfile.gitobjects import parse_batch, trees_fault
+    from goalfile.gitobjects import trees_fault
 
     paths: set[str] = set()
     if folders:  # (none: the commit and its root tree alone)
@@ -1744,18 +1745,27 @@ def git_head_trees(folder: str, folders: Sequence[str]) -> None:
         paths.update("/".join(parts[:end]) for end in range(1, len(parts) + 1))
     ordered = sorted(path for path in paths if "\n" not in path)
     wanted = ["HEAD^{commit}", "HEAD^{tree}", *(f"HEAD:{path}" for path in ordered)]
+    why = trees_fault(ordered, _cat_file_batch(folder, wanted))
+    if why is not None:
+        raise _forged("HEAD's goal folders", why)
+
+
+def _cat_file_batch(folder: str, wanted: Sequence[str]) -> dict[str, Object | None]:
+    """What one ``git cat-file --batch`` gives for each of ``wanted``, by name (see
+    :func:`goalfile.gitobjects.parse_batch`). Raises :class:`GitUnreadable` when git fails or
+    its answer ends early."""
+    from goalfile.gitobjects import parse_batch
+
     data = "".join(f"{ask}\n" for ask in wanted).encode("utf-8", "surrogateescape")
     done = _git_read(
         folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
     )
     if done.returncode != 0:
         raise _git_refused(done)
-    objects = parse_batch(done.stdout, wanted)
+    objects = parse_batch(done.stdout, list(wanted))
     if objects is None:
         raise GitUnreadable("git cat-file --batch ended early")
-    why = trees_fault(ordered, objects)
-    if why is not None:
-        raise _forged("HEAD's goal folders", why)
+    return objects
 
 
 def _forged(name: str, why: str) -> GitUnreadable:
@@ -1777,21 +1787,13 @@ def git_blobs(
     (:mod:`goalfile.gitobjects`: git reads an object rewritten by hand as if it were the one
     of that name). Raises :class:`GitUnreadable` when git cannot run or fails, or when an
     object is not what its name says."""
-    from goalfile.gitobjects import forged, parse_batch, requests
+    from goalfile.gitobjects import forged, requests
 
     asked = [name for name in names if "\n" not in name]
     found: dict[str, bytes | None] = {}
     if asked:
         wanted = list(dict.fromkeys(ask for name in asked for ask in requests(name)))
-        data = "".join(f"{ask}\n" for ask in wanted).encode("utf-8", "surrogateescape")
-        done = _git_read(
-            folder, ["--no-replace-objects", "cat-file", "--batch"], _git_clean(), data=data
-        )
-        if done.returncode != 0:
-            raise _git_refused(done)
-        objects = parse_batch(done.stdout, wanted)
-        if objects is None:
-            raise GitUnreadable("git cat-file --batch ended early")
+        objects = _cat_file_batch(folder, wanted)
         for name in asked:
             why = forged(name, objects)
             if why is not None:
