@@ -173,9 +173,16 @@ def require_rows_filled_in(goal: Goal) -> None:
         f"{row.id or 'row'}: a cell is still a placeholder, so its check cannot be tried",
         file=goal.path,
         line=row.line or None,
-        hint=f"replace the `{PLACEHOLDER}: ...` in the criteria rows of {goal.path}, then "
+        hint=f"replace the {_left_in(row)} in the criteria rows of {goal.path}, then "
         f"`goalfile verify --no-write {shell_word(goal.path)}` tries their checks",
     )
+
+
+def _left_in(row: Criterion) -> str:
+    """What the template left in ``row``: `{{...}}` of templates/goal.md, else `FILL IN`."""
+    if any(_TEMPLATE_FIELD.search(value) for _, value in row.cells):
+        return "`{{...}}` of templates/goal.md"
+    return f"`{PLACEHOLDER}: ...`"
 
 
 def _line_of(goal: Goal, prefix: str) -> int | None:
