@@ -129,3 +129,21 @@ def test_the_refusal_names_the_row_and_the_trial_as_the_next_step(repo: Path) ->
     path.write_text("\n".join(lines), encoding="utf-8")
     again = run_goalfile("verify", "--no-write", GOAL, cwd=repo)
     assert again.stdout.splitlines()[-1] == "verify-goal flag iteration 0: C1 unmet; status: active"
+
+
+def test_a_row_the_template_left_is_named_as_the_template_writes_it(repo: Path) -> None:
+    """A goal written by hand from templates/goal.md, its `{{rows}}` still there: the fix says
+    what to replace as the file holds it."""
+    from conftest import REPO
+
+    template = (REPO / "templates" / "goal.md").read_text(encoding="utf-8")
+    for field, value in {"{{slug}}": "g", "{{created}}": "2026-12-01", "{{iterations}}": "3",
+                         "{{tokens}}": "null"}.items():  # fmt: skip
+        template = template.replace(field, value)
+    (repo / "goals").mkdir(exist_ok=True)
+    (repo / "goals" / "g.md").write_text(template, encoding="utf-8")
+
+    tried = run_goalfile("verify", "--no-write", "goals/g.md", cwd=repo)
+
+    assert tried.returncode == 3, tried.stderr
+    assert "fix: replace the `{{...}}` of templates/goal.md in the criteria rows" in tried.stderr
