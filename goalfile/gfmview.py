@@ -110,6 +110,29 @@ def autolinks(cell: str) -> list[tuple[int, int]]:
     return found
 
 
+def shown_name(name: str, footnotes: Iterable[str] = ()) -> str:
+    """A criteria header name as a GitHub view shows it, in lower case with backticks and
+    runs of blanks dropped as goalfile matches names: entities and escapes read, emphasis
+    marks gone, inline math (which MathJax draws as text or nothing), footnote references
+    (shown as a number) and struck-out text (read as deleted) left out. ``$\\text{check}$``,
+    ``check[^1]``, ``~~the~~ check`` and ``check&#8203;`` all show as `check`."""
+    text = name.replace("\\|", "|")
+    for piece in (*_math_spans(text), *_footnote_references(text, footnotes)):
+        inner = piece[1:-1].strip("$`")  # `$\\text{check}$` draws its text
+        words = re.findall(r"\\(?:text|mathrm|textrm|mbox)\{([^{}]*)\}", inner)
+        text = text.replace(piece, " " + " ".join(words) + " " if piece[0] == "$" else " ", 1)
+    token: Token = _gfm().parseInline(text, {})[0]
+    shown = parse.rendered(token)
+    for struck in _struck(token):
+        shown = shown.replace(struck, " ", 1)
+    shown = shown.replace("~", " ")
+    if not shown.isascii():
+        from goalfile import unseen
+
+        shown = "".join(c for c in shown if not unseen.is_invisible(c))
+    return " ".join(shown.replace("`", "").lower().split())
+
+
 def _math_spans(cell: str) -> Iterable[str]:
     """The spans of ``cell`` (outside its code spans, not escaped) that GitHub draws as inline
     math: a ``$`` followed by a non-blank, up to the next ``$`` that follows a non-blank

@@ -864,6 +864,7 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
     first = goal.criteria[0]
     names = [name for name, _ in first.cells]
     line, source = _header_line(goal, first)
+    yield from _header_shown(goal, names, line)
     for name in names:
         if name.isascii() and name.isprintable():
             continue
@@ -902,6 +903,45 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
             hint=hint,
         )
     yield from _decoy_columns(goal, names, line)
+
+
+_HEADER_MARKUP = re.compile(r"[$\\[~&*_<]")
+
+
+def _header_shown(goal: Goal, names: list[str], line: int) -> Iterable[Finding]:
+    """A header name in ASCII that GitHub shows as a column goalfile reads, though goalfile
+    does not read it so: inline math (`$\\text{check}$`), a footnote reference
+    (`check[^1]`), struck-out words (`~~the~~ check`) or an entity of an invisible character
+    (`check&#8203;`). A reader takes that column for the one it shows as."""
+    for index, name in enumerate(names):
+        if name in READ_COLUMNS or not _HEADER_MARKUP.search(name):
+            continue
+        if not (name.isascii() and name.isprintable()):
+            continue  # a name outside ASCII is held to the rules of a cell below
+        from goalfile.gfmview import footnote_labels, shown_name
+
+        shows = shown_name(name, footnote_labels(goal.text))
+        if shows not in READ_COLUMNS:
+            continue
+        message = (
+            f"the criteria header names a column {inline_code(name)}, which GitHub shows as "
+            f"`{shows}`: a reader takes it for the column `{shows}`"
+        )
+        if shows in names:
+            message += (
+                f", while goalfile ignores it (a column it does not read) and reads `{shows}` "
+                f"from column {names.index(shows) + 1}"
+            )
+        else:
+            message += ", which goalfile lacks"
+        yield Finding(
+            severity=Severity.ERROR,
+            line=line,
+            column=None,
+            code="rendered-differs",
+            message=message,
+            hint=f"delete column {index + 1}, or name it in plain words that say what it holds",
+        )
 
 
 def _decoy_columns(goal: Goal, names: list[str], line: int) -> Iterable[Finding]:

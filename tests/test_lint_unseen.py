@@ -639,3 +639,49 @@ def test_a_column_holding_a_command_left_of_check_is_a_warning(repo: Path) -> No
     assert "fix: move the column `command` right of `check`" in report
     # a column named in Russian, right of check, is neither refused nor warned about
     assert "\u0437\u0430\u043c\u0435\u0442\u043a\u0438" not in report
+
+
+@pytest.mark.parametrize(
+    ("name", "after"),
+    [
+        ("$\\text{check}$", ""),  # inline math: MathJax draws the word
+        ("check[^1]", "\n[^1]: the command CI runs.\n"),  # a footnote's number after it
+        ("~~the~~ check", ""),  # `the` struck out
+        ("check&#8203;", ""),  # an entity of an invisible character: markup, not a character
+    ],
+)
+def test_a_header_name_github_shows_as_a_column_goalfile_reads_is_refused(
+    repo: Path, name: str, after: str
+) -> None:
+    """Each name is plain ASCII, so the look-alike rule passed it: GitHub showed `check` over
+    the decoy column's `pytest -q`, and goalfile ran the real `check` column (`true`), with a
+    warning (`decoy-column`) only."""
+    path = with_header(
+        repo,
+        f"| id | criterion | {name} | expected | check |",
+        "| C1 | the suite passes | `pytest -q` | exit 0 | `true` |\n" + after,
+    )
+    linted = run_goalfile("lint", GOAL, cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert (
+        f"goals/g.md:14: error: the criteria header names a column `{name}`, which GitHub shows "
+        "as `check`: a reader takes it for the column `check`, while goalfile ignores it (a "
+        "column it does not read) and reads `check` from column 5\n"
+        "  fix: delete column 3, or name it in plain words that say what it holds"
+    ) in linted.stderr, linted.stderr
+    done = activate_and_verify_refuse(repo, path)
+    assert "which GitHub shows as `check`" in done.stderr, done.stderr
+    git(repo, "add", "-A")
+    audited = run_goalfile("audit", GOAL, cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "goals/g.md:14: rendered-differs: the criteria header names a column" in audited.stdout
+
+
+def test_header_names_with_markup_that_shows_as_another_name_are_let_be(repo: Path) -> None:
+    with_header(
+        repo,
+        "| id | criterion | check | expected | *notes* | $x$ |",
+        "| C1 | the suite passes | `true` | exit 0 | a | b |\n",
+    )
+    done = run_goalfile("lint", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
