@@ -101,3 +101,39 @@ def test_the_environment_keeps_the_callers_other_variables() -> None:
     assert env["PATH"] == "/usr/bin" and env["HOME"] == "/home/a"
     assert "GIT_DIR" not in env and "GIT_INDEX_FILE" not in env
     assert env["GIT_NO_REPLACE_OBJECTS"] == "1" and env["GIT_GRAFT_FILE"] == os.devnull
+
+
+def test_audit_against_runs_no_signature_program_the_repository_names(tmp_path: Path) -> None:
+    """`git config log.showSignature true` and `gpg.program PROGRAM`: `git log` runs PROGRAM
+    for each signed commit it lists, and `audit --against main` lists the commits that hold a
+    goal first committed since `main`. goalfile runs every git command with
+    ``log.showSignature=false``."""
+    repo = make_git_repo(tmp_path / "repo")
+    git(repo, "symbolic-ref", "HEAD", "refs/heads/main")
+    (repo / "README").write_text("project\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "checkout", "-q", "-b", "agent")
+    write_goal(repo / "goals", STRICT)
+    done = run_goalfile("activate", GOAL, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "goal: demo")
+    # the commit as a signed one: git asks the program whenever it shows the signature
+    head, _, message = git(repo, "cat-file", "commit", "HEAD").partition("\n\n")
+    signature = "gpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----"
+    (tmp_path / "signed").write_text(f"{head}\n{signature}\n\n{message}", encoding="utf-8")
+    signed = git(repo, "hash-object", "-t", "commit", "-w", str(tmp_path / "signed")).strip()
+    git(repo, "update-ref", "refs/heads/agent", signed)
+    ran = tmp_path / "ran"
+    program = tmp_path / "program"
+    program.write_text(f"#!/bin/sh\necho ran >> {ran}\nexit 1\n", encoding="utf-8")
+    program.chmod(0o755)
+    git(repo, "config", "gpg.program", str(program))
+    git(repo, "config", "log.showSignature", "true")
+    git(repo, "log", "-1", "--format=%H", "agent")  # git itself does run it
+    assert ran.exists()
+    ran.unlink()
+    audited = run_goalfile("audit", GOAL, "--against", "main", cwd=repo)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    assert not ran.exists()
