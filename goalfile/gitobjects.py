@@ -93,34 +93,41 @@ def _entry(tree: bytes, wanted: str, width: int, *, gitlink: bool = True) -> str
 
 def forged(name: str, objects: Mapping[str, Object | None]) -> str | None:
     """Why what ``objects`` (:func:`parse_batch` of :func:`requests`) gives for ``name`` is not
-    what git's names say it is: an object whose bytes hash to another name, or a commit or tree
-    on the way that does not name the next; None when all holds (or git holds no such blob)."""
+    what git's names say it is: an object whose bytes hash to another name, a commit or tree on
+    the way that does not name the next, or one that names an object git's objects lack (the
+    blob's file deleted from ``.git/objects`` read as "HEAD holds no such file"); None when all
+    holds, or when the commit (no HEAD yet) or a tree on the way names no such entry."""
     wanted = requests(name)
-    last = objects.get(name)
-    if last is None or last[1] != "blob":
+    for ask in wanted:
+        obj = objects.get(ask)
+        if obj is not None and _hash_of(obj[1], obj[2], obj[0]) != obj[0]:
+            actual = _hash_of(obj[1], obj[2], obj[0])
+            return f"the {obj[1]} object {obj[0]} ({ask}) holds bytes whose hash is {actual}"
+    if len(wanted) == 1:  # an index name: the blob alone
         return None
-    chain = [(ask, objects.get(ask)) for ask in wanted]
-    for ask, obj in chain:
-        if obj is None:
-            return f"git gives {name} but not {ask}, on its way"
-        oid, kind, data = obj
-        actual = _hash_of(kind, data, oid)
-        if actual != oid:
-            return f"the {kind} object {oid} ({ask}) holds bytes whose hash is {actual}"
-    if len(chain) == 1:  # an index name: the blob alone
-        return None
-    commit, tree = chain[0][1], chain[1][1]
-    assert commit is not None and tree is not None
+    commit, parent = objects.get(wanted[0]), objects.get(wanted[1])
+    if commit is None:  # no commit at HEAD holds nothing; git reads one that fails its hash
+        return None if objects.get(name) is None else f"git gives {name} but not {wanted[0]}"
     first = commit[2].split(b"\n", 1)[0]
-    if first != b"tree " + tree[0].encode("ascii"):
-        return f"the commit {commit[0]} does not name the tree {tree[0]} git gave for it"
+    if parent is None or first != b"tree " + parent[0].encode("ascii"):
+        got = parent[0] if parent is not None else "none"
+        return f"the commit {commit[0]} names {first.decode('ascii', 'replace')}, git gave {got}"
+    width = len(parent[0]) // 2
     parts = name.partition(":")[2].split("/")
-    width = len(tree[0]) // 2
-    for (_, parent), part, (_, child) in zip(chain[1:-1], parts, chain[2:], strict=True):
-        assert parent is not None and child is not None
-        named = _entry(parent[2], part, width)
-        if named != child[0]:
-            return f"the tree {parent[0]} names {named or 'nothing'} for {part!r}, not {child[0]}"
+    for part, ask in zip(parts, wanted[2:], strict=True):
+        if parent[1] != "tree":
+            return None  # a file on the way: nothing below it
+        named = _entry(parent[2], part, width, gitlink=False)
+        child = objects.get(ask)
+        if named is None:
+            if child is None:
+                return None  # HEAD holds no such entry
+            return f"the tree {parent[0]} names nothing for {part!r}, git gave {child[0]}"
+        if child is None:
+            return f"the tree {parent[0]} names {named} for {part!r}, which git's objects lack"
+        if child[0] != named:
+            return f"the tree {parent[0]} names {named} for {part!r}, not {child[0]}"
+        parent = child
     return None
 
 

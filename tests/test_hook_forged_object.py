@@ -133,3 +133,19 @@ def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None
     reason = str(answer["reason"])
     assert "(HEAD:goals) holds bytes whose hash is" in reason, reason
     assert "`git -C . fsck` names the object written over" in reason, reason
+
+
+def test_a_deleted_object_is_no_goal_head_lacks(tmp_path: Path) -> None:
+    """HEAD's blob of the goal deleted from .git/objects (a file the agent owns) and a met copy
+    in the working file: git answered "missing", which read as "HEAD holds no such file", so
+    the working copy had nothing to continue and its met entry let the agent go without a
+    word. HEAD's tree names the blob: its absence holds the agent."""
+    repo = _repo(tmp_path)
+    met = _met_copy(repo, tmp_path)
+    _object_file(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip()).unlink()
+    (repo / "goals" / "real.md").write_bytes(met)
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "names" in reason and "which git's objects lack" in reason, reason
+    assert "`git -C . fsck` names the object written over" in reason, reason

@@ -211,10 +211,10 @@ def unlisted_hold(root: Path, exc: Exception, here: Path, stop: StopInput) -> Go
         )
     elif getattr(exc, "forged", False):
         advice = (
-            f"`{git} fsck` names the object written over; put the real one back (a clone of "
-            "the repository, or its remote, holds it: copy its file, or delete the rewritten "
-            "file and fetch); a repository whose objects do not hold what their names say is "
-            "no way to stop."
+            f"`{git} fsck` names the object written over or missing; put the real one back (a "
+            "clone of the repository, or its remote, holds it: copy its file, or delete the "
+            "rewritten file and fetch); a repository whose objects do not hold what their "
+            "names say is no way to stop."
         )
     elif getattr(exc, "hung", False):
         advice = (
