@@ -41,8 +41,18 @@ from tests.lifecycle_goals import GOALS, stages_repo
 from tests.npm_tools import NpmTool, install_npm
 from tests.pypi_tools import PypiTool, install_venv
 
-# The module fixture (the goals at every stage, 30 s) is built once: its tests share a worker.
+# The module fixture (the goals at every stage, 30 s) is built once per worker: the tests of the
+# tools from tests/npm_tools.py share a second worker (their own group), the others one, so
+# the two halves run side by side under `pytest -n` and neither is a long chain of its own.
 pytestmark = pytest.mark.xdist_group("formatter-matrix")
+SECOND_HALF = ("remark-gfm-frontmatter", "dprint-then-eclint-fix-crlf", "dprint-text-wrap-always")
+
+
+def halves(names: list[str]) -> list[object]:
+    """The tool names as parameters, those of :data:`SECOND_HALF` in the second group."""
+    second = pytest.mark.xdist_group("formatter-matrix-npm")
+    return [pytest.param(n, marks=second) if n in SECOND_HALF else n for n in names]
+
 
 MDFORMAT_TABLES = PypiTool(
     requirements=(
@@ -202,11 +212,11 @@ KEEPING: dict[str, Callable[[Path], None]] = {
     "mdformat-myst": venv_mdformat(MDFORMAT_MYST),
     "prettier-then-markdownlint-fix": chain(prettier(), markdownlint_fix),
     "autocrlf": autocrlf_clone,
-    "mdformat-number": mdformat("--number"),
+    "eol-crlf-checkout-then-mdformat-number": chain(
+        eol_crlf_attributes, mdformat("--number", "--end-of-line", "keep")
+    ),
     "remark-gfm-frontmatter": remark,
-    "dprint-markdown": dprint(),
-    "eclint-fix-crlf": eclint_fix,
-    "gitattributes-eol-crlf": eol_crlf_attributes,
+    "dprint-then-eclint-fix-crlf": chain(dprint(), eclint_fix),
 }
 
 REWRAPPING: dict[str, Callable[[Path], None]] = {
@@ -216,6 +226,7 @@ REWRAPPING: dict[str, Callable[[Path], None]] = {
     "prettier-never": prettier("--prose-wrap", "never"),
     "dprint-text-wrap-always": dprint(textWrap="always", lineWidth=60),
 }
+assert set(SECOND_HALF) <= set(KEEPING) | set(REWRAPPING)
 
 
 def norm(text: str, repo: Path) -> str:
@@ -282,7 +293,7 @@ def changed(repo: Path, before: Path) -> list[str]:
     return [p for p in goal_paths(repo) if (repo / p).read_bytes() != (before / p).read_bytes()]
 
 
-@pytest.mark.parametrize("name", list(KEEPING))
+@pytest.mark.parametrize("name", halves(list(KEEPING)))
 def test_a_tool_that_keeps_the_meaning_changes_nothing_goalfile_reads(
     stages: tuple[Path, dict[str, object]], tmp_path: Path, name: str
 ) -> None:
@@ -305,7 +316,7 @@ def test_a_tool_that_keeps_the_meaning_changes_nothing_goalfile_reads(
     assert "goals/unmet.md: clean (1 entry added since HEAD~1)" in audit.stdout, audit.stdout
 
 
-@pytest.mark.parametrize("name", list(REWRAPPING))
+@pytest.mark.parametrize("name", halves(list(REWRAPPING)))
 def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
     stages: tuple[Path, dict[str, object]], tmp_path: Path, name: str
 ) -> None:
