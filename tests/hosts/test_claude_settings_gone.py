@@ -18,7 +18,7 @@ from hosts_fixtures import GOAL, PROMPT, Isolation, goal_repo, goal_state, hook_
 from hosts_fixtures import isolation as isolation
 from skill_goals import SkillAgent
 
-MOVE = "sh -c 'mv .claude/settings.json .claude/settings.json.bak' && sleep 3"
+MOVE = "sh -c 'mv .claude/settings.json .claude/settings.json.bak' && sleep 5"
 
 
 def test_claude_runs_no_stop_hook_once_it_noticed_its_settings_gone(
