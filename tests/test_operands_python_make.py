@@ -233,3 +233,40 @@ def test_a_virtual_environment_in_the_repository_is_asked(project: Path) -> None
     assert "note: C1: python is given `nosuch_here`, which is no module where the checks run" in (
         done.stderr
     ), done.stderr
+
+
+def test_the_pth_files_of_a_virtual_environment_in_the_repository_are_not_run(
+    project: Path,
+) -> None:
+    """A `.pth` file's `import` line is code: site runs it at the interpreter's start, and the
+    site-packages of a virtual environment made in the repository are the repository's files.
+    The interpreter is asked with -S: the paths its site-packages and their `.pth` files give
+    are added by site's rules, and a `.pth` there that imports leaves the answer untold."""
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(project / ".venv")], check=True
+    )
+    (packages,) = (project / ".venv" / "lib").glob("python*/site-packages")
+    (packages / "installed").mkdir()
+    (packages / "installed" / "__init__.py").write_text("")
+    (project / "src" / "editable").mkdir(parents=True)
+    (project / "src" / "editable" / "__init__.py").write_text("")
+    (packages / "_editable.pth").write_text(f"{project / 'src'}\n")  # as an editable install
+    checks = ("installed", "editable", "editable.nosuch")
+    for module in checks:
+        done = run_goalfile(
+            "new", "demo", "x", "--non-goal", "n", "--check", f".venv/bin/python -m {module}",
+            "--expected", "exit 0", cwd=project,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        named = f"python is given `{module}`, which is no module" in done.stderr
+        assert named == (module == "editable.nosuch"), (module, done.stderr)
+        (project / "goals" / "demo.md").unlink()
+    ran = project / "ran.txt"
+    (packages / "zz.pth").write_text(f"import pathlib; pathlib.Path({str(ran)!r}).touch()\n")
+    done = run_goalfile(
+        "new", "demo", "x", "--non-goal", "n", "--check", ".venv/bin/python -m nosuch_here",
+        "--expected", "exit 0", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert not ran.exists()
+    assert "nosuch_here" not in done.stderr  # what the import would add cannot be told

@@ -8,12 +8,14 @@ the row `unmet`, never `error`, until the file or module is there. A unittest na
 sub-folder (`test_apis` for `tests/test_apis.py`, while the checks run at the git top level) is
 the same. What a Python check gives is read from its words; whether a module is there is asked
 of the check's own interpreter, in the folder the checks run in, by `importlib.util.find_spec`
-of the top-level name (which imports nothing) and then by the files of that package: no code of
-the project runs, and an interpreter the repository holds (`./python`, one found through a PATH
-entry inside it; followed through symbolic links, as a virtual environment's `python` links to
-one outside) is not asked at all. A name whose first part is there but whose next part is no
-module of the package's folder may be a class of its `__init__.py`: it is named only when that
-file does not hold the word. Anything else (`-c`, an expansion, a pipeline) is left alone.
+of the top-level name (which imports nothing) and then by the files of that package, with -S
+(site would run the `import` lines of the `.pth` files of a virtual environment made in the
+repository; their path lines are read instead): no code of the project runs, and an interpreter the
+repository holds (`./python`, one found through a PATH entry inside it; followed through symbolic
+links, as a virtual environment's `python` links to one outside) is not asked at all. A name whose
+first part is there but whose next part is no module of the package's folder may be a class of its
+`__init__.py`: it is named only when that file does not hold the word. Anything else (`-c`, an
+expansion, a pipeline) is left alone.
 """
 
 from __future__ import annotations
@@ -33,13 +35,58 @@ _DISCOVER_VALUE = {"-s": "start", "--start-directory": "start", "-t": "top"}
 _DISCOVER_VALUE |= {"--top-level-directory": "top", "-p": "", "--pattern": "", "-k": ""}
 _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
-# Run by the check's interpreter with the names as arguments: prints each name that is not
-# there, with the part that is not. Imports nothing of the project: find_spec of a top-level
-# name only asks the finders, and the parts after it are looked up as files.
+# Run by the check's interpreter (with -S) with the repository's top and the names as
+# arguments: prints each name that is not there, with the part that is not. Runs nothing of
+# the project. Without -S, site would run each `import` line of the .pth files of a virtual
+# environment made in the repository (`.venv/bin/python` links to a Python outside it, and
+# its site-packages are the repository's files): the paths its site-packages give are added
+# here, by site's own rules, and a .pth inside the repository is read for its path lines
+# alone (one that imports: the answer cannot be told, and nothing is printed but `?`). The
+# folder the checks run in ('' for -c) is taken off the path while this imports what it uses,
+# and put back for the lookups, as `python -m` puts it first; find_spec of a top-level name
+# only asks the finders, and the parts after it are looked up as files.
 _FIND = r"""
-import importlib.machinery as m, importlib.util as u, os, sys
+import sys
+sys.path[:1] = []
+import importlib.machinery as m, importlib.util as u, os, site
+top = os.path.realpath(sys.argv[1])
+prefixes, user = [sys.prefix, sys.exec_prefix], True
+bin = os.path.dirname(os.path.abspath(sys.executable))
+for cfg in (os.path.join(bin, "pyvenv.cfg"), os.path.join(os.path.dirname(bin), "pyvenv.cfg")):
+    if os.path.isfile(cfg):  # a virtual environment, read as site.venv reads it
+        system = False
+        with open(cfg, encoding="utf-8") as f:
+            for line in f:
+                key, eq, value = line.partition("=")
+                if eq and key.strip().lower() == "include-system-site-packages":
+                    system = value.strip().lower() == "true"
+        prefixes = [os.path.dirname(bin)] + (prefixes if system else [])
+        user = system
+        break
+user = user and site.check_enableusersite()
+dirs = site.getsitepackages(prefixes) + ([site.getusersitepackages()] if user else [])
+for place in dirs:
+    if not os.path.isdir(place):
+        continue
+    if os.path.commonpath([top, os.path.realpath(place)]) != top:
+        site.addsitedir(place)
+        continue
+    sys.path.append(place)
+    for pth in sorted(n for n in os.listdir(place) if n.endswith(".pth")):
+        try:
+            with open(os.path.join(place, pth), encoding="utf-8") as f:
+                lines = f.read().splitlines()
+        except (OSError, ValueError):
+            continue
+        for line in lines:
+            if line.startswith(("import ", "import\t")):
+                print("?")
+                sys.exit(0)
+            if line.strip() and not line.startswith("#"):
+                sys.path.append(os.path.join(place, line.rstrip()))
+sys.path.insert(0, os.getcwd())
 suffixes = m.all_suffixes()
-for name in sys.argv[1:]:
+for name in sys.argv[2:]:
     tag, _, dotted = name.partition(":")
     kind = tag[-1:]
     parts = dotted.split(".")
@@ -163,6 +210,7 @@ def not_there(
     there in ``cwd`` (`file`, `file or folder`, `module`), those things, and the exit status the
     command then ends with; an id whose things are all there, or cannot be told, is left out.
     The modules are asked of each interpreter once, for all its commands."""
+    from goalfile.commands.gittop import repository_top
     from goalfile.commands.operands import there
 
     found: dict[str, tuple[str, list[str], str]] = {}
@@ -184,12 +232,14 @@ def not_there(
         if names and _outside(given.interpreter, cwd, env):
             asked.setdefault(given.interpreter, []).extend(names)
     for interpreter, names in asked.items():
-        command = " ".join(
-            [shlex.quote(interpreter), "-c", shlex.quote(_FIND), *map(shlex.quote, names)]
-        )
+        top = str(repository_top(cwd) or cwd)
+        words = [interpreter, "-S", "-c", _FIND, top, *names]
+        command = " ".join(map(shlex.quote, words))
         answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
         if answered is None or answered[0] != 0 or len(answered[1]) >= PROBE_OUTPUT_MAX:
             continue  # cannot be told (or the answer was cut short)
+        if answered[1].startswith(b"?"):
+            continue  # a .pth in the repository imports: what it would add cannot be told
         missing: dict[str, dict[str, list[str]]] = {}
         for line in answered[1].decode("utf-8", "surrogateescape").splitlines():
             name, tab, part = line.partition("\t")
