@@ -1805,6 +1805,27 @@ def git_blobs(
     return [found.get(name) for name in names]
 
 
+def git_index_ids(folder: str, relatives: Sequence[str]) -> dict[str, str]:
+    """The object id git's index gives each of ``relatives`` (from the repository's top, taken
+    literally) at stage 0: `git ls-files -s`; one not there (not in the index, or only in a
+    merge's conflict stages) is left out. Raises :class:`GitUnreadable`."""
+    if not relatives:
+        return {}
+    args = [*_INDEX_GIT, "ls-files", "-s", "-z", "--"]
+    done = _git_read(
+        folder, [*args, *(f":(top,literal){name}" for name in relatives)], _git_clean()
+    )
+    if done.returncode != 0:
+        raise _git_refused(done)
+    found: dict[str, str] = {}
+    for line in done.stdout.split(b"\0"):
+        head, tab, name = line.partition(b"\t")
+        fields = head.split(b" ")
+        if tab and len(fields) == 3 and fields[2] == b"0":
+            found[os.fsdecode(name)] = fields[1].decode("ascii", "replace")
+    return found
+
+
 def git_path_commits(folder: str, relative: str, *, limit: int) -> list[str]:
     """The newest ``limit`` commits reachable from HEAD that changed the file ``relative``
     (from the repository's top, taken literally), newest first, as ``git rev-list`` gives

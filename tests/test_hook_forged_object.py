@@ -16,6 +16,7 @@ Real goalfile processes, real git repositories.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import zlib
 from pathlib import Path
@@ -149,3 +150,33 @@ def test_a_deleted_object_is_no_goal_head_lacks(tmp_path: Path) -> None:
     reason = str(answer["reason"])
     assert "names" in reason and "which git's objects lack" in reason, reason
     assert "`git -C . fsck` names the object written over" in reason, reason
+
+
+def test_a_deleted_object_of_a_staged_goal_is_no_goal_the_index_lacks(tmp_path: Path) -> None:
+    """A goal approved and staged, not committed (`goalfile new ... --activate`): its blob
+    deleted from .git/objects and a met copy in the working file. git answered "missing" for
+    `:0:goals/real.md`, which read as a goal the index does not hold, and the agent stopped
+    without a word. The index names the blob: its absence holds the agent."""
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "tests@example.invalid")
+    git(repo, "config", "user.name", "goalfile tests")
+    (repo / "README").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    made = run_goalfile(
+        "new", "real", "ok exists", "--check", "test -f ok", "--expected", OK,
+        "--non-goal", "nothing else changes", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    scratch = tmp_path / "scratch"
+    shutil.copytree(repo, scratch)
+    (scratch / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", "goals/real.md", cwd=scratch).returncode == 0
+    _object_file(repo, git(repo, "rev-parse", ":goals/real.md").strip()).unlink()
+    shutil.copyfile(scratch / "goals" / "real.md", repo / "goals" / "real.md")
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "which git's objects lack" in reason and ":0:goals/real.md" in reason, reason

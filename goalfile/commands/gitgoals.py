@@ -109,7 +109,7 @@ def copies(
     continue (:func:`reference`) and runs only a contract one of them approves
     (:mod:`goalfile.approvalcopy`). ``index_ids``, when given, gets the object id of each
     copy the index holds, by path. Raises :class:`goalfile.run.GitUnreadable`."""
-    from goalfile.run import git_blobs
+    from goalfile.run import GitUnreadable, git_blobs, git_index_ids
 
     by_root: dict[Path, list[tuple[Path, Tracked]]] = {}
     for path, entry in entries.items():
@@ -124,7 +124,14 @@ def copies(
         ]
         ids: dict[str, str] = {}
         blobs = git_blobs(str(root), names, ids=ids)
+        staged = git_index_ids(str(root), [entry.relative for _, entry in pairs])
         for at, (path, entry) in enumerate(pairs):
+            if blobs[2 * at + 1] is None and entry.relative in staged:
+                raise GitUnreadable(  # its file deleted from .git/objects: not "none staged"
+                    f"git's objects do not hold what their names say, for :0:{entry.relative}: "
+                    f"the index names {staged[entry.relative]} for it, which git's objects lack",
+                    forged=True,
+                )
             found[path] = (blobs[2 * at], blobs[2 * at + 1])
             if index_ids is not None and f":0:{entry.relative}" in ids:
                 index_ids[path] = ids[f":0:{entry.relative}"]
