@@ -48,6 +48,7 @@ _LIST_MARKER = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)])(?:[ \t]+|$)")
 # a line that starts a footnote definition for GitHub (cmark-gfm: up to three blanks, `[^`, a
 # label of no blank and no `]`, `]:`)
 _FOOTNOTE = re.compile(r" {0,3}\[\^[^\]\s]+\]:")
+_SETEXT = re.compile(r" {0,3}(?:-+|=+)[ \t]*$")  # a setext heading's underline
 _READER = {"source": "GitHub (cmark-gfm)", "search": "goalfile (CommonMark 0.31)"}
 _OTHER = {"source": "goalfile", "search": "GitHub"}
 
@@ -187,7 +188,9 @@ def _footnotes_over_table(goal: Goal) -> list[Finding]:
     """Each line between the criteria heading and the table's header that starts a footnote
     definition for GitHub (outside code): the footnote's text can run on, paragraph line by
     paragraph line or through indented lines, into the table, which GitHub then does not show
-    as a table (and not at all, when no reference points to the footnote)."""
+    as a table (and not at all, when no reference points to the footnote). For a setext
+    heading (`Acceptance criteria` over `---`), also each such line of the paragraph it ends:
+    GitHub then shows no criteria heading, and the table under the section before."""
     rows = [row for row in goal.criteria if row.line]
     if not rows:
         return []
@@ -198,10 +201,13 @@ def _footnotes_over_table(goal: Goal) -> list[Finding]:
     if section is None:
         return []
     lines = first_lines(goal.text, header)
+    first = section.line + 1
+    if _SETEXT.match(lines[section.line].rstrip("\r")):  # the heading's text is a paragraph's
+        first = section.line  # last line: a footnote above it takes it, and GitHub shows no
+        while first > 1 and lines[first - 2].strip():  # heading there (the table then shows
+            first -= 1  # under the section before, as if it were an example)
     numbers = [
-        number
-        for number in range(section.line + 1, header)
-        if _FOOTNOTE.match(lines[number - 1].rstrip("\r"))
+        number for number in range(first, header) if _FOOTNOTE.match(lines[number - 1].rstrip("\r"))
     ]
     if not numbers:
         return []

@@ -287,3 +287,25 @@ def test_footnotes_elsewhere_are_not_flagged(repo: Path) -> None:
     write(repo, text)
     linted = run_goalfile("lint", "goals/g.md", cwd=repo)
     assert linted.returncode == 0, linted.stdout + linted.stderr
+
+
+def test_a_footnote_over_a_setext_criteria_heading_is_refused(repo: Path) -> None:
+    """`[^x]: y` right above `Acceptance criteria` over `---`: GitHub reads the heading into
+    the footnote and shows no criteria section; the table shows under `## Examples`, as an
+    example, below a decoy `## Acceptance` list naming `pytest -q`. goalfile ran the table."""
+    text = (
+        FRONT
+        + "## Acceptance\n\n- C1: `pytest -q` passes, exit 0\n\n## Examples\n\n"
+        + "An example of a table goalfile reads:\n\n[^x]: y\nAcceptance criteria\n---\n"
+        + TABLE
+        + TAIL
+    )
+    assert github_checks(text) == []  # no criteria heading at all on GitHub
+    path = write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stdout + linted.stderr
+    assert "goals/g.md:25:1: error: the line `[^x]: y` above the criteria table" in linted.stderr
+    fix = linted.stderr.split("  fix: delete the line: ", 1)[1].split("\n", 1)[0].strip("`")
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    assert github_checks(path.read_text(encoding="utf-8")) == [["echo 1 passed"]]
+    assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
