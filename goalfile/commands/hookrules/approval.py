@@ -73,6 +73,8 @@ def unapproved_hold(
     relative = (
         real.relative_to(real_path(top)).as_posix() if real.is_relative_to(real_path(top)) else None
     )
+    if relative is not None and "\n" in relative:
+        return _line_break_hold(shown, relative, top, here, stop, tracked=entry is not None)
     # a goal file in a folder git ignores (`goals/.cache/`) is staged only with -f
     force = " -f" if relative is not None and git_ignored(str(top), relative) else ""
     stage = (
@@ -119,4 +121,36 @@ def _approve_fix(goal: Goal, shown: str, stage: str, *, force: bool) -> str:
     return (
         "a person who has read its checks approves them with `goalfile activate "
         f"--reapprove {shell_word(shown)} --reason TEXT{then}`{staged}"
+    )
+
+
+def _line_break_hold(
+    shown: str, relative: str, top: Path, here: Path, stop: StopInput, *, tracked: bool
+) -> GoalOutcome:
+    """A goal file whose name holds a line break: git's batch reads take one name a line, so
+    no copy git holds of it can be read, and staging it (the fix for an unapproved goal)
+    changes nothing. The fix renames it: with `git mv` and a commit of both names when git
+    tracks it (HEAD's copy under the old name would hold the agent as a goal file gone from
+    the working tree); the next stop names what the goal under its new name still needs."""
+    from goalfile.commands.gitgoals import git_from
+
+    renamed = relative.replace("\n", "-")
+    if tracked:  # committed at once: HEAD's copy under the old name would be missed
+        git = git_from(top, here)
+        both = f"{shell_word(relative)} {shell_word(renamed)}"
+        message = shell_word(f"{renamed}: renamed (a line break in its name)")
+        move = f"{git} mv -- {both} && {git} commit -m {message} -- {both}"
+    else:  # no name git knows: the file is moved, from the session's folder
+        old, new = (os.path.relpath(real_path(top) / name, here) for name in (relative, renamed))
+        move = f"mv -- {shell_word(old)} {shell_word(new)}"
+    return hold_once(
+        shown,
+        "unapproved",
+        f"goalfile did not run the checks of {shown}: the Stop hook runs the checks only of a "
+        "goal whose approval git's index or HEAD holds, and the file's name holds a line "
+        "break, which git's reads of its copies cannot name (they take one name a line)\n"
+        f"  fix: `{move}`",
+        "Do not write or edit approval entries or criteria to get checks run; ask the person "
+        "to rename the goal file as the fix says, and go on with the work of the approved goals.",
+        stop,
     )

@@ -1,0 +1,64 @@
+"""A goal file whose name holds a line break (`goals/nl<LF>x.md`): git's batch reads take one
+name a line, so the hook can read no copy git holds of it. It held the agent at every stop
+saying neither git's index nor HEAD held the file (both did), with `git add` of it as the fix,
+which changed nothing. The fix it prints now renames the file, and works as written. Real git
+repositories and the real `goalfile hook stop`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import committed_repo, fix_of, git, run_goalfile, shell
+
+NAME = "goals/nl\nx.md"
+
+
+def stop(root: Path, session: str) -> dict[str, object]:
+    data = {"session_id": session, "cwd": str(root), "stop_hook_active": False}
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=root, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return json.loads(done.stdout) if done.stdout.strip() else {}
+
+
+def _goal(root: Path) -> None:
+    done = run_goalfile(
+        "new", "demo", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (root / "goals" / "demo.md").rename(root / NAME)
+
+
+def test_a_committed_goal_whose_name_holds_a_line_break_is_renamed_by_the_fix(
+    tmp_path: Path,
+) -> None:
+    root = committed_repo(tmp_path / "project")
+    _goal(root)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "goal")
+    answer = stop(root, "first")
+    assert answer.get("decision") == "block", answer
+    assert "the file's name holds a line break" in str(answer["reason"]), answer
+    done = shell(fix_of(answer["reason"]), root)
+    assert done.returncode == 0, done.stderr
+    assert (root / "goals" / "nl-x.md").is_file() and git(root, "status", "--porcelain") == ""
+    again = stop(root, "first")
+    assert again.get("decision") == "block" and "C1 unmet" in str(again["reason"]), again
+
+
+def test_an_untracked_one_is_moved_and_then_staged_as_the_next_fix_says(tmp_path: Path) -> None:
+    root = committed_repo(tmp_path / "project")
+    _goal(root)
+    (root / "sub").mkdir()
+    here = root / "sub"
+    data = {"session_id": "s", "cwd": str(here), "stop_hook_active": False}
+    for expect in ("the file's name holds a line break", "stages it"):
+        done = run_goalfile("hook", "stop", cwd=here, input=json.dumps(data))
+        answer = json.loads(done.stdout)
+        assert answer.get("decision") == "block" and expect in str(answer["reason"]), answer
+        fixed = shell(fix_of(answer["reason"]), here)
+        assert fixed.returncode == 0, fixed.stderr
+    done = run_goalfile("hook", "stop", cwd=here, input=json.dumps(data))
+    answer = json.loads(done.stdout)
+    assert answer.get("decision") == "block" and "C1 unmet" in str(answer["reason"]), answer
