@@ -1596,6 +1596,11 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
         return done.stdout
     if b"HEAD" not in done.stderr:  # not a repository, or a broken one
         raise _git_refused(done)
+    head = _git_read(folder, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], clean)
+    if head.returncode == 0:  # HEAD names a commit, whose trees git cannot read
+        refused = _git_refused(done)  # ("unable to read tree entries HEAD": an object gone)
+        refused.forged = b"read" in done.stderr
+        raise refused
     refs = _git_read(folder, ["for-each-ref", "--count=1", "--format=%(refname)"], clean)
     if refs.returncode != 0:
         raise _git_refused(refs)

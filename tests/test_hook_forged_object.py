@@ -180,3 +180,17 @@ def test_a_deleted_object_of_a_staged_goal_is_no_goal_the_index_lacks(tmp_path: 
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
     assert "which git's objects lack" in reason and ":0:goals/real.md" in reason, reason
+
+
+def test_a_deleted_tree_is_no_head_without_a_commit(tmp_path: Path) -> None:
+    """HEAD's `goals` tree object deleted: `git ls-files --with-tree=HEAD` failed with "unable
+    to read tree entries HEAD", which read as a HEAD that names no commit, and the hold's fix
+    (`git symbolic-ref HEAD refs/heads/main`, HEAD's own branch) changed nothing. It holds the
+    agent as a repository whose objects are not what their names say, with `git fsck`."""
+    repo = _repo(tmp_path)
+    _object_file(repo, git(repo, "rev-parse", "HEAD:goals").strip()).unlink()
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "symbolic-ref" not in reason and "names no commit" not in reason, reason
+    assert "`git -C . fsck` names the object written over or missing" in reason, reason
