@@ -126,7 +126,8 @@ def copies(
         blobs = git_blobs(str(root), names, ids=ids)
         staged = git_index_ids(str(root), [entry.relative for _, entry in pairs])
         for at, (path, entry) in enumerate(pairs):
-            if blobs[2 * at + 1] is None and entry.relative in staged:
+            lacked = blobs[2 * at + 1] is None and "\n" not in entry.relative  # (not asked)
+            if lacked and entry.relative in staged:
                 raise GitUnreadable(  # its file deleted from .git/objects: not "none staged"
                     f"git's objects do not hold what their names say, for :0:{entry.relative}: "
                     f"the index names {staged[entry.relative]} for it, which git's objects lack",
