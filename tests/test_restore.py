@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import git, hook_answer, make_git_repo, run_goalfile
+from conftest import git, hook_answer, make_git_repo, run_goalfile, shell
 from test_hook_discovery import fix_of, sh
 
 from goalfile import ledger
@@ -150,6 +150,15 @@ def test_restore_refuses_a_goal_that_continues_git_s_copy_or_that_git_does_not_h
     done = run_goalfile("restore", GOAL, cwd=repo)
     assert done.returncode == 3 and "there is nothing to restore" in done.stderr, done.stderr
     assert (repo / GOAL).read_bytes() == before
+    assert "C1 unmet" in shell(fix_of(done.stderr), repo).stdout  # verify, as written
+    # a third unmet run without progress blocked it: verify refuses a blocked goal (exit 3),
+    # so the fix names `status`, which works as written
+    git(repo, "add", GOAL)
+    done = run_goalfile("restore", GOAL, cwd=repo)
+    assert "the next step for a blocked goal" in done.stderr, done.stderr
+    shown = shell(fix_of(done.stderr), repo)
+    assert shown.returncode == 0 and "demo: blocked" in shown.stdout, shown.stdout + shown.stderr
+    before = (repo / GOAL).read_bytes()
     other = make_git_repo(tmp_path / "other")
     (other / "goals").mkdir()
     (other / GOAL).write_bytes(before)

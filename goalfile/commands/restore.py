@@ -26,7 +26,7 @@ from goalfile.commands.mutate import update_goal
 from goalfile.errors import Refused
 from goalfile.files import parse_text
 from goalfile.handedit import backed_status
-from goalfile.model import Goal
+from goalfile.model import Goal, Status
 from goalfile.shellword import shell_word
 
 
@@ -79,7 +79,12 @@ def restore(*, path: str, ctx: Context) -> RestoreResult:
             raise Refused(
                 f"{path} continues the goal {source} holds; there is nothing to restore",
                 file=path,
-                hint=f"`goalfile verify {shell_word(path)}` verifies it",
+                hint=(
+                    f"`goalfile verify {shell_word(path)}` verifies it"
+                    if goal.status is Status.ACTIVE  # verify refuses any other status
+                    else f"`goalfile status {shell_word(path)}` names the next step for a "
+                    f"{goal.status.value} goal"
+                ),
             )
         mended = kept_ledger(before, text, source)
         if mended is None:
