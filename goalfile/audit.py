@@ -36,6 +36,7 @@ from goalfile.errors import GoalfileError
 from goalfile.handedit import (
     BUDGET_KEYS,
     REOPENABLE,
+    budget_in_force,
     hook_status_forged,
     ledger_limits,
     met_gaps,
@@ -44,7 +45,7 @@ from goalfile.handedit import (
     set_key_command,
     status_backed,
 )
-from goalfile.model import Entry, Goal, Kind, Severity, Status, Verdict
+from goalfile.model import BUDGET_LIMIT_MAX, Entry, Goal, Kind, Severity, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.prose import inline_code
 from goalfile.review import latest_review, quote_present
@@ -665,8 +666,7 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
                     entry,
                     f"`{entry.by}` ran on a goal whose ledger status was "
                     f"`{status.value}`: the status was changed by hand before it",
-                    f"(`goalfile budget {shell_word(goal.path)} --iterations N` reopens an "
-                    "exhausted goal, "
+                    f"({_reopens_exhausted(goal)} reopens an exhausted goal, "
                     f"`goalfile resume {shell_word(goal.path)} --resolved TEXT` a blocked one)",
                 )
             )
@@ -680,6 +680,17 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
         if entry.status is not None:
             status = entry.status
     return found
+
+
+def _reopens_exhausted(goal: Goal) -> str:
+    """The command that reopens the goal were it exhausted, with a number that works as
+    written: a budget raise, or `reopen` when no limit is set (no raise can give room)."""
+    from goalfile.commands.hints import raise_budget_command
+
+    limits = budget_in_force(goal)
+    if limits.iterations is None and limits.tokens is None:
+        return f"`goalfile reopen {shell_word(goal.path)} --reason TEXT`"
+    return f"`{raise_budget_command(goal, goal.path)}`"
 
 
 def met_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
@@ -1323,10 +1334,8 @@ def budget_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFinding]:
                 line=goal.key_line("iterations_used"),
                 message=f"iterations_used went down since {ref}: "
                 f"{old_goal.iterations_used} → {goal.iterations_used}",
-                hint=f"{_set_back(goal, 'iterations_used', old_goal.iterations_used)}; a "
-                f"person raises the budget with `goalfile budget {shell_word(goal.path)} "
-                "--iterations N` "
-                "instead",
+                hint=_set_back(goal, "iterations_used", old_goal.iterations_used)
+                + _more_iterations(goal, old_goal.iterations_used - goal.iterations_used),
             )
         )
     if goal.tokens_used < old_goal.tokens_used:
@@ -1362,11 +1371,33 @@ def budget_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFinding]:
                 path=goal.path,
                 line=goal.key_line(f"budget.{name}"),
                 message=f"budget.{name} is {_limit(after)} ({_limit(before)} at {ref}), but {why}",
-                hint=f"{_set_back(goal, name, expected)}; a person raises it with "
-                f"`goalfile budget {shell_word(goal.path)} --{name} N`, which ledgers it",
+                hint=_set_back(goal, name, expected) + _raise_to(goal, name, expected, after),
             )
         )
     return found
+
+
+def _more_iterations(goal: Goal, taken: int) -> str:
+    """The raise that gives the ``taken`` iterations a lowered `iterations_used` won back,
+    as a command that works as written (none when the iteration limit is unbounded)."""
+    limit = budget_in_force(goal).iterations
+    if limit is None or limit + taken > BUDGET_LIMIT_MAX:
+        return ""
+    return (
+        f"; a person raises the budget with `goalfile budget {shell_word(goal.path)} "
+        f"--iterations {limit + taken}` instead"
+    )
+
+
+def _raise_to(goal: Goal, name: str, expected: int | None, typed: int | None) -> str:
+    """The `goalfile budget` command that ledgers the limit typed by hand, when it is a raise
+    `budget` takes (none for a lowered limit, or to or from unbounded)."""
+    if expected is None or typed is None or not expected < typed <= BUDGET_LIMIT_MAX:
+        return ""
+    return (
+        f"; a person raises it with `goalfile budget {shell_word(goal.path)} --{name} {typed}`, "
+        "which ledgers it"
+    )
 
 
 def _limit(value: int | None) -> str:

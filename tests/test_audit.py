@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import copy_of, made_once
+from conftest import copy_of, made_once, sh
 
 from goalfile import contract, ledger
 from goalfile.audit import audit_goal, blocks, ledger_growth
@@ -228,8 +228,9 @@ def test_a_lowered_iteration_count_and_a_raised_budget_are_reported(repo: Path) 
     assert {"iterations-used-decreased", "budget-raised-unledgered"} <= set(codes(document))
     # each fix is a command that works as written: it sets that one line back
     (item,) = document["files"]  # type: ignore[misc]
+    wanted = ("iterations-used-decreased", "budget-raised-unledgered")
     for finding in item["findings"]:
-        if finding["code"] in ("iterations-used-decreased", "budget-raised-unledgered"):
+        if finding["code"] in wanted:
             command = finding["hint"].split("`")[1]
             subprocess.run(command, shell=True, cwd=repo, check=True)
     text = (repo / PATH).read_text(encoding="utf-8")
@@ -237,6 +238,36 @@ def test_a_lowered_iteration_count_and_a_raised_budget_are_reported(repo: Path) 
     commit(repo, "set back")
     rc, document = audit(repo, PATH, "--against", "main")
     assert not {"iterations-used-decreased", "budget-raised-unledgered"} & set(codes(document))
+    # the raise each hint names instead is a command that works as written too, with a number
+    # (the one iteration won back on top of the limit; the limit typed by hand)
+    raises = [f["hint"].split("`")[3] for f in item["findings"] if f["code"] in wanted]
+    assert raises == [
+        f"goalfile budget {PATH} --iterations 6",
+        f"goalfile budget {PATH} --iterations 50",
+    ], raises
+    for command in raises:
+        sh(command, repo)
+    assert "\n  iterations: 50\n" in (repo / PATH).read_text(encoding="utf-8")
+
+
+def test_the_reopen_named_for_a_status_changed_by_hand_works_as_written(repo: Path) -> None:
+    """`status-transition-unledgered` names the command that reopens an exhausted goal: a
+    budget raise with a number, not `--iterations N`."""
+    path = repo / PATH
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("status: active", "status: blocked", 1), encoding="utf-8")
+    resumed = goalfile(repo, "resume", PATH, "--resolved", "nothing was wrong")
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    commit(repo, "resumed")
+    for against in ((), ("--against", "main")):
+        rc, document = audit(repo, PATH, *against)
+        assert rc == 1
+        (item,) = document["files"]  # type: ignore[misc]
+        (finding,) = [f for f in item["findings"] if f["code"] == "status-transition-unledgered"]
+        command = finding["hint"].split("`")[1]
+        assert command == f"goalfile budget {PATH} --iterations 10", finding["hint"]
+    sh(command, repo)
+    assert "\n  iterations: 10\n" in path.read_text(encoding="utf-8")
 
 
 # --- an honest agent ----------------------------------------------------------------------
