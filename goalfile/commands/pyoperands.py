@@ -47,7 +47,8 @@ _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 # only asks the finders, and the parts after it are looked up as files.
 _FIND = r"""
 import sys
-sys.path[:1] = []
+here = sys.path[:1] == [""]  # not with PYTHONSAFEPATH, nor then for `python -m`
+del sys.path[:here]
 import importlib.machinery as m, importlib.util as u, os, site
 top = os.path.realpath(sys.argv[1])
 prefixes, user = [sys.prefix, sys.exec_prefix], True
@@ -84,7 +85,7 @@ for place in dirs:
                 sys.exit(0)
             if line.strip() and not line.startswith("#"):
                 sys.path.append(os.path.join(place, line.rstrip()))
-sys.path.insert(0, os.getcwd())
+sys.path[:0] = [os.getcwd()] * here
 suffixes = m.all_suffixes()
 for name in sys.argv[2:]:
     tag, _, dotted = name.partition(":")
