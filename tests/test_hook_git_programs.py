@@ -27,31 +27,21 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, clean_env
+from proc_walk import PROC_WALK
 from test_hook_forged_answer import NOBODY, python_for_others
 
 # The agent's program: under the hook (an ancestor runs `hook stop`) it opens the watchdog's
 # read end of the answers pipe and the work's write end through /proc, detaches, stops the
 # watchdog, waits for the work to end, takes its answer out of the pipe, writes a forged one
 # and lets the watchdog go on. It reports what it could do to the file ``sys.argv[1]``.
-PROGRAM = r"""
+PROGRAM = (
+    r"""
 import json, os, signal, sys, time
 
 report = sys.argv[1]
-
-def parent(pid):
-    with open(f"/proc/{pid}/status") as handle:
-        for line in handle:
-            if line.startswith("PPid:"):
-                return int(line.split()[1])
-    return 0
-
-def command(pid):
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().replace(b"\0", b" ").decode()
-    except OSError:
-        return ""
-
+"""
+    + PROC_WALK
+    + r"""
 def state(pid):
     try:
         with open(f"/proc/{pid}/stat") as handle:
@@ -107,6 +97,7 @@ os.close(write_end)
 os.close(read_end)
 os.kill(watchdog, signal.SIGCONT)
 """
+)
 
 # the project, made by the other user: one committed goal whose check fails, and the program
 SETUP = r"""
