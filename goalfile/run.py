@@ -1590,7 +1590,7 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     commit while the repository holds branches or tags (`git symbolic-ref HEAD
     refs/heads/new`): none of these means that git tracks nothing."""
     clean = _git_clean()
-    base = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "-v", "-z"]
+    base = ["--no-replace-objects", "ls-files", "-v", "-z"]
     done = _git_read(folder, [*base, "--with-tree=HEAD", "--", *pathspecs], clean)
     if done.returncode == 0:
         return done.stdout
@@ -1619,7 +1619,7 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
 def git_in_index(folder: str, relative: str) -> bool:
     """Whether git's index holds the file at ``relative`` (from ``folder``, taken literally):
     `git ls-files --error-unmatch`. False when git cannot say."""
-    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "ls-files", "--error-unmatch"]
+    args = ["--no-replace-objects", "ls-files", "--error-unmatch"]
     try:
         done = _git_read(folder, [*args, "--", f":(literal){relative}"], _git_clean())
     except GitUnreadable:
@@ -1627,7 +1627,7 @@ def git_in_index(folder: str, relative: str) -> bool:
     return done.returncode == 0
 
 
-_INDEX_GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
+_INDEX_GIT = ["--no-replace-objects"]
 
 
 def git_write_blob(folder: str, data: bytes) -> str:
@@ -1660,7 +1660,7 @@ def git_ignored(folder: str, relative: str) -> bool:
     """Whether git ignores the file at ``relative`` (from the top of the repository at
     ``folder``, taken literally): `git add` refuses it without ``-f``. False when git cannot
     say."""
-    args = ["--no-replace-objects", "-c", "core.fsmonitor=false", "check-ignore", "-q", "--"]
+    args = ["--no-replace-objects", "check-ignore", "-q", "--"]
     try:
         done = _git_read(folder, [*args, relative], _git_clean())  # a pathname, not a pattern
     except GitUnreadable:
