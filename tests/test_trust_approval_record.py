@@ -134,6 +134,13 @@ def test_a_check_edited_in_the_criteria_and_in_the_entry_alike_is_not_offered_a_
         f"(`git diff -- {GOAL}`" in fix
     )
     assert goal.read_bytes() == before
+    # lint (so the pre-commit hook) says what verify refuses, with the same fix: it said ok
+    lint = run_goalfile("lint", "--json", GOAL, cwd=approved)
+    assert lint.returncode == 3, lint.stdout + lint.stderr
+    (finding,) = json.loads(lint.stdout)["files"][0]["findings"]
+    assert (finding["code"], finding["severity"]) == ("approval-record-invalid", "error")
+    assert "but the rows it records digest to" in finding["message"], finding
+    assert refused.stderr.split("fix: ", 1)[1].strip() == finding["hint"], finding
     # the fixes it names work as written: the diff shows the edit, and a checkout of the entry
     # as goalfile wrote it runs the approved check again
     assert "-| C1  | deterministic | `false`" in git(approved, "diff", "--", GOAL)

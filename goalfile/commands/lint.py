@@ -171,12 +171,30 @@ def _contract_findings(goal: Goal) -> tuple[Finding, ...]:
     """A goal past its draft whose criteria, non-goals or settings no longer match what was
     approved: verify refuses it until the rows are restored or a person re-approves them, and
     lint says so too, as a warning (an edit on its way to `activate --reapprove`)."""
-    from goalfile.contract import RecordInvalid, require_pin
+    from goalfile.contract import RecordInvalid, last_approval, require_pin
 
     try:
         require_pin(goal)
-    except RecordInvalid:
-        return ()  # :func:`_record_findings` reports it
+    except RecordInvalid as exc:
+        try:
+            last_approval(goal.text, path=goal.path)
+        except RecordInvalid:
+            return ()  # :func:`_record_findings` reports it
+        from goalfile.lint import rewrapped_text
+
+        if rewrapped_text(goal.text):
+            return ()  # the formatter joined its `contract:` line: `entry-rewrapped` says so
+        # a record that reads back but backs no pin (its rows digest to another contract
+        # than its `contract:` line names): verify refuses it, so it is an error here too
+        return (
+            Finding(
+                severity=Severity.ERROR,
+                message=exc.message.removesuffix("; nothing was run"),
+                line=exc.line,
+                hint=exc.hint,
+                code="approval-record-invalid",
+            ),
+        )
     except GoalfileError as exc:
         said, _, changes = exc.message.partition("; nothing was run")
         return (
