@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, run_goalfile
+from tests.conftest import git, make_git_repo, run_goalfile
 
 GOAL = "goals/t.md"
 FAKE_SHELL = '#!/bin/sh\necho "12 passed"\nexit 0\n'
@@ -210,3 +210,25 @@ def test_the_shell_hint_never_joins_words_and_written_as_said_the_checks_run(
     verified = run_goalfile("verify", GOAL, cwd=repo)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout.splitlines()[-1].endswith("C1 met; status: met")
+
+
+def test_a_working_directory_whose_name_holds_a_backtick_is_recorded_and_read_back(
+    tmp_path: Path,
+) -> None:
+    """The approval entry wrote `working directory: `../a`b`` (one backtick each side), which
+    read back as `../a`: the goal was `workdir-not-approved`, and verify refused it for good.
+    The entry now writes the name as one code span that holds it (a longer fence)."""
+    repo = make_git_repo(tmp_path / "r")
+    made = run_goalfile("new", "g", "x", "--check", "test -f here", "--expected", "exit 0",
+                        "--non-goal", "n", cwd=repo)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (repo / "a`b").mkdir()
+    (repo / "a`b" / "here").write_text("", encoding="utf-8")
+    path = repo / "goals" / "g.md"
+    path.write_text(path.read_text("utf-8").replace("---\n#", 'cwd: "../a`b"\n---\n#', 1))
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 0
+    assert "working directory: `` ../a`b `` (cwd)" in path.read_text("utf-8")
+    done = run_goalfile("verify", "goals/g.md", cwd=repo)
+    assert done.returncode == 0, done.stdout + done.stderr
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 0, audited.stdout + audited.stderr

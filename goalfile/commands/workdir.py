@@ -29,6 +29,7 @@ from goalfile.commands.gittop import git_top as git_top
 from goalfile.commands.gittop import repository_top as repository_top
 from goalfile.commands.gittop import work_trees as work_trees
 from goalfile.model import Entry, Goal
+from goalfile.prose import inline_code
 
 if TYPE_CHECKING:  # built only when the approval does not cover it (goalfile.commands.uncovered)
     from goalfile.commands.uncovered import Uncovered
@@ -55,7 +56,7 @@ class WorkDir:
 
     def describe(self) -> str:
         """As an entry records it: `` `..` (git top level) ``."""
-        return f"`{self.relative}` ({self.source.value})"
+        return f"{inline_code(self.relative)} ({self.source.value})"
 
     def note(self) -> str:
         return f"{LABEL} {self.describe()}"
@@ -160,10 +161,16 @@ def recorded(entry: Entry) -> str | None:
     """The working directory (relative to the goal file) an entry records, or None."""
     for note in entry.notes:
         if note.startswith(LABEL):
-            text = note.removeprefix(LABEL).strip()
-            if text.startswith("`") and "`" in text[1:]:
-                return text[1 : text.index("`", 1)]
+            span = _LEADING_SPAN.match(note.removeprefix(LABEL).strip())
+            if span is not None:  # one code span, as `inline_code` writes it: a name that
+                text = span.group(2)  # holds a backtick has a longer fence and a space inside
+                if text.startswith(" ") and text.endswith(" ") and text.strip(" "):
+                    text = text[1:-1]
+                return text
     return None
+
+
+_LEADING_SPAN = re.compile(r"(`+)(.+?)(?<!`)\1(?!`)")
 
 
 _PLAIN_PATH = re.compile(r"[\w@%+=:,./-]+", re.ASCII)  # a folder a sed replacement takes as it is
