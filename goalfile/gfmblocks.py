@@ -34,10 +34,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from goalfile import ledger
 from goalfile.model import Finding, Goal, Severity
-from goalfile.parse import CRITERIA_KEYS, first_lines, ledger_bounds, ledger_span, markdown
+from goalfile.parse import (
+    CRITERIA_KEYS,
+    first_lines,
+    ledger_bounds,
+    ledger_region,
+    ledger_span,
+    markdown,
+)
 from goalfile.prose import inline_code
-from goalfile.shellword import sed_command
+from goalfile.shellword import sed_command, shell_word
 
 CODE = "rendered-differs"
 
@@ -72,6 +80,92 @@ def findings(goal: Goal) -> list[Finding]:
     row = _row_after_table_end(goal)
     if row is not None:
         found.append(row)
+    found += _ledger_hidden(goal)
+    return found
+
+
+# a line that may open an HTML block: `<` after blanks and container markers at its start
+_HTML_LINE = re.compile(r"^(?:[ \t>]|[-+*][ \t]|[0-9]{1,9}[.)][ \t])*<", re.MULTILINE)
+
+
+def _ledger_hidden(goal: Goal) -> list[Finding]:
+    """The ledger is read by its entry headings, not as Markdown, but GitHub shows it as
+    Markdown: a line there that opens an HTML block for GitHub only (``<source>``), or an HTML
+    block both readers open (``<!--`` up to a ``-->`` lines below) that swallows an entry
+    heading, hides entries goalfile reads. One error for each disputed tag outside code, and
+    one for each entry heading Markdown does not show as a heading. The ledger is parsed only
+    when a line of it starts with ``<`` (an entry as goalfile writes it quotes output
+    indented or fenced, which Markdown reads as code)."""
+    region = ledger_region(goal.text)
+    if region is None or _HTML_LINE.search(goal.text, *region) is None:
+        return []
+    text = goal.text
+    low, high = region
+    first = text.count("\n", 0, low)  # 0-based line of the ledger's first content line
+    source = "\n".join(line.rstrip("\r") for line in text[low:high].split("\n"))
+    tokens = markdown().parse(source)
+    literal: set[int] = set()  # 1-based lines of the file that Markdown reads as code
+    headings: set[int] = set()
+    blocks: list[tuple[int, int]] = []  # 1-based first and last line of each HTML block
+    for token in tokens:
+        if token.map is None:
+            continue
+        if token.type in ("fence", "code_block"):
+            literal.update(range(first + 1 + token.map[0], first + 1 + token.map[1]))
+        elif token.type == "html_block":  # a tag below its first line opens nothing
+            literal.update(range(first + 2 + token.map[0], first + 1 + token.map[1]))
+            blocks.append((first + 1 + token.map[0], first + token.map[1]))
+        elif token.type == "heading_open":
+            headings.add(first + 1 + token.map[0])
+    found: list[Finding] = []
+    for tag in _DISPUTED.finditer(text, low, high):
+        start = text.rfind("\n", 0, tag.start()) + 1
+        if _after_containers(text[start : tag.start()]):
+            continue  # not where a block starts
+        number = text.count("\n", 0, start) + 1
+        if number in literal:
+            continue
+        end = text.find("\n", tag.start())
+        line = text[start : end if end >= 0 else len(text)].rstrip("\r")
+        name = tag.group("tag").lstrip("/").lower()
+        found.append(
+            Finding(
+                severity=Severity.ERROR,
+                line=number,
+                column=line.index("<") + 1,
+                code=CODE,
+                message=f"the ledger's line {inline_code(line.strip())} opens an HTML block for "
+                f"{_READER[name]} but not for {_OTHER[name]}: GitHub can hide the entries "
+                "under it, which goalfile reads and goes by",
+                hint=f"delete the line: {sed_command(goal.path, [f'{number}d'])}",
+            )
+        )
+    for head in ledger.heads(text, low, high):
+        number = text.count("\n", 0, head.start) + 1
+        if number in headings:
+            continue
+        line = text[head.start : text.find("\n", head.start)].rstrip("\r")
+        opener = next((top for top, bottom in blocks if top < number <= bottom), None)
+        hint = (
+            "delete the line that opens the block above it (`git log -p -- "
+            f"{shell_word(goal.path)}` shows the hand edit)"
+            if opener is None
+            else f"delete the line that opens the HTML block (line {opener}): "
+            + sed_command(goal.path, [f"{opener}d"])
+        )
+        found.append(
+            Finding(
+                severity=Severity.ERROR,
+                line=number,
+                code=CODE,
+                message=f"the entry heading {inline_code(line.strip())} is no heading on "
+                "GitHub: an HTML block above it (a line starting with `<`) takes it in, so "
+                "GitHub hides the entry or shows it as raw HTML, though goalfile reads it and "
+                "goes by it",
+                hint=hint,
+            )
+        )
+    found.sort(key=lambda finding: finding.line or 0)
     return found
 
 

@@ -309,3 +309,65 @@ def test_a_footnote_over_a_setext_criteria_heading_is_refused(repo: Path) -> Non
     subprocess.run(fix, shell=True, cwd=repo, check=True)
     assert github_checks(path.read_text(encoding="utf-8")) == [["echo 1 passed"]]
     assert run_goalfile("lint", "goals/g.md", cwd=repo).returncode == 0
+
+
+def github_entry_headings(text: str) -> list[str]:
+    """The `### Iteration` headings GitHub shows (HTML comments are not shown)."""
+    options = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
+    out = cmarkgfm.github_flavored_markdown_to_html(text, options=options)
+    out = re.sub(r"<!--.*?(?:-->|\Z)", "", out, flags=re.DOTALL)
+    return re.findall(r"<h3>(Iteration [^<]*)</h3>", out)
+
+
+def test_the_ledgers_goalfile_writes_at_every_stage_are_not_flagged(
+    tmp_path: Path,
+) -> None:
+    """The ledger is searched too; a goal at each stage of its life, as goalfile writes it
+    (output quoted, reasons with URLs and emphasis), shows GitHub every entry heading and lint
+    reports nothing of it."""
+    from tests.lifecycle_goals import GOALS, stages_repo
+
+    repo = stages_repo(tmp_path / "repo")
+    for slug in GOALS:
+        text = (repo / "goals" / f"{slug}.md").read_text(encoding="utf-8")
+        assert len(github_entry_headings(text)) == text.count("\n### Iteration "), slug
+        linted = run_goalfile("lint", f"goals/{slug}.md", cwd=repo)
+        assert "rendered-differs" not in linted.stderr, (slug, linted.stderr)
+
+
+@pytest.mark.parametrize("opener", ["<source><!--", "<!--"])
+def test_a_ledger_line_that_hides_an_entry_heading_on_github_is_refused(
+    repo: Path, opener: str
+) -> None:
+    """A hand-added `<source><!--` (an HTML block for GitHub only) or `<!--` (a comment for
+    both readers) above an entry heading, closed below it, hid the entry on GitHub while
+    goalfile read it: `lint` said ok and `audit` without --against was clean."""
+    table = HEADER + "| C1 | suite passes | `test -f tests-pass` | exit 0 | deterministic |\n"
+    write(repo, FRONT + "## Acceptance criteria\n\n" + table + TAIL)
+    for command in ("activate", "verify"):
+        run_goalfile(command, "goals/g.md", cwd=repo)
+    path = repo / "goals" / "g.md"
+    text = path.read_text(encoding="utf-8")
+    last = text.rindex("\n### Iteration ") + 1
+    edited = (
+        text[:last] + opener + "\n" + text[last:].replace("\n## Lessons", "> -->\n\n## Lessons")
+    )
+    assert len(github_entry_headings(edited)) == len(github_entry_headings(text)) - 1
+    path.write_text(edited, encoding="utf-8")
+    number = edited.count("\n", 0, last) + 1  # the added line
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    found = errors(linted.stderr)
+    assert found, linted.stderr
+    assert any(f.startswith((f"goals/g.md:{number}:", f"goals/g.md:{number + 1}:")) for f in found)
+    audited = run_goalfile("audit", "goals/g.md", cwd=repo)
+    assert audited.returncode == 1, audited.stdout + audited.stderr
+    assert "rendered-differs" in audited.stdout, audited.stdout
+    fix = linted.stderr.split("  fix: ", 1)[1].split("\n", 1)[0]
+    command = fix.split("`")[1]
+    subprocess.run(command, shell=True, cwd=repo, check=True)
+    fixed = path.read_text(encoding="utf-8")
+    assert opener not in fixed
+    assert len(github_entry_headings(fixed)) == len(github_entry_headings(text))
+    again = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert "rendered-differs" not in again.stderr and ": error: " not in again.stderr, again.stderr
