@@ -87,9 +87,7 @@ def with_hold(text: str, goal: Goal, *, today: str, why: str) -> tuple[str, Goal
     """``text`` (read as ``goal``) with the hold's entry appended, read back as every write
     is (:func:`goalfile.edit.check_written`); raises, leaving the text as it is, when it
     would not read back."""
-    from goalfile.commands.iteration import with_hook_note
-
-    new_text = with_hook_note(
+    new_text = edit.with_hook_note(
         text,
         iteration=goal.iterations_used,
         today=today,

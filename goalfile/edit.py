@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from goalfile import ledger
 from goalfile.errors import GoalfileError, GoalFileInvalid
-from goalfile.model import Goal
+from goalfile.model import Entry, Goal
 from goalfile.parse import ledger_bounds, ledger_span, parse_goal, section_key
 
 # patterns are compiled on first use (by re's own cache): reading a goal edits nothing
@@ -523,3 +523,11 @@ def check_written(before: Goal, after: str) -> Goal:
 
 def _rows(goal: Goal) -> list[tuple[object, ...]]:
     return [(c.id, c.check, c.expected, c.kind, c.timeout, c.cells) for c in goal.criteria]
+
+
+def with_hook_note(text: str, *, iteration: int, today: str, by: str, note: str, why: str) -> str:
+    """``text`` with an entry of the Stop hook's appended to ``## Iterations``: one line,
+    ``note`` and then ``why`` (made one line of Markdown text, shown as given)."""
+    line = f"{note} " + ledger.md_text(ledger.clean_line(why), before=" ")
+    entry = Entry(iteration=iteration, date=today, by=by, notes=(line,))
+    return append_to_section(text, "Iterations", ledger.render_entry(entry))

@@ -59,7 +59,7 @@ def start_next(
         text = edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
         return edit.set_value(text, "status", Status.EXHAUSTED.value), done
     started = IterationStart(iteration=used + 1, status=Status.ACTIVE, limit=limit)
-    text = with_hook_note(
+    text = edit.with_hook_note(
         text,
         iteration=started.iteration,
         today=today,
@@ -68,11 +68,3 @@ def start_next(
         why=why,
     )
     return edit.set_value(text, "iterations_used", started.iteration), started
-
-
-def with_hook_note(text: str, *, iteration: int, today: str, by: str, note: str, why: str) -> str:
-    """``text`` with an entry of the Stop hook's appended to ``## Iterations``: one line,
-    ``note`` and then ``why`` (made one line of Markdown text, shown as given)."""
-    line = f"{note} " + ledger.md_text(ledger.clean_line(why), before=" ")
-    entry = Entry(iteration=iteration, date=today, by=by, notes=(line,))
-    return edit.append_to_section(text, "Iterations", ledger.render_entry(entry))
