@@ -685,7 +685,7 @@ def transition_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFindi
 def _reopens_exhausted(goal: Goal) -> str:
     """The command that reopens the goal were it exhausted, with a number that works as
     written: a budget raise, or `reopen` when no limit is set (no raise can give room)."""
-    from goalfile.commands.hints import raise_budget_command
+    from goalfile.budgethint import raise_budget_command
 
     limits = budget_in_force(goal)
     if limits.iterations is None and limits.tokens is None:

@@ -37,10 +37,10 @@ def test_only_run_starts_a_process() -> None:
     assert found == [], found
 
 
-# the modules below goalfile.commands that still reach up into it, each for one call made
-# lazily: the hold's entry is written as the hook's (blockhold), a missing goal asks git where
-# the repository's top is (files), and the MCP server is an edge like the CLI (mcp_server)
-REACHES_UP = frozenset({"blockhold.py", "files.py", "mcp_server.py"})
+# the modules below goalfile.commands that still reach up into it: a missing goal asks git
+# where the repository's top is (files, one call made lazily), and the MCP server is an edge
+# like the CLI (mcp_server)
+REACHES_UP = frozenset({"files.py", "mcp_server.py"})
 
 
 def test_imports_point_down_to_the_core() -> None:

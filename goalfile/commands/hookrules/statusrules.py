@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goalfile.commands.hints import raise_budget_command
+from goalfile.budgethint import raise_budget_command
 from goalfile.commands.hookrules.gitview import GitView
 from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
 from goalfile.commands.hookrules.reason import block_words

@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.budgethint import raise_budget_command
 from goalfile.commands.context import Context
-from goalfile.commands.hints import raise_budget_command
 from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
 from goalfile.commands.hookrules.reason import block_reason, block_words, cwd_fix
 from goalfile.commands.hookrules.stopinput import HookOptions, StopInput
