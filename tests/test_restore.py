@@ -164,3 +164,12 @@ def test_restore_refuses_a_goal_that_continues_git_s_copy_or_that_git_does_not_h
     (other / GOAL).write_bytes(before)
     done = run_goalfile("restore", GOAL, cwd=other)
     assert done.returncode == 3 and "git holds no copy of goals/demo.md" in done.stderr
+
+
+def test_restore_of_a_folder_names_a_goal_file_to_give(repo: Path) -> None:
+    """`goalfile restore goals` said git held no copy of `goals`, with no fix; it now gives
+    the usage error every command gives a folder, whose fix runs as written."""
+    done = run_goalfile("restore", "goals", cwd=repo)
+    assert done.returncode == 2 and "is a folder, not a goal file" in done.stderr, done.stderr
+    listed = shell(done.stderr.split("`")[1], repo)
+    assert listed.returncode == 0 and "demo: active" in listed.stdout, listed.stderr

@@ -58,6 +58,10 @@ def restore(*, path: str, ctx: Context) -> RestoreResult:
     from goalfile.files import ENCODING, ERRORS
 
     named = ctx.cwd / path
+    if named.is_dir():  # the usage error every command gives a folder, with its fix
+        from goalfile.files import read_text
+
+        read_text(path if os.path.isabs(path) else named)
     where = Path(os.path.realpath(named.parent)) / named.name
     top = repository_top(where.parent)
     entry = tracked_file(top, where) if top is not None else None
