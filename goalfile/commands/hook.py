@@ -171,7 +171,7 @@ def _decide_stop(
         roots = project_roots(here, notes)
         # a repository hidden from the hook (its .git renamed away), or another put in its
         # place, holds the agent: what the session's earlier stops saw is remembered
-        from goalfile.commands.hookrepo import watch
+        from goalfile.commands.hookrepo import never_continuing, watch
 
         repositories = watch(stop, ctx.env, here, roots)
         # the goal files git tracks: one that the working tree does not show (or shows as
@@ -336,6 +336,13 @@ def _decide_stop(
     repositories.remember(roots, holding, tracked, notes, git.staged_only())
     if upgraded and not repositories.saved:  # not recorded: the next stop would hold again
         outcomes = [upgraded.get(id(outcome), outcome) for outcome in outcomes]
+    if unheld and not repositories.saved and never_continuing(stop):  # nor would it end
+        outcomes = [
+            repositories.let_go_unsaved(o.path, o.status, (o.reason or "").split("\n", 1)[0])
+            if o.block and o.status == "unheld"
+            else o
+            for o in outcomes
+        ]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = ledger_holds(outcomes, ctx.today, notes, roots)
     # a repository hidden or swapped comes first: it is why the goals look as they do

@@ -113,6 +113,23 @@ class RepositoryWatch:
         self.made.add(key)
         return True
 
+    def let_go_unsaved(self, shown: str, status: str, text: str) -> GoalOutcome:
+        """A hold kept to once per session by the record, at a stop whose record cannot be
+        saved, for a host that never says the agent is continuing because of a Stop hook
+        (:func:`never_continuing`): held, it would come back at every stop for ever, so the
+        stop is let go with its message and says why (docs/hosts.md)."""
+        from goalfile.commands.hookrules.outcome import GoalOutcome
+
+        where = "" if self.record is None else f" in {self.record.parent}"
+        return GoalOutcome(
+            path=shown,
+            status=status,
+            block=False,
+            message=f"{text}\ngoalfile: the session's record cannot be saved{where}, so this "
+            "hold, made once per session, would hold the agent at every stop: the stop is "
+            "let go; make the state folder writable (XDG_STATE_HOME, else ~/.local/state)",
+        )
+
     def place(self, top: str) -> GitPlace | None:
         """The git folder of the work tree at ``top`` (read once per stop)."""
         if top not in self.places:
@@ -191,6 +208,8 @@ class RepositoryWatch:
                 found.append(
                     GoalOutcome(path=hold.shown, status=hold.status, block=False, message=hold.text)
                 )
+            elif not self.saved and never_continuing(stop):
+                found.append(self.let_go_unsaved(hold.shown, hold.status, hold.text))
             elif not self.saved:
                 found.append(hold_once(hold.shown, hold.status, hold.text, hold.advice, stop))
             elif hold.key in self.before.held:
@@ -688,6 +707,12 @@ def _head_written(place: GitPlace) -> str:
     except (OSError, ValueError):
         return ""
     return f"{found.st_ino}:{found.st_ctime_ns}"
+
+
+def never_continuing(stop: StopInput) -> bool:
+    """Whether the host never says the agent is continuing because of a Stop hook: Gemini
+    CLI (its AfterAgent hook) sends ``stop_hook_active`` false at every stop."""
+    return stop.hook_event_name == "AfterAgent"
 
 
 def _cause(exc: OSError) -> str:

@@ -1,0 +1,61 @@
+"""The holds the Stop hook makes once per session (`--goal` naming a goal file git does not
+hold; a repository hidden from the hook) are kept to once by the session's record. When that
+record cannot be saved (the state folder's parent is a file), Gemini CLI, which sends
+`stop_hook_active` false at every stop, met the same hold at every stop, for ever. Then the
+stop is let go with the hold's message and a note that says the record cannot be saved
+(docs/hosts.md). Real git repositories, real goalfile processes fed a recorded host input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import run_goalfile
+from test_hook_named_goal import decoy_project
+
+
+def gemini_stop(
+    repo: Path, state: Path, *named: str, event: str = "AfterAgent"
+) -> tuple[dict[str, object], str]:
+    """Gemini CLI's AfterAgent hook (as its input gives it: `stop_hook_active` false) in
+    ``repo``, with ``XDG_STATE_HOME`` at ``state``: its answer and its stderr."""
+    stdin = json.dumps(
+        {
+            "session_id": "s-1",
+            "cwd": str(repo),
+            "hook_event_name": event,
+            "stop_hook_active": False,
+        }
+    )
+    done = run_goalfile(
+        "hook", "stop", "--agent", "gemini", *named, cwd=repo, input=stdin,
+        env={"XDG_STATE_HOME": str(state)},
+    )  # fmt: skip
+    assert done.returncode in (0, 2), done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout) if done.stdout.strip() else {}
+    assert isinstance(answer, dict)
+    return answer, done.stderr
+
+
+def test_a_once_per_session_hold_is_not_endless_without_a_record(tmp_path: Path) -> None:
+    project = decoy_project(tmp_path)
+    (project / "done.txt").write_text("", encoding="utf-8")  # the goal git holds is met
+    named = ("--goal", "goals/.cache/easy.md")
+    said = "is not a goal file git holds"
+    # with a record, the hold is made once, then the stop is let go with its message
+    saved = tmp_path / "state"
+    first, _ = gemini_stop(project, saved, *named)
+    assert first.get("decision") == "block" and said in str(first["reason"]), first
+    second, _ = gemini_stop(project, saved, *named)
+    assert second.get("decision") != "block", second
+    # with none (the state folder's parent is a file), no stop is held by it: each says why
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    unsaved = tmp_path / "file" / "state"
+    for _ in range(3):
+        answer, stderr = gemini_stop(project, unsaved, *named)
+        assert answer.get("decision") != "block", answer
+        message = str(answer.get("systemMessage", ""))
+        assert said in message, answer
+        assert "the session's record cannot be saved in " in message, message
+        assert "could not be recorded" in stderr, stderr
