@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from conftest import run_goalfile
 from test_hook_named_goal import decoy_project
 
@@ -38,11 +39,14 @@ def gemini_stop(
     return answer, done.stderr
 
 
-def test_a_once_per_session_hold_is_not_endless_without_a_record(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hold", ["unheld-goal", "hidden-repository"])
+def test_a_once_per_session_hold_is_not_endless_without_a_record(tmp_path: Path, hold: str) -> None:
     project = decoy_project(tmp_path)
     (project / "done.txt").write_text("", encoding="utf-8")  # the goal git holds is met
-    named = ("--goal", "goals/.cache/easy.md")
-    said = "is not a goal file git holds"
+    named: tuple[str, ...] = ("--goal", "goals/.cache/easy.md") if hold == "unheld-goal" else ()
+    said = "is not a goal file git holds" if named else "is a git folder under another name"
+    if not named:  # hidden from the hook: held once at any stop, remembered or not
+        (project / ".git").rename(project / "backup")
     # with a record, the hold is made once, then the stop is let go with its message
     saved = tmp_path / "state"
     first, _ = gemini_stop(project, saved, *named)
