@@ -84,8 +84,9 @@ def findings(goal: Goal) -> list[Finding]:
     return found
 
 
-# a line that may open an HTML block: `<` after blanks and container markers at its start
-_HTML_LINE = re.compile(r"^(?:[ \t>]|[-+*][ \t]|[0-9]{1,9}[.)][ \t])*<", re.MULTILINE)
+# a line that may open an HTML block: `<` after at most three blanks (four make code) and
+# container markers at its start
+_HTML_LINE = re.compile(r"^ {0,3}(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]*)*<", re.MULTILINE)
 
 
 def _ledger_hidden(goal: Goal) -> list[Finding]:
@@ -94,10 +95,18 @@ def _ledger_hidden(goal: Goal) -> list[Finding]:
     block both readers open (``<!--`` up to a ``-->`` lines below) that swallows an entry
     heading, hides entries goalfile reads. One error for each disputed tag outside code, and
     one for each entry heading Markdown does not show as a heading. The ledger is parsed only
-    when a line of it starts with ``<`` (an entry as goalfile writes it quotes output
-    indented or fenced, which Markdown reads as code)."""
+    when a line of it outside a fence starts with ``<`` after at most three blanks (an entry
+    as goalfile writes it quotes output indented or fenced, which Markdown reads as code), so
+    a long honest ledger costs one search."""
     region = ledger_region(goal.text)
-    if region is None or _HTML_LINE.search(goal.text, *region) is None:
+    if region is None:
+        return []
+    fences = None  # output quoted in a fence (mdformat puts its lines at the margin) is code
+    for opener in _HTML_LINE.finditer(goal.text, *region):
+        fences = ledger.fenced_spans(goal.text) if fences is None else fences
+        if not ledger.in_spans(fences, opener.start()):
+            break
+    else:
         return []
     text = goal.text
     low, high = region
@@ -145,13 +154,13 @@ def _ledger_hidden(goal: Goal) -> list[Finding]:
         if number in headings:
             continue
         line = text[head.start : text.find("\n", head.start)].rstrip("\r")
-        opener = next((top for top, bottom in blocks if top < number <= bottom), None)
+        block = next((top for top, bottom in blocks if top < number <= bottom), None)
         hint = (
             "delete the line that opens the block above it (`git log -p -- "
             f"{shell_word(goal.path)}` shows the hand edit)"
-            if opener is None
-            else f"delete the line that opens the HTML block (line {opener}): "
-            + sed_command(goal.path, [f"{opener}d"])
+            if block is None
+            else f"delete the line that opens the HTML block (line {block}): "
+            + sed_command(goal.path, [f"{block}d"])
         )
         found.append(
             Finding(
