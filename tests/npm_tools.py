@@ -9,15 +9,10 @@ failed and its output."""
 from __future__ import annotations
 
 import hashlib
-import shutil
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from filelock import FileLock
-
-from tests.hosts.host_install import LOCK_TIMEOUT, HostInstallError, cache_root, run_install
+from tests.hosts.host_install import cache_root, install_npm_prefix
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -37,45 +32,6 @@ class NpmTool:
 def install_npm(tool: NpmTool) -> Path:
     """The prefix ``tool`` is installed in (its binary under ``node_modules/.bin``), installed
     first when it is not there yet."""
-    root = cache_root()
-    prefix = root / tool.key
-    marker = prefix / ".installed"
-    if marker.is_file():
-        return prefix
-    root.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(root / f".{tool.key}.lock"), timeout=LOCK_TIMEOUT):
-        if marker.is_file():
-            return prefix
-        npm = shutil.which("npm")
-        if npm is None or shutil.which("node") is None:
-            raise HostInstallError("node and npm must be on PATH to install " + tool.bin)
-        staging = Path(tempfile.mkdtemp(prefix=f".{tool.key}.", dir=root))
-        try:
-            run_install(
-                [
-                    npm,
-                    "install",
-                    "--prefix",
-                    str(staging),
-                    "--no-audit",
-                    "--no-fund",
-                    *tool.packages,
-                ],
-                registry="npm registry",
-            )
-            done = subprocess.run(
-                [str(staging / "node_modules" / ".bin" / tool.bin), "--version"],
-                capture_output=True, text=True, timeout=120, check=False,
-                stdin=subprocess.DEVNULL,
-            )  # fmt: skip
-            said = done.stdout + done.stderr
-            if done.returncode != 0 or tool.version not in said:
-                raise HostInstallError(f"{tool.bin} --version exited {done.returncode}: {said}")
-            (staging / ".installed").write_text("\n".join(tool.packages) + "\n", "utf-8")
-            if prefix.exists():  # a broken earlier install
-                shutil.rmtree(prefix)
-            staging.rename(prefix)
-        finally:
-            if staging.exists():
-                shutil.rmtree(staging, ignore_errors=True)
-    return prefix
+    return install_npm_prefix(
+        cache_root(), tool.key, list(tool.packages), bin=tool.bin, version=tool.version
+    )

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from filelock import FileLock
 
-__all__ = ["HostInstallError", "NpmCli", "cache_root", "install_cli"]
+__all__ = ["HostInstallError", "NpmCli", "cache_root", "install_cli", "install_npm_prefix"]
 
 INSTALL_TIMEOUT = 600  # seconds: a cold install downloads a few hundred MB
 # seconds another process waits for the lock of an install under way (pytest -n's workers, a
@@ -88,33 +88,42 @@ def _probe(binary: Path) -> str:
 
 def install_cli(cli: NpmCli, *, root: Path | None = None) -> Path:
     """The path of ``cli``'s binary, installed into the cache first when it is not there yet."""
-    root = root or cache_root()
-    prefix = root / cli.key
-    binary = prefix / "node_modules" / ".bin" / cli.bin
+    prefix = install_npm_prefix(
+        root or cache_root(), cli.key, [cli.spec], bin=cli.bin, version=cli.version
+    )
+    return prefix / "node_modules" / ".bin" / cli.bin
+
+
+def install_npm_prefix(root: Path, key: str, specs: list[str], *, bin: str, version: str) -> Path:
+    """The npm prefix ``root/key`` holding ``specs`` installed together, installed first when
+    it is not there yet: built in a temporary folder under a file lock and renamed into place
+    only once ``bin --version`` prints ``version``."""
+    prefix = root / key
+    binary = prefix / "node_modules" / ".bin" / bin
     marker = prefix / ".installed"
     if marker.is_file() and binary.exists():
-        return binary
+        return prefix
     root.mkdir(parents=True, exist_ok=True)
-    with FileLock(str(root / f".{cli.key}.lock"), timeout=LOCK_TIMEOUT):
+    with FileLock(str(root / f".{key}.lock"), timeout=LOCK_TIMEOUT):
         if marker.is_file() and binary.exists():
-            return binary
+            return prefix
         _require("node")
         npm = _require("npm")
-        staging = Path(tempfile.mkdtemp(prefix=f".{cli.key}.", dir=root))
-        command = [npm, "install", "--prefix", str(staging), "--no-audit", "--no-fund", cli.spec]
+        staging = Path(tempfile.mkdtemp(prefix=f".{key}.", dir=root))
+        command = [npm, "install", "--prefix", str(staging), "--no-audit", "--no-fund", *specs]
         try:
             run_install(command, registry="npm registry")
-            version = _probe(staging / "node_modules" / ".bin" / cli.bin)
-            if cli.version not in version:
-                raise HostInstallError(f"{cli.bin} --version says {version!r}, not {cli.version}")
-            (staging / ".installed").write_text(version + "\n", encoding="utf-8")
+            said = _probe(staging / "node_modules" / ".bin" / bin)
+            if version not in said:
+                raise HostInstallError(f"{bin} --version says {said!r}, not {version}")
+            (staging / ".installed").write_text("\n".join(specs) + "\n", encoding="utf-8")
             if prefix.exists():  # a broken earlier install
                 shutil.rmtree(prefix)
             staging.rename(prefix)
         finally:
             if staging.exists():
                 shutil.rmtree(staging, ignore_errors=True)
-    return binary
+    return prefix
 
 
 def run_install(command: list[str], *, registry: str) -> None:
