@@ -82,6 +82,8 @@ class Registration:
     path: str
     changed: bool  # the file was written
     created: bool  # the file did not exist before
+    # goalfile Stop hooks given the time of their --timeout (hosttimeouts.given_their_time)
+    timeouts: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -89,6 +91,7 @@ class Registration:
             "path": self.path,
             "changed": self.changed,
             "created": self.created,
+            "timeouts": list(self.timeouts),
         }
 
 
@@ -324,12 +327,25 @@ def register_stop_hook(
 ) -> Registration:
     """Merge the Stop hook into the host's settings file under ``root``; ``goal_exists`` as
     :func:`merge_stop_hook` takes it (`goalfile init`:
-    :func:`goalfile.commands.hookgoal.goal_option`)."""
+    :func:`goalfile.commands.hookgoal.goal_option`). A goalfile Stop hook there that its host
+    would kill before it answers gets the time of its ``--timeout``
+    (:func:`goalfile.hosttimeouts.given_their_time`)."""
+    from goalfile.hosttimeouts import given_their_time
+
     path = settings_path(root, agent)
     document, text = load(path)
     merged, changed = merge_stop_hook(
         document, agent=agent, timeout=timeout, file=str(path), goal_exists=goal_exists
     )
+    timed, timeouts = given_their_time(merged, agent)
+    changed = changed or bool(timeouts)
     if changed and not dry_run:
-        write_atomic(path, render(merged, like=text or ""))
-    return Registration(agent=agent, path=str(path), changed=changed, created=text is None)
+        assert isinstance(timed, dict)
+        write_atomic(path, render(timed, like=text or ""))
+    return Registration(
+        agent=agent,
+        path=str(path),
+        changed=changed,
+        created=text is None,
+        timeouts=tuple(timeouts),
+    )

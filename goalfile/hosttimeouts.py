@@ -32,6 +32,7 @@ __all__ = [
     "Fix",
     "StopHook",
     "fix",
+    "given_their_time",
     "stop_hooks",
     "with_hook_timeout",
 ]
@@ -242,6 +243,38 @@ def fix(document: object, hook: StopHook) -> Fix | None:
         entry[hook.key] = number
         change = f'"{hook.key}": {number} written next to its command'
     return Fix(document=_with_entry(document, hook, entry), change=change)
+
+
+def given_their_time(document: object, agent: HostAgent) -> tuple[object, list[str]]:
+    """``document`` with each goalfile Stop hook whose host timeout is below its
+    ``--timeout``, or one the host cannot read, given the time of its ``--timeout`` as its host
+    timeout (`goalfile init`, which registers the hook to be heard: a ``"timeout": 1`` written
+    next to it, by anyone, let the host kill it and the agent stop unheard), and one sentence
+    per change. The command and the entry's other keys are kept; so is a hook whose
+    ``--timeout`` the hook refuses (:mod:`goalfile.hookshape` replaces its command). Pure."""
+    changes: list[str] = []
+    name = HOST_NAME.get(agent, agent.value)
+    for hook in stop_hooks(document, agent):
+        if not isinstance(document, dict) or hook.hook_seconds is None:
+            continue
+        if hook.host_seconds is not None and not hook.unheard:
+            continue
+        number = math.ceil(hook.hook_seconds * UNIT[agent])
+        entry = {**_entry(document, hook), hook.key: number}
+        place = f"hooks.{EVENT[agent]}[{hook.group}].hooks[{hook.index}]"
+        why = (
+            f"{name} gave it {format_seconds(hook.host_seconds)} s, less than the "
+            f"{format_seconds(hook.hook_seconds)} s its `--timeout` counts on, so {name} "
+            "killed it before it answered"
+            if hook.host_seconds is not None
+            else f"{name} cannot read that as a timeout"
+        )
+        changes.append(
+            f"the Stop hook at {place} had {hook.written_text} ({why}): "
+            f'"{hook.key}": {_json_number(number)} written in its place'
+        )
+        document = _with_entry(document, hook, entry)
+    return document, changes
 
 
 def _replaced(document: dict[str, object], hook: StopHook, wanted: float) -> Fix | None:

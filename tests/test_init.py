@@ -124,7 +124,7 @@ def test_init_keeps_existing_goals_and_settings(fresh: Path) -> None:
 def test_an_existing_goalfile_hook_is_not_added_twice(fresh: Path) -> None:
     (fresh / ".codex").mkdir()
     mine = {"hooks": {"Stop": [{"hooks": [{"type": "command",
-            "command": "/opt/bin/goalfile hook stop --agent codex --goal goals/a.md",
+            "command": "/opt/bin/goalfile hook stop --agent codex --goal goals/a.md --timeout 300",
             "timeout": 300}]}]}}  # fmt: skip
     text = json.dumps(mine)
     (fresh / CODEX).write_text(text, encoding="utf-8")

@@ -95,6 +95,12 @@ def init(
         if result.skills is not None:
             _echo_skills(result.skills, installing=True)
         for hook in result.hooks:
+            if hook.timeouts:
+                for change in hook.timeouts:
+                    click.echo(f"fixed {hook.path}: {change}")
+                continue
+            if any(e.file == hook.path for e in result.errors):
+                continue  # what is wrong there is said below
             what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
             click.echo(f"{what} {hook.path}")
         if result.pi is not None:

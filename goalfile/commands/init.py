@@ -108,6 +108,7 @@ def init(
                     registrations.append(
                         Registration(agent=agent, path=shown, changed=False, created=False)
                     )
+                    errors.extend(_unheard(declared, shown))
                     continue
                 done = register_stop_hook(
                     root=root,
@@ -157,6 +158,29 @@ def _codex_config_hook(root: Path, ctx: Context) -> Path | None:
     from goalfile.codexconfig import declared_in_config
 
     return declared_in_config(root, ctx.env)
+
+
+def _unheard(path: Path, shown: str) -> list[GoalfileError]:
+    """What keeps Codex from hearing a goalfile Stop hook it is given in a file `init` does
+    not write (a ``config.toml``, the user's ``hooks.json``): a host timeout below its
+    ``--timeout``, or one Codex cannot read, as `goalfile doctor` reports it, with its fix."""
+    from goalfile.commands.doctorchecks.finding import Health
+    from goalfile.commands.doctorchecks.settingsfiles import load_settings
+    from goalfile.commands.doctorchecks.timeouts import file_findings
+
+    try:
+        document, text = load_settings(path)
+    except GoalfileError:
+        return []  # declared_in_config read it a moment ago; doctor names what changed
+    return [
+        GoalfileError(
+            finding.detail.removeprefix(f"{shown}: ") + "; `goalfile init` does not edit it",
+            file=shown,
+            hint=finding.fix or finding.hint,
+        )
+        for finding in file_findings(path, HostAgent.CODEX, document, text, shown)
+        if finding.health is Health.PROBLEM
+    ]
 
 
 def _shown(path: Path, cwd: Path) -> str:

@@ -77,13 +77,24 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
                         )
                     )
                 continue
-            for hook in hosttimeouts.stop_hooks(document, agent):
-                finding = _timeout_finding(hook, shown, name)
-                if path.suffix == ".toml":
-                    finding = _toml_finding(finding, hook, text or "", document, shown)
-                elif finding.fix == FIX_TIMEOUTS and hosttimeouts.fix(document, hook) is None:
-                    finding = replace(finding, fix=None, hint=_by_hand(hook, shown))
-                found.append(finding)
+            found += file_findings(path, agent, document, text, shown)
+    return found
+
+
+def file_findings(
+    path: Path, agent: HostAgent, document: object, text: str | None, shown: str
+) -> list[Finding]:
+    """The timeout finding of each goalfile Stop hook in one settings file, read as
+    ``document`` from ``text``, named ``shown``."""
+    name = hosttimeouts.HOST_NAME[agent]
+    found: list[Finding] = []
+    for hook in hosttimeouts.stop_hooks(document, agent):
+        finding = _timeout_finding(hook, shown, name)
+        if path.suffix == ".toml":
+            finding = _toml_finding(finding, hook, text or "", document, shown)
+        elif finding.fix == FIX_TIMEOUTS and hosttimeouts.fix(document, hook) is None:
+            finding = replace(finding, fix=None, hint=_by_hand(hook, shown))
+        found.append(finding)
     return found
 
 
