@@ -126,7 +126,9 @@ def test_a_config_toml_nested_too_deeply_is_named_not_a_traceback(tmp_path: Path
     config.write_text(deep, encoding="utf-8")
     problems = [f for f in codex(repo, env)["hook"] if f["health"] == "problem"]
     assert any(
-        ".codex/config.toml: TOML nested too deeply to read" in f["detail"] for f in problems
+        ".codex/config.toml: Codex cannot read the hooks in it: TOML nested too deeply to read"
+        in f["detail"]
+        for f in problems
     ), problems
     done = run_goalfile("init", "--no-goal", "--no-skills", "--mcp", cwd=repo, env=env)
     assert "Traceback" not in done.stderr, done.stderr

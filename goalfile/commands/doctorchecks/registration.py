@@ -12,6 +12,7 @@ from pathlib import Path
 from goalfile import codexconfig, hookshape, hostjson
 from goalfile.commands.context import Context
 from goalfile.commands.doctorchecks.finding import FIX_HOOKS, INIT_HOOKS, Check, Finding
+from goalfile.commands.doctorchecks.oddfile import odd_file
 from goalfile.commands.doctorchecks.settingsfiles import load_settings, shown_from, this_goalfile
 from goalfile.commands.hookgoal import goal_option
 from goalfile.errors import GoalfileError
@@ -98,15 +99,26 @@ def _codex_hook_findings(
     for path in codexconfig.hook_files(root, ctx.env):
         if path == project:
             continue
+        named = shown_from(path, ctx)
+        ours = path.is_relative_to(root)  # the project's: a clone shares it
+        odd = odd_file(path, root=root if ours else None, shown=named)
+        if odd is not None and (ours or path.suffix == ".toml"):
+            found.append(
+                hook.problem(detail=f"{named}, where Codex reads hooks, {odd.what}", fix=odd.fix)
+            )
+            if not odd.readable:
+                continue
         try:
             document, _ = load_settings(path)
         except GoalfileError as exc:
             if path.suffix != ".toml":  # the user's hooks.json: the timeout check names it
                 continue
+            at = ":".join([named, *(str(n) for n in (exc.line, exc.column) if n is not None)])
+            message = exc.message.removesuffix("; the file was left untouched")
             found.append(
                 hook.problem(
-                    detail=f"Codex cannot read the hooks in it: {exc.render()}",
-                    hint=f"fix {shown_from(path, ctx)} by hand",
+                    detail=f"{at}: Codex cannot read the hooks in it: {message}",
+                    hint=f"fix {named} by hand",
                 )
             )
             continue

@@ -1,0 +1,109 @@
+"""`goalfile doctor` reports a project's `.codex/config.toml` (a file Codex reads hooks from)
+that is no regular file of the repository: a folder, a FIFO, a symbolic link to nothing or in a
+loop, a link to a file outside the repository (a clone does not have it, and it changes
+without a commit). Each finding names the file and prints a fix that is run here as written;
+doctor then reports nothing about it. A file that is not UTF-8 is named by its path as the
+person reaches it. Real goalfile processes in a real git repository set up by `goalfile init`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import make_git_repo, run_goalfile
+
+BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
+CONFIG = Path(".codex") / "config.toml"
+
+
+def environment(home: Path) -> dict[str, str]:
+    return {
+        "PATH": f"{BIN}:/usr/bin:/bin",
+        "HOME": str(home),
+        "CODEX_HOME": str(home / ".codex"),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+    }
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    (tmp_path / "home").mkdir()
+    root = make_git_repo(tmp_path / "project")
+    done = run_goalfile(
+        "init", "--no-goal", "--no-skills", cwd=root, env=environment(tmp_path / "home")
+    )
+    assert done.returncode == 0, done.stderr
+    return root
+
+
+def config_findings(root: Path, env: dict[str, str]) -> list[dict[str, Any]]:
+    done = run_goalfile("doctor", "--json", cwd=root, env=env, timeout=30)
+    document: dict[str, Any] = json.loads(done.stdout)
+    return [
+        f
+        for f in document["findings"]
+        if f["host"] == "codex" and f["health"] == "problem" and "config.toml" in f["detail"]
+    ]
+
+
+def plant(root: Path, kind: str) -> None:
+    config = root / CONFIG
+    if kind == "folder":
+        config.mkdir()
+        (config / "x.toml").write_text("a = 1\n", "utf-8")  # rmdir would not do
+    elif kind == "fifo":
+        os.mkfifo(config)
+    elif kind == "dangling":
+        config.symlink_to(root.parent / "gone.toml")
+    elif kind == "loop":
+        config.symlink_to("config.toml")
+    elif kind == "outside":
+        outside = root.parent / "elsewhere.toml"
+        outside.write_text("[features]\ncodex_hooks = true\n", "utf-8")
+        config.symlink_to(outside)
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling", "loop", "outside"])
+def test_a_config_toml_that_is_no_file_of_the_repository_is_reported_with_a_fix(
+    repo: Path, kind: str
+) -> None:
+    env = environment(repo.parent / "home")
+    plant(repo, kind)
+
+    found = config_findings(repo, env)
+
+    assert len(found) == 1, found
+    assert found[0]["detail"].startswith(".codex/config.toml, where Codex reads hooks, "), found
+    assert str(repo) not in found[0]["detail"]
+    fix = found[0]["fix"]
+    assert fix, found
+    ran = subprocess.run(
+        fix, shell=True, cwd=repo, env=env, capture_output=True, text=True, timeout=30
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert config_findings(repo, env) == []
+    if kind == "outside":  # the settings it held are the project's own now
+        assert not (repo / CONFIG).is_symlink()
+        assert "codex_hooks = true" in (repo / CONFIG).read_text("utf-8")
+    if kind == "folder":  # nothing of it lost
+        assert (repo / ".codex" / "config.toml.folder" / "x.toml").is_file()
+
+
+def test_a_link_inside_the_repository_is_no_finding(repo: Path) -> None:
+    (repo / ".codex" / "shared.toml").write_text("[features]\ncodex_hooks = true\n", "utf-8")
+    (repo / CONFIG).symlink_to("shared.toml")
+    assert config_findings(repo, environment(repo.parent / "home")) == []
+
+
+def test_a_config_toml_that_is_not_utf8_is_named_as_the_person_reaches_it(repo: Path) -> None:
+    (repo / CONFIG).write_bytes(b"a = 1\n\xff\xfe\n")
+    found = config_findings(repo, environment(repo.parent / "home"))
+    assert len(found) == 1, found
+    assert found[0]["detail"].startswith(".codex/config.toml: Codex cannot read the hooks in it")
+    assert str(repo) not in found[0]["detail"] and "fix:" not in found[0]["detail"]
