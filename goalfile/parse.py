@@ -1433,29 +1433,37 @@ def split_row(source: str) -> list[str]:
     return _PIPE_RE.split(text)
 
 
-def _opens_span(text: str) -> bool:
-    """Whether ``text`` ends inside a code span: a backtick run that no run of the same length
-    closes."""
-    opened = 0
-    for run in re.finditer(r"`+", text):
+_BACKTICKS = re.compile(r"`+")
+
+
+def _open_run(text: str, opened: int = 0) -> int:
+    """The length of the backtick run that opened a code span still open at the end of ``text``
+    (0: none), reading on from a span of length ``opened`` open at its start; a span closes at
+    the next run of the same length."""
+    for run in _BACKTICKS.finditer(text):
         if not opened:
             opened = len(run.group())
         elif len(run.group()) == opened:
             opened = 0
-    return bool(opened)
+    return opened
 
 
 def rejoin_code_spans(cells: Sequence[str]) -> list[str]:
-    """Cells with every code span that an unescaped ``|`` cut in two put back together."""
+    """Cells with every code span that an unescaped ``|`` cut in two put back together.
+
+    Each cell is read once: a cell joined on is read on from where the span stood, not the
+    joined text again from its start (a row of many ``|`` after one backtick took minutes)."""
     out: list[str] = []
     pos = 0
     while pos < len(cells):
-        cell = cells[pos]
+        parts = [cells[pos]]
+        opened = _open_run(cells[pos])
         pos += 1
-        while _opens_span(cell) and pos < len(cells):
-            cell += "|" + cells[pos]
+        while opened and pos < len(cells):
+            parts.append(cells[pos])
+            opened = _open_run(cells[pos], opened)
             pos += 1
-        out.append(cell)
+        out.append("|".join(parts))
     return out
 
 

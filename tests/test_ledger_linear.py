@@ -1,7 +1,9 @@
 """Reading a goal file takes time linear in its lines, whatever they hold: the readers of
 backslash escapes and code spans (`ledger._unescape`, `ledger.unquote`) and of line-ending
 `\\r`s in the body (`parse._CR_AT_LINE_END`) give exactly what the regular expressions they
-replace gave (hypothesis, with those expressions as the reference), and a real goalfile
+replace gave, and the re-joining of a row's code spans cut at a `|`
+(`parse.rejoin_code_spans`) what its reading of the whole joined cell again after each `|` gave
+(hypothesis, with the old readings as the reference), and a real goalfile
 process answers on a file with a 100 KB line made to make those expressions backtrack: the
 commands that read the ledger, and the Stop hook (recorded host input, a real git repository)
 within its own time limit.
@@ -54,6 +56,29 @@ def old_unquote(cell: str) -> str:
     return cell.replace("\\|", "|")
 
 
+def _old_opens_span(text: str) -> bool:
+    opened = 0
+    for run in re.finditer(r"`+", text):
+        if not opened:
+            opened = len(run.group())
+        elif len(run.group()) == opened:
+            opened = 0
+    return bool(opened)
+
+
+def old_rejoin_code_spans(cells: list[str]) -> list[str]:
+    out: list[str] = []
+    pos = 0
+    while pos < len(cells):
+        cell = cells[pos]
+        pos += 1
+        while _old_opens_span(cell) and pos < len(cells):
+            cell += "|" + cells[pos]
+            pos += 1
+        out.append(cell)
+    return out
+
+
 PIECES = st.one_of(
     st.integers(1, 7).map(lambda k: "`" * k),
     st.sampled_from(
@@ -78,6 +103,13 @@ def test_unescape_reads_as_the_regular_expression_did(text: str) -> None:
 def test_unquote_and_the_line_end_cr_read_as_the_regular_expressions_did(text: str) -> None:
     assert ledger.unquote(text) == old_unquote(text)
     assert parse._CR_AT_LINE_END.sub("", text) == OLD_CR_AT_LINE_END.sub("", text)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(LINES)
+def test_code_spans_cut_at_a_pipe_are_rejoined_as_the_old_reading_did(text: str) -> None:
+    cells = parse.split_row(text)
+    assert parse.rejoin_code_spans(cells) == old_rejoin_code_spans(cells)
 
 
 def test_the_examples_that_tell_the_readings_apart() -> None:
@@ -157,6 +189,22 @@ def test_a_verdict_row_whose_command_cell_is_backticks_is_read(project: Path) ->
     assert changed != text
     path.write_text(changed, encoding="utf-8")
     assert timed("log", "goals/real.md", cwd=project).returncode == 0
+
+
+def test_a_row_of_pipes_after_an_unclosed_backtick_is_read(project: Path) -> None:
+    """A criteria row that ends in a backtick and 100,000 `|` (quadratic for the old re-joining
+    of code spans: lint took minutes): refused at its line, quickly."""
+    path = project / "goals" / "real.md"
+    text = path.read_text(encoding="utf-8")
+    changed = re.sub(r"(?m)^(\| C1 \|.*)$", lambda m: m.group(1) + "`" + "|" * 100_000, text)
+    assert changed != text
+    path.write_text(changed, encoding="utf-8")
+    for args in (("lint", "goals/real.md"), ("lint", "--fix", "goals/real.md")):
+        done = timed(*args, cwd=project)
+        assert done.returncode == 3, (args, done.stderr[:2000])
+        assert "goals/real.md:19:1: error: the row has 100005 cells" in done.stderr, args
+    assert timed("status", "goals/real.md", cwd=project).returncode in (0, 3)
+    assert path.read_text(encoding="utf-8") == changed
 
 
 def test_a_body_line_of_carriage_returns_is_read(project: Path) -> None:
