@@ -3,6 +3,7 @@ back, in both object formats and at any depth; a rewritten blob, tree or commit 
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import zlib
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from conftest import clean_env
 
-from goalfile.gitobjects import requests
+from goalfile.gitobjects import Object, forged, parse_batch, requests, trees_fault
 from goalfile.run import GitUnreadable, git_blobs, git_head_trees
 
 
@@ -116,3 +117,65 @@ def test_a_goal_folder_that_is_a_submodule_is_no_fault(tmp_path: Path) -> None:
     _git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},goals")
     _git(repo, "-c", "user.name=t", "-c", "user.email=t@x", "commit", "-qm", "submodule")
     git_head_trees(str(repo), ["goals", ".zetetic/goals"])  # raises nothing
+
+
+def _object(kind: str, data: bytes) -> Object:
+    """An honest object: its name is the SHA-1 of its bytes, as git's."""
+    return (hashlib.sha1(kind.encode() + b" %d\0" % len(data) + data).hexdigest(), kind, data)
+
+
+def _tree(*entries: tuple[str, str, Object]) -> Object:
+    return _object("tree", b"".join(
+        mode.encode() + b" " + name.encode() + b"\0" + bytes.fromhex(obj[0])
+        for mode, name, obj in entries
+    ))  # fmt: skip
+
+
+def _commit(tree: Object) -> Object:
+    return _object("commit", b"tree " + tree[0].encode() + b"\nauthor t <t@x> 0 +0000\n\nm\n")
+
+
+def _chain(blob: Object) -> tuple[Object, Object, Object]:
+    """The folder, root tree and commit that lead to ``blob`` at goals/a.md."""
+    folder = _tree(("100644", "a.md", blob))
+    root = _tree(("40000", "goals", folder))
+    return folder, root, _commit(root)
+
+
+def test_objects_that_each_hash_to_their_names_but_do_not_name_each_other_are_refused() -> None:
+    """Each object git gives may hash to its own name and still not be the one its parent
+    names (git's answer for one name read from another object than the one it gave for the
+    path's folder): the commit naming another root tree, a root tree another folder, a folder
+    another blob, are each refused; the honest chain passes."""
+    blob, decoy = _object("blob", b"the goal\n"), _object("blob", b"the agent's copy\n")
+    folder, root, commit = _chain(blob)
+    other_folder, other_root, other_commit = _chain(decoy)
+    name = "HEAD:goals/a.md"
+    honest = dict(zip(requests(name), [commit, root, folder, blob], strict=True))
+    assert forged(name, honest) is None
+    for ask, swapped in [
+        ("HEAD^{commit}", other_commit),  # names another tree than the one git gave
+        ("HEAD^{tree}", other_root),  # the commit does not name it
+        ("HEAD:goals", other_folder),  # the root tree names another folder
+        (name, decoy),  # the folder names another blob
+    ]:
+        why = forged(name, {**honest, ask: swapped})
+        assert why is not None and "names" in why, (ask, why)
+    elsewhere = _tree(("100644", "b.md", blob))  # no entry a.md, yet git gave a blob for it
+    root_b = _tree(("40000", "goals", elsewhere))
+    chain = [_commit(root_b), root_b, elsewhere, blob]
+    why = forged(name, dict(zip(requests(name), chain, strict=True)))
+    assert why is not None and "names nothing for 'a.md'" in why, why
+    assert trees_fault(["goals"], {k: v for k, v in honest.items() if k != name}) is None
+    why = trees_fault(["goals"], {"HEAD^{commit}": other_commit, "HEAD^{tree}": root})
+    assert why is not None and "does not name the tree" in why, why
+
+
+def test_an_answer_cut_short_is_no_answer() -> None:
+    """git's batch answer cut inside an object's bytes (or before a name's line) reads as
+    None, not as a shorter object."""
+    blob = _object("blob", b"the goal\n")
+    whole = f"{blob[0]} blob {len(blob[2])}\n".encode() + blob[2] + b"\n"
+    assert parse_batch(whole, ["HEAD:a.md"]) == {"HEAD:a.md": blob}
+    assert parse_batch(whole[:-4], ["HEAD:a.md"]) is None
+    assert parse_batch(whole, ["HEAD:a.md", "HEAD:b.md"]) is None
