@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
+import sys
 from pathlib import Path
 
-from tests.conftest import goal_text, row, run_goalfile, write_goal
+import pytest
+
+from tests.conftest import clean_env, goal_text, row, run_goalfile, write_goal
 
 
 def next_step(repo: Path, path: Path) -> str:
@@ -37,6 +41,39 @@ def test_a_goal_exhausted_by_tokens_is_told_to_raise_the_token_budget(repo: Path
     step = next_step(repo, path)
     assert "--tokens 200`" in step, step
     assert "--iterations" not in step, step
+
+
+@pytest.mark.parametrize("iterations", ["5", "1"])
+def test_the_budget_raise_status_names_reopens_a_goal_far_past_its_token_limit(
+    repo: Path, iterations: str
+) -> None:
+    """One run's tokens can go far past the limit (5000 of 1000): the raise status names
+    leaves room after them, and with the iteration limit reached too it raises both, so that
+    run as printed it reopens the goal (it named `--tokens 2000`, which left it exhausted)."""
+    made = run_goalfile(
+        "new", "far", "x", "--check", "false", "--expected", "exit 0", "--non-goal", "none",
+        "--iterations", iterations, "--tokens", "1000", "--activate", "--commit", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    if iterations == "1":  # a plan's step starts iteration 1: the iteration limit reached too
+        path = repo / "goals" / "far.md"
+        text = path.read_text(encoding="utf-8")
+        head = "|------|--------|-------|--------|-------|\n"
+        path.write_text(text.replace(head, head + "| 1 | do | x.py | C1 | - |\n", 1))
+        planned = run_goalfile("plan", "goals/far.md", cwd=repo)
+        assert "iteration 1" in planned.stdout, planned.stdout + planned.stderr
+    spent = run_goalfile("verify", "--tokens-used", "5000", "goals/far.md", cwd=repo)
+    assert spent.returncode == 5, spent.stdout + spent.stderr
+    step = next_step(repo, Path("goals/far.md"))
+    fix = step.split("`")[1]
+    assert fix.startswith("goalfile budget "), step
+    done = subprocess.run(
+        [sys.executable, "-m", "goalfile", *shlex.split(fix)[1:]],
+        cwd=repo, capture_output=True, text=True, env=clean_env(),
+    )  # fmt: skip
+    assert done.returncode == 0, (fix, done.stdout, done.stderr)
+    status = run_goalfile("status", "goals/far.md", cwd=repo)
+    assert status.stdout.startswith("far: active"), (fix, status.stdout)
 
 
 PLAN_TABLE = (
