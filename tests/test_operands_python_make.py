@@ -170,9 +170,10 @@ def test_python_operands(command: str, shape: tuple[object, ...] | None) -> None
         ("make test", ["test"]),
         ("make -j 4 -k all check V=1", ["all", "check"]),
         ("make", []),
-        ("make -C sub test", None),  # another folder's makefile
-        ("make -f other.mk test", None),
-        ("make --file=other.mk test", None),
+        ("make -C sub test", ["test"]),  # another folder's makefile: read there
+        ("make -f other.mk test", ["test"]),
+        ("make --file=other.mk test", ["test"]),
+        ("make -I inc test", None),  # an include folder: left alone
         ("gmake -s docs", ["docs"]),
         ("cmake --build .", None),
     ],

@@ -41,12 +41,13 @@ def cache() -> Path:
     return folder
 
 
-def sdist() -> Path:
-    """The sdist, downloaded into the cache first when it is not there yet: under a file lock
-    and into a temporary folder renamed into place, so test processes running side by side
-    (pytest -n, or two sessions) neither download it twice nor read half a file."""
+def sdist(project: str = PROJECT, version: str = VERSION, name: str = "") -> Path:
+    """The sdist of ``project`` ``version`` (file ``name``, else more-itertools' own),
+    downloaded into the cache first when it is not there yet: under a file lock and into a
+    temporary folder renamed into place, so test processes running side by side (pytest -n, or
+    two sessions) neither download it twice nor read half a file."""
     folder = cache()
-    name = f"more_itertools-{VERSION}.tar.gz"
+    name = name or f"more_itertools-{VERSION}.tar.gz"
     if (folder / name).is_file():
         return folder / name
     with FileLock(str(folder / f".{name}.lock"), timeout=600):
@@ -54,12 +55,12 @@ def sdist() -> Path:
             with tempfile.TemporaryDirectory(prefix=f".{name}.", dir=folder) as staging:
                 done = subprocess.run(
                     [sys.executable, "-m", "pip", "download", "--no-binary", ":all:",
-                     "--no-deps", f"{PROJECT}=={VERSION}", "-d", staging],
+                     "--no-deps", f"{project}=={version}", "-d", staging],
                     capture_output=True, text=True, timeout=300, check=False,
                 )  # fmt: skip
                 fetched = Path(staging) / name
                 assert fetched.is_file(), (
-                    f"could not download the {PROJECT} {VERSION} sdist with pip into {folder}; "
+                    f"could not download the {project} {version} sdist with pip into {folder}; "
                     f"this test needs it (or put {name} there by hand):\n"
                     f"{done.stdout}{done.stderr}"
                 )

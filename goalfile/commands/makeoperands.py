@@ -2,13 +2,15 @@
 shape of :mod:`goalfile.commands.operands`.
 
 `make tset` (or `make test` where there is no makefile) exits 2, "No rule to make target": make
-ran to its end, so verify judges the row `unmet`, never `error`. This reads the makefile of the
-folder the checks run in (GNUmakefile, makefile, Makefile: the one make reads) and names a target
-that no rule of it names, that is no file there, and that no file there could be made from by a
-built-in rule (`prog` from `prog.c`). It runs nothing: `make -n` runs the lines that start with
-`+` or call `$(MAKE)`. A makefile it cannot read whole (an `include`, a target made of
-variables, a pattern rule, `.DEFAULT`, another recipe prefix), a check that names another
-makefile or folder (`-f`, `-C`, ...), and any expansion are left alone.
+ran to its end, so verify judges the row `unmet`, never `error`. This reads the makefile make
+reads (GNUmakefile, makefile, Makefile, or those `-f` names) in the folder it runs in (the
+checks' folder, or the one `-C` names), with the files its `include` lines name there, and names
+a target that no rule of them names, that is no file there, and that no file there could be made
+from by a built-in rule (`prog` from `prog.c`); and a `-C` folder or `-f` makefile that is not
+there. It runs nothing: `make -n` runs the lines that start with `+` or call `$(MAKE)`. A
+makefile it cannot read whole (an include of a file not there or made of variables, a target
+made of variables, a pattern rule, `.DEFAULT`, another recipe prefix), a check that gives make
+an include folder or an old or new file (`-I`, `-o`, `-W`), and any expansion are left alone.
 """
 
 from __future__ import annotations
@@ -16,43 +18,84 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _MAKES = frozenset({"make", "gmake"})
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
-_ELSEWHERE = frozenset({"-f", "--file", "--makefile", "-C", "--directory", "-I", "--include-dir"})
-_ELSEWHERE |= {"-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"}
+_ELSEWHERE = frozenset({"-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W"})
+_ELSEWHERE |= {"--what-if", "--new-file", "--assume-new"}
+_FOLDER = ("-C", "--directory")
+_FILE = ("-f", "--file", "--makefile")
 _NUMBER_AFTER = frozenset({"-j", "--jobs", "-l", "--load-average", "--max-load"})
 _MAKEFILE_MAX = 1 << 20
-_UNREADABLE = re.compile(r"(?m)^[ \t]*(?:-?include|sinclude|\.RECIPEPREFIX|\.DEFAULT\b|vpath\b)")
+_UNREADABLE = re.compile(r"(?m)^[ \t]*(?:\.RECIPEPREFIX|\.DEFAULT\b|vpath\b)")
+_INCLUDE = re.compile(r"^[ \t]*(-?include|sinclude)(?:[ \t]+(.*))?$")
+_INCLUDES_MAX = 16
 _ASSIGNMENT = re.compile(r"^[^:=#]*(?::{1,3}=|[?+!]?=)")
 _DEFINE = re.compile(r"^\s*(?:(?:export|override)\s+)*define\b")
 
 
-def make_targets(words: Sequence[str]) -> list[str] | None:
-    """The targets of the make command ``words`` (empty: its default goal); None when it is
-    none, or when it reads another makefile or folder."""
+@dataclass
+class MakeCall:
+    """What a make command gives: its targets (empty: the default goal), the folder it runs in
+    as `-C` gives it (None: the checks' folder) and the makefiles `-f` names."""
+
+    targets: list[str] = field(default_factory=list)
+    folder: str | None = None
+    files: list[str] = field(default_factory=list)
+
+
+def make_call(words: Sequence[str]) -> MakeCall | None:
+    """What the make command ``words`` gives; None when it is none, or when it gives make an
+    include folder or an old or new file."""
     if not words or Path(words[0]).name not in _MAKES:
         return None
-    targets: list[str] = []
+    call = MakeCall()
     number = False
+    value: str | None = None  # the option whose value is the next word
     for word in words[1:]:
+        if value is not None:
+            _take(call, value, word)
+            value = None
+            continue
         if number and word.isdigit():
             number = False
             continue
         number = False
-        name = word.split("=", 1)[0]
-        if word in _ELSEWHERE or name in _ELSEWHERE or word.startswith(("-f", "-C", "-I")):
+        name, eq, given = word.partition("=")
+        if word in _ELSEWHERE or name in _ELSEWHERE or word.startswith(("-I", "-o", "-W")):
             return None
-        if word.startswith("-"):
+        if word in _FOLDER or word in _FILE:
+            value = word
+        elif name in _FOLDER + _FILE and eq and name.startswith("--"):
+            _take(call, name, given)
+        elif word[:2] in ("-C", "-f") and len(word) > 2:
+            _take(call, word[:2], word[2:])
+        elif word.startswith("-"):
             number = word in _NUMBER_AFTER
-        elif "=" not in word:  # NAME=value sets a variable
-            targets.append(word)
-    return targets
+        elif not eq:  # NAME=value sets a variable
+            call.targets.append(word)
+    return None if value is not None else call
 
 
-def _rules(text: str) -> set[str] | None:
-    """The targets the rules of the makefile ``text`` name; None when it cannot be told."""
+def _take(call: MakeCall, option: str, value: str) -> None:
+    if option in _FOLDER:
+        call.folder = value if call.folder is None else str(Path(call.folder) / value)
+    else:
+        call.files.append(value)
+
+
+def make_targets(words: Sequence[str]) -> list[str] | None:
+    """The targets of the make command ``words`` (empty: its default goal); None when it is
+    none."""
+    call = make_call(words)
+    return None if call is None else call.targets
+
+
+def _rules(text: str, folder: Path, depth: int = 0) -> set[str] | None:
+    """The targets the rules of the makefile ``text`` name, with those of the files its
+    `include` lines name in ``folder``; None when it cannot be told."""
     if _UNREADABLE.search(text):
         return None
     targets: set[str] = set()
@@ -66,6 +109,13 @@ def _rules(text: str) -> set[str] | None:
             continue
         if line.startswith("\t") or not line.strip() or line.lstrip().startswith("#"):
             continue
+        include = _INCLUDE.match(line.split("#", 1)[0])
+        if include is not None:
+            included = _included(include.group(1), include.group(2) or "", folder, depth)
+            if included is None:
+                return None
+            targets |= included
+            continue
         if _ASSIGNMENT.match(line) or ":" not in line:
             continue
         head = line.split(":", 1)[0]
@@ -75,28 +125,71 @@ def _rules(text: str) -> set[str] | None:
     return targets
 
 
-def no_rule(words: Sequence[str], cwd: Path) -> tuple[str | None, list[str]] | None:
-    """For a make command: the makefile it reads in ``cwd`` (None: there is none) and the
-    targets it names that nothing there makes; None when all are made, or it cannot be told."""
-    targets = make_targets(words)
-    if targets is None:
+def _included(how: str, names: str, folder: Path, depth: int) -> set[str] | None:
+    """The targets of the files an `include` line names; None when it cannot be told (a name
+    made of variables or a pattern, a file not there that make might make, too deep)."""
+    if depth >= _INCLUDES_MAX or any(char in names for char in "$*?[(){}"):
         return None
-    makefile = next((name for name in _MAKEFILES if (cwd / name).is_file()), None)
-    if makefile is None:
-        gone = [target for target in targets if not _made_by_builtin(cwd, target)]
-        return (None, gone) if gone or not targets else None
+    targets: set[str] = set()
+    for name in names.split():
+        text = _read(folder / name)
+        if text is None:
+            if how == "include" or (folder / name).exists():
+                return None  # make may make it, or stops: not told here
+            continue  # -include and sinclude pass over a file that is not there
+        rules = _rules(text, folder, depth + 1)
+        if rules is None:
+            return None
+        targets |= rules
+    return targets
+
+
+def _read(path: Path) -> str | None:
     try:
-        with open(cwd / makefile, "rb") as file:
+        with open(path, "rb") as file:
             data = file.read(_MAKEFILE_MAX + 1)
     except OSError:
         return None
     if len(data) > _MAKEFILE_MAX:
         return None
-    rules = _rules(data.decode("utf-8", "surrogateescape"))
-    if rules is None:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def no_rule(words: Sequence[str], cwd: Path) -> str | None:
+    """For a make command run in ``cwd``: what it names that nothing there makes (a target, the
+    `-C` folder, a `-f` makefile), said for a note; None when all is there, or it cannot be
+    told."""
+    call = make_call(words)
+    if call is None:
         return None
-    gone = [t for t in targets if t not in rules and not _made_by_builtin(cwd, t)]
-    return (makefile, gone) if gone else None
+    folder = cwd
+    if call.folder is not None:
+        folder = cwd / call.folder
+        if not folder.is_dir():
+            return f"make is given `-C {call.folder}`, a folder that is not there"
+    within = "" if call.folder is None else f" in `{call.folder}`"
+    files = call.files or [name for name in _MAKEFILES if (folder / name).is_file()][:1]
+    if not files:
+        gone = [target for target in call.targets if not _made_by_builtin(folder, target)]
+        if gone or not call.targets:
+            return f"make finds no makefile (GNUmakefile, makefile or Makefile){within}"
+        return None
+    rules: set[str] = set()
+    for name in files:
+        text = _read(folder / name)
+        if text is None:
+            if not (folder / name).exists():
+                return f"make is given `-f {name}`, a makefile that is not there{within}"
+            return None
+        found = _rules(text, folder)
+        if found is None:
+            return None
+        rules |= found
+    gone = [t for t in call.targets if t not in rules and not _made_by_builtin(folder, t)]
+    if not gone:
+        return None
+    named = ", ".join(f"`{target}`" for target in gone)
+    return f"no rule of its {' or '.join(files)}{within} makes {named}"
 
 
 def _made_by_builtin(cwd: Path, target: str) -> bool:

@@ -10,8 +10,11 @@ note: the test paths a pytest check names that are not there, the revisions a gi
 compares with that name no commit, the scripts, modules and unittest names a Python check gives
 that are not there (:mod:`goalfile.commands.pyoperands`), the files a linter or a script
 runner reads (:mod:`goalfile.commands.fileoperands`), and the make targets no rule makes
-(:mod:`goalfile.commands.makeoperands`). Nothing is guessed beyond those shapes, and a command
-the shell would expand (`$`, a glob) is left alone.
+(:mod:`goalfile.commands.makeoperands`), and the tox environments, nox sessions and npm scripts
+no file there defines (:mod:`goalfile.commands.taskoperands`). A check of several commands (`A &&
+B`, `sh -c 'TEXT'`, `cd DIR && ...`) is read command by command, with its globs expanded as the
+shell does (:mod:`goalfile.commands.shellparts`). Nothing is guessed beyond those shapes, and a
+command the shell would make something else (`$`, braces, a pipe) is left alone.
 """
 
 from __future__ import annotations
@@ -21,9 +24,9 @@ import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from goalfile.commands import shellparts
 from goalfile.run import probe
 
-_EXPANDED = set("$`*?[{~")
 _PYTHONS = ("python", "python3")
 # pytest options whose value is the next word (a path-looking value is not a test path)
 _PYTEST_VALUE = frozenset(
@@ -62,32 +65,38 @@ _GIT_COMPARE_VALUE = frozenset(
 
 
 def _words(command: str) -> list[str] | None:
-    """The command's words, or None when the shell could make them something else (an
-    expansion, an operator, a quote that does not close)."""
-    if any(char in command for char in "|;&<>()\n"):
+    """The words of the simple command ``command``, or None when the shell could make them
+    something else (an expansion, an operator, a quote that does not close)."""
+    lexed = shellparts.lex(command)
+    if lexed is None or len(lexed) != 1 or any(globbed for _, globbed in lexed[0]):
         return None
-    try:
-        words = shlex.split(command, comments=True)
-    except ValueError:
-        return None
-    if any(_EXPANDED & set(word) for word in words):
-        return None
-    return words
+    return [word for word, _ in lexed[0]]
 
 
 def pytest_paths(command: str) -> list[str]:
-    """The test paths (file or folder, without a `::` node id) a pytest command names."""
-    words = _words(command)
+    """The test paths (file or folder, without a `::` node id) a pytest command names (`pytest`,
+    `python -m pytest`, `coverage run -m pytest`)."""
+    return _pytest_paths(_words(command) or [])
+
+
+def _pytest_paths(words: Sequence[str]) -> list[str]:
     if not words:
         return []
     if Path(words[0]).name in ("pytest", "py.test"):
         rest = words[1:]
     elif Path(words[0]).name.startswith(_PYTHONS) and words[1:3] == ["-m", "pytest"]:
         rest = words[3:]
+    elif Path(words[0]).name == "coverage" and words[1:2] == ["run"] and "-m" in words:
+        at = words.index("-m")  # coverage run [--branch ...] -m pytest ...
+        if words[at + 1 : at + 2] != ["pytest"]:
+            return []
+        rest = words[at + 2 :]
     else:
         return []
     paths: list[str] = []
     skip = False
+    if "--pyargs" in rest:
+        return []  # its words may be modules too
     for word in rest:
         if skip:
             skip = False
@@ -95,8 +104,8 @@ def pytest_paths(command: str) -> list[str]:
             skip = True
         elif word.startswith("--") and "=" not in word and word not in _PYTEST_FLAGS:
             skip = True  # a plugin's option may take the next word (`--html report/r.html`)
-        elif not word.startswith("-") and ("/" in word or word.split("::")[0].endswith(".py")):
-            paths.append(word.split("::")[0])
+        elif not word.startswith("-") and word.split("::")[0]:
+            paths.append(word.split("::")[0])  # pytest takes each word for a path
     return paths
 
 
@@ -104,7 +113,10 @@ def git_revisions(command: str) -> list[str]:
     """The revisions a `git diff` (`log`, `show`, ...) command names before its `--`; none
     when it has no `--` (git alone then tells a revision from a path), nor when it names
     another repository than the one where the checks run (`-C`, `--git-dir`, `--work-tree`)."""
-    words = _words(command)
+    return _git_revisions(_words(command) or [])
+
+
+def _git_revisions(words: Sequence[str]) -> list[str]:
     if not words or Path(words[0]).name != "git":
         return []
     at = 1
@@ -115,6 +127,8 @@ def git_revisions(command: str) -> list[str]:
     if at >= len(words) or words[at] not in _GIT_COMPARES or "--" not in words[at:]:
         return []
     before = words[at + 1 : words.index("--", at)]
+    if any("~" in word for word in before):
+        return []  # HEAD~1: left to git, as any word the shell could have expanded
     revisions: list[str] = []
     value = False
     for word in before:
@@ -135,59 +149,101 @@ def missing(
 ) -> dict[str, str]:
     """Of ``(id, command)`` pairs, what each names that is not there in ``cwd``: one line per
     id, saying what and what verify will make of it; the line of something the work may make
-    (a file, a module, a make target) ends with :data:`UNTIL_WRITTEN`."""
-    from goalfile.commands import fileoperands, makeoperands, pyoperands
+    (a file, a module, a make target) ends with :data:`UNTIL_WRITTEN`. A check of several
+    commands (`A && B`, `sh -c 'TEXT'`, `cd DIR && ...`) is read command by command
+    (:mod:`goalfile.commands.shellparts`); the first that names something not there is told."""
+    from goalfile.commands import pyoperands
 
-    found: dict[str, str] = {}
+    split = {cid: shellparts.parts(command, cwd) or [] for cid, command in checks}
     python = pyoperands.not_there(
-        {cid: _words(command) or [] for cid, command in checks}, shell=shell, cwd=cwd, env=env
+        {
+            f"{cid}#{at}": part.words
+            for cid, found in split.items()
+            for at, part in enumerate(found)
+            if not part.moved  # asked in the folder the checks run in only
+        },
+        shell=shell,
+        cwd=cwd,
+        env=env,
     )
-    for cid, command in checks:
-        gone = [path for path in pytest_paths(command) if not there(cwd / path)]
-        if gone:
-            found[cid] = (
-                f"{cid}: pytest is given {_named(gone)}, which is not there where the checks "
-                f"run: pytest exits 4 (its usage error), and verify judges the row `unmet` "
-                f"{UNTIL_WRITTEN}"
-            )
-            continue
-        unknown = [rev for rev in git_revisions(command) if not _is_commit(rev, shell, cwd, env)]
-        if unknown:
-            found[cid] = (
-                f"{cid}: git knows no commit {_named(unknown)} where the checks run (`git "
-                "branch --all` lists the branches): git exits 128, and verify judges the row "
-                "`unmet`"
-            )
-            continue
-        words = _words(command) or []
-        if cid in python:
-            kind, names, status = python[cid]
-            found[cid] = (
-                f"{cid}: {Path(words[0]).name} is given {_named(names)}, which is no {kind} "
-                f"where the checks run: it exits {status}, and verify judges the row `unmet` "
-                f"{UNTIL_WRITTEN}"
-            )
-            continue
-        files = [path for path in fileoperands.named_files(words) or [] if not there(cwd / path)]
-        if files:
-            found[cid] = (
-                f"{cid}: {Path(words[0]).name} is given {_named(files)}, which is not there where "
-                f"the checks run: {fileoperands.outcome(words)} {UNTIL_WRITTEN}"
-            )
-            continue
-        make = makeoperands.no_rule(words, cwd)
-        if make is not None:
-            makefile, targets = make
-            what = (
-                f"no rule of its {makefile} makes {_named(targets)}"
-                if makefile is not None
-                else "make finds no makefile (GNUmakefile, makefile or Makefile)"
-            )
-            found[cid] = (
-                f"{cid}: {what} where the checks run: make exits 2, and verify judges the row "
-                f"`unmet` {UNTIL_WRITTEN}"
-            )
-    return found
+    lines: dict[str, str] = {}
+    for cid, found in split.items():
+        for at, part in enumerate(found):
+            line = _part_line(cid, part, python.get(f"{cid}#{at}"), shell, cwd, env)
+            if line is not None:
+                lines[cid] = line
+                break
+    return lines
+
+
+def _part_line(
+    cid: str,
+    part: shellparts.Part,
+    python: tuple[str, list[str], str] | None,
+    shell: str,
+    cwd: Path,
+    env: Mapping[str, str],
+) -> str | None:
+    """The note's line for one simple command of check ``cid``, or None when all it names is
+    there (or that cannot be told)."""
+    from goalfile.commands import fileoperands, makeoperands, taskoperands
+
+    words, folder = part.words, part.folder
+    where = "where the checks run" if folder == cwd else f"in `{_shown(folder, cwd)}`"
+
+    def named(things: Sequence[str]) -> str:
+        text = _named(things)
+        if part.unmatched & set(things):
+            text += " (a pattern that matches no file there, which the shell gives as it is)"
+        return text
+
+    if part.gone_folder is not None:
+        return (
+            f"{cid}: `cd {part.gone_folder}` names a folder that is not there {where}: cd "
+            f"fails, the commands after it do not run, and verify judges the row `unmet` "
+            f"{UNTIL_WRITTEN}"
+        )
+    gone = [path for path in _pytest_paths(words) if not there(folder / path)]
+    if gone:
+        return (
+            f"{cid}: pytest is given {named(gone)}, which is not there {where}: pytest exits "
+            f"4 (its usage error), and verify judges the row `unmet` {UNTIL_WRITTEN}"
+        )
+    unknown = [rev for rev in _git_revisions(words) if not _is_commit(rev, shell, folder, env)]
+    if unknown:
+        return (
+            f"{cid}: git knows no commit {_named(unknown)} {where} (`git branch --all` lists "
+            "the branches): git exits 128, and verify judges the row `unmet`"
+        )
+    if python is not None:
+        kind, names, status = python
+        return (
+            f"{cid}: {Path(words[0]).name} is given {named(names)}, which is no {kind} {where}: "
+            f"it exits {status}, and verify judges the row `unmet` {UNTIL_WRITTEN}"
+        )
+    files = [path for path in fileoperands.named_files(words) or [] if not there(folder / path)]
+    if files:
+        return (
+            f"{cid}: {Path(words[0]).name} is given {named(files)}, which is not there {where}: "
+            f"{fileoperands.outcome(words)} {UNTIL_WRITTEN}"
+        )
+    make = makeoperands.no_rule(words, folder)
+    if make is not None:
+        return (
+            f"{cid}: {make} {where}: make exits 2, and verify judges the row `unmet` "
+            f"{UNTIL_WRITTEN}"
+        )
+    task = taskoperands.undefined(words, folder)
+    if task is not None:
+        return f"{cid}: {task} {UNTIL_WRITTEN}"
+    return None
+
+
+def _shown(folder: Path, cwd: Path) -> str:
+    try:
+        return str(folder.relative_to(cwd))
+    except ValueError:
+        return str(folder)
 
 
 def _named(things: Sequence[str]) -> str:
