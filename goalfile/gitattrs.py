@@ -17,7 +17,16 @@ A diff driver with a program (``diff=NAME`` with ``diff.NAME.textconv`` or ``dif
 stores the file's bytes, but `git diff`, `git log -p` and `git show` show what the program
 prints instead: a loosened, self-re-approved and verified goal showed no change at all to the
 person reviewing it with git. It is refused the same way (:data:`SHOWN`); a driver without a
-program (``*.md diff=markdown``, which only names hunks) and ``-diff`` are let be.
+program (``*.md diff=markdown``, which only names hunks) is let be.
+
+Two attributes hide a goal file's changes from the person reviewing them (:data:`HIDDEN`):
+``-diff`` (or the ``binary`` macro) makes `git diff`, `git log -p` and `git show` print "Binary
+files differ", and ``linguist-generated`` makes GitHub fold the file in a pull request's diff as
+a generated one. With one line in a committed ``.gitattributes``, a check the agent loosened and
+re-approved itself (recorded, for the reviewer to judge) reached the reviewer as no change at
+all, while `audit --against` was clean and CI's re-run met. `audit` reports them and `activate`
+refuses them (``hidden=True``); the Stop hook does not hold the agent on them: what git stores
+is the file.
 """
 
 from __future__ import annotations
@@ -36,6 +45,10 @@ endings); set, or given a value, on a goal path they are refused."""
 SHOWN = ("diff",)
 """The attributes that make git show other text than a goal file holds when their driver names
 a program (``diff.NAME.textconv``, ``diff.NAME.command``)."""
+
+HIDDEN = ("diff", "linguist-generated")
+"""The attributes that hide a goal file's changes from a reviewer: ``diff`` unset (``-diff``,
+``binary``) and ``linguist-generated`` set (GitHub folds the file's diff)."""
 
 _GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
 
@@ -70,17 +83,17 @@ class Found:
     tracked: frozenset[Path]  # of the files of ``settings``: those git tracks (.gitattributes)
 
 
-def conversions(folder: Path | str, name: str) -> Found | None:
-    """What of :data:`REFUSED` applies to the file ``name`` (relative to ``folder``), with the
-    lines of the attributes files that set it; None when nothing does, or when git cannot say
-    (no repository there: nothing converts it)."""
+def conversions(folder: Path | str, name: str, *, hidden: bool = False) -> Found | None:
+    """What of :data:`REFUSED` (and :data:`SHOWN` with a program; with ``hidden``, of
+    :data:`HIDDEN` too) applies to the file ``name`` (relative to ``folder``), with the lines
+    of the attributes files that set it; None when nothing does, or when git cannot say (no
+    repository there: nothing converts it)."""
     from goalfile.run import GitUnreadable, _git_clean, _git_read
 
     env = _git_clean()
+    asked = [*REFUSED, *SHOWN, *(["linguist-generated"] if hidden else [])]
     try:
-        done = _git_read(
-            str(folder), [*_GIT, "check-attr", "-z", *REFUSED, *SHOWN, "--", name], env
-        )
+        done = _git_read(str(folder), [*_GIT, "check-attr", "-z", *asked, "--", name], env)
     except GitUnreadable:
         return None
     if done.returncode != 0:
@@ -90,7 +103,10 @@ def conversions(folder: Path | str, name: str) -> Found | None:
     for at in range(0, len(fields) - 2, 3):
         attribute = fields[at + 1].decode("utf-8", "replace")
         value = fields[at + 2].decode("utf-8", "replace")
-        if value in ("unspecified", "unset"):
+        if hidden and _hides(attribute, value):
+            found.append(Conversion(attribute=attribute, value=value))
+            continue
+        if value in ("unspecified", "unset") or attribute == "linguist-generated":
             continue
         if attribute in SHOWN:
             driver = "" if value == "set" else _driver(str(folder), value, env, kind=attribute)
@@ -111,6 +127,14 @@ def conversions(folder: Path | str, name: str) -> Found | None:
         for setting in _settings(file, wanted, target.relative_to(base).as_posix())
     ]
     return Found(conversions=tuple(found), settings=tuple(settings), tracked=frozenset(tracked))
+
+
+def _hides(attribute: str, value: str) -> bool:
+    """Whether git's answer ``value`` for ``attribute`` hides the file's changes from a
+    reviewer (:data:`HIDDEN`)."""
+    if attribute == "diff":
+        return value == "unset"
+    return attribute == "linguist-generated" and value not in ("unspecified", "unset", "false")
 
 
 def _driver(folder: str, name: str, env: dict[str, str], *, kind: str = "filter") -> str:
@@ -192,9 +216,16 @@ def _settings(file: Path, wanted: set[str], relative: str) -> list[Setting]:
             continue
         if not words[0].startswith("[attr]") and not _may_match(words[0], relative):
             continue  # a line for other files (`*.png filter=lfs`) is not the goal's
-        if any(word.split("=", 1)[0] in wanted for word in words[1:]):
+        if any(_named(word) in wanted for word in words[1:]):
             found.append(Setting(file=file, line=number, text=line.strip()))
     return found
+
+
+def _named(word: str) -> str:
+    """The attribute a word of an attributes line sets, unsets or gives a value to
+    (``-diff``, ``!diff`` and ``diff=x`` name ``diff``; the ``binary`` macro unsets it)."""
+    name = word.lstrip("-!").split("=", 1)[0]
+    return "diff" if name == "binary" else name
 
 
 def _may_match(pattern: str, relative: str) -> bool:
@@ -219,9 +250,18 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
         what = (
             f"`{conversion.attribute}`"
             if conversion.value == "set"
+            else f"`-{conversion.attribute}`"
+            if conversion.value == "unset"
             else f"`{conversion.attribute}={conversion.value}`"
         )
-        if conversion.attribute == "filter":
+        if conversion.attribute == "diff" and conversion.value == "unset":
+            what += (
+                ' (`git diff`, `git log -p` and `git show` print "Binary files differ" in '
+                "place of its changes)"
+            )
+        elif conversion.attribute == "linguist-generated":
+            what += " (GitHub folds its changes in a pull request, as a generated file's)"
+        elif conversion.attribute == "filter":
             driver = conversion.driver or "no program configured yet"
             what += f" (a program git runs on `git add` and `git commit`: {driver})"
         elif conversion.attribute in SHOWN:
@@ -235,12 +275,15 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
         for setting in found.settings
     ]
     source = f", set by {'; '.join(where)}" if where else ""
-    stored = any(conversion.attribute not in SHOWN for conversion in found.conversions)
+    kinds = {_kind(conversion) for conversion in found.conversions}
     message = f"git applies {', '.join(said)} to {shown}{source}: " + (
         "git would store (and `git diff` and a commit would show) other bytes than the goal "
         "file holds"
-        if stored
+        if "stored" in kinds
         else "a person reviewing it with git would read what that program prints, not the goal file"
+        if "shown" in kinds
+        else "a person reviewing a change of it would not see the change (a check loosened and "
+        "re-approved reaches them as nothing)"
     )
     by_file: dict[Path, list[int]] = {}
     for setting in found.settings:
@@ -258,6 +301,16 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
     if any(file in found.tracked for file in by_file):
         fix += " (then commit the changed .gitattributes)"
     return message, fix
+
+
+def _kind(conversion: Conversion) -> str:
+    """ "stored" (git stores other bytes), "shown" (a program's output is shown in place of
+    the file) or "hidden" (the file's changes are not shown)."""
+    if conversion.attribute == "linguist-generated" or (
+        conversion.attribute == "diff" and conversion.value == "unset"
+    ):
+        return "hidden"
+    return "shown" if conversion.attribute in SHOWN else "stored"
 
 
 def _shown(file: Path, here: Path) -> str:
@@ -323,22 +376,24 @@ def _bytes_of(path: str) -> tuple[bytes, str]:
     return data, "100755" if executable else "100644"
 
 
-def check(path: str, here: Path) -> tuple[str, str] | None:
+def check(path: str, here: Path, *, hidden: bool = False) -> tuple[str, str] | None:
     """:func:`refusal` for the goal file at ``path`` (relative to ``here``, or absolute) when
-    an attribute of :data:`REFUSED` applies to it (asked of git in its folder), else None."""
+    an attribute of :data:`REFUSED` (or, with ``hidden``, of :data:`HIDDEN`) applies to it
+    (asked of git in its folder), else None."""
     where = here / path
     if not where.parent.is_dir():
         return None
-    found = conversions(where.parent, where.name)
+    found = conversions(where.parent, where.name, hidden=hidden)
     return None if found is None else refusal(found, path, here)
 
 
 def require_plain(path: str, here: Path, *, doing: str) -> None:
     """Raise :class:`~goalfile.errors.Refused` (exit 3) when git converts the goal file at
-    ``path``; ``doing`` says what was not done (``nothing was approved``)."""
+    ``path``, or hides its changes from a reviewer (:data:`HIDDEN`); ``doing`` says what was
+    not done (``nothing was approved``)."""
     from goalfile.errors import Refused
 
-    refused = check(path, here)
+    refused = check(path, here, hidden=True)
     if refused is not None:
         message, fix = refused
         raise Refused(f"{message}; {doing}", file=path, hint=fix)

@@ -196,9 +196,73 @@ def test_a_diff_driver_that_shows_another_goal_is_refused(repo: Path, tmp_path: 
 
 
 def test_a_diff_driver_without_a_program_is_let_be(repo: Path) -> None:
-    """`*.md diff=markdown` names hunks by headings; `-diff` shows "Binary files differ"."""
+    """`*.md diff=markdown` names hunks by headings; `-diff` on other files is theirs."""
     (repo / ".gitattributes").write_text("*.md diff=markdown\ngoals/x/*.md -diff\n", "utf-8")
     done = run_goalfile(*NEW, "--non-goal", "n", "--activate", cwd=repo)
     assert done.returncode == 0, done.stderr
     audited = run_goalfile("audit", "goals/auth.md", cwd=repo)
     assert "git-attribute" not in audited.stdout, audited.stdout
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["goals/*.md -diff linguist-generated=true", "goals/** binary", "*.md linguist-generated"],
+)
+def test_an_attribute_that_hides_the_goals_changes_from_review_fails_the_audit(
+    repo: Path, line: str
+) -> None:
+    """The agent loosened its check, re-approved it itself (recorded, for the reviewer to
+    judge), verified `met` and committed one line of `.gitattributes`: `git diff` printed
+    "Binary files differ" for the goal (GitHub folds a `linguist-generated` file), while
+    `audit --against` was clean and the loosened check passed. Before, this audit exited 0."""
+    (repo / "run_tests.sh").write_text('echo "2 passed, 1 failed"\nexit 1\n', "utf-8")
+    git(repo, "add", "run_tests.sh")
+    git(repo, "commit", "-qm", "tests")
+    done = run_goalfile(
+        "new", "auth", "suite passes", "--check", "sh run_tests.sh", "--expected",
+        'exit 0; stdout lacks "failed"', "--non-goal", "n", "--activate", "--commit", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(repo, "checkout", "-qb", "agent")
+    path = repo / "goals" / "auth.md"
+    loosened = '| stdout contains "passed" |'
+    path.write_text(path.read_text("utf-8").replace('| exit 0; stdout lacks "failed" |', loosened))
+    done = run_goalfile("activate", "--reapprove", "goals/auth.md", "--reason", "flaky", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/auth.md", cwd=repo).returncode == 0
+    (repo / ".gitattributes").write_text(f"# ours\n{line}\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "work")
+    if "linguist" not in line:  # what a person reviewing with git reads
+        assert "Binary files" in git(repo, "diff", "refs/heads/main", "--", "goals/auth.md")
+    done = run_goalfile("audit", "--against", "refs/heads/main", cwd=repo)
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "git-attribute" in out and f".gitattributes:2: `{line}`" in out, out
+    assert "would not see the change" in out, out
+    assert run_goalfile("activate", "--reapprove", "goals/auth.md", "--reason", "x",
+                        cwd=repo).returncode == 3  # fmt: skip
+    sh(fix_of(out), repo)  # works as written
+    assert "contains" in git(repo, "diff", "refs/heads/main", "--", "goals/auth.md")
+    git(repo, "commit", "-qam", "attributes gone")
+    assert run_goalfile("audit", "--against", "refs/heads/main", cwd=repo).returncode == 0
+
+
+def test_a_hiding_attribute_is_no_hold_at_the_stop(repo: Path) -> None:
+    """What git stores is the file: the Stop hook verifies the goal as before (the audit in
+    CI is where the attribute is a finding)."""
+    (repo / ".gitattributes").write_text("goals/*.md -diff\n", encoding="utf-8")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-qm", "attributes")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    refused = run_goalfile("activate", "goals/auth.md", cwd=repo)
+    assert refused.returncode == 3 and "`-diff`" in refused.stderr, refused.stderr
+    (repo / ".gitattributes").write_text("", encoding="utf-8")
+    assert run_goalfile("activate", "goals/auth.md", "--commit", cwd=repo).returncode == 0
+    (repo / ".gitattributes").write_text("goals/*.md -diff\n", encoding="utf-8")
+    answer = hook_answer(repo)
+    assert answer.get("decision") != "block", answer

@@ -269,10 +269,12 @@ def _base_text(path: str, ref: str, ctx: Context) -> tuple[str | None, AuditFind
 
 def _converted(path: str, ctx: Context) -> AuditFinding | None:
     """Git converts the goal file (:mod:`goalfile.gitattrs`: a filter, ``ident``,
-    ``working-tree-encoding``): what a commit holds of it is not what was audited."""
+    ``working-tree-encoding``): what a commit holds of it is not what was audited; or a diff
+    shows a program's output in its place, or hides its changes from the reviewer (``-diff``,
+    ``linguist-generated``)."""
     from goalfile.gitattrs import check
 
-    refused = check(path, ctx.cwd)
+    refused = check(path, ctx.cwd, hidden=True)
     if refused is None:
         return None
     message, fix = refused
