@@ -62,3 +62,20 @@ def test_an_untracked_one_is_moved_and_then_staged_as_the_next_fix_says(tmp_path
     done = run_goalfile("hook", "stop", cwd=here, input=json.dumps(data))
     answer = json.loads(done.stdout)
     assert answer.get("decision") == "block" and "C1 unmet" in str(answer["reason"]), answer
+
+
+def test_the_name_it_renames_to_is_one_no_file_holds(tmp_path: Path) -> None:
+    """With a goal already at the name the line break would become (`goals/nl-x.md`), the fix
+    renames to a free one: `mv` overwrote that goal with the other file's."""
+    root = committed_repo(tmp_path / "project")
+    _goal(root)
+    taken = root / "goals" / "nl-x.md"
+    taken.write_text("another goal's file\n", encoding="utf-8")
+    git(root, "add", "goals/nl-x.md")
+    git(root, "commit", "-qm", "another goal")
+    answer = stop(root, "first")
+    assert "the file's name holds a line break" in str(answer.get("reason")), answer
+    done = shell(fix_of(answer["reason"]), root)
+    assert done.returncode == 0, done.stderr
+    assert taken.read_text(encoding="utf-8") == "another goal's file\n"
+    assert (root / "goals" / "nl-x-2.md").is_file() and not (root / NAME).exists()

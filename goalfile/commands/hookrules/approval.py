@@ -134,7 +134,7 @@ def _line_break_hold(
     the working tree); the next stop names what the goal under its new name still needs."""
     from goalfile.commands.gitgoals import git_from
 
-    renamed = relative.replace("\n", "-")
+    renamed = _free_name(real_path(top), relative.replace("\n", "-"))
     if tracked:  # committed at once: HEAD's copy under the old name would be missed
         git = git_from(top, here)
         both = f"{shell_word(relative)} {shell_word(renamed)}"
@@ -154,3 +154,17 @@ def _line_break_hold(
         "to rename the goal file as the fix says, and go on with the work of the approved goals.",
         stop,
     )
+
+
+def _free_name(top: Path, name: str) -> str:
+    """``name`` (relative to ``top``), or, when a file is there already (another goal, which
+    `mv` would overwrite and `git mv` refuses to), the first of `STEM-2.md`, `STEM-3.md`, ...
+    that is free."""
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or "/" in suffix:
+        stem, dot, suffix = name, "", ""
+    candidate, number = name, 1
+    while os.path.lexists(top / candidate):
+        number += 1
+        candidate = f"{stem}-{number}{dot}{suffix}"
+    return candidate
