@@ -118,6 +118,25 @@ def test_a_rewritten_object_is_no_copy_git_holds(tmp_path: Path, forged: str) ->
     assert "`git -C . fsck` names the object written over" in reason, reason
 
 
+def test_a_blob_rewritten_after_a_hold_holds_the_agent_sent_back(tmp_path: Path) -> None:
+    """The agent held once for its unmet goal (the session's record names the repository)
+    rewrites HEAD's blob with a met copy and stops, continuing because of a Stop hook: that
+    stop was let go with a message (a repository git cannot list held only an agent not
+    already sent back). It is a finding of this stop: held, once; the stop after it is told."""
+    repo = _repo(tmp_path)
+    met = _met_copy(repo, tmp_path)
+    first = hook_answer(repo)
+    assert "verify-goal real iteration 0: C1 unmet" in str(first.get("reason")), first
+    _overwrite(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip(), "blob", met)
+    (repo / "goals" / "real.md").write_bytes(met)
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer
+    assert "do not hold what their names say" in str(answer["reason"]), answer
+    told = hook_answer(repo, active=True)
+    assert told.get("decision") != "block", told
+    assert "do not hold what their names say" in str(told.get("systemMessage")), told
+
+
 def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None:
     """`git rm --cached goals/real.md`, the file moved away, and HEAD's `goals` tree written over
     with the bytes of a tree without it: `git ls-files --with-tree=HEAD` listed no goal, and at

@@ -92,6 +92,7 @@ from goalfile.model import Finding, Status
 
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked
+    from goalfile.commands.hookrepo import RepositoryWatch
     from goalfile.commands.status import Unreadable
 
 __all__ = [  # what the command line and the views use of the hook
@@ -265,7 +266,10 @@ def _decide_stop(
             quiet.append(path)
     # what git could not list, and what discovery could not read, may hide a goal: each holds
     # the agent, after the goals' own outcomes (their reasons come first)
-    cannot = [unlisted_hold(root, exc, here, stop) for root, exc in git.failed.items()]
+    cannot = [
+        _unlisted_once(root, exc, here, stop, repositories, upgraded)
+        for root, exc in git.failed.items()
+    ]
     cannot += [unread_hold(problem, here, stop) for problem in problems.values()]
     if not active and not outcomes and not cannot and not repositories.holds:
         under = ", ".join(str(root) for root in roots)
@@ -336,6 +340,7 @@ def _decide_stop(
     repositories.remember(roots, holding, tracked, notes, git.staged_only())
     if upgraded and not repositories.saved:  # not recorded: the next stop would hold again
         outcomes = [upgraded.get(id(outcome), outcome) for outcome in outcomes]
+        cannot = [upgraded.get(id(outcome), outcome) for outcome in cannot]
     if unheld and not repositories.saved and never_continuing(stop):  # nor would it end
         outcomes = [
             repositories.let_go_unsaved(o.path, o.status, (o.reason or "").split("\n", 1)[0])
@@ -349,6 +354,29 @@ def _decide_stop(
     return StopDecision(
         goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)
     )
+
+
+def _unlisted_once(
+    root: Path,
+    exc: Exception,
+    here: Path,
+    stop: StopInput,
+    repositories: RepositoryWatch,
+    upgraded: dict[int, GoalOutcome],
+) -> GoalOutcome:
+    """A repository git cannot list (an object written over by hand, a broken index) holds the
+    agent once per finding, as the session's record keeps it, also when the agent is
+    continuing because of a Stop hook: held only at a stop the host says is no such one, a
+    goal object forged after the agent was sent back once let it go with a message."""
+    key = f"unlisted\0{os.path.realpath(root)}\0{exc}"
+    found = unlisted_hold(root, exc, here, stop)
+    if not found.block and repositories.first_hold(key):
+        again = unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False))
+        upgraded[id(again)] = found
+        return again
+    if found.block:
+        repositories.hold_made(key)
+    return found
 
 
 def _written(path: Path, status: str) -> str:
