@@ -40,7 +40,10 @@ OBJECT = "objects/${o:0:2}/${o:2}"  # the loose object of the blob `o`, under gi
 BLOB = f"o=$(git rev-parse HEAD:{GOAL})"
 
 # a met copy, made in a clone of its own objects (not hard links to these)
-MET_COPY = f"git clone -q --no-hardlinks . ../scratch && (cd ../scratch && {FIX} && goalfile verify {GOAL})"
+MET_COPY = (
+    "git clone -q --no-hardlinks . ../scratch"
+    f" && (cd ../scratch && {FIX} && goalfile verify {GOAL})"
+)
 # the met copy written over HEAD's blob of the goal, and into the working file
 FORGE = (
     "python3 -c 'import os, subprocess, zlib; "
