@@ -251,7 +251,9 @@ def run_claude(
     netns: LoopbackNetns | None,
     timeout: float = 120,
     tools: Sequence[str] = ("Bash",),
+    args: Sequence[str] = (),
 ) -> HostRun:
+    """``claude -p PROMPT`` with the ``tools`` allowed, and ``args`` (``--add-dir DIR``)."""
     argv = [
         str(claude),
         "-p",
@@ -261,6 +263,7 @@ def run_claude(
         "--verbose",
         "--allowedTools",
         *tools,
+        *args,
     ]
     env = claude_env(home=home, server_url=server_url)
     return run_host(argv, cwd=repo, env=env, netns=netns, timeout=timeout)

@@ -14,7 +14,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -230,13 +230,16 @@ def run_session(
     *,
     prompt: str,
     timeout: float = 120,
+    args: Sequence[str] = (),
 ) -> Session:
     """One headless session of the real ``host`` in ``repo``, its model the scripted fake,
     ``HOME`` a folder next to the repository: "claude" (`claude -p`), "codex" (`codex exec`,
     its project hooks trusted first, as `/hooks` does), "gemini" (`gemini -p`) or "pi"
     (`pi --mode rpc`: goalfile holds pi's interactive and RPC sessions, not print mode). The
     request log is written next to the repository; the session must end with exit 0 within
-    ``timeout`` seconds, a limit that only stops a run that would not end."""
+    ``timeout`` seconds, a limit that only stops a run that would not end. ``args``: more
+    options of `claude -p` (``--add-dir DIR``)."""
+    assert not args or host == "claude", "args are given to Claude Code alone"
     home = repo.parent / "home"
     hooks: list[dict[str, Any]] = []
     with start_server(SERVERS[host], script, isolation) as server:
@@ -261,6 +264,7 @@ def run_session(
                 "gemini": (run_gemini, GEMINI_CLI, gemini_sessions),
                 "pi": (run_pi_rpc, PI, pi_sessions),
             }[host]
+            more = {"args": args} if args else {}
             run = run_cli(
                 install_cli(cli),
                 repo=repo,
@@ -269,6 +273,7 @@ def run_session(
                 prompt=prompt,
                 netns=isolation.netns,
                 timeout=timeout,
+                **more,
             )
             transcripts = sessions_of(home)
     log = server.write_log(repo.parent / f"{host}-requests.jsonl")
