@@ -94,6 +94,13 @@ class MeantOther(UsageError):
         self.why = why
 
 
+class TakenSlug(MeantOther):
+    """`goalfile new SLUG` where goals/SLUG.md exists already (exit 3, nothing written):
+    ``instead`` is a free slug, so the fix writes another goal as the command meant to."""
+
+    exit_code = ExitCode.INVALID
+
+
 class NoSuchGoalFile(MeantOther):
     """The goal file named does not exist; ``instead`` is a goal file that does, by the name
     the user most likely meant (``goals/auth.md`` for ``auth``). ``guessed``: ``instead`` only

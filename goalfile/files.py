@@ -112,14 +112,28 @@ def no_such_goal_file(path: str) -> NoSuchGoalFile:
     (:func:`nearest_goal`)."""
     near = _nearest(path)
     if near is None:
-        hint = 'check the path, or create one with `goalfile new SLUG "END STATE"`'
-        return NoSuchGoalFile(path, instead=None, hint=hint)
+        return NoSuchGoalFile(path, instead=None, hint=_none_near(path))
     instead, guessed = near
     if guessed:  # another name: maybe another goal, so never a fix that acts on it unasked
         hint = f"did you mean {shell_word(instead)}? name it only if it is the goal you mean"
     else:
         hint = f"name {shell_word(instead)} instead"
     return NoSuchGoalFile(path, instead=instead, hint=hint, guessed=guessed)
+
+
+def _none_near(path: str) -> str:
+    """The fix for a goal file not there and not like any that is: the command that lists the
+    goals, and the one that writes this one as a draft where `new` writes it (goals/SLUG.md)."""
+    import re
+
+    from goalfile.parse import SLUG_RE
+    from goalfile.shellword import shell_word
+
+    listed = "`goalfile status` lists the goals there are"
+    named = re.fullmatch(r"(?:\./)?(?:goals/)?([^/]+?)(?:\.md)?", path)
+    if named is None or not SLUG_RE.match(named[1]):
+        return listed
+    return f"{listed}; `goalfile new {shell_word(named[1])}` writes goals/{named[1]}.md as a draft"
 
 
 def nearest_goal(path: str) -> str | None:

@@ -127,8 +127,12 @@ def test_a_missing_goal_with_nothing_like_it_keeps_the_general_fix(tmp_path: Pat
     done = run_goalfile("verify", "goals/payments.md", cwd=repo)
     assert done.returncode == 2
     assert fixes(done.stderr) == [
-        'check the path, or create one with `goalfile new SLUG "END STATE"`'
+        "`goalfile status` lists the goals there are; `goalfile new payments` writes "
+        "goals/payments.md as a draft"
     ]
+    for command in COMMAND_RE.findall(done.stderr):  # each works as written
+        assert shell(command, repo).returncode == 0, command
+    assert (repo / "goals" / "payments.md").is_file()
 
 
 def test_verify_without_a_path_names_each_active_goal_and_the_focus(tmp_path: Path) -> None:
@@ -414,7 +418,8 @@ def test_a_slug_named_in_a_sub_folder_gets_the_goal_at_the_top(tmp_path: Path) -
     assert outside_git(plain)
     done = run_goalfile("verify", "calc-add", cwd=plain / "work")
     assert fixes(done.stderr) == [
-        'check the path, or create one with `goalfile new SLUG "END STATE"`'
+        "`goalfile status` lists the goals there are; `goalfile new calc-add` writes "
+        "goals/calc-add.md as a draft"
     ], done.stderr
 
 

@@ -396,3 +396,54 @@ def test_audit_says_one_entry_and_its_restore_fix_names_the_file(tmp_path: Path)
     shown = shell(show, repo)
     assert shown.returncode == 0, shown.stderr
     assert "status: active" in shown.stdout[shown.stdout.index("by activate") :]
+
+
+def test_new_sets_a_time_limit_and_a_wrong_one_gets_a_fix_that_works(tmp_path: Path) -> None:
+    """A check that hangs (a server left in the foreground) ran for ever: `new` had no way to
+    set a time limit, and the goal it wrote had none. `--timeout` writes the frontmatter
+    `timeout`, the row is `error` once it is reached; a value that is no number of seconds is
+    refused with this very command line and a number in its place."""
+    repo = make_git_repo(tmp_path / "repo")
+    args = ("new", "serve", "x", "--check", "sleep 30", "--expected", "exit 0", "--non-goal", "n")
+    bad = run_goalfile(*args, "--timeout", "nan", cwd=repo)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr, bad.stderr
+    assert not (repo / "goals" / "serve.md").exists()
+    fix = COMMAND_RE.findall(bad.stderr)[0]
+    assert fix.endswith("--timeout 600"), bad.stderr
+    assert shell(fix, repo).returncode == 0
+    assert "\ntimeout: 600\n" in (repo / "goals" / "serve.md").read_text()
+    done = run_goalfile(*args[:1], "quick", *args[2:], "--timeout", "0.5", "--activate", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "\ntimeout: 0.5\n" in (repo / "goals" / "quick.md").read_text()
+    ran = run_goalfile("verify", "--no-write", "goals/quick.md", cwd=repo, timeout=30)
+    assert ran.returncode == 4, ran.stdout
+    assert "C1 error" in ran.stdout and "timed out after 0.5s" in ran.stdout
+
+
+def test_new_of_a_slug_taken_and_of_a_check_without_expected_give_commands_that_work(
+    tmp_path: Path,
+) -> None:
+    """`fix: choose another slug, or edit the existing goal` and `fix: e.g. --check ...` were
+    no commands. Now each fix is this command line, mended, and works as written."""
+    repo = make_git_repo(tmp_path / "repo")
+    draft(repo, "tests")
+    taken = run_goalfile("new", "tests", "again", "--check", "true", "--expected", "exit 0",
+                         cwd=repo)  # fmt: skip
+    assert taken.returncode == 3, taken.stderr
+    assert "`goalfile status goals/tests.md` shows the one there" in taken.stderr
+    fix = COMMAND_RE.findall(taken.stderr)[0]
+    assert fix.startswith("goalfile new tests-2 again "), taken.stderr
+    assert shell(fix, repo).returncode == 0
+    assert (repo / "goals" / "tests-2.md").is_file()
+    unpaired = run_goalfile(
+        "new", "two", "x", "--check", "true", "--check", "test -d .", "--expected", "exit 0",
+        cwd=repo,
+    )  # fmt: skip
+    assert unpaired.returncode == 2, unpaired.stderr
+    fix = COMMAND_RE.findall(unpaired.stderr)[0]
+    assert (
+        fix == "goalfile new two x --check true --expected 'exit 0' --check 'test -d .' "
+        "--expected 'exit 0'"
+    ), unpaired.stderr
+    assert shell(fix, repo).returncode == 0
+    assert "| C2 | `test -d .` | `test -d .` | exit 0 |" in (repo / "goals" / "two.md").read_text()

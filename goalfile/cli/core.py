@@ -39,6 +39,60 @@ _COMMIT_HELP = (
 )
 
 
+def _seconds(value: str | None) -> float | None:
+    """The `--timeout` of `new`: a positive, finite number of seconds (`90`, `1.5`, `90s`)."""
+    import math
+
+    from goalfile.errors import MeantOther
+
+    if value is None:
+        return None
+    try:
+        seconds = float(value.strip().removesuffix("s"))
+    except ValueError:
+        seconds = math.nan
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise MeantOther(
+            f"--timeout {value!r} is not a positive number of seconds; nothing was written",
+            given=value,
+            instead="600",
+            hint="give --timeout a number of seconds, e.g. `--timeout 600`",
+        )
+    return seconds
+
+
+def _paired_fix() -> str | None:
+    """This very `goalfile new` command line with `--expected 'exit 0'` after each `--check`
+    that has none before the next `--check`: the fix of a count that does not pair up, which
+    works as written (`exit 0` is then the row's expected result, to correct if more is
+    meant)."""
+    import sys
+
+    words, line, waiting = sys.argv[1:], ["goalfile"], False
+    at = 0
+    while at < len(words):
+        word = words[at]
+        if word == "--check" or word.startswith("--check="):
+            if waiting:
+                line += ["--expected", "exit 0"]
+            waiting = True
+            taken = words[at : at + (2 if word == "--check" else 1)]
+            line += taken
+            at += len(taken)
+            continue
+        if word == "--expected" or word.startswith("--expected="):
+            waiting = False
+        line.append(word)
+        at += 1
+    if waiting:
+        line += ["--expected", "exit 0"]
+    if line.count("--check") + sum(w.startswith("--check=") for w in line) != sum(
+        w == "--expected" or w.startswith("--expected=") for w in line
+    ):
+        return None
+    return "`" + " ".join(shell_word(word) for word in line) + "`"
+
+
 def _limit(value: str | None) -> int | None:
     if value is None or value.lower() in ("null", "none", "unbounded"):
         return None
@@ -109,6 +163,12 @@ def _limit(value: str | None) -> int | None:
     "--tokens", default="null", show_default=True, help="Token budget, or `null` for unbounded."
 )
 @click.option(
+    "--timeout",
+    metavar="SECONDS",
+    help="Seconds each check may run (the frontmatter `timeout`); a check still running then "
+    "is ended and its row is `error`. Default: no limit.",
+)
+@click.option(
     "--activate",
     "activate_now",
     is_flag=True,
@@ -130,6 +190,7 @@ def new(
     non_goals: tuple[str, ...],
     iterations: str,
     tokens: str,
+    timeout: str | None,
     activate_now: bool,
     commit_now: bool,
     as_json: bool,
@@ -159,7 +220,13 @@ def new(
         )
     folder = directory if directory is not None else "goals"
     top = commit_top(f"{folder}/{slug}.md") if commit_now else None
-    rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
+    seconds = _seconds(timeout)
+    try:
+        rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
+    except UsageError as exc:
+        if len(checks) > len(expected):
+            exc.hint = _paired_fix() or exc.hint
+        raise
     result = new_goal(
         slug=slug,
         directory=directory,
@@ -167,6 +234,7 @@ def new(
         end_state=end_state_arg if end_state_arg is not None else end_state,
         iterations=_limit(iterations),
         tokens=_limit(tokens),
+        timeout=seconds,
         rows=rows,
         non_goals=non_goals,
         activate=activate_now,

@@ -10,6 +10,8 @@ written, then activated (its contract pinned) in the same run.
 
 from __future__ import annotations
 
+import decimal
+import math
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -17,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from goalfile.commands.context import Context
-from goalfile.errors import GoalfileError, MeantOther, UsageError
+from goalfile.errors import GoalfileError, MeantOther, TakenSlug, UsageError
 from goalfile.files import create_new
 from goalfile.ledger import code_span, plain_cell
 from goalfile.lint import PLACEHOLDER
@@ -197,6 +199,7 @@ def render_new(
     rows: Sequence[NewRow] = (),
     non_goals: Sequence[str] = (),
     non_goal_placeholder: bool = True,
+    timeout: float | None = None,
 ) -> str:
     """The goal file's text; placeholders for a missing end state, rows and (unless
     ``non_goal_placeholder`` is false) non-goals."""
@@ -228,6 +231,10 @@ def render_new(
     text = template("goal.md")
     for key, value in values.items():
         text = text.replace("{{" + key + "}}", value)
+    if timeout is not None:
+        seconds = format(decimal.Decimal(repr(timeout)), "f")  # 1.5, 600: never 1e-05
+        seconds = seconds.removesuffix(".0") if "." in seconds else seconds
+        text = text.replace("\ntokens_used: 0\n", f"\ntokens_used: 0\ntimeout: {seconds}\n", 1)
     return text
 
 
@@ -256,10 +263,13 @@ def new_goal(
     rows: Sequence[NewRow] = (),
     non_goals: Sequence[str] = (),
     activate: bool = False,
+    timeout: float | None = None,
 ) -> NewResult:
     for name, value in (("iterations", iterations), ("tokens", tokens)):
         if value is not None and value <= 0:
             raise UsageError(f"--{name} must be a positive integer (omit it for unbounded)")
+    if timeout is not None and not (math.isfinite(timeout) and timeout > 0):
+        raise UsageError(f"--timeout {timeout} is not a positive number of seconds")
     missing = missing_parts(end_state=end_state, rows=rows, non_goals=non_goals, activate=activate)
     if activate and missing:
         raise UsageError(
@@ -276,6 +286,7 @@ def new_goal(
         rows=rows,
         non_goals=non_goals,
         non_goal_placeholder=not activate,
+        timeout=timeout,
     )
     folder = Path(directory) if directory else default_folder(ctx.cwd)
     if not folder.is_absolute():
@@ -288,6 +299,17 @@ def new_goal(
     _require_same_rows(text, shown, rows)
     if activate:
         _require_ready(text, shown)
+    if path.exists():
+        free = next(
+            f"{slug}-{n}" for n in range(2, 1000) if not (folder / f"{slug}-{n}.md").exists()
+        )
+        raise TakenSlug(
+            f"{shown}: exists already; nothing was written",
+            given=slug,
+            instead=free,
+            hint=f"`goalfile status {shell_word(shown)}` shows it; give another slug",
+            why=f" writes another goal; `goalfile status {shell_word(shown)}` shows the one there",
+        )
     create_new(path, text)
     ids = tuple(row.id for row in rows)
     outside = outside_note(path, shown, ctx.cwd, active=activate)
