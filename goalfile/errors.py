@@ -48,7 +48,9 @@ class GoalfileError(Exception):
         self.hint = hint
 
     def location(self) -> str:
-        parts = [self.file] if self.file else []
+        from goalfile.termsafe import file_name
+
+        parts = [file_name(self.file)] if self.file else []
         if self.line is not None:
             parts.append(str(self.line))
             if self.column is not None:

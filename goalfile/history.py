@@ -246,7 +246,9 @@ def _short_date(date: str) -> str:
 
 
 def render_text(item: History) -> list[str]:
-    lines = [f"{item.slug}: {item.status}  ({item.path})"]
+    from goalfile.termsafe import file_name
+
+    lines = [f"{item.slug}: {item.status}  ({file_name(item.path)})"]
     if not item.columns:
         lines.append("  no verify entry yet")
     else:

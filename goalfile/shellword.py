@@ -19,22 +19,30 @@ def shell_word(text: str) -> str:
     that only may print a hint does not load :mod:`shlex`."""
     if _PLAIN.fullmatch(text):
         return text
-    if _UNDECODED.search(text):  # bytes of a name that is not UTF-8: printf writes them back
+    if _UNDECODED.search(text) or (_CONTROL.search(text) and not text.endswith("\n")):
+        # bytes of a name that is not UTF-8, or a line break: printf writes them back, and
+        # the command stays on one line (command substitution drops only trailing ones)
         return f'"$(printf {_quoted(_FORMAT.sub(_printf_escape, text))})"'
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 _UNDECODED = re.compile("[\udc80-\udcff]")
 """A byte of a file name that is not UTF-8, as Python reads it (a lone surrogate)."""
-_FORMAT = re.compile("[%\\\\\udc80-\udcff]")
-"""What a ``printf`` format must write otherwise: ``%``, a backslash, such a byte."""
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+"""A control character (a line break, a tab...), which a word in quotes would print raw."""
+_FORMAT = re.compile("[%\\\\\udc80-\udcff\x00-\x1f\x7f]")
+"""What a ``printf`` format must write otherwise: ``%``, a backslash, such a byte, a control
+character."""
 
 
 def _printf_escape(found: re.Match[str]) -> str:
     char = found.group()
     if char == "%":
         return "%%"
-    return "\\\\" if char == "\\" else f"\\{ord(char) - 0xDC00:03o}"
+    if char == "\\":
+        return "\\\\"
+    code = ord(char) - 0xDC00 if char >= "\udc80" else ord(char)
+    return f"\\{code:03o}"
 
 
 def revision_word(revision: str, path: str) -> str:

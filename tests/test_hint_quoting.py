@@ -190,5 +190,24 @@ def test_every_printed_command_names_the_goal_as_one_word(
 @given(st.text())
 def test_shell_word_is_shlex_quote(text: str) -> None:
     """The helper quotes as shlex.quote does (written out so that a command that only may
-    print a hint does not load shlex)."""
-    assert shell_word(text) == shlex.quote(text)
+    print a hint does not load shlex), but for a control character (a line break, a tab...)
+    that does not end the text: the word is then printf's, on one line."""
+    if any(c < " " or c == "\x7f" for c in text) and not text.endswith("\n"):
+        word = shell_word(text)
+        assert word.startswith("\"$(printf '") and word.endswith("')\"")
+        assert not any(c < " " or c == "\x7f" for c in word), word
+    else:
+        assert shell_word(text) == shlex.quote(text)
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["goals/de\nmo.md", "goals/a'b\tc%d\\x.md", "goals/\x1b[2J\r.md", "goals/a\n\nb.md"],
+)
+def test_a_name_with_a_control_character_is_one_line_the_shell_gives_back(name: str) -> None:
+    word = shell_word(name)
+    assert "\n" not in word and "\r" not in word and "\x1b" not in word
+    done = subprocess.run(
+        ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
+    )
+    assert done.stdout == name.encode("utf-8")

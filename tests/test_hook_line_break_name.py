@@ -79,3 +79,48 @@ def test_the_name_it_renames_to_is_one_no_file_holds(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert taken.read_text(encoding="utf-8") == "another goal's file\n"
     assert (root / "goals" / "nl-x-2.md").is_file() and not (root / NAME).exists()
+
+
+SHOWN = '"goals/nl\\nx.md"'  # the name on one line, in git's quoting
+
+
+def lines_of(text: str) -> list[str]:
+    return text.splitlines()
+
+
+def test_every_command_names_it_on_one_line(tmp_path: Path) -> None:
+    """status, log, audit, lint, verify --no-write and the Stop hook name the goal file on one
+    line: printed raw, its line break started a line of its own (`x.md)`, `x.md: clean`), on
+    which the file's name could forge a message or a `fix:` line. The commands they print name
+    it on one line too, and work as written."""
+    root = committed_repo(tmp_path / "project")
+    _goal(root)
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "goal")
+    said: dict[str, str] = {}
+    for command in (
+        ("status",),
+        ("status", NAME),
+        ("log",),
+        ("audit",),
+        ("lint",),
+        ("verify", "--no-write"),  # with the check met: its note names the file
+    ):
+        if command[0] == "verify":
+            (root / "ok").touch()
+        done = run_goalfile(*command, cwd=root)
+        assert "Traceback" not in done.stderr, done.stderr
+        out = done.stdout + done.stderr
+        said[" ".join(command)] = out
+        assert SHOWN in out, (command, out)
+        assert not any(line.startswith("x.md") for line in lines_of(out)), (command, out)
+    (root / "ok").unlink()
+    answer = stop(root, "names")
+    reason = str(answer["reason"])
+    assert SHOWN in reason and not any(line.startswith("x.md") for line in lines_of(reason))
+    status = said["status"]
+    printed = [line for line in lines_of(status) if line.lstrip().startswith("next:")]
+    verify = printed[0].split("then `goalfile verify ", 1)[1].split("`", 1)[0]
+    assert "\n" not in verify
+    ran = shell(f"goalfile verify --no-write {verify}", root)
+    assert ran.returncode == 1 and "C1 unmet" in ran.stdout, ran.stdout + ran.stderr

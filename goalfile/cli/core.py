@@ -25,6 +25,7 @@ from goalfile.cli.base import (
 from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 from goalfile.words import counted
 
 if TYPE_CHECKING:
@@ -248,15 +249,15 @@ def new(
         emit_json({**result.to_json(), **({"commit": commit} if commit else {})})
     elif result.status == "active":
         click.echo(
-            f"wrote {result.path} (status: active; {_criteria(len(result.criteria))} approved, "
-            "contract pinned)"
+            f"wrote {file_name(result.path)} (status: active; "
+            f"{_criteria(len(result.criteria))} approved, contract pinned)"
         )
         err(f"next: work toward the end state; `goalfile verify {shell_word(result.path)}` decides")
     else:
-        click.echo(f"wrote {result.path} (status: draft)")
+        click.echo(f"wrote {file_name(result.path)} (status: draft)")
         if result.missing:
             err(
-                f"next: fill in {', '.join(result.missing)} in {result.path}, then "
+                f"next: fill in {', '.join(result.missing)} in {file_name(result.path)}, then "
                 f"`goalfile activate {shell_word(result.path)}`"
             )
         else:
@@ -307,7 +308,7 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
     fixes = fix_paths(paths, ctx) if fix else None
     for path, outcome in (fixes or {}).items():
         for line in outcome.lines():
-            err(f"{path}: fixed {line}")
+            err(f"{file_name(path)}: fixed {line}")
     result = lint_paths(paths, fixes, cwd=ctx.cwd)
     for report in result.reports:
         if report.fatal is not None:
@@ -319,17 +320,20 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
         if report.fatal is not None:
             err(f"{report.fatal.render()}")
         for finding in report.findings:
-            where = ":".join(str(p) for p in (report.path, finding.line, finding.column) if p)
+            where = ":".join(
+                str(p) for p in (file_name(report.path), finding.line, finding.column) if p
+            )
             err(f"{where}: {finding.severity.value}: {finding.message}")
             if finding.hint:
                 err(f"  fix: {finding.hint}")
         if report.ok:
             warnings = len(report.findings)
             click.echo(
-                f"{report.path}: ok" + (f" ({counted(warnings, 'warning')})" if warnings else "")
+                f"{file_name(report.path)}: ok"
+                + (f" ({counted(warnings, 'warning')})" if warnings else "")
             )
         else:
-            click.echo(f"{report.path}: invalid")
+            click.echo(f"{file_name(report.path)}: invalid")
     return int(result.exit_code)
 
 
@@ -364,7 +368,7 @@ def activate(
     if reason is not None and not reapprove:
         raise UsageError(
             "--reason goes with --reapprove",
-            hint=f"goalfile activate --reapprove {path} --reason TEXT",
+            hint=f"goalfile activate --reapprove {shell_word(path)} --reason TEXT",
         )
     top = commit_top(path) if commit_now else None
     result = run(path=path, ctx=context(), reapprove=reapprove, reason=reason)
@@ -381,13 +385,13 @@ def activate(
         for line in result.approved_lines():
             err(line)
         click.echo(
-            f"{path}: contract re-approved ({counted(len(result.changes), 'change')}); "
+            f"{file_name(path)}: contract re-approved ({counted(len(result.changes), 'change')}); "
             f"status: {result.status.value}"
         )
     else:
         for line in result.approved_lines():
             err(line)
-        click.echo(f"{path}: active ({_criteria(len(result.criteria))} approved)")
+        click.echo(f"{file_name(path)}: active ({_criteria(len(result.criteria))} approved)")
     return 0
 
 
@@ -635,7 +639,7 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
             continue
         click.echo(_status_text(item))
         for warning in item.warnings:  # as lint shows them
-            where = f"{item.path}:{warning.line}" if warning.line else item.path
+            where = file_name(item.path) + (f":{warning.line}" if warning.line else "")
             err(f"{where}: warning: {warning.message}")
             if warning.hint:
                 err(f"  fix: {warning.hint}")
@@ -657,7 +661,7 @@ def _status_text(item: Any) -> str:
         + (f"(budget {budget.tokens})" if budget.tokens is not None else "(unbounded)")
     )
     lines = [
-        f"{goal.slug}: {goal.status.value}  ({item.path})",
+        f"{goal.slug}: {goal.status.value}  ({file_name(item.path)})",
         f"  end state: {goal.end_state}",
         f"  iterations {of(item.iterations_used, budget.iterations)}, tokens {tokens}",
     ]

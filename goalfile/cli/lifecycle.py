@@ -18,6 +18,7 @@ from goalfile.cli.base import (
     stage_active,
 )
 from goalfile.model import BUDGET_LIMIT_MAX
+from goalfile.termsafe import file_name
 
 
 def _report(result: Any, as_json: bool, lines: list[str]) -> None:
@@ -43,11 +44,12 @@ def plan(path: str, as_json: bool) -> int:
 
     result = run(path=path, ctx=context())
     if result.sound is None:
-        lines = [f"{path}: exhausted: {result.findings[0]}"]
+        lines = [f"{file_name(path)}: exhausted: {result.findings[0]}"]
     else:
         verdict = "sound" if result.sound else "unsound"
         lines = [
-            f"{path}: iteration {result.iteration}: plan revision {result.revision} is {verdict}",
+            f"{file_name(path)}: iteration {result.iteration}: plan revision "
+            f"{result.revision} is {verdict}",
             *(f"  {finding}" for finding in result.findings),
         ]
     _report(result, as_json, lines)
@@ -101,7 +103,10 @@ def review(
     _report(
         result,
         as_json,
-        [f"{path}: review of {row_id} recorded ({verdict}) at iteration {result.iteration}"],
+        [
+            f"{file_name(path)}: review of {row_id} recorded ({verdict}) at iteration "
+            f"{result.iteration}"
+        ],
     )
     return 0
 
@@ -125,7 +130,7 @@ def refine(path: str, lesson: str | None, as_json: bool) -> int:
         result,
         as_json,
         [
-            f"{path}: backlog from verify iteration {result.from_iteration}:",
+            f"{file_name(path)}: backlog from verify iteration {result.from_iteration}:",
             *(f"  {item}" for item in result.backlog),
         ],
     )
@@ -152,7 +157,7 @@ def block(
 
     in_project([path], in_project_flag)
     result = run(path=path, reason=reason, tried=tried, ctx=context())
-    _report(result, as_json, [f"{path}: blocked"])
+    _report(result, as_json, [f"{file_name(path)}: blocked"])
     return 0
 
 
@@ -167,7 +172,7 @@ def resume(path: str, resolved: str | None, as_json: bool) -> int:
 
     result = run(path=path, resolved=resolved, ctx=context())
     stage_active(path)
-    _report(result, as_json, [f"{path}: active"])
+    _report(result, as_json, [f"{file_name(path)}: active"])
     return 0
 
 
@@ -186,7 +191,7 @@ def reopen(path: str, reason: str, as_json: bool) -> int:
 
     result = run(path=path, reason=reason, ctx=context())
     stage_active(path)
-    _report(result, as_json, [f"{path}: active"])
+    _report(result, as_json, [f"{file_name(path)}: active"])
     return 0
 
 
@@ -200,7 +205,7 @@ def pause(path: str, reason: str | None, as_json: bool) -> int:
     from goalfile.commands.state import pause as run
 
     result = run(path=path, reason=reason, ctx=context())
-    _report(result, as_json, [f"{path}: paused"])
+    _report(result, as_json, [f"{file_name(path)}: paused"])
     return 0
 
 
@@ -215,7 +220,7 @@ def impossible(path: str, row_id: str, reason: str, as_json: bool) -> int:
     from goalfile.commands.state import impossible as run
 
     result = run(path=path, row_id=row_id, reason=reason, ctx=context())
-    _report(result, as_json, [f"{path}: {row_id} marked impossible"])
+    _report(result, as_json, [f"{file_name(path)}: {row_id} marked impossible"])
     return 0
 
 
@@ -241,7 +246,7 @@ def budget(path: str, iterations: int | None, tokens: int | None, as_json: bool)
     from goalfile.commands.state import budget as run
 
     result = run(path=path, iterations=iterations, tokens=tokens, ctx=context())
-    _report(result, as_json, [f"{path}: {note}" for note in result.notes])
+    _report(result, as_json, [f"{file_name(path)}: {note}" for note in result.notes])
     if result.status.value == "exhausted":
         err("the goal stays exhausted: the limits still leave no room")
         return 5

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
+from goalfile.termsafe import file_name
 from goalfile.words import counted
 
 
@@ -66,23 +67,23 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
     for item in result.files:
         if item.error is not None:
             err(f"goalfile: {item.error.render()}")
-            click.echo(f"{item.path}: invalid")
+            click.echo(f"{file_name(item.path)}: invalid")
             continue
         for finding in item.findings:
             click.echo(finding.render())
         for warning in item.warnings:
             click.echo(f"warning: {warning.render()}")
         for note in item.notes:
-            click.echo(f"{item.path}: note: {note}")
+            click.echo(f"{file_name(item.path)}: note: {note}")
         if item.changes:
-            click.echo(f"{item.path}: contract changes since {item.since or against}:")
+            click.echo(f"{file_name(item.path)}: contract changes since {item.since or against}:")
             for change in item.changes:
                 click.echo(f"  {change.render()}")
         since = item.since or against
         entries = counted(len(item.new_entries), "entry", "entries")
         added = f" ({entries} added since {since})" if against else ""
         verdict = counted(len(item.findings), "finding") if item.findings else "clean"
-        click.echo(f"{item.path}: {verdict}{added}")
+        click.echo(f"{file_name(item.path)}: {verdict}{added}")
     return int(result.exit_code)
 
 
@@ -106,11 +107,11 @@ def restore(path: str, as_json: bool) -> int:
         emit_json(result.to_json())
     else:
         click.echo(
-            f"{path}: put back {counted(result.restored, 'entry', 'entries')} from "
+            f"{file_name(path)}: put back {counted(result.restored, 'entry', 'entries')} from "
             f"{result.source}'s copy; kept {counted(result.kept, 'entry', 'entries')} written "
             "since, as the file holds them"
         )
         if result.status is not None:
             was, now = result.status
-            click.echo(f"{path}: status {was} → {now}: the ledger does not back `{was}`")
+            click.echo(f"{file_name(path)}: status {was} → {now}: the ledger does not back `{was}`")
     return 0

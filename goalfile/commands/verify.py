@@ -23,6 +23,7 @@ from goalfile.model import Criterion, Entry, Goal, Kind, RowResult, Status, Verd
 from goalfile.parse import ledger_region, parse_goal
 from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
@@ -123,7 +124,7 @@ class VerifyResult:
         if self.written or self.file_status is None or self.file_status is self.status:
             return None
         return (
-            f"note: nothing was written (--no-write): {self.path} is still "
+            f"note: nothing was written (--no-write): {file_name(self.path)} is still "
             f"{self.file_status.value}; `status: {self.status.value}` below is what this run "
             "judged, not the file's status"
         )

@@ -18,6 +18,7 @@ from goalfile.commands.hookgoal import goal_option
 from goalfile.errors import GoalfileError
 from goalfile.hookentries import hook_entries
 from goalfile.hostjson import HostAgent
+from goalfile.termsafe import file_name
 
 
 def _registered(document: object, event: str) -> list[str]:
@@ -174,7 +175,7 @@ def _path_findings(host: str, commands: list[str], shown: str, ctx: Context) -> 
         program = _program(command)
         where = shutil.which(program, path=ctx.env.get("PATH"))
         if where is not None:
-            found.append(on_path.ok(detail=f"`{program}` is {where}"))
+            found.append(on_path.ok(detail=f"`{program}` is {file_name(where)}"))
             continue
         here = this_goalfile(ctx.env)
         found.append(

@@ -29,6 +29,19 @@ class GoalOutcome:
     # once the hook answers with it; the outcome to answer instead if that fails
     hold: tuple[Path, int, GoalOutcome] | None = field(default=None, repr=False)
 
+    def __post_init__(self) -> None:
+        # a goal's name with a line break, written raw in a reason, would start a line of its
+        # own there (a forged `fix:` line the model reads): it is named on one line, as every
+        # command names it (the commands in the text take it from shell_word, never raw)
+        from goalfile.termsafe import file_name
+
+        named = file_name(self.path)
+        if named != self.path:
+            for key in ("reason", "message"):
+                text = getattr(self, key)
+                if text is not None:
+                    object.__setattr__(self, key, text.replace(self.path, named))
+
     def to_json(self) -> dict[str, object]:
         return {
             "path": self.path,
