@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from goalfile.commands import operands
+from goalfile.commands import findable, operands
 from tests.conftest import make_git_repo, run_goalfile
 from tests.pypi_tools import PypiTool, install_venv
 from tests.test_walk import sdist
@@ -162,3 +162,17 @@ def test_make_reads_its_includes(
     assert bool(found) is noted, found
     if noted:
         assert "no rule of its Makefile in `docs` makes `html`" in found["C1"]
+
+
+def test_a_program_typed_wrong_after_cd_or_inside_sh_c_is_named(project: Path) -> None:
+    """`cd docs && mkae html` exits 127 as `mkae html` does: an `error` row, which blocks the
+    goal. Only the first word of the check (`cd`) was asked of the shell."""
+    checks = [
+        ("C1", "cd docs && mkae html"),
+        ("C2", "sh -c 'python -m pytest -q testing && covrage report'"),
+        ("C3", "FOO=1 true && cd docs && ./make.sh"),  # a path of another folder: not asked
+        ("C4", "cd testing && python -m pytest -q"),
+    ]
+    path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
+    found = findable.unknown(checks, shell="/bin/sh", cwd=project, env={"PATH": path})
+    assert found == {"C1": "mkae", "C2": "covrage"}
