@@ -438,7 +438,8 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
 @click.option(
     "--time-limit",
     type=Seconds(min=0, min_open=True),
-    help="Seconds for the whole goal; checks still running then are ended.",
+    help="Seconds for the whole goal; a check still running then is ended, and it and any left "
+    "no time to start are error rows, which block the goal (try a limit with --no-write).",
 )
 @click.option(
     "--jobs",
