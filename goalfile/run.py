@@ -1356,10 +1356,10 @@ def _git_in(
     """``git ARGS`` run in ``folder`` with ``env``, ``data`` (else nothing) as its input, its
     output captured, within the time :func:`goalfile.gitlimit.seconds` gives. When that time
     is up (or anything else ends the wait), git and every process it started are killed
-    (SIGKILL), so nothing is left waiting; git stays in goalfile's process group, so a signal
-    a host or a terminal sends that group (Claude Code's SIGTERM at its hook timeout, Ctrl-C)
-    reaches it too. Raises :class:`GitTimedOut` at the limit (also when no time is left to
-    start it), else what ``subprocess.Popen`` raises."""
+    (:func:`_kill_tree`: SIGTERM, then SIGKILL), so nothing is left waiting; git stays in
+    goalfile's process group, so a signal a host or a terminal sends that group (Claude Code's
+    SIGTERM at its hook timeout, Ctrl-C) reaches it too. Raises :class:`GitTimedOut` at the
+    limit (also when no time is left to start it), else what ``subprocess.Popen`` raises."""
     limit = gitlimit.seconds()
     shown = f"git {_subcommand(args)}"
     if limit <= 0:
