@@ -22,9 +22,12 @@ from pathlib import Path
 import pytest
 from conftest import committed_repo, git
 from fake_model import Reply, Say, Shell, Turn
-from hosts_fixtures import PRINTED_FIX, goalfile_ok
+from hosts_fixtures import PRINTED_FIX, Session, goalfile_ok
 
 SKILLS = Path(__file__).resolve().parents[2] / "skills"
+
+UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
+"""The Stop hook's reason for the demo goal's unmet row (:func:`skill_new`'s goal)."""
 
 REOPEN = re.compile(r"`(goalfile reopen [^`]+)`")
 """The `goalfile reopen` a reason names (not a `fix:`: its `--reason TEXT` is the agent's)."""
@@ -140,3 +143,15 @@ class SkillAgent:
             return Say("Done.")
         self.ran.append(self.queue.pop(0))
         return Shell(self.ran[-1])
+
+
+def held_between_unmet(ran: Session, agent: SkillAgent, *, holds: int = 1) -> list[str]:
+    """The reasons ``holds`` stops of session ``ran`` were held for, between its first and its
+    last held stop, each held for the demo goal's unmet row; the stop after the last was let
+    go (``agent`` ran the commands shown when that fails)."""
+    reasons = ran.server.feedbacks()
+    stops = ran.server.stops()
+    assert len(reasons) == holds + 2 and stops == holds + 3, (reasons, agent.ran, ran.run.explain())
+    first, *between, unmet = reasons
+    assert UNMET.search(first) and UNMET.search(unmet), (first, unmet)
+    return between

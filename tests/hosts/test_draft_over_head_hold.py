@@ -14,7 +14,6 @@ recorded-input version is in tests/test_hook_read_race.py.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -31,11 +30,10 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
-from skill_goals import SkillAgent, on_the_users_path
+from skill_goals import UNMET, SkillAgent, on_the_users_path
 from skill_goals import readme_repo as readme_repo
 from skill_goals import readme_template as readme_template
 
-UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
 DRAFT = f"sed -i '0,/^status: active/s//status: draft/' {GOAL}"
 
 

@@ -19,16 +19,14 @@ shell command in the session's folder, and their Stop hooks are given that folde
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from hosts_fixtures import FIX, GOAL, PROMPT, Isolation, goal_state, hook_now, run_session
 from hosts_fixtures import isolation as isolation
-from skill_goals import SkillAgent, skill_new
+from skill_goals import UNMET, SkillAgent, skill_new
 from skill_goals import readme_repo as readme_repo
 from skill_goals import readme_template as readme_template
 
-UNMET = re.compile(r"verify-goal demo iteration \d+: C1 unmet; status: active")
 ELSEWHERE = "git worktree add -q --detach ../elsewhere HEAD && cd ../elsewhere && pwd"
 
 
