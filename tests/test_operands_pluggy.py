@@ -176,3 +176,22 @@ def test_a_program_typed_wrong_after_cd_or_inside_sh_c_is_named(project: Path) -
     path = f"{Path(sys.executable).parent}:/usr/bin:/bin"
     found = findable.unknown(checks, shell="/bin/sh", cwd=project, env={"PATH": path})
     assert found == {"C1": "mkae", "C2": "covrage"}
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cd {long} && pytest",
+        "make -C {long} html",
+        "make -f {long} html",
+        "ruff check {long}*",
+        "pytest {long}",
+    ],
+)
+def test_a_name_the_system_refuses_is_no_note_and_no_traceback(
+    tmp_path: Path, command: str
+) -> None:
+    """A name longer than the system takes made `cd`, `make -C` and `make -f` raise out of
+    new (ENAMETOOLONG): now such a name is not looked at."""
+    check = command.format(long="x" * 5000)
+    assert operands.missing([("C1", check)], shell="/bin/sh", cwd=tmp_path, env={}) == {}

@@ -169,7 +169,10 @@ def missing(
     lines: dict[str, str] = {}
     for cid, found in split.items():
         for at, part in enumerate(found):
-            line = _part_line(cid, part, python.get(f"{cid}#{at}"), shell, cwd, env)
+            try:
+                line = _part_line(cid, part, python.get(f"{cid}#{at}"), shell, cwd, env)
+            except (OSError, ValueError):  # a name the system refuses: nothing is told
+                line = None
             if line is not None:
                 lines[cid] = line
                 break

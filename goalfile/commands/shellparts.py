@@ -15,6 +15,7 @@ check alone: no note is better than a wrong one.
 from __future__ import annotations
 
 import glob
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,9 +124,15 @@ def parts(command: str, cwd: Path, depth: int = 0) -> list[Part] | None:
             if len(words) != 2 or words[1].startswith("-"):
                 break  # `cd` alone goes home; `cd -` back: not followed
             target = folder / words[1]
-            if not target.is_dir():
+            try:
+                folder_there, anything_there = target.is_dir(), os.path.lexists(target)
+            except (OSError, ValueError):
+                break  # a name the system refuses (too long, a NUL): not followed
+            if not anything_there:
                 found.append(Part(words, folder, moved, unmatched, gone_folder=words[1]))
                 break
+            if not folder_there:
+                break  # a file, or a link to nothing: not followed
             folder, moved = target, True
             continue
         found.append(Part(words, folder, moved, unmatched))

@@ -91,7 +91,7 @@ def _known_factors(ini: Path) -> set[str] | None:
         return None
     if len(data) > _INI_MAX:
         return None
-    parser = configparser.RawConfigParser(strict=False, interpolation=None)
+    parser = configparser.RawConfigParser(interpolation=None)  # strict, as tox reads it
     try:
         parser.read_string(data.decode("utf-8"))
     except (configparser.Error, UnicodeDecodeError):
