@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
 from conftest import (
     clean_env,
     git,
@@ -78,40 +78,50 @@ def test_a_search_that_ran_out_of_its_rows_time_is_not_cut_short_whatever_its_wo
     assert WORDS in ledger and "(the row's time limit)" in ledger, ledger  # the same words
 
 
-@pytest.mark.parametrize(
-    ("case", "rows", "cut"),
-    [
-        ("a check the time ended", [row("C1", "sleep 120", "exit 0")], "C1"),
-        (
-            "a row not started since the time was up",
-            [row("C1", "sleep 120", "exit 0"), row("C2", "true", "exit 0")],
-            "C1, C2",
-        ),
-        (
-            "a search the time ended",
-            [row("C1", ALMOST, "`exit 0; stdout matches /^(a+)+$/`")],
-            "C1",
-        ),
-        (
-            "a judge the time ended",
-            [row("C1", "true", "exit 0"), row("R1", "docs/guide.md", "describes it", "review")],
-            "R1",
-        ),
-    ],
-)
-def test_each_row_the_hooks_time_ended_is_cut_short(
-    tmp_path: Path, case: str, rows: list[tuple[str, str, str, str]], cut: str
-) -> None:
-    root = committed(tmp_path, goal_text(slug="g", rows=rows))
-    started = time.monotonic()
-    # 16 s for the goal (a row before the one cut runs in it, on a loaded machine too), and
-    # the hook's answer 2 s before the watchdog's, both counted from the hook's start
-    answer = hook(root, "--timeout", "20", env={"GOALFILE_JUDGE": "sleep 120"})
-    assert time.monotonic() - started < 90, case
-    assert answer.get("decision") == "block", (case, answer)
-    reason = str(answer["reason"])
-    assert "goalfile could not verify goals/g.md within the hook's time limit" in reason, reason
-    assert f"\n  {cut} did not finish in the " in reason, (case, reason)
+CUT_SHORT = [
+    ("a check the time ended", [row("C1", "sleep 120", "exit 0")], "C1"),
+    (
+        "a row not started since the time was up",
+        [row("C1", "sleep 120", "exit 0"), row("C2", "true", "exit 0")],
+        "C1, C2",
+    ),
+    ("a search the time ended", [row("C1", ALMOST, "`exit 0; stdout matches /^(a+)+$/`")], "C1"),
+    (
+        "a judge the time ended",
+        [row("C1", "true", "exit 0"), row("R1", "docs/guide.md", "describes it", "review")],
+        "R1",
+    ),
+]
+"""Each way a row is cut short: (case, the goal's rows, the rows the hook names as cut)."""
+
+
+def test_each_row_the_hooks_time_ended_is_cut_short(tmp_path: Path) -> None:
+    """The four goals of :data:`CUT_SHORT`, each in a repository of its own, each with its own
+    Stop hook: the hooks run side by side (each waits out its own time limit, and only the
+    search uses a core while it waits)."""
+    roots = [
+        committed(tmp_path / str(n), goal_text(slug="g", rows=rows))
+        for n, (_, rows, _) in enumerate(CUT_SHORT)
+    ]
+
+    def run(root: Path) -> tuple[float, dict[str, object]]:
+        started = time.monotonic()
+        # 16 s for the goal (a row before the one cut runs in it, on a loaded machine too),
+        # and the hook's answer 2 s before the watchdog's, both counted from the hook's start
+        answer = hook(root, "--timeout", "20", env={"GOALFILE_JUDGE": "sleep 120"})
+        return time.monotonic() - started, answer
+
+    with ThreadPoolExecutor(max_workers=len(roots)) as pool:
+        answers = list(pool.map(run, roots))
+    for (case, _, cut), (took, answer) in zip(CUT_SHORT, answers, strict=True):
+        assert took < 90, case
+        assert answer.get("decision") == "block", (case, answer)
+        reason = str(answer["reason"])
+        assert "goalfile could not verify goals/g.md within the hook's time limit" in reason, (
+            case,
+            reason,
+        )
+        assert f"\n  {cut} did not finish in the " in reason, (case, reason)
 
 
 def test_the_hook_reads_the_rows_field_not_its_words() -> None:
