@@ -26,7 +26,10 @@ first, then the goal files git tracks, then the others), and answers:
   (:func:`goalfile.commands.hookrules.statusrules.ended_today`). A goal `met` by an entry git does
   not hold yet has its checks run again, writing nothing, and holds the agent once unless every
   row is still met
-  (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`);
+  (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). A `met` (written at this stop, or
+  checked again) under criteria that HEAD's copy does not approve and that do not only tighten
+  its approved ones (the agent's own re-approval, staged) holds it once, naming each change
+  (:mod:`goalfile.commands.hookrules.loosened`);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -69,6 +72,7 @@ from goalfile.commands.hookrules.githolds import unlisted_hold, unread_hold
 from goalfile.commands.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
 from goalfile.commands.hookrules.ledgerhold import ledger_holds
 from goalfile.commands.hookrules.look import look
+from goalfile.commands.hookrules.loosened import loosened_hold
 from goalfile.commands.hookrules.outcome import (
     REASON_LIMIT,
     GoalOutcome,
@@ -303,6 +307,9 @@ def _decide_stop(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
                     expect=seen.get(path),
                 )  # fmt: skip
+                if rechecked is None or (not rechecked.block and rechecked.status == "met"):
+                    widened = loosened_hold(path, shown, seen.get(path, ""), here, stop, git=git)
+                    rechecked = widened or rechecked
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
                     outcomes.append(rechecked)
                     if rechecked.block:
@@ -323,6 +330,9 @@ def _decide_stop(
                 budget=budget,
                 expect=seen.get(path),
             )
+            if not outcome.block and outcome.status == Status.MET.value:
+                widened = loosened_hold(path, shown, seen.get(path, ""), here, stop, git=git)
+                outcome = widened or outcome
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             outcome = failed_hold(shown, exc, stop, notes)
         outcomes.append(outcome)

@@ -1,0 +1,103 @@
+"""A goal `met` under a contract that HEAD's copy does not approve, changed in a way that does
+not only tighten it: the stop is held once, naming each change.
+
+A re-approval is a record, not a permission (docs/trust.md): anyone may run `goalfile activate
+--reapprove`, and `activate` stages the goal file, so the index's copy approves what the agent
+approved itself. The agent loosened the committed goal's check (`test -f ok` → `true`),
+re-approved it and stopped: verify ran `true`, the hook let it go telling the person only
+`status: met`, and `git checkout HEAD -- PATH` after the stop took the record away. So a `met`
+found at the stop (by the hook's verify, or by a run of the agent's the hook checks again) counts
+only under a contract that HEAD's copy approves, or one that only tightens it (rows, clauses or
+non-goals added: DESIGN §10); else it holds the agent once with the changes, and then lets it
+go with them, so the person reads them at the stop. Pure but for the copies git gave the hook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from goalfile.commands.hookrules.gitview import GitView
+from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome, hold_once
+from goalfile.commands.hookrules.stopinput import StopInput
+from goalfile.errors import GoalfileError
+
+SHOWN_CHANGES = 10  # changes named in the reason; the rest are counted
+
+
+def loosened_hold(
+    path: Path, shown: str, text: str, here: Path, stop: StopInput, *, git: GitView | None
+) -> GoalOutcome | None:
+    """The hold on a `met` of the goal file at ``path`` (``text``: the text the hook judged)
+    when its contract is not HEAD's approved one and the change does not only tighten it; None
+    when HEAD holds no copy (the approval rule decides alone) or the contract is HEAD's, or
+    tighter."""
+    found = _widened(path, text, git)
+    if found is None:
+        return None
+    changes, approval = found
+    from goalfile.commands.gitgoals import git_from
+    from goalfile.shellword import shell_word
+
+    entry = git.tracked.get(path) if git is not None else None
+    if entry is not None:
+        git_in = git_from(entry.root, here)
+        word = shell_word(entry.relative)
+        fix = f"{git_in} add -- {word} && {git_in} commit -m 'Approve the goal change' -- {word}"
+    else:  # (HEAD holds a copy only of a file git tracks)
+        fix = f"git commit -m 'Approve the goal change' -- {shell_word(shown)}"
+    listed = "\n".join(f"- {change}" for change in changes[:SHOWN_CHANGES])
+    more = len(changes) - SHOWN_CHANGES
+    if more > 0:
+        listed += f"\n- and {more} more"
+    text = (
+        f"goalfile: {shown} is met only under a contract that HEAD's copy of it does not "
+        f"approve: {approval} changed the approved criteria in a way that does not only "
+        f"tighten them:\n{listed}\n"
+        f"  fix: a person who approves the change commits it: `{fix}`"
+    )
+    advice = (
+        "The approved criteria are HEAD's: do not change or re-approve criteria to stop. Tell "
+        "the person what changed and why; go on with the work the approved criteria ask for."
+    )
+    return hold_once(shown, "met-unapproved", text[:REASON_LIMIT], advice, stop)
+
+
+def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str] | None:
+    """The changes (described) from the contract HEAD's copy approves to the one ``text``
+    holds that are not tightenings, and the approval entry the working copy names for it."""
+    if git is None:
+        return None
+    head = git.copies.get(path, (None, None))[0]
+    if head is None:
+        return None
+    from goalfile import contract
+    from goalfile.contractdiff import changes
+    from goalfile.files import ENCODING, ERRORS
+    from goalfile.model import Status
+    from goalfile.parse import parse_goal
+
+    try:
+        goal = parse_goal(text, path=str(path))
+        committed = head.decode(ENCODING, ERRORS)
+        approval = contract.last_approval(committed, path=f"HEAD: {path}")
+        if approval is not None:
+            base = approval[1]
+        else:  # a goal as the skill family writes it: its own criteria, unless a draft
+            copy = parse_goal(committed, path=str(path))
+            base = None if copy.status is Status.DRAFT else contract.contract_of(copy)
+        now = contract.contract_of(goal)
+        newest = contract.last_approval(goal.text, path=str(path))
+    except GoalfileError:  # verify, or the approval rule, has said what is wrong
+        return None
+    if base is None or base.digest() == now.digest():
+        return None
+    wider = [change.describe() for change in changes(base, now) if change.effect != "tightened"]
+    if not wider:
+        return None
+    if newest is None:  # (verify refuses such a pinned goal; one of the skill family's)
+        return wider, "its criteria as the working copy holds them, which HEAD does not hold,"
+    entry = newest[0]
+    return wider, (
+        f"its newest approval entry, `Iteration {entry.iteration} ({entry.date}) by "
+        f"{entry.by}`, which HEAD does not hold,"
+    )

@@ -1,0 +1,96 @@
+"""A `met` under criteria the agent loosened and re-approved itself is no way to stop unseen.
+
+The person's goal was committed (`goalfile new ... --activate --commit`, check `test -f ok`).
+The agent changed the check to `true` and ran `goalfile activate --reapprove`, which stages the
+goal file: the index's copy approved the agent's contract, the hook's verify ran `true`, wrote
+`met`, and Claude Code showed the person `C1 met; status: met`; `git checkout HEAD -- PATH`
+after the stop took the re-approval away. A `met` now counts at the stop only under the
+contract HEAD's copy approves, or one that only tightens it; else the stop is held once with
+each change, and then let go with them.
+
+Real goalfile processes, real git repositories.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import clean_env, git, hook_answer, run_goalfile
+
+CHECK_ROW = "| `test -f ok` | exit 0"
+
+
+def _repo(tmp_path: Path) -> Path:
+    """The person's repository: one approved goal, committed, whose check fails."""
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "tests@example.invalid")
+    git(repo, "config", "user.name", "goalfile tests")
+    (repo / "README").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    made = run_goalfile(
+        "new", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--non-goal", "nothing else changes", "--activate", "--commit", cwd=repo,
+        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return repo
+
+
+def _edit_criteria(repo: Path, old: str, new: str) -> None:
+    """Replace ``old`` with ``new`` in the criteria section only, as the agent's editor does."""
+    path = repo / "goals" / "real.md"
+    text = path.read_text(encoding="utf-8")
+    start = text.index("## Acceptance criteria")
+    end = text.index("\n## ", start)
+    assert old in text[start:end]
+    path.write_text(text[:start] + text[start:end].replace(old, new, 1) + text[end:], "utf-8")
+
+
+def _reapprove(repo: Path) -> None:
+    done = run_goalfile("activate", "--reapprove", "goals/real.md", "--reason", "simpler", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert "staged goals/real.md (git add)" in done.stderr
+
+
+def test_a_loosened_check_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> None:
+    """Fails before the change: the second stop was let go with `C1 met; status: met` alone,
+    and the first stop of the next turn was let go without a word."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    # the agent, sent back once, stops again: let go, with every change named
+    answer = hook_answer(repo, active=True)
+    message = str(answer.get("systemMessage", ""))
+    assert "decision" not in answer, answer
+    assert "met only under a contract that HEAD's copy of it does not approve" in message
+    assert "- C1 check: `test -f ok` → `true`" in message, message
+    assert "by activate`, which HEAD does not hold" in message, message
+    # the first stop of the next turn: the met the hook wrote is checked again, and held
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    assert "do not change or re-approve criteria to stop" in reason, reason
+    # the fix, run as written by the person who approves the change, ends the hold
+    fix = reason.split("commits it: `", 1)[1].split("`\n", 1)[0]
+    assert fix.startswith("git add -- goals/real.md && git commit -m"), fix
+    subprocess.run(fix, shell=True, cwd=repo, check=True, env=clean_env(), capture_output=True)
+    assert hook_answer(repo) == {}, "a change HEAD holds is the person's: met, let go"
+
+
+def test_a_tightening_staged_is_met_as_before(tmp_path: Path) -> None:
+    """Not a regression test (passes before the change): a clause added and re-approved,
+    staged only, is a tightening; its `met` lets the agent go without a word."""
+    repo = _repo(tmp_path)
+    (repo / "ok").write_text("", encoding="utf-8")
+    _edit_criteria(repo, CHECK_ROW, "| `test -f ok` | exit 0; output empty")
+    _reapprove(repo)
+    answer = hook_answer(repo)
+    assert "decision" not in answer, answer
+    assert "does not approve" not in str(answer), answer
