@@ -1844,6 +1844,22 @@ def git_path_commits(folder: str, relative: str, *, limit: int) -> list[str]:
     return done.stdout.decode("ascii", "replace").split()
 
 
+def git_head_commit(folder: str) -> str:
+    """The commit HEAD resolves to in the repository at ``folder``, as git resolves it (a loose
+    or packed branch, a symbolic ref, a ``commondir``: the Stop hook's mark of HEAD read without
+    git sees none of those moved by hand); empty when HEAD names no commit or git cannot say.
+    One ``git rev-parse``."""
+    try:
+        done = _git_read(
+            folder, ["--no-replace-objects", "rev-parse", "-q", "--verify", "HEAD^{commit}"],
+            _git_clean(),
+        )  # fmt: skip
+    except GitUnreadable:
+        return ""
+    found = done.stdout.decode("ascii", "replace").strip()
+    return found if done.returncode == 0 and re.fullmatch(r"[0-9a-f]{40,64}", found) else ""
+
+
 def git_commits_named(folder: str, names: Sequence[str]) -> dict[str, str]:
     """Which of ``names`` (``MERGE_HEAD``, ``HEAD^2``) name a commit in the repository of
     ``folder``, each with its full id; one ``git rev-parse`` per name. Raises

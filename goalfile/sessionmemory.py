@@ -45,6 +45,10 @@ class Remembered:
     # object id of that copy: a checkout or a reset that takes one away leaves it in git's
     # object store, where the hook's fix takes it from
     staged: tuple[tuple[str, str], ...] = ()
+    # the commit HEAD resolved to at that stop, as git resolved it (``head`` is read without
+    # git: a branch written by hand in its loose file, in `packed-refs` or behind a symbolic
+    # ref moves this and leaves that)
+    commit: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,6 +57,7 @@ class Remembered:
             "goals": list(self.goals),
             "head": self.head,
             "staged": [list(pair) for pair in self.staged],
+            "commit": self.commit,
         }
 
     @classmethod
@@ -82,7 +87,17 @@ class Remembered:
             goals=kept,
             head=head if isinstance(head, str) else "",
             staged=_staged(data.get("staged"), kept),
+            commit=_commit(data.get("commit")),
         )
+
+
+def _commit(value: object) -> str:
+    """A record's ``commit``: hex digits as SHA-1 or SHA-256 names one, else empty."""
+    return value if isinstance(value, str) and _object_id(value) else ""
+
+
+def _object_id(value: str) -> bool:
+    return len(value) in (40, 64) and all(char in "0123456789abcdef" for char in value)
 
 
 def _staged(value: object, goals: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
@@ -93,13 +108,7 @@ def _staged(value: object, goals: tuple[str, ...]) -> tuple[tuple[str, str], ...
         if not isinstance(item, list) or len(item) != 2:
             continue
         goal, oid = item
-        if (
-            isinstance(goal, str)
-            and goal in goals
-            and isinstance(oid, str)
-            and len(oid) in (40, 64)
-            and all(char in "0123456789abcdef" for char in oid)
-        ):
+        if isinstance(goal, str) and goal in goals and isinstance(oid, str) and _object_id(oid):
             found.append((goal, oid))
     return tuple(found)
 

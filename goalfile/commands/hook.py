@@ -228,7 +228,10 @@ def _decide_stop(
     recheck: set[Path] = (
         set()
     )  # met goals whose checks are run again (:class:`goalfile.commands.hookrules.outcome.Recheck`)
+    branch_moved: set[Path] = set()  # of ``recheck``: met in a commit the branch moved to
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
+    # goals active at an earlier stop whose branch moved since: their entries count as new
+    moved = repositories.branch_moved(here)
     seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
     quiet: list[Path] = []  # goals let go without a word or a verify: not active, as found
     for path in [*paths, *later]:
@@ -239,7 +242,7 @@ def _decide_stop(
             continue
         try:
             found = look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git,
-                          today=ctx.today, seen=seen)  # fmt: skip
+                          today=ctx.today, seen=seen, moved=moved)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = failed_hold(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
@@ -251,7 +254,7 @@ def _decide_stop(
             if not found.block and repositories.first_hold(key):
                 again = look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
-                              today=ctx.today, seen=seen)  # fmt: skip
+                              today=ctx.today, seen=seen, moved=moved)  # fmt: skip
                 if isinstance(again, GoalOutcome) and again.block:
                     upgraded[id(again)] = found
                     found = again
@@ -263,6 +266,8 @@ def _decide_stop(
                 holding.append(path)
         elif isinstance(found, Recheck):
             recheck.add(path)
+            if found.moved:
+                branch_moved.add(path)
             active.append((path, found.reviews))
         elif found is not None:
             active.append((path, found))
@@ -305,7 +310,7 @@ def _decide_stop(
             if path in recheck:
                 rechecked = recheck_one(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
-                    expect=seen.get(path),
+                    expect=seen.get(path), moved=path in branch_moved,
                 )  # fmt: skip
                 if rechecked is None or (not rechecked.block and rechecked.status == "met"):
                     widened = loosened_hold(path, shown, seen.get(path, ""), here, stop, git=git)

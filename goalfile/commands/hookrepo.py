@@ -86,6 +86,8 @@ class RepositoryWatch:
         self.places: dict[str, GitPlace | None] = {}  # read at this stop
         self.saved = False  # the record at ``record`` is this stop's
         self.made: set[str] = set()  # other holds made once per finding, at this stop
+        self.commits: dict[str, str] = {}  # the commit HEAD resolves to, asked at this stop
+        self.moved: set[str] = set()  # tops whose branch moved since the earlier stop
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -176,6 +178,11 @@ class RepositoryWatch:
                     goals=tuple(named),
                     head=head_mark(place),
                     staged=only_staged,
+                    # a branch found moved keeps the commit it was on: the met checked again
+                    # at this stop is so at the next one too, until it holds no one
+                    commit=self.before.repositories[top].commit
+                    if top in self.moved
+                    else self._commit(top),
                 )
             else:
                 after.pop(top, None)
@@ -226,6 +233,39 @@ class RepositoryWatch:
                     )
                 )
         return found
+
+    def _commit(self, top: str) -> str:
+        """The commit HEAD resolves to in the repository at ``top`` (asked of git once per
+        stop)."""
+        if top not in self.commits:
+            from goalfile.run import git_head_commit
+
+            self.commits[top] = git_head_commit(top)
+        return self.commits[top]
+
+    def branch_moved(self, here: Path) -> frozenset[Path]:
+        """The goal files (real paths) active at the session's earlier stop in a repository
+        holding ``here`` whose HEAD is on the same branch (or the same detached text) but
+        resolves to another commit: the branch moved since, by a commit, a reset, or by hand
+        (its loose file, `packed-refs` rewritten in place, a symbolic ref's target), which
+        leaves HEAD's mark alone. What that commit's copy of such a goal holds is not what
+        git held when the hook last saw it active: its entries count as new (a `met` is
+        checked again, a pause is told). HEAD on another branch is :meth:`switched`'s."""
+        real_here = Path(os.path.realpath(here))
+        found: set[Path] = set()
+        for top, remembered in sorted(self.before.repositories.items()):
+            if top in self.kept or not real_here.is_relative_to(top) or not remembered.commit:
+                continue
+            place = self.place(top)
+            if place is None or _first_line(head_mark(place)) != _first_line(remembered.head):
+                continue
+            if self._commit(top) == remembered.commit:
+                continue
+            self.moved.add(top)
+            found.update(
+                Path(os.path.realpath(os.path.join(top, goal))) for goal in remembered.goals
+            )
+        return frozenset(found)
 
     def gone(self, tracked: Collection[Path], here: Path) -> None:
         """Hold the agent for each goal file active at the session's earlier stop, in a goal

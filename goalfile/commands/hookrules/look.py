@@ -56,6 +56,7 @@ def look(
     git: GitView | None = None,
     today: str = "",
     seen: dict[Path, str] | None = None,
+    moved: frozenset[Path] = frozenset(),
 ) -> GoalOutcome | frozenset[str] | Recheck | None:
     """What one goal file asks before anything is run: an outcome (it is absent, hidden from
     the working tree, does not load, carries a status its ledger does not back, or is picked by
@@ -64,7 +65,9 @@ def look(
     holds does not have (its checks are run again, writing nothing), or None (a discovered goal that
     is not active). All of it is decided on the text one read of the file gives (kept in ``seen``:
     verify runs that text or refuses): a file renamed into its place between two reads, and back
-    after the stop, is never what the decision is made on."""
+    after the stop, is never what the decision is made on. A goal of ``moved`` (active at the
+    session's earlier stop, its branch moved since: :meth:`goalfile.commands.hookrepo.
+    RepositoryWatch.branch_moved`) counts none of its entries as held by git."""
     entry = tracked.get(path)
     if entry is None and path in named and not path.is_file():
         real = path.resolve()  # asked of the file it names, in the repository holding it
@@ -129,15 +132,21 @@ def look(
         if unapproved is not None:  # its checks are not run: no person approved them
             return unapproved
         return frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
+    branch_moved = real_path(path) in moved
     if goal.status in (Status.PAUSED, Status.EXHAUSTED, Status.BLOCKED) and (
-        told := ended_today(goal, shown, today, held=entries_git_holds(path, entry))
+        told := ended_today(
+            goal, shown, today, held=0 if branch_moved else entries_git_holds(path, entry)
+        )
     ):
         return told
-    if goal.status is Status.MET and met_since_git(goal, entries_git_holds(path, entry, git)):
+    if goal.status is Status.MET and met_since_git(
+        goal, 0 if branch_moved else entries_git_holds(path, entry, git)
+    ):
         unapproved = unapproved_hold(path, shown, goal, here, stop, git=git)
         if unapproved is not None:  # its checks are not run: no person approved them
             return unapproved
-        return Recheck(reviews=frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW))
+        reviews = frozenset(c.id for c in goal.criteria if c.kind is Kind.REVIEW)
+        return Recheck(reviews=reviews, moved=branch_moved)
     if path in named:
         return GoalOutcome(
             path=shown,

@@ -60,6 +60,7 @@ class Recheck:
     the ids of its review rows."""
 
     reviews: frozenset[str]
+    moved: bool = False  # its branch moved since the session's earlier stop, where it was active
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -56,8 +56,10 @@ def recheck_one(
     share: float,
     named: bool = False,
     expect: str | None = None,
+    moved: bool = False,
 ) -> GoalOutcome | None:
-    """Run the checks of a `met` goal whose met entry git does not hold yet, writing nothing:
+    """Run the checks of a `met` goal whose met entry git does not hold yet (or, ``moved``, a
+    commit HEAD's branch was moved to since the session's earlier stop holds), writing nothing:
     a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
     met entry copied from a run elsewhere or typed) lets the agent stop only when the checks
     still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
@@ -86,9 +88,15 @@ def recheck_one(
         said = f"goalfile: {result.slug} is met; the stop is allowed"
         return GoalOutcome(path=shown, status=Status.MET.value, block=False, message=said)
     rows = "\n".join(f"- {r.id} {r.verdict.value} (exit {r.exit}): {evidence(r)}" for r in failing)
+    since = (
+        "by a ledger entry of the commit its branch was moved to since an earlier stop of this "
+        "session, where it was active"
+        if moved
+        else "by a ledger entry git does not hold yet"
+    )
     text = (
-        f"goalfile: {shown} says `met` by a ledger entry git does not hold yet, but its checks, "
-        f"run again at this stop without writing, do not all pass ({result.summary}):\n{rows}"
+        f"goalfile: {shown} says `met` {since}, but its checks, run again at this stop "
+        f"without writing, do not all pass ({result.summary}):\n{rows}"
     )
     advice = (
         f"The goal is not met: `goalfile reopen {shell_word(shown)} --reason TEXT` makes it "
