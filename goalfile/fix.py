@@ -95,7 +95,9 @@ def fix_goal(goal: Goal) -> Fixed:
                     if "[" in cell and in_ledger is None:
                         in_ledger = ledger_labels(goal.text)
                         footnotes = footnote_labels(goal.text)
-                    shown = difference(cell, goal.link_labels, in_ledger or (), footnotes or ())
+                    shown = difference(
+                        cell, goal.link_labels, in_ledger or (), footnotes or (), column=name
+                    )
                     if shown is not None:
                         differs.add(name)
         new, what = _fix_row(row, lines[index], differs)

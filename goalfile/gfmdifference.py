@@ -17,3 +17,6 @@ class Difference:
     linked: tuple[str, ...] = ()  # the web addresses GitHub links and shows as typed
     math: tuple[str, ...] = ()  # the `$...$` spans GitHub draws as math
     footnotes: tuple[str, ...] = ()  # the `[^label]` references GitHub shows as a number
+    emoji: tuple[str, ...] = ()  # the `:name:` shortcodes GitHub draws as emoji pictures
+    blanks: bool = False  # runs of blanks a browser draws as one, which goalfile reads
+    emphasis: tuple[str, ...] = ()  # stars or underscores GitHub reads as emphasis, beside a symbol

@@ -9,7 +9,13 @@ exited 0), GFM strikethrough (``~~text~~`` and ``~text~``, drawn struck out,
 read as deleted), link references defined inside the ledger, which goalfile never parses, and
 GFM's autolinks (``http://``, ``https://``, ``ftp://``, ``www.``), whose text GitHub shows as
 typed, escapes, entities and emphasis marks included: ``./smoke.sh http://host/health\\;echo``
-showed a shell reader one escaped argument, and goalfile ran ``...health;echo``. A
+showed a shell reader one escaped argument, and goalfile ran ``...health;echo``. And
+three things a browser or GitHub's own filters draw otherwise than the text of the HTML:
+emoji shortcodes (``stdout lacks ":x:"`` shows as ``lacks "❌"``, and goalfile judges the
+literal ``:x:``, which no runner prints), runs of blanks outside a code span (a browser draws
+``lacks "1  failed"`` as ``lacks "1 failed"``), and stars or underscores beside a symbol that
+CommonMark 0.29, which GitHub's cmark-gfm follows, reads as emphasis and 0.31, which goalfile's
+markdown-it follows, does not (``lacks "FAILED*✗*"`` shows as ``lacks "FAILED✗"``). A
 cell whose GitHub view differs from goalfile's reading is a lint error (``rendered-differs``):
 a reader approves one command and goalfile runs another. Pure: text in, difference out.
 """
@@ -31,13 +37,22 @@ _TARGET: Mapping[str, str] = {"href": "#", "title": ""}
 
 
 def difference(
-    cell: str, labels: Iterable[str], ledger: Iterable[str] = (), footnotes: Iterable[str] = ()
+    cell: str,
+    labels: Iterable[str],
+    ledger: Iterable[str] = (),
+    footnotes: Iterable[str] = (),
+    *,
+    column: str = "check",
 ) -> Difference | None:
     """How GitHub's view of ``cell`` differs from goalfile's reading of it, or None when it
     does not (a cell that is one code span is shown as written by both). ``labels`` are the
     link reference labels goalfile reads cells with, ``ledger`` those a definition in the
     ledger may add for GitHub, ``footnotes`` the footnote labels the file defines
-    (:func:`footnote_labels`)."""
+    (:func:`footnote_labels`); ``column`` is ``check`` or ``expected``."""
+    if ":" in cell or "  " in cell or not cell.isascii():
+        drawn = _drawn_otherwise(cell, set(labels), column=column)
+        if drawn is not None:
+            return drawn
     linked = autolinks(cell) if "://" in cell or "www." in cell else []
     if "~" not in cell and "[" not in cell and "$" not in cell and not linked:
         return None  # neither strikethrough, a link, a footnote nor math can start
@@ -72,6 +87,91 @@ def difference(
     from goalfile.gfmdifference import Difference
 
     return Difference(read=read.strip(), shown=shown, struck=struck)
+
+
+# GitHub's emoji shortcodes: a name of lower-case letters, digits, `_`, `+` and `-` between
+# colons (`:x:`, `:warning:`, `:+1:`, `:100:`); a name of digits alone is a time (`12:30:45`)
+_SHORTCODE = re.compile(r":([a-z0-9_+-]*[a-z][a-z0-9_+-]*|[+-]1|100|1234):")
+
+
+def _drawn_otherwise(cell: str, labels: set[str], *, column: str) -> Difference | None:
+    """The emoji shortcodes, the runs of blanks and the emphasis beside a symbol of ``cell``
+    (outside its code spans) that make GitHub draw it otherwise than goalfile reads it."""
+    code = _code_spans(cell)
+
+    def outside(at: int) -> bool:
+        return not any(first <= at < last for first, last in code)
+
+    read, is_code = parse.read_cell(cell, _references(labels))
+    if is_code:
+        return None
+    emoji = tuple(m.group() for m in _SHORTCODE.finditer(cell) if outside(m.start()))
+    blanks = False
+    if "  " in cell:
+        gaps = [m for m in re.finditer(r"  +", cell) if outside(m.start())]
+        collapsed = cell
+        for gap in reversed(gaps):
+            collapsed = collapsed[: gap.start()] + " " + collapsed[gap.end() :]
+        shown_read = parse.read_cell(collapsed, _references(labels))[0]
+        blanks = bool(gaps) and not _same_meaning(read, shown_read, column=column)
+    emphasis, theirs = ((), "") if cell.isascii() else _symbol_emphasis(cell, labels)
+    if not emoji and not blanks and not emphasis:
+        return None
+    from goalfile.gfmdifference import Difference
+
+    shown = " ".join((theirs or read).split()) if blanks else (theirs or read).strip()
+    return Difference(
+        read=read.strip(), shown=shown, struck=(), emoji=emoji, blanks=blanks, emphasis=emphasis
+    )
+
+
+def _same_meaning(read: str, shown: str, *, column: str) -> bool:
+    """Whether a reader of ``shown`` (blanks drawn as one) reads what goalfile reads in
+    ``read``: the same clauses of an expected result, the same words of a command."""
+    if read.strip() == shown.strip():
+        return True
+    if column == "expected":
+        from goalfile.errors import GoalfileError
+        from goalfile.expect import format_clause, parse_expected
+
+        try:
+            ours = [format_clause(c) for c in parse_expected(read).clauses]
+            theirs = [format_clause(c) for c in parse_expected(shown).clauses]
+        except GoalfileError:
+            return False
+        return ours == theirs
+    import shlex
+
+    try:
+        return shlex.split(read) == shlex.split(shown)
+    except ValueError:
+        return False
+
+
+def _symbol_emphasis(cell: str, labels: set[str]) -> tuple[tuple[str, ...], str]:
+    """The emphasis GitHub reads in ``cell`` and goalfile does not, or the reverse: CommonMark
+    0.31 counts a symbol (``✗``, ``€``, ``→``) as punctuation when it decides whether ``*`` or
+    ``_`` opens or closes emphasis, 0.29 (cmark-gfm) as a letter. So the cell is read once more
+    with each such symbol replaced by a letter, which is 0.29's reading. Returns the words of
+    goalfile's reading that GitHub shows otherwise, and GitHub's reading (empty when none)."""
+    import unicodedata
+
+    if "*" not in cell and "_" not in cell:
+        return (), ""
+    symbols = sorted({c for c in cell if not c.isascii() and unicodedata.category(c)[0] == "S"})
+    if not symbols:
+        return (), ""
+    free = (chr(code) for code in range(0x4E00, 0x9FFF) if chr(code) not in cell)
+    there: dict[str | int, str | int | None] = {s: next(free) for s in symbols}  # letters to both
+    back = {ord(str(letter)): str(symbol) for symbol, letter in there.items()}
+    env = _references(labels)
+    ours = parse.rendered(_gfm().parseInline(cell, env)[0])
+    theirs = parse.rendered(_gfm().parseInline(cell.translate(str.maketrans(there)), env)[0])
+    theirs = theirs.translate(back)
+    if ours == theirs:
+        return (), ""
+    shown = set(theirs.split())
+    return tuple(word for word in ours.split() if word not in shown), theirs
 
 
 # where GFM's extended autolinks start (cmark-gfm's autolink extension): `www.` after the start,

@@ -985,7 +985,8 @@ def _header_line(goal: Goal, first: Criterion) -> tuple[int, str]:
 def _rendering_findings(goal: Goal) -> Iterable[Finding]:
     """Deterministic cells that GitHub shows otherwise than goalfile reads them (GFM
     strikethrough, a link whose reference only the ledger defines, an autolink, inline math, a
-    footnote reference): see :mod:`goalfile.gfmview`."""
+    footnote reference, an emoji shortcode, a run of blanks, emphasis beside a symbol): see
+    :mod:`goalfile.gfmview`."""
     from goalfile.gfmview import difference, footnote_labels, ledger_labels
 
     miscounted = {p.line for p in goal.problems if p.code == "cell-count"}
@@ -1000,7 +1001,9 @@ def _rendering_findings(goal: Goal) -> Iterable[Finding]:
             if "[" in cell and in_ledger is None:
                 in_ledger = ledger_labels(goal.text)
                 footnotes = footnote_labels(goal.text)
-            found = difference(cell, goal.link_labels, in_ledger or (), footnotes or ())
+            found = difference(
+                cell, goal.link_labels, in_ledger or (), footnotes or (), column=name
+            )
             if found is not None:
                 yield _rendering_finding(goal, row, name, cell, found)
 
@@ -1009,7 +1012,18 @@ def _rendering_finding(
     goal: Goal, row: Criterion, name: str, cell: str, found: Difference
 ) -> Finding:
     runs = "runs" if name == "check" else "judges by"
-    if found.math or found.footnotes:
+    if found.emoji or found.blanks or found.emphasis:
+        pieces = [
+            *(f"{inline_code(e)} drawn as an emoji picture (GitHub's shortcodes)"
+              for e in found.emoji),
+            *(["its runs of blanks drawn as one (HTML outside a code span)"]
+              if found.blanks else []),
+            *(f"{inline_code(w)} read as emphasis by one reader only (a star or underscore "
+              "beside a symbol: GitHub follows CommonMark 0.29, goalfile 0.31)"
+              for w in found.emphasis),
+        ]  # fmt: skip
+        shown = f"as {inline_code(found.shown)}, with {listed(pieces)}"
+    elif found.math or found.footnotes:
         pieces = [
             *(f"{inline_code(m)} drawn as math (GitHub's MathJax, which can draw nothing)"
               for m in found.math),

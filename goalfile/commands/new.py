@@ -45,10 +45,24 @@ class NewRow:
     def render(self) -> str:
         kind = "review" if self.review else "deterministic"
         # a cell means what Markdown shows: text with a backslash or markup goes in a code span
-        # (two `$` may be math, which GitHub draws)
-        literal = any(char in self.expected for char in MARKUP) or self.expected.count("$") > 1
+        # (two `$` may be math, which GitHub draws), and so does text GitHub draws otherwise
+        # (an emoji shortcode such as `:x:`, a run of blanks, a star beside a symbol)
+        literal = (
+            any(char in self.expected for char in MARKUP)
+            or self.expected.count("$") > 1
+            or _drawn_otherwise(self.expected)
+        )
         expected = code_span(self.expected) if literal else plain_cell(self.expected)
         return f"| {self.id} | {self.criterion} | {code_span(self.check)} | {expected} | {kind} |"
+
+
+def _drawn_otherwise(expected: str) -> bool:
+    """Whether GitHub would draw ``expected`` written bare otherwise than goalfile reads it."""
+    if ":" not in expected and "  " not in expected and expected.isascii():
+        return False
+    from goalfile.gfmview import difference
+
+    return difference(plain_cell(expected), (), column="expected") is not None
 
 
 @dataclass(frozen=True, kw_only=True)
