@@ -11,6 +11,11 @@ import shlex
 import sys
 from pathlib import Path
 
+import pytest
+
+from goalfile.expect import parse_expected
+from goalfile.model import Criterion
+from goalfile.unitteststream import findings
 from tests.conftest import run_goalfile
 
 UNITTEST = f"{shlex.quote(sys.executable)} -m unittest"
@@ -45,3 +50,22 @@ def test_a_unittest_check_judged_on_stdout_is_warned_about(tmp_path: Path) -> No
     ran = run_goalfile("verify", "--no-write", "--json", "goals/g.md", cwd=tmp_path)
     verdicts = {row["id"]: row["verdict"] for row in json.loads(ran.stdout)["rows"]}
     assert verdicts == {"C1": "unmet", "C2": "met", "C3": "met", "C4": "met"}, verdicts
+
+
+@pytest.mark.parametrize(
+    ("expected", "warned"),
+    [
+        ("exit 0; stdout empty", "always holds"),  # unittest prints nothing on stdout
+        ("stdout matches /OK/", "is never met"),
+        ('prints "OK"', "is never met"),  # prints: stdout, trimmed
+        ('output contains "OK"', None),  # either stream: unittest's report is there
+        ("stderr empty", None),
+    ],
+)
+def test_each_clause_on_stdout_is_told_what_it_does(expected: str, warned: str | None) -> None:
+    row = Criterion(id="C1", criterion="c", check="python -m unittest", expected=expected)
+    said = [f.message for f in findings(row, "C1", parse_expected(expected))]
+    if warned is None:
+        assert said == [], said
+    else:
+        assert len(said) == 1 and warned in said[0], said
