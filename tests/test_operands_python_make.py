@@ -271,3 +271,27 @@ def test_the_pth_files_of_a_virtual_environment_in_the_repository_are_not_run(
     assert done.returncode == 0, done.stderr
     assert not ran.exists()
     assert "nosuch_here" not in done.stderr  # what the import would add cannot be told
+
+
+@pytest.mark.parametrize(
+    ("makefile", "target", "named"),
+    [
+        ("test:\n\techo\n", "test", False),
+        ("test:\n\techo\n", "docs", True),
+        # a rule's line inside define ... endef is text, not a rule
+        ("define RECIPE\ndocs: x\nendef\ntest:\n\techo\n", "docs", True),
+        ("$(NAME): x\n\techo\n", "docs", False),  # a target made of variables: not told
+        ("%.html: %.md\n\techo\n", "docs", False),  # a pattern rule may make it: not told
+        ("# " + "x" * (1 << 20) + "\ntest:\n", "docs", False),  # too long to read whole
+    ],
+)
+def test_what_a_makefile_read_as_text_makes(
+    tmp_path: Path, makefile: str, target: str, named: bool
+) -> None:
+    """`no_rule` on the makefile's text alone (no make run): a target no rule names is named,
+    and none is where the text cannot tell."""
+    from goalfile.commands.makeoperands import no_rule
+
+    (tmp_path / "Makefile").write_text(makefile, encoding="utf-8")
+    said = no_rule(["make", target], tmp_path)
+    assert (said is not None and f"`{target}`" in said) if named else said is None, said
