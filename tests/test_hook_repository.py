@@ -567,3 +567,43 @@ def test_a_tracked_goal_moved_away_after_a_hold_is_held_once_more(
     # without an earlier stop in the session's record, the rule lets that stop go at once
     answer, _ = stop(project, active=True, session="another-session")
     assert answer is not None and "decision" not in answer, answer
+
+
+def test_a_tracked_goal_deleted_again_after_its_fix_is_held_again(project: Path) -> None:
+    """The printed fix puts the deleted goal file back, and the agent deletes it again before
+    the next stop: that is a new finding, held again (the session's record kept the hold by
+    the file's path alone, so the stop was let go with the message); a stop with nothing done
+    since lets the agent go with the message, as before."""
+    goal = project / "goals" / "real.md"
+    assert UNMET in reason_of(stop(project)[0])
+    goal.unlink()
+    reason = reason_of(stop(project, active=True)[0])
+    assert "git tracks the goal file goals/real.md" in reason
+    sh(fix_of(reason), project)
+    assert goal.is_file()
+    goal.unlink()
+    reason = reason_of(stop(project, active=True)[0])
+    assert "git tracks the goal file goals/real.md" in reason
+    answer, _ = stop(project, active=True)
+    assert answer is not None and "decision" not in answer, answer
+    assert "git tracks the goal file goals/real.md" in str(answer["systemMessage"])
+    sh(fix_of(reason), project)  # and once it is back, the goal holds the agent as before
+    assert "C1 unmet; status: active" in reason_of(stop(project, active=True)[0])
+
+
+def test_a_deleted_goal_beside_one_the_hook_verifies_is_held_once(project: Path) -> None:
+    """The hook's own writes in the goal folder (verify's entry for another goal there) are no
+    new finding: the deleted goal is held once, and the next stops name it no more among the
+    reasons it holds the agent for (the other goal, still unmet)."""
+    write_goal(
+        project / "goals",
+        goal_text(slug="other", rows=(row("C1", "date +%N; exit 1", "exit 0"),)),  # no stall
+        "o.md",
+    )
+    git(project, "commit", "-qm", "another goal")
+    assert UNMET in reason_of(stop(project)[0])
+    (project / "goals" / "real.md").unlink()
+    assert "git tracks the goal file goals/real.md" in reason_of(stop(project, active=True)[0])
+    for _ in range(2):
+        reason = reason_of(stop(project, active=True)[0])
+        assert "verify-goal other" in reason and "goals/real.md" not in reason, reason

@@ -232,6 +232,7 @@ def _decide_stop(
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
     # goals active at an earlier stop whose branch moved since: their entries count as new
     moved = repositories.branch_moved(here)
+    rekeyed: dict[str, Path] = {}  # holds on a deleted goal file, by key: its path
     seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
     quiet: list[Path] = []  # goals let go without a word or a verify: not active, as found
     for path in [*paths, *later]:
@@ -251,6 +252,8 @@ def _decide_stop(
             # swapped file written since the hold (the fix run, then the swap made again
             # before the next stop) is another finding
             key = f"{found.status}\0{real_path(path)}{_written(path, found.status)}"
+            if _gone_mark(path):  # recorded with the folder as this stop leaves it
+                rekeyed[key] = path
             if not found.block and repositories.first_hold(key):
                 again = look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
@@ -365,6 +368,14 @@ def _decide_stop(
         ]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = ledger_holds(outcomes, ctx.today, notes, roots)
+    if rekeyed:  # the folder of a deleted goal file as this stop, its writes done, leaves it
+        status = "hidden"
+        repositories.rekey(
+            {
+                key: f"{status}\0{real_path(path)}{_written(path, status)}"
+                for key, path in rekeyed.items()
+            }
+        )
     # a repository hidden or swapped comes first: it is why the goals look as they do
     return StopDecision(
         goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)
@@ -394,11 +405,28 @@ def _unlisted_once(
     return found
 
 
+def _gone_mark(path: Path) -> str:
+    """For a goal file that is gone, a mark of the folder it was in: its inode and
+    status-change time, which every file made, deleted or renamed in it changes (the file put
+    back by the printed fix and deleted again before the next stop is another finding, which
+    the file's path alone did not tell); empty while the file is there."""
+    try:
+        if os.path.lexists(path):
+            return ""
+        found = os.stat(path.parent)
+    except (OSError, ValueError):
+        return ""
+    return f"\0gone:{found.st_ino}:{found.st_ctime_ns}"
+
+
 def _written(path: Path, status: str) -> str:
     """For a goal file found swapped (``replaced``), a mark of the file as written: its inode,
     status-change time and size (a rewrite, by `sed -i`, `git checkout` or a copy, changes
     them, and no one can set the status-change time back; the hook does not write such a
-    file); empty for the other findings."""
+    file); for one found hidden that is gone, a mark of its folder (:func:`_gone_mark`);
+    empty for the other findings."""
+    if status == "hidden":
+        return _gone_mark(path)
     if status != "replaced":
         return ""
     try:

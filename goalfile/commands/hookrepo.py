@@ -88,6 +88,7 @@ class RepositoryWatch:
         self.made: set[str] = set()  # other holds made once per finding, at this stop
         self.commits: dict[str, str] = {}  # the commit HEAD resolves to, asked at this stop
         self.moved: set[str] = set()  # tops whose branch moved since the earlier stop
+        self.after: Record | None = None  # the record as :meth:`remember` left it
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -188,6 +189,7 @@ class RepositoryWatch:
                 after.pop(top, None)
         held = frozenset({*(hold.key for hold in self.holds), *self.made})
         record = Record(repositories=after, held=held)
+        self.after = record
         if record == self.before:
             self.saved = True
             return
@@ -200,6 +202,25 @@ class RepositoryWatch:
             )
         else:
             self.saved = True
+
+    def rekey(self, keys: Mapping[str, str]) -> None:
+        """Record each hold made at this stop under its key as the stop leaves it (``keys``,
+        old to new): a goal file deleted is held under a mark of its folder, which the hook's
+        own writes at this stop (verify's entries, the holds it ledgers) change too; the next
+        stop compares with the folder as this one left it. Saved again only when the record
+        was saved and changes; a record that cannot be saved now holds again at the next
+        stop, which is the safe way."""
+        if self.after is None or not self.saved:
+            return
+        held = frozenset(keys.get(key, key) for key in self.after.held)
+        if held == self.after.held or self.record is None:
+            return
+        record = Record(repositories=self.after.repositories, held=held)
+        try:
+            save(self.record, record)
+        except OSError:
+            return
+        self.after = record
 
     def outcomes(self, stop: StopInput) -> list[GoalOutcome]:
         """The holds as the hook answers them: each blocks once, at the first stop that finds
