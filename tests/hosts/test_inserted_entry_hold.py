@@ -53,40 +53,10 @@ def typed_pause() -> str:
 
 
 @pytest.mark.parametrize("host", ["claude", "codex"])
-def test_a_pause_typed_among_committed_entries_holds_once_until_the_fix_puts_head_back(
+def test_a_pause_typed_among_committed_entries_holds_until_the_fix_puts_head_back_each_time(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_repo
-    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
-    insert = ["git add -A && git commit -qm 'work in progress'", typed_pause()]
-    agent = SkillAgent(work=skill_new(), then=insert, otherwise=FIX)
-    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
-    [inserted] = held_between_unmet(ran, agent)
-    assert (
-        f"goalfile cannot verify {GOAL}: the file the working tree holds there does not "
-        "continue the goal HEAD holds there: its ledger does not extend HEAD's: Iteration 0 ("
-    ) in inserted, inserted
-    pause = "by pause: the entry was inserted among entries that were there at HEAD"
-    assert pause in inserted, inserted
-    # the model ran the printed fix as written, in its shell tool, then met the goal
-    fix = f"[ ! -e {SAVED} ] && cp -- {GOAL} {SAVED} && git checkout HEAD -- {GOAL}"
-    assert f"\n  fix: `{fix}`" in inserted, inserted
-    done = len(agent.work) + len(insert)
-    assert agent.ran[done:] == [fix, FIX], agent.ran
-    assert "by pause" in (repo / SAVED).read_text(encoding="utf-8")
-    text = (repo / GOAL).read_text(encoding="utf-8")
-    assert "by pause" not in text, text
-    # HEAD's verify entry, then the hook's two after the fix
-    assert [e.status for e in verify_entries(repo)] == ["active", "active", "met"]
-    assert goal_state(repo)["status"] == "met"
-    assert hook_now(repo)["decision"] == "allow"
-
-
-@pytest.mark.parametrize("host", ["claude", "codex"])
-def test_the_pause_typed_again_after_the_fix_ran_is_held_again(
-    host: str, isolation: Isolation, readme_repo: Path
-) -> None:
-    """The model runs the printed fix and types the same pause entry in again before its
+    """The model runs the printed fix, then types the same pause entry in again before its
     next stop: the hook, which held once per finding and never saw the file put back, let it
     go with a message. A file written since the hold is another finding: held again, with a
     fix that keeps its copy beside the first one's; the model runs it and meets the goal."""
@@ -103,11 +73,24 @@ def test_the_pause_typed_again_after_the_fix_ran_is_held_again(
 
     ran = run_session(host, repo, script, isolation, prompt=PROMPT)
     inserted, again = held_between_unmet(ran, agent, holds=2)
+    assert (
+        f"goalfile cannot verify {GOAL}: the file the working tree holds there does not "
+        "continue the goal HEAD holds there: its ledger does not extend HEAD's: Iteration 0 ("
+    ) in inserted, inserted
     pause = "by pause: the entry was inserted among entries that were there at HEAD"
     assert pause in inserted and pause in again, (inserted, again)
-    fix = f"[ ! -e {SAVED}-2 ] && cp -- {GOAL} {SAVED}-2 && git checkout HEAD -- {GOAL}"
-    assert f"\n  fix: `{fix}`" in again, again
-    assert agent.ran[-2:] == [fix, FIX], agent.ran
+    # the model ran each printed fix as written, in its shell tool, then met the goal
+    fix = f"[ ! -e {SAVED} ] && cp -- {GOAL} {SAVED} && git checkout HEAD -- {GOAL}"
+    assert f"\n  fix: `{fix}`" in inserted, inserted
+    fix_again = f"[ ! -e {SAVED}-2 ] && cp -- {GOAL} {SAVED}-2 && git checkout HEAD -- {GOAL}"
+    assert f"\n  fix: `{fix_again}`" in again, again
+    done = len(agent.work) + len(insert)
+    assert agent.ran[done:] == [fix, typed_pause(), fix_again, FIX], agent.ran
+    assert "by pause" in (repo / SAVED).read_text(encoding="utf-8")
     assert "by pause" in (repo / f"{SAVED}-2").read_text(encoding="utf-8")
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    assert "by pause" not in text, text
+    # HEAD's verify entry, then the hook's two after the fixes
+    assert [e.status for e in verify_entries(repo)] == ["active", "active", "met"]
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
