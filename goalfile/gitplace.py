@@ -20,6 +20,7 @@ from pathlib import Path
 __all__ = [
     "GitPlace",
     "aside",
+    "common_elsewhere",
     "foreign",
     "git_place",
     "head_mark",
@@ -239,3 +240,25 @@ def foreign(top: Path, place: GitPlace) -> str | None:
         if owner != os.path.realpath(os.path.join(real_top, ".git")):
             return f"the git folder of the linked work tree at {os.path.dirname(owner)}"
     return None
+
+
+def common_elsewhere(place: GitPlace) -> str | None:
+    """How the git folder ``place`` names takes its repository (branches, objects, settings)
+    from a folder that is not its own, or None. git reads a ``commondir`` file in any git
+    folder, and writes one only in a linked work tree's folder (``COMMON/worktrees/NAME``):
+    one line in a main work tree's ``.git/commondir`` made git read another repository's
+    branches while ``.git/HEAD``, the index and the reflog stayed where they were, and one
+    ``rm`` took it away after the stop. So a work tree's ``.git`` folder that holds
+    ``commondir``, and a linked work tree's folder whose ``commondir`` leads to a repository
+    that does not list it under ``worktrees/``, are named."""
+    pointer = os.path.join(place.gitdir, "commondir")
+    if place.kind == "folder":
+        if not os.path.lexists(pointer):
+            return None
+        return f"a commondir file naming {place.common}"
+    if place.common == place.gitdir:  # a submodule's folder, a separate git folder
+        return None
+    listed = os.path.join(place.common, "worktrees", os.path.basename(place.gitdir))
+    if _folder_id(listed) == place.gitdir_id:
+        return None
+    return f"a commondir file naming {place.common}, which lists no such linked work tree"

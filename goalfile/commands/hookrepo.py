@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING
 from goalfile.gitplace import (
     GitPlace,
     aside,
+    common_elsewhere,
     foreign,
     git_place,
     head_mark,
@@ -411,6 +412,7 @@ def watch(
             continue
         place = found.place(top)
         hold = None if place is None else _foreign(Path(top), place, here)
+        hold = hold or (None if place is None else _common(Path(top), place, here))
         if hold is not None:
             found.holds.append(hold)
             found.kept.add(top)
@@ -622,6 +624,35 @@ def _foreign(top: Path, place: GitPlace, here: Path) -> Hold | None:
         status="repository-swapped",
         text=_with_fix(text, fix),
         advice=advice,
+    )
+
+
+def _common(top: Path, place: GitPlace, here: Path) -> Hold | None:
+    """A git folder that takes its repository from another folder (:func:`goalfile.gitplace.
+    common_elsewhere`): held at any stop, a session's first included."""
+    what = common_elsewhere(place)
+    if what is None:
+        return None
+    shown = _shown(top, here)
+    pointer = _shown(Path(place.gitdir) / "commondir", here)
+    text = (
+        f"goalfile cannot trust the repository at {shown}: its git folder holds {what}, so git "
+        "reads the branches, objects and settings of that folder, not its own"
+    )
+    fix = None
+    if place.kind == "folder":  # moved aside, not deleted
+        fix = f'mv -- {shell_word(pointer)} "$(mktemp -d)"'
+    return Hold(
+        key=f"commondir\0{top}\0{place.common}",
+        shown=shown,
+        status="repository-swapped",
+        text=_with_fix(text, fix),
+        advice=(
+            "Take the commondir file out of the repository's git folder as the fix says; "
+            if fix is not None
+            else "Put back the commondir file git wrote for this linked work tree (`../..`); "
+        )
+        + ADVICE,
     )
 
 

@@ -1,0 +1,83 @@
+"""A `commondir` file planted in a work tree's git folder holds the agent, a first stop included.
+
+git reads `commondir` in any git folder (it writes one only in a linked work tree's folder):
+one line in the main work tree's `.git/commondir`, naming the git folder of the agent's clone
+whose branch holds a met copy of the goal, made git read that clone's branches and objects
+while `.git/HEAD`, the index and the reflog stayed as they were. At a session's first stop the
+hook said "no active goal" and let the agent go; `rm .git/commondir` after the stop left
+nothing. Real git repositories, the real `goalfile hook stop`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import clean_env, fix_of, git, run_goalfile
+
+GOAL = "goals/auth.md"
+
+
+def _repo(tmp_path: Path) -> Path:
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "tests@example.invalid")
+    git(repo, "config", "user.name", "goalfile tests")
+    (repo / "README").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--activate", "--commit", cwd=repo, env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return repo
+
+
+def stop(cwd: Path, session: str) -> dict[str, object]:
+    data = {"session_id": session, "cwd": str(cwd), "stop_hook_active": False}
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=cwd, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    text = done.stdout.strip()
+    return json.loads(text) if text else {}
+
+
+def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> None:
+    """Fails before the change: the first stop was let go with no answer at all."""
+    repo = _repo(tmp_path)
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    git(clone, "config", "user.email", "tests@example.invalid")
+    git(clone, "config", "user.name", "goalfile tests")
+    (clone / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=clone).returncode == 0
+    git(clone, "commit", "-qam", "goal: auth")
+    (clone / ".git" / "objects" / "info" / "alternates").write_text(f"{repo}/.git/objects\n")
+    (repo / GOAL).write_bytes((clone / GOAL).read_bytes())
+    (repo / ".git" / "commondir").write_text(f"{clone}/.git\n", encoding="utf-8")
+    assert git(repo, "rev-parse", "HEAD") == git(clone, "rev-parse", "HEAD")  # git reads it
+    answer = stop(repo, "first")
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "its git folder holds a commondir file naming" in reason, reason
+    fix = fix_of(reason)
+    assert fix == 'mv -- .git/commondir "$(mktemp -d)"', fix
+    subprocess.run(fix, shell=True, cwd=repo, check=True, env=clean_env())
+    assert not (repo / ".git" / "commondir").exists()
+    git(repo, "checkout", "-q", "--", GOAL)
+    answer = stop(repo, "second")  # the repository's own branch: the goal is active, unmet
+    assert str(answer.get("reason", "")).startswith("verify-goal auth iteration 0: C1 unmet")
+
+
+def test_a_linked_work_tree_is_not_held(tmp_path: Path) -> None:
+    """Not a regression test (passes before the change): git's own `commondir` in a linked
+    work tree's folder names the repository that lists it."""
+    repo = _repo(tmp_path)
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    answer = stop(linked, "linked")
+    assert "commondir" not in json.dumps(answer), answer
+    assert str(answer.get("reason", "")).startswith("verify-goal auth iteration 0: C1 unmet")
