@@ -46,8 +46,11 @@ NEW = shlex.join(
      "--criterion", "the new target builds", "--check", "make built", "--expected", "exit 0",
      "--non-goal", "README.md stays unchanged."]
 )  # fmt: skip
-TYPO = f"sed -i 's/--stat mian --/--stat main --/g' {GOAL}"
-STREAM = f'sed -i \'s/stdout contains "OK"/stderr contains "OK"/\' {GOAL}'
+# the revision and the stream corrected in the draft, in one edit
+CORRECT = (
+    "sed -i -e 's/--stat mian --/--stat main --/g'"
+    f' -e \'s/stdout contains "OK"/stderr contains "OK"/\' {GOAL}'
+)
 WORK = (
     f"mkdir -p tests && printf 'def test_done():\\n    pass\\n' > {TEST}"
     " && : > donecheck.py && printf 'built:\\n' > Makefile"
@@ -105,10 +108,10 @@ def test_new_and_activate_notes_of_what_is_not_there_reach_the_model(
     activate = f"goalfile activate {GOAL}"
     lint = f"goalfile lint {GOAL}"
     assert "`goalfile lint PATH` checks it (exit 0; read its warnings too" in skill_text("goal")
-    agent = SkillAgent(work=[NEW, lint, TYPO, STREAM, activate, f"goalfile focus {GOAL}", WORK])
+    agent = SkillAgent(work=[NEW, lint, CORRECT, activate, f"goalfile focus {GOAL}", WORK])
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
     assert ran.server.stops() == 1 and ran.server.feedbacks() == [], ran.run.explain()
-    said_new, said_lint, _, _, said_activate, *_ = (shown(output) for output in agent.outputs)
+    said_new, said_lint, _, said_activate, *_ = (shown(output) for output in agent.outputs)
     before = f"correct it in {GOAL} before `goalfile activate`"
     made = f"until the work makes it; if the work is not to make it, {before}"
     for note in WORK_NOTES:
