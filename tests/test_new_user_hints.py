@@ -291,3 +291,23 @@ def test_every_missing_required_option_is_named_at_once(tmp_path: Path) -> None:
     assert error["message"] == "Missing options '--artifact' and '--verdict'.", error
     assert error["hint"] == "`goalfile review --help`"
     assert one.returncode == 2 and "Error: Missing option '--tried'." in one.stderr, one.stderr
+
+
+def test_a_run_in_process_reads_its_own_command_line(tmp_path: Path) -> None:
+    """Run in-process (click's CliRunner, as the fuzz tests run the CLI), the command line is
+    the one given to it, not the process's `sys.argv` (pytest's here): `--reason` given was
+    named missing with `--tried`, and `--json` got no JSON document."""
+    import json
+
+    from click.testing import CliRunner
+
+    from goalfile.cli import main
+
+    runner = CliRunner()
+    one = runner.invoke(main, ["block", str(tmp_path / "g.md"), "--reason", "x"])
+    as_json = runner.invoke(main, ["review", str(tmp_path / "g.md"), "C1", "--json"])
+
+    assert one.exit_code == 2 and "Error: Missing option '--tried'." in one.output, one.output
+    assert as_json.exit_code == 2, as_json.output
+    error = json.loads(as_json.stdout)["error"]
+    assert error["message"] == "Missing options '--artifact' and '--verdict'.", error

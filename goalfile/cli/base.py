@@ -137,6 +137,19 @@ GUESS_IS_SAFE = frozenset({"lint", "status", "log", "audit", "verify"})
 read it, or (verify) record only what its checks do, and decide nothing for a person."""
 
 
+_WORDS = "goalfile.words"  # the key of the group's words in click's shared ctx.meta
+
+
+def typed_words(ctx: click.Context | None = None) -> list[str]:
+    """The words after `goalfile` on this run's command line, as the group was given them
+    (``ctx``, else the current context): a run in-process (``main(ARGS)``, click's CliRunner)
+    has them there and not in ``sys.argv``, which is read only where no context records them.
+    The fixes that repeat the command line, and the --json of a usage error, read these."""
+    ctx = ctx if ctx is not None else click.get_current_context(silent=True)
+    words = ctx.meta.get(_WORDS) if ctx is not None else None
+    return list(words) if isinstance(words, list) else sys.argv[1:]
+
+
 def name_the_meant_file(exc: GoalfileError) -> None:
     """A word of the command line that cannot be right (a goal file that is not there, a slug
     in capitals), where the user most likely meant another: the fix becomes this very command
@@ -153,7 +166,7 @@ def name_the_meant_file(exc: GoalfileError) -> None:
         ctx = click.get_current_context(silent=True)
         if ctx is None or ctx.info_name not in GUESS_IS_SAFE:
             return
-    words = sys.argv[1:]
+    words = typed_words()
     given, instead = exc.given, exc.instead
 
     def meant(word: str) -> str:  # the word itself, or a long option's `--name=` value
@@ -257,7 +270,7 @@ def in_project(paths: tuple[str, ...] | list[str], wanted: bool, *, approved: bo
 def _json_usage_error(exc: click.UsageError) -> None:
     """click prints the usage and the error on stderr and exits 2; a program that asked for
     --json gets its one JSON document on stdout too, as for every other error."""
-    if "--json" not in sys.argv[1:]:
+    if "--json" not in typed_words(exc.ctx):
         return
     names: list[str] = []
     at = exc.ctx
@@ -287,7 +300,7 @@ def _every_missing_option(exc: click.UsageError) -> click.UsageError | None:
     None otherwise."""
     if not isinstance(exc, click.MissingParameter) or exc.ctx is None:
         return None
-    given = [arg.split("=", 1)[0] for arg in sys.argv[1:]]
+    given = [arg.split("=", 1)[0] for arg in typed_words(exc.ctx)]
     missing = [
         param.opts[0]
         for param in exc.ctx.command.params
@@ -340,6 +353,7 @@ class _Group(click.Group):
             raise
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_WORDS] = list(args)  # for typed_words
         try:  # the group's own options: `goalfile --json status` is a wrong command line too
             return super().parse_args(ctx, args)
         except click.UsageError as exc:

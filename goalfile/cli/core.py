@@ -21,6 +21,7 @@ from goalfile.cli.base import (
     main,
     name_the_meant_file,
     stage_active,
+    typed_words,
 )
 from goalfile.errors import UsageError
 from goalfile.model import BUDGET_LIMIT_MAX
@@ -67,9 +68,7 @@ def _paired_fix() -> str | None:
     that has none before the next `--check`: the fix of a count that does not pair up, which
     works as written (`exit 0` is then the row's expected result, to correct if more is
     meant)."""
-    import sys
-
-    words, line, waiting = sys.argv[1:], ["goalfile"], False
+    words, line, waiting = typed_words(), ["goalfile"], False
     at = 0
     while at < len(words):
         word = words[at]
