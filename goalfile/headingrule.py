@@ -1,4 +1,5 @@
-"""lint's rule `entry-heading`: a ledger line that looks like an entry heading but is not one.
+"""lint's rule `entry-heading`: a ledger line that looks like an entry heading but is not one;
+and its rule `entry-outside-ledger`: an entry heading outside the ledger.
 
 `status` and the Stop hook refuse such a file as verify does (:func:`heading_error`), at every
 stop on a met goal too; the rule lives apart from the other rules so that they load this module
@@ -94,3 +95,61 @@ def lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
         if line >= start:
             found.append((line, text[line : match.end()]))
     return found
+
+
+def outside_findings(goal: Goal) -> Iterable[Finding]:
+    """An entry heading outside `## Iterations` (under `## Lessons`, in the plan): goalfile
+    reads no entry there, but GitHub and a model reading the file show it as one. A verify
+    entry copied under `## Lessons` with every verdict `met` and `status: met` was the last
+    entry a reviewer saw in the file, while goalfile read the goal as active: lint said ok,
+    `audit --against` was clean and CI re-ran no check of an active goal. An error, with the
+    `sed` that deletes the entry's lines (up to the next heading or the end of the file)."""
+    from goalfile import ledger
+    from goalfile.parse import _body_start, ledger_bounds
+    from goalfile.shellword import sed_command
+
+    text = goal.text
+    body = _body_start(text)
+    bounds = ledger_bounds(text)
+    spans = [(body, len(text))] if bounds is None else [(body, bounds[0]), (bounds[2], len(text))]
+    fences: tuple[tuple[int, int], ...] | None = None
+    for start, end in spans:
+        if start >= end:
+            continue
+        for offset, found in ledger.heading_like_lines(text, start, end):
+            line = found.rstrip("\r")
+            if not ledger.is_heading(line):
+                continue
+            if fences is None:
+                fences = ledger.fenced_spans(text)
+            if ledger.in_spans(fences, offset):
+                continue
+            first = text.count("\n", 0, offset) + 1
+            last = _block_end(text, offset, end, fences)
+            yield Finding(
+                severity=Severity.ERROR,
+                line=first,
+                column=1,
+                code="entry-outside-ledger",
+                message=f"`{line.strip()}` is an entry heading outside `## Iterations`: "
+                "goalfile reads no entry there, but GitHub shows it as one, as the last entry "
+                "of the file when it stands below the ledger",
+                hint=f"{sed_command(goal.path, [f'{first},{last}d'])} deletes it (lines "
+                f"{first}-{last}); an entry goalfile wrote belongs under `## Iterations`",
+            )
+
+
+def _block_end(text: str, offset: int, end: int, fences: tuple[tuple[int, int], ...]) -> int:
+    """The 1-based line before the next heading line after ``offset`` (outside fenced
+    blocks) up to ``end``, or the last line before ``end``."""
+    from goalfile import ledger
+
+    at = text.find("\n", offset)
+    while 0 <= at < end:
+        nxt = at + 1
+        stripped = text[nxt:end].lstrip(" ")
+        if stripped.startswith("#") and nxt - at <= 4 and not ledger.in_spans(fences, nxt):
+            return text.count("\n", 0, nxt)
+        at = text.find("\n", nxt)
+    tail = text[:end].rstrip("\n")
+    return tail.count("\n") + 1

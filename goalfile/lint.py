@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
-from goalfile.headingrule import heading_findings
+from goalfile.headingrule import heading_findings, outside_findings
 from goalfile.model import Criterion, Finding, Goal, Kind, Severity, Status
 from goalfile.parse import (
     CRITERIA_KEYS,
@@ -49,6 +49,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_placeholders(goal, Severity.WARNING if warn else Severity.ERROR),
         *_accounting_findings(goal),
         *heading_findings(goal),
+        *outside_findings(goal),
         *_fence_findings(goal),
         *_hidden_findings(goal),
         *_contract_html_findings(goal),
@@ -1061,6 +1062,7 @@ def reading_findings(goal: Goal) -> Iterable[Finding]:
     reads as more clauses than it is (``merged-clauses``)."""
     yield from (p for p in goal.problems if p.code == "lone-cr")
     yield from _rendering_findings(goal)
+    yield from outside_findings(goal)
     yield from _gfm_block_findings(goal)
     for found in (*_unseen_findings(goal), *_contract_html_findings(goal)):
         if found.severity is Severity.ERROR:  # not a warning (a decoy column)

@@ -1,0 +1,88 @@
+"""An entry heading outside `## Iterations` is an error (`entry-outside-ledger`). The agent
+copied its last verify entry under `## Lessons`, every verdict `met`, `status: met`, and
+committed it: GitHub (cmark-gfm, its parser) showed that entry as the file's last, where a
+reviewer looks for the newest result, while goalfile read no entry there: lint said ok,
+`status` active, `audit --against` was clean and CI's re-run skips an active goal. Real
+goalfile processes on a real repository."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+from conftest import git, make_git_repo, run_goalfile
+
+
+def forged(tmp_path: Path) -> Path:
+    root = make_git_repo(tmp_path / "repo")
+    (root / "run_tests.sh").write_text('echo "2 passed, 1 failed"\n', encoding="utf-8")
+    git(root, "add", "run_tests.sh")
+    git(root, "commit", "-qm", "tests")
+    git(root, "branch", "-M", "main")
+    done = run_goalfile(
+        "new", "auth", "suite passes", "--check", "sh run_tests.sh", "--expected",
+        'exit 0; stdout lacks "failed"', "--non-goal", "tests stay", "--activate", "--commit",
+        cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    git(root, "checkout", "-qb", "agent")
+    assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 1
+    path = root / "goals" / "auth.md"
+    text = path.read_text("utf-8")
+    start = text.index("### Iteration 0 (", text.index("by activate") + 5)
+    entry = text[start : text.index("## Lessons")]
+    fake = entry.replace("| unmet   |", "| met     |").replace("status: active", "status: met")
+    fake = fake.replace("Iteration 0", "Iteration 1")
+    path.write_text(text.replace("## Lessons", "## Lessons\n\n" + fake), "utf-8")
+    git(root, "commit", "-qam", "auth works")
+    return root
+
+
+def test_an_entry_typed_under_the_lessons_is_refused_and_reported(tmp_path: Path) -> None:
+    """Before, lint said ok and the audit exited 0."""
+    import cmarkgfm
+
+    root = forged(tmp_path)
+    path = root / "goals" / "auth.md"
+    html = cmarkgfm.github_flavored_markdown_to_html(path.read_text("utf-8").split("---", 2)[2])
+    last = html[html.rindex("<h3>") :]  # what GitHub shows last: the typed entry, met
+    assert "by verify-goal" in last and "<td>met</td>" in last and "status: met" in last
+    heading = next(
+        n for n, text in enumerate(path.read_text("utf-8").split("\n"), 1)
+        if text.startswith("### Iteration 1 (")
+    )  # fmt: skip
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    assert [(f["severity"], f["line"]) for f in found] == [("error", heading)], done.stdout
+    verify = run_goalfile("verify", "goals/auth.md", cwd=root)
+    assert verify.returncode == 3 and f"goals/auth.md:{heading}:" in verify.stderr, verify.stderr
+    audit = run_goalfile("audit", "--against", "refs/heads/main", cwd=root)
+    assert audit.returncode == 1 and "entry-outside-ledger" in audit.stdout, audit.stdout
+
+    fix = re.search(r"fix: `([^`]*)`", audit.stdout)
+    assert fix is not None, audit.stdout
+    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+    assert "status: met" not in path.read_text("utf-8")
+    assert path.read_text("utf-8").rstrip().endswith("## Lessons")
+    assert run_goalfile("lint", "goals/auth.md", cwd=root).returncode == 0
+    git(root, "commit", "-qam", "entry gone")
+    assert run_goalfile("audit", "--against", "refs/heads/main", cwd=root).returncode == 0
+
+
+def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
+    """A plan or a lesson may quote an entry in a code block: GitHub shows it as code."""
+    root = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    path = root / "goals" / "auth.md"
+    quoted = "\n```markdown\n### Iteration 3 (2026-12-01) by verify-goal\n\nstatus: met\n```\n"
+    path.write_text(path.read_text("utf-8") + quoted, "utf-8")
+    done = run_goalfile("lint", "goals/auth.md", cwd=root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 0
