@@ -134,3 +134,37 @@ def test_a_met_verified_and_committed_is_let_go(project: Path) -> None:
     git(project, "add", "-A")
     git(project, "commit", "-qm", "ok exists")
     assert stop(project, active=True) == {}
+
+
+def test_a_branch_a_check_moves_during_the_stop_is_not_the_record(tmp_path: Path) -> None:
+    """Fails before the change (with the rule above in): the record of HEAD was taken at the
+    end of the stop, after the checks ran, so the project's code a check runs (`check.sh`, as
+    pytest runs a conftest.py) moved the branch during the first stop, and the record kept the
+    moved branch as HEAD "at the earlier stop": the next stop was let go without a word."""
+    project = tmp_path / "project"
+    project.mkdir()
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.email", "tests@example.invalid")
+    git(project, "config", "user.name", "goalfile tests")
+    (project / "check.sh").write_text("test -f ok\n", encoding="utf-8")
+    git(project, "add", "check.sh")
+    git(project, "commit", "-qm", "base")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "sh check.sh", "--expected", "exit 0",
+        "--activate", "--commit", cwd=project,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    approved = (project / GOAL).read_bytes()
+    commit = forged_commit(project, tmp_path)
+    met = (project / GOAL).read_bytes()
+    (project / GOAL).write_bytes(approved)
+    (project / ".git" / "forged").write_text(f"{commit}\n", encoding="ascii")
+    (project / "check.sh").write_text(
+        "[ -f .git/forged ] && cp .git/forged .git/refs/heads/main\ntest -f ok\n", "utf-8"
+    )
+    assert stop(project, active=False).get("decision") == "block"  # C1 unmet
+    assert git_in(project, "rev-parse", "HEAD") == commit  # the check moved the branch
+    (project / "check.sh").write_text("test -f ok\n", encoding="utf-8")
+    (project / GOAL).write_bytes(met)
+    answer = stop(project, active=True)
+    assert "do not all pass" in str(answer.get("systemMessage")), answer

@@ -87,7 +87,8 @@ class RepositoryWatch:
         self.places: dict[str, GitPlace | None] = {}  # read at this stop
         self.saved = False  # the record at ``record`` is this stop's
         self.made: set[str] = set()  # other holds made once per finding, at this stop
-        self.commits: dict[str, str] = {}  # the commit HEAD resolves to, asked at this stop
+        self.marks: dict[str, str] = {}  # HEAD's mark, read at this stop's start
+        self.commits: dict[str, str] = {}  # the commit HEAD resolves to, asked at its start
         self.moved: set[str] = set()  # tops whose branch moved since the earlier stop
         self.after: Record | None = None  # the record as :meth:`remember` left it
 
@@ -178,7 +179,7 @@ class RepositoryWatch:
                     top=top,
                     place=place,
                     goals=tuple(named),
-                    head=head_mark(place),
+                    head=self.mark(top, place),
                     staged=only_staged,
                     # a branch found moved keeps the commit it was on: the met checked again
                     # at this stop is so at the next one too, until it holds no one
@@ -256,9 +257,18 @@ class RepositoryWatch:
                 )
         return found
 
+    def mark(self, top: str, place: GitPlace) -> str:
+        """HEAD's mark (:func:`goalfile.gitplace.head_mark`) in the repository at ``top``, read
+        once per stop: at its start (:func:`watch`), before anything the hook runs (a check
+        runs the project's code, which can move a branch) could change what the session's
+        record keeps of it."""
+        if top not in self.marks:
+            self.marks[top] = head_mark(place)
+        return self.marks[top]
+
     def _commit(self, top: str) -> str:
-        """The commit HEAD resolves to in the repository at ``top`` (asked of git once per
-        stop)."""
+        """The commit HEAD resolves to in the repository at ``top``, asked of git once per
+        stop: at its start, as :meth:`mark`."""
         if top not in self.commits:
             from goalfile.run import git_head_commit
 
@@ -279,7 +289,7 @@ class RepositoryWatch:
             if top in self.kept or not real_here.is_relative_to(top) or not remembered.commit:
                 continue
             place = self.place(top)
-            if place is None or _first_line(head_mark(place)) != _first_line(remembered.head):
+            if place is None or _first_line(self.mark(top, place)) != _first_line(remembered.head):
                 continue
             if self._commit(top) == remembered.commit:
                 continue
@@ -314,7 +324,7 @@ class RepositoryWatch:
             ]
             if not lost:
                 continue
-            now = head_mark(place)
+            now = self.mark(top, place)
             back = _from_index(Path(top), lost, remembered, here)
             hold = _gone(Path(top), lost, here, back) if now == remembered.head else None
             written = _head_written(place)
@@ -338,7 +348,7 @@ class RepositoryWatch:
             if top in self.kept or not real_here.is_relative_to(top) or not remembered.head:
                 continue
             place = self.place(top)
-            now = head_mark(place) if place is not None else ""
+            now = self.mark(top, place) if place is not None else ""
             if not now or _first_line(now) == _first_line(remembered.head):
                 continue
             goals = [
@@ -408,9 +418,12 @@ def watch(
         folder = parent
     for root in roots:
         top = os.path.realpath(root)
+        place = found.place(top)
+        if place is not None:  # what the record keeps of HEAD, as it is before any check runs
+            found.mark(top, place)
+            found._commit(top)
         if top in found.kept:
             continue
-        place = found.place(top)
         hold = None if place is None else _foreign(Path(top), place, here)
         hold = hold or (None if place is None else _common(Path(top), place, here))
         if hold is not None:
