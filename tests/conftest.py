@@ -30,6 +30,29 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return max(2, cores * 3 // 2)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--dist loadgroup`` (the README's test command) sends the tests of one
+    ``xdist_group`` to one worker, which then builds the module fixtures they share once
+    (pre-commit's environments, the formatted goals): pytest-xdist tells a group by a suffix
+    ``@NAME`` it writes on each test's node id, but pytest 9 reads a node id from
+    ``Node._id``, not from the ``_nodeid`` that pytest-xdist 3.8 writes, so every group was
+    spread over all the workers and each of them built those fixtures again. In a worker of
+    such a run, the suffix is written here where pytest reads it (once: not when the node id
+    already ends in a group)."""
+    if not getattr(config.option, "loadgroup", False) or not items or not hasattr(items[0], "_id"):
+        return  # not such a worker, or a pytest that reads `_nodeid` (pytest-xdist writes it)
+    from _pytest.nodeid import NodeId
+
+    for item in items:
+        names = {
+            str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+            for mark in item.iter_markers("xdist_group")
+        }
+        nodeid = item.nodeid
+        if names and nodeid.rfind("@") <= nodeid.rfind("]"):
+            item._id = NodeId.parse(f"{nodeid}@{'_'.join(sorted(names))}")
+
+
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "tests" / "data"
 
