@@ -117,29 +117,27 @@ def _unfilled(text: str) -> bool:
 
 
 def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
-    """Text the template left to fill in: a draft is not ready while any remains."""
-    left = "`{{...}}` of templates/goal.md" if _TEMPLATE_FIELD.search(goal.text) else None
-    hint = (
-        f"replace every {left or f'`{PLACEHOLDER}: ...`'} in {goal.path}, then `goalfile "
-        f"activate {shell_word(goal.path)}`"
-    )
+    """Text the template left to fill in: a draft is not ready while any remains. The whole
+    text (a long ledger too) is searched for a field of the template only for a finding's
+    hint, and the non-goals section's lines are searched where they are, not split off."""
     if _unfilled(goal.end_state):
         yield Finding(
             severity=severity,
             message="the end state is still a placeholder",
             line=_line_of(goal, "# Goal:"),
-            hint=hint,
+            hint=_placeholder_hint(goal),
             code="placeholder",
         )
     section = goal.section("non-goals")
-    lines = goal.text.split("\n")
-    body = "\n".join(lines[section.line : section.end - 1]) if section is not None else ""
-    if any(_unfilled(item) for item in goal.non_goals) or _TEMPLATE_FIELD.search(body):
+    body = _lines_span(goal.text, section.line, section.end - 1) if section is not None else None
+    if any(_unfilled(item) for item in goal.non_goals) or (
+        body is not None and _TEMPLATE_FIELD.search(goal.text, *body) is not None
+    ):
         yield Finding(
             severity=severity,
             message="a non-goal is still a placeholder",
             line=section.line if section else None,
-            hint=hint,
+            hint=_placeholder_hint(goal),
             code="placeholder",
         )
     for row in goal.criteria:
@@ -148,9 +146,39 @@ def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
                 severity=severity,
                 line=row.line,
                 message=f"{row.id or 'row'}: a cell is still a placeholder",
-                hint=hint,
+                hint=_placeholder_hint(goal),
                 code="placeholder",
             )
+
+
+def _placeholder_hint(goal: Goal) -> str:
+    left = "`{{...}}` of templates/goal.md" if _TEMPLATE_FIELD.search(goal.text) else None
+    return (
+        f"replace every {left or f'`{PLACEHOLDER}: ...`'} in {goal.path}, then `goalfile "
+        f"activate {shell_word(goal.path)}`"
+    )
+
+
+def _lines_span(text: str, first: int, stop: int) -> tuple[int, int]:
+    """The offsets of ``"\\n".join(text.split("\\n")[first:stop])`` in ``text`` (an empty
+    span when that is empty), found line by line from the start: a section before the ledger
+    is a few lines in, and splitting the whole text into lines (a long ledger's 200,000) cost
+    a verify 60 M instructions."""
+    if stop <= first:
+        return 0, 0
+    start = 0
+    for _ in range(first):
+        at = text.find("\n", start)
+        if at < 0:  # the text has fewer lines than ``first``
+            return 0, 0
+        start = at + 1
+    end = start
+    for _ in range(stop - first):
+        at = text.find("\n", end)
+        if at < 0:  # the last line is in the span
+            return start, len(text)
+        end = at + 1
+    return start, end - 1
 
 
 def has_placeholders(goal: Goal) -> bool:
