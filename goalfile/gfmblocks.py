@@ -75,7 +75,7 @@ def findings(goal: Goal) -> list[Finding]:
     """One error for each line that opens an HTML block for one reader only, and one for the
     first line of the criteria table that GitHub's table does not reach."""
     found = list(_disputed_tags(goal)) if "<" in goal.text else []
-    if "^" in goal.text and "[^" in goal.text:  # one character is memchr: a fraction
+    if "^" in goal.text and "[^" in goal.text:  # one character is memchr: "^" first
         found += _footnotes_over_table(goal)
     row = _row_after_table_end(goal)
     if row is not None:
