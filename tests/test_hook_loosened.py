@@ -94,3 +94,37 @@ def test_a_tightening_staged_is_met_as_before(tmp_path: Path) -> None:
     answer = hook_answer(repo)
     assert "decision" not in answer, answer
     assert "does not approve" not in str(answer), answer
+
+
+def test_a_run_order_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> None:
+    """Fails before the change: the order rows run in is not in the contract's digest, so a
+    re-approval that only moved `touch ok` (C2) above `test -f ok` (C1) was the same contract
+    to the rule above, and the stop was let go with `C2 met, C1 met; status: met` alone."""
+    repo = tmp_path / "app"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "user.email", "tests@example.invalid")
+    git(repo, "config", "user.name", "goalfile tests")
+    (repo / "README").write_text("base\n", encoding="utf-8")
+    git(repo, "add", "README")
+    git(repo, "commit", "-qm", "base")
+    made = run_goalfile(
+        "new", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--check", "touch ok", "--expected", "exit 0", "--non-goal", "nothing else changes",
+        "--activate", "--commit", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet: it runs before C2
+    (repo / "ok").unlink()
+    path = repo / "goals" / "real.md"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("| C1 |"))
+    assert lines[first + 1].startswith("| C2 |")
+    lines[first], lines[first + 1] = lines[first + 1], lines[first]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    done = run_goalfile("activate", "--reapprove", "goals/real.md", "--reason", "x", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    answer = hook_answer(repo, active=True)
+    message = str(answer.get("systemMessage", ""))
+    assert "decision" not in answer and "C2 met, C1 met" not in message, answer
+    assert "- run order: C1, C2 → C2, C1" in message, message

@@ -71,7 +71,7 @@ def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str
     if head is None:
         return None
     from goalfile import contract
-    from goalfile.contractdiff import changes
+    from goalfile.contractdiff import changes, order_changed
     from goalfile.files import ENCODING, ERRORS
     from goalfile.model import Status
     from goalfile.parse import parse_goal
@@ -89,9 +89,18 @@ def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str
         newest = contract.last_approval(goal.text, path=str(path))
     except GoalfileError:  # verify, or the approval rule, has said what is wrong
         return None
-    if base is None or base.digest() == now.digest():
+    if base is None:
         return None
-    wider = [change.describe() for change in changes(base, now) if change.effect != "tightened"]
+    found = list(changes(base, now)) if base.digest() != now.digest() else []
+    if approval is not None and newest is not None and newest[1] is not None:
+        # the order the rows run in is not digested (a table reordered by hand runs in the
+        # approved order): a re-approval that moves a row before another is a change too, as
+        # `activate --reapprove` records it (that row can prepare what the other checks)
+        moved = order_changed(
+            [row.id for row in base.ordered()], [row.id for row in newest[1].ordered()]
+        )
+        found += [moved] if moved is not None else []
+    wider = [change.describe() for change in found if change.effect != "tightened"]
     if not wider:
         return None
     if newest is None:  # (verify refuses such a pinned goal; one of the skill family's)
