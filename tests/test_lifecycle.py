@@ -1626,6 +1626,8 @@ def test_budget_raise_that_leaves_no_room_keeps_the_goal_exhausted(project: Proj
 
     assert done.returncode in (0, 5), done.stderr
     assert "stays exhausted" in done.stderr
+    # the raise that leaves room after the 1500 tokens used (it said none)
+    assert f"  fix: `goalfile budget {GOAL} --tokens 3000`" in done.stderr, done.stderr
     assert project.text() == edited(
         before,
         replace={budget_line("iterations", 5): budget_line("iterations", 9)},

@@ -248,6 +248,7 @@ def budget(path: str, iterations: int | None, tokens: int | None, as_json: bool)
     result = run(path=path, iterations=iterations, tokens=tokens, ctx=context())
     _report(result, as_json, [f"{file_name(path)}: {note}" for note in result.notes])
     if result.status.value == "exhausted":
-        err("the goal stays exhausted: the limits still leave no room")
+        fix = f"\n  fix: `{result.fix}`" if result.fix else ""
+        err(f"the goal stays exhausted: the limits still leave no room{fix}")
         return 5
     return 0

@@ -25,15 +25,19 @@ class StateResult:
     command: str
     status: Status
     notes: tuple[str, ...]
+    fix: str | None = None  # the command that moves the goal on, where it did not move
 
     def to_json(self) -> dict[str, object]:
-        return {
+        found: dict[str, object] = {
             "schema_version": 1,
             "path": self.path,
             "command": self.command,
             "status": self.status.value,
             "notes": list(self.notes),
         }
+        if self.fix is not None:
+            found["fix"] = self.fix
+        return found
 
 
 def _one_line(text: str) -> str:
@@ -204,7 +208,15 @@ def budget(*, path: str, iterations: int | None, tokens: int | None, ctx: Contex
             "Iterations",
             _entry_text(goal, ctx, "budget", notes, status if status != goal.status else None),
         )
-        return text, StateResult(path=path, command="budget", status=status, notes=tuple(notes))
+        fix = None
+        if status is Status.EXHAUSTED:  # the raise leaves no room: one that does
+            from goalfile.budgethint import raise_budget_command
+            from goalfile.parse import parse_goal
+
+            fix = raise_budget_command(parse_goal(text, path=goal.path), path)
+        return text, StateResult(
+            path=path, command="budget", status=status, notes=tuple(notes), fix=fix
+        )
 
     return update_goal(path, ctx, command="goalfile budget", change=change)
 
