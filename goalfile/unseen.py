@@ -126,6 +126,7 @@ def find(text: str, *, words: bool = True, punctuation: bool = False) -> list[Un
         if is_invisible(c)
     ]
     found.extend(_composed(text, punctuation=punctuation))
+    found.extend(_stray_marks(text))
     if words:
         found.extend(_look_alike_words(text))
         found.extend(_look_alike_marks(text, punctuation=punctuation))
@@ -152,6 +153,35 @@ def _composed(text: str, *, punctuation: bool) -> list[Unseen]:
             shows = unicodedata.normalize("NFKC", char)
         if shows != char:
             found.append(_alike(i, char, f"{describe(char)}, which shows as {shows} ", shows))
+    return found
+
+
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+"""Dotless letters that a mark above draws as the ASCII letter: ı + U+0307 is an i."""
+
+
+def _stray_marks(text: str) -> list[Unseen]:
+    """A combining mark that composes with nothing, right after an ASCII letter or digit or a
+    dotless ı or ȷ: ``fa`` + ı + U+0307 + ``led`` draws as ``failed`` and ``Fai`` + U+0307 +
+    ``led`` nearly so (the dot merges with the i's), while goalfile looks for those code points,
+    which no run prints. NFC leaves such a pair as it is, so :func:`_composed` does not see it."""
+    found = []
+    for i in range(1, len(text)):
+        char, base = text[i], text[i - 1]
+        if char.isascii() or (
+            not unicodedata.combining(char) and unicodedata.category(char) != "Me"
+        ):
+            continue
+        reads = _DOTLESS.get(base) or (base if base.isascii() and base.isalnum() else "")
+        if not reads or len(unicodedata.normalize("NFC", base + char)) == 1:
+            continue  # after another letter, or composed (reported by _composed)
+        what = (
+            f"{base} followed by {describe(char)}, a mark that composes with no letter: it "
+            f"draws as {reads} with a mark, or as {reads}"
+        )
+        found.append(
+            Unseen(offset=i - 1, text=base + char, what=what, invisible=False, reads=reads)
+        )
     return found
 
 
