@@ -122,12 +122,15 @@ def test_a_blob_rewritten_after_a_hold_holds_the_agent_sent_back(tmp_path: Path)
     """The agent held once for its unmet goal (the session's record names the repository)
     rewrites HEAD's blob with a met copy and stops, continuing because of a Stop hook: that
     stop was let go with a message (a repository git cannot list held only an agent not
-    already sent back). It is a finding of this stop: held, once; the stop after it is told."""
+    already sent back). It is a finding of this stop: held, once; the stop after it is told.
+    Put back, then written over again before the next stop, it is another finding: held."""
     repo = _repo(tmp_path)
     met = _met_copy(repo, tmp_path)
     first = hook_answer(repo)
     assert "verify-goal real iteration 0: C1 unmet" in str(first.get("reason")), first
-    _overwrite(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip(), "blob", met)
+    blob = git(repo, "rev-parse", "HEAD:goals/real.md").strip()
+    kept = _object_file(repo, blob).read_bytes()
+    _overwrite(repo, blob, "blob", met)
     (repo / "goals" / "real.md").write_bytes(met)
     answer = hook_answer(repo, active=True)
     assert answer.get("decision") == "block", answer
@@ -135,6 +138,15 @@ def test_a_blob_rewritten_after_a_hold_holds_the_agent_sent_back(tmp_path: Path)
     told = hook_answer(repo, active=True)
     assert told.get("decision") != "block", told
     assert "do not hold what their names say" in str(told.get("systemMessage")), told
+    # the real object put back, as the hold says, and the same bytes written over it again
+    # before the next stop: another finding
+    _object_file(repo, blob).unlink()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).write_bytes(kept)
+    _overwrite(repo, blob, "blob", met)
+    (repo / "goals" / "real.md").write_bytes(met)
+    again = hook_answer(repo, active=True)
+    assert again.get("decision") == "block", again
+    assert "do not hold what their names say" in str(again["reason"]), again
 
 
 def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None:

@@ -58,6 +58,7 @@ holds the agent once (:func:`goalfile.commands.hookrules.failures.failed_stop`).
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import replace
@@ -394,7 +395,9 @@ def _unlisted_once(
     agent once per finding, as the session's record keeps it, also when the agent is
     continuing because of a Stop hook: held only at a stop the host says is no such one, a
     goal object forged after the agent was sent back once let it go with a message."""
-    key = f"unlisted\0{os.path.realpath(root)}\0{exc}"
+    top = os.path.realpath(root)
+    repositories.kept.add(top)  # what git cannot list now, the record keeps as it was
+    key = f"unlisted\0{top}\0{exc}{_forged_mark(root, exc, repositories)}"
     found = unlisted_hold(root, exc, here, stop)
     if not found.block and repositories.first_hold(key):
         again = unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False))
@@ -417,6 +420,29 @@ def _gone_mark(path: Path) -> str:
     except (OSError, ValueError):
         return ""
     return f"\0gone:{found.st_ino}:{found.st_ctime_ns}"
+
+
+def _forged_mark(root: Path, exc: Exception, repositories: RepositoryWatch) -> str:
+    """For an object found not to hold what its name says, a mark of each loose object file
+    the finding names, as written: its inode and status-change time (the fix puts the real
+    object back, and the same bytes written over it again before the next stop are another
+    finding); empty for the other findings."""
+    if not getattr(exc, "forged", False):
+        return ""
+    place = repositories.place(os.path.realpath(root))
+    if place is None:
+        return ""
+    marks: list[str] = []
+    for oid in sorted(set(_OBJECT_ID.findall(str(exc)))):
+        try:
+            found = os.lstat(os.path.join(place.common, "objects", oid[:2], oid[2:]))
+        except (OSError, ValueError):
+            continue
+        marks.append(f"{oid}:{found.st_ino}:{found.st_ctime_ns}")
+    return "\0" + ",".join(marks)
+
+
+_OBJECT_ID = re.compile(r"\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b")
 
 
 def _written(path: Path, status: str) -> str:
