@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
+from goalfile.termsafe import file_name
+
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "ci.md"
 STEP = "- name: Run the checks of every goal that claims met"
 
@@ -296,7 +298,8 @@ def test_the_audit_step_reads_goal_names_git_quotes_or_a_shell_splits(
     repo, goal = base_with_goal(tmp_path, name)
     honest = run_audit_step(repo, tmp_path / "runner")
     assert honest.returncode == 0, honest.stdout + honest.stderr
-    assert f"goals/{name}: clean" in honest.stdout, honest.stdout
+    shown = file_name(f"goals/{name}")  # a tab on one line: "goals/tab\tgoal.md"
+    assert f"{shown}: clean" in honest.stdout, honest.stdout
     text = goal.read_text(encoding="utf-8")
     verdict = "| C1  | unmet   |"
     assert verdict in text, text
