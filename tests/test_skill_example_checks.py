@@ -86,3 +86,26 @@ def test_a_count_piped_into_wc_judged_by_prints_0_is_a_lint_warning(example: Pat
         "goals/count.md:" in said and "the check ends in `| wc -l` and expects `prints 0`" in said
     )
     assert 'fix: judge the command that measures: `grep -rRn "PATTERN" src`' in said, said
+
+
+def test_the_skills_test_guard_fails_on_a_conftest_that_drops_a_failing_test(
+    example: Path,
+) -> None:
+    """A `conftest.py` at the top (outside `tests/`) with `collect_ignore` leaves a failing
+    test file uncollected: pytest printed `1 passed` with no word of it, the suite's row was
+    met, and the guard `git diff --stat main -- tests/` the skill taught was met too, also in
+    CI's fresh re-run of the committed branch. The guard as the skill writes it now is unmet."""
+    (example / "tests").mkdir()
+    (example / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    (example / "tests" / "test_version.py").write_text("def test_v():\n    assert False\n")
+    git(example, "add", "-A")
+    git(example, "commit", "-qm", "base")
+    git(example, "checkout", "-qb", "agent")
+    (example / "conftest.py").write_text('collect_ignore = ["tests/test_version.py"]\n')
+    git(example, "add", "conftest.py")
+    git(example, "commit", "-qm", "test setup")
+    done = run_goalfile("verify", "--no-write", "--json", GOAL, cwd=example)
+    rows = {row["id"]: row for row in json.loads(done.stdout)["rows"]}
+    [guard] = [row for row in rows.values() if row["command"].startswith("git diff --stat main")]
+    assert guard["verdict"] == "unmet", guard
+    assert "conftest.py" in guard["command"]
