@@ -280,9 +280,11 @@ def test_the_merged_entry_fix_names_the_goal_as_one_shell_word(repo: Path, name:
     path = repo / name
     (repo / GOAL).rename(path)
     assert run_goalfile("verify", name, cwd=repo).returncode == 1
+    commit(repo, "the goal")  # the commit before HEAD holds it: the fix checks it out
     text = path.read_text(encoding="utf-8")
     row = next(line for line in text.split("\n")[::-1] if line.startswith("| C1 "))
     path.write_text(text.replace(row, f"{row}\n{row}", 1), encoding="utf-8")
+    commit(repo, "rows copied")
     lint = run_goalfile("lint", name, cwd=repo)
     assert "entry-merged" not in lint.stdout and "more than one verdict" in lint.stderr, lint
     # no merge made the rows: the file before HEAD, and the file's log
@@ -292,7 +294,8 @@ def test_the_merged_entry_fix_names_the_goal_as_one_shell_word(repo: Path, name:
         ["git", "log", "-p", "--", name],
     ], lint.stderr
     for command in commands:
-        subprocess.run(["sh", "-c", command], cwd=repo, capture_output=True, check=False)
+        done = subprocess.run(["sh", "-c", command], cwd=repo, capture_output=True, text=True)
+        assert done.returncode == 0, (command, done.stderr)
     assert not (repo / "PWNED").exists()
 
 
@@ -456,3 +459,32 @@ def test_markers_deleted_get_a_rebuild_fix_that_names_the_sides_git_holds(
     assert lint.returncode == 0, lint.stdout + lint.stderr
     done = run_goalfile("verify", GOAL, cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_rows_of_two_runs_in_the_commit_that_added_the_goal_get_no_checkout_of_head_1(
+    tmp_path: Path,
+) -> None:
+    """The entry with the rows of two runs came in with the goal's first commit (no merge
+    under way, HEAD no merge commit): `git checkout HEAD^1 -- PATH`, the fix for a rebased
+    commit, failed as written, since no commit before HEAD holds the file. The fix names no
+    command git cannot run."""
+    repo = make_git_repo(tmp_path / "repo")
+    made = run_goalfile(
+        "new", "g", "a exists", "--check", "test -f a.txt", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 1
+    text = (repo / GOAL).read_text(encoding="utf-8")
+    (row,) = [line for line in text.split("\n") if line.startswith("| C1  | unmet")]
+    (repo / GOAL).write_text(text.replace(row, f"{row}\n{row.replace('unmet', 'met  ')}", 1))
+    commit(repo, "the goal, its entry holding two runs' rows")
+
+    lint = run_goalfile("lint", GOAL, cwd=repo)
+
+    assert lint.returncode == 3 and "more than one verdict" in lint.stderr, lint.stderr
+    (fix,) = [line for line in lint.stderr.splitlines() if line.startswith("  fix: ")]
+    assert "no commit before HEAD holds the file" in fix, fix
+    for command in re.findall(r"`(git [^`]*)`", fix):
+        done = git_may_fail(repo, *shlex.split(command)[1:])
+        assert done.returncode == 0, (command, done.stderr)

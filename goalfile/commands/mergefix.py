@@ -8,7 +8,9 @@ file one commit before that side's. The same holds during and after a rebase or 
 cherry-pick, which make no merge commit. Here git's state is read, and the fix names the
 sides it holds: HEAD and MERGE_HEAD (REBASE_HEAD, CHERRY_PICK_HEAD) while git is at it, the
 merge commit's parents after it, and for a rebase or cherry-pick already committed, the
-commit before HEAD and the log of the file.
+commit before HEAD and the log of the file. Where no commit before HEAD holds the file (a
+first commit, or the one that added it), `git checkout HEAD^1 -- PATH` fails: no copy git
+holds has the entry as one run wrote it, and the fix says what a person does instead.
 """
 
 from __future__ import annotations
@@ -33,18 +35,21 @@ def merged_hint(path: str, *, cwd: Path) -> str | None:
     newest verify entry two runs share, for the sides git holds now; None when lint's own fix
     names them (HEAD is a merge commit, nothing under way) or git cannot be read."""
     from goalfile.commands.gittop import repository_top
-    from goalfile.run import GitUnreadable, git_commits_named, git_rebasing
+    from goalfile.run import GitUnreadable, git_blobs, git_commits_named, git_rebasing
 
     named = cwd / path
-    top = repository_top(Path(os.path.realpath(named.parent)))
+    where = Path(os.path.realpath(named.parent)) / named.name
+    top = repository_top(where.parent)
     if top is None:
         return None
+    relative = Path(os.path.relpath(where, os.path.realpath(top))).as_posix()
     try:
         found = git_commits_named(
             str(top), [*(name for name, _ in _UNDER_WAY), "HEAD^2", "ORIG_HEAD"]
         )
         if "REBASE_HEAD" in found and not git_rebasing(str(top)):
             del found["REBASE_HEAD"]  # left behind by a rebase that is done
+        before = git_blobs(str(top), [f"HEAD^1:{relative}"])[0]  # the file one commit back
     except GitUnreadable:
         return None
     word = shell_word(path)
@@ -62,6 +67,14 @@ def merged_hint(path: str, *, cwd: Path) -> str | None:
             )
     if "HEAD^2" in found:
         return None
+    if before is None:
+        return (
+            "no commit before HEAD holds the file (HEAD is the first commit, or the one that "
+            "added it), so no copy git holds has that entry as one run wrote it: a person "
+            "keeps the rows of the run that wrote the entry (or deletes the entry whole) and "
+            "commits the file, "
+            f"{tail}"
+        )
     rebased = (
         f"after a rebase, `git show {revision_word('ORIG_HEAD', path)}` shows that file; "
         if "ORIG_HEAD" in found
