@@ -149,6 +149,40 @@ def _toml_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False) if isinstance(value, str) else str(value)
 
 
+def _hook_region(text: str, *, event: str, group: int, index: int) -> tuple[int, int] | None:
+    """Where the body of the ``[[hooks.<event>.hooks]]`` table of ``hooks.<event>[group]
+    .hooks[index]`` lies in ``text`` (from the end of its header line to the next header);
+    None when the hook is not written as such a table."""
+    group_header = _array_header("hooks", event)
+    hook_header = _array_header("hooks", event, "hooks")
+    at_group, at_hook = -1, -1
+    headers = list(_ANY_HEADER.finditer(text))
+    for number, header in enumerate(headers):
+        line_end = text.find("\n", header.start())
+        line_end = len(text) if line_end < 0 else line_end
+        line = text[header.start() : line_end].strip()
+        if group_header.match(line):
+            at_group, at_hook = at_group + 1, -1
+        elif hook_header.match(line):
+            at_hook += 1
+            if (at_group, at_hook) == (group, index):
+                end = headers[number + 1].start() if number + 1 < len(headers) else len(text)
+                return line_end, end
+    return None
+
+
+def hook_key_line(text: str, *, event: str, group: int, index: int, key: str) -> int | None:
+    """The line (from 1) of ``key = ...`` in the table of the hook ``hooks.<event>[group]
+    .hooks[index]``, else of the table's header; None when the hook is not written as such a
+    table."""
+    region = _hook_region(text, event=event, group=group, index=index)
+    if region is None:
+        return None
+    start, end = region
+    found = re.compile(rf"^[ \t]*{re.escape(key)}[ \t]*=", re.M).search(text, start, end)
+    return text.count("\n", 0, found.start() if found is not None else start - 1) + 1
+
+
 def set_hook_entry(
     text: str,
     *,
@@ -163,23 +197,7 @@ def set_hook_entry(
     or written under the hook's ``[[hooks.<event>.hooks]]`` header. Everything else stays as it
     was. Raises ValueError when the hook is not written as such a table or the result, read
     back, is not ``expected`` (the whole document as it should be)."""
-    group_header = _array_header("hooks", event)
-    hook_header = _array_header("hooks", event, "hooks")
-    at_group, at_hook = -1, -1
-    region: tuple[int, int] | None = None
-    headers = list(_ANY_HEADER.finditer(text))
-    for number, header in enumerate(headers):
-        line_end = text.find("\n", header.start())
-        line_end = len(text) if line_end < 0 else line_end
-        line = text[header.start() : line_end].strip()
-        if group_header.match(line):
-            at_group, at_hook = at_group + 1, -1
-        elif hook_header.match(line):
-            at_hook += 1
-            if (at_group, at_hook) == (group, index):
-                end = headers[number + 1].start() if number + 1 < len(headers) else len(text)
-                region = (line_end, end)
-                break
+    region = _hook_region(text, event=event, group=group, index=index)
     if region is None:
         raise ValueError(f"hooks.{event}[{group}].hooks[{index}] is not written as a table")
     start, end = region

@@ -112,7 +112,7 @@ def test_a_codex_config_toml_init_does_not_write_is_named_with_a_fix_that_works(
     assert done.returncode == 3, done.stderr
     assert "Stop hook already in .codex/config.toml" not in done.stdout
     assert not (repo / ".codex" / "hooks.json").exists()  # Codex would run it twice
-    assert "goalfile: .codex/config.toml: Codex gives the Stop hook 1 s" in done.stderr
+    assert "goalfile: .codex/config.toml:9: Codex gives the Stop hook 1 s" in done.stderr
     fix = done.stderr.split("fix: ", 1)[1].splitlines()[0]
     assert fix == "goalfile doctor --fix-timeouts"
     ran = subprocess.run(

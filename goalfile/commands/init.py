@@ -172,13 +172,23 @@ def _unheard(path: Path, shown: str) -> list[GoalfileError]:
         document, text = load_settings(path)
     except GoalfileError:
         return []  # declared_in_config read it a moment ago; doctor names what changed
+    from goalfile.codexconfig import hook_key_line
+    from goalfile.hosttimeouts import stop_hooks
+
+    found = file_findings(path, HostAgent.CODEX, document, text, shown)
+    hooks = stop_hooks(document, HostAgent.CODEX)  # one finding each, in the same order
     return [
         GoalfileError(
             finding.detail.removeprefix(f"{shown}: ") + "; `goalfile init` does not edit it",
             file=shown,
+            line=hook_key_line(
+                text or "", event="Stop", group=hook.group, index=hook.index, key=hook.key
+            )
+            if path.suffix == ".toml"
+            else None,
             hint=finding.fix or finding.hint,
         )
-        for finding in file_findings(path, HostAgent.CODEX, document, text, shown)
+        for finding, hook in zip(found, hooks, strict=True)
         if finding.health is Health.PROBLEM
     ]
 
