@@ -48,6 +48,12 @@ from goalfile.prose import inline_code
 from goalfile.shellword import sed_command, shell_word
 
 CODE = "rendered-differs"
+# after the fix of a ledger line: a line in the copy HEAD holds is part of a committed entry
+_COMMIT_IT = (
+    "; then commit the file where HEAD's copy holds the line (until a commit holds its removal, "
+    "the Stop hook holds an agent on the committed entry it changes, and its restore puts the "
+    "line back)"
+)
 
 # a tag that opens an HTML block for one of the two readers only (CommonMark's kind 6 tags the
 # two versions list differently), at a line's start or after container markers
@@ -146,7 +152,7 @@ def _ledger_hidden(goal: Goal) -> list[Finding]:
                 message=f"the ledger's line {inline_code(line.strip())} opens an HTML block for "
                 f"{_READER[name]} but not for {_OTHER[name]}: GitHub can hide the entries "
                 "under it, which goalfile reads and goes by",
-                hint=f"delete the line: {sed_command(goal.path, [f'{number}d'])}",
+                hint=f"delete the line: {sed_command(goal.path, [f'{number}d'])}{_COMMIT_IT}",
             )
         )
     for head in ledger.heads(text, low, high):
@@ -161,7 +167,7 @@ def _ledger_hidden(goal: Goal) -> list[Finding]:
             if block is None
             else f"delete the line that opens the HTML block (line {block}): "
             + sed_command(goal.path, [f"{block}d"])
-        )
+        ) + _COMMIT_IT
         found.append(
             Finding(
                 severity=Severity.ERROR,

@@ -364,6 +364,7 @@ def test_a_ledger_line_that_hides_an_entry_heading_on_github_is_refused(
     assert audited.returncode == 1, audited.stdout + audited.stderr
     assert "rendered-differs" in audited.stdout, audited.stdout
     fix = linted.stderr.split("  fix: ", 1)[1].split("\n", 1)[0]
+    assert "then commit the file where HEAD's copy holds the line" in fix, fix
     command = fix.split("`")[1]
     subprocess.run(command, shell=True, cwd=repo, check=True)
     fixed = path.read_text(encoding="utf-8")
