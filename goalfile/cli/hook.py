@@ -49,7 +49,8 @@ class _FailOpen(click.Command):
     "--goal",
     "goal_path",
     type=click.Path(),
-    help="The goal to hold the agent to (default: every active goal under goals/).",
+    help="The goal to hold the agent to (default: every active goal under goals/ and "
+    ".zetetic/goals/).",
 )
 @click.option(
     "--timeout",
