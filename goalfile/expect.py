@@ -95,6 +95,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import ModuleType
@@ -297,6 +298,15 @@ class Guard(Protocol):
         """``work()`` in this process, stopped when the time is up (only where ``here``)."""
 
 
+# a line a program ends its stderr with when it stops on an error: pytest's usage error
+# (`ERROR: file or directory not found: tests`), git's `fatal:`, make's `make: *** No rule to
+# make target`, a Python exception (`ModuleNotFoundError: No module named 'x'`)
+_ERROR_LINE = re.compile(
+    rb"\s*(?:(?:ERROR|[Ee]rror|fatal)(?::|\b: )|g?make(?:\[\d+\])?: \*\*\* "
+    rb"|[A-Za-z_][\w.]*(?:Error|Exception): )"
+)
+
+
 def _evidence(line: bytes) -> str:
     return line[:_EVIDENCE_BYTES].decode("utf-8", "replace")[:EVIDENCE_CHARS].rstrip()
 
@@ -477,7 +487,10 @@ class Evaluator:
         elif holds and first_hit is not None:
             evidence = first_hit
         else:
-            last = tracks["stdout"].last_line() or tracks["stderr"].last_line()
+            said = tracks["stderr"].last_line()
+            if not (exit_status and said and _ERROR_LINE.match(said)):
+                said = None  # the program's own error line, when it ended with one
+            last = said or tracks["stdout"].last_line() or tracks["stderr"].last_line()
             evidence = _evidence(last) if last else ""
         if self._match_error is not None:
             return Judgement(

@@ -931,3 +931,27 @@ def test_an_exit_only_expectation_is_judged_without_the_output_clauses() -> None
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == "False\n"
+
+
+@pytest.mark.parametrize(
+    ("stdout", "stderr", "status", "evidence"),
+    [
+        # pytest's usage error, make's stop, git's fatal, a Python exception: the program's line
+        (b"\nno tests ran in 0.01s\n", b"ERROR: file or directory not found: t\n\n", 4,
+         "ERROR: file or directory not found: t"),
+        (b"make: Leaving directory '/r/docs'\n", b"make: *** No rule to make target 'x'.  Stop.\n",
+         2, "make: *** No rule to make target 'x'.  Stop."),
+        (b"", b"fatal: bad revision 'mian'\n", 128, "fatal: bad revision 'mian'"),
+        (b"started\n", b"Traceback (most recent call last):\nModuleNotFoundError: No module named"
+         b" 'x'\n", 1, "ModuleNotFoundError: No module named 'x'"),
+        # a warning on stderr is no error line: the stdout summary stays the evidence
+        (b"1 failed, 2 passed\n", b"DeprecationWarning: old\n", 1, "1 failed, 2 passed"),
+        (b"1 failed, 2 passed\n", b"warning: x\n", 1, "1 failed, 2 passed"),
+        # exit 0: the error line decided nothing
+        (b"done\n", b"error: ignored\n", 0, "done"),
+    ],
+)  # fmt: skip
+def test_a_failed_run_ending_on_an_error_line_has_it_as_evidence(
+    stdout: bytes, stderr: bytes, status: int, evidence: str
+) -> None:
+    assert judge('exit 0; stdout contains "passed!"', stdout, stderr, status).evidence == evidence
