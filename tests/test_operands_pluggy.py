@@ -132,7 +132,13 @@ def test_new_names_each_and_verify_finds_it_unmet(project: Path, runners: Path) 
     for cid, (_, _, status) in NOTED.items():
         assert (rows[cid]["verdict"], rows[cid]["exit"]) == ("unmet", status), (cid, rows[cid])
         said = next(n for n in notes if n.startswith(f"note: {cid}: "))
+        assert "Traceback" not in rows[cid]["evidence"]
         assert f"exits {status}" in said or f"exit {status}" in said or status == "1", said
+
+    # the evidence is the program's own error line, not the last line of its stdout
+    assert rows["C1"]["evidence"] == "ERROR: file or directory not found: tests"
+    assert rows["C7"]["evidence"] == "make: *** No rule to make target 'html'.  Stop."
+    assert rows["C2"]["evidence"] == "doc - did you mean docs?"  # tox says it on stdout
 
 
 def test_what_is_there_gets_no_note(project: Path) -> None:
@@ -195,3 +201,16 @@ def test_a_name_the_system_refuses_is_no_note_and_no_traceback(
     new (ENAMETOOLONG): now such a name is not looked at."""
     check = command.format(long="x" * 5000)
     assert operands.missing([("C1", check)], shell="/bin/sh", cwd=tmp_path, env={}) == {}
+
+
+def test_a_path_typed_from_a_sub_folder_is_named_as_the_checks_need_it(project: Path) -> None:
+    """Typed in testing/, `pytest test_hookcaller.py` was said to be "not there" while the
+    file was right there: the checks run at the top level. The note now says so, with the
+    name they need."""
+    checks = [("C1", "pytest test_hookcaller.py -q"), ("C2", "pytest test_nope.py")]
+    found = operands.missing(checks, shell="/bin/sh", cwd=project, env={}, here=project / "testing")
+    assert (
+        "(it is there from here, but the checks run in `..`: there it is "
+        "`testing/test_hookcaller.py`)" in found["C1"]
+    ), found
+    assert "there from here" not in found["C2"]

@@ -265,7 +265,7 @@ def activate(
         _require_unspent(goal, budget, used, path)
         from goalfile.commands.cautions import cautions
 
-        warned = cautions(goal, where.path, ctx.env)
+        warned = cautions(goal, where.path, ctx.env, here=ctx.cwd)
         entry = Entry(
             iteration=goal.iterations_used,
             date=ctx.today,

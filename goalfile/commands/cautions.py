@@ -21,9 +21,11 @@ from goalfile.model import Goal, Kind
 ROW_WARNINGS = frozenset({"status-forced", "pipeline-status", "no-exit-clause", "unittest-stdout"})
 
 
-def cautions(goal: Goal, where: Path, env: Mapping[str, str]) -> tuple[str, ...]:
+def cautions(
+    goal: Goal, where: Path, env: Mapping[str, str], *, here: Path | None = None
+) -> tuple[str, ...]:
     """One line for each such warning about ``goal``'s rows; ``where`` is the folder the
-    checks run in."""
+    checks run in, ``here`` the one the person runs activate in."""
     from goalfile.commands import findable, operands
     from goalfile.lint import diagnose
 
@@ -35,5 +37,6 @@ def cautions(goal: Goal, where: Path, env: Mapping[str, str]) -> tuple[str, ...]
                 f"{cid}: the shell that will run the checks, in their folder, finds no `{word}` "
                 "(`command -v`): its first verify is an `error` row, which blocks the goal"
             )
-        lines.extend(operands.missing(checks, shell=goal.shell, cwd=where, env=env).values())
+        found = operands.missing(checks, shell=goal.shell, cwd=where, env=env, here=here)
+        lines.extend(found.values())
     return tuple(lines)

@@ -327,7 +327,7 @@ def new_goal(
     create_new(path, text)
     ids = tuple(row.id for row in rows)
     outside = outside_note(path, shown, ctx.cwd, active=activate)
-    not_found, operands = _not_found(text, path, rows, ctx.env)
+    not_found, operands = _not_found(text, path, rows, ctx.env, here=ctx.cwd)
     if not activate:
         return NewResult(
             path=shown,
@@ -355,7 +355,7 @@ def new_goal(
 
 
 def _not_found(
-    text: str, path: Path, rows: Sequence[NewRow], env: Mapping[str, str]
+    text: str, path: Path, rows: Sequence[NewRow], env: Mapping[str, str], *, here: Path
 ) -> tuple[dict[str, str], dict[str, str]]:
     """The deterministic rows whose program the goal's shell does not find where its checks
     run (:mod:`goalfile.commands.findable`), and those that name a path, module, make target
@@ -375,7 +375,7 @@ def _not_found(
         return {}, {}
     unknown = findable.unknown(checks, shell=goal.shell, cwd=where, env=env)
     known = [(cid, check) for cid, check in checks if cid not in unknown]
-    return unknown, operands.missing(known, shell=goal.shell, cwd=where, env=env)
+    return unknown, operands.missing(known, shell=goal.shell, cwd=where, env=env, here=here)
 
 
 def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | None:

@@ -145,7 +145,12 @@ UNTIL_WRITTEN = "until the work makes it"  # ends the line of what the work may 
 
 
 def missing(
-    checks: Sequence[tuple[str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
+    checks: Sequence[tuple[str, str]],
+    *,
+    shell: str,
+    cwd: Path,
+    env: Mapping[str, str],
+    here: Path | None = None,
 ) -> dict[str, str]:
     """Of ``(id, command)`` pairs, what each names that is not there in ``cwd``: one line per
     id, saying what and what verify will make of it; the line of something the work may make
@@ -170,7 +175,7 @@ def missing(
     for cid, found in split.items():
         for at, part in enumerate(found):
             try:
-                line = _part_line(cid, part, python.get(f"{cid}#{at}"), shell, cwd, env)
+                line = _part_line(cid, part, python.get(f"{cid}#{at}"), shell, cwd, env, here)
             except (OSError, ValueError):  # a name the system refuses: nothing is told
                 line = None
             if line is not None:
@@ -186,6 +191,7 @@ def _part_line(
     shell: str,
     cwd: Path,
     env: Mapping[str, str],
+    here: Path | None = None,
 ) -> str | None:
     """The note's line for one simple command of check ``cid``, or None when all it names is
     there (or that cannot be told)."""
@@ -198,7 +204,7 @@ def _part_line(
         text = _named(things)
         if part.unmatched & set(things):
             text += " (a pattern that matches no file there, which the shell gives as it is)"
-        return text
+        return text + _from_there(things, folder, here)
 
     if part.gone_folder is not None:
         return (
@@ -240,6 +246,21 @@ def _part_line(
     if task is not None:
         return f"{cid}: {task} {UNTIL_WRITTEN}"
     return None
+
+
+def _from_there(things: Sequence[str], folder: Path, here: Path | None) -> str:
+    """For paths not there in ``folder`` (where the command runs) but there in ``here`` (where
+    the person typed it): their names from ``folder``, the words the check needs."""
+    if here is None or here.resolve() == folder.resolve():
+        return ""
+    meant = []
+    for thing in things:
+        if os.path.isabs(thing) or not there(here / thing) or not (here / thing).exists():
+            return ""
+        meant.append(os.path.relpath(here / thing, folder))
+    where = os.path.relpath(folder, here)
+    said = _named(meant)
+    return f" (it is there from here, but the checks run in `{where}`: there it is {said})"
 
 
 def _shown(folder: Path, cwd: Path) -> str:
