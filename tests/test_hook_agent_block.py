@@ -59,12 +59,17 @@ def goal_repo(tmp_path: Path, *, tokens: str = "null") -> Path:
     return repo
 
 
-def stop(repo: Path, *, active: bool = False, agent: str = "claude") -> dict[str, object] | None:
+def stop(
+    repo: Path, *, active: bool = False, agent: str = "claude", session: str | None = None
+) -> dict[str, object] | None:
     """The hook's answer to one stop of a session in ``repo`` (``active``: the host's
-    ``stop_hook_active``), as the host reads it; None for no output."""
+    ``stop_hook_active``; ``session``: another session's id than the recorded input's), as
+    the host reads it; None for no output."""
     name = "gemini-afteragent.json" if agent == "gemini" else f"{agent}-stop.json"
     data = json.loads((HOOKS / name).read_text(encoding="utf-8"))
     data.update(cwd=str(repo), stop_hook_active=active)
+    if session is not None:
+        data.update(session_id=session)
     data.pop("transcript_path", None)
     done = run_goalfile("hook", "stop", "--agent", agent, cwd=repo, input=json.dumps(data))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
@@ -179,7 +184,9 @@ def test_a_declared_block_lets_the_agent_stop_and_the_person_is_told(tmp_path: P
     agent may run it to end the hold, so the stop says so to the person, naming the entry and
     the command that makes the goal active again, as a pause the agent runs does. Nothing is
     written. A block git holds from an earlier day (a person's, committed) lets the stop go
-    without a word, as before."""
+    without a word, as before, in a session that did not see the goal active before that
+    commit; the one that did is told (docs/trust.md, "A branch moved by hand between two
+    stops")."""
     repo = goal_repo(tmp_path)
     goalfile_ok(
         "block", GOAL, "--reason", "the staging server is down", "--tried", "retry", cwd=repo
@@ -203,7 +210,9 @@ def test_a_declared_block_lets_the_agent_stop_and_the_person_is_told(tmp_path: P
     day = heading.split("(", 1)[1].split(")", 1)[0]
     path.write_text(text.replace(heading, heading.replace(day, "2026-11-30")), encoding="utf-8")
     git(repo, "commit", "-q", "-am", "blocked until the decision")
-    assert stop(repo) is None
+    # the session that saw the goal active is told: its branch moved to the block since then
+    assert "by block` set it; the stop is allowed" in let_go(stop(repo))
+    assert stop(repo, session="a later session") is None
     assert stop(repo, agent="codex") == {}
 
 
