@@ -107,3 +107,64 @@ def test_a_config_toml_that_is_not_utf8_is_named_as_the_person_reaches_it(repo: 
     assert len(found) == 1, found
     assert found[0]["detail"].startswith(".codex/config.toml: Codex cannot read the hooks in it")
     assert str(repo) not in found[0]["detail"] and "fix:" not in found[0]["detail"]
+
+
+NOBODY = 65534
+
+
+def test_a_config_toml_its_owner_may_not_read_gets_chmod(tmp_path: Path) -> None:
+    """A `.codex/config.toml` of the person's own with mode 000 (Codex cannot read it either)
+    is named with `chmod u+r`, which is run as written by the same user. Run as uid 65534 with
+    util-linux's setpriv (root reads any file), with the system's Python of this version."""
+    import shutil
+    import sysconfig
+    import tempfile
+
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "util-linux's setpriv is needed to run goalfile as another user"
+    python = f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}"
+    assert os.access(python, os.X_OK), f"{python} is needed to run goalfile as another user"
+    root = Path(tempfile.mkdtemp(prefix="goalfile-mode-"))
+    try:
+        os.chmod(root, 0o755)
+        os.chown(root, NOBODY, NOBODY)
+        repo = Path(__file__).resolve().parent.parent
+        site = sysconfig.get_paths()["purelib"]
+        program = root / "goalfile"
+        program.write_text(
+            f"#!{python}\nimport sys\nsys.path[:0] = [{str(repo)!r}, {site!r}]\n"
+            "from goalfile.__main__ import run\nrun()\n",
+            encoding="utf-8",
+        )
+        program.chmod(0o755)
+        env = {"PATH": f"{root}:/usr/bin:/bin", "HOME": str(root), "GIT_CONFIG_GLOBAL": "/dev/null"}
+        as_nobody = [setpriv, f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+
+        def run(command: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [*as_nobody, "sh", "-c", command], cwd=root, env=env, capture_output=True,
+                text=True, timeout=60, check=False,
+            )  # fmt: skip
+
+        made = run("git init -q p && mkdir p/.codex && echo 'a = 1' > p/.codex/config.toml")
+        assert made.returncode == 0, made.stderr
+        run("chmod 000 p/.codex/config.toml")
+
+        def found() -> list[dict[str, Any]]:
+            done = run("cd p && goalfile doctor --json")
+            document: dict[str, Any] = json.loads(done.stdout)
+            return [
+                f
+                for f in document["findings"]
+                if f["health"] == "problem" and f["detail"].startswith(".codex/config.toml")
+            ]
+
+        problems = found()
+        assert len(problems) == 1, problems
+        assert problems[0]["detail"].startswith(".codex/config.toml, where Codex reads hooks, ")
+        assert problems[0]["fix"] == "chmod u+r -- .codex/config.toml", problems
+        fixed = run(f"cd p && {problems[0]['fix']}")
+        assert fixed.returncode == 0, fixed.stderr
+        assert found() == []
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

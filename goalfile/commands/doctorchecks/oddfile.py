@@ -1,6 +1,7 @@
 """What stands at a project's settings path when it is no regular file in the repository (a
-folder, a FIFO or a device, a symbolic link to nothing or out of the
-repository), and the command that puts it right, as written in a `fix:` line.
+folder, a FIFO or a device, a file of the person's own they may not read, a symbolic link to
+nothing or out of the repository), and the command that puts it right, as written in a `fix:`
+line.
 
 A host reads its settings from such a path or fails to; either way the settings are not what a
 clone of the repository shares, so doctor reports the path with this command.
@@ -67,7 +68,13 @@ def odd_file(path: Path, *, root: Path | None, shown: str) -> OddFile | None:
             fix=f"rm -- {word}",
             readable=False,
         )
-    return None  # a file that cannot be read or parsed: the reader names why
+    if not os.access(path, os.R_OK) and found.st_uid == os.geteuid():
+        return OddFile(
+            what=f"cannot be read: its mode is {stat.filemode(found.st_mode)}",
+            fix=f"chmod u+r -- {word}",
+            readable=False,
+        )
+    return None  # another file that cannot be read or parsed: the reader names why
 
 
 def _free(path: Path, suffix: str) -> str:
