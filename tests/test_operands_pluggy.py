@@ -42,12 +42,16 @@ PACKAGE = '{"name": "docs-site", "private": true, "scripts": {"lint": "true"}}\n
 
 # id: (check, what the note names, the exit status the note says, which verify sees)
 NOTED = {
-    "C1": ("pytest tests -q", "pytest is given `tests`, which is not there", "4"),
+    "C1": (
+        "pytest tests -q -p no:cacheprovider",
+        "pytest is given `tests`, which is not there",
+        "4",
+    ),
     "C2": ("tox -e doc", "tox.ini defines no environment `doc`", "254"),
     "C3": ("nox -s test", "noxfile.py defines no session `test`", "3"),
     "C4": ("npm run lnit", "package.json has no script `lnit`", "1"),
     "C5": (
-        "sh -c 'python -m pytest -q testing/nope.py && echo done'",
+        "sh -c 'python -m pytest -q -p no:cacheprovider testing/nope.py && echo done'",
         "pytest is given `testing/nope.py`",
         "4",
     ),
@@ -62,7 +66,7 @@ NOTED = {
         "2",
     ),
     "C8": (
-        "bash -ec 'cd testing && python -m pytest -q test_nope.py'",
+        "bash -ec 'cd testing && python -m pytest -q -p no:cacheprovider test_nope.py'",
         "pytest is given `test_nope.py`, which is not there in `testing`",
         "4",
     ),
@@ -125,8 +129,8 @@ def test_new_names_each_and_verify_finds_it_unmet(project: Path, runners: Path) 
     assert len(notes) == len(NOTED), done.stderr
 
     ran = run_goalfile(
-        "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=env(runners),
-        timeout=300,
+        "verify", "--no-write", "--json", "--jobs", "4", "goals/first.md",
+        cwd=project, env=env(runners), timeout=300,
     )  # fmt: skip
     rows = {row["id"]: row for row in json.loads(ran.stdout)["rows"]}
     for cid, (_, _, status) in NOTED.items():
