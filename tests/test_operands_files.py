@@ -96,6 +96,9 @@ def test_sh_says_what_this_system_s_sh_does(project: Path) -> None:
         ("ruff format --check src/app.py", ["src/app.py"]),
         ("ruff rule E501", None),
         ("black --check --diff src/a.py", ["src/a.py"]),
+        ("isort --check-only --diff src/a.py", ["src/a.py"]),  # isort's --check
+        ("pylint --errors-only src/pkg", ["src/pkg"]),
+        ("mypy --strict --show-error-codes src/", ["src/"]),
         ("flake8 --max-line-length 120 src/a.py", ["src/a.py"]),
         ("flake8 --output-file out/r.txt src", []),
         ("ruff check -o out/r.txt src/a.py", ["src/a.py"]),  # -o's value is no path to read

@@ -27,6 +27,8 @@ _FLAGS = frozenset(
         "--check", "--diff", "--fix", "--no-fix", "--strict", "--quiet", "--verbose",
         "--show-source", "--statistics", "--count", "--preview", "--exit-zero",
         "--ignore-missing-imports", "--pretty", "--no-cache", "--exit-non-zero-on-fix",
+        "--check-only", "--errors-only", "--fast", "--show-error-codes", "--warn-unused-ignores",
+        "--disallow-untyped-defs", "--no-error-summary",
     }
 )  # fmt: skip
 
