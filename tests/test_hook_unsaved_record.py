@@ -63,3 +63,15 @@ def test_a_once_per_session_hold_is_not_endless_without_a_record(tmp_path: Path,
         assert said in message, answer
         assert "the session's record cannot be saved in " in message, message
         assert "could not be recorded" in stderr, stderr
+
+
+def test_the_goals_git_holds_still_decide_when_the_named_goal_is_let_go(tmp_path: Path) -> None:
+    """`--goal` names a goal file git does not hold, under Gemini CLI, and the record cannot be
+    saved: the stop was let go with the hold's message, and the goal git holds, unmet, was
+    never verified (while the named goal held, the others were not looked at). It is verified,
+    and holds the agent."""
+    project = decoy_project(tmp_path)  # goals/real.md unmet: done.txt is not there
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    answer, _ = gemini_stop(project, tmp_path / "file" / "state", "--goal", "goals/.cache/easy.md")
+    assert answer.get("decision") == "block", answer
+    assert str(answer.get("reason")).startswith("verify-goal real iteration 0: C1 unmet"), answer

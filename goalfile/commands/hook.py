@@ -220,6 +220,17 @@ def _decide_stop(
             for path, outcome in unheld.items():
                 if outcome.block:
                     repositories.hold_made(unheld_key(path))
+            if never_continuing(stop) and not repositories.can_save():
+                # held without a record, it would come back at every stop (below), and, held,
+                # it kept the goals git holds from being looked at: an unmet one let go too
+                unheld = {
+                    path: repositories.let_go_unsaved(
+                        o.path, o.status, (o.reason or "").split("\n", 1)[0]
+                    )
+                    if o.block
+                    else o
+                    for path, o in unheld.items()
+                }
     except Exception as exc:  # finding the goals failed: no goal is known to let it stop
         return StopDecision(goals=(lost_hold(here, exc, stop, notes),), notes=tuple(notes))
     outcomes: list[GoalOutcome] = []

@@ -118,6 +118,19 @@ class RepositoryWatch:
         self.made.add(key)
         return True
 
+    def can_save(self) -> bool:
+        """Whether the session's record can be written, as far as can be told before this
+        stop writes it: the nearest folder of its path that is there is a folder this user
+        may write in (`~/.local` a file, say, cannot be)."""
+        if self.record is None:
+            return False
+        folder = self.record.parent
+        while not os.path.lexists(folder):
+            if folder.parent == folder:
+                return False
+            folder = folder.parent
+        return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+
     def let_go_unsaved(self, shown: str, status: str, text: str) -> GoalOutcome:
         """A hold kept to once per session by the record, at a stop whose record cannot be
         saved, for a host that never says the agent is continuing because of a Stop hook
