@@ -105,8 +105,9 @@ def private() -> None:
     """Before the hook's work runs anything (git, which runs what its configuration names,
     the goal's checks, a judge): make the work and the watchdog non-dumpable, so that those
     processes cannot reach the hook's pipes through ``/proc`` (see the module's text). Once
-    per run; a no-op outside a hook run, and where the system has no such setting. It loads
-    :mod:`ctypes`, about 1.6 ms, also on the met-goal fast path: that path runs git too."""
+    per run; a no-op outside a hook run, and where the system has no such setting. It needs
+    :mod:`ctypes`, about 1.6 ms, also on the met-goal fast path (that path runs git too):
+    the forked hook loads it once, before the fork (:func:`_prctl`), for both processes."""
     if _private_hook is not None:
         _private_hook()
 
@@ -118,15 +119,25 @@ def non_dumpable() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        return int(libc.prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
+        prctl = _prctl()
+        return int(prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)) == 0
     except (OSError, AttributeError):
         return False
 
 
 _PR_SET_DUMPABLE = 4
+_PRCTL: list[Callable[..., int]] = []  # libc's prctl, once looked up (:func:`_prctl`)
+
+
+def _prctl() -> Callable[..., int]:
+    """libc's ``prctl``, through :mod:`ctypes` (raises OSError or AttributeError where there is
+    none). Looked up once per process: the forked hook asks before its fork, so that the
+    watchdog and the work, which both call it, load :mod:`ctypes` once between them."""
+    if not _PRCTL:
+        import ctypes
+
+        _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
+    return _PRCTL[0]
 
 
 def limit_for(timeout: float) -> float:
@@ -369,6 +380,9 @@ def _fork(*, timeout: float, agent: HostAgent, as_json: bool) -> Worker:
     control, control_write = os.pipe()
     trace, trace_write = os.pipe()
     sealed, sealed_write = os.pipe()
+    if sys.platform.startswith("linux"):  # both processes make themselves non-dumpable
+        with contextlib.suppress(OSError, AttributeError):  # (non_dumpable says False then)
+            _prctl()
     worker = os.fork()
     if worker == 0:
         signal.set_wakeup_fd(-1)
