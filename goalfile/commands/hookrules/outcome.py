@@ -70,6 +70,17 @@ class StopDecision:
     goals: tuple[GoalOutcome, ...] = ()
     notes: tuple[str, ...] = ()  # for stderr
 
+    def __post_init__(self) -> None:
+        # a goal's name in a note on one line, as in its reason (GoalOutcome)
+        from goalfile.termsafe import file_name
+
+        notes = self.notes
+        for goal in self.goals:
+            named = file_name(goal.path)
+            if named != goal.path:
+                notes = tuple(note.replace(goal.path, named) for note in notes)
+        object.__setattr__(self, "notes", notes)
+
     @property
     def block(self) -> bool:
         return any(goal.block for goal in self.goals)
