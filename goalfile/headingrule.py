@@ -97,13 +97,28 @@ def lookalike_lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
     return found
 
 
+# what shows as a ledger entry outside the ledger, whatever the markup around it: an entry's
+# heading text (`Iteration N (YYYY-MM-DD`) at the start of what a line shows, in a heading of
+# any level, a quote, bold text or a setext heading; and, below the ledger, where it reads as
+# the newest entry's, a status line (`status: met`)
+_SHOWS_ENTRY = re.compile(
+    r"(?im)^[ \t>*_#+-]*iteration[ \t]+\d+[ \t]*\([ \t]*\d{4}-\d\d-\d\d[^\n]*"
+)
+_SHOWS_STATUS = re.compile(
+    r"(?im)^[ \t>*_#+-]*status[ \t]*\\?:[ \t*_`]*"
+    r"(?:draft|active|paused|met|blocked|exhausted)\b[^\n]*"
+)
+
+
 def outside_findings(goal: Goal) -> Iterable[Finding]:
-    """An entry heading outside `## Iterations` (under `## Lessons`, in the plan): goalfile
-    reads no entry there, but GitHub and a model reading the file show it as one. A verify
-    entry copied under `## Lessons` with every verdict `met` and `status: met` was the last
-    entry a reviewer saw in the file, while goalfile read the goal as active: lint said ok,
-    `audit --against` was clean and CI re-ran no check of an active goal. An error, with the
-    `sed` that deletes the entry's lines (up to the next heading or the end of the file)."""
+    """What shows as a ledger entry outside `## Iterations` (under `## Lessons`, in the plan):
+    an entry's heading text in any markup (`### Iteration 1 (DATE) by verify-goal`, `####`, a
+    quote, bold, a trailing `###`), or a status line (`status: met`). goalfile reads no entry
+    there, but GitHub and a model reading the file show one: a verify entry copied under `##
+    Lessons` with every verdict `met` and `status: met` was the last entry a reviewer saw in
+    the file, while goalfile read the goal as active, lint said ok, `audit --against` was
+    clean and CI re-ran no check of an active goal. An error, with the `sed` that deletes the
+    entry's lines (up to the next heading or the end of the section), or the status line."""
     from goalfile import ledger
     from goalfile.parse import _body_start, ledger_bounds
     from goalfile.shellword import sed_command
@@ -118,40 +133,56 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
         # one is not scanned, and a one-row verify compiles no pattern for it
         if start >= end or text.find("### Iteration ", start, end) < 0:
             continue
-        for offset, found in ledger.heading_like_lines(text, start, end):
-            line = found.rstrip("\r")
-            if not ledger.is_heading(line):
-                continue
+        below = bounds is not None and start == bounds[2]
+        found = sorted(
+            [(m.start(), m.group(), True) for m in _SHOWS_ENTRY.finditer(text, start, end)]
+            + [
+                (m.start(), m.group(), False)
+                for m in (_SHOWS_STATUS.finditer(text, start, end) if below else ())
+            ]
+        )
+        covered = 0
+        for offset, line_text, entry in found:
             if fences is None:
                 fences = ledger.fenced_spans(text)
-            if ledger.in_spans(fences, offset):
-                continue
             first = text.count("\n", 0, offset) + 1
-            last = _block_end(text, offset, end, fences)
+            if first <= covered or ledger.in_spans(fences, offset):
+                continue
+            line = line_text.rstrip("\r").strip()
+            last = _block_end(text, offset, end, fences) if entry else first
+            covered = last
+            what = (
+                f"`{line}` shows as a ledger entry outside `## Iterations`: goalfile reads no "
+                "entry there"
+                if entry
+                else f"`{line}` shows as the goal's status outside `## Iterations`: goalfile "
+                "reads no status there"
+            )
             yield Finding(
                 severity=Severity.ERROR,
                 line=first,
                 column=1,
                 code="entry-outside-ledger",
-                message=f"`{line.strip()}` is an entry heading outside `## Iterations`: "
-                "goalfile reads no entry there, but GitHub shows it as one, as the last entry "
-                "of the file when it stands below the ledger",
+                message=f"{what}, but GitHub shows it, as the last entry of the file when it "
+                "stands below the ledger",
                 hint=f"{sed_command(goal.path, [f'{first},{last}d'])} deletes it (lines "
                 f"{first}-{last}); an entry goalfile wrote belongs under `## Iterations`",
             )
 
 
 def _block_end(text: str, offset: int, end: int, fences: tuple[tuple[int, int], ...]) -> int:
-    """The 1-based line before the next heading line after ``offset`` (outside fenced
-    blocks) up to ``end``, or the last line before ``end``."""
+    """The 1-based line before the next heading line after the line at ``offset`` (outside
+    fenced blocks; `#` after at most three blanks) up to ``end``, or the last line before
+    ``end``."""
     from goalfile import ledger
 
-    at = text.find("\n", offset)
-    while 0 <= at < end:
+    at = text.find("\n", offset, end)
+    while at >= 0:
         nxt = at + 1
-        stripped = text[nxt:end].lstrip(" ")
-        if stripped.startswith("#") and nxt - at <= 4 and not ledger.in_spans(fences, nxt):
+        stop = text.find("\n", nxt, end)
+        line = text[nxt : end if stop < 0 else stop]
+        blanks = len(line) - len(line.lstrip(" "))
+        if line[blanks : blanks + 1] == "#" and blanks <= 3 and not ledger.in_spans(fences, nxt):
             return text.count("\n", 0, nxt)
-        at = text.find("\n", nxt)
-    tail = text[:end].rstrip("\n")
-    return tail.count("\n") + 1
+        at = stop
+    return text[:end].rstrip("\n").count("\n") + 1

@@ -12,6 +12,7 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import git, make_git_repo, run_goalfile
 
 
@@ -70,6 +71,42 @@ def test_an_entry_typed_under_the_lessons_is_refused_and_reported(tmp_path: Path
     assert run_goalfile("lint", "goals/auth.md", cwd=root).returncode == 0
     git(root, "commit", "-qam", "entry gone")
     assert run_goalfile("audit", "--against", "refs/heads/main", cwd=root).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "### Iteration 1 (2026-12-03) by verify-goal ###",
+        "#### Iteration 1 (2026-12-03) by verify-goal",
+        "> ### Iteration 1 (2026-12-03) by verify-goal",
+        "**Iteration 1 (2026-12-03) by verify-goal**",
+        "Iteration 1 (2026-12-03) by verify-goal\n---",
+        "lesson: C1 is met now",  # the entry's table and its status line alone
+    ],
+)
+def test_what_shows_as_an_entry_in_any_markup_is_refused(tmp_path: Path, heading: str) -> None:
+    """Headings goalfile does not read as entry headings show as entries on GitHub all the
+    same; so does a `status: met` line under a verdict table."""
+    root = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    path = root / "goals" / "auth.md"
+    typed = (
+        f"\n{heading}\n\n| id | verdict | command | exit | evidence |\n|---|---|---|---|---|\n"
+        "| C1 | met | `false` | 0 | `ok` |\n\nstatus: met\n"
+    )
+    path.write_text(path.read_text("utf-8") + typed, "utf-8")
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    assert len(found) == 1 and found[0]["severity"] == "error", done.stdout
+    fix = re.search(r"`([^`]*)`", str(found[0]["hint"]))
+    assert fix is not None
+    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+    assert "status: met" not in path.read_text("utf-8").split("## Lessons")[1]
 
 
 def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
