@@ -129,11 +129,12 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
     spans = [(body, len(text))] if bounds is None else [(body, bounds[0]), (bounds[2], len(text))]
     fences: tuple[tuple[int, int], ...] | None = None
     for start, end in spans:
-        # a line it reports starts with `### Iteration ` (ledger.is_heading): a span without
-        # one is not scanned, and a one-row verify compiles no pattern for it
-        if start >= end or text.find("### Iteration ", start, end) < 0:
-            continue
+        # a line it reports holds `teration` (an entry's heading text) or, below the ledger,
+        # `tatus`, in lower or upper case: a span without one is not scanned, and a one-row
+        # verify compiles no pattern for it
         below = bounds is not None and start == bounds[2]
+        if start >= end or not _may_show(text, start, end, status=below):
+            continue
         found = sorted(
             [(m.start(), m.group(), True) for m in _SHOWS_ENTRY.finditer(text, start, end)]
             + [
@@ -168,6 +169,12 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
                 hint=f"{sed_command(goal.path, [f'{first},{last}d'])} deletes it (lines "
                 f"{first}-{last}); an entry goalfile wrote belongs under `## Iterations`",
             )
+
+
+def _may_show(text: str, start: int, end: int, *, status: bool) -> bool:
+    """Whether ``text[start:end]`` may hold a line :func:`outside_findings` reports."""
+    words = ("teration", "TERATION", *(("tatus", "TATUS") if status else ()))
+    return any(text.find(word, start, end) >= 0 for word in words)
 
 
 def _block_end(text: str, offset: int, end: int, fences: tuple[tuple[int, int], ...]) -> int:
