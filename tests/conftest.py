@@ -254,6 +254,30 @@ def committed_repo(path: Path) -> Path:
     return path
 
 
+def base_repo(path: Path) -> Path:
+    """A repository at ``path`` on branch ``main`` with one commit (a README) and no goal."""
+    path.mkdir(parents=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "tests@example.invalid")
+    git(path, "config", "user.name", "goalfile tests")
+    (path / "README").write_text("base\n", encoding="utf-8")
+    git(path, "add", "README")
+    git(path, "commit", "-qm", "base")
+    return path
+
+
+def approved_repo(path: Path, *new: str) -> Path:
+    """:func:`base_repo` with the goal ``goalfile new *new --activate --commit`` writes,
+    approved and committed (the person's repository, before the agent starts)."""
+    base_repo(path)
+    done = run_goalfile(
+        "new", *new, "--activate", "--commit", cwd=path,
+        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return path
+
+
 @pytest.fixture(autouse=True)
 def state_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A state folder of each test's own (``XDG_STATE_HOME``, passed on by :func:`clean_env`):

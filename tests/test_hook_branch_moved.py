@@ -22,7 +22,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, copy_of, git, made_once, run_goalfile
+from conftest import base_repo, clean_env, copy_of, git, made_once, run_goalfile
 
 GOAL = "goals/auth.md"
 
@@ -141,14 +141,10 @@ def test_a_branch_a_check_moves_during_the_stop_is_not_the_record(tmp_path: Path
     end of the stop, after the checks ran, so the project's code a check runs (`check.sh`, as
     pytest runs a conftest.py) moved the branch during the first stop, and the record kept the
     moved branch as HEAD "at the earlier stop": the next stop was let go without a word."""
-    project = tmp_path / "project"
-    project.mkdir()
-    git(project, "init", "-q", "-b", "main")
-    git(project, "config", "user.email", "tests@example.invalid")
-    git(project, "config", "user.name", "goalfile tests")
+    project = base_repo(tmp_path / "project")
     (project / "check.sh").write_text("test -f ok\n", encoding="utf-8")
     git(project, "add", "check.sh")
-    git(project, "commit", "-qm", "base")
+    git(project, "commit", "-qm", "check")
     done = run_goalfile(
         "new", "auth", "ok exists", "--check", "sh check.sh", "--expected", "exit 0",
         "--activate", "--commit", cwd=project,

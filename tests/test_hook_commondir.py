@@ -11,30 +11,18 @@ nothing. Real git repositories, the real `goalfile hook stop`.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 from pathlib import Path
 
-from conftest import clean_env, fix_of, git, run_goalfile
+from conftest import approved_repo, clean_env, fix_of, git, run_goalfile
 
 GOAL = "goals/auth.md"
 
 
 def _repo(tmp_path: Path) -> Path:
-    repo = tmp_path / "app"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "tests@example.invalid")
-    git(repo, "config", "user.name", "goalfile tests")
-    (repo / "README").write_text("base\n", encoding="utf-8")
-    git(repo, "add", "README")
-    git(repo, "commit", "-qm", "base")
-    done = run_goalfile(
-        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
-        "--activate", "--commit", cwd=repo, env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    return repo
+    return approved_repo(
+        tmp_path / "app", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0"
+    )
 
 
 def stop(cwd: Path, session: str) -> dict[str, object]:

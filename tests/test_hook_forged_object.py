@@ -15,41 +15,23 @@ Real goalfile processes, real git repositories.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import zlib
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, hook_answer, run_goalfile
+from conftest import approved_repo, base_repo, clean_env, git, hook_answer, run_goalfile
 
 OK = "exit 0"
 
 
-def _base(tmp_path: Path) -> Path:
-    """A repository on main with one commit and no goal."""
-    repo = tmp_path / "app"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "tests@example.invalid")
-    git(repo, "config", "user.name", "goalfile tests")
-    (repo / "README").write_text("base\n", encoding="utf-8")
-    git(repo, "add", "README")
-    git(repo, "commit", "-qm", "base")
-    return repo
-
-
 def _repo(tmp_path: Path) -> Path:
     """The person's repository: one approved goal, committed, whose check fails."""
-    repo = _base(tmp_path)
-    made = run_goalfile(
-        "new", "real", "ok exists", "--check", "test -f ok", "--expected", OK,
-        "--non-goal", "nothing else changes", "--activate", "--commit", cwd=repo,
-        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    return approved_repo(
+        tmp_path / "app", "real", "ok exists", "--check", "test -f ok", "--expected", OK,
+        "--non-goal", "nothing else changes",
     )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    return repo
 
 
 def _met_copy(repo: Path, tmp_path: Path) -> bytes:
@@ -194,7 +176,7 @@ def test_a_deleted_object_of_a_staged_goal_is_no_goal_the_index_lacks(tmp_path: 
     deleted from .git/objects and a met copy in the working file. git answered "missing" for
     `:0:goals/real.md`, which read as a goal the index does not hold, and the agent stopped
     without a word. The index names the blob: its absence holds the agent."""
-    repo = _base(tmp_path)
+    repo = base_repo(tmp_path / "app")
     made = run_goalfile(
         "new", "real", "ok exists", "--check", "test -f ok", "--expected", OK,
         "--non-goal", "nothing else changes", "--activate", cwd=repo,

@@ -13,32 +13,20 @@ Real goalfile processes, real git repositories.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
-from conftest import clean_env, git, hook_answer, run_goalfile
+from conftest import approved_repo, clean_env, hook_answer, run_goalfile
 
 CHECK_ROW = "| `test -f ok` | exit 0"
 
 
 def _repo(tmp_path: Path) -> Path:
     """The person's repository: one approved goal, committed, whose check fails."""
-    repo = tmp_path / "app"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "tests@example.invalid")
-    git(repo, "config", "user.name", "goalfile tests")
-    (repo / "README").write_text("base\n", encoding="utf-8")
-    git(repo, "add", "README")
-    git(repo, "commit", "-qm", "base")
-    made = run_goalfile(
-        "new", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
-        "--non-goal", "nothing else changes", "--activate", "--commit", cwd=repo,
-        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
+    return approved_repo(
+        tmp_path / "app", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--non-goal", "nothing else changes",
     )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    return repo
 
 
 def _edit_criteria(repo: Path, old: str, new: str) -> None:
@@ -100,20 +88,10 @@ def test_a_run_order_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> Non
     """Fails before the change: the order rows run in is not in the contract's digest, so a
     re-approval that only moved `touch ok` (C2) above `test -f ok` (C1) was the same contract
     to the rule above, and the stop was let go with `C2 met, C1 met; status: met` alone."""
-    repo = tmp_path / "app"
-    repo.mkdir()
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "user.email", "tests@example.invalid")
-    git(repo, "config", "user.name", "goalfile tests")
-    (repo / "README").write_text("base\n", encoding="utf-8")
-    git(repo, "add", "README")
-    git(repo, "commit", "-qm", "base")
-    made = run_goalfile(
-        "new", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+    repo = approved_repo(
+        tmp_path / "app", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
         "--check", "touch ok", "--expected", "exit 0", "--non-goal", "nothing else changes",
-        "--activate", "--commit", cwd=repo,
     )  # fmt: skip
-    assert made.returncode == 0, made.stderr
     assert hook_answer(repo)["decision"] == "block"  # C1 unmet: it runs before C2
     (repo / "ok").unlink()
     path = repo / "goals" / "real.md"
