@@ -282,6 +282,10 @@ def test_the_pth_files_of_a_virtual_environment_in_the_repository_are_not_run(
         ("define RECIPE\ndocs: x\nendef\ntest:\n\techo\n", "docs", True),
         ("$(NAME): x\n\techo\n", "docs", False),  # a target made of variables: not told
         ("%.html: %.md\n\techo\n", "docs", False),  # a pattern rule may make it: not told
+        # a phony target with no rule: make says "Nothing to be done", exit 0
+        (".PHONY: lint docs\ntest:\n\techo\n", "docs", False),
+        (".PHONY: $(NAMES)\ntest:\n\techo\n", "docs", False),  # names not told
+        (".PHONY: lint\ntest:\n\techo\n", "docs", True),
         ("# " + "x" * (1 << 20) + "\ntest:\n", "docs", False),  # too long to read whole
     ],
 )
@@ -295,3 +299,15 @@ def test_what_a_makefile_read_as_text_makes(
     (tmp_path / "Makefile").write_text(makefile, encoding="utf-8")
     said = no_rule(["make", target], tmp_path)
     assert (said is not None and f"`{target}`" in said) if named else said is None, said
+
+
+def test_a_phony_target_without_a_rule_is_no_note_as_make_exits_0(tmp_path: Path) -> None:
+    """Fails before the change: `.PHONY: test` with no rule for `test` was named "no rule of
+    its Makefile makes `test`: make exits 2", while the real make says "Nothing to be done
+    for 'test'" and exits 0."""
+    from goalfile.commands.makeoperands import no_rule
+
+    (tmp_path / "Makefile").write_text(".PHONY: test lint\nlint:\n\techo lint\n", "utf-8")
+    done = subprocess.run(["make", "test"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert no_rule(["make", "test"], tmp_path) is None

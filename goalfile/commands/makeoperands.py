@@ -118,10 +118,15 @@ def _rules(text: str, folder: Path, depth: int = 0) -> set[str] | None:
             continue
         if _ASSIGNMENT.match(line) or ":" not in line:
             continue
-        head = line.split(":", 1)[0]
+        head, _, after = line.partition(":")
         if "$" in head or "%" in head:
             return None  # a target made of variables, or a pattern rule
         targets.update(head.split())
+        if head.split() == [".PHONY"]:  # `make NAME` of a phony NAME with no rule: exit 0
+            phony = after.split(";", 1)[0].split("#", 1)[0]
+            if "$" in phony:
+                return None
+            targets.update(phony.split())
     return targets
 
 
