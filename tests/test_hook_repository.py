@@ -607,3 +607,23 @@ def test_a_deleted_goal_beside_one_the_hook_verifies_is_held_once(project: Path)
     for _ in range(2):
         reason = reason_of(stop(project, active=True)[0])
         assert "verify-goal other" in reason and "goals/real.md" not in reason, reason
+
+
+def test_a_goal_gone_again_after_its_fix_is_held_again(staged: Path, tmp_path: Path) -> None:
+    """A goal git's index held, taken out of it and moved away, held with the fix that puts
+    the index's copy back; the fix run as written, then the goal taken out and moved away again
+    before the next stop: another finding, held again (the hold was kept by the goal's path
+    alone, and the stop let go with the message); a stop with nothing done since lets go."""
+    assert "C1 unmet" in reason_of(stop(staged)[0])
+    git(staged, "rm", "-q", "-f", "--cached", "goals/auth.md")
+    (staged / "goals" / "auth.md").rename(tmp_path / "auth.md")
+    reason = reason_of(stop(staged)[0])
+    assert "now it is gone, while git tracks nothing at that path" in reason
+    sh(fix_of(reason), staged)
+    assert (staged / "goals" / "auth.md").is_file()
+    git(staged, "rm", "-q", "-f", "--cached", "goals/auth.md")
+    (staged / "goals" / "auth.md").rename(tmp_path / "again.md")
+    reason = reason_of(stop(staged, active=True)[0])
+    assert "now it is gone, while git tracks nothing at that path" in reason
+    answer, _ = stop(staged, active=True)
+    assert answer is not None and "it is gone" in str(answer["systemMessage"]), answer

@@ -380,14 +380,17 @@ def _decide_stop(
         ]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
     outcomes = ledger_holds(outcomes, ctx.today, notes, roots)
-    if rekeyed:  # the folder of a deleted goal file as this stop, its writes done, leaves it
-        status = "hidden"
-        repositories.rekey(
-            {
+    # the folder of a deleted goal file as this stop, its writes done, leaves it
+    status = "hidden"
+    repositories.rekey(
+        {
+            **{
                 key: f"{status}\0{real_path(path)}{_written(path, status)}"
                 for key, path in rekeyed.items()
-            }
-        )
+            },
+            **repositories.own_rekeys(),
+        }
+    )
     # a repository hidden or swapped comes first: it is why the goals look as they do
     return StopDecision(
         goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)

@@ -73,6 +73,24 @@ class Hold:
     text: str
     advice: str
     block: bool = True  # False: no hold, the stop is let go with ``text``
+    # goal files gone: ``key`` ends in a mark of their folders (:func:`folder_marks`), which
+    # the record keeps as the stop leaves them (:meth:`RepositoryWatch.own_rekeys`)
+    gone: tuple[Path, ...] = ()
+
+
+def folder_marks(paths: Iterable[Path]) -> str:
+    """A mark of the folders goal files that are gone were in: each one's inode and
+    status-change time, which every file made, deleted or renamed in it changes (a goal put
+    back and deleted again before the next stop is another finding); empty for a folder that
+    cannot be read."""
+    marks = []
+    for path in paths:
+        try:
+            found = os.stat(path.parent)
+        except (OSError, ValueError):
+            continue
+        marks.append(f"\0gone:{found.st_ino}:{found.st_ctime_ns}")
+    return "".join(marks)
 
 
 class RepositoryWatch:
@@ -217,6 +235,15 @@ class RepositoryWatch:
             )
         else:
             self.saved = True
+
+    def own_rekeys(self) -> dict[str, str]:
+        """The keys of this stop's holds on goal files that are gone, as the stop leaves their
+        folders (for :meth:`rekey`)."""
+        found: dict[str, str] = {}
+        for hold in self.holds:
+            if hold.gone:
+                found[hold.key] = _without_marks(hold.key) + folder_marks(hold.gone)
+        return found
 
     def rekey(self, keys: Mapping[str, str]) -> None:
         """Record each hold made at this stop under its key as the stop leaves it (``keys``,
@@ -717,8 +744,10 @@ def _gone(top: Path, lost: list[str], here: Path, back: str | None = None) -> Ho
     put = f"Put {names} back where {'it was' if one else 'they were'}"
     if back is not None:
         put += " (the fix puts back the copy git's index held at that stop)"
+    gone = tuple(top / goal for goal in lost)
     return Hold(
-        key=f"gone\0{top}\0{chr(0).join(lost)}",
+        key=f"gone\0{top}\0{chr(0).join(lost)}{folder_marks(gone)}",
+        gone=gone,
         shown=shown[0],
         status="goal-gone",
         text=_with_fix(text, back),
@@ -727,6 +756,12 @@ def _gone(top: Path, lost: list[str], here: Path, back: str | None = None) -> Ho
             "stop (a person who retires a goal commits its removal)."
         ),
     )
+
+
+def _without_marks(key: str) -> str:
+    """``key`` without the folder marks :func:`folder_marks` ends it in."""
+    at = key.find("\0gone:")
+    return key if at < 0 else key[:at]
 
 
 def _first_line(mark: str) -> str:
