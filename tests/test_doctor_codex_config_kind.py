@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -83,6 +84,8 @@ def test_a_config_toml_that_is_no_file_of_the_repository_is_reported_with_a_fix(
     assert str(repo) not in found[0]["detail"]
     fix = found[0]["fix"]
     assert fix, found
+    # only options every cp, rm and mv reads (macOS's cp has no --remove-destination)
+    assert all(w == "--" or not w.startswith("--") for w in shlex.split(fix)), fix
     ran = subprocess.run(
         fix, shell=True, cwd=repo, env=env, capture_output=True, text=True, timeout=30
     )

@@ -50,7 +50,7 @@ def odd_file(path: Path, *, root: Path | None, shown: str) -> OddFile | None:
                 what=f"is a symbolic link to {str(resolved)!r}, outside the repository: a "
                 "clone does not have what it holds, and it changes without a commit "
                 "git would show",
-                fix=f"cp --remove-destination -- {shell_word(str(resolved))} {word}",
+                fix=f"rm -- {word} && cp -- {shell_word(str(resolved))} {word}",  # BSD cp too
                 readable=True,
             )
         found = os.stat(path)
