@@ -19,15 +19,9 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
-from goalfile.run import (
-    GitTimedOut,
-    GitUnreadable,
-    _git_clean,
-    _git_in,
-    first_message_line,
-    git_index_entry,
-    git_write_blob,
-)
+from goalfile.gitrepo import git_index_entry, git_write_blob
+from goalfile.gitrun import GitTimedOut, GitUnreadable, _git_clean, _git_in
+from goalfile.run import first_message_line
 from goalfile.shellword import shell_word
 
 _NO_COMMIT = "0" * 40

@@ -88,7 +88,7 @@ def conversions(folder: Path | str, name: str, *, hidden: bool = False) -> Found
     :data:`HIDDEN` too) applies to the file ``name`` (relative to ``folder``), with the lines
     of the attributes files that set it; None when nothing does, or when git cannot say (no
     repository there: nothing converts it)."""
-    from goalfile.run import GitUnreadable, _git_clean, _git_read
+    from goalfile.gitrun import GitUnreadable, _git_clean, _git_read
 
     env = _git_clean()
     asked = [*REFUSED, *SHOWN, *(["linguist-generated"] if hidden else [])]
@@ -141,7 +141,7 @@ def _driver(folder: str, name: str, env: dict[str, str], *, kind: str = "filter"
     """The programs `git config` names for the filter ``name`` (``filter.NAME.clean=...``),
     or, with ``kind`` "diff", for the diff driver ``name`` (``diff.NAME.textconv=...``,
     ``diff.NAME.command=...``)."""
-    from goalfile.run import GitUnreadable, _git_read
+    from goalfile.gitrun import GitUnreadable, _git_read
 
     key = (
         f"^filter\\.{re.escape(name)}\\."
@@ -163,7 +163,7 @@ def _attribute_files(
     its patterns are relative to: the repository's ``info/attributes``, each
     ``.gitattributes`` from the file's folder up to the top, the ``core.attributesFile`` (or
     its default) and the system's; and of them, those git tracks."""
-    from goalfile.run import GitUnreadable, _git_read
+    from goalfile.gitrun import GitUnreadable, _git_read
 
     try:
         paths = _git_read(
@@ -329,14 +329,8 @@ def stage_exact(folder: str, relative: str) -> str | None:
     --add --cacheinfo`; then check that the index holds those bytes and the file still does.
     None when it did; else what went wrong (an ignored file is refused, as `git add` does:
     :data:`GIT_IGNORED`)."""
-    from goalfile.run import (
-        GitUnreadable,
-        _git_clean,
-        _git_read,
-        git_ignored,
-        git_index_entry,
-        git_write_blob,
-    )
+    from goalfile.gitrepo import git_ignored, git_index_entry, git_write_blob
+    from goalfile.gitrun import GitUnreadable, _git_clean, _git_read
 
     if git_ignored(folder, relative):
         return GIT_IGNORED

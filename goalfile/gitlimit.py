@@ -1,5 +1,5 @@
-"""How long one git command goalfile runs may take (:func:`goalfile.run.git_toplevel` and the
-other git helpers there read it).
+"""How long one git command goalfile runs may take (:func:`goalfile.gitrun._git_in`, which runs
+every git command of goalfile, reads it).
 
 Outside a limit set here, a git command may take :data:`GIT_TIMEOUT` seconds. The Stop hook
 sets a shorter one, from its own time budget (:func:`within`): a git that does not answer (a
@@ -7,7 +7,7 @@ FIFO at ``.git/index`` or ``.git/HEAD``, a file system that hangs) is killed aft
 the hook's budget (2 s at least), and never runs past the hook's deadline, so the hook
 reaches its answer, a hold that names git, well before the host's timeout; once one git
 command did not answer, each after it gets 2 s. Kept apart from
-:mod:`goalfile.run`, which loads :mod:`subprocess`, so that a stop outside any repository
+:mod:`goalfile.gitrun`, which loads :mod:`subprocess`, so that a stop outside any repository
 sets the limit without loading it.
 """
 

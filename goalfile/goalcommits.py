@@ -6,7 +6,7 @@ line (``--first-parent``, a merge as its change against that line; a merge whose
 parent is in the base, such as the one a pull request's CI checks out, read after the line it
 merges: :func:`_line_tips`), renames onto the file traced here (:func:`path_blobs`), with the
 blob each left; one ``git cat-file --batch`` reads those blobs. History is read as committed
-(no replace refs), as :func:`goalfile.run.git_show` reads it.
+(no replace refs), as :func:`goalfile.githistory.git_show` reads it.
 """
 
 from __future__ import annotations
@@ -19,12 +19,9 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
+from goalfile.githistory import _commit, _history_git
 from goalfile.goalfolders import GOAL_FOLDERS
-from goalfile.run import (
-    _commit,
-    _history_git,
-    first_message_line,
-)
+from goalfile.run import first_message_line
 from goalfile.shellword import shell_word
 
 
@@ -236,7 +233,7 @@ def deleted_goal_paths(*, ref: str, cwd: str, env: Mapping[str, str] | None = No
     is the base (a fast-forward of its old tip) drops a goal its old tip held, which no
     first-parent walk sees. A goal the base deleted that the branch never changed is not
     one (the merge CI checks out drops it against the branch). Raises
-    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does."""
+    :class:`~goalfile.errors.UsageError` as :func:`goalfile.githistory.git_show` does."""
     folders = list(GOAL_FOLDERS)
 
     def named(kinds: str) -> list[str]:
@@ -258,7 +255,7 @@ def committed_versions(
 ) -> list[Version]:
     """The goal file ``path`` (relative to ``cwd``) as each commit after ``ref`` on HEAD's
     line left it, oldest first; a commit that deleted it leaves no version. Raises
-    :class:`~goalfile.errors.UsageError` as :func:`goalfile.run.git_show` does.
+    :class:`~goalfile.errors.UsageError` as :func:`goalfile.githistory.git_show` does.
 
     Renames are traced here, not by ``git log --follow``: ``--follow`` also takes a file
     *copied* from any file of the commit before for the same file (an honest second goal made

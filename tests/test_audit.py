@@ -18,8 +18,8 @@ from conftest import copy_of, made_once, sh
 from goalfile import contract, ledger
 from goalfile.audit import audit_goal, blocks, ledger_growth
 from goalfile.errors import GoalfileError, UsageError
+from goalfile.githistory import git_show
 from goalfile.parse import ledger_region, parse_goal
-from goalfile.run import git_show
 
 GOAL = """\
 ---

@@ -1,6 +1,6 @@
 """Every git command goalfile runs asks the repository at the folder it runs in, whatever
 ``GIT_DIR``, ``GIT_WORK_TREE`` or ``GIT_INDEX_FILE`` the caller's environment holds (a git
-hook's own, or a shell that exported them): :func:`goalfile.run.git_environment`.
+hook's own, or a shell that exported them): :func:`goalfile.gitrun.git_environment`.
 
 History (``audit --against``, a base's symlink) was read with those variables kept, while the
 listing of tracked goal files and the top of the work tree were read without them: with
@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from conftest import git, goal_text, make_git_repo, row, run_goalfile, write_goal
 
-from goalfile.run import git_blobs, git_environment, git_show, git_toplevel
+from goalfile.githistory import git_show
+from goalfile.gitrepo import git_blobs
+from goalfile.gitrun import git_environment, git_toplevel
 
 GOAL = "goals/demo.md"
 STRICT = goal_text(status="draft", rows=(row("C1", "test -f out.txt", "exit 0; output empty"),))

@@ -1,4 +1,4 @@
-"""goalfile.gitobjects and run.git_blobs on real repositories: what git holds honestly reads
+"""goalfile.gitobjects and gitrepo.git_blobs on real repositories: what git holds honestly reads
 back, in both object formats and at any depth; a rewritten blob, tree or commit does not."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 from conftest import clean_env
 
 from goalfile.gitobjects import Object, forged, parse_batch, requests, trees_fault
-from goalfile.run import GitUnreadable, git_blobs, git_head_trees
+from goalfile.gitrepo import git_blobs, git_head_trees
+from goalfile.gitrun import GitUnreadable
 
 
 def _git(repo: Path, *args: str, data: bytes | None = None) -> str:

@@ -22,9 +22,9 @@ from goalfile.commands.folders import expand
 from goalfile.commands.folders import is_dir as _is_dir
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import ENCODING, ERRORS, read_text
+from goalfile.githistory import git_show
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
-from goalfile.run import git_show
 from goalfile.shellword import revision_word, shell_word
 
 SCHEMA_VERSION = 1
@@ -86,7 +86,7 @@ def audit(*, paths: Sequence[str], against: str | None, ctx: Context) -> AuditRe
 def _base_goals_under(folder: str, against: str) -> list[str]:
     """The ``*.md`` files the revision ``against`` holds under ``folder``, named as the working
     tree's are (relative to the current folder, or absolute as ``folder`` is)."""
-    from goalfile.run import git_tree_goal_paths
+    from goalfile.githistory import git_tree_goal_paths
 
     where, name = _in_git(str(Path(folder) / "x"))
     try:
@@ -147,8 +147,8 @@ def with_base_goals(against: str, cwd: Path) -> list[str]:
     from git whole: no shell list to quote or split."""
     from goalfile.commands.gittop import repository_top
     from goalfile.commands.status import default_paths
+    from goalfile.githistory import git_tree_goal_paths
     from goalfile.goalcommits import deleted_goal_paths
-    from goalfile.run import git_tree_goal_paths
 
     def here_else_top(names: Callable[[str], list[str]]) -> list[str]:
         listed = names(str(cwd))

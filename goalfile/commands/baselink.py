@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from goalfile.commands.context import Context
 from goalfile.files import ENCODING, ERRORS
-from goalfile.run import git_is_link, git_show
+from goalfile.githistory import git_is_link, git_show
 
 __all__ = ["BaseRead", "read_at_base"]
 

@@ -180,7 +180,8 @@ def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:
     """The goal file at ``path`` as HEAD holds it (None when HEAD holds no such file, or git
     cannot say), and its path relative to the repository's top level. Read as committed: no
     replace refs, no filters."""
-    from goalfile.run import GitUnreadable, git_blobs
+    from goalfile.gitrepo import git_blobs
+    from goalfile.gitrun import GitUnreadable
 
     root = repository_top(ctx.cwd) or ctx.cwd
     resolved = real_path(ctx.cwd / Path(path).expanduser())

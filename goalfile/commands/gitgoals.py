@@ -4,7 +4,7 @@ A goal file the working tree does not show is still the repository's goal while 
 it: deleting it, renaming it out of ``goals/``, removing it from the index (`git rm`), or
 hiding it with `git update-index --skip-worktree` or ``--assume-unchanged`` (after which `git
 status` and `git diff` show nothing) is no way to let an agent stop. One ``git ls-files`` per
-repository lists them (:func:`goalfile.run.git_tracked`); the goal files git tracks are also
+repository lists them (:func:`goalfile.gitrepo.git_tracked`); the goal files git tracks are also
 the ones the hook verifies before the others.
 """
 
@@ -66,13 +66,13 @@ def parse_listing(data: bytes, *, root: Path) -> dict[str, Tracked]:
 
 def tracked_goals(root: Path) -> dict[Path, Tracked]:
     """The goal files git tracks in the repository at ``root`` (keyed by ``root / path``);
-    empty when ``root`` holds no ``.git``. Raises :class:`goalfile.run.GitUnreadable` when
+    empty when ``root`` holds no ``.git``. Raises :class:`goalfile.gitrun.GitUnreadable` when
     ``root`` holds a ``.git`` and git cannot list it (a broken index or ``.git``, a
     repository format git does not know, a HEAD that names no commit while branches exist):
     that is never "git tracks nothing"."""
     if not os.path.lexists(root / ".git"):
         return {}
-    from goalfile.run import git_head_trees, git_tracked
+    from goalfile.gitrepo import git_head_trees, git_tracked
 
     data = git_tracked(str(root), PATHSPECS)
     git_head_trees(str(root), PATHSPECS)  # the trees that listing read are HEAD's own
@@ -84,14 +84,14 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     in it the file lies (``plans/x.md``, named with ``--goal`` or focused, as well as a file
     under the goal folders): the file's own path is the pathspec (taken literally, so ``*`` or
     ``:`` in a name match only that name). None when git does not track it, or ``root`` holds
-    no ``.git``. Raises :class:`goalfile.run.GitUnreadable` as :func:`tracked_goals` does."""
+    no ``.git``. Raises :class:`goalfile.gitrun.GitUnreadable` as :func:`tracked_goals` does."""
     if not os.path.lexists(root / ".git"):
         return None
     try:
         relative = path.relative_to(root).as_posix()
     except ValueError:
         return None
-    from goalfile.run import git_head_trees, git_tracked
+    from goalfile.gitrepo import git_head_trees, git_tracked
 
     data = git_tracked(str(root), [f":(literal){relative}"])
     parent = relative.rpartition("/")[0]  # the trees on the way to it are HEAD's own
@@ -108,8 +108,9 @@ def copies(
     one removed from the index). The Stop hook holds the working file to the copy it must
     continue (:func:`reference`) and runs only a contract one of them approves
     (:mod:`goalfile.approvalcopy`). ``index_ids``, when given, gets the object id of each
-    copy the index holds, by path. Raises :class:`goalfile.run.GitUnreadable`."""
-    from goalfile.run import GitUnreadable, git_blobs, git_index_ids
+    copy the index holds, by path. Raises :class:`goalfile.gitrun.GitUnreadable`."""
+    from goalfile.gitrepo import git_blobs, git_index_ids
+    from goalfile.gitrun import GitUnreadable
 
     by_root: dict[Path, list[tuple[Path, Tracked]]] = {}
     for path, entry in entries.items():

@@ -16,7 +16,7 @@ def git_top(folder: str) -> str | None:
     for candidate in (here, *here.parents):
         if not os.path.lexists(candidate / ".git"):
             continue
-        from goalfile.run import git_toplevel  # here: outside a repository, git is never asked
+        from goalfile.gitrun import git_toplevel  # here: outside a repository, git is never asked
 
         try:
             top = git_toplevel(str(candidate))

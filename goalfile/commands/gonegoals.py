@@ -26,7 +26,7 @@ def gone_goals(
     in ``listed`` (already a status row) is left out. Empty when git cannot list the
     repository: the hook names that itself."""
     from goalfile.commands.gitgoals import git_from, restore_command, tracked_goals
-    from goalfile.run import GitUnreadable
+    from goalfile.gitrun import GitUnreadable
 
     try:
         tracked = tracked_goals(root)
@@ -68,7 +68,8 @@ def gone_goals(
 
 def _in_head(root: Path, relative: str) -> bool:
     """Whether HEAD's tree holds ``relative`` (as a blob)."""
-    from goalfile.run import GitUnreadable, git_blobs
+    from goalfile.gitrepo import git_blobs
+    from goalfile.gitrun import GitUnreadable
 
     try:
         return git_blobs(str(root), [f"HEAD:{relative}"])[0] is not None

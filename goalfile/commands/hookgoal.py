@@ -24,8 +24,9 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from goalfile.gitrepo import git_blobs, git_in_index, git_tracked
+from goalfile.gitrun import GitUnreadable
 from goalfile.goalfolders import under_goal_folder
-from goalfile.run import GitUnreadable, git_blobs, git_in_index, git_tracked
 
 __all__ = ["HOST_FOLDERS", "goal_option", "hidden_settings"]
 

@@ -310,7 +310,7 @@ class RepositoryWatch:
         """The commit HEAD resolves to in the repository at ``top``, asked of git once per
         stop: at its start, as :meth:`mark`."""
         if top not in self.commits:
-            from goalfile.run import git_head_commit
+            from goalfile.gitrepo import git_head_commit
 
             self.commits[top] = git_head_commit(top)
         return self.commits[top]

@@ -35,7 +35,8 @@ def merged_hint(path: str, *, cwd: Path) -> str | None:
     newest verify entry two runs share, for the sides git holds now; None when lint's own fix
     names them (HEAD is a merge commit, nothing under way) or git cannot be read."""
     from goalfile.commands.gittop import repository_top
-    from goalfile.run import GitUnreadable, git_blobs, git_commits_named, git_rebasing
+    from goalfile.gitrepo import git_blobs, git_commits_named, git_rebasing
+    from goalfile.gitrun import GitUnreadable
 
     named = cwd / path
     where = Path(os.path.realpath(named.parent)) / named.name

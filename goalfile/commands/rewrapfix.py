@@ -33,7 +33,8 @@ def rewrapped_hint(path: str, *, cwd: Path) -> str | None:
     index holds it unwrapped), or git holds no copy of it."""
     from goalfile.commands.gitgoals import copies, tracked_file
     from goalfile.commands.gittop import repository_top
-    from goalfile.run import GitUnreadable, git_blobs, git_path_commits
+    from goalfile.gitrepo import git_blobs, git_path_commits
+    from goalfile.gitrun import GitUnreadable
 
     named = cwd / path
     where = Path(os.path.realpath(named.parent)) / named.name

@@ -20,7 +20,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     from goalfile.approvalcommit import link_name
     from goalfile.commands.gitgoals import git_from, tracked_file
     from goalfile.gitattrs import GIT_IGNORED, stage_exact  # the file's bytes, no filter
-    from goalfile.run import GitUnreadable
+    from goalfile.gitrun import GitUnreadable
 
     where = (cwd / path).resolve()
     top = repository_top(where.parent)

@@ -36,8 +36,8 @@ def unapproved_hold(
     from goalfile.commands import workdir
     from goalfile.commands.gitgoals import git_from
     from goalfile.files import ENCODING, ERRORS
+    from goalfile.gitrepo import git_ignored
     from goalfile.lint import require_valid
-    from goalfile.run import git_ignored
 
     head, index = git.copies.get(path, (None, None))
     real = real_path(path)

@@ -77,7 +77,7 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
     listed file is tracked, one whose working file does not continue HEAD's copy is swapped,
     and a repository whose listing or HEAD's copies git cannot read has failed."""
     from goalfile.commands.gitgoals import copies, reference
-    from goalfile.run import GitUnreadable
+    from goalfile.gitrun import GitUnreadable
 
     found: dict[Path, Tracked] = {}
     swapped: dict[Path, str] = {}
@@ -251,8 +251,9 @@ def entries_git_holds(path: Path, entry: Tracked | None, git: GitView | None = N
         return None
     from goalfile import ledger
     from goalfile.files import ENCODING, ERRORS
+    from goalfile.gitrepo import git_blobs
+    from goalfile.gitrun import GitUnreadable
     from goalfile.parse import ledger_region
-    from goalfile.run import GitUnreadable, git_blobs
 
     copy = git.copies.get(path) if git is not None else None
     if copy is not None:

@@ -1,0 +1,240 @@
+"""Read a repository's history as committed: the files of a named revision (``--against``).
+
+Every way git cannot be run, and every revision that names no commit (or more than one thing),
+is a :class:`~goalfile.errors.UsageError` whose fix names what to do. git itself is run by
+:mod:`goalfile.gitrun`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from goalfile.gitrun import GitTimedOut, _git_in, git_environment
+from goalfile.goalfolders import GOAL_FOLDERS
+from goalfile.run import first_message_line
+
+if TYPE_CHECKING:
+    import subprocess
+
+    from goalfile.errors import UsageError
+
+
+_FETCH_CI = "in CI, check out with fetch-depth: 0 so the base branch is there"
+
+
+_FETCH_HINT = f"`git branch --all` lists the branches to name; fetch one first ({_FETCH_CI})"
+
+
+def git_show(
+    *, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None
+) -> bytes | None:
+    """The bytes of ``path`` at the git revision ``ref`` (``git show REF:./PATH``, run in ``cwd``).
+
+    ``path`` is relative to ``cwd``. None when the path does not exist at ``ref`` (or is not a
+    file there). Raises :class:`~goalfile.errors.UsageError` when ``ref`` names no commit of the
+    repository, when ``cwd`` is not inside a git repository, or when git cannot be run. Blobs
+    are shown as stored: no textconv, no smudge filter.
+    """
+    from goalfile.errors import UsageError
+
+    git = _history_git(cwd, env)
+    spec = f"{_commit(git, ref, cwd)}:./{path}"
+    kind = git("cat-file", "-t", spec)
+    if kind.returncode != 0 or kind.stdout.strip() != b"blob":
+        return None
+    shown = git("show", spec)
+    if shown.returncode != 0:
+        raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
+    return shown.stdout
+
+
+def git_is_link(*, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None) -> bool:
+    """Whether the git revision ``ref`` holds a symbolic link (mode 120000) at ``path``
+    (relative to ``cwd``); raises as :func:`git_show` does."""
+    git = _history_git(cwd, env)
+    listed = git("ls-tree", "-z", _commit(git, ref, cwd), "--", f"./{path}")
+    return listed.returncode == 0 and listed.stdout.startswith(b"120000 ")
+
+
+def git_tree_goal_paths(*, ref: str, cwd: str, folders: Sequence[str] = GOAL_FOLDERS) -> list[str]:
+    """The ``*.md`` files under ``folders`` (``goals/`` and ``.zetetic/goals/``) of ``cwd`` at
+    the git revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no
+    C quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as
+    :func:`git_show` does."""
+    from goalfile.errors import UsageError
+
+    git = _history_git(cwd, None)
+    commit = _commit(git, ref, cwd)
+    listed = git("ls-tree", "-r", "-z", "--name-only", commit, "--", *folders)
+    if listed.returncode != 0:
+        raise UsageError(f"git ls-tree {ref} failed: {first_message_line(listed.stderr)}")
+    names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
+    return [name for name in names if name.endswith(".md")]
+
+
+def _history_git(
+    cwd: str, env: Mapping[str, str] | None
+) -> Callable[..., subprocess.CompletedProcess[bytes]]:
+    """``git ARGS`` run in ``cwd`` on history as committed: a replace ref (`git replace`)
+    could show another contract. Every way git cannot be run is a usage error."""
+    from goalfile.errors import UsageError
+
+    if not os.path.isdir(cwd):
+        raise UsageError(f"{cwd} is not a folder; git cannot run there")
+    history_env = git_environment(env)
+
+    def git(*args: str, data: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+        try:
+            return _git_in(cwd, ["--no-replace-objects", *args], history_env, data=data)
+        except FileNotFoundError:
+            raise UsageError(
+                "git is not installed (or not on PATH); --against needs it",
+                hint="install git, or run without --against",
+            ) from None
+        except GitTimedOut as exc:
+            raise UsageError(str(exc)) from None
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"git cannot be run in {cwd}: {exc}") from None
+
+    return git
+
+
+def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cwd: str) -> str:
+    """The commit ``ref`` names in the repository at ``cwd``; a usage error when it names
+    none, or when ``cwd`` is in no repository."""
+    from goalfile.errors import UsageError
+
+    if not ref.strip() or ref.startswith("-"):
+        raise UsageError(f"{ref!r} is not a git revision", hint=_FETCH_HINT)
+    inside = git("rev-parse", "--git-dir")
+    if inside.returncode != 0:
+        raise UsageError(
+            f"{cwd} is not inside a git repository: {first_message_line(inside.stderr)}",
+            hint="run it in a clone of the repository, or check the ledgers alone, without "
+            "--against: `goalfile audit`",
+        )
+    commit = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    if commit.returncode != 0:
+        raise _unknown_ref(git, ref)
+    meanings = ref_meanings(git, ref, cwd)
+    if len(meanings) > 1:
+        from goalfile.shellword import shell_word
+
+        name = _ref_name(ref)
+        refs = [m for m in meanings if m.startswith("refs/")]
+        full = next((m for m in refs if m.startswith(("refs/remotes/", "refs/heads/"))), None)
+        if full is not None and full + ref[len(name) :] != ref:
+            hint = f"name the full ref: `--against {shell_word(full + ref[len(name) :])}`"
+        else:  # a pseudo-ref such as HEAD, or a commit, shadowed by a ref of that name
+            hint = f"delete the ref that shadows it: `git update-ref -d {shell_word(refs[-1])}`"
+        raise UsageError(
+            f"the git revision {ref!r} is ambiguous: {name!r} names "
+            + " and ".join(meanings)
+            + " (git takes the first, so a tag or branch pushed under that name would decide "
+            "what is compared)",
+            hint=hint,
+        )
+    return commit.stdout.decode("ascii", errors="replace").strip()
+
+
+_BASE_BRANCHES = ("main", "master", "trunk", "develop")
+
+
+def _unknown_ref(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str) -> UsageError:
+    """The error for an ``--against`` revision that names no commit, with the branch of this
+    repository it most likely meant (one of the same last name, `master` for `main`, a
+    remote-tracking one) in its place: the CLI boundary makes the fix the same command line
+    with that revision. Else the fix is how to list the branches."""
+    from goalfile.errors import MeantOther, UsageError
+
+    message = f"unknown git revision {ref!r}"
+    name = _ref_name(ref)
+    listed = git("for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes")
+    refs = listed.stdout.decode("utf-8", "surrogateescape").splitlines()
+    heads = [r.removeprefix("refs/heads/") for r in refs if r.startswith("refs/heads/")]
+    remotes = [
+        r.removeprefix("refs/remotes/")
+        for r in refs
+        if r.startswith("refs/remotes/") and not r.endswith("/HEAD")
+    ]
+    last = name.rsplit("/", 1)[-1]
+    meant: str | None = None
+    for pool in (heads, remotes):
+        same = [branch for branch in pool if branch.rsplit("/", 1)[-1] == last]
+        if len(same) == 1:
+            meant = same[0]
+            break
+    if meant is None and last in _BASE_BRANCHES:
+        bases = [b for b in _BASE_BRANCHES if b in heads] or [
+            branch for branch in remotes if branch.rsplit("/", 1)[-1] in _BASE_BRANCHES
+        ]
+        meant = bases[0] if len(bases) == 1 else None
+    if meant is None or meant == name or listed.returncode != 0:
+        return UsageError(message, hint=_FETCH_HINT)
+    why = f" ({name!r} is no branch here; {meant!r} is); {_FETCH_CI}"
+    return MeantOther(
+        message,
+        given=ref,
+        instead=meant + ref[len(name) :],
+        hint=f"name `{meant + ref[len(name) :]}` as the revision{why}",
+        why=why,
+    )
+
+
+_REF_END = re.compile(r"[~^:]|@\{|[*?\[\\]")
+
+
+_PSEUDO_REF = re.compile(r"[A-Z][A-Z0-9_]*")
+
+
+_HEX = re.compile(r"[0-9a-fA-F]{4,64}")
+
+
+def _ref_name(ref: str) -> str:
+    """The name at the start of a revision: ``origin/main`` of ``origin/main~2``."""
+    end = _REF_END.search(ref)
+    return ref[: end.start()] if end else ref
+
+
+def ref_meanings(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cwd: str
+) -> list[str]:
+    """Everything the name at the start of ``ref`` names, in the order git tries them
+    (gitrevisions(7)): a pseudo-ref such as ``HEAD``, ``refs/NAME``, ``refs/tags/NAME``,
+    ``refs/heads/NAME``, ``refs/remotes/NAME``, ``refs/remotes/NAME/HEAD``, and the commit a
+    hexadecimal name abbreviates. More than one means git chose by that order alone: a tag
+    ``origin/main`` comes before the remote-tracking branch ``refs/remotes/origin/main``."""
+    name = _ref_name(ref)
+    if not name or name.startswith("-"):
+        return []
+    found: list[str] = []
+    if _PSEUDO_REF.fullmatch(name):  # HEAD, FETCH_HEAD: a file in the git folder
+        where = git("rev-parse", "--git-path", name)
+        path = os.fsdecode(where.stdout.strip())
+        if where.returncode == 0 and os.path.isfile(os.path.join(cwd, path)):
+            found.append(name)
+    candidates = [
+        name if name.startswith("refs/") else f"refs/{name}",
+        f"refs/tags/{name}",
+        f"refs/heads/{name}",
+        f"refs/remotes/{name}",
+        f"refs/remotes/{name}/HEAD",
+    ]
+    if name.startswith("refs/"):
+        candidates.insert(1, f"refs/{name}")
+    listed = git("for-each-ref", "--format=%(refname)", "--", *dict.fromkeys(candidates))
+    if listed.returncode == 0:
+        present = set(listed.stdout.decode("utf-8", "surrogateescape").splitlines())
+        if name.startswith("refs/") and name in present:
+            # a full ref that exists is itself: git takes it first, and no ref pushed under
+            # another name (a tag `refs/remotes/origin/main`) can shadow it
+            return [name]
+        found += [c for c in dict.fromkeys(candidates) if c in present and c not in found]
+    if found and _HEX.fullmatch(name):
+        objects = git("rev-parse", f"--disambiguate={name}")
+        if objects.returncode == 0 and objects.stdout.strip():
+            found.append(f"the commit {name}")
+    return found
