@@ -112,7 +112,8 @@ def test_a_slow_goal_shares_the_time_and_starves_no_other(project: Path) -> None
 def test_a_goal_the_hook_has_no_time_for_holds_the_agent_once(project: Path) -> None:
     """A committed goal uses the hook's whole time; the goal after it (not committed, sorted
     first) is not verified: that blocks, naming it, and once the agent is continuing because
-    of a Stop hook the usual rule lets it stop, with the message."""
+    of a Stop hook the usual rule lets it stop, with the message; another goal the agent
+    writes then is held once (a finding of that stop), and then let go, with the message."""
     write_goal(
         project / "goals",
         goal_text(slug="real", rows=(row("C1", "sleep 120", "exit 0"),)),
@@ -142,7 +143,12 @@ def test_a_goal_the_hook_has_no_time_for_holds_the_agent_once(project: Path) -> 
         stage=False,
     )
     git(project, "checkout", "--", "goals/real.md")  # active again, slow again
+    # a goal the agent wrote since it was sent back is a finding of this stop: held once,
+    # whatever the host says; the stop after it is let go with the message
     answer, _ = hook(project, "--timeout", "20", active=True)
+    assert answer is not None and answer["decision"] == "block", answer
+    assert "did not run the checks of goals/bbb.md" in str(answer["reason"])
+    answer, _ = hook(project, "--timeout", "5", active=True)
     assert answer is not None and "decision" not in answer
     assert "did not run the checks of goals/bbb.md" in str(answer["systemMessage"])
 

@@ -39,7 +39,10 @@ first, then the goal files git tracks, then the others), and answers:
   it (or finding the goals) raised an unexpected error: breaking, hiding, swapping or starving
   a goal, or typing ``status: met``, is no way to stop unseen: the agent is sent back once
   with the fix, and its next stop is let through only with the message, which the person sees,
-  while the goal stays active and unmet for ``status``, ``audit`` and CI;
+  while the goal stays active and unmet for ``status``, ``audit`` and CI. A goal file held for
+  what it holds (gone, swapped, not loading, a status not backed, criteria not approved) and a
+  repository git cannot list are held once per finding, as the session's record keeps it,
+  also at a stop marked continuing (:data:`_ONCE_PER_FINDING`);
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
@@ -117,9 +120,16 @@ MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook ti
 MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
 GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
-# what a goal file git tracks that is gone, hidden or swapped is found as: such a hold is
-# made once per finding, kept in the session's record (:mod:`goalfile.commands.hookrepo`)
-_ONCE_PER_FINDING = frozenset({"hidden", "replaced"})
+# what a goal file found as it is written holds the agent for: git's copy gone, hidden or
+# swapped, bytes git stores otherwise, a file that does not load, a status its ledger does not
+# back, criteria no person approved; such a hold is made once per finding, kept in the
+# session's record (:mod:`goalfile.commands.hookrepo`), also at a stop the host marks as
+# continuing: the agent sent back once for its unmet goal, that then types `status: met`,
+# breaks the file or adds a row, is held once more
+_AS_WRITTEN = frozenset(
+    {"replaced", "converted", "invalid", "conflicted", "unbacked", "unapproved"}
+)
+_ONCE_PER_FINDING = frozenset({"hidden", *_AS_WRITTEN})
 # what a goal that lets the agent stop is found as (:func:`goalfile.commands.hookrules.look.look`):
 # a repository holding none of the others is not remembered for the session
 # (:mod:`goalfile.commands.hookrepo`)
@@ -259,10 +269,11 @@ def _decide_stop(
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = failed_hold(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
-            # a goal file git tracks gone or swapped: held once per finding, as the session's
-            # record keeps it, also when the agent is continuing because of a Stop hook; a
-            # swapped file written since the hold (the fix run, then the swap made again
-            # before the next stop) is another finding
+            # a goal file git tracks gone or swapped, or one whose text holds the agent: held
+            # once per finding, as the session's record keeps it, also when the agent is
+            # continuing because of a Stop hook; a file written since the hold (the fix run,
+            # then the swap or the typed status made again before the next stop) is another
+            # finding
             key = f"{found.status}\0{real_path(path)}{_written(path, found.status)}"
             if _gone_mark(path):  # recorded with the folder as this stop leaves it
                 rekeyed[key] = path
@@ -460,14 +471,15 @@ _OBJECT_ID = re.compile(r"\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b")
 
 
 def _written(path: Path, status: str) -> str:
-    """For a goal file found swapped (``replaced``), a mark of the file as written: its inode,
-    status-change time and size (a rewrite, by `sed -i`, `git checkout` or a copy, changes
-    them, and no one can set the status-change time back; the hook does not write such a
-    file); for one found hidden that is gone, a mark of its folder (:func:`_gone_mark`);
+    """For a goal file found swapped (``replaced``) or held for what it holds (it does not
+    load, its status is not backed, ...: :data:`_AS_WRITTEN`), a mark of the file as written:
+    its inode, status-change time and size (a rewrite, by `sed -i`, `git checkout` or a copy,
+    changes them, and no one can set the status-change time back; the hook does not write such
+    a file); for one found hidden that is gone, a mark of its folder (:func:`_gone_mark`);
     empty for the other findings."""
     if status == "hidden":
         return _gone_mark(path)
-    if status != "replaced":
+    if status not in _AS_WRITTEN:
         return ""
     try:
         found = os.lstat(path)

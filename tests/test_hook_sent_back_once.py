@@ -1,0 +1,94 @@
+"""An agent sent back once for its unmet goal cannot then stop on a goal file it broke.
+
+Hosts mark every stop after a block as continuing (Claude Code's and Codex's
+``stop_hook_active``), and a hold made only at a stop not so marked let the agent go, with a
+message only, at the stop after it had been sent back for unmet rows: it typed `status: met`,
+broke the frontmatter, or added a row of its own (no person approved it, so its checks are not
+run), and stopped. Each is a finding held once, as the session's record keeps it, whatever the
+host says; the stop after it is let go with the message (a host is never held for ever), and
+the same change made again after the fix is another finding.
+
+Real `goalfile` processes, a real git repository, the recorded input of each host.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from conftest import DATA, git, make_git_repo, run_goalfile
+
+GOAL = "goals/demo.md"
+
+
+def _repo(tmp_path: Path) -> Path:
+    """A person's goal, approved and committed, whose check fails until the work is done."""
+    repo = make_git_repo(tmp_path / "repo")
+    made = run_goalfile(
+        "new", "demo", "--end-state", "ok exists", "--check", "test -f ok",
+        "--expected", "exit 0", "--non-goal", "Nothing else changes.", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stdout + made.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "the goal")
+    return repo
+
+
+def _stop(repo: Path, agent: str, *, active: bool) -> dict[str, object]:
+    data = json.loads((DATA / "hooks" / f"{agent}-stop.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(repo), stop_hook_active=active)
+    data.pop("transcript_path", None)
+    done = run_goalfile("hook", "stop", "--agent", agent, cwd=repo, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout) if done.stdout.strip() else {}
+    assert isinstance(answer, dict), answer
+    return answer
+
+
+def _typed_met(text: str) -> str:
+    return re.sub(r"^status: active", "status: met", text, count=1, flags=re.M)
+
+
+def _broken(text: str) -> str:
+    return text.replace("---", "--", 1)
+
+
+def _row_added(text: str) -> str:
+    row = "| C1 | `test -f ok` | `test -f ok` | exit 0 | deterministic |\n"
+    assert row in text, text
+    return text.replace(row, row + "| C2 | `true` | `true` | exit 0 | deterministic |\n", 1)
+
+
+CHANGES = {
+    "status met typed": (_typed_met, "goalfile does not accept the status of goals/demo.md"),
+    "frontmatter broken": (_broken, "goalfile could not read goals/demo.md"),
+    "row added": (_row_added, "goalfile did not run the checks of goals/demo.md"),
+}
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_a_goal_file_changed_after_the_agent_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str, change: str
+) -> None:
+    repo = _repo(tmp_path)
+    first = _stop(repo, agent, active=False)
+    assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
+    goal = repo / GOAL
+    kept = goal.read_text(encoding="utf-8")
+    edit, said = CHANGES[change]
+    goal.write_text(edit(kept), encoding="utf-8")
+    held = _stop(repo, agent, active=True)
+    assert held.get("decision") == "block", held  # was: let go with a message
+    assert said in str(held["reason"]), held
+    told = _stop(repo, agent, active=True)  # the same finding: never held for ever
+    assert told.get("decision") != "block", told
+    assert said in str(told.get("systemMessage")), told
+    # the file put back, as a fix does, and the same change made again: another finding
+    goal.write_text(kept, encoding="utf-8")
+    goal.write_text(edit(kept), encoding="utf-8")
+    again = _stop(repo, agent, active=True)
+    assert again.get("decision") == "block", again
+    assert said in str(again["reason"]), again
