@@ -127,8 +127,13 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
     body = _body_start(text)
     bounds = ledger_bounds(text)
     spans = [(body, len(text))] if bounds is None else [(body, bounds[0]), (bounds[2], len(text))]
+    if bounds is not None:  # the ledger's newest entry, where a reader looks for the result
+        last_heading = text.rfind("\n### Iteration ", bounds[1], bounds[2])
+        if last_heading >= 0:
+            spans.append((text.find("\n", last_heading + 1, bounds[2]) + 1 or bounds[2], bounds[2]))
     fences: tuple[tuple[int, int], ...] | None = None
     for start, end in spans:
+        inside = bounds is not None and bounds[1] <= start < bounds[2]
         # a line it reports holds `teration` (an entry's heading text) or, below the ledger,
         # `tatus`, in lower or upper case: a span without one is not scanned, and a one-row
         # verify compiles no pattern for it
@@ -150,11 +155,16 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
             if first <= covered or ledger.in_spans(fences, offset):
                 continue
             line = line_text.rstrip("\r").strip()
+            if inside and (line.startswith("#") or len(line_text) - len(line_text.lstrip(" ")) > 3):
+                continue  # entry-heading's (a `#` line), or an indented line of output
             last = _block_end(text, offset, end, fences) if entry else first
             covered = last
             what = (
-                f"`{line}` shows as a ledger entry outside `## Iterations`: goalfile reads no "
-                "entry there"
+                f"`{line}` shows as a ledger entry, in a quote or bold text, that goalfile reads "
+                "as lines of the entry above it"
+                if inside
+                else f"`{line}` shows as a ledger entry outside `## Iterations`: goalfile reads "
+                "no entry there"
                 if entry
                 else f"`{line}` shows as the goal's status outside `## Iterations`: goalfile "
                 "reads no status there"
@@ -164,8 +174,12 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
                 line=first,
                 column=1,
                 code="entry-outside-ledger",
-                message=f"{what}, but GitHub shows it, as the last entry of the file when it "
-                "stands below the ledger",
+                message=f"{what}, but GitHub shows it as "
+                + (
+                    "the newest entry"
+                    if inside
+                    else "an entry, the last of the file below the ledger"
+                ),
                 hint=f"{sed_command(goal.path, [f'{first},{last}d'])} deletes it (lines "
                 f"{first}-{last}); an entry goalfile wrote belongs under `## Iterations`",
             )

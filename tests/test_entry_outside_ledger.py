@@ -109,6 +109,31 @@ def test_what_shows_as_an_entry_in_any_markup_is_refused(tmp_path: Path, heading
     assert "status: met" not in path.read_text("utf-8").split("## Lessons")[1]
 
 
+def test_an_entry_typed_as_a_quote_after_the_newest_entry_is_refused(tmp_path: Path) -> None:
+    """Inside the ledger, a quote holding an entry heading, a table of `met` and `status: met`
+    showed on GitHub as the newest entry, and goalfile read its lines as text of the verify
+    entry above it (active): lint said ok."""
+    root = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 1
+    path = root / "goals" / "auth.md"
+    quoted = (
+        "> ### Iteration 1 (2026-12-03) by verify-goal\n>\n> | id | verdict | command | exit "
+        "| evidence |\n> |---|---|---|---|---|\n> | C1 | met | `false` | 0 | `ok` |\n>\n"
+        "> status: met\n\n## Lessons"
+    )
+    path.write_text(path.read_text("utf-8").replace("## Lessons", quoted), "utf-8")
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    assert len(found) == 1 and "in a quote" in str(found[0]["message"]), done.stdout
+    assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 3
+
+
 def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
     """A plan or a lesson may quote an entry in a code block: GitHub shows it as code."""
     root = make_git_repo(tmp_path / "repo")
