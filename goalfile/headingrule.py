@@ -132,6 +132,7 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
         if last_heading >= 0:
             spans.append((text.find("\n", last_heading + 1, bounds[2]) + 1 or bounds[2], bounds[2]))
     fences: tuple[tuple[int, int], ...] | None = None
+    shown: list[tuple[int, int, str, bool]] = []  # first line, last line, what, in the ledger
     for start, end in spans:
         inside = bounds is not None and bounds[1] <= start < bounds[2]
         # a line it reports holds `teration` (an entry's heading text) or, below the ledger,
@@ -169,20 +170,27 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
                 else f"`{line}` shows as the goal's status outside `## Iterations`: goalfile "
                 "reads no status there"
             )
-            yield Finding(
-                severity=Severity.ERROR,
-                line=first,
-                column=1,
-                code="entry-outside-ledger",
-                message=f"{what}, but GitHub shows it as "
-                + (
-                    "the newest entry"
-                    if inside
-                    else "an entry, the last of the file below the ledger"
-                ),
-                hint=f"{sed_command(goal.path, [f'{first},{last}d'])} deletes it (lines "
-                f"{first}-{last}); an entry goalfile wrote belongs under `## Iterations`",
-            )
+            shown.append((first, last, what, inside))
+    # one command deletes them all, printed once: the line numbers of a second command would
+    # be those before the first one ran, and name other lines after it
+    shown.sort()
+    fix = sed_command(goal.path, [f"{first},{last}d" for first, last, _, _ in shown])
+    for number, (first, last, what, inside) in enumerate(shown):
+        deletes = (
+            f"{fix} deletes it (lines {first}-{last})"
+            + (f" and the {len(shown) - 1} more below" if len(shown) > 1 else "")
+            if number == 0
+            else f"the fix of line {shown[0][0]} deletes it too (lines {first}-{last})"
+        )
+        yield Finding(
+            severity=Severity.ERROR,
+            line=first,
+            column=1,
+            code="entry-outside-ledger",
+            message=f"{what}, but GitHub shows it as "
+            + ("the newest entry" if inside else "an entry, the last of the file below the ledger"),
+            hint=f"{deletes}; an entry goalfile wrote belongs under `## Iterations`",
+        )
 
 
 def _may_show(text: str, start: int, end: int, *, status: bool) -> bool:

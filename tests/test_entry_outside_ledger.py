@@ -134,6 +134,32 @@ def test_an_entry_typed_as_a_quote_after_the_newest_entry_is_refused(tmp_path: P
     assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 3
 
 
+def test_the_fixes_of_two_entries_run_in_order_delete_nothing_else(tmp_path: Path) -> None:
+    """Fails before the change: each entry had a sed of its own line numbers, so the second,
+    run after the first as printed, deleted the lines the first moved up (the lesson)."""
+    root = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    path = root / "goals" / "auth.md"
+    typed = "".join(
+        f"\n### Iteration {n} (2026-12-03) by verify-goal\n\n| id | verdict | command | exit "
+        "| evidence |\n|---|---|---|---|---|\n| C1 | met | `false` | 0 | `ok` |\n\nstatus: met\n"
+        for n in (1, 2)
+    )
+    path.write_text(path.read_text("utf-8") + typed + "\n### Notes\n\n- keep this\n", "utf-8")
+    done = run_goalfile("lint", "goals/auth.md", cwd=root)
+    fixes = re.findall(r"fix: `([^`]*)`", done.stderr)
+    assert fixes and done.stderr.count("shows as a ledger entry outside") == 2, done.stderr
+    for fix in fixes:  # every printed command, in order, as an agent runs them
+        subprocess.run(fix, shell=True, cwd=root, check=True)
+    text = path.read_text("utf-8")
+    assert "- keep this" in text and "### Notes" in text and "status: met" not in text, text
+    assert run_goalfile("lint", "goals/auth.md", cwd=root).returncode == 0
+
+
 def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
     """A plan or a lesson may quote an entry in a code block: GitHub shows it as code."""
     root = make_git_repo(tmp_path / "repo")
