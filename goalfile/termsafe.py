@@ -123,24 +123,17 @@ def raw_write(stream: TextIO, text: str) -> None:
     getattr(stream, "raw_write", stream.write)(text)
 
 
-_NAME_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+_NAME_ESCAPES = {"\n": "\\n", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
 
 
 def file_name(text: str) -> str:
-    """A file name as one line of a message: as it is when it holds no control character;
-    else in double quotes, each line break, tab, other control character, quote and
-    backslash written as a C escape (``"goals/de\\nmo.md"``), as git quotes such a path. A
-    name holding a line break, printed raw, would start a line of its own in the message (a
-    forged ``fix:`` line, in a Stop hook's reason the model reads). Commands that name the
-    file take it from :func:`goalfile.shellword.shell_word`."""
-    if not any(c < " " or c == "\x7f" for c in text):
+    """A file name as one line of a message: as it is when it holds no line break or tab;
+    else in double quotes, each line break, tab, quote and backslash written as a C escape
+    (``"goals/de\\nmo.md"``), as git quotes such a path. A name holding a line break,
+    printed raw, would start a line of its own in the message (a forged ``fix:`` line, in a
+    Stop hook's reason the model reads). The other control characters are left to
+    :class:`SafeStream` and :func:`escape`, which write each as ``\\u001b``. Commands that
+    name the file take it from :func:`goalfile.shellword.shell_word`."""
+    if "\n" not in text and "\t" not in text:
         return text
-    out = []
-    for char in text:
-        if char in _NAME_ESCAPES:
-            out.append(_NAME_ESCAPES[char])
-        elif char < " " or char == "\x7f":
-            out.append(f"\\{ord(char):03o}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + "".join(_NAME_ESCAPES.get(char, char) for char in text) + '"'

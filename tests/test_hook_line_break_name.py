@@ -128,15 +128,14 @@ def test_every_command_names_it_on_one_line(tmp_path: Path) -> None:
 
 def test_the_hooks_notes_name_it_on_one_line_too(tmp_path: Path) -> None:
     """A note the hook writes to stderr names a goal as its reasons do: a tab in the name
-    (which git's reads take, so the goal is verified) is written `\\t`, in quotes."""
+    (which git's reads take, so the goal is verified, and the next iteration started) is
+    written `\\t`, in quotes."""
     root = committed_repo(tmp_path / "project")
     _goal(root)
     (root / NAME).rename(root / "goals" / "a\tb.md")
     git(root, "add", "-A")
     git(root, "commit", "-qm", "goal")
     data = {"session_id": "notes", "cwd": str(root), "stop_hook_active": False}
-    done = run_goalfile(
-        "hook", "stop", "--agent", "claude", "--timeout", "1", cwd=root, input=json.dumps(data)
-    )
-    assert '"goals/a\\tb.md": no time left to verify it' in done.stderr, done.stderr
+    done = run_goalfile("hook", "stop", "--agent", "claude", cwd=root, input=json.dumps(data))
+    assert '"goals/a\\tb.md": iteration 1 of 5 started' in done.stderr, done.stderr
     assert "\t" not in done.stderr, done.stderr
