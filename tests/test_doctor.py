@@ -86,6 +86,28 @@ def test_goalfile_missing_from_the_hosts_path_is_a_problem(tmp_path: Path) -> No
     assert "full path" in missing[0]["hint"]
 
 
+def test_a_codex_hook_not_on_path_is_named_with_the_file_that_holds_it(tmp_path: Path) -> None:
+    """Fails before the change: a hook of .codex/config.toml whose goalfile is not on PATH was
+    told to write the full path "into the command in .codex/hooks.json", where it is not."""
+    repo = make_git_repo(tmp_path / "repo")
+    run_fix("goalfile init --no-goal --no-skills", repo)
+    (repo / ".codex" / "config.toml").write_text(
+        '[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = "command"\n'
+        'command = "goalfile hook stop --agent codex --timeout 500"\n',
+        encoding="utf-8",
+    )
+    _, report = doctor(repo, WITHOUT_GOALFILE)
+    missing = {
+        f["detail"]: f["hint"]
+        for f in findings(report, "problem")
+        if f["host"] == "codex" and f["check"] == "path"
+    }
+    assert len(missing) == 2, missing
+    for detail, hint in missing.items():
+        file = "config.toml" if "--timeout 500" in detail else "hooks.json"
+        assert hint.endswith(f"the command in .codex/{file}") or f".codex/{file} (" in hint, hint
+
+
 def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
     tmp_path: Path,
 ) -> None:

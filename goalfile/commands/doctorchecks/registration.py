@@ -164,7 +164,9 @@ def _codex_hook_findings(
     else:
         found.append(hook.ok(detail=f"Stop hook in {names[0]}"))
     every = [command for listed in declared.values() for command in listed]
-    return found + _path_findings("codex", every, names[0], ctx), every
+    for name, listed in zip(names, declared.values(), strict=True):  # each with its file
+        found += _path_findings("codex", listed, name, ctx)
+    return found, every
 
 
 def _path_findings(host: str, commands: list[str], shown: str, ctx: Context) -> list[Finding]:
