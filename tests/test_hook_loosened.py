@@ -47,12 +47,18 @@ def _reapprove(repo: Path) -> None:
 
 def test_a_loosened_check_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> None:
     """Fails before the change: the second stop was let go with `C1 met; status: met` alone,
-    and the first stop of the next turn was let go without a word."""
+    and the first stop of the next turn was let go without a word. The stop the host marks as
+    continuing (the agent was sent back once for its unmet goal) is held too, once: it was let
+    go with the changes named."""
     repo = _repo(tmp_path)
     assert hook_answer(repo)["decision"] == "block"  # C1 unmet
     _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
     _reapprove(repo)
-    # the agent, sent back once, stops again: let go, with every change named
+    # the agent, sent back once, stops again: held once, with every change named
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer
+    assert "- C1 check: `test -f ok` → `true`" in str(answer["reason"]), answer
+    # and stops again, the file as it was: let go, with every change named
     answer = hook_answer(repo, active=True)
     message = str(answer.get("systemMessage", ""))
     assert "decision" not in answer, answer
@@ -87,7 +93,8 @@ def test_a_tightening_staged_is_met_as_before(tmp_path: Path) -> None:
 def test_a_run_order_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> None:
     """Fails before the change: the order rows run in is not in the contract's digest, so a
     re-approval that only moved `touch ok` (C2) above `test -f ok` (C1) was the same contract
-    to the rule above, and the stop was let go with `C2 met, C1 met; status: met` alone."""
+    to the rule above, and the stop was let go with `C2 met, C1 met; status: met` alone; it is
+    held once (sent back once already, as the host says, too), naming the run order."""
     repo = approved_repo(
         tmp_path / "app", "real", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
         "--check", "touch ok", "--expected", "exit 0", "--non-goal", "nothing else changes",
@@ -102,7 +109,7 @@ def test_a_run_order_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> Non
     path.write_text("\n".join(lines), encoding="utf-8")
     done = run_goalfile("activate", "--reapprove", "goals/real.md", "--reason", "x", cwd=repo)
     assert done.returncode == 0, done.stderr
-    answer = hook_answer(repo, active=True)
-    message = str(answer.get("systemMessage", ""))
-    assert "decision" not in answer and "C2 met, C1 met" not in message, answer
-    assert "- run order: C1, C2 → C2, C1" in message, message
+    answer = hook_answer(repo, active=True)  # sent back once: held all the same, once
+    reason = str(answer.get("reason", ""))
+    assert answer.get("decision") == "block" and "C2 met, C1 met" not in reason, answer
+    assert "- run order: C1, C2 → C2, C1" in reason, reason

@@ -92,3 +92,28 @@ def test_a_goal_file_changed_after_the_agent_was_sent_back_holds_it_once(
     again = _stop(repo, agent, active=True)
     assert again.get("decision") == "block", again
     assert said in str(again["reason"]), again
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_met_made_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str
+) -> None:
+    """Sent back for its unmet goal, the agent makes the check pass, runs `goalfile verify`
+    (`met`, an entry git does not hold yet), undoes the work and stops: the hook runs the
+    checks again, writing nothing, and they fail; that hold was let go with a message."""
+    repo = _repo(tmp_path)
+    assert _stop(repo, agent, active=False).get("decision") == "block"
+    said = "says `met` by a ledger entry git does not hold yet, but its checks"
+    for turn in range(2):  # the second after `goalfile reopen`, as the hold says: held again
+        if turn:
+            done = run_goalfile("reopen", GOAL, "--reason", "not met", cwd=repo)
+            assert done.returncode == 0, done.stdout + done.stderr
+        (repo / "ok").write_text("", encoding="utf-8")
+        done = run_goalfile("verify", GOAL, cwd=repo)
+        assert done.returncode == 0, done.stdout + done.stderr
+        (repo / "ok").unlink()
+        held = _stop(repo, agent, active=True)
+        assert held.get("decision") == "block", held  # was: let go with a message
+        assert said in str(held["reason"]), held
+    told = _stop(repo, agent, active=True)  # the same finding: never held for ever
+    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told

@@ -63,7 +63,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -101,6 +101,7 @@ from goalfile.model import Finding, Status
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked
     from goalfile.commands.hookrepo import RepositoryWatch
+    from goalfile.commands.hookrules.gitview import GitView
     from goalfile.commands.status import Unreadable
 
 __all__ = [  # what the command line and the views use of the hook
@@ -334,12 +335,22 @@ def _decide_stop(
             continue
         try:
             if path in recheck:
+                # a met the hook did not see verified, its checks failing now: held once per
+                # finding (the file as written), also at a stop marked continuing
+                key = f"recheck\0{real_path(path)}{_file_mark(path)}"
+                asked: list[bool] = []
                 rechecked = recheck_one(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
                     expect=seen.get(path), moved=path in branch_moved,
+                    once=_asker(repositories, key, asked),
                 )  # fmt: skip
+                if rechecked is not None and rechecked.block:
+                    repositories.hold_made(key)
+                    if any(asked):  # not recorded, it would hold at every stop: let go then
+                        upgraded[id(rechecked)] = _let_go(rechecked)
                 if rechecked is None or (not rechecked.block and rechecked.status == "met"):
-                    widened = loosened_hold(path, shown, seen.get(path, ""), here, stop, git=git)
+                    widened = _loosened_once(path, shown, seen.get(path, ""), here, stop, git,
+                                             repositories, upgraded)  # fmt: skip
                     rechecked = widened or rechecked
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
                     outcomes.append(rechecked)
@@ -362,7 +373,8 @@ def _decide_stop(
                 expect=seen.get(path),
             )
             if not outcome.block and outcome.status == Status.MET.value:
-                widened = loosened_hold(path, shown, seen.get(path, ""), here, stop, git=git)
+                widened = _loosened_once(path, shown, seen.get(path, ""), here, stop, git,
+                                         repositories, upgraded)  # fmt: skip
                 outcome = widened or outcome
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             outcome = failed_hold(shown, exc, stop, notes)
@@ -433,6 +445,66 @@ def _unlisted_once(
     return found
 
 
+def _loosened_once(
+    path: Path,
+    shown: str,
+    text: str,
+    here: Path,
+    stop: StopInput,
+    git: GitView,
+    repositories: RepositoryWatch,
+    upgraded: dict[int, GoalOutcome],
+) -> GoalOutcome | None:
+    """A `met` under criteria HEAD's copy does not approve
+    (:func:`goalfile.commands.hookrules.loosened.loosened_hold`) holds the agent once per
+    finding (the file as written), as the session's record keeps it, also when it is
+    continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
+    loosens a row, approves it itself and verifies it met, is held."""
+    found = loosened_hold(path, shown, text, here, stop, git=git)
+    if found is None:
+        return None
+    key = f"loosened\0{real_path(path)}{_file_mark(path)}"
+    if not found.block and repositories.first_hold(key):
+        again = loosened_hold(
+            path, shown, text, here, replace(stop, stop_hook_active=False), git=git
+        )
+        if again is not None and again.block:
+            upgraded[id(again)] = found
+            return again
+    elif found.block:
+        repositories.hold_made(key)
+    return found
+
+
+def _asker(repositories: RepositoryWatch, key: str, asked: list[bool]) -> Callable[[], bool]:
+    """Whether the hold ``key`` names is still to be made at this stop
+    (:meth:`goalfile.commands.hookrepo.RepositoryWatch.first_hold`), each answer kept in
+    ``asked``."""
+
+    def once() -> bool:
+        asked.append(repositories.first_hold(key))
+        return asked[-1]
+
+    return once
+
+
+def _let_go(held: GoalOutcome) -> GoalOutcome:
+    """A hold made by :func:`goalfile.commands.hookrules.outcome.hold_once` as it lets the
+    agent go: the same text, as a message."""
+    text = (held.reason or "").rsplit("\n", 1)[0]
+    return replace(held, block=False, reason=None, message=text)
+
+
+def _file_mark(path: Path) -> str:
+    """A mark of the file at ``path`` as written: its inode, status-change time and size;
+    empty when it cannot be read."""
+    try:
+        found = os.lstat(path)
+    except (OSError, ValueError):
+        return ""
+    return f"\0{found.st_ino}:{found.st_ctime_ns}:{found.st_size}"
+
+
 def _gone_mark(path: Path) -> str:
     """For a goal file that is gone, a mark of the folder it was in: its inode and
     status-change time, which every file made, deleted or renamed in it changes (the file put
@@ -481,11 +553,7 @@ def _written(path: Path, status: str) -> str:
         return _gone_mark(path)
     if status not in _AS_WRITTEN:
         return ""
-    try:
-        found = os.lstat(path)
-    except (OSError, ValueError):
-        return ""
-    return f"\0{found.st_ino}:{found.st_ctime_ns}:{found.st_size}"
+    return _file_mark(path)
 
 
 def _rank(

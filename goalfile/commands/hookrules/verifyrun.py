@@ -57,13 +57,16 @@ def recheck_one(
     named: bool = False,
     expect: str | None = None,
     moved: bool = False,
+    once: Callable[[], bool] | None = None,
 ) -> GoalOutcome | None:
     """Run the checks of a `met` goal whose met entry git does not hold yet (or, ``moved``, a
     commit HEAD's branch was moved to since the session's earlier stop holds), writing nothing:
     a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
     met entry copied from a run elsewhere or typed) lets the agent stop only when the checks
     still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
-    holds the agent once, with the rows and `goalfile reopen`."""
+    holds the agent once, with the rows and `goalfile reopen`; ``once``, asked only then at a
+    stop marked continuing, says whether this finding is still to be held (the session's
+    record), whatever the host says."""
     from goalfile import hookwatch
     from goalfile.commands.verify import VerifyOptions
 
@@ -102,6 +105,8 @@ def recheck_one(
         f"The goal is not met: `goalfile reopen {shell_word(shown)} --reason TEXT` makes it "
         "active again; then make its checks pass, never the criteria, the ledger or the status."
     )
+    if stop.stop_hook_active and once is not None and once():
+        stop = replace(stop, stop_hook_active=False)
     return hold_once(shown, Status.MET.value, clip(text, REASON_LIMIT), advice, stop)
 
 
