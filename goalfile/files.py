@@ -615,13 +615,13 @@ def _require_replaceable(path: str | os.PathLike[str], info: os.stat_result) -> 
     cut a hard link: the other names would keep the old content."""
     if not info.st_mode & 0o222:
         raise Refused(
-            f"{path}: is read-only (mode {stat.S_IMODE(info.st_mode):o}); nothing was written",
+            f"it is read-only (mode {stat.S_IMODE(info.st_mode):o}); nothing was written",
             file=str(path),
-            hint=f"make it writable if it should change: chmod u+w {path}",
+            hint=f"make it writable if it should change: chmod u+w -- {shell_word(str(path))}",
         )
     if info.st_nlink > 1:
         raise Refused(
-            f"{path}: has {info.st_nlink} hard links; writing it would leave the other names "
+            f"it has {info.st_nlink} hard links; writing it would leave the other names "
             "with the old content, so nothing was written",
             file=str(path),
             hint="keep one name: replace the other links by symlinks to this file",

@@ -20,6 +20,7 @@ from goalfile.parse import (
 )
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import revision_word, shell_word
+from goalfile.termsafe import file_name
 from goalfile.unitteststream import findings as unittest_stdout
 
 if TYPE_CHECKING:
@@ -154,8 +155,8 @@ def _placeholders(goal: Goal, severity: Severity) -> Iterable[Finding]:
 def _placeholder_hint(goal: Goal) -> str:
     left = "`{{...}}` of templates/goal.md" if _TEMPLATE_FIELD.search(goal.text) else None
     return (
-        f"replace every {left or f'`{PLACEHOLDER}: ...`'} in {goal.path}, then `goalfile "
-        f"activate {shell_word(goal.path)}`"
+        f"replace every {left or f'`{PLACEHOLDER}: ...`'} in {file_name(goal.path)}, then "
+        f"`goalfile activate {shell_word(goal.path)}`"
     )
 
 
@@ -202,7 +203,7 @@ def require_rows_filled_in(goal: Goal) -> None:
         f"{row.id or 'row'}: a cell is still a placeholder, so its check cannot be tried",
         file=goal.path,
         line=row.line or None,
-        hint=f"replace the {_left_in(row)} in the criteria rows of {goal.path}, then "
+        hint=f"replace the {_left_in(row)} in the criteria rows of {file_name(goal.path)}, then "
         f"`goalfile verify --no-write {shell_word(goal.path)}` tries their checks",
     )
 

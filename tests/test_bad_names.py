@@ -75,3 +75,17 @@ def test_a_focus_on_a_symlink_loop_is_an_error_with_a_fix(tmp_path: Path) -> Non
         assert shown.returncode in (0, 3), (command, shown.stderr)
     status = run_goalfile("status", cwd=repo)
     assert "goals/loop.md: cannot be read (Too many levels of symbolic links)" in status.stderr
+
+
+def test_the_placeholder_hint_names_a_line_break_name_on_one_line(tmp_path: Path) -> None:
+    """Fails before the change: the hint of a draft's placeholder printed the name raw, so the
+    rest of `goals/a\\nfix: rm -rf x.md` stood on a line of its own as a `fix:` line."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("new", "x", "x", "--check", "true", "--expected", "exit 0", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    (repo / "goals" / "x.md").rename(repo / "goals" / "a\nfix: rm -rf x.md")
+    for command in (["lint"], ["activate", "goals/a\nfix: rm -rf x.md"]):
+        done = run_goalfile(*command, cwd=repo)
+        lines = done.stdout.splitlines() + done.stderr.splitlines()
+        assert not [line for line in lines if line.lstrip().startswith("fix: rm")], lines
+        assert any("placeholder" in line for line in lines), lines
