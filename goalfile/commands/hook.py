@@ -317,6 +317,7 @@ def _decide_stop(
     ranks = [_rank(path, later, named, tracked) for path, _ in active]
     transcript = transcript_file(stop, notes)
     released: bool | None = None  # whether the focused goals let the agent stop
+    verified = 0  # goals this run verified (or checked again) so far
     for index, (path, reviews) in enumerate(active):
         if path in later:
             if released is None:
@@ -330,9 +331,10 @@ def _decide_stop(
         share = remaining if waiting <= 1 else min(remaining, max(remaining / waiting, MIN_SHARE))
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
-            outcomes.append(unverified_hold(shown, stop, budget=budget))
+            outcomes.append(unverified_hold(shown, stop, budget=budget, after=verified))
             holding.append(path)
             continue
+        verified += 1
         try:
             if path in recheck:
                 # a met the hook did not see verified, its checks failing now: held once per

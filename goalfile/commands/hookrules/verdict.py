@@ -212,13 +212,21 @@ def refused_hold(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome
     )
 
 
-def unverified_hold(shown: str, stop: StopInput, *, budget: float) -> GoalOutcome:
-    """An active goal the hook had no time left to verify: it is no reason to stop."""
+def unverified_hold(shown: str, stop: StopInput, *, budget: float, after: int) -> GoalOutcome:
+    """An active goal the hook had no time left to verify, ``after`` goals verified before it
+    in this run: it is no reason to stop. With none before it, the hook's own start and its
+    reading of the repository took the time (a busy machine is slow), and the hold says so."""
+    by = (
+        f"by the {'goal' if after == 1 else f'{after} goals'} verified before it"
+        if after
+        else "before verify could start it (starting the hook and reading the repository "
+        "took that long: the machine was busy or the repository is large)"
+    )
     return hold_once(
         shown,
         "unverified",
         f"goalfile could not verify {shown}: the hook's time limit ({budget:g} s) was used up "
-        "by the goals verified before it",
+        + by,
         f"Run `goalfile verify {shell_word(shown)}` to record its verdict; a goal the hook "
         "could not verify is no reason to stop.",
         stop,
