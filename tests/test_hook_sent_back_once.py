@@ -117,3 +117,25 @@ def test_a_met_made_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
         assert said in str(held["reason"]), held
     told = _stop(repo, agent, active=True)  # the same finding: never held for ever
     assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str
+) -> None:
+    """Sent back for its unmet goal, the agent runs `goalfile verify` until verify's stall
+    guard writes `blocked` (no progress in 3 verify runs) and stops: that block is held once
+    per ledger entry, and the hold on it was made only at a stop not marked continuing."""
+    repo = _repo(tmp_path)
+    assert _stop(repo, agent, active=False).get("decision") == "block"
+    for _ in range(3):
+        done = run_goalfile("verify", GOAL, cwd=repo)
+        if "status: blocked (no progress" in done.stdout:
+            break
+    assert "status: blocked (no progress" in done.stdout, done.stdout + done.stderr
+    held = _stop(repo, agent, active=True)
+    assert held.get("decision") == "block", held  # was: let go with a message
+    assert "no progress in 3 verify runs" in str(held["reason"]), held
+    told = _stop(repo, agent, active=True)
+    assert told.get("decision") != "block", told
+    assert "is blocked by a verify run" in str(told.get("systemMessage")), told

@@ -121,7 +121,7 @@ def look(
     if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
         return unbacked_hold(shown, unbacked, stop)
     if goal.status is Status.BLOCKED:
-        blocked = blocked_before(path, shown, goal, stop)
+        blocked = blocked_before(path, shown, goal)
         if blocked is not None:
             return blocked
     if goal.status is Status.ACTIVE:

@@ -80,13 +80,15 @@ def drafted(path: Path, goal: Goal, entry: Tracked, git: GitView, shown: str) ->
     return None
 
 
-def blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalOutcome | None:
+def blocked_before(path: Path, shown: str, goal: Goal) -> GoalOutcome | None:
     """A goal found `blocked` by a verify run the hook did not make (the agent's own
     `goalfile verify`, its stall guard, a usage it could not measure), or by one of the
     hook's that held the agent already: the first stop on that entry holds the agent, and the
     hold is ledgered (:mod:`goalfile.blockhold`) once the hook answers with it
-    (:func:`goalfile.commands.hookrules.ledgerhold.ledger_holds`); every stop after it, and a stop
-    of an agent already continuing because of a Stop hook, is let go with the message. None for a
+    (:func:`goalfile.commands.hookrules.ledgerhold.ledger_holds`), also when the agent is
+    continuing because of a Stop hook (sent back once for its unmet goal, it ran `goalfile
+    verify` until the stall guard blocked the goal); every stop after it is let go with the
+    message. None for a
     block someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any
     status that asks for no more work does."""
     from goalfile.blockhold import made_by_verify
@@ -106,7 +108,7 @@ def blocked_before(path: Path, shown: str, goal: Goal, stop: StopInput) -> GoalO
             f"Once the cause is fixed, {resume} makes it active again."
         ),
     )
-    if found.held or stop.stop_hook_active:
+    if found.held:  # held once on this entry (ledgered), whatever the host says
         return let_go
     text, advice = block_words(summary, found.entry.rows, found.entry.status_reason, shown)
     return GoalOutcome(
