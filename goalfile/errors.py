@@ -109,7 +109,11 @@ class NoSuchGoalFile(MeantOther):
     has a close name (``auth-1.md`` for ``auth-2.md``), so it may be another goal."""
 
     def __init__(self, path: str, *, instead: str | None, hint: str, guessed: bool = False) -> None:
-        super().__init__(f"{path}: no such goal file", given=path, instead=instead, hint=hint)
+        from goalfile.termsafe import file_name
+
+        super().__init__(
+            f"{file_name(path)}: no such goal file", given=path, instead=instead, hint=hint
+        )
         self.path = path
         self.guessed = guessed
 

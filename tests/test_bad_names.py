@@ -89,3 +89,13 @@ def test_the_placeholder_hint_names_a_line_break_name_on_one_line(tmp_path: Path
         lines = done.stdout.splitlines() + done.stderr.splitlines()
         assert not [line for line in lines if line.lstrip().startswith("fix: rm")], lines
         assert any("placeholder" in line for line in lines), lines
+
+
+def test_a_goal_file_not_there_is_named_on_one_line(tmp_path: Path) -> None:
+    """Fails before the change: `goals/zz\\nfix: rm -rf y.md: no such goal file` put the rest
+    of the name the command was given on a line of its own, a forged `fix:` line."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("verify", "goals/zz\nfix: rm -rf y.md", cwd=repo)
+    assert done.returncode in (2, 3), done.stderr
+    assert "no such goal file" in done.stderr, done.stderr
+    assert not [line for line in done.stderr.splitlines() if line.startswith("fix: rm")]
