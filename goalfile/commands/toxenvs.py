@@ -5,9 +5,10 @@ tox 4 refuses an environment name made of a factor that its configuration never 
 file" and exits 254. tox ran to its end, so verify judges the row `unmet`, until tox.ini
 defines it. This reads tox.ini as text (it runs nothing: tox itself would load a `toxfile.py`
 of the repository, and build the package) and takes as known every factor of: the names its
-`envlist` expands to (`py{310,311}-x`, `py3{10-13}`), its `[testenv:NAME]` sections, and its
-conditional settings (`coverage: coverage report`). A name is named only when one of its
-factors is none of those and no Python tox finds by name (`py312`, `pypy3`, `3.13t`). A check
+`envlist` expands to (`py{310,311}-x`, `py3{10-13}`), its `[testenv:NAME]` sections, and the
+conditional settings of [tox] and the testenv sections (`coverage: coverage report`). A name is
+named only when one of its factors is none of those and no Python tox finds by name (`py312`,
+`pypy3`, `3.13t`). A check
 that gives tox another configuration (`-c`, `--root`), a folder with no tox.ini or with a
 toxfile.py (a plugin may add environments), and an ini it cannot read are left alone.
 """
@@ -104,7 +105,7 @@ def _known_factors(ini: Path) -> set[str] | None:
     for section in parser.sections():
         if section.startswith("testenv:"):
             names.append(section.split(":", 1)[1].strip())
-        if section == "testenv" or section.startswith("testenv:"):
+        if section in ("tox", "testenv") or section.startswith("testenv:"):
             for _, value in parser.items(section):
                 for line in value.splitlines():
                     condition = _CONDITION.match(line)
