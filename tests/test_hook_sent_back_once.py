@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -36,11 +38,13 @@ def _repo(tmp_path: Path) -> Path:
     return repo
 
 
-def _stop(repo: Path, agent: str, *, active: bool) -> dict[str, object]:
+def _stop(repo: Path, agent: str, *, active: bool, timeout: str = "600") -> dict[str, object]:
     data = json.loads((DATA / "hooks" / f"{agent}-stop.json").read_text(encoding="utf-8"))
     data.update(cwd=str(repo), stop_hook_active=active)
     data.pop("transcript_path", None)
-    done = run_goalfile("hook", "stop", "--agent", agent, cwd=repo, input=json.dumps(data))
+    done = run_goalfile(
+        "hook", "stop", "--agent", agent, "--timeout", timeout, cwd=repo, input=json.dumps(data)
+    )
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout) if done.stdout.strip() else {}
     assert isinstance(answer, dict), answer
@@ -139,3 +143,37 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
     told = _stop(repo, agent, active=True)
     assert told.get("decision") != "block", told
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
+
+
+LOCK_HOLDER = """
+import fcntl, os, sys
+from goalfile.files import _lock_paths
+lock = _lock_paths(sys.argv[1])[0]
+lock.parent.mkdir(parents=True, exist_ok=True)
+fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: Path) -> None:
+    """Sent back for its unmet goal, the agent leaves a process of its own holding the goal's
+    lock and stops: verify refuses the goal, and that refusal was let go with a message at the
+    stop the host marks as continuing. Held once; the stop after it is let go, with it."""
+    repo = _repo(tmp_path)
+    assert _stop(repo, "claude", active=False).get("decision") == "block"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(repo / GOAL)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        said = "locked by another goalfile process"
+        held = _stop(repo, "claude", active=True, timeout="20")
+        assert held.get("decision") == "block", held  # was: let go with a message
+        assert said in str(held["reason"]), held
+        told = _stop(repo, "claude", active=True, timeout="20")
+        assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+    finally:
+        holder.communicate("")

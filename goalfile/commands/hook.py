@@ -376,6 +376,8 @@ def _decide_stop(
                 budget=budget,
                 expect=seen.get(path),
             )
+            if outcome.status == "refused":  # a lock the agent holds, say
+                outcome = _refused_once(path, outcome, repositories, upgraded)
             if not outcome.block and outcome.status == Status.MET.value:
                 widened = _loosened_once(path, shown, seen.get(path, ""), here, stop, git,
                                          repositories, upgraded)  # fmt: skip
@@ -490,6 +492,30 @@ def _asker(repositories: RepositoryWatch, key: str, asked: list[bool]) -> Callab
         return asked[-1]
 
     return once
+
+
+def _refused_once(
+    path: Path,
+    found: GoalOutcome,
+    repositories: RepositoryWatch,
+    upgraded: dict[int, GoalOutcome],
+) -> GoalOutcome:
+    """verify's refusal (:func:`goalfile.commands.hookrules.verdict.refused_hold`: the goal's
+    lock held by a process of the agent's, say) holds the agent once per finding (the refusal
+    and the goal file as written), as the session's record keeps it, also when it is
+    continuing because of a Stop hook: sent back once for its unmet goal, an agent that left a
+    process holding the lock was let go with a message."""
+    from goalfile.commands.hookrules.verdict import REFUSED_ADVICE
+
+    text = found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]
+    key = f"refused\0{real_path(path)}{_file_mark(path)}\0{text}"
+    if not found.block and repositories.first_hold(key):
+        again = replace(found, block=True, message=None, reason=f"{text}\n{REFUSED_ADVICE}")
+        upgraded[id(again)] = found
+        return again
+    if found.block:
+        repositories.hold_made(key)
+    return found
 
 
 def _let_go(held: GoalOutcome) -> GoalOutcome:

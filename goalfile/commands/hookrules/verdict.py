@@ -207,9 +207,12 @@ def refused_hold(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome
         shown,
         "refused",
         f"goalfile could not verify {shown}: {exc.render()}",
-        "Restore what the message names, or hand the goal to the user.",
+        REFUSED_ADVICE,
         stop,
     )
+
+
+REFUSED_ADVICE = "Restore what the message names, or hand the goal to the user."
 
 
 def unverified_hold(shown: str, stop: StopInput, *, budget: float, after: int) -> GoalOutcome:
