@@ -254,6 +254,17 @@ def committed_repo(path: Path) -> Path:
     return path
 
 
+def host_env(home: Path) -> dict[str, str]:
+    """PATH with the goalfile under test, and the user's settings folders of the hosts
+    (Claude Code's, Codex's) inside ``home``: what doctor and init read besides the project."""
+    return {
+        "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin",
+        "HOME": str(home),
+        "CODEX_HOME": str(home / ".codex"),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+    }
+
+
 def base_repo(path: Path) -> Path:
     """A repository at ``path`` on branch ``main`` with one commit (a README) and no goal."""
     path.mkdir(parents=True)

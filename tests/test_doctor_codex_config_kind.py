@@ -17,19 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import host_env, make_git_repo, run_goalfile
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 CONFIG = Path(".codex") / "config.toml"
-
-
-def environment(home: Path) -> dict[str, str]:
-    return {
-        "PATH": f"{BIN}:/usr/bin:/bin",
-        "HOME": str(home),
-        "CODEX_HOME": str(home / ".codex"),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-    }
 
 
 @pytest.fixture
@@ -37,7 +28,7 @@ def repo(tmp_path: Path) -> Path:
     (tmp_path / "home").mkdir()
     root = make_git_repo(tmp_path / "project")
     done = run_goalfile(
-        "init", "--no-goal", "--no-skills", cwd=root, env=environment(tmp_path / "home")
+        "init", "--no-goal", "--no-skills", cwd=root, env=host_env(tmp_path / "home")
     )
     assert done.returncode == 0, done.stderr
     return root
@@ -74,7 +65,7 @@ def plant(root: Path, kind: str) -> None:
 def test_a_config_toml_that_is_no_file_of_the_repository_is_reported_with_a_fix(
     repo: Path, kind: str
 ) -> None:
-    env = environment(repo.parent / "home")
+    env = host_env(repo.parent / "home")
     plant(repo, kind)
 
     found = config_findings(repo, env)
@@ -101,12 +92,12 @@ def test_a_config_toml_that_is_no_file_of_the_repository_is_reported_with_a_fix(
 def test_a_link_inside_the_repository_is_no_finding(repo: Path) -> None:
     (repo / ".codex" / "shared.toml").write_text("[features]\ncodex_hooks = true\n", "utf-8")
     (repo / CONFIG).symlink_to("shared.toml")
-    assert config_findings(repo, environment(repo.parent / "home")) == []
+    assert config_findings(repo, host_env(repo.parent / "home")) == []
 
 
 def test_a_config_toml_that_is_not_utf8_is_named_as_the_person_reaches_it(repo: Path) -> None:
     (repo / CONFIG).write_bytes(b"a = 1\n\xff\xfe\n")
-    found = config_findings(repo, environment(repo.parent / "home"))
+    found = config_findings(repo, host_env(repo.parent / "home"))
     assert len(found) == 1, found
     assert found[0]["detail"].startswith(".codex/config.toml: Codex cannot read the hooks in it")
     assert str(repo) not in found[0]["detail"] and "fix:" not in found[0]["detail"]

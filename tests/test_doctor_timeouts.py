@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import clean_env, copy_of, made_once, run_goalfile, stop_input
+from conftest import clean_env, copy_of, host_env, made_once, run_goalfile, stop_input
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 
@@ -28,22 +28,10 @@ def home(tmp_path: Path) -> Path:
     return folder
 
 
-def environment(home: Path) -> dict[str, str]:
-    """PATH with this goalfile, and the user's settings folders inside ``home``."""
-    return {
-        "PATH": f"{BIN}:/usr/bin:/bin",
-        "HOME": str(home),
-        "CODEX_HOME": str(home / ".codex"),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-    }
-
-
 def _init(root: Path, env: dict[str, str]) -> None:
     home = root.parent / "repo-home"  # given to init, which writes nothing there
     home.mkdir()
-    done = run_goalfile(
-        "init", "--no-goal", "--no-skills", cwd=root, env={**environment(home), **env}
-    )
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=root, env={**host_env(home), **env})
     assert done.returncode == 0, done.stderr
     assert not any(home.iterdir())
     home.rmdir()
@@ -80,7 +68,7 @@ def hook_entry(path: Path, event: str = "Stop") -> dict[str, Any]:
 
 
 def doctor(repo: Path, home: Path, *extra: str) -> dict[str, Any]:
-    done = run_goalfile("doctor", "--json", *extra, cwd=repo, env=environment(home))
+    done = run_goalfile("doctor", "--json", *extra, cwd=repo, env=host_env(home))
     assert done.returncode in (0, 1), done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     report: dict[str, Any] = json.loads(done.stdout)
@@ -99,7 +87,7 @@ def timeouts(report: dict[str, Any], health: str | None = None) -> list[dict[str
 def run_fix(command: str, repo: Path, home: Path) -> str:
     words = shlex.split(command)
     assert words[0] == "goalfile"
-    done = run_goalfile(*words[1:], cwd=repo, env=environment(home))
+    done = run_goalfile(*words[1:], cwd=repo, env=host_env(home))
     assert "Traceback" not in done.stderr, done.stderr
     return done.stdout
 
@@ -110,7 +98,7 @@ def run_as_host(command: str, repo: Path, home: Path) -> subprocess.CompletedPro
     return subprocess.run(
         ["sh", "-c", command],
         cwd=repo,
-        env=clean_env(environment(home)),
+        env=clean_env(host_env(home)),
         input=stop_input(repo),
         capture_output=True,
         text=True,
@@ -245,7 +233,7 @@ def test_the_local_and_the_users_settings_are_checked_too(repo: Path, home: Path
     ], problems
     assert "gives the Stop hook 60 s" in problems[0]["detail"]
     assert "gives the Stop hook 90 s" in problems[1]["detail"]
-    done = run_goalfile("doctor", "--fix-timeouts", cwd=repo, env=environment(home))
+    done = run_goalfile("doctor", "--fix-timeouts", cwd=repo, env=host_env(home))
     assert f"fixed: {user}: " in done.stdout, done.stdout
     assert "fixed: .claude/settings.local.json: " in done.stdout, done.stdout
     assert hook_entry(local)["command"].endswith("--timeout 60")
@@ -273,7 +261,7 @@ def test_a_timeout_the_hook_refuses_is_a_problem(repo: Path, home: Path, value: 
 
 def test_the_text_report_prints_the_fix(repo: Path, home: Path) -> None:
     edit(repo / ".claude" / "settings.json", timeout=30)
-    done = run_goalfile("doctor", cwd=repo, env=environment(home))
+    done = run_goalfile("doctor", cwd=repo, env=host_env(home))
     assert done.returncode == 1
     assert "claude  problem  .claude/settings.json: Claude Code gives the Stop hook 30 s" in (
         done.stdout

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import host_env, make_git_repo, run_goalfile
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 
@@ -25,15 +25,6 @@ SETTINGS = {
     "codex": (Path(".codex") / "hooks.json", "Stop", 1, 600),
     "gemini": (Path(".gemini") / "settings.json", "AfterAgent", 1000, 600000),
 }
-
-
-def environment(home: Path) -> dict[str, str]:
-    return {
-        "PATH": f"{BIN}:/usr/bin:/bin",
-        "HOME": str(home),
-        "CODEX_HOME": str(home / ".codex"),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-    }
 
 
 @pytest.fixture
@@ -71,7 +62,7 @@ def test_a_hook_its_host_kills_at_once_is_given_its_time(repo: Path, agent: str)
     }
     (repo / path).parent.mkdir()
     (repo / path).write_text(json.dumps(settings, indent=4) + "\n", "utf-8")
-    env = environment(repo.parent / "home")
+    env = host_env(repo.parent / "home")
     assert "problem" in timeout_health(repo, env)[agent]
 
     done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=env)
@@ -105,7 +96,7 @@ def test_a_codex_config_toml_init_does_not_write_is_named_with_a_fix_that_works(
         'type = "command"\ncommand = "goalfile hook stop --agent codex"\ntimeout = 1\n',
         "utf-8",
     )
-    env = environment(repo.parent / "home")
+    env = host_env(repo.parent / "home")
 
     done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=env)
 
