@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from goalfile.commands.projectfile import read_whole
+
 _MAKES = frozenset({"make", "gmake"})
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _ELSEWHERE = frozenset({"-I", "--include-dir", "-o", "--old-file", "--assume-old", "-W"})
@@ -28,7 +30,6 @@ _ELSEWHERE |= {"--what-if", "--new-file", "--assume-new"}
 _FOLDER = ("-C", "--directory")
 _FILE = ("-f", "--file", "--makefile")
 _NUMBER_AFTER = frozenset({"-j", "--jobs", "-l", "--load-average", "--max-load"})
-_MAKEFILE_MAX = 1 << 20
 _UNREADABLE = re.compile(r"(?m)^[ \t]*(?:\.RECIPEPREFIX|\.DEFAULT\b|vpath\b)")
 _INCLUDE = re.compile(r"^[ \t]*(-?include|sinclude)(?:[ \t]+(.*))?$")
 _INCLUDES_MAX = 16
@@ -150,14 +151,8 @@ def _included(how: str, names: str, folder: Path, depth: int) -> set[str] | None
 
 
 def _read(path: Path) -> str | None:
-    try:
-        with open(path, "rb") as file:
-            data = file.read(_MAKEFILE_MAX + 1)
-    except OSError:
-        return None
-    if len(data) > _MAKEFILE_MAX:
-        return None
-    return data.decode("utf-8", "surrogateescape")
+    data = read_whole(path)
+    return None if data is None else data.decode("utf-8", "surrogateescape")
 
 
 def no_rule(words: Sequence[str], cwd: Path) -> str | None:

@@ -19,7 +19,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-_FILE_MAX = 1 << 20
+from goalfile.commands.projectfile import read_whole
+
 _NOX_SESSIONS = frozenset({"-s", "-e", "--session", "--sessions"})
 _NOX_ELSEWHERE = frozenset({"-f", "--noxfile", "--noxfile-path"})
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
@@ -64,11 +65,10 @@ def _named(things: Sequence[str]) -> str:
 
 
 def _read(path: Path) -> str | None:
+    data = read_whole(path)
     try:
-        with open(path, "rb") as file:
-            data = file.read(_FILE_MAX + 1)
-        return None if len(data) > _FILE_MAX else data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+        return None if data is None else data.decode("utf-8")
+    except UnicodeDecodeError:
         return None
 
 

@@ -21,6 +21,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from goalfile.commands.projectfile import read_whole
+
 # the factors tox takes for a Python of that name, as tox 4 reads them
 _PYTHON = re.compile(
     r"(?:pypy|py|cpython|jython|graalpy|rustpython|ironpython|)"
@@ -31,7 +33,6 @@ _ELSEWHERE = frozenset({"-c", "--conf", "--root", "--workdir"})
 _CONDITION = re.compile(r"^\s*([\w.{},!-]+):(?:\s|$)")
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"(\d+)-(\d+)")
-_INI_MAX = 1 << 20
 
 
 def asked(words: Sequence[str]) -> list[str] | None:
@@ -85,12 +86,8 @@ def undefined(words: Sequence[str], folder: Path) -> list[str] | None:
 
 def _known_factors(ini: Path) -> set[str] | None:
     """Every factor tox.ini names (see the module's text); None when it cannot be read."""
-    try:
-        with open(ini, "rb") as file:
-            data = file.read(_INI_MAX + 1)
-    except OSError:
-        return None
-    if len(data) > _INI_MAX:
+    data = read_whole(ini)
+    if data is None:
         return None
     parser = configparser.RawConfigParser(interpolation=None)  # strict, as tox reads it
     try:
