@@ -254,6 +254,20 @@ def committed_repo(path: Path) -> Path:
     return path
 
 
+def approved_project(root: Path, env: dict[str, str]) -> None:
+    """For :func:`made_once`: a README.md on ``main`` and the goal `goals/auth.md` (`test -f
+    ok`, exit 0) approved and committed by `goalfile new ... --activate --commit`."""
+    (root / "README.md").write_text("# project\n", encoding="utf-8")
+    git(root, "add", "README.md")
+    git(root, "commit", "-qm", "base")
+    git(root, "branch", "-M", "main")
+    done = run_goalfile(
+        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
+        "--activate", "--commit", cwd=root, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
 def host_env(home: Path) -> dict[str, str]:
     """PATH with the goalfile under test, and the user's settings folders of the hosts
     (Claude Code's, Codex's) inside ``home``: what doctor and init read besides the project."""

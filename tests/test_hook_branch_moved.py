@@ -22,26 +22,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import base_repo, clean_env, copy_of, git, made_once, run_goalfile
+from conftest import approved_project, base_repo, clean_env, copy_of, git, made_once, run_goalfile
 
 GOAL = "goals/auth.md"
 
 
-def _project(root: Path, env: dict[str, str]) -> None:
-    (root / "README.md").write_text("# project\n", encoding="utf-8")
-    git(root, "add", "README.md")
-    git(root, "commit", "-qm", "base")
-    git(root, "branch", "-M", "main")
-    done = run_goalfile(
-        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
-        "--activate", "--commit", cwd=root, env=env,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-
-
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, _project)
+    return made_once(tmp_path_factory, approved_project)
 
 
 @pytest.fixture

@@ -17,21 +17,22 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import committed_repo, copy_of, fix_of, git, made_once, run_goalfile, shell
+from conftest import (
+    approved_project,
+    committed_repo,
+    copy_of,
+    fix_of,
+    git,
+    made_once,
+    run_goalfile,
+    shell,
+)
 
 GOAL = "goals/auth.md"
 
 
 def _project(root: Path, env: dict[str, str]) -> None:
-    (root / "README.md").write_text("# project\n", encoding="utf-8")
-    git(root, "add", "README.md")
-    git(root, "commit", "-qm", "base")
-    git(root, "branch", "-M", "main")
-    done = run_goalfile(
-        "new", "auth", "ok exists", "--check", "test -f ok", "--expected", "exit 0",
-        "--activate", "--commit", cwd=root, env=env,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    approved_project(root, env)
     git(root, "checkout", "-qb", "feature")
 
 
