@@ -36,6 +36,7 @@ from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.ledger import code_span, plain_cell, table_lines
 from goalfile.model import Goal
 from goalfile.parse import ledger_bounds, section_key
+from goalfile.prose import span_text
 
 if TYPE_CHECKING:  # the transcript readers are imported only when a transcript is read
     from goalfile.usage import Host, SessionUsage
@@ -249,11 +250,9 @@ def _is_header(cells: Sequence[str]) -> bool:
 def _unquote(cell: str) -> str:
     match = re.fullmatch(r"(`+)(.*?)\1", cell.strip(), flags=re.S)
     if match:
-        inner = match.group(2)
-        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule)
-        if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
-            inner = inner[1:-1]
-        return inner.replace("\\|", "|")
+        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule),
+        # blanks alone as mdformat keeps them
+        return span_text(match.group(2)).replace("\\|", "|")
     return cell.strip().replace("\\|", "|")
 
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from goalfile.model import Entry, RowResult, Status, Verdict
-from goalfile.prose import inline_code
+from goalfile.prose import inline_code, span_text
 
 _T = TypeVar("_T")
 
@@ -488,11 +488,9 @@ def unquote(cell: str) -> str:
     ticks = min(len(cell) - len(cell.lstrip("`")), len(cell) - len(cell.rstrip("`")))
     ticks = min(ticks, len(cell) // 2)
     if ticks:
-        inner = cell[ticks : len(cell) - ticks]
-        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule)
-        if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
-            inner = inner[1:-1]
-        cell = inner
+        # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule),
+        # blanks alone as mdformat keeps them
+        cell = span_text(cell[ticks : len(cell) - ticks])
     return cell.replace("\\|", "|")
 
 
@@ -803,11 +801,12 @@ def _kept_character(match: re.Match[str]) -> str:
 def _span_shown(inner: str) -> str:
     """A code span of the text ``inner`` (between its backticks) shows, in one form, the one
     goalfile writes (as mdformat does): one space off each end when both have one and it is
-    not all spaces (CommonMark's rule), then a fence one backtick longer than the longest run
+    not all spaces (CommonMark's rule), blanks alone as mdformat keeps them
+    (:func:`goalfile.prose.code_text`), then a fence one backtick longer than the longest run
     inside, with a space inside each end when the text holds a backtick. Two spans that show
-    the same text give the same form, and the text can be read back from it."""
-    if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
-        inner = inner[1:-1]
+    the same text give the same form, as do a span and mdformat's rewrite of it, and the text
+    can be read back from it."""
+    inner = span_text(inner)
     longest = max((len(run) for run in _BACKTICKS_RE.findall(inner)), default=0)
     if not longest:
         return f"`{inner}`"

@@ -33,6 +33,7 @@ from goalfile.model import (
     Severity,
     Status,
 )
+from goalfile.prose import code_text, span_text
 from goalfile.settings import cwd_problem, known_shell, shell_problem
 from goalfile.words import noun
 
@@ -1701,16 +1702,15 @@ def _check_text(
         return cell.strip(), False
     span = _ONE_SPAN.fullmatch(cell)
     if span is not None:
-        code = span.group(1)
-        if code.startswith(" ") and code.endswith(" ") and code.strip(" "):
-            code = code[1:-1]  # one space each side is padding, unless it is all spaces
-        return code, True
+        # one space each side is padding, unless it is all spaces; blanks alone as mdformat
+        # keeps them
+        return span_text(span.group(1)), True
     token = _inline(cell, env)
     children = [
         c for c in (token.children or []) if not (c.type == "text" and not c.content.strip())
     ]
     if len(children) == 1 and children[0].type == "code_inline":
-        return children[0].content, True
+        return code_text(children[0].content), True
     if as_rendered:
         return rendered(token).strip(), False
     return cell.strip(), False

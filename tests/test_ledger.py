@@ -23,6 +23,7 @@ from markdown_it import MarkdownIt
 from goalfile import ledger
 from goalfile.model import Entry, RowResult, Status, Verdict
 from goalfile.parse import ledger_region, parse_goal
+from goalfile.prose import code_text
 
 LEDGER = DATA / "ledger"
 MD = MarkdownIt("commonmark").enable("table")
@@ -441,7 +442,9 @@ def test_code_span_is_exactly_one_cell_holding_the_text(text: str) -> None:
     assert len(cells) == 5
     children = json.loads(cells[2][1])
     cleaned = ledger.clean_line(text, limit=10_000)
-    assert children == [["code_inline", cleaned if cleaned else " "]]
+    # blanks alone with a space at each end (` \xa0 `) have no form mdformat keeps: the text
+    # is shown as mdformat leaves it, without those spaces (tests/test_mdformat.py)
+    assert children == [["code_inline", code_text(cleaned) if cleaned else " "]]
 
 
 ids = (

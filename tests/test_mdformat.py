@@ -17,7 +17,7 @@ import mdformat  # the formatter itself: a missing test dependency fails loudly
 import mdformat_frontmatter  # noqa: F401
 import mdformat_gfm  # noqa: F401
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -202,9 +202,13 @@ def test_a_source_text_pin_is_held_to_the_rows_its_approval_recorded(tmp_path: P
 # writes: running the formatter over it changes nothing, and it still shows the same text.
 
 EXTENSIONS = {"gfm", "tables", "frontmatter"}
+# every character besides the space and a tab that mdformat counts as whitespace (Unicode's
+# space separators): markdown-it trims them off a table cell, CommonMark takes only U+0020 off
+# a code span's ends, and mdformat pads a span only when its text is not blanks alone
+BLANKS = ["\u00a0", "\u1680", *map(chr, range(0x2000, 0x200B)), "\u202f", "\u205f", "\u3000"]
 PIECES = [
     *"ab1 *_[]<>`&~\\|!#-+.()=:;'\"/\t",
-    *"中😀é\u00a0\u0301\u200d❤️",  # wide, emoji, combining, joiner, variation selector
+    *"中😀é\u0301\u200d❤️",  # wide, emoji, combining, joiner, variation selector
     "&amp;",
     "&#35;",
     "&copy",
@@ -225,13 +229,14 @@ PIECES = [
     "👨‍👩‍👧",
     "ｗｉｄｅ",
     "x\u0308",
-    "\u3000",
+    *BLANKS,
 ]
 # a bare URL or e-mail address is a link to mdformat-gfm, which splits the text around it, so a
 # `*` or `_` right next to one may be escaped differently; such text is tested on its own below
 # three tildes or more in a row have no form mdformat keeps (it writes `\~~~`, which it then
 # reads as strikethrough), so they are left out; see docs/format.md
 texts = st.lists(st.sampled_from(PIECES), max_size=14).map("".join).filter(lambda t: "~~~" not in t)
+blanks = st.lists(st.sampled_from([" ", "\t", *BLANKS]), max_size=6).map("".join)
 
 
 def formatted_text(source: str) -> str:
@@ -272,7 +277,8 @@ def test_plain_text_is_written_as_mdformat_writes_it(text: str, around: tuple[st
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(plain=texts, code=texts, wide=texts)
+@given(plain=texts | blanks, code=texts | blanks, wide=texts | blanks)
+@example(plain="", code=" \u3000 ", wide="")  # mdformat wrote `  \u3000  ` as ` \u3000 `
 def test_a_table_is_padded_and_escaped_as_mdformat_gfm_writes_it(
     plain: str, code: str, wide: str
 ) -> None:
@@ -282,6 +288,72 @@ def test_a_table_is_padded_and_escaped_as_mdformat_gfm_writes_it(
     ]
     source = "\n".join(ledger.table_lines(["id", "evidence"], rows)) + "\n"
     assert formatted_text(source) == source
+
+
+def inline_code_content(source: str) -> str:
+    """The text markdown-it shows for one code span."""
+    (token,) = MarkdownIt("commonmark").parseInline(source)
+    assert token.children is not None
+    (span,) = token.children
+    assert span.type == "code_inline", source
+    return span.content
+
+
+@pytest.mark.parametrize("blank", BLANKS, ids=lambda blank: f"U+{ord(blank):04X}")
+def test_a_span_of_blanks_is_written_as_mdformat_leaves_it_and_read_so(blank: str) -> None:
+    """A text of blanks alone with a space at both ends has no form mdformat keeps: CommonMark
+    takes a space off each end of `  B  ` and mdformat writes ` B ` (no padding around
+    blanks alone), then `B`. goalfile writes the form mdformat leaves, and reads a span
+    written before (`  B  `) as it reads mdformat's rewrite of it, for every blank B."""
+    for text in (f" {blank} ", f"  {blank}{blank} ", f"\t{blank} ", f" {blank} a "):
+        span = ledger.code_span(text)
+        table = "\n".join(ledger.table_lines(["id", "evidence"], [["C1", span]])) + "\n"
+        assert formatted_text(table) == table, repr(text)
+        assert ledger.unquote(span) == inline_code_content(span)
+    old = f"`  {blank}  `"  # what goalfile wrote for ` B ` before
+    lines = ["### Iteration 1 (2026-12-01) by verify-goal", "", "| id | evidence |", "|---|---|"]
+    source = "\n".join([*lines, f"| C1 | {old} |"]) + "\n"
+    rewritten = formatted_text(source)
+    assert f"| C1  | ` {blank} `" in rewritten  # what mdformat makes of it
+    assert ledger.unquote(old) == blank == ledger.unquote(f"` {blank} `")
+    assert ledger.meaning_lines(source.splitlines()) == ledger.meaning_lines(rewritten.splitlines())
+
+
+def test_a_ledger_span_of_blanks_reads_the_same_after_mdformat(tmp_path: Path) -> None:
+    """A verdict row whose evidence is a span of blanks alone, as goalfile wrote it before
+    (`  U+3000  `), run through mdformat (` U+3000 `): status, lint, verify and audit against
+    the unformatted commit read the goal as before (audit found the entry rewritten)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    made = run_goalfile(
+        "new", "demo", "it prints", "--check", "printf 'ok\\n'", "--expected",
+        'exit 0; stdout contains "ok"', "--non-goal", "n", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for step in (("activate",), ("verify",)):
+        done = run_goalfile(*step, "goals/demo.md", cwd=repo)
+        assert done.returncode == 0, done.stderr
+    path = repo / "goals" / "demo.md"
+    text = path.read_text(encoding="utf-8")
+    found = re.search(r"(?m)^\| C1 +\| met .*\| `ok` +\|$", text)
+    assert found is not None, text
+    path.write_text(text.replace(found[0], found[0].replace("`ok`", "`  \u3000  `")), "utf-8")
+    git(repo, "add", "-A")
+    git(repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "verified")
+
+    def read() -> tuple[object, ...]:
+        status = run_goalfile("status", "--json", "goals/demo.md", cwd=repo)
+        (goal,) = json.loads(status.stdout)["goals"]
+        return goal["criteria"], results(repo, "goals/demo.md")
+
+    before = read()
+    mdformat_files(repo, "goals/demo.md")
+    assert "| ` \u3000 ` " in path.read_text(encoding="utf-8")
+    assert read() == before
+    assert before[0] == [
+        {"id": "C1", "kind": "deterministic", "verdict": "met", "evidence": "\u3000"}
+    ]
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -29,7 +29,7 @@ from goalfile.commands.gittop import git_top as git_top
 from goalfile.commands.gittop import repository_top as repository_top
 from goalfile.commands.gittop import work_trees as work_trees
 from goalfile.model import Entry, Goal
-from goalfile.prose import inline_code
+from goalfile.prose import inline_code, span_text
 
 if TYPE_CHECKING:  # built only when the approval does not cover it (goalfile.commands.uncovered)
     from goalfile.commands.uncovered import Uncovered
@@ -163,10 +163,7 @@ def recorded(entry: Entry) -> str | None:
         if note.startswith(LABEL):
             span = _LEADING_SPAN.match(note.removeprefix(LABEL).strip())
             if span is not None:  # one code span, as `inline_code` writes it: a name that
-                text = span.group(2)  # holds a backtick has a longer fence and a space inside
-                if text.startswith(" ") and text.endswith(" ") and text.strip(" "):
-                    text = text[1:-1]
-                return text
+                return span_text(span.group(2))  # holds a backtick has a longer fence
     return None
 
 
