@@ -93,7 +93,11 @@ def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_prin
     now = (repo / DECOY).read_text(encoding="utf-8").split("\n")
     assert now == lines[:9] + lines[10:], now  # nothing else changed: no verify wrote to it
     assert sorted(p.name for p in (repo / "goals" / ".cache").iterdir()) == ["aaa.md"]
-    assert DECOY not in unmet and "verify-goal demo iteration 1: C1 unmet" in unmet, unmet
+    # the second stop: the decoy loads now; changed since the first hold, it is named once more,
+    # as a goal no person approved (its checks not run), no longer as one that cannot be read
+    assert f"could not read {DECOY}" not in unmet, unmet
+    assert f"did not run the checks of {DECOY}" in unmet, unmet
+    assert "verify-goal demo iteration 1: C1 unmet" in unmet, unmet
     goalfile_ok("lint", DECOY, cwd=repo)
     assert status_of(repo, DECOY) == "active"  # loads now, and was never run
     assert goal_state(repo)["status"] == "met"
