@@ -207,7 +207,7 @@ class FakeModel(ABC):
 
     def feedbacks(self) -> list[str]:
         """The Stop-hook reasons the model was given, in order."""
-        return [r.turn.feedback for r in self.model_requests if r.turn and r.turn.feedback]
+        return [r.turn.feedback for r in self.agent_requests() if r.turn and r.turn.feedback]
 
     def is_agent_request(self, body: dict[str, Any]) -> bool:
         """A request of the agent loop itself (its replies are what a transcript records)."""
@@ -319,7 +319,11 @@ class FakeModel(ABC):
                     self._plain(500, {"error": "the fake model's request limit was reached"})
                     return
                 turn = server.parse_turn(index, body)
-                reply = server.script(turn)
+                # a side request (a title, a summary) is answered without the script: run for
+                # it, the script moved on a step the agent never saw, and a side request in
+                # another thread could interleave with the agent's own
+                agent = server.is_agent_request(body)
+                reply = server.script(turn) if agent else Say("Goal work")
                 usage = server.usage_for(index)
                 entry.turn, entry.reply, entry.usage = turn, reply, usage
                 kind, payload = server.respond(turn, reply, usage)
@@ -411,8 +415,6 @@ class AnthropicServer(FakeModel):
         )
 
     def respond(self, turn: Turn, reply: Reply | Call, usage: Usage) -> tuple[str, Any]:
-        if not self.is_agent_request(turn.body):
-            reply = Say("Goal work")  # a title or a summary: short text, no tool
         message_id = f"msg_fake{turn.index:04d}"
         start_usage: dict[str, Any] = {
             "input_tokens": usage.input,
