@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import json
 import os
@@ -10,7 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -216,6 +217,33 @@ def make_git_repo(path: Path) -> Path:
     git(path, "config", "user.email", "tests@example.invalid")
     git(path, "config", "user.name", "goalfile tests")
     return path
+
+
+_LOCK_HOLDER = """
+import fcntl, os, sys
+from goalfile.files import _lock_paths
+lock = _lock_paths(sys.argv[1])[0]
+lock.parent.mkdir(parents=True, exist_ok=True)
+fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+@contextlib.contextmanager
+def goal_lock_held(goal: Path) -> Iterator[None]:
+    """A process of the agent's own holds ``goal``'s lock (as goalfile takes it) for the body
+    of the ``with``: every goalfile process that wants the goal waits for it, then refuses."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _LOCK_HOLDER, str(goal)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        yield
+    finally:
+        holder.communicate("")
 
 
 def made_once(

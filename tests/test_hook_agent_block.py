@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import DATA, git, goal_lock_held, make_git_repo, run_goalfile
 
 GOAL = "goals/demo.md"
 HOOKS = DATA / "hooks"
@@ -280,18 +280,6 @@ def test_a_focused_goal_outside_the_goal_folders_blocked_by_its_own_verify_holds
     assert "docs/x.md is blocked by a verify run" in let_go(stop(repo))
 
 
-LOCK_HOLDER = """
-import fcntl, os, sys, time
-from goalfile.files import _lock_paths
-lock = _lock_paths(sys.argv[1])[0]
-lock.parent.mkdir(parents=True, exist_ok=True)
-fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("locked", flush=True)
-sys.stdin.read()
-"""
-
-
 def test_a_hold_that_cannot_be_ledgered_still_holds_the_first_stop(tmp_path: Path) -> None:
     """The agent keeps the goal's lock held (a process of its own) while it stops, so the hold's
     entry cannot be written: the first stop is held all the same, saying the hold is not
@@ -299,26 +287,16 @@ def test_a_hold_that_cannot_be_ledgered_still_holds_the_first_stop(tmp_path: Pat
     host that sends ``stop_hook_active`` false at every stop. Claude Code and Gemini CLI, each
     in a repository of its own, side by side (each stop waits out the hook's wait for the
     lock)."""
-    import sys
 
     def stops(agent: str) -> None:
         repo = goal_repo(tmp_path / agent)
         exit_127(repo)
-        holder = subprocess.Popen(
-            [sys.executable, "-c", LOCK_HOLDER, str(repo / GOAL)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        try:
-            assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        with goal_lock_held(repo / GOAL):
             reason = held(stop(repo, agent=agent))
             assert "goals/demo.md is blocked" in reason, (agent, reason)
             assert "could not record this hold" in reason and "locked" in reason, (agent, reason)
             for _ in range(2):  # a new turn, or Gemini's next stop: flag false, held once already
                 assert "goals/demo.md is blocked" in let_go(stop(repo, agent=agent)), agent
-        finally:
-            holder.communicate("")
         assert hold_entries(repo) == 0, agent
 
     with ThreadPoolExecutor(max_workers=2) as pool:

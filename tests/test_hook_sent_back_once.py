@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import DATA, git, goal_lock_held, make_git_repo, run_goalfile
 
 GOAL = "goals/demo.md"
 
@@ -145,35 +143,16 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
 
 
-LOCK_HOLDER = """
-import fcntl, os, sys
-from goalfile.files import _lock_paths
-lock = _lock_paths(sys.argv[1])[0]
-lock.parent.mkdir(parents=True, exist_ok=True)
-fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
-fcntl.flock(fd, fcntl.LOCK_EX)
-print("locked", flush=True)
-sys.stdin.read()
-"""
-
-
 def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: Path) -> None:
     """Sent back for its unmet goal, the agent leaves a process of its own holding the goal's
     lock and stops: verify refuses the goal, and that refusal was let go with a message at the
     stop the host marks as continuing. Held once; the stop after it is let go, with it."""
     repo = _repo(tmp_path)
     assert _stop(repo, "claude", active=False).get("decision") == "block"
-    holder = subprocess.Popen(
-        [sys.executable, "-c", LOCK_HOLDER, str(repo / GOAL)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    try:
-        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+    with goal_lock_held(repo / GOAL):
         said = "locked by another goalfile process"
         held = _stop(repo, "claude", active=True, timeout="20")
         assert held.get("decision") == "block", held  # was: let go with a message
         assert said in str(held["reason"]), held
         told = _stop(repo, "claude", active=True, timeout="20")
         assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
-    finally:
-        holder.communicate("")
