@@ -16,6 +16,17 @@ import pytest
 from conftest import git, make_git_repo, run_goalfile
 
 
+def active_goal(tmp_path: Path, check: str) -> Path:
+    """A repository whose active goal goals/auth.md has one row, ``check`` expected to exit 0."""
+    root = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "auth", "ok", "--check", check, "--expected", "exit 0", "--non-goal", "n",
+        "--activate", cwd=root,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return root
+
+
 def forged(tmp_path: Path) -> Path:
     root = make_git_repo(tmp_path / "repo")
     (root / "run_tests.sh").write_text('echo "2 passed, 1 failed"\n', encoding="utf-8")
@@ -87,12 +98,7 @@ def test_an_entry_typed_under_the_lessons_is_refused_and_reported(tmp_path: Path
 def test_what_shows_as_an_entry_in_any_markup_is_refused(tmp_path: Path, heading: str) -> None:
     """Headings goalfile does not read as entry headings show as entries on GitHub all the
     same; so does a `status: met` line under a verdict table."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
-        "--activate", cwd=root,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    root = active_goal(tmp_path, "false")
     path = root / "goals" / "auth.md"
     typed = (
         f"\n{heading}\n\n| id | verdict | command | exit | evidence |\n|---|---|---|---|---|\n"
@@ -113,12 +119,7 @@ def test_an_entry_typed_as_a_quote_after_the_newest_entry_is_refused(tmp_path: P
     """Inside the ledger, a quote holding an entry heading, a table of `met` and `status: met`
     showed on GitHub as the newest entry, and goalfile read its lines as text of the verify
     entry above it (active): lint said ok."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
-        "--activate", cwd=root,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    root = active_goal(tmp_path, "false")
     assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 1
     path = root / "goals" / "auth.md"
     quoted = (
@@ -137,12 +138,7 @@ def test_an_entry_typed_as_a_quote_after_the_newest_entry_is_refused(tmp_path: P
 def test_the_fixes_of_two_entries_run_in_order_delete_nothing_else(tmp_path: Path) -> None:
     """Fails before the change: each entry had a sed of its own line numbers, so the second,
     run after the first as printed, deleted the lines the first moved up (the lesson)."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "auth", "ok", "--check", "false", "--expected", "exit 0", "--non-goal", "n",
-        "--activate", cwd=root,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    root = active_goal(tmp_path, "false")
     path = root / "goals" / "auth.md"
     typed = "".join(
         f"\n### Iteration {n} (2026-12-03) by verify-goal\n\n| id | verdict | command | exit "
@@ -162,12 +158,7 @@ def test_the_fixes_of_two_entries_run_in_order_delete_nothing_else(tmp_path: Pat
 
 def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
     """A plan or a lesson may quote an entry in a code block: GitHub shows it as code."""
-    root = make_git_repo(tmp_path / "repo")
-    done = run_goalfile(
-        "new", "auth", "ok", "--check", "true", "--expected", "exit 0", "--non-goal", "n",
-        "--activate", cwd=root,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    root = active_goal(tmp_path, "true")
     path = root / "goals" / "auth.md"
     quoted = "\n```markdown\n### Iteration 3 (2026-12-01) by verify-goal\n\nstatus: met\n```\n"
     path.write_text(path.read_text("utf-8") + quoted, "utf-8")
