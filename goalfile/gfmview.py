@@ -22,6 +22,7 @@ a reader approves one command and goalfile runs another. Pure: text in, differen
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -90,8 +91,34 @@ def difference(
 
 
 # GitHub's emoji shortcodes: a name of lower-case letters, digits, `_`, `+` and `-` between
-# colons (`:x:`, `:warning:`, `:+1:`, `:100:`); a name of digits alone is a time (`12:30:45`)
-_SHORTCODE = re.compile(r":([a-z0-9_+-]*[a-z][a-z0-9_+-]*|[+-]1|100|1234):")
+# colons (`:x:`, `:warning:`, `:+1:`, `:100:`); a name of digits alone is a time (`12:30:45`).
+# GitHub draws only the names it knows (`ERROR:root:` stays as typed)
+# (looked for at every colon: in `a:root:x:` GitHub draws the `:x:` that `:root:` overlaps)
+_SHORTCODE = re.compile(r"(?=(:(?:[a-z0-9_+-]*[a-z][a-z0-9_+-]*|[+-]1|100|1234):))")
+# the pictures GitHub adds to Unicode's emoji, drawn from images of its own
+_GITHUB_ONLY = frozenset(
+    f":{name}:"
+    for name in (
+        "accessibility", "atom", "basecamp", "basecampy", "bowtie", "copilot", "dependabot",
+        "electron", "feelsgood", "finnadie", "fishsticks", "goberserk", "godmode", "hurtrealbad",
+        "neckbeard", "octocat", "rage1", "rage2", "rage3", "rage4", "shipit", "suspect",
+        "trollface",
+    )
+)  # fmt: skip
+
+
+@functools.cache
+def _emoji_names() -> frozenset[str]:
+    """Every shortcode GitHub draws as a picture: the names of Unicode's emoji as GitHub's
+    list spells them (the `emoji` package's aliases, taken from it, and its English names),
+    and GitHub's own pictures. Read only for a cell that holds a `:name:`."""
+    import emoji
+
+    names = set(_GITHUB_ONLY)
+    for data in emoji.EMOJI_DATA.values():
+        names.update(data.get("alias", ()))
+        names.add(data["en"])
+    return frozenset(names)
 
 
 def _drawn_otherwise(cell: str, labels: set[str], *, column: str) -> Difference | None:
@@ -105,7 +132,11 @@ def _drawn_otherwise(cell: str, labels: set[str], *, column: str) -> Difference 
     read, is_code = parse.read_cell(cell, _references(labels))
     if is_code:
         return None
-    emoji = tuple(m.group() for m in _SHORTCODE.finditer(cell) if outside(m.start()))
+    emoji = tuple(
+        m.group(1)
+        for m in _SHORTCODE.finditer(cell)
+        if outside(m.start()) and m.group(1) in _emoji_names()
+    )
     blanks = False
     if "  " in cell:
         gaps = [m for m in re.finditer(r"  +", cell) if outside(m.start())]

@@ -107,6 +107,7 @@ def test_new_writes_such_an_expected_as_a_code_span(repo: Path, case: str) -> No
     [
         'exit 0;  stdout lacks "failed"',  # blanks between clauses: the same clauses
         'exit 0; stdout contains "12:30:45"',  # a time is no shortcode
+        'exit 0; stderr lacks "ERROR:root:"',  # logging's format: GitHub has no picture `:root:`
         'exit 0; stdout lacks "*✗*"',  # emphasis for both readers
         'exit 0; stdout lacks "✗ failed"',
         "exit 0; output empty",
@@ -118,6 +119,23 @@ def test_cells_drawn_as_they_read_are_not_flagged(repo: Path, expected: str) -> 
     codes = [f["code"] for f in json.loads(done.stdout)["files"][0]["findings"]]
     assert "rendered-differs" not in codes, done.stdout
     assert run_goalfile("activate", "goals/auth.md", cwd=repo).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("expected", "drawn"),
+    [
+        ('exit 0; stderr lacks "ERROR:root:x:"', ":x:"),  # the name `:root:` overlaps
+        ('exit 0; stdout lacks ":shipit:"', ":shipit:"),  # a picture of GitHub's own
+        ('exit 0; stdout lacks ":thumbsup:"', ":thumbsup:"),
+    ],
+)
+def test_only_the_names_github_draws_are_flagged(repo: Path, expected: str, drawn: str) -> None:
+    draft(repo, expected)
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=repo)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "rendered-differs"]  # fmt: skip
+    assert len(found) == 1 and f"`{drawn}` drawn as an emoji picture" in found[0]["message"], found
+    assert "`:root:` drawn" not in found[0]["message"], found
 
 
 def test_a_command_whose_blanks_change_no_word_is_not_flagged(repo: Path) -> None:
