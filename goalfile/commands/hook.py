@@ -280,15 +280,14 @@ def _decide_stop(
             key = f"{found.status}\0{real_path(path)}{_written(path, found.status)}"
             if _gone_mark(path):  # recorded with the folder as this stop leaves it
                 rekeyed[key] = path
-            if not found.block and repositories.first_hold(key):
+
+            def first(path: Path = path, shown: str = shown) -> GoalOutcome | None:
                 again = look(path, shown, here, replace(stop, stop_hook_active=False),
                               named=named, held=held, tracked=tracked, git=git,
                               today=ctx.today, seen=seen, moved=moved)  # fmt: skip
-                if isinstance(again, GoalOutcome) and again.block:
-                    upgraded[id(again)] = found
-                    found = again
-            elif found.block:
-                repositories.hold_made(key)
+                return again if isinstance(again, GoalOutcome) else None
+
+            found = _held_once(found, key, first, repositories, upgraded)
         if isinstance(found, GoalOutcome):
             sink.append(found)
             if found.status not in _ENDED:
@@ -442,13 +441,13 @@ def _unlisted_once(
     repositories.kept.add(top)  # what git cannot list now, the record keeps as it was
     key = f"unlisted\0{top}\0{exc}{_forged_mark(root, exc, repositories)}"
     found = unlisted_hold(root, exc, here, stop)
-    if not found.block and repositories.first_hold(key):
-        again = unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False))
-        upgraded[id(again)] = found
-        return again
-    if found.block:
-        repositories.hold_made(key)
-    return found
+    return _held_once(
+        found,
+        key,
+        lambda: unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False)),
+        repositories,
+        upgraded,
+    )
 
 
 def _loosened_once(
@@ -470,10 +469,30 @@ def _loosened_once(
     if found is None:
         return None
     key = f"loosened\0{real_path(path)}{_file_mark(path)}"
-    if not found.block and repositories.first_hold(key):
-        again = loosened_hold(
+    return _held_once(
+        found,
+        key,
+        lambda: loosened_hold(
             path, shown, text, here, replace(stop, stop_hook_active=False), git=git
-        )
+        ),
+        repositories,
+        upgraded,
+    )
+
+
+def _held_once(
+    found: GoalOutcome,
+    key: str,
+    held: Callable[[], GoalOutcome | None],
+    repositories: RepositoryWatch,
+    upgraded: dict[int, GoalOutcome],
+) -> GoalOutcome:
+    """``found`` as a hold made once per finding (``key``), as the session's record keeps it:
+    where the rule let the agent go (at a stop marked continuing), the hold ``held`` makes as
+    at a first stop, when the record has not seen ``key`` (``upgraded`` keeps what it
+    replaced, for a record that cannot be saved); a hold the rule made is recorded."""
+    if not found.block and repositories.first_hold(key):
+        again = held()
         if again is not None and again.block:
             upgraded[id(again)] = found
             return again
@@ -509,13 +528,13 @@ def _refused_once(
 
     text = found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]
     key = f"refused\0{real_path(path)}{_file_mark(path)}\0{text}"
-    if not found.block and repositories.first_hold(key):
-        again = replace(found, block=True, message=None, reason=f"{text}\n{REFUSED_ADVICE}")
-        upgraded[id(again)] = found
-        return again
-    if found.block:
-        repositories.hold_made(key)
-    return found
+    return _held_once(
+        found,
+        key,
+        lambda: replace(found, block=True, message=None, reason=f"{text}\n{REFUSED_ADVICE}"),
+        repositories,
+        upgraded,
+    )
 
 
 def _let_go(held: GoalOutcome) -> GoalOutcome:
