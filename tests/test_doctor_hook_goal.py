@@ -11,11 +11,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, run_goalfile
+from conftest import git, host_env, run_goalfile
 from test_doctor_hook_shape import CLAUDE, hook_problems, set_command, stop_commands
 from test_doctor_hook_shape import made as made
 from test_doctor_hook_shape import repo as repo
-from test_doctor_timeouts import doctor, environment, run_fix
+from test_doctor_timeouts import doctor, run_fix
 from test_doctor_timeouts import home as home
 
 DECOY = "goals/.cache/easy.md"
@@ -25,7 +25,7 @@ DECOY = "goals/.cache/easy.md"
 def decoy(repo: Path, home: Path) -> Path:
     """The hook shape tests' repository (`goalfile init`, an active goal whose check fails),
     committed; then the agent's met decoy in a folder `.git/info/exclude` hides."""
-    env = environment(home)
+    env = host_env(home)
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "goal: t; hooks")
     with (repo / ".git" / "info" / "exclude").open("a") as exclude:
@@ -83,7 +83,7 @@ def test_init_keeps_the_goal_option_doctor_accepts_once_committed(decoy: Path, h
     (run while a goal is set up) asks git's index, `doctor` HEAD: a goal `activate` staged is
     kept by init, is a problem for doctor until it is committed, and is sound after. A staged
     goal outside the goal folders is neither's."""
-    repo, env = decoy, environment(home)
+    repo, env = decoy, host_env(home)
     done = run_goalfile("new", "next", "docs", "--check", "true", "--expected", "exit 0",
                         "--activate", cwd=repo, env=env)  # fmt: skip
     assert done.returncode == 0, done.stderr

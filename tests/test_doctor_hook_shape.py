@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, make_git_repo, run_goalfile
-from test_doctor_timeouts import doctor, environment, run_as_host, run_fix
+from conftest import git, host_env, make_git_repo, run_goalfile
+from test_doctor_timeouts import doctor, run_as_host, run_fix
 from test_doctor_timeouts import home as home
 
 FIX_HOOKS = "goalfile doctor --fix-hooks"
@@ -55,7 +55,7 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home, state = folder / "home", folder / "state"
     home.mkdir()
     state.mkdir()
-    env = {**environment(home), "XDG_STATE_HOME": str(state)}
+    env = {**host_env(home), "XDG_STATE_HOME": str(state)}
     for args in (
         ("init", "--no-goal", "--no-skills"),
         ("new", "t", "tests pass", "--check", "sh test.sh", "--expected", "exit 0",
@@ -144,7 +144,7 @@ def test_a_hook_that_never_answers_is_a_problem_the_fix_repairs(
 def test_init_replaces_a_hook_that_never_answers(repo: Path, home: Path, command: str) -> None:
     settings = repo / CLAUDE
     set_command(settings, command)
-    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=environment(home))
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=host_env(home))
     assert done.returncode == 0, done.stderr
     [registered] = stop_commands(settings)
     assert registered == "goalfile hook stop --agent claude", registered
@@ -225,7 +225,7 @@ def test_a_hook_that_never_answers_in_the_local_settings_is_taken_out(
     ],
 )
 def test_the_accepted_shapes_hold_the_agent(repo: Path, home: Path, command: str) -> None:
-    command = command.format(bin=environment(home)["PATH"].split(":")[0])
+    command = command.format(bin=host_env(home)["PATH"].split(":")[0])
     set_command(repo / CLAUDE, command, timeout=900)
     git(repo, "add", "-A")  # a --goal counts when HEAD holds the goal file it names
     git(repo, "commit", "-qm", "goal and hooks")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import run_goalfile
-from test_doctor_timeouts import answers, doctor, edit, environment, hook_entry, run_fix, timeouts
+from conftest import host_env, run_goalfile
+from test_doctor_timeouts import answers, doctor, edit, hook_entry, run_fix, timeouts
 from test_doctor_timeouts import home as home
 from test_doctor_timeouts import made as made
 from test_doctor_timeouts import repo as repo
@@ -90,7 +90,7 @@ def test_big_numbers_in_settings_are_findings_not_tracebacks(repo: Path, home: P
     big = text.replace('"timeout": 600', '"timeout": ' + "9" * 5000)
     settings.write_text(big, "utf-8")
     line = 1 + text[: text.index('"timeout": 600')].count("\n")
-    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=environment(home))
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo, env=host_env(home))
     assert done.returncode == 3, done.stdout + done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     assert f".claude/settings.json:{line}:" in done.stderr and "too long to read" in done.stderr

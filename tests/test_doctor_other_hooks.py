@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import clean_env, run_goalfile
-from test_doctor_timeouts import doctor, environment, run_fix
+from conftest import clean_env, host_env, run_goalfile
+from test_doctor_timeouts import doctor, run_fix
 from test_doctor_timeouts import home as home
 from test_doctor_timeouts import made as made
 from test_doctor_timeouts import repo as repo
@@ -200,7 +200,7 @@ def test_administrators_files_are_read_where_the_hosts_read_them(
     _write(repo / ".claude" / "settings.local.json", {"allowManagedHooksOnly": True})
     (tmp_path / "upper").mkdir()
     (tmp_path / "work").mkdir()
-    env = clean_env(environment(home))
+    env = clean_env(host_env(home))
     env.update(
         UPPER=str(tmp_path / "upper"),
         WORK=str(tmp_path / "work"),
@@ -241,7 +241,7 @@ def test_administrators_files_are_read_where_the_hosts_read_them(
 
 def test_text_output_names_file_line_and_fix(repo: Path, home: Path) -> None:
     _write(repo / ".claude" / "settings.local.json", _hooks("Stop", ENDS))
-    done = run_goalfile("doctor", cwd=repo, env=environment(home))
+    done = run_goalfile("doctor", cwd=repo, env=host_env(home))
     assert done.returncode == 1, done.stdout + done.stderr
     lines = done.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if "hooks.Stop[0].hooks[0]" in line)
