@@ -87,6 +87,21 @@ def goalfile_ok(*args: str, cwd: Path) -> str:
     return done.stdout
 
 
+EASY = "goals/.cache/easy.md"  # a goal met by `true`, in a folder git ignores
+
+
+def easy_goal_met(repo: Path) -> str:
+    """A second goal in ``repo``, ``EASY``: its one check is `true`, it is verified met, and
+    git ignores its folder (.git/info/exclude), so neither the index nor HEAD holds it."""
+    (repo / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
+    goalfile_ok(
+        "new", "easy", "anything", "--check", "true", "--expected", "exit 0",
+        "--non-goal", "n", "--activate", "--dir", "goals/.cache", cwd=repo,
+    )  # fmt: skip
+    goalfile_ok("verify", EASY, cwd=repo)
+    return EASY
+
+
 def goal_repo(
     tmp_path: Path,
     *,

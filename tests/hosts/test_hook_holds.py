@@ -27,11 +27,13 @@ import pytest
 from conftest import git, run_goalfile
 from fake_model import Reply, Shell, Turn
 from hosts_fixtures import (
+    EASY,
     FIX,
     GOAL,
     PROMPT,
     Agent,
     Isolation,
+    easy_goal_met,
     goal_repo,
     goal_state,
     goalfile_ok,
@@ -177,7 +179,6 @@ def test_a_repository_git_cannot_list_holds_with_gits_error(
 
 # --- another goal at the path of a goal file git tracks -------------------------------------
 
-EASY = "goals/.cache/easy.md"  # another goal, met by `true`, in a folder git ignores
 SWAP = f"cp {EASY} {GOAL}"
 
 
@@ -190,12 +191,7 @@ def test_another_goal_copied_over_a_tracked_goal_holds_until_head_s_goal_is_chec
     `git checkout HEAD -- goals/demo.md`; the model runs it, the next stop verifies HEAD's goal
     as usual (unmet), the model meets it, and the stop after that lets it go."""
     repo = committed_goal_repo(tmp_path)
-    (repo / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
-    goalfile_ok(
-        "new", "easy", "anything", "--check", "true", "--expected", "exit 0",
-        "--non-goal", "n", "--activate", "--dir", "goals/.cache", cwd=repo,
-    )  # fmt: skip
-    goalfile_ok("verify", EASY, cwd=repo)
+    easy_goal_met(repo)
     agent = Agent(trouble=SWAP, otherwise=FIX)
     server, run = host_session(host, repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()

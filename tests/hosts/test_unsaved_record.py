@@ -14,12 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from hosts_fixtures import (
+    EASY,
     FIX,
     PROMPT,
     Isolation,
+    easy_goal_met,
     goal_repo,
     goal_state,
-    goalfile_ok,
     run_session,
     verify_entries,
 )
@@ -55,9 +56,6 @@ def test_gemini_is_let_go_with_the_hold_said_when_the_record_cannot_be_saved(
     assert (repo / ".git-x" / "HEAD").is_file() and not (repo / ".git").exists()
 
 
-EASY = "goals/.cache/easy.md"  # a goal met by `true`, in a folder git ignores
-
-
 def test_gemini_pinned_to_a_goal_git_does_not_hold_is_held_for_the_goal_git_holds(
     isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -68,12 +66,7 @@ def test_gemini_pinned_to_a_goal_git_does_not_hold_is_held_for_the_goal_git_hold
     let go at once, the goal git holds unmet and never verified: while the named goal held,
     the others were not looked at, and the hold was let go after."""
     repo = goal_repo(tmp_path)
-    (repo / ".git" / "info" / "exclude").write_text("goals/.cache/\n", encoding="utf-8")
-    goalfile_ok(
-        "new", "easy", "anything", "--check", "true", "--expected", "exit 0",
-        "--non-goal", "n", "--activate", "--dir", "goals/.cache", cwd=repo,
-    )  # fmt: skip
-    goalfile_ok("verify", EASY, cwd=repo)
+    easy_goal_met(repo)
     settings = repo / ".gemini" / "settings.json"
     text = settings.read_text(encoding="utf-8")
     settings.write_text(text.replace("--agent gemini", f"--agent gemini --goal {EASY}"))
