@@ -7,27 +7,20 @@ never read) would wait for a writer forever, and `goalfile new` with it.
 
 from __future__ import annotations
 
-import os
-import stat
 from pathlib import Path
+
+from goalfile.errors import GoalfileError
+from goalfile.files import read_regular
 
 LIMIT = 1 << 20
 
 
 def read_whole(path: Path) -> bytes | None:
-    """The bytes of the regular file ``path``; None when it is none, cannot be read, or is
-    longer than :data:`LIMIT`."""
+    """The bytes of the regular file ``path`` (:func:`goalfile.files.read_regular`, which
+    refuses a FIFO or device without waiting on it); None when it is none, cannot be read, or
+    is longer than :data:`LIMIT`."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except (OSError, ValueError):
+        data = read_regular(path, what="project file", limit=LIMIT + 1)
+    except (OSError, ValueError, GoalfileError):
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(fd, "rb", closefd=False) as file:
-            data = file.read(LIMIT + 1)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
     return None if len(data) > LIMIT else data
