@@ -55,8 +55,11 @@ def emit_json(document: dict[str, object]) -> None:
     click.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-def err(message: str) -> None:
-    click.echo(message, err=True)
+def err(message: str, fix: str | None = None) -> None:
+    """``message`` on stderr, with its ``fix`` line under it in the same write: a host that
+    reads stdout and stderr from two pipes (Codex's tool output) shows them in the order they
+    arrive, and a line of stdout came between a warning and its fix."""
+    click.echo(message if not fix else f"{message}\n  fix: {fix}", err=True)
 
 
 def _tolerant_output() -> None:

@@ -322,9 +322,7 @@ def lint(paths: tuple[str, ...], fix: bool, as_json: bool) -> int:
             where = ":".join(
                 str(p) for p in (file_name(report.path), finding.line, finding.column) if p
             )
-            err(f"{where}: {finding.severity.value}: {finding.message}")
-            if finding.hint:
-                err(f"  fix: {finding.hint}")
+            err(f"{where}: {finding.severity.value}: {finding.message}", finding.hint)
         if report.ok:
             warnings = len(report.findings)
             click.echo(
@@ -548,8 +546,7 @@ def _say_missing_cwd(result: VerifyResult) -> None:
     """On stderr: the goal's `cwd:` names a folder that is not there, and the fix."""
     if result.missing_cwd is not None:
         message, fix = result.missing_cwd
-        err(f"goalfile: {message}")
-        err(f"  fix: {fix}")
+        err(f"goalfile: {message}", fix)
 
 
 def _criteria(count: int) -> str:
@@ -640,9 +637,7 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
         click.echo(_status_text(item))
         for warning in item.warnings:  # as lint shows them
             where = file_name(item.path) + (f":{warning.line}" if warning.line else "")
-            err(f"{where}: warning: {warning.message}")
-            if warning.hint:
-                err(f"  fix: {warning.hint}")
+            err(f"{where}: warning: {warning.message}", warning.hint)
     return int(result.exit_code)
 
 
