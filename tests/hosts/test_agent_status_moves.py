@@ -45,6 +45,7 @@ from hosts_fixtures import isolation as isolation
 from skill_goals import (
     REOPEN,
     SkillAgent,
+    held_between_unmet,
     on_the_users_path,
     skill_new,
     skill_synopsis,
@@ -191,4 +192,24 @@ def test_a_met_the_hook_did_not_see_is_checked_again_and_holds_the_agent(
     assert [e.status for e in verify_entries(repo)] == ["met", "active", "met"]
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
+    assert hook_now(repo)["decision"] == "allow"
+
+
+def test_a_met_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """The same met for a moment, made once the agent was sent back for its unmet goal: Claude
+    Code marks that stop as continuing (`stop_hook_active`), where the hook let it go with a
+    message. Held once now; the model runs the printed `goalfile reopen`, then meets the goal."""
+    agent = SkillAgent(work=[], then=list(MET_FOR_A_MOMENT), otherwise=FIX, fix=REOPEN)
+    repo = readme_repo
+    ran = session("claude", repo, agent, isolation)
+    (rechecked,) = held_between_unmet(ran, agent)
+    assert (
+        f"goalfile: {GOAL} says `met` by a ledger entry git does not hold yet, but its checks, "
+        "run again at this stop without writing, do not all pass" in rechecked
+    ), rechecked
+    assert agent.ran[-2:] == [f"goalfile reopen {GOAL} --reason TEXT", FIX], agent.ran
+    assert [e.status for e in verify_entries(repo)] == ["active", "met", "active", "met"]
+    assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
