@@ -213,3 +213,32 @@ def test_a_met_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
     assert [e.status for e in verify_entries(repo)] == ["active", "met", "active", "met"]
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
+
+
+NEVER = re.compile(r"(?!)")  # the model runs no command a reason prints
+
+
+def test_a_check_loosened_and_re_approved_by_the_agent_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """The goal committed, the model sent back for its unmet row makes the check `true` and
+    re-approves it itself (`goalfile activate --reapprove`, which stages the file): the met the
+    hook's verify writes under that contract holds Claude Code once, naming the change; the
+    model puts HEAD's goal back, does the work, and is let go with the goal met."""
+    # the criteria table's row only (the approval entry records the approved row too)
+    loosen = f"sed -i '/^| C1 | done.txt exists |/ s/`test -f done.txt`/`true`/' {GOAL}"
+    agent = SkillAgent(
+        work=["git add -A && git commit -qm 'goal: demo'"],
+        then=[loosen, f"goalfile activate --reapprove {GOAL} --reason simpler"],
+        otherwise=f"git checkout HEAD -- {GOAL} && {FIX}",
+        fix=NEVER,
+    )
+    repo = readme_repo
+    ran = session("claude", repo, agent, isolation)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, agent.ran, ran.run.explain())
+    assert "C1 unmet" in reasons[0], reasons[0]
+    assert "- C1 check: `test -f done.txt` → `true`" in reasons[1], reasons[1]
+    assert "| `test -f done.txt` |" in (repo / GOAL).read_text(encoding="utf-8")
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
