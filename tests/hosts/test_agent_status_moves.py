@@ -242,3 +242,22 @@ def test_a_check_loosened_and_re_approved_by_the_agent_holds_it_once(
     assert "| `test -f done.txt` |" in (repo / GOAL).read_text(encoding="utf-8")
     assert goal_state(repo)["status"] == "met"
     assert hook_now(repo)["decision"] == "allow"
+
+
+def test_a_status_typed_met_after_the_agent_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """The model, sent back once for its unmet goal, types `status: met` into the frontmatter
+    and stops: Claude Code marks that stop as continuing, where the hook let it go with a
+    message. Held once now, with a fix the model runs as printed; then it meets the goal."""
+    typed = f"sed -i 's/^status: active #/status: met #/' {GOAL}"  # the frontmatter's line
+    agent = SkillAgent(work=[], then=[typed], otherwise=FIX)
+    repo = readme_repo
+    ran = session("claude", repo, agent, isolation)
+    (held,) = held_between_unmet(ran, agent)
+    assert f"goalfile does not accept the status of {GOAL}" in held, held
+    at = agent.ran.index(typed) + 1  # the fix the reason printed, run as written
+    assert f"fix: `{agent.ran[at]}`" in held, (held, agent.ran)
+    assert ran_quietly("claude", agent.outputs[at] or ""), agent.outputs[at]
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
