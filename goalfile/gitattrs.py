@@ -20,13 +20,14 @@ person reviewing it with git. It is refused the same way (:data:`SHOWN`); a driv
 program (``*.md diff=markdown``, which only names hunks) is let be.
 
 Two attributes hide a goal file's changes from the person reviewing them (:data:`HIDDEN`):
-``-diff`` (or the ``binary`` macro) makes `git diff`, `git log -p` and `git show` print "Binary
-files differ", and ``linguist-generated`` makes GitHub fold the file in a pull request's diff as
-a generated one. With one line in a committed ``.gitattributes``, a check the agent loosened and
-re-approved itself (recorded, for the reviewer to judge) reached the reviewer as no change at
-all, while `audit --against` was clean and CI's re-run met. `audit` reports them and `activate`
-refuses them (``hidden=True``); the Stop hook does not hold the agent on them: what git stores
-is the file.
+``-diff`` (or the ``binary`` macro, or ``diff=NAME`` with ``diff.NAME.binary`` true in `git
+config`) makes `git diff`, `git log -p` and `git show` print "Binary files differ", and
+``linguist-generated`` makes GitHub fold the file in a pull request's diff as a generated one.
+With one line in a committed ``.gitattributes``, a check the agent loosened and re-approved
+itself (recorded, for the reviewer to judge) reached the reviewer as no change at all, while
+`audit --against` was clean and CI's re-run met. `audit` reports them and `activate` refuses
+them (``hidden=True``); the Stop hook does not hold the agent on them: what git stores is the
+file.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ a program (``diff.NAME.textconv``, ``diff.NAME.command``)."""
 
 HIDDEN = ("diff", "linguist-generated")
 """The attributes that hide a goal file's changes from a reviewer: ``diff`` unset (``-diff``,
-``binary``) and ``linguist-generated`` set (GitHub folds the file's diff)."""
+``binary``) or naming a driver that ``diff.NAME.binary`` makes treat it as binary, and
+``linguist-generated`` set (GitHub folds the file's diff)."""
 
 _GIT = ["--no-replace-objects", "-c", "core.fsmonitor=false"]
 
@@ -72,6 +74,7 @@ class Conversion:
     attribute: str
     value: str  # "set", or the value (the filter's name)
     driver: str = ""  # for a filter: what `git config` says its programs are
+    binary: bool = False  # a diff driver that `diff.NAME.binary` makes treat the file as binary
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,9 @@ def conversions(folder: Path | str, name: str, *, hidden: bool = False) -> Found
             continue
         if attribute in SHOWN:
             driver = "" if value == "set" else _driver(str(folder), value, env, kind=attribute)
+            if not driver and hidden and value != "set" and _binary(str(folder), value, env):
+                # `diff.NAME.binary` true: "Binary files differ", as for `-diff`
+                found.append(Conversion(attribute=attribute, value=value, binary=True))
             if not driver:
                 continue  # git's own diff, or a driver that runs no program
         else:
@@ -154,6 +160,18 @@ def _driver(folder: str, name: str, env: dict[str, str], *, kind: str = "filter"
         return ""
     lines = done.stdout.decode("utf-8", "replace").splitlines()
     return "; ".join(f"{k} = {v}" for k, _, v in (line.partition(" ") for line in lines))
+
+
+def _binary(folder: str, name: str, env: dict[str, str]) -> bool:
+    """Whether `git config` makes the diff driver ``name`` treat files as binary
+    (``diff.NAME.binary`` true): `git diff` then prints "Binary files differ" for them."""
+    from goalfile.gitrun import GitUnreadable, _git_read
+
+    try:
+        done = _git_read(folder, ["config", "--bool", "--get", f"diff.{name}.binary"], env)
+    except GitUnreadable:
+        return False
+    return done.returncode == 0 and done.stdout.strip() == b"true"
 
 
 def _attribute_files(
@@ -254,10 +272,11 @@ def refusal(found: Found, shown: str, here: Path) -> tuple[str, str]:
             if conversion.value == "unset"
             else f"`{conversion.attribute}={conversion.value}`"
         )
-        if conversion.attribute == "diff" and conversion.value == "unset":
+        if conversion.attribute == "diff" and (conversion.value == "unset" or conversion.binary):
+            binary = f" with diff.{conversion.value}.binary = true" if conversion.binary else ""
             what += (
-                ' (`git diff`, `git log -p` and `git show` print "Binary files differ" in '
-                "place of its changes)"
+                f'{binary} (`git diff`, `git log -p` and `git show` print "Binary files differ" '
+                "in place of its changes)"
             )
         elif conversion.attribute == "linguist-generated":
             what += " (GitHub folds its changes in a pull request, as a generated file's)"
@@ -307,7 +326,7 @@ def _kind(conversion: Conversion) -> str:
     """ "stored" (git stores other bytes), "shown" (a program's output is shown in place of
     the file) or "hidden" (the file's changes are not shown)."""
     if conversion.attribute == "linguist-generated" or (
-        conversion.attribute == "diff" and conversion.value == "unset"
+        conversion.attribute == "diff" and (conversion.value == "unset" or conversion.binary)
     ):
         return "hidden"
     return "shown" if conversion.attribute in SHOWN else "stored"

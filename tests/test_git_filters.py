@@ -266,3 +266,30 @@ def test_a_hiding_attribute_is_no_hold_at_the_stop(repo: Path) -> None:
     (repo / ".gitattributes").write_text("goals/*.md -diff\n", encoding="utf-8")
     answer = hook_answer(repo)
     assert answer.get("decision") != "block", answer
+
+
+def test_a_diff_driver_git_config_makes_binary_hides_the_goals_changes(repo: Path) -> None:
+    """`diff=hide` in .gitattributes names a driver with no program; `git config
+    diff.hide.binary true` (in .git/config, which `git status` does not show) made `git diff`
+    print "Binary files differ" for the loosened goal, as `-diff` does, and audit said
+    nothing."""
+    done = run_goalfile(*NEW, "--non-goal", "n", "--activate", "--commit", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    (repo / ".gitattributes").write_text("goals/*.md diff=hide\n", encoding="utf-8")
+    git(repo, "config", "diff.hide.binary", "true")
+    path = repo / "goals" / "auth.md"
+    path.write_text(path.read_text("utf-8").replace("`pytest -q tests` |", "`true` |"), "utf-8")
+    assert "Binary files" in git(repo, "diff", "--", "goals/auth.md")
+    audited = run_goalfile("audit", "goals/auth.md", cwd=repo)
+    out = audited.stdout + audited.stderr
+    assert audited.returncode == 1 and "git-attribute" in out, out
+    assert "`diff=hide` with diff.hide.binary = true" in out, out
+    assert ".gitattributes:1: `goals/*.md diff=hide`" in out, out
+    refused = run_goalfile("activate", "--reapprove", "goals/auth.md", "--reason", "x", cwd=repo)
+    assert refused.returncode == 3 and "Binary files differ" in refused.stderr, refused.stderr
+    sh(fix_of(refused.stderr), repo)  # works as written
+    assert "`true`" in git(repo, "diff", "--", "goals/auth.md")  # git shows the change again
+    git(repo, "config", "diff.hide.binary", "false")  # a driver that is not binary is let be
+    (repo / ".gitattributes").write_text("goals/*.md diff=hide\n", encoding="utf-8")
+    audited = run_goalfile("audit", "goals/auth.md", cwd=repo)
+    assert "git-attribute" not in audited.stdout + audited.stderr
