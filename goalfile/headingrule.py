@@ -136,7 +136,7 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
     for start, end in spans:
         inside = bounds is not None and bounds[1] <= start < bounds[2]
         # a line it reports holds `teration` (an entry's heading text) or, below the ledger,
-        # `tatus`, in lower or upper case: a span without one is not scanned, and a one-row
+        # `tatus`, in any case: a span without one is not scanned, and a one-row
         # verify compiles no pattern for it
         below = bounds is not None and start == bounds[2]
         if start >= end or not _may_show(text, start, end, status=below):
@@ -194,9 +194,14 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
 
 
 def _may_show(text: str, start: int, end: int, *, status: bool) -> bool:
-    """Whether ``text[start:end]`` may hold a line :func:`outside_findings` reports."""
+    """Whether ``text[start:end]`` may hold a line :func:`outside_findings` reports: one
+    holding `teration` (or, with ``status``, `tatus`) in any case, as its patterns read it (a
+    heading typed `IteRation 1 (DATE)` shows as an entry all the same)."""
     words = ("teration", "TERATION", *(("tatus", "TATUS") if status else ()))
-    return any(text.find(word, start, end) >= 0 for word in words)
+    if any(text.find(word, start, end) >= 0 for word in words):
+        return True
+    span = text[start:end].lower()
+    return "teration" in span or (status and "tatus" in span)
 
 
 def _block_end(text: str, offset: int, end: int, fences: tuple[tuple[int, int], ...]) -> int:

@@ -165,3 +165,33 @@ def test_an_entry_quoted_in_a_fenced_block_is_no_entry(tmp_path: Path) -> None:
     done = run_goalfile("lint", "goals/auth.md", cwd=root)
     assert done.returncode == 0, done.stdout + done.stderr
     assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("heading", "status"),
+    [("### IteRation 1 (2026-12-03) by verify-goal", "status: met"), ("lesson", "StAtus: met")],
+)
+def test_an_entry_in_mixed_case_is_refused_as_in_any_case(
+    tmp_path: Path, heading: str, status: str
+) -> None:
+    """The rule reads an entry's heading and a status line in any case (GitHub shows
+    `IteRation 1 (DATE) by verify-goal` as an entry all the same); before, a span holding
+    neither `teration` nor `TERATION` (`tatus`, `TATUS`) was not scanned, and lint said ok."""
+    root = active_goal(tmp_path, "false")
+    path = root / "goals" / "auth.md"
+    typed = (
+        f"{heading}\n\n| id | verdict | command | exit | evidence |\n|---|---|---|---|---|\n"
+        f"| C1 | met | `false` | 0 | `ok` |\n\n{status}\n\n"
+    )
+    where = "## Plan\n" if status == "status: met" else "## Lessons\n"
+    text = path.read_text("utf-8")
+    assert where in text
+    path.write_text(text.replace(where, f"{where}\n{typed}", 1), "utf-8")
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    assert len(found) == 1 and found[0]["severity"] == "error", done.stdout
+    fix = re.search(r"`([^`]*)`", str(found[0]["hint"]))
+    assert fix is not None
+    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+    assert run_goalfile("lint", "goals/auth.md", cwd=root).returncode == 0
