@@ -1,14 +1,15 @@
-"""Whether the tox environment, nox session or npm script a check asks for is defined, where
-the checks will run: the task-runner shape of :mod:`goalfile.commands.operands`.
+"""Whether the tox environment, nox session or npm script a check asks for is defined, where the
+checks will run: the task-runner shape of :mod:`goalfile.commands.operands`.
 
-`tox -e doc` where tox.ini defines `docs` exits 254 (:mod:`goalfile.commands.toxenvs`), `nox -s
-test` where noxfile.py defines `tests` exits 3 ("Sessions not found"), `npm run lnit` exits 1
-("Missing script"): each ran to its end, so verify judges the row `unmet` until the work defines
-it. Each is read from its file as text (noxfile.py through Python's parser, never run: it is the
-project's code); a file that is not there or cannot be read whole, a check that names another
-file or folder (`nox -f`, `npm --prefix`, a workspace), `npm run --if-present`, and a noxfile
-that could make sessions any other way (a session made outside a decorator, a name not written
-out, an import of a module of the project) are left alone.
+`tox -e doc` where tox.ini (or tox.toml, ...) defines `docs` exits 254
+(:mod:`goalfile.commands.toxenvs`), `nox -s test` where noxfile.py defines `tests` exits 3
+("Sessions not found"), `npm run lnit` exits 1 ("Missing script"): each ran to its end, so
+verify judges the row `unmet` until the work defines it. Each is read from its file as text
+(noxfile.py through Python's parser, never run: it is the project's code); a file that is not
+there or cannot be read whole, a check that names another file or folder (`nox -f`, `npm
+--prefix`, a workspace), `npm run --if-present`, and a noxfile that could make sessions any
+other way (a session made outside a decorator, a name not written out, an import of a module of
+the project) are left alone.
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ def undefined(words: Sequence[str], folder: Path) -> str | None:
     if not words:
         return None
     program = Path(words[0]).name
-    envs = toxenvs.undefined(words, folder)
-    if envs is not None:
+    tox = toxenvs.undefined(words, folder)
+    if tox is not None:
         return (
-            f"tox.ini defines no environment {_named(envs)} (in its envlist, a [testenv:NAME] "
-            'section or a factor of a setting): tox stops, "provided environments not found '
-            'in configuration file", exit 254, and verify judges the row `unmet`'
+            f"{tox.file} defines no environment {_named(tox.envs)} ({tox.where}): tox stops, "
+            '"provided environments not found in configuration file", exit 254, and verify '
+            "judges the row `unmet`"
         )
     if program == "nox":
         sessions = _nox_undefined(words, folder)
