@@ -552,7 +552,13 @@ def test_an_error_row_blocks_the_goal_and_holds_the_agent_once(hook_repo: Path) 
     assert path.read_text(encoding="utf-8").count(") by stop-hook-hold\n") == 1  # held once
     resumed = run_goalfile("resume", path, "--resolved", "tool installed", cwd=hook_repo)
     assert resumed.returncode == 0, resumed.stderr
-    answer = output(stop("claude", hook_repo, active=True))  # held before: let go, said
+    # the tool still missing: the stop's own verify writes a new block entry, held once at
+    # that stop although it is marked continuing (once per entry), then let go, said
+    answer = output(stop("claude", hook_repo, active=True))
+    assert answer is not None and answer["decision"] == "block", answer
+    assert "C1 error; status: blocked" in str(answer["reason"]), answer
+    assert path.read_text(encoding="utf-8").count(") by stop-hook-hold\n") == 2
+    answer = output(stop("claude", hook_repo, active=True))
     assert answer is not None and "decision" not in answer, answer
     assert "C1 error; status: blocked" in str(answer["systemMessage"]), answer
 

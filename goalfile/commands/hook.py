@@ -16,9 +16,8 @@ first, then the goal files git tracks, then the others), and answers:
   wrote (an `error` row, the stall guard, a token usage that cannot be measured: each is the
   agent's to bring about, with the code a check runs or with verify runs of its own) holds it
   once per ledger entry, whether this verify wrote it or one run before the stop: the hold is
-  ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), also with ``stop_hook_active``
-  for a block found written before the stop, and every later stop on that entry (and a block
-  this verify writes at a stop with ``stop_hook_active``) is let go with the message. A block
+  ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), also with ``stop_hook_active``,
+  and every later stop on that entry is let go with the message. A block
   declared with `goalfile block` (or a row marked impossible) lets the agent go as the other
   statuses do.
   A goal paused, exhausted or blocked (`goalfile block`) by an entry the copy git holds does

@@ -178,14 +178,17 @@ def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
     (:func:`goalfile.blockhold.verify_made`: an `error` row, the stall guard, a token usage
     that cannot be measured): the code a check runs is the agent's to edit, and making it exit
     127 or hang turns an unmet row into an error. So such a block is no way to stop at once:
-    it holds the agent once, with the rows, like a goal the hook could not verify (and the
-    hold is ledgered in verify's own write, by :func:`decide_result`); once the agent is continuing
-    because of a Stop hook, it is let go with the message."""
+    it holds the agent once, with the rows, also when it is continuing because of a Stop hook
+    (sent back once for its unmet goal, an agent that then deleted the tool a check runs was
+    let go at that stop, and held only at its next turn's first stop). The hold is ledgered in
+    verify's own write (:func:`decide_result`), once per entry, and the stop after it, the
+    entry unchanged, is let go with the message
+    (:func:`goalfile.commands.hookrules.statusrules.blocked_before`)."""
     text, advice = block_words(result.summary, result.rows, result.reason, shown)
     text += cwd_fix(result)
-    return replace(
-        hold_once(shown, result.status.value, text, advice, stop), summary=result.summary
-    )
+    first = replace(stop, stop_hook_active=False)  # once per entry: the ledger keeps it
+    held = hold_once(shown, result.status.value, text, advice, first)
+    return replace(held, summary=result.summary)
 
 
 def idle_allow(shown: str) -> GoalOutcome:
