@@ -20,17 +20,22 @@ def shell_word(text: str) -> str:
     if _PLAIN.fullmatch(text):
         return text
     if _UNDECODED.search(text) or (_CONTROL.search(text) and not text.endswith("\n")):
-        # bytes of a name that is not UTF-8, or a line break: printf writes them back, and
-        # the command stays on one line (command substitution drops only trailing ones)
+        # bytes of a name that is not UTF-8, a line break, or a character goalfile's output
+        # writes as an escape (termsafe): printf writes them back, and the command stays on
+        # one line (command substitution drops only trailing ones) and works as printed
         return f'"$(printf {_quoted(_FORMAT.sub(_printf_escape, text))})"'
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
 _UNDECODED = re.compile("[\udc80-\udcff]")
 """A byte of a file name that is not UTF-8, as Python reads it (a lone surrogate)."""
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
-"""A control character (a line break, a tab...), which a word in quotes would print raw."""
-_FORMAT = re.compile("[%\\\\\udc80-\udcff\x00-\x1f\x7f]")
+_UNPRINTED = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
+_CONTROL = re.compile(f"[{_UNPRINTED}]")
+"""A control character (a line break, a tab, a C1 control), a bidirectional control or a
+line or paragraph separator: a word in quotes would hold it raw, which starts a line of its
+own or is printed as an escape (``\\u0085``, :mod:`goalfile.termsafe`), so that the command
+as printed names another file."""
+_FORMAT = re.compile(f"[%\\\\\udc80-\udcff{_UNPRINTED}]")
 """What a ``printf`` format must write otherwise: ``%``, a backslash, such a byte, a control
 character."""
 
@@ -41,8 +46,9 @@ def _printf_escape(found: re.Match[str]) -> str:
         return "%%"
     if char == "\\":
         return "\\\\"
-    code = ord(char) - 0xDC00 if char >= "\udc80" else ord(char)
-    return f"\\{code:03o}"
+    if "\udc80" <= char <= "\udcff":  # a byte that is not UTF-8
+        return f"\\{ord(char) - 0xDC00:03o}"
+    return "".join(f"\\{byte:03o}" for byte in char.encode("utf-8"))
 
 
 def revision_word(revision: str, path: str) -> str:

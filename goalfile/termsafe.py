@@ -123,17 +123,27 @@ def raw_write(stream: TextIO, text: str) -> None:
     getattr(stream, "raw_write", stream.write)(text)
 
 
-_NAME_ESCAPES = {"\n": "\\n", "\t": "\\t", '"': '\\"', "\\": "\\\\"}
+_NAME_ESCAPES = {
+    "\n": "\\n",
+    "\t": "\\t",
+    '"': '\\"',
+    "\\": "\\\\",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+_NAME_BREAKS = ("\n", "\t", "\u2028", "\u2029")
 
 
 def file_name(text: str) -> str:
     """A file name as one line of a message: as it is when it holds no line break or tab;
     else in double quotes, each line break, tab, quote and backslash written as a C escape
-    (``"goals/de\\nmo.md"``), as git quotes such a path. A name holding a line break,
-    printed raw, would start a line of its own in the message (a forged ``fix:`` line, in a
-    Stop hook's reason the model reads). The other control characters are left to
-    :class:`SafeStream` and :func:`escape`, which write each as ``\\u001b``. Commands that
-    name the file take it from :func:`goalfile.shellword.shell_word`."""
-    if "\n" not in text and "\t" not in text:
+    (``"goals/de\\nmo.md"``), as git quotes such a path, and a line or paragraph separator
+    (U+2028, U+2029, which a reader may break a line at, as goalfile's ledger does) as
+    ``\\u2028``. A name holding a line break, printed raw, would start a line of its own in
+    the message (a forged ``fix:`` line, in a Stop hook's reason the model reads). The other
+    control characters are left to :class:`SafeStream` and :func:`escape`, which write each
+    as ``\\u001b``. Commands that name the file take it from
+    :func:`goalfile.shellword.shell_word`."""
+    if not any(char in text for char in _NAME_BREAKS):
         return text
     return '"' + "".join(_NAME_ESCAPES.get(char, char) for char in text) + '"'

@@ -187,22 +187,43 @@ def test_every_printed_command_names_the_goal_as_one_word(
             (repo / path).write_bytes(backup)  # the next printed command sees the same state
 
 
+def unprinted(char: str) -> bool:
+    """A control character, a bidirectional control or a line or paragraph separator: raw in
+    a word, it starts a line, or goalfile's output writes it as an escape (termsafe)."""
+    return (
+        char < " "
+        or "\x7f" <= char <= "\x9f"
+        or char in "\u061c\u200e\u200f\u2028\u2029"
+        or ("\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069")
+    )
+
+
 @given(st.text())
 def test_shell_word_is_shlex_quote(text: str) -> None:
     """The helper quotes as shlex.quote does (written out so that a command that only may
-    print a hint does not load shlex), but for a control character (a line break, a tab...)
-    that does not end the text: the word is then printf's, on one line."""
-    if any(c < " " or c == "\x7f" for c in text) and not text.endswith("\n"):
+    print a hint does not load shlex), but for a control character (a line break, a tab, a
+    C1 control...), a bidirectional control or a line separator that does not end the text:
+    the word is then printf's, on one line, and goalfile's output prints it as it is."""
+    from goalfile.termsafe import escape
+
+    if any(unprinted(c) for c in text) and not text.endswith("\n"):
         word = shell_word(text)
         assert word.startswith("\"$(printf '") and word.endswith("')\"")
-        assert not any(c < " " or c == "\x7f" for c in word), word
+        assert not any(unprinted(c) for c in word), word
+        assert escape(word) == word
     else:
         assert shell_word(text) == shlex.quote(text)
 
 
 @pytest.mark.parametrize(
     "name",
-    ["goals/de\nmo.md", "goals/a'b\tc%d\\x.md", "goals/\x1b[2J\r.md", "goals/a\n\nb.md"],
+    [
+        "goals/de\nmo.md",
+        "goals/a'b\tc%d\\x.md",
+        "goals/\x1b[2J\r.md",
+        "goals/a\n\nb.md",
+        "goals/c\x85d\u202e\u2028.md",
+    ],
 )
 def test_a_name_with_a_control_character_is_one_line_the_shell_gives_back(name: str) -> None:
     word = shell_word(name)
@@ -211,3 +232,36 @@ def test_a_name_with_a_control_character_is_one_line_the_shell_gives_back(name: 
         ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
     )
     assert done.stdout == name.encode("utf-8")
+
+
+@pytest.mark.parametrize("char", ["\x85", "\u202e", "\u2028"])
+def test_a_name_goalfile_prints_escaped_is_named_by_a_fix_that_works(
+    tmp_path: Path, char: str
+) -> None:
+    """A C1 control or a bidirectional control in a goal's name is printed as an escape
+    (`goals/c\\u0085d.md`, termsafe), so a command that held it in quotes named another file:
+    `goalfile activate 'goals/c\\u0085d.md'` said no such goal file. A line separator was
+    printed raw, where a reader may start a line; the name is now in quotes on one line."""
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile(
+        "new", "real", "tests pass", "--check", "true", "--expected", "exit 0", cwd=repo
+    )
+    assert done.returncode == 0, done.stderr
+    path = f"goals/c{char}d.md"
+    (repo / "goals" / "real.md").rename(repo / path)
+    done = run_goalfile("lint", path, cwd=repo)
+    out = done.stdout + done.stderr
+    assert char not in out, repr(out)
+    commands = [c for c in printed_commands(out) if c.startswith("goalfile activate")]
+    assert commands, out
+    ran = subprocess.run(
+        ["sh", "-c", commands[0]],
+        cwd=repo,
+        env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin"}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "no such goal file" not in ran.stderr, (commands[0], ran.stderr)
+    assert "placeholder" in ran.stderr, (commands[0], ran.stdout, ran.stderr)  # it read it
