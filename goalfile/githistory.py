@@ -8,6 +8,7 @@ is a :class:`~goalfile.errors.UsageError` whose fix names what to do. git itself
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -35,44 +36,176 @@ def git_show(
 
     ``path`` is relative to ``cwd``. None when the path does not exist at ``ref`` (or is not a
     file there). Raises :class:`~goalfile.errors.UsageError` when ``ref`` names no commit of the
-    repository, when ``cwd`` is not inside a git repository, or when git cannot be run. Blobs
-    are shown as stored: no textconv, no smudge filter.
+    repository, when ``cwd`` is not inside a git repository, when git cannot be run, or when
+    an object on the way is not what its name says (:func:`_read`). Blobs are shown as stored:
+    no textconv, no smudge filter.
     """
-    from goalfile.errors import UsageError
-
     git = _history_git(cwd, env)
-    spec = f"{_commit(git, ref, cwd)}:./{path}"
-    kind = git("cat-file", "-t", spec)
-    if kind.returncode != 0 or kind.stdout.strip() != b"blob":
+    commit = _commit(git, ref, cwd)
+    whole = _from_top(git, path)
+    shown = f"{ref}:{whole}"
+    found = _entry_at(git, commit, whole, shown)
+    if found is None or found[0] not in ("100644", "100755", "120000"):
         return None
-    shown = git("show", spec)
-    if shown.returncode != 0:
-        raise UsageError(f"git show {ref}:{path} failed: {first_message_line(shown.stderr)}")
-    return shown.stdout
+    return _read(git, [found[1]], shown)[found[1]][1]
 
 
 def git_is_link(*, ref: str, path: str, cwd: str, env: Mapping[str, str] | None = None) -> bool:
     """Whether the git revision ``ref`` holds a symbolic link (mode 120000) at ``path``
     (relative to ``cwd``); raises as :func:`git_show` does."""
     git = _history_git(cwd, env)
-    listed = git("ls-tree", "-z", _commit(git, ref, cwd), "--", f"./{path}")
-    return listed.returncode == 0 and listed.stdout.startswith(b"120000 ")
+    commit = _commit(git, ref, cwd)
+    whole = _from_top(git, path)
+    found = _entry_at(git, commit, whole, f"{ref}:{whole}")
+    return found is not None and found[0] == "120000"
 
 
 def git_tree_goal_paths(*, ref: str, cwd: str, folders: Sequence[str] = GOAL_FOLDERS) -> list[str]:
     """The ``*.md`` files under ``folders`` (``goals/`` and ``.zetetic/goals/``) of ``cwd`` at
     the git revision ``ref``, as committed, relative to ``cwd``, each name as git stores it (no
-    C quoting, no splitting at spaces). Raises :class:`~goalfile.errors.UsageError` as
-    :func:`git_show` does."""
-    from goalfile.errors import UsageError
+    C quoting, no splitting at spaces). Read from the trees themselves, each checked against
+    its name (a tree written over without a goal's entry would hide it from `git ls-tree`).
+    Raises :class:`~goalfile.errors.UsageError` as :func:`git_show` does."""
+    from goalfile.gitobjects import tree_entries
 
     git = _history_git(cwd, None)
     commit = _commit(git, ref, cwd)
-    listed = git("ls-tree", "-r", "-z", "--name-only", commit, "--", *folders)
-    if listed.returncode != 0:
-        raise UsageError(f"git ls-tree {ref} failed: {first_message_line(listed.stderr)}")
-    names = [os.fsdecode(name) for name in listed.stdout.split(b"\0") if name]
-    return [name for name in names if name.endswith(".md")]
+    prefix = _prefix(git)
+    found: list[bytes] = []
+    for folder in folders:
+        full = _from_top(git, folder, prefix=prefix)
+        if full is None:
+            from goalfile.errors import UsageError
+
+            raise UsageError(f"git ls-tree {ref} failed: {folder} is outside the repository")
+        top = _entry_at(git, commit, full, f"{ref}:{folder}")
+        if top is None or top[0] != "40000":
+            continue
+        level = [(full.encode("utf-8", "surrogateescape"), top[1])]
+        while level:  # one `git cat-file --batch` per depth
+            trees = _read(git, [oid for _, oid in level], f"{ref}:{folder}")
+            below: list[tuple[bytes, str]] = []
+            for at, oid in level:
+                kind, raw = trees[oid]
+                entries = tree_entries(raw, len(oid) // 2) if kind == "tree" else None
+                for mode, name, child in entries or []:
+                    whole = at + b"/" + name if at else name
+                    if mode == "40000":
+                        below.append((whole, child))
+                    else:
+                        found.append(whole)
+            level = below
+    start = prefix.encode("utf-8", "surrogateescape")
+    names = [os.fsdecode(name[len(start) :]) for name in found if name.startswith(start)]
+    return [name for name in dict.fromkeys(names) if name.endswith(".md")]
+
+
+def _prefix(git: Callable[..., subprocess.CompletedProcess[bytes]]) -> str:
+    """Where git runs, from the top of its work tree (``sub/``, or empty at the top)."""
+    from goalfile.errors import UsageError
+
+    done = git("rev-parse", "--show-prefix")
+    if done.returncode != 0:
+        raise UsageError(f"git rev-parse failed: {first_message_line(done.stderr)}")
+    return os.fsdecode(done.stdout.rstrip(b"\n"))
+
+
+def _from_top(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], path: str, *, prefix: str | None = None
+) -> str | None:
+    """``path`` (relative to where git runs) from the top of the work tree, normalised
+    (empty for the top itself); None when it leads out of the work tree."""
+    whole = posixpath.normpath((_prefix(git) if prefix is None else prefix) + path)
+    if whole == ".":
+        return ""
+    return None if whole == ".." or whole.startswith(("../", "/")) else whole
+
+
+def _tree_of(git: Callable[..., subprocess.CompletedProcess[bytes]], commit: str) -> str:
+    """The tree ``commit`` names, read and checked as :func:`_read` does."""
+    from goalfile.gitobjects import points_at
+
+    obj = _read(git, [commit], f"{commit}^{{commit}}")[commit]
+    tree = points_at((commit, *obj))
+    if obj[0] != "commit" or tree is None:
+        raise forged_error(f"{commit}^{{commit}}", f"the object {commit} is no commit git writes")
+    return tree
+
+
+def _entry_at(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], commit: str, path: str | None,
+    shown: str,
+) -> tuple[str, str] | None:  # fmt: skip
+    """``(mode, object)`` of the entry at ``path`` (from the top) in ``commit``'s tree,
+    found by reading the commit and each tree on the way, each checked against its name;
+    None when the commit holds nothing there (or ``path`` is None: out of the work tree)."""
+    from goalfile.gitobjects import tree_entries
+
+    if path is None:
+        return None
+    oid = _tree_of(git, commit)
+    if not path:
+        return ("40000", oid)
+    parts = path.split("/")
+    for depth, part in enumerate(parts):
+        kind, raw = _read(git, [oid], shown)[oid]
+        entries = tree_entries(raw, len(oid) // 2) if kind == "tree" else None
+        if entries is None:
+            raise forged_error(shown, f"the object {oid} on the way is no tree git writes")
+        key = part.encode("utf-8", "surrogateescape")
+        entry = next(((mode, child) for mode, name, child in entries if name == key), None)
+        if entry is None:
+            return None
+        if depth == len(parts) - 1:
+            return entry
+        if entry[0] != "40000":
+            return None  # a file on the way: nothing below it
+        oid = entry[1]
+    return None
+
+
+def _read(
+    git: Callable[..., subprocess.CompletedProcess[bytes]], ids: Sequence[str], shown: str
+) -> dict[str, tuple[str, bytes]]:
+    """``(type, bytes)`` of each object ``ids`` names, from one ``git cat-file --batch``, each
+    checked against its name: git does not hash an object when it reads it, so a file under
+    ``.git/objects`` written over by hand would be read as the approved copy (``shown`` names
+    what was being read, for the error)."""
+    from goalfile.errors import UsageError
+    from goalfile.gitobjects import hash_fault, parse_batch
+
+    asked = list(dict.fromkeys(ids))
+    done = git("cat-file", "--batch", data="".join(f"{oid}\n" for oid in asked).encode("ascii"))
+    if done.returncode != 0:
+        raise UsageError(f"git cat-file failed: {first_message_line(done.stderr)}")
+    objects = parse_batch(done.stdout, asked)
+    if objects is None:
+        raise UsageError("git cat-file --batch ended early")
+    found: dict[str, tuple[str, bytes]] = {}
+    for oid in asked:
+        obj = objects.get(oid)
+        if obj is None:
+            raise forged_error(shown, f"git's objects lack {oid}, which a tree or commit names")
+        why = hash_fault(obj)
+        if why is not None or obj[0] != oid:
+            raise forged_error(shown, why or f"git gave {obj[0]} when asked for {oid}")
+        found[oid] = (obj[1], obj[2])
+    return found
+
+
+def forged_error(shown: str, why: str) -> UsageError:
+    """The error for a copy git holds that its objects do not back: the fix is git's own
+    check, which names the object."""
+    from goalfile.errors import UsageError
+
+    return UsageError(
+        f"git's objects do not hold what their names say, for {shown}: {why} (an object file "
+        "under .git/objects written over by hand or deleted; git reads one all the same); "
+        "nothing was compared",
+        hint="`git fsck` names each such object; delete the file it names and fetch the "
+        "object again (`git fetch --refetch` from a remote that holds it), or run audit in a "
+        "fresh clone",
+    )
 
 
 def _history_git(

@@ -24,7 +24,16 @@ from collections.abc import Mapping, Sequence
 
 Object = tuple[str, str, bytes]  # (name as git gives it, type, content)
 
-__all__ = ["Object", "forged", "parse_batch", "requests", "trees_fault"]
+__all__ = [
+    "Object",
+    "forged",
+    "hash_fault",
+    "parse_batch",
+    "points_at",
+    "requests",
+    "tree_entries",
+    "trees_fault",
+]
 
 
 def requests(name: str) -> list[str]:
@@ -70,6 +79,42 @@ def _hash_of(kind: str, data: bytes, name: str) -> str | None:
     if algorithm is None:
         return None
     return hashlib.new(algorithm, kind.encode("ascii") + b" %d\0" % len(data) + data).hexdigest()
+
+
+def hash_fault(obj: Object) -> str | None:
+    """Why ``obj`` is not the object its name says: its bytes hash to another name; None when
+    they hash to its own."""
+    actual = _hash_of(obj[1], obj[2], obj[0])
+    if actual == obj[0]:
+        return None
+    return f"the {obj[1]} object {obj[0]} holds bytes whose hash is {actual}"
+
+
+def points_at(obj: Object) -> str | None:
+    """The object a commit names as its tree, or a tag as the object it tags (the name on its
+    first line); None for any other object, or one that does not begin so."""
+    word = {"commit": b"tree ", "tag": b"object "}.get(obj[1])
+    first = obj[2].split(b"\n", 1)[0]
+    if word is None or not first.startswith(word):
+        return None
+    named = first[len(word) :].decode("ascii", "replace")
+    return named if len(named) in (40, 64) and all(c in "0123456789abcdef" for c in named) else None
+
+
+def tree_entries(tree: bytes, width: int) -> list[tuple[str, bytes, str]] | None:
+    """The entries of the raw ``tree`` (``width`` bytes to an object name): ``(mode, name,
+    object)`` each, in the tree's order; None when it is not a tree git writes."""
+    found: list[tuple[str, bytes, str]] = []
+    at = 0
+    while at < len(tree):
+        space = tree.find(b" ", at)
+        nul = tree.find(b"\0", space + 1)
+        if space < 0 or nul < 0 or nul + 1 + width > len(tree):
+            return None
+        mode = tree[at:space].decode("ascii", "replace")
+        found.append((mode, tree[space + 1 : nul], tree[nul + 1 : nul + 1 + width].hex()))
+        at = nul + 1 + width
+    return found
 
 
 def _entry(tree: bytes, wanted: str, width: int, *, gitlink: bool = True) -> str | None:

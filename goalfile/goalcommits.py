@@ -19,7 +19,7 @@ from pathlib import Path
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
-from goalfile.githistory import _commit, _history_git
+from goalfile.githistory import _commit, _history_git, forged_error
 from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.run import first_message_line
 from goalfile.shellword import shell_word
@@ -112,8 +112,13 @@ def side_blobs(log: bytes, path: str, known: set[str]) -> list[tuple[str, str]]:
     return list(found)
 
 
-def batch_texts(data: bytes) -> dict[str, str]:
-    """The blobs a ``git cat-file --batch`` answer holds, by id. Pure."""
+def batch_texts(data: bytes, shown: str) -> dict[str, str]:
+    """The blobs a ``git cat-file --batch`` answer holds, by id, each checked against its
+    name: git does not hash an object when it reads it, so a blob written over by hand would
+    be read as a version the branch committed. Raises
+    :class:`~goalfile.errors.UsageError` naming the object (``shown`` says what was read)."""
+    from goalfile.gitobjects import hash_fault
+
     texts: dict[str, str] = {}
     at = 0
     while at < len(data):
@@ -125,7 +130,11 @@ def batch_texts(data: bytes) -> dict[str, str]:
         if len(head) != 3:  # `ID missing`
             continue
         size = int(head[2])
-        texts[head[0].decode("ascii")] = data[at : at + size].decode(ENCODING, ERRORS)
+        name, kind = head[0].decode("ascii"), head[1].decode("ascii", "replace")
+        why = hash_fault((name, kind, data[at : at + size]))
+        if why is not None:
+            raise forged_error(shown, why)
+        texts[name] = data[at : at + size].decode(ENCODING, ERRORS)
         at += size + 1  # the content, then a newline
     return texts
 
@@ -295,7 +304,7 @@ def branch_versions(
     read = _history_git(cwd, env)("cat-file", "--batch", data=asked)
     if read.returncode != 0:
         raise UsageError(f"git cat-file failed: {first_message_line(read.stderr)}")
-    texts = batch_texts(read.stdout)
+    texts = batch_texts(read.stdout, f"{ref}..HEAD:{path}")
     return (
         [Version(commit=c, text=texts[b]) for c, b in listed if b is not None and b in texts],
         [Version(commit=c, text=texts[b]) for c, b in side if b in texts],
