@@ -3,7 +3,8 @@ checks will run: the task-runner shape of :mod:`goalfile.commands.operands`.
 
 `tox -e doc` where tox.ini (or tox.toml, ...) defines `docs` exits 254
 (:mod:`goalfile.commands.toxenvs`), `nox -s test` where noxfile.py defines `tests` exits 3
-("Sessions not found"), `npm run lnit` exits 1 ("Missing script"): each ran to its end, so
+("Sessions not found"; so does `lint-3.11` where `lint` has `python="3.12"`, and `cover-3.12`
+where `cover` has no `python=`), `npm run lnit` exits 1 ("Missing script"): each ran to its end, so
 verify judges the row `unmet` until the work defines it. Each is read from its file as text
 (noxfile.py through Python's parser, never run: it is the project's code); a file that is not
 there or cannot be read whole, a check that names another file or folder (`nox -f`, `npm
@@ -23,7 +24,11 @@ from pathlib import Path
 from goalfile.commands.projectfile import read_whole
 
 _NOX_SESSIONS = frozenset({"-s", "-e", "--session", "--sessions"})
-_NOX_ELSEWHERE = frozenset({"-f", "--noxfile", "--noxfile-path"})
+# another noxfile, or Pythons added to the sessions' own (`--extra-pythons 3.13`)
+_NOX_ELSEWHERE = frozenset(
+    {"-f", "--noxfile", "--noxfile-path", "--extra-pythons", "--extra-python", "-P",
+     "--force-pythons", "--force-python"}
+)  # fmt: skip
 _NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
 _NPM_SHORT = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop"}
 _NPM_ELSEWHERE = ("--prefix", "-w", "--workspace", "--workspaces", "-ws", "--if-present", "-C")
@@ -47,9 +52,10 @@ def undefined(words: Sequence[str], folder: Path) -> str | None:
     if program == "nox":
         sessions = _nox_undefined(words, folder)
         if sessions:
+            gone, known = sessions
             return (
-                f'noxfile.py defines no session {_named(sessions)}: nox stops, "Sessions not '
-                'found", exit 3, and verify judges the row `unmet`'
+                f"noxfile.py defines no session {_named(gone)}{known}: nox stops, "
+                '"Sessions not found", exit 3, and verify judges the row `unmet`'
             )
     if program == "npm":
         script = _npm_undefined(words, folder)
@@ -73,7 +79,9 @@ def _read(path: Path) -> str | None:
         return None
 
 
-def _nox_undefined(words: Sequence[str], folder: Path) -> list[str] | None:
+def _nox_undefined(words: Sequence[str], folder: Path) -> tuple[list[str], str] | None:
+    """The sessions ``words`` asks for that noxfile.py does not define, and for those typed
+    with a Python the session does not have (`lint-3.11`), the names it has."""
     asked: list[str] = []
     taking = False
     for word in words[1:]:
@@ -94,16 +102,69 @@ def _nox_undefined(words: Sequence[str], folder: Path) -> list[str] | None:
     defined = _nox_sessions(folder / "noxfile.py")
     if defined is None:
         return None
-    gone = [
-        name
-        for name in asked
-        if not any(name == d or name.startswith((f"{d}-", f"{d}(")) for d in defined)
-    ]
-    return gone or None
+    gone = [name for name in asked if not any(_nox_names(name, d, v) for d, v in defined.items())]
+    if not gone:
+        return None
+    known = []
+    for session, pythons in defined.items():
+        if pythons is not None and any(name.startswith(f"{session}-") for name in gone):
+            names = [session, *(f"{session}-{version}" for version in pythons)]
+            known.append(f"`{session}` runs as {' or '.join(f'`{n}`' for n in names)}")
+    return gone, f" ({'; '.join(known)})" if known else ""
 
 
-def _nox_sessions(noxfile: Path) -> set[str] | None:
-    """The session names the decorators of ``noxfile`` give; None when it could make others."""
+def _nox_names(name: str, session: str, pythons: tuple[str, ...] | None) -> bool:
+    """Whether ``name`` names the session ``session``, of the Pythons ``pythons`` (None: not
+    known): nox names it `tests`, one of its Pythons `tests-3.12` (and no other), one of its
+    parametrized runs `tests-3.12(x=1)`."""
+    if pythons is None:
+        return name == session or name.startswith((f"{session}-", f"{session}("))
+    bases = (session, *(f"{session}-{version}" for version in pythons))
+    return any(name == base or name.startswith(f"{base}(") for base in bases)
+
+
+def _nox_pythons(
+    value: ast.expr, lists: dict[str, tuple[str, ...] | None]
+) -> tuple[str, ...] | None:
+    """The Pythons a session's `python=` gives (a string, a list or tuple of strings, or a
+    module-level name bound once to one); () for none (None, True, False); None when it is
+    anything else."""
+    if isinstance(value, ast.Constant) and (value.value is None or isinstance(value.value, bool)):
+        return ()
+    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+        return (value.value,)
+    if isinstance(value, ast.List | ast.Tuple) and all(
+        isinstance(item, ast.Constant) and isinstance(item.value, str) for item in value.elts
+    ):
+        return tuple(str(item.value) for item in value.elts if isinstance(item, ast.Constant))
+    if isinstance(value, ast.Name):
+        return lists.get(value.id)
+    return None
+
+
+def _module_lists(tree: ast.Module) -> dict[str, tuple[str, ...] | None]:
+    """The Pythons of each name the file binds once, at its top level, to a string or a list or
+    tuple of strings, and never changes (`PYTHONS.append(...)`)."""
+    bound: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            bound[node.id] = bound.get(node.id, 0) + 1
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            bound[node.value.id] = 2  # a method of it may change it
+        elif isinstance(node, ast.Global | ast.Nonlocal):
+            bound.update((name, 2) for name in node.names)
+    lists: dict[str, tuple[str, ...] | None] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and bound.get(target.id) == 1:
+                lists[target.id] = _nox_pythons(node.value, {})
+    return lists
+
+
+def _nox_sessions(noxfile: Path) -> dict[str, tuple[str, ...] | None] | None:
+    """The session names the decorators of ``noxfile`` give, each with its Pythons (None when
+    they are not known); None when it could make other sessions."""
     text = _read(noxfile)
     if text is None:
         return None
@@ -112,7 +173,8 @@ def _nox_sessions(noxfile: Path) -> set[str] | None:
     except (SyntaxError, ValueError):
         return None
     decorators: set[int] = set()
-    names: set[str] = set()
+    names: dict[str, tuple[str, ...] | None] = {}
+    lists = _module_lists(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and (node.level or not _outside(node.module)):
             return None
@@ -127,18 +189,35 @@ def _nox_sessions(noxfile: Path) -> set[str] | None:
                 continue
             decorators.add(id(decorator))
             name: object = node.name
+            pythons: tuple[str, ...] | None = () if call is None or not call.args else None
             for keyword in call.keywords if call is not None else ():
                 if keyword.arg == "name":
                     name = keyword.value.value if isinstance(keyword.value, ast.Constant) else 0
+                elif keyword.arg in ("python", "py"):
+                    pythons = _nox_pythons(keyword.value, lists)
                 elif keyword.arg is None:
                     return None  # **options: the name may be in them
             if not isinstance(name, str):
                 return None
-            names.add(name)
+            if _parametrizes_python(node) or name in names:
+                pythons = None
+            names[name] = pythons
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and _is_session(node.func) and id(node) not in decorators:
             return None  # a session made by a call
     return names
+
+
+def _parametrizes_python(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a `parametrize` of the session may give it its Python (`"python"`)."""
+    return any(
+        isinstance(decorator, ast.Call)
+        and any(
+            isinstance(arg, ast.Constant) and "python" in str(arg.value)
+            for arg in (*decorator.args[:1], *(k.value for k in decorator.keywords))
+        )
+        for decorator in node.decorator_list
+    )
 
 
 def _is_session(node: ast.expr) -> bool:
