@@ -25,17 +25,17 @@ def _repo(tmp_path: Path) -> Path:
     )
 
 
-def stop(cwd: Path, session: str) -> dict[str, object]:
-    data = {"session_id": session, "cwd": str(cwd), "stop_hook_active": False}
+def stop(cwd: Path, session: str, *, active: bool = False) -> dict[str, object]:
+    data = {"session_id": session, "cwd": str(cwd), "stop_hook_active": active}
     done = run_goalfile("hook", "stop", "--agent", "claude", cwd=cwd, input=json.dumps(data))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     text = done.stdout.strip()
     return json.loads(text) if text else {}
 
 
-def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> None:
-    """Fails before the change: the first stop was let go with no answer at all."""
-    repo = _repo(tmp_path)
+def planted(repo: Path, tmp_path: Path) -> Path:
+    """The agent's clone, whose branch holds the goal verified met, named by a commondir
+    planted in ``repo``'s git folder; the met copy is put in the working file too."""
     clone = tmp_path / "clone"
     git(tmp_path, "clone", "-q", str(repo), str(clone))
     git(clone, "config", "user.email", "tests@example.invalid")
@@ -47,6 +47,13 @@ def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> Non
     (repo / GOAL).write_bytes((clone / GOAL).read_bytes())
     (repo / ".git" / "commondir").write_text(f"{clone}/.git\n", encoding="utf-8")
     assert git(repo, "rev-parse", "HEAD") == git(clone, "rev-parse", "HEAD")  # git reads it
+    return clone
+
+
+def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> None:
+    """Fails before the change: the first stop was let go with no answer at all."""
+    repo = _repo(tmp_path)
+    planted(repo, tmp_path)
     answer = stop(repo, "first")
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
@@ -58,6 +65,24 @@ def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> Non
     git(repo, "checkout", "-q", "--", GOAL)
     answer = stop(repo, "second")  # the repository's own branch: the goal is active, unmet
     assert str(answer.get("reason", "")).startswith("verify-goal auth iteration 0: C1 unmet")
+
+
+def test_a_commondir_planted_after_a_hold_is_named_with_its_fix(tmp_path: Path) -> None:
+    """The session's first stop held the agent for its unmet goal; it plants the commondir and
+    stops (Claude Code marks that stop as continuing). The hold named the git folder "another
+    git folder made at that path (a new repository, or a copy)", with no fix (seen with the
+    real Claude Code, tests/hosts/test_sent_back_once.py): the git folder is the same one;
+    only the repository it takes its branches and objects from is another."""
+    repo = _repo(tmp_path)
+    assert str(stop(repo, "later").get("reason", "")).startswith("verify-goal auth")
+    clone = planted(repo, tmp_path)
+    answer = stop(repo, "later", active=True)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert f"its git folder holds a commondir file naming {(clone / '.git').resolve()}" in reason, (
+        reason
+    )
+    assert fix_of(reason) == 'mv -- .git/commondir "$(mktemp -d)"', reason
 
 
 def test_a_linked_work_tree_is_not_held(tmp_path: Path) -> None:

@@ -431,7 +431,10 @@ def watch(
         now = found.place(top)
         if now is not None and now.same_repository(remembered.place):
             continue
-        found.holds.append(_remembered(Path(top), remembered, now, here))
+        hold = None  # the same git folder, a commondir planted in it: named, with its fix
+        if now is not None and now.gitdir_id == remembered.place.gitdir_id:
+            hold = _common(Path(top), now, here)
+        found.holds.append(hold or _remembered(Path(top), remembered, now, here))
         found.kept.add(top)
     for top, remembered in sorted(found.before.repositories.items()):
         if top in found.kept or real_here.is_relative_to(top) or not os.path.isdir(top):
