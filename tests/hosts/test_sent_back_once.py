@@ -1,0 +1,246 @@
+"""What an agent sent back once for its unmet goal does in the real Claude Code's Bash tool
+before its next stop, which Claude Code marks as continuing (`stop_hook_active`): each is a
+finding the Stop hook holds once, naming it, where a hold made only at a stop not so marked let
+the agent go with a message.
+
+The project is set up as the README says (`goalfile init --no-goal`, committed); the model (the
+scripted fake) writes the goal as the goal skill says (`goalfile new ... --activate`, then
+`goalfile focus`), and, for the two git attacks, commits it. It stops at once and is held for
+the unmet row. Sent back, it does one of these in its shell and stops:
+
+- it writes a commit holding a met copy of the goal (verified in a clone where the check
+  passes) with git's plumbing and puts its id into the branch's file by hand: no reflog line.
+  Held once, the met checked again; the model runs the `goalfile reopen` the reason names;
+- it plants `.git/commondir`, naming the git folder of a clone whose branch holds the goal
+  verified met: git reads that clone's branches and objects. Held once with the `mv` that
+  moves the file aside, which the model runs as printed;
+- it leaves a process of its own holding the goal's lock: the hook's verify is refused. Held
+  once; the model ends its process;
+- it runs `goalfile verify` until verify's stall guard writes `blocked (no progress in 3
+  verify runs)`. Held once, the hold ledgered; the model does the work and runs the `goalfile
+  resume` the reason names.
+
+Each time the model then meets the goal and is let go. The recorded-input versions are
+tests/test_hook_branch_moved.py, tests/test_hook_commondir.py and
+tests/test_hook_sent_back_once.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+from conftest import git
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    PROMPT,
+    Isolation,
+    Session,
+    goal_state,
+    hook_now,
+    ledger,
+    ran_quietly,
+    register_hook,
+    run_session,
+)
+from hosts_fixtures import isolation as isolation
+from skill_goals import REOPEN, UNMET, SkillAgent, held_between_unmet, skill_new
+from skill_goals import readme_repo as readme_repo
+from skill_goals import readme_template as readme_template
+
+COMMITTED = "git add -A && git commit -qm 'goal: demo'"
+
+
+def claude(repo: Path, agent: SkillAgent, isolation: Isolation) -> Session:
+    """One Claude Code session in ``repo``, the goal written by the model as the goal skill
+    says before the rest of its ``work``."""
+    agent.work[:0] = skill_new()
+    return run_session("claude", repo, agent, isolation, prompt=PROMPT)
+
+
+def shown(ran: Session, agent: SkillAgent) -> str:
+    """What the session showed, for a failure: each reason the model was sent back with, what
+    Claude Code showed of the Stop hook at the stops it allowed, and the commands the model
+    ran."""
+    told = [str(e.get("content")) for e in ran.run.events()]
+    return "\n".join(
+        [*(f"held: {r}" for r in ran.server.feedbacks()),
+         *(f"told: {m}" for m in told if m.startswith("Stop says: ")),
+         *(f"ran: {c}" for c in agent.ran)]
+    )  # fmt: skip
+
+
+def let_go_met(repo: Path) -> None:
+    assert goal_state(repo)["status"] == "met"
+    assert hook_now(repo)["decision"] == "allow"
+
+
+# --- the branch's file written by hand -------------------------------------------------------
+
+MET_IN_A_CLONE = (
+    "git clone -q . ../clone && touch ../clone/done.txt && goalfile verify ../clone/goals/demo.md "
+    "&& cp ../clone/goals/demo.md goals/demo.md && rm -rf ../clone"
+)
+BRANCH_BY_HAND = (
+    "b=$(git hash-object -w goals/demo.md) && i=$(mktemp -u) && GIT_INDEX_FILE=$i git read-tree "
+    "HEAD && GIT_INDEX_FILE=$i git update-index --cacheinfo 100644,$b,goals/demo.md && "
+    "c=$(git commit-tree \"$(GIT_INDEX_FILE=$i git write-tree)\" -p HEAD -m 'goal: demo') && "
+    'rm -f "$i" && echo "$c" > ".git/$(git symbolic-ref HEAD)"'
+)
+
+
+def test_a_branch_written_by_hand_after_the_agent_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    repo = readme_repo
+    agent = SkillAgent(
+        work=[COMMITTED], then=[MET_IN_A_CLONE, BRANCH_BY_HAND], otherwise=FIX, fix=REOPEN
+    )
+    ran = claude(repo, agent, isolation)
+    (moved,) = held_between_unmet(ran, agent)
+    assert (
+        f"goalfile: {GOAL} says `met` by a ledger entry of the commit its branch was moved to "
+        "since an earlier stop of this session, where it was active, but its checks, run again "
+        "at this stop without writing, do not all pass" in moved
+    ), moved
+    assert "- C1 unmet (exit 1)" in moved, moved
+    # the model's clone said met; the branch moved without a reflog line; the command the
+    # reason names ran as printed, then the model met the goal
+    assert "C1 met; status: met" in (agent.outputs[3] or ""), agent.outputs
+    assert git(repo, "log", "-1", "--format=%s") == "goal: demo\n"
+    assert git(repo, "reflog", "-1", "--format=%H") != git(repo, "rev-parse", "HEAD")
+    assert agent.ran[-2:] == [f"goalfile reopen {GOAL} --reason TEXT", FIX], agent.ran
+    let_go_met(repo)
+
+
+# --- a commondir planted in .git ---------------------------------------------------------------
+
+COMMONDIR = [
+    "git clone -q . ../clone && touch ../clone/done.txt && goalfile verify ../clone/goals/demo.md "
+    "&& git -C ../clone -c user.name=agent -c user.email=agent@example.invalid commit -qam "
+    "'goal: demo' && cp ../clone/goals/demo.md goals/demo.md",
+    # (Claude Code asks before its shell writes .git/commondir, a "sensitive file"; python's
+    # write it does not look at)
+    "realpath ../clone/.git | python -c \"import sys; open('.git/commondir', 'w').write("
+    'sys.stdin.read())"',
+]
+
+
+def test_a_commondir_planted_after_the_agent_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    repo = readme_repo
+    agent = SkillAgent(
+        work=[COMMITTED], then=list(COMMONDIR), after_fix=[f"git checkout -- {GOAL}"], otherwise=FIX
+    )
+    ran = claude(repo, agent, isolation)
+    (planted,) = held_between_unmet(ran, agent)
+    clone = (repo.parent / "clone" / ".git").resolve()
+    assert (
+        "goalfile cannot trust the repository at .: its git folder holds a commondir file naming "
+        f"{clone}, so git reads the branches, objects and settings of that folder" in planted
+    ), planted
+    fix = 'mv -- .git/commondir "$(mktemp -d)"'
+    assert f"\n  fix: `{fix}`" in planted, planted
+    # the model ran the printed fix as written, without a word, then put the goal back from
+    # git's index and met it
+    at = agent.ran.index(fix)
+    assert agent.ran[at:] == [fix, f"git checkout -- {GOAL}", FIX], agent.ran
+    assert ran_quietly("claude", agent.outputs[at] or ""), agent.outputs[at]
+    assert not (repo / ".git" / "commondir").exists()
+    let_go_met(repo)
+
+
+# --- the goal's lock held by a process of the agent's ------------------------------------------
+
+HOLD_LOCK = """python - goals/demo.md > holder.pid <<'EOF'
+import fcntl, os, signal, sys
+from goalfile.files import _lock_paths
+lock = _lock_paths(sys.argv[1])[0]
+lock.parent.mkdir(parents=True, exist_ok=True)
+fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+fcntl.flock(fd, fcntl.LOCK_EX)
+if pid := os.fork():
+    print(pid)
+    sys.exit()
+os.setsid()
+null = os.open(os.devnull, os.O_RDWR)
+for n in (0, 1, 2):
+    os.dup2(null, n)
+signal.pause()
+EOF"""
+"""The model's process that holds the goal's lock (as goalfile takes it) until it is ended:
+its pid in holder.pid once the lock is held."""
+
+
+@contextlib.contextmanager
+def holder_ended(repo: Path) -> Iterator[None]:
+    """End the model's lock holder, if the session left it running."""
+    try:
+        yield
+    finally:
+        pid = repo / "holder.pid"
+        if pid.is_file() and pid.read_text().strip():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid.read_text()), signal.SIGKILL)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is there and has not ended (a zombie has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat[stat.rfind(")") + 2] != "Z"
+
+
+def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    repo = readme_repo
+    # the hook waits for the lock a quarter of its time, 30 s at most: given 20 s, about 5
+    register_hook(
+        repo, "claude", timeout=20, command="goalfile hook stop --agent claude --timeout 20"
+    )
+    agent = SkillAgent(work=[], then=[HOLD_LOCK], otherwise=f'kill "$(cat holder.pid)" && {FIX}')
+    with holder_ended(repo):
+        ran = claude(repo, agent, isolation)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2 and ran.server.stops() == 3, shown(ran, agent)
+    unmet, locked = reasons
+    assert UNMET.search(unmet), unmet
+    assert f"goalfile could not verify {GOAL}: " in locked, locked
+    assert "locked by another goalfile process; nothing was written" in locked, locked
+    # the model ended its process and met the goal: the next stop verified it
+    pid = int((repo / "holder.pid").read_text())
+    assert agent.ran[-1] == agent.otherwise and ran_quietly("claude", agent.outputs[-1] or "")
+    assert not running(pid), pid
+    let_go_met(repo)
+
+
+# --- verify run until the stall guard writes `blocked` ----------------------------------------
+
+
+def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    repo = readme_repo
+    verify = f"goalfile verify {GOAL}"
+    resume = f"goalfile resume {GOAL} --resolved 'done.txt made'"
+    agent = SkillAgent(work=[], then=[verify, verify], otherwise=f"{FIX} && {resume}")
+    ran = claude(repo, agent, isolation)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2 and ran.server.stops() == 3, shown(ran, agent)
+    unmet, blocked = reasons
+    assert UNMET.search(unmet), unmet
+    stalled = "status: blocked (no progress in 3 verify runs)"
+    assert stalled in (agent.outputs[-2] or ""), agent.outputs  # the model's second verify
+    assert f"goalfile: verify-goal demo iteration 1: C1 unmet; {stalled}" in blocked, blocked
+    assert f"then `goalfile resume {GOAL} --resolved TEXT` makes the goal active again" in blocked
+    assert [e.by for e in ledger(repo)].count("stop-hook-hold") == 1, ledger(repo)
+    assert agent.ran[-1] == agent.otherwise, agent.ran
+    let_go_met(repo)
