@@ -43,7 +43,9 @@ first, then the goal files git tracks, then the others), and answers:
   while the goal stays active and unmet for ``status``, ``audit`` and CI. A goal file held for
   what it holds (gone, swapped, not loading, a status not backed, criteria not approved) and a
   repository git cannot list are held once per finding, as the session's record keeps it,
-  also at a stop marked continuing (:data:`_ONCE_PER_FINDING`);
+  also at a stop marked continuing (:data:`_ONCE_PER_FINDING`), and so is a goal the hook had
+  no time left for (the goal file as written) and one whose checks its time cut short (once
+  per ledger entry, as any block a verify run wrote);
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
@@ -331,7 +333,9 @@ def _decide_stop(
         share = remaining if waiting <= 1 else min(remaining, max(remaining / waiting, MIN_SHARE))
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
-            outcomes.append(unverified_hold(shown, stop, budget=budget, after=verified))
+            outcomes.append(
+                _unverified_once(path, shown, stop, budget, verified, repositories, upgraded)
+            )
             holding.append(path)
             continue
         verified += 1
@@ -444,6 +448,33 @@ def _unlisted_once(
         found,
         key,
         lambda: unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False)),
+        repositories,
+        upgraded,
+    )
+
+
+def _unverified_once(
+    path: Path,
+    shown: str,
+    stop: StopInput,
+    budget: float,
+    after: int,
+    repositories: RepositoryWatch,
+    upgraded: dict[int, GoalOutcome],
+) -> GoalOutcome:
+    """A goal the hook had no time left to verify
+    (:func:`goalfile.commands.hookrules.verdict.unverified_hold`) holds the agent once per
+    finding (the goal file as written), as the session's record keeps it, also when it is
+    continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
+    committed and focused a goal of its own whose check sleeps until the hook's time is nearly
+    up, was let go with a message, the person's goal not verified."""
+    key = f"unverified\0{real_path(path)}{_file_mark(path)}"
+    return _held_once(
+        unverified_hold(shown, stop, budget=budget, after=after),
+        key,
+        lambda: unverified_hold(
+            shown, replace(stop, stop_hook_active=False), budget=budget, after=after
+        ),
         repositories,
         upgraded,
     )

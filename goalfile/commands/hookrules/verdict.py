@@ -44,6 +44,8 @@ def decide_result(
     cut = cut_short(result)
     if cut:
         notes.append(result.summary)
+        if result.status is Status.BLOCKED:  # held once per entry: the hold is ledgered below
+            stop = replace(stop, stop_hook_active=False)
         outcome = cut_hold(shown, result, cut, stop, share=share, budget=budget)
     else:
         outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
