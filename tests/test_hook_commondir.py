@@ -94,3 +94,29 @@ def test_a_linked_work_tree_is_not_held(tmp_path: Path) -> None:
     answer = stop(linked, "linked")
     assert "commondir" not in json.dumps(answer), answer
     assert str(answer.get("reason", "")).startswith("verify-goal auth iteration 0: C1 unmet")
+
+
+def test_a_linked_work_trees_commondir_naming_another_repository_holds_it(
+    tmp_path: Path,
+) -> None:
+    """The linked work tree's own `commondir` rewritten to name another repository (the
+    agent's clone, whose branch holds a met copy of the goal): that repository lists no such
+    work tree, and the stop is held, with no fix (git wrote `../..` there). Before, a second
+    hold came with it, for the clone git read (HEAD on a branch it does not have), whose fix
+    `git -C . symbolic-ref HEAD refs/heads/main` would have moved this work tree's HEAD."""
+    repo = _repo(tmp_path)
+    linked = tmp_path / "linked"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(linked))
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    gitdir = Path(git(linked, "rev-parse", "--absolute-git-dir").strip())
+    assert (gitdir / "commondir").read_text(encoding="utf-8").strip() == "../.."
+    (gitdir / "commondir").write_text(f"{clone}/.git\n", encoding="utf-8")
+    answer = stop(linked, "linked")
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "which lists no such linked work tree" in reason, reason
+    assert "fix:" not in reason and "(`../..`)" in reason, reason
+    (gitdir / "commondir").write_text("../..\n", encoding="utf-8")  # as the advice says
+    answer = stop(linked, "linked-again")
+    assert str(answer.get("reason", "")).startswith("verify-goal auth iteration 0: C1 unmet")

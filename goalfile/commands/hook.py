@@ -304,9 +304,13 @@ def _decide_stop(
             quiet.append(path)
     # what git could not list, and what discovery could not read, may hide a goal: each holds
     # the agent, after the goals' own outcomes (their reasons come first)
+    # (but for a repository held as swapped or hidden: what git cannot list there follows from
+    # the other git folder it reads, where a fix, an unborn HEAD's symbolic-ref say, would act)
+    swapped = repositories.swapped_tops()
     cannot = [
         _unlisted_once(root, exc, here, stop, repositories, upgraded)
         for root, exc in git.failed.items()
+        if os.path.realpath(root) not in swapped
     ]
     cannot += [unread_hold(problem, here, stop) for problem in problems.values()]
     if not active and not outcomes and not cannot and not repositories.holds:

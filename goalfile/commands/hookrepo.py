@@ -236,6 +236,16 @@ class RepositoryWatch:
         else:
             self.saved = True
 
+    def swapped_tops(self) -> frozenset[str]:
+        """The top folders of the repositories held at this stop as swapped or hidden (a git
+        folder of another repository read in their place, or none): each such hold's key
+        names its top second."""
+        return frozenset(
+            hold.key.split("\0")[1]
+            for hold in self.holds
+            if hold.status in ("repository-swapped", "repository-hidden")
+        )
+
     def own_rekeys(self) -> dict[str, str]:
         """The keys of this stop's holds on goal files that are gone, as the stop leaves their
         folders (for :meth:`rekey`)."""
