@@ -307,6 +307,17 @@ _ERROR_LINE = re.compile(
 )
 
 
+# a line a task runner ends with that says only how each run went, not why: tox's report
+# (`  py312: FAIL code 1 (0.93 seconds)`, `  3.12: SKIP (2.15 seconds)`, `  evaluation failed :(
+# (2.56 seconds)`), after the line that says why (`py312: failed with could not find python
+# interpreter ...`, `3.12: skipped because ...`); the evidence is that line
+_TRAILER = re.compile(
+    rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
+    rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ])"
+)
+_TRAILER_LINES = 64  # lines of a piece looked back through for the one before a report
+
+
 def _evidence(line: bytes) -> str:
     return line[:_EVIDENCE_BYTES].decode("utf-8", "replace")[:EVIDENCE_CHARS].rstrip()
 
@@ -314,11 +325,12 @@ def _evidence(line: bytes) -> str:
 class _Track:
     """What one stream keeps for lines: the current line's head and the last non-blank line."""
 
-    __slots__ = ("last", "nonblank", "partial")
+    __slots__ = ("kept", "last", "nonblank", "partial")
 
     def __init__(self) -> None:
         self.partial = b""  # first LINE_LIMIT bytes of the current, unterminated line
         self.last: bytes | None = None  # first bytes of the last complete non-blank line
+        self.kept: bytes | None = None  # the same, of the last that is no runner's report
         self.nonblank = False  # the stream has a non-whitespace byte
 
     def update(self, piece: bytes, nl_first: int, head: bytes | None) -> None:
@@ -334,14 +346,38 @@ class _Track:
             start = piece.rfind(b"\n", 0, p) + 1
             end = piece.find(b"\n", p)
             self.last = piece[start : min(end, start + _EVIDENCE_BYTES)]
+            if _TRAILER.match(self.last) is None:
+                self.kept = self.last
+            else:
+                self._keep_before(piece, nl_first, start, head)
         elif head and not head.isspace():
             self.last = head[:_EVIDENCE_BYTES]
+            if _TRAILER.match(self.last) is None:
+                self.kept = self.last
         self.partial = piece[nl_last + 1 :]
+
+    def _keep_before(self, piece: bytes, nl_first: int, start: int, head: bytes | None) -> None:
+        """The last non-blank line before ``start`` that is no report, of this piece (its
+        complete lines, then ``head``) into :attr:`kept`; it stays as it was when there is none."""
+        lines = piece[nl_first + 1 : max(nl_first + 1, start - 1)].split(b"\n")
+        before = (head or b"", *lines) if len(lines) < _TRAILER_LINES else lines[-_TRAILER_LINES:]
+        for line in reversed(before):
+            if line.strip() and _TRAILER.match(line) is None:
+                self.kept = line[:_EVIDENCE_BYTES]
+                return
 
     def last_line(self) -> bytes | None:
         if self.partial and not self.partial.isspace():
             return self.partial[:_EVIDENCE_BYTES]
         return self.last
+
+    def reason_line(self) -> bytes | None:
+        """The last line, or when it is a task runner's report (:data:`_TRAILER`), the line
+        before the report."""
+        last = self.last_line()
+        if last is not None and self.kept is not None and _TRAILER.match(last):
+            return self.kept
+        return last
 
 
 class Evaluator:
@@ -487,10 +523,10 @@ class Evaluator:
         elif holds and first_hit is not None:
             evidence = first_hit
         else:
-            said = tracks["stderr"].last_line()
+            said = tracks["stderr"].reason_line()
             if not (exit_status and said and _ERROR_LINE.match(said)):
                 said = None  # the program's own error line, when it ended with one
-            last = said or tracks["stdout"].last_line() or tracks["stderr"].last_line()
+            last = said or tracks["stdout"].reason_line() or tracks["stderr"].reason_line()
             evidence = _evidence(last) if last else ""
         if self._match_error is not None:
             return Judgement(
