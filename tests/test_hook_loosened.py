@@ -16,7 +16,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from conftest import approved_repo, clean_env, hook_answer, run_goalfile
+from conftest import approved_repo, clean_env, fix_of, hook_answer, run_goalfile
 
 CHECK_ROW = "| `test -f ok` | exit 0"
 
@@ -58,23 +58,49 @@ def test_a_loosened_check_the_agent_re_approved_holds_the_stop(tmp_path: Path) -
     answer = hook_answer(repo, active=True)
     assert answer.get("decision") == "block", answer
     assert "- C1 check: `test -f ok` → `true`" in str(answer["reason"]), answer
-    # and stops again, the file as it was: let go, with every change named
+    # and stops again, the file as it was: let go, with every change named, and the commit
+    # that approves it addressed to the person (never in a reason the agent is sent back with)
     answer = hook_answer(repo, active=True)
     message = str(answer.get("systemMessage", ""))
     assert "decision" not in answer, answer
     assert "met only under a contract that HEAD's copy of it does not approve" in message
     assert "- C1 check: `test -f ok` → `true`" in message, message
     assert "by activate`, which HEAD does not hold" in message, message
+    assert "a person who approves the change commits it: `git add -- goals/real.md" in message
     # the first stop of the next turn: the met the hook wrote is checked again, and held
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
     assert "- C1 check: `test -f ok` → `true`" in reason, reason
-    assert "do not change or re-approve criteria to stop" in reason, reason
-    # the fix, run as written by the person who approves the change, ends the hold
-    fix = reason.split("commits it: `", 1)[1].split("`\n", 1)[0]
-    assert fix.startswith("git add -- goals/real.md && git commit -m"), fix
-    subprocess.run(fix, shell=True, cwd=repo, check=True, env=clean_env(), capture_output=True)
+    assert "do not change, re-approve or commit criteria to stop" in reason, reason
+    assert "git commit" not in reason, reason
+    # the agent's fix, run as written, puts HEAD's approved criteria back (the file kept beside
+    # it): the next stop verifies the approved check, unmet
+    fix = fix_of(reason)
+    assert fix.startswith("[ ! -e goals/real.md.goalfile-saved ] && cp -- goals/real.md "), fix
+    done = subprocess.run(fix, shell=True, cwd=repo, env=clean_env(), capture_output=True)
+    assert done.returncode == 0, done
+    assert (repo / "goals" / "real.md.goalfile-saved").is_file()
+    answer = hook_answer(repo)
+    assert answer.get("decision") == "block", answer
+    assert "C1 unmet" in str(answer["reason"]), answer
+    assert "does not approve" not in str(answer["reason"]), answer
+
+
+def test_the_person_who_approves_a_loosening_commits_it_as_the_message_says(
+    tmp_path: Path,
+) -> None:
+    """The commit the let-go message gives the person, run as written, makes the change
+    HEAD's: the met counts, and the stop is let go."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    assert hook_answer(repo, active=True).get("decision") == "block"
+    message = str(hook_answer(repo, active=True).get("systemMessage", ""))
+    commit = message.split("commits it: `", 1)[1].split("`", 1)[0]
+    assert commit.startswith("git add -- goals/real.md && git commit -m"), commit
+    subprocess.run(commit, shell=True, cwd=repo, check=True, env=clean_env(), capture_output=True)
     assert hook_answer(repo) == {}, "a change HEAD holds is the person's: met, let go"
 
 

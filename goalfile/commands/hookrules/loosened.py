@@ -8,8 +8,11 @@ re-approved it and stopped: verify ran `true`, the hook let it go telling the pe
 `status: met`, and `git checkout HEAD -- PATH` after the stop took the record away. So a `met`
 found at the stop (by the hook's verify, or by a run of the agent's the hook checks again) counts
 only under a contract that HEAD's copy approves, or one that only tightens it (rows, clauses or
-non-goals added: DESIGN §10); else it holds the agent once with the changes, and then lets it
-go with them, so the person reads them at the stop. Pure but for the copies git gave the hook.
+non-goals added: DESIGN §10); else it holds the agent once with the changes and the fix that
+puts HEAD's approved criteria back, and then lets it go with them and the commit that approves
+them, which is the person's to run: given to the agent as its fix, that commit landed the
+agent's own loosening in history, and the next stop was met. Pure but for the copies git gave
+the hook.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from goalfile.commands.hookrules.gitview import GitView
-from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome, hold_once
+from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError
 
@@ -35,16 +38,18 @@ def loosened_hold(
     if found is None:
         return None
     changes, approval = found
-    from goalfile.commands.gitgoals import git_from
+    from goalfile.commands.gitgoals import git_from, saved_checkout
     from goalfile.shellword import shell_word
 
     entry = git.tracked.get(path) if git is not None else None
     if entry is not None:
         git_in = git_from(entry.root, here)
         word = shell_word(entry.relative)
-        fix = f"{git_in} add -- {word} && {git_in} commit -m 'Approve the goal change' -- {word}"
+        commit = f"{git_in} add -- {word} && {git_in} commit -m 'Approve the goal change' -- {word}"
+        restore = saved_checkout(entry, here=here)
     else:  # (HEAD holds a copy only of a file git tracks)
-        fix = f"git commit -m 'Approve the goal change' -- {shell_word(shown)}"
+        commit = f"git commit -m 'Approve the goal change' -- {shell_word(shown)}"
+        restore = f"git checkout HEAD -- {shell_word(shown)}"
     listed = "\n".join(f"- {change}" for change in changes[:SHOWN_CHANGES])
     more = len(changes) - SHOWN_CHANGES
     if more > 0:
@@ -52,14 +57,25 @@ def loosened_hold(
     text = (
         f"goalfile: {shown} is met only under a contract that HEAD's copy of it does not "
         f"approve: {approval} changed the approved criteria in a way that does not only "
-        f"tighten them:\n{listed}\n"
-        f"  fix: a person who approves the change commits it: `{fix}`"
+        f"tighten them:\n{listed}"
+    )[:REASON_LIMIT]
+    if stop.stop_hook_active:  # the person reads it: approving is theirs, by a commit
+        said = f"{text}\n  a person who approves the change commits it: `{commit}`"
+        return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)
+    # the agent reads it: the commit would land its own loosening in history, so its fix is
+    # HEAD's approved copy back (the file as it is kept beside it)
+    return GoalOutcome(
+        path=shown,
+        status="met-unapproved",
+        block=True,
+        reason=(
+            f"{text}\n  fix: `{restore}` puts HEAD's approved criteria back (the file kept "
+            "beside it)\n"
+            "The approved criteria are HEAD's: do not change, re-approve or commit criteria "
+            "to stop; only a person approves a change. Tell the person what changed and why; "
+            "go on with the work the approved criteria ask for."
+        ),
     )
-    advice = (
-        "The approved criteria are HEAD's: do not change or re-approve criteria to stop. Tell "
-        "the person what changed and why; go on with the work the approved criteria ask for."
-    )
-    return hold_once(shown, "met-unapproved", text[:REASON_LIMIT], advice, stop)
 
 
 def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str] | None:
