@@ -15,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from goalfile import lint
+from goalfile.errors import GoalfileError
+from goalfile.parse import parse_goal
 from tests.conftest import (
     copy_of,
     git,
@@ -117,25 +120,34 @@ def test_a_row_id_that_forges_the_summary_line_is_refused(repo: Path) -> None:
     refused_everywhere(repo, says="is not a plain id", never="status: met")
 
 
-@pytest.mark.parametrize(
-    "pattern",
-    [
-        *("/^/", "/.*/", "/x*/", r"/(?:)/", r"/\s*$/", "/a*/", "/x?/", "/(a?)/"),
-        # zero-width patterns match inside a non-empty line: `/\b/` holds on "3 FAILED"
-        *(r"/\b/", r"/\B/", "/(?<=.)/", "/(?=.)/", "/$/", "/(?m)^/", "/(?=FAILED)/"),
-    ],
-)
-def test_a_regex_that_can_match_zero_characters_is_refused(repo: Path, pattern: str) -> None:
-    path = repo / "goals" / "g.md"
-    path.write_text(
-        goal_text(
-            slug="g",
-            status="draft",
-            iterations_used=0,
-            rows=(row("C1", "echo '0 passed, 3 FAILED'", f"exit 0; stdout matches {pattern}"),),
-        )
+ZERO_WIDTH_PATTERNS = [
+    *("/^/", "/.*/", "/x*/", r"/(?:)/", r"/\s*$/", "/a*/", "/x?/", "/(a?)/"),
+    # zero-width patterns match inside a non-empty line: `/\b/` holds on "3 FAILED"
+    *(r"/\b/", r"/\B/", "/(?<=.)/", "/(?=.)/", "/$/", "/(?m)^/", "/(?=FAILED)/"),
+]
+# the patterns run by lint, activate and verify as real processes; every pattern is read from
+# the goal file and refused by the code those commands share (parse_goal, lint), in this process
+AS_PROCESSES = {"/^/", r"/\b/", "/(?=FAILED)/"}
+
+
+@pytest.mark.parametrize("pattern", ZERO_WIDTH_PATTERNS)
+def test_a_regex_that_can_match_zero_characters_is_refused(tmp_path: Path, pattern: str) -> None:
+    text = goal_text(
+        slug="g",
+        status="draft",
+        iterations_used=0,
+        rows=(row("C1", "echo '0 passed, 3 FAILED'", f"exit 0; stdout matches {pattern}"),),
     )
-    refused_everywhere(repo, says="can match zero characters", never="C1 met")
+    (found,) = lint.errors(lint.diagnose(parse_goal(text, path="goals/g.md")))
+    assert "can match zero characters" in found.message, found
+    active = parse_goal(text.replace("status: draft", "status: active"), path="goals/g.md")
+    with pytest.raises(GoalfileError, match="can match zero characters"):
+        lint.require_valid(active)
+    if pattern in AS_PROCESSES:
+        repo = make_git_repo(tmp_path / "repo")
+        (repo / "goals").mkdir()
+        (repo / "goals" / "g.md").write_text(text)
+        refused_everywhere(repo, says="can match zero characters", never="C1 met")
 
 
 def test_a_regex_that_takes_a_character_still_judges(repo: Path) -> None:
