@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -50,6 +51,11 @@ def undefined(words: Sequence[str], folder: Path) -> str | None:
             "judges the row `unmet`"
         )
     if program == "nox":
+        if _nox_without_noxfile(words, folder):
+            return (
+                'there is no noxfile.py in the folder nox runs in: nox stops, "Failed to load '
+                'Noxfile ... no such file exists", exit 2, and verify judges the row `unmet`'
+            )
         sessions = _nox_undefined(words, folder)
         if sessions:
             gone, known = sessions
@@ -58,6 +64,11 @@ def undefined(words: Sequence[str], folder: Path) -> str | None:
                 '"Sessions not found", exit 3, and verify judges the row `unmet`'
             )
     if program == "npm":
+        if _npm_script(words, folder) is not None and not _npm_prefix(folder):
+            return (
+                "npm finds no package.json in the folder it runs in or one above it: npm stops, "
+                '"Could not read package.json", exit 254, and verify judges the row `unmet`'
+            )
         script = _npm_undefined(words, folder)
         if script is not None:
             return (
@@ -232,7 +243,29 @@ def _outside(module: str | None) -> bool:
     return top in ("nox", "nox_uv") or top in sys.stdlib_module_names
 
 
-def _npm_undefined(words: Sequence[str], folder: Path) -> str | None:
+def _nox_without_noxfile(words: Sequence[str], folder: Path) -> bool:
+    """Whether the nox command ``words`` loads a noxfile.py (its own folder's: nox does not
+    look above it) that is not there."""
+    for word in words[1:]:
+        if word == "--":
+            break
+        if word.split("=", 1)[0] in (*_NOX_ELSEWHERE, "--version", "--help", "-h"):
+            return False
+    return not os.path.lexists(folder / "noxfile.py")
+
+
+def _npm_prefix(folder: Path) -> bool:
+    """Whether npm finds a project folder from ``folder``: the nearest one, there or above it,
+    with a package.json or a node_modules (npm runs in that one)."""
+    for place in (folder, *folder.parents):
+        if any(os.path.lexists(place / name) for name in ("package.json", "node_modules")):
+            return True
+    return False
+
+
+def _npm_script(words: Sequence[str], folder: Path) -> str | None:
+    """The script the npm command ``words`` runs from package.json (`npm test`, `npm run
+    lint`); None for any other npm command, or one that names another folder."""
     rest = [word for word in words[1:]]
     if any(word.split("=", 1)[0] in _NPM_ELSEWHERE for word in rest) or "--" in rest[:1]:
         return None
@@ -240,14 +273,18 @@ def _npm_undefined(words: Sequence[str], folder: Path) -> str | None:
     if not plain:
         return None
     if plain[0] in _NPM_RUN:
-        if len(plain) < 2:
-            return None
-        script = plain[1]
-    elif plain[0] in _NPM_SHORT:
+        return plain[1] if len(plain) >= 2 else None
+    if plain[0] in _NPM_SHORT:
         script = _NPM_SHORT[plain[0]]
         if script == "start" and (folder / "server.js").exists():
             return None  # npm start runs `node server.js` then
-    else:
+        return script
+    return None
+
+
+def _npm_undefined(words: Sequence[str], folder: Path) -> str | None:
+    script = _npm_script(words, folder)
+    if script is None:
         return None
     text = _read(folder / "package.json")
     if text is None:
