@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 
 from goalfile import settings
 from goalfile.digest import sha256
-from goalfile.errors import GoalfileError
 from goalfile.model import Criterion, Goal
 from goalfile.pin import PREFIX
 from goalfile.plainexit import plain_exit
@@ -36,12 +35,10 @@ def normal_expected(text: str) -> str:
     status = plain_exit(text)
     if status is not None:  # what format_expected(parse_expected(text)) gives, unloaded
         return f"exit {status}"
-    from goalfile.expect import format_expected, parse_expected
+    from goalfile.expect import format_expected, parsed_or_none
 
-    try:
-        return format_expected(parse_expected(text))
-    except GoalfileError:
-        return " ".join(text.split())
+    parsed = parsed_or_none(text)
+    return " ".join(text.split()) if parsed is None else format_expected(parsed)
 
 
 def row_fields(row: Criterion) -> Fields:

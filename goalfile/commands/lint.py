@@ -17,7 +17,9 @@ if TYPE_CHECKING:  # goalfile.fix loads only for `lint --fix`
     from goalfile.fix import Change
 
 
-@dataclass(frozen=True, kw_only=True)
+# nothing compares, hashes or prints these three: no __eq__, __hash__ or __repr__ is built
+# for them (each such method is compiled at every start of `goalfile lint`)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class FixOutcome:
     """What `lint --fix` did to one file: the rewrites it wrote, or why it wrote none."""
 
@@ -40,7 +42,7 @@ class FixOutcome:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class FileReport:
     path: str
     findings: tuple[Finding, ...]
@@ -52,7 +54,7 @@ class FileReport:
         return self.fatal is None and not any(f.severity is Severity.ERROR for f in self.findings)
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
 class LintResult:
     reports: tuple[FileReport, ...]
     fixing: bool = False  # `lint --fix`: each file's report says what was rewritten
