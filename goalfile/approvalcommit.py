@@ -23,6 +23,7 @@ from goalfile.gitrepo import git_index_entry, git_write_blob
 from goalfile.gitrun import GitTimedOut, GitUnreadable, _git_clean, _git_in
 from goalfile.run import first_message_line
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 _NO_COMMIT = "0" * 40
 
@@ -49,7 +50,8 @@ def commit_approved(*, path: str, text: str, top: Path, message: str) -> Committ
         name = real.relative_to(top.resolve()).as_posix()
     except ValueError:
         raise UsageError(
-            f"{path} leads out of the repository at {top}; --commit commits inside it only",
+            f"{file_name(path)} leads out of the repository at {top}; --commit commits inside it "
+            "only",
             hint=f"git -C {top} status",
         ) from None
     git = _runner(top)

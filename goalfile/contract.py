@@ -51,6 +51,7 @@ from goalfile.pin import SHORT as SHORT
 from goalfile.pin import pinned as pinned
 from goalfile.pin import short as short
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 if TYPE_CHECKING:  # the comparison is loaded only when a contract is compared
     from goalfile.contractdiff import Change
@@ -284,8 +285,8 @@ def require_approval(goal: Goal) -> None:
         else f"`goalfile activate --reapprove {shell_word(goal.path)} --reason TEXT`"
     )
     raise Refused(
-        f"{goal.path} has {missing}: the goal tools run the checks only of a goal a person "
-        "approved with `goalfile activate` (an approval entry in the ledger and the "
+        f"{file_name(goal.path)} has {missing}: the goal tools run the checks only of a goal a "
+        "person approved with `goalfile activate` (an approval entry in the ledger and the "
         "`contract:` pin it writes, committed); nothing was run",
         file=goal.path,
         line=goal.key_line("contract") or goal.key_line("status"),
@@ -320,7 +321,7 @@ def require_committed_approval(goal: Goal, committed: str | None, *, shown: str)
         where = "HEAD holds no such file" if committed is None else "HEAD's copy has none"
         raise Refused(
             "the goal tools run the checks only of a contract whose approval entry is "
-            f"committed, and {where} ({shown}); nothing was run",
+            f"committed, and {where} ({file_name(shown)}); nothing was run",
             file=goal.path,
             line=goal.key_line("contract") or goal.key_line("status"),
             hint=hint,

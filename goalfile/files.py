@@ -32,9 +32,15 @@ from goalfile.errors import (
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
+
+
+def _named(path: str | os.PathLike[str]) -> str:
+    """``path`` as one line of a message (:func:`goalfile.termsafe.file_name`)."""
+    return file_name(os.fspath(path))
 
 
 def real_path(path: Path) -> Path:
@@ -93,18 +99,18 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
                 "it holds no goal file (*.md); check the path, or create one with "
                 '`goalfile new SLUG "END STATE"`'
             )
-        raise UsageError(f"{path}: is a folder, not a goal file", hint=hint) from None
+        raise UsageError(f"{_named(path)}: is a folder, not a goal file", hint=hint) from None
     except OSError as exc:
         if exc.errno == errno.ELOOP:  # a link that leads back to itself, through links
             from goalfile.shellword import shell_word
 
             word = shell_word(str(path))
             raise UsageError(
-                f"{path}: cannot read: {exc.strerror} (it is a symlink that leads back to "
-                "itself, or a folder on its path is)",
+                f"{_named(path)}: cannot read: {exc.strerror} (it is a symlink that leads back "
+                "to itself, or a folder on its path is)",
                 hint=f"remove the link (`rm -- {word}`), then name the goal file itself",
             ) from None
-        raise UsageError(f"{path}: cannot read: {exc.strerror}") from None
+        raise UsageError(f"{_named(path)}: cannot read: {exc.strerror}") from None
 
 
 def no_such_goal_file(path: str) -> NoSuchGoalFile:
@@ -462,7 +468,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, parsed: Goal | None
                 _last_read = (str(path), content, parsed, text)
         except OSError as exc:
             raise WriteFailed(
-                f"cannot write {path}: {exc.strerror or exc}; the file keeps its old content",
+                f"cannot write {_named(path)}: {exc.strerror or exc}; the file keeps its old "
+                "content",
                 file=str(path),
                 hint="make the file and its folder writable (a temporary file is written next "
                 "to it and renamed over it), free some space, and run the command again",
@@ -512,7 +519,8 @@ def _act_on(caught: set[int], *, written: bool, path: str | os.PathLike[str]) ->
     if not written:
         raise cause  # the write failed anyway: an interrupt, the file untouched
     raise interrupted(
-        cause, f"interrupted after {path} was written; its new content is complete"
+        cause,
+        f"interrupted after {_named(path)} was written; its new content is complete",
     ) from None
 
 
@@ -635,8 +643,8 @@ def _keep_owner(path: str | os.PathLike[str], fd: int, info: os.stat_result) -> 
         os.fchown(fd, info.st_uid, info.st_gid)
     except PermissionError:
         raise Refused(
-            f"{path}: belongs to uid {info.st_uid} (gid {info.st_gid}); replacing it would "
-            "give it to you, so nothing was written",
+            f"{_named(path)}: belongs to uid {info.st_uid} (gid {info.st_gid}); replacing it "
+            "would give it to you, so nothing was written",
             file=str(path),
             hint="run the command as the file's owner",
         ) from None
@@ -742,14 +750,14 @@ def _exists(target: Path) -> Refused:
             near = os.path.relpath(target)
             shown = near if not near.startswith("..") else shown
     return Refused(
-        f"{shown}: exists already; nothing was written",
+        f"{_named(shown)}: exists already; nothing was written",
         hint="choose another slug, or edit the existing goal",
     )
 
 
 def _write_failed(target: Path, exc: OSError, *, what: str = "write") -> WriteFailed:
     return WriteFailed(
-        f"cannot {what} {target}: {exc.strerror or exc}; nothing was written",
+        f"cannot {what} {_named(target)}: {exc.strerror or exc}; nothing was written",
         file=str(target),
         hint="make the folder writable, free some space, and run the command again",
     )
@@ -852,11 +860,11 @@ def goal_lock(
         if fd is None:
             holder = _describe_owner(owner_file)
             if on_wait is not None:
-                on_wait(f"{path}: waiting for {holder} to finish (up to {wait:g}s)")
+                on_wait(f"{_named(path)}: waiting for {holder} to finish (up to {wait:g}s)")
             fd = _take_lock(lock_file, wait)
             if fd is None:
                 raise Refused(
-                    f"{path}: locked by {holder}; nothing was written",
+                    f"{_named(path)}: locked by {holder}; nothing was written",
                     file=str(path),
                     hint="wait for it to finish, or raise --lock-wait",
                 )

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goalfile.model import Budget, Entry, Goal, Status, Verdict
+from goalfile.termsafe import file_name
 
 COMMAND = "goalfile statusline"
 
@@ -63,7 +64,7 @@ def line(
         limit_shown = f"/{compact(budget.tokens)}" if budget.tokens is not None else ""
         parts.append(f"tokens {spent}{limit_shown}")
     more = f" (+{others} more active)" if others else ""
-    return f"goal {name or goal.slug}{status}: " + " · ".join(parts) + more
+    return f"goal {file_name(name) if name else goal.slug}{status}: " + " · ".join(parts) + more
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -25,6 +25,7 @@ from goalfile.errors import (
     interrupt_message,
     interrupted,
 )
+from goalfile.termsafe import file_name
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -492,7 +493,8 @@ def commit_top(path: str) -> Path:
     top = repository_top(folder)
     if top is None:
         raise UsageError(
-            f"{path} is in no git repository; --commit commits it in one, and nothing was written",
+            f"{file_name(path)} is in no git repository; --commit commits it in one, and nothing "
+            "was written",
             hint="git init",
         )
     return top

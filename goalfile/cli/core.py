@@ -626,9 +626,10 @@ def status(paths: tuple[str, ...], in_project_flag: bool, as_json: bool) -> int:
         _no_goal_yet()
     if result.focus:
         held = "the Stop hook verifies this goal first while it is active"
-        click.echo(f"focus: {result.focus} ({held})")
+        click.echo(f"focus: {file_name(result.focus)} ({held})")
     elif result.focus_ignored:
-        click.echo(f"focus: {result.focus_ignored} (ignored by the Stop hook: {result.focus_why})")
+        ignored = file_name(result.focus_ignored)
+        click.echo(f"focus: {ignored} (ignored by the Stop hook: {result.focus_why})")
     for item in result.goals:
         if item.goal is None:
             assert item.error is not None

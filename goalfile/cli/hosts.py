@@ -10,6 +10,7 @@ import click
 
 from goalfile.cli.base import boundary, context, emit_json, err, json_option, main
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 from goalfile.words import counted
 
 # --- init -----------------------------------------------------------------------------------
@@ -215,18 +216,21 @@ def focus(path: str | None, clear: bool, as_json: bool) -> int:
     elif result.focus is None:
         click.echo("no focus: the Stop hook verifies every active goal")
     else:
-        click.echo(f"focus: {result.focus.goal} ({result.status}, since {result.focus.since})")
+        click.echo(
+            f"focus: {file_name(result.focus.goal)} ({result.status}, since {result.focus.since})"
+        )
     if path is not None and result.status not in (None, "active") and not as_json:
         err(
-            f"note: {result.focus.goal if result.focus else path} is {result.status}; until it "
-            "is active, the Stop hook verifies every active goal, as without a focus"
+            f"note: {file_name(result.focus.goal if result.focus else path)} is {result.status}; "
+            "until it is active, the Stop hook verifies every active goal, as without a focus"
         )
     if not as_json:
         for held in result.held:
             err(
-                f"note: {held} stays held: it lies outside goals/ and a focus named it, so the "
-                "Stop hook holds this working tree to it until it is met, also once the focus "
-                f"is cleared or moved (a person ends that with `goalfile pause {shell_word(held)}`)"
+                f"note: {file_name(held)} stays held: it lies outside goals/ and a focus named it, "
+                "so the Stop hook holds this working tree to it until it is met, also once the "
+                "focus is cleared or moved (a person ends that with "
+                f"`goalfile pause {shell_word(held)}`)"
             )
     return 0
 

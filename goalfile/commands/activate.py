@@ -40,6 +40,7 @@ from goalfile.handedit import (
 from goalfile.lint import require_valid
 from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Goal, Status
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 from goalfile.words import counted
 
 REAPPROVABLE = frozenset(
@@ -122,7 +123,7 @@ class ActivateResult:
         non-goals, where the checks run, and every run setting that is not the default."""
         if self.approved is None:
             return []
-        lines = [f"{self.path}: approving"]
+        lines = [f"{file_name(self.path)}: approving"]
         for row in self.approved.ordered():
             if row.kind == "review":
                 lines.append(f"  {row.id} (review): {row.check} → {row.expected}")

@@ -21,6 +21,7 @@ from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, NoSuchGoalFile, Refused, UsageError
 from goalfile.files import load_goal, real_path
 from goalfile.model import Goal
+from goalfile.termsafe import file_name
 
 FOCUS_FILE = "goalfile-focus.json"
 FOCUS_LIMIT = 1 << 16  # bytes read of a focus file or a `.git` file: both are a line or two
@@ -143,7 +144,7 @@ def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
         relative = resolved.relative_to(real_path(root))
     except ValueError:
         raise UsageError(
-            f"{shown} is not inside the repository at {root}",
+            f"{file_name(shown)} is not inside the repository at {root}",
             hint="focus a goal file of this repository",
         ) from None
     goal = load_goal(str(resolved))  # refuses a missing or invalid goal file
@@ -173,7 +174,7 @@ def project_goal(*, path: str, ctx: Context) -> None:
         raise UsageError(f"{found}; {rule}", hint=hint) from None
     listed = {real_path(Path(found)) for found in discover(root)}
     if real_path(target) not in listed:
-        raise UsageError(f"{path} is not a goal file {rule}", hint=hint)
+        raise UsageError(f"{file_name(path)} is not a goal file {rule}", hint=hint)
 
 
 def committed_copy(*, path: str, ctx: Context) -> tuple[str | None, str]:

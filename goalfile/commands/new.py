@@ -26,6 +26,7 @@ from goalfile.lint import PLACEHOLDER
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
@@ -389,8 +390,8 @@ def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | No
     if under_goal_folder(path.resolve(), (top or cwd).resolve()):
         return None
     unseen = (
-        f"note: {shown} is not under goals/ or .zetetic/goals/: the Stop hook does not hold "
-        "an agent to it, and status, lint and audit without a PATH do not list it"
+        f"note: {file_name(shown)} is not under goals/ or .zetetic/goals/: the Stop hook does not "
+        "hold an agent to it, and status, lint and audit without a PATH do not list it"
     )
     if top is None:
         return f"{unseen}; write it with no --dir to have it under goals/"

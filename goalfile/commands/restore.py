@@ -28,6 +28,7 @@ from goalfile.files import parse_text
 from goalfile.handedit import backed_status
 from goalfile.model import Goal, Status
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,8 +72,8 @@ def restore(*, path: str, ctx: Context) -> RestoreResult:
         found = reference(entry, head, index)
     if entry is None or found is None:
         raise Refused(
-            f"git holds no copy of {path} that goalfile can restore from (neither its index "
-            "nor HEAD holds the file); nothing was written",
+            f"git holds no copy of {file_name(path)} that goalfile can restore from (neither its "
+            "index nor HEAD holds the file); nothing was written",
             file=path,
         )
     source, blob = found

@@ -16,6 +16,7 @@ from goalfile.model import Goal, Kind, Status, Verdict
 from goalfile.parse import review_artifact
 from goalfile.review import quote_present, render_review
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 QUOTE_LIMIT = 4_000
 
@@ -66,7 +67,7 @@ def review(
         row = goal.criterion(row_id)
         if row is None:
             raise Refused(
-                f"no criterion {row_id} in {path}",
+                f"no criterion {row_id} in {file_name(path)}",
                 hint=f"ids: {', '.join(r.id for r in goal.criteria)}",
             )
         if row.kind is not Kind.REVIEW:

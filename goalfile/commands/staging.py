@@ -8,6 +8,7 @@ from pathlib import Path
 
 from goalfile.commands.gittop import repository_top
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 
 def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
@@ -32,13 +33,14 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
         return None
     link = link_name(cwd / path, top)
     named = path  # as the person named it: what `goalfile focus` takes
+    shown = file_name(path)  # on one line, whatever the name holds
     try:
         if link is not None and tracked_file(top, top / link) is None:
             refused = stage_exact(str(top), link)  # the link too, at the path the goal is named by
             if refused is None:
-                path = f"{path} and {relative} (the file it links to)"
+                shown = f"{shown} and {file_name(relative)} (the file it links to)"
         if not approved and tracked_file(top, where) is not None:
-            return None if link is None else f"staged {link} (git add)"
+            return None if link is None else f"staged {file_name(link)} (git add)"
         refused = stage_exact(str(top), relative)
     except GitUnreadable as exc:
         refused = str(exc)
@@ -51,14 +53,14 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
         )
     if refused is None and approved:
         return (
-            f"staged {path} (git add): the Stop hook runs the checks of a goal whose approval "
+            f"staged {shown} (git add): the Stop hook runs the checks of a goal whose approval "
             f"git's index or HEAD holds, and {holds}; commit it before the agent starts, so "
             "that its history is kept too"
         )
     if refused is None:
         now = "" if holds.startswith("holds the agent") else "now "
         return (
-            f"staged {path} (git add): the Stop hook {now}{holds}; commit it before the agent "
+            f"staged {shown} (git add): the Stop hook {now}{holds}; commit it before the agent "
             "starts, so that its history is kept too"
         )
     cannot = "cannot hold an agent that moves or deletes it"
@@ -67,7 +69,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
             ", and does not run its checks (it runs only a contract whose approval git's index "
             "or HEAD holds)"
         )
-    said = f"{path}: git does not track it and it could not be staged ({refused}): "
+    said = f"{shown}: git does not track it and it could not be staged ({refused}): "
     said += f"the Stop hook {cannot}"
     if refused != GIT_IGNORED:
         return said

@@ -26,6 +26,7 @@ from goalfile.files import load_goal
 from goalfile.handedit import budget_in_force, iterations_in_use
 from goalfile.model import Goal, Status
 from goalfile.shellword import shell_word
+from goalfile.termsafe import file_name
 
 
 def session_folder(raw: str, ctx: Context) -> Path:
@@ -57,7 +58,7 @@ def status_text(raw: str, ctx: Context) -> str:
         try:
             goal = load_goal(str(focus.honoured))
         except GoalfileError:
-            return f"goal {shown}: unreadable (`goalfile lint {shell_word(shown)}`)"
+            return f"goal {file_name(shown)}: unreadable (`goalfile lint {shell_word(shown)}`)"
         return _line(goal, shown)
     active: list[Goal] = []
     for path in discover(root):
@@ -76,7 +77,8 @@ def status_text(raw: str, ctx: Context) -> str:
     try:
         goal = load_goal(str(root / recorded.goal))
     except GoalfileError:
-        return f"goal {recorded.goal}: unreadable (`goalfile lint {shell_word(recorded.goal)}`)"
+        named = file_name(recorded.goal)
+        return f"goal {named}: unreadable (`goalfile lint {shell_word(recorded.goal)}`)"
     return _line(goal, recorded.goal)
 
 

@@ -13,6 +13,7 @@ from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.errors import GoalfileError
 from goalfile.goalfolders import under_goal_folder
 from goalfile.model import Finding, Goal, Severity, Status
+from goalfile.termsafe import file_name
 
 
 def focus_releases(outcomes: list[GoalOutcome], notes: list[str], *, by: str | None) -> bool:
@@ -68,10 +69,10 @@ def focused_goal(
     ignored = "every goal of the repository is looked at (`goalfile focus --clear` ends it)"
     unseen = _focus_unseen(root, focus.goal)
     if unseen is not None:  # held as a tracked goal file that is gone or swapped (`look`)
-        notes.append(f"focus: {focus.goal} ({unseen})")
+        notes.append(f"focus: {file_name(focus.goal)} ({unseen})")
         return Path(os.path.normpath(root / focus.goal))
     if not (root / focus.goal).is_file():
-        notes.append(f"the focused goal {focus.goal} does not exist; {ignored}")
+        notes.append(f"the focused goal {file_name(focus.goal)} does not exist; {ignored}")
         return None
     try:
         relative, goal = accepted(root, root / focus.goal, shown=focus.goal)
@@ -83,8 +84,8 @@ def focused_goal(
         return None
     if goal.status is not Status.ACTIVE:
         notes.append(
-            f"the focused goal {relative} is {goal.status.value}, not active; a focus only "
-            f"narrows the active goals, so {ignored}"
+            f"the focused goal {file_name(relative)} is {goal.status.value}, not active; a focus "
+            f"only narrows the active goals, so {ignored}"
         )
         if goal.status is Status.BLOCKED:
             blocked.append(Path(os.path.normpath(root / relative)))
@@ -93,11 +94,11 @@ def focused_goal(
     if hand_set is not None:
         held[(root / relative).resolve()] = hand_set
         notes.append(
-            f"the focused goal {relative} is active only by a hand edit the ledger does not "
-            f"back; a focus only narrows the active goals, so {ignored}"
+            f"the focused goal {file_name(relative)} is active only by a hand edit the ledger does "
+            f"not back; a focus only narrows the active goals, so {ignored}"
         )
         return None
-    notes.append(f"focus: {relative}")
+    notes.append(f"focus: {file_name(relative)}")
     return root / relative
 
 
