@@ -1,16 +1,16 @@
-"""Whether the tox environment, nox session or npm script a check asks for is defined, where the
-checks will run: the task-runner shape of :mod:`goalfile.commands.operands`.
+"""Whether the tox environment, nox session or npm, yarn or pnpm script a check asks for is
+defined, where the checks will run: the task-runner shape of :mod:`goalfile.commands.operands`.
 
 `tox -e doc` where tox.ini (or tox.toml, ...) defines `docs` exits 254
 (:mod:`goalfile.commands.toxenvs`), `nox -s test` where noxfile.py defines `tests` exits 3
 ("Sessions not found"; so does `lint-3.11` where `lint` has `python="3.12"`, and `cover-3.12`
-where `cover` has no `python=`), `npm run lnit` exits 1 ("Missing script"): each ran to its end, so
-verify judges the row `unmet` until the work defines it. Each is read from its file as text
-(noxfile.py through Python's parser, never run: it is the project's code); a file that is not
-there or cannot be read whole, a check that names another file or folder (`nox -f`, `npm
---prefix`, a workspace), `npm run --if-present`, and a noxfile that could make sessions any
-other way (a session made outside a decorator, a name not written out, an import of a module of
-the project) are left alone.
+where `cover` has no `python=`), `yarn run lnit` and `pnpm run lnit` exit 1, `npm run lnit`
+exits 1 ("Missing script"): each ran to its end, so verify judges the row `unmet` until the work
+defines it. Each is read from its file as text (noxfile.py through Python's parser, never run:
+it is the project's code); a file that is not there or cannot be read whole, a check that names
+another file or folder (`nox -f`, `npm --prefix`, a workspace), `npm run --if-present`, and a
+noxfile that could make sessions any other way (a session made outside a decorator, a name not
+written out, an import of a module of the project) are left alone.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile.commands.projectfile import read_whole
@@ -30,9 +31,57 @@ _NOX_ELSEWHERE = frozenset(
     {"-f", "--noxfile", "--noxfile-path", "--extra-pythons", "--extra-python", "-P",
      "--force-pythons", "--force-python"}
 )  # fmt: skip
-_NPM_RUN = frozenset({"run", "run-script", "rum", "urn"})
-_NPM_SHORT = {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop"}
-_NPM_ELSEWHERE = ("--prefix", "-w", "--workspace", "--workspaces", "-ws", "--if-present", "-C")
+
+
+@dataclass(frozen=True)
+class _Manager:
+    """How a package manager runs a script of package.json, and what it says when it cannot."""
+
+    run: frozenset[str]  # `npm run X`
+    short: dict[str, str]  # `npm test` runs the script `test`
+    elsewhere: tuple[str, ...]  # options naming another folder or package, or --if-present
+    no_project: str
+    no_script: str  # NAME: the script
+
+
+# `yarn X` and `pnpm X` run a binary of node_modules/.bin when there is no script X: only
+# `run` and `test` are read for them
+_MANAGERS = {
+    "npm": _Manager(
+        frozenset({"run", "run-script", "rum", "urn"}),
+        {"test": "test", "t": "test", "tst": "test", "start": "start", "stop": "stop"},
+        ("--prefix", "-w", "--workspace", "--workspaces", "-ws", "--if-present", "-C"),
+        '"Could not read package.json", exit 254',
+        '"Missing script", exit 1',
+    ),
+    "pnpm": _Manager(
+        frozenset({"run", "run-script"}),
+        {"test": "test", "t": "test", "tst": "test"},
+        (
+            "-C",
+            "--dir",
+            "--filter",
+            "-F",
+            "-r",
+            "--recursive",
+            "-w",
+            "--workspace-root",
+            "--if-present",
+            "--parallel",
+            "--stream",
+        ),
+        '"No package.json ... was found", exit 1',
+        '"Missing script: NAME", exit 1',
+    ),
+    "yarn": _Manager(
+        frozenset({"run"}),
+        {"test": "test"},
+        ("--cwd", "--if-present"),
+        '"Couldn\'t find a package.json file", exit 1',
+        'saying Command "NAME" not found (Yarn 2 and later: Couldn\'t find a script named "NAME"), '
+        "exit 1",
+    ),
+}
 
 
 def undefined(words: Sequence[str], folder: Path) -> str | None:
@@ -63,17 +112,19 @@ def undefined(words: Sequence[str], folder: Path) -> str | None:
                 f"noxfile.py defines no session {_named(gone)}{known}: nox stops, "
                 '"Sessions not found", exit 3, and verify judges the row `unmet`'
             )
-    if program == "npm":
-        if _npm_script(words, folder) is not None and not _npm_prefix(folder):
+    manager = _MANAGERS.get(program)
+    if manager is not None:
+        if _npm_script(words, folder, manager) is not None and not _npm_prefix(folder):
             return (
-                "npm finds no package.json in the folder it runs in or one above it: npm stops, "
-                '"Could not read package.json", exit 254, and verify judges the row `unmet`'
+                f"{program} finds no package.json in the folder it runs in or one above it: "
+                f"{program} stops, {manager.no_project}, and verify judges the row `unmet`"
             )
-        script = _npm_undefined(words, folder)
+        script = _npm_undefined(words, folder, manager)
         if script is not None:
+            said = manager.no_script.replace("NAME", script)
             return (
-                f'package.json has no script `{script}`: npm stops, "Missing script", exit 1, '
-                "and verify judges the row `unmet`"
+                f"package.json has no script `{script}`: {program} stops, {said}, and verify "
+                "judges the row `unmet`"
             )
     return None
 
@@ -254,36 +305,47 @@ def _nox_without_noxfile(words: Sequence[str], folder: Path) -> bool:
     return not os.path.lexists(folder / "noxfile.py")
 
 
+# what makes a folder a project for npm (package.json, node_modules), or pnpm (its other forms)
+_PROJECT_FILES = ("package.json", "node_modules", "package.json5", "package.yaml")
+
+
 def _npm_prefix(folder: Path) -> bool:
     """Whether npm finds a project folder from ``folder``: the nearest one, there or above it,
     with a package.json or a node_modules (npm runs in that one)."""
     for place in (folder, *folder.parents):
-        if any(os.path.lexists(place / name) for name in ("package.json", "node_modules")):
+        if any(os.path.lexists(place / name) for name in _PROJECT_FILES):
             return True
     return False
 
 
-def _npm_script(words: Sequence[str], folder: Path) -> str | None:
-    """The script the npm command ``words`` runs from package.json (`npm test`, `npm run
-    lint`); None for any other npm command, or one that names another folder."""
+def _npm_script(words: Sequence[str], folder: Path, manager: _Manager) -> str | None:
+    """The script the package manager's command ``words`` runs from package.json (`npm test`,
+    `npm run lint`); None for any other command, or one that names another folder."""
     rest = [word for word in words[1:]]
-    if any(word.split("=", 1)[0] in _NPM_ELSEWHERE for word in rest) or "--" in rest[:1]:
+    if any(word.split("=", 1)[0] in manager.elsewhere for word in rest) or "--" in rest[:1]:
         return None
     plain = [word for word in rest if not word.startswith("-")]
     if not plain:
         return None
-    if plain[0] in _NPM_RUN:
-        return plain[1] if len(plain) >= 2 else None
-    if plain[0] in _NPM_SHORT:
-        script = _NPM_SHORT[plain[0]]
+    if plain[0] in manager.run:
+        script = plain[1] if len(plain) >= 2 else None
+    elif plain[0] in manager.short:
+        script = manager.short[plain[0]]
         if script == "start" and (folder / "server.js").exists():
             return None  # npm start runs `node server.js` then
-        return script
-    return None
+    else:
+        return None
+    if (
+        script is not None
+        and words[0] != "npm"
+        and (folder / "node_modules" / ".bin" / script).exists()
+    ):
+        return None  # yarn and pnpm run the binary of that name then
+    return script
 
 
-def _npm_undefined(words: Sequence[str], folder: Path) -> str | None:
-    script = _npm_script(words, folder)
+def _npm_undefined(words: Sequence[str], folder: Path, manager: _Manager) -> str | None:
+    script = _npm_script(words, folder, manager)
     if script is None:
         return None
     text = _read(folder / "package.json")
