@@ -16,7 +16,15 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from conftest import approved_repo, clean_env, fix_of, hook_answer, run_goalfile
+from conftest import (
+    approved_repo,
+    clean_env,
+    fix_of,
+    git,
+    hook_answer,
+    make_git_repo,
+    run_goalfile,
+)
 
 CHECK_ROW = "| `test -f ok` | exit 0"
 
@@ -139,3 +147,62 @@ def test_a_run_order_the_agent_re_approved_holds_the_stop(tmp_path: Path) -> Non
     reason = str(answer.get("reason", ""))
     assert answer.get("decision") == "block" and "C2 met, C1 met" not in reason, answer
     assert "- run order: C1, C2 → C2, C1" in reason, reason
+
+
+def _staged_repo(tmp_path: Path) -> Path:
+    """A person's goal activated and staged (`activate` stages it), never committed."""
+    repo = make_git_repo(tmp_path / "app")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "start")
+    made = run_goalfile(
+        "new", "real", "--end-state", "ok exists", "--check", "test -f ok", "--expected",
+        "exit 0", "--non-goal", "nothing else changes", "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert "staged goals/real.md (git add)" in made.stderr
+    return repo
+
+
+def test_a_loosening_of_a_goal_only_staged_holds_the_stop(tmp_path: Path) -> None:
+    """Fails before the change: HEAD holds no copy, so there was no approval to compare with,
+    and the agent's own re-approval (staged by `activate`) was met and let go, saying only
+    `C1 met; status: met`, at the stop it was sent back from once and at the next turn's. A
+    goal no commit holds is compared with its first approval entry (the one that made it
+    active): no later approval is known to be a person's."""
+    repo = _staged_repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    assert "a contract that its first approval entry (no commit holds the goal" in reason
+    assert "by activate`, which no commit holds" in reason, reason
+    assert "git commit" not in reason, reason
+    answer = hook_answer(repo, active=True)  # the file unchanged: let go, with the changes
+    message = str(answer.get("systemMessage", ""))
+    assert "decision" not in answer and "- C1 check: `test -f ok` → `true`" in message, answer
+    assert hook_answer(repo).get("decision") == "block"  # the next turn's first stop: held
+    # the person who approves the change commits it, as the message says: met, let go
+    commit = message.split("commits it: `", 1)[1].split("`", 1)[0]
+    subprocess.run(commit, shell=True, cwd=repo, check=True, env=clean_env(), capture_output=True)
+    assert hook_answer(repo) == {}
+
+
+def test_a_goal_only_staged_met_under_its_approval_or_a_tightening_is_let_go(
+    tmp_path: Path,
+) -> None:
+    """Not a regression test (passes before the change): met under the criteria its first
+    approval records, and then under a clause added and re-approved, it is let go."""
+    repo = _staged_repo(tmp_path)
+    (repo / "ok").write_text("", encoding="utf-8")
+    answer = hook_answer(repo)
+    assert answer == {
+        "systemMessage": "goalfile: verify-goal real iteration 0: C1 met; status: met"
+    }
+    done = run_goalfile("reopen", "goals/real.md", "--reason", "more", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    _edit_criteria(repo, CHECK_ROW, "| `test -f ok` | exit 0; output empty")
+    _reapprove(repo)
+    answer = hook_answer(repo)
+    assert "decision" not in answer and "status: met" in str(answer["systemMessage"]), answer

@@ -11,18 +11,24 @@ only under a contract that HEAD's copy approves, or one that only tightens it (r
 non-goals added: DESIGN §10); else it holds the agent once with the changes and the fix that
 puts HEAD's approved criteria back, and then lets it go with them and the commit that approves
 them, which is the person's to run: given to the agent as its fix, that commit landed the
-agent's own loosening in history, and the next stop was met. Pure but for the copies git gave
-the hook.
+agent's own loosening in history, and the next stop was met. A goal only staged (HEAD holds
+none) is compared with its first approval entry, the one that made it active: without a
+commit, no later approval is known to be a person's. Pure but for the copies git gave the hook.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from goalfile.commands.hookrules.gitview import GitView
 from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError
+
+if TYPE_CHECKING:
+    from goalfile.contract import Contract
+    from goalfile.model import Entry
 
 SHOWN_CHANGES = 10  # changes named in the reason; the rest are counted
 
@@ -31,10 +37,14 @@ def loosened_hold(
     path: Path, shown: str, text: str, here: Path, stop: StopInput, *, git: GitView | None
 ) -> GoalOutcome | None:
     """The hold on a `met` of the goal file at ``path`` (``text``: the text the hook judged)
-    when its contract is not HEAD's approved one and the change does not only tighten it; None
-    when HEAD holds no copy (the approval rule decides alone) or the contract is HEAD's, or
-    tighter."""
+    when its contract is not HEAD's approved one and the change does not only tighten it (for
+    a goal only staged, which HEAD does not hold: not the one its first approval entry in the
+    index's copy records, :func:`_staged_widened`); None when git holds no copy (the approval
+    rule decides alone) or the contract is the approved one, or tighter."""
     found = _widened(path, text, git)
+    staged = found is None
+    if staged:
+        found = _staged_widened(path, text, git)
     if found is None:
         return None
     changes, approval = found
@@ -47,33 +57,48 @@ def loosened_hold(
         word = shell_word(entry.relative)
         commit = f"{git_in} add -- {word} && {git_in} commit -m 'Approve the goal change' -- {word}"
         restore = saved_checkout(entry, here=here)
-    else:  # (HEAD holds a copy only of a file git tracks)
+    else:  # (git holds a copy only of a file git tracks)
         commit = f"git commit -m 'Approve the goal change' -- {shell_word(shown)}"
         restore = f"git checkout HEAD -- {shell_word(shown)}"
     listed = "\n".join(f"- {change}" for change in changes[:SHOWN_CHANGES])
     more = len(changes) - SHOWN_CHANGES
     if more > 0:
         listed += f"\n- and {more} more"
+    whose = (
+        "its first approval entry (no commit holds the goal, so no later approval is known "
+        "to be a person's)"
+        if staged
+        else "HEAD's copy of it"
+    )
     text = (
-        f"goalfile: {shown} is met only under a contract that HEAD's copy of it does not "
-        f"approve: {approval} changed the approved criteria in a way that does not only "
-        f"tighten them:\n{listed}"
+        f"goalfile: {shown} is met only under a contract that {whose} does not approve: "
+        f"{approval} changed the approved criteria in a way that does not only tighten "
+        f"them:\n{listed}"
     )[:REASON_LIMIT]
     if stop.stop_hook_active:  # the person reads it: approving is theirs, by a commit
         said = f"{text}\n  a person who approves the change commits it: `{commit}`"
         return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)
     # the agent reads it: the commit would land its own loosening in history, so its fix is
-    # HEAD's approved copy back (the file as it is kept beside it)
+    # the approved criteria back: HEAD's copy (the file as it is kept beside it), or, for a
+    # goal only staged, which no copy git holds approves, each change put back by hand
+    if staged:
+        back = (
+            "Put each change above back (new → old): the approved criteria are those its "
+            "first approval entry records; "
+        )
+    else:
+        back = (
+            f"  fix: `{restore}` puts HEAD's approved criteria back (the file kept beside "
+            "it)\nThe approved criteria are HEAD's: "
+        )
     return GoalOutcome(
         path=shown,
         status="met-unapproved",
         block=True,
         reason=(
-            f"{text}\n  fix: `{restore}` puts HEAD's approved criteria back (the file kept "
-            "beside it)\n"
-            "The approved criteria are HEAD's: do not change, re-approve or commit criteria "
-            "to stop; only a person approves a change. Tell the person what changed and why; "
-            "go on with the work the approved criteria ask for."
+            f"{text}\n{back}do not change, re-approve or commit criteria to stop; only a "
+            "person approves a change. Tell the person what changed and why; go on with the "
+            "work the approved criteria ask for."
         ),
     )
 
@@ -86,21 +111,48 @@ def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str
     head = git.copies.get(path, (None, None))[0]
     if head is None:
         return None
+    return _compared(path, text, head, first=False)
+
+
+def _staged_widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str] | None:
+    """For a goal file the index holds and HEAD does not (activated, never committed), the
+    changes from the contract the first approval entry of the index's copy records (the
+    approval that made the goal active) to the one ``text`` holds that are not tightenings:
+    `goalfile activate --reapprove` stages the file, so the index's newest approval may be the
+    agent's own, and without a commit no later approval is known to be a person's."""
+    if git is None:
+        return None
+    head, index = git.copies.get(path, (None, None))
+    if head is not None or index is None:
+        return None
+    return _compared(path, text, index, first=True)
+
+
+def _compared(path: Path, text: str, held: bytes, *, first: bool) -> tuple[list[str], str] | None:
+    """The changes from the contract approved in ``held`` (a copy git holds: its newest
+    approval, or with ``first`` its first) to the one ``text`` holds that are not
+    tightenings, and the approval entry the working copy names for them."""
     from goalfile import contract
     from goalfile.contractdiff import changes, order_changed
     from goalfile.files import ENCODING, ERRORS
     from goalfile.model import Status
     from goalfile.parse import parse_goal
 
+    base: Contract | None
     try:
         goal = parse_goal(text, path=str(path))
-        committed = head.decode(ENCODING, ERRORS)
-        approval = contract.last_approval(committed, path=f"HEAD: {path}")
-        if approval is not None:
-            base = approval[1]
-        else:  # a goal as the skill family writes it: its own criteria, unless a draft
-            copy = parse_goal(committed, path=str(path))
-            base = None if copy.status is Status.DRAFT else contract.contract_of(copy)
+        committed = held.decode(ENCODING, ERRORS)
+        where = f"{'the index' if first else 'HEAD'}: {path}"
+        if first:
+            approval = _first_approval(committed, where)
+            base = approval[1] if approval is not None else None  # None: the skill family's
+        else:
+            approval = contract.last_approval(committed, path=where)
+            if approval is not None:
+                base = approval[1]
+            else:  # a goal as the skill family writes it: its own criteria, unless a draft
+                copy = parse_goal(committed, path=str(path))
+                base = None if copy.status is Status.DRAFT else contract.contract_of(copy)
         now = contract.contract_of(goal)
         newest = contract.last_approval(goal.text, path=str(path))
     except GoalfileError:  # verify, or the approval rule, has said what is wrong
@@ -122,7 +174,22 @@ def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str
     if newest is None:  # (verify refuses such a pinned goal; one of the skill family's)
         return wider, "its criteria as the working copy holds them, which HEAD does not hold,"
     entry = newest[0]
+    held_by = "which no commit holds" if first else "which HEAD does not hold"
     return wider, (
         f"its newest approval entry, `Iteration {entry.iteration} ({entry.date}) by "
-        f"{entry.by}`, which HEAD does not hold,"
+        f"{entry.by}`, {held_by},"
     )
+
+
+def _first_approval(text: str, where: str) -> tuple[Entry, Contract | None] | None:
+    """The first `by activate` entry of ``text``'s ledger and the contract it records."""
+    from goalfile import contract, ledger
+    from goalfile.parse import ledger_region
+
+    region = ledger_region(text)
+    if region is None:
+        return None
+    for entry in ledger.entries(text, *region):
+        if entry.by == contract.ACTIVATE_BY:
+            return entry, contract.recorded(entry, path=where)
+    return None
