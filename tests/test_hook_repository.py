@@ -627,3 +627,27 @@ def test_a_goal_gone_again_after_its_fix_is_held_again(staged: Path, tmp_path: P
     assert "now it is gone, while git tracks nothing at that path" in reason
     answer, _ = stop(staged, active=True)
     assert answer is not None and "it is gone" in str(answer["systemMessage"]), answer
+
+
+def test_a_gone_goal_beside_one_the_hook_verifies_is_held_once(
+    staged: Path, tmp_path: Path
+) -> None:
+    """As for a deleted goal git tracks (above), for one only git's index held, gone with no
+    trace in git: the hook's own writes in the goal folder at the stop that holds it (verify's
+    entry for another goal there) are no new finding at the next stop: the record keeps the
+    hold's key with the folder as the stop leaves it (RepositoryWatch.own_rekeys; without it,
+    every stop held the agent for the gone goal again, and no test failed)."""
+    write_goal(
+        staged / "goals",
+        goal_text(slug="other", rows=(row("C1", "date +%N; exit 1", "exit 0"),)),  # no stall
+        "o.md",
+    )
+    git(staged, "commit", "-qm", "another goal", "--", "goals/o.md")
+    assert "C1 unmet" in reason_of(stop(staged)[0])
+    git(staged, "rm", "-q", "-f", "--cached", "goals/auth.md")
+    (staged / "goals" / "auth.md").rename(tmp_path / "auth.md")
+    reason = reason_of(stop(staged, active=True)[0])
+    assert "now it is gone, while git tracks nothing at that path" in reason, reason
+    for _ in range(2):
+        reason = reason_of(stop(staged, active=True)[0])
+        assert "verify-goal other" in reason and "it is gone" not in reason, reason
