@@ -10,10 +10,20 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, goal_with_cwd, make_git_repo, outside_git, run_goalfile
+from conftest import (
+    clean_env,
+    copy_of,
+    git,
+    goal_with_cwd,
+    made_once,
+    make_git_repo,
+    outside_git,
+    run_goalfile,
+)
 
 BIN = str(Path(sys.executable).parent)  # holds the goalfile under test
 FIX_RE = re.compile(r"^  fix: (.*)$", re.MULTILINE)
@@ -33,6 +43,36 @@ def new_goal(repo: Path, slug: str, check: str = "true") -> None:
         cwd=repo,
     )
     assert done.returncode == 0, done.stderr
+
+
+def _made_with(slug: str) -> Callable[[Path, dict[str, str]], None]:
+    def make(repo: Path, env: dict[str, str]) -> None:
+        new_goal(repo, slug)
+
+    return make
+
+
+@pytest.fixture(scope="module")
+def made_calc_add(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _made_with("calc-add"))
+
+
+@pytest.fixture(scope="module")
+def made_auth_1(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, _made_with("auth-1"))
+
+
+@pytest.fixture
+def calc_add(tmp_path: Path, made_calc_add: Path) -> Path:
+    """A repository whose one goal, `calc-add` (`true`, exit 0), `goalfile new --activate`
+    wrote (a copy of the one made once for the module)."""
+    return copy_of(made_calc_add, tmp_path / "repo")
+
+
+@pytest.fixture
+def auth_1(tmp_path: Path, made_auth_1: Path) -> Path:
+    """:func:`calc_add`, the goal named `auth-1`."""
+    return copy_of(made_auth_1, tmp_path / "repo")
 
 
 def fixes(text: str) -> list[str]:
@@ -70,10 +110,9 @@ def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     ],
 )
 def test_a_goal_named_by_slug_or_with_a_typo_gets_the_command_meant(
-    tmp_path: Path, args: tuple[str, ...], meant: str
+    calc_add: Path, args: tuple[str, ...], meant: str
 ) -> None:
-    repo = make_git_repo(tmp_path / "repo")
-    new_goal(repo, "calc-add")
+    repo = calc_add
     done = run_goalfile(*args, cwd=repo)
     out = done.stdout + done.stderr
     assert "no such goal file" in out, out
@@ -98,13 +137,12 @@ def test_a_goal_named_by_slug_or_with_a_typo_gets_the_command_meant(
     ],
 )
 def test_a_near_miss_name_never_gets_a_fix_that_decides_for_another_goal(
-    tmp_path: Path, args: tuple[str, ...]
+    auth_1: Path, args: tuple[str, ...]
 ) -> None:
     """``auth-2.md`` is close to ``auth-1.md`` but may be another goal: for a command that
     records a person's decision, the printed fix is no command at all (run as written, it
     re-approved auth-1's loosened contract, raised its budget, gave up its row)."""
-    repo = make_git_repo(tmp_path / "repo")
-    new_goal(repo, "auth-1")
+    repo = auth_1
     before = (repo / "goals" / "auth-1.md").read_bytes()
     done = run_goalfile(*args, cwd=repo)
     assert done.returncode == 2, done.stderr
@@ -121,9 +159,8 @@ def test_a_near_miss_name_never_gets_a_fix_that_decides_for_another_goal(
     assert COMMAND_RE.findall(exact.stderr)[0].startswith(f"goalfile {meant}"), exact.stderr
 
 
-def test_a_missing_goal_with_nothing_like_it_keeps_the_general_fix(tmp_path: Path) -> None:
-    repo = make_git_repo(tmp_path / "repo")
-    new_goal(repo, "calc-add")
+def test_a_missing_goal_with_nothing_like_it_keeps_the_general_fix(calc_add: Path) -> None:
+    repo = calc_add
     done = run_goalfile("verify", "goals/payments.md", cwd=repo)
     assert done.returncode == 2
     assert fixes(done.stderr) == [
