@@ -17,6 +17,10 @@ def why_line(row: RowResult, *, limit: int = 1_000) -> str:
     if row.verdict is Verdict.UNMET and row.evidence_quoted and row.evidence:
         label = row.evidence_label or "last line:"
         text += f"; {label} {row.evidence}"
-    elif row.verdict is Verdict.UNMET and row.evidence.endswith("(no output)"):
+    elif (  # not again: a row read from the ledger has it in its reasons already
+        row.verdict is Verdict.UNMET
+        and row.evidence.endswith("(no output)")
+        and not text.endswith("(no output)")
+    ):
         text += " (no output)"
     return clean_line(text, limit=limit)

@@ -139,7 +139,8 @@ def test_a_block_the_agents_own_verify_made_holds_it_once(tmp_path: Path, case: 
     assert "never the check" in reason, reason
     # the rows not met, after the summary line (none for a run the token budget stopped)
     after = {
-        "stall": f"{said}\n- C1 unmet (exit 1): ",
+        # as verify printed it ("(no output)" was said twice)
+        "stall": f"{said}\n- C1 unmet (exit 1): exit 0 expected, got 1 (no output)\n",
         "usage": "GOALFILE_TOKENS_USED)\ngoals/demo.md is blocked: token budget of 1000",
     }
     assert after.get(case, f"{said}\n- C1 error (exit ") in reason, reason

@@ -239,7 +239,8 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
     assert UNMET.search(unmet), unmet
     stalled = "status: blocked (no progress in 3 verify runs)"
     assert stalled in (agent.outputs[-2] or ""), agent.outputs  # the model's second verify
-    assert f"goalfile: verify-goal demo iteration 1: C1 unmet; {stalled}" in blocked, blocked
+    row = "- C1 unmet (exit 1): exit 0 expected, got 1 (no output)\n"
+    assert f"goalfile: verify-goal demo iteration 1: C1 unmet; {stalled}\n{row}" in blocked
     assert f"then `goalfile resume {GOAL} --resolved TEXT` makes the goal active again" in blocked
     assert [e.by for e in ledger(repo)].count("stop-hook-hold") == 1, ledger(repo)
     assert agent.ran[-1] == agent.otherwise, agent.ran
