@@ -864,7 +864,7 @@ def goal_lock(
             fd = _take_lock(lock_file, wait)
             if fd is None:
                 raise Refused(
-                    f"{_named(path)}: locked by {holder}; nothing was written",
+                    f"locked by {holder}; nothing was written",  # file= names the goal
                     file=str(path),
                     hint="wait for it to finish, or raise --lock-wait",
                 )

@@ -66,7 +66,9 @@ def test_a_deeply_nested_lock_owner_note_names_another_goalfile_process(
         os.close(fd)
     assert "Traceback" not in done.stderr, done.stderr[-400:]
     assert done.returncode == 3, (done.stdout, done.stderr)
-    assert f"{GOAL}: locked by another goalfile process; nothing was written" in done.stderr
+    assert (
+        f"goalfile: {GOAL}: locked by another goalfile process; nothing was written" in done.stderr
+    )
     assert (repo / GOAL).read_bytes() == before
 
 
