@@ -232,7 +232,7 @@ def _nox_sessions(noxfile: Path) -> dict[str, tuple[str, ...] | None] | None:
         return None
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the last two: nested deep
         return None
     decorators: set[int] = set()
     names: dict[str, tuple[str, ...] | None] = {}
@@ -353,7 +353,7 @@ def _npm_undefined(words: Sequence[str], folder: Path, manager: _Manager) -> str
         return None
     try:
         package = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         return None
     if not isinstance(package, dict):
         return None

@@ -169,7 +169,7 @@ def _toml(path: Path) -> dict[str, object] | None:
     text = _text(path)
     try:
         return None if text is None else tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):  # Recursion: arrays nested deep
         return None
 
 
