@@ -375,6 +375,23 @@ def test_loop_guard_allows_the_stop_when_nothing_moves(hook_repo: Path) -> None:
     assert "no progress in the last 3 verify runs" in str(answer["systemMessage"])
 
 
+def test_loop_guard_counts_only_the_hooks_own_runs(hook_repo: Path) -> None:
+    """Sent back once, the agent ran `goalfile verify` twice without a change and stopped: the
+    guard counted its runs and let it go with "no progress in the last 3 verify runs". Only
+    the runs the hook sent the agent back from count; three of them let it go."""
+    path = demo_goal(hook_repo)
+    answer = output(stop("claude", hook_repo, "--stall-limit", "3"))
+    assert answer is not None and answer["decision"] == "block"
+    for _ in range(2):
+        done = run_goalfile("verify", path, cwd=hook_repo)
+        assert done.returncode == 1 and "status: active" in done.stdout, done.stdout
+    answer = output(stop("claude", hook_repo, "--stall-limit", "3", active=True))
+    assert answer is not None and answer.get("decision") == "block", answer  # was: let go
+    answer = output(stop("claude", hook_repo, "--stall-limit", "3", active=True))
+    assert answer is not None and "decision" not in answer, answer  # the hook's third run
+    assert "no progress in the last 3 verify runs" in str(answer["systemMessage"])
+
+
 def test_loop_guard_counts_progress(hook_repo: Path) -> None:
     demo_goal(hook_repo, rows=(row("C1", "ls | wc -l", "exit 0; prints 0"),))
     for _ in range(2):

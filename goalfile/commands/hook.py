@@ -50,9 +50,9 @@ first, then the goal files git tracks, then the others), and answers:
   rows' evidence (at most 10,000 characters), which the host hands to the agent as its next
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
   at the iteration limit the goal becomes exhausted and the stop is allowed instead;
-* **allow with a message** (loop guard) when ``stop_hook_active`` is true and the last
-  ``stall_limit`` verify entries show the same verdicts and evidence: blocking again would only
-  repeat them.
+* **allow with a message** (loop guard) when ``stop_hook_active`` is true and the hook's own
+  last ``stall_limit`` verify runs (:func:`goalfile.commands.hookrules.verdict.hook_streak`)
+  show the same verdicts and evidence: blocking again would only repeat them.
 
 The rules are in :mod:`goalfile.commands.hookrules`, one job to a module; this module wires them
 together and shares the hook's time between the goals. Parsing the input, the block reason and the

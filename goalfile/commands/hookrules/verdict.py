@@ -149,10 +149,8 @@ def _judge(
             message=f"goalfile: {result.summary}",
         )
     if stop.stop_hook_active:
-        from goalfile.progress import ledger_streak
-
         try:
-            streak = ledger_streak(text)
+            streak = hook_streak(text)
         except GoalfileError:
             streak = 0
         if streak >= options.stall_limit:
@@ -173,6 +171,39 @@ def _judge(
         summary=result.summary,
         reason=block_reason(result, shown_path=shown, review_ids=reviews),
     )
+
+
+def hook_streak(text: str) -> int:
+    """How many of the hook's own verify runs in a row, the newest entry of ``text`` (this
+    stop's) included, show the same verdicts and evidence: a run the hook sent the agent back
+    from is followed by the iteration it started (``by stop-hook``). The agent's own verify
+    runs between them neither count nor end the streak: counted, an agent sent back once ran
+    `goalfile verify` once more without a change and the loop guard let it go at its next
+    stop ("no progress in the last 3 verify runs")."""
+    from goalfile import ledger
+    from goalfile.commands.iteration import HOOK_BY
+    from goalfile.parse import ledger_region
+    from goalfile.progress import FRESH_START, STREAK_BY, fingerprint
+
+    region = ledger_region(text)
+    if region is None:
+        return 0
+    count = 0
+    mark = None
+    newer: str | None = None  # the command of the entry just newer than the one read
+    for entry in ledger.newest_first(text, *region, by=STREAK_BY | {HOOK_BY}):
+        if entry.by in FRESH_START:
+            break
+        if entry.by == ledger.VERIFY_BY:
+            found = fingerprint(entry)
+            if mark is None:
+                mark, count = found, 1
+            elif found != mark:
+                break
+            elif newer == HOOK_BY:
+                count += 1
+        newer = entry.by
+    return count
 
 
 def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
