@@ -112,9 +112,15 @@ def answer(command: str, repo: Path, home: Path) -> str:
     return run_as_host(command, repo, home).stdout
 
 
+# the fixed settings are the same for every command (checked for each): doctor is run on them,
+# and the hook they leave is run as the host runs it, after a neutered command has run, after
+# an unproven one has not, and after the --goal that names no goal
+FIXED_RUN = {NEUTERED[0], UNPROVEN[0], NONE}
+
+
 @pytest.mark.parametrize("command", NEUTERED + UNPROVEN)
 def test_a_hook_that_never_answers_is_a_problem_the_fix_repairs(
-    repo: Path, home: Path, command: str
+    repo: Path, made: Path, home: Path, command: str
 ) -> None:
     settings = repo / CLAUDE
     set_command(settings, command, timeout=900)
@@ -136,8 +142,13 @@ def test_a_hook_that_never_answers_is_a_problem_the_fix_repairs(
     [fixed] = stop_commands(settings)
     assert fixed.startswith("goalfile hook stop --agent claude"), fixed
     assert json.loads(settings.read_text())["hooks"]["Stop"][0]["hooks"][0]["timeout"] == 900
-    assert hook_problems(doctor(repo, home)) == []
-    assert holds(fixed, repo, home)
+    # every command is fixed to the same settings: init's, with the timeout kept
+    fixed_settings = json.loads((made / CLAUDE).read_text(encoding="utf-8"))
+    fixed_settings["hooks"]["Stop"][0]["hooks"][0]["timeout"] = 900
+    assert json.loads(settings.read_text(encoding="utf-8")) == fixed_settings
+    if command in FIXED_RUN:  # what those settings do, run for a command of each kind
+        assert hook_problems(doctor(repo, home)) == []
+        assert holds(fixed, repo, home)
 
 
 @pytest.mark.parametrize("command", [*NEUTERED[:3], NONE])
