@@ -511,7 +511,7 @@ def test_new_with_several_checks_and_activate_gives_an_active_pinned_goal(repo: 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--check", "true"], "1 --check but 0 --expected"),
+        (["--expected", "exit 0"], "0 --check but 1 --expected"),
         (["--check", "true", "--expected", "exit zero"], "--expected number 1 ('exit zero')"),
         (["--review", "no-equals-sign"], "is not PATH=WHAT"),
         (["--criterion", "x"], "1 --criterion but 0 --check"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -63,34 +63,42 @@ def _seconds(value: str | None) -> float | None:
     return seconds
 
 
-def _paired_fix() -> str | None:
-    """This very `goalfile new` command line with `--expected 'exit 0'` after each `--check`
-    that has none before the next `--check`: the fix of a count that does not pair up, which
-    works as written (`exit 0` is then the row's expected result, to correct if more is
-    meant)."""
-    words, line, waiting = typed_words(), ["goalfile"], False
-    at = 0
+def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None] | None:
+    """The --expected that follows each --check on the command line as typed (before the
+    next --check), None for a --check followed by none: `--check A --check B --expected X`
+    is A with none, B with X, as `--help` says each pairs. None when an --expected follows
+    no --check, or the line cannot be read so (then build_rows refuses the counts)."""
+    words, at = typed_words(), 0
+    pairs: list[str | None] = []
     while at < len(words):
         word = words[at]
-        if word == "--check" or word.startswith("--check="):
-            if waiting:
-                line += ["--expected", "exit 0"]
-            waiting = True
-            taken = words[at : at + (2 if word == "--check" else 1)]
-            line += taken
-            at += len(taken)
+        if word == "--":
+            break
+        name, equals, value = word.partition("=")
+        if name not in ("--check", "--expected"):
+            at += 1
             continue
-        if word == "--expected" or word.startswith("--expected="):
-            waiting = False
-        line.append(word)
-        at += 1
-    if waiting:
-        line += ["--expected", "exit 0"]
-    if line.count("--check") + sum(w.startswith("--check=") for w in line) != sum(
-        w == "--expected" or w.startswith("--expected=") for w in line
-    ):
+        if not equals:
+            if at + 1 >= len(words):
+                return None
+            value = words[at + 1]
+        at += 1 if equals else 2
+        if name == "--check":
+            pairs.append(None)
+        elif not pairs or pairs[-1] is not None:
+            return None  # an --expected after another, or before any --check
+        else:
+            pairs[-1] = value
+    if len(pairs) != len(checks) or [p for p in pairs if p is not None] != list(expected):
         return None
-    return "`" + " ".join(shell_word(word) for word in line) + "`"
+    return pairs
+
+
+def _as_draft() -> str:
+    """This very `goalfile new` command line without --activate and --commit: the fix when
+    --activate lacks a part, which writes the draft with `FILL IN:` there, as written."""
+    words = [word for word in typed_words() if word not in ("--activate", "--commit")]
+    return "`" + " ".join(shell_word(word) for word in ["goalfile", *words]) + "`"
 
 
 def _limit(value: str | None) -> int | None:
@@ -221,12 +229,10 @@ def new(
     folder = directory if directory is not None else "goals"
     top = commit_top(f"{folder}/{slug}.md") if commit_now else None
     seconds = _seconds(timeout)
-    try:
-        rows = build_rows(checks=checks, expected=expected, criteria=criteria, reviews=reviews)
-    except UsageError as exc:
-        if len(checks) > len(expected):
-            exc.hint = _paired_fix() or exc.hint
-        raise
+    paired: Sequence[str | None] = expected
+    if len(checks) > len(expected):  # a --check given no --expected: FILL IN there
+        paired = _by_check(checks, expected) or expected
+    rows = build_rows(checks=checks, expected=paired, criteria=criteria, reviews=reviews)
     result = new_goal(
         slug=slug,
         directory=directory,
@@ -238,6 +244,7 @@ def new(
         rows=rows,
         non_goals=non_goals,
         activate=activate_now,
+        as_draft=_as_draft() if activate_now else None,
     )
     commit = None
     if result.status == "active" and top is not None:

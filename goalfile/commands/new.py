@@ -31,6 +31,7 @@ from goalfile.termsafe import file_name
 MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
+EXPECTED_PLACEHOLDER = f"{PLACEHOLDER}: what a passing run looks like, e.g. exit 0"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -139,19 +140,21 @@ class NewResult:
 def build_rows(
     *,
     checks: Sequence[str] = (),
-    expected: Sequence[str] = (),
+    expected: Sequence[str | None] = (),
     criteria: Sequence[str] = (),
     reviews: Sequence[str] = (),
 ) -> tuple[NewRow, ...]:
     """The rows the options describe; a usage error when they do not pair up. Each
-    ``--expected`` is written as ``lint --fix`` writes it (`exit code 0` as `exit 0`)."""
+    ``--expected`` is written as ``lint --fix`` writes it (`exit code 0` as `exit 0`); a
+    --check given none (None) has ``FILL IN: ...`` for it, as whatever else `new` is not
+    given: no expected result is made up for a check."""
     from goalfile.expecttext import canonical_text
 
     if len(checks) != len(expected):
         raise UsageError(
-            f"{len(checks)} --check but {len(expected)} --expected: each --check needs the "
-            "--expected that follows it",
-            hint='e.g. `--check "pytest -q" --expected "exit 0; stdout contains \\"passed\\""`',
+            f"{len(checks)} --check but {len(expected)} --expected: each --expected belongs "
+            "to the --check it follows",
+            hint="give each --expected right after the --check whose passing run it describes",
         )
     if len(criteria) > len(checks):
         raise UsageError(
@@ -163,14 +166,16 @@ def build_rows(
     for number, (command, text) in enumerate(zip(checks, expected, strict=True), start=1):
         if not command.strip():
             raise UsageError(f"--check number {number} is empty", hint="give the command to run")
-        _require_expected(text, number)
+        if text is not None:
+            _require_expected(text, number)
         what = criteria[number - 1] if number <= len(criteria) else ""
         rows.append(
             NewRow(
                 id=f"C{number}",
                 criterion=plain_cell(what) if what.strip() else code_span(command),
                 check=command,
-                expected=canonical_text(text),  # `exit code 0` as lint --fix writes it
+                # `exit code 0` as lint --fix writes it
+                expected=EXPECTED_PLACEHOLDER if text is None else canonical_text(text),
             )
         )
     for number, item in enumerate(reviews, start=1):
@@ -232,7 +237,7 @@ def render_new(
         items = [NON_GOAL_PLACEHOLDER]
     table = [row.render() for row in rows] or [
         f"| C1 | {PLACEHOLDER}: what must hold | {PLACEHOLDER}: the command "
-        f"| {PLACEHOLDER}: what a passing run looks like, e.g. exit 0 | deterministic |"
+        f"| {EXPECTED_PLACEHOLDER} | deterministic |"
     ]
     values = {
         "slug": slug,
@@ -264,6 +269,8 @@ def missing_parts(
         missing.append("the non-goals")
     if not rows:
         missing.append("C1's criterion, check and expected result")
+    unpaired = [row.id for row in rows if row.expected == EXPECTED_PLACEHOLDER]
+    missing += [f"{row_id}'s expected result" for row_id in unpaired]
     return tuple(missing)
 
 
@@ -279,7 +286,10 @@ def new_goal(
     non_goals: Sequence[str] = (),
     activate: bool = False,
     timeout: float | None = None,
+    as_draft: str | None = None,
 ) -> NewResult:
+    """Write the goal; ``as_draft``: this command line without --activate (and --commit), the
+    fix when --activate lacks a part: it writes the draft, with ``FILL IN: ...`` there."""
     for name, value in (("iterations", iterations), ("tokens", tokens)):
         if value is not None and value <= 0:
             raise UsageError(f"--{name} must be a positive integer (omit it for unbounded)")
@@ -289,8 +299,10 @@ def new_goal(
     if activate and missing:
         raise UsageError(
             f"--activate needs {' and '.join(missing)}; nothing was written",
-            hint=f'goalfile new {shell_word(slug)} "END STATE" '
-            "--check CMD --expected TEXT --activate",
+            hint=f"{as_draft} writes it as a draft, `FILL IN:` where that goes; fill it in, "
+            "then `goalfile activate` the file"
+            if as_draft
+            else "give them as options (`goalfile new --help`)",
         )
     text = render_new(
         slug=slug,
