@@ -592,14 +592,11 @@ def _gone_mark(path: Path) -> str:
     """For a goal file that is gone, a mark of the folder it was in: its inode and
     status-change time, which every file made, deleted or renamed in it changes (the file put
     back by the printed fix and deleted again before the next stop is another finding, which
-    the file's path alone did not tell); empty while the file is there."""
-    try:
-        if os.path.lexists(path):
-            return ""
-        found = os.stat(path.parent)
-    except (OSError, ValueError):
-        return ""
-    return f"\0gone:{found.st_ino}:{found.st_ctime_ns}"
+    the file's path alone did not tell), as :func:`goalfile.commands.hookrepo.folder_marks`
+    makes it for a goal the record kept; empty while the file is there."""
+    from goalfile.commands.hookrepo import folder_marks
+
+    return "" if os.path.lexists(path) else folder_marks([path])
 
 
 def _forged_mark(root: Path, exc: Exception, repositories: RepositoryWatch) -> str:
