@@ -15,10 +15,11 @@ import json
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, make_git_repo, run_goalfile
+from conftest import clean_env, copy_of, git, made_once, run_goalfile
 from test_met_backed import stop
 
 WITH_GOALFILE = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
@@ -61,11 +62,10 @@ def gf(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return done
 
 
-def met_goal(tmp_path: Path, *, pinned: bool) -> Path:
+def make_met_goal(root: Path, *, pinned: bool) -> None:
     """A committed goal with a deterministic and a review row, made `met` by real runs of
     verify, review and verify: activated by `goalfile new --activate` (``pinned``), or written
     as the skill family writes one (no pin, no approval entry)."""
-    root = make_git_repo(tmp_path / "project")
     (root / "docs").mkdir()
     (root / "docs" / "a.md").write_text(f"# Doc\n\n{QUOTE}\n", encoding="utf-8")
     if pinned:
@@ -90,7 +90,25 @@ def met_goal(tmp_path: Path, *, pinned: bool) -> Path:
     verified = gf(root, "verify", GOAL)
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert ("contract: sha256:" in read(root)) is pinned
-    return root
+
+
+MetGoal = Callable[..., Path]
+
+
+@pytest.fixture(scope="module")
+def met_goal(tmp_path_factory: pytest.TempPathFactory) -> MetGoal:
+    """``met_goal(tmp_path, pinned=...)``: a copy, at ``tmp_path / "project"``, of the
+    repository :func:`make_met_goal` makes once for the module (for each ``pinned``)."""
+    made: dict[bool, Path] = {}
+
+    def copy(tmp_path: Path, *, pinned: bool) -> Path:
+        if pinned not in made:
+            made[pinned] = made_once(
+                tmp_path_factory, lambda root, env: make_met_goal(root, pinned=pinned)
+            )
+        return copy_of(made[pinned], tmp_path / "project")
+
+    return copy
 
 
 def read(root: Path) -> str:
@@ -138,7 +156,9 @@ EDITS = {
 
 @pytest.mark.parametrize("pinned", [True, False], ids=["pinned", "skill-family"])
 @pytest.mark.parametrize("edit", list(EDITS))
-def test_a_contract_changed_after_met_backs_no_met(tmp_path: Path, edit: str, pinned: bool) -> None:
+def test_a_contract_changed_after_met_backs_no_met(
+    met_goal: MetGoal, tmp_path: Path, edit: str, pinned: bool
+) -> None:
     root = met_goal(tmp_path, pinned=pinned)
     EDITS[edit](root)
 
@@ -162,7 +182,9 @@ def test_a_contract_changed_after_met_backs_no_met(tmp_path: Path, edit: str, pi
     assert "it changed since that run" in why, why
 
 
-def test_the_fix_sends_the_goal_back_to_verify_under_the_new_contract(tmp_path: Path) -> None:
+def test_the_fix_sends_the_goal_back_to_verify_under_the_new_contract(
+    met_goal: MetGoal, tmp_path: Path
+) -> None:
     """A clause added after `met`: the hook's fix, run as written, sets the status back; the
     next stop runs nothing of a contract no person approved (tests/test_hook_approval.py) and
     names the re-approval, after which the stop verifies the goal under the contract it holds
@@ -193,7 +215,7 @@ def test_the_fix_sends_the_goal_back_to_verify_under_the_new_contract(tmp_path: 
 
 
 @pytest.mark.parametrize("pinned", [True, False], ids=["pinned", "skill-family"])
-def test_an_honest_met_stays_backed(tmp_path: Path, pinned: bool) -> None:
+def test_an_honest_met_stays_backed(met_goal: MetGoal, tmp_path: Path, pinned: bool) -> None:
     """Not a regression test (it passes before the change too): verify, then no change of the
     contract (an edit of the end state and the plan only), is `met` for every reader."""
     root = met_goal(tmp_path, pinned=pinned)
@@ -205,7 +227,7 @@ def test_an_honest_met_stays_backed(tmp_path: Path, pinned: bool) -> None:
 
 
 def test_a_re_approval_of_a_met_goal_whose_contract_changed_sets_it_active(
-    tmp_path: Path,
+    met_goal: MetGoal, tmp_path: Path
 ) -> None:
     """`activate --reapprove` is the fix for a changed contract: a `met` that the change left
     unbacked does not make it refuse (it sets the goal back to `active`)."""
