@@ -130,6 +130,17 @@ class Refused(GoalfileError):
     exit_code = ExitCode.INVALID
 
 
+class Locked(Refused):
+    """Another goalfile process held the goal's lock for all of ``wait`` seconds (exit 3,
+    nothing written). The CLI boundary turns its fix into the command line as typed: for
+    verify with a longer --lock-wait, for any other command as it was, to run once the other
+    process is done."""
+
+    def __init__(self, message: str, *, file: str, wait: float) -> None:
+        super().__init__(message, file=file, hint="run the command again once it has finished")
+        self.wait = wait
+
+
 class WriteFailed(GoalfileError):
     """A goal file could not be written; it keeps its old content (exit 3)."""
 

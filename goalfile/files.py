@@ -22,6 +22,7 @@ from pathlib import Path
 from goalfile import ledger
 from goalfile.errors import (
     GoalFileInvalid,
+    Locked,
     NoSuchGoalFile,
     Refused,
     Terminated,
@@ -863,10 +864,10 @@ def goal_lock(
                 on_wait(f"{_named(path)}: waiting for {holder} to finish (up to {wait:g}s)")
             fd = _take_lock(lock_file, wait)
             if fd is None:
-                raise Refused(
+                raise Locked(
                     f"locked by {holder}; nothing was written",  # file= names the goal
                     file=str(path),
-                    hint="wait for it to finish, or raise --lock-wait",
+                    wait=wait,
                 )
     except OSError as exc:
         raise _lock_failed(lock_file, exc) from None

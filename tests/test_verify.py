@@ -21,7 +21,9 @@ from conftest import (
     HEADER,
     REPO,
     RULE,
+    WITH_GOALFILE,
     clean_env,
+    fix_of,
     goal_text,
     gone,
     last_line,
@@ -394,6 +396,40 @@ def test_a_second_verify_says_who_holds_the_lock(repo: Path) -> None:
         first.communicate(timeout=60)
     assert first.returncode == 0
     assert len(verify_entries(path)) == 1
+
+
+def test_a_verify_refused_by_the_lock_names_its_command_line_waiting_longer(repo: Path) -> None:
+    """A verify that waited its --lock-wait for another out was told "wait for it to finish,
+    or raise --lock-wait", nothing to run. Its fix is its own command line with a longer
+    --lock-wait, which, run by a shell as written while the other still holds the goal,
+    waits for it and then verifies."""
+    started, go = repo / "started", repo / "go"
+    wait = f"until [ -e {go} ]; do sleep 0.02; done"
+    check = f"[ -e {started} ] && exit 1; touch {started}; {wait}; exit 1"
+    path = make(repo, row("C1", check, "exit 0"))
+    first = start_goalfile("verify", path, cwd=repo)
+    again: subprocess.Popen[str] | None = None
+    try:
+        wait_for(started.exists, what="the first check to start")
+        done = run_goalfile("verify", "--lock-wait=0", path, "--jobs", "1", cwd=repo)
+        assert done.returncode == 3, done.stdout + done.stderr
+        fix = fix_of(done.stderr)
+        assert fix == f"goalfile verify {path} --jobs 1 --lock-wait 600", done.stderr
+        again = subprocess.Popen(
+            fix, shell=True, cwd=repo, env=clean_env(WITH_GOALFILE), text=True,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        )  # fmt: skip
+        assert again.stderr is not None
+        waiting = again.stderr.readline()  # said before it waits, so the lock was held then
+        assert "waiting for `goalfile verify`" in waiting, waiting
+    finally:
+        go.touch()
+        first.communicate(timeout=60)
+    assert first.returncode == 1  # C1 unmet
+    assert again is not None
+    out, err = again.communicate(timeout=60)
+    assert again.returncode == 1, out + err  # it ran the check, now failing: C1 unmet
+    assert len(verify_entries(path)) == 2
 
 
 def test_a_no_write_verify_reads_while_another_verify_holds_the_lock(repo: Path) -> None:

@@ -113,6 +113,7 @@ def boundary(func: F) -> F:
                 raise swallowed[0]
         except GoalfileError as exc:
             name_the_meant_file(exc)
+            wait_longer(exc)
             err(f"goalfile: {exc.render()}")
             if as_json:
                 emit_json({"schema_version": 1, "error": exc.to_json()})
@@ -185,6 +186,38 @@ def name_the_meant_file(exc: GoalfileError) -> None:
 
     line = ["goalfile", *(meant(word) for word in words)]
     exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`" + exc.why
+
+
+def wait_longer(exc: GoalfileError) -> None:
+    """A goal another goalfile process held for all of the wait: the fix is this very command
+    line, which works as written once the other is done; verify's with a --lock-wait long
+    enough to wait for it (``--lock-wait 1200`` for the default 600)."""
+    from goalfile.errors import Locked
+
+    ctx = click.get_current_context(silent=True)
+    if not isinstance(exc, Locked) or ctx is None:
+        return
+    from goalfile.shellword import shell_word
+
+    words = typed_words()
+    if ctx.info_name != "verify":
+        line = " ".join(shell_word(word) for word in ["goalfile", *words])
+        exc.hint = f"`{line}` once the other process has finished"
+        return
+    raised = f"{max(2 * exc.wait, exc.wait + 600):g}"
+    end = words.index("--") if "--" in words else len(words)
+    kept: list[str] = []
+    skip = False
+    for index, word in enumerate(words):
+        if skip:
+            skip = False
+        elif index < end and word == "--lock-wait":
+            skip = True
+        elif not (index < end and word.startswith("--lock-wait=")):
+            kept.append(word)
+    end -= len(words) - len(kept)
+    typed = ["goalfile", *kept[:end], "--lock-wait", raised, *kept[end:]]
+    exc.hint = "`" + " ".join(shell_word(word) for word in typed) + "` waits longer for it"
 
 
 def _restore_handlers(term: Any, interrupt: Any) -> KeyboardInterrupt | None:
