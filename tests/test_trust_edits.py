@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import git, goal_text, row, run_goalfile
+from tests.conftest import copy_of, git, goal_text, made_once, row, run_goalfile
 
 GOAL = "goals/g.md"
 
@@ -160,10 +160,10 @@ HIDDEN = {
 }
 
 
-@pytest.fixture
-def reopened(repo: Path) -> Path:
+def make_reopened(repo: Path, env: dict[str, str]) -> None:
     """A goal met while `build/ok` existed, then reopened by a person on main when it was
     lost; the agent's branch `agent` starts there."""
+    (repo / "goals").mkdir()
     new = run_goalfile(
         "new", "g", "build/ok exists", "--check", "test -f build/ok", "--expected", "exit 0",
         "--activate", cwd=repo,
@@ -179,7 +179,17 @@ def reopened(repo: Path) -> Path:
     assert reopen.returncode == 0, reopen.stderr
     commit(repo, "reopen")
     git(repo, "checkout", "-qb", "agent")
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_reopened(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_reopened)
+
+
+@pytest.fixture
+def reopened(tmp_path: Path, made_reopened: Path) -> Path:
+    """A copy of the repository :func:`make_reopened` makes once for the module."""
+    return copy_of(made_reopened, tmp_path / "repo")
 
 
 @pytest.mark.parametrize("how", sorted(HIDDEN))
