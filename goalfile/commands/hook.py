@@ -43,7 +43,8 @@ first, then the goal files git tracks, then the others), and answers:
   while the goal stays active and unmet for ``status``, ``audit`` and CI. A goal file held for
   what it holds (gone, swapped, not loading, a status not backed, criteria not approved) and a
   repository git cannot list are held once per finding, as the session's record keeps it,
-  also at a stop marked continuing (:data:`_ONCE_PER_FINDING`), and so is a goal the hook had
+  also at a stop marked continuing
+  (:data:`goalfile.commands.hookrules.once.ONCE_PER_FINDING`), and so is a goal the hook had
   no time left for (the goal file as written) and one whose checks its time cut short (once
   per ledger entry, as any block a verify run wrote);
 * **block** while it is active with unmet rows. The reason is the summary line and the unmet
@@ -64,9 +65,8 @@ holds the agent once (:func:`goalfile.commands.hookrules.failures.failed_stop`).
 from __future__ import annotations
 
 import os
-import re
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,11 +75,23 @@ from goalfile.commands.context import Context
 from goalfile.commands.hookrules.discover import goal_paths, other_goals
 from goalfile.commands.hookrules.failures import failed_hold, failed_stop, lost_hold
 from goalfile.commands.hookrules.focus import focus_releases, keep_held
-from goalfile.commands.hookrules.githolds import unlisted_hold, unread_hold
+from goalfile.commands.hookrules.githolds import unread_hold
 from goalfile.commands.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
 from goalfile.commands.hookrules.ledgerhold import ledger_holds
 from goalfile.commands.hookrules.look import look
-from goalfile.commands.hookrules.loosened import loosened_hold
+from goalfile.commands.hookrules.once import (
+    ONCE_PER_FINDING,
+    as_message,
+    asker,
+    file_mark,
+    gone_mark,
+    held_once,
+    loosened_once,
+    refused_once,
+    unlisted_once,
+    unverified_once,
+    written,
+)
 from goalfile.commands.hookrules.outcome import (
     REASON_LIMIT,
     GoalOutcome,
@@ -96,15 +108,12 @@ from goalfile.commands.hookrules.places import (
 from goalfile.commands.hookrules.reason import block_reason
 from goalfile.commands.hookrules.stopinput import HookInputError, HookOptions, StopInput
 from goalfile.commands.hookrules.unheld import unheld_goal, unheld_key
-from goalfile.commands.hookrules.verdict import unverified_hold
 from goalfile.commands.hookrules.verifyrun import Runner, recheck_one, run_verify, verify_one
 from goalfile.files import real_path
 from goalfile.model import Finding, Status
 
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked
-    from goalfile.commands.hookrepo import RepositoryWatch
-    from goalfile.commands.hookrules.gitview import GitView
     from goalfile.commands.status import Unreadable
 
 __all__ = [  # what the command line and the views use of the hook
@@ -124,16 +133,6 @@ MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook ti
 MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
 GIT_FLOOR = 2.0  # seconds a git command may take at least (a loaded machine is slow too)
 
-# what a goal file found as it is written holds the agent for: git's copy gone, hidden or
-# swapped, bytes git stores otherwise, a file that does not load, a status its ledger does not
-# back, criteria no person approved; such a hold is made once per finding, kept in the
-# session's record (:mod:`goalfile.commands.hookrepo`), also at a stop the host marks as
-# continuing: the agent sent back once for its unmet goal, that then types `status: met`,
-# breaks the file or adds a row, is held once more
-_AS_WRITTEN = frozenset(
-    {"replaced", "converted", "invalid", "conflicted", "unbacked", "unapproved"}
-)
-_ONCE_PER_FINDING = frozenset({"hidden", *_AS_WRITTEN})
 # what a goal that lets the agent stop is found as (:func:`goalfile.commands.hookrules.look.look`):
 # a repository holding none of the others is not remembered for the session
 # (:mod:`goalfile.commands.hookrepo`)
@@ -272,14 +271,14 @@ def _decide_stop(
                           today=ctx.today, seen=seen, moved=moved)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             found = failed_hold(shown, exc, stop, notes)
-        if isinstance(found, GoalOutcome) and found.status in _ONCE_PER_FINDING:
+        if isinstance(found, GoalOutcome) and found.status in ONCE_PER_FINDING:
             # a goal file git tracks gone or swapped, or one whose text holds the agent: held
             # once per finding, as the session's record keeps it, also when the agent is
             # continuing because of a Stop hook; a file written since the hold (the fix run,
             # then the swap or the typed status made again before the next stop) is another
             # finding
-            key = f"{found.status}\0{real_path(path)}{_written(path, found.status)}"
-            if _gone_mark(path):  # recorded with the folder as this stop leaves it
+            key = f"{found.status}\0{real_path(path)}{written(path, found.status)}"
+            if gone_mark(path):  # recorded with the folder as this stop leaves it
                 rekeyed[key] = path
 
             def first(path: Path = path, shown: str = shown) -> GoalOutcome | None:
@@ -288,7 +287,7 @@ def _decide_stop(
                               today=ctx.today, seen=seen, moved=moved)  # fmt: skip
                 return again if isinstance(again, GoalOutcome) else None
 
-            found = _held_once(found, key, first, repositories, upgraded)
+            found = held_once(found, key, first, repositories, upgraded)
         if isinstance(found, GoalOutcome):
             sink.append(found)
             if found.status not in _ENDED:
@@ -308,7 +307,7 @@ def _decide_stop(
     # the other git folder it reads, where a fix, an unborn HEAD's symbolic-ref say, would act)
     swapped = repositories.swapped_tops()
     cannot = [
-        _unlisted_once(root, exc, here, stop, repositories, upgraded)
+        unlisted_once(root, exc, here, stop, repositories, upgraded)
         for root, exc in git.failed.items()
         if os.path.realpath(root) not in swapped
     ]
@@ -338,7 +337,7 @@ def _decide_stop(
         if remaining <= 1.0:
             notes.append(f"{shown}: no time left to verify it within the hook timeout")
             outcomes.append(
-                _unverified_once(path, shown, stop, budget, verified, repositories, upgraded)
+                unverified_once(path, shown, stop, budget, verified, repositories, upgraded)
             )
             holding.append(path)
             continue
@@ -347,19 +346,19 @@ def _decide_stop(
             if path in recheck:
                 # a met the hook did not see verified, its checks failing now: held once per
                 # finding (the file as written), also at a stop marked continuing
-                key = f"recheck\0{real_path(path)}{_file_mark(path)}"
+                key = f"recheck\0{real_path(path)}{file_mark(path)}"
                 asked: list[bool] = []
                 rechecked = recheck_one(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
                     expect=seen.get(path), moved=path in branch_moved,
-                    once=_asker(repositories, key, asked),
+                    once=asker(repositories, key, asked),
                 )  # fmt: skip
                 if rechecked is not None and rechecked.block:
                     repositories.hold_made(key)
                     if any(asked):  # not recorded, it would hold at every stop: let go then
-                        upgraded[id(rechecked)] = _let_go(rechecked)
+                        upgraded[id(rechecked)] = as_message(rechecked)
                 if rechecked is None or (not rechecked.block and rechecked.status == "met"):
-                    widened = _loosened_once(path, shown, seen.get(path, ""), here, stop, git,
+                    widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
                                              repositories, upgraded)  # fmt: skip
                     rechecked = widened or rechecked
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
@@ -383,9 +382,9 @@ def _decide_stop(
                 expect=seen.get(path),
             )
             if outcome.status == "refused":  # a lock the agent holds, say
-                outcome = _refused_once(path, outcome, repositories, upgraded)
+                outcome = refused_once(path, outcome, repositories, upgraded)
             if not outcome.block and outcome.status == Status.MET.value:
-                widened = _loosened_once(path, shown, seen.get(path, ""), here, stop, git,
+                widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
                                          repositories, upgraded)  # fmt: skip
                 outcome = widened or outcome
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
@@ -420,7 +419,7 @@ def _decide_stop(
     repositories.rekey(
         {
             **{
-                key: f"{status}\0{real_path(path)}{_written(path, status)}"
+                key: f"{status}\0{real_path(path)}{written(path, status)}"
                 for key, path in rekeyed.items()
             },
             **repositories.own_rekeys(),
@@ -430,210 +429,6 @@ def _decide_stop(
     return StopDecision(
         goals=(*repositories.outcomes(stop), *outcomes, *cannot), notes=tuple(notes)
     )
-
-
-def _unlisted_once(
-    root: Path,
-    exc: Exception,
-    here: Path,
-    stop: StopInput,
-    repositories: RepositoryWatch,
-    upgraded: dict[int, GoalOutcome],
-) -> GoalOutcome:
-    """A repository git cannot list (an object written over by hand, a broken index) holds the
-    agent once per finding, as the session's record keeps it, also when the agent is
-    continuing because of a Stop hook: held only at a stop the host says is no such one, a
-    goal object forged after the agent was sent back once let it go with a message."""
-    top = os.path.realpath(root)
-    repositories.kept.add(top)  # what git cannot list now, the record keeps as it was
-    key = f"unlisted\0{top}\0{exc}{_forged_mark(root, exc, repositories)}"
-    found = unlisted_hold(root, exc, here, stop)
-    return _held_once(
-        found,
-        key,
-        lambda: unlisted_hold(root, exc, here, replace(stop, stop_hook_active=False)),
-        repositories,
-        upgraded,
-    )
-
-
-def _unverified_once(
-    path: Path,
-    shown: str,
-    stop: StopInput,
-    budget: float,
-    after: int,
-    repositories: RepositoryWatch,
-    upgraded: dict[int, GoalOutcome],
-) -> GoalOutcome:
-    """A goal the hook had no time left to verify
-    (:func:`goalfile.commands.hookrules.verdict.unverified_hold`) holds the agent once per
-    finding (the goal file as written), as the session's record keeps it, also when it is
-    continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
-    committed and focused a goal of its own whose check sleeps until the hook's time is nearly
-    up, was let go with a message, the person's goal not verified."""
-    key = f"unverified\0{real_path(path)}{_file_mark(path)}"
-    return _held_once(
-        unverified_hold(shown, stop, budget=budget, after=after),
-        key,
-        lambda: unverified_hold(
-            shown, replace(stop, stop_hook_active=False), budget=budget, after=after
-        ),
-        repositories,
-        upgraded,
-    )
-
-
-def _loosened_once(
-    path: Path,
-    shown: str,
-    text: str,
-    here: Path,
-    stop: StopInput,
-    git: GitView,
-    repositories: RepositoryWatch,
-    upgraded: dict[int, GoalOutcome],
-) -> GoalOutcome | None:
-    """A `met` under criteria HEAD's copy does not approve
-    (:func:`goalfile.commands.hookrules.loosened.loosened_hold`) holds the agent once per
-    finding (the file as written), as the session's record keeps it, also when it is
-    continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
-    loosens a row, approves it itself and verifies it met, is held."""
-    found = loosened_hold(path, shown, text, here, stop, git=git)
-    if found is None:
-        return None
-    key = f"loosened\0{real_path(path)}{_file_mark(path)}"
-    return _held_once(
-        found,
-        key,
-        lambda: loosened_hold(
-            path, shown, text, here, replace(stop, stop_hook_active=False), git=git
-        ),
-        repositories,
-        upgraded,
-    )
-
-
-def _held_once(
-    found: GoalOutcome,
-    key: str,
-    held: Callable[[], GoalOutcome | None],
-    repositories: RepositoryWatch,
-    upgraded: dict[int, GoalOutcome],
-) -> GoalOutcome:
-    """``found`` as a hold made once per finding (``key``), as the session's record keeps it:
-    where the rule let the agent go (at a stop marked continuing), the hold ``held`` makes as
-    at a first stop, when the record has not seen ``key`` (``upgraded`` keeps what it
-    replaced, for a record that cannot be saved); a hold the rule made is recorded."""
-    if not found.block and repositories.first_hold(key):
-        again = held()
-        if again is not None and again.block:
-            upgraded[id(again)] = found
-            return again
-    elif found.block:
-        repositories.hold_made(key)
-    return found
-
-
-def _asker(repositories: RepositoryWatch, key: str, asked: list[bool]) -> Callable[[], bool]:
-    """Whether the hold ``key`` names is still to be made at this stop
-    (:meth:`goalfile.commands.hookrepo.RepositoryWatch.first_hold`), each answer kept in
-    ``asked``."""
-
-    def once() -> bool:
-        asked.append(repositories.first_hold(key))
-        return asked[-1]
-
-    return once
-
-
-def _refused_once(
-    path: Path,
-    found: GoalOutcome,
-    repositories: RepositoryWatch,
-    upgraded: dict[int, GoalOutcome],
-) -> GoalOutcome:
-    """verify's refusal (:func:`goalfile.commands.hookrules.verdict.refused_hold`: the goal's
-    lock held by a process of the agent's, say) holds the agent once per finding (the refusal
-    and the goal file as written), as the session's record keeps it, also when it is
-    continuing because of a Stop hook: sent back once for its unmet goal, an agent that left a
-    process holding the lock was let go with a message."""
-    from goalfile.commands.hookrules.verdict import REFUSED_ADVICE
-
-    text = found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]
-    key = f"refused\0{real_path(path)}{_file_mark(path)}\0{text}"
-    return _held_once(
-        found,
-        key,
-        lambda: replace(found, block=True, message=None, reason=f"{text}\n{REFUSED_ADVICE}"),
-        repositories,
-        upgraded,
-    )
-
-
-def _let_go(held: GoalOutcome) -> GoalOutcome:
-    """A hold made by :func:`goalfile.commands.hookrules.outcome.hold_once` as it lets the
-    agent go: the same text, as a message."""
-    text = (held.reason or "").rsplit("\n", 1)[0]
-    return replace(held, block=False, reason=None, message=text)
-
-
-def _file_mark(path: Path) -> str:
-    """A mark of the file at ``path`` as written: its inode, status-change time and size;
-    empty when it cannot be read."""
-    try:
-        found = os.lstat(path)
-    except (OSError, ValueError):
-        return ""
-    return f"\0{found.st_ino}:{found.st_ctime_ns}:{found.st_size}"
-
-
-def _gone_mark(path: Path) -> str:
-    """For a goal file that is gone, a mark of the folder it was in: its inode and
-    status-change time, which every file made, deleted or renamed in it changes (the file put
-    back by the printed fix and deleted again before the next stop is another finding, which
-    the file's path alone did not tell), as :func:`goalfile.commands.hookrepo.folder_marks`
-    makes it for a goal the record kept; empty while the file is there."""
-    from goalfile.commands.hookrepo import folder_marks
-
-    return "" if os.path.lexists(path) else folder_marks([path])
-
-
-def _forged_mark(root: Path, exc: Exception, repositories: RepositoryWatch) -> str:
-    """For an object found not to hold what its name says, a mark of each loose object file
-    the finding names, as written: its inode and status-change time (the fix puts the real
-    object back, and the same bytes written over it again before the next stop are another
-    finding); empty for the other findings."""
-    if not getattr(exc, "forged", False):
-        return ""
-    place = repositories.place(os.path.realpath(root))
-    if place is None:
-        return ""
-    marks: list[str] = []
-    for oid in sorted(set(_OBJECT_ID.findall(str(exc)))):
-        try:
-            found = os.lstat(os.path.join(place.common, "objects", oid[:2], oid[2:]))
-        except (OSError, ValueError):
-            continue
-        marks.append(f"{oid}:{found.st_ino}:{found.st_ctime_ns}")
-    return "\0" + ",".join(marks)
-
-
-_OBJECT_ID = re.compile(r"\b(?:[0-9a-f]{64}|[0-9a-f]{40})\b")
-
-
-def _written(path: Path, status: str) -> str:
-    """For a goal file found swapped (``replaced``) or held for what it holds (it does not
-    load, its status is not backed, ...: :data:`_AS_WRITTEN`), a mark of the file as written:
-    its inode, status-change time and size (a rewrite, by `sed -i`, `git checkout` or a copy,
-    changes them, and no one can set the status-change time back; the hook does not write such
-    a file); for one found hidden that is gone, a mark of its folder (:func:`_gone_mark`);
-    empty for the other findings."""
-    if status == "hidden":
-        return _gone_mark(path)
-    if status not in _AS_WRITTEN:
-        return ""
-    return _file_mark(path)
 
 
 def _rank(

@@ -26,5 +26,7 @@ Reading the file system and git, each deciding one kind of hold:
 * :mod:`.unheld`: a ``--goal`` naming a goal file git does not hold;
 * :mod:`.verifyrun`: running verify (or re-running a `met` goal's checks);
 * :mod:`.ledgerhold`: ledgering a hold on a verify-made block once the hook answers with it;
-* :mod:`.failures`: an unexpected error, which holds the agent once.
+* :mod:`.failures`: an unexpected error, which holds the agent once;
+* :mod:`.once`: the holds made once per finding, as the session's record keeps it, also at a
+  stop the host marks as continuing.
 """
