@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, last_line, run_goalfile
+from tests.conftest import copy_of, git, last_line, made_once, run_goalfile
 
 GOAL = "goals/auth.md"
 
 
-@pytest.fixture
-def agent(repo: Path) -> Path:
+def make_agent(repo: Path, env: dict[str, str]) -> None:
+    """An approved goal (C1 greets, C2 no log) committed on main; the agent's branch `agent`
+    starts there."""
+    (repo / "goals").mkdir()
     (repo / "out.txt").write_text("hello\n")
     (repo / "log.txt").write_text("")
     done = run_goalfile(
@@ -53,7 +55,17 @@ def agent(repo: Path) -> Path:
     git(repo, "commit", "-qm", "base")
     git(repo, "branch", "-M", "main")
     git(repo, "checkout", "-qb", "agent")
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_agent(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_agent)
+
+
+@pytest.fixture
+def agent(tmp_path: Path, made_agent: Path) -> Path:
+    """A copy of the repository :func:`make_agent` makes once for the module."""
+    return copy_of(made_agent, tmp_path / "repo")
 
 
 def edit(repo: Path, old: str, new: str, count: int = 1) -> None:
