@@ -24,9 +24,11 @@ import pytest
 from conftest import (
     DATA,
     clean_env,
+    copy_of,
     git,
     goal_text,
     gone,
+    made_once,
     make_git_repo,
     row,
     run_goalfile,
@@ -44,11 +46,9 @@ def recorded(repo: Path) -> str:
     return json.dumps(data)
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
+def make_project(root: Path, env: dict[str, str]) -> None:
     """A committed goal that is not met, and a goal in an ignored folder, committed too, whose
     `matches` never ends."""
-    root = make_git_repo(tmp_path / "project")
     write_goal(
         root / "goals", goal_text(slug="real", rows=(row("C1", "false", "exit 0"),)), "real.md"
     )
@@ -68,7 +68,17 @@ def project(tmp_path: Path) -> Path:
     git(root, "add", "-f", "--", "goals/.cache/easy.md")
     git(root, "commit", "-qm", "easy")
     assert git(root, "status", "--porcelain") == ""
-    return root
+
+
+@pytest.fixture(scope="module")
+def made_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_project)
+
+
+@pytest.fixture
+def project(tmp_path: Path, made_project: Path) -> Path:
+    """A copy of the repository :func:`make_project` makes once for the module."""
+    return copy_of(made_project, tmp_path / "project")
 
 
 def in_folder(folder: Path) -> list[int]:
