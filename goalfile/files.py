@@ -130,7 +130,8 @@ def no_such_goal_file(path: str) -> NoSuchGoalFile:
 
 def _none_near(path: str) -> str:
     """The fix for a goal file not there and not like any that is: the command that lists the
-    goals, and the one that writes this one as a draft where `new` writes it (goals/SLUG.md)."""
+    goals, and the one that writes this one as a draft, with the path `new` writes it to from
+    here (goals/SLUG.md of the git top level: ../goals/SLUG.md from a sub-folder)."""
     import re
 
     from goalfile.parse import SLUG_RE
@@ -138,9 +139,14 @@ def _none_near(path: str) -> str:
 
     listed = "`goalfile status` lists the goals there are"
     named = re.fullmatch(r"(?:\./)?(?:goals/)?([^/]+?)(?:\.md)?", path)
-    if named is None or not SLUG_RE.match(named[1]):
+    from goalfile.commands.new import MAX_SLUG, default_folder
+
+    if named is None or not SLUG_RE.match(named[1]) or len(named[1]) > MAX_SLUG:
         return listed
-    return f"{listed}; `goalfile new {shell_word(named[1])}` writes goals/{named[1]}.md as a draft"
+
+    here = Path.cwd()
+    written = os.path.relpath(default_folder(here) / f"{named[1]}.md", here.resolve())
+    return f"{listed}; `goalfile new {shell_word(named[1])}` writes {_named(written)} as a draft"
 
 
 def nearest_goal(path: str) -> str | None:

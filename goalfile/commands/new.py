@@ -11,6 +11,7 @@ written, then activated (its contract pinned) in the same run.
 from __future__ import annotations
 
 import decimal
+import itertools
 import math
 import os
 import re
@@ -32,6 +33,9 @@ MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than t
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 EXPECTED_PLACEHOLDER = f"{PLACEHOLDER}: what a passing run looks like, e.g. exit 0"
+# the longest slug: SLUG.md is written through `.SLUG.md.goalfile-PID.XXXXXXXX.tmp`, which
+# must fit the 255 bytes a file name may have, with room for the `-N` of a free slug
+MAX_SLUG = 200
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -326,10 +330,17 @@ def new_goal(
     _require_same_rows(text, shown, rows)
     if activate:
         _require_ready(text, shown)
-    if path.exists():
-        free = next(
-            f"{slug}-{n}" for n in range(2, 1000) if not (folder / f"{slug}-{n}.md").exists()
+    if len(slug) > MAX_SLUG:
+        shorter = _free_slug(folder, slug[:MAX_SLUG].rstrip("-"))
+        raise MeantOther(
+            f"slug is {len(slug)} characters, longer than the {MAX_SLUG} a goal file's name "
+            "may take; nothing was written",
+            given=slug,
+            instead=shorter,
+            hint=f"`goalfile new {shorter}` writes it with the slug shortened",
         )
+    if path.exists():
+        free = _free_slug(folder, slug)
         raise TakenSlug(
             f"{shown}: exists already; nothing was written",
             given=slug,
@@ -365,6 +376,19 @@ def new_goal(
         not_found=not_found,
         operands=operands,
     )
+
+
+def _free_slug(folder: Path, slug: str) -> str:
+    """``slug`` when goals/SLUG.md is not there, else the first ``SLUG-N`` (N from 2) that
+    is free and no longer than :data:`MAX_SLUG` (``slug`` cut to make room for ``-N``)."""
+    if not (folder / f"{slug}.md").exists():
+        return slug
+    for n in itertools.count(2):
+        suffix = f"-{n}"
+        free = slug[: MAX_SLUG - len(suffix)].rstrip("-") + suffix
+        if not (folder / f"{free}.md").exists():
+            return free
+    raise AssertionError("unreachable")  # itertools.count never ends
 
 
 def _not_found(
