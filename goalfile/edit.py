@@ -485,6 +485,12 @@ def append_list_item(text: str, section: str, item: str) -> str:
     return append_to_section(text, section, [line], before=())
 
 
+def _lint_first(path: str) -> str:
+    from goalfile.shellword import shell_word
+
+    return f"`goalfile lint {shell_word(path)}`, fix what it reports, and run the command again"
+
+
 def check_written(before: Goal, after: str) -> Goal:
     """Refuse to write ``after`` unless it reads back as the same goal with the edits made;
     the goal it reads back as.
@@ -500,13 +506,13 @@ def check_written(before: Goal, after: str) -> Goal:
             f"the edit would leave a file that is not a goal file ({exc.message}); {nothing}",
             file=before.path,
             line=exc.line,
-            hint="run `goalfile lint FILE`, fix what it reports, and run the command again",
+            hint=_lint_first(before.path),
         ) from None
     if _rows(written) != _rows(before):
         raise GoalFileInvalid(
             f"the edit would change the acceptance criteria as read back; {nothing}",
             file=before.path,
-            hint="run `goalfile lint FILE`, fix what it reports, and run the command again",
+            hint=_lint_first(before.path),
         )
     ledgers = [s.line for s in written.sections if s.key == "iterations"]
     if len(ledgers) > max(1, sum(s.key == "iterations" for s in before.sections)):

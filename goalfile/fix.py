@@ -236,7 +236,7 @@ def check_fixed(before: Goal, after: str) -> None:
         raise GoalFileInvalid(
             f"the fix would change what the criteria mean; {nothing}",
             file=before.path,
-            hint="fix the rows by hand; `goalfile lint FILE` names them",
+            hint=f"`goalfile lint {shell_word(before.path)}` names the rows; fix them by hand",
         )
 
 

@@ -62,6 +62,19 @@ class SettingsError(GoalfileError):
     """A host settings file cannot be merged into (exit 3, file untouched)."""
 
 
+def where_broken(path: str, *, toml: bool = False) -> str:
+    """The fix for a JSON (or TOML) file that does not parse: a command that names the line
+    and column where it breaks, to fix there, and "then run this again" (init names itself)."""
+    import sys
+
+    if toml:
+        read = 'import sys, tomllib; tomllib.load(open(sys.argv[1], "rb"))'
+        show = f"{shlex.quote(sys.executable)} -c {shlex.quote(read)} {shlex.quote(path)}"
+    else:
+        show = f"{shlex.quote(sys.executable)} -m json.tool {shlex.quote(path)}"
+    return f"`{show}` names the line and column; fix the file there, then run this again"
+
+
 def top_object(document: object, *, what: str, file: str = "") -> dict[str, object]:
     """``document`` (a JSON file as read) when it is a JSON object; else the error that says
     ``what`` is not one, on its first line and column."""
@@ -305,7 +318,7 @@ def load(path: Path) -> tuple[object, str | None]:
             file=str(path),
             line=exc.lineno,
             column=exc.colno,
-            hint="fix the JSON by hand, then run this again",
+            hint=where_broken(str(path)),
         ) from None
     except RecursionError:
         raise SettingsError("JSON nested too deeply", file=str(path)) from None

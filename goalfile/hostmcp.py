@@ -21,7 +21,14 @@ from pathlib import Path
 
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular_text
-from goalfile.hostjson import SettingsError, load, render, top_object, write_atomic
+from goalfile.hostjson import (
+    SettingsError,
+    load,
+    render,
+    top_object,
+    where_broken,
+    write_atomic,
+)
 
 __all__ = [
     "MCP_ARGS",
@@ -91,7 +98,7 @@ def merge_codex_mcp(text: str, *, file: str = "") -> tuple[str, bool]:
             file=file or None,
             line=line,
             column=column,
-            hint="fix the TOML by hand, then run this again",
+            hint=where_broken(file, toml=True) if file else "fix the TOML, then run this again",
         ) from None
     except RecursionError:
         raise SettingsError(

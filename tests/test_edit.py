@@ -323,3 +323,32 @@ def test_non_utf8_bytes_survive_a_verify(repo: Path) -> None:
     assert inserted[0].startswith(b"### Iteration 1 (")
     assert b"status: met" in inserted
     assert b"caf\xe9 au lait \xff\xfe" in after and b"na\xefve" in after
+
+
+def test_a_refused_edit_or_fix_names_the_lint_of_the_goal_file_itself(tmp_path: Path) -> None:
+    """An edit (or `lint --fix`) whose result would not read back as the same goal was refused
+    with the fix `goalfile lint FILE`, a placeholder to type. The fix names the goal's own
+    path; run by a shell as written, it lints that file and names its row."""
+    from conftest import fix_of, shell
+
+    from goalfile.edit import check_written
+    from goalfile.errors import GoalFileInvalid
+    from goalfile.fix import check_fixed
+
+    (tmp_path / "goals").mkdir()
+    path = tmp_path / "goals" / "my demo.md"
+    text = goal_text(status="draft", rows=[row("C1", "true", "exit 0")])
+    text = text.replace("`true`", "true")  # a check cell outside a code span: lint names C1
+    path.write_text(text, encoding="utf-8")
+    goal = parse_goal(text, path="goals/my demo.md")
+    changed = text.replace("| true |", "| false |")
+    assert changed != text
+    for check in (check_written, check_fixed):
+        with pytest.raises(GoalFileInvalid) as refused:
+            check(goal, changed)
+        fix = fix_of(f"fix: {refused.value.hint}")
+        assert fix == "goalfile lint 'goals/my demo.md'", refused.value.hint
+        done = shell(fix, tmp_path)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "goals/my demo.md:" in done.stdout + done.stderr
+        assert "C1: " in done.stdout + done.stderr, done.stdout + done.stderr
