@@ -178,29 +178,36 @@ def test_block_records_the_reason(project: Path) -> None:
     assert "mirror" in text
 
 
-@pytest.mark.parametrize(
-    ("name", "arguments", "said"),
-    [
-        ("goal_verify", {"path": "goals/missing.md"}, "missing.md"),
-        ("goal_verify", {}, "`path` is required"),
-        ("goal_verify", {"path": "goals/demo.md", "no_write": "yes"}, "`no_write`"),
-        ("goal_block", {"path": "goals/demo.md", "reason": "x", "tried": []}, "`tried`"),
-        ("goal_status", {"path": "--help"}, "must not start with '-'"),
-        ("no_such_tool", {}, "no_such_tool"),
-    ],
-)
-def test_errors_are_tool_errors_and_the_server_keeps_serving(
-    project: Path, name: str, arguments: dict[str, Any], said: str
-) -> None:
-    async def body(session: ClientSession) -> Any:
-        bad = await session.call_tool(name, arguments)
-        good = await session.call_tool("goal_status", {})
-        return bad, good
+BAD_CALLS = [
+    ("goal_verify", {"path": "goals/missing.md"}, "missing.md"),
+    ("goal_verify", {}, "`path` is required"),
+    ("goal_verify", {"path": "goals/demo.md", "no_write": "yes"}, "`no_write`"),
+    ("goal_block", {"path": "goals/demo.md", "reason": "x", "tried": []}, "`tried`"),
+    ("goal_status", {"path": "--help"}, "must not start with '-'"),
+    ("no_such_tool", {}, "no_such_tool"),
+]
 
-    bad, good = with_session(project, body)
-    assert bad.is_error
-    assert said in bad.content[0].text
-    assert not good.is_error
+
+def test_errors_are_tool_errors_and_the_server_keeps_serving(project: Path) -> None:
+    """Each bad call, one after the other to one server, is a tool error, and the call after
+    it is served (a server of its own for each cost a start of the MCP SDK apiece)."""
+    before = (project / "goals" / "demo.md").read_bytes()
+
+    async def body(session: ClientSession) -> Any:
+        answers = []
+        for name, arguments, _ in BAD_CALLS:
+            bad = await session.call_tool(name, arguments)
+            good = await session.call_tool("goal_status", {})
+            answers.append((bad, good))
+        return answers
+
+    answers = with_session(project, body)
+    assert len(answers) == len(BAD_CALLS)
+    for (name, arguments, said), (bad, good) in zip(BAD_CALLS, answers, strict=True):
+        assert bad.is_error, (name, arguments)
+        assert said in bad.content[0].text, (name, arguments, bad.content[0].text)
+        assert not good.is_error, (name, arguments, good.content[0].text)
+    assert (project / "goals" / "demo.md").read_bytes() == before
 
 
 def test_command_lines_keep_paths_from_being_read_as_options() -> None:
