@@ -276,6 +276,10 @@ def startup_rows(root: Path, sizes: Sizes) -> list[Row]:
     ):
         mine, base = side_by_side(command, import_floor(root), sizes.repeats)
         rows.append(ratio_row(f"cold start: {name} vs {floor}", mine, base, Target(1.25)))
+    # the command the test suite and a pre-commit hook start most often; no target of its own
+    lint = Command(f"lint {met.parent.name}", goalfile("lint", met), met.parent, EXIT_MET)
+    mine, base = side_by_side(lint, import_floor(root), sizes.repeats)
+    rows.append(ratio_row(f"cold start: one-row `lint` vs {floor}", mine, base))
     return rows
 
 
