@@ -1309,7 +1309,8 @@ def _records(
 def _reason(entry: Entry) -> str | None:
     for note in entry.notes:
         if note.startswith("reason: "):
-            return note.removeprefix("reason: ")
+            value = note.removeprefix("reason: ")
+            return ledger.note_text(value) if value.startswith("`") else value
     return None
 
 

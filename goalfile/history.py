@@ -225,7 +225,8 @@ def _events(entry: Entry, before: Status | None, order: str = "") -> Iterable[Ev
         kind = "reopened" if before in FINISHED and after is Status.ACTIVE else "status"
         # the person's reason (`reopen --reason`, `pause --reason`) is what a reviewer wants
         reason = next((n.strip() for n in entry.notes if n.strip().startswith("reason: ")), "")
-        said = f"{first}; {ledger.shown_text(reason)}" if reason and reason != first else first
+        shown = "reason: " + ledger.note_text(reason.removeprefix("reason: "))
+        said = f"{first}; {shown}" if reason and reason != first else first
         yield event(kind, f"{before.value} → {after.value}" + (f": {said}" if said else ""))
     if entry.by == "activate" and before in FINISHED and after is Status.ACTIVE:
         assert before is not None

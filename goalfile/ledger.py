@@ -173,17 +173,23 @@ def text_cell(text: str) -> str:
 _CHAR_REFERENCE_RE: re.Pattern[str] | None = None
 
 
-def md_text(text: str, *, before: str = "", after: str = "") -> str:
+def md_text(text: str, *, before: str = "", after: str = "", spans: bool = False) -> str:
     """Plain text as Markdown inline source that shows exactly that text (a run of spaces as
     one and no whitespace at the ends, as a renderer shows it) and that mdformat leaves as it
     is: its own escapes (backslash, ``*``, ``_``, brackets, ``<``, backtick, a character
     reference, ``~~``), by the same rules. ``before`` and ``after`` are the characters of the
     line next to the text (``""`` at a line's end or next to a code span): whether mdformat
     escapes a ``*`` or ``_`` depends on its neighbours. Line-start escapes are
-    :func:`md_line`'s."""
+    :func:`md_line`'s. With ``spans`` (a person's reason, read back by :func:`note_text`), a
+    text with two tilde runs is one code span (see below)."""
     text = re.sub(" {2,}", " ", text.replace("\t", " ")).strip()
     if not re.search(r"[\\*_\[\]<`&~]", text):
         return text
+    if spans and len(_TILDES_RE.findall(text)) > 1:
+        # GitHub strikes out the text between two tilde runs, single or double (`HEAD~1 and
+        # HEAD~2`), and mdformat takes the escapes of single tildes away: only a code span is
+        # kept by mdformat and shown as typed by GitHub (read back by :func:`note_text`)
+        return inline_code(text)
     text = before + text.replace("\\", "\\\\") + after
     text = _escape_emphasis(text, "*")
     text = _escape_emphasis(text, "_")
@@ -196,6 +202,18 @@ def md_text(text: str, *, before: str = "", after: str = "") -> str:
     return text[len(before) : len(text) - len(after)]
 
 
+_TILDES_RE = re.compile("~+")
+
+
+def note_text(source: str) -> str:
+    """What a note's text written by :func:`md_text` shows: one code span (a text with two
+    tilde runs) read as the text in it, any other text with its escapes consumed."""
+    spans = re.fullmatch(r"(`+)(?!`)(.*?)(?<!`)\1", source)
+    if spans is not None and "`" * len(spans.group(1)) not in spans.group(2):
+        return span_text(spans.group(2))
+    return shown_text(source)
+
+
 def md_note(note: str) -> str:
     """A note line of goalfile's own words in which the text after ``LABEL: `` (or after a
     list item's ``- ``) may be anyone's: that text escaped as :func:`md_text` escapes it, so
@@ -205,7 +223,7 @@ def md_note(note: str) -> str:
         return f"- {md_line(md_text(note[2:]))}"
     label, sep, rest = note.partition(": ")
     if sep and label == md_text(label):
-        return md_line(f"{label}: {md_text(rest, before=' ')}")
+        return md_line(f"{label}: {md_text(rest, before=' ', spans=label == 'reason')}")
     return md_line(md_text(note))
 
 

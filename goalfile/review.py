@@ -63,7 +63,10 @@ def render_review(
             f"review of {row_id}: {verdict.value}",
             f"artifact: {ledger.code_span(artifact)}",
             f"quote: {ledger.code_span(quote) if quote else '-'}",
-            f"reason: {ledger.md_text(ledger.clean_line(reason, limit=4000), before=' ') or '-'}",
+            "reason: "
+            + (
+                ledger.md_text(ledger.clean_line(reason, limit=4000), before=" ", spans=True) or "-"
+            ),
         ),
     )
     return ledger.render_entry(entry)

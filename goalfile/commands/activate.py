@@ -421,7 +421,7 @@ def _change_notes(
         counts += f", {counted(goals, 'non-goal change')}"
     notes = [f"contract re-approved ({was} → {now}): {counts if old is not None else 'see below'}"]
     if reason and reason.strip():
-        notes.append(f"reason: {ledger.md_text(' '.join(reason.split()), before=' ')}")
+        notes.append(f"reason: {ledger.md_text(' '.join(reason.split()), before=' ', spans=True)}")
     if old is None or last is None:
         notes.append(
             "the rows approved before were not recorded in the ledger; the rows approved now follow"
