@@ -11,7 +11,17 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from conftest import clean_env, git, goal_text, make_git_repo, row, run_goalfile, write_goal
+from conftest import (
+    clean_env,
+    copy_of,
+    git,
+    goal_text,
+    made_once,
+    make_git_repo,
+    row,
+    run_goalfile,
+    write_goal,
+)
 
 from goalfile.termsafe import file_name
 
@@ -75,8 +85,7 @@ def run_committed(repo: Path) -> subprocess.CompletedProcess[str]:
     return run_step(repo)
 
 
-@pytest.fixture
-def goals(repo: Path) -> Path:
+def make_goals(repo: Path, env: dict[str, str]) -> None:
     """One honest met goal, and one active goal whose check fails."""
     met = write_goal(repo / "goals", goal_text(slug="done"), "done.md")
     assert run_goalfile("verify", met, cwd=repo).returncode == 0
@@ -85,7 +94,17 @@ def goals(repo: Path) -> Path:
         goal_text(slug="todo", rows=(row("C1", "test -f built", "exit 0"),)),
         "todo.md",
     )
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_goals(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_goals)
+
+
+@pytest.fixture
+def goals(tmp_path: Path, made_goals: Path) -> Path:
+    """A copy of the repository :func:`make_goals` makes once for the module."""
+    return copy_of(made_goals, tmp_path / "repo")
 
 
 def test_the_step_passes_an_honest_repository(goals: Path) -> None:
