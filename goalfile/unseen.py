@@ -164,7 +164,10 @@ def _stray_marks(text: str) -> list[Unseen]:
     """A combining mark that composes with nothing, right after an ASCII letter or digit or a
     dotless ı or ȷ: ``fa`` + ı + U+0307 + ``led`` draws as ``failed`` and ``Fai`` + U+0307 +
     ``led`` nearly so (the dot merges with the i's), while goalfile looks for those code points,
-    which no run prints. NFC leaves such a pair as it is, so :func:`_composed` does not see it."""
+    which no run prints. NFC leaves such a pair as it is, so :func:`_composed` does not see it.
+    A mark on a letter or digit that stands alone in its word (``x̄``, a mean; ``p̂``) shows as a
+    symbol of its own and is let be (:func:`_symbol`), unless it is a dot above on i or j (which
+    merges with the letter's own dot) or it sits on a dotless ı or ȷ."""
     found = []
     for i in range(1, len(text)):
         char, base = text[i], text[i - 1]
@@ -175,6 +178,8 @@ def _stray_marks(text: str) -> list[Unseen]:
         reads = _DOTLESS.get(base) or (base if base.isascii() and base.isalnum() else "")
         if not reads or len(unicodedata.normalize("NFC", base + char)) == 1:
             continue  # after another letter, or composed (reported by _composed)
+        if not (base in _DOTLESS or (base in "ij" and char == "\u0307")) and _symbol(text, i - 1):
+            continue  # x̄, p̂, v⃗: a letter of its own with a mark that shows, as statistics print
         what = (
             f"{base} followed by {describe(char)}, a mark that composes with no letter: it "
             f"draws as {reads} with a mark, or as {reads}"
@@ -183,6 +188,23 @@ def _stray_marks(text: str) -> list[Unseen]:
             Unseen(offset=i - 1, text=base + char, what=what, invisible=False, reads=reads)
         )
     return found
+
+
+def _symbol(text: str, at: int) -> bool:
+    """Whether the ASCII letter or digit at ``at`` stands alone, with only marks next to it and
+    no other ASCII letter or digit in its word: ``x̄`` is a symbol drawn with its mark (a mean),
+    where in ``FAIL̲ED`` the mark hides in a word that reads as ASCII."""
+
+    def joined(char: str) -> bool:
+        return (char.isascii() and char.isalnum()) or bool(unicodedata.combining(char))
+
+    start = at
+    while start > 0 and joined(text[start - 1]):
+        start -= 1
+    end = at + 1
+    while end < len(text) and joined(text[end]):
+        end += 1
+    return sum(c.isascii() and c.isalnum() for c in text[start:end]) == 1
 
 
 def _alike(offset: int, text: str, what: str, shows: str) -> Unseen:

@@ -68,3 +68,40 @@ def test_marks_on_letters_of_their_own_are_let_be(repo: Path, word: str) -> None
     draft(repo, f'| C1 | c | `echo ok` | exit 0; stdout lacks "{word}" | |\n')
     done = run_goalfile("lint", GOAL, cwd=repo)
     assert "composes with no letter" not in done.stdout + done.stderr, done.stdout
+
+
+@pytest.mark.parametrize(
+    "symbol",
+    [
+        "x\u0304",  # x̄, a mean as statistics print it
+        "p\u0302",  # p̂, an estimate
+        "v\u20d7",  # v⃗, a vector
+    ],
+)
+def test_a_letter_of_its_own_with_a_mark_that_shows_is_let_be_and_found_in_real_output(
+    repo: Path, symbol: str
+) -> None:
+    """A mark on a letter that stands alone draws as a symbol of its own, no look-alike of an
+    ASCII word: `new --activate` takes it in the check and the expected, verify meets it."""
+    (repo / "stats.py").write_text(f'print("{symbol} = 3.5")\n', encoding="utf-8")
+    made = run_goalfile(
+        "new", "stats", "the mean is printed", "--check", f"python3 stats.py # {symbol}",
+        "--expected", f'exit 0; stdout contains "{symbol} = 3.5"', "--non-goal", "n",
+        "--activate", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stdout + made.stderr
+    linted = run_goalfile("lint", "goals/stats.md", cwd=repo)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert "composes with no letter" not in linted.stdout + linted.stderr
+    done = run_goalfile("verify", "goals/stats.md", cwd=repo)
+    assert last_line(done.stdout).endswith("status: met"), done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("word", ["ab\u0304c", "i\u0307", "\u0131\u0307", "x\u0304y"])
+def test_a_mark_inside_an_ascii_word_or_a_dot_on_an_i_is_still_refused(
+    repo: Path, word: str
+) -> None:
+    draft(repo, f'| C1 | c | `echo ok` | exit 0; stdout lacks "{word}" | |\n')
+    done = run_goalfile("lint", GOAL, cwd=repo)
+    assert done.returncode == 3, done.stdout
+    assert "composes with no letter" in done.stdout + done.stderr, done.stdout
