@@ -103,6 +103,26 @@ class TakenSlug(MeantOther):
     exit_code = ExitCode.INVALID
 
 
+class NoSuchRow(MeantOther):
+    """A row id the goal has no criterion for (exit 3, nothing written). ``instead`` is the
+    one id it has that differs only in case (``C1`` for ``c1``), so the fix is the command
+    line with it; else the fix lists the goal's rows."""
+
+    exit_code = ExitCode.INVALID
+
+    def __init__(self, message: str, *, given: str, ids: list[str], path: str) -> None:
+        from goalfile.shellword import shell_word
+
+        same = [i for i in ids if i.casefold() == given.strip().casefold()]
+        listed = ", ".join(ids) or "none"
+        super().__init__(
+            message,
+            given=given,
+            instead=same[0] if len(same) == 1 else None,
+            hint=f"`goalfile status {shell_word(path)}` lists its rows ({listed})",
+        )
+
+
 class NoSuchGoalFile(MeantOther):
     """The goal file named does not exist; ``instead`` is a goal file that does, by the name
     the user most likely meant (``goals/auth.md`` for ``auth``). ``guessed``: ``instead`` only

@@ -9,7 +9,7 @@ from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
-from goalfile.errors import Refused, UsageError
+from goalfile.errors import NoSuchRow, Refused, UsageError
 from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Goal, Kind, Status, Verdict
@@ -66,9 +66,11 @@ def review(
         require_valid(goal)
         row = goal.criterion(row_id)
         if row is None:
-            raise Refused(
+            raise NoSuchRow(
                 f"no criterion {row_id} in {file_name(path)}",
-                hint=f"ids: {', '.join(r.id for r in goal.criteria)}",
+                given=row_id,
+                ids=[r.id for r in goal.criteria],
+                path=path,
             )
         if row.kind is not Kind.REVIEW:
             raise Refused(

@@ -12,7 +12,7 @@ from goalfile import edit, ledger
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import impossible_rows
-from goalfile.errors import Refused, UsageError
+from goalfile.errors import NoSuchRow, Refused, UsageError
 from goalfile.model import Entry, Goal, Status
 
 REASON_LIMIT = 4_000
@@ -142,9 +142,11 @@ def impossible(*, path: str, row_id: str, reason: str, ctx: Context) -> StateRes
         require_status(goal, path, (Status.ACTIVE, Status.PAUSED, Status.BLOCKED), "impossible")
         row = goal.criterion(row_id)
         if row is None:
-            raise Refused(
+            raise NoSuchRow(
                 f"no criterion {row_id} in {path}",
-                hint=f"ids: {', '.join(r.id for r in goal.criteria)}",
+                given=row_id,
+                ids=[r.id for r in goal.criteria],
+                path=path,
             )
         if row_id in impossible_rows(goal):
             raise Refused(
