@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import goal_text, row, run_goalfile
+from tests.conftest import copy_of, goal_text, made_once, row, run_goalfile
 
 GOAL = "goals/rec.md"
 
 
-@pytest.fixture
-def activated(repo: Path) -> Path:
+def make_activated(repo: Path, env: dict[str, str]) -> None:
+    (repo / "goals").mkdir()
     (repo / "goals" / "rec.md").write_text(
         goal_text(
             slug="rec",
@@ -30,7 +30,18 @@ def activated(repo: Path) -> Path:
     )
     done = run_goalfile("activate", GOAL, cwd=repo)
     assert done.returncode == 0, done.stderr
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_activated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_activated)
+
+
+@pytest.fixture
+def activated(tmp_path: Path, made_activated: Path) -> Path:
+    """A copy of the repository :func:`make_activated` makes once for the module: goals/rec.md
+    activated."""
+    return copy_of(made_activated, tmp_path / "repo")
 
 
 def _edit(repo: Path, find: str, replace: str) -> int:

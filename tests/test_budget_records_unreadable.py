@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import clean_env, git, goal_text, row, run_goalfile
+from tests.conftest import clean_env, copy_of, git, goal_text, made_once, row, run_goalfile
 
 GOAL = "goals/bud.md"
 
 
-@pytest.fixture
-def activated(repo: Path) -> Path:
+def make_activated(repo: Path, env: dict[str, str]) -> None:
+    (repo / "goals").mkdir()
     (repo / "goals" / "bud.md").write_text(
         goal_text(
             slug="bud", status="draft", iterations_used=0, rows=(row("C1", "true", "exit 0"),)
@@ -29,7 +29,18 @@ def activated(repo: Path) -> Path:
     assert done.returncode == 0, done.stderr
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "approved")
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_activated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_activated)
+
+
+@pytest.fixture
+def activated(tmp_path: Path, made_activated: Path) -> Path:
+    """A copy of the repository :func:`make_activated` makes once for the module: goals/bud.md
+    activated and committed."""
+    return copy_of(made_activated, tmp_path / "repo")
 
 
 def _replace_line(repo: Path, old: str, new: str) -> int:
