@@ -7,7 +7,17 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import git, goal_text, last_line, recent_days, row, run_goalfile, write_goal
+from conftest import (
+    copy_of,
+    git,
+    goal_text,
+    last_line,
+    made_once,
+    recent_days,
+    row,
+    run_goalfile,
+    write_goal,
+)
 
 from goalfile import __version__, ledger
 from goalfile.model import Status
@@ -349,8 +359,9 @@ def test_new_activate_verify_end_to_end(repo: Path) -> None:
 # --------------------------------------------------------------------------- status
 
 
-@pytest.fixture
-def several(repo: Path) -> Path:
+def make_several(repo: Path, env: dict[str, str]) -> None:
+    """A met goal (goals/a.md) and an unmet one with tokens spent (.zetetic/goals/c.md), each
+    verified by a real run, and a draft (goals/b.md)."""
     met = write_goal(
         repo / "goals", goal_text(slug="met-one", rows=[row("C1", "true", "exit 0")]), "a.md"
     )
@@ -368,7 +379,17 @@ def several(repo: Path) -> Path:
     )
     done = run_goalfile("verify", unmet, cwd=repo, env={"GOALFILE_TOKENS_USED": "300"})
     assert done.returncode == 1, done.stderr
-    return repo
+
+
+@pytest.fixture(scope="module")
+def made_several(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, make_several)
+
+
+@pytest.fixture
+def several(tmp_path: Path, made_several: Path) -> Path:
+    """A copy of the repository :func:`make_several` makes once for the module."""
+    return copy_of(made_several, tmp_path / "repo")
 
 
 def test_status_json_for_several_goals(several: Path) -> None:
