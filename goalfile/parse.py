@@ -417,6 +417,25 @@ def _plain_loader() -> type:
         )
 
     class PlainLoader(SafeLoader):  # type: ignore[valid-type,misc]
+        def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> object:
+            # YAML reads a key given twice from its last line; goalfile's line edits change
+            # its first (`status: active` on line 3, `status: met` on line 4 was read as met,
+            # and the fix printed rewrote line 3): a key is given once
+            seen: dict[object, int] = {}
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None,
+                            None,
+                            f"the key `{key.value}` is given twice (lines {seen[key.value]} "
+                            f"and {key.start_mark.line + 2}); YAML reads the last, and "
+                            "goalfile's edits change the first",
+                            key.start_mark,
+                        )
+                    seen[key.value] = key.start_mark.line + 2
+            return super().construct_mapping(node, deep)
+
         def construct_object(self, node: yaml.Node, deep: bool = False) -> object:
             try:
                 return super().construct_object(node, deep)
@@ -462,6 +481,8 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         problem = getattr(exc, "problem", None) or "invalid YAML"
         if "tags are not allowed" in problem:
             hint = "remove the tag and write the value as plain text, a number or a date"
+        elif "is given twice" in problem:
+            hint = "delete one of the two lines: a key is given once"
         elif problem.startswith(_VALUE_PROBLEM):
             hint = _VALUE_HINT
         elif mark is not None and "\t" in _line_at(source, mark.line)[: mark.column + 1]:
