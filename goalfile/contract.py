@@ -219,7 +219,8 @@ def require_pin(goal: Goal) -> str:
             "nothing was run",
             file=goal.path,
             line=goal.key_line("contract"),
-            hint="restore the ledger's approval entry (e.g. `git checkout -- FILE`), or have a "
+            hint="restore the ledger's approval entry (e.g. "
+            f"`git checkout -- {shell_word(goal.path)}`), or have a "
             "person approve the contract with `goalfile activate --reapprove "
             f"{shell_word(goal.path)} "
             "--reason TEXT`",
@@ -363,7 +364,7 @@ def _require_approved_pin(goal: Goal, pin: str, approval: tuple[Entry, Contract 
     restore = (
         f"put back `contract: {approved.digest()}` as activate wrote it"
         if approved is not None
-        else "put back the pin activate wrote (e.g. `git checkout -- FILE`)"
+        else f"put back the pin activate wrote (e.g. `git checkout -- {shell_word(goal.path)}`)"
     )
     raise Refused(
         f"the `contract:` pin ({short(pin)}) is not the contract the newest approval entry "

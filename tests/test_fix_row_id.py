@@ -43,3 +43,23 @@ def test_an_unknown_row_id_gets_the_command_that_lists_the_rows(tmp_path: Path) 
     assert ran.returncode in (0, 1), ran.stdout + ran.stderr  # 1: active with unmet rows
     listed = [line.split()[0] for line in ran.stdout.splitlines() if line.startswith("  C")]
     assert listed == ["C1", "C2"], ran.stdout
+
+
+def test_a_goal_file_removed_during_verify_names_the_git_checkout_of_its_path(
+    tmp_path: Path,
+) -> None:
+    """The goal file removed by its own check: the fix was `git checkout -- FILE`, a
+    placeholder; it names the goal's path, and run as written puts the file back."""
+    repo = make_git_repo(tmp_path / "repo")
+    write_goal(
+        repo / "goals", goal_text(status="active", rows=[row("C1", "rm goals/demo.md", "exit 0")])
+    )
+    before = (repo / "goals" / "demo.md").read_bytes()
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "was removed during the run" in done.stderr, done.stderr
+    fix = fix_of(done.stderr)
+    assert fix == "git checkout -- goals/demo.md", done.stderr
+    ran = shell(fix, repo)
+    assert ran.returncode == 0, ran.stderr
+    assert (repo / "goals" / "demo.md").read_bytes() == before

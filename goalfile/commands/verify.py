@@ -729,7 +729,7 @@ def _write(
         raise Refused(
             f"the goal file {what} during the run; {not_written}",
             file=path,
-            hint="restore the file (e.g. `git checkout -- FILE`) and verify again",
+            hint=f"`git checkout -- {shell_word(path)}` puts back the file git has; then verify",
         ) from None
     try:
         current = loaded if text == loaded.text else parse_goal(text, path=path)
@@ -740,7 +740,8 @@ def _write(
             f"({exc.location() or path}: {exc.message}); {not_written}",
             file=path,
             line=exc.line,
-            hint="fix or restore the file (e.g. `git checkout -- FILE`) and verify again",
+            hint=f"`git checkout -- {shell_word(path)}` puts back the file git has (or fix it by "
+            "hand), to verify again",
         ) from None
     changed = _replaced_because(loaded, current)
     if changed is not None:
