@@ -109,16 +109,13 @@ _GITHUB_ONLY = frozenset(
 
 @functools.cache
 def _emoji_names() -> frozenset[str]:
-    """Every shortcode GitHub draws as a picture: the names of Unicode's emoji as GitHub's
-    list spells them (the `emoji` package's aliases, taken from it, and its English names),
-    and GitHub's own pictures. Read only for a cell that holds a `:name:`."""
-    import emoji
+    """Every shortcode GitHub draws as a picture: the names of Unicode's emoji in GitHub's own
+    list (gemoji, :mod:`goalfile.gemoji_names`), and GitHub's own pictures. Not Unicode's
+    English names (``:angry_face:``) nor skin-tone names, which GitHub leaves as typed. Read
+    only for a cell that holds a `:name:`."""
+    from goalfile.gemoji_names import NAMES
 
-    names = set(_GITHUB_ONLY)
-    for data in emoji.EMOJI_DATA.values():
-        names.update(data.get("alias", ()))
-        names.add(data["en"])
-    return frozenset(names)
+    return frozenset(f":{name}:" for name in NAMES) | _GITHUB_ONLY
 
 
 def _drawn_otherwise(cell: str, labels: set[str], *, column: str) -> Difference | None:

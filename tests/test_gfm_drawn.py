@@ -108,6 +108,8 @@ def test_new_writes_such_an_expected_as_a_code_span(repo: Path, case: str) -> No
         'exit 0;  stdout lacks "failed"',  # blanks between clauses: the same clauses
         'exit 0; stdout contains "12:30:45"',  # a time is no shortcode
         'exit 0; stderr lacks "ERROR:root:"',  # logging's format: GitHub has no picture `:root:`
+        'exit 0; stdout lacks ":angry_face:"',  # Unicode's English name: not in GitHub's list
+        'exit 0; stdout lacks ":thumbs_up_light_skin_tone:"',  # GitHub draws no such name
         'exit 0; stdout lacks "*✗*"',  # emphasis for both readers
         'exit 0; stdout lacks "✗ failed"',
         "exit 0; output empty",
