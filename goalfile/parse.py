@@ -423,6 +423,14 @@ def _plain_loader() -> type:
             # and the fix printed rewrote line 3): a key is given once
             seen: dict[object, int] = {}
             for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag == "tag:yaml.org,2002:merge":
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        "a merge key `<<` brings in keys that are not on lines of their own "
+                        "(`status: met` from an anchored mapping), which no line edit reaches",
+                        key.start_mark,
+                    )
                 if isinstance(key, yaml.ScalarNode):
                     if key.value in seen:
                         raise yaml.constructor.ConstructorError(
@@ -481,6 +489,10 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         problem = getattr(exc, "problem", None) or "invalid YAML"
         if "tags are not allowed" in problem:
             hint = "remove the tag and write the value as plain text, a number or a date"
+        elif "merge key" in problem:
+            hint = (
+                "write each key the merge brings in on a line of its own, and delete the `<<:` line"
+            )
         elif "is given twice" in problem:
             hint = "delete one of the two lines: a key is given once"
         elif problem.startswith(_VALUE_PROBLEM):

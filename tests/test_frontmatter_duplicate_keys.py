@@ -33,3 +33,17 @@ def test_a_key_given_twice_is_invalid_everywhere(tmp_path: Path, old: str, new: 
         assert done.returncode == 3, (command, done.stdout, done.stderr)
         assert f"the key `{key}` is given twice" in done.stdout + done.stderr, done
         assert "Traceback" not in done.stderr
+
+
+def test_a_status_brought_in_by_a_merge_key_is_invalid(tmp_path: Path) -> None:
+    """`x: &d` with `status: met` under it, and `<<: *d`: the status was read as `met` from a
+    line no edit reaches, and the printed fix (a sed of `^status:`) changed nothing."""
+    repo = approved_repo(tmp_path / "app", "g", "ok", "--check", "true", "--expected", "exit 0")
+    goal = repo / "goals" / "g.md"
+    text = goal.read_text(encoding="utf-8")
+    line = next(line for line in text.splitlines() if line.startswith("status: "))
+    goal.write_text(text.replace(line, "x: &d\n  status: met\n<<: *d", 1), encoding="utf-8")
+    for command in ("lint", "status", "audit"):
+        done = run_goalfile(command, "goals/g.md", cwd=repo)
+        assert done.returncode == 3, (command, done.stdout, done.stderr)
+        assert "a merge key `<<`" in done.stdout + done.stderr, done
