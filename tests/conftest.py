@@ -132,23 +132,26 @@ def start_goalfile(
     )
 
 
-def stop_input(cwd: Path, *, active: bool = False) -> str:
-    """What Claude Code gives its Stop hook on stdin (the recorded
-    tests/data/hooks/claude-stop.json) for a session in ``cwd``: ``stop_hook_active`` as
+def stop_input(cwd: Path, *, active: bool = False, agent: str = "claude") -> str:
+    """What ``agent``'s host gives its Stop hook on stdin (the recorded
+    tests/data/hooks/AGENT-stop.json) for a session in ``cwd``: ``stop_hook_active`` as
     given, no transcript."""
-    data = json.loads((DATA / "hooks" / "claude-stop.json").read_text(encoding="utf-8"))
+    data = json.loads((DATA / "hooks" / f"{agent}-stop.json").read_text(encoding="utf-8"))
     data.update(cwd=str(cwd), stop_hook_active=active)
-    data.pop("transcript_path")
+    data.pop("transcript_path", None)
     return json.dumps(data)
 
 
-def hook_answer(cwd: Path, *, active: bool = False) -> dict[str, object]:
-    """Claude Code's Stop hook (`goalfile hook stop --agent claude`) in ``cwd``, given
+def hook_answer(
+    cwd: Path, *, active: bool = False, agent: str = "claude", timeout: str = "600"
+) -> dict[str, object]:
+    """The Stop hook (`goalfile hook stop --agent AGENT --timeout TIMEOUT`) in ``cwd``, given
     :func:`stop_input`: the answer the host reads (an empty object for none). It exits 0 and
     prints no traceback."""
     done = run_goalfile(
-        "hook", "stop", "--agent", "claude", cwd=cwd, input=stop_input(cwd, active=active)
-    )
+        "hook", "stop", "--agent", agent, "--timeout", timeout,
+        cwd=cwd, input=stop_input(cwd, active=active, agent=agent),
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     answer = json.loads(done.stdout) if done.stdout.strip() else {}

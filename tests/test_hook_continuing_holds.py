@@ -15,12 +15,11 @@ Real `goalfile` processes, a real git repository, the recorded input of each hos
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, make_git_repo, run_goalfile
+from conftest import git, hook_answer, make_git_repo, run_goalfile
 
 GOAL = "goals/demo.md"
 TOOL = "#!/bin/sh\n[ -f slow ] && sleep 30\ntest -f ok\n"
@@ -43,19 +42,6 @@ def _repo(tmp_path: Path) -> Path:
     return repo
 
 
-def _stop(repo: Path, agent: str, *, active: bool, timeout: str = "600") -> dict[str, object]:
-    data = json.loads((DATA / "hooks" / f"{agent}-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=active)
-    data.pop("transcript_path", None)
-    done = run_goalfile(
-        "hook", "stop", "--agent", agent, "--timeout", timeout, cwd=repo, input=json.dumps(data)
-    )
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout) if done.stdout.strip() else {}
-    assert isinstance(answer, dict), answer
-    return answer
-
-
 def _holds(repo: Path) -> int:
     return (repo / GOAL).read_text(encoding="utf-8").count("by stop-hook-hold")
 
@@ -65,15 +51,15 @@ def test_an_error_made_after_the_agent_was_sent_back_holds_it_once_per_entry(
     tmp_path: Path, agent: str
 ) -> None:
     repo = _repo(tmp_path)
-    first = _stop(repo, agent, active=False)
+    first = hook_answer(repo, agent=agent, active=False)
     assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
     (repo / "tool.sh").unlink()  # the check now exits 127: an `error` row
-    held = _stop(repo, agent, active=True)
+    held = hook_answer(repo, agent=agent, active=True)
     assert held.get("decision") == "block", held  # was: let go with a message
     assert "C1 error (exit 127)" in str(held["reason"]), held
     assert "goalfile resume goals/demo.md --resolved TEXT" in str(held["reason"]), held
     assert _holds(repo) == 1  # ledgered in verify's own write
-    told = _stop(repo, agent, active=True)  # the same entry: never held for ever
+    told = hook_answer(repo, agent=agent, active=True)  # the same entry: never held for ever
     assert told.get("decision") != "block", told
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
     assert _holds(repo) == 1
@@ -83,7 +69,7 @@ def test_an_error_made_after_the_agent_was_sent_back_holds_it_once_per_entry(
     done = run_goalfile("resume", GOAL, "--resolved", "the tool is back", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
     (repo / "tool.sh").unlink()
-    again = _stop(repo, agent, active=True)
+    again = hook_answer(repo, agent=agent, active=True)
     assert again.get("decision") == "block", again
     assert "C1 error (exit 127)" in str(again["reason"]), again
     assert _holds(repo) == 2
@@ -96,14 +82,14 @@ def test_a_check_cut_short_after_the_agent_was_sent_back_holds_it_once_per_entry
     """`--timeout 6` gives verify 4 s: the check, made to sleep 30 s, is cut short, and verify
     writes `blocked`."""
     repo = _repo(tmp_path)
-    assert _stop(repo, agent, active=False).get("decision") == "block"
+    assert hook_answer(repo, agent=agent, active=False).get("decision") == "block"
     (repo / "slow").write_text("", encoding="utf-8")
-    held = _stop(repo, agent, active=True, timeout="6")
+    held = hook_answer(repo, agent=agent, active=True, timeout="6")
     assert held.get("decision") == "block", held  # was: let go with a message
     said = "goalfile could not verify goals/demo.md within the hook's time limit"
     assert said in str(held["reason"]), held
     assert _holds(repo) == 1
-    told = _stop(repo, agent, active=True, timeout="6")  # blocked, held: let go, said
+    told = hook_answer(repo, agent=agent, active=True, timeout="6")  # blocked, held: let go, said
     assert told.get("decision") != "block", told
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
 
@@ -130,7 +116,7 @@ def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_it_
     tmp_path: Path,
 ) -> None:
     repo = _repo(tmp_path)
-    assert _stop(repo, "claude", active=False, timeout="10").get("decision") == "block"
+    assert hook_answer(repo, agent="claude", active=False, timeout="10").get("decision") == "block"
     (repo / "eat.py").write_text(EAT, encoding="utf-8")
     made = run_goalfile(
         "new", "easy", "--end-state", "x", "--check", f"{sys.executable} eat.py",
@@ -140,7 +126,7 @@ def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_it_
     git(repo, "commit", "-q", "-m", "mine", "goals/easy.md")
     focused = run_goalfile("focus", "goals/easy.md", cwd=repo)
     assert focused.returncode == 0, focused.stdout + focused.stderr
-    held = _stop(repo, "claude", active=True, timeout="10")
+    held = hook_answer(repo, agent="claude", active=True, timeout="10")
     assert held.get("decision") == "block", held  # was: let go with a message
     said = "goalfile could not verify goals/demo.md: the hook's time limit (8 s) was used up"
     assert said in str(held["reason"]), held
@@ -148,6 +134,6 @@ def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_it_
     # eaten again: the person's goal file unchanged, the same finding, let go with the message
     done = run_goalfile("reopen", "goals/easy.md", "--reason", "again", cwd=repo)
     assert done.returncode == 0, done.stdout + done.stderr
-    told = _stop(repo, "claude", active=True, timeout="10")
+    told = hook_answer(repo, agent="claude", active=True, timeout="10")
     assert told.get("decision") != "block", told
     assert said in str(told.get("systemMessage")), told

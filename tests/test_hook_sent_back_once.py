@@ -13,12 +13,11 @@ Real `goalfile` processes, a real git repository, the recorded input of each hos
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
-from conftest import DATA, git, goal_lock_held, make_git_repo, run_goalfile
+from conftest import git, goal_lock_held, hook_answer, make_git_repo, run_goalfile
 
 GOAL = "goals/demo.md"
 
@@ -34,19 +33,6 @@ def _repo(tmp_path: Path) -> Path:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "the goal")
     return repo
-
-
-def _stop(repo: Path, agent: str, *, active: bool, timeout: str = "600") -> dict[str, object]:
-    data = json.loads((DATA / "hooks" / f"{agent}-stop.json").read_text(encoding="utf-8"))
-    data.update(cwd=str(repo), stop_hook_active=active)
-    data.pop("transcript_path", None)
-    done = run_goalfile(
-        "hook", "stop", "--agent", agent, "--timeout", timeout, cwd=repo, input=json.dumps(data)
-    )
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout) if done.stdout.strip() else {}
-    assert isinstance(answer, dict), answer
-    return answer
 
 
 def _typed_met(text: str) -> str:
@@ -76,22 +62,22 @@ def test_a_goal_file_changed_after_the_agent_was_sent_back_holds_it_once(
     tmp_path: Path, agent: str, change: str
 ) -> None:
     repo = _repo(tmp_path)
-    first = _stop(repo, agent, active=False)
+    first = hook_answer(repo, agent=agent, active=False)
     assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
     goal = repo / GOAL
     kept = goal.read_text(encoding="utf-8")
     edit, said = CHANGES[change]
     goal.write_text(edit(kept), encoding="utf-8")
-    held = _stop(repo, agent, active=True)
+    held = hook_answer(repo, agent=agent, active=True)
     assert held.get("decision") == "block", held  # was: let go with a message
     assert said in str(held["reason"]), held
-    told = _stop(repo, agent, active=True)  # the same finding: never held for ever
+    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
     assert told.get("decision") != "block", told
     assert said in str(told.get("systemMessage")), told
     # the file put back, as a fix does, and the same change made again: another finding
     goal.write_text(kept, encoding="utf-8")
     goal.write_text(edit(kept), encoding="utf-8")
-    again = _stop(repo, agent, active=True)
+    again = hook_answer(repo, agent=agent, active=True)
     assert again.get("decision") == "block", again
     assert said in str(again["reason"]), again
 
@@ -104,7 +90,7 @@ def test_a_met_made_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
     (`met`, an entry git does not hold yet), undoes the work and stops: the hook runs the
     checks again, writing nothing, and they fail; that hold was let go with a message."""
     repo = _repo(tmp_path)
-    assert _stop(repo, agent, active=False).get("decision") == "block"
+    assert hook_answer(repo, agent=agent, active=False).get("decision") == "block"
     said = "says `met` by a ledger entry git does not hold yet, but its checks"
     for turn in range(2):  # the second after `goalfile reopen`, as the hold says: held again
         if turn:
@@ -114,10 +100,10 @@ def test_a_met_made_for_a_moment_after_the_agent_was_sent_back_holds_it_once(
         done = run_goalfile("verify", GOAL, cwd=repo)
         assert done.returncode == 0, done.stdout + done.stderr
         (repo / "ok").unlink()
-        held = _stop(repo, agent, active=True)
+        held = hook_answer(repo, agent=agent, active=True)
         assert held.get("decision") == "block", held  # was: let go with a message
         assert said in str(held["reason"]), held
-    told = _stop(repo, agent, active=True)  # the same finding: never held for ever
+    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
     assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
 
 
@@ -129,16 +115,16 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
     guard writes `blocked` (no progress in 3 verify runs) and stops: that block is held once
     per ledger entry, and the hold on it was made only at a stop not marked continuing."""
     repo = _repo(tmp_path)
-    assert _stop(repo, agent, active=False).get("decision") == "block"
+    assert hook_answer(repo, agent=agent, active=False).get("decision") == "block"
     for _ in range(3):
         done = run_goalfile("verify", GOAL, cwd=repo)
         if "status: blocked (no progress" in done.stdout:
             break
     assert "status: blocked (no progress" in done.stdout, done.stdout + done.stderr
-    held = _stop(repo, agent, active=True)
+    held = hook_answer(repo, agent=agent, active=True)
     assert held.get("decision") == "block", held  # was: let go with a message
     assert "no progress in 3 verify runs" in str(held["reason"]), held
-    told = _stop(repo, agent, active=True)
+    told = hook_answer(repo, agent=agent, active=True)
     assert told.get("decision") != "block", told
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
 
@@ -148,11 +134,11 @@ def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: P
     lock and stops: verify refuses the goal, and that refusal was let go with a message at the
     stop the host marks as continuing. Held once; the stop after it is let go, with it."""
     repo = _repo(tmp_path)
-    assert _stop(repo, "claude", active=False).get("decision") == "block"
+    assert hook_answer(repo, agent="claude", active=False).get("decision") == "block"
     with goal_lock_held(repo / GOAL):
         said = "locked by another goalfile process"
-        held = _stop(repo, "claude", active=True, timeout="20")
+        held = hook_answer(repo, agent="claude", active=True, timeout="20")
         assert held.get("decision") == "block", held  # was: let go with a message
         assert said in str(held["reason"]), held
-        told = _stop(repo, "claude", active=True, timeout="20")
+        told = hook_answer(repo, agent="claude", active=True, timeout="20")
         assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
