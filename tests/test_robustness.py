@@ -617,18 +617,19 @@ def test_impossible_refuses_a_list_of_impossible_rows_and_leaves_the_file_untouc
     assert path.read_text(encoding="utf-8") == text
 
 
-def test_a_key_written_twice_is_reported_and_the_last_one_is_edited(tmp_path: Path) -> None:
-    """YAML reads the last of two `status:` lines; `pause` used to edit the first, so the goal
-    stayed active while the ledger said paused."""
+def test_a_key_written_twice_is_refused_naming_both_lines(tmp_path: Path) -> None:
+    """YAML reads the last of two `status:` lines while an edit changes the first (`pause`
+    once left the goal active while the ledger said paused): such a goal is not valid, lint
+    names both lines, and `pause` refuses it and writes nothing."""
     text = _valid("active").replace("tokens_used: 0\n", "tokens_used: 0\nstatus: active\n")
     path = tmp_path / "goal.md"
     path.write_text(text, encoding="utf-8")
     linted = _goalfile(["lint", "goal.md"], tmp_path)
-    assert "`status` is written twice (first on line 3)" in linted.stderr
+    assert linted.returncode == 3, linted.stderr
+    assert re.search(r"the key `status` is given twice \(lines 3 and \d+\)", linted.stderr)
     done = _goalfile(["pause", "goal.md", "--reason", "lunch"], tmp_path)
-    assert done.returncode == 0, done.stderr
-    goal = parse_goal(path.read_text(encoding="utf-8"), path="goal.md")
-    assert goal.status.value == "paused"
+    assert done.returncode == 3 and "Traceback" not in done.stderr, done.stderr
+    assert path.read_text(encoding="utf-8") == text
 
 
 # paths that are no readable file; each returns the path to pass, all with distinct names so

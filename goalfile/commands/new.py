@@ -303,8 +303,8 @@ def new_goal(
     if activate and missing:
         raise UsageError(
             f"--activate needs {' and '.join(missing)}; nothing was written",
-            hint=f"{as_draft} writes it as a draft, `FILL IN:` where that goes; fill it in, "
-            "then `goalfile activate` the file"
+            hint=f"{as_draft} writes it as a draft, `FILL IN:` where that goes; fill in each, "
+            "then activate it with the command its next: line prints"
             if as_draft
             else "give them as options (`goalfile new --help`)",
         )
