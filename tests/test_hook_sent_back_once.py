@@ -17,22 +17,17 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import git, goal_lock_held, hook_answer, make_git_repo, run_goalfile
+from conftest import approved_repo, goal_lock_held, hook_answer, run_goalfile
 
 GOAL = "goals/demo.md"
 
 
 def _repo(tmp_path: Path) -> Path:
     """A person's goal, approved and committed, whose check fails until the work is done."""
-    repo = make_git_repo(tmp_path / "repo")
-    made = run_goalfile(
-        "new", "demo", "--end-state", "ok exists", "--check", "test -f ok",
-        "--expected", "exit 0", "--non-goal", "Nothing else changes.", "--activate", cwd=repo,
+    return approved_repo(
+        tmp_path / "repo", "demo", "--end-state", "ok exists", "--check", "test -f ok",
+        "--expected", "exit 0", "--non-goal", "Nothing else changes.",
     )  # fmt: skip
-    assert made.returncode == 0, made.stdout + made.stderr
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "the goal")
-    return repo
 
 
 def _typed_met(text: str) -> str:
