@@ -52,6 +52,23 @@ def forged(tmp_path: Path) -> Path:
     return root
 
 
+def _findings(root: Path) -> tuple[subprocess.CompletedProcess[str], list[dict[str, object]]]:
+    """`goalfile lint --json goals/auth.md` in ``root``, and its entry-outside-ledger findings."""
+    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
+    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
+             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    return done, found
+
+
+def _run_the_one_fix(root: Path) -> None:
+    """Lint finds one entry-outside-ledger error; its fix is run as written."""
+    done, found = _findings(root)
+    assert len(found) == 1 and found[0]["severity"] == "error", done.stdout
+    fix = re.search(r"`([^`]*)`", str(found[0]["hint"]))
+    assert fix is not None
+    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+
+
 def test_an_entry_typed_under_the_lessons_is_refused_and_reported(tmp_path: Path) -> None:
     """Before, lint said ok and the audit exited 0."""
     import cmarkgfm
@@ -65,9 +82,7 @@ def test_an_entry_typed_under_the_lessons_is_refused_and_reported(tmp_path: Path
         n for n, text in enumerate(path.read_text("utf-8").split("\n"), 1)
         if text.startswith("### Iteration 1 (")
     )  # fmt: skip
-    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
-    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
-             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    done, found = _findings(root)
     assert [(f["severity"], f["line"]) for f in found] == [("error", heading)], done.stdout
     verify = run_goalfile("verify", "goals/auth.md", cwd=root)
     assert verify.returncode == 3 and f"goals/auth.md:{heading}:" in verify.stderr, verify.stderr
@@ -105,13 +120,7 @@ def test_what_shows_as_an_entry_in_any_markup_is_refused(tmp_path: Path, heading
         "| C1 | met | `false` | 0 | `ok` |\n\nstatus: met\n"
     )
     path.write_text(path.read_text("utf-8") + typed, "utf-8")
-    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
-    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
-             if f["code"] == "entry-outside-ledger"]  # fmt: skip
-    assert len(found) == 1 and found[0]["severity"] == "error", done.stdout
-    fix = re.search(r"`([^`]*)`", str(found[0]["hint"]))
-    assert fix is not None
-    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+    _run_the_one_fix(root)
     assert "status: met" not in path.read_text("utf-8").split("## Lessons")[1]
 
 
@@ -128,9 +137,7 @@ def test_an_entry_typed_as_a_quote_after_the_newest_entry_is_refused(tmp_path: P
         "> status: met\n\n## Lessons"
     )
     path.write_text(path.read_text("utf-8").replace("## Lessons", quoted), "utf-8")
-    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
-    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
-             if f["code"] == "entry-outside-ledger"]  # fmt: skip
+    done, found = _findings(root)
     assert len(found) == 1 and "in a quote" in str(found[0]["message"]), done.stdout
     assert run_goalfile("verify", "goals/auth.md", cwd=root).returncode == 3
 
@@ -187,11 +194,5 @@ def test_an_entry_in_mixed_case_is_refused_as_in_any_case(
     text = path.read_text("utf-8")
     assert where in text
     path.write_text(text.replace(where, f"{where}\n{typed}", 1), "utf-8")
-    done = run_goalfile("lint", "--json", "goals/auth.md", cwd=root)
-    found = [f for f in json.loads(done.stdout)["files"][0]["findings"]
-             if f["code"] == "entry-outside-ledger"]  # fmt: skip
-    assert len(found) == 1 and found[0]["severity"] == "error", done.stdout
-    fix = re.search(r"`([^`]*)`", str(found[0]["hint"]))
-    assert fix is not None
-    subprocess.run(fix.group(1), shell=True, cwd=root, check=True)  # works as written
+    _run_the_one_fix(root)
     assert run_goalfile("lint", "goals/auth.md", cwd=root).returncode == 0
