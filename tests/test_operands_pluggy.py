@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import tarfile
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -110,23 +111,35 @@ def env(runners: Path) -> dict[str, str]:
     return {"PATH": path}
 
 
-def test_new_names_each_and_verify_finds_it_unmet(project: Path, runners: Path) -> None:
+def new_with_notes(
+    root: Path, end_state: str, checks: Iterable[str], environ: dict[str, str]
+) -> dict[str, str]:
+    """`goalfile new first END_STATE --non-goal 'src/ stays'` in ``root`` with each of
+    ``checks`` expecting exit 0: it exits 0 without a traceback. The `note: CID: ...` lines it
+    printed, by row id."""
     args: list[str] = []
-    for check, _, _ in NOTED.values():
+    for check in checks:
         args += ["--check", check, "--expected", "exit 0"]
     done = run_goalfile(
-        "new", "first", "pluggy's checks", "--non-goal", "src/ stays", *args,
-        cwd=project, env=env(runners),
-    )  # fmt: skip
+        "new", "first", end_state, "--non-goal", "src/ stays", *args, cwd=root, env=environ
+    )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
     notes = [line for line in done.stderr.splitlines() if line.startswith("note: C")]
+    by_id = {line.split(": ", 2)[1]: line for line in notes}
+    assert len(by_id) == len(notes), done.stderr  # one note a row
+    return by_id
+
+
+def test_new_names_each_and_verify_finds_it_unmet(project: Path, runners: Path) -> None:
+    checks = [check for check, _, _ in NOTED.values()]
+    notes = new_with_notes(project, "pluggy's checks", checks, env(runners))
     for cid, (_, named, _) in NOTED.items():
-        line = next((n for n in notes if n.startswith(f"note: {cid}: ")), "")
-        assert named in line, (cid, done.stderr)
+        line = notes.get(cid, "")
+        assert named in line, (cid, notes)
         assert "verify judges the row `unmet`" in line
         assert "correct it in goals/first.md before `goalfile activate`" in line
-    assert len(notes) == len(NOTED), done.stderr
+    assert len(notes) == len(NOTED), notes
 
     ran = run_goalfile(
         "verify", "--no-write", "--json", "--jobs", "4", "goals/first.md",
@@ -135,7 +148,7 @@ def test_new_names_each_and_verify_finds_it_unmet(project: Path, runners: Path) 
     rows = {row["id"]: row for row in json.loads(ran.stdout)["rows"]}
     for cid, (_, _, status) in NOTED.items():
         assert (rows[cid]["verdict"], rows[cid]["exit"]) == ("unmet", status), (cid, rows[cid])
-        said = next(n for n in notes if n.startswith(f"note: {cid}: "))
+        said = notes[cid]
         assert "Traceback" not in rows[cid]["evidence"]
         assert f"exits {status}" in said or f"exit {status}" in said or status == "1", said
 

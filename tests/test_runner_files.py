@@ -14,7 +14,7 @@ from pathlib import Path
 from goalfile.commands import operands
 from tests.conftest import run_goalfile
 from tests.pypi_tools import install_venv
-from tests.test_operands_pluggy import RUNNERS, env
+from tests.test_operands_pluggy import RUNNERS, env, new_with_notes
 from tests.test_tox_config_files import API, extract
 
 CHECKS = {
@@ -41,20 +41,10 @@ def test_no_noxfile_and_no_package_json_are_named(tmp_path: Path) -> None:
         if (p / "package.json").exists() or (p / "node_modules").exists()
     ]
     assert not above, f"npm would run in {above[0]}: this test needs no package.json above {root}"
-    args: list[str] = []
-    for check, _, _ in CHECKS.values():
-        args += ["--check", check, "--expected", "exit 0"]
-    done = run_goalfile(
-        "new", "first", "the runners", "--non-goal", "src/ stays", *args,
-        cwd=root, env=env(runners),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    notes = [line for line in done.stderr.splitlines() if line.startswith("note: C")]
-    assert len(notes) == len(CHECKS), done.stderr
+    notes = new_with_notes(root, "the runners", [c for c, _, _ in CHECKS.values()], env(runners))
+    assert len(notes) == len(CHECKS), notes
     for cid, (_, said, status) in CHECKS.items():
-        note = next(n for n in notes if n.startswith(f"note: {cid}: "))
-        assert said in note and f"exit {status}," in note, note
+        assert said in notes[cid] and f"exit {status}," in notes[cid], notes[cid]
     ran = run_goalfile(
         "verify", "--no-write", "--json", "goals/first.md",
         cwd=root, env={**env(runners), "HOME": str(tmp_path)}, timeout=300,

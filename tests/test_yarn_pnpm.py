@@ -17,6 +17,7 @@ from pathlib import Path
 from goalfile.commands import operands
 from tests.conftest import run_goalfile
 from tests.npm_tools import NpmTool, install_npm
+from tests.test_operands_pluggy import new_with_notes
 from tests.test_tox_config_files import API, extract
 
 YARN = NpmTool(packages=("yarn@1.22.22",), bin="yarn", version="1.22.22")
@@ -58,19 +59,10 @@ def test_yarn_and_pnpm_scripts_not_there_are_named(tmp_path: Path) -> None:
     assert not above, f"yarn would find {above[0]}: this test needs no package.json above {root}"
     (root / "docs" / "package.json").write_text(PACKAGE)
     environ = env(YARN, PNPM, home=tmp_path)
-    args: list[str] = []
-    for check, _, _ in NOTED.values():
-        args += ["--check", check, "--expected", "exit 0"]
-    done = run_goalfile(
-        "new", "first", "the docs site", "--non-goal", "src/ stays", *args, cwd=root, env=environ
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stderr
-    notes = [line for line in done.stderr.splitlines() if line.startswith("note: C")]
-    assert len(notes) == len(NOTED), done.stderr
+    notes = new_with_notes(root, "the docs site", [c for c, _, _ in NOTED.values()], environ)
+    assert len(notes) == len(NOTED), notes
     for cid, (_, said, status) in NOTED.items():
-        note = next(n for n in notes if n.startswith(f"note: {cid}: "))
-        assert said in note and f"exit {status}," in note, note
+        assert said in notes[cid] and f"exit {status}," in notes[cid], notes[cid]
 
     ran = run_goalfile(
         "verify", "--no-write", "--json", "goals/first.md", cwd=root, env=environ, timeout=300
