@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -516,3 +517,19 @@ def outside_git(path: Path) -> bool:
     return not any(
         (folder / ".git").exists() for folder in (path.resolve(), *path.resolve().parents)
     )
+
+
+def loose_object_file(repo: Path, oid: str) -> Path:
+    """The file of git's loose object ``oid`` in ``repo``."""
+    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    assert path.is_file(), f"{oid} is not a loose object"
+    return path
+
+
+def overwrite_object(repo: Path, oid: str, kind: str, data: bytes) -> Path:
+    """Put ``data`` (a ``kind`` object) under the name ``oid``, as the agent's shell can: a
+    forged object, whose bytes hash to another name. Its file."""
+    path = loose_object_file(repo, oid)
+    path.chmod(0o644)
+    path.write_bytes(zlib.compress(kind.encode() + b" %d\0" % len(data) + data))
+    return path

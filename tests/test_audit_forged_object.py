@@ -15,26 +15,19 @@ Real goalfile processes, real git repositories.
 
 from __future__ import annotations
 
-import zlib
 from pathlib import Path
 
-from conftest import approved_repo, base_repo, fix_of, git, run_goalfile, shell
+from conftest import (
+    approved_repo,
+    base_repo,
+    fix_of,
+    git,
+    overwrite_object,
+    run_goalfile,
+    shell,
+)
 
 MARK = "git's objects do not hold what their names say"
-
-
-def _object_file(repo: Path, oid: str) -> Path:
-    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
-    assert path.is_file(), f"{oid} is not a loose object"
-    return path
-
-
-def _overwrite(repo: Path, oid: str, kind: str, data: bytes) -> Path:
-    """Put ``data`` under the name ``oid``, as the agent's shell can."""
-    path = _object_file(repo, oid)
-    path.chmod(0o644)
-    path.write_bytes(zlib.compress(kind.encode() + b" %d\0" % len(data) + data))
-    return path
 
 
 def _loosened(tmp_path: Path) -> Path:
@@ -68,7 +61,7 @@ def _loosen(repo: Path) -> None:
 def test_a_base_blob_written_over_stops_the_audit(tmp_path: Path) -> None:
     repo = _loosened(tmp_path)
     blob = git(repo, "rev-parse", "main:goals/real.md").strip()
-    written = _overwrite(repo, blob, "blob", (repo / "goals" / "real.md").read_bytes())
+    written = overwrite_object(repo, blob, "blob", (repo / "goals" / "real.md").read_bytes())
     assert git(repo, "status", "--porcelain") == ""
     done = run_goalfile("audit", "--against", "main", "goals/real.md", cwd=repo)
     assert done.returncode == 2, done.stdout + done.stderr  # was 0: "clean", no change shown
@@ -91,7 +84,7 @@ def test_a_base_tree_written_over_does_not_hide_a_deleted_goal(tmp_path: Path) -
     honest = run_goalfile("audit", "--against", "main", cwd=repo)
     assert honest.returncode == 1 and "goal-deleted" in honest.stdout, honest.stdout
     tree = git(repo, "rev-parse", "main:goals").strip()
-    _overwrite(repo, tree, "tree", b"")  # main's goals/ now lists nothing
+    overwrite_object(repo, tree, "tree", b"")  # main's goals/ now lists nothing
     done = run_goalfile("audit", "--against", "main", cwd=repo)
     assert done.returncode == 2, done.stdout + done.stderr  # was 0: no goal to audit
     assert MARK in done.stderr and f"the tree object {tree} holds bytes" in done.stderr
@@ -110,7 +103,7 @@ def test_a_version_the_branch_committed_written_over_stops_the_audit(tmp_path: P
     honest = run_goalfile("audit", "--against", "main", "goals/real.md", cwd=repo)
     assert "C1 check: `test -f ok` → `true`" in honest.stdout, honest.stdout + honest.stderr
     first = git(repo, "rev-parse", "HEAD~1:goals/real.md").strip()
-    _overwrite(repo, first, "blob", (repo / "goals" / "real.md").read_bytes())
+    overwrite_object(repo, first, "blob", (repo / "goals" / "real.md").read_bytes())
     done = run_goalfile("audit", "--against", "main", "goals/real.md", cwd=repo)
     assert done.returncode == 2, done.stdout + done.stderr  # was 0, no change shown
     assert MARK in done.stderr and f"the blob object {first} holds bytes" in done.stderr

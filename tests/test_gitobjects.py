@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
-from conftest import clean_env
+from conftest import clean_env, overwrite_object
 
 from goalfile.gitobjects import Object, forged, parse_batch, requests, trees_fault
 from goalfile.gitrepo import git_blobs, git_head_trees
@@ -59,9 +58,7 @@ def test_what_git_holds_reads_back(tmp_path: Path, form: str) -> None:
 def _overwrite(repo: Path, name: str, data: bytes) -> None:
     oid = _git(repo, "rev-parse", name)
     kind = _git(repo, "cat-file", "-t", oid)
-    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
-    path.chmod(0o644)
-    path.write_bytes(zlib.compress(kind.encode() + b" %d\0" % len(data) + data))
+    overwrite_object(repo, oid, kind, data)
 
 
 def _raw(repo: Path, oid: str) -> bytes:

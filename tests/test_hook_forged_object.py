@@ -17,11 +17,19 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import zlib
 from pathlib import Path
 
 import pytest
-from conftest import approved_repo, base_repo, clean_env, git, hook_answer, run_goalfile
+from conftest import (
+    approved_repo,
+    base_repo,
+    clean_env,
+    git,
+    hook_answer,
+    loose_object_file,
+    overwrite_object,
+    run_goalfile,
+)
 
 OK = "exit 0"
 
@@ -42,19 +50,6 @@ def _met_copy(repo: Path, tmp_path: Path) -> bytes:
     done = run_goalfile("verify", "goals/real.md", cwd=scratch)
     assert done.returncode == 0, done.stdout + done.stderr
     return (scratch / "goals" / "real.md").read_bytes()
-
-
-def _object_file(repo: Path, oid: str) -> Path:
-    path = repo / ".git" / "objects" / oid[:2] / oid[2:]
-    assert path.is_file(), f"{oid} is not a loose object"
-    return path
-
-
-def _overwrite(repo: Path, oid: str, kind: str, data: bytes) -> None:
-    """Put ``data`` under the name ``oid``, as the agent's shell can."""
-    path = _object_file(repo, oid)
-    path.chmod(0o644)
-    path.write_bytes(zlib.compress(kind.encode() + b" %d\0" % len(data) + data))
 
 
 def _tree_naming(repo: Path, tree: str, name: bytes, blob: str) -> bytes:
@@ -83,14 +78,14 @@ def test_a_rewritten_object_is_no_copy_git_holds(tmp_path: Path, forged: str) ->
     repo = _repo(tmp_path)
     met = _met_copy(repo, tmp_path)
     if forged == "blob":
-        _overwrite(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip(), "blob", met)
+        overwrite_object(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip(), "blob", met)
     else:  # a blob of the met copy, honestly stored, and the tree on the path rewritten
         blob = subprocess.run(
             ["git", "hash-object", "-w", "--no-filters", "--stdin"], cwd=repo, input=met,
             capture_output=True, check=True, env=clean_env(),
         ).stdout.decode().strip()  # fmt: skip
         tree = git(repo, "rev-parse", "HEAD:goals").strip()
-        _overwrite(repo, tree, "tree", _tree_naming(repo, tree, b"real.md", blob))
+        overwrite_object(repo, tree, "tree", _tree_naming(repo, tree, b"real.md", blob))
     assert git_bytes(repo, "show", "HEAD:goals/real.md") == met  # git reads the agent's copy
     (repo / "goals" / "real.md").write_bytes(met)
     answer = hook_answer(repo)
@@ -111,8 +106,8 @@ def test_a_blob_rewritten_after_a_hold_holds_the_agent_sent_back(tmp_path: Path)
     first = hook_answer(repo)
     assert "verify-goal real iteration 0: C1 unmet" in str(first.get("reason")), first
     blob = git(repo, "rev-parse", "HEAD:goals/real.md").strip()
-    kept = _object_file(repo, blob).read_bytes()
-    _overwrite(repo, blob, "blob", met)
+    kept = loose_object_file(repo, blob).read_bytes()
+    overwrite_object(repo, blob, "blob", met)
     (repo / "goals" / "real.md").write_bytes(met)
     answer = hook_answer(repo, active=True)
     assert answer.get("decision") == "block", answer
@@ -122,9 +117,9 @@ def test_a_blob_rewritten_after_a_hold_holds_the_agent_sent_back(tmp_path: Path)
     assert "do not hold what their names say" in str(told.get("systemMessage")), told
     # the real object put back, as the hold says, and the same bytes written over it again
     # before the next stop: another finding
-    _object_file(repo, blob).unlink()
+    loose_object_file(repo, blob).unlink()
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).write_bytes(kept)
-    _overwrite(repo, blob, "blob", met)
+    overwrite_object(repo, blob, "blob", met)
     (repo / "goals" / "real.md").write_bytes(met)
     again = hook_answer(repo, active=True)
     assert again.get("decision") == "block", again
@@ -141,7 +136,7 @@ def test_a_rewritten_tree_does_not_hide_a_committed_goal(tmp_path: Path) -> None
     git(repo, "add", "goals/keep.txt")
     git(repo, "commit", "-qm", "keep")
     keep = git(repo, "rev-parse", "HEAD:goals/keep.txt").strip()
-    _overwrite(
+    overwrite_object(
         repo, git(repo, "rev-parse", "HEAD:goals").strip(), "tree",
         b"100644 keep.txt\0" + bytes.fromhex(keep),
     )  # fmt: skip
@@ -162,7 +157,7 @@ def test_a_deleted_object_is_no_goal_head_lacks(tmp_path: Path) -> None:
     word. HEAD's tree names the blob: its absence holds the agent."""
     repo = _repo(tmp_path)
     met = _met_copy(repo, tmp_path)
-    _object_file(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip()).unlink()
+    loose_object_file(repo, git(repo, "rev-parse", "HEAD:goals/real.md").strip()).unlink()
     (repo / "goals" / "real.md").write_bytes(met)
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
@@ -186,7 +181,7 @@ def test_a_deleted_object_of_a_staged_goal_is_no_goal_the_index_lacks(tmp_path: 
     shutil.copytree(repo, scratch)
     (scratch / "ok").write_text("", encoding="utf-8")
     assert run_goalfile("verify", "goals/real.md", cwd=scratch).returncode == 0
-    _object_file(repo, git(repo, "rev-parse", ":goals/real.md").strip()).unlink()
+    loose_object_file(repo, git(repo, "rev-parse", ":goals/real.md").strip()).unlink()
     shutil.copyfile(scratch / "goals" / "real.md", repo / "goals" / "real.md")
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
@@ -200,7 +195,7 @@ def test_a_deleted_tree_is_no_head_without_a_commit(tmp_path: Path) -> None:
     (`git symbolic-ref HEAD refs/heads/main`, HEAD's own branch) changed nothing. It holds the
     agent as a repository whose objects are not what their names say, with `git fsck`."""
     repo = _repo(tmp_path)
-    _object_file(repo, git(repo, "rev-parse", "HEAD:goals").strip()).unlink()
+    loose_object_file(repo, git(repo, "rev-parse", "HEAD:goals").strip()).unlink()
     answer = hook_answer(repo)
     assert answer.get("decision") == "block", answer
     reason = str(answer["reason"])
