@@ -206,17 +206,14 @@ def wait_longer(exc: GoalfileError) -> None:
         return
     raised = f"{max(2 * exc.wait, exc.wait + 600):g}"
     end = words.index("--") if "--" in words else len(words)
-    kept: list[str] = []
-    skip = False
-    for index, word in enumerate(words):
-        if skip:
-            skip = False
-        elif index < end and word == "--lock-wait":
-            skip = True
-        elif not (index < end and word.startswith("--lock-wait=")):
+    kept: list[str] = []  # the options before `--`, without the --lock-wait typed
+    options = iter(words[:end])
+    for word in options:
+        if word == "--lock-wait":
+            next(options, None)  # its value
+        elif not word.startswith("--lock-wait="):
             kept.append(word)
-    end -= len(words) - len(kept)
-    typed = ["goalfile", *kept[:end], "--lock-wait", raised, *kept[end:]]
+    typed = ["goalfile", *kept, "--lock-wait", raised, *words[end:]]
     exc.hint = "`" + " ".join(shell_word(word) for word in typed) + "` waits longer for it"
 
 
