@@ -81,13 +81,14 @@ def _hash_of(kind: str, data: bytes, name: str) -> str | None:
     return hashlib.new(algorithm, kind.encode("ascii") + b" %d\0" % len(data) + data).hexdigest()
 
 
-def hash_fault(obj: Object) -> str | None:
-    """Why ``obj`` is not the object its name says: its bytes hash to another name; None when
-    they hash to its own."""
+def hash_fault(obj: Object, asked: str = "") -> str | None:
+    """Why ``obj`` is not the object its name says: its bytes hash to another name (``asked``:
+    what it was asked for as, named in the reason); None when they hash to its own."""
     actual = _hash_of(obj[1], obj[2], obj[0])
     if actual == obj[0]:
         return None
-    return f"the {obj[1]} object {obj[0]} holds bytes whose hash is {actual}"
+    named = f"{obj[0]} ({asked})" if asked else obj[0]
+    return f"the {obj[1]} object {named} holds bytes whose hash is {actual}"
 
 
 def points_at(obj: Object) -> str | None:
@@ -145,9 +146,9 @@ def forged(name: str, objects: Mapping[str, Object | None]) -> str | None:
     wanted = requests(name)
     for ask in wanted:
         obj = objects.get(ask)
-        if obj is not None and _hash_of(obj[1], obj[2], obj[0]) != obj[0]:
-            actual = _hash_of(obj[1], obj[2], obj[0])
-            return f"the {obj[1]} object {obj[0]} ({ask}) holds bytes whose hash is {actual}"
+        why = hash_fault(obj, ask) if obj is not None else None
+        if why is not None:
+            return why
     if len(wanted) == 1:  # an index name: the blob alone
         return None
     commit, parent = objects.get(wanted[0]), objects.get(wanted[1])
@@ -186,11 +187,9 @@ def trees_fault(folders: Sequence[str], objects: Mapping[str, Object | None]) ->
     if commit is None or root is None:
         return None  # no commit at HEAD: git's listing is the index's alone
     for ask, obj in objects.items():
-        if obj is None:
-            continue
-        actual = _hash_of(obj[1], obj[2], obj[0])
-        if actual != obj[0]:
-            return f"the {obj[1]} object {obj[0]} ({ask}) holds bytes whose hash is {actual}"
+        why = hash_fault(obj, ask) if obj is not None else None
+        if why is not None:
+            return why
     if commit[2].split(b"\n", 1)[0] != b"tree " + root[0].encode("ascii"):
         return f"the commit {commit[0]} does not name the tree {root[0]} git gave for it"
     width = len(root[0]) // 2
