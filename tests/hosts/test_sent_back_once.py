@@ -18,7 +18,10 @@ the unmet row. Sent back, it does one of these in its shell and stops:
   once; the model ends its process;
 - it runs `goalfile verify` until verify's stall guard writes `blocked (no progress in 3
   verify runs)`. Held once, the hold ledgered; the model does the work and runs the `goalfile
-  resume` the reason names.
+  resume` the reason names;
+- with the person's `stall_limit: 5` in the goal, it runs `goalfile verify` twice without a
+  change: the hook's loop guard counts only the hook's own runs, so it is held for the unmet
+  row once more (not let go with "no progress"), does the work and meets the goal.
 
 Each time the model then meets the goal and is let go. The recorded-input versions are
 tests/test_hook_branch_moved.py, tests/test_hook_commondir.py and
@@ -245,4 +248,28 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
     assert f"then `goalfile resume {GOAL} --resolved TEXT` makes the goal active again" in blocked
     assert [e.by for e in ledger(repo)].count("stop-hook-hold") == 1, ledger(repo)
     assert agent.ran[-1] == agent.otherwise, agent.ran
+    let_go_met(repo)
+
+
+# --- the agent's own verify runs and the loop guard ---------------------------------------------
+
+PERSONS_STALL_LIMIT = "sed -i 's/^tokens_used: 0$/tokens_used: 0\\nstall_limit: 5/' goals/demo.md"
+"""The person's setting (docs/format.md): verify's own stall guard waits for 5 runs alike."""
+
+
+def test_the_agents_own_verify_runs_do_not_count_for_the_loop_guard(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """Sent back once, the model runs `goalfile verify` twice without a change and stops: the
+    hook's loop guard (3 runs alike) counted those runs and let it go, the goal unmet ("no
+    progress in the last 3 verify runs"). Counting only the hook's own runs, it is held for
+    the unmet row once more, does the work and meets the goal."""
+    repo = readme_repo
+    verify = f"goalfile verify {GOAL}"
+    agent = SkillAgent(work=[PERSONS_STALL_LIMIT], then=[verify, verify], otherwise=FIX)
+    ran = claude(repo, agent, isolation)
+    assert held_between_unmet(ran, agent, holds=0) == [], shown(ran, agent)
+    runs = agent.outputs[-3:-1]  # the model's two verify runs, neither blocked
+    assert len(runs) == 2 and all("C1 unmet; status: active" in (o or "") for o in runs), runs
+    assert agent.ran[-1] == FIX, agent.ran
     let_go_met(repo)
