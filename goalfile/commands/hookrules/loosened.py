@@ -80,25 +80,33 @@ def loosened_hold(
         return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)
     # the agent reads it: the commit would land its own loosening in history, so its fix is
     # the approved criteria back: HEAD's copy (the file as it is kept beside it), or, for a
-    # goal only staged, which no copy git holds approves, each change put back by hand
+    # goal only staged, which no copy git holds approves, each change put back by hand and
+    # recorded by a re-approval (verify refuses criteria no approval entry records: put back
+    # alone, the goal could not be verified again, and the agent was told not to re-approve)
     if staged:
+        reapprove = (
+            f"goalfile activate --reapprove {shell_word(shown)} "
+            "--reason 'the approved criteria put back'"
+        )
         back = (
-            "Put each change above back (new → old): the approved criteria are those its "
-            "first approval entry records; "
+            f"Put each change above back (new → old), then run `{reapprove}`: verify refuses "
+            "criteria no approval entry records, and the approved criteria are those its "
+            "first approval entry records; do not change, re-approve or commit any other "
+            "criteria to stop"
         )
     else:
         back = (
             f"  fix: `{restore}` puts HEAD's approved criteria back (the file kept beside "
-            "it)\nThe approved criteria are HEAD's: "
+            "it)\nThe approved criteria are HEAD's: do not change, re-approve or commit "
+            "criteria to stop"
         )
     return GoalOutcome(
         path=shown,
         status="met-unapproved",
         block=True,
         reason=(
-            f"{text}\n{back}do not change, re-approve or commit criteria to stop; only a "
-            "person approves a change. Tell the person what changed and why; go on with the "
-            "work the approved criteria ask for."
+            f"{text}\n{back}; only a person approves a change. Tell the person what changed "
+            "and why; go on with the work the approved criteria ask for."
         ),
     )
 
