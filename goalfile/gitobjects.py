@@ -123,17 +123,9 @@ def _entry(tree: bytes, wanted: str, width: int, *, gitlink: bool = True) -> str
     a tree git writes; and, unless ``gitlink``, when the entry is a submodule's commit, an
     object of another repository)."""
     key = wanted.encode("utf-8", "surrogateescape")
-    at = 0
-    while at < len(tree):
-        space = tree.find(b" ", at)
-        nul = tree.find(b"\0", space + 1)
-        if space < 0 or nul < 0 or nul + 1 + width > len(tree):
-            return None
-        if tree[space + 1 : nul] == key:
-            if not gitlink and tree[at:space] == b"160000":
-                return None
-            return tree[nul + 1 : nul + 1 + width].hex()
-        at = nul + 1 + width
+    for mode, name, child in tree_entries(tree, width) or []:
+        if name == key:
+            return None if not gitlink and mode == "160000" else child
     return None
 
 
