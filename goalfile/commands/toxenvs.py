@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import configparser
 import itertools
+import math
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,6 +40,7 @@ _ELSEWHERE = frozenset({"-c", "--conf", "--root", "--workdir"})
 _CONDITION = re.compile(r"^\s*([\w.{},!-]+):(?:\s|$)")
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"(\d+)-(\d+)")
+MAX_NAMES = 10_000  # names a generative envlist name may expand to before it is not told
 
 
 def asked(words: Sequence[str]) -> list[str] | None:
@@ -218,10 +220,10 @@ def _toml_factors(table: dict[str, object]) -> set[str] | None:
         if isinstance(item, str):
             names.append(item)
         elif isinstance(item, dict) and set(item) == {"product"}:
-            combos = _product(item["product"], prefix=None)
-            if combos is None:
+            found = _product_factors(item["product"], prefix=None)
+            if found is None:
                 return None
-            names += combos
+            names += found
         else:
             return None
     envs = table.get("env", {})
@@ -236,18 +238,20 @@ def _toml_factors(table: dict[str, object]) -> set[str] | None:
         if not isinstance(factors, list):
             return None
         if factors and all(isinstance(f, str) for f in factors):
-            names += [f"{base}-{factor}" for factor in factors]
+            names += [base, *factors]
             continue
-        combos = _product(factors, prefix=base)
-        if combos is None:
+        found = _product_factors(factors, prefix=base)
+        if found is None:
             return None
-        names += combos
+        names += found
     return {part for name in names for part in (name, *name.split("-"))}
 
 
-def _product(groups: object, prefix: str | None) -> list[str] | None:
-    """The names a `product` of factor groups makes (each a list of names, or a range
-    `{prefix = "py3", start = 10, stop = 13}`); None for another shape."""
+def _product_factors(groups: object, prefix: str | None) -> list[str] | None:
+    """The factors of the names a `product` of factor groups makes (each a list of names, or a
+    range `{prefix = "py3", start = 10, stop = 13}`), joined by `-`: each group's values, none
+    when a group is empty (the product makes no name); None for another shape. The names
+    themselves are not made: seven groups of thirty are 22 billion of them."""
     if not isinstance(groups, list):
         return None
     values: list[list[str]] = [[prefix]] if prefix is not None else []
@@ -266,7 +270,7 @@ def _product(groups: object, prefix: str | None) -> list[str] | None:
             )
         else:
             return None
-    return ["-".join(combo) for combo in itertools.product(*values)]
+    return [] if not all(values) else [value for group in values for value in group]
 
 
 def _items(line: str) -> list[str]:
@@ -287,7 +291,8 @@ def _items(line: str) -> list[str]:
 
 def _expand(name: str) -> list[str] | None:
     """The names a generative name expands to (`py{310,311}-x` → `py310-x`, `py311-x`; a range
-    `{10-13}` → 10, 11, 12, 13); None for braces it cannot read."""
+    `{10-13}` → 10, 11, 12, 13); None for braces it cannot read, or more than
+    :data:`MAX_NAMES` names."""
     pieces: list[list[str]] = []
     at = 0
     for found in _BRACES.finditer(name):
@@ -304,4 +309,6 @@ def _expand(name: str) -> list[str] | None:
     pieces.append([name[at:]])
     if any(char in "{}" for piece in pieces for text in piece for char in text):
         return None
+    if math.prod(len(piece) for piece in pieces) > MAX_NAMES:
+        return None  # seven braces of thirty choices are 22 billion names: not told
     return ["".join(chosen) for chosen in itertools.product(*pieces)]
