@@ -52,9 +52,13 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Shell:
-    """A call of the host's shell tool with this command line."""
+    """A call of the host's shell tool with this command line; ``timeout_ms``, when given, is
+    the time the model asks the tool to give it (Claude Code's Bash `timeout`, after which it
+    ends the command; Codex's `exec_command` `yield_time_ms`, after which it answers with what
+    the command printed so far and leaves it running)."""
 
     command: str
+    timeout_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -432,7 +436,11 @@ class AnthropicServer(FakeModel):
                 "type": "tool_use",
                 "id": f"toolu_fake{turn.index:04d}",
                 "name": "Bash",
-                "input": {"command": reply.command, "description": "run a command"},
+                "input": {
+                    "command": reply.command,
+                    "description": "run a command",
+                    **({"timeout": reply.timeout_ms} if reply.timeout_ms else {}),
+                },
             }
             stop_reason = "tool_use"
         elif isinstance(reply, Call):
@@ -590,7 +598,12 @@ class ResponsesServer(FakeModel):
                 "id": f"fc_fake{turn.index:04d}",
                 "call_id": f"call_fake{turn.index:04d}",
                 "name": "exec_command",
-                "arguments": json.dumps({"cmd": reply.command}),
+                "arguments": json.dumps(
+                    {
+                        "cmd": reply.command,
+                        **({"yield_time_ms": reply.timeout_ms} if reply.timeout_ms else {}),
+                    }
+                ),
                 "status": "completed",
             }
         else:

@@ -1,0 +1,114 @@
+"""The goal lock's refusal and wait, through the real Claude Code and Codex: what the agent sees
+when its own `goalfile` command finds the goal locked by another process, and whether the
+command the refusal prints works as written in the host's shell.
+
+- `goalfile verify --lock-wait 1` while a process of the model's holds the goal's lock: refused
+  (exit 3, nothing written), its fix the same command line with a longer `--lock-wait`. The
+  model ends its process and runs the printed fix as written: it verifies the goal met.
+- `goalfile pause` (a command with no `--lock-wait`: it waits up to 600 s, and only then prints
+  its own command line as the fix) while that process holds the lock, the model giving its Bash
+  tool 3 s: Claude Code 2.1.332 does not end the command at that time: it moves it to the
+  background ("moved to the background ... You will be notified when it completes"; a task
+  still running after 10 minutes there is stopped), and the model's turn goes on. The model
+  ends its process; the waiting `pause` takes the lock and pauses the goal, which the Stop hook
+  tells the person at the stop. So the 600 s wait ends within the time Claude Code gives a
+  background task, and the refusal's fix would reach the model as that task's output.
+
+The recorded-input versions are tests/test_verify.py and tests/test_lock_fix.py.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from fake_model import Reply, Say, Shell, Turn
+from hosts_fixtures import (
+    FIX,
+    GOAL,
+    PRINTED_FIX,
+    PROMPT,
+    Isolation,
+    goal_repo,
+    goal_state,
+    goalfile_ok,
+    ledger,
+    register_hook,
+    run_session,
+)
+from hosts_fixtures import isolation as isolation
+from skill_goals import on_the_users_path
+from test_sent_back_once import HOLD_LOCK, holder_ended
+
+END_HOLDER = 'kill "$(cat holder.pid)"; sleep 1'  # its lock is free once it has ended
+
+
+class Steps:
+    """The scripted model: at the prompt it runs ``steps`` one shell call at a time; a step
+    that is None runs the `fix:` the previous step's output printed. Then it ends its turn,
+    and at any later prompt ends it at once. ``outputs``: what the tool said of each."""
+
+    def __init__(self, steps: list[str | None], timeout_ms: int | None = None) -> None:
+        self.steps, self.timeout_ms = steps, timeout_ms
+        self.ran: list[str] = []
+        self.outputs: list[str] = []
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            self.outputs.append(turn.tool_output or "")
+        elif turn.feedback is not None or self.ran:
+            return Say("Done.")
+        if len(self.ran) == len(self.steps):
+            return Say("Done.")
+        step = self.steps[len(self.ran)]
+        if step is None:
+            found = [m.group(1) for o in self.outputs for m in PRINTED_FIX.finditer(o)]
+            step = found[-1] if found else "false"
+        self.ran.append(step)
+        return Shell(step, timeout_ms=self.timeout_ms if "goalfile" in step else None)
+
+
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_verifys_lock_fix_runs_as_printed_in_the_hosts_shell(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
+    agent = Steps([HOLD_LOCK, FIX, f"goalfile verify {GOAL} --lock-wait 1", END_HOLDER, None])
+    with holder_ended(repo):
+        ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    refused = agent.outputs[2]
+    assert "goalfile: goals/demo.md: locked by another goalfile process; nothing was written" in (
+        refused
+    ), refused
+    fix = f"goalfile verify {GOAL} --lock-wait 601"
+    assert f"  fix: `{fix}` waits longer for it" in refused, refused
+    assert agent.ran[-1] == fix, agent.ran
+    assert "C1 met; status: met" in agent.outputs[-1], agent.outputs[-1]
+    # the one stop: the met checked again and let go
+    assert ran.server.feedbacks() == [] and ran.server.stops() == 1, ran.run.explain()
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+def test_a_pause_waiting_for_the_lock_is_moved_to_the_background_by_claude_and_lands(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    repo = goal_repo(tmp_path)
+    # the hook waits for the lock a quarter of its time: given 20 s, 5 (the pause has it by then)
+    register_hook(
+        repo, "claude", timeout=20, command="goalfile hook stop --agent claude --timeout 20"
+    )
+    agent = Steps([HOLD_LOCK, f"goalfile pause {GOAL}", END_HOLDER], timeout_ms=3000)
+    with holder_ended(repo):
+        ran = run_session("claude", repo, agent, isolation, prompt=PROMPT)
+    waiting = agent.outputs[1]
+    assert f"{GOAL}: waiting for another goalfile process to finish (up to 600s)" in waiting
+    moved = "did not complete within its 3s timeout and was moved to the background"
+    assert moved in waiting, waiting
+    # the pause landed once the model's process ended; the stop was let go, the person told
+    assert goal_state(repo)["status"] == "paused"
+    assert [e.by for e in ledger(repo)][-1] == "pause", ledger(repo)
+    told = [str(e.get("content")) for e in ran.run.events()]
+    assert any(m.startswith("Stop says: ") and "is paused, not met" in m for m in told), told
+    assert ran.server.feedbacks() == [], ran.run.explain()
