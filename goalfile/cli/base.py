@@ -254,7 +254,13 @@ def _exit_interrupted(exc: KeyboardInterrupt, *, as_json: bool) -> NoReturn:
 def context() -> Any:
     from goalfile.commands.context import Context
 
-    return Context.from_process(notify=err)
+    try:
+        return Context.from_process(notify=err)
+    except FileNotFoundError:  # the shell's folder deleted: os.getcwd() has no answer
+        raise UsageError(
+            "the current folder is gone (deleted while the shell was in it); nothing was read",
+            hint='`cd ..`, or `cd -- "$PWD"` once the folder is made again',
+        ) from None
 
 
 json_option = click.option(

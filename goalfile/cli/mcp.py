@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from goalfile.cli.base import boundary, main
+from goalfile.cli.base import boundary, context, main
 from goalfile.errors import UsageError
 from goalfile.shellword import shell_word
 
@@ -29,7 +28,6 @@ def mcp_command() -> int:
     (.codex/config.toml).
     """
     import gc
-    import os
 
     gc.enable()  # off for a command's short life (see goalfile.__main__); a server lives long
     from goalfile.termsafe import unwrap_standard_streams
@@ -45,5 +43,6 @@ def mcp_command() -> int:
             hint=f"`{shell_word(sys.executable)} -m pip install {shell_word(MCP_REQUIREMENT)}` "
             "installs it beside this goalfile (the extra `goalfile[mcp]`)",
         ) from None
-    serve(root=project_root(Path.cwd()), env=dict(os.environ))
+    ctx = context()  # the folder it serves: refused when the shell's folder is gone
+    serve(root=project_root(ctx.cwd), env=dict(ctx.env))
     return 0
