@@ -105,7 +105,7 @@ from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.plainexit import plain_exit
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
     from goalfile.expecttext import (
         EmptyClause,
@@ -337,9 +337,22 @@ _ERROR_LINE = re.compile(
 # interpreter ...`, `3.12: skipped because ...`); the evidence is that line
 _TRAILER = re.compile(
     rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
-    rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ])"
+    rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ]"
+    rb"|npm notice(?: |$)|npm (?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
 )
 _TRAILER_LINES = 64  # lines of a piece looked back through for the one before a report
+# npm ends every error with the path of its log (`npm error A complete log of this run can be
+# found in: ...`), after a block of `npm error` lines whose first words say why (`npm error
+# Missing script: "lnit"`, after `npm error code ENOENT`-like lines that name no reason) and
+# maybe its `npm notice` of a newer npm; the evidence is that first line of the block
+_NPM_LINE = re.compile(rb"npm (?:error|ERR!)(?: |$)")
+_NPM_TAIL = re.compile(
+    rb"npm (?:notice(?: |$)|(?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
+)
+_NPM_KEY = re.compile(
+    rb"npm (?:error|ERR!)\s*(?:$|(?:code|errno|syscall|path|dest|signal|workspace|location"
+    rb"|command|cwd)(?: |$))"
+)
 
 
 def _evidence(line: bytes) -> str:
@@ -349,13 +362,15 @@ def _evidence(line: bytes) -> str:
 class _Track:
     """What one stream keeps for lines: the current line's head and the last non-blank line."""
 
-    __slots__ = ("kept", "last", "nonblank", "partial")
+    __slots__ = ("kept", "last", "nonblank", "npm", "npm_open", "partial")
 
     def __init__(self) -> None:
         self.partial = b""  # first LINE_LIMIT bytes of the current, unterminated line
         self.last: bytes | None = None  # first bytes of the last complete non-blank line
         self.kept: bytes | None = None  # the same, of the last that is no runner's report
         self.nonblank = False  # the stream has a non-whitespace byte
+        self.npm: bytes | None = None  # the first line of npm's last error block that says why
+        self.npm_open = False  # the last complete line was one of npm's error lines
 
     def update(self, piece: bytes, nl_first: int, head: bytes | None) -> None:
         if not self.nonblank and not piece.isspace():
@@ -365,6 +380,10 @@ class _Track:
                 self.partial = (self.partial + piece)[:LINE_LIMIT]
             return
         nl_last = piece.rfind(b"\n")
+        if b"npm" in piece or b"npm" in head:
+            self._npm_lines((head, *piece[nl_first + 1 : max(nl_last, nl_first + 1)].split(b"\n")))
+        else:
+            self.npm_open = False
         p = len(piece[:nl_last].rstrip()) - 1  # last non-whitespace byte of complete lines
         if p > nl_first:
             start = piece.rfind(b"\n", 0, p) + 1
@@ -390,6 +409,22 @@ class _Track:
                 self.kept = line[:_EVIDENCE_BYTES]
                 return
 
+    def _npm_lines(self, lines: Sequence[bytes]) -> None:
+        """Follow npm's error blocks through these complete lines: :attr:`npm` is the first
+        line of the last block that says why (no `code ENOENT`, `path ...`, blank), its
+        notices and the path of its log left out."""
+        for line in lines:
+            if _NPM_TAIL.match(line):
+                continue  # its log's path or a notice: neither opens nor closes a block
+            if _NPM_LINE.match(line) is None:
+                if line:
+                    self.npm_open = False
+                continue
+            if not self.npm_open:
+                self.npm_open, self.npm = True, None
+            if self.npm is None and _NPM_KEY.match(line) is None:
+                self.npm = line[:_EVIDENCE_BYTES]
+
     def last_line(self) -> bytes | None:
         if self.partial and not self.partial.isspace():
             return self.partial[:_EVIDENCE_BYTES]
@@ -399,6 +434,8 @@ class _Track:
         """The last line, or when it is a task runner's report (:data:`_TRAILER`), the line
         before the report."""
         last = self.last_line()
+        if last is not None and self.npm is not None and _NPM_TAIL.match(last):
+            return self.npm
         if last is not None and self.kept is not None and _TRAILER.match(last):
             return self.kept
         return last
