@@ -19,6 +19,7 @@ The recorded-input versions are tests/test_verify.py and tests/test_lock_fix.py.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,36 @@ def test_a_pause_waiting_for_the_lock_is_moved_to_the_background_by_claude_and_l
     told = [str(e.get("content")) for e in ran.run.events()]
     assert any(m.startswith("Stop says: ") and "is paused, not met" in m for m in told), told
     assert ran.server.feedbacks() == [], ran.run.explain()
+
+
+def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_command(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The model does the work and runs `goalfile verify`, giving its Bash tool 1 s: the
+    checks take 8 s, so Claude Code moves the verify to the background, and the model stops
+    while it runs (Claude Code's Stop input lists it in `background_tasks`). The hook's verify
+    finds the goal locked by it, and holds the agent once: let it finish and stop again. The
+    reason named the lock's own hint as its fix, "run the command again once it has finished",
+    no command the agent could run (and the goal's path twice, the second time absolute). The
+    model does nothing more; the verify finishes, Claude Code starts a turn to say so, and its
+    stop is let go with the goal met."""
+    repo = goal_repo(tmp_path, check="sleep 8; test -f done.txt")
+    # verify's time 9.6 s of 12, the lock waited for a quarter of it (2.4 s)
+    register_hook(
+        repo, "claude", timeout=12, command="goalfile hook stop --agent claude --timeout 12"
+    )
+    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
+    ran = run_session("claude", repo, agent, isolation, prompt=PROMPT)
+    assert "was moved to the background" in agent.outputs[1], agent.outputs
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 1, (reasons, ran.run.explain())
+    [held] = reasons
+    assert re.search(
+        rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
+        r"[\d:]+\); nothing was written\nLet that process finish \(a command of yours the host "
+        r"moved to the background is one",
+        held,
+    ), held
+    assert "fix:" not in held, held
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)

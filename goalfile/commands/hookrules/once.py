@@ -163,14 +163,14 @@ def refused_once(
     and the goal file as written), as the session's record keeps it, also when it is
     continuing because of a Stop hook: sent back once for its unmet goal, an agent that left a
     process holding the lock was let go with a message."""
-    from goalfile.commands.hookrules.verdict import REFUSED_ADVICE
+    from goalfile.commands.hookrules.verdict import refused_advice
 
-    text = found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]
+    text = (found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]) or ""
     key = f"refused\0{real_path(path)}{file_mark(path)}\0{text}"
     return held_once(
         found,
         key,
-        lambda: replace(found, block=True, message=None, reason=f"{text}\n{REFUSED_ADVICE}"),
+        lambda: replace(found, block=True, message=None, reason=f"{text}\n{refused_advice(text)}"),
         repositories,
         upgraded,
     )

@@ -6,6 +6,7 @@ in, the outcome and the text to write out.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -238,17 +239,31 @@ def idle_allow(shown: str) -> GoalOutcome:
 
 def refused_hold(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
     """verify refused the goal (changed contract, invalid file, lock held): ask once, then let
-    it stop, since a person may have to act."""
-    return hold_once(
-        shown,
-        "refused",
-        f"goalfile could not verify {shown}: {exc.render()}",
-        REFUSED_ADVICE,
-        stop,
-    )
+    it stop, since a person may have to act. A lock held is no file to restore: its holder is
+    often the agent's own `goalfile verify`, which Claude Code moves to the background when it
+    outlasts its Bash tool's time, still running at the stop; the hold says so and names no
+    command (the lock's own hint, "run the command again", named none the agent could run, and
+    a verify run again would only add a run alike for verify's stall guard)."""
+    from goalfile.errors import Locked
+
+    said = exc.message if isinstance(exc, Locked) else exc.render()  # (the path said once)
+    text = f"goalfile could not verify {shown}: {said}"
+    return hold_once(shown, "refused", text, refused_advice(text), stop)
 
 
+def refused_advice(text: str) -> str:
+    """The last line of the hold on verify's refusal ``text`` (:func:`refused_hold`'s first
+    part): what to do about a lock held, or about any other refusal."""
+    return LOCKED_ADVICE if _LOCKED.match(text) else REFUSED_ADVICE
+
+
+_LOCKED = re.compile(r"goalfile could not verify .*: locked by [^\n]*; nothing was written\Z")
 REFUSED_ADVICE = "Restore what the message names, or hand the goal to the user."
+LOCKED_ADVICE = (
+    "Let that process finish (a command of yours the host moved to the background is one: it "
+    "says when it is done), or end it if it is yours and not needed, then stop again: the next "
+    "stop verifies the goal. Do not remove the goal's lock."
+)
 
 
 def unverified_hold(shown: str, stop: StopInput, *, budget: float, after: int) -> GoalOutcome:
