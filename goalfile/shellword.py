@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -19,25 +20,36 @@ def shell_word(text: str) -> str:
     that only may print a hint does not load :mod:`shlex`."""
     if _PLAIN.fullmatch(text):
         return text
-    if _UNDECODED.search(text) or (_CONTROL.search(text) and not text.endswith("\n")):
+    undecoded, control, printf_format = _unplain()
+    if undecoded.search(text) or (control.search(text) and not text.endswith("\n")):
         # bytes of a name that is not UTF-8, a line break, or a character goalfile's output
         # writes as an escape (termsafe): printf writes them back, and the command stays on
         # one line (command substitution drops only trailing ones) and works as printed
-        return f'"$(printf {_quoted(_FORMAT.sub(_printf_escape, text))})"'
+        return f'"$(printf {_quoted(printf_format.sub(_printf_escape, text))})"'
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
-_UNDECODED = re.compile("[\udc80-\udcff]")
-"""A byte of a file name that is not UTF-8, as Python reads it (a lone surrogate)."""
 _UNPRINTED = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"
-_CONTROL = re.compile(f"[{_UNPRINTED}]")
-"""A control character (a line break, a tab, a C1 control), a bidirectional control or a
-line or paragraph separator: a word in quotes would hold it raw, which starts a line of its
-own or is printed as an escape (``\\u0085``, :mod:`goalfile.termsafe`), so that the command
-as printed names another file."""
-_FORMAT = re.compile(f"[%\\\\\udc80-\udcff{_UNPRINTED}]")
-"""What a ``printf`` format must write otherwise: ``%``, a backslash, such a byte, a control
-character."""
+
+
+@functools.cache
+def _unplain() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """The patterns of a word that is not plain, compiled when the first one comes (a command
+    whose words are all plain paths compiles none: a class of characters beyond Latin-1 is
+    built as a table of 65,536 bits, 2.5 M instructions each at every start):
+
+    - a byte of a file name that is not UTF-8, as Python reads it (a lone surrogate);
+    - a control character (a line break, a tab, a C1 control), a bidirectional control or a
+      line or paragraph separator: a word in quotes would hold it raw, which starts a line of
+      its own or is printed as an escape (``\\u0085``, :mod:`goalfile.termsafe`), so that
+      the command as printed names another file;
+    - what a ``printf`` format must write otherwise: ``%``, a backslash, such a byte, a
+      control character."""
+    return (
+        re.compile("[\udc80-\udcff]"),
+        re.compile(f"[{_UNPRINTED}]"),
+        re.compile(f"[%\\\\\udc80-\udcff{_UNPRINTED}]"),
+    )
 
 
 def _printf_escape(found: re.Match[str]) -> str:

@@ -164,6 +164,7 @@ LAZY_PATTERN_FUNCTIONS = {
     "goalfile.lint": ("_rewrapped_patterns",),
     "goalfile.headingrule": ("lookalike_scan",),
     "goalfile.termsafe": ("_patterns",),  # nothing printed holds a control character
+    "goalfile.shellword": ("_unplain",),  # every word printed is a plain path
 }
 LAZY_PATTERN_TEXTS = {
     "goalfile.parse": ("_CONFLICT",),
