@@ -169,6 +169,7 @@ def _stray_marks(text: str) -> list[Unseen]:
     symbol of its own and is let be (:func:`_symbol`), unless it is a dot above on i or j (which
     merges with the letter's own dot) or it sits on a dotless ı or ȷ."""
     found = []
+    word = (0, False)  # the end of the word last looked at, and whether it is a symbol
     for i in range(1, len(text)):
         char, base = text[i], text[i - 1]
         if char.isascii() or (
@@ -178,8 +179,11 @@ def _stray_marks(text: str) -> list[Unseen]:
         reads = _DOTLESS.get(base) or (base if base.isascii() and base.isalnum() else "")
         if not reads or len(unicodedata.normalize("NFC", base + char)) == 1:
             continue  # after another letter, or composed (reported by _composed)
-        if not (base in _DOTLESS or (base in "ij" and char == "\u0307")) and _symbol(text, i - 1):
-            continue  # x̄, p̂, v⃗: a letter of its own with a mark that shows, as statistics print
+        if not (base in _DOTLESS or (base in "ij" and char == "\u0307")):
+            if i - 1 >= word[0]:  # each word is looked at once: a long one of marks is not slow
+                word = _symbol(text, i - 1)
+            if word[1]:
+                continue  # x̄, p̂, v⃗: a letter of its own with a mark that shows, as statistics print
         what = (
             f"{base} followed by {describe(char)}, a mark that composes with no letter: it "
             f"draws as {reads} with a mark, or as {reads}"
@@ -190,10 +194,11 @@ def _stray_marks(text: str) -> list[Unseen]:
     return found
 
 
-def _symbol(text: str, at: int) -> bool:
-    """Whether the ASCII letter or digit at ``at`` stands alone, with only marks next to it and
-    no other ASCII letter or digit in its word: ``x̄`` is a symbol drawn with its mark (a mean),
-    where in ``FAIL̲ED`` the mark hides in a word that reads as ASCII."""
+def _symbol(text: str, at: int) -> tuple[int, bool]:
+    """The end of the word (ASCII letters and digits, and marks) that holds the ASCII letter or
+    digit at ``at``, and whether that letter stands alone in it, with only marks next to it:
+    ``x̄`` is a symbol drawn with its mark (a mean), where in ``FAIL̲ED`` the mark hides in a
+    word that reads as ASCII."""
 
     def joined(char: str) -> bool:
         return (char.isascii() and char.isalnum()) or bool(unicodedata.combining(char))
@@ -204,7 +209,7 @@ def _symbol(text: str, at: int) -> bool:
     end = at + 1
     while end < len(text) and joined(text[end]):
         end += 1
-    return sum(c.isascii() and c.isalnum() for c in text[start:end]) == 1
+    return end, sum(c.isascii() and c.isalnum() for c in text[start:end]) == 1
 
 
 def _alike(offset: int, text: str, what: str, shows: str) -> Unseen:
