@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tarfile
 from pathlib import Path
@@ -91,3 +92,72 @@ def test_an_npm_row_says_why_not_where_the_log_is(project: Path, tmp_path: Path)
             for at in range(0, len(output), size):
                 evaluator.feed("stderr", output[at : at + size])
             assert evaluator.finish(1).evidence == 'npm error Missing script: "lnit"', size
+
+
+def src_venv(project: Path) -> Path:
+    """A virtual environment in the project, as a new user makes one (`python -m venv .venv`),
+    that has pytest (this test's own site-packages, through a .pth path line) but not the
+    project: its package is under src/, and nothing installed it."""
+    subprocess.run([sys.executable, "-m", "venv", str(project / ".venv")], check=True, timeout=300)
+    python = project / ".venv" / "bin" / "python"
+    places = subprocess.run(
+        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+        capture_output=True, text=True, check=True, timeout=60,
+    ).stdout.strip()  # fmt: skip
+    ours = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pytest").is_dir())
+    Path(places, "goalfile-tests.pth").write_text(ours + "\n")
+    script = python.parent / "pytest"  # as pip writes it
+    script.write_text(
+        f"#!{python}\nimport sys\nfrom pytest import console_main\nsys.exit(console_main())\n"
+    )
+    script.chmod(0o755)
+    (project / ".git" / "info").mkdir(parents=True, exist_ok=True)
+    (project / ".git" / "info" / "exclude").write_text(".venv\n")
+    return python
+
+
+def test_a_src_package_not_installed_is_named_with_its_install(
+    project: Path, tmp_path: Path
+) -> None:
+    python = src_venv(project)
+    environ = {**env(tmp_path), "PATH": f"{python.parent}:{env(tmp_path)['PATH']}"}
+    tests = "python -m pytest -q -p no:cacheprovider tests/test_ttl.py"
+    checks = [tests, ".venv/bin/python -m pytest -q tests/test_lru.py", "pytest -q tests"]
+    notes = new_with_notes(project, "the tests pass", checks, environ)
+    assert set(notes) == {"C1", "C2", "C3"}, notes
+    for cid, runs, install in (
+        ("C1", "python", "python -m pip install -e ."),
+        ("C2", ".venv/bin/python", ".venv/bin/python -m pip install -e ."),
+        ("C3", str(python), f"{python} -m pip install -e ."),
+    ):
+        line = notes[cid]
+        assert line.startswith(f"note: {cid}: pytest runs with `{runs}"), line
+        assert "cannot import `cachetools`, the package under `src/`" in line, line
+        assert "pytest exits 2, and verify judges the row `unmet`" in line, line
+        assert line.endswith(f"until `{install}` installs it"), line
+    # what the note says: the real pytest exits 2 for a test module that cannot import it
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=environ, timeout=300
+    )
+    rows = {row["id"]: row for row in json.loads(ran.stdout)["rows"]}
+    assert [(r["verdict"], r["exit"]) for r in rows.values()] == [("unmet", "2")] * 3, rows
+    shown = run_goalfile(
+        "verify", "--no-write", "goals/first.md", cwd=project, env=environ, timeout=300
+    )
+    assert "No module named 'cachetools'" in shown.stdout
+    # the note's command, run as printed, installs it: no note, and the rows are met
+    done = subprocess.run(
+        "python -m pip install -q -e .", shell=True, cwd=project, env={**os.environ, **environ},
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    again = run_goalfile(
+        "new", "again", "the tests pass", "--non-goal", "src/ stays",
+        *[w for c in checks for w in ("--check", c, "--expected", "exit 0")],
+        cwd=project, env=environ,
+    )  # fmt: skip
+    assert again.returncode == 0 and "note:" not in again.stderr, again.stderr
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/again.md", cwd=project, env=environ, timeout=300
+    )
+    assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"] * 3, ran.stdout

@@ -105,6 +105,7 @@ class NewResult:
         there; for what the work may make (a new test file), correcting it is for when the work
         is not to make it."""
         from goalfile.commands.operands import UNTIL_WRITTEN
+        from goalfile.commands.srclayout import INSTALL_FIX
 
         if not self.operands:
             return ()
@@ -115,7 +116,9 @@ class NewResult:
             f"--reapprove {shell_word(self.path)} --reason TEXT`"
         )
         return tuple(
-            f"note: {line}; "
+            f"note: {line}"
+            if line.endswith(INSTALL_FIX)
+            else f"note: {line}; "
             + (
                 f"if the work is not to make it, {correct}"
                 if line.endswith(UNTIL_WRITTEN)

@@ -195,7 +195,7 @@ def _part_line(
 ) -> str | None:
     """The note's line for one simple command of check ``cid``, or None when all it names is
     there (or that cannot be told)."""
-    from goalfile.commands import fileoperands, makeoperands, taskoperands
+    from goalfile.commands import fileoperands, makeoperands, srclayout, taskoperands
 
     words, folder = part.words, part.folder
     where = "where the checks run" if folder == cwd else f"in `{_shown(folder, cwd)}`"
@@ -217,6 +217,16 @@ def _part_line(
         return (
             f"{cid}: pytest is given {named(gone)}, which is not there {where}: pytest exits "
             f"4 (its usage error), and verify judges the row `unmet` {UNTIL_WRITTEN}"
+        )
+    src = srclayout.not_installed(cid, words, shell=shell, folder=folder, env=env)
+    if src is not None:
+        runs, names = src
+        return (
+            f"{cid}: pytest runs with `{runs}`, which cannot import {_named(names)}, the "
+            f"package under `src/` {where}: it is not installed there, so each test module "
+            "that imports it fails (ModuleNotFoundError), pytest exits 2, and verify judges "
+            f"the row `unmet` until `{srclayout.install(runs, folder, here)}` "
+            f"{srclayout.INSTALL_FIX}"
         )
     unknown = [rev for rev in _git_revisions(words) if not _is_commit(rev, shell, folder, env)]
     if unknown:

@@ -49,7 +49,9 @@ _FIND = r"""
 import sys
 here = sys.path[:1] == [""]  # not with PYTHONSAFEPATH, nor then for `python -m`
 del sys.path[:here]
-import importlib.machinery as m, importlib.util as u, os, site
+import importlib.machinery as m, importlib.util as u, os, re, site
+shim = (r"import os; var = 'SETUPTOOLS_USE_DISTUTILS'; enabled = os\.environ\.get\(var, '\w+'\) "
+        r"== 'local'; enabled and __import__\('_distutils_hack'\)\.add_shim\(\);")
 top = os.path.realpath(sys.argv[1])
 prefixes, user = [sys.prefix, sys.exec_prefix], True
 bin = os.path.dirname(os.path.abspath(sys.executable))
@@ -80,6 +82,8 @@ for place in dirs:
         except (OSError, ValueError):
             continue
         for line in lines:
+            if line.rstrip() == "import _virtualenv" or re.fullmatch(shim, line.rstrip()):
+                continue  # virtualenv's and setuptools' own: they put nothing on the path
             if line.startswith(("import ", "import\t")):
                 print("?")
                 sys.exit(0)
@@ -211,7 +215,6 @@ def not_there(
     there in ``cwd`` (`file`, `file or folder`, `module`), those things, and the exit status the
     command then ends with; an id whose things are all there, or cannot be told, is left out.
     The modules are asked of each interpreter once, for all its commands."""
-    from goalfile.commands.gittop import repository_top
     from goalfile.commands.operands import there
 
     found: dict[str, tuple[str, list[str], str]] = {}
@@ -230,19 +233,14 @@ def not_there(
             continue
         names = [f"{cid}m:{name}" for name in given.modules]
         names += [f"{cid}t:{name}" for name in given.tests]
-        if names and _outside(given.interpreter, cwd, env):
+        if names and outside(given.interpreter, cwd, env):
             asked.setdefault(given.interpreter, []).extend(names)
     for interpreter, names in asked.items():
-        top = str(repository_top(cwd) or cwd)
-        words = [interpreter, "-S", "-c", _FIND, top, *names]
-        command = " ".join(map(shlex.quote, words))
-        answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
-        if answered is None or answered[0] != 0 or len(answered[1]) >= PROBE_OUTPUT_MAX:
-            continue  # cannot be told (or the answer was cut short)
-        if answered[1].startswith(b"?"):
-            continue  # a .pth in the repository imports: what it would add cannot be told
+        lines = not_found(interpreter, names, shell=shell, cwd=cwd, env=env)
+        if lines is None:
+            continue
         missing: dict[str, dict[str, list[str]]] = {}
-        for line in answered[1].decode("utf-8", "surrogateescape").splitlines():
+        for line in lines:
             name, tab, part = line.partition("\t")
             tag = name.partition(":")[0]
             if tab and tag[-1:] in ("m", "t"):
@@ -256,7 +254,26 @@ def not_there(
     return found
 
 
-def _outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
+def not_found(
+    interpreter: str, names: Sequence[str], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> list[str] | None:
+    """Asks ``interpreter`` (run in ``cwd``, as the check runs it) which of the tagged dotted
+    ``names`` (`C1m:pkg.mod`; a tag ending in `m` is a module) are not there: one line each,
+    `NAME<TAB>PART` with the first part that is not; None when that cannot be told."""
+    from goalfile.commands.gittop import repository_top
+
+    top = str(repository_top(cwd) or cwd)
+    words = [interpreter, "-S", "-c", _FIND, top, *names]
+    command = " ".join(map(shlex.quote, words))
+    answered = probe(shell=shell, command=command, cwd=str(cwd), env=env)
+    if answered is None or answered[0] != 0 or len(answered[1]) >= PROBE_OUTPUT_MAX:
+        return None  # cannot be told (or the answer was cut short)
+    if answered[1].startswith(b"?"):
+        return None  # a .pth in the repository imports: what it would add cannot be told
+    return answered[1].decode("utf-8", "surrogateescape").splitlines()
+
+
+def outside(interpreter: str, cwd: Path, env: Mapping[str, str]) -> bool:
     """Whether the interpreter the check names is a Python from outside the repository (or
     ``cwd``), found where the shell finds it and followed through symbolic links (a virtual
     environment in the repository links to one outside): only such a one is asked about

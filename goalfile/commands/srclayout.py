@@ -1,0 +1,139 @@
+"""Whether the Python that runs a pytest check can import the project's package kept under
+`src/`: the src-layout shape of :mod:`goalfile.commands.operands`.
+
+A package under `src/` (`src/NAME/__init__.py`, `src/NAME.py`) is importable only once it is
+installed (`python -m pip install -e .`), unless pytest's configuration puts `src` on the path
+itself. Until then every test module that imports it fails to collect (`ModuleNotFoundError: No
+module named 'NAME'`), pytest exits 2, and verify judges the row `unmet`: no work on the code
+can meet it. The Python is the check's own (`python -m pytest`), or the one a `pytest` script's
+`#!` line names; it is asked as :mod:`goalfile.commands.pyoperands` asks (-S, nothing of the
+project run, an interpreter the repository holds not asked). A check is left alone when
+anything could put `src` on the path another way: a `pythonpath` setting in any file pytest
+reads its configuration from, a `conftest.py` at the top or one folder down that names
+`sys.path`, or pytest options that change the configuration or the import (`-c`, `-o`,
+`--rootdir`, `--pyargs`, `-p` but to turn a plugin off); and when the folder has no project
+file for pip to install.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from goalfile.commands.projectfile import read_whole
+
+INSTALL_FIX = "installs it"  # ends the line of a package that is there but not installed
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")
+_CONFIG = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+_PROJECT = ("pyproject.toml", "setup.py", "setup.cfg")
+_ELSEWHERE = ("-c", "-o", "--override-ini", "--rootdir", "--pyargs", "-p", "--config-file")
+
+
+def interpreter(words: Sequence[str], env: Mapping[str, str]) -> str | None:
+    """The Python that runs the pytest command ``words``: `python -m pytest`'s own, or the
+    one the `#!` line of the `pytest` script found on PATH names; None for any other command,
+    or an option that could put `src` on the path."""
+    if not words:
+        return None
+    if _PYTHON.fullmatch(Path(words[0]).name) and words[1:3] == ["-m", "pytest"]:
+        found: str | None = words[0]
+        rest = words[3:]
+    elif Path(words[0]).name == "pytest":
+        found = _shebang(words[0], env)
+        rest = words[1:]
+    else:
+        return None
+    for at, word in enumerate(rest):
+        plugin = rest[at + 1] if word == "-p" and at + 1 < len(rest) else word[2:]
+        if word.startswith("-p") and plugin.startswith("no:"):
+            continue  # a plugin turned off
+        if word.split("=", 1)[0] in _ELSEWHERE or word.startswith("-p"):
+            return None
+    return found
+
+
+def _shebang(program: str, env: Mapping[str, str]) -> str | None:
+    import shutil
+
+    path = program if "/" in program else shutil.which(program, path=env.get("PATH", os.defpath))
+    if path is None or not os.path.isabs(path):
+        return None
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(512)
+    except OSError:
+        return None
+    words = first[2:].decode("utf-8", "replace").split() if first.startswith(b"#!") else []
+    if len(words) == 2 and Path(words[0]).name == "env":
+        words = words[1:]  # #!/usr/bin/env python3
+    if len(words) != 1 or not _PYTHON.fullmatch(Path(words[0]).name):
+        return None
+    return words[0]
+
+
+def packages(folder: Path) -> list[str]:
+    """The importable names under ``folder``/src, when nothing could put src on the path
+    another way and there is a project file to install; else none."""
+    src = folder / "src"
+    if not src.is_dir() or not any((folder / name).is_file() for name in _PROJECT):
+        return []
+    for name in _CONFIG:
+        data = read_whole(folder / name)
+        if data is not None and b"pythonpath" in data:
+            return []
+    conftests = [folder / "conftest.py", *folder.glob("*/conftest.py")]
+    for conftest in conftests:
+        data = read_whole(conftest)
+        if data is not None and b"sys.path" in data:
+            return []
+    names = []
+    try:
+        entries = sorted(os.listdir(src))
+    except OSError:
+        return []
+    for entry in entries:
+        stem = entry.removesuffix(".py")
+        if not _IDENTIFIER.fullmatch(stem) or stem == "conftest":
+            continue
+        if entry.endswith(".py") and (src / entry).is_file():
+            names.append(stem)
+        elif stem == entry and (src / entry / "__init__.py").is_file():
+            names.append(entry)
+    return names
+
+
+def not_installed(
+    cid: str, words: Sequence[str], *, shell: str, folder: Path, env: Mapping[str, str]
+) -> tuple[str, list[str]] | None:
+    """The Python the pytest command ``words`` runs with and the packages under `src/` it
+    cannot import, when there are any; None otherwise or when that cannot be told."""
+    from goalfile.commands import pyoperands
+
+    python = interpreter(words, env)
+    if python is None:
+        return None
+    names = packages(folder)
+    if not names or not pyoperands.outside(python, folder, env):
+        return None
+    asked = [f"{cid}m:{name}" for name in names]
+    lines = pyoperands.not_found(python, asked, shell=shell, cwd=folder, env=env)
+    if not lines:
+        return None
+    gone = [line.partition("\t")[2] for line in lines if line.partition("\t")[1]]
+    return (python, gone) if gone else None
+
+
+def install(python: str, folder: Path, here: Path | None) -> str:
+    """The command that installs the project of ``folder`` (where the checks run) for
+    ``python``, typed in ``here`` (where the person is; else ``folder``)."""
+    from goalfile.shellword import shell_word
+
+    start = here if here is not None else folder
+    if "/" in python and not os.path.isabs(python):  # from where the checks run
+        python = os.path.relpath(os.path.join(folder, python), start)
+        python = python if "/" in python else f"./{python}"
+    target = os.path.relpath(folder, start)
+    return f"{shell_word(python)} -m pip install -e {shell_word(target)}"
