@@ -94,21 +94,22 @@ def test_a_check_cut_short_after_the_agent_was_sent_back_holds_it_once_per_entry
     assert "is blocked by a verify run" in str(told.get("systemMessage")), told
 
 
-# the agent's own check: it sleeps until 0.7 s before the hook's time is up, read from /proc
-# (the start of the process the host started, and the hook's budget for its --timeout of 10 s:
-# 8 s), so that it passes and leaves the person's goal no time
-EAT = """
-import os, time
+def eat(budget: float) -> str:
+    """The agent's own check: it sleeps until 0.7 s before the hook's time is up, read from
+    /proc (the start of the `goalfile hook stop` process the host started, and ``budget``, the
+    hook's time for its --timeout: 8 s for 10), so that it passes and leaves the person's goal
+    no time."""
+    return rf"""import os, re, time
 pid, began = os.getppid(), None
 while pid > 1:
-    with open(f"/proc/{pid}/cmdline", "rb") as f:
+    with open(f"/proc/{{pid}}/cmdline", "rb") as f:
         cmd = f.read()
-    with open(f"/proc/{pid}/stat", "rb") as f:
+    with open(f"/proc/{{pid}}/stat", "rb") as f:
         stat = f.read().rsplit(b")", 1)[1].split()
-    if b"goalfile" in cmd:
+    if re.search(rb"goalfile\0hook\0stop\0", cmd):
         began = int(stat[19]) / os.sysconf("SC_CLK_TCK")
     pid = int(stat[1])
-time.sleep(max(began + 8 - 0.7 - time.clock_gettime(time.CLOCK_BOOTTIME), 0))
+time.sleep(max(began + {budget:g} - 0.7 - time.clock_gettime(time.CLOCK_BOOTTIME), 0))
 """
 
 
@@ -117,7 +118,7 @@ def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_it_
 ) -> None:
     repo = _repo(tmp_path)
     assert hook_answer(repo, agent="claude", active=False, timeout="10").get("decision") == "block"
-    (repo / "eat.py").write_text(EAT, encoding="utf-8")
+    (repo / "eat.py").write_text(eat(8), encoding="utf-8")
     made = run_goalfile(
         "new", "easy", "--end-state", "x", "--check", f"{sys.executable} eat.py",
         "--expected", "exit 0", "--non-goal", "n", "--activate", cwd=repo,

@@ -43,6 +43,7 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
+from test_hook_continuing_holds import eat
 
 SLOW_WHEN_TOLD = "if [ -e slow ]; then sleep 30; fi; test -f done.txt"
 RESUME = re.compile(r"`(goalfile resume [^`]+)`")
@@ -97,22 +98,9 @@ def test_a_check_cut_short_after_the_agent_was_sent_back_holds_it_once(
 
 # --- a goal of the agent's own that leaves the person's no time ------------------------------
 
-# the agent's check: it sleeps until 0.7 s before the hook's time is up (4 s for --timeout 6),
-# counted from the start of the hook's process as /proc gives it, and passes
-EAT = r"""import os, re, time
-pid, began = os.getppid(), None
-while pid > 1:
-    with open(f"/proc/{pid}/cmdline", "rb") as f:
-        cmd = f.read()
-    with open(f"/proc/{pid}/stat", "rb") as f:
-        stat = f.read().rsplit(b")", 1)[1].split()
-    if re.search(rb"goalfile\0hook\0stop\0", cmd):
-        began = int(stat[19]) / os.sysconf("SC_CLK_TCK")
-    pid = int(stat[1])
-time.sleep(max(began + 4 - 0.7 - time.clock_gettime(time.CLOCK_BOOTTIME), 0))
-"""
+# the agent's check: it sleeps until 0.7 s before the hook's time is up (4 s for --timeout 6)
 OWN_GOAL = [
-    f"cat > eat.py <<'EOF'\n{EAT}EOF",
+    f"cat > eat.py <<'EOF'\n{eat(4)}EOF",
     f"goalfile new easy --end-state x --check '{sys.executable} eat.py' --expected 'exit 0' "
     "--non-goal n --activate && git add eat.py goals/easy.md && git commit -qm mine "
     "&& goalfile focus goals/easy.md",
