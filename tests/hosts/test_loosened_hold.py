@@ -121,12 +121,13 @@ def test_the_printed_fix_of_a_committed_goal_loosened_puts_heads_criteria_back(
     goalfile_ok("audit", GOAL, cwd=repo)
 
 
+@pytest.mark.parametrize("host", ["claude", "codex"])
 def test_a_goal_only_staged_loosened_is_put_back_as_the_hold_says(
-    isolation: Isolation, readme_repo: Path
+    host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     repo = readme_repo
     agent = Agent(work=[], back=[PUT_BACK], named=NAMED_REAPPROVAL)
-    ran = session("claude", repo, agent, isolation)
+    ran = session(host, repo, agent, isolation)
     loosened = held_for_the_loosening(ran, agent)
     assert "a contract that its first approval entry (no commit holds the goal" in loosened
     named = agent.ran[agent.ran.index(PUT_BACK) + 1]
