@@ -39,6 +39,7 @@ class GoalfileError(Exception):
         line: int | None = None,
         column: int | None = None,
         hint: str | None = None,
+        again: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -46,6 +47,10 @@ class GoalfileError(Exception):
         self.line = line
         self.column = column
         self.hint = hint
+        # when this very command line works as it is once something has changed: what changes
+        # ("once the other process has finished"); the CLI boundary then makes the command
+        # line, as typed, the fix (`hint`), with these words after it
+        self.again = again
 
     def location(self) -> str:
         from goalfile.termsafe import file_name
@@ -157,7 +162,7 @@ class Locked(Refused):
     process is done."""
 
     def __init__(self, message: str, *, file: str, wait: float) -> None:
-        super().__init__(message, file=file, hint="run the command again once it has finished")
+        super().__init__(message, file=file, again="once the other process has finished")
         self.wait = wait
 
 

@@ -94,7 +94,7 @@ def _read_bytes(path: str | os.PathLike[str], known: Content | None = None) -> b
                 "goals it holds"
             )
         elif holds is None:
-            hint = "name one goal file, not a folder"
+            hint = "`goalfile status` lists the goals there are"
         else:
             hint = (
                 "it holds no goal file (*.md); check the path, or create one with "
@@ -122,9 +122,12 @@ def no_such_goal_file(path: str) -> NoSuchGoalFile:
         return NoSuchGoalFile(path, instead=None, hint=_none_near(path))
     instead, guessed = near
     if guessed:  # another name: maybe another goal, so never a fix that acts on it unasked
-        hint = f"did you mean {shell_word(instead)}? name it only if it is the goal you mean"
+        hint = (
+            f"`goalfile status {shell_word(instead)}` shows the goal whose name is close; name "
+            "it only if it is the goal you mean"
+        )
     else:
-        hint = f"name {shell_word(instead)} instead"
+        hint = f"`goalfile status {shell_word(instead)}` shows the goal meant; name it instead"
     return NoSuchGoalFile(path, instead=instead, hint=hint, guessed=guessed)
 
 
@@ -317,7 +320,7 @@ def _read(
             raise Refused(
                 f"grew by more than {GROWTH} bytes while it was read; nothing was done",
                 file=str(path),
-                hint=f"run the command again when nothing is writing to the {what}",
+                again=f"once nothing writes to the {what}",
             )
         data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
         return data if limit is None or len(data) <= limit else data[:limit]
@@ -373,7 +376,7 @@ def _not_regular(path: str | os.PathLike[str], kind: str, what: str, hint: str |
     return Refused(
         f"is a {kind}, not a regular file; nothing was read",  # file= names it
         file=str(path),
-        hint=hint or f"name a regular {what} (a symlink to one is fine)",
+        hint=hint,  # none by default: what to name instead, only the user knows
     )
 
 
@@ -474,12 +477,13 @@ def write_atomic(path: str | os.PathLike[str], text: str, *, parsed: Goal | None
             ):
                 _last_read = (str(path), content, parsed, text)
         except OSError as exc:
+            fix = _when_writable(Path(path), exc, " (a temporary file is written beside it)")
             raise WriteFailed(
                 f"cannot write {_named(path)}: {exc.strerror or exc}; the file keeps its old "
                 "content",
                 file=str(path),
-                hint="make the file and its folder writable (a temporary file is written next "
-                "to it and renamed over it), free some space, and run the command again",
+                hint=fix[0],
+                again=fix[1],
             ) from None
 
 
@@ -632,14 +636,14 @@ def _require_replaceable(path: str | os.PathLike[str], info: os.stat_result) -> 
         raise Refused(
             f"it is read-only (mode {stat.S_IMODE(info.st_mode):o}); nothing was written",
             file=str(path),
-            hint=f"make it writable if it should change: chmod u+w -- {shell_word(str(path))}",
+            hint=f"`chmod u+w -- {shell_word(str(path))}` makes it writable, if it should change",
         )
     if info.st_nlink > 1:
         raise Refused(
             f"it has {info.st_nlink} hard links; writing it would leave the other names "
-            "with the old content, so nothing was written",
+            "with the old content, so nothing was written (keep one name, and make the "
+            "others symlinks to it)",
             file=str(path),
-            hint="keep one name: replace the other links by symlinks to this file",
         )
 
 
@@ -651,9 +655,8 @@ def _keep_owner(path: str | os.PathLike[str], fd: int, info: os.stat_result) -> 
     except PermissionError:
         raise Refused(
             f"{_named(path)}: belongs to uid {info.st_uid} (gid {info.st_gid}); replacing it "
-            "would give it to you, so nothing was written",
+            "would give it to you, so nothing was written (its owner can write it)",
             file=str(path),
-            hint="run the command as the file's owner",
         ) from None
 
 
@@ -758,16 +761,38 @@ def _exists(target: Path) -> Refused:
             shown = near if not near.startswith("..") else shown
     return Refused(
         f"{_named(shown)}: exists already; nothing was written",
-        hint="choose another slug, or edit the existing goal",
+        hint=f"`goalfile status {shell_word(shown)}` shows it",
     )
 
 
 def _write_failed(target: Path, exc: OSError, *, what: str = "write") -> WriteFailed:
+    fix = _when_writable(target, exc)
     return WriteFailed(
         f"cannot {what} {_named(target)}: {exc.strerror or exc}; nothing was written",
         file=str(target),
-        hint="make the folder writable, free some space, and run the command again",
+        hint=fix[0],
+        again=fix[1],
     )
+
+
+def _when_writable(target: Path, exc: OSError, beside: str = "") -> tuple[str | None, str]:
+    """The fix of a file that could not be written for ``exc``, as ``(hint, again)``: a
+    folder without write permission is made writable, then the command runs again; any other
+    cause (a full disk, a read-only file system) is the user's to remove first."""
+    from goalfile.shellword import shell_word
+
+    folder = target.parent
+    if (
+        exc.errno in (errno.EACCES, errno.EPERM)
+        and os.path.isdir(folder)
+        and not os.access(folder, os.W_OK)
+    ):
+        return f"`chmod u+w -- {shell_word(str(folder))}`", ""
+    if exc.errno == errno.ENOSPC:
+        return None, "once there is space on the disk"
+    if exc.errno == errno.EROFS:
+        return None, "where the file system is writable"
+    return None, f"once {_named(str(folder))} can be written{beside}"
 
 
 def _umask() -> int:
@@ -814,7 +839,8 @@ def _lock_folder() -> Path:
     except OSError as exc:
         raise Refused(
             f"cannot create the lock folder {folder}: {exc.strerror or exc}",
-            hint="set TMPDIR to a writable folder of yours",
+            hint=_OWN_TMPDIR,
+            again="",
         ) from None
     info = os.lstat(folder)
     if (
@@ -825,7 +851,8 @@ def _lock_folder() -> Path:
         raise Refused(
             f"the lock folder {folder} is not a private folder of this user's (owner uid "
             f"{info.st_uid}, mode {stat.S_IMODE(info.st_mode):o}); nothing was done",
-            hint="remove it (goalfile makes a new one), or set TMPDIR to a folder of yours",
+            hint=_OWN_TMPDIR,
+            again="",
         )
     return folder
 
@@ -976,5 +1003,11 @@ def _write_owner(owner_file: Path, owner: dict[str, object]) -> None:
 def _lock_failed(lock_file: Path, exc: OSError) -> Refused:
     return Refused(
         f"cannot take the lock {lock_file}: {exc.strerror or exc}",
-        hint=f"remove {lock_file.parent} (goalfile makes a new one), or set TMPDIR",
+        hint=_OWN_TMPDIR,
+        again="",
     )
+
+
+_OWN_TMPDIR = '`export TMPDIR="$(mktemp -d "$HOME/.goalfile-tmp.XXXXXX")"`'
+"""The fix of a lock folder goalfile cannot use: a temporary folder of this user's own, in
+which goalfile makes its lock folder anew (then the command again, in the same shell)."""

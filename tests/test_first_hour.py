@@ -140,16 +140,22 @@ def test_a_near_miss_name_never_gets_a_fix_that_decides_for_another_goal(
     auth_1: Path, args: tuple[str, ...]
 ) -> None:
     """``auth-2.md`` is close to ``auth-1.md`` but may be another goal: for a command that
-    records a person's decision, the printed fix is no command at all (run as written, it
-    re-approved auth-1's loosened contract, raised its budget, gave up its row)."""
+    records a person's decision, the printed fix is no command that acts on it (run as
+    written, it re-approved auth-1's loosened contract, raised its budget, gave up its row),
+    only the `goalfile status` that shows that goal."""
     repo = auth_1
     before = (repo / "goals" / "auth-1.md").read_bytes()
     done = run_goalfile(*args, cwd=repo)
     assert done.returncode == 2, done.stderr
     assert fixes(done.stderr) == [
-        "did you mean goals/auth-1.md? name it only if it is the goal you mean"
+        "`goalfile status goals/auth-1.md` shows the goal whose name is close; name it only if "
+        "it is the goal you mean"
     ], done.stderr
-    assert not COMMAND_RE.findall(done.stderr), done.stderr
+    # the one command printed reads that goal, and decides nothing for it
+    assert COMMAND_RE.findall(done.stderr) == ["goalfile status goals/auth-1.md"], done.stderr
+    shown = run_goalfile("status", "goals/auth-1.md", cwd=repo)
+    assert shown.returncode == 0, shown.stderr
+    assert "auth-1" in shown.stdout, shown.stdout
     assert (repo / "goals" / "auth-1.md").read_bytes() == before
     # the same name with the right folder is the same goal: the fix is the command
     exact = run_goalfile(

@@ -188,31 +188,43 @@ def name_the_meant_file(exc: GoalfileError) -> None:
     exc.hint = "`" + " ".join(shell_word(word) for word in line) + "`" + exc.why
 
 
+def without_option(words: list[str], name: str) -> list[str]:
+    """``words`` (a command line after `goalfile`) without the option ``name`` and its value
+    (``--name VALUE`` or ``--name=VALUE``), before a ``--``."""
+    end = words.index("--") if "--" in words else len(words)
+    kept: list[str] = []
+    options = iter(words[:end])
+    for word in options:
+        if word == name:
+            next(options, None)  # its value
+        elif not word.startswith(f"{name}="):
+            kept.append(word)
+    return [*kept, *words[end:]]
+
+
 def wait_longer(exc: GoalfileError) -> None:
-    """A goal another goalfile process held for all of the wait: the fix is this very command
-    line, which works as written once the other is done; verify's with a --lock-wait long
-    enough to wait for it (``--lock-wait 1200`` for the default 600)."""
+    """An error whose fix is this very command line (``exc.again``: once what has changed), as
+    typed, which then works as written: a goal another goalfile process held for all of the
+    wait, a file that grew while it was read; after the command ``exc.hint`` names, when it
+    names one (a folder made writable). Verify's, kept out by a lock, is its command line
+    with a --lock-wait long enough to wait for the other (``--lock-wait 1200`` for the default
+    600)."""
     from goalfile.errors import Locked
 
     ctx = click.get_current_context(silent=True)
-    if not isinstance(exc, Locked) or ctx is None:
+    if exc.again is None or ctx is None:
         return
     from goalfile.shellword import shell_word
 
     words = typed_words()
-    if ctx.info_name != "verify":
+    if not isinstance(exc, Locked) or ctx.info_name != "verify":
         line = " ".join(shell_word(word) for word in ["goalfile", *words])
-        exc.hint = f"`{line}` once the other process has finished"
+        again = f"`{line}` {exc.again}".rstrip()
+        exc.hint = f"{exc.hint}, then {again}" if exc.hint else again  # the hint's step first
         return
     raised = f"{max(2 * exc.wait, exc.wait + 600):g}"
     end = words.index("--") if "--" in words else len(words)
-    kept: list[str] = []  # the options before `--`, without the --lock-wait typed
-    options = iter(words[:end])
-    for word in options:
-        if word == "--lock-wait":
-            next(options, None)  # its value
-        elif not word.startswith("--lock-wait="):
-            kept.append(word)
+    kept = without_option(words[:end], "--lock-wait")  # the options before `--`
     typed = ["goalfile", *kept, "--lock-wait", raised, *words[end:]]
     exc.hint = "`" + " ".join(shell_word(word) for word in typed) + "` waits longer for it"
 

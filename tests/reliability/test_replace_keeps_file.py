@@ -51,7 +51,8 @@ def test_a_read_only_goal_file_is_refused(tmp_path: Path) -> None:
         assert path.read_bytes() == before and path.stat().st_ino == inode
         assert stat.S_IMODE(path.stat().st_mode) == 0o444
     assert os.listdir(path.parent) == ["my demo.md"]
-    fix = done.stderr.split("should change: ", 1)[1].strip()
+    assert "` makes it writable, if it should change" in done.stderr, done.stderr
+    fix = done.stderr.split("fix: `", 1)[1].split("`", 1)[0]
     subprocess.run(fix, shell=True, cwd=repo, check=True)  # the fix, as written
     done = run_goalfile("budget", path, "--iterations", "60", cwd=repo)
     assert done.returncode == 0, done.stderr
