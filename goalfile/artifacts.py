@@ -17,8 +17,8 @@ def resolve_artifact(workdir: Path, artifact: str) -> Path:
     target = (candidate if candidate.is_absolute() else root / candidate).resolve()
     if target != root and root not in target.parents:
         raise Refused(
-            f"artifact {artifact} is outside the goal's working tree {root}",
-            hint="name a file inside the repository (paths are relative to its top level)",
+            f"artifact {artifact} is outside the goal's working tree {root} (an artifact is a "
+            "file inside it, named relative to it)",
         )
     return target
 
@@ -35,11 +35,11 @@ def relative(workdir: Path, target: Path) -> str:
 def read_artifact(target: Path, *, limit: int | None = None) -> tuple[str, bool]:
     """The artifact's text (decoded leniently) and whether it was cut at ``limit``."""
     if target.is_dir():
-        raise Refused(f"artifact {target} is a folder", hint="name the file that is reviewed")
+        raise Refused(f"artifact {target} is a folder, not the file that is reviewed")
     try:  # a regular file only (a FIFO or /dev/zero is refused), and never more than needed
         data = read_regular(target, what="artifact", limit=None if limit is None else 4 * limit)
     except FileNotFoundError:
-        raise Refused(f"artifact {target} does not exist", hint="check the path") from None
+        raise Refused(f"artifact {target} does not exist") from None
     except OSError as exc:
         raise Refused(f"artifact {target} cannot be read: {exc.strerror}") from None
     text = data.decode("utf-8", "replace")

@@ -141,9 +141,9 @@ def _require_only(before: str, after: str, key: str, value: object) -> None:
         "block-style `key: value` per line (flow style `{...}`, or a line break inside a "
         "line); nothing was written",
         line=(at + 1) if at is not None else 1,
-        hint="write the frontmatter one `key: value` per line, `budget:` followed by "
-        "`  iterations: N` and `  tokens: N` on lines of their own, with LF or CRLF line "
-        "endings; then run the command again",
+        again="once the frontmatter is written one `key: value` per line (`budget:` followed "
+        "by `  iterations: N` and `  tokens: N` on lines of their own), with LF or CRLF line "
+        "endings",
     )
 
 
@@ -275,7 +275,7 @@ def _require_mapping(
         raise GoalFileInvalid(
             f"frontmatter `{parent}` is not a mapping, so `{parent}.{child}` cannot be set",
             line=parent_line + 1,
-            hint=f"write `{parent}:` with one `  KEY: value` line per entry under it",
+            again=f"once `{parent}:` is written with one `  KEY: value` line per entry under it",
         )
 
 
@@ -521,8 +521,8 @@ def check_written(before: Goal, after: str) -> Goal:
             f"file's line endings or headings hide the ledger from a line edit; {nothing}",
             file=before.path,
             line=next((s.line for s in before.sections if s.key == "iterations"), None),
-            hint="save the file with LF or CRLF line endings and its `## Iterations` heading "
-            "on a line of its own; then run the command again",
+            again="once the file has LF or CRLF line endings and its `## Iterations` heading on "
+            "a line of its own",
         )
     return written
 

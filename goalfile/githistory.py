@@ -225,7 +225,7 @@ def _history_git(
         except FileNotFoundError:
             raise UsageError(
                 "git is not installed (or not on PATH); --against needs it",
-                hint="install git, or run without --against",
+                hint="`goalfile audit` checks the ledgers alone, without --against and git",
             ) from None
         except GitTimedOut as exc:
             raise UsageError(str(exc)) from None

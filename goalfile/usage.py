@@ -342,7 +342,6 @@ class _Session:
                     f"expected a {_LABEL[self.requested]}, but this is a {_LABEL[seen]}",
                     file=self.name,
                     line=self.lines,
-                    hint="pass the right host, or let goalfile detect it",
                 )
             self.host = seen
             self.detected = True
@@ -365,9 +364,9 @@ class _Session:
         if self.host is None:
             if self.first_object is None:
                 raise TranscriptError(
-                    "the transcript is empty, so its host cannot be detected",
+                    "the transcript is empty, so its host cannot be detected (named, a host "
+                    "reads a transcript that may still be empty)",
                     file=self.name,
-                    hint="pass the host explicitly to read a transcript that may still be empty",
                 )
             raise TranscriptError(
                 "neither a Claude Code or Codex transcript nor a Gemini CLI or pi session file",
@@ -479,9 +478,9 @@ class TranscriptReader:
             with open(fd, "rb") as handle:
                 if not stat.S_ISREG(os.fstat(fd).st_mode):  # /dev/zero, a FIFO: never read
                     raise TranscriptError(
-                        "the transcript is not a regular file; nothing was read",
+                        "the transcript is not a regular file (the host session's transcript "
+                        "file is); nothing was read",
                         file=self._path,
-                        hint="pass the host session's transcript file itself",
                     )
                 os.set_blocking(fd, True)
                 self._read_new(handle)

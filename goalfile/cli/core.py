@@ -58,7 +58,7 @@ def _seconds(value: str | None) -> float | None:
             f"--timeout {value!r} is not a positive number of seconds; nothing was written",
             given=value,
             instead="600",
-            hint="give --timeout a number of seconds, e.g. `--timeout 600`",
+            hint="",  # the command line with `--timeout 600` (the CLI boundary writes it)
         )
     return seconds
 
@@ -413,8 +413,9 @@ def _tokens_source(tokens_used: int | None, env: dict[str, str]) -> Callable[[],
             value = int(raw)
         except ValueError:
             raise UsageError(
-                f"GOALFILE_TOKENS_USED={raw!r} is not a whole number",
-                hint="set it to the tokens used so far, or unset it",
+                f"GOALFILE_TOKENS_USED={raw!r} is not a whole number (the tokens used so far)",
+                hint="`unset GOALFILE_TOKENS_USED`",
+                again="",
             ) from None
     if value < 0:
         raise UsageError("token usage cannot be negative")
@@ -509,9 +510,14 @@ def verify(
     from goalfile.commands.verify import verify as run
 
     if transcript is not None and tokens_used is not None:
+        from goalfile.cli.base import typed_words, without_option
+        from goalfile.shellword import shell_word
+
+        kept = without_option(typed_words(), "--tokens-used")
         raise UsageError(
             "--transcript and --tokens-used both report token usage; pass one",
-            hint="with a host transcript, let goalfile read the usage from it",
+            hint="`" + " ".join(shell_word(word) for word in ["goalfile", *kept]) + "` reads "
+            "the usage from the transcript",
         )
     if in_project_flag and path is None:  # every goal would run, approved or not
         raise UsageError(

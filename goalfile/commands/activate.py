@@ -343,10 +343,10 @@ def _reapprove(*, path: str, ctx: Context, reason: str | None) -> ActivateResult
             and not reordered
         ):
             raise Refused(
-                "the contract matches its pin; there is nothing to re-approve",
+                "the contract matches its pin; there is nothing to re-approve (re-approval "
+                "records a change of the criteria or non-goals)",
                 file=path,
                 line=goal.key_line("contract"),
-                hint="edit the criteria or non-goals first; re-approval records a change",
             )
         status = Status.ACTIVE if goal.status is Status.MET else goal.status
         notes, found = _change_notes(goal, approved, previous, reason)

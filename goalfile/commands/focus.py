@@ -145,7 +145,7 @@ def accepted(root: Path, target: Path, *, shown: str) -> tuple[str, Goal]:
     except ValueError:
         raise UsageError(
             f"{file_name(shown)} is not inside the repository at {root}",
-            hint="focus a goal file of this repository",
+            hint="`goalfile status` lists this repository's goals",
         ) from None
     goal = load_goal(str(resolved))  # refuses a missing or invalid goal file
     return relative.as_posix(), goal
@@ -165,7 +165,7 @@ def project_goal(*, path: str, ctx: Context) -> None:
         "the goal tools accept only a goal file of this project that `goalfile status` lists "
         f"(under goals/ or .zetetic/goals/ of {root})"
     )
-    hint = "pass a path relative to the project root, such as goals/NAME.md"
+    hint = "`goalfile status` lists them, each by its path from the project's top"
     try:
         accepted(root, target, shown=path)
     except GoalfileError as exc:

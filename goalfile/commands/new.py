@@ -62,6 +62,9 @@ class NewRow:
         return f"| {self.id} | {self.criterion} | {code_span(self.check)} | {expected} | {kind} |"
 
 
+_NEW_HELP = "`goalfile new --help` shows how its options go together"
+
+
 def _drawn_otherwise(expected: str) -> bool:
     """Whether GitHub would draw ``expected`` written bare otherwise than goalfile reads it."""
     if ":" not in expected and "  " not in expected and expected.isascii():
@@ -160,19 +163,21 @@ def build_rows(
     if len(checks) != len(expected):
         raise UsageError(
             f"{len(checks)} --check but {len(expected)} --expected: each --expected belongs "
-            "to the --check it follows",
-            hint="give each --expected right after the --check whose passing run it describes",
+            "to the --check it follows, and describes its passing run",
+            hint=_NEW_HELP,
         )
     if len(criteria) > len(checks):
         raise UsageError(
             f"{len(criteria)} --criterion but {len(checks)} --check: each --criterion names "
-            "the --check at the same place",
-            hint="give one --criterion per --check, or leave --criterion out",
+            "the --check at the same place (or leave --criterion out)",
+            hint=_NEW_HELP,
         )
     rows: list[NewRow] = []
     for number, (command, text) in enumerate(zip(checks, expected, strict=True), start=1):
         if not command.strip():
-            raise UsageError(f"--check number {number} is empty", hint="give the command to run")
+            raise UsageError(
+                f"--check number {number} is empty: it is the command to run", hint=_NEW_HELP
+            )
         if text is not None:
             _require_expected(text, number)
         what = criteria[number - 1] if number <= len(criteria) else ""
@@ -189,8 +194,9 @@ def build_rows(
         path, sep, what = item.partition("=")
         if not sep or not path.strip() or not what.strip():
             raise UsageError(
-                f"--review {item!r} is not PATH=WHAT",
-                hint='e.g. `--review "docs/auth.md=describes the refresh-token flow"`',
+                f"--review {item!r} is not PATH=WHAT (such as --review "
+                '"docs/auth.md=describes the refresh-token flow")',
+                hint=_NEW_HELP,
             )
         rows.append(
             NewRow(
@@ -466,8 +472,8 @@ def _require_same_rows(text: str, shown: str, rows: Sequence[NewRow]) -> None:
         if back is None or (back.check, back.expected) != (row.check, row.expected):
             raise UsageError(
                 f"{row.id} would not read back as given (check {row.check!r}, expected "
-                f"{row.expected!r}); nothing was written",
-                hint="write the goal file by hand, or simplify the command",
+                f"{row.expected!r}); nothing was written (simplify the command, or write the "
+                "goal file by hand)",
             )
 
 

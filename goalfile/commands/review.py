@@ -9,7 +9,7 @@ from goalfile.artifacts import covers, read_artifact, relative, resolve_artifact
 from goalfile.commands.context import Context
 from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import working_directory
-from goalfile.errors import NoSuchRow, Refused, UsageError
+from goalfile.errors import ExitCode, MeantOther, NoSuchRow, Refused, UsageError
 from goalfile.handedit import reopen_notes
 from goalfile.lint import require_valid
 from goalfile.model import Goal, Kind, Status, Verdict
@@ -19,6 +19,13 @@ from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
 
 QUOTE_LIMIT = 4_000
+
+
+class NamedArtifact(MeantOther):
+    """`--artifact` names another file than the one the review row names (exit 3, nothing
+    recorded): the fix is the command line with the row's artifact."""
+
+    exit_code = ExitCode.INVALID
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -87,17 +94,17 @@ def review(
         target = resolve_artifact(workdir, artifact)
         named = review_artifact(row)
         if named is not None and not covers(resolve_artifact(workdir, named), target):
-            raise Refused(
-                f"{row_id} reviews {named}, not {artifact}",
-                file=path,
-                line=row.line,
-                hint=f"pass --artifact {named}",
+            raise NamedArtifact(
+                f"{row_id} reviews {named}, not {artifact}; nothing was recorded",
+                given=artifact,
+                instead=named,
+                hint="",  # the command line with `--artifact NAMED` (the CLI boundary writes it)
             )
         content, _ = read_artifact(target)
         if quote.strip() and not quote_present(quote, content):
             raise Refused(
-                f"the quote does not occur in {artifact} (whitespace aside); nothing was recorded",
-                hint="copy the passage verbatim from the artifact",
+                f"the quote does not occur in {artifact} (whitespace aside): a quote is a "
+                "passage copied verbatim from it; nothing was recorded",
             )
         shown = relative(workdir, target)
         lines = render_review(

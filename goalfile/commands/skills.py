@@ -29,7 +29,7 @@ from pathlib import Path
 from goalfile import __version__
 from goalfile.commands.context import Context
 from goalfile.commands.workdir import repository_top
-from goalfile.errors import GoalfileError, UsageError
+from goalfile.errors import GoalfileError, MeantOther, UsageError
 from goalfile.files import read_regular, read_regular_text
 from goalfile.hostjson import write_atomic
 from goalfile.resources import data_dir
@@ -217,7 +217,12 @@ def folders(scope: Scope, target: str, ctx: Context) -> list[tuple[Path, Scope |
         root = scope_root(scope, ctx)
         return [(root / rel, scope) for rel in TARGETS[target]]
     if not target.strip():
-        raise UsageError("--target is empty", hint="agents, claude, all, or a folder")
+        raise MeantOther(
+            "--target is empty: it is agents, claude, all, or a folder",
+            given=target,
+            instead="all",
+            hint="",  # the command line with `--target all` (the CLI boundary writes it)
+        )
     path = Path(target).expanduser()
     return [(path if path.is_absolute() else ctx.cwd / path, None)]
 
@@ -302,14 +307,17 @@ def install(
     locations: list[Location] = []
     for folder, where in folders(scope, target, ctx):
         if folder.exists() and not folder.is_dir():
-            raise UsageError(f"{folder}: exists and is not a folder", hint="choose another target")
+            raise UsageError(
+                f"{folder}: exists and is not a folder; name another --target (nothing was "
+                "installed)"
+            )
         try:
             statuses = install_into(folder, skills, force=force)
         except OSError as exc:
             raise GoalfileError(
                 f"cannot install into {folder}: {exc.strerror or exc}",
                 file=str(folder),
-                hint="check that the folder is writable",
+                again=f"once {folder} can be written",
             ) from None
         locations.append(Location(path=shown(folder, ctx), scope=where, skills=tuple(statuses)))
     return SkillsResult(locations=tuple(locations))

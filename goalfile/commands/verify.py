@@ -748,7 +748,7 @@ def _write(
         raise Refused(
             f"the goal file was replaced during the run ({changed}); {not_written}",
             file=path,
-            hint="verify the goal that is there now, or put the old file back and verify again",
+            again="verifies the goal that is there now",
         )
     edited = _edited_because(loaded, current)
     if edited is not None:
@@ -756,8 +756,7 @@ def _write(
             f"the goal file was edited during the run ({edited}); {not_written}",
             file=path,
             line=current.key_line("status"),
-            hint="the run judged the file as it was when it started: verify again, and edit "
-            "the goal only while no verify runs",
+            again="judges it as it is now (edit a goal only while no verify runs)",
         )
     try:
         if meter is not None:

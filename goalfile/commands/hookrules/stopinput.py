@@ -36,8 +36,7 @@ class StopInput:
             data = json.loads(text)
         except (ValueError, RecursionError) as exc:
             raise HookInputError(
-                f"the hook input is not JSON: {exc}",
-                hint="the host passes one JSON object on stdin",
+                f"the hook input is not JSON: {exc} (the host passes one JSON object on stdin)",
             ) from None
         if not isinstance(data, dict):
             raise HookInputError("the hook input is not a JSON object")
