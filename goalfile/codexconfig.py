@@ -88,7 +88,7 @@ def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
     """The parsed ``config.toml`` and its text (``{}``, ``None`` when the file does not exist).
     Raises :class:`~goalfile.hostjson.SettingsError` (naming the file, and the line when TOML
     says it) when it cannot be read or is not TOML."""
-    from goalfile.hostjson import SettingsError, read_text
+    from goalfile.hostjson import SettingsError, read_text, where_broken
 
     text = read_text(path, what="Codex configuration")
     if text is None:
@@ -101,13 +101,13 @@ def load_hooks_toml(path: Path) -> tuple[dict[str, object], str | None]:
             f"not valid TOML: {exc}; the file was left untouched",
             file=str(path),
             line=int(found.group(1)) if found else None,
-            hint="fix the TOML by hand (Codex cannot read it either)",
+            hint=where_broken(str(path), toml=True),
         ) from None
     except RecursionError:
         raise SettingsError(
-            "TOML nested too deeply to read; the file was left untouched",
+            "TOML nested too deeply to read (Codex cannot read it either); the file was left "
+            "untouched",
             file=str(path),
-            hint="fix the TOML by hand (Codex cannot read it either)",
         ) from None
 
 

@@ -177,7 +177,8 @@ def merge_stop_hook(
         raise SettingsError(
             '"hooks" is not a JSON object',
             file=file or None,
-            hint='"hooks" maps event names to lists: {"Stop": [...]}',
+            hint='write "hooks" as a map of event names to lists ({"Stop": [...]}) by hand, '
+            "then run this again",
         )
     event = EVENT[agent]
     groups = hooks.get(event, [])
@@ -185,7 +186,8 @@ def merge_stop_hook(
         raise SettingsError(
             f'"hooks.{event}" is not a JSON list',
             file=file or None,
-            hint=f'"{event}" is a list of matcher groups: [{{"hooks": [...]}}]',
+            hint=f'write "{event}" as a list of matcher groups ([{{"hooks": [...]}}]) by hand, '
+            "then run this again",
         )
     ours: dict[str, object] = {
         "type": "command",
@@ -286,7 +288,9 @@ def read_text(path: Path, *, what: str) -> str | None:
         raise SettingsError(exc.message, file=str(path), hint=exc.hint) from None
     except UnicodeDecodeError as exc:
         raise SettingsError(
-            f"not UTF-8 text: {exc.reason}", file=str(path), hint="fix the file by hand"
+            f"not UTF-8 text: {exc.reason}",
+            file=str(path),
+            hint="save it as UTF-8 by hand, then run this again",
         ) from None
     except OSError as exc:
         raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None

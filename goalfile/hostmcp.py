@@ -71,7 +71,8 @@ def merge_claude_mcp(document: object, *, file: str = "") -> tuple[dict[str, obj
         raise SettingsError(
             '"mcpServers" is not a JSON object',
             file=file or None,
-            hint='"mcpServers" maps server names to {"command": ..., "args": [...]}',
+            hint='write "mcpServers" as a map of server names to {"command": ..., "args": '
+            "[...]} by hand, then run this again",
         )
     if SERVER_NAME in servers:
         return dict(document), False
@@ -111,7 +112,8 @@ def merge_codex_mcp(text: str, *, file: str = "") -> tuple[str, bool]:
         raise SettingsError(
             "`mcp_servers` is not a table",
             file=file or None,
-            hint="`mcp_servers` holds one table per server: [mcp_servers.NAME]",
+            hint="write `mcp_servers` as one table per server ([mcp_servers.NAME]) by hand, then "
+            "run this again",
         )
     if SERVER_NAME in servers:
         return text, False

@@ -179,14 +179,16 @@ def _unheard(path: Path, shown: str) -> list[GoalfileError]:
     hooks = stop_hooks(document, HostAgent.CODEX)  # one finding each, in the same order
     return [
         GoalfileError(
-            finding.detail.removeprefix(f"{shown}: ") + "; `goalfile init` does not edit it",
+            finding.detail.removeprefix(f"{shown}: ")
+            + "; `goalfile init` does not edit it"
+            + (f" ({finding.hint})" if finding.fix is None and finding.hint else ""),
             file=shown,
             line=hook_key_line(
                 text or "", event="Stop", group=hook.group, index=hook.index, key=hook.key
             )
             if path.suffix == ".toml"
             else None,
-            hint=finding.fix or finding.hint,
+            hint=finding.fix,  # a command; what only a hand can do is said above
         )
         for finding, hook in zip(found, hooks, strict=True)
         if finding.health is Health.PROBLEM

@@ -72,7 +72,7 @@ def timeout_findings(root: Path, ctx: Context) -> list[Finding]:
                     found.append(
                         Check(agent.value, "timeout").unknown(
                             detail=f"cannot tell what time {name} gives the Stop hook: "
-                            f"{exc.render()}",
+                            f"{exc.location() or shown}: {exc.message}",  # its fix: not doctor's
                             hint=f"fix {shown} by hand",
                         )
                     )
