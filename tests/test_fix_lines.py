@@ -1,0 +1,346 @@
+"""A `fix:` line is a command that works as written: each situation below is brought about in
+a real repository, the real goalfile prints its fix, and the command in it is run, as written,
+by a shell, to the effect it promises. What no command can mend is said in the message, with
+no `fix:` line (docs/lifecycle.md, Hints).
+
+The last test reads goalfile's source: a hint written as a literal (or an f-string) must name a
+command. The few that still do not are listed in ``STILL_PROSE``, each with why; a new one
+fails the test.
+"""
+
+from __future__ import annotations
+
+import ast
+import ctypes
+import json
+import os
+import re
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import (
+    REPO,
+    WITH_GOALFILE,
+    clean_env,
+    goal_text,
+    make_git_repo,
+    row,
+    run_goalfile,
+    shell,
+    write_goal,
+)
+
+from goalfile.parse import parse_goal
+
+FIX_LINE = re.compile(r"^\s*fix: (.*)$", re.MULTILINE)
+SPAN = re.compile(r"`([^`]+)`")
+
+
+def fix_lines(text: str) -> list[str]:
+    return FIX_LINE.findall(text)
+
+
+def commands(text: str) -> list[str]:
+    """The commands the fix lines of ``text`` name, in order."""
+    return [span for fix in fix_lines(text) for span in SPAN.findall(fix)]
+
+
+def active_goal(repo: Path) -> Path:
+    return write_goal(repo / "goals", goal_text(rows=(row("C1", "true", "exit 0"),)))
+
+
+# --------------------------------------------------------------------------- a file not writable
+
+
+def _without_permission_bypass() -> None:
+    """In the child before exec, for root (who writes any folder): keep uid 0 but lose the
+    capabilities that bypass file permissions, so a folder's mode holds for it too."""
+    if os.geteuid() != 0:
+        return
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2, 3):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
+        if libc.prctl(24, cap, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+def test_a_goal_in_a_folder_it_cannot_write_is_made_writable_then_run_again(repo: Path) -> None:
+    """verify writes a temporary file beside the goal and renames it over; in a folder without
+    write permission that fails, and the fix makes the folder writable, then runs the very
+    command line again, which then records its entry (both run as the user the refusal was
+    printed to)."""
+    path = active_goal(repo)
+    folder = repo / "goals"
+    folder.chmod(stat.S_IRUSR | stat.S_IXUSR)
+    try:
+        done = run_goalfile(
+            "verify", "goals/demo.md", cwd=repo, preexec_fn=_without_permission_bypass
+        )
+        assert done.returncode == 3, done.stdout + done.stderr
+        assert "fix: `chmod u+w -- goals`, then `goalfile verify goals/demo.md`" in done.stderr
+        fix = " && ".join(commands(done.stderr))
+        ran = subprocess.run(
+            fix, shell=True, cwd=repo, env=clean_env(WITH_GOALFILE), capture_output=True,
+            text=True, preexec_fn=_without_permission_bypass, check=False,
+        )  # fmt: skip
+        assert ran.returncode == 0, ran.stdout + ran.stderr
+        assert parse_goal(path.read_text(), path=str(path)).status.value == "met"
+    finally:
+        folder.chmod(0o755)
+
+
+# --------------------------------------------------------------------------- usage errors mended
+
+
+def test_an_empty_skills_target_is_fixed_to_all(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("skills", "install", "--target", "", cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert commands(done.stderr) == ["goalfile skills install --target all"], done.stderr
+    ran = shell(commands(done.stderr)[0], repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert (repo / ".agents" / "skills" / "goal").is_dir()
+
+
+def test_a_timeout_that_is_no_number_is_fixed_to_600(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    args = ("new", "quick", "it works", "--check", "true", "--expected", "exit 0")
+    done = run_goalfile(*args, "--timeout", "soon", cwd=repo)
+    assert done.returncode == 2, done.stderr
+    fix = commands(done.stderr)
+    assert fix == ["goalfile new quick 'it works' --check true --expected 'exit 0' --timeout 600"]
+    ran = shell(fix[0], repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "\ntimeout: 600\n" in (repo / "goals" / "quick.md").read_text()
+
+
+def test_a_review_of_another_file_is_fixed_to_the_rows_artifact(repo: Path) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "auth.md").write_text("The refresh token is renewed hourly.\n")
+    (repo / "README.md").write_text("readme\n")
+    rows = (row("C1", "true", "exit 0"), row("R1", "docs/auth.md", "explains refresh", "review"))
+    path = write_goal(repo / "goals", goal_text(rows=rows))
+    args = ["review", "goals/demo.md", "R1", "--verdict", "met", "--reason", "it does"]
+    quote = ["--quote", "The refresh token is renewed hourly."]
+    done = run_goalfile(*args, "--artifact", "README.md", *quote, cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert "R1 reviews docs/auth.md, not README.md" in done.stderr
+    fix = commands(done.stderr)
+    assert len(fix) == 1 and "--artifact docs/auth.md" in fix[0], done.stderr
+    ran = shell(fix[0], repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "R1" in path.read_text().split("## Iterations", 1)[1]
+
+
+def test_a_quote_not_in_the_artifact_says_so_with_no_fix_line(repo: Path) -> None:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "auth.md").write_text("The refresh token is renewed hourly.\n")
+    rows = (row("C1", "true", "exit 0"), row("R1", "docs/auth.md", "explains refresh", "review"))
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile(
+        "review", "goals/demo.md", "R1", "--artifact", "docs/auth.md", "--verdict", "met",
+        "--reason", "it does", "--quote", "a sentence it does not hold", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    assert "a quote is a passage copied verbatim from it" in done.stderr
+    assert not fix_lines(done.stderr), done.stderr
+
+
+def test_new_with_options_that_do_not_pair_points_at_its_help(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    done = run_goalfile("new", "d", "x", "--check", "true", "--check", "false",
+                        "--expected", "exit 0", "--expected", "exit 1", "--criterion", "a",
+                        "--criterion", "b", "--criterion", "c", cwd=repo)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert commands(done.stderr) == ["goalfile new --help"], done.stderr
+    ran = shell("goalfile new --help", repo)
+    assert ran.returncode == 0 and "--criterion" in ran.stdout
+
+
+def test_a_token_count_in_the_environment_that_is_no_number_is_unset(repo: Path) -> None:
+    path = active_goal(repo)
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo, env={"GOALFILE_TOKENS_USED": "lots"})
+    assert done.returncode == 2, done.stderr
+    fix = commands(done.stderr)
+    assert fix == ["unset GOALFILE_TOKENS_USED", "goalfile verify goals/demo.md"], done.stderr
+    ran = shell("export GOALFILE_TOKENS_USED=lots; " + " && ".join(fix), repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert parse_goal(path.read_text(), path=str(path)).status.value == "met"
+
+
+def test_a_transcript_and_a_token_count_together_keep_the_transcript(repo: Path) -> None:
+    active_goal(repo)
+    transcript = repo / "session.jsonl"
+    transcript.write_text("")
+    done = run_goalfile(
+        "verify", "goals/demo.md", "--transcript", "session.jsonl", "--tokens-used", "5", cwd=repo
+    )
+    assert done.returncode == 2, done.stderr
+    fix = commands(done.stderr)
+    assert fix == ["goalfile verify goals/demo.md --transcript session.jsonl"], done.stderr
+
+
+# --------------------------------------------------------------------------- host settings files
+
+
+def test_a_codex_config_that_is_no_toml_gets_no_fix_line_from_doctor(tmp_path: Path) -> None:
+    """Doctor names the line and column where the TOML breaks, and says to mend it by hand: no
+    command can, so it prints no `fix:` line for it (nor one inside another finding)."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / ".codex").mkdir()
+    (repo / ".codex" / "config.toml").write_text('[hooks\nx = "y"\n')
+    done = run_goalfile("doctor", cwd=repo, env={"HOME": str(tmp_path)})
+    assert done.returncode == 1, done.stdout + done.stderr
+    said = [line for line in done.stdout.splitlines() if "config.toml" in line]
+    assert said and "config.toml:1" in said[0] and "not valid TOML" in said[0], done.stdout
+    for fix in fix_lines(done.stdout):
+        assert "TOML" not in fix and "by hand" not in fix, fix
+    for command in commands(done.stdout):
+        assert command.startswith("goalfile "), command
+
+
+def test_a_settings_hooks_entry_of_the_wrong_shape_fixed_by_hand_then_init_again(
+    tmp_path: Path,
+) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.json").write_text('{"hooks": []}\n')
+    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo)
+    fixes = [f for f in fix_lines(done.stderr) if "hooks" in f]
+    assert fixes, done.stderr
+    assert fixes[0].startswith('write "hooks" as a map of event names to lists'), fixes
+    again = SPAN.findall(fixes[0])
+    assert again == ["goalfile init --no-goal --no-skills"], fixes
+    (repo / ".claude" / "settings.json").write_text('{"hooks": {}}\n')  # the step by hand
+    ran = shell(again[0], repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "goalfile hook stop" in (repo / ".claude" / "settings.json").read_text()
+
+
+# --------------------------------------------------------------------------- no command can
+
+
+def test_an_artifact_that_is_not_there_says_so_with_no_fix_line(repo: Path) -> None:
+    rows = (row("C1", "true", "exit 0"), row("R1", "docs/none.md", "explains", "review"))
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile(
+        "review", "goals/demo.md", "R1", "--artifact", "docs/none.md", "--verdict", "unmet",
+        "--reason", "missing", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 3, done.stderr
+    assert "does not exist" in done.stderr
+    assert not fix_lines(done.stderr), done.stderr
+
+
+def test_a_goal_file_named_by_a_folder_it_cannot_list_points_at_status(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "goals").mkdir()
+    active_goal(repo)
+    done = run_goalfile("verify", "goals", cwd=repo)
+    assert done.returncode == 2, done.stderr
+    for command in commands(done.stderr):
+        ran = shell(command, repo)
+        assert ran.returncode in (0, 1), ran.stdout + ran.stderr
+
+
+# --------------------------------------------------------------------------- the source
+
+
+COMMAND_WORDS = (
+    "goalfile", "git", "sed", "rm", "mv", "chmod", "cp", "mkdir", "unlink", "export", "unset",
+    "pip", "python3", "[ ! -e", "ln",
+)  # fmt: skip
+NAMED = re.compile(r"\{[^}]*(command|executable|git|fix|restore|rerun|reset|sed|_set_back)")
+"""A value of an f-string that holds a command goalfile composed (``{restore}``,
+``{sed_command(...)}``): a hint that holds one names a command."""
+
+STILL_PROSE: dict[str, str] = {
+    # an edit of the goal file's Markdown that only its author can write: what to write is the
+    # fix; lint names the line, and a `sed` line that deleted it would lose the author's words
+    "goalfile/lint.py": "edits of criteria cells, columns and sections by hand",
+    "goalfile/parse.py": "edits of the frontmatter and the criteria table by hand",
+    "goalfile/gfmblocks.py": "a row or header to write as a table row (or the sed that deletes)",
+    "goalfile/headingrule.py": "an entry heading to write as goalfile writes it",
+    "goalfile/unitteststream.py": "an expected clause to write on unittest's stream",
+    "goalfile/accounting.py": "a token accounting row to write back",
+    "goalfile/audit.py": "ledger entries to restore as goalfile wrote them",
+    "goalfile/commands/audit.py": "a ledger to restore, or a link to commit",
+    "goalfile/commands/activate.py": "a `shell:` line to write",
+    "goalfile/commands/restore.py": "a copy to keep before the checkout it names",
+    "goalfile/commands/new.py": "a draft to fill in, then the command its next: line prints",
+    "goalfile/githistory.py": "a revision to name (the CLI writes the command line with it)",
+    "goalfile/hostjson.py": "a JSON file to mend by hand; init writes its own command after it",
+    "goalfile/hostmcp.py": "a TOML file to mend by hand; init writes its own command after it",
+}
+"""Source files whose literal hints may still be prose, and why; doctor's `hint` (printed
+without `fix:`, under the command or in its place) is not a fix line and is not read."""
+
+
+def _text(node: ast.expr, source: str) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+            elif isinstance(value, ast.FormattedValue):
+                parts.append("{" + (ast.get_source_segment(source, value.value) or "") + "}")
+        return "".join(parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _text(node.left, source), _text(node.right, source)
+        return None if left is None or right is None else left + right
+    return None
+
+
+def _names_a_command(text: str) -> bool:
+    for candidate in (*SPAN.findall(text), text):
+        candidate = candidate.strip()
+        if not candidate or candidate.startswith(COMMAND_WORDS):
+            return True
+    return NAMED.search(text) is not None
+
+
+def literal_prose_hints() -> list[str]:
+    found: list[str] = []
+    for path in sorted((REPO / "goalfile").rglob("*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if "/doctorchecks/" in relative:
+            continue
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            values: list[ast.expr] = []
+            if isinstance(node, ast.Call):
+                values = [kw.value for kw in node.keywords if kw.arg == "hint"]
+            elif isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "hint" for t in node.targets
+            ):
+                values = [node.value]
+            for value in values:
+                for one in (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,):
+                    text = _text(one, source)
+                    if text is not None and not _names_a_command(text):
+                        found.append(f"{relative}:{one.lineno}: {text[:100]}")
+    return found
+
+
+def test_every_literal_hint_names_a_command() -> None:
+    prose = [f for f in literal_prose_hints() if f.split(":", 1)[0] not in STILL_PROSE]
+    assert not prose, "hints that name no command:\n" + "\n".join(prose)
+
+
+def test_the_list_of_files_still_holding_prose_hints_is_no_longer_than_it_must_be() -> None:
+    holding = {f.split(":", 1)[0] for f in literal_prose_hints()}
+    assert not set(STILL_PROSE) - holding, set(STILL_PROSE) - holding
+
+
+def test_a_json_error_with_no_command_to_fix_it_has_no_hint(repo: Path) -> None:
+    rows = (row("C1", "true", "exit 0"), row("R1", "docs/none.md", "explains", "review"))
+    write_goal(repo / "goals", goal_text(rows=rows))
+    done = run_goalfile(
+        "review", "goals/demo.md", "R1", "--artifact", "docs/none.md", "--verdict", "unmet",
+        "--reason", "missing", "--json", cwd=repo,
+    )  # fmt: skip
+    assert done.returncode == 3
+    assert json.loads(done.stdout)["error"]["hint"] is None
