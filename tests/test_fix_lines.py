@@ -19,7 +19,6 @@ import stat
 import subprocess
 from pathlib import Path
 
-import pytest
 from conftest import (
     REPO,
     WITH_GOALFILE,
