@@ -248,7 +248,7 @@ def test_a_goal_file_named_by_a_folder_it_cannot_list_points_at_status(tmp_path:
 
 COMMAND_WORDS = (
     "goalfile", "git", "sed", "rm", "mv", "chmod", "cp", "mkdir", "unlink", "export", "unset",
-    "pip", "python3", "[ ! -e", "ln",
+    "pip", "python3", "[ ! -e", "ln", "cd",
 )  # fmt: skip
 NAMED = re.compile(r"\{[^}]*(command|executable|git|fix|restore|rerun|reset|sed|_set_back)")
 """A value of an f-string that holds a command goalfile composed (``{restore}``,
