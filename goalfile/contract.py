@@ -770,15 +770,10 @@ def tightening_fault(
     return None
 
 
-def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
-    """The newest approval entry: a ``by activate`` entry, or a verify entry that pinned a
-    tightened contract (it holds a ``contract tightened:`` line and the approved rows)."""
-    head = _newest_approval_head(text, region)
-    return ledger.read(text, head) if head is not None else None
-
-
 def _newest_approval_head(text: str, region: tuple[int, int]) -> ledger.Head | None:
-    """The heading of the newest approval entry between the offsets of ``region``.
+    """The heading of the newest approval entry between the offsets of ``region``: a ``by
+    activate`` entry, or a verify entry that pinned a tightened contract (it holds a
+    ``contract tightened:`` line and the approved rows).
 
     Found from the index of entry headings (the newest ``by activate`` heading) and a search
     for the note from the ledger's end: a pinned goal's approval is often its oldest entry,
@@ -822,11 +817,6 @@ def _tightens(
 
 def _offset(entry: tuple[int, object]) -> int:
     return entry[0]
-
-
-def _newest_approval_by_heads(text: str, region: tuple[int, int]) -> Entry | None:
-    head = _newest_head_by_heads(text, region)
-    return ledger.read(text, head) if head is not None else None
 
 
 def _newest_head_by_heads(text: str, region: tuple[int, int]) -> ledger.Head | None:

@@ -7,7 +7,21 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from goalfile import contract, parse
+from goalfile import contract, ledger, parse
+from goalfile.model import Entry
+
+
+def newest_approval(text: str, region: tuple[int, int]) -> Entry | None:
+    """The newest approval entry, as goalfile finds it (from the index of headings)."""
+    head = contract._newest_approval_head(text, region)
+    return ledger.read(text, head) if head is not None else None
+
+
+def walked(text: str, region: tuple[int, int]) -> Entry | None:
+    """The newest approval entry, as a walk of every entry finds it."""
+    head = contract._newest_head_by_heads(text, region)
+    return ledger.read(text, head) if head is not None else None
+
 
 PIECES = [
     "### Iteration 1 (2026-12-01) by activate",
@@ -58,9 +72,7 @@ def test_the_newest_approval_is_the_one_a_walk_of_every_entry_finds(
     text = goal(ledger, after, newline)
     region = parse.ledger_region(text)
     assert region is not None
-    assert contract.newest_approval(text, region) == contract._newest_approval_by_heads(
-        text, region
-    )
+    assert newest_approval(text, region) == walked(text, region)
 
 
 def test_an_approval_before_three_thousand_verify_entries_is_found() -> None:
@@ -71,13 +83,13 @@ def test_an_approval_before_three_thousand_verify_entries_is_found() -> None:
     text = goal(entries, after=True, newline="\n")
     region = parse.ledger_region(text)
     assert region is not None
-    found = contract.newest_approval(text, region)
+    found = newest_approval(text, region)
     assert found is not None
     assert (found.iteration, found.by) == (1500, "verify-goal")
     entries[2 * 1500 + 1] = "status: active"
     text = goal(entries, after=True, newline="\n")
     region = parse.ledger_region(text)
     assert region is not None
-    found = contract.newest_approval(text, region)
+    found = newest_approval(text, region)
     assert found is not None
     assert (found.iteration, found.by, found.contract) == (0, "activate", "0123456789ab")
