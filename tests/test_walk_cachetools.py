@@ -20,7 +20,8 @@ import pytest
 
 from goalfile.expect import Evaluator, parse_expected
 from tests.conftest import make_git_repo, run_goalfile
-from tests.test_operands_pluggy import new_with_notes
+from tests.pypi_tools import install_venv
+from tests.test_operands_pluggy import RUNNERS, new_with_notes
 from tests.test_walk import sdist
 
 VERSION = "5.5.2"
@@ -161,3 +162,40 @@ def test_a_src_package_not_installed_is_named_with_its_install(
         "verify", "--no-write", "--json", "goals/again.md", cwd=project, env=environ, timeout=300
     )
     assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"] * 3, ran.stdout
+
+
+def test_a_tox_python_not_there_is_named(project: Path, tmp_path: Path) -> None:
+    """`tox -e py399`: no Python 3.99 anywhere, a `python3.99` on PATH that fails as a pyenv
+    shim of a version not selected does. The note is there and the real tox (cachetools'
+    tox.ini, tox without tox-uv) fails the environment, exit 1; the environment of the Python tox
+    runs with gets no note and goes on to run."""
+    runners = install_venv(RUNNERS).parent
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    shim = shims / "python3.99"
+    shim.write_text("#!/bin/sh\necho 'pyenv: python3.99: command not found' >&2\nexit 127\n")
+    shim.chmod(0o755)
+    environ = {**env(tmp_path), "PATH": f"{runners}:{shims}:{env(tmp_path)['PATH']}"}
+    here = "py{}{}".format(*sys.version_info[:2])
+    notes = new_with_notes(
+        project,
+        "tox",
+        ["tox -e py399", f"tox -e {here} --notest", f"tox -e py3.99,{here} --notest"],
+        environ,
+    )
+    assert set(notes) == {"C1", "C3"}, notes
+    for cid in ("C1", "C3"):
+        assert notes[cid].startswith(
+            f"note: {cid}: tox finds no Python 3.99 where the checks run (neither the Python tox "
+            "runs with nor a `python3.99`, `python3` or `python` on PATH runs as 3.99): it fails "
+            'that environment, "could not find python interpreter", exit 1'
+        ), notes[cid]
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=environ, timeout=600
+    )
+    c1, c2, _ = json.loads(ran.stdout)["rows"]
+    assert (c2["verdict"], c2["exit"]) == ("met", "0"), c2
+    assert (c1["verdict"], c1["exit"]) == ("unmet", "1"), c1
+    assert c1["evidence"] == (
+        "py399: failed with could not find python interpreter matching any of the specs py399"
+    ), c1

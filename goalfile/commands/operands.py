@@ -195,7 +195,7 @@ def _part_line(
 ) -> str | None:
     """The note's line for one simple command of check ``cid``, or None when all it names is
     there (or that cannot be told)."""
-    from goalfile.commands import fileoperands, makeoperands, srclayout, taskoperands
+    from goalfile.commands import fileoperands, makeoperands, srclayout, taskoperands, toxpython
 
     words, folder = part.words, part.folder
     where = "where the checks run" if folder == cwd else f"in `{_shown(folder, cwd)}`"
@@ -255,6 +255,17 @@ def _part_line(
     task = taskoperands.undefined(words, folder)
     if task is not None:
         return f"{cid}: {task} {UNTIL_WRITTEN}"
+    pythons = toxpython.not_there(words, shell=shell, folder=folder, env=env)
+    if pythons:
+        versions = ", ".join(pythons)
+        return (
+            f"{cid}: tox finds no Python {versions} {where} (neither the Python tox runs with "
+            f"nor a `python{pythons[0]}`, `python3` or `python` on PATH runs as {versions}): "
+            'it fails that environment, "could not find python interpreter", exit 1 (with '
+            "skip_missing_interpreters it skips it and judges the run by the others), and "
+            f"verify never meets the row through it until a Python {versions} is on PATH, or "
+            "the check names one that is"
+        )
     return None
 
 

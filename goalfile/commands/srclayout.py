@@ -42,7 +42,7 @@ def interpreter(words: Sequence[str], env: Mapping[str, str]) -> str | None:
         found: str | None = words[0]
         rest = words[3:]
     elif Path(words[0]).name == "pytest":
-        found = _shebang(words[0], env)
+        found = shebang(words[0], env)
         rest = words[1:]
     else:
         return None
@@ -55,7 +55,9 @@ def interpreter(words: Sequence[str], env: Mapping[str, str]) -> str | None:
     return found
 
 
-def _shebang(program: str, env: Mapping[str, str]) -> str | None:
+def shebang(program: str, env: Mapping[str, str]) -> str | None:
+    """The Python the `#!` line of ``program`` (found on the PATH of ``env``) names: an
+    absolute path, or a name after `/usr/bin/env`; None for any other."""
     import shutil
 
     path = program if "/" in program else shutil.which(program, path=env.get("PATH", os.defpath))

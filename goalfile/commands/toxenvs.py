@@ -105,6 +105,13 @@ def undefined(words: Sequence[str], folder: Path) -> Undefined | None:
     return Undefined(file, where, gone) if gone else None
 
 
+def configuration_file(folder: Path) -> str | None:
+    """The name of the file tox 4 takes its configuration from in ``folder``; None when there
+    is none or it cannot be read."""
+    found = _configuration(folder)
+    return None if found is None else found[0]
+
+
 def _configuration(folder: Path) -> tuple[str, str, set[str]] | None:
     """The file tox 4 takes its configuration from in ``folder``, where it names environments,
     and every factor it names; None when there is none, or the one tox takes cannot be read."""
