@@ -1,5 +1,5 @@
 """The Stop hook's time used up after the agent was sent back once, through the real Claude
-Code (and Codex): each marks the stop after a block as continuing (`stop_hook_active`), where
+Code and Codex: each marks the stop after a block as continuing (`stop_hook_active`), where
 the hook used to let the agent go with a message, the person's goal not verified.
 
 - The goal approved and staged (`new`, `activate`, `init`), the hook given 8 s (the host's
@@ -10,10 +10,10 @@ the hook used to let the agent go with a message, the person's goal not verified
   hook has the time. The model does nothing about it and stops again: that stop, on the same
   entry, is let go. The person runs the printed `goalfile resume` as written: the goal is
   active again.
-- Claude Code, the hook given 6 s: sent back once, the model writes, commits and focuses a
-  goal of its own whose check passes only when the hook's time is nearly up: the person's
-  goal gets no time, and the agent is held once (the goal file as written); the same again is
-  let go, with the message.
+- The hook given 6 s: sent back once, the model writes, commits and focuses a goal of its
+  own whose check passes only when the hook's time is nearly up: the person's goal gets no
+  time, and the agent is held once (the goal file as written); the same again is let go,
+  with the message.
 
 The recorded-input versions are in tests/test_hook_continuing_holds.py.
 """
@@ -21,6 +21,7 @@ The recorded-input versions are in tests/test_hook_continuing_holds.py.
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,7 @@ from hosts_fixtures import (
     GOAL,
     PROMPT,
     Isolation,
+    answers,
     goal_repo,
     goal_state,
     goalfile_ok,
@@ -43,6 +45,7 @@ from hosts_fixtures import (
     verify_entries,
 )
 from hosts_fixtures import isolation as isolation
+from skill_goals import on_the_users_path
 from test_hook_continuing_holds import eat
 
 SLOW_WHEN_TOLD = "if [ -e slow ]; then sleep 30; fi; test -f done.txt"
@@ -107,18 +110,21 @@ OWN_GOAL = [
 ]
 
 
-def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_claude_once(
-    isolation: Isolation, tmp_path: Path
+@pytest.mark.parametrize("host", ["claude", "codex"])
+def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_it_once(
+    host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
     """Sent back once, the model writes, commits and focuses a goal of its own whose check
     passes only once the hook's time is nearly up, and stops: the person's goal is not
     verified, and the agent is held once for it. It then reopens its own goal (the same time
-    eaten again, the person's goal file unchanged) and stops: let go, Claude Code showing the
-    person why."""
+    eaten again, the person's goal file unchanged) and stops: let go, the person told why
+    (Claude Code shows it; `codex exec` shows it nowhere, so Codex's answer is read as the
+    hook gave it)."""
     repo = goal_repo(tmp_path)
-    register_hook(
-        repo, "claude", timeout=6, command="goalfile hook stop --agent claude --timeout 6"
-    )
+    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds goalfile there
+    given = repo.parent / f"{host}-answers.jsonl"
+    hook = f"goalfile hook stop --agent {host} --timeout 6 | tee -a {shlex.quote(str(given))}"
+    register_hook(repo, host, timeout=6, command=hook)
     held: list[str] = []
     queue: list[str] = []
 
@@ -132,15 +138,18 @@ def test_a_goal_the_hook_had_no_time_for_after_the_agent_was_sent_back_holds_cla
             queue[:] = ["true"]
         return Shell(queue.pop(0)) if queue else Say("Done.")
 
-    session = run_session("claude", repo, script, isolation, prompt=PROMPT)
+    session = run_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = session.server.feedbacks()
     assert len(reasons) == 2 and session.server.stops() == 3, (reasons, session.run.explain())
     unmet, no_time = reasons
     assert "verify-goal demo iteration 0: C1 unmet; status: active" in unmet, unmet
     said = f"goalfile could not verify {GOAL}: the hook's time limit (4 s) was used up"
     assert said in no_time, no_time
-    told = [str(e.get("content")) for e in session.run.events()]
-    assert any(m.startswith("Stop says: ") and said in m for m in told), told
+    told = [str(a.get("systemMessage")) for a in answers(given)]
+    assert said in told[-1] and "decision" not in answers(given)[-1], told
+    if host == "claude":
+        shown = [str(e.get("content")) for e in session.run.events()]
+        assert any(m.startswith("Stop says: ") and said in m for m in shown), shown
     # the person's goal was verified once, at the first stop; the agent's own goal twice
     assert [(e.iteration, e.status) for e in verify_entries(repo)] == [(0, "active")]
     assert goal_state(repo)["status"] == "active"
