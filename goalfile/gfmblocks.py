@@ -87,6 +87,10 @@ def findings(goal: Goal) -> list[Finding]:
     if row is not None:
         found.append(row)
     found += _ledger_hidden(goal)
+    if "<" in goal.text or "]:" in goal.text:
+        from goalfile import htmlreach
+
+        found += htmlreach.findings(goal)
     return found
 
 

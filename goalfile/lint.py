@@ -282,7 +282,7 @@ def _gfm_block_findings(goal: Goal) -> Iterable[Finding]:
     """Lines GitHub reads as other blocks than goalfile does (see :mod:`goalfile.gfmblocks`)."""
     # no difference can occur: the rule's module is not loaded (a search for one character is
     # memchr, a fraction of the search for two: "^" first)
-    if "<" not in goal.text and ("^" not in goal.text or "[^" not in goal.text):
+    if "<" not in goal.text and "]:" not in goal.text:
         return ()
     from goalfile import gfmblocks
 
