@@ -1,11 +1,11 @@
 """A file name with a line break is printed on one line, by every command that names it.
 
 `goals/x<LF>FORGED fix: ...<LF>.md` was printed raw by `activate`'s listing and its staging
-note, `verify --in-project`'s refusal, `focus` and its notes, `restore`, the status line, the
-Stop hook's focus notes, `new --dir`'s note, and every "is a folder" / "not inside the
-repository" error: the rest of the name began a line of its own, where it reads as a `fix:`
-line goalfile printed. Each now names the file as `termsafe.file_name` does (in double
-quotes, the line break written `\\n`).
+note, `verify --in-project`'s refusal, `focus` and its notes, `restore`, `impossible` of a row
+the goal has not, the status line, the Stop hook's focus notes, `new --dir`'s note, and every
+"is a folder" / "not inside the repository" error: the rest of the name began a line of its
+own, where it reads as a `fix:` line goalfile printed. Each now names the file as
+`termsafe.file_name` does (in double quotes, the line break written `\\n`).
 
 Real goalfile processes, a real git repository.
 """
@@ -39,6 +39,8 @@ def test_no_command_starts_a_line_with_a_file_name(tmp_path: Path) -> None:
     git(repo, "commit", "-qm", "goals")
     raw: list[str] = []
     for args in (
+        ("impossible", bad, "C9", "--reason", "r"),  # (while the goal is active)
+        ("review", bad, "C9", "--verdict", "met", "--artifact", "a", "--quote", "q"),
         ("activate", draft),
         ("verify", "--in-project", draft),
         ("verify", bad),

@@ -14,6 +14,7 @@ from goalfile.commands.mutate import require_status, update_goal
 from goalfile.commands.verify import impossible_rows
 from goalfile.errors import NoSuchRow, Refused, UsageError
 from goalfile.model import Entry, Goal, Status
+from goalfile.termsafe import file_name
 
 REASON_LIMIT = 4_000
 TRIED_LIMIT = 50
@@ -143,7 +144,7 @@ def impossible(*, path: str, row_id: str, reason: str, ctx: Context) -> StateRes
         row = goal.criterion(row_id)
         if row is None:
             raise NoSuchRow(
-                f"no criterion {row_id} in {path}",
+                f"no criterion {row_id} in {file_name(path)}",
                 given=row_id,
                 ids=[r.id for r in goal.criteria],
                 path=path,
