@@ -55,6 +55,9 @@ _NAMES = frozenset(
         "CDPATH",
         "HOME",
         "XDG_CONFIG_HOME",
+        # where the Stop hook keeps the session's record (goalfile.sessionmemory): a folder
+        # that cannot be written (`/dev/null`) lets go the holds it keeps to once per session
+        "XDG_STATE_HOME",
         "TMPDIR",
         # Claude Code 2.1.332 runs every hook command as `PREFIX "COMMAND"` when this is set,
         # so the program it names decides whether goalfile's hook runs at all

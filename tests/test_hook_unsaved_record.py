@@ -75,3 +75,29 @@ def test_the_goals_git_holds_still_decide_when_the_named_goal_is_let_go(tmp_path
     answer, _ = gemini_stop(project, tmp_path / "file" / "state", "--goal", "goals/.cache/easy.md")
     assert answer.get("decision") == "block", answer
     assert str(answer.get("reason")).startswith("verify-goal real iteration 0: C1 unmet"), answer
+
+
+def test_a_settings_state_folder_that_cannot_be_written_is_a_problem(tmp_path: Path) -> None:
+    """Claude Code gives every hook a settings file's `env`: `XDG_STATE_HOME` there, pointed
+    at `/dev/null`, moves the session's record where it cannot be saved, and the holds kept to
+    once per session are then let go (the message says so). doctor named it `unknown`; it is
+    a problem, with `doctor --fix-hooks` taking it out of the project's file."""
+    project = decoy_project(tmp_path)
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"HOME": str(home)}
+    local = project / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text(json.dumps({"env": {"XDG_STATE_HOME": "/dev/null"}}) + "\n", "utf-8")
+    done = run_goalfile("doctor", "--json", cwd=project, env=env)
+    assert "Traceback" not in done.stderr, done.stderr
+    found = [
+        f
+        for f in json.loads(done.stdout)["findings"]
+        if f["check"] == "hook-env" and "XDG_STATE_HOME" in f["detail"]
+    ]
+    assert [f["health"] for f in found] == ["problem"], found
+    assert found[0]["fix"] == "goalfile doctor --fix-hooks", found
+    fixed = run_goalfile("doctor", "--fix-hooks", cwd=project, env=env)
+    assert fixed.returncode in (0, 1), fixed.stderr
+    assert "XDG_STATE_HOME" not in local.read_text("utf-8")
