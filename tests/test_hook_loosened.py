@@ -206,3 +206,54 @@ def test_a_goal_only_staged_met_under_its_approval_or_a_tightening_is_let_go(
     _reapprove(repo)
     answer = hook_answer(repo)
     assert "decision" not in answer and "status: met" in str(answer["systemMessage"]), answer
+
+
+def test_a_loosening_the_agent_committed_after_it_was_sent_back_holds_the_stop(
+    tmp_path: Path,
+) -> None:
+    """Fails before the change: sent back once for its unmet goal, the agent loosened the
+    check, re-approved it itself, verified it `met` and committed the file; HEAD's copy then
+    approved the agent's own criteria, and the stop was let go without a word (Claude Code
+    printed nothing). The branch moved since the session's earlier stop, where the goal was
+    active: the criteria approved at the commit HEAD was on then count, so the stop is held
+    once with each change, and the stop after it is let go with them."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    done = run_goalfile("verify", "goals/real.md", cwd=repo)
+    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
+    git(repo, "commit", "-qam", "simpler")
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer  # was: {} (let go without a word)
+    reason = str(answer["reason"])
+    assert "which HEAD was on at this session's earlier stop" in reason, reason
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    assert "git commit" not in reason, reason
+    shown = reason.split("the approved criteria are those of `", 1)[1].split("`", 1)[0]
+    approved = subprocess.run(shown, shell=True, cwd=repo, capture_output=True, text=True)
+    assert approved.returncode == 0 and "| `test -f ok` |" in approved.stdout, approved
+    told = hook_answer(repo, active=True)  # the file unchanged: let go, with the changes
+    assert "decision" not in told, told
+    assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told
+
+
+def test_a_loosening_of_a_goal_only_staged_the_agent_committed_holds_the_stop(
+    tmp_path: Path,
+) -> None:
+    """The same for a goal activated and staged, never committed: the agent's commit made
+    HEAD hold its re-approval, and the stop was let go without a word. The copy the index
+    held at the earlier stop, with its first approval entry, counts."""
+    repo = _staged_repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    git(repo, "commit", "-qm", "simpler", "--", "goals/real.md")
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer  # was: {} (met, let go without a word)
+    reason = str(answer["reason"])
+    assert "the copy git's index held at this session's earlier stop" in reason, reason
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    told = hook_answer(repo, active=True)
+    assert "decision" not in told, told
+    assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told

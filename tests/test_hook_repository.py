@@ -564,7 +564,10 @@ def test_a_tracked_goal_moved_away_after_a_hold_is_held_once_more(
     answer, _ = stop(project, active=True)
     assert answer is not None and "decision" not in answer, answer
     assert "git tracks the goal file goals/real.md" in str(answer["systemMessage"])
-    # without an earlier stop in the session's record, the rule lets that stop go at once
+    # a session whose record holds no such hold (none at all: its record deleted, or its
+    # first stop was held by another hook) is held once too, then let go with the message
+    reason = reason_of(stop(project, active=True, session="another-session")[0])
+    assert "git tracks the goal file goals/real.md" in reason
     answer, _ = stop(project, active=True, session="another-session")
     assert answer is not None and "decision" not in answer, answer
 

@@ -13,11 +13,13 @@ Real `goalfile` processes, a real git repository, the recorded input of each hos
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
-from conftest import approved_repo, goal_lock_held, hook_answer, run_goalfile
+from conftest import DATA, approved_repo, fix_of, goal_lock_held, hook_answer, run_goalfile, sh
 
 GOAL = "goals/demo.md"
 
@@ -137,3 +139,81 @@ def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: P
         assert said in str(held["reason"]), held
         told = hook_answer(repo, agent="claude", active=True, timeout="20")
         assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str, state_home: Path
+) -> None:
+    """Sent back once for its unmet goal, the agent deletes the session's record (the user's
+    state folder is its to write), types `status: met` and stops: a missing record said the
+    hold was made, and the stop was let go with a message. A missing record is no hold made:
+    held once, and the stop after it (the record saved again) is let go with the message."""
+    repo = _repo(tmp_path)
+    first = hook_answer(repo, agent=agent, active=False)
+    assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
+    assert list((state_home / "goalfile" / "sessions").glob("*.json"))
+    shutil.rmtree(state_home / "goalfile")
+    goal = repo / GOAL
+    goal.write_text(_typed_met(goal.read_text(encoding="utf-8")), encoding="utf-8")
+    said = "goalfile does not accept the status of goals/demo.md"
+    held = hook_answer(repo, agent=agent, active=True)
+    assert held.get("decision") == "block", held  # was: let go with a message
+    assert said in str(held["reason"]), held
+    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
+    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+def test_a_record_made_unsavable_after_the_agent_was_sent_back_says_so(
+    tmp_path: Path, state_home: Path
+) -> None:
+    """The same, with a file put where the state folder was: the record can be neither read
+    nor saved, and a hold made at every continuing stop would never end, so the stop is let
+    go; the message the person sees says that the record cannot be saved, and where."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo, active=False).get("decision") == "block"
+    shutil.rmtree(state_home / "goalfile")
+    (state_home / "goalfile").write_text("", encoding="utf-8")
+    goal = repo / GOAL
+    goal.write_text(_typed_met(goal.read_text(encoding="utf-8")), encoding="utf-8")
+    for _ in range(2):
+        told = hook_answer(repo, active=True)
+        assert told.get("decision") != "block", told
+        message = str(told.get("systemMessage"))
+        assert "goalfile does not accept the status of goals/demo.md" in message, told
+        assert f"the session's record cannot be saved in {state_home}" in message, told
+
+
+def _gemini_answer(repo: Path) -> dict[str, object]:
+    """Gemini CLI's AfterAgent hook in ``repo``, as its recorded input gives it
+    (`stop_hook_active` false at every stop its model ends)."""
+    data = json.loads((DATA / "hooks" / "gemini-afteragent.json").read_text(encoding="utf-8"))
+    data.update(cwd=str(repo))
+    data.pop("transcript_path")
+    done = run_goalfile(
+        "hook", "stop", "--agent", "gemini", cwd=repo, input=json.dumps(data)
+    )  # fmt: skip
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answer = json.loads(done.stdout) if done.stdout.strip() else {}
+    assert isinstance(answer, dict), answer
+    return answer
+
+
+def test_under_gemini_a_finding_in_the_goal_file_holds_until_it_is_fixed(tmp_path: Path) -> None:
+    """Gemini CLI says nothing of a stop being a continuing one, so a finding in the goal file
+    (a typed `status: met`) holds the agent at every stop until the printed fix is run: held
+    once and then let go, the agent's second stop would end the prompt on a status it typed
+    (docs/hosts.md#gemini-cli). Gemini's own budget of model turns per prompt bounds it."""
+    repo = _repo(tmp_path)
+    first = _gemini_answer(repo)
+    assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
+    goal = repo / GOAL
+    goal.write_text(_typed_met(goal.read_text(encoding="utf-8")), encoding="utf-8")
+    said = "goalfile does not accept the status of goals/demo.md"
+    for _ in range(3):  # the file unchanged: held each time, with the same fix
+        held = _gemini_answer(repo)
+        assert held.get("decision") == "block" and said in str(held["reason"]), held
+    sh(fix_of(held["reason"]), repo)
+    after = _gemini_answer(repo)  # verified again: the goal's own rows decide
+    assert after.get("decision") == "block", after
+    assert str(after["reason"]).startswith("verify-goal demo iteration "), after

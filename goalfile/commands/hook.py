@@ -30,7 +30,9 @@ first, then the goal files git tracks, then the others), and answers:
   (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). A `met` (written at this stop, or
   checked again) under criteria that HEAD's copy does not approve and that do not only tighten
   its approved ones (the agent's own re-approval, staged) holds it once, naming each change
-  (:mod:`goalfile.commands.hookrules.loosened`);
+  (:mod:`goalfile.commands.hookrules.loosened`), and so does one under criteria that loosen
+  those git held at the session's earlier stop, when the branch moved since (that
+  re-approval committed);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -403,8 +405,14 @@ def _decide_stop(
     # session's next stop; the others are forgotten
     repositories.remember(roots, holding, tracked, notes, git.staged_only())
     if upgraded and not repositories.saved:  # not recorded: the next stop would hold again
-        outcomes = [upgraded.get(id(outcome), outcome) for outcome in outcomes]
-        cannot = [upgraded.get(id(outcome), outcome) for outcome in cannot]
+        # let go with the hold's message and why, which the person sees (a state folder
+        # the agent made unwritable is the one way left around the hold: it says so)
+        unsaved = {
+            key: repositories.let_go_unsaved(found.path, found.status, found.message or "")
+            for key, found in upgraded.items()
+        }
+        outcomes = [unsaved.get(id(outcome), outcome) for outcome in outcomes]
+        cannot = [unsaved.get(id(outcome), outcome) for outcome in cannot]
     if unheld and not repositories.saved and never_continuing(stop):  # nor would it end
         outcomes = [
             repositories.let_go_unsaved(o.path, o.status, (o.reason or "").split("\n", 1)[0])

@@ -113,14 +113,22 @@ class RepositoryWatch:
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
         made at this stop although the agent is continuing because of a Stop hook: the
-        session's record, written at an earlier stop, says it was not made yet. It is then
-        recorded as made."""
-        if self.record is None or not self.before.repositories or key in self.before.held:
+        session's record does not say it was made. A record that is missing (deleted, or
+        never written: the stop that sent the agent back was another hook's) says no hold
+        was made, so the hold is made here; if this stop cannot save the record either, the
+        hook lets it go after all (:meth:`remember` leaves ``saved`` false), since it would
+        hold the agent at every stop. It is then recorded as made."""
+        if self.record is None or key in self.before.held:
             if key in self.before.held:
                 self.made.add(key)
             return False
         self.made.add(key)
         return True
+
+    def told(self, key: str) -> bool:
+        """Whether the hold ``key`` names was made at an earlier stop of this session and
+        still stood at the last one (its record says so); nothing is recorded."""
+        return key in self.before.held
 
     def hold_made(self, key: str) -> None:
         """Record the hold ``key`` names as made at this stop."""
@@ -211,9 +219,13 @@ class RepositoryWatch:
                     place=place,
                     goals=tuple(named),
                     head=self.mark(top, place),
-                    staged=only_staged,
-                    # a branch found moved keeps the commit it was on: the met checked again
-                    # at this stop is so at the next one too, until it holds no one
+                    # a branch found moved keeps the commit it was on, and the copies only the
+                    # index held then: the met checked again at this stop (and the criteria
+                    # approved then, :func:`goalfile.commands.hookrules.once.copy_before`) are
+                    # so at the next one too, until it holds no one
+                    staged=self.before.repositories[top].staged
+                    if top in self.moved
+                    else only_staged,
                     commit=self.before.repositories[top].commit
                     if top in self.moved
                     else self._commit(top),
@@ -348,6 +360,23 @@ class RepositoryWatch:
                 Path(os.path.realpath(os.path.join(top, goal))) for goal in remembered.goals
             )
         return frozenset(found)
+
+    def commit_before(self, path: Path) -> tuple[str, str, str, str] | None:
+        """For a goal file of a repository whose branch moved since the session's earlier
+        stop (:meth:`branch_moved`): the repository's top, the commit HEAD resolved to at that
+        stop, the file's path from the top (`/`-separated) and, for a goal only git's index
+        held then, the object id of that copy (else empty), as the record keeps them; None
+        for any other."""
+        real = os.path.realpath(path)
+        for top in sorted(self.moved):
+            remembered = self.before.repositories.get(top)
+            if remembered is None or not remembered.commit:
+                continue
+            relative = os.path.relpath(real, top).replace(os.sep, "/")
+            if relative in remembered.goals:
+                staged = dict(remembered.staged).get(relative, "")
+                return top, remembered.commit, relative, staged
+        return None
 
     def gone(self, tracked: Collection[Path], here: Path) -> None:
         """Hold the agent for each goal file active at the session's earlier stop, in a goal

@@ -18,6 +18,7 @@ commit, no later approval is known to be a person's. Pure but for the copies git
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +32,17 @@ if TYPE_CHECKING:
     from goalfile.model import Entry
 
 SHOWN_CHANGES = 10  # changes named in the reason; the rest are counted
+
+
+@dataclass(frozen=True, kw_only=True)
+class Before:
+    """The goal file as git held it at the session's earlier stop, where the goal was active,
+    when its branch moved since: the copy of the commit HEAD was on (``name``), else, for a
+    goal only staged then (``staged``), the copy the index held (``name``: its object id)."""
+
+    name: str
+    copy: bytes
+    staged: bool
 
 
 def loosened_hold(
@@ -107,6 +119,65 @@ def loosened_hold(
         reason=(
             f"{text}\n{back}; only a person approves a change. Tell the person what changed "
             "and why; go on with the work the approved criteria ask for."
+        ),
+    )
+
+
+def loosened_since(
+    path: Path, shown: str, text: str, stop: StopInput, before: Before
+) -> GoalOutcome | None:
+    """The hold on a `met` of the goal file at ``path`` (``text``: the text the hook judged)
+    under criteria that loosen those approved in the copy git held at the session's earlier
+    stop, where the goal was active (``before``): the branch moved since, and HEAD's copy,
+    a commit of the agent's holding its own re-approval, approves what the agent approved
+    itself. The copy of the commit HEAD was on is compared with its newest approval, a copy
+    only the index held with its first (as :func:`loosened_hold` does); None when the
+    criteria are those, or tighter."""
+    found = _compared(path, text, before.copy, first=before.staged)
+    if found is None:
+        return None
+    from goalfile.shellword import shell_word
+
+    changes, approval = found
+    listed = "\n".join(f"- {change}" for change in changes[:SHOWN_CHANGES])
+    more = len(changes) - SHOWN_CHANGES
+    if more > 0:
+        listed += f"\n- and {more} more"
+    short = before.name[:12]
+    if before.staged:
+        whose = (
+            f"the copy git's index held at this session's earlier stop ({short}), where the "
+            "goal was active, approved by its first approval entry,"
+        )
+        show = f"git cat-file blob {before.name}"
+    else:
+        whose = (
+            f"commit {short}, which HEAD was on at this session's earlier stop, where the "
+            "goal was active,"
+        )
+        show = f"git show {short}:{shell_word(shown)}"
+    for said in ("which HEAD does not hold", "which no commit holds"):
+        approval = approval.replace(said, "new since that stop")
+    text = (
+        f"goalfile: {shown} is met only under a contract that {whose} does not approve: "
+        f"{approval} changed the approved criteria in a way that does not only tighten "
+        f"them:\n{listed}"
+    )[:REASON_LIMIT]
+    if stop.stop_hook_active:  # the person reads it: approving is theirs
+        said = (
+            f"{text}\n  the branch moved since that stop; a person who approves the change "
+            f"keeps it, one who does not takes it back (the approved criteria: `{show}`)"
+        )
+        return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)
+    return GoalOutcome(
+        path=shown,
+        status="met-unapproved",
+        block=True,
+        reason=(
+            f"{text}\nPut each change above back (new → old): the approved criteria are those "
+            f"of `{show}`; do not change, re-approve or commit criteria to stop; only a "
+            "person approves a change. Tell the person what changed and why; go on with the "
+            "work the approved criteria ask for."
         ),
     )
 

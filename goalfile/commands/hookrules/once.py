@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.hookrules.githolds import unlisted_hold
-from goalfile.commands.hookrules.loosened import loosened_hold
+from goalfile.commands.hookrules.loosened import Before, loosened_hold, loosened_since
 from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.commands.hookrules.verdict import unverified_hold
@@ -103,11 +103,29 @@ def loosened_once(
     (:func:`goalfile.commands.hookrules.loosened.loosened_hold`) holds the agent once per
     finding (the file as written), as the session's record keeps it, also when it is
     continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
-    loosens a row, approves it itself and verifies it met, is held."""
+    loosens a row, approves it itself and verifies it met, is held. When the branch moved
+    since the session's earlier stop, where the goal was active, the criteria git held then
+    count first (:func:`goalfile.commands.hookrules.loosened.loosened_since`): the agent that
+    also committed its own re-approval is held too. A loosening this session was already
+    held for and told of (the file as written) is judged by HEAD's copy alone: the person
+    who read it approves the change by the commit the message gives."""
+    key = f"loosened\0{real_path(path)}{file_mark(path)}"
+    before = None if repositories.told(key) else copy_before(path, repositories)
+    if before is not None:
+        found = loosened_since(path, shown, text, stop, before)
+        if found is not None:
+            return held_once(
+                found,
+                f"loosened-since\0{real_path(path)}{file_mark(path)}",
+                lambda: loosened_since(
+                    path, shown, text, replace(stop, stop_hook_active=False), before
+                ),
+                repositories,
+                upgraded,
+            )
     found = loosened_hold(path, shown, text, here, stop, git=git)
     if found is None:
         return None
-    key = f"loosened\0{real_path(path)}{file_mark(path)}"
     return held_once(
         found,
         key,
@@ -117,6 +135,29 @@ def loosened_once(
         repositories,
         upgraded,
     )
+
+
+def copy_before(path: Path, repositories: RepositoryWatch) -> Before | None:
+    """What the goal file was at the session's earlier stop, for a goal active then whose
+    branch moved since (:meth:`goalfile.commands.hookrepo.RepositoryWatch.commit_before`): the
+    copy the commit HEAD was on holds, else (a goal only staged then) the copy the index held;
+    None for any other goal, and when git cannot give that copy (then HEAD's approval decides,
+    as at a first stop)."""
+    found = repositories.commit_before(path)
+    if found is None:
+        return None
+    top, commit, relative, staged = found
+    from goalfile.gitrepo import git_blobs
+    from goalfile.gitrun import GitUnreadable
+
+    try:
+        (copy,) = git_blobs(top, [f"{commit}:{relative}"])
+        if copy is not None:
+            return Before(name=commit, copy=copy, staged=False)
+        (copy,) = git_blobs(top, [staged]) if staged else (None,)
+    except GitUnreadable:
+        return None
+    return None if copy is None else Before(name=staged, copy=copy, staged=True)
 
 
 def held_once(
