@@ -257,3 +257,24 @@ def test_a_loosening_of_a_goal_only_staged_the_agent_committed_holds_the_stop(
     told = hook_answer(repo, active=True)
     assert "decision" not in told, told
     assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told
+
+
+def test_a_loosening_the_agent_committed_on_a_new_branch_holds_the_stop(tmp_path: Path) -> None:
+    """The same on a branch of its own: sent back once, the agent ran `git checkout -b`,
+    loosened the check, re-approved it, committed it and stopped; the hook's verify wrote
+    `met` under HEAD's (the agent's) approval and let the stop go without a word. HEAD
+    resolves to another commit than at the earlier stop: the criteria of that commit count.
+    The next turn's first stop is held again, as a loosening HEAD does not approve is."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    git(repo, "checkout", "-qb", "work")
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    git(repo, "commit", "-qm", "simpler")
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer  # was: {} (met, let go without a word)
+    assert "which HEAD was on at this session's earlier stop" in str(answer["reason"]), answer
+    told = hook_answer(repo, active=True)
+    assert "decision" not in told, told
+    assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told
+    assert hook_answer(repo).get("decision") == "block"  # the next turn's first stop

@@ -31,8 +31,8 @@ first, then the goal files git tracks, then the others), and answers:
   checked again) under criteria that HEAD's copy does not approve and that do not only tighten
   its approved ones (the agent's own re-approval, staged) holds it once, naming each change
   (:mod:`goalfile.commands.hookrules.loosened`), and so does one under criteria that loosen
-  those git held at the session's earlier stop, when the branch moved since (that
-  re-approval committed);
+  those git held at the session's earlier stop, when HEAD resolves to another commit since
+  (that re-approval committed, on the branch or on a new one);
 * **block once** (then, with ``stop_hook_active``, allow with the message) when verify refuses
   the goal, when a goal file does not load, when the ledger does not back its status, when a
   goal file git tracks is missing from the working tree or hidden from git
@@ -365,7 +365,9 @@ def _decide_stop(
                     rechecked = widened or rechecked
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
                     outcomes.append(rechecked)
-                    if rechecked.block:
+                    # a loosening told, not held, still stands: the record keeps the goal
+                    # (and the commit its criteria are compared with) for the next stop
+                    if rechecked.block or rechecked.status not in _ENDED:
                         holding.append(path)
                 continue
             outcome = verify_one(

@@ -362,20 +362,23 @@ class RepositoryWatch:
         return frozenset(found)
 
     def commit_before(self, path: Path) -> tuple[str, str, str, str] | None:
-        """For a goal file of a repository whose branch moved since the session's earlier
-        stop (:meth:`branch_moved`): the repository's top, the commit HEAD resolved to at that
+        """For a goal file active at the session's earlier stop, in a repository whose HEAD
+        resolves to another commit now (its branch moved, :meth:`branch_moved`, or HEAD on
+        another branch or commit): the repository's top, the commit HEAD resolved to at that
         stop, the file's path from the top (`/`-separated) and, for a goal only git's index
         held then, the object id of that copy (else empty), as the record keeps them; None
-        for any other."""
-        real = os.path.realpath(path)
-        for top in sorted(self.moved):
-            remembered = self.before.repositories.get(top)
-            if remembered is None or not remembered.commit:
+        for any other. The record then keeps that commit (:meth:`remember`), so the stops
+        after this one compare with it too."""
+        real = Path(os.path.realpath(path))
+        for top, remembered in sorted(self.before.repositories.items()):
+            if top in self.kept or not remembered.commit or not real.is_relative_to(top):
                 continue
-            relative = os.path.relpath(real, top).replace(os.sep, "/")
-            if relative in remembered.goals:
-                staged = dict(remembered.staged).get(relative, "")
-                return top, remembered.commit, relative, staged
+            relative = real.relative_to(top).as_posix()
+            if relative not in remembered.goals or self._commit(top) == remembered.commit:
+                continue
+            self.moved.add(top)
+            staged = dict(remembered.staged).get(relative, "")
+            return top, remembered.commit, relative, staged
         return None
 
     def gone(self, tracked: Collection[Path], here: Path) -> None:
