@@ -20,6 +20,7 @@ Pure but for :func:`holds_in_a_row`, which reads the transcript.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -44,10 +45,21 @@ _KEEPING_TOOLS = frozenset({"SetGoal", "ProposeGoal", "PauseGoal", "GetGoal"})
 _CHUNK = 1 << 20
 _READ_AT_MOST = 64 << 20  # bytes of a transcript's end read for the count
 
+
 # the forms Claude Code reads as a whole number besides plain digits: 1e1, and 1,000 / 1_000
-_EXPONENT = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
-_GROUPED = re.compile("^[+-]?\\d{1,3}([_,\u00a0\u202f ])\\d{3}(?:\\1\\d{3})*$")
-_LEADING = re.compile(r"^[+-]?\d+")
+@functools.cache
+def _exponent() -> re.Pattern[str]:
+    return re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)[eE][+-]?\d+$")
+
+
+@functools.cache
+def _grouped() -> re.Pattern[str]:
+    return re.compile("^[+-]?\\d{1,3}([_,\u00a0\u202f ])\\d{3}(?:\\1\\d{3})*$")
+
+
+@functools.cache
+def _leading() -> re.Pattern[str]:
+    return re.compile(r"^[+-]?\d+")
 
 
 def parse_cap(raw: str | None) -> int | None:
@@ -56,12 +68,12 @@ def parse_cap(raw: str | None) -> int | None:
     if raw is None:
         return None
     text = raw.strip()
-    if len(text) <= 32 and _EXPONENT.match(text):
+    if len(text) <= 32 and _exponent().match(text):
         value = float(text)
         return int(value) if value.is_integer() and abs(value) < 1e300 else None
-    if len(text) <= 32 and _GROUPED.match(text):
+    if len(text) <= 32 and _grouped().match(text):
         return int(re.sub("[_,\u00a0\u202f ]", "", text))
-    found = _LEADING.match(text)
+    found = _leading().match(text)
     if found is None or len(found.group()) > 300:
         return None
     return int(found.group())

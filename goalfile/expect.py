@@ -324,35 +324,55 @@ class Guard(Protocol):
 
 # a line a program ends its stderr with when it stops on an error: pytest's usage error
 # (`ERROR: file or directory not found: tests`), git's `fatal:`, make's `make: *** No rule to
-# make target`, a Python exception (`ModuleNotFoundError: No module named 'x'`)
-_ERROR_LINE = re.compile(
-    rb"\s*(?:(?:ERROR|[Ee]rror|fatal)(?::|\b: )|g?make(?:\[\d+\])?: \*\*\* "
-    rb"|[A-Za-z_][\w.]*(?:Error|Exception): )"
-)
+# make target`, a Python exception (`ModuleNotFoundError: No module named 'x'`) (this pattern
+# and _trailer's are compiled when first asked for: a check that prints nothing asks for neither)
+@functools.cache
+def _error_line() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"\s*(?:(?:ERROR|[Ee]rror|fatal)(?::|\b: )|g?make(?:\[\d+\])?: \*\*\* "
+        rb"|[A-Za-z_][\w.]*(?:Error|Exception): )"
+    )
 
 
 # a line a task runner ends with that says only how each run went, not why: tox's report
 # (`  py312: FAIL code 1 (0.93 seconds)`, `  3.12: SKIP (2.15 seconds)`, `  evaluation failed :(
 # (2.56 seconds)`), after the line that says why (`py312: failed with could not find python
 # interpreter ...`, `3.12: skipped because ...`); the evidence is that line
-_TRAILER = re.compile(
-    rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
-    rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ]"
-    rb"|npm notice(?: |$)|npm (?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
-)
+@functools.cache
+def _trailer() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
+        rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ]"
+        rb"|npm notice(?: |$)"
+        rb"|npm (?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
+    )
+
+
 _TRAILER_LINES = 64  # lines of a piece looked back through for the one before a report
+
+
 # npm ends every error with the path of its log (`npm error A complete log of this run can be
 # found in: ...`), after a block of `npm error` lines whose first words say why (`npm error
 # Missing script: "lnit"`, after `npm error code ENOENT`-like lines that name no reason) and
 # maybe its `npm notice` of a newer npm; the evidence is that first line of the block
-_NPM_LINE = re.compile(rb"npm (?:error|ERR!)(?: |$)")
-_NPM_TAIL = re.compile(
-    rb"npm (?:notice(?: |$)|(?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
-)
-_NPM_KEY = re.compile(
-    rb"npm (?:error|ERR!)\s*(?:$|(?:code|errno|syscall|path|dest|signal|workspace|location"
-    rb"|command|cwd)(?: |$))"
-)
+@functools.cache
+def _npm_line() -> re.Pattern[bytes]:
+    return re.compile(rb"npm (?:error|ERR!)(?: |$)")
+
+
+@functools.cache
+def _npm_tail() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"npm (?:notice(?: |$)|(?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
+    )
+
+
+@functools.cache
+def _npm_key() -> re.Pattern[bytes]:
+    return re.compile(
+        rb"npm (?:error|ERR!)\s*(?:$|(?:code|errno|syscall|path|dest|signal|workspace|location"
+        rb"|command|cwd)(?: |$))"
+    )
 
 
 def _evidence(line: bytes) -> str:
@@ -389,13 +409,13 @@ class _Track:
             start = piece.rfind(b"\n", 0, p) + 1
             end = piece.find(b"\n", p)
             self.last = piece[start : min(end, start + _EVIDENCE_BYTES)]
-            if _TRAILER.match(self.last) is None:
+            if _trailer().match(self.last) is None:
                 self.kept = self.last
             else:
                 self._keep_before(piece, nl_first, start, head)
         elif head and not head.isspace():
             self.last = head[:_EVIDENCE_BYTES]
-            if _TRAILER.match(self.last) is None:
+            if _trailer().match(self.last) is None:
                 self.kept = self.last
         self.partial = piece[nl_last + 1 :]
 
@@ -404,8 +424,9 @@ class _Track:
         complete lines, then ``head``) into :attr:`kept`; it stays as it was when there is none."""
         lines = piece[nl_first + 1 : max(nl_first + 1, start - 1)].split(b"\n")
         before = (head or b"", *lines) if len(lines) < _TRAILER_LINES else lines[-_TRAILER_LINES:]
+        trailer = _trailer()
         for line in reversed(before):
-            if line.strip() and _TRAILER.match(line) is None:
+            if line.strip() and trailer.match(line) is None:
                 self.kept = line[:_EVIDENCE_BYTES]
                 return
 
@@ -414,15 +435,15 @@ class _Track:
         line of the last block that says why (no `code ENOENT`, `path ...`, blank), its
         notices and the path of its log left out."""
         for line in lines:
-            if _NPM_TAIL.match(line):
+            if _npm_tail().match(line):
                 continue  # its log's path or a notice: neither opens nor closes a block
-            if _NPM_LINE.match(line) is None:
+            if _npm_line().match(line) is None:
                 if line:
                     self.npm_open = False
                 continue
             if not self.npm_open:
                 self.npm_open, self.npm = True, None
-            if self.npm is None and _NPM_KEY.match(line) is None:
+            if self.npm is None and _npm_key().match(line) is None:
                 self.npm = line[:_EVIDENCE_BYTES]
 
     def last_line(self) -> bytes | None:
@@ -431,12 +452,12 @@ class _Track:
         return self.last
 
     def reason_line(self) -> bytes | None:
-        """The last line, or when it is a task runner's report (:data:`_TRAILER`), the line
+        """The last line, or when it is a task runner's report (:func:`_trailer`), the line
         before the report."""
         last = self.last_line()
-        if last is not None and self.npm is not None and _NPM_TAIL.match(last):
+        if last is not None and self.npm is not None and _npm_tail().match(last):
             return self.npm
-        if last is not None and self.kept is not None and _TRAILER.match(last):
+        if last is not None and self.kept is not None and _trailer().match(last):
             return self.kept
         return last
 
@@ -585,7 +606,7 @@ class Evaluator:
             evidence = first_hit
         else:
             said = tracks["stderr"].reason_line()
-            if not (exit_status and said and _ERROR_LINE.match(said)):
+            if not (exit_status and said and _error_line().match(said)):
                 said = None  # the program's own error line, when it ended with one
             last = said or tracks["stdout"].reason_line() or tracks["stderr"].reason_line()
             evidence = _evidence(last) if last else ""

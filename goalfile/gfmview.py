@@ -94,7 +94,11 @@ def difference(
 # colons (`:x:`, `:warning:`, `:+1:`, `:100:`); a name of digits alone is a time (`12:30:45`).
 # GitHub draws only the names it knows (`ERROR:root:` stays as typed)
 # (looked for at every colon: in `a:root:x:` GitHub draws the `:x:` that `:root:` overlaps)
-_SHORTCODE = re.compile(r"(?=(:(?:[a-z0-9_+-]*[a-z][a-z0-9_+-]*|[+-]1|100|1234):))")
+@functools.cache
+def _shortcode() -> re.Pattern[str]:
+    return re.compile(r"(?=(:(?:[a-z0-9_+-]*[a-z][a-z0-9_+-]*|[+-]1|100|1234):))")
+
+
 # the pictures GitHub adds to Unicode's emoji, drawn from images of its own
 _GITHUB_ONLY = frozenset(
     f":{name}:"
@@ -131,7 +135,7 @@ def _drawn_otherwise(cell: str, labels: set[str], *, column: str) -> Difference 
         return None
     emoji = tuple(
         m.group(1)
-        for m in _SHORTCODE.finditer(cell)
+        for m in _shortcode().finditer(cell)
         if outside(m.start()) and m.group(1) in _emoji_names()
     )
     blanks = False
@@ -290,10 +294,14 @@ def _math_spans(cell: str) -> Iterable[str]:
         index = close + 1
 
 
-_FOOTNOTE_REFERENCE = re.compile(r"\[\^([^\]\s]+)\]")
-_FOOTNOTE_DEFINITION = re.compile(
-    r"(?m)^(?:[ ]{0,3}(?:>|[-*+]|\d{1,9}[.)])[ ]?)*[ ]{0,3}\[\^([^\]\s]+)\]:"
-)
+@functools.cache
+def _footnote_reference() -> re.Pattern[str]:
+    return re.compile(r"\[\^([^\]\s]+)\]")
+
+
+@functools.cache
+def _footnote_definition() -> re.Pattern[str]:
+    return re.compile(r"(?m)^(?:[ ]{0,3}(?:>|[-*+]|\d{1,9}[.)])[ ]?)*[ ]{0,3}\[\^([^\]\s]+)\]:")
 
 
 def footnote_labels(text: str) -> frozenset[str]:
@@ -302,7 +310,7 @@ def footnote_labels(text: str) -> frozenset[str]:
     it: GitHub reads the whole file, the ledger too. Lower case, as labels match."""
     if "^" not in text or "[^" not in text:  # one character is memchr: "^" first
         return frozenset()
-    return frozenset(m.group(1).lower() for m in _FOOTNOTE_DEFINITION.finditer(text))
+    return frozenset(m.group(1).lower() for m in _footnote_definition().finditer(text))
 
 
 def _footnote_references(text: str, footnotes: Iterable[str]) -> Iterable[str]:
@@ -312,7 +320,7 @@ def _footnote_references(text: str, footnotes: Iterable[str]) -> Iterable[str]:
     if not defined:
         return
     code = _code_spans(text)
-    for found in _FOOTNOTE_REFERENCE.finditer(text):
+    for found in _footnote_reference().finditer(text):
         at = found.start()
         if _escaped(text, at) or any(first <= at < last for first, last in code):
             continue
@@ -458,7 +466,9 @@ def _gfm() -> Any:
 
 # a `]:` after the `[` that starts a line, or a line's container marks (`>`, a list item's
 # bullet or number) and up to three spaces: where a link reference definition can start
-_DEFINITION_START = re.compile(r"(?:[ ]{0,3}(?:>|[-*+]|\d{1,9}[.)])[ ]?)*[ ]{0,3}\[")
+@functools.cache
+def _definition_start() -> re.Pattern[str]:
+    return re.compile(r"(?:[ ]{0,3}(?:>|[-*+]|\d{1,9}[.)])[ ]?)*[ ]{0,3}\[")
 
 
 def ledger_labels(text: str) -> frozenset[str]:
@@ -477,7 +487,7 @@ def ledger_labels(text: str) -> frozenset[str]:
         line_start = text.rfind("\n", start, at) + 1 or start
         opened = text.rfind("[", line_start, at)
         while opened >= 0:
-            if _DEFINITION_START.fullmatch(text, line_start, opened + 1):
+            if _definition_start().fullmatch(text, line_start, opened + 1):
                 found.add(_normal(text[opened + 1 : at]))
                 break
             opened = text.rfind("[", line_start, opened)
@@ -485,7 +495,7 @@ def ledger_labels(text: str) -> frozenset[str]:
             # a label may run over lines: the `[` of the line before
             before = text.rfind("\n", start, line_start - 1) + 1
             opened = text.rfind("[", before, line_start)
-            if opened >= 0 and _DEFINITION_START.fullmatch(text, before, opened + 1):
+            if opened >= 0 and _definition_start().fullmatch(text, before, opened + 1):
                 found.add(_normal(text[opened + 1 : at]))
         at = text.find("]:", at + 2, end)
     return frozenset(found)

@@ -11,6 +11,7 @@ its place (``git init`` anew, a ``.git`` file naming another repository).
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import stat
@@ -140,7 +141,9 @@ def head_mark(place: GitPlace) -> str:
     return "\n".join(parts)
 
 
-_BARE = re.compile(rb"(?im)^\s*bare\s*=\s*(true|yes|on|1)\s*$")
+@functools.cache
+def _bare() -> re.Pattern[bytes]:
+    return re.compile(rb"(?im)^\s*bare\s*=\s*(true|yes|on|1)\s*$")
 
 
 def looks_like_git_folder(path: str) -> bool:
@@ -154,7 +157,7 @@ def looks_like_git_folder(path: str) -> bool:
     ):
         return False
     text = _head_of(os.path.join(path, "config"), 1 << 16)
-    return text is None or _BARE.search(text) is None
+    return text is None or _bare().search(text) is None
 
 
 def aside(folder: Path) -> list[str]:

@@ -51,6 +51,7 @@ signals' wakeup fd, and the same answer; it needs the interpreter's lock to act.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -69,7 +70,11 @@ from goalfile.hostprotocol import HostAgent, block_answer
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PACKAGE = os.path.dirname(os.path.realpath(__file__))
-_FRAME_LINE = re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
+
+
+@functools.cache
+def _frame_line() -> re.Pattern[str]:
+    return re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
 
 
 @dataclass(frozen=True)
@@ -590,7 +595,7 @@ def stack_frame(dump: str, thread: int) -> str | None:
     blocks = dump.split("\n\n")
     chosen = next((b for b in blocks if f"0x{thread:016x}" in b.split("\n", 1)[0]), blocks[0])
     for line in chosen.splitlines():
-        found = _FRAME_LINE.match(line)
+        found = _frame_line().match(line)
         if found is None:
             continue
         name, number, function = found.groups()
@@ -752,7 +757,7 @@ def held_reason(
     )
     held += _it_was(doing)
     goal = shell_word(doing.goal) if doing.goal is not None else "PATH"
-    if where is not None and _JUDGING.search(where):
+    if where is not None and _judging().search(where):
         row = f" of row {doing.row}" if doing.row is not None else ""
         column = (
             f" ({inline_code(doing.expected)})" if doing.row is not None and doing.expected else ""
@@ -779,7 +784,9 @@ def held_reason(
     )
 
 
-_JUDGING = re.compile(r"\(goalfile/(?:expect|expecttext|backtrack)\.py:\d+\)$")
+@functools.cache
+def _judging() -> re.Pattern[str]:
+    return re.compile(r"\(goalfile/(?:expect|expecttext|backtrack)\.py:\d+\)$")
 
 
 def stuck_at() -> str | None:

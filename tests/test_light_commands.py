@@ -162,7 +162,15 @@ LAZY_PATTERN_FUNCTIONS = {
     "goalfile.parse": ("fence_re",),
     "goalfile.hidden": ("_row_patterns",),
     "goalfile.lint": ("_rewrapped_patterns",),
-    "goalfile.headingrule": ("lookalike_scan",),
+    "goalfile.headingrule": ("lookalike_scan", "_shows"),
+    # the check prints nothing
+    "goalfile.expect": ("_error_line", "_trailer", "_npm_line", "_npm_tail", "_npm_key"),
+    "goalfile.gfmview": (
+        "_shortcode",
+        "_footnote_reference",
+        "_footnote_definition",
+        "_definition_start",
+    ),
     "goalfile.termsafe": ("_patterns",),  # nothing printed holds a control character
     "goalfile.shellword": ("_unplain",),  # every word printed is a plain path
 }
