@@ -68,3 +68,22 @@ def test_an_expected_that_follows_no_check_is_refused(repo: Path) -> None:
     done = run_goalfile("new", "c", "x", *args, cwd=repo)
     assert done.returncode == 2 and not (repo / "goals" / "c.md").exists(), done.stderr
     assert "1 --check but 2 --expected" in done.stderr
+
+
+def test_an_expected_after_another_with_as_many_checks_is_refused_not_moved(repo: Path) -> None:
+    """`--check A --expected X --expected Y --check B`: the counts match, and the rows were
+    read in turn, B with Y, an expected result typed for A given to B, and nothing said."""
+    args = ("--check", "true", "--expected", "exit 0", "--expected", "exit 1", "--check", "false")
+    done = run_goalfile("new", "m", "x", *args, cwd=repo)
+    assert done.returncode == 2, done.stderr
+    assert not (repo / "goals" / "m.md").exists()
+    assert "--expected 'exit 1' follows another --expected" in done.stderr, done.stderr
+    assert fix_of(done.stderr) == "goalfile new --help"
+    # the same options in their order are written as typed
+    args = ("--check", "true", "--expected", "exit 0", "--check", "false", "--expected", "exit 1")
+    done = run_goalfile("new", "m", "x", *args, cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert _rows(repo, "m") == [
+        "| C1 | `true` | `true` | exit 0 | deterministic |",
+        "| C2 | `false` | `false` | exit 1 | deterministic |",
+    ]

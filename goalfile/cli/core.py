@@ -67,9 +67,13 @@ def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None
     """The --expected that follows each --check on the command line as typed (before the
     next --check), None for a --check followed by none: `--check A --check B --expected X`
     is A with none, B with X, as `--help` says each pairs. None when an --expected follows
-    no --check, or the line cannot be read so (then build_rows refuses the counts)."""
+    no --check (build_rows then refuses the counts), or the line cannot be read so. With as
+    many --expected as --check, one that follows another (`--check A --expected X --expected
+    Y --check B`) is refused: read in turn, Y was B's expected result, which B never had."""
     words, at = typed_words(), 0
     pairs: list[str | None] = []
+    values: list[str] = []
+    misplaced: str | None = None
     while at < len(words):
         word = words[at]
         if word == "--":
@@ -85,13 +89,27 @@ def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None
         at += 1 if equals else 2
         if name == "--check":
             pairs.append(None)
-        elif not pairs or pairs[-1] is not None:
-            return None  # an --expected after another, or before any --check
+            continue
+        values.append(value)
+        if not pairs or pairs[-1] is not None:  # after another --expected, or before any --check
+            misplaced = value if misplaced is None else misplaced
         else:
             pairs[-1] = value
-    if len(pairs) != len(checks) or [p for p in pairs if p is not None] != list(expected):
+    if len(pairs) != len(checks) or values != list(expected):
+        return None  # not the line this run was given
+    if misplaced is None:
+        return pairs
+    if len(checks) != len(expected):
         return None
-    return pairs
+    from goalfile.commands.new import NEW_HELP
+
+    raise UsageError(
+        f"--expected {shell_word(misplaced)} follows "
+        f"{'another --expected' if pairs and values[0] != misplaced else 'no --check'}: each "
+        "--expected belongs to the --check it follows, and describes its passing run (a "
+        "--check without one is left to fill in); nothing was written",
+        hint=NEW_HELP,
+    )
 
 
 def _as_draft() -> str:
@@ -230,7 +248,7 @@ def new(
     top = commit_top(f"{folder}/{slug}.md") if commit_now else None
     seconds = _seconds(timeout)
     paired: Sequence[str | None] = expected
-    if len(checks) > len(expected):  # a --check given no --expected: FILL IN there
+    if checks and len(checks) >= len(expected):  # a --check given no --expected: FILL IN there
         paired = _by_check(checks, expected) or expected
     rows = build_rows(checks=checks, expected=paired, criteria=criteria, reviews=reviews)
     result = new_goal(

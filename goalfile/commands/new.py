@@ -62,7 +62,7 @@ class NewRow:
         return f"| {self.id} | {self.criterion} | {code_span(self.check)} | {expected} | {kind} |"
 
 
-_NEW_HELP = "`goalfile new --help` shows how its options go together"
+NEW_HELP = "`goalfile new --help` shows how its options go together"
 
 
 def _drawn_otherwise(expected: str) -> bool:
@@ -164,19 +164,19 @@ def build_rows(
         raise UsageError(
             f"{len(checks)} --check but {len(expected)} --expected: each --expected belongs "
             "to the --check it follows, and describes its passing run",
-            hint=_NEW_HELP,
+            hint=NEW_HELP,
         )
     if len(criteria) > len(checks):
         raise UsageError(
             f"{len(criteria)} --criterion but {len(checks)} --check: each --criterion names "
             "the --check at the same place (or leave --criterion out)",
-            hint=_NEW_HELP,
+            hint=NEW_HELP,
         )
     rows: list[NewRow] = []
     for number, (command, text) in enumerate(zip(checks, expected, strict=True), start=1):
         if not command.strip():
             raise UsageError(
-                f"--check number {number} is empty: it is the command to run", hint=_NEW_HELP
+                f"--check number {number} is empty: it is the command to run", hint=NEW_HELP
             )
         if text is not None:
             _require_expected(text, number)
@@ -196,7 +196,7 @@ def build_rows(
             raise UsageError(
                 f"--review {item!r} is not PATH=WHAT (such as --review "
                 '"docs/auth.md=describes the refresh-token flow")',
-                hint=_NEW_HELP,
+                hint=NEW_HELP,
             )
         rows.append(
             NewRow(
