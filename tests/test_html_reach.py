@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, run_goalfile
-from tests.test_gfm_blocks import FRONT, HEADER, github_checks
+from tests.test_gfm_blocks import FRONT, HEADER, errors, github_checks, write
 
 TAIL = "\n## Plan\n\n<!-- the steps -->\n\n## Token accounting\n\n## Iterations\n\n## Lessons\n"
 DECOY = (
@@ -32,16 +32,6 @@ HIDDEN = (
     + HEADER
     + "| C1 | suite passes | `true` | exit 0 | deterministic |\n"
 )
-
-
-def write(repo: Path, text: str) -> Path:
-    path = repo / "goals" / "g.md"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def errors(report: str) -> list[str]:
-    return [line for line in report.splitlines() if ": error: " in line]
 
 
 def fixes(report: str) -> list[str]:
