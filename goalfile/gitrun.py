@@ -17,6 +17,7 @@ import os
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from goalfile import gitlimit
 from goalfile.run import format_seconds
@@ -193,6 +194,22 @@ def git_toplevel(folder: str, *, env: Mapping[str, str] | None = None) -> str | 
         return None
     top = done.stdout.decode("utf-8", "surrogateescape").strip()
     return top if done.returncode == 0 and top else None
+
+
+def refused_owner(folder: str) -> str | None:
+    """The repository git refuses at or above ``folder`` as owned by another user ("detected
+    dubious ownership"), as the path its fix (`git config --global --add safe.directory PATH`)
+    needs; None when git does not refuse one so, or cannot be run."""
+    here = Path(folder)
+    if not any(os.path.lexists(p / ".git") for p in (here, *here.parents)):
+        return None
+    try:
+        done = _git_in(folder, ["rev-parse", "--show-toplevel"], git_environment(None))
+    except (OSError, GitTimedOut, ValueError):
+        return None
+    if done.returncode == 0:
+        return None
+    return _git_refused(done).safe_directory
 
 
 class GitUnreadable(Exception):

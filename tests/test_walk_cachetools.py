@@ -199,3 +199,39 @@ def test_a_tox_python_not_there_is_named(project: Path, tmp_path: Path) -> None:
     assert c1["evidence"] == (
         "py399: failed with could not find python interpreter matching any of the specs py399"
     ), c1
+
+
+def test_a_checkout_another_user_owns_gets_git_s_fix_not_git_init(
+    project: Path, tmp_path: Path
+) -> None:
+    """cachetools unpacked as root keeps its archive's owner (a container's mounted volume is
+    the same): git refuses the repository ("detected dubious ownership"). `init` said the
+    folder was in no repository and that `git init` makes one, `focus` gave `git init` as its
+    fix: git init there changes nothing and git still refuses. Both name git's refusal and the
+    safe.directory command, which, run as printed, lets focus work. Needs root."""
+    assert os.geteuid() == 0, "this test gives the checkout to another user: run it as root"
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True, timeout=60)
+    made = run_goalfile(
+        "new", "t", "the suite passes", "--non-goal", "src/ stays", "--check", "true",
+        "--expected", "exit 0", "--activate", cwd=project, env=env(tmp_path),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    for folder, _, names in os.walk(project):
+        for name in [".", *names]:
+            os.chown(os.path.join(folder, name), 65534, 65534, follow_symlinks=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    environ = {**env(tmp_path), "HOME": str(home)}
+    fix = f"git config --global --add safe.directory {project}"
+    init = run_goalfile("init", "--no-goal", cwd=project, env=environ)
+    assert init.returncode == 0, init.stderr
+    assert "git init" not in init.stderr, init.stderr
+    assert f"note: git refuses the repository at {project}: another user owns it" in init.stderr
+    assert init.stderr.rstrip().endswith(f"if you trust it: `{fix}`"), init.stderr
+    focus = run_goalfile("focus", "goals/t.md", cwd=project, env=environ)
+    assert focus.returncode == 2, focus.stderr
+    assert "git init" not in focus.stderr, focus.stderr
+    assert f"fix: if you trust it: `{fix}`, then run this again" in focus.stderr, focus.stderr
+    subprocess.run(fix, shell=True, cwd=project, env={**os.environ, **environ}, check=True)
+    again = run_goalfile("focus", "goals/t.md", cwd=project, env=environ)
+    assert again.returncode == 0, again.stderr

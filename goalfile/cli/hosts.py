@@ -159,8 +159,16 @@ def init(
     if result.mcp and not as_json:
         _note_mcp_support()
     if not as_json and not result.errors and _outside_git():
+        from goalfile.gitrun import refused_owner
+
+        safe = refused_owner(str(context().cwd))
         err(
-            "note: this folder is in no git repository: a goal's ledger is meant to be "
+            f"note: git refuses the repository at {safe}: another user owns it (git's "
+            '"detected dubious ownership"), so goalfile reads it as no repository and the Stop '
+            "hook holds the agent until git reads it; if you trust it: `git config --global "
+            f"--add safe.directory {shell_word(safe)}`"
+            if safe is not None
+            else "note: this folder is in no git repository: a goal's ledger is meant to be "
             "reviewed in git, and `goalfile focus` and `goalfile audit --against` need one; "
             "`git init` makes one"
         )

@@ -125,6 +125,17 @@ class FocusResult:
 def _root(ctx: Context) -> Path:
     root = repository_top(ctx.cwd)
     if root is None:
+        from goalfile.gitrun import refused_owner
+        from goalfile.shellword import shell_word
+
+        safe = refused_owner(str(ctx.cwd))
+        if safe is not None:
+            raise UsageError(
+                f"git refuses the repository at {safe}: another user owns it (git's \"detected "
+                'dubious ownership"); the focus is kept in the git folder',
+                hint="if you trust it: `git config --global --add safe.directory "
+                f"{shell_word(safe)}`, then run this again",
+            )
         raise UsageError(
             f"{ctx.cwd} is not inside a git repository; the focus is kept in the git folder",
             hint="run it inside the git repository that holds the goal; to make this folder "
