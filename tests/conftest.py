@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import fcntl
+import hashlib
 import json
 import os
 import re
@@ -256,20 +258,57 @@ def made_once(
     """A repository ``make(root, env)`` sets up, for a module fixture whose tests each take a
     copy (:func:`copy_of`): goalfile processes get a state folder of the repository's own
     (``env``, and ``XDG_STATE_HOME`` while ``make`` runs), and nothing may be written there or
-    beside the repository, nor may a file of the repository name the folder it was made in."""
-    folder = factory.mktemp("made")
-    root = make_git_repo(folder / "repo")
-    state = folder / "state"
-    state.mkdir()
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_STATE_HOME", str(state))
-        make(root, {"XDG_STATE_HOME": str(state)})
-    assert not any(state.iterdir()), list(state.iterdir())
-    assert sorted(p.name for p in folder.iterdir()) == ["repo", "state"]
-    for path in root.rglob("*"):
-        if path.is_file() and ".git/objects" not in path.as_posix():
-            assert str(folder).encode() not in path.read_bytes(), path
-    return root
+    beside the repository, nor may a file of the repository name the folder it was made in.
+
+    Made once for the whole run, not once in each pytest-xdist worker that runs a test of the
+    module (:func:`built_once`): the tests spread over the workers, and each built it again."""
+
+    def build(folder: Path) -> None:
+        root = make_git_repo(folder / "repo")
+        state = folder / "state"
+        state.mkdir()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("XDG_STATE_HOME", str(state))
+            make(root, {"XDG_STATE_HOME": str(state)})
+        assert not any(state.iterdir()), list(state.iterdir())
+        assert sorted(p.name for p in folder.iterdir()) == ["repo", "state"]
+        for path in root.rglob("*"):
+            if path.is_file() and ".git/objects" not in path.as_posix():
+                assert str(folder).encode() not in path.read_bytes(), path
+
+    return built_once(factory, _made_key(make), build) / "repo"
+
+
+def _made_key(make: Callable[..., object]) -> str:
+    """What names what ``make`` builds in this run: its module and name, and the values a
+    closure took (``_made_with("calc-add")`` and ``_made_with("auth-1")`` build two
+    repositories)."""
+    cells = getattr(make, "__closure__", None) or ()
+    taken = [repr(cell.cell_contents) for cell in cells]
+    return "\0".join([make.__module__, make.__qualname__, *taken])
+
+
+def built_once(factory: pytest.TempPathFactory, key: str, build: Callable[[Path], None]) -> Path:
+    """A folder ``build(folder)`` filled, once for the run of the whole suite: the pytest-xdist
+    workers (``pytest -n``) share it through the run's temporary folder, and the first that
+    asks builds it while the others wait for it (a file lock). Its users read it or copy it;
+    none may change it. A build that failed is tried again by the next that asks (and fails
+    that test too)."""
+    base = factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent  # the run's folder, above each worker's own
+    shared = base / "built-once"
+    shared.mkdir(exist_ok=True)
+    name = hashlib.sha256(key.encode()).hexdigest()[:16]
+    folder, done = shared / name, shared / f"{name}.done"
+    with open(shared / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed
+            folder.mkdir()
+            build(folder)
+            done.write_text(key, encoding="utf-8")
+    return folder
 
 
 def copy_of(made: Path, dest: Path) -> Path:

@@ -25,7 +25,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO, clean_env, git, make_git_repo, run_goalfile
+import pytest
+
+from tests.conftest import REPO, built_once, clean_env, git, make_git_repo, run_goalfile
 from tests.test_skill_family import QUOTE, SKILL_PLAN, VERIFY_ENTRY, skill_goal
 
 LONG = (
@@ -211,3 +213,14 @@ def stages_repo(root: Path) -> Path:
         "version-flag": "active", "auth": "met",
     }, statuses  # fmt: skip
     return repo
+
+
+def shared_stages(factory: pytest.TempPathFactory) -> Path:
+    """:func:`stages_repo`, built once for the run (:func:`tests.conftest.built_once`: the two
+    worker groups of tests/test_formatter_matrix.py and tests/test_gfm_blocks.py each built it,
+    some 45 goalfile processes each). Its users copy it or only read it."""
+
+    def build(folder: Path) -> None:
+        stages_repo(folder / "repo")
+
+    return built_once(factory, "lifecycle stages", build) / "repo"

@@ -35,13 +35,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, run_goalfile, shell
+from tests.conftest import copy_of, git, run_goalfile, shell
 from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool, run_tool
-from tests.lifecycle_goals import GOALS, stages_repo
+from tests.lifecycle_goals import GOALS, shared_stages
 from tests.npm_tools import NpmTool, install_npm
 from tests.pypi_tools import PypiTool, install_venv
 
-# The module fixture (the goals at every stage, 30 s) is built once per worker: the tests of the
+# The module fixture (the goals at every stage, 30 s) is built once per run: the tests of the
 # tools from tests/npm_tools.py share a second worker (their own group), the others one, so
 # the two halves run side by side under `pytest -n` and neither is a long chain of its own.
 pytestmark = pytest.mark.xdist_group("formatter-matrix")
@@ -276,7 +276,9 @@ def readings(repo: Path) -> dict[str, object]:
 
 @pytest.fixture(scope="module")
 def stages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, object]]]:
-    repo = stages_repo(tmp_path_factory.mktemp("stages") / "repo")
+    """The goals at every stage (made once for the run: :func:`shared_stages`), copied for
+    this worker, with what goalfile reads from them."""
+    repo = copy_of(shared_stages(tmp_path_factory), tmp_path_factory.mktemp("stages") / "repo")
     yield repo, readings(repo)
 
 
