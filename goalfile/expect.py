@@ -334,6 +334,12 @@ def _error_line() -> re.Pattern[bytes]:
     )
 
 
+# npm's lines after the error block that says why: a notice of a newer npm, the path of its log
+_NPM_TAIL = (
+    rb"npm (?:notice(?: |$)|(?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
+)
+
+
 # a line a task runner ends with that says only how each run went, not why: tox's report
 # (`  py312: FAIL code 1 (0.93 seconds)`, `  3.12: SKIP (2.15 seconds)`, `  evaluation failed :(
 # (2.56 seconds)`), after the line that says why (`py312: failed with could not find python
@@ -343,8 +349,7 @@ def _trailer() -> re.Pattern[bytes]:
     return re.compile(
         rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
         rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ]"
-        rb"|npm notice(?: |$)"
-        rb"|npm (?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
+        rb"|" + _NPM_TAIL + rb")"
     )
 
 
@@ -362,9 +367,7 @@ def _npm_line() -> re.Pattern[bytes]:
 
 @functools.cache
 def _npm_tail() -> re.Pattern[bytes]:
-    return re.compile(
-        rb"npm (?:notice(?: |$)|(?:error|ERR!) (?:A complete log |\s+\S+-debug(?:-\d+)?\.log\s*$))"
-    )
+    return re.compile(_NPM_TAIL)
 
 
 @functools.cache
