@@ -90,7 +90,8 @@ def findings(goal: Goal) -> list[Finding]:
     if "<" in goal.text or "]:" in goal.text:
         from goalfile import htmlreach
 
-        found += htmlreach.findings(goal)
+        reported = {finding.line for finding in found}
+        found += [f for f in htmlreach.findings(goal) if f.line not in reported]
     return found
 
 

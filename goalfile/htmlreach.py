@@ -15,7 +15,9 @@ with every other rule satisfied:
 - The same line right under a link reference or footnote definition: cmark-gfm reads the line
   as the definition's paragraph going on, markdown-it opens an HTML block, so goalfile skipped a
   ``## Acceptance criteria`` heading and a decoy table (``pytest -q tests``) that GitHub showed.
-  An indented line there is code for goalfile and text for GitHub the same way.
+  An indented line there is code for goalfile and text for GitHub the same way; the line under
+  an empty footnote (``[^ci]:``) is a link's address for goalfile and a block for GitHub; and a
+  lone tag under a table's rows is a row for goalfile and the end of the table for GitHub.
 - An HTML block both readers see that leaves a comment (``<!--`` with no ``-->``), a tag (an
   open quote, no ``>``) or a raw-text element (``<noscript>``, ``<template>``, ...) open at its
   end: Markdown ends the block at a blank line, a browser reads on to the comment's end, hiding
@@ -41,6 +43,9 @@ from goalfile.shellword import sed_command
 _HTML_LINE = re.compile(r"^ {0,3}(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]*)*<", re.MULTILINE)
 # a line that starts a link reference or footnote definition (cmark-gfm: a paragraph's start)
 _DEFINITION = re.compile(r"^ {0,3}(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]*)*\[[^\]\n]+\]:", re.MULTILINE)
+# a footnote definition with nothing after its colon: markdown-it reads the next line as the
+# address of a link reference definition of that label, cmark-gfm the line as an empty footnote
+_EMPTY_FOOTNOTE = re.compile(r" {0,3}(?:(?:>|[-+*]|[0-9]{1,9}[.)])[ \t]*)*\[\^[^\]\s]+\]:[ \t]*$")
 _CONTAINER_PREFIX = re.compile(r"(?:[ \t]*(?:>|[-+*](?=[ \t]|$)|[0-9]{1,9}[.)](?=[ \t]|$)))*[ \t]*")
 # kinds 1 to 6 of CommonMark's HTML blocks (either version's tag list): they interrupt a
 # paragraph in both readers; what is left of a tag alone on its line is kind 7
@@ -167,10 +172,32 @@ def _differing_lines(tokens: Sequence[object], lines: Sequence[str]) -> Iterator
         if where is None or getattr(token, "nesting", 0) == -1:
             continue
         leaves.update(range(where[0], where[1]))
+        if kind == "table_open":
+            for index in range(where[0] + 2, where[1]):  # past the header and delimiter rows
+                if _LONE_TAG.match(lines[index]) and not _INTERRUPTS.match(lines[index]):
+                    yield (
+                        index,
+                        (
+                            "is a row of the table above it for goalfile but ends that table and "
+                            "opens an HTML block for GitHub (cmark-gfm)"
+                        ),
+                    )
+                    break  # GitHub ends the table there: the lines under it are HTML
         if kind == "paragraph_open" and (
             "list_item_open" in containers or "blockquote_open" in containers
         ):
             yield from _lazy_tags(lines, where[0], where[1], containers)
+    for index, line in enumerate(lines[:-1]):
+        below = lines[index + 1]
+        if index in leaves or index + 1 in leaves or not below.strip():
+            continue
+        if _EMPTY_FOOTNOTE.match(line):
+            yield (
+                index + 1,
+                "is the address of the link reference definition above it for goalfile but a "
+                "block of its own for GitHub (cmark-gfm), which reads the line above as an "
+                "empty footnote",
+            )
     for token in tokens:
         kind = getattr(token, "type", "")
         where = getattr(token, "map", None)

@@ -90,6 +90,46 @@ def test_a_decoy_github_shows_over_criteria_it_hides_is_refused(repo: Path) -> N
 
 
 @pytest.mark.parametrize(
+    ("above", "what"),
+    [
+        (
+            "| step | owner |\n|------|-------|\n| build | ci |\n<br>",
+            "is a row of the table above it for goalfile but ends that table and opens an HTML "
+            "block for GitHub (cmark-gfm)",
+        ),
+        (
+            "[^ci]:\n<br>",
+            "is the address of the link reference definition above it for goalfile but a block "
+            "of its own for GitHub (cmark-gfm), which reads the line above as an empty footnote",
+        ),
+    ],
+)
+def test_a_line_that_ends_a_block_for_github_only_is_refused(
+    repo: Path, above: str, what: str
+) -> None:
+    table = HEADER + "| C1 | suite passes | `true` | exit 0 | deterministic |\n"
+    notes = "## Notes\n\n" + above + "\nSee the steps. <!--\n\n"
+    text = FRONT + notes + "## Acceptance criteria\n\n" + table + TAIL
+    assert github_checks(text) == []  # the comment runs to the `-->` in `## Plan`
+    path = write(repo, text)
+    linted = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert linted.returncode == 3, linted.stderr
+    line = text[: text.index("<br>")].count("\n") + 1
+    assert errors(linted.stderr) == [
+        f"goals/g.md:{line}: error: the line `<br>` {what}: the lines under it, up to the next "
+        "blank line, are raw HTML or text in one view and Markdown in the other (a `<!--` "
+        "there hides all up to the next `-->` on GitHub), so GitHub can show a reviewer other "
+        "criteria or entries than goalfile reads"
+    ], linted.stderr
+    assert run_goalfile("activate", "goals/g.md", cwd=repo).returncode == 3
+    (fix,) = fixes(linted.stderr)
+    subprocess.run(fix, shell=True, cwd=repo, check=True)
+    fixed = path.read_text(encoding="utf-8")
+    assert "rendered-differs" not in run_goalfile("lint", "goals/g.md", cwd=repo).stderr
+    assert github_checks(fixed) == [["true"]]
+
+
+@pytest.mark.parametrize(
     ("opener", "left"),
     [
         ("<div>\nSee the notes <!--", "a comment (`<!--` with no `-->`)"),
