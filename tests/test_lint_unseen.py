@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from goalfile import unseen
+from goalfile.commands.lint import lint_paths
 from tests.conftest import frontmatter, git, last_line, run_goalfile
 
 GOAL = "goals/g.md"
@@ -98,7 +99,9 @@ def assert_audit_reports_lint_errors(repo: Path) -> None:
     """Each error lint finds in the goal's cells of this class (`hidden-markup`,
     `unseen-text`; by line and code) is a finding of `audit --against` a commit without the
     goal, which then fails: a reviewer of the change is told."""
-    linted = json.loads(run_goalfile("lint", "--json", GOAL, cwd=repo).stdout)
+    # lint's findings read in this process (what `lint --json` prints: lint_paths's
+    # document); the caller ran `lint` itself as a process on the same file
+    linted = lint_paths([str(repo / GOAL)], cwd=repo).to_json()
     errors = {
         (f["line"], f["code"])
         for f in linted["files"][0]["findings"]
