@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import json
 import subprocess
-import tarfile
 from pathlib import Path
 
 import pytest
 
 from goalfile.commands import operands
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import run_goalfile
 from tests.pypi_tools import install_venv
 from tests.test_operands_pluggy import RUNNERS, env
-from tests.test_walk import sdist
+from tests.test_tox_config_files import extract
 
 VERSION = "2026.10.20"
 CALL = "ALL_PYTHONS = nox.project.python_versions(PYPROJECT)\n"
@@ -38,11 +37,9 @@ def runners() -> Path:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    with tarfile.open(sdist("nox", VERSION, f"nox-{VERSION}.tar.gz")) as archive:
-        archive.extractall(tmp_path, filter="data")
-    root = tmp_path / f"nox-{VERSION}"
+    root = extract(("nox", VERSION, f"nox-{VERSION}.tar.gz"), tmp_path)
     assert CALL in (root / "noxfile.py").read_text(encoding="utf-8")
-    return make_git_repo(root)
+    return root
 
 
 @pytest.mark.parametrize("pythons", [CALL, LISTED])
