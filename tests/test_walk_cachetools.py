@@ -146,6 +146,17 @@ def test_a_src_package_not_installed_is_named_with_its_install(
         "verify", "--no-write", "goals/first.md", cwd=project, env=environ, timeout=300
     )
     assert "No module named 'cachetools'" in shown.stdout
+    # and verify says why at each run, with the same command
+    for cid, runs, install in (
+        ("C1", "python", "python -m pip install -e ."),
+        ("C2", ".venv/bin/python", ".venv/bin/python -m pip install -e ."),
+        ("C3", str(python), f"{python} -m pip install -e ."),
+    ):
+        assert (
+            f"note: {cid}: pytest ran with `{runs}`, which cannot import `cachetools`, the "
+            "package under `src/`: nothing installed it there, and a test module that imports "
+            f"it cannot be collected; `{install}` (where the checks run) installs it\n"
+        ) in shown.stderr, shown.stderr
     # the note's command, run as printed, installs it: no note, and the rows are met
     done = subprocess.run(
         "python -m pip install -q -e .", shell=True, cwd=project, env={**os.environ, **environ},
@@ -162,6 +173,10 @@ def test_a_src_package_not_installed_is_named_with_its_install(
         "verify", "--no-write", "--json", "goals/again.md", cwd=project, env=environ, timeout=300
     )
     assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"] * 3, ran.stdout
+    shown = run_goalfile(
+        "verify", "--no-write", "goals/first.md", cwd=project, env=environ, timeout=300
+    )
+    assert shown.returncode == 0 and "note: C" not in shown.stderr, shown.stderr
 
 
 def test_a_tox_python_not_there_is_named(project: Path, tmp_path: Path) -> None:

@@ -567,6 +567,8 @@ def verify(
         if not result.written and not no_write:
             err("nothing was written")
         _say_missing_cwd(result)
+        for note in result.setup_notes:
+            err(note)
         if result.unwritten_note is not None:
             err(result.unwritten_note)
         click.echo(result.summary)
@@ -624,6 +626,8 @@ def _verify_all(*, no_write: bool, as_json: bool, ctx: Any, lines: int | None) -
         code = max(code, int(result.exit_code))
         if not as_json:
             _say_missing_cwd(result)
+            for note in result.setup_notes:
+                err(note)
             if result.unwritten_note is not None:
                 err(result.unwritten_note)
             click.echo(result.summary)

@@ -139,3 +139,33 @@ def install(python: str, folder: Path, here: Path | None) -> str:
         python = python if "/" in python else f"./{python}"
     target = os.path.relpath(folder, start)
     return f"{shell_word(python)} -m pip install -e {shell_word(target)}"
+
+
+def unmet_notes(
+    rows: Sequence[tuple[str, str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
+) -> tuple[str, ...]:
+    """For the ``(id, command, exit)`` of rows a verify run found unmet with pytest's exit 2
+    (collection errors): one note each whose pytest cannot import the package under `src/`,
+    with the command that installs it (run where the checks run)."""
+    from goalfile.commands import shellparts
+
+    notes = []
+    for cid, command, status in rows:
+        if status != "2":
+            continue
+        for part in shellparts.parts(command, cwd) or []:
+            try:
+                found = not_installed(cid, part.words, shell=shell, folder=part.folder, env=env)
+            except (OSError, ValueError):
+                found = None
+            if found is not None:
+                python, names = found
+                names_said = ", ".join(f"`{name}`" for name in names)
+                notes.append(
+                    f"note: {cid}: pytest ran with `{python}`, which cannot import {names_said}, "
+                    "the package under `src/`: nothing installed it there, and a test module "
+                    f"that imports it cannot be collected; `{install(python, part.folder, cwd)}` "
+                    "(where the checks run) installs it"
+                )
+                break
+    return tuple(notes)

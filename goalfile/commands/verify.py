@@ -112,6 +112,7 @@ class VerifyResult:
     entry_text: str
     missing_cwd: tuple[str, str] | None = None  # the goal's cwd is not there: message, fix
     file_status: Status | None = None  # the status the file holds (it differs when not written)
+    setup_notes: tuple[str, ...] = ()  # an unmet row the machine, not the work, keeps unmet
 
     @property
     def exit_code(self) -> ExitCode:
@@ -325,6 +326,7 @@ def verify(options: VerifyOptions, ctx: Context, progress: Progress | None = Non
                 goal, where, blocked=options.write and run.status is Status.BLOCKED
             ),
             file_status=run.status if options.write else goal.status,
+            setup_notes=_setup_notes(goal, run.rows, ctx, where.path),
         )
         if options.write:
             then = None if options.then is None else functools.partial(options.then, result)
@@ -337,6 +339,19 @@ def _run_contract(goal: Goal) -> contract.Contract:
     entry records (only the rows it adds take their place from it)."""
     ordered, _ = run_order(goal)
     return replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
+
+
+def _setup_notes(
+    goal: Goal, rows: Sequence[RowResult], ctx: Context, workdir: Path
+) -> tuple[str, ...]:
+    """Notes on unmet rows that no work on the code can meet (a package under `src/` that is
+    not installed for the Python that runs pytest), for the console."""
+    unmet = [(r.id, r.command, r.exit) for r in rows if r.verdict is Verdict.UNMET]
+    if not any(status == "2" for _, _, status in unmet):
+        return ()
+    from goalfile.commands.srclayout import unmet_notes
+
+    return unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
 
 
 def _judge_note(rows: Sequence[RowResult], judge: str | None) -> tuple[str, ...]:
