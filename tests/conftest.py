@@ -34,8 +34,21 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return max(2, cores * 3 // 2)
 
 
+LONG_FIRST = (
+    "tests/test_walk_cachetools.py::test_a_src_package_not_installed",
+    "tests/test_walk_cachetools.py::test_a_tox_python_not_there",
+    "tests/test_walk.py::",
+    "tests/test_verify.py::test_verify_of_a_gigabyte_of_output",
+)
+"""Tests of 10 to 20 CPU seconds each that come last in the order pytest finds the tests (the
+file names sort them there): run first, so that no worker of `pytest -n` starts one while the
+others have nothing left to do (pytest-xdist hands the tests out in that order)."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """``--dist loadgroup`` (the README's test command) sends the tests of one
+    """The tests of :data:`LONG_FIRST` go first.
+
+    ``--dist loadgroup`` (the README's test command) sends the tests of one
     ``xdist_group`` to one worker, which then builds the module fixtures they share once
     (pre-commit's environments, the formatted goals): pytest-xdist tells a group by a suffix
     ``@NAME`` it writes on each test's node id, but pytest 9 reads a node id from
@@ -43,6 +56,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     spread over all the workers and each of them built those fixtures again. In a worker of
     such a run, the suffix is written here where pytest reads it (once: not when the node id
     already ends in a group)."""
+    items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # stable: else as found
     if not getattr(config.option, "loadgroup", False) or not items or not hasattr(items[0], "_id"):
         return  # not such a worker, or a pytest that reads `_nodeid` (pytest-xdist writes it)
     from _pytest.nodeid import NodeId
