@@ -108,7 +108,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
     meta = _load_yaml("\n".join(fm_lines), path=path)
     key_lines = tuple(_key_lines(fm_lines))
     problems: list[Finding] = []
-    fields = _typed_fields(meta, dict(key_lines), problems, fm_lines)
+    fields = _typed_fields(meta, dict(key_lines), problems, fm_lines, path=path)
 
     # lone carriage returns outside the ledger, by line: (line, how many)
     lone = [(at + 2, line.count("\r")) for at, line in enumerate(fm_lines) if "\r" in line]
@@ -487,6 +487,7 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         line = mark.line + 2 if mark is not None else 2
         column = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML"
+        hint: str | None
         if "tags are not allowed" in problem:
             hint = "remove the tag and write the value as plain text, a number or a date"
         elif "merge key" in problem:
@@ -494,7 +495,7 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
                 "write each key the merge brings in on a line of its own, and delete the `<<:` line"
             )
         elif "is given twice" in problem:
-            hint = "delete one of the two lines: a key is given once"
+            hint = _delete_first_of_two(problem, source, path)
         elif problem.startswith(_VALUE_PROBLEM):
             hint = _VALUE_HINT
         elif mark is not None and "\t" in _line_at(source, mark.line)[: mark.column + 1]:
@@ -534,6 +535,23 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
+
+
+def _delete_first_of_two(problem: str, source: str, path: str) -> str | None:
+    """The fix of a frontmatter key given twice: delete its first line, and the lines under
+    it, which YAML does not read (it takes the last), so the goal keeps what it means."""
+    from goalfile.shellword import sed_command, sed_lines
+
+    found = re.search(r"lines (\d+) and \d+", problem)
+    if found is None:
+        return None
+    first = int(found.group(1))
+    last = _block_end(source.split("\n"), first)  # source: the frontmatter from file line 2
+    if last is None:
+        return None
+    what = f"line {first}" if last == first else f"lines {first}-{last}"
+    delete = sed_command(path, [sed_lines(first, last) + "d"])
+    return f"{delete} deletes {what}: the value YAML reads stays"
 
 
 def _line_at(source: str, index: int) -> str:
@@ -583,6 +601,8 @@ def _typed_fields(
     lines: Mapping[str, int],
     problems: list[Finding],
     fm_lines: Sequence[str] = (),
+    *,
+    path: str = "",
 ) -> dict[str, Any]:
     def err(key: str, message: str, hint: str) -> None:
         line = lines.get(key, 1)
@@ -742,7 +762,7 @@ def _typed_fields(
             f"stall_limit {stall!r} is not a positive integer",
             "write e.g. `stall_limit: 3`",
         )
-    problems.extend(_duplicate_keys(meta, fm_lines))
+    problems.extend(_duplicate_keys(meta, fm_lines, path=path))
     for key in meta:
         if key not in KNOWN_KEYS:
             warn(
@@ -791,8 +811,35 @@ def path_problem(value: str) -> str | None:
     return None
 
 
-def _duplicate_keys(meta: Mapping[str, object], fm_lines: Sequence[str]) -> Iterator[Finding]:
-    """Keys written twice: YAML reads the last one, and edits change that one."""
+def _block_end(fm_lines: Sequence[str], line: int) -> int | None:
+    """The last file line of the frontmatter key on file line ``line``: the key's own line, or
+    the last line indented under it (blank lines between them included)."""
+    if not 0 <= line - 2 < len(fm_lines):
+        return None
+    own = fm_lines[line - 2]  # the frontmatter starts on file line 2
+    indent = len(own) - len(own.lstrip())
+    last = line
+    for number in range(line + 1, len(fm_lines) + 2):
+        text = fm_lines[number - 2]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        if text.strip():
+            last = number
+    return last
+
+
+def _one_line(fm_lines: Sequence[str], line: int) -> bool:
+    """Whether the frontmatter key on file line ``line`` is all on that line."""
+    return _block_end(fm_lines, line) == line
+
+
+def _duplicate_keys(
+    meta: Mapping[str, object], fm_lines: Sequence[str], *, path: str = ""
+) -> Iterator[Finding]:
+    """Keys written twice: YAML reads the last one, and edits change that one. The fix deletes
+    the line that does not count, so the goal means what it meant."""
+    from goalfile.shellword import sed_command
+
     first: dict[str, int] = {}
     for key, line in _key_lines(fm_lines):
         parent, _, child = key.partition(".")
@@ -805,7 +852,10 @@ def _duplicate_keys(meta: Mapping[str, object], fm_lines: Sequence[str]) -> Iter
                 message=f"`{key}` is written twice (first on line {first[key]}); "
                 "the last one counts",
                 line=line,
-                hint="keep one of the two lines",
+                hint=f"{sed_command(path, [f'{first[key]}d'])} deletes line {first[key]}, "
+                "which does not count"
+                if path and _one_line(fm_lines, first[key])
+                else None,  # a key with lines under it: which to keep, only a person knows
                 code="duplicate-key",
             )
         else:

@@ -180,6 +180,57 @@ def test_a_transcript_and_a_token_count_together_keep_the_transcript(repo: Path)
     assert fix == ["goalfile verify goals/demo.md --transcript session.jsonl"], done.stderr
 
 
+def test_a_key_given_twice_loses_the_line_yaml_does_not_read(repo: Path) -> None:
+    path = active_goal(repo)
+    text = path.read_text()
+    path.write_text(text.replace("tokens_used: 0\n", "tokens_used: 0\nstall_limit: 4\n"
+                                 "stall_limit: 3\n", 1))  # fmt: skip
+    done = run_goalfile("lint", "goals/demo.md", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert "deletes line" in done.stderr and "the value YAML reads stays" in done.stderr
+    fix = commands(done.stderr)
+    assert len(fix) == 1 and fix[0].startswith("[ ! -e goals/demo.md.goalfile-bak ]"), fix
+    ran = shell(fix[0], repo)
+    assert ran.returncode == 0, ran.stderr
+    assert run_goalfile("lint", "goals/demo.md", cwd=repo).returncode == 0
+    assert parse_goal(path.read_text(), path=str(path)).meta["stall_limit"] == 3
+
+
+def test_a_key_with_lines_under_it_given_twice_loses_its_first_block(repo: Path) -> None:
+    """`budget:` twice: YAML reads the last block whole, and the fix deletes the first one,
+    its indented lines with it."""
+    path = active_goal(repo)
+    text = path.read_text()
+    path.write_text(text.replace("iterations_used: 1\n", "budget:\n  iterations: 3\n"
+                                 "  tokens: null\niterations_used: 1\n", 1))  # fmt: skip
+    done = run_goalfile("lint", "goals/demo.md", cwd=repo)
+    assert done.returncode == 3, done.stderr
+    assert "deletes lines 5-7: the value YAML reads stays" in done.stderr, done.stderr
+    ran = shell(commands(done.stderr)[0], repo)
+    assert ran.returncode == 0, ran.stderr
+    after = parse_goal(path.read_text(), path=str(path))
+    assert after.budget.iterations == 3 and path.read_text().count("budget:") == 1
+
+
+def test_a_shell_that_runs_nothing_is_deleted_then_the_goal_activated(repo: Path) -> None:
+    fake = repo / "tools" / "bash"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    text = goal_text(status="draft", iterations_used=0, extra=(f"shell: {fake}",))
+    path = write_goal(repo / "goals", text)
+    done = run_goalfile("activate", "goals/demo.md", cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "does not run its command" in done.stderr
+    fix = commands(done.stderr)
+    assert fix[-1] == "goalfile activate goals/demo.md", fix
+    ran = shell(" && ".join(fix), repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    after = path.read_text()
+    assert "shell:" not in after
+    assert parse_goal(after, path=str(path)).status.value == "active"
+
+
 # --------------------------------------------------------------------------- host settings files
 
 
@@ -265,7 +316,6 @@ STILL_PROSE: dict[str, str] = {
     "goalfile/accounting.py": "a token accounting row to write back",
     "goalfile/audit.py": "ledger entries to restore as goalfile wrote them",
     "goalfile/commands/audit.py": "a ledger to restore, or a link to commit",
-    "goalfile/commands/activate.py": "a `shell:` line to write",
     "goalfile/commands/restore.py": "a copy to keep before the checkout it names",
     "goalfile/commands/new.py": "a draft to fill in, then the command its next: line prints",
     "goalfile/githistory.py": "a revision to name (the CLI writes the command line with it)",
