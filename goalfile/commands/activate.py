@@ -150,12 +150,16 @@ def _require_shell(goal: Goal, path: str, ctx: Context) -> None:
 
     problem = shell_problem(settings.shell(goal), cwd=str(ctx.cwd), env=ctx.env)
     if problem is not None:
+        line = goal.key_line("shell")
         raise Refused(
-            f"{problem}; nothing was approved",
+            f"{problem}; nothing was approved (a `shell:` names a shell, such as /bin/bash)",
             file=path,
-            line=goal.key_line("shell"),
-            hint=f"write `shell: /bin/bash` (a shell), or delete the `shell:` line "
-            f"(`{settings.DEFAULT_SHELL}`)",
+            line=line,
+            hint=f"{delete_lines_command(path, line, line)} deletes the shell: line (the "
+            f"checks then run in {settings.DEFAULT_SHELL}), then `goalfile activate "
+            f"{shell_word(path)}`"
+            if line is not None
+            else None,
         )
 
 
