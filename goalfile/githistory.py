@@ -259,16 +259,27 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
         name = _ref_name(ref)
         refs = [m for m in meanings if m.startswith("refs/")]
         full = next((m for m in refs if m.startswith(("refs/remotes/", "refs/heads/"))), None)
-        if full is not None and full + ref[len(name) :] != ref:
-            hint = f"name the full ref: `--against {shell_word(full + ref[len(name) :])}`"
-        else:  # a pseudo-ref such as HEAD, or a commit, shadowed by a ref of that name
-            hint = f"delete the ref that shadows it: `git update-ref -d {shell_word(refs[-1])}`"
-        raise UsageError(
+        message = (
             f"the git revision {ref!r} is ambiguous: {name!r} names "
             + " and ".join(meanings)
             + " (git takes the first, so a tag or branch pushed under that name would decide "
-            "what is compared)",
-            hint=hint,
+            "what is compared)"
+        )
+        if full is not None and full + ref[len(name) :] != ref:
+            from goalfile.errors import MeantOther
+
+            raise MeantOther(  # the CLI boundary writes the command line with the full ref
+                message,
+                given=ref,
+                instead=full + ref[len(name) :],
+                hint=f"name the full ref, `{shell_word(full + ref[len(name) :])}`, to --against",
+                why=f" names the {'branch' if full.startswith('refs/heads/') else 'remote branch'}"
+                " alone",
+            )
+        # a pseudo-ref such as HEAD, or a commit, shadowed by a ref of that name
+        raise UsageError(
+            message,
+            hint=f"delete the ref that shadows it: `git update-ref -d {shell_word(refs[-1])}`",
         )
     return commit.stdout.decode("ascii", errors="replace").strip()
 

@@ -73,9 +73,10 @@ def test_an_ambiguous_base_is_refused_and_the_full_ref_it_names_finds_the_change
     assert "refs/tags/origin/main" in refused.stderr
     assert "refs/remotes/origin/main" in refused.stderr
     assert refused.stdout == ""
-    fix = re.search(r"fix: name the full ref: `([^`]+)`", refused.stderr)
+    fix = re.search(r"fix: `([^`]+)` names the remote branch alone", refused.stderr)
     assert fix is not None, refused.stderr
-    done = run_goalfile("audit", *shlex.split(fix.group(1)), cwd=ci)
+    assert fix.group(1) == "goalfile audit --against refs/remotes/origin/main", fix.group(1)
+    done = run_goalfile(*shlex.split(fix.group(1))[1:], cwd=ci)  # the command as written
     assert done.returncode == 1, done.stdout + done.stderr
     assert "contract-change-unapproved" in done.stdout
     assert "`test -f ok` → `true`" in done.stdout
