@@ -81,41 +81,42 @@ def findings(goal: Goal) -> list[Finding]:
     first = goal.frontmatter_end + 1  # the 1-based number of the body's first line
     region = ledger_region(text)
     ledger_from = text.count("\n", 0, region[0]) + 1 if region is not None else None
-    found: list[Finding] = []
-    for index, what in _differing_lines(markdown().parse(source), source.split("\n")):
-        number = first + index
-        line = lines[index].rstrip("\r").strip()
-        found.append(
-            Finding(
-                severity=Severity.ERROR,
-                line=number,
-                column=None,
-                code="rendered-differs",
-                message=f"the line {inline_code(line)} {what}: the lines under it, up to the "
-                "next blank line, are raw HTML or text in one view and Markdown in the other (a "
-                "`<!--` there hides all up to the next `-->` on GitHub), so GitHub can show a "
-                "reviewer other criteria or entries than goalfile reads",
-                hint=_delete(goal, number, ledger_from),
+    tokens, rows = markdown().parse(source), source.split("\n")
+    said: list[tuple[int, str, str]] = []  # (index of the line, code, what the line does)
+    for index, what in _differing_lines(tokens, rows):
+        said.append(
+            (
+                index,
+                "rendered-differs",
+                f"{what}: the lines under it, up to the next blank line, are raw HTML or text in "
+                "one view and Markdown in the other (a `<!--` there hides all up to the next "
+                "`-->` on GitHub), so GitHub can show a reviewer other criteria or entries than "
+                "goalfile reads",
             )
         )
-    for index, left, block in _open_blocks(markdown().parse(source), source.split("\n")):
-        number = first + index
-        line = lines[index].rstrip("\r").strip()
-        found.append(
-            Finding(
-                severity=Severity.ERROR,
-                line=number,
-                column=None,
-                code="hidden-markup",
-                message=f"the line {inline_code(line)} leaves {left} open at the end of its "
-                f"{block}: Markdown ends the {block} at the next blank line, but a browser "
-                "(GitHub's page) reads on, and hides the headings, criteria and entries after "
-                "it that goalfile reads",
-                hint=_delete(goal, number, ledger_from),
+    for index, left, block in _open_blocks(tokens, rows):
+        said.append(
+            (
+                index,
+                "hidden-markup",
+                f"leaves {left} open at the end of its {block}: Markdown ends the {block} at "
+                "the next blank line, but a browser (GitHub's page) reads on, and hides the "
+                "headings, criteria and entries after it that goalfile reads",
             )
         )
-    found.sort(key=lambda finding: finding.line or 0)
-    return found
+    said.sort(key=lambda found: found[0])
+    shown = {index: inline_code(lines[index].rstrip("\r").strip()) for index, _, _ in said}
+    return [
+        Finding(
+            severity=Severity.ERROR,
+            line=first + index,
+            column=None,
+            code=code,
+            message=f"the line {shown[index]} {what}",
+            hint=_delete(goal, first + index, ledger_from),
+        )
+        for index, code, what in said
+    ]
 
 
 def _delete(goal: Goal, number: int, ledger_from: int | None) -> str:
