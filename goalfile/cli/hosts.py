@@ -163,10 +163,10 @@ def init(
 
         safe = refused_owner(str(context().cwd))
         err(
-            f"note: git refuses the repository at {safe}: another user owns it (git's "
-            '"detected dubious ownership"), so goalfile reads it as no repository and the Stop '
-            "hook holds the agent until git reads it; if you trust it: `git config --global "
-            f"--add safe.directory {shell_word(safe)}`"
+            f"note: git refuses the repository at {file_name(safe)}: another user owns it "
+            '(git\'s "detected dubious ownership"), so goalfile reads it as no repository and '
+            "the Stop hook holds the agent until git reads it; if you trust it: "
+            f"`git config --global --add safe.directory {shell_word(safe)}`"
             if safe is not None
             else "note: this folder is in no git repository: a goal's ledger is meant to be "
             "reviewed in git, and `goalfile focus` and `goalfile audit --against` need one; "

@@ -131,8 +131,8 @@ def _root(ctx: Context) -> Path:
         safe = refused_owner(str(ctx.cwd))
         if safe is not None:
             raise UsageError(
-                f"git refuses the repository at {safe}: another user owns it (git's \"detected "
-                'dubious ownership"); the focus is kept in the git folder',
+                f"git refuses the repository at {file_name(safe)}: another user owns it (git's "
+                '"detected dubious ownership"); the focus is kept in the git folder',
                 hint="if you trust it: `git config --global --add safe.directory "
                 f"{shell_word(safe)}`, then run this again",
             )
