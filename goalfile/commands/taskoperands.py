@@ -149,7 +149,7 @@ def _nox_undefined(words: Sequence[str], folder: Path) -> tuple[list[str], str] 
     for word in words[1:]:
         if word == "--":
             break
-        if word.split("=", 1)[0] in _NOX_ELSEWHERE:
+        if _nox_option(word) in _NOX_ELSEWHERE:
             return None
         if word.startswith("-"):
             name, eq, value = word.partition("=")
@@ -294,13 +294,21 @@ def _outside(module: str | None) -> bool:
     return top in ("nox", "nox_uv") or top in sys.stdlib_module_names
 
 
+def _nox_option(word: str) -> str:
+    """The option a word of a nox command gives: `--noxfile=X` is `--noxfile`, and `-fX` is
+    `-f` with its value attached, as nox's parser reads a short option."""
+    if word.startswith("--"):
+        return word.split("=", 1)[0]
+    return word[:2] if word.startswith("-") else word
+
+
 def _nox_without_noxfile(words: Sequence[str], folder: Path) -> bool:
     """Whether the nox command ``words`` loads a noxfile.py (its own folder's: nox does not
     look above it) that is not there."""
     for word in words[1:]:
         if word == "--":
             break
-        if word.split("=", 1)[0] in (*_NOX_ELSEWHERE, "--version", "--help", "-h"):
+        if _nox_option(word) in (*_NOX_ELSEWHERE, "--version", "--help", "-h"):
             return False
     return not os.path.lexists(folder / "noxfile.py")
 
