@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, host_env, make_git_repo, run_goalfile
+from conftest import built_once, git, host_env, make_git_repo, run_goalfile
 from test_doctor_timeouts import doctor, run_as_host, run_fix
 from test_doctor_timeouts import home as home
 
@@ -49,23 +49,26 @@ UNPROVEN = [  # these may answer, but not in a shape doctor can show does: refus
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`goalfile init` (hooks, no skills) and an active goal whose check fails, made once for
     the module's tests: each test gets a copy of its own (:func:`repo`). Neither command writes
-    outside the repository (the home and state folders given to them stay empty)."""
-    folder = tmp_path_factory.mktemp("made")
-    root = make_git_repo(folder / "repo")
-    home, state = folder / "home", folder / "state"
-    home.mkdir()
-    state.mkdir()
-    env = {**host_env(home), "XDG_STATE_HOME": str(state)}
-    for args in (
-        ("init", "--no-goal", "--no-skills"),
-        ("new", "t", "tests pass", "--check", "sh test.sh", "--expected", "exit 0",
-         "--non-goal", "Nothing else.", "--activate"),
-    ):  # fmt: skip
-        done = run_goalfile(*args, cwd=root, env=env)
-        assert done.returncode == 0, (args, done.stderr)
-    (root / "test.sh").write_text('echo "1 failed"; exit 1\n', encoding="utf-8")
-    assert not any(home.iterdir()) and not any(state.iterdir())
-    return root
+    outside the repository (the home and state folders given to them stay empty). Made once for
+    the run (:func:`built_once`), not in each worker."""
+
+    def build(folder: Path) -> None:
+        root = make_git_repo(folder / "repo")
+        home, state = folder / "home", folder / "state"
+        home.mkdir()
+        state.mkdir()
+        env = {**host_env(home), "XDG_STATE_HOME": str(state)}
+        for args in (
+            ("init", "--no-goal", "--no-skills"),
+            ("new", "t", "tests pass", "--check", "sh test.sh", "--expected", "exit 0",
+             "--non-goal", "Nothing else.", "--activate"),
+        ):  # fmt: skip
+            done = run_goalfile(*args, cwd=root, env=env)
+            assert done.returncode == 0, (args, done.stderr)
+        (root / "test.sh").write_text('echo "1 failed"; exit 1\n', encoding="utf-8")
+        assert not any(home.iterdir()) and not any(state.iterdir())
+
+    return built_once(tmp_path_factory, "test_doctor_hook_shape made", build) / "repo"
 
 
 @pytest.fixture
