@@ -276,11 +276,12 @@ def _read_table(
             break
         if len(cells) != len(names):
             raise GoalFileInvalid(
-                f"token accounting row has {len(cells)} cells, the header has {len(names)}",
+                f"token accounting row has {len(cells)} cells, the header has {len(names)} "
+                "(a row is | session | host | transcript | baseline | latest |, as "
+                "`goalfile verify` writes it)",
                 file=path or None,
                 line=index + 1,
                 column=1,
-                hint="each row is `| session | host | transcript | baseline | latest |`",
             )
         values = {name: cells[pos] for name, pos in column.items()}
         numbers: dict[str, int] = {}
@@ -300,11 +301,11 @@ def _read_table(
             raise GoalFileInvalid(
                 "token accounting row without a session id"
                 if not session
-                else f"session {session!r} appears twice in the token accounting table",
+                else f"session {session!r} appears twice in the token accounting table (it "
+                "holds one row per session)",
                 file=path or None,
                 line=index + 1,
                 column=_column_of(raw, column["session"]),
-                hint="keep one row per session",
             )
         seen.add(session)
         rows.append(

@@ -313,7 +313,6 @@ STILL_PROSE: dict[str, str] = {
     "goalfile/gfmblocks.py": "a row or header to write as a table row (or the sed that deletes)",
     "goalfile/headingrule.py": "an entry heading to write as goalfile writes it",
     "goalfile/unitteststream.py": "an expected clause to write on unittest's stream",
-    "goalfile/accounting.py": "a token accounting row to write back",
     "goalfile/audit.py": "ledger entries to restore as goalfile wrote them",
     "goalfile/commands/audit.py": "a ledger to restore, or a link to commit",
     "goalfile/commands/restore.py": "a copy to keep before the checkout it names",
