@@ -77,7 +77,7 @@ def _frame_line() -> re.Pattern[str]:
     return re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)  # never compared or printed
 class Doing:
     """What the work last said it was doing (:func:`working_on`): the goal it verifies (as
     the session's shell names it), and the row whose check it runs or judges, with the row's

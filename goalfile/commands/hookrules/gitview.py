@@ -34,7 +34,7 @@ def held_tracked(roots: list[Path], notes: list[str]) -> GitView:
     return git
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
 class GitView:
     """What git says of the goal files of the repositories the hook looks at."""
 

@@ -15,7 +15,7 @@ SCHEMA_VERSION = 1
 REASON_LIMIT = 10_000
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
 class GoalOutcome:
     """What the hook decided for one goal."""
 
@@ -53,7 +53,7 @@ class GoalOutcome:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
 class Recheck:
     """A `met` goal whose met entry is new since the copy git holds: the hook runs its checks
     again, writing nothing (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). ``reviews``:
@@ -63,7 +63,7 @@ class Recheck:
     moved: bool = False  # its branch moved since the session's earlier stop, where it was active
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
 class StopDecision:
     """What the hook answers: an outcome per goal, and notes for stderr."""
 

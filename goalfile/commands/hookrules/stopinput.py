@@ -17,7 +17,7 @@ class HookInputError(UsageError):
     """The hook's stdin is not the JSON object a host sends."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)  # compared (tests), never printed
 class StopInput:
     """What a host sends a Stop hook. Unknown fields are ignored."""
 
@@ -54,7 +54,7 @@ class StopInput:
         )
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
 class HookOptions:
     """The hook's command line: the host, the goal, the host's timeout and the stall limit."""
 
