@@ -217,6 +217,12 @@ def test_a_deleted_goal_file_is_reported(repo: Path) -> None:
     rc, document = audit(repo, PATH, "--against", "main")
     assert rc == 1
     assert codes(document) == ["goal-deleted"]
+    (item,) = document["files"]  # type: ignore[misc]
+    hint = item["findings"][0]["hint"]
+    assert hint.startswith("`git checkout main -- goals/demo.md` puts back"), hint
+    sh(hint.split("`")[1], repo)  # the fix, as written: the goal is back as main holds it
+    rc, document = audit(repo, PATH, "--against", "main")
+    assert rc == 0, document
 
 
 def test_a_lowered_iteration_count_and_a_raised_budget_are_reported(repo: Path) -> None:

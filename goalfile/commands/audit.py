@@ -195,7 +195,9 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
                     code="goal-deleted",
                     path=path,
                     message=f"the goal file existed at {against} and was deleted",
-                    hint="restore it; a goal is closed by its status, not by deleting its ledger",
+                    hint=f"`git checkout {shell_word(str(against))} -- {shell_word(path)}` "
+                    f"puts back the file {against} holds; a goal is closed by its status, not "
+                    "by deleting its ledger",
                 ),
             ),
         )
