@@ -19,6 +19,7 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
 from conftest import (
     REPO,
     WITH_GOALFILE,
@@ -132,17 +133,29 @@ def test_a_review_of_another_file_is_fixed_to_the_rows_artifact(repo: Path) -> N
     assert "R1" in path.read_text().split("## Iterations", 1)[1]
 
 
-def test_a_quote_not_in_the_artifact_says_so_with_no_fix_line(repo: Path) -> None:
+@pytest.mark.parametrize(
+    ("artifact", "verdict", "said"),
+    [
+        # a quote the artifact does not hold: only the person's reading can mend it
+        ("docs/auth.md", ("met", "--quote", "a sentence it does not hold"),
+         "a quote is a passage copied verbatim from it"),
+        # an artifact that is not there: no command writes the work it stands for
+        ("docs/none.md", ("unmet",), "does not exist"),
+    ],
+)  # fmt: skip
+def test_a_review_no_command_can_mend_says_so_with_no_fix_line(
+    repo: Path, artifact: str, verdict: tuple[str, ...], said: str
+) -> None:
     (repo / "docs").mkdir()
     (repo / "docs" / "auth.md").write_text("The refresh token is renewed hourly.\n")
-    rows = (row("C1", "true", "exit 0"), row("R1", "docs/auth.md", "explains refresh", "review"))
+    rows = (row("C1", "true", "exit 0"), row("R1", artifact, "explains refresh", "review"))
     write_goal(repo / "goals", goal_text(rows=rows))
     done = run_goalfile(
-        "review", "goals/demo.md", "R1", "--artifact", "docs/auth.md", "--verdict", "met",
-        "--reason", "it does", "--quote", "a sentence it does not hold", cwd=repo,
+        "review", "goals/demo.md", "R1", "--artifact", artifact, "--verdict", verdict[0],
+        "--reason", "it does", *verdict[1:], cwd=repo,
     )  # fmt: skip
     assert done.returncode == 3, done.stderr
-    assert "a quote is a passage copied verbatim from it" in done.stderr
+    assert said in done.stderr
     assert not fix_lines(done.stderr), done.stderr
 
 
@@ -269,18 +282,6 @@ def test_a_settings_hooks_entry_of_the_wrong_shape_fixed_by_hand_then_init_again
 
 
 # --------------------------------------------------------------------------- no command can
-
-
-def test_an_artifact_that_is_not_there_says_so_with_no_fix_line(repo: Path) -> None:
-    rows = (row("C1", "true", "exit 0"), row("R1", "docs/none.md", "explains", "review"))
-    write_goal(repo / "goals", goal_text(rows=rows))
-    done = run_goalfile(
-        "review", "goals/demo.md", "R1", "--artifact", "docs/none.md", "--verdict", "unmet",
-        "--reason", "missing", cwd=repo,
-    )  # fmt: skip
-    assert done.returncode == 3, done.stderr
-    assert "does not exist" in done.stderr
-    assert not fix_lines(done.stderr), done.stderr
 
 
 def test_a_goal_file_named_by_a_folder_it_cannot_list_points_at_status(tmp_path: Path) -> None:
