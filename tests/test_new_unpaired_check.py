@@ -68,6 +68,10 @@ def test_an_expected_that_follows_no_check_is_refused(repo: Path) -> None:
     done = run_goalfile("new", "c", "x", *args, cwd=repo)
     assert done.returncode == 2 and not (repo / "goals" / "c.md").exists(), done.stderr
     assert "1 --check but 2 --expected" in done.stderr
+    # one of each, the --expected typed first, pairs by count as it always did
+    done = run_goalfile("new", "d", "x", "--expected", "exit 1", "--check", "false", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    assert _rows(repo, "d") == ["| C1 | `false` | `false` | exit 1 | deterministic |"]
 
 
 def test_an_expected_after_another_with_as_many_checks_is_refused_not_moved(repo: Path) -> None:

@@ -66,8 +66,9 @@ def _seconds(value: str | None) -> float | None:
 def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None] | None:
     """The --expected that follows each --check on the command line as typed (before the
     next --check), None for a --check followed by none: `--check A --check B --expected X`
-    is A with none, B with X, as `--help` says each pairs. None when an --expected follows
-    no --check (build_rows then refuses the counts), or the line cannot be read so. With as
+    is A with none, B with X, as `--help` says each pairs. None when an --expected comes
+    before any --check (the rows pair by count then: `--expected X --check A` is A with X, and
+    build_rows refuses counts that differ), or the line cannot be read so. With as
     many --expected as --check, one that follows another (`--check A --expected X --expected
     Y --check B`) is refused: read in turn, Y was B's expected result, which B never had."""
     words, at = typed_words(), 0
@@ -90,8 +91,10 @@ def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None
         if name == "--check":
             pairs.append(None)
             continue
+        if not pairs:  # before any --check: the rows pair by count (`--expected X --check A`)
+            return None
         values.append(value)
-        if not pairs or pairs[-1] is not None:  # after another --expected, or before any --check
+        if pairs[-1] is not None:  # after another --expected
             misplaced = value if misplaced is None else misplaced
         else:
             pairs[-1] = value
@@ -104,8 +107,7 @@ def _by_check(checks: Sequence[str], expected: Sequence[str]) -> list[str | None
     from goalfile.commands.new import NEW_HELP
 
     raise UsageError(
-        f"--expected {shell_word(misplaced)} follows "
-        f"{'another --expected' if pairs and values[0] != misplaced else 'no --check'}: each "
+        f"--expected {shell_word(misplaced)} follows another --expected: each "
         "--expected belongs to the --check it follows, and describes its passing run (a "
         "--check without one is left to fill in); nothing was written",
         hint=NEW_HELP,
