@@ -49,8 +49,14 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
     agent = Agent(trouble=trouble, fix=PRINTED_FIX)
     server, run = host_session("claude", repo, agent, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
-    assert len(reasons) == 1 and server.stops() == 2, (reasons, run.explain())
-    [held] = reasons
+    # held for the link, then once (the session's record has no hold for it yet) for the goal
+    # no one approved, which the agent is told to ask the person for; the third stop is let go
+    assert len(reasons) == 2 and server.stops() == 3, (reasons, run.explain())
+    held, unapproved = reasons
+    assert unapproved.endswith(
+        "ask the person to approve the goal as the fix says, and go on with the work of the "
+        "approved goals."
+    ), unapproved
     link, target = repo.resolve() / GOAL, moved.resolve()
     fix = f"unlink -- {link} && mv -- {target} {link}"
     assert (
@@ -60,14 +66,15 @@ def test_a_goal_file_linked_into_another_repository_holds_claude_until_the_print
     ), held
     # the model ran the fix as printed in Claude Code's Bash tool, which ran it without a word:
     # the goal file is back where the link was, a file, and nothing is left in the other one
-    assert agent.ran == [fix], agent.ran
-    assert len(agent.outputs) == 1 and ran_quietly("claude", agent.outputs[0] or ""), (
+    # (for the approval it printed no command the agent could run: it ran `true`)
+    assert agent.ran == [fix, "true"], agent.ran
+    assert len(agent.outputs) == 2 and ran_quietly("claude", agent.outputs[0] or ""), (
         agent.outputs,
         run.explain(),
     )
     assert (repo / GOAL).is_file() and not os.path.islink(repo / GOAL)
     assert not os.path.lexists(moved)
-    # the next stop ran nothing (git holds no approval of the goal) and let the agent go
+    # the stops after the fix ran nothing (git holds no approval of the goal)
     assert verify_entries(repo) == [] and goal_state(repo)["status"] == "active"
     answer = hook_now(repo)
     assert answer["decision"] == "block", answer
