@@ -21,12 +21,15 @@ def shell_word(text: str) -> str:
     if _PLAIN.fullmatch(text):
         return text
     undecoded, control, printf_format = _unplain()
-    if undecoded.search(text) or (control.search(text) and not text.endswith("\n")):
+    head = text.rstrip("\n")
+    if undecoded.search(head) or control.search(head):
         # bytes of a name that is not UTF-8, a line break, or a character goalfile's output
         # writes as an escape (termsafe): printf writes them back, and the command stays on
-        # one line (command substitution drops only trailing ones) and works as printed
-        return f'"$(printf {_quoted(printf_format.sub(_printf_escape, text))})"'
-    return "'" + text.replace("'", "'\"'\"'") + "'"
+        # one line and works as printed. Command substitution drops the line breaks that end
+        # its output, so those of a name that ends in them follow in quotes, the same word.
+        printed = f'"$(printf {_quoted(printf_format.sub(_printf_escape, head))})"'
+        return printed + _quoted(text[len(head) :]) if len(head) < len(text) else printed
+    return _quoted(text)
 
 
 _UNPRINTED = "\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069"

@@ -203,14 +203,18 @@ def test_shell_word_is_shlex_quote(text: str) -> None:
     """The helper quotes as shlex.quote does (written out so that a command that only may
     print a hint does not load shlex), but for a control character (a line break, a tab, a
     C1 control...), a bidirectional control or a line separator that does not end the text:
-    the word is then printf's, on one line, and goalfile's output prints it as it is."""
+    the word is then printf's, on one line, and goalfile's output prints it as it is; line
+    breaks that end such a text follow it in quotes (command substitution drops them)."""
     from goalfile.termsafe import escape
 
-    if any(unprinted(c) for c in text) and not text.endswith("\n"):
+    head = text.rstrip("\n")
+    if any(unprinted(c) for c in head):
         word = shell_word(text)
-        assert word.startswith("\"$(printf '") and word.endswith("')\"")
-        assert not any(unprinted(c) for c in word), word
-        assert escape(word) == word
+        tail = "'" + text[len(head) :] + "'" if len(head) < len(text) else ""
+        assert word.startswith("\"$(printf '") and word.endswith("')\"" + tail)
+        printed = word[: len(word) - len(tail)]
+        assert not any(unprinted(c) for c in printed), word
+        assert escape(printed) == printed
     else:
         assert shell_word(text) == shlex.quote(text)
 
@@ -232,6 +236,22 @@ def test_a_name_with_a_control_character_is_one_line_the_shell_gives_back(name: 
         ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
     )
     assert done.stdout == name.encode("utf-8")
+
+
+@pytest.mark.parametrize(
+    "name", ["goals/c\u202ed.md\n", "goals/\udcff.md\n\n", "goals/a\nb\x85\n", "goals/\x1b\n"]
+)
+def test_a_name_that_ends_in_a_line_break_is_given_back_whole(name: str) -> None:
+    """A name that ends in a line break and holds a character printed as an escape (a
+    bidirectional control, a C1 control) was quoted raw, which goalfile's output then printed
+    escaped, naming another file; one that was not UTF-8 was printf's alone, whose command
+    substitution dropped the line break. The line breaks now follow printf's word in quotes."""
+    word = shell_word(name)
+    done = subprocess.run(
+        ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
+    )
+    assert done.stdout == name.encode("utf-8", "surrogateescape"), word
+    assert not any(unprinted(c) for c in word.rstrip("\n'")), word
 
 
 @pytest.mark.parametrize("char", ["\x85", "\u202e", "\u2028"])
