@@ -25,11 +25,23 @@ from goalfile.errors import GoalfileError
 from goalfile.files import read_regular
 from goalfile.gitplace import GitPlace
 
-__all__ = ["Record", "Remembered", "forget_old", "load", "record_path", "save", "state_folder"]
+__all__ = [
+    "AT_START",
+    "AT_STOP",
+    "Record",
+    "Remembered",
+    "forget_old",
+    "load",
+    "record_path",
+    "save",
+    "state_folder",
+]
 
 SCHEMA = 1
 KEEP_DAYS = 30
 SIZE_LIMIT = 1 << 20  # bytes: a larger record is not read
+AT_START = "at the start of this session"  # when a record was taken, for a message
+AT_STOP = "at an earlier stop of this session"
 
 
 @dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
@@ -49,6 +61,15 @@ class Remembered:
     # git: a branch written by hand in its loose file, in `packed-refs` or behind a symbolic
     # ref moves this and leaves that)
     commit: str = ""
+    # "start" when `goalfile hook start` took it at the session's start and no stop has
+    # taken it since (the commit and copies it keeps are then the start's); else empty
+    seen: str = ""
+
+    @property
+    def when(self) -> str:
+        """When the record was taken, for a message: "at the start of this session", else
+        "at an earlier stop of this session"."""
+        return AT_START if self.seen == "start" else AT_STOP
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -58,6 +79,7 @@ class Remembered:
             "head": self.head,
             "staged": [list(pair) for pair in self.staged],
             "commit": self.commit,
+            "seen": self.seen,
         }
 
     @classmethod
@@ -88,6 +110,7 @@ class Remembered:
             head=head if isinstance(head, str) else "",
             staged=_staged(data.get("staged"), kept),
             commit=_commit(data.get("commit")),
+            seen="start" if data.get("seen") == "start" else "",
         )
 
 

@@ -32,7 +32,9 @@ class _FailOpen(click.Command):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except click.UsageError as exc:
-            err(f"goalfile hook stop: {exc.format_message()}; the stop is allowed")
+            name = self.name or "stop"
+            said = "the stop is allowed" if name == "stop" else "not recorded"
+            err(f"goalfile hook {name}: {exc.format_message()}; {said}")
             click.echo("{}")
             raise click.exceptions.Exit(0) from None
 
@@ -107,6 +109,65 @@ def hook_stop(
         if document is not None:
             click.echo(json.dumps(document, ensure_ascii=False))
     sys.exit(0)
+
+
+@hook.command("start", cls=_FailOpen)
+@click.option(
+    "--agent",
+    type=click.Choice(["claude", "codex", "gemini", "pi"]),
+    default=None,
+    help="The host that runs it (Gemini CLI is answered with `{}`; the others with nothing, "
+    "which their start hooks take as no context for the model).",
+)
+@json_option
+def hook_start(agent: str | None, as_json: bool) -> None:
+    """Session-start hook of Claude Code, Codex and Gemini CLI (SessionStart) and pi
+    (goalfile's extension): take the session's record before the agent acts.
+
+    Reads the host's hook JSON on stdin and records, per session, the branch and the commit
+    HEAD is on and the active goal files git tracks in each repository that holds the
+    session's folder, as `goalfile hook stop` records them at each stop; the session's first
+    stop then compares with it (a branch moved, criteria loosened and committed before the
+    first stop). A session that has a record already (resumed, compacted) keeps it. Never
+    stops the session: always exits 0, with what it could not record on stderr.
+    """
+    from goalfile.termsafe import wrap_standard_streams
+
+    wrap_standard_streams()
+    document: dict[str, object] | None = None
+    try:
+        document = _hook_start(as_json)
+    except Exception as exc:  # a start hook never keeps a session from starting
+        err(f"goalfile hook start: internal error: {type(exc).__name__}: {exc}; not recorded")
+        document = {"schema_version": 1, "error": {"message": str(exc)}} if as_json else None
+    if document is None and agent == "gemini":  # Gemini CLI reads stderr when stdout is empty
+        document = {}
+    if document is not None:
+        click.echo(json.dumps(document, ensure_ascii=False))
+    sys.exit(0)
+
+
+def _hook_start(as_json: bool) -> dict[str, object] | None:
+    import os
+    from pathlib import Path
+
+    from goalfile.commands.context import Context
+    from goalfile.commands.hookrules.stopinput import StopInput
+    from goalfile.commands.hookstart import record_start
+    from goalfile.errors import GoalfileError
+
+    raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    try:
+        start = StopInput.parse(raw)
+    except GoalfileError as exc:
+        err(f"goalfile hook start: {exc.render()}; not recorded")
+        return {"schema_version": 1, "error": exc.to_json()} if as_json else None
+    here = Path(start.cwd) if start.cwd and os.path.isabs(start.cwd) else None
+    ctx = Context.from_process(notify=err, fallback=here)
+    done = record_start(start, ctx)
+    for note in done.notes:
+        err(f"goalfile hook start: {note}")
+    return done.to_json() if as_json else None
 
 
 def _hook_stop(

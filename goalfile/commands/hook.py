@@ -352,7 +352,8 @@ def _decide_stop(
                 asked: list[bool] = []
                 rechecked = recheck_one(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
-                    expect=seen.get(path), moved=path in branch_moved,
+                    expect=seen.get(path),
+                    moved=repositories.taken(path) if path in branch_moved else "",
                     once=asker(repositories, key, asked),
                 )  # fmt: skip
                 if rechecked is not None and rechecked.block:

@@ -50,7 +50,15 @@ from goalfile.gitplace import (
     still_there,
 )
 from goalfile.goalfolders import GOAL_FOLDERS, in_goal_folder
-from goalfile.sessionmemory import Record, Remembered, load, record_path, save, state_folder
+from goalfile.sessionmemory import (
+    AT_STOP,
+    Record,
+    Remembered,
+    load,
+    record_path,
+    save,
+    state_folder,
+)
 from goalfile.shellword import shell_word
 
 if TYPE_CHECKING:
@@ -109,6 +117,7 @@ class RepositoryWatch:
         self.commits: dict[str, str] = {}  # the commit HEAD resolves to, asked at its start
         self.moved: set[str] = set()  # tops whose branch moved since the earlier stop
         self.after: Record | None = None  # the record as :meth:`remember` left it
+        self.seen = ""  # "start": the record is taken at the session's start (`hook start`)
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -229,6 +238,7 @@ class RepositoryWatch:
                     commit=self.before.repositories[top].commit
                     if top in self.moved
                     else self._commit(top),
+                    seen=self.before.repositories[top].seen if top in self.moved else self.seen,
                 )
             else:
                 after.pop(top, None)
@@ -361,12 +371,13 @@ class RepositoryWatch:
             )
         return frozenset(found)
 
-    def commit_before(self, path: Path) -> tuple[str, str, str, str] | None:
+    def commit_before(self, path: Path) -> tuple[str, str, str, str, bool] | None:
         """For a goal file active at the session's earlier stop, in a repository whose HEAD
         resolves to another commit now (its branch moved, :meth:`branch_moved`, or HEAD on
         another branch or commit): the repository's top, the commit HEAD resolved to at that
         stop, the file's path from the top (`/`-separated) and, for a goal only git's index
-        held then, the object id of that copy (else empty), as the record keeps them; None
+        held then, the object id of that copy (else empty), as the record keeps them, and
+        whether the record was taken at the session's start (`goalfile hook start`); None
         for any other. The record then keeps that commit (:meth:`remember`), so the stops
         after this one compare with it too."""
         real = Path(os.path.realpath(path))
@@ -378,8 +389,17 @@ class RepositoryWatch:
                 continue
             self.moved.add(top)
             staged = dict(remembered.staged).get(relative, "")
-            return top, remembered.commit, relative, staged
+            return top, remembered.commit, relative, staged, remembered.seen == "start"
         return None
+
+    def taken(self, path: Path) -> str:
+        """When the session's record of the repository holding ``path`` was taken, for a
+        message (:attr:`goalfile.sessionmemory.Remembered.when`): its start or an earlier stop."""
+        real = Path(os.path.realpath(path))
+        for top, remembered in sorted(self.before.repositories.items()):
+            if real.is_relative_to(top):
+                return remembered.when
+        return AT_STOP
 
     def gone(self, tracked: Collection[Path], here: Path) -> None:
         """Hold the agent for each goal file active at the session's earlier stop, in a goal
@@ -408,10 +428,11 @@ class RepositoryWatch:
                 continue
             now = self.mark(top, place)
             back = _from_index(Path(top), lost, remembered, here)
-            hold = _gone(Path(top), lost, here, back) if now == remembered.head else None
+            when = remembered.when
+            hold = _gone(Path(top), lost, here, back, when=when) if now == remembered.head else None
             written = _head_written(place)
             hold = hold or _moved(
-                Path(top), lost, remembered.head, now, here, back=back, written=written
+                Path(top), lost, remembered.head, now, here, back=back, written=written, when=when
             )
             self.holds.append(hold)
             if hold.block:
@@ -448,6 +469,7 @@ class RepositoryWatch:
                     here,
                     where=where,
                     written=_head_written(place) if place is not None else "",
+                    when=remembered.when,
                 )
                 self.holds.append(hold)
                 self.kept.add(top)
@@ -536,8 +558,8 @@ def _elsewhere(
             continue
         shown, there = _shown(top, here), _shown(Path(now), here)
         text = (
-            f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
-            f"of this session it held {_goals(remembered)} there, and the session's folder is "
+            f"goalfile cannot verify the goals of the repository at {shown}: {remembered.when} "
+            f"it held {_goals(remembered)} there, and the session's folder is "
             f"now in {there}, another work tree of the same repository, where that goal is not"
         )
         return Hold(
@@ -610,8 +632,8 @@ def _missing(top: Path, remembered: Remembered, here: Path) -> Hold:
     dotgit = _shown(top / ".git", here)
     fix = _put_back(top, remembered.place, here)
     text = (
-        f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
-        f"of this session it held {_goals(remembered)}, and now {dotgit} is gone, so git "
+        f"goalfile cannot verify the goals of the repository at {shown}: {remembered.when} "
+        f"it held {_goals(remembered)}, and now {dotgit} is gone, so git "
         "finds no repository there"
     )
     advice = (
@@ -641,8 +663,8 @@ def _swapped(top: Path, remembered: Remembered, now: GitPlace | None, here: Path
     else:
         what = f"another git folder ({now.gitdir})"
     text = (
-        f"goalfile cannot verify the goals of the repository at {shown}: at an earlier stop "
-        f"of this session it held {_goals(remembered)} there, with the git folder "
+        f"goalfile cannot verify the goals of the repository at {shown}: {remembered.when} "
+        f"it held {_goals(remembered)} there, with the git folder "
         f"{remembered.place.gitdir}; now {dotgit} is {what}"
     )
     back = _put_back(top, remembered.place, here)
@@ -774,21 +796,23 @@ def _from_index(top: Path, lost: list[str], remembered: Remembered, here: Path) 
     return " && ".join(steps)
 
 
-def _gone(top: Path, lost: list[str], here: Path, back: str | None = None) -> Hold:
+def _gone(
+    top: Path, lost: list[str], here: Path, back: str | None = None, *, when: str = AT_STOP
+) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git; ``back`` puts
     back those only git's index held (:func:`_from_index`)."""
     shown = [_shown(top / goal, here) for goal in lost]
     names = ", ".join(shown)
     one = len(shown) == 1
     text = (
-        f"goalfile cannot verify {names}: at an earlier stop of this session "
+        f"goalfile cannot verify {names}: {when} "
         f"{'it was an active goal' if one else 'they were active goals'}, and now "
         f"{'it is' if one else 'they are'} gone, while git tracks nothing at "
         f"{'that path' if one else 'those paths'} and nothing was committed or checked out since"
     )
     put = f"Put {names} back where {'it was' if one else 'they were'}"
     if back is not None:
-        put += " (the fix puts back the copy git's index held at that stop)"
+        put += " (the fix puts back the copy git's index held then)"
     gone = tuple(top / goal for goal in lost)
     return Hold(
         key=f"gone\0{top}\0{chr(0).join(lost)}{folder_marks(gone)}",
@@ -833,6 +857,7 @@ def _moved(
     where: str = "",
     back: str | None = None,
     written: str = "",
+    when: str = AT_STOP,
 ) -> Hold:
     """Goal files active at an earlier stop, gone now with no trace in git, after HEAD moved:
     to another branch or commit (held once, with the checkout that goes back, and ``back``
@@ -852,8 +877,8 @@ def _moved(
             shown=shown[0],
             status="goal-gone",
             text=(
-                f"goalfile: {names} {'was an active goal' if one else 'were active goals'} at "
-                f"an earlier stop of this session and {'is' if one else 'are'} gone now: "
+                f"goalfile: {names} {'was an active goal' if one else 'were active goals'} "
+                f"{when} and {'is' if one else 'are'} gone now: "
                 f"{was} moved since (a commit or a reset), and git holds no such file there; "
                 "the stop is allowed, the goal not verified (`git reflog` shows the move)"
             ),
@@ -871,7 +896,7 @@ def _moved(
     if fix is not None and back is not None:  # staged only: no branch holds it
         fix = f"{fix} && {back}"
     text = (
-        f"goalfile cannot verify {names}: at an earlier stop of this session "
+        f"goalfile cannot verify {names}: {when} "
         f"{'it was an active goal' if one else 'they were active goals'} on {was}, and now "
         f"HEAD is {is_now}, {where or 'where git holds no such file'}"
     )

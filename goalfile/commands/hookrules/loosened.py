@@ -43,6 +43,15 @@ class Before:
     name: str
     copy: bytes
     staged: bool
+    start: bool = False  # the record was taken at the session's start, not at a stop
+
+    @property
+    def when(self) -> str:
+        return "at this session's start" if self.start else "at this session's earlier stop"
+
+    @property
+    def since(self) -> str:
+        return "since the session's start" if self.start else "since that stop"
 
 
 def loosened_hold(
@@ -146,18 +155,15 @@ def loosened_since(
     short = before.name[:12]
     if before.staged:
         whose = (
-            f"the copy git's index held at this session's earlier stop ({short}), where the "
+            f"the copy git's index held {before.when} ({short}), where the "
             "goal was active, approved by its first approval entry,"
         )
         show = f"git cat-file blob {before.name}"
     else:
-        whose = (
-            f"commit {short}, which HEAD was on at this session's earlier stop, where the "
-            "goal was active,"
-        )
+        whose = f"commit {short}, which HEAD was on {before.when}, where the goal was active,"
         show = f"git show {short}:{shell_word(shown)}"
     for said in ("which HEAD does not hold", "which no commit holds"):
-        approval = approval.replace(said, "new since that stop")
+        approval = approval.replace(said, f"new {before.since}")
     text = (
         f"goalfile: {shown} is met only under a contract that {whose} does not approve: "
         f"{approval} changed the approved criteria in a way that does not only tighten "
@@ -165,7 +171,7 @@ def loosened_since(
     )[:REASON_LIMIT]
     if stop.stop_hook_active:  # the person reads it: approving is theirs
         said = (
-            f"{text}\n  the branch moved since that stop; a person who approves the change "
+            f"{text}\n  the branch moved {before.since}; a person who approves the change "
             f"keeps it, one who does not takes it back (the approved criteria: `{show}`)"
         )
         return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)

@@ -146,18 +146,18 @@ def copy_before(path: Path, repositories: RepositoryWatch) -> Before | None:
     found = repositories.commit_before(path)
     if found is None:
         return None
-    top, commit, relative, staged = found
+    top, commit, relative, staged, start = found
     from goalfile.gitrepo import git_blobs
     from goalfile.gitrun import GitUnreadable
 
     try:
         (copy,) = git_blobs(top, [f"{commit}:{relative}"])
         if copy is not None:
-            return Before(name=commit, copy=copy, staged=False)
+            return Before(name=commit, copy=copy, staged=False, start=start)
         (copy,) = git_blobs(top, [staged]) if staged else (None,)
     except GitUnreadable:
         return None
-    return None if copy is None else Before(name=staged, copy=copy, staged=True)
+    return None if copy is None else Before(name=staged, copy=copy, staged=True, start=start)
 
 
 def held_once(

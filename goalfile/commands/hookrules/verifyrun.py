@@ -56,11 +56,12 @@ def recheck_one(
     share: float,
     named: bool = False,
     expect: str | None = None,
-    moved: bool = False,
+    moved: str = "",
     once: Callable[[], bool] | None = None,
 ) -> GoalOutcome | None:
     """Run the checks of a `met` goal whose met entry git does not hold yet (or, ``moved``, a
-    commit HEAD's branch was moved to since the session's earlier stop holds), writing nothing:
+    commit HEAD's branch was moved to since the session's record was taken holds; ``moved``
+    says when: :attr:`goalfile.sessionmemory.Remembered.when`), writing nothing:
     a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
     met entry copied from a run elsewhere or typed) lets the agent stop only when the checks
     still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
@@ -92,8 +93,8 @@ def recheck_one(
         return GoalOutcome(path=shown, status=Status.MET.value, block=False, message=said)
     rows = "\n".join(f"- {r.id} {r.verdict.value} (exit {r.exit}): {evidence(r)}" for r in failing)
     since = (
-        "by a ledger entry of the commit its branch was moved to since an earlier stop of this "
-        "session, where it was active"
+        f"by a ledger entry of the commit its branch was moved to since {moved.removeprefix('at ')}"
+        ", where it was active"
         if moved
         else "by a ledger entry git does not hold yet"
     )
