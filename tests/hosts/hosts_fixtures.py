@@ -177,19 +177,43 @@ def start_server(kind: type[FakeModel], script: Script, isolation: Isolation) ->
     return kind(script)
 
 
-SETTINGS = {"claude": ".claude/settings.json", "codex": ".codex/hooks.json"}
-"""Where `goalfile init` registers the Stop hook of each host."""
+SETTINGS = {
+    "claude": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+}
+"""Where `goalfile init` registers the Stop hook of each host (pi: its extension, below)."""
+
+EVENT = {"claude": "Stop", "codex": "Stop", "gemini": "AfterAgent"}
+PI_HOOK = "const script = 'exec \"$0\" hook stop --agent pi <<EOF\\n$1\\nEOF\\n';"
+PI_TIMEOUT = "const HOOK_TIMEOUT_MS = 600_000;"
 
 
 def register_hook(repo: Path, host: str, *, timeout: int, command: str) -> None:
     """Give the host's Stop hook (as `init` registered it) ``timeout`` seconds and
-    ``command``, as a user who edits the settings would."""
+    ``command``, as a user who edits the settings would (Gemini CLI's timeout is in
+    milliseconds; pi's hook is the command goalfile's extension runs, and its timeout the
+    extension's, edited there as `goalfile init` keeps an edited extension)."""
+    if host == "pi":
+        from goalfile.pi_extension import EXTENSION
+
+        extension = repo / EXTENSION
+        text = extension.read_text(encoding="utf-8")
+        assert PI_HOOK in text and PI_TIMEOUT in text, text
+        # the hook input as a here-document, as the shipped extension gives it; a single
+        # command is exec'd, as there, so pi's SIGTERM at its timeout reaches goalfile
+        body = f"exec {command}" if "|" not in command else f"{{ {command}\n}}"
+        script = json.dumps(f"{body} <<EOF\n$1\nEOF\n")
+        text = text.replace(PI_HOOK, f"const script = {script};")
+        text = text.replace(PI_TIMEOUT, f"const HOOK_TIMEOUT_MS = {timeout * 1000};")
+        extension.write_text(text, encoding="utf-8")
+        return
     path = repo / SETTINGS[host]
     settings = json.loads(path.read_text(encoding="utf-8"))
-    [group] = settings["hooks"]["Stop"]
+    [group] = settings["hooks"][EVENT[host]]
     [hook] = group["hooks"]
     assert hook["command"] == f"goalfile hook stop --agent {host}", hook
-    hook.update(command=command, timeout=timeout)
+    hook.update(command=command, timeout=timeout * (1000 if host == "gemini" else 1))
     path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
 
@@ -333,10 +357,30 @@ class Agent:
         return Shell(self.ran[-1])
 
 
+def shell_said(output: str | None) -> str:
+    """What a shell tool showed the model: Gemini CLI's function response holds it as a JSON
+    string (its quotes and line breaks escaped); the other hosts' as it is."""
+    try:
+        response = json.loads(output or "")
+    except ValueError:
+        return output or ""
+    if not isinstance(response, dict):
+        return output or ""
+    return str(response.get("response", {}).get("output", output))
+
+
 def ran_quietly(host: str, output: str) -> bool:
-    """Whether a shell tool's result says the command exited 0 and printed nothing."""
+    """Whether a shell tool's result says the command exited 0 and printed nothing (Gemini
+    CLI names an exit code only when it is not 0; pi fails the tool call instead)."""
     if host == "claude":
         return output == "(Bash completed with no output)"
+    if host == "gemini":
+        said = shell_said(output)
+        return said.startswith("<untrusted_context>\nOutput: (empty)\n") and not any(
+            word in said for word in ("Exit Code", "Error:", "Signal:")
+        )
+    if host == "pi":
+        return output == "(no output)"
     return "Process exited with code 0\n" in output and output.endswith("Output:\n")
 
 

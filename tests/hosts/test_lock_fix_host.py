@@ -1,6 +1,7 @@
-"""The goal lock's refusal and wait, through the real Claude Code and Codex: what the agent sees
-when its own `goalfile` command finds the goal locked by another process, and whether the
-command the refusal prints works as written in the host's shell.
+"""The goal lock's refusal and wait, through the real Claude Code and Codex (and the refusal's
+fix through Gemini CLI and pi too): what the agent sees when its own `goalfile` command finds
+the goal locked by another process, and whether the command the refusal prints works as
+written in the host's shell.
 
 - `goalfile verify --lock-wait 1` while a process of the model's holds the goal's lock: refused
   (exit 3, nothing written), its fix the same command line with a longer `--lock-wait`. The
@@ -36,18 +37,20 @@ from hosts_fixtures import (
     ledger,
     register_hook,
     run_session,
+    shell_said,
 )
 from hosts_fixtures import isolation as isolation
 from skill_goals import on_the_users_path
 from test_sent_back_once import HOLD_LOCK, holder_ended
 
-END_HOLDER = 'kill "$(cat holder.pid)"; sleep 1'  # its lock is free once it has ended
+# its lock is free once it has ended (no `$(...)`: Gemini CLI's shell tool refuses it)
+END_HOLDER = "xargs kill < holder.pid; sleep 1"
 
 
 class Steps:
     """The scripted model: at the prompt it runs ``steps`` one shell call at a time; a step
     that is None runs the `fix:` the previous step's output printed. Then it ends its turn,
-    and at any later prompt ends it at once. ``outputs``: what the tool said of each."""
+    and at any later prompt ends it at once. ``outputs``: what the tool showed of each."""
 
     def __init__(self, steps: list[str | None], timeout_ms: int | None = None) -> None:
         self.steps, self.timeout_ms = steps, timeout_ms
@@ -56,7 +59,7 @@ class Steps:
 
     def __call__(self, turn: Turn) -> Reply:
         if turn.after_tool:
-            self.outputs.append(turn.tool_output or "")
+            self.outputs.append(shell_said(turn.tool_output))
         elif turn.feedback is not None or self.ran:
             return Say("Done.")
         if len(self.ran) == len(self.steps):
@@ -69,7 +72,7 @@ class Steps:
         return Shell(step, timeout_ms=self.timeout_ms if "goalfile" in step else None)
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_verifys_lock_fix_runs_as_printed_in_the_hosts_shell(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:

@@ -19,13 +19,20 @@ four run it.
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 
 import pytest
 from conftest import git
-from hosts_fixtures import GOAL, PROMPT, Isolation, goal_state, run_session, verify_entries
+from hosts_fixtures import (
+    GOAL,
+    PROMPT,
+    Isolation,
+    goal_state,
+    run_session,
+    shell_said,
+    verify_entries,
+)
 from hosts_fixtures import isolation as isolation
 from skill_goals import SkillAgent, on_the_users_path, skill_synopsis, skill_text
 from skill_goals import readme_repo as readme_repo
@@ -87,16 +94,6 @@ REVISION_NOTE = (
 )
 
 
-def shown(output: str | None) -> str:
-    """What the shell tool showed the model: Gemini CLI's function response holds it as a
-    JSON string (its quotes escaped)."""
-    try:
-        response = json.loads(output or "")
-    except ValueError:
-        return output or ""
-    return str(response["response"]["output"])
-
-
 @pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_new_and_activate_notes_of_what_is_not_there_reach_the_model(
     host: str, isolation: Isolation, readme_repo: Path
@@ -111,7 +108,7 @@ def test_new_and_activate_notes_of_what_is_not_there_reach_the_model(
     agent = SkillAgent(work=[NEW, lint, CORRECT, activate, f"goalfile focus {GOAL}", WORK])
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
     assert ran.server.stops() == 1 and ran.server.feedbacks() == [], ran.run.explain()
-    said_new, said_lint, _, said_activate, *_ = (shown(output) for output in agent.outputs)
+    said_new, said_lint, _, said_activate, *_ = (shell_said(output) for output in agent.outputs)
     before = f"correct it in {GOAL} before `goalfile activate`"
     made = f"until the work makes it; if the work is not to make it, {before}"
     for note in WORK_NOTES:
