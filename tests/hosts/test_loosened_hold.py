@@ -1,5 +1,7 @@
-"""A check the agent loosened and re-approved itself, through the real Claude Code and Codex:
-what the Stop hook's hold tells it to do is run in the host's shell, as written.
+"""A check the agent loosened and re-approved itself, through the real Claude Code, Codex,
+Gemini CLI and pi: what the Stop hook's hold tells it to do is run in the host's shell, as
+written. Each host holds it alike: the loosening is held once whether or not the host marks
+the stop after the model's commands as continuing (Gemini CLI does not).
 
 The project is set up as the README says (`goalfile init --no-goal`, committed); the model (the
 scripted fake) writes the goal as the goal skill's step 5 says (`goalfile new ... --activate`,
@@ -100,7 +102,7 @@ def held_for_the_loosening(ran: Session, agent: Agent) -> str:
     return loosened
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_the_printed_fix_of_a_committed_goal_loosened_puts_heads_criteria_back(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
@@ -121,7 +123,7 @@ def test_the_printed_fix_of_a_committed_goal_loosened_puts_heads_criteria_back(
     goalfile_ok("audit", GOAL, cwd=repo)
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_goal_only_staged_loosened_is_put_back_as_the_hold_says(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
