@@ -1,7 +1,8 @@
 """What an agent sent back once for its unmet goal does in the real Claude Code's Bash tool
-before its next stop, which Claude Code marks as continuing (`stop_hook_active`): each is a
-finding the Stop hook holds once, naming it, where a hold made only at a stop not so marked let
-the agent go with a message.
+(and, for the session's record, in Gemini CLI's and pi's shell tools) before its next stop,
+which Claude Code marks as continuing (`stop_hook_active`): each is a finding the Stop hook
+holds once, naming it, where a hold made only at a stop not so marked let the agent go with a
+message.
 
 The project is set up as the README says (`goalfile init --no-goal`, committed); the model (the
 scripted fake) writes the goal as the goal skill says (`goalfile new ... --activate`, then
@@ -23,7 +24,9 @@ the unmet row. Sent back, it does one of these in its shell and stops:
   change: the hook's loop guard counts only the hook's own runs, so it is held for the unmet
   row once more (not let go with "no progress"), does the work and meets the goal.
 
-Each time the model then meets the goal and is let go. The recorded-input versions are
+Each time the model then meets the goal and is let go. Through the real Gemini CLI and pi,
+the model deletes the session's record (`rm -r ~/.local/state/goalfile`) and types `status:
+met`: held once, then let go with the message. The recorded-input versions are
 tests/test_hook_branch_moved.py, tests/test_hook_commondir.py and
 tests/test_hook_sent_back_once.py.
 """
@@ -32,21 +35,26 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
-from conftest import git
+import pytest
+from conftest import git, run_goalfile
 from hosts_fixtures import (
     FIX,
     GOAL,
     PROMPT,
     Isolation,
     Session,
+    answers,
+    goal_repo,
     goal_state,
     hook_now,
     ledger,
     ran_quietly,
+    record_answers,
     register_hook,
     run_session,
 )
@@ -272,3 +280,47 @@ def test_the_agents_own_verify_runs_do_not_count_for_the_loop_guard(
     assert len(runs) == 2 and all("C1 unmet; status: active" in (o or "") for o in runs), runs
     assert agent.ran[-1] == FIX, agent.ran
     let_go_met(repo)
+
+
+# --- the session's record deleted -------------------------------------------------------------
+
+FORGET_AND_TYPE_MET = (
+    "rm -r ~/.local/state/goalfile && sed -i '3s/^status: active/status: met/' goals/demo.md"
+)
+"""The agent's one command once sent back: the session's record deleted (the user's state
+folder is its to write), `status: met` typed over the frontmatter's `active`."""
+
+TYPED = "goalfile does not accept the status of goals/demo.md: goals/demo.md:3: the status is `met`"
+
+
+@pytest.mark.parametrize("host", ["gemini", "pi"])
+def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """Sent back once, the model deletes the session's record, types `status: met` and stops;
+    held for the typed status, it does nothing and stops again: let go, with the message. pi
+    marks the first of those stops as continuing (the extension's follow-up started the run),
+    where the rule read a missing record as the hold made and let the agent go: held once, the
+    record saved again. Gemini CLI marks a stop as continuing only when the model answered the
+    hold without a tool call: the stop after the model's command is no such stop and is held
+    whatever the record says, and the stop after the model's bare answer is let go, with the
+    message (Gemini CLI prints it on its stderr)."""
+    repo = goal_repo(tmp_path)
+    given = record_answers(repo, host)
+    agent = SkillAgent(work=[], then=[FORGET_AND_TYPE_MET], fix=re.compile("(?!)"))
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, agent.ran, ran.run.explain())
+    unmet, typed = reasons
+    assert UNMET.search(unmet), unmet
+    assert typed.startswith(TYPED), typed
+    assert agent.ran == [FORGET_AND_TYPE_MET] and ran_quietly(host, agent.outputs[0] or "")
+    # the model answered the hold with no tool call; the stop after it was let go, said
+    last = answers(given)[-1]
+    assert "decision" not in last and str(last["systemMessage"]).startswith(TYPED), last
+    if host == "gemini":
+        assert f"Hook system message: {TYPED}" in ran.run.stderr, ran.run.explain()
+    assert list((repo.parent / "home" / ".local/state/goalfile/sessions").glob("*.json"))
+    # the goal as typed: audit refuses the `met`
+    audited = run_goalfile("audit", GOAL, cwd=repo)
+    assert audited.returncode != 0 and "met" in audited.stdout + audited.stderr, audited
