@@ -186,7 +186,7 @@ def test_a_record_made_unsavable_after_the_agent_was_sent_back_says_so(
 
 def _gemini_answer(repo: Path) -> dict[str, object]:
     """Gemini CLI's AfterAgent hook in ``repo``, as its recorded input gives it
-    (`stop_hook_active` false at every stop its model ends)."""
+    (`stop_hook_active` false, as at every stop that follows a tool call of its model)."""
     data = json.loads((DATA / "hooks" / "gemini-afteragent.json").read_text(encoding="utf-8"))
     data.update(cwd=str(repo))
     data.pop("transcript_path")
@@ -200,10 +200,11 @@ def _gemini_answer(repo: Path) -> dict[str, object]:
 
 
 def test_under_gemini_a_finding_in_the_goal_file_holds_until_it_is_fixed(tmp_path: Path) -> None:
-    """Gemini CLI says nothing of a stop being a continuing one, so a finding in the goal file
-    (a typed `status: met`) holds the agent at every stop until the printed fix is run: held
-    once and then let go, the agent's second stop would end the prompt on a status it typed
-    (docs/hosts.md#gemini-cli). Gemini's own budget of model turns per prompt bounds it."""
+    """Gemini CLI marks a stop that follows a tool call of the model as no continuing one
+    (`stop_hook_active` false), so a finding in the goal file (a typed `status: met`) holds
+    the agent at each such stop until the printed fix is run (docs/hosts.md#gemini-cli; the
+    stop at which the model answered with text alone is marked continuing, and let go with
+    the message: tests/hosts/test_sent_back_once.py)."""
     repo = _repo(tmp_path)
     first = _gemini_answer(repo)
     assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first

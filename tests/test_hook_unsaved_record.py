@@ -1,8 +1,8 @@
 """The holds the Stop hook makes once per session (`--goal` naming a goal file git does not
 hold; a repository hidden from the hook) are kept to once by the session's record. When that
 record cannot be saved (the state folder's parent is a file), Gemini CLI, which sends
-`stop_hook_active` false at every stop, met the same hold at every stop, for ever. Then the
-stop is let go with the hold's message and a note that says the record cannot be saved
+`stop_hook_active` false at every stop after a tool call, met the same hold at each, for ever.
+Then the stop is let go with the hold's message and a note that says the record cannot be saved
 (docs/hosts.md). Real git repositories, real goalfile processes fed a recorded host input."""
 
 from __future__ import annotations

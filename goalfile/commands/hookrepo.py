@@ -933,8 +933,10 @@ def _head_written(place: GitPlace) -> str:
 
 
 def never_continuing(stop: StopInput) -> bool:
-    """Whether the host never says the agent is continuing because of a Stop hook: Gemini
-    CLI (its AfterAgent hook) sends ``stop_hook_active`` false at every stop."""
+    """Whether the host does not say the agent is continuing because of a Stop hook at every
+    stop after a hold: Gemini CLI (its AfterAgent hook) sends ``stop_hook_active`` false at
+    every stop that follows a tool call of the model, so a hold kept to once per session by
+    the record would come back at each of them (docs/hosts.md#gemini-cli)."""
     return stop.hook_event_name == "AfterAgent"
 
 

@@ -4,7 +4,7 @@ never committed, then `goalfile focus`):
 
 - (Gemini CLI) the hook command pinned with `--goal` to a decoy, the agent's own goal in a
   folder git ignores, met by `true`: held once on that (Gemini CLI sends `stop_hook_active`
-  false at every stop its model ends; the session's record keeps the hold), then the person's
+  false at every stop after a tool call; the session's record keeps the hold), then the person's
   goal, active and unmet, holds the agent. Without that, "easy is met; the stop is allowed"
   let the agent go at its first stop;
 - (pi) a goal outside goals/ (`goalfile new --dir plans`), focused, then `goalfile focus --clear` in

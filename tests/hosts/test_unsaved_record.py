@@ -1,12 +1,13 @@
-"""The real Gemini CLI, whose session's record the Stop hook cannot save (`~/.local` is a
-file), sent back for its unmet goal, meets it and moves the repository's git folder aside
-(`mv .git .git-x`). The hook holds such a repository once per session, and the record keeps
-that to once; Gemini CLI sends `stop_hook_active` false at every stop, so without a record the
-hold came back at every stop (the session ended only when Gemini CLI's own loop detection
-stopped it). The stop is let go with the hold's message and a line saying the record cannot be
-saved: Gemini CLI shows it (`Hook system message:` on stderr) and ends the session. The
-recorded-input version is tests/test_hook_unsaved_record.py. So is a hook pinned with `--goal`
-to a goal file git does not hold, the second hold the record keeps to once (below).
+"""The real Gemini CLI, whose session's record the Stop hook cannot save (`~/.local` is a file),
+sent back for its unmet goal, meets it and moves the repository's git folder aside (`mv .git
+.git-x`). The hook holds such a repository once per session, and the record keeps that to once;
+Gemini CLI sends `stop_hook_active` false at every stop that follows a tool call of its model,
+so without a record the hold came back at each of them (the session ended only when Gemini CLI's
+own loop detection stopped it). The stop is let go with the hold's message and a line saying the
+record cannot be saved: Gemini CLI shows it (`Hook system message:` on stderr) and ends the
+session. The recorded-input version is tests/test_hook_unsaved_record.py. So is a hook pinned
+with `--goal` to a goal file git does not hold, the second hold the record keeps to once
+(below).
 """
 
 from __future__ import annotations
