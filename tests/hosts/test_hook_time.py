@@ -139,7 +139,7 @@ def test_the_watchdog_counts_its_time_from_when_the_host_started_the_process(
 # --- a hook the host kills: its answer is not heard -----------------------------------------
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini"])
 def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -150,11 +150,15 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     hook's process group (the watchdog and its work) with a signal nothing can answer. Either
     way the check, in a session of its own, is not left running: Codex leaves it to goalfile's
     guard, which ends it once the hook's work has died; Claude Code ends it itself too (it ends
-    every process the hook started). No ledger entry is written, whole or in part, then or
-    later."""
+    every process the hook started). Gemini CLI sends SIGTERM to the process it started alone
+    (goalfile, by `exec`), which answers and ends its checks, and ignores the answer of a hook
+    that timed out. No ledger entry is written, whole or in part, then or later."""
     repo = goal_repo(tmp_path, check="sleep 120 && test -f done.txt")  # a slow check
     errors = tmp_path / "hook-stderr.log"
-    register_hook(repo, host, timeout=3, command=f"goalfile hook stop --agent {host} 2>>{errors}")
+    # Gemini CLI signals the `bash -c` it started alone: `exec` makes that goalfile, as bash
+    # does by itself for the command `init` registers, which has no redirection
+    program = "exec goalfile" if host == "gemini" else "goalfile"
+    register_hook(repo, host, timeout=3, command=f"{program} hook stop --agent {host} 2>>{errors}")
     entries = (repo / GOAL).read_text(encoding="utf-8")
     started = time.monotonic()
 
@@ -166,14 +170,15 @@ def test_a_hook_the_host_kills_at_its_timeout_is_not_heard(
     assert server.feedbacks() == [], run.explain()  # the agent stopped at its first stop
     assert took < 60, took  # the host did not wait for the 120 s check
     said = errors.read_text(encoding="utf-8") if errors.exists() else ""
-    if host == "claude":
+    if host in ("claude", "gemini"):
         assert "goalfile: goalfile hook stop was ended by SIGTERM before it answered" in said, said
+    if host == "claude":
         records = claude_hook_records(repo)
         cancelled = [r for r in records if r.get("type") == "hook_cancelled"]
         assert [(r["timedOut"], r["timeoutMs"]) for r in cancelled] == [(True, 3000)], records
         [summary] = [r for r in records if r.get("subtype") == "stop_hook_summary"]
         assert summary["preventedContinuation"] is False and summary["hasOutput"] is False
-    else:
+    elif host == "codex":
         assert "ended by" not in said, said  # no signal the hook could answer
     nothing_left_running(repo)
     assert (repo / GOAL).read_text(encoding="utf-8") == entries
