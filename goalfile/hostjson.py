@@ -97,6 +97,7 @@ class Registration:
     created: bool  # the file did not exist before
     # goalfile Stop hooks given the time of their --timeout (hosttimeouts.given_their_time)
     timeouts: tuple[str, ...] = ()
+    start_changed: bool = False  # goalfile's session-start hook was added (goalfile.starthook)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -105,6 +106,7 @@ class Registration:
             "changed": self.changed,
             "created": self.created,
             "timeouts": list(self.timeouts),
+            "start_changed": self.start_changed,
         }
 
 
@@ -366,3 +368,24 @@ def register_stop_hook(
         created=text is None,
         timeouts=tuple(timeouts),
     )
+
+
+def register_start_hook(*, root: Path, agent: HostAgent, dry_run: bool = False) -> Registration:
+    """Merge goalfile's session-start hook (:mod:`goalfile.starthook`) into the host's settings
+    file under ``root``, beside its Stop hook; nothing is written when it is there already."""
+    from goalfile.starthook import merge_start_hook
+
+    path = settings_path(root, agent)
+    document, text = load(path)
+    merged = merge_start_hook(top_object(document, what="the settings file", file=str(path)), agent)
+    if isinstance(merged, str):
+        raise SettingsError(
+            merged,
+            file=str(path),
+            hint='write "hooks" as a map of event names to lists of matcher groups '
+            '({"SessionStart": [{"hooks": [...]}]}) by hand, then run this again',
+        )
+    new, changed = merged
+    if changed and not dry_run:
+        write_atomic(path, render(new, like=text or ""))
+    return Registration(agent=agent, path=str(path), changed=changed, created=text is None)

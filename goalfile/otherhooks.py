@@ -78,17 +78,24 @@ def _label(entry: object) -> str:
 
 def other_hooks(document: object, agent: HostAgent) -> list[OtherHook]:
     """Every hook entry of ``document`` (a host's settings, JSON or TOML) that is not
-    goalfile's Stop hook: a command that runs ``goalfile hook stop`` under the host's stop
-    event is goalfile's (whether it holds the agent is :mod:`goalfile.hookshape`'s business);
+    goalfile's Stop hook or its start hook: a command that runs ``goalfile hook stop`` under the
+    host's stop event is goalfile's (whether it holds the agent is :mod:`goalfile.hookshape`'s
+    business), and so is ``goalfile hook start`` in its one shape under the host's start
+    event (:mod:`goalfile.starthook`: nothing else in the command, so it cannot end a session);
     every other entry, under any event, is another hook, one that runs ``goalfile hook stop``
     under another event included (``goalfile hook stop; echo '{"continue": false}'`` under
     PreToolUse ends a session before any Stop hook runs)."""
     from goalfile.hostjson import is_ours
+    from goalfile.starthook import START_EVENT, sound_start
 
     found: list[OtherHook] = []
+    starts = set(sound_start(document, agent)) if agent in START_EVENT else set()
     for hook in hook_entries(document):
         at_stop = hook.event == STOP_EVENT[agent]
         if at_stop and is_ours(hook.command):  # under another event it is just a hook
+            continue
+        start = agent in START_EVENT and hook.event == START_EVENT[agent]
+        if start and (hook.group, hook.index) in starts:  # goalfile's, in its one shape
             continue
         found.append(
             OtherHook(

@@ -121,15 +121,20 @@ def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
     settings.write_text('{"hooks": {"AfterAgent": []}, "model": {"name": "m"}}\n')
     code, report = doctor(repo)
     assert code == 1
-    [problem] = findings(report, "problem")
+    problem, start = findings(report, "problem")
     assert (problem["host"], problem["check"]) == ("gemini", "hook")
     assert ".gemini/settings.json does not register `goalfile hook stop`" in problem["detail"]
+    assert (start["host"], start["check"]) == ("gemini", "start")
+    assert "registers no `goalfile hook start` under SessionStart" in start["detail"]
+    assert start["fix"] == problem["fix"]
     run_fix(problem["fix"], repo)
     assert doctor(repo)[0] == 0
     fixed = json.loads(settings.read_text())
     assert fixed["model"] == {"name": "m"}
     commands = [h["command"] for g in fixed["hooks"]["AfterAgent"] for h in g["hooks"]]
     assert commands == ["goalfile hook stop --agent gemini"]
+    commands = [h["command"] for g in fixed["hooks"]["SessionStart"] for h in g["hooks"]]
+    assert commands == ["goalfile hook start --agent gemini"]
 
 
 def test_a_settings_file_that_is_not_json_is_named_with_its_position(tmp_path: Path) -> None:
@@ -204,7 +209,7 @@ def test_init_says_that_codex_skips_the_hook_until_it_is_trusted(tmp_path: Path)
     repo = make_git_repo(tmp_path / "repo")
     done = run_goalfile("init", "--no-goal", cwd=repo, env=WITH_GOALFILE)
     assert done.returncode == 0
-    assert "Codex skips the hook in .codex/hooks.json until you trust it" in done.stderr
+    assert "Codex skips the hooks in .codex/hooks.json until you trust them" in done.stderr
     assert "/hooks" in done.stderr and "--dangerously-bypass-hook-trust" in done.stderr
     again = run_goalfile("init", "--no-goal", cwd=repo, env=WITH_GOALFILE)
     assert "Codex skips" not in again.stderr  # said once, when the hook was registered

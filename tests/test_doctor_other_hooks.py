@@ -165,7 +165,7 @@ def test_gemini_another_after_agent_hook_and_hooks_turned_off(repo: Path, home: 
     [other] = [f for f in found(report, "other-hook") if f["host"] == "gemini"]
     assert "hooks.AfterAgent[1].hooks[0]" in other["detail"], other
     at = sorted(f["detail"].split(": ", 1)[0] for f in found(report, "hooks-off"))
-    assert at == [".gemini/settings.json:25", f"{user}:6"], at  # the key, not telemetry's
+    assert at == [".gemini/settings.json:37", f"{user}:6"], at  # the key, not telemetry's
     off = sorted(f["detail"].split(": ", 1)[1] for f in found(report, "hooks-off"))
     assert off == [
         '"hooksConfig": {"disabled": ["goalfile"]}: Gemini CLI skips the hook of that name or '

@@ -67,13 +67,25 @@ def test_init_sets_up_a_fresh_repository(fresh: Path) -> None:
                         }
                     ]
                 }
-            ]
+            ],
+            "SessionStart": [
+                {
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": "goalfile hook start --agent claude",
+                            "timeout": 60,
+                        }
+                    ]
+                }
+            ],
         }
     }
     codex = json.loads((fresh / CODEX).read_text("utf-8"))
     assert stop_commands(codex) == ["goalfile hook stop --agent codex"]
     assert "wrote goals/first-goal.md" in done.stdout
     assert "registered the Stop hook in .claude/settings.json" in done.stdout
+    assert "registered the session-start hook in .claude/settings.json" in done.stdout
 
 
 def test_init_twice_changes_nothing(fresh: Path) -> None:
@@ -133,8 +145,12 @@ def test_an_existing_goalfile_hook_is_not_added_twice(fresh: Path) -> None:
     git(fresh, "add", "goals/a.md")
     done = run_goalfile("init", "--no-goal", "--no-skills", cwd=fresh)
     assert done.returncode == 0, done.stderr
-    assert (fresh / CODEX).read_text("utf-8") == text
+    # the Stop hook as it was; the session-start hook added beside it
+    written = json.loads((fresh / CODEX).read_text("utf-8"))
+    assert written["hooks"]["Stop"] == mine["hooks"]["Stop"]
+    assert list(written["hooks"]) == ["Stop", "SessionStart"]
     assert "Stop hook already in .codex/hooks.json" in done.stdout
+    assert "registered the session-start hook in .codex/hooks.json" in done.stdout
 
 
 def test_a_hook_narrowed_to_a_goal_git_does_not_track_is_replaced(fresh: Path) -> None:

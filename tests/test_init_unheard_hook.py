@@ -75,6 +75,11 @@ def test_a_hook_its_host_kills_at_once_is_given_its_time(repo: Path, agent: str)
     assert f'"timeout": {wanted} written in its place' in said[0]
     assert f"hooks.{event}[0].hooks[0]" in said[0]
     after = json.loads((repo / path).read_text("utf-8"))
+    start = after["hooks"].pop("SessionStart")  # added beside it, with its own time
+    assert [h["command"] for g in start for h in g["hooks"]] == [
+        f"goalfile hook start --agent {agent}"
+    ]
+    assert f"registered the session-start hook in {path}" in done.stdout
     assert after == {
         **settings,
         "hooks": {**settings["hooks"], event: [{"hooks": [{**entry, "timeout": wanted}]}]},

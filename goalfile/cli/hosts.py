@@ -99,11 +99,13 @@ def init(
             if hook.timeouts:
                 for change in hook.timeouts:
                     click.echo(f"fixed {hook.path}: {change}")
-                continue
-            if any(e.file == hook.path for e in result.errors):
+            elif any(e.file == hook.path for e in result.errors):
                 continue  # what is wrong there is said below
-            what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
-            click.echo(f"{what} {hook.path}")
+            else:
+                what = "registered the Stop hook in" if hook.changed else "Stop hook already in"
+                click.echo(f"{what} {hook.path}")
+            if hook.start_changed:
+                click.echo(f"registered the session-start hook in {hook.path}")
         if result.pi is not None:
             if result.pi.kept:
                 click.echo(
@@ -148,11 +150,12 @@ def init(
         if error.render() not in said:
             said.add(error.render())
             err(f"goalfile: {error.render()}")
-    codex = [h for h in result.hooks if h.agent.value == "codex" and h.changed]
+    codex = [h for h in result.hooks if h.agent.value == "codex" and (h.changed or h.start_changed)]
     if codex and not trust_codex and not as_json:
         err(
-            f"note: Codex skips the hook in {codex[0].path} until you trust it: start `codex` "
-            "here, open `/hooks` and trust `goalfile hook stop --agent codex`, or run "
+            f"note: Codex skips the hooks in {codex[0].path} until you trust them: start "
+            "`codex` here, open `/hooks` and trust `goalfile hook stop --agent codex` and "
+            "`goalfile hook start --agent codex`, or run "
             "`goalfile init --no-goal --trust-codex`; `codex exec` runs it untrusted only "
             "with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
         )

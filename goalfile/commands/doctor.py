@@ -13,6 +13,9 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   not ``goalfile hook stop > /dev/null``, ``echo goalfile hook stop``, an ``"async"`` entry),
   and no Claude Code settings file sets ``disableAllHooks``; ``goalfile doctor --fix-hooks``
   repairs them;
+* goalfile's session-start hook (``goalfile hook start``, :mod:`goalfile.starthook`) is
+  registered under ``SessionStart`` in a file each host reads hooks from: without it the
+  session's first stop has no record to compare with;
 * the program the registered command starts (``goalfile``) is on the PATH the host will use
   (this process's PATH: hosts pass theirs on to hooks);
 * Codex only: the hook is trusted in the user's ``config.toml``; Codex skips an untrusted
@@ -65,6 +68,7 @@ from goalfile.commands.doctorchecks.pi import pi_findings
 from goalfile.commands.doctorchecks.registration import hook_findings
 from goalfile.commands.doctorchecks.shape import fix_hooks, hidden_settings_findings, shape_findings
 from goalfile.commands.doctorchecks.skills import skill_findings
+from goalfile.commands.doctorchecks.starthooks import start_findings
 from goalfile.commands.doctorchecks.timeouts import fix_timeouts, timeout_findings
 from goalfile.commands.workdir import repository_top
 from goalfile.hostjson import HostAgent
@@ -89,6 +93,7 @@ def doctor(
         findings += found
         if agent is HostAgent.CODEX and commands:
             findings += codex_trust_findings(root, ctx)
+    findings += start_findings(root, ctx)
     findings += shape_findings(root, ctx)
     findings += hidden_settings_findings(root, ctx)
     findings += other_hook_findings(root, ctx)

@@ -2,8 +2,11 @@
 
 1. ``goals/`` with a first draft goal (unless goal files exist already);
 2. the shipped skills in ``.agents/skills/`` and ``.claude/skills/``;
-3. the Stop hook registered in ``.claude/settings.json`` and ``.codex/hooks.json`` (not there
-   when a Codex ``config.toml`` declares it already: Codex would run it from both);
+3. the Stop hook registered in ``.claude/settings.json``, ``.codex/hooks.json`` and
+   ``.gemini/settings.json`` (not in ``.codex/hooks.json`` when a Codex ``config.toml`` declares
+   it already: Codex would run it from both), and beside it the session-start hook
+   (``goalfile hook start``, :mod:`goalfile.starthook`), which takes the session's record the
+   first stop compares with;
 4. the pi extension in ``.pi/extensions/goalfile/`` (and the former ``goalfile.ts`` removed);
 5. with ``mcp``, ``goalfile mcp`` registered in ``.mcp.json`` and ``.codex/config.toml``;
 6. with ``trust_codex``, the Codex Stop hook trusted in the user's Codex ``config.toml`` (Codex
@@ -25,7 +28,13 @@ from goalfile.commands.skills import Scope, SkillsResult, install
 from goalfile.commands.status import discover
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import ExitCode, GoalfileError
-from goalfile.hostjson import HOOK_TIMEOUT, HostAgent, Registration, register_stop_hook
+from goalfile.hostjson import (
+    HOOK_TIMEOUT,
+    HostAgent,
+    Registration,
+    register_start_hook,
+    register_stop_hook,
+)
 from goalfile.hostmcp import McpRegistration, register_mcp
 from goalfile.pi_extension import ExtensionInstall, install_pi_extension
 
@@ -51,7 +60,7 @@ class InitResult:
             bool(self.codex_trusted)
             or self.goal is not None
             or (self.skills is not None and self.skills.changed)
-            or any(h.changed for h in self.hooks)
+            or any(h.changed or h.start_changed for h in self.hooks)
             or any(m.changed for m in self.mcp)
             or (self.pi is not None and self.pi.changed)
         )
@@ -105,7 +114,7 @@ def init(
                 declared = _codex_config_hook(root, ctx) if agent is HostAgent.CODEX else None
                 if declared is not None:  # Codex would run it from .codex/hooks.json as well
                     shown = _shown(declared, ctx.cwd)
-                    registrations.append(
+                    registrations.append(  # and the start hook by hand there (doctor says)
                         Registration(agent=agent, path=shown, changed=False, created=False)
                     )
                     errors.extend(_unheard(declared, shown))
@@ -116,6 +125,9 @@ def init(
                     timeout=timeout,
                     goal_exists=goal_option(root, committed=False),
                 )
+                # the session's record taken at its start, which the first stop compares with
+                started = register_start_hook(root=root, agent=agent)
+                done = replace(done, start_changed=started.changed)
                 registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
             except GoalfileError as exc:
                 errors.append(exc)

@@ -10,6 +10,9 @@
  *   a goal is unmet, it sends the reason to the agent as a follow-up message, which starts a new
  *   agent run. It stops sending when the goal is met, blocked or exhausted, or when goalfile's
  *   loop guard lets the agent stop.
+ * - When a session starts (pi's `session_start`, awaited before the first agent run), it runs
+ *   `goalfile hook start --agent pi`, which records the branch and commit HEAD is on and the
+ *   active goals, so the first `agent_end` compares with what was there before the agent acted.
  * - Tools for the model: `goal_get`, `goal_verify`, `goal_block`, each running the goalfile
  *   command and returning its --json document.
  *
@@ -23,6 +26,7 @@
 
 const GOALFILE = "goalfile";
 const HOOK_TIMEOUT_MS = 600_000;
+const START_TIMEOUT_MS = 60_000;
 const TOOL_TIMEOUT_MS = 3_600_000;
 
 /**
@@ -55,6 +59,42 @@ export default function goalfile(pi) {
     return pi.exec(GOALFILE, args, { cwd, timeout });
   }
 
+  /**
+   * @param {string} verb `stop` or `start`
+   * @param {object} fields the hook input
+   * @param {string} cwd
+   * @param {number} timeout
+   * @returns {Promise<ExecResult>}
+   */
+  async function hook(verb, fields, cwd, timeout) {
+    // `pi.exec` gives the child no stdin, so sh hands the hook input over as a here-document
+    // and then becomes goalfile (`exec`, no pipeline): the process pi ends at its timeout,
+    // with SIGTERM and nothing else, is goalfile itself, which then ends its checks' processes
+    // and answers with a hold. (`printf | exec goalfile` left sh in between: pi's SIGTERM
+    // ended sh alone, and goalfile and its checks ran on.) The value of "$1" is not expanded
+    // again in the here-document, and no line of JSON text is `EOF`.
+    const script = `exec "$0" hook ${verb} --agent pi <<EOF\n$1\nEOF\n`;
+    return pi.exec("sh", ["-c", script, GOALFILE, JSON.stringify(fields)], { cwd, timeout });
+  }
+
+  pi.on("session_start", async (_event, ctx) => {
+    try {
+      await hook(
+        "start",
+        {
+          session_id: ctx.sessionManager?.getSessionId?.() ?? null,
+          transcript_path: ctx.sessionManager?.getSessionFile?.() ?? null,
+          cwd: ctx.cwd,
+          hook_event_name: "session_start",
+        },
+        ctx.cwd,
+        START_TIMEOUT_MS,
+      );
+    } catch {
+      // no record: the first agent_end compares with nothing, as before
+    }
+  });
+
   pi.on("input", async (event) => {
     if (event?.source !== "extension") continuing = false; // a person asked for something new
   });
@@ -63,24 +103,14 @@ export default function goalfile(pi) {
     /** @type {{ decision?: string, reason?: string, systemMessage?: string }} */
     let answer = {};
     try {
-      const input = JSON.stringify({
+      const input = {
         session_id: ctx.sessionManager?.getSessionId?.() ?? null,
         transcript_path: ctx.sessionManager?.getSessionFile?.() ?? null,
         cwd: ctx.cwd,
         hook_event_name: "agent_end",
         stop_hook_active: continuing,
-      });
-      // `pi.exec` gives the child no stdin, so sh hands the hook input over as a here-document
-      // and then becomes goalfile (`exec`, no pipeline): the process pi ends at its timeout,
-      // with SIGTERM and nothing else, is goalfile itself, which then ends its checks' processes
-      // and answers with a hold. (`printf | exec goalfile` left sh in between: pi's SIGTERM
-      // ended sh alone, and goalfile and its checks ran on.) The value of "$1" is not expanded
-      // again in the here-document, and no line of JSON text is `EOF`.
-      const script = 'exec "$0" hook stop --agent pi <<EOF\n$1\nEOF\n';
-      const done = await pi.exec("sh", ["-c", script, GOALFILE, input], {
-        cwd: ctx.cwd,
-        timeout: HOOK_TIMEOUT_MS,
-      });
+      };
+      const done = await hook("stop", input, ctx.cwd, HOOK_TIMEOUT_MS);
       answer = JSON.parse(done.stdout.trim() || "{}");
     } catch (error) {
       // fail open: a broken hook (or a session pi has already closed, as in print mode)

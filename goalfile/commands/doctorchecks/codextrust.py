@@ -10,6 +10,13 @@ from goalfile import codexconfig, files, hostjson
 from goalfile.commands.context import Context
 from goalfile.commands.doctorchecks.finding import TRUST_CODEX, Check, Finding
 from goalfile.errors import GoalfileError
+from goalfile.hostprotocol import HostAgent
+from goalfile.starthook import is_start_command
+
+_UNRECORDED = (
+    ", so the session's record is not taken at its start and the first stop compares with "
+    "nothing (a branch moved before it is taken as the person's)"
+)
 
 
 def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
@@ -23,6 +30,7 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
             )
         ]
     ours = [h for h in hooks if hostjson.is_ours(h.command)]
+    starts = [h for h in hooks if is_start_command(h.command, HostAgent.CODEX)]
     if not ours:
         return [
             trust.problem(
@@ -37,7 +45,8 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
     except (OSError, UnicodeDecodeError, GoalfileError):
         config_text = None
     found = []
-    for hook in ours:
+    for hook in [*ours, *starts]:
+        name = "Stop hook" if hook in ours else "session-start hook"
         try:
             recorded = codexconfig.trusted_hash(config_text, hook.key) if config_text else None
         except ValueError:
@@ -45,8 +54,9 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
         if not hook.enabled:
             found.append(
                 trust.problem(
-                    detail=f"the Stop hook is turned off: {hook.key} has `enabled = false` in "
-                    f"{config}: Codex skips it and lets the agent stop",
+                    detail=f"the {name} is turned off: {hook.key} has `enabled = false` in "
+                    f"{config}: Codex skips it"
+                    + (" and lets the agent stop" if hook in ours else _UNRECORDED),
                     hint=f'delete `enabled = false` under `[hooks.state."{hook.key}"]` in '
                     f"{config} by hand, or turn the hook on in `/hooks` in Codex",
                 )
@@ -54,19 +64,19 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
         elif recorded is not None and recorded != hook.current_hash:
             found.append(
                 trust.problem(
-                    detail=f"the Stop hook changed since it was trusted: {config} records "
+                    detail=f"the {name} changed since it was trusted: {config} records "
                     f"{recorded}, Codex now computes {hook.current_hash}; Codex skips it",
                     fix=TRUST_CODEX,
                     hint="or open `/hooks` in Codex and trust it again",
                 )
             )
         elif hook.trust == "trusted":
-            found.append(trust.ok(detail=f"the Stop hook is trusted ({config})"))
+            found.append(trust.ok(detail=f"the {name} is trusted ({config})"))
         else:
             found.append(
                 trust.problem(
-                    detail=f"the Stop hook is {hook.trust} in {config}: Codex skips it without "
-                    "a word until it is trusted",
+                    detail=f"the {name} is {hook.trust} in {config}: Codex skips it without "
+                    "a word until it is trusted" + ("" if hook in ours else _UNRECORDED),
                     fix=TRUST_CODEX,
                     hint="or open `/hooks` in Codex and trust it",
                 )
@@ -75,7 +85,8 @@ def codex_trust_findings(root: Path, ctx: Context) -> list[Finding]:
 
 
 def trust_codex(root: Path, ctx: Context) -> list[str]:
-    """Trust every goalfile Stop hook Codex lists for ``root``: write its current hash into
+    """Trust every goalfile Stop hook (and session-start hook, :mod:`goalfile.starthook`) Codex
+    lists for ``root``: write its current hash into
     config.toml. The hooks trusted (their keys); raises GoalfileError when that is not
     possible."""
     hooks = codexconfig.list_hooks(root, ctx.env)
@@ -94,7 +105,8 @@ def trust_codex(root: Path, ctx: Context) -> list[str]:
     trusted: list[str] = []
     new = text
     for hook in hooks:
-        if not hostjson.is_ours(hook.command) or hook.trust == "trusted":
+        mine = hostjson.is_ours(hook.command) or is_start_command(hook.command, HostAgent.CODEX)
+        if not mine or hook.trust == "trusted":
             continue
         try:
             new = codexconfig.set_trusted_hash(new, hook.key, hook.current_hash)
