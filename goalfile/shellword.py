@@ -82,6 +82,15 @@ so the backup takes the place of no file another tool left (``git mergetool`` le
 ``FILE.orig``)."""
 
 
+def moved_aside(word: str) -> str:
+    """The command that moves ``word`` (a path as :func:`shell_word` gives it) into a new
+    temporary folder, keeping it: ``mktemp -d | { read -r d && mv -- WORD "$d"; }``. Not
+    ``mv -- WORD "$(mktemp -d)"``: Gemini CLI's shell tool refuses a command that holds a
+    command substitution outside single quotes, so that one could not be run as written
+    there (docs/hosts.md#gemini-cli)."""
+    return f'mktemp -d | {{ read -r d && mv -- {word} "$d"; }}'
+
+
 def sed_command(path: str, scripts: Sequence[str]) -> str:
     """A shell command, in backticks, that edits ``path`` in place with the sed ``scripts``:
     every `fix:` that edits lines of a file is printed by this function.

@@ -59,7 +59,7 @@ def test_a_commondir_in_the_git_folder_holds_a_first_stop(tmp_path: Path) -> Non
     reason = str(answer["reason"])
     assert "its git folder holds a commondir file naming" in reason, reason
     fix = fix_of(reason)
-    assert fix == 'mv -- .git/commondir "$(mktemp -d)"', fix
+    assert fix == 'mktemp -d | { read -r d && mv -- .git/commondir "$d"; }', fix
     subprocess.run(fix, shell=True, cwd=repo, check=True, env=clean_env())
     assert not (repo / ".git" / "commondir").exists()
     git(repo, "checkout", "-q", "--", GOAL)
@@ -82,7 +82,7 @@ def test_a_commondir_planted_after_a_hold_is_named_with_its_fix(tmp_path: Path) 
     assert f"its git folder holds a commondir file naming {(clone / '.git').resolve()}" in reason, (
         reason
     )
-    assert fix_of(reason) == 'mv -- .git/commondir "$(mktemp -d)"', reason
+    assert fix_of(reason) == 'mktemp -d | { read -r d && mv -- .git/commondir "$d"; }', reason
 
 
 def test_a_linked_work_tree_is_not_held(tmp_path: Path) -> None:

@@ -310,7 +310,8 @@ def test_a_folder_at_a_tracked_goal_s_path_is_moved_not_deleted(
     reason = str(answer["host_output"]["reason"])  # type: ignore[index]
     assert "a folder" in reason and "moved, not deleted" in reason, reason
     fix = fix_of(reason)
-    assert 'mv -- goals/demo.md "$(mktemp -d)" && git checkout -- goals/demo.md' in fix, fix
+    moved = 'mktemp -d | { read -r d && mv -- goals/demo.md "$d"; }'
+    assert f"{moved} && git checkout -- goals/demo.md" in fix, fix
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     done = subprocess.run(

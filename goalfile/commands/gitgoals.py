@@ -18,7 +18,7 @@ from pathlib import Path
 
 from goalfile import ledger
 from goalfile.goalfolders import GOAL_FOLDERS
-from goalfile.shellword import shell_word
+from goalfile.shellword import moved_aside, shell_word
 
 PATHSPECS = GOAL_FOLDERS
 _BLANK_LINES_RE = re.compile(r"(?:[ \t]*\r?\n)*")
@@ -250,7 +250,7 @@ def restore_command(path: Path, entry: Tracked, *, here: Path) -> str:
     if not path.is_file():
         if standing(path) is not None:  # the entry itself, never what a link above it names
             there = os.path.realpath(path.parent) + os.sep + path.name
-            steps.append(f'mv -- {shell_word(os.path.relpath(there, here))} "$(mktemp -d)"')
+            steps.append(moved_aside(shell_word(os.path.relpath(there, here))))
         source = "" if entry.in_index else " HEAD"
         steps.append(f"{git} checkout{source} -- {name}")
     return " && ".join(steps)

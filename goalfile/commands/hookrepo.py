@@ -59,7 +59,7 @@ from goalfile.sessionmemory import (
     save,
     state_folder,
 )
-from goalfile.shellword import shell_word
+from goalfile.shellword import moved_aside, shell_word
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -761,7 +761,7 @@ def _common(top: Path, place: GitPlace, here: Path) -> Hold | None:
     )
     fix = None
     if place.kind == "folder":  # moved aside, not deleted
-        fix = f'mv -- {shell_word(pointer)} "$(mktemp -d)"'
+        fix = moved_aside(shell_word(pointer))
     return Hold(
         key=f"commondir\0{top}\0{place.common}",
         shown=shown,

@@ -21,7 +21,7 @@ from goalfile.handedit import budget_in_force, iterations_in_use, unbacked_budge
 from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
-from goalfile.shellword import shell_word
+from goalfile.shellword import moved_aside, shell_word
 from goalfile.words import noun
 
 
@@ -151,7 +151,7 @@ class Unreadable:
             return f"unlink -- {where}"
         if self.denied:
             return f"chmod -R u+rwX -- {where}"
-        return None if self.whole else f'mv -- {where} "$(mktemp -d)"'
+        return None if self.whole else moved_aside(where)
 
 
 def discover(root: Path) -> list[str]:

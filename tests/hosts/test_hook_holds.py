@@ -87,13 +87,14 @@ def unreadable(kind: str, loop: str) -> Unreadable:
         make=f"ln -s {loop} goals/{loop}",
         part=f"goals/{loop}",
         why="Too many levels of symbolic links",
-        fix=f'mv -- goals/{loop} "$(mktemp -d)"',
+        fix=f'mktemp -d | {{ read -r d && mv -- goals/{loop} "$d"; }}',
     )
 
 
 def moved_away(name: str) -> list[Path]:
-    """Where `mv -- PATH "$(mktemp -d)"` put the link ``name``: a new folder of the temporary
-    folder. (A link to itself: ``glob`` and ``exists`` do not see it.)"""
+    """Where `mktemp -d | { read -r d && mv -- PATH "$d"; }` put the link ``name``: a new
+    folder of the temporary folder. (A link to itself: ``glob`` and ``exists`` do not see
+    it.)"""
     found = set()
     for folder in {Path(tempfile.gettempdir()), Path("/tmp")}:
         found |= {p / name for p in folder.glob("tmp.*") if os.path.islink(p / name)}
@@ -107,6 +108,7 @@ def moved_away(name: str) -> list[Path]:
         ("codex", "linked out"),
         ("claude", "linked to itself"),
         ("codex", "linked to itself"),
+        ("gemini", "linked to itself"),  # its shell tool refuses `$(...)`: the fix has none
     ],
 )
 def test_a_part_of_the_goal_folders_discovery_cannot_read_holds_until_the_printed_fix_runs(

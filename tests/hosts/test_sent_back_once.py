@@ -155,7 +155,7 @@ def test_a_commondir_planted_after_the_agent_was_sent_back_holds_it_once(
         "goalfile cannot trust the repository at .: its git folder holds a commondir file naming "
         f"{clone}, so git reads the branches, objects and settings of that folder" in planted
     ), planted
-    fix = 'mv -- .git/commondir "$(mktemp -d)"'
+    fix = 'mktemp -d | { read -r d && mv -- .git/commondir "$d"; }'
     assert f"\n  fix: `{fix}`" in planted, planted
     # the model ran the printed fix as written, without a word, then put the goal back from
     # git's index and met it
