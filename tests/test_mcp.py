@@ -117,32 +117,37 @@ def test_a_file_that_is_no_goal_cannot_be_read(project: Path) -> None:
 
 
 def test_verify_unmet_then_met_writes_the_ledger(project: Path) -> None:
+    """One server, as a host keeps one: each call reads the files as they are then."""
     goal = project / "goals" / "demo.md"
     before = goal.read_text()
-    dry = call(project, "goal_verify", {"path": "goals/demo.md", "no_write": True})
+    review_args = {
+        "path": "goals/demo.md",
+        "id": "R1",
+        "artifact": "notes.md",
+        "quote": "The flag says yes because",
+        "verdict": "met",
+    }
+
+    async def body(session: ClientSession) -> Any:
+        dry = await session.call_tool("goal_verify", {"path": "goals/demo.md", "no_write": True})
+        after_dry = goal.read_text()
+        unmet = await session.call_tool("goal_verify", {"path": "goals/demo.md"})
+        after_unmet = goal.read_text()
+        (project / "flag").write_text("yes\n")
+        review = await session.call_tool("goal_review", review_args)
+        met = await session.call_tool("goal_verify", {"path": "goals/demo.md"})
+        status = await session.call_tool("goal_status", {})
+        return dry, after_dry, unmet, after_unmet, review, met, status
+
+    dry, after_dry, unmet, after_unmet, review, met, status = with_session(project, body)
     assert not dry.is_error
-    assert goal.read_text() == before, "no_write writes nothing"
-    unmet = call(project, "goal_verify", {"path": "goals/demo.md"})
+    assert after_dry == before, "no_write writes nothing"
     assert not unmet.is_error, "unmet is a result, not an error"
     assert document(unmet)["status"] == "active"
     assert "C1 unmet" in document(unmet)["summary"]
-    assert "### Iteration" in goal.read_text()
-    (project / "flag").write_text("yes\n")
-    review = call(
-        project,
-        "goal_review",
-        {
-            "path": "goals/demo.md",
-            "id": "R1",
-            "artifact": "notes.md",
-            "quote": "The flag says yes because",
-            "verdict": "met",
-        },
-    )
+    assert "### Iteration" in after_unmet
     assert not review.is_error, review.content[0].text
-    met = call(project, "goal_verify", {"path": "goals/demo.md"})
     assert document(met)["status"] == "met"
-    status = call(project, "goal_status", {})
     assert not status.is_error
     assert "met" in json.dumps(document(status))
 
@@ -315,16 +320,20 @@ def test_a_goal_outside_the_project_is_a_tool_error(project: Path, outside: Path
     calls = [(name, {**args, "path": args["path"].format(outside=outside)}) for name, args in calls]
 
     async def body(session: ClientSession) -> Any:
-        return [await session.call_tool(name, arguments) for name, arguments in calls]
+        refused = [await session.call_tool(name, arguments) for name, arguments in calls]
+        ran = (outside / "RAN").exists()
+        after = {p: p.read_bytes() for p in before}
+        good = await session.call_tool("goal_verify", {"path": "./goals/demo.md", "no_write": True})
+        return refused, ran, after, good
 
-    for (name, arguments), result in zip(calls, with_session(project, body), strict=True):
+    refused, ran, after, good = with_session(project, body)
+    for (name, arguments), result in zip(calls, refused, strict=True):
         text = result.content[0].text
         assert result.is_error, (name, arguments, text)
         assert arguments["path"] in text, text
         assert "only a goal file of this project that `goalfile status` lists" in text, text
-    assert not (outside / "RAN").exists()
-    assert {p: p.read_bytes() for p in before} == before
-    good = call(project, "goal_verify", {"path": "./goals/demo.md", "no_write": True})
+    assert not ran
+    assert after == before
     assert not good.is_error and document(good)["slug"] == "demo", good.content[0].text
 
 
@@ -351,32 +360,38 @@ def test_a_goal_nobody_activated_is_a_tool_error(project: Path) -> None:
         ),
     )
 
-    async def body(session: ClientSession) -> Any:
-        return [await session.call_tool(name, arguments) for name, arguments in calls]
+    commit = "git add -- goals/tool.md && git commit -m 'Approve the goal checks' -- goals/tool.md"
 
-    for (name, arguments), result in zip(calls, with_session(project, body), strict=True):
+    async def body(session: ClientSession) -> Any:
+        refused = [await session.call_tool(name, arguments) for name, arguments in calls]
+        state = (ran.exists(), (project / "goals" / "tool.md").read_bytes())
+        status = await session.call_tool("goal_status", {"path": "goals/tool.md"})
+        # the fix as written: a person activates it and commits it, then the tool runs it
+        again = run_goalfile(
+            "activate", "--reapprove", "goals/tool.md", "--reason", "TEXT", cwd=project
+        )
+        committed = subprocess.run(
+            ["sh", "-c", commit], cwd=project, capture_output=True, check=False
+        )
+        good = await session.call_tool("goal_verify", {"path": "goals/tool.md", "no_write": True})
+        return refused, state, status, again, committed, good
+
+    refused, (had_run, after), status, again, committed, good = with_session(project, body)
+    for (name, arguments), result in zip(calls, refused, strict=True):
         text = result.content[0].text
         assert result.is_error, (name, arguments, text)
         assert "goals/tool.md has no `contract:` pin" in text, text
         assert "the goal tools run the checks only of a goal a person approved" in text, text
         assert "Traceback" not in text, text
-    assert not ran.exists(), "the check ran"
-    assert (project / "goals" / "tool.md").read_bytes() == before
-    status = call(project, "goal_status", {"path": "goals/tool.md"})
+    assert not had_run, "the check ran"
+    assert after == before
     assert not status.is_error, status.content[0].text  # still listed and read
-    # the fix works as written: a person activates it and commits it, and then the tool runs it
     assert "fix: have a person read the checks, approve them" in text, text
     hint = "`goalfile activate --reapprove goals/tool.md --reason TEXT`"
     assert hint in text, text
-    again = run_goalfile(
-        "activate", "--reapprove", "goals/tool.md", "--reason", "TEXT", cwd=project
-    )
     assert again.returncode == 0, again.stderr
-    commit = "git add -- goals/tool.md && git commit -m 'Approve the goal checks' -- goals/tool.md"
     assert f"`{commit}`" in text, text
-    done = subprocess.run(["sh", "-c", commit], cwd=project, capture_output=True, check=False)
-    assert done.returncode == 0, done.stderr
-    good = call(project, "goal_verify", {"path": "goals/tool.md", "no_write": True})
+    assert committed.returncode == 0, committed.stderr
     assert not good.is_error and document(good)["slug"] == "tool", good.content[0].text
     assert ran.exists()
 
@@ -528,26 +543,36 @@ def test_a_row_added_to_a_committed_goal_runs_only_once_committed(project: Path)
     line = f"| {added[0]} | added | `{added[1]}` | {added[2]} | deterministic |\n"
     at = text.index("| R1 ")
     path.write_text(text[:at] + line + text[at:])
-    refused = call(project, "goal_verify", {"path": "goals/demo.md", "no_write": True})
+    reapprove = "`goalfile activate --reapprove goals/demo.md --reason TEXT`"
+    commit = "git add -- goals/demo.md && git commit -m 'Approve the goal checks' -- goals/demo.md"
+    no_write = {"path": "goals/demo.md", "no_write": True}
+
+    async def body(session: ClientSession) -> Any:
+        refused = await session.call_tool("goal_verify", no_write)
+        ran_first = ran.exists()
+        # committed as it is, the newest approval HEAD holds still records the old rows
+        git(project, "commit", "-q", "-am", "a row added")
+        again = await session.call_tool("goal_verify", no_write)
+        ran_again = ran.exists()
+        # the fix as written: a person re-approves and commits, then the tool runs it
+        approved = run_goalfile(
+            "activate", "--reapprove", "goals/demo.md", "--reason", "TEXT", cwd=project
+        )
+        committed = subprocess.run(
+            ["sh", "-c", commit], cwd=project, capture_output=True, check=False
+        )
+        good = await session.call_tool("goal_verify", no_write)
+        return refused, ran_first, again, ran_again, approved, committed, good
+
+    refused, ran_first, again, ran_again, approved, committed, good = with_session(project, body)
     text = refused.content[0].text
     assert refused.is_error, text
     assert "the criteria differ from those HEAD's copy approved" in text, text
-    assert not ran.exists()
-    # committed as it is, the newest approval HEAD holds still records the old rows
-    git(project, "commit", "-q", "-am", "a row added")
-    again = call(project, "goal_verify", {"path": "goals/demo.md", "no_write": True})
-    assert again.is_error and not ran.exists(), again.content[0].text
-    # the fix works as written: a person re-approves and commits, and then the tool runs it
-    reapprove = "`goalfile activate --reapprove goals/demo.md --reason TEXT`"
+    assert not ran_first
+    assert again.is_error and not ran_again, again.content[0].text
     assert reapprove in text, text
-    approved = run_goalfile(
-        "activate", "--reapprove", "goals/demo.md", "--reason", "TEXT", cwd=project
-    )
     assert approved.returncode == 0, approved.stderr
-    commit = "git add -- goals/demo.md && git commit -m 'Approve the goal checks' -- goals/demo.md"
     assert f"`{commit}`" in text, text
-    done = subprocess.run(["sh", "-c", commit], cwd=project, capture_output=True, check=False)
-    assert done.returncode == 0, done.stderr
-    good = call(project, "goal_verify", {"path": "goals/demo.md", "no_write": True})
+    assert committed.returncode == 0, committed.stderr
     assert not good.is_error, good.content[0].text
     assert ran.exists()
