@@ -64,6 +64,10 @@ class Remembered:
     # "start" when `goalfile hook start` took it at the session's start and no stop has
     # taken it since (the commit and copies it keeps are then the start's); else empty
     seen: str = ""
+    # first named at a stop after a hold whose record was gone: what git held at that hold is
+    # not known, so the goals' entries count as new at every stop while it is remembered
+    # (:meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`)
+    unplaced: bool = False
 
     @property
     def when(self) -> str:
@@ -73,6 +77,7 @@ class Remembered:
 
     def to_json(self) -> dict[str, object]:
         return {
+            "unplaced": self.unplaced,
             "top": self.top,
             "place": asdict(self.place),
             "goals": list(self.goals),
@@ -111,6 +116,7 @@ class Remembered:
             staged=_staged(data.get("staged"), kept),
             commit=_commit(data.get("commit")),
             seen="start" if data.get("seen") == "start" else "",
+            unplaced=data.get("unplaced") is True,
         )
 
 

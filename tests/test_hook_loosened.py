@@ -13,6 +13,7 @@ Real goalfile processes, real git repositories.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from conftest import (
     hook_answer,
     make_git_repo,
     run_goalfile,
+    sh,
 )
 
 CHECK_ROW = "| `test -f ok` | exit 0"
@@ -234,6 +236,53 @@ def test_a_loosening_the_agent_committed_after_it_was_sent_back_holds_the_stop(
     approved = subprocess.run(shown, shell=True, cwd=repo, capture_output=True, text=True)
     assert approved.returncode == 0 and "| `test -f ok` |" in approved.stdout, approved
     told = hook_answer(repo, active=True)  # the file unchanged: let go, with the changes
+    assert "decision" not in told, told
+    assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told
+
+
+def test_a_loosening_the_agent_committed_with_the_record_deleted_holds_the_stop(
+    tmp_path: Path, state_home: Path
+) -> None:
+    """Fails before the change: the same, and the agent deleted the session's record too: the
+    stop read as a first stop, HEAD's copy approved the agent's own criteria, and the stop was
+    let go without a word. A stop the host marks as continuing whose record names no
+    repository of the session knows no commit the goal was active on: the criteria its first
+    approval entry records count, so the stop is held once with each change, and the stop
+    after it is let go with them."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    done = run_goalfile("verify", "goals/real.md", cwd=repo)
+    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
+    git(repo, "commit", "-qam", "simpler")
+    shutil.rmtree(state_home / "goalfile")
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer  # was: {} (let go without a word)
+    reason = str(answer["reason"])
+    assert "its first approval entry does not approve" in reason, reason
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    fix = reason.split("then run `", 1)[1].split("`", 1)[0]
+    _edit_criteria(repo, "| `true` | exit 0", CHECK_ROW)  # each change put back, as it says
+    sh(fix, repo)
+    after = hook_answer(repo, active=True)  # the approved criteria back: verified, unmet
+    assert after.get("decision") == "block" and "C1 unmet" in str(after["reason"]), after
+
+
+def test_a_loosening_the_agent_committed_with_the_record_deleted_is_told_after_its_hold(
+    tmp_path: Path, state_home: Path
+) -> None:
+    """The stop after that hold, the file unchanged, is let go with the changes."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo)["decision"] == "block"  # C1 unmet
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    git(repo, "commit", "-qam", "simpler")  # left to the hook's verify
+    shutil.rmtree(state_home / "goalfile")
+    answer = hook_answer(repo, active=True)
+    assert answer.get("decision") == "block", answer
+    assert "its first approval entry does not approve" in str(answer["reason"]), answer
+    told = hook_answer(repo, active=True)
     assert "decision" not in told, told
     assert "- C1 check: `test -f ok` → `true`" in str(told.get("systemMessage")), told
 

@@ -19,7 +19,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import DATA, approved_repo, fix_of, goal_lock_held, hook_answer, run_goalfile, sh
+from conftest import (
+    DATA,
+    approved_repo,
+    fix_of,
+    git,
+    goal_lock_held,
+    hook_answer,
+    run_goalfile,
+    sh,
+)
 
 GOAL = "goals/demo.md"
 
@@ -162,6 +171,50 @@ def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
     assert said in str(held["reason"]), held
     told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
     assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_met_committed_with_the_record_deleted_after_the_agent_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str, state_home: Path
+) -> None:
+    """Sent back once for its unmet goal, the agent makes the check pass for a moment, runs
+    `goalfile verify` (`met`), undoes the work, commits the goal file and deletes the session's
+    record: with no record the stop read as a first stop, HEAD held the met entry, and the
+    stop was let go without a word. A stop the host marks as continuing whose record names no
+    repository of the session is no first stop: git's entries count as new, the checks are
+    run again and fail, and the agent is held once; the stop after it is let go with the
+    message."""
+    repo = _repo(tmp_path)
+    first = hook_answer(repo, agent=agent, active=False)
+    assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
+    (repo / "ok").write_text("", encoding="utf-8")
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
+    (repo / "ok").unlink()
+    git(repo, "commit", "-qam", "met")
+    shutil.rmtree(state_home / "goalfile")
+    said = "says `met` by a ledger entry the hook cannot place"
+    held = hook_answer(repo, agent=agent, active=True)
+    assert held.get("decision") == "block", held  # was: {} (let go without a word)
+    assert said in str(held["reason"]) and "C1 unmet" in str(held["reason"]), held
+    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
+    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+def test_a_met_the_work_made_is_let_go_with_the_record_deleted(
+    tmp_path: Path, state_home: Path
+) -> None:
+    """The honest run with the same lost record: the work done, verified `met` and committed,
+    the checks run again at the stop pass, and the stop is let go without a word."""
+    repo = _repo(tmp_path)
+    assert hook_answer(repo, active=False).get("decision") == "block"
+    (repo / "ok").write_text("", encoding="utf-8")
+    done = run_goalfile("verify", GOAL, cwd=repo)
+    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
+    git(repo, "add", "ok")
+    git(repo, "commit", "-qam", "met")
+    shutil.rmtree(state_home / "goalfile")
+    assert hook_answer(repo, active=True) == {}
 
 
 def test_a_record_made_unsavable_after_the_agent_was_sent_back_says_so(

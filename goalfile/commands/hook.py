@@ -259,6 +259,9 @@ def _decide_stop(
     upgraded: dict[int, GoalOutcome] = {}  # holds made once per finding: what they replaced
     # goals active at an earlier stop whose branch moved since: their entries count as new
     moved = repositories.branch_moved(here)
+    # at a stop after a hold whose record is gone, nothing git holds is placed: the same
+    unplaced = repositories.unplaced(stop, tracked)
+    moved = moved | unplaced
     rekeyed: dict[str, Path] = {}  # holds on a deleted goal file, by key: its path
     seen: dict[Path, str] = {}  # each goal's text as the hook judged it: verify runs it or none
     quiet: list[Path] = []  # goals let go without a word or a verify: not active, as found
@@ -354,7 +357,7 @@ def _decide_stop(
                     path, shown, stop, ctx, runner=runner, share=share, named=path in named,
                     expect=seen.get(path),
                     moved=repositories.taken(path) if path in branch_moved else "",
-                    once=asker(repositories, key, asked),
+                    once=asker(repositories, key, asked), unplaced=real_path(path) in unplaced,
                 )  # fmt: skip
                 if rechecked is not None and rechecked.block:
                     repositories.hold_made(key)
@@ -362,7 +365,8 @@ def _decide_stop(
                         upgraded[id(rechecked)] = as_message(rechecked)
                 if rechecked is None or (not rechecked.block and rechecked.status == "met"):
                     widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
-                                             repositories, upgraded)  # fmt: skip
+                                             repositories, upgraded,
+                                             unplaced=real_path(path) in unplaced)  # fmt: skip
                     rechecked = widened or rechecked
                 if rechecked is not None:  # (a met goal still met says nothing, as before)
                     outcomes.append(rechecked)
@@ -390,7 +394,8 @@ def _decide_stop(
                 outcome = refused_once(path, outcome, repositories, upgraded)
             if not outcome.block and outcome.status == Status.MET.value:
                 widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
-                                         repositories, upgraded)  # fmt: skip
+                                         repositories, upgraded,
+                                         unplaced=real_path(path) in unplaced)  # fmt: skip
                 outcome = widened or outcome
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
             outcome = failed_hold(shown, exc, stop, notes)

@@ -64,6 +64,7 @@ from goalfile.shellword import moved_aside, shell_word
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from goalfile.commands.gitgoals import Tracked
     from goalfile.commands.hookrules.outcome import GoalOutcome
     from goalfile.commands.hookrules.stopinput import StopInput
 
@@ -118,6 +119,7 @@ class RepositoryWatch:
         self.moved: set[str] = set()  # tops whose branch moved since the earlier stop
         self.after: Record | None = None  # the record as :meth:`remember` left it
         self.seen = ""  # "start": the record is taken at the session's start (`hook start`)
+        self.lost: set[str] = set()  # tops whose goals' entries count as new: :meth:`unplaced`
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -239,6 +241,7 @@ class RepositoryWatch:
                     if top in self.moved
                     else self._commit(top),
                     seen=self.before.repositories[top].seen if top in self.moved else self.seen,
+                    unplaced=top in self.lost,
                 )
             else:
                 after.pop(top, None)
@@ -369,6 +372,32 @@ class RepositoryWatch:
             found.update(
                 Path(os.path.realpath(os.path.join(top, goal))) for goal in remembered.goals
             )
+        return frozenset(found)
+
+    def unplaced(self, stop: StopInput, tracked: Mapping[Path, Tracked]) -> frozenset[Path]:
+        """At a stop the host marks as continuing (the stop before it was held by a Stop
+        hook), the goal files git ``tracked`` (real paths) in a repository the session's record
+        does not name: the record of that earlier stop is gone (deleted, or edited to leave the
+        repository out), and what git holds of such a goal now is not known to be what it held
+        then (a met entry forged and committed since). Their entries count as new, as for a
+        branch moved (:meth:`branch_moved`): a `met` is checked again, and its criteria are
+        compared with its first approval (docs/trust.md, "The Stop hook's record of a
+        session"). The record keeps such a repository so (:attr:`goalfile.sessionmemory.
+        Remembered.unplaced`) while it remembers it: the stop after the hold is not let go
+        without a word because the hold's own record now names HEAD's commit. Empty at any
+        other stop, and without a record to name (no session id or transcript path: the old
+        rule stands)."""
+        if self.record is None:
+            return frozenset()
+        found: set[Path] = set()
+        for path, entry in tracked.items():
+            top = os.path.realpath(entry.root)
+            remembered = self.before.repositories.get(top)
+            lost = stop.stop_hook_active if remembered is None else remembered.unplaced
+            if top in self.kept or not lost:
+                continue
+            self.lost.add(top)
+            found.add(Path(os.path.realpath(path)))
         return frozenset(found)
 
     def commit_before(self, path: Path) -> tuple[str, str, str, str, bool] | None:

@@ -188,6 +188,53 @@ def loosened_since(
     )
 
 
+def loosened_first(path: Path, shown: str, text: str, stop: StopInput) -> GoalOutcome | None:
+    """The hold on a `met` of the goal file at ``path`` (``text``: the text the hook judged) at
+    a stop after a hold whose session record is gone
+    (:meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`), under criteria that loosen
+    those its first approval entry records: the commit HEAD was on at that hold is not known,
+    and HEAD's copy may be a commit of the agent's holding its own re-approval, so, as for a
+    goal no commit holds, no later approval is known to be a person's. None when the criteria
+    are those, or tighter."""
+    found = _compared(path, text, text.encode("utf-8", "surrogateescape"), first=True)
+    if found is None:
+        return None
+    from goalfile.shellword import shell_word
+
+    changes, approval = found
+    approval = approval.replace("which no commit holds", "newer than it")
+    listed = "\n".join(f"- {change}" for change in changes[:SHOWN_CHANGES])
+    more = len(changes) - SHOWN_CHANGES
+    if more > 0:
+        listed += f"\n- and {more} more"
+    text = (
+        f"goalfile: {shown} is met only under a contract that its first approval entry does "
+        "not approve (this stop follows a hold, and the session's record of that stop is "
+        "gone, so no later approval is known to be a person's): "
+        f"{approval} changed the approved criteria in a way that does not only tighten "
+        f"them:\n{listed}"
+    )[:REASON_LIMIT]
+    if stop.stop_hook_active:  # the person reads it: approving is theirs
+        said = f"{text}\n  a person who approves the change keeps it"
+        return GoalOutcome(path=shown, status="met-unapproved", block=False, message=said)
+    reapprove = (
+        f"goalfile activate --reapprove {shell_word(shown)} "
+        "--reason 'the approved criteria put back'"
+    )
+    return GoalOutcome(
+        path=shown,
+        status="met-unapproved",
+        block=True,
+        reason=(
+            f"{text}\nPut each change above back (new → old), then run `{reapprove}`: the "
+            "approved criteria are those its first approval entry records; do not change, "
+            "re-approve or commit any other criteria to stop; only a person approves a "
+            "change. Tell the person what changed and why; go on with the work the approved "
+            "criteria ask for."
+        ),
+    )
+
+
 def _widened(path: Path, text: str, git: GitView | None) -> tuple[list[str], str] | None:
     """The changes (described) from the contract HEAD's copy approves to the one ``text``
     holds that are not tightenings, and the approval entry the working copy names for it."""

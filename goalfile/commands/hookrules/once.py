@@ -17,7 +17,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.hookrules.githolds import unlisted_hold
-from goalfile.commands.hookrules.loosened import Before, loosened_hold, loosened_since
+from goalfile.commands.hookrules.loosened import (
+    Before,
+    loosened_first,
+    loosened_hold,
+    loosened_since,
+)
 from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.commands.hookrules.verdict import unverified_hold
@@ -98,6 +103,8 @@ def loosened_once(
     git: GitView,
     repositories: RepositoryWatch,
     upgraded: dict[int, GoalOutcome],
+    *,
+    unplaced: bool = False,
 ) -> GoalOutcome | None:
     """A `met` under criteria HEAD's copy does not approve
     (:func:`goalfile.commands.hookrules.loosened.loosened_hold`) holds the agent once per
@@ -108,8 +115,21 @@ def loosened_once(
     count first (:func:`goalfile.commands.hookrules.loosened.loosened_since`): the agent that
     also committed its own re-approval is held too. A loosening this session was already
     held for and told of (the file as written) is judged by HEAD's copy alone: the person
-    who read it approves the change by the commit the message gives."""
+    who read it approves the change by the commit the message gives. At a stop after a hold
+    whose record is gone (``unplaced``), no commit is known to be the one the goal was active
+    on: its first approval entry counts first
+    (:func:`goalfile.commands.hookrules.loosened.loosened_first`)."""
     key = f"loosened\0{real_path(path)}{file_mark(path)}"
+    if unplaced and not repositories.told(key):
+        first = loosened_first(path, shown, text, stop)
+        if first is not None:
+            return held_once(
+                first,
+                f"loosened-first\0{real_path(path)}{file_mark(path)}",
+                lambda: loosened_first(path, shown, text, replace(stop, stop_hook_active=False)),
+                repositories,
+                upgraded,
+            )
     before = None if repositories.told(key) else copy_before(path, repositories)
     if before is not None:
         found = loosened_since(path, shown, text, stop, before)
