@@ -185,7 +185,7 @@ SETTINGS = {
 """Where `goalfile init` registers the Stop hook of each host (pi: its extension, below)."""
 
 EVENT = {"claude": "Stop", "codex": "Stop", "gemini": "AfterAgent"}
-PI_HOOK = "const script = 'exec \"$0\" hook stop --agent pi <<EOF\\n$1\\nEOF\\n';"
+PI_HOOK = 'const done = await hook("stop", input, ctx.cwd, HOOK_TIMEOUT_MS);'
 PI_TIMEOUT = "const HOOK_TIMEOUT_MS = 600_000;"
 
 
@@ -204,7 +204,10 @@ def register_hook(repo: Path, host: str, *, timeout: int, command: str) -> None:
         # command is exec'd, as there, so pi's SIGTERM at its timeout reaches goalfile
         body = f"exec {command}" if "|" not in command else f"{{ {command}\n}}"
         script = json.dumps(f"{body} <<EOF\n$1\nEOF\n")
-        text = text.replace(PI_HOOK, f"const script = {script};")
+        run = f"pi.exec('sh', ['-c', {script}, GOALFILE, JSON.stringify(input)], "
+        text = text.replace(
+            PI_HOOK, f"const done = await {run}{{ cwd: ctx.cwd, timeout: HOOK_TIMEOUT_MS }});"
+        )
         text = text.replace(PI_TIMEOUT, f"const HOOK_TIMEOUT_MS = {timeout * 1000};")
         extension.write_text(text, encoding="utf-8")
         return
