@@ -55,6 +55,7 @@ def diagnose(goal: Goal, *, draft_placeholders: bool = False) -> tuple[Finding, 
         *_hidden_findings(goal),
         *_contract_html_findings(goal),
         *_gfm_block_findings(goal),
+        *_gfm_table_findings(goal),
         *_criteria_section_findings(goal),
         *_merged_entry_findings(goal),
         *rewrapped,
@@ -287,6 +288,14 @@ def _gfm_block_findings(goal: Goal) -> Iterable[Finding]:
     from goalfile import gfmblocks
 
     return gfmblocks.findings(goal)
+
+
+def _gfm_table_findings(goal: Goal) -> Iterable[Finding]:
+    """Lines of the criteria table GitHub's table extension reads otherwise than goalfile (see
+    :mod:`goalfile.gfmtable`)."""
+    from goalfile import gfmtable
+
+    return gfmtable.findings(goal)
 
 
 def _criteria_section_findings(goal: Goal) -> Iterable[Finding]:
@@ -1095,6 +1104,7 @@ def reading_findings(goal: Goal) -> Iterable[Finding]:
     yield from _rendering_findings(goal)
     yield from outside_findings(goal)
     yield from _gfm_block_findings(goal)
+    yield from _gfm_table_findings(goal)
     for found in (*_unseen_findings(goal), *_contract_html_findings(goal)):
         if found.severity is Severity.ERROR:  # not a warning (a decoy column)
             yield found
