@@ -139,7 +139,7 @@ def test_a_model_that_never_fixes_anything_is_released(
     # (d) three identical verify runs, then the goal is blocked, which holds the agent once
     # more (once per entry, at a stop the host marks as continuing or not: pi says the stop
     # follows the hook's own follow-up, `stop_hook_active`; Gemini CLI sends it false at every
-    # stop); its next stop is let go
+    # stop that follows a tool call, as each does here); its next stop is let go
     entries = verify_entries(repo)
     assert len(entries) == 3 and session.server.stops() == 4, session.run.explain()
     feedbacks = session.server.feedbacks()

@@ -37,7 +37,8 @@ def unheld_goal(
     while the session or the goal is in a git repository, each with its hold: a goal file
     anyone can write (a met decoy in a folder git ignores, a file outside the repository) is
     no goal to pin the hook to. Held once (the session's record keeps it: a host may send
-    ``stop_hook_active`` false at every stop); then the other goals git holds decide.
+    ``stop_hook_active`` false at every stop after a tool call); then the other goals git
+    holds decide.
     ``roots`` are the session's git repositories; outside git (none, and no repository holds
     the goal) there is nothing to ask: the goal is verified as it is."""
     from goalfile.commands.gittop import repository_top
