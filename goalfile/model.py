@@ -1,14 +1,12 @@
-"""Frozen value types shared by every module. No I/O here.
-
-Built without ``__repr__`` (``repr=False``): nothing prints one, and every method a dataclass
-generates is compiled at every start of goalfile (see docs/performance.md, cold start)."""
+"""Value types shared by every module, immutable (see :mod:`goalfile.value`). No I/O here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import overload
+from typing import Final, overload
+
+from goalfile.value import Compared
 
 
 class Status(StrEnum):
@@ -32,12 +30,14 @@ class Kind(StrEnum):
     REVIEW = "review"
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Budget:
+class Budget(Compared):
     """The frontmatter's ``budget``: iterations and tokens a goal may use (None: no limit)."""
 
-    iterations: int | None = None
-    tokens: int | None = None
+    __slots__ = ("iterations", "tokens")
+
+    def __init__(self, *, iterations: int | None = None, tokens: int | None = None) -> None:
+        self.iterations: Final = iterations
+        self.tokens: Final = tokens
 
 
 # the largest limit a ledger entry can record (its numbers are 1 to 18 ASCII digits): `new` and
@@ -87,66 +87,157 @@ class Cells(Sequence[tuple[str, str]]):
         return repr(tuple(self))
 
 
-@dataclass(frozen=True, kw_only=True, slots=True, repr=False)
-class Criterion:
-    """One row of the acceptance-criteria table, as written (slotted: a table may hold a
-    hundred thousand)."""
+class Criterion(Compared):
+    """One row of the acceptance-criteria table, as written (a table may hold a hundred
+    thousand)."""
 
-    id: str
-    criterion: str
-    check: str  # the command (code span content, `\\|` unescaped) or, for review rows, the cell
-    expected: str
-    kind: Kind = Kind.DETERMINISTIC
-    kind_text: str = "deterministic"  # the cell as written, for lint
-    timeout: float | None = None
-    timeout_text: str = ""  # the cell as written, for lint
-    line: int = 0  # 1-based line of the row in the goal file
-    check_is_code: bool = True  # the check cell was exactly one code span
-    cells: Sequence[tuple[str, str]] = ()  # every cell by header name, as written (Cells)
-    # check and expected as written, before Markdown escapes are read (for lint, and for pins
-    # made before cells were read as Markdown shows them)
-    source_check: str = ""
-    source_expected: str = ""
+    __slots__ = (
+        "cells",
+        "check",
+        "check_is_code",
+        "criterion",
+        "expected",
+        "id",
+        "kind",
+        "kind_text",
+        "line",
+        "source_check",
+        "source_expected",
+        "timeout",
+        "timeout_text",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        criterion: str,
+        check: str,
+        expected: str,
+        kind: Kind = Kind.DETERMINISTIC,
+        kind_text: str = "deterministic",
+        timeout: float | None = None,
+        timeout_text: str = "",
+        line: int = 0,
+        check_is_code: bool = True,
+        cells: Sequence[tuple[str, str]] = (),
+        source_check: str = "",
+        source_expected: str = "",
+    ) -> None:
+        self.id: Final = id
+        self.criterion: Final = criterion
+        # the command (code span content, `\\|` unescaped) or, for review rows, the cell
+        self.check: Final = check
+        self.expected: Final = expected
+        self.kind: Final = kind
+        self.kind_text: Final = kind_text  # the cell as written, for lint
+        self.timeout: Final = timeout
+        self.timeout_text: Final = timeout_text  # the cell as written, for lint
+        self.line: Final = line  # 1-based line of the row in the goal file
+        self.check_is_code: Final = check_is_code  # the check cell was exactly one code span
+        self.cells: Final = cells  # every cell by header name, as written (Cells)
+        # check and expected as written, before Markdown escapes are read (for lint, and for
+        # pins made before cells were read as Markdown shows them)
+        self.source_check: Final = source_check
+        self.source_expected: Final = source_expected
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Section:
+class Section(Compared):
     """A level-2 section of the body: its heading and line span (1-based, end exclusive)."""
 
-    title: str
-    key: str  # normalised title: lower case, single spaces
-    line: int  # line of the heading
-    end: int  # first line after the section
+    __slots__ = ("end", "key", "line", "title")
+
+    def __init__(self, *, title: str, key: str, line: int, end: int) -> None:
+        self.title: Final = title
+        self.key: Final = key  # normalised title: lower case, single spaces
+        self.line: Final = line  # line of the heading
+        self.end: Final = end  # first line after the section
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Goal:
+class Goal(Compared):
     """A parsed goal file. ``meta`` holds the frontmatter as YAML read it."""
 
-    path: str
-    text: str
-    meta: dict[str, object]
-    slug: str
-    status: Status
-    budget: Budget
-    iterations_used: int
-    tokens_used: int  # 0 when the file says `tokens_used: null`
-    end_state: str
-    non_goals: tuple[str, ...]  # as Markdown shows them, code spans in single backticks
-    criteria: tuple[Criterion, ...]
-    sections: tuple[Section, ...]
-    frontmatter_end: int  # line number of the closing `---`
-    timeout: float | None = None
-    source_non_goals: tuple[str, ...] = ()  # the list items' source text, whitespace collapsed
-    tokens_measured: bool = True  # False for `tokens_used: null`: usage not measured yet
-    shell: str = "/bin/sh"
-    cwd: str | None = None
-    newline: str = "\n"
-    key_lines: tuple[tuple[str, int], ...] = ()  # frontmatter key (dotted for budget.*) -> line
-    problems: tuple[Finding, ...] = ()  # what reading the file found wrong; see goalfile.lint
-    # the link reference labels the body defines outside the ledger (normalised, as markdown-it
-    # keys them): cells are read with all of them, as every Markdown view reads them
-    link_labels: frozenset[str] = frozenset()
+    __slots__ = (
+        "budget",
+        "criteria",
+        "cwd",
+        "end_state",
+        "frontmatter_end",
+        "iterations_used",
+        "key_lines",
+        "link_labels",
+        "meta",
+        "newline",
+        "non_goals",
+        "path",
+        "problems",
+        "sections",
+        "shell",
+        "slug",
+        "source_non_goals",
+        "status",
+        "text",
+        "timeout",
+        "tokens_measured",
+        "tokens_used",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        text: str,
+        meta: dict[str, object],
+        slug: str,
+        status: Status,
+        budget: Budget,
+        iterations_used: int,
+        tokens_used: int,
+        end_state: str,
+        non_goals: tuple[str, ...],
+        criteria: tuple[Criterion, ...],
+        sections: tuple[Section, ...],
+        frontmatter_end: int,
+        timeout: float | None = None,
+        source_non_goals: tuple[str, ...] = (),
+        tokens_measured: bool = True,
+        shell: str = "/bin/sh",
+        cwd: str | None = None,
+        newline: str = "\n",
+        key_lines: tuple[tuple[str, int], ...] = (),
+        problems: tuple[Finding, ...] = (),
+        link_labels: frozenset[str] = frozenset(),
+    ) -> None:
+        self.path: Final = path
+        self.text: Final = text
+        self.meta: Final = meta
+        self.slug: Final = slug
+        self.status: Final = status
+        self.budget: Final = budget
+        self.iterations_used: Final = iterations_used
+        self.tokens_used: Final = tokens_used  # 0 when the file says `tokens_used: null`
+        self.end_state: Final = end_state
+        # as Markdown shows them, code spans in single backticks
+        self.non_goals: Final = non_goals
+        self.criteria: Final = criteria
+        self.sections: Final = sections
+        self.frontmatter_end: Final = frontmatter_end  # line number of the closing `---`
+        self.timeout: Final = timeout
+        # the list items' source text, whitespace collapsed
+        self.source_non_goals: Final = source_non_goals
+        # False for `tokens_used: null`: usage not measured yet
+        self.tokens_measured: Final = tokens_measured
+        self.shell: Final = shell
+        self.cwd: Final = cwd
+        self.newline: Final = newline
+        # frontmatter key (dotted for budget.*) -> line
+        self.key_lines: Final = key_lines
+        # what reading the file found wrong; see goalfile.lint
+        self.problems: Final = problems
+        # the link reference labels the body defines outside the ledger (normalised, as
+        # markdown-it keys them): cells are read with all of them, as every Markdown view reads
+        # them
+        self.link_labels: Final = link_labels
 
     def criterion(self, cid: str) -> Criterion | None:
         for row in self.criteria:
@@ -167,22 +258,55 @@ class Goal:
         return None
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class RowResult:
+class RowResult(Compared):
     """The verdict of one criterion in one iteration entry."""
 
-    id: str
-    verdict: Verdict
-    command: str
-    exit: str  # "0", "timeout", "signal 9", or "-" when nothing ran
-    evidence: str  # one line
-    evidence_quoted: bool = True  # True: output, shown as a code span; False: our own prose
-    evidence_label: str = ""  # prose before a quoted evidence, e.g. "judge:" or "review:"
-    excerpt: tuple[str, ...] = ()  # at most twenty output lines quoted under the table
-    excerpt_label: str = ""
-    elapsed: float | None = None
-    why: tuple[str, ...] = ()  # what failed, clause by clause, with what was seen
-    cut_short: bool = False  # an error: the goal's time limit ended it before it was judged
+    __slots__ = (
+        "command",
+        "cut_short",
+        "elapsed",
+        "evidence",
+        "evidence_label",
+        "evidence_quoted",
+        "excerpt",
+        "excerpt_label",
+        "exit",
+        "id",
+        "verdict",
+        "why",
+    )
+
+    def __init__(
+        self,
+        *,
+        id: str,
+        verdict: Verdict,
+        command: str,
+        exit: str,
+        evidence: str,
+        evidence_quoted: bool = True,
+        evidence_label: str = "",
+        excerpt: tuple[str, ...] = (),
+        excerpt_label: str = "",
+        elapsed: float | None = None,
+        why: tuple[str, ...] = (),
+        cut_short: bool = False,
+    ) -> None:
+        self.id: Final = id
+        self.verdict: Final = verdict
+        self.command: Final = command
+        self.exit: Final = exit  # "0", "timeout", "signal 9", or "-" when nothing ran
+        self.evidence: Final = evidence  # one line
+        # True: output, shown as a code span; False: our own prose
+        self.evidence_quoted: Final = evidence_quoted
+        # prose before a quoted evidence, e.g. "judge:" or "review:"
+        self.evidence_label: Final = evidence_label
+        self.excerpt: Final = excerpt  # at most twenty output lines quoted under the table
+        self.excerpt_label: Final = excerpt_label
+        self.elapsed: Final = elapsed
+        self.why: Final = why  # what failed, clause by clause, with what was seen
+        # an error: the goal's time limit ended it before it was judged
+        self.cut_short: Final = cut_short
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -215,20 +339,46 @@ class RowResult:
         )
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Entry:
+class Entry(Compared):
     """An iteration entry of the ledger (``### Iteration n (date) by who``)."""
 
-    iteration: int
-    date: str
-    by: str
-    time: str = ""  # HH:MM or HH:MM:SS after the date, as some writers add it
-    rows: tuple[RowResult, ...] = ()
-    status: Status | None = None
-    status_reason: str | None = None
-    contract: str | None = None  # short digest of the contract the entry ran under
-    notes: tuple[str, ...] = field(default=())  # free lines of the entry, for non-verify entries
-    line: int = 0
+    __slots__ = (
+        "by",
+        "contract",
+        "date",
+        "iteration",
+        "line",
+        "notes",
+        "rows",
+        "status",
+        "status_reason",
+        "time",
+    )
+
+    def __init__(
+        self,
+        *,
+        iteration: int,
+        date: str,
+        by: str,
+        time: str = "",
+        rows: tuple[RowResult, ...] = (),
+        status: Status | None = None,
+        status_reason: str | None = None,
+        contract: str | None = None,
+        notes: tuple[str, ...] = (),
+        line: int = 0,
+    ) -> None:
+        self.iteration: Final = iteration
+        self.date: Final = date
+        self.by: Final = by
+        self.time: Final = time  # HH:MM or HH:MM:SS after the date, as some writers add it
+        self.rows: Final = rows
+        self.status: Final = status
+        self.status_reason: Final = status_reason
+        self.contract: Final = contract  # short digest of the contract the entry ran under
+        self.notes: Final = notes  # free lines of the entry, for non-verify entries
+        self.line: Final = line
 
 
 class Severity(StrEnum):
@@ -236,13 +386,24 @@ class Severity(StrEnum):
     WARNING = "warning"
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Finding:
+class Finding(Compared):
     """A problem found in a goal file, with where it is and how to fix it."""
 
-    severity: Severity
-    message: str
-    line: int | None = None
-    column: int | None = None
-    hint: str | None = None
-    code: str = ""  # short stable name, e.g. "expected-syntax"
+    __slots__ = ("code", "column", "hint", "line", "message", "severity")
+
+    def __init__(
+        self,
+        *,
+        severity: Severity,
+        message: str,
+        line: int | None = None,
+        column: int | None = None,
+        hint: str | None = None,
+        code: str = "",
+    ) -> None:
+        self.severity: Final = severity
+        self.message: Final = message
+        self.line: Final = line
+        self.column: Final = column
+        self.hint: Final = hint
+        self.code: Final = code  # short stable name, e.g. "expected-syntax"

@@ -10,7 +10,6 @@ about as fast as a new one. Problems that still leave a usable goal are collecte
 from __future__ import annotations
 
 import bisect
-import dataclasses
 import datetime as _dt
 import functools
 import math
@@ -35,6 +34,7 @@ from goalfile.model import (
 )
 from goalfile.prose import code_text, span_text
 from goalfile.settings import cwd_problem, known_shell, shell_problem
+from goalfile.value import replace
 from goalfile.words import noun
 
 if TYPE_CHECKING:
@@ -1044,7 +1044,7 @@ def _read_body(
     for found in ignored:
         problem = _ignored_table(*found, last_row=last_row)
         if misnamed is not None and found[1] == misnamed.title:
-            problem = dataclasses.replace(problem, hint=_rename_hint(misnamed))
+            problem = replace(problem, hint=_rename_hint(misnamed))
         problems.append(problem)
     return body
 

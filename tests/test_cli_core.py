@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,7 @@ from conftest import (
 from goalfile import __version__, ledger
 from goalfile.model import Status
 from goalfile.parse import ledger_region, parse_goal
+from goalfile.value import replace
 
 COMMANDS = ("new", "lint", "activate", "verify", "status")
 

@@ -10,7 +10,6 @@ rows and status lines.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import re
 from collections.abc import Iterator
 
@@ -21,6 +20,7 @@ from hypothesis import strategies as st
 from goalfile import contract, edit, handedit, ledger, parse, progress
 from goalfile.errors import GoalfileError
 from goalfile.model import Entry, Status
+from goalfile.value import replace
 
 LINES = [
     "",
@@ -108,7 +108,7 @@ def reference_entries_newest_first(text: str, start: int, end: int) -> list[Entr
 
 
 def without_line(entry: Entry) -> Entry:
-    return dataclasses.replace(entry, line=0)
+    return replace(entry, line=0)
 
 
 @settings(max_examples=400, deadline=None)
@@ -562,7 +562,7 @@ def test_an_unclosed_fence_is_found_without_the_blocks_as_with_them(
 
 def backed(text: str) -> int | None:
     """The iterations the ledger of ``text`` backs, as the commands ask it of a goal."""
-    goal = dataclasses.replace(parse.parse_goal(GOAL_TEXT, path="g.md"), text=text)
+    goal = replace(parse.parse_goal(GOAL_TEXT, path="g.md"), text=text)
     return handedit.backed_iterations(goal)
 
 

@@ -4,7 +4,6 @@ detection through `goalfile verify` is tested end to end in test_lifecycle.py.""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
@@ -18,6 +17,7 @@ from goalfile.progress import (
     same_runs,
     stall_limit,
 )
+from goalfile.value import replace
 
 
 def row(cid: str, verdict: Verdict, evidence: str = "ok", *, quoted: bool = True) -> RowResult:

@@ -10,11 +10,12 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
+from goalfile.value import replace
 
 MATCH_TIME_LIMIT = 30.0
 """Seconds the guarded ``matches`` searches of one run of a row may take in all, when neither

@@ -10,7 +10,6 @@ reads from git instead, so it works as written.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from goalfile.commands.mergefix import MERGED_SIDES, merged_hint
@@ -18,6 +17,7 @@ from goalfile.commands.rewrapfix import rewrapped_hint
 from goalfile.errors import GoalFileInvalid
 from goalfile.lint import REWRAP_UNSTAGED, require_valid
 from goalfile.model import Finding, Goal
+from goalfile.value import replace
 
 # lint's code, the words its fix holds, and the fix for git's state
 _BY_CODE = {

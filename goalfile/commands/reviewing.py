@@ -7,7 +7,7 @@ import os
 import shlex
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile import judge, settings
@@ -17,6 +17,7 @@ from goalfile.handedit import iterations_in_use
 from goalfile.model import Criterion, Goal, RowResult, Verdict
 from goalfile.parse import ledger_region, review_artifact
 from goalfile.review import latest_review, quote_present
+from goalfile.value import replace
 
 JUDGE_LABEL = "judge:"
 

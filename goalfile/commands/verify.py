@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -24,6 +25,7 @@ from goalfile.parse import ledger_region, parse_goal
 from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
+from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
@@ -338,7 +340,7 @@ def _run_contract(goal: Goal) -> contract.Contract:
     """The goal's contract with its rows in the order this run ran them: what a tightening
     entry records (only the rows it adds take their place from it)."""
     ordered, _ = run_order(goal)
-    return replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
+    return dataclasses.replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
 
 
 def _setup_notes(
@@ -397,7 +399,9 @@ def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
         ledger.newest_first(goal.text, *region, by=STREAK_BY) if region is not None else iter(())
     )
     if same_runs(entry, previous) >= limit:
-        return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} verify runs")
+        return dataclasses.replace(
+            run, status=Status.BLOCKED, reason=f"no progress in {limit} verify runs"
+        )
     return run
 
 
