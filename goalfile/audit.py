@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import itertools
+import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,6 +57,16 @@ WARNING_CODES = frozenset({"unpinned"})
 
 ReadArtifact = Callable[[str], str]
 """Reads an artifact named relative to the goal's working tree; raises GoalfileError."""
+
+Covers = Callable[[str, str], bool]
+"""Whether the artifact a review read (the second name) is the one a row names (the first), or
+inside the folder it names; raises GoalfileError for a name outside the working tree."""
+
+
+def covers_as_written(named: str, name: str) -> bool:
+    """:data:`Covers` by the names alone, lexically normalised (links are not followed)."""
+    whole, part = posixpath.normpath(named), posixpath.normpath(name)
+    return part == whole or part.startswith(whole.rstrip("/") + "/")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -204,6 +215,7 @@ def audit_goal(
     goal: Goal,
     *,
     read_artifact: ReadArtifact,
+    covers: Covers = covers_as_written,
     against: str | None = None,
     old_text: str | None = None,
 ) -> FileAudit:
@@ -269,7 +281,7 @@ def audit_goal(
         (c.change.row, c.change.field) for c in changes if c.recorded_by is None
     }
     findings += drift_findings(goal, skip=reported)
-    findings += review_findings(goal, current, read_artifact)
+    findings += review_findings(goal, current, read_artifact, covers)
     warned = [f for f in findings if f.code in WARNING_CODES]
     return FileAudit(
         path=goal.path,
@@ -287,6 +299,7 @@ def audit_branch(
     versions: Sequence[tuple[str, str]],
     *,
     read_artifact: ReadArtifact,
+    covers: Covers = covers_as_written,
     against: str,
     side: Sequence[tuple[str, str]] = (),
 ) -> FileAudit:
@@ -300,9 +313,13 @@ def audit_branch(
     reported though the versions after it agree with the working copy. Without versions (the
     goal was never committed), the goal is audited as it is."""
     if not versions:
-        return audit_goal(goal, read_artifact=read_artifact, against=against, old_text=None)
+        return audit_goal(
+            goal, read_artifact=read_artifact, covers=covers, against=against, old_text=None
+        )
     first, first_text = versions[0]
-    result = audit_goal(goal, read_artifact=read_artifact, against=first, old_text=first_text)
+    result = audit_goal(
+        goal, read_artifact=read_artifact, covers=covers, against=first, old_text=first_text
+    )
     findings = list(result.findings)
     seen = {(f.code, f.entry) for f in findings}
     current = blocks(goal.text)
@@ -328,7 +345,7 @@ def audit_branch(
             findings.append(finding)
         before_text, before = text, now
     findings = _replaced_approval(goal.path, findings, blocks(first_text), current, first)
-    findings += _other_line_approvals(goal, side, current, findings, read_artifact)
+    findings += _other_line_approvals(goal, side, current, findings, read_artifact, covers)
     later = len(versions) - 1
     note = (
         f"new since {against}: held to the version first committed after it, {first}, and to "
@@ -399,6 +416,7 @@ def _other_line_approvals(
     current: Sequence[Block],
     found: Sequence[AuditFinding],
     read_artifact: ReadArtifact,
+    covers: Covers,
 ) -> list[AuditFinding]:
     """What holding the goal to a version committed on another line of the branch than its
     first-parent line (``side``: commit and text) finds, for each version whose first approval
@@ -419,7 +437,9 @@ def _other_line_approvals(
         if was is None or was == now or was in done:
             continue
         done.add(was)
-        held = audit_goal(goal, read_artifact=read_artifact, against=commit, old_text=text)
+        held = audit_goal(
+            goal, read_artifact=read_artifact, covers=covers, against=commit, old_text=text
+        )
         for finding in held.findings:
             if (finding.code, finding.line, finding.entry) in seen:
                 continue
@@ -832,10 +852,16 @@ def quote_of(evidence: str, quoted: bool) -> str | None:
 
 
 def review_findings(
-    goal: Goal, current: Sequence[Block], read_artifact: ReadArtifact
+    goal: Goal,
+    current: Sequence[Block],
+    read_artifact: ReadArtifact,
+    covers: Covers = covers_as_written,
 ) -> list[AuditFinding]:
     """Every met review row of the newest verify entry quotes a passage still in its artifact:
-    the artifact of the review recorded before that entry, else the one the row names."""
+    the artifact of the review recorded before that entry, else the one the row names. A
+    recorded review must have read the artifact the row names (or a file in the folder it
+    names), as verify requires: `goalfile review` refuses any other, so only an entry typed by
+    hand names one."""
     index = next(
         (i for i in range(len(current) - 1, -1, -1) if current[i].entry.by == ledger.VERIFY_BY),
         None,
@@ -887,6 +913,24 @@ def review_findings(
                 )
             )
             continue
+        named = review_artifact(criterion)
+        if recorded is not None and named is not None:
+            try:
+                same = covers(named, recorded.artifact)
+            except GoalfileError:
+                same = False
+            if not same:
+                found.append(
+                    finding(
+                        "review-artifact-mismatch",
+                        f"the review recorded for {row.id} read `{recorded.artifact}`, but "
+                        f"{row.id} names `{named}`: goalfile review refuses any other artifact "
+                        "and verify counts no such review, so the entry was not written by "
+                        "either from this file",
+                        f"set the status back and {again.replace('FILE', shell_word(named), 1)}",
+                    )
+                )
+                continue
         try:
             text = read_artifact(artifact or "")
         except GoalfileError as exc:

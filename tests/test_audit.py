@@ -392,6 +392,54 @@ def test_a_review_quote_removed_from_its_artifact_is_reported(repo: Path) -> Non
     assert rc == 1 and codes(document) == ["review-artifact-missing"]
 
 
+def test_a_review_entry_that_read_another_file_than_the_row_names_is_reported(
+    repo: Path,
+) -> None:
+    """The agent's guide lost the passage its met review quotes; instead of writing it back, it
+    typed the review entry's artifact over with a scratch file of its own that holds the
+    passage. `goalfile review` refuses an artifact the row does not name, and verify counts no
+    such review, but audit checked the quote only against the file the entry names: clean."""
+    (repo / "docs").mkdir()
+    guide = repo / "docs" / "guide.md"
+    guide.write_text("# Guide\n\nThe greeting is written to out.txt.\n", encoding="utf-8")
+    edit(
+        repo,
+        "| C2 | fixtures untouched |",
+        "| R1 | the guide explains it | `docs/guide.md` | explains where the greeting goes "
+        "| review |\n| C2 | fixtures untouched |",
+    )
+    assert goalfile(repo, "activate", PATH, "--reapprove", "--reason", "add R1").returncode == 0
+    do_the_work(repo)
+    quote = "The greeting is written to out.txt."
+    reviewed = goalfile(
+        repo, "review", PATH, "R1", "--artifact", "docs/guide.md", "--quote", quote,
+        "--verdict", "met",
+    )  # fmt: skip
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert goalfile(repo, "verify", PATH).returncode == 0
+    guide.write_text("# Guide\n\nSee the code.\n", encoding="utf-8")
+    (repo / "scratch.md").write_text(f"{quote}\n", encoding="utf-8")
+    edit(repo, "artifact: `docs/guide.md`", "artifact: `scratch.md`")
+    commit(repo, "guide")
+    # verify itself would not count that review
+    again = goalfile(repo, "verify", "--no-write", PATH)
+    assert "not reviewed: the review read scratch.md, but R1 names docs/guide.md" in again.stdout
+
+    for extra in ((), ("--against", "main")):
+        rc, document = audit(repo, PATH, *extra)
+        assert rc == 1, document
+        (item,) = document["files"]  # type: ignore[misc]
+        (finding,) = [f for f in item["findings"] if f["code"] == "review-artifact-mismatch"]
+        assert finding["row"] == "R1" and finding["entry"].endswith("by verify-goal")
+        assert "read `scratch.md`, but R1 names `docs/guide.md`" in finding["message"]
+        assert "--artifact docs/guide.md" in finding["hint"]
+
+    # the entry put back and the passage written back: clean
+    edit(repo, "artifact: `scratch.md`", "artifact: `docs/guide.md`")
+    guide.write_text(f"# Guide\n\n{quote}\n", encoding="utf-8")
+    assert audit(repo, PATH)[0] == 0
+
+
 # --- the command line ---------------------------------------------------------------------
 
 

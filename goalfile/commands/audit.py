@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from goalfile import contract
-from goalfile.artifacts import read_artifact, resolve_artifact
+from goalfile.artifacts import covers, read_artifact, resolve_artifact
 from goalfile.audit import AuditFinding, FileAudit, audit_branch, audit_goal, label
 from goalfile.commands import workdir
 from goalfile.commands.context import Context
@@ -230,11 +230,18 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
     def read(name: str) -> str:
         return read_artifact(resolve_artifact(base, name))[0]
 
+    def named(row_names: str, name: str) -> bool:  # as verify and `goalfile review` decide it
+        return covers(resolve_artifact(base, row_names), resolve_artifact(base, name))
+
     if against is not None and old_text is None:  # new since REF: its commits since
         walked, side = _branch_versions(path, against, ctx)
-        result = audit_branch(goal, walked, read_artifact=read, against=against, side=side)
+        result = audit_branch(
+            goal, walked, read_artifact=read, covers=named, against=against, side=side
+        )
     else:
-        result = audit_goal(goal, read_artifact=read, against=against, old_text=old_text)
+        result = audit_goal(
+            goal, read_artifact=read, covers=named, against=against, old_text=old_text
+        )
     extra = [
         found for found in (linked, _workdir_finding(goal, where), _converted(path, ctx)) if found
     ]
