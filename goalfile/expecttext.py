@@ -379,9 +379,46 @@ def matches_almost_any_character(compiled: re.Pattern[str]) -> bool:
     ``/[^\\n]/``, ``/(?s:.)/``, ``/.{1}/``, ``/\\S/``, ``/\\D/`` and ``/[^x]/`` are such
     patterns: like a pattern that can match zero characters (:func:`can_match_empty`) they hold
     on any output that shows a character, a failing one included. A pattern for text you
-    expect (``/^ok$/``, ``/\\d+ passed/``, ``/[0-9]/``, ``/^.$/``) is not."""
+    expect (``/^ok$/``, ``/\\d+ passed/``, ``/[0-9]/``, ``/^.$/``) is not.
+
+    The same holds for a run of characters: ``/../``, ``/.{2,}/``, ``/[\\s\\S]{3}/`` or
+    ``/[^x]{2}/`` hold on any line of two or three characters, and every failing run prints one.
+    So a pattern whose matches take at least N characters (N up to 64) is tried on a run of N of
+    each of those characters (``aa``, ``]]``, ``  ``) and on lines a failing run prints."""
     hits = sum(1 for char in _ONE_CHARACTER if compiled.search(char) is not None)
-    return 2 * hits >= len(_ONE_CHARACTER) and compiled.search(_FAILING_LINE) is not None
+    if 2 * hits >= len(_ONE_CHARACTER) and compiled.search(_FAILING_LINE) is not None:
+        return True
+    width = _least_width(compiled)
+    if not 1 < width <= _RUN_LIMIT:  # a run of one character is the lines above
+        return False
+    hits = sum(1 for char in _ONE_CHARACTER if compiled.search(char * width) is not None)
+    return 2 * hits >= len(_ONE_CHARACTER) and any(
+        compiled.search(line) is not None for line in _FAILING_LINES
+    )
+
+
+# the longest run the rule above tries: a pattern that takes more characters than this in every
+# match (`/.{100}/`) shows the count it asks for
+_RUN_LIMIT = 64
+# lines a failing run prints, the second longer than _RUN_LIMIT
+_FAILING_LINES = (
+    _FAILING_LINE,
+    "FAILED tests/test_login.py::test_token_is_rotated - AssertionError: assert 0 == 1",
+)
+
+
+def _least_width(compiled: re.Pattern[str]) -> int:
+    """The fewest characters a match of the pattern takes, as ``re``'s own parser computes it
+    (0 when the parser is not available: the run rule is then not applied)."""
+    try:
+        from re import _parser
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            low = _parser.parse(compiled.pattern, compiled.flags).getwidth()[0]
+    except (ImportError, AttributeError, TypeError, re.error, RecursionError):
+        return 0
+    return low if isinstance(low, int) else 0
 
 
 def _describe(tok: _Tok) -> str:

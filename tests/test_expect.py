@@ -265,6 +265,35 @@ def test_a_regex_that_almost_any_character_satisfies_is_an_error(pattern: str) -
         parse_expected(f"exit 0; stdout matches /{pattern}/")
 
 
+# Patterns that take a run of characters of almost any kind: every failing run prints a line
+# that long (`stdout matches /../` verified `0 passed, 3 FAILED` as met).
+ANY_RUN = [
+    "..",
+    ".{2,}",
+    "[\\s\\S]{3}",
+    "[^x]{2}",
+    "(.)\\1*.",
+    ".(?<=.).",
+    "\\S\\S|\\s\\s|.\\s|\\s.",
+    ".{64}",
+]
+
+
+@pytest.mark.parametrize("pattern", ANY_RUN)
+def test_a_regex_that_a_run_of_almost_any_character_satisfies_is_an_error(pattern: str) -> None:
+    assert not can_match_empty(re.compile(pattern))
+    assert not any(re.search(pattern, char) for char in "a]0 ")  # one character: none
+    with pytest.raises(ExpectedSyntaxError, match="matches almost any"):
+        parse_expected(f"exit 0; stdout matches /{pattern}/")
+
+
+@pytest.mark.parametrize(
+    "pattern", ["\\d\\d", "[a-z]{3}", "\\w\\w", "..\\.", "\\S+ passed", ".{65}"]
+)
+def test_a_regex_for_a_run_you_expect_is_accepted(pattern: str) -> None:
+    assert parse_expected(f"exit 0; stdout matches /{pattern}/").clauses
+
+
 @pytest.mark.parametrize(
     ("pattern", "empty"), [*((p, True) for p in ZERO_WIDTH), *((p, False) for p in CONSUMING)]
 )
