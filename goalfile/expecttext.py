@@ -411,7 +411,7 @@ def _least_width(compiled: re.Pattern[str]) -> int:
     """The fewest characters a match of the pattern takes, as ``re``'s own parser computes it
     (0 when the parser is not available: the run rule is then not applied)."""
     try:
-        from re import _parser
+        from re import _parser  # type: ignore[attr-defined]
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
