@@ -9,12 +9,21 @@ made with mode 0700; each file 0600), named by a digest of the host's session id
 transcript path). It is written only when it changes; a file untouched for
 :data:`KEEP_DAYS` days is removed when a new one is made. Reading or writing it never fails
 the hook: a record that cannot be read is no record, one that cannot be written is a note.
+
+Each record carries a seal, an HMAC-SHA256 of its fields under a random key kept beside the
+sessions folder (``goalfile/key``, 0600, made at the first save): a record edited by hand (a
+hold's key listed as made, a repository left out) or with its seal or key gone reads as no
+record, which the Stop hook treats as the strict case (docs/trust.md, "The Stop hook's record
+of a session"). The key is the user's to read, as the record is: the seal stops an edit, not
+an agent that reads the key and this module and seals a record of its own.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
+import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -31,15 +40,18 @@ __all__ = [
     "Record",
     "Remembered",
     "forget_old",
+    "key_path",
     "load",
     "record_path",
     "save",
     "state_folder",
+    "write_sealed",
 ]
 
 SCHEMA = 1
 KEEP_DAYS = 30
 SIZE_LIMIT = 1 << 20  # bytes: a larger record is not read
+KEY_BYTES = 32  # random bytes of the key that seals the records
 AT_START = "at the start of this session"  # when a record was taken, for a message
 AT_STOP = "at an earlier stop of this session"
 
@@ -181,14 +193,60 @@ class Record:
     held: frozenset[str] = frozenset()
 
 
+def key_path(folder: Path) -> Path:
+    """The key that seals the records of ``folder`` (``goalfile/sessions/``): beside that
+    folder, ``goalfile/key``."""
+    return folder.parent / "key"
+
+
+def _key(folder: Path, *, make: bool) -> bytes | None:
+    """The key that seals the records of ``folder`` (:func:`key_path`): random bytes, made
+    (mode 0600, never over a file there) when ``make`` and missing; None when there is none,
+    or it cannot be read or made."""
+    path = key_path(folder)
+    try:
+        found = read_regular(path, what="session record key", limit=KEY_BYTES * 4)
+        return found if len(found) >= KEY_BYTES else None
+    except FileNotFoundError:
+        if not make:
+            return None
+    except (OSError, ValueError, GoalfileError):
+        return None
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    except FileExistsError:  # made by a hook of another session a moment ago
+        return _key(folder, make=False)
+    except OSError:
+        return None
+    made = secrets.token_hex(KEY_BYTES).encode()
+    with os.fdopen(descriptor, "wb") as handle:
+        handle.write(made)
+    return made
+
+
+def _seal(document: Mapping[str, object], key: bytes) -> str:
+    """The seal of a record's ``document`` (its fields but ``seal``) under ``key``."""
+    body = {name: value for name, value in document.items() if name != "seal"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hmac.new(key, text.encode("ascii"), "sha256").hexdigest()
+
+
 def load(path: Path) -> Record:
-    """The record at ``path``; an empty one when it is missing or cannot be read, or is no
-    regular file (a FIFO put there is never waited on: the next save replaces it)."""
+    """The record at ``path``; an empty one when it is missing or cannot be read, is no
+    regular file (a FIFO put there is never waited on: the next save replaces it), or its
+    seal is not the one the key of its folder gives (a record edited by hand, or one written
+    before records were sealed, is no record)."""
     try:
         data = json.loads(read_regular(path, what="session record", limit=SIZE_LIMIT))
     except (OSError, ValueError, RecursionError, GoalfileError):
         return Record()
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+        return Record()
+    key = _key(path.parent, make=False)
+    seal = data.get("seal")
+    if key is None or not isinstance(seal, str):
+        return Record()
+    if not hmac.compare_digest(seal, _seal(data, key)):
         return Record()
     found: dict[str, Remembered] = {}
     listed = data.get("repositories")
@@ -212,11 +270,23 @@ def save(path: Path, record: Record) -> None:
         if not folder.is_dir():
             folder.parent.mkdir(parents=True, exist_ok=True)
             folder.mkdir(mode=0o700, exist_ok=True)
-    document = {
+    document: dict[str, object] = {
         "schema": SCHEMA,
         "repositories": [record.repositories[top].to_json() for top in sorted(record.repositories)],
         "held": sorted(record.held),
     }
+    write_sealed(path, document)
+    if new:
+        forget_old(path.parent, keep=path.name)
+
+
+def write_sealed(path: Path, document: dict[str, object]) -> None:
+    """Write ``document`` at ``path``, sealed with the key of its folder (made when missing),
+    replaced by rename. Raises OSError."""
+    key = _key(path.parent, make=True)
+    if key is None:
+        raise OSError(f"the key {key_path(path.parent)} cannot be read or made")
+    document = {**document, "seal": _seal(document, key)}
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.unlink(missing_ok=True)  # a FIFO or symlink left there is not opened
     descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
@@ -227,8 +297,6 @@ def save(path: Path, record: Record) -> None:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
-    if new:
-        forget_old(path.parent, keep=path.name)
 
 
 def forget_old(folder: Path, *, keep: str, now: float | None = None) -> None:

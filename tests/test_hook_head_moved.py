@@ -28,6 +28,8 @@ from conftest import (
     shell,
 )
 
+from goalfile.sessionmemory import write_sealed
+
 GOAL = "goals/auth.md"
 
 
@@ -161,7 +163,7 @@ def test_a_goal_name_with_a_nul_in_the_session_record_is_passed_over(project: Pa
     data = json.loads(records[0].read_text(encoding="utf-8"))
     for repository in data["repositories"]:
         repository["goals"].append("notes/x\0y.md")
-    records[0].write_text(json.dumps(data), encoding="utf-8")
+    write_sealed(records[0], data)  # sealed with the key, which is the user's to read too
     verified_on_a_side_branch(project)
     held, said = stop(project, active=True)
     assert held.get("decision") == "block", (held, said)

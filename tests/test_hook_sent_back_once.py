@@ -14,6 +14,7 @@ Real `goalfile` processes, a real git repository, the recorded input of each hos
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -197,6 +198,34 @@ def test_a_met_committed_with_the_record_deleted_after_the_agent_was_sent_back_h
     held = hook_answer(repo, agent=agent, active=True)
     assert held.get("decision") == "block", held  # was: {} (let go without a word)
     assert said in str(held["reason"]) and "C1 unmet" in str(held["reason"]), held
+    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
+    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+
+
+@pytest.mark.parametrize("agent", ["claude", "codex"])
+def test_a_record_edited_to_list_the_hold_after_the_agent_was_sent_back_holds_it_once(
+    tmp_path: Path, agent: str, state_home: Path
+) -> None:
+    """Sent back once for its unmet goal, the agent types `status: met` and writes the key of
+    that finding (the file's path, inode, status-change time and size) into the session's
+    record as a hold made: the record said the hold was made, and the stop was let go with a
+    message. A record the hook did not write is no record: held once, and the stop after it
+    is let go with the message."""
+    repo = _repo(tmp_path)
+    first = hook_answer(repo, agent=agent, active=False)
+    assert first.get("decision") == "block" and "C1 unmet" in str(first["reason"]), first
+    goal = repo / GOAL
+    goal.write_text(_typed_met(goal.read_text(encoding="utf-8")), encoding="utf-8")
+    found = os.lstat(goal)
+    key = f"unbacked\0{os.path.realpath(goal)}\0{found.st_ino}:{found.st_ctime_ns}:{found.st_size}"
+    (record,) = (state_home / "goalfile" / "sessions").glob("*.json")
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["held"] = sorted({*data["held"], key})
+    record.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
+    said = "goalfile does not accept the status of goals/demo.md"
+    held = hook_answer(repo, agent=agent, active=True)
+    assert held.get("decision") == "block", held  # was: let go with a message
+    assert said in str(held["reason"]), held
     told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
     assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
 

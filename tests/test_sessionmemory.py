@@ -14,10 +14,12 @@ from goalfile.sessionmemory import (
     Record,
     Remembered,
     forget_old,
+    key_path,
     load,
     record_path,
     save,
     state_folder,
+    write_sealed,
 )
 
 
@@ -82,8 +84,43 @@ def test_the_staged_copies_read_back_and_what_is_no_object_id_is_passed_over(
         ["goals/a.md"],
         "goals/a.md",
     ]
-    path.write_text(json.dumps(data), encoding="utf-8")
+    write_sealed(path, data)  # sealed with the key, which is the user's to read too
     assert load(path).repositories[str(top)].staged == (("goals/a.md", oid),)
+
+
+def test_a_record_edited_by_hand_is_no_record(tmp_path: Path) -> None:
+    """A record is sealed with a key of the user's state folder: one whose holds or
+    repositories were edited by hand, whose seal is gone, or whose key is gone, reads as no
+    record (the hook then holds as at a stop without one, and its next save seals again)."""
+    top = tmp_path / "repo"
+    (top / ".git").mkdir(parents=True)
+    place = git_place(top)
+    assert place is not None
+    folder = tmp_path / "goalfile" / "sessions"
+    path = folder / "s.json"
+    record = Record(
+        repositories={str(top): Remembered(top=str(top), place=place, goals=("goals/a.md",))},
+        held=frozenset({"unbacked\0/x"}),
+    )
+    save(path, record)
+    assert load(path) == record
+    key = key_path(folder)
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for edit in (
+        lambda d: d.update(held=[*d["held"], "unbacked\0/y"]),
+        lambda d: d["repositories"].clear(),
+        lambda d: d.pop("seal"),
+    ):
+        edited = json.loads(json.dumps(data))
+        edit(edited)
+        path.write_text(json.dumps(edited, sort_keys=True), encoding="utf-8")
+        assert load(path) == Record(), edited
+    save(path, record)
+    key.unlink()
+    assert load(path) == Record()
+    save(path, record)  # a new key, and the record sealed with it
+    assert load(path) == record
 
 
 def test_a_name_with_a_nul_in_a_record_is_no_path(tmp_path: Path) -> None:
