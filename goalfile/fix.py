@@ -3,9 +3,11 @@ canonical form. Pure: goal in, text out.
 
 - a code span cut by an unescaped ``|`` gets the ``|`` written ``\\|``;
 - a deterministic row's ``check`` or ``expected`` whose source differs from what Markdown
-  shows (a backslash escape, emphasis) is put in a code span of what it shows, and so is one
-  that GitHub shows otherwise than goalfile reads it (struck-out text, a link whose reference
-  only the ledger defines: :mod:`goalfile.gfmview`), as goalfile reads it;
+  shows (a backslash escape, emphasis), or that holds raw HTML or an image outside a code
+  span, is put in a code span of what goalfile reads, and so is a ``check`` that is not one
+  code span, and one that GitHub shows otherwise than goalfile reads it (struck-out text, a
+  link whose reference only the ledger defines: :mod:`goalfile.gfmview`), as goalfile reads
+  it;
 - each lone carriage return (one that ends no line) is written as a line break, which is how
   Markdown reads it, so goalfile's lines are those every Markdown view shows;
 - an accepted synonym in ``expected`` (``exits 0``, ``exit code 0``, ``empty``, a ``,`` between
@@ -98,8 +100,10 @@ def fix_goal(goal: Goal) -> Fixed:
                     shown = difference(
                         cell, goal.link_labels, in_ledger or (), footnotes or (), column=name
                     )
-                    if shown is not None:
+                    if shown is not None or _hides_markup(cell):
                         differs.add(name)
+            if row.check.strip() and not row.check_is_code:
+                differs.add("check")  # shown as one code span of the command that runs
         new, what = _fix_row(row, lines[index], differs)
         if new != lines[index]:
             lines[index] = new
@@ -108,6 +112,14 @@ def fix_goal(goal: Goal) -> Fixed:
         first, stop = table
         lines[first:stop] = _pad(lines[first:stop]) or lines[first:stop]
     return Fixed(text="\n".join(lines), changes=tuple(changes))
+
+
+def _hides_markup(cell: str) -> bool:
+    """The cell holds raw HTML or an image outside a code span, which a Markdown view does not
+    show as text (lint's `hidden-markup`): a code span of what goalfile reads shows it."""
+    from goalfile.lint import MARKUP_HINT, hidden_markup
+
+    return MARKUP_HINT.search(cell) is not None and bool(hidden_markup(cell))
 
 
 def _padded_table(goal: Goal, lines: Sequence[str]) -> tuple[int, int] | None:

@@ -34,6 +34,8 @@ from goalfile.pin import pinned, short
 from goalfile.shellword import sed_command, sed_lines, shell_word
 
 if TYPE_CHECKING:  # built only where a gap is found (goalfile.metgap)
+    from collections.abc import Sequence
+
     from goalfile.metgap import MetGap
 
 REOPENABLE = frozenset({Status.MET, Status.BLOCKED, Status.EXHAUSTED, Status.PAUSED})
@@ -427,6 +429,15 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     return sed_command(path, [f"{where}{edit}"])
 
 
+def insert_lines_command(path: str, after: int, lines: Sequence[str]) -> str:
+    """A shell command, in backticks, that writes ``lines`` after line ``after`` of ``path``
+    (line 1: right under the frontmatter's opening `---`). Each line is given with sed's `a\\`
+    as a script of its own, a backslash first to keep its leading blanks, which GNU and BSD
+    sed alike read."""
+    text = [f"\\{line}" + ("\\" if n < len(lines) - 1 else "") for n, line in enumerate(lines)]
+    return sed_command(path, [f"{after}a\\", *text])
+
+
 def delete_lines_command(path: str, first: int, last: int) -> str:
     """A shell command, in backticks, that deletes lines ``first`` to ``last`` of ``path`` (and
     nothing else); it works with GNU and BSD sed alike."""
@@ -686,18 +697,21 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
         if line is None:  # a mapping on one line (`budget: {iterations: 5}`), or no such key
             line = goal.key_line("budget")
             lines = goal.text.split("\n")
-            inline = line is not None and f"{key}:" in lines[line - 1]
-            fix = (
-                set_key_command(path, line, key, value)
-                if inline
-                else f"write `{key}: {value}` under `budget:` in {path} again"
-            )
+            said = lines[line - 1].split("#", 1)[0].rstrip() if line is not None else ""
+            if line is not None and f"{key}:" in said:
+                fix = set_key_command(path, line, key, value)
+            elif line is None or said == "budget:":  # no budget, or a block without the key
+                under = [f"  {key}: {value}"]
+                fix = insert_lines_command(path, line or 1, under if line else ["budget:", *under])
+            else:  # `budget: {tokens: 9}`: where a key goes in it, only a person writes
+                fix = None
         else:
             fix = set_key_command(path, line, key, value)
         raised = recorded.value is not None and (typed is None or typed > recorded.value)
         if raised and typed is not None and typed <= BUDGET_LIMIT_MAX:  # a limit `budget` takes
+            fix = f"{fix}, or " if fix else ""
             fix += (
-                f", or have a person raise it with `goalfile budget {shell_word(path)} "
+                f"have a person raise it with `goalfile budget {shell_word(path)} "
                 f"--{key} {typed}`, which ledgers it"
             )
         found.append(
@@ -707,7 +721,8 @@ def unbacked_budget(goal: Goal, *, shown: str | None = None) -> list[Finding]:
                 code="budget-unbacked",
                 message=f"budget.{key} is {written}, but the ledger records {recorded.shown} "
                 f"(the entry {recorded.label}); a budget is changed only by `goalfile budget`, "
-                f"which ledgers it and only raises, so every command goes by {recorded.shown}",
+                f"which ledgers it and only raises, so every command goes by {recorded.shown}"
+                + ("" if fix else f"; write `{key}: {value}` in the `budget:` mapping again"),
                 hint=fix,
             )
         )

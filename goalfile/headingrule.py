@@ -181,20 +181,20 @@ def outside_findings(goal: Goal) -> Iterable[Finding]:
     shown.sort()
     fix = sed_command(goal.path, [f"{first},{last}d" for first, last, _, _ in shown])
     for number, (first, last, what, inside) in enumerate(shown):
-        deletes = (
-            f"{fix} deletes it (lines {first}-{last})"
-            + (f" and the {len(shown) - 1} more below" if len(shown) > 1 else "")
-            if number == 0
-            else f"the fix of line {shown[0][0]} deletes it too (lines {first}-{last})"
-        )
+        more = f" and the {len(shown) - 1} more below" if len(shown) > 1 else ""
         yield Finding(
             severity=Severity.ERROR,
             line=first,
             column=1,
             code="entry-outside-ledger",
             message=f"{what}, but GitHub shows it as "
-            + ("the newest entry" if inside else "an entry, the last of the file below the ledger"),
-            hint=f"{deletes}; an entry goalfile wrote belongs under `## Iterations`",
+            + ("the newest entry" if inside else "an entry, the last of the file below the ledger")
+            + ("" if number == 0 else f"; the fix of line {shown[0][0]} deletes it too"),
+            # one `fix:` line, on the first: the others' would repeat it
+            hint=f"{fix} deletes it (lines {first}-{last}){more}; an entry goalfile wrote "
+            "belongs under `## Iterations`"
+            if number == 0
+            else None,
         )
 
 

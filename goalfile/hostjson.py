@@ -84,7 +84,7 @@ def top_object(document: object, *, what: str, file: str = "") -> dict[str, obje
             file=file or None,
             line=1,
             column=1,
-            hint="its top level must be `{ ... }`; fix it by hand, then run this again",
+            again="once its top level is a JSON object ({ ... })",
         )
     return document
 
@@ -179,8 +179,7 @@ def merge_stop_hook(
         raise SettingsError(
             '"hooks" is not a JSON object',
             file=file or None,
-            hint='write "hooks" as a map of event names to lists ({"Stop": [...]}) by hand, '
-            "then run this again",
+            again='once "hooks" is a map of event names to lists ({"Stop": [...]})',
         )
     event = EVENT[agent]
     groups = hooks.get(event, [])
@@ -188,8 +187,7 @@ def merge_stop_hook(
         raise SettingsError(
             f'"hooks.{event}" is not a JSON list',
             file=file or None,
-            hint=f'write "{event}" as a list of matcher groups ([{{"hooks": [...]}}]) by hand, '
-            "then run this again",
+            again=f'once "{event}" is a list of matcher groups ([{{"hooks": [...]}}])',
         )
     ours: dict[str, object] = {
         "type": "command",
@@ -292,7 +290,7 @@ def read_text(path: Path, *, what: str) -> str | None:
         raise SettingsError(
             f"not UTF-8 text: {exc.reason}",
             file=str(path),
-            hint="save it as UTF-8 by hand, then run this again",
+            again="once the file is saved as UTF-8",
         ) from None
     except OSError as exc:
         raise SettingsError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
@@ -316,7 +314,7 @@ def load(path: Path) -> tuple[object, str | None]:
             file=str(path),
             line=line,
             column=column,
-            hint="fix the JSON by hand, then run this again",
+            again="once the value there is written another way",
         ) from None
     except json.JSONDecodeError as exc:
         raise SettingsError(

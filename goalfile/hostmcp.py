@@ -71,8 +71,7 @@ def merge_claude_mcp(document: object, *, file: str = "") -> tuple[dict[str, obj
         raise SettingsError(
             '"mcpServers" is not a JSON object',
             file=file or None,
-            hint='write "mcpServers" as a map of server names to {"command": ..., "args": '
-            "[...]} by hand, then run this again",
+            again='once "mcpServers" is a map of server names to {"command": ..., "args": [...]}',
         )
     if SERVER_NAME in servers:
         return dict(document), False
@@ -99,21 +98,21 @@ def merge_codex_mcp(text: str, *, file: str = "") -> tuple[str, bool]:
             file=file or None,
             line=line,
             column=column,
-            hint=where_broken(file, toml=True) if file else "fix the TOML, then run this again",
+            hint=where_broken(file, toml=True) if file else None,
+            again=None if file else "once the TOML is mended there",
         ) from None
     except RecursionError:
         raise SettingsError(
             "TOML nested too deeply to read; the file was left untouched",
             file=file or None,
-            hint="fix the TOML by hand, then run this again",
+            again="once the TOML is nested less deeply",
         ) from None
     servers = document.get("mcp_servers", {})
     if not isinstance(servers, dict):
         raise SettingsError(
             "`mcp_servers` is not a table",
             file=file or None,
-            hint="write `mcp_servers` as one table per server ([mcp_servers.NAME]) by hand, then "
-            "run this again",
+            again="once mcp_servers is one table per server ([mcp_servers.NAME])",
         )
     if SERVER_NAME in servers:
         return text, False

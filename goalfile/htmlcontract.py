@@ -92,11 +92,7 @@ def _folds(goal: Goal, reported: set[int]) -> list[Finding]:
             continue
         shown = lines[line - 1].strip()
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
-        fix = (
-            f"delete the line: {sed_command(goal.path, [f'{line}d'])}"
-            if block
-            else f"take the `<details>` (and its `<summary>`) out of line {line}"
-        )
+        fix = f"{sed_command(goal.path, [f'{line}d'])} deletes the line" if block else None
         found.append(
             Finding(
                 severity=Severity.ERROR,
@@ -106,9 +102,11 @@ def _folds(goal: Goal, reported: set[int]) -> list[Finding]:
                 message=(
                     f"line {line} {inline_code(shown)} opens a `<details>` that is still open "
                     "at the criteria table: GitHub folds the table into it, under its summary, "
-                    "so a reader sees what is above it and not the rows goalfile runs"
+                    "so a reader sees what is above it and not the rows goalfile runs; close it "
+                    "(`</details>`) before the criteria section"
+                    + ("" if block else f", or take it (and its `<summary>`) out of line {line}")
                 ),
-                hint=f"close it (`</details>`) before the criteria section, or {fix}",
+                hint=fix,
             )
         )
     return found

@@ -329,12 +329,9 @@ def _criteria_section_findings(goal: Goal) -> Iterable[Finding]:
                 f"`## {section.title}` (line {section.line}) is a second criteria section: "
                 f"goalfile reads criteria only from the table under `## {read.title}` "
                 f"(line {read.line}), so nothing in this section is checked, though every "
-                "Markdown view shows it"
-            ),
-            hint=(
-                "write each criterion it holds as a row of the criteria table, right under its "
-                f"last row (line {last}) with no blank line between, then delete the section "
-                f"(lines {section.line}–{section.end - 1})"
+                "Markdown view shows it. Write each criterion it holds as a row of the criteria "
+                f"table, right under its last row (line {last}) with no blank line between, then "
+                f"delete the section (lines {section.line}–{section.end - 1})"
             ),
         )
 
@@ -580,10 +577,10 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         section = next((s for s in goal.sections if s.key in CRITERIA_KEYS), None)
         yield Finding(
             severity=Severity.ERROR,
-            message="the criteria table has no rows",
+            message="the criteria table has no rows; write at least one under its header: "
+            "`| C1 | what | `command` | exit 0 | deterministic |`",
             line=section.line if section else None,
             code="criteria",
-            hint="add at least one row: `| C1 | what | `command` | exit 0 | deterministic |`",
         )
     seen: dict[str, int] = {}
     # a row with the wrong number of cells is reported as that, not as whatever its shifted
@@ -593,12 +590,12 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         if row.line in miscounted:
             continue
         if not row.id:
-            yield _error(row, "a criterion row has no id", "give every row an id such as C1")
+            yield _error(row, "a criterion row has no id; give it one, such as C1")
         elif row.id in seen:
             yield _error(
                 row,
-                f"id {row.id} is used twice (first on line {seen[row.id]})",
-                "give every row its own id",
+                f"id {row.id} is used twice (first on line {seen[row.id]}); give every row its "
+                "own id",
             )
         else:
             seen[row.id] = row.line
@@ -606,33 +603,33 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             yield _error(
                 row,
                 f"id {row.id!r} is not a plain id: it must start with a letter and hold only "
-                "letters, digits, `_`, `.` and `-`",
-                "rename the row, e.g. C1 (an id is printed in the ledger and the summary line)",
+                "letters, digits, `_`, `.` and `-` (an id is printed in the ledger and the summary "
+                "line); rename the row, e.g. C1",
             )
         label = row.id or "row"
         if row.kind_text.lower() not in {k.value for k in Kind}:
             yield _error(
                 row,
-                f"{label}: unknown kind {row.kind_text!r}",
-                "write `deterministic` or `review` in the kind column",
+                f"{label}: unknown kind {row.kind_text!r}; the kind column holds `deterministic` "
+                "or `review`",
             )
         if row.timeout_text and row.timeout is None:
             yield _error(
                 row,
-                f"{label}: timeout {row.timeout_text!r} is not a positive number",
-                "write seconds, e.g. `120`, or leave the cell empty",
+                f"{label}: timeout {row.timeout_text!r} is not a positive number; write seconds, "
+                "e.g. `120`, or leave the cell empty",
             )
         if not row.check.strip():
             yield _error(
                 row,
-                f"{label}: no check",
-                "name the command in the check column, as one code span: `pytest -q`",
+                f"{label}: no check; name the command in the check column, as one code span: "
+                "`pytest -q`",
             )
         if not row.expected.strip():
             yield _error(
                 row,
-                f"{label}: no expected result",
-                'say what a passing run looks like, e.g. `exit 0; stdout contains "passed"`',
+                f"{label}: no expected result; say what a passing run looks like, e.g. "
+                '`exit 0; stdout contains "passed"`',
             )
             continue
         if _has_placeholder(row):
@@ -642,8 +639,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             if row.check.strip() and review_artifact(row) is None:
                 yield _error(
                     row,
-                    f"{label}: the review row names no artifact",
-                    "put the artifact's path in the check column, e.g. `docs/auth.md`",
+                    f"{label}: the review row names no artifact; put its path in the check "
+                    "column, e.g. `docs/auth.md`",
                 )
             continue
         for name, meant, typed in (
@@ -669,7 +666,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 message=f"{label}: the check is not one code span; goalfile runs "
                 f"`{row.check.strip()}`, the cell's text with Markdown's escapes and markup "
                 "read (raw HTML is kept, as it is written)",
-                hint="wrap the command in backticks, with `\\|` for a pipe",
+                hint=f"`goalfile lint --fix {shell_word(goal.path)}` puts it in one code span, "
+                "keeping what runs",
             )
         try:
             expectation = parse_expected(row.expected)
@@ -699,8 +697,8 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
                 severity=Severity.WARNING,
                 line=row.line,
                 code="no-exit-clause",
-                message=f"{label}: expected has no exit clause, so the exit status is not judged",
-                hint="add `exit 0` (or the status a passing run has)",
+                message=f"{label}: expected has no exit clause, so the exit status is not judged; "
+                "add `exit 0` (or the status a passing run has)",
             )
         yield from _backtracking_findings(goal, row, label, expectation)
         yield from _merged_findings(goal, row, label, expectation)
@@ -727,9 +725,9 @@ def _counted_findings(row: Criterion, label: str, expectation: Expectation) -> I
         code="pipeline-status",
         message=f"{label}: the check ends in `| wc -l` and expects `prints 0`: a pipeline's exit "
         "status is its last command's, so when the command before `wc` fails (grep on a "
-        "missing folder exits 2) it still prints 0 and the row is met",
-        hint='judge the command that measures: `grep -rRn "PATTERN" src` with '
-        "`exit 1; output empty` (grep exits 1 for no match, 2 for an error; -R follows links)",
+        "missing folder exits 2) it still prints 0 and the row is met; judge the command that "
+        'measures instead: `grep -rRn "PATTERN" src` with `exit 1; output empty` (grep exits 1 '
+        "for no match, 2 for an error; -R follows links)",
     )
 
 
@@ -756,9 +754,8 @@ def _forced_findings(row: Criterion, label: str, expectation: Expectation) -> It
         code="status-forced",
         message=f"{label}: the check cannot fail: its exit status is always 0 (`{found.tail}` "
         "ends it) and expected judges nothing else, so the row is met (or never met) whatever "
-        "the work does",
-        hint=f"drop `{found.tail}`, so that the command that measures is judged by its own exit "
-        'status, or add a clause on its output (`stdout contains " passed"`)',
+        f"the work does; drop `{found.tail}`, so that the command that measures is judged by "
+        'its own exit status, or add a clause on its output (`stdout contains " passed"`)',
     )
 
 
@@ -777,7 +774,7 @@ def _merged_findings(
         return
     split = split_reading(row.expected)
     first = found[0]
-    fix = (
+    apart = (
         f"write the clauses apart, as they read: `{split}`"
         if split is not None
         else 'end each TEXT with a plain `"` and each REGEX with a plain `/`, and write every '
@@ -792,8 +789,7 @@ def _merged_findings(
         f"clause{'s' if len(expectation.clauses) != 1 else ''}, not the ones it reads as: "
         f"`{first.clause}` is one clause, whose text `{first.inner}` holds `{first.boundary}` "
         "(an escaped quote or slash, then a separator and a clause word), so what reads as "
-        "the next clause is part of its text and is never judged",
-        hint=fix,
+        f"the next clause is part of its text and is never judged; {apart}",
     )
 
 
@@ -808,11 +804,11 @@ def _record_findings(row: Criterion, label: str) -> Iterable[Finding]:
     for name, value in (("check", approved.check), ("expected", approved.expected)):
         if len(value) > CODE_SPAN_LIMIT:
             why = f"is longer than {CODE_SPAN_LIMIT:,} characters"
-            hint = "put the command into a script and run that" if name == "check" else ""
+            what = "put the command into a script and run that" if name == "check" else "shorten it"
         elif clean_line(value, limit=CODE_SPAN_LIMIT) != value:
             bad = next((c for c in value if clean_line(c) != c), "")
             why = f"holds the character U+{ord(bad):04X}" if bad else "holds a control character"
-            hint = (
+            what = (
                 "write a space instead of it, or have the command make it (`$(printf '\\t')` "
                 "for a tab)"
                 if name == "check"
@@ -825,8 +821,7 @@ def _record_findings(row: Criterion, label: str) -> Iterable[Finding]:
             line=row.line,
             code="unrecordable",
             message=f"{label}: the {name} {why}, which the approval entry cannot record as it "
-            "is: the approved rows would never match the contract's pin",
-            hint=hint or "shorten it",
+            f"is: the approved rows would never match the contract's pin; {what}",
         )
 
 
@@ -858,8 +853,8 @@ def _backtracking_findings(
             message=f"{label}: the pattern of `{format_clause(clause)}` can backtrack "
             "exponentially: a repeat inside a repeat, or ways of a repeated part that can take "
             "the same character, so a line that almost matches can keep the search busy for "
-            "hours; verify ends the search at the row's time limit and the row is an error",
-            hint="write it so that each character can be matched one way only: `/^a+$/` for "
+            "hours; verify ends the search at the row's time limit and the row is an error. "
+            "Write it so that each character can be matched one way only: `/^a+$/` for "
             "`/^(a+)+$/`, `/^(\\d+,)*\\d+$/` for `/^(\\d+,?)+$/`, or make the inner repeat "
             "possessive (`a++`) or an atomic group (`(?>a+)`), which never backtrack",
         )
@@ -878,8 +873,8 @@ def _unseen_findings(goal: Goal) -> Iterable[Finding]:
         raw = dict(row.cells)
         for name in ("check", "expected"):
             cell = raw.get(name, "")
-            if _MARKUP_HINT.search(cell):
-                found = _hidden_markup(cell)
+            if MARKUP_HINT.search(cell):
+                found = hidden_markup(cell)
                 if found:
                     yield _markup_finding(goal, row, label, name, cell, found)
         prose = row.kind is Kind.REVIEW
@@ -919,6 +914,7 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
             if u.reads and not u.invisible:
                 reads = reads.replace(u.text, u.reads.lower())
         distinct = list(dict.fromkeys(u.what for u in found))[:3]
+        hint: str | None = None
         message = (
             f"the criteria header names a column `{unseen.shown(name)}`, which is not what it "
             f"shows: it holds {'; '.join(distinct)}"
@@ -928,12 +924,14 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
                 f". A reader takes it for the column `{reads}`; goalfile ignores it (a column "
                 f"it does not read) and reads `{reads}` from column {names.index(reads) + 1}"
             )
-            hint = f"delete the column `{unseen.shown(name)}`, or rename it to say what it holds"
+            message += "; delete the column, or rename it to say what it holds"
         elif reads in READ_COLUMNS:
             message += f". A reader takes it for the column `{reads}`, which goalfile lacks"
-            hint = f"retype the column's name as the ASCII `{reads}` it reads as"
+            hint = _header_cell_command(goal.path, line, source, names.index(name), reads)
+            if hint is None:
+                message += f"; retype its name as the ASCII `{reads}` it reads as"
         else:
-            hint = "retype the column's name in ASCII letters"
+            message += "; retype the column's name in ASCII letters"
         at = source.lower().find(found[0].text.lower()) if source else -1
         yield Finding(
             severity=Severity.ERROR,
@@ -944,6 +942,18 @@ def _header_findings(goal: Goal) -> Iterable[Finding]:
             hint=hint,
         )
     yield from _decoy_columns(goal, names, line)
+
+
+def _header_cell_command(path: str, line: int, source: str, index: int, name: str) -> str | None:
+    """A `sed` command that writes ``name`` in place of the criteria header's cell ``index``
+    (0-based) on ``line``, whose text is ``source``: the ``index``-th `|` and the cell after it
+    are written `| NAME `, whatever characters the cell held. None where that is not sure (no
+    path, a header without a leading `|`, an escaped `|`)."""
+    from goalfile.shellword import sed_command
+
+    if not path or not source.lstrip().startswith("|") or "\\|" in source:
+        return None
+    return sed_command(path, [f"{line}s/|[^|]*/| {name} /{index + 1}"])
 
 
 _HEADER_MARKUP = re.compile(r"[$\\[~&*_<]")
@@ -980,8 +990,8 @@ def _header_shown(goal: Goal, names: list[str], line: int) -> Iterable[Finding]:
             line=line,
             column=None,
             code="rendered-differs",
-            message=message,
-            hint=f"delete column {index + 1}, or name it in plain words that say what it holds",
+            message=f"{message}; delete column {index + 1}, or name it in plain words that say "
+            "what it holds",
         )
 
 
@@ -1004,12 +1014,13 @@ def _decoy_columns(goal: Goal, names: list[str], line: int) -> Iterable[Finding]
                 f"the code span {cell} left of the check column, and a reader may take it for "
                 f"the command; goalfile runs {inline_code(row.check)}"
             )
-            hint = f"move the column `{written}` right of `check`, or write its cell as prose; "
-            hint += "goalfile runs only the `check` column"
+            message += (
+                f"; move the column `{written}` right of `check`, or write its cell as prose "
+                "(goalfile runs only the `check` column)"
+            )
             yield Finding(
-                severity=Severity.WARNING, message=message, line=row.line, code="decoy-column",
-                hint=hint,
-            )  # fmt: skip
+                severity=Severity.WARNING, message=message, line=row.line, code="decoy-column"
+            )
             break
 
 
@@ -1125,7 +1136,7 @@ def _merged_reading(goal: Goal) -> Iterable[Finding]:
         yield from _merged_findings(goal, row, row.id or "row", expectation)
 
 
-def _hidden_markup(cell: str) -> list[str]:
+def hidden_markup(cell: str) -> list[str]:
     """The raw HTML (``html_inline``) and images of a cell outside its code spans."""
     global _INLINE_MD
     if _INLINE_MD is None:
@@ -1144,7 +1155,7 @@ def _hidden_markup(cell: str) -> list[str]:
 _INLINE_MD: Any = None
 # what raw HTML (`<a`, `</a`, `<!--`, `<?`, `<!X`) or an image starts with: other cells are not
 # parsed again
-_MARKUP_HINT = re.compile(r"<[A-Za-z/!?]|!\[")
+MARKUP_HINT = re.compile(r"<[A-Za-z/!?]|!\[")
 
 
 def _markup_finding(
@@ -1160,9 +1171,17 @@ def _markup_finding(
         code="hidden-markup",
         message=f"{label}: the {name} cell holds {what} `{first}` outside a code span: "
         f"a Markdown view such as GitHub's does not show it as text, but goalfile {runs} as "
-        "text",
-        hint=f"put the whole {name} cell in a code span ({inline_code(cell)}) so that every "
-        "reader sees what runs, or delete the markup",
+        "text"
+        + (
+            ""
+            if row.kind is Kind.DETERMINISTIC
+            else f"; put the whole cell in a code span ({inline_code(cell)}) so that every "
+            "reader sees it, or delete the markup"
+        ),
+        hint=f"`goalfile lint --fix {shell_word(goal.path)}` puts the cell in a code span of "
+        "what goalfile reads, so that every reader sees it"
+        if row.kind is Kind.DETERMINISTIC
+        else None,
     )
 
 
@@ -1180,9 +1199,9 @@ def _unseen_finding(
     if composed is not None and not invisible:
         plain = " ".join(f"U+{ord(c):04X}" for c in composed.composed)
         typed = " + ".join(c if c.isascii() else f"U+{ord(c):04X}" for c in composed.text)
-        hint = f"write {typed} as the one character {composed.composed} ({plain}) it shows"
+        what = f"write {typed} as the one character {composed.composed} ({plain}) it shows"
         if name == "check" and not composed.composed.isascii():
-            hint += (
+            what += (
                 "; a name really spelled so (a folder made on macOS) is matched with a glob "
                 "or made from an escape"
             )
@@ -1194,21 +1213,21 @@ def _unseen_finding(
             else f"to find it in output on purpose, write it as an escape in a pattern "
             f"(`stdout matches /{escape}/`)"
         )
-        hint = f"delete the character; {how}"
+        what = f"delete the character; {how}"
     else:
         alike = next(u for u in found if not u.invisible and not u.composed)
         escaped = "".join(c if c.isascii() else _escape(c) for c in alike.text)
         if alike.reads:
-            hint = f"retype `{alike.text}` as the ASCII `{alike.reads}` it reads as"
+            what = f"retype `{alike.text}` as the ASCII `{alike.reads}` it reads as"
         else:
-            hint = f"retype the word `{alike.text}` in one script"
+            what = f"retype the word `{alike.text}` in one script"
         if name == "expected":
-            hint += (
+            what += (
                 f"; to find `{alike.text}` in output as it is written, write it with escapes "
                 f"in a pattern (`stdout matches /{escaped}/`)"
             )
         elif name == "check":
-            hint += (
+            what += (
                 "; if the command needs it as it is written, make it from escapes "
                 f"(`$'{escaped}'` in bash)"
             )
@@ -1218,8 +1237,7 @@ def _unseen_finding(
         column=_column_of(goal, row, found[0].text),
         code="unseen-text",
         message=f"{label}: the {name} `{unseen.shown(value)}` is not what it shows: it holds "
-        f"{'; '.join(whats)}",
-        hint=hint,
+        f"{'; '.join(whats)}. To mend it: {what}",
     )
 
 
@@ -1256,7 +1274,6 @@ def _column(goal: Goal, row: Criterion, inner: int | None) -> int | None:
     return start + (inner or 1)
 
 
-def _error(row: Criterion, message: str, hint: str) -> Finding:
-    return Finding(
-        severity=Severity.ERROR, line=row.line, message=message, hint=hint, code="criteria"
-    )
+def _error(row: Criterion, message: str) -> Finding:
+    """A row no command can mend: the message says what to write (no `fix:` line)."""
+    return Finding(severity=Severity.ERROR, line=row.line, message=message, code="criteria")

@@ -170,14 +170,14 @@ def test_lint_warns_about_a_pattern_that_backtracks_exponentially(repo: Path) ->
     assert (
         f"{GOAL}:{c1}:{column}: warning: C1: the pattern of `stdout matches /^(a+)+$/` can " in said
     )
-    assert "backtrack exponentially" in said and "fix: write it so that each character" in said
+    assert "backtrack exponentially" in said and "Write it so that each character" in said
 
     as_json = run_goalfile("lint", "--json", GOAL, cwd=repo)
     findings = json.loads(as_json.stdout)["files"][0]["findings"]
     flagged = [f for f in findings if f["code"] == "backtracking-pattern"]
     assert [(f["line"], f["severity"]) for f in flagged] == [(c1, "warning"), (c1 + 1, "warning")]
     assert flagged[0]["column"] == column and "/^(a+)+$/" in flagged[0]["message"]
-    assert "`a++`" in flagged[0]["hint"]
+    assert "`a++`" in flagged[0]["message"] and flagged[0]["hint"] is None
 
 
 @pytest.mark.parametrize(

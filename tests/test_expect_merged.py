@@ -47,7 +47,7 @@ def test_a_text_that_reads_as_more_clauses_is_refused_and_the_fix_works(
     assert linted.returncode == 3, report
     assert "goals/g.md:16:" in report and "C1: expected" in report, report
     assert 'is one clause, whose text `failed"' in report, report
-    fix = report.split("fix: write the clauses apart, as they read: `", 1)[1].split("`\n")[0]
+    fix = report.split("; write the clauses apart, as they read: `", 1)[1].split("`\n")[0]
     assert fix == (fixed or 'exit 0; stdout lacks "failed",stdout lacks "error"'), fix
     # audit fails on it, as on any contract that reads otherwise than it runs
     git(repo, "commit", "-q", "--allow-empty", "-m", "before the goal")

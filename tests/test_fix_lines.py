@@ -17,11 +17,13 @@ import os
 import re
 import stat
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import (
     REPO,
+    RULE,
     WITH_GOALFILE,
     clean_env,
     goal_text,
@@ -263,22 +265,42 @@ def test_a_codex_config_that_is_no_toml_gets_no_fix_line_from_doctor(tmp_path: P
         assert command.startswith("goalfile "), command
 
 
-def test_a_settings_hooks_entry_of_the_wrong_shape_fixed_by_hand_then_init_again(
-    tmp_path: Path,
+@pytest.mark.parametrize(
+    ("file", "broken", "mended", "flags", "said"),
+    [
+        (".claude/settings.json", '{"hooks": []}\n', '{"hooks": {}}\n', (),
+         'once "hooks" is a map of event names to lists'),
+        (".claude/settings.json", "[]\n", "{}\n", (), "once its top level is a JSON object"),
+        (".claude/settings.json", '{"hooks": {"Stop": {}}}\n', '{"hooks": {"Stop": []}}\n', (),
+         'once "Stop" is a list of matcher groups'),
+        (".claude/settings.json", '{"x": "\xff"}\n', '{"x": "y"}\n', (),
+         "once the file is saved as UTF-8"),
+        (".mcp.json", '{"mcpServers": []}\n', '{"mcpServers": {}}\n', ("--mcp",),
+         'once "mcpServers" is a map of server names'),
+        (".codex/config.toml", "mcp_servers = 1\n", "", ("--mcp",),
+         "once mcp_servers is one table per server"),
+    ],
+    ids=["hooks-list", "top-list", "stop-object", "not-utf8", "mcp-servers", "codex-mcp"],
+)  # fmt: skip
+def test_a_settings_file_of_the_wrong_shape_is_mended_by_hand_then_init_runs_again(
+    tmp_path: Path, file: str, broken: str, mended: str, flags: tuple[str, ...], said: str
 ) -> None:
+    """The fix is the init command line as typed, once the file is mended (no command can
+    know what the person meant it to hold): it works as written after that step."""
     repo = make_git_repo(tmp_path / "repo")
-    (repo / ".claude").mkdir()
-    (repo / ".claude" / "settings.json").write_text('{"hooks": []}\n')
-    done = run_goalfile("init", "--no-goal", "--no-skills", cwd=repo)
-    fixes = [f for f in fix_lines(done.stderr) if "hooks" in f]
+    path = repo / file
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(broken.encode("latin-1"))
+    done = run_goalfile("init", "--no-goal", "--no-skills", *flags, cwd=repo)
+    assert done.returncode == 3, done.stdout + done.stderr
+    fixes = [f for f in fix_lines(done.stderr) if said in f]
     assert fixes, done.stderr
-    assert fixes[0].startswith('write "hooks" as a map of event names to lists'), fixes
     again = SPAN.findall(fixes[0])
-    assert again == ["goalfile init --no-goal --no-skills"], fixes
-    (repo / ".claude" / "settings.json").write_text('{"hooks": {}}\n')  # the step by hand
+    assert again == [" ".join(["goalfile init --no-goal --no-skills", *flags])], fixes
+    path.write_text(mended)  # the step by hand
     ran = shell(again[0], repo)
     assert ran.returncode == 0, ran.stdout + ran.stderr
-    assert "goalfile hook stop" in (repo / ".claude" / "settings.json").read_text()
+    assert "goalfile" in path.read_text()
 
 
 # --------------------------------------------------------------------------- no command can
@@ -302,14 +324,17 @@ COMMAND_WORDS = (
     "goalfile", "git", "sed", "rm", "mv", "chmod", "cp", "mkdir", "unlink", "export", "unset",
     "pip", "python3", "[ ! -e", "ln", "cd",
 )  # fmt: skip
-NAMED = re.compile(r"\{[^}]*(command|executable|git|fix|restore|rerun|reset|sed|_set_back)")
+NAMED = re.compile(
+    r"\{[^}]*(?<![A-Za-z])"
+    r"(command|executable|git|fix|hint|restore|rerun|reset|sed|_set_back|delete|move)s?(?![a-z])"
+)
 """A value of an f-string that holds a command goalfile composed (``{restore}``,
-``{sed_command(...)}``): a hint that holds one names a command."""
+``{sed_command(...)}``), or a hint passed on (``{finding.hint}``, checked where it is made):
+a hint that holds one names a command. A word of its own (``{composed}`` holds no `sed`)."""
 
 STILL_PROSE: dict[str, str] = {
     # an edit of the goal file's Markdown that only its author can write: what to write is the
     # fix; lint names the line, and a `sed` line that deleted it would lose the author's words
-    "goalfile/lint.py": "edits of criteria cells, columns and sections by hand",
     "goalfile/parse.py": "edits of the frontmatter and the criteria table by hand",
     "goalfile/gfmblocks.py": "a row or header to write as a table row (or the sed that deletes)",
     "goalfile/headingrule.py": "an entry heading to write as goalfile writes it",
@@ -319,8 +344,6 @@ STILL_PROSE: dict[str, str] = {
     "goalfile/commands/restore.py": "a copy to keep before the checkout it names",
     "goalfile/commands/new.py": "a draft to fill in, then the command its next: line prints",
     "goalfile/githistory.py": "a revision to name (the CLI writes the command line with it)",
-    "goalfile/hostjson.py": "a JSON file to mend by hand; init writes its own command after it",
-    "goalfile/hostmcp.py": "a TOML file to mend by hand; init writes its own command after it",
 }
 """Source files whose literal hints may still be prose, and why; doctor's `hint` (printed
 without `fix:`, under the command or in its place) is not a fix line and is not read."""
@@ -351,27 +374,99 @@ def _names_a_command(text: str) -> bool:
     return NAMED.search(text) is not None
 
 
+HINT_NAMES = ("hint", "fix")
+"""The names a fix is passed under: a keyword (``hint=``, ``fix=``), a parameter given in its
+place (``err(message, fix)``, ``_error(row, message, hint)``), a name assigned to."""
+
+
+def _hint_positions(tree: ast.AST) -> dict[str, int]:
+    """Each function defined in ``tree``, by name, with the position of its `hint` or `fix`
+    parameter (``self`` not counted in a method)."""
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+            if names[:1] in (["self"], ["cls"]):
+                names = names[1:]
+            for index, name in enumerate(names):
+                if name in HINT_NAMES:
+                    found[node.name] = index
+    return found
+
+
+def _given_hints(tree: ast.AST, positions: dict[str, int]) -> Iterator[ast.expr]:
+    """Every value ``tree`` passes or assigns as a hint or fix."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            yield from (kw.value for kw in node.keywords if kw.arg in HINT_NAMES)
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            at = positions.get(name) if isinstance(name, str) else None
+            if at is not None and at < len(node.args):
+                yield node.args[at]
+        elif isinstance(node, ast.Assign | ast.AnnAssign):  # not `+=`: a hint's tail
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if node.value is not None and any(
+                isinstance(t, ast.Name) and t.id in HINT_NAMES for t in targets
+            ):
+                yield node.value
+
+
+WRITTEN_FIX = re.compile(r"(?:^|\n)[ \t]*fix: (.*)", re.DOTALL)
+
+
+def _written_fix_lines(tree: ast.AST, source: str) -> Iterator[tuple[int, str]]:
+    """The text after each `fix: ` that starts a line a literal writes itself
+    (``f"...\\n  fix: {hint}"``); a piece of a literal whose command goes on in another
+    piece (an open backtick) is read with that piece, or not at all."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if id(node) in inside:
+            continue
+        if isinstance(node, ast.BinOp):
+            inside.update(id(n) for n in ast.walk(node) if n is not node)
+        elif not isinstance(node, ast.JoinedStr | ast.Constant):
+            continue
+        text = _text(node, source) if not isinstance(node, ast.Constant) else node.value
+        found = WRITTEN_FIX.search(text) if isinstance(text, str) else None
+        if found is not None and found.group(1).strip() and found.group(1).count("`") % 2 == 0:
+            yield node.lineno, found.group(1)
+
+
 def literal_prose_hints() -> list[str]:
     found: list[str] = []
-    for path in sorted((REPO / "goalfile").rglob("*.py")):
-        relative = path.relative_to(REPO).as_posix()
-        if "/doctorchecks/" in relative:
-            continue
-        source = path.read_text(encoding="utf-8")
-        for node in ast.walk(ast.parse(source)):
-            values: list[ast.expr] = []
-            if isinstance(node, ast.Call):
-                values = [kw.value for kw in node.keywords if kw.arg == "hint"]
-            elif isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "hint" for t in node.targets
-            ):
-                values = [node.value]
-            for value in values:
-                for one in (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,):
-                    text = _text(one, source)
-                    if text is not None and not _names_a_command(text):
-                        found.append(f"{relative}:{one.lineno}: {text[:100]}")
+    sources = {
+        path.relative_to(REPO).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted((REPO / "goalfile").rglob("*.py"))
+    }
+    trees = {relative: ast.parse(source) for relative, source in sources.items()}
+    everywhere: dict[str, int] = {}
+    for tree in trees.values():
+        everywhere.update(_hint_positions(tree))
+    for relative, tree in trees.items():
+        source = sources[relative]
+        positions = {**everywhere, **_hint_positions(tree)}  # a function of its own first
+        given = list(_given_hints(tree, positions))
+        if "/doctorchecks/" in relative:  # doctor's `hint` is printed with no `fix:`
+            given = [v for v in given if _passed_as(tree, v) == "fix"]
+        for value in given:
+            for one in (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,):
+                text = _text(one, source)
+                if text is not None and not _names_a_command(text):
+                    found.append(f"{relative}:{one.lineno}: {text[:100]}")
+        for line, after in _written_fix_lines(tree, source):
+            if not _names_a_command(after):
+                found.append(f"{relative}:{line}: fix: {after[:100]}")
     return found
+
+
+def _passed_as(tree: ast.AST, value: ast.expr) -> str | None:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            for kw in node.keywords:
+                if kw.value is value:
+                    return kw.arg
+    return None
 
 
 def test_every_literal_hint_names_a_command() -> None:
@@ -393,3 +488,88 @@ def test_a_json_error_with_no_command_to_fix_it_has_no_hint(repo: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 3
     assert json.loads(done.stdout)["error"]["hint"] is None
+
+
+# --------------------------------------------------------------------------- lint's findings
+
+
+def _findings(repo: Path, code: str) -> list[dict[str, object]]:
+    done = run_goalfile("lint", "--json", "goals/demo.md", cwd=repo)
+    files = json.loads(done.stdout)["files"]
+    return [f for f in files[0]["findings"] if f["code"] == code]
+
+
+def _draft(repo: Path, old: str, new: str) -> Path:
+    """A draft goal (its rows may change) with ``old`` written as ``new``; where ``old`` holds
+    a line break, each of its lines is written as the same line of ``new``."""
+    text = goal_text(status="draft", iterations_used=0)
+    for was, now in zip(old.split("\n"), new.split("\n"), strict=True):
+        assert was in text, was
+        text = text.replace(was, now, 1)
+    return write_goal(repo / "goals", text)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "approved"),
+    [
+        # a check that is not one code span is put in one by `lint --fix`
+        ("| `true` |", "| true |", "check-not-code", False),
+        # raw HTML in a check: `lint --fix` shows it in a code span of what runs
+        ("| `true` |", "| true <!-- x --> |", "hidden-markup", False),
+        # a header name that reads as `kind` in other letters is retyped in ASCII
+        ("| expected | kind |", "| expected | k\u0456nd |", "unseen-text", False),
+        # an approved limit's line deleted by hand is written under `budget:` again
+        ("  iterations: 5", "", "budget-unbacked", True),
+        ("budget:\n  iterations: 5\n  tokens: null", "", "budget-unbacked", True),
+    ],
+    ids=["check-not-code", "hidden-markup", "unseen-header", "budget-key-gone", "budget-gone"],
+)
+def test_a_finding_of_lint_is_gone_once_its_fix_has_run(
+    repo: Path, old: str, new: str, code: str, approved: bool
+) -> None:
+    """``approved``: the draft is activated, then the lines that start with a line of ``old``
+    are deleted by hand."""
+    if approved:
+        path = _draft(repo, "", "")
+        assert run_goalfile("activate", "goals/demo.md", cwd=repo).returncode == 0
+        gone = old.split("\n")
+        lines = path.read_text().split("\n")
+        path.write_text("\n".join(x for x in lines if not x.startswith(tuple(gone))))
+    else:
+        _draft(repo, old, new)
+    found = _findings(repo, code)
+    assert found and isinstance(found[0]["hint"], str), found
+    printed = run_goalfile("lint", "goals/demo.md", cwd=repo).stderr
+    assert f"fix: {found[0]['hint']}" in printed, printed
+    fix = commands(f"fix: {found[0]['hint']}")
+    assert fix, found[0]["hint"]
+    ran = shell(" && ".join(fix), repo)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert not _findings(repo, code), _findings(repo, code)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code", "said"),
+    [
+        ("| C1 |", "|  |", "criteria", "give it one, such as C1"),
+        ("| exit 0 |", '| stdout contains "ok" |', "no-exit-clause", "add `exit 0`"),
+        ("| `true` |", "| `true \\|\\| true` |", "status-forced", "drop `|| true`"),
+        ("| `true` | exit 0 |", "| `grep -r x src \\| wc -l` | prints 0 |", "pipeline-status",
+         "judge the command that measures instead"),
+        ("| `true` |", "| `printf 'a\tb'` |", "unrecordable", "write a space instead"),
+        ("| exit 0 |", "| stdout matches /^(a+)+$/ |", "backtracking-pattern",
+         "each character can be matched one way only"),
+        ("| `true` |", "| `tru\u200be` |", "unseen-text", "delete the character"),
+        (f"criterion | check\n{RULE}\n| `true` |", f"criterion | run | check\n|--{RULE}\n"
+         "| `make` | `true` |", "decoy-column", "right of `check`"),
+    ],
+    ids=["no-id", "no-exit-clause", "status-forced", "pipeline-status", "unrecordable",
+         "backtracking", "unseen-cell", "decoy-column"],
+)  # fmt: skip
+def test_a_finding_of_lint_no_command_can_mend_says_what_to_write_with_no_fix_line(
+    repo: Path, old: str, new: str, code: str, said: str
+) -> None:
+    _draft(repo, old, new)
+    found = _findings(repo, code)
+    assert found and found[0]["hint"] is None, found
+    assert said in str(found[0]["message"]), found[0]["message"]

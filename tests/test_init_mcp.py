@@ -134,6 +134,6 @@ def test_a_host_file_that_is_no_json_object_is_named_and_left_as_it_is(
     again = " ".join(["goalfile", "init", "--no-goal", *sorted(args, key=INIT_FLAGS.index)])
     assert (
         f"goalfile: {path}:1:1: {what} is not a JSON object\n"
-        f"  fix: its top level must be `{{ ... }}`; fix it by hand, then run `{again}` again\n"
+        f"  fix: `{again}` once its top level is a JSON object ({{ ... }})\n"
     ) in done.stderr, done.stderr
     assert path.read_text(encoding="utf-8") == "[1]\n"

@@ -37,7 +37,7 @@ def test_a_guard_naming_a_decomposed_folder_is_refused_where_it_would_never_fail
         "goals/g.md:16:",
         "C1: the check `git diff --exit-code HEAD -- fixtures/donn",
         "e followed by U+0301 COMBINING ACUTE ACCENT, which shows as \u00e9 (U+00E9)",
-        "fix: write e + U+0301 as the one character \u00e9 (U+00E9) it shows",
+        "To mend it: write e + U+0301 as the one character \u00e9 (U+00E9) it shows",
     )
     assert "Traceback" not in report
     # the fix as the hint says: the one character; the guard now fails on the edit

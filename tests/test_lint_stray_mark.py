@@ -33,7 +33,12 @@ def test_a_mark_that_composes_with_nothing_is_refused(repo: Path, case: str) -> 
     word, named = STRAY[case]
     path = draft(repo, f'| C1 | c | `echo 1 failed` | exit 0; stdout lacks "{word}" | |\n')
     refused_everywhere(
-        repo, path, "goals/g.md:16:", named, "a mark that composes with no letter", "fix: retype"
+        repo,
+        path,
+        "goals/g.md:16:",
+        named,
+        "a mark that composes with no letter",
+        "To mend it: retype",
     )
 
 

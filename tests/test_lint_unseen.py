@@ -211,8 +211,8 @@ def test_unassigned_ignorable_private_and_filler_code_points_are_invisible(repo:
         path,
         'goals/g.md:16:92: error: C1: the expected `exit 0; stdout lacks "FAIL<U+2065>ED"` '
         "is not what it shows: it holds U+2065 (unassigned)",
-        "fix: delete the character; to find it in output on purpose, write it as an escape in "
-        "a pattern (`stdout matches /\\u2065/`)",
+        "To mend it: delete the character; to find it in output on purpose, write it as an "
+        "escape in a pattern (`stdout matches /\\u2065/`)",
         "(`stdout matches /\\U000e0fff/`)",
     )
     for n, (word, what) in enumerate(HIDDEN_CODE_POINTS.items(), start=1):
@@ -287,14 +287,14 @@ def test_a_word_with_look_alike_letters_of_any_script_is_refused(repo: Path) -> 
         '"FAI\ua4e1ED"` is not what it shows: it holds the word `FAI\ua4e1ED`, which reads as '
         "`FAILED` but mixes ASCII letters with look-alikes: \ua4e1 is U+A4E1 LISU LETTER LA, "
         "which looks like L",
-        "fix: retype `FAI\ua4e1ED` as the ASCII `FAILED` it reads as; to find `FAI\ua4e1ED` in "
-        "output as it is written, write it with escapes in a pattern "
+        "To mend it: retype `FAI\ua4e1ED` as the ASCII `FAILED` it reads as; to find "
+        "`FAI\ua4e1ED` in output as it is written, write it with escapes in a pattern "
         "(`stdout matches /FAI\\ua4e1ED/`)",
         "the word `\u0422r\u0430\u0441\u0435b\u0430\u0441\u043a`, in Cyrillic letters but "
         "for ASCII ones: r is U+0072 LATIN SMALL LETTER R, b is U+0062 LATIN SMALL LETTER B",
         "C12: the check `sh \ua4e2cripts/check.sh`",
-        "fix: retype `\ua4e2cripts` as the ASCII `Scripts` it reads as; if the command needs it "
-        "as it is written, make it from escapes (`$'\\ua4e2cripts'` in bash)",
+        "To mend it: retype `\ua4e2cripts` as the ASCII `Scripts` it reads as; if the command "
+        "needs it as it is written, make it from escapes (`$'\\ua4e2cripts'` in bash)",
     )
     for n, (word, (_, what)) in enumerate(ANY_SCRIPT.items(), start=1):
         assert f"goals/g.md:{15 + n}:" in report and f"the word `{word}`" in report, word
@@ -359,7 +359,7 @@ def test_typographic_punctuation_that_reads_as_ascii_is_refused(repo: Path) -> N
         path,
         'C1: the expected `exit 0; stdout lacks "can\u2019t connect"` is not what it shows: it '
         "holds U+2019 RIGHT SINGLE QUOTATION MARK, which looks like '",
-        "fix: retype `\u2019` as the ASCII `'` it reads as",
+        "To mend it: retype `\u2019` as the ASCII `'` it reads as",
         "C2: the check",
     )
 
@@ -508,10 +508,9 @@ def test_raw_html_that_a_markdown_view_hides_is_refused(repo: Path) -> None:
         path,
         "goals/g.md:16:26: error: C1: the check cell holds raw HTML "
         "`<!-- >/dev/null; exit 0 #-->` outside a code span",
-        "fix: put the whole check cell in a code span (`make <!-- >/dev/null; exit 0 #-->`)",
+        "fix: `goalfile lint --fix goals/g.md` puts the cell in a code span of what goalfile reads",
         "goals/g.md:17:",
         "C2: the expected cell holds raw HTML `<!-- -->` outside a code span",
-        '(`exit 0; stdout lacks "<!-- -->FAILED"`)',
     )
     # the warning about the prose check says what goalfile runs, comment and all
     assert "goalfile runs `make <!-- >/dev/null; exit 0 #-->`" in report
@@ -541,7 +540,7 @@ def test_tags_and_images_outside_a_code_span_are_refused(
     repo: Path, check: str, expected: str, shown: str
 ) -> None:
     path = draft(repo, f"| C1 | c | {check} | {expected} | deterministic |\n")
-    refused_everywhere(repo, path, shown, "put the whole")
+    refused_everywhere(repo, path, shown, "`goalfile lint --fix goals/g.md` puts the cell in")
 
 
 def test_html_inside_a_code_span_is_text_that_shows(repo: Path) -> None:
@@ -590,8 +589,8 @@ def test_a_header_name_in_look_alike_or_invisible_letters_is_refused(repo: Path)
         "not what it shows: it holds the word `ch\u0435ck`, which reads as `check` but mixes "
         "ASCII letters with look-alikes: \u0435 is U+0435 CYRILLIC SMALL LETTER IE, which "
         "looks like e. A reader takes it for the column `check`; goalfile ignores it (a "
-        "column it does not read) and reads `check` from column 6",
-        "fix: delete the column `ch\u0435ck`, or rename it to say what it holds",
+        "column it does not read) and reads `check` from column 6; delete the column, or rename it "
+        "to say what it holds",
     )
     # and the decoy holds a command left of the check column: a warning besides
     assert (
@@ -639,7 +638,7 @@ def test_a_column_holding_a_command_left_of_check_is_a_warning(repo: Path) -> No
         "the code span `pytest -q` left of the check column, and a reader may take it for the "
         "command; goalfile runs `true`" in report
     )
-    assert "fix: move the column `command` right of `check`" in report
+    assert "; move the column `command` right of `check`" in report
     # a column named in Russian, right of check, is neither refused nor warned about
     assert "\u0437\u0430\u043c\u0435\u0442\u043a\u0438" not in report
 
@@ -669,8 +668,8 @@ def test_a_header_name_github_shows_as_a_column_goalfile_reads_is_refused(
     assert (
         f"goals/g.md:14: error: the criteria header names a column `{name}`, which GitHub shows "
         "as `check`: a reader takes it for the column `check`, while goalfile ignores it (a "
-        "column it does not read) and reads `check` from column 5\n"
-        "  fix: delete column 3, or name it in plain words that say what it holds"
+        "column it does not read) and reads `check` from column 5; delete column 3, or name it "
+        "in plain words that say what it holds\n"
     ) in linted.stderr, linted.stderr
     done = activate_and_verify_refuse(repo, path)
     assert "which GitHub shows as `check`" in done.stderr, done.stderr

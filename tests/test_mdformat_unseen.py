@@ -52,9 +52,9 @@ def test_mdformat_keeps_each_unseen_character_and_lint_still_refuses_it(tmp_path
     said = "\n".join(findings(after.stderr))
     for needle in (
         "error: cwd 'tests\\u200b' is not what it shows: it holds U+200B ZERO WIDTH SPACE",
-        "it holds U+FF5C FULLWIDTH VERTICAL LINE, which shows as | (U+007C)\n",
-        "fix: write U+FF5C as the one character | (U+007C) it shows",
-        "fix: write e + U+0301 as the one character \u00e9 (U+00E9) it shows",
+        "it holds U+FF5C FULLWIDTH VERTICAL LINE, which shows as | (U+007C). To mend it",
+        "To mend it: write U+FF5C as the one character | (U+007C) it shows",
+        "To mend it: write e + U+0301 as the one character \u00e9 (U+00E9) it shows",
     ):
         assert needle in said, (needle, said)
     # each row's finding points at its line in the formatted file

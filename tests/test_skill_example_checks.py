@@ -85,7 +85,7 @@ def test_a_count_piped_into_wc_judged_by_prints_0_is_a_lint_warning(example: Pat
     assert (
         "goals/count.md:" in said and "the check ends in `| wc -l` and expects `prints 0`" in said
     )
-    assert 'fix: judge the command that measures: `grep -rRn "PATTERN" src`' in said, said
+    assert 'judge the command that measures instead: `grep -rRn "PATTERN" src`' in said, said
 
 
 def test_the_skills_test_guard_fails_on_a_conftest_that_drops_a_failing_test(

@@ -82,6 +82,24 @@ def init(
         trust_codex=trust_codex,
     )
     line, line_error = _statusline(with_statusline)
+    again = _init_again(
+        slug,
+        {
+            "--no-goal": no_goal,
+            "--no-skills": no_skills,
+            "--no-hooks": no_hooks,
+            "--mcp": mcp,
+            "--trust-codex": trust_codex,
+            "--statusline": with_statusline,
+        },
+    )
+    for error in (*result.errors, *([line_error] if line_error is not None else [])):
+        # a file to mend first: this init again is the fix, once it is mended
+        if error.again is not None:
+            then = f"{error.hint}, then " if error.hint else ""
+            error.hint, error.again = f"{then}`{again}` {error.again}", None
+        elif error.hint is not None and error.hint.endswith("then run this again"):
+            error.hint = f"{error.hint.removesuffix('this again')}`{again}` again"
     if as_json:
         document = result.to_json()
         if line is not None:
@@ -132,21 +150,8 @@ def init(
         changed = result.changed or (line is not None and line.changed)
         if not changed and not result.errors:
             click.echo("nothing to change")
-    again = _init_again(
-        slug,
-        {
-            "--no-goal": no_goal,
-            "--no-skills": no_skills,
-            "--no-hooks": no_hooks,
-            "--mcp": mcp,
-            "--trust-codex": trust_codex,
-            "--statusline": with_statusline,
-        },
-    )
     said: set[str] = set()  # the status line reads the settings file the hook did
     for error in (*result.errors, *([line_error] if line_error is not None else [])):
-        if error.hint is not None and error.hint.endswith("then run this again"):
-            error.hint = f"{error.hint.removesuffix('this again')}`{again}` again"
         if error.render() not in said:
             said.add(error.render())
             err(f"goalfile: {error.render()}")
