@@ -235,9 +235,13 @@ def _edges(goal: Goal, lines: list[str], numbered: list[tuple[int, str]]) -> Ite
         hint = (
             f"delete the characters outside the row's pipes: {sed_command(goal.path, scripts)}"
             if scripts
-            else "write the line as a table row that starts and ends with `|`, with nothing "
-            "but spaces outside them"
+            else None
         )
+        if hint is None:  # no command knows where the row's cells end
+            effect += (
+                "; write the line as a table row that starts and ends with `|`, with nothing "
+                "but spaces outside them"
+            )
         yield Finding(
             severity=Severity.ERROR,
             line=number,

@@ -380,8 +380,8 @@ def register_start_hook(*, root: Path, agent: HostAgent, dry_run: bool = False) 
         raise SettingsError(
             merged,
             file=str(path),
-            hint='write "hooks" as a map of event names to lists of matcher groups '
-            '({"SessionStart": [{"hooks": [...]}]}) by hand, then run this again',
+            again='once "hooks" is a map of event names to lists of matcher groups '
+            '({"SessionStart": [{"hooks": [...]}]})',
         )
     new, changed = merged
     if changed and not dry_run:
