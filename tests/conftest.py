@@ -267,7 +267,7 @@ def goal_lock_held(goal: Path) -> Iterator[None]:
 
 
 def made_once(
-    factory: pytest.TempPathFactory, make: Callable[[Path, dict[str, str]], None]
+    factory: pytest.TempPathFactory | _RunFolder, make: Callable[[Path, dict[str, str]], None]
 ) -> Path:
     """A repository ``make(root, env)`` sets up, for a module fixture whose tests each take a
     copy (:func:`copy_of`): goalfile processes get a state folder of the repository's own
@@ -293,6 +293,36 @@ def made_once(
     return built_once(factory, _made_key(make), build) / "repo"
 
 
+def made_once_near(path: Path, make: Callable[[Path, dict[str, str]], None]) -> Path | None:
+    """:func:`made_once` for a helper given only a folder of the running test (``tmp_path`` or
+    one below it): the repository made once in the run that folder belongs to, or ``None``
+    when the folder is not in a run's temporary folder (``--basetemp`` elsewhere), where the
+    helper makes it in place as before."""
+    run = _run_folder(path)
+    return None if run is None else made_once(_RunFolder(run), make)
+
+
+def _run_folder(path: Path) -> Path | None:
+    """The folder of the pytest run that holds ``path``: ``pytest-of-USER/pytest-N``, whose
+    ``popen-gwK`` folders pytest-xdist's workers take as their own."""
+    for folder in path.absolute().parents:
+        if folder.parent.name.startswith("pytest-of-") and folder.name.startswith("pytest-"):
+            return folder
+    return None
+
+
+class _RunFolder:
+    """What :func:`built_once` asks of a ``TempPathFactory``, for a run's folder."""
+
+    def __init__(self, run: Path) -> None:
+        self._run = run
+
+    def getbasetemp(self) -> Path:
+        # built_once takes the parent of a worker's folder: give it one below the run's
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        return self._run / f"popen-{worker}" if worker else self._run
+
+
 def _made_key(make: Callable[..., object]) -> str:
     """What names what ``make`` builds in this run: its module and name, and the values a
     closure took (``_made_with("calc-add")`` and ``_made_with("auth-1")`` build two
@@ -302,7 +332,9 @@ def _made_key(make: Callable[..., object]) -> str:
     return "\0".join([make.__module__, make.__qualname__, *taken])
 
 
-def built_once(factory: pytest.TempPathFactory, key: str, build: Callable[[Path], None]) -> Path:
+def built_once(
+    factory: pytest.TempPathFactory | _RunFolder, key: str, build: Callable[[Path], None]
+) -> Path:
     """A folder ``build(folder)`` filled, once for the run of the whole suite: the pytest-xdist
     workers (``pytest -n``) share it through the run's temporary folder, and the first that
     asks builds it while the others wait for it (a file lock). Its users read it or copy it;
