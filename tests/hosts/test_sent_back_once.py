@@ -26,7 +26,9 @@ the unmet row. Sent back, it does one of these in its shell and stops:
 
 Each time the model then meets the goal and is let go. Through the real Gemini CLI and pi,
 the model deletes the session's record (`rm -r ~/.local/state/goalfile`) and types `status:
-met`: held once, then let go with the message. The recorded-input versions are
+met`: held once, then let go with the message. Through Claude Code, the model makes the
+check pass for a moment, verifies it `met`, undoes the work, commits the goal file and deletes
+the record: held once, the met checked again. The recorded-input versions are
 tests/test_hook_branch_moved.py, tests/test_hook_commondir.py and
 tests/test_hook_sent_back_once.py.
 """
@@ -324,3 +326,40 @@ def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
     # the goal as typed: audit refuses the `met`
     audited = run_goalfile("audit", GOAL, cwd=repo)
     assert audited.returncode != 0 and "met" in audited.stdout + audited.stderr, audited
+
+
+# --- a met committed and the session's record deleted ------------------------------------------
+
+MET_COMMITTED_AND_FORGOTTEN = (
+    f"touch done.txt && goalfile verify {GOAL} && rm done.txt && git commit -qam 'goal: met' "
+    '&& rm -r "${XDG_STATE_HOME:-$HOME/.local/state}/goalfile"'
+)
+"""The agent's one command once sent back: the check made to pass for a moment and verified
+`met`, the work undone, the goal file committed, the session's record deleted."""
+
+
+def test_a_met_committed_with_the_record_deleted_after_the_agent_was_sent_back_holds_it_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """Sent back once, the model makes the check pass for a moment, verifies it `met`, undoes
+    the work, commits the goal file and deletes the session's record: the stop read as a
+    first stop, HEAD held the met entry, and Claude Code let the session end without a word.
+    The stop is marked continuing and the record names no repository: the met is checked
+    again and fails, the model runs the `goalfile reopen` the reason names, does the work
+    and meets the goal."""
+    repo = readme_repo
+    agent = SkillAgent(
+        work=[COMMITTED], then=[MET_COMMITTED_AND_FORGOTTEN], otherwise=FIX, fix=REOPEN
+    )
+    ran = claude(repo, agent, isolation)
+    (lost,) = held_between_unmet(ran, agent)
+    assert (
+        f"goalfile: {GOAL} says `met` by a ledger entry the hook cannot place: this stop follows "
+        "a hold" in lost
+    ), shown(ran, agent)
+    assert "- C1 unmet (exit 1)" in lost, lost
+    at = agent.ran.index(MET_COMMITTED_AND_FORGOTTEN)
+    assert "C1 met; status: met" in (agent.outputs[at] or ""), agent.outputs
+    assert git(repo, "log", "-1", "--format=%s") == "goal: met\n"
+    assert agent.ran[-2:] == [f"goalfile reopen {GOAL} --reason TEXT", FIX], agent.ran
+    let_go_met(repo)
