@@ -216,6 +216,30 @@ def test_a_tox_python_not_there_is_named(project: Path, tmp_path: Path) -> None:
     ), c1
 
 
+def test_the_pythons_on_path_are_run_only_until_the_one_tox_needs_is_found(
+    project: Path, tmp_path: Path
+) -> None:
+    """`tox -e py399` with a `python3.99` first on PATH that is 3.99: that one is run, and no
+    candidate after it (the `python3` beside it, a second `python3.99` further on), each of
+    which writes a mark when run; a PATH of pyenv shims took seconds when every one was run."""
+    runners = install_venv(RUNNERS).parent
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    folders = []
+    for folder, name, says in (("a", "python3.99", "3.99"), ("a", "python3", "3.98"),
+                               ("b", "python3.99", "3.99")):  # fmt: skip
+        where = tmp_path / folder
+        where.mkdir(exist_ok=True)
+        fake = where / name
+        fake.write_text(f"#!/bin/sh\ntouch {marks}/{folder}-{name}\necho {says}\n")
+        fake.chmod(0o755)
+        folders.append(str(where))
+    path = f"{runners}:{folders[0]}:{folders[2]}:{env(tmp_path)['PATH']}"
+    notes = new_with_notes(project, "tox", ["tox -e py399"], {**env(tmp_path), "PATH": path})
+    assert notes == {}, notes  # a Python 3.99 is there
+    assert sorted(p.name for p in marks.iterdir()) == ["a-python3.99"]
+
+
 def test_a_checkout_another_user_owns_gets_git_s_fix_not_git_init(
     project: Path, tmp_path: Path
 ) -> None:

@@ -4,11 +4,11 @@ as virtualenv does: the Python tox itself runs with, else a `python3.12`, `pytho
 in a PATH entry that runs and is that version. Without one tox fails the environment ("could
 not find python interpreter", exit 1), or with skip_missing_interpreters skips it and judges
 the run by the other environments: the row is never met through it. Each candidate is run
-as tox would run it (`-c` printing its version); a pyenv shim of a version not selected fails
-and counts as none. A check is left alone when anything else could choose the Python: a
-`toxfile.py`, a `basepython`/`base_python` setting or tox-uv named in the configuration, tox-uv
-installed beside tox (uv finds and downloads Pythons its own way), or a tox whose Python its
-`#!` line does not name.
+as tox would run it (`-c` printing its version), in tox's order, until every version wanted
+is found; a pyenv shim of a version not selected fails and counts as none. A check is left
+alone when anything else could choose the Python: a `toxfile.py`, a `basepython`/
+`base_python` setting or tox-uv named in the configuration, tox-uv installed beside tox (uv
+finds and downloads Pythons its own way), or a tox whose Python its `#!` line does not name.
 """
 
 from __future__ import annotations
@@ -67,10 +67,16 @@ def not_there(
         return []  # tox-uv is there (or that cannot be told)
     names = " ".join(shlex.quote(f"python{v}") for v in versions) + " python3 python"
     show = shlex.quote('import sys; print("%d.%d" % sys.version_info[:2])')
+    # each candidate is run until every version has been found, and no further: a pyenv shim
+    # takes a tenth of a second or more, and a PATH may hold dozens of them
+    need = shlex.quote(f" {' '.join(versions)} ")
     command = (
-        f"{shlex.quote(tox)} -c {show} 2>/dev/null; IFS=:; for d in $PATH; do "
+        f"need={need}; seen() {{ v=$(\"$1\" -c {show} 2>/dev/null) || return 0; "
+        'echo "$v"; case "$need" in *" $v "*) need="${need%%" $v "*} ${need#*" $v "}";; esac; '
+        '[ "$need" != " " ] || { echo end; exit 0; }; }; '
+        f"seen {shlex.quote(tox)}; IFS=:; for d in $PATH; do "
         f'for n in {names}; do p="$d/$n"; '
-        f'if [ -f "$p" ] && [ -x "$p" ]; then "$p" -c {show} 2>/dev/null; fi; done; done; '
+        f'if [ -f "$p" ] && [ -x "$p" ]; then seen "$p"; fi; done; done; '
         "echo end"
     )
     answered = probe(shell=shell, command=command, cwd=str(folder), env=env)
