@@ -71,7 +71,7 @@ def not_there(
     # takes a tenth of a second or more, and a PATH may hold dozens of them
     need = shlex.quote(f" {' '.join(versions)} ")
     command = (
-        f"need={need}; seen() {{ v=$(\"$1\" -c {show} 2>/dev/null) || return 0; "
+        f'need={need}; seen() {{ v=$("$1" -c {show} 2>/dev/null) || return 0; '
         'echo "$v"; case "$need" in *" $v "*) need="${need%%" $v "*} ${need#*" $v "}";; esac; '
         '[ "$need" != " " ] || { echo end; exit 0; }; }; '
         f"seen {shlex.quote(tox)}; IFS=:; for d in $PATH; do "
