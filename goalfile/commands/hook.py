@@ -88,6 +88,7 @@ from goalfile.commands.hookrules.once import (
     file_mark,
     gone_mark,
     held_once,
+    lock_waited,
     loosened_once,
     refused_once,
     unlisted_once,
@@ -110,7 +111,13 @@ from goalfile.commands.hookrules.places import (
 from goalfile.commands.hookrules.reason import block_reason
 from goalfile.commands.hookrules.stopinput import HookInputError, HookOptions, StopInput
 from goalfile.commands.hookrules.unheld import unheld_goal, unheld_key
-from goalfile.commands.hookrules.verifyrun import Runner, recheck_one, run_verify, verify_one
+from goalfile.commands.hookrules.verifyrun import (
+    LOCK_WAIT,
+    Runner,
+    recheck_one,
+    run_verify,
+    verify_one,
+)
 from goalfile.files import real_path
 from goalfile.model import Finding, Status
 
@@ -389,9 +396,24 @@ def _decide_stop(
                 share=share,
                 budget=budget,
                 expect=seen.get(path),
+                lock_wait=0.0,  # a lock held is waited for below, where the hold is decided
             )
-            if outcome.status == "refused":  # a lock the agent holds, say
-                outcome = refused_once(path, outcome, repositories, upgraded)
+            if outcome.status == "refused":  # a lock the agent holds, say: waited for here
+                # (told at an earlier stop, the holder still running: half the time left, so
+                # that a host that ends it when the session ends does not lose it)
+                left = deadline - ctx.clock()
+                waited = lock_waited(path, outcome, repositories, first=min(LOCK_WAIT, share / 4),
+                                     told=left / 2, expect=seen.get(path))  # fmt: skip
+                if isinstance(waited, str):  # ended, the goal file as judged: verified now
+                    again = min(share, deadline - ctx.clock())
+                    outcome = verify_one(path, shown, reviews, stop, options, ctx, notes,
+                                         runner=runner, roots=roots, transcript=transcript,
+                                         share=again, budget=budget, expect=seen.get(path),
+                                         lock_wait=0.0)  # fmt: skip
+                if isinstance(waited, GoalOutcome):
+                    outcome = waited  # it ended and wrote the goal: stop again
+                elif outcome.status == "refused":
+                    outcome = refused_once(path, outcome, repositories, upgraded)
             if not outcome.block and outcome.status == Status.MET.value:
                 widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
                                          repositories, upgraded,

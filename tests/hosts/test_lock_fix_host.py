@@ -127,8 +127,10 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
     finds the goal locked by it, and holds the agent once: let it finish and stop again. The
     reason named the lock's own hint as its fix, "run the command again once it has finished",
     no command the agent could run (and the goal's path twice, the second time absolute). The
-    model does nothing more; the verify finishes, Claude Code starts a turn to say so, and its
-    stop is let go with the goal met."""
+    model does nothing more and stops again at once, the verify still running: the hook waits
+    for it (it let that stop go, which Codex, that does not wait for a background command,
+    ends the session on) and, the verify having written the goal, holds the agent once more to
+    stop again; that stop is let go with the goal met."""
     repo = goal_repo(tmp_path, check="sleep 8; test -f done.txt")
     # verify's time 9.6 s of 12, the lock waited for a quarter of it (2.4 s)
     register_hook(
@@ -138,8 +140,8 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
     ran = run_session("claude", repo, agent, isolation, prompt=PROMPT)
     assert "was moved to the background" in agent.outputs[1], agent.outputs
     reasons = ran.server.feedbacks()
-    assert len(reasons) == 1, (reasons, ran.run.explain())
-    [held] = reasons
+    assert len(reasons) == 2, (reasons, ran.run.explain())
+    held, waited = reasons
     assert re.search(
         rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
         r"[\d:]+\); nothing was written\nLet that process finish \(a command of yours the host "
@@ -147,5 +149,7 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
         held,
     ), held
     assert "fix:" not in held, held
+    assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
+    assert "\nThat process has ended since and wrote the goal file" in waited, waited
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)

@@ -257,6 +257,11 @@ def refused_advice(text: str) -> str:
     return LOCKED_ADVICE if _LOCKED.match(text) else REFUSED_ADVICE
 
 
+def is_locked(text: str) -> bool:
+    """Whether verify's refusal ``text`` (:func:`refused_hold`'s first part) is a lock held."""
+    return _LOCKED.match(text) is not None
+
+
 _LOCKED = re.compile(r"goalfile could not verify .*: locked by [^\n]*; nothing was written\Z")
 REFUSED_ADVICE = "Restore what the message names, or hand the goal to the user."
 LOCKED_ADVICE = (

@@ -132,9 +132,12 @@ def verify_one(
     share: float,
     budget: float,
     expect: str | None = None,
+    lock_wait: float | None = None,
 ) -> GoalOutcome:
     """Verify one active goal within ``share`` seconds and decide what it asks. ``expect``: the
-    goal file's text as the hook judged it; verify refuses to run another."""
+    goal file's text as the hook judged it; verify refuses to run another. ``lock_wait``: how
+    long to wait for a goal locked by another process (a quarter of ``share`` unless given,
+    at most :data:`LOCK_WAIT`)."""
     from goalfile.commands.verify import VerifyOptions
     from goalfile.hostguard import mark_verified, model_idle
     from goalfile.usage import TranscriptError
@@ -187,7 +190,7 @@ def verify_one(
         expect=expect,
         transcript=transcript,
         time_limit=share,
-        lock_wait=min(LOCK_WAIT, share / 4),
+        lock_wait=min(LOCK_WAIT, share / 4) if lock_wait is None else lock_wait,
         judge=ctx.env.get("GOALFILE_JUDGE") or None,  # as `goalfile verify` does
         then=then,
     )

@@ -1,0 +1,74 @@
+"""A `goalfile verify` of the agent's still running at its stop, through the stop after the
+hold: the hook waits for it instead of letting the stop go.
+
+The agent ran `goalfile verify` with a short time for its shell tool: Codex 0.171.0 answers the
+tool call with what the command printed so far and leaves it running, and the model stops.
+The hook's verify found the goal locked by that process and held the agent once, to let it
+finish. Codex does not wait for such a process (Claude Code does, and starts a turn when it
+ends): the model stopped again at once, the same process still holding the lock, and the hook,
+which holds once per finding, let the stop go; `codex exec` then ended, and the processes of
+its session with it: that verify wrote nothing, the goal stayed active and unmet. Now the stop
+after the hold waits for that process, up to half the hook's time left; once it has ended and
+written the goal, the agent is held once more, to stop again, and the stop after that judges
+what it wrote. Real `goalfile` processes, a real git repository.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import approved_repo, run_goalfile, start_goalfile
+
+GOAL = "goals/real.md"
+SESSION = "4b1d2c3e-5f60-4a71-8b92-c3d4e5f60718"
+
+
+def stop(repo: Path, *, active: bool) -> dict[str, object]:
+    data = {"session_id": SESSION, "cwd": str(repo), "hook_event_name": "Stop",
+            "stop_hook_active": active}  # fmt: skip
+    done = run_goalfile(
+        "hook", "stop", "--agent", "codex", "--timeout", "30", cwd=repo, input=json.dumps(data)
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    text = done.stdout.strip()
+    return json.loads(text) if text else {}
+
+
+def test_the_stop_after_the_hold_waits_for_the_agents_verify(tmp_path: Path) -> None:
+    """Fails before the change: the stop after the hold waited for the lock a quarter of its
+    time (here 6 s) and then either let the stop go (the process still running: Codex's case)
+    or, the process having ended within that wait and written its entry, held the agent for
+    "the goal file changed while the Stop hook read it ... (another file was put at its
+    path)", blaming a swap, with a fix naming the goal by its absolute path (this case)."""
+    repo = approved_repo(
+        tmp_path / "app", "real", "ok exists",
+        "--check", "test ! -e slow || sleep 12; test -f ok", "--expected", "exit 0",
+    )  # fmt: skip
+    (repo / "ok").write_text("", encoding="utf-8")
+    (repo / "slow").write_text("", encoding="utf-8")
+    holder = start_goalfile("verify", GOAL, cwd=repo)
+    try:
+        assert holder.stdout is not None
+        assert "C1 started" in holder.stdout.readline()  # it holds the lock, its check runs
+        answer = stop(repo, active=False)
+        assert answer.get("decision") == "block", answer
+        held = str(answer["reason"])
+        assert f"goalfile could not verify {GOAL}: locked by `goalfile verify` (pid " in held
+        assert "\nLet that process finish" in held, held
+        # the model stops again at once: waited for, the process ended, held once more
+        answer = stop(repo, active=True)
+        assert answer.get("decision") == "block", answer
+        again = str(answer["reason"])
+        assert again.split("\n")[0] == held.split("\n")[0], (held, again)
+        assert "\nThat process has ended since and wrote the goal file" in again, again
+        assert "(Codex) ends it when the session ends, and it writes nothing" in again, again
+        assert holder.wait(timeout=60) == 0
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+    # the stop after it judges what that verify wrote: met, its checks still passing
+    (repo / "slow").unlink()
+    assert stop(repo, active=True) == {}
+    status = run_goalfile("status", "--json", GOAL, cwd=repo)
+    assert [g["status"] for g in json.loads(status.stdout)["goals"]] == ["met"], status.stdout
