@@ -108,8 +108,8 @@ def test_an_ignored_goal_is_not_forced_in_and_the_fix_stages_it(repo: Path) -> N
     assert "the Stop hook cannot hold an agent that moves or deletes it" in said
     assert git(repo, "ls-files", "goals") == ""
     fix = said.split("fix: ", 1)[1].splitlines()[0]
-    assert fix == "git -C .. add -f -- goals/auth.md"
-    sh(fix, repo / "src")
+    assert fix == "`git -C .. add -f -- goals/auth.md`"
+    sh(fix.strip("`"), repo / "src")
     assert git(repo, "ls-files", "goals").splitlines() == ["goals/auth.md"]
 
 

@@ -240,6 +240,36 @@ def test_the_pythons_on_path_are_run_only_until_the_one_tox_needs_is_found(
     assert sorted(p.name for p in marks.iterdir()) == ["a-python3.99"]
 
 
+def test_a_goal_made_active_in_a_checkout_another_user_owns_says_how_to_trust_and_stage_it(
+    project: Path, tmp_path: Path
+) -> None:
+    """`new --activate` where git refuses the repository as another user's: goalfile reads it
+    as no repository, so nothing was staged, and it said nothing. It names git's refusal and
+    the commands that, run as printed, trust the repository and stage the goal. Needs root."""
+    assert os.geteuid() == 0, "this test gives the checkout to another user: run it as root"
+    for folder, _, names in os.walk(project):
+        for name in [".", *names]:
+            os.chown(os.path.join(folder, name), 65534, 65534, follow_symlinks=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    environ = {**env(tmp_path), "HOME": str(home)}
+    made = run_goalfile(
+        "new", "t", "the suite passes", "--non-goal", "src/ stays", "--check", "true",
+        "--expected", "exit 0", "--activate", cwd=project, env=environ,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    trust = f"git config --global --add safe.directory {project}"
+    assert f"note: git refuses the repository at {project}: another user owns it" in made.stderr
+    assert f"if you trust it: `{trust}`, then `git add -- goals/t.md`\n" in made.stderr
+    fix = f"{trust} && git add -- goals/t.md"
+    subprocess.run(fix, shell=True, cwd=project, env={**os.environ, **environ}, check=True)
+    listed = subprocess.run(
+        ["git", "ls-files", "goals"], cwd=project, env={**os.environ, **environ},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert listed.stdout.splitlines() == ["goals/t.md"]
+
+
 def test_a_checkout_another_user_owns_gets_git_s_fix_not_git_init(
     project: Path, tmp_path: Path
 ) -> None:
@@ -270,7 +300,7 @@ def test_a_checkout_another_user_owns_gets_git_s_fix_not_git_init(
     focus = run_goalfile("focus", "goals/t.md", cwd=project, env=environ)
     assert focus.returncode == 2, focus.stderr
     assert "git init" not in focus.stderr, focus.stderr
-    assert f"fix: if you trust it: `{fix}`, then run this again" in focus.stderr, focus.stderr
+    assert f"fix: if you trust it: `{fix}`, then `goalfile focus goals/t.md`\n" in focus.stderr
     subprocess.run(fix, shell=True, cwd=project, env={**os.environ, **environ}, check=True)
     again = run_goalfile("focus", "goals/t.md", cwd=project, env=environ)
     assert again.returncode == 0, again.stderr

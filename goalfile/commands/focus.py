@@ -134,7 +134,8 @@ def _root(ctx: Context) -> Path:
                 f"git refuses the repository at {file_name(safe)}: another user owns it (git's "
                 '"detected dubious ownership"); the focus is kept in the git folder',
                 hint="if you trust it: `git config --global --add safe.directory "
-                f"{shell_word(safe)}`, then run this again",
+                f"{shell_word(safe)}`",
+                again="",  # then this very command line (the CLI boundary writes it)
             )
         raise UsageError(
             f"{ctx.cwd} is not inside a git repository; the focus is kept in the git folder",

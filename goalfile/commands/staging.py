@@ -26,7 +26,7 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     where = (cwd / path).resolve()
     top = repository_top(where.parent)
     if top is None:
-        return None
+        return _refused_owner(where.parent, path)
     try:
         relative = where.relative_to(top).as_posix()
     except ValueError:  # a link to a file outside the repository: git cannot stage it
@@ -73,7 +73,24 @@ def stage_active(path: str, *, cwd: Path, approved: bool = False) -> str | None:
     said += f"the Stop hook {cannot}"
     if refused != GIT_IGNORED:
         return said
-    return f"{said}\n  fix: {git_from(top, cwd)} add -f -- {shell_word(relative)}"
+    return f"{said}\n  fix: `{git_from(top, cwd)} add -f -- {shell_word(relative)}`"
+
+
+def _refused_owner(folder: Path, path: str) -> str | None:
+    """The note for a goal in a repository git refuses as another user's ("detected dubious
+    ownership"): goalfile reads it as no repository, so the goal is not staged, and the Stop
+    hook holds the agent until git reads it. None when git refuses none so."""
+    from goalfile.gitrun import refused_owner
+
+    safe = refused_owner(str(folder))
+    if safe is None:
+        return None
+    return (
+        f"note: git refuses the repository at {file_name(safe)}: another user owns it (git's "
+        f'"detected dubious ownership"), so {file_name(path)} was not staged and the Stop hook '
+        "holds the agent until git reads it; if you trust it: `git config --global --add "
+        f"safe.directory {shell_word(safe)}`, then `git add -- {shell_word(path)}`"
+    )
 
 
 def _unheld(top: Path, relative: str) -> bool:
