@@ -25,8 +25,9 @@ first, then the goal files git tracks, then the others), and answers:
   agent may run `goalfile pause` or `goalfile block`, or spend the budget with `goalfile plan`)
   lets it go with a message naming the goal, its status and that entry
   (:func:`goalfile.commands.hookrules.statusrules.ended_today`). A goal `met` by an entry git does
-  not hold yet has its checks run again, writing nothing, and holds the agent once unless every
-  row is still met
+  not hold yet (or by any entry, at a stop marked continuing whose session record names no
+  repository of the session: :meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`) has
+  its checks run again, writing nothing, and holds the agent once unless every row is still met
   (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). A `met` (written at this stop, or
   checked again) under criteria that HEAD's copy does not approve and that do not only tighten
   its approved ones (the agent's own re-approval, staged) holds it once, naming each change
