@@ -24,9 +24,14 @@ from hosts_fixtures import goalfile_beside_codex as goalfile
 from hosts_fixtures import isolation as isolation
 
 
-def trust_finding(report: dict[str, Any]) -> dict[str, Any]:
-    [found] = [f for f in report["findings"] if f["check"] == "trust"]
-    return found
+def trust_finding(report: dict[str, Any], hook: str = "Stop hook") -> dict[str, Any]:
+    """The trust finding on goalfile's ``hook`` (its Stop hook, or its session-start hook);
+    the one finding there is when doctor cannot tell."""
+    found = [f for f in report["findings"] if f["check"] == "trust"]
+    if len(found) == 1 and found[0]["health"] == "unknown":
+        return found[0]
+    [one] = [f for f in found if f"the {hook} " in f["detail"]]
+    return one
 
 
 def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
@@ -56,6 +61,9 @@ def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
         assert found.returncode == 1, found.explain()
         problem = trust_finding(json.loads(found.stdout))
         assert problem["health"] == "problem" and "untrusted" in problem["detail"], problem
+        start = trust_finding(json.loads(found.stdout), "session-start hook")
+        assert start["health"] == "problem" and start["fix"] == problem["fix"], start
+        assert "so the session's record is not taken at its start" in start["detail"], start
         fix = shlex.split(problem["fix"])
         assert fix[:2] == ["goalfile", "init"]
         fixed = goalfile(*fix[1:], repo=repo, codex=codex_cli, codex_home=codex_home,
@@ -67,6 +75,7 @@ def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
                          isolation=isolation)  # fmt: skip
         assert again.returncode == 0, again.explain()
         assert trust_finding(json.loads(again.stdout))["health"] == "ok"
+        assert trust_finding(json.loads(again.stdout), "session-start hook")["health"] == "ok"
 
         # a changed hook definition needs trusting again: doctor compares the hashes
         hooks_json = repo / ".codex" / "hooks.json"
@@ -80,7 +89,8 @@ def test_an_untrusted_hook_is_skipped_and_doctor_says_how_to_trust_it(
                            codex_home=codex_home, isolation=isolation)  # fmt: skip
         assert refixed.returncode == 0, refixed.explain()
         config = (codex_home / "config.toml").read_text(encoding="utf-8")
-        assert config.count("[hooks.state.") == 1  # the old hash replaced, not a second table
+        # the Stop hook's old hash replaced, not a second table (the other: the start hook's)
+        assert config.count("[hooks.state.") == 2
 
         trusted = run_codex(
             codex_cli, repo=repo, codex_home=codex_home, prompt=PROMPT, netns=isolation.netns
