@@ -246,7 +246,7 @@ def load(path: Path) -> Record:
     seal = data.get("seal")
     if key is None or not isinstance(seal, str):
         return Record()
-    if not hmac.compare_digest(seal, _seal(data, key)):
+    if not hmac.compare_digest(seal.encode("utf-8", "surrogateescape"), _seal(data, key).encode()):
         return Record()
     found: dict[str, Remembered] = {}
     listed = data.get("repositories")
