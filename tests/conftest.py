@@ -410,13 +410,25 @@ def base_repo(path: Path) -> Path:
 
 def approved_repo(path: Path, *new: str) -> Path:
     """:func:`base_repo` with the goal ``goalfile new *new --activate --commit`` writes,
-    approved and committed (the person's repository, before the agent starts)."""
-    base_repo(path)
-    done = run_goalfile(
-        "new", *new, "--activate", "--commit", cwd=path,
-        env=clean_env({"GIT_CONFIG_GLOBAL": os.devnull}),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
+    approved and committed (the person's repository, before the agent starts). Made once in
+    the run for each ``new`` and copied to ``path`` (:func:`made_once_near`)."""
+
+    def make(root: Path, env: dict[str, str]) -> None:
+        git(root, "symbolic-ref", "HEAD", "refs/heads/main")  # as `git init -b main`
+        (root / "README").write_text("base\n", encoding="utf-8")
+        git(root, "add", "README")
+        git(root, "commit", "-qm", "base")
+        done = run_goalfile(
+            "new", *new, "--activate", "--commit", cwd=root,
+            env={**env, "GIT_CONFIG_GLOBAL": os.devnull},
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+    made = made_once_near(path, make)
+    if made is not None:
+        return copy_of(made, path)
+    path.mkdir(parents=True)
+    make(make_git_repo(path), {})
     return path
 
 
