@@ -179,6 +179,39 @@ def test_a_src_package_not_installed_is_named_with_its_install(
     assert shown.returncode == 0 and "note: C" not in shown.stderr, shown.stderr
 
 
+def test_the_src_note_is_in_verify_s_json_and_in_the_stop_hook_s_message(
+    project: Path, tmp_path: Path
+) -> None:
+    """The note on a package under `src/` not installed was printed by `verify` on stderr only:
+    `verify --json` and the Stop hook's message (what the agent reads) had the row unmet with
+    no word of why no work on the code meets it. Both now carry the note and its command."""
+    python = src_venv(project)
+    environ = {**env(tmp_path), "PATH": f"{python.parent}:{env(tmp_path)['PATH']}"}
+    made = run_goalfile(
+        "new", "t", "the tests pass", "--non-goal", "src/ stays", "--check",
+        "python -m pytest -q -p no:cacheprovider tests/test_ttl.py", "--expected", "exit 0",
+        "--activate", cwd=project, env=environ,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    note = (
+        "note: C1: pytest ran with `python`, which cannot import `cachetools`, the package under "
+        "`src/`: nothing installed it there, and a test module that imports it cannot be "
+        "collected; `python -m pip install -e .` (where the checks run) installs it"
+    )
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/t.md", cwd=project, env=environ, timeout=300
+    )
+    assert json.loads(ran.stdout)["notes"] == [note], ran.stdout
+    stop = {"cwd": str(project), "hook_event_name": "Stop", "stop_hook_active": False}
+    held = run_goalfile(
+        "hook", "stop", cwd=project, env=environ, input=json.dumps(stop), timeout=300
+    )
+    assert held.returncode == 0, held.stderr
+    answer = json.loads(held.stdout)
+    assert answer["decision"] == "block", answer
+    assert note in answer["reason"], answer["reason"]
+
+
 def test_a_tox_python_not_there_is_named(project: Path, tmp_path: Path) -> None:
     """`tox -e py399`: no Python 3.99 anywhere, a `python3.99` on PATH that fails as a pyenv
     shim of a version not selected does. The note is there and the real tox (cachetools'

@@ -173,6 +173,7 @@ class VerifyResult:
                 if self.missing_cwd is None
                 else {"message": self.missing_cwd[0], "fix": self.missing_cwd[1]}
             ),
+            "notes": list(self.setup_notes),
             "exit_code": int(self.exit_code),
         }
 

@@ -22,7 +22,8 @@ def block_reason(
     review_ids: frozenset[str] = frozenset(),
     limit: int = REASON_LIMIT,
 ) -> str:
-    """The summary line, then each unmet or error row's evidence (and output, while it fits)."""
+    """The summary line, then each unmet or error row's evidence, the notes on rows no work on
+    the code can meet (a package under `src/` not installed), and output while it fits."""
     head = [
         result.summary,
         "",
@@ -38,6 +39,8 @@ def block_reason(
             "(see the verify-goal skill)."
         )
     text = "\n".join([*head, "", "Not met:", *rows]) if rows else "\n".join(head)
+    if result.setup_notes:
+        text += "\n\n" + "\n".join(result.setup_notes)
     if len(text) > limit:
         return clip(text, limit)
     for row in failing:  # add output excerpts while they fit
