@@ -54,6 +54,7 @@ _EDGE = re.compile(f"[{re.escape(_EDGE_CHARS)}]")
 _LEADING = re.compile(f"[ \\t]*([{re.escape(_EDGE_CHARS)}])")
 _TRAILING = re.compile(f"([{re.escape(_EDGE_CHARS)}])[ \\t\\r]*$")
 _ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_SETEXT = re.compile(r" {0,3}(?:-+|=+)[ \t]*$")  # a setext heading's underline
 # cmark-gfm's table start (ext_scanners.re): `[|]? marker ([|] marker)* [|]? spacechar*`, a
 # marker being `spacechar* :? -+ :? spacechar*` and a spacechar a space, tab, VT or FF
 _MARKER = r"[ \t\v\f]*:?-+:?[ \t\v\f]*"
@@ -73,7 +74,7 @@ def findings(goal: Goal) -> list[Finding]:
         return []
     last = max(row.line for row in rows)
     lines = first_lines(goal.text, last + 1)
-    found = list(_under_text(goal, lines, header))
+    found = [*_setext_under_text(goal, lines, header), *_under_text(goal, lines, header)]
     bounds = ledger_bounds(goal.text)
     end = bounds[0] if bounds else len(goal.text)
     edges = _EDGE.search(goal.text, 0, end) is not None
@@ -130,14 +131,14 @@ def _breaks(goal: Goal, lines: list[str], numbered: list[tuple[int, str]]) -> It
             )
 
 
-def _under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Finding]:
-    """The header, when the lines right above it (up to a blank line or a heading at the
-    margin) hold one that cmark-gfm reads as a table's delimiter row (dashes alone aside: a
-    heading's underline for both) or one that opens a block quote or a list item, whose
-    paragraph cmark-gfm continues into the header as a lazy line; or when those lines are
-    inside a list item or a block quote that began above a blank line."""
-    number = header - 1
-    top = header
+def _lazy_culprit(goal: Goal, lines: list[str], below: int) -> int | None:
+    """The line, among those right above line ``below`` (up to a blank line or a heading at
+    the margin), that cmark-gfm reads as a table's delimiter row (dashes alone aside: a
+    heading's underline for both) or that opens a block quote or a list item, whose paragraph
+    cmark-gfm continues into line ``below`` as a lazy line; or the first of those lines when
+    they are inside a list item or a block quote that began above a blank line."""
+    number = below - 1
+    top = below
     culprit = None
     while number >= 1:
         line = lines[number - 1].rstrip("\r")
@@ -148,12 +149,51 @@ def _under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Finding]:
             culprit = number
         top = number
         number -= 1
-    if top == header:
+    if top == below or culprit is not None:
+        return culprit
+    if lines[top - 1][:1] not in (" ", "\t") or not _in_container(goal, lines, top):
+        return None
+    return top
+
+
+def _setext_under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Finding]:
+    """The criteria section's setext heading (``Acceptance criteria`` over ``---``), when a
+    line above its text takes that text in as a lazy line for GitHub: a list item or block
+    quote holding a link reference definition (``- [a]: /u``) is no paragraph for goalfile,
+    which reads the heading, and one for cmark-gfm, which continues it with the heading's text
+    and reads ``---`` as a thematic break: GitHub showed no criteria heading, and the table
+    under the section before it, as an example."""
+    section = next(
+        (s for s in goal.sections if s.key in CRITERIA_KEYS and s.line < header < s.end), None
+    )
+    if section is None or section.line >= len(lines):
         return
+    if not _SETEXT.match(lines[section.line].rstrip("\r")):
+        return
+    culprit = _lazy_culprit(goal, lines, section.line)
     if culprit is None:
-        if lines[top - 1][:1] not in (" ", "\t") or not _in_container(goal, lines, top):
-            return
-        culprit = top
+        return
+    line = lines[culprit - 1].rstrip("\r").strip()
+    yield Finding(
+        severity=Severity.ERROR,
+        line=section.line,
+        column=1,
+        code=CODE,
+        message=f"the criteria heading {inline_code(lines[section.line - 1].strip())} is "
+        f"written over an underline right below the line {inline_code(line)} (line "
+        f"{culprit}): GitHub (cmark-gfm) continues that line's paragraph with the heading's "
+        "text and reads the underline as a thematic break, so it shows no criteria heading, "
+        "and the criteria table under the section before it, though goalfile runs every row",
+        hint="put a blank line above the heading: "
+        + sed_command(goal.path, [f"{section.line - 1}G"]),
+    )
+
+
+def _under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Finding]:
+    """The header, when a line right above it takes it in for GitHub (:func:`_lazy_culprit`)."""
+    culprit = _lazy_culprit(goal, lines, header)
+    if culprit is None:
+        return
     line = lines[culprit - 1].rstrip("\r")
     above = lines[header - 2].rstrip("\r")
     yield Finding(

@@ -165,6 +165,24 @@ def test_a_row_ended_by_two_carriage_returns_ends_the_table_for_github_only(repo
     fixed(repo, refused(repo, text, 21, "ends in more than one carriage return"))
 
 
+def test_a_setext_criteria_heading_github_takes_into_a_list_item_is_refused(repo: Path) -> None:
+    """`- [a]: /u` over `Acceptance criteria` over `---`: a list item holding a link reference
+    definition, no paragraph for goalfile (which reads the heading and runs the table), a
+    paragraph for GitHub that takes the heading's text in, `---` a thematic break: GitHub shows
+    no criteria heading, and the table under `## Examples`, below a decoy `## Acceptance`."""
+    decoy = "## Acceptance\n\n- C1: `pytest -q` passes, exit 0\n\n## Examples\n\n"
+    row = "| C1 | the suite passes | `true` | exit 0 | deterministic |\n"
+    front = FRONT.replace("## Acceptance criteria\n\n", "")
+    text = front + decoy + "- [a]: /u\nAcceptance criteria\n---\n\n" + HEADER + row + TAIL
+    options = Options.CMARK_OPT_UNSAFE | Options.CMARK_OPT_FOOTNOTES
+    assert "<h2>Acceptance criteria</h2>" not in cmarkgfm.github_flavored_markdown_to_html(
+        text, options=options
+    )
+    assert goalfile_rows(text) == [("C1", "true")]
+    fix = refused(repo, text, 24, "the criteria heading `Acceptance criteria` is written over")
+    fixed(repo, fix)
+
+
 ABOVE = ["", "x", "Rows:", "-:", ":-:|", "|:-:", "a | b |", "- [a]: /u", "> [a]: /u", "# x",
          "===", f"{NBSP}", "\u2003|:-:", "x\r\r", "[a]: /u", "1. x", "    x"]  # fmt: skip
 C3 = "| C3 | three | `pytest` | exit 0 | deterministic |"
