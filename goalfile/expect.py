@@ -353,6 +353,20 @@ def _trailer() -> re.Pattern[bytes]:
     )
 
 
+# pytest's last line when it stopped on an internal error (exit 3): it says nothing of why
+# (`no tests ran in 0.39s`, `3 errors in 0.49s`); the exception its INTERNALERROR lines end
+# with does (`INTERNALERROR> pytest.PytestConfigWarning: Unknown config option: asyncio_mode`,
+# a plugin's option in a project whose `filterwarnings = error` makes the warning fatal)
+@functools.cache
+def _pytest_end() -> re.Pattern[bytes]:
+    return re.compile(rb"=*\s*(?:no tests ran|\d+ errors?)(?:, [^=]*)? in \d+(?:\.\d+)?s")
+
+
+@functools.cache
+def _internal_error() -> re.Pattern[bytes]:
+    return re.compile(rb"INTERNALERROR> [A-Za-z_][\w.]*(?:Error|Exception|Warning|Exit): ")
+
+
 _TRAILER_LINES = 64  # lines of a piece looked back through for the one before a report
 
 
@@ -385,7 +399,7 @@ def _evidence(line: bytes) -> str:
 class _Track:
     """What one stream keeps for lines: the current line's head and the last non-blank line."""
 
-    __slots__ = ("kept", "last", "nonblank", "npm", "npm_open", "partial")
+    __slots__ = ("internal", "kept", "last", "nonblank", "npm", "npm_open", "partial")
 
     def __init__(self) -> None:
         self.partial = b""  # first LINE_LIMIT bytes of the current, unterminated line
@@ -394,6 +408,7 @@ class _Track:
         self.nonblank = False  # the stream has a non-whitespace byte
         self.npm: bytes | None = None  # the first line of npm's last error block that says why
         self.npm_open = False  # the last complete line was one of npm's error lines
+        self.internal: bytes | None = None  # pytest's last `INTERNALERROR> X: why` line
 
     def update(self, piece: bytes, nl_first: int, head: bytes | None) -> None:
         if not self.nonblank and not piece.isspace():
@@ -403,6 +418,10 @@ class _Track:
                 self.partial = (self.partial + piece)[:LINE_LIMIT]
             return
         nl_last = piece.rfind(b"\n")
+        if b"INTERNALERROR> " in piece or b"INTERNALERROR> " in head:
+            for line in (head, *piece[nl_first + 1 : max(nl_last, nl_first + 1)].split(b"\n")):
+                if _internal_error().match(line):
+                    self.internal = line[:_EVIDENCE_BYTES]
         if b"npm" in piece or b"npm" in head:
             self._npm_lines((head, *piece[nl_first + 1 : max(nl_last, nl_first + 1)].split(b"\n")))
         else:
@@ -462,6 +481,8 @@ class _Track:
             return self.npm
         if last is not None and self.kept is not None and _trailer().match(last):
             return self.kept
+        if last is not None and self.internal is not None and _pytest_end().match(last):
+            return self.internal  # pytest stopped on an internal error: it says why
         return last
 
 
