@@ -39,6 +39,7 @@ from goalfile.model import Finding, Goal, Severity
 from goalfile.parse import (
     CRITERIA_KEYS,
     first_lines,
+    holds,
     ledger_bounds,
     ledger_region,
     ledger_span,
@@ -87,7 +88,7 @@ def findings(goal: Goal) -> list[Finding]:
     if row is not None:
         found.append(row)
     found += _ledger_hidden(goal)
-    if "<" in goal.text or "]:" in goal.text:
+    if "<" in goal.text or holds(goal.text, "]:"):
         from goalfile import htmlreach
 
         reported = {finding.line for finding in found}

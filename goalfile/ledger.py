@@ -24,7 +24,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from goalfile.model import Entry, RowResult, Status, Verdict
 from goalfile.prose import inline_code, span_text
@@ -1029,33 +1029,6 @@ def _unfenced_lines_re() -> re.Pattern[str]:
     )
 
 
-def heading_matches(text: str, pos: int, end: int) -> Iterator[re.Match[str]]:
-    """``_HEADINGS_RE.finditer(text, pos, end)``, found by the interpreter's search for `#`.
-
-    The engine's own search for the pattern's first character steps through the text one
-    character at a time (20 M instructions for the 4 MB ledger of bench/run.py); ``str.find``
-    of one character is ``memchr``, which skips the lines without a `#` many characters at a
-    step. The pattern is then matched at each `#` found: every match starts at a `#` and is
-    not empty, so these are the very matches the search makes, in order. A text with many
-    `#` that start no match (quoted shell comments, URLs) would pay a call for each: after
-    :data:`_MISSES_ALLOWED` more of those than matches, the engine's search takes the rest."""
-    find, match = text.find, _HEADINGS_RE.match
-    misses = -_MISSES_ALLOWED
-    at = find("#", pos, end)
-    while at >= 0:
-        found = match(text, at, end)
-        if found is not None:
-            misses -= 1
-            yield found
-            at = find("#", found.end(), end)
-            continue
-        misses += 1
-        if misses > 0:
-            yield from _HEADINGS_RE.finditer(text, at + 1, end)
-            return
-        at = find("#", at + 1, end)
-
-
 _MISSES_ALLOWED = 64
 
 
@@ -1064,29 +1037,80 @@ def _scan_headings(
 ) -> tuple[list[int], list[tuple[int, tuple[str, str, str, str]]], list[int]]:
     """The H1/H2 heading lines, the entry headings outside fences and the look-alike lines
     whose newline is in ``text[start:end]`` (``end`` the end of a line); with ``unfenced``, of
-    a text where no heading line is in a fenced block."""
+    a text where no heading line is in a fenced block.
+
+    They are the matches of ``_HEADINGS_RE.finditer(text, start + 1, end)``, found by the
+    interpreter's search for `#`. The engine's own search for the pattern's first character
+    steps through the text one character at a time (20 M instructions for the 4 MB ledger of
+    bench/run.py); ``str.find`` of one character is ``memchr``, which skips the lines without
+    a `#` many characters at a step. The pattern is then matched at each `#` found (an entry
+    heading's by :data:`_HEADING_RE`): every match starts at a `#` and is not empty, so these
+    are the very matches the search makes, in order. A text with many `#` that start no match
+    (quoted shell comments, URLs) would pay a call for each: after :data:`_MISSES_ALLOWED`
+    more of those than matches, the engine's search takes the rest."""
     sections: list[int] = []
     found: list[tuple[int, tuple[str, str, str, str]]] = []
     lookalikes: list[int] = []
     fences = None if unfenced else fence_bounds(text)
-    for match in heading_matches(text, start + 1, end):  # the newline from ``start``
-        # every group that takes part in a match holds a character, so "" is a group that
-        # did not: one call gives the fields (a time that is not there is ""), not three
-        groups = match.groups("")
-        if groups[2]:
-            if fences is not None and in_bounds(fences, match.start()):
-                continue  # output quoted in a fence (as mdformat writes an indented block)
-            _, _, number, date, time, by, _, _ = groups
-            found.append((match.start(), (number, date, time, by)))
-        elif groups[0]:
-            sections.append(match.start())
-            if groups[1]:
-                lookalikes.append(match.start())
-        elif groups[6]:
-            lookalikes.append(match.start())
-        else:  # after one to three blanks
-            lookalikes.append(text.rfind("\n", 0, match.start()) + 1)
+    find, match, entry_at = text.find, _HEADINGS_RE.match, _HEADING_RE.match
+    misses = -_MISSES_ALLOWED
+    at = find("#", start + 1, end)  # the newline from ``start``
+    while at >= 0:
+        # an entry heading: what _HEADINGS_RE matches at its `#` after a newline, with the
+        # entry's four fields as its only groups. That pattern tries the H1/H2 heading first
+        # and looks behind the `#` for each of its branches (about 5,700 instructions a
+        # heading line, where the entry's own pattern takes 4,500, and no tuple of eight
+        # groups to unpack: 32.4 M to 30.1 M for the bench's ledger of 3,000 entries)
+        if text[at - 1] == "\n":  # (a `#` after another character starts no entry heading)
+            entry = entry_at(text, at, end)  # its `^` is that newline
+            if entry is not None:
+                misses -= 1
+                # one in a fenced block is quoted output (as mdformat writes an indented block)
+                if fences is None or not in_bounds(fences, at):
+                    fields: Any = entry.groups("")  # the four fields, "" for no time
+                    found.append((at, fields))
+                at = find("#", entry.end(), end)
+                continue
+        heading = match(text, at, end)
+        if heading is None:
+            misses += 1
+            if misses > 0:  # the engine's search takes the rest
+                for heading in _HEADINGS_RE.finditer(text, at + 1, end):
+                    _add_heading(text, heading, fences, sections, found, lookalikes)
+                break
+            at = find("#", at + 1, end)
+            continue
+        misses -= 1
+        _add_heading(text, heading, fences, sections, found, lookalikes)
+        at = find("#", heading.end(), end)
     return sections, found, lookalikes
+
+
+def _add_heading(
+    text: str,
+    match: re.Match[str],
+    fences: Sequence[int] | None,
+    sections: list[int],
+    found: list[tuple[int, tuple[str, str, str, str]]],
+    lookalikes: list[int],
+) -> None:
+    """Add a match of :data:`_HEADINGS_RE` to the lists :func:`_scan_headings` makes."""
+    # every group that takes part in a match holds a character, so "" is a group that
+    # did not: one call gives the fields (a time that is not there is ""), not three
+    groups = match.groups("")
+    if groups[2]:
+        if fences is not None and in_bounds(fences, match.start()):
+            return  # output quoted in a fence (as mdformat writes an indented block)
+        _, _, number, date, time, by, _, _ = groups
+        found.append((match.start(), (number, date, time, by)))
+    elif groups[0]:
+        sections.append(match.start())
+        if groups[1]:
+            lookalikes.append(match.start())
+    elif groups[6]:
+        lookalikes.append(match.start())
+    else:  # after one to three blanks
+        lookalikes.append(text.rfind("\n", 0, match.start()) + 1)
 
 
 def _indexed(
@@ -1474,7 +1498,19 @@ def iterations(text: str, start: int = 0, end: int | None = None) -> list[int]:
     """The iteration number of each entry :func:`heads` gives, newest first, without making
     a :class:`Head` of each (a rule that looks at every entry's number, such as the count of
     iterations the ledger backs, then costs a step per entry, not an object)."""
-    return [int(fields[0]) for _, _, fields in _spans(text, start, end)]
+    stop = len(text) if end is None else end
+    found = headings(text).entries
+    numbers = [
+        int(fields[0])
+        for _, fields in found[
+            bisect.bisect_left(found, (start,)) : bisect.bisect_left(found, (stop,))
+        ]
+    ]
+    numbers.reverse()  # the entries of :func:`_spans`, in its order, without a step of its own
+    first = _HEADING_RE.match(text, 0, stop) if start == 0 else None  # a text that begins
+    if first is not None:  # with a heading line: no newline before it
+        numbers.append(int(first.group(1)))
+    return numbers
 
 
 def _head(begin: int, finish: int, fields: tuple[str, str, str, str]) -> Head:

@@ -14,6 +14,7 @@ from goalfile.parse import (
     CRITERIA_KEYS,
     READ_COLUMNS,
     first_lines,
+    holds,
     ledger_region,
     review_artifact,
     unclosed_fence,
@@ -282,8 +283,8 @@ def _contract_html_findings(goal: Goal) -> Iterable[Finding]:
 def _gfm_block_findings(goal: Goal) -> Iterable[Finding]:
     """Lines GitHub reads as other blocks than goalfile does (see :mod:`goalfile.gfmblocks`)."""
     # no difference can occur: the rule's module is not loaded (a search for one character is
-    # memchr, a fraction of the search for two: "^" first)
-    if "<" not in goal.text and "]:" not in goal.text:
+    # memchr, a fraction of the search for two: "<" and "]" first)
+    if "<" not in goal.text and not holds(goal.text, "]:"):
         return ()
     from goalfile import gfmblocks
 

@@ -1,7 +1,8 @@
-"""The search that indexes a text's heading lines (``ledger.heading_matches``) finds exactly
-the matches of the engine's own search for its pattern (``ledger._HEADINGS_RE.finditer``):
-it looks for each `#` with ``str.find`` and matches the pattern there, and hands the rest of
-the text to the engine's search once too many `#` start no match."""
+"""The search that indexes a text's heading lines (``ledger._scan_headings``) finds exactly
+what the matches of the engine's own search for its pattern (``ledger._HEADINGS_RE.finditer``)
+say: it looks for each `#` with ``str.find``, matches an entry heading's own pattern there
+(``ledger._HEADING_RE``) and the whole pattern otherwise, and hands the rest of the text to
+the engine's search once too many `#` start no match."""
 
 from __future__ import annotations
 
@@ -48,10 +49,35 @@ texts = st.lists(st.sampled_from(LINES), max_size=40).flatmap(
 noise = st.text(alphabet="#\n\r \tIiteration0123456789()-:T by.~`x", max_size=300)
 
 
+def engine_index(
+    text: str, start: int, end: int, *, unfenced: bool
+) -> tuple[list[int], list[tuple[int, tuple[str, ...]]], list[int]]:
+    """The index made from every match of the engine's search, one at a time."""
+    sections: list[int] = []
+    found: list[tuple[int, tuple[str, ...]]] = []
+    lookalikes: list[int] = []
+    fences = None if unfenced else ledger.fence_bounds(text)
+    for match in ledger._HEADINGS_RE.finditer(text, start + 1, end):
+        groups = match.groups("")
+        if groups[2]:
+            if fences is None or not ledger.in_bounds(fences, match.start()):
+                found.append((match.start(), groups[2:6]))
+        elif groups[0]:
+            sections.append(match.start())
+            if groups[1]:
+                lookalikes.append(match.start())
+        elif groups[6]:
+            lookalikes.append(match.start())
+        else:
+            lookalikes.append(text.rfind("\n", 0, match.start()) + 1)
+    return sections, found, lookalikes
+
+
 def both(text: str, pos: int, end: int) -> None:
-    engine = [(m.span(), m.groups()) for m in ledger._HEADINGS_RE.finditer(text, pos, end)]
-    found = [(m.span(), m.groups()) for m in ledger.heading_matches(text, pos, end)]
-    assert found == engine
+    start = max(pos - 1, 0)  # the newline before the first line searched
+    for unfenced in (True, False):
+        expected = engine_index(text, start, end, unfenced=unfenced)
+        assert ledger._scan_headings(text, start, end, unfenced=unfenced) == expected
 
 
 @settings(max_examples=1500, deadline=None)
@@ -78,4 +104,5 @@ def test_the_search_hands_over_after_the_stray_hashes_allowed() -> None:
     heading = "### Iteration 1 (2026-12-01) by verify-goal"
     text = "\n" + "#" * (ledger._MISSES_ALLOWED + 5) + "\n" + heading + "\n## Lessons\n"
     both(text, 1, len(text))
-    assert len(list(ledger.heading_matches(text, 1, len(text)))) == 2
+    sections, found, _ = ledger._scan_headings(text, 0, len(text), unfenced=True)
+    assert (len(sections), [at for at, _ in found]) == (1, [text.index(heading)])
