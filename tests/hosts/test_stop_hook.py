@@ -51,7 +51,10 @@ class Host:
     def session(self, repo: Path, script: Script, isolation: Isolation) -> Session:
         session = run_session(self.name, repo, script, isolation, prompt=PROMPT)
         if self.name == "codex":
-            assert [h["command"] for h in session.hooks] == ["goalfile hook stop --agent codex"]
+            assert [h["command"] for h in session.hooks] == [
+                "goalfile hook start --agent codex",
+                "goalfile hook stop --agent codex",
+            ]
         return session
 
 
