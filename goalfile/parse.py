@@ -613,7 +613,7 @@ def _typed_fields(
     *,
     path: str = "",
 ) -> dict[str, Any]:
-    def err(key: str, message: str, hint: str) -> None:
+    def err(key: str, message: str, hint: str | None) -> None:
         line = lines.get(key, 1)
         problems.append(
             Finding(
@@ -626,6 +626,22 @@ def _typed_fields(
             )
         )
 
+    def set_to(key: str, value: str) -> str | None:
+        """The command that sets the line of ``key`` to ``value``."""
+        from goalfile.handedit import set_key_command
+
+        line = lines.get(key)
+        return set_key_command(path, line, key.rpartition(".")[2], value) if path and line else None
+
+    def delete(key: str) -> str | None:
+        """The command that deletes the line of ``key``, one line: its default then applies."""
+        from goalfile.shellword import sed_command
+
+        line = lines.get(key)
+        if not path or line is None or not _one_line(fm_lines, line):
+            return None
+        return f"{sed_command(path, [f'{line}d'])} deletes it, so that its default applies"
+
     def warn(message: str, line: int | None, hint: str | None = None, code: str = "") -> None:
         problems.append(
             Finding(severity=Severity.WARNING, message=message, line=line, hint=hint, code=code)
@@ -637,8 +653,9 @@ def _typed_fields(
             "slug",
             "no `slug` key"
             if slug is None
-            else f"slug {slug!r} is missing or not lowercase letters, digits and '-'",
-            "write e.g. `slug: auth-refresh`",
+            else f"slug {slug!r} is missing or not lowercase letters, digits and '-' (write e.g. "
+            "`slug: auth-refresh`)",
+            None,
         )
         slug = str(slug) if slug is not None else ""
 
@@ -653,34 +670,33 @@ def _typed_fields(
             f"no `status` key (one of {statuses})"
             if raw_status is None
             else f"status {raw_status!r} is not one of {statuses}",
-            f"write `status: {meant}`"
-            if meant in Status._value2member_map_
-            else "write e.g. `status: draft`",
+            set_to("status", meant) if meant in Status._value2member_map_ else None,
         )
         status = Status.DRAFT
 
     created = meta.get("created")
     if created is None:
-        warn("no `created` date", 1, "add `created: YYYY-MM-DD`", "frontmatter")
+        warn("no `created` date (`created: YYYY-MM-DD`)", 1, None, "frontmatter")
     elif not isinstance(created, _dt.date) and not (
         isinstance(created, str) and re.fullmatch(r"\d{4}-\d\d-\d\d", created)
     ):
-        err("created", f"created {created!r} is not a date", "write `created: YYYY-MM-DD`")
+        err("created", f"created {created!r} is not a date (`created: YYYY-MM-DD`)", None)
 
     budget = Budget()
     raw_budget = meta.get("budget")
     if raw_budget is None:
         warn(
-            "no `budget`: unbounded",
+            "no `budget`: unbounded (`budget:` with `iterations:` and `tokens:` sets one)",
             1,
-            "add `budget:` with `iterations:` and `tokens:`",
+            None,
             "frontmatter",
         )
     elif not isinstance(raw_budget, dict):
         err(
             "budget",
-            "budget must be a mapping with `iterations` and `tokens`",
-            "write `budget:` then `  iterations: 5` and `  tokens: null` on their own lines",
+            "budget must be a mapping with `iterations` and `tokens`: `budget:` then "
+            "`  iterations: 5` and `  tokens: null` on their own lines",
+            None,
         )
     else:
         limits: dict[str, int | None] = {}
@@ -691,8 +707,9 @@ def _typed_fields(
             else:
                 err(
                     f"budget.{name}",
-                    f"budget.{name} {value!r} is not a positive integer or null",
-                    f"write `{name}: 5` or `{name}: null` (unbounded)",
+                    f"budget.{name} {value!r} is not a positive integer or null; the fix "
+                    "makes it null (unbounded)",
+                    set_to(f"budget.{name}", "null"),
                 )
                 limits[name] = None
         for name in raw_budget:
@@ -719,7 +736,7 @@ def _typed_fields(
                 name,
                 f"{name} {value} is more than a ledger entry can record "
                 f"(at most {BUDGET_LIMIT_MAX}, 18 digits)",
-                f"write `{name}: 0`",
+                set_to(name, "0"),
             )
             counters[name] = 0
         elif isinstance(value, int) and not isinstance(value, bool) and value >= 0:
@@ -729,7 +746,7 @@ def _typed_fields(
             err(
                 name,
                 f"{name} {value!r} is not a whole number >= 0{null}",
-                f"write `{name}: 0`",
+                set_to(name, "0"),
             )
             counters[name] = 0
 
@@ -743,7 +760,11 @@ def _typed_fields(
 
     shell = meta.get("shell", "/bin/sh")
     if not isinstance(shell, str) or not shell.strip():
-        err("shell", f"shell {shell!r} is not a program path", "write e.g. `shell: /bin/bash`")
+        err(
+            "shell",
+            f"shell {shell!r} is not a program path; /bin/sh runs the checks",
+            delete("shell"),
+        )
         shell = "/bin/sh"
     elif (why := path_problem(shell) or shell_problem(shell)) is not None:
         err(
@@ -754,14 +775,14 @@ def _typed_fields(
         shell = "/bin/sh"
     cwd = meta.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
-        err("cwd", f"cwd {cwd!r} is not a path", "write a folder relative to the goal file")
+        err("cwd", f"cwd {cwd!r} is not a path; the checks run at the git top level", delete("cwd"))
         cwd = None
     elif cwd is not None and (why := path_problem(cwd) or cwd_problem(cwd)) is not None:
         err(
             "cwd",
-            f"cwd {cwd!r} {why}",
-            "delete the `cwd:` line (the checks then run at the git top level) or write a "
-            "folder relative to the goal file, such as `cwd: ..`",
+            f"cwd {cwd!r} {why}; the checks run at the git top level (or write a folder relative "
+            "to the goal file, such as `cwd: ..`)",
+            delete("cwd"),
         )
         cwd = None
     stall = meta.get("stall_limit")
@@ -769,7 +790,7 @@ def _typed_fields(
         err(
             "stall_limit",
             f"stall_limit {stall!r} is not a positive integer",
-            "write e.g. `stall_limit: 3`",
+            delete("stall_limit"),
         )
     problems.extend(_duplicate_keys(meta, fm_lines, path=path))
     for key in meta:

@@ -503,6 +503,9 @@ def _draft(repo: Path, old: str, new: str) -> Path:
     """A draft goal (its rows may change) with ``old`` written as ``new``; where ``old`` holds
     a line break, each of its lines is written as the same line of ``new``."""
     text = goal_text(status="draft", iterations_used=0)
+    if old.count("\n") != new.count("\n"):
+        assert old in text, old
+        return write_goal(repo / "goals", text.replace(old, new, 1))
     for was, now in zip(old.split("\n"), new.split("\n"), strict=True):
         assert was in text, was
         text = text.replace(was, now, 1)
@@ -521,8 +524,27 @@ def _draft(repo: Path, old: str, new: str) -> Path:
         # an approved limit's line deleted by hand is written under `budget:` again
         ("  iterations: 5", "", "budget-unbacked", True),
         ("budget:\n  iterations: 5\n  tokens: null", "", "budget-unbacked", True),
+        # a frontmatter value goalfile cannot take is set to the one it means, or deleted
+        ("status: draft", "status: DRAFT", "frontmatter", False),
+        ("  iterations: 5", "  iterations: lots", "frontmatter", False),
+        ("iterations_used: 0", "iterations_used: -1", "frontmatter", False),
+        ("tokens_used: 0", "tokens_used: 0\nshell: 5", "frontmatter", False),
+        ("tokens_used: 0", "tokens_used: 0\ncwd: 5", "frontmatter", False),
+        ("tokens_used: 0", "tokens_used: 0\nstall_limit: 0", "frontmatter", False),
     ],
-    ids=["check-not-code", "hidden-markup", "unseen-header", "budget-key-gone", "budget-gone"],
+    ids=[
+        "check-not-code",
+        "hidden-markup",
+        "unseen-header",
+        "budget-key-gone",
+        "budget-gone",
+        "status",
+        "budget-value",
+        "counter",
+        "shell",
+        "cwd",
+        "stall-limit",
+    ],
 )
 def test_a_finding_of_lint_is_gone_once_its_fix_has_run(
     repo: Path, old: str, new: str, code: str, approved: bool

@@ -126,7 +126,8 @@ def test_a_misspelled_key_gets_did_you_mean_and_a_missing_status_is_said_so(
     assert run_goalfile("lint", "goals/typo.md", cwd=repo).stderr == ""
     goal.write_text(clean.replace("status: draft", "status: Draft"))
     case = run_goalfile("lint", "goals/typo.md", cwd=repo)
-    assert "fix: write `status: draft`" in case.stderr
+    assert "fix: `[ ! -e goals/typo.md.goalfile-bak ]" in case.stderr
+    assert "/status: draft/'" in case.stderr, case.stderr
 
 
 def test_a_criteria_heading_typo_gets_the_rename_not_delete_this_table(tmp_path: Path) -> None:
