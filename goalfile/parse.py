@@ -102,7 +102,7 @@ def parse_goal(text: str, *, path: str) -> Goal:
             file=path,
             line=1,
             column=1,
-            hint="add a line `---` after the last frontmatter key",
+            hint=_close_frontmatter(lines, path),
         )
     fm_lines = [line.rstrip("\r") for line in lines[1:close]]
     meta = _load_yaml("\n".join(fm_lines), path=path)
@@ -544,6 +544,22 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
             hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
+
+
+def _close_frontmatter(lines: Sequence[str], path: str) -> str | None:
+    """The command that writes the `---` that closes the frontmatter, above the goal's `# `
+    heading (and the blank lines before it); None with no path, or no heading to put it
+    above (what is frontmatter then, only a person knows)."""
+    from goalfile.shellword import sed_command
+
+    heading = next((n for n, line in enumerate(lines) if n and line.startswith("# ")), None)
+    if not path or heading is None:
+        return None
+    at = heading
+    while at > 1 and not lines[at - 1].strip():
+        at -= 1
+    insert = sed_command(path, [f"{at + 1}i" + "\\", "---"])
+    return f"{insert} closes it above line {at + 1}"
 
 
 def _delete_first_of_two(problem: str, source: str, path: str) -> str | None:

@@ -531,6 +531,8 @@ def _draft(repo: Path, old: str, new: str) -> Path:
         ("tokens_used: 0", "tokens_used: 0\nshell: 5", "frontmatter", False),
         ("tokens_used: 0", "tokens_used: 0\ncwd: 5", "frontmatter", False),
         ("tokens_used: 0", "tokens_used: 0\nstall_limit: 0", "frontmatter", False),
+        # a frontmatter never closed gets its `---` above the goal's heading
+        ("tokens_used: 0\n---\n# Goal:", "tokens_used: 0\n# Goal:", "unreadable", False),
     ],
     ids=[
         "check-not-code",
@@ -544,6 +546,7 @@ def _draft(repo: Path, old: str, new: str) -> Path:
         "shell",
         "cwd",
         "stall-limit",
+        "unclosed",
     ],
 )
 def test_a_finding_of_lint_is_gone_once_its_fix_has_run(
