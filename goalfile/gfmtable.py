@@ -50,17 +50,15 @@ _EDGE_CHARS = "".join(
         | {chr(c) for c in range(0x2000, 0x200B)}
     )
 )
-_EDGE = re.compile(f"[{re.escape(_EDGE_CHARS)}]")
-_LEADING = re.compile(f"[ \\t]*([{re.escape(_EDGE_CHARS)}])")
-_TRAILING = re.compile(f"([{re.escape(_EDGE_CHARS)}])[ \\t\\r]*$")
-_ATX = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_SETEXT = re.compile(r" {0,3}(?:-+|=+)[ \t]*$")  # a setext heading's underline
+_LEADING = f"[ \\t]*([{re.escape(_EDGE_CHARS)}])"
+_TRAILING = f"([{re.escape(_EDGE_CHARS)}])[ \\t\\r]*$"
+_SETEXT = r" {0,3}(?:-+|=+)[ \t]*$"  # a setext heading's underline
 # cmark-gfm's table start (ext_scanners.re): `[|]? marker ([|] marker)* [|]? spacechar*`, a
 # marker being `spacechar* :? -+ :? spacechar*` and a spacechar a space, tab, VT or FF
 _MARKER = r"[ \t\v\f]*:?-+:?[ \t\v\f]*"
-_DELIMITER = re.compile(rf"\|?{_MARKER}(?:\|{_MARKER})*\|?[ \t\v\f]*$")
+_DELIMITER = rf"\|?{_MARKER}(?:\|{_MARKER})*\|?[ \t\v\f]*$"
 # a line that opens a block quote or a list item (GitHub continues its paragraph lazily)
-_CONTAINER = re.compile(r"(?:>|[-+*](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$))")
+_CONTAINER = r"(?:>|[-+*](?:[ \t]|$)|[0-9]{1,9}[.)](?:[ \t]|$))"
 
 
 def findings(goal: Goal) -> list[Finding]:
@@ -77,7 +75,7 @@ def findings(goal: Goal) -> list[Finding]:
     found = [*_setext_under_text(goal, lines, header), *_under_text(goal, lines, header)]
     bounds = ledger_bounds(goal.text)
     end = bounds[0] if bounds else len(goal.text)
-    edges = _EDGE.search(goal.text, 0, end) is not None
+    edges = any(goal.text.find(char, 0, end) >= 0 for char in _EDGE_CHARS)
     breaks = goal.text.find("\r\r", 0, end) >= 0
     if edges or breaks:
         numbered = [(header, "the header"), (header + 1, "the delimiter row")]
@@ -142,10 +140,10 @@ def _lazy_culprit(goal: Goal, lines: list[str], below: int) -> int | None:
     culprit = None
     while number >= 1:
         line = lines[number - 1].rstrip("\r")
-        if not line.strip(" \t") or (_ATX.match(line) and line[:1] == "#"):
+        if not line.strip(" \t") or _atx_at_margin(line):
             break
         rest = line.lstrip(" \t")
-        if _CONTAINER.match(rest) or (_DELIMITER.match(rest) and rest.strip("- \t")):
+        if re.match(_CONTAINER, rest) or (re.match(_DELIMITER, rest) and rest.strip("- \t")):
             culprit = number
         top = number
         number -= 1
@@ -154,6 +152,13 @@ def _lazy_culprit(goal: Goal, lines: list[str], below: int) -> int | None:
     if lines[top - 1][:1] not in (" ", "\t") or not _in_container(goal, lines, top):
         return None
     return top
+
+
+def _atx_at_margin(line: str) -> bool:
+    """Whether ``line`` is an ATX heading that starts at the margin: one to six ``#`` followed
+    by a space, a tab or nothing (no pattern: the criteria heading is often right above)."""
+    hashes = len(line) - len(line.lstrip("#"))
+    return 1 <= hashes <= 6 and line[hashes : hashes + 1] in ("", " ", "\t")
 
 
 def _setext_under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Finding]:
@@ -168,7 +173,8 @@ def _setext_under_text(goal: Goal, lines: list[str], header: int) -> Iterable[Fi
     )
     if section is None or section.line >= len(lines):
         return
-    if not _SETEXT.match(lines[section.line].rstrip("\r")):
+    under = lines[section.line].rstrip("\r")
+    if not under.strip() or under.strip(" \t-=") or not re.match(_SETEXT, under):
         return
     culprit = _lazy_culprit(goal, lines, section.line)
     if culprit is None:
@@ -244,8 +250,8 @@ def _edges(goal: Goal, lines: list[str], numbered: list[tuple[int, str]]) -> Ite
         if number > len(lines):
             continue
         line = lines[number - 1]
-        leading = _LEADING.match(line)
-        trailing = _TRAILING.search(line)
+        leading = re.match(_LEADING, line)
+        trailing = re.search(_TRAILING, line)
         if leading is None and trailing is None:
             continue
         scripts = []

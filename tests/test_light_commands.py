@@ -180,6 +180,7 @@ LAZY_PATTERN_TEXTS = {
     "goalfile.lint": ("_HEADING_LINE",),
     "goalfile.backtrack": ("MAY_BACKTRACK",),
     "goalfile.hidden": ("_FENCE_LINE", "_ATX", "_OPEN_HTML"),
+    "goalfile.gfmtable": ("_LEADING", "_TRAILING", "_SETEXT", "_DELIMITER", "_CONTAINER"),
 }
 # run as the `goalfile` program (so it ends as it does), reporting at exit which of them the
 # run compiled
