@@ -20,10 +20,8 @@ an agent that reads the key and this module and seals a record of its own.
 
 from __future__ import annotations
 
-import hmac
 import json
 import os
-import secrets
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -218,6 +216,8 @@ def _key(folder: Path, *, make: bool) -> bytes | None:
         return _key(folder, make=False)
     except OSError:
         return None
+    import secrets  # here: a stop that reads or writes no record loads no hashing
+
     made = secrets.token_hex(KEY_BYTES).encode()
     with os.fdopen(descriptor, "wb") as handle:
         handle.write(made)
@@ -228,6 +228,8 @@ def _seal(document: Mapping[str, object], key: bytes) -> str:
     """The seal of a record's ``document`` (its fields but ``seal``) under ``key``."""
     body = {name: value for name, value in document.items() if name != "seal"}
     text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    import hmac  # here: a stop that reads or writes no record loads no hashing
+
     return hmac.new(key, text.encode("ascii"), "sha256").hexdigest()
 
 
@@ -246,6 +248,8 @@ def load(path: Path) -> Record:
     seal = data.get("seal")
     if key is None or not isinstance(seal, str):
         return Record()
+    import hmac
+
     if not hmac.compare_digest(seal.encode("utf-8", "surrogateescape"), _seal(data, key).encode()):
         return Record()
     found: dict[str, Remembered] = {}
