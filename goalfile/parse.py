@@ -437,7 +437,8 @@ def _plain_loader() -> type:
                         None,
                         None,
                         "a merge key `<<` brings in keys that are not on lines of their own "
-                        "(`status: met` from an anchored mapping), which no line edit reaches",
+                        "(such as `status: met` from an anchored mapping), which no line edit "
+                        "reaches",
                         key.start_mark,
                     )
                 if isinstance(key, yaml.ScalarNode):
