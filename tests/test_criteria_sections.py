@@ -83,7 +83,8 @@ def test_a_second_criteria_section_or_table_is_an_error(tmp_path: Path, case: st
     errors = [f for f in findings if f["severity"] == "error"]
     assert [(f["code"], f["line"]) for f in errors] == [(code, line)], errors
     # the fix merges the rows into the criteria table: it names the table's last row
-    assert "under its last row (line 19)" in errors[0]["hint"], errors[0]["hint"]
+    said = f"{errors[0]['message']} {errors[0]['hint'] or ''}"
+    assert "under its last row (line 19)" in said, errors[0]
     text_out = run_goalfile("lint", GOAL, cwd=repo)
     assert f"{GOAL}:{line}:1: error:" in text_out.stdout + text_out.stderr
     activate = run_goalfile("activate", GOAL, cwd=repo)
