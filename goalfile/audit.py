@@ -88,7 +88,8 @@ class AuditFinding:
             parts.append(self.entry)
         if self.row:
             parts.append(self.row)
-        return f"{': '.join(parts)}: {self.message}\n  fix: {self.hint}"
+        fix = f"\n  fix: {self.hint}" if self.hint else ""  # a finding no command mends
+        return f"{': '.join(parts)}: {self.message}{fix}"
 
     def to_json(self) -> dict[str, object]:
         return {

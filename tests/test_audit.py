@@ -16,7 +16,7 @@ import pytest
 from conftest import copy_of, made_once, sh
 
 from goalfile import contract, ledger
-from goalfile.audit import audit_goal, blocks, ledger_growth
+from goalfile.audit import AuditFinding, audit_goal, blocks, ledger_growth
 from goalfile.errors import GoalfileError, UsageError
 from goalfile.githistory import git_show
 from goalfile.parse import ledger_region, parse_goal
@@ -610,3 +610,12 @@ def test_a_command_that_ran_on_a_status_it_never_acts_on_is_reported() -> None:
     exhausted = verify_entry(1).replace("status: active", "status: exhausted")
     codes = run_rules(ledger_text(exhausted, verify_entry(1)))
     assert "status-transition-unledgered" not in codes
+
+
+def test_a_finding_no_command_mends_prints_no_empty_fix_line() -> None:
+    """A lint error audit passes on may have no fix (what to write is in its message): its
+    finding then ends with the message, not with a `fix:` line that names nothing."""
+    bare = AuditFinding(code="run-setting-invalid", path="goals/a.md", line=3, message="m", hint="")
+    assert bare.render() == "goals/a.md:3: run-setting-invalid: m"
+    fixed = AuditFinding(code="run-setting-invalid", path="goals/a.md", message="m", hint="`x`")
+    assert fixed.render() == "goals/a.md: run-setting-invalid: m\n  fix: `x`"
