@@ -97,14 +97,14 @@ def parse_goal(text: str, *, path: str) -> Goal:
         raise GoalFileInvalid(message, file=path, line=1, column=1, hint=hint)
     close = _frontmatter_close(lines)
     if close is None:
-        hint = _close_frontmatter(lines, path)
+        closing = _close_frontmatter(lines, path)
         raise GoalFileInvalid(
             "the frontmatter is never closed"
-            + ("" if hint else ": write a line `---` under its last key, where it ends"),
+            + ("" if closing else ": write a line `---` under its last key, where it ends"),
             file=path,
             line=1,
             column=1,
-            hint=hint,
+            hint=closing,
         )
     fm_lines = [line.rstrip("\r") for line in lines[1:close]]
     meta = _load_yaml("\n".join(fm_lines), path=path)
