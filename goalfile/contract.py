@@ -31,8 +31,7 @@ import bisect
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from goalfile import ledger, settings
 from goalfile.contractdigest import digest as digest  # re-exported, as those below
@@ -52,6 +51,7 @@ from goalfile.pin import pinned as pinned
 from goalfile.pin import short as short
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
+from goalfile.value import Compared, Ordered, replace
 
 if TYPE_CHECKING:  # the comparison is loaded only when a contract is compared
     from goalfile.contractdiff import Change
@@ -69,16 +69,20 @@ TIGHTENED_WORDS = "tightened"  # in every `contract tightened:` line, indented o
 Effect = Literal["loosened", "tightened", "changed"]
 
 
-# repr=False: nothing prints one (a generated method is compiled at every start)
-@dataclass(frozen=True, kw_only=True, order=True, repr=False)
-class ContractRow:
-    """One criterion as the contract holds it: what its check runs and what it expects."""
+class ContractRow(Ordered, compared=("id", "check", "expected", "kind", "timeout")):
+    """One criterion as the contract holds it: what its check runs and what it expects (rows
+    are compared and ordered by these fields in this order)."""
 
-    id: str
-    check: str
-    expected: str
-    kind: str
-    timeout: float | None
+    __slots__ = ("check", "expected", "id", "kind", "timeout")
+
+    def __init__(
+        self, *, id: str, check: str, expected: str, kind: str, timeout: float | None
+    ) -> None:
+        self.id: Final = id
+        self.check: Final = check
+        self.expected: Final = expected
+        self.kind: Final = kind
+        self.timeout: Final = timeout
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -90,8 +94,7 @@ class ContractRow:
         }
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Contract:
+class Contract(Compared, compared=("rows", "non_goals", "settings")):
     """A normalised contract: rows in id order, non-goals sorted.
 
     ``order`` is the order the rows run in, by id: the table's for a goal's contract, the
@@ -100,10 +103,20 @@ class Contract:
     approved rows in their approval's order.
     """
 
-    rows: tuple[ContractRow, ...]
-    non_goals: tuple[str, ...]
-    settings: tuple[tuple[str, str], ...] = ()  # (key, value) of cwd, shell, timeout when set
-    order: tuple[str, ...] = field(default=(), compare=False)
+    __slots__ = ("non_goals", "order", "rows", "settings")
+
+    def __init__(
+        self,
+        *,
+        rows: tuple[ContractRow, ...],
+        non_goals: tuple[str, ...],
+        settings: tuple[tuple[str, str], ...] = (),
+        order: tuple[str, ...] = (),
+    ) -> None:
+        self.rows: Final = rows
+        self.non_goals: Final = non_goals
+        self.settings: Final = settings  # (key, value) of cwd, shell, timeout when set
+        self.order: Final = order
 
     def ordered(self) -> tuple[ContractRow, ...]:
         """The rows in :attr:`order` (rows it does not name after them, in id order)."""

@@ -96,13 +96,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from dataclasses import dataclass, field
 from enum import StrEnum
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Final, Literal, Protocol, TypeAlias
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.plainexit import plain_exit
+from goalfile.value import Compared
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
     from collections.abc import Callable, Sequence
@@ -157,13 +157,14 @@ _SOURCES: dict[Stream, tuple[str, ...]] = {
 _OTHER: dict[Stream, Stream] = {Stream.STDOUT: Stream.STDERR, Stream.STDERR: Stream.STDOUT}
 
 
-# repr=False: nothing prints one (a generated method is compiled at every start)
-@dataclass(frozen=True, kw_only=True, repr=False)
-class ExitClause:
+class ExitClause(Compared):
     """``exit N`` (op ``==``), ``exit != N`` (op ``!=``) or ``exit nonzero`` (value None)."""
 
-    op: Literal["==", "!=", "nonzero"]
-    value: int | None = None
+    __slots__ = ("op", "value")
+
+    def __init__(self, *, op: Literal["==", "!=", "nonzero"], value: int | None = None) -> None:
+        self.op: Final = op
+        self.value: Final = value
 
 
 if TYPE_CHECKING:
@@ -171,14 +172,18 @@ if TYPE_CHECKING:
     _Check: TypeAlias = TextCheck | MatchCheck | PrintsCheck | None
 
 
-@dataclass(frozen=True, repr=False)
-class Expectation:
+class Expectation(Compared, compared=("clauses",)):
     """A parsed ``expected`` cell: every clause must hold."""
 
-    clauses: tuple[Clause, ...]
-    # (start, end, canonical text) of each accepted synonym or `,` separator in the text it was
-    # parsed from: what `lint --fix` rewrites. Not part of the meaning.
-    rewrites: tuple[tuple[int, int, str], ...] = field(default=(), compare=False)
+    __slots__ = ("clauses", "rewrites")
+
+    def __init__(
+        self, clauses: tuple[Clause, ...], rewrites: tuple[tuple[int, int, str], ...] = ()
+    ) -> None:
+        self.clauses: Final = clauses
+        # (start, end, canonical text) of each accepted synonym or `,` separator in the text it was
+        # parsed from: what `lint --fix` rewrites. Not part of the meaning.
+        self.rewrites: Final = rewrites
 
     @property
     def has_exit_clause(self) -> bool:
@@ -278,17 +283,22 @@ def format_expected(e: Expectation) -> str:
 # --------------------------------------------------------------------------- evaluation
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)
-class Judgement:
+class Judgement(Compared):
     """The outcome of one run: do all clauses hold, why not, and one decisive line.
 
     ``error`` says why the output could not be judged (a ``matches`` search that ran out of
     time): then ``holds`` is False and the row is an error, neither met nor unmet."""
 
-    holds: bool
-    failures: tuple[str, ...]  # one sentence per failed clause, in clause order
-    evidence: str  # one decoded line, no newline, at most 300 characters; may be ""
-    error: str | None = None
+    __slots__ = ("error", "evidence", "failures", "holds")
+
+    def __init__(
+        self, *, holds: bool, failures: tuple[str, ...], evidence: str, error: str | None = None
+    ) -> None:
+        self.holds: Final = holds
+        self.failures: Final = failures  # one sentence per failed clause, in clause order
+        # one decoded line, no newline, at most 300 characters; may be ""
+        self.evidence: Final = evidence
+        self.error: Final = error
 
 
 class MatchTimedOut(Exception):

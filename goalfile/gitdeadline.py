@@ -4,12 +4,16 @@ Stop hook, which sets a limit, builds the class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
+
+from goalfile.value import Value
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Limit:
-    per_command: float  # seconds one git command may take
-    until: float  # time.monotonic() by which every git command has ended
-    after_hang: float  # seconds each git command may take once one did not answer
+class Limit(Value):
+    __slots__ = ("after_hang", "per_command", "until")
+
+    def __init__(self, *, per_command: float, until: float, after_hang: float) -> None:
+        self.per_command: Final = per_command  # seconds one git command may take
+        self.until: Final = until  # time.monotonic() by which every git command has ended
+        # seconds each git command may take once one did not answer
+        self.after_hang: Final = after_hang

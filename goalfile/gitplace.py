@@ -15,8 +15,10 @@ import functools
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
+
+from goalfile.value import Compared
 
 __all__ = [
     "GitPlace",
@@ -33,16 +35,36 @@ __all__ = [
 LINE_LIMIT = 4096  # bytes read of a `.git` file, a `commondir` or a `gitdir` back-link
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
-class GitPlace:
+class GitPlace(Compared):
     """A work tree's git folder (``gitdir``) and the repository it belongs to (``common``,
     the same folder for a main work tree), each by its real path and its (device, inode)."""
 
-    kind: str  # "folder" or "file": what the work tree's `.git` is
-    gitdir: str
-    gitdir_id: tuple[int, int]
-    common: str
-    common_id: tuple[int, int]
+    __slots__ = ("common", "common_id", "gitdir", "gitdir_id", "kind")
+
+    def __init__(
+        self,
+        *,
+        kind: str,
+        gitdir: str,
+        gitdir_id: tuple[int, int],
+        common: str,
+        common_id: tuple[int, int],
+    ) -> None:
+        self.kind: Final = kind  # "folder" or "file": what the work tree's `.git` is
+        self.gitdir: Final = gitdir
+        self.gitdir_id: Final = gitdir_id
+        self.common: Final = common
+        self.common_id: Final = common_id
+
+    def to_json(self) -> dict[str, object]:
+        """The fields by name, as a session's record keeps them."""
+        return {
+            "kind": self.kind,
+            "gitdir": self.gitdir,
+            "gitdir_id": self.gitdir_id,
+            "common": self.common,
+            "common_id": self.common_id,
+        }
 
     def same_repository(self, other: GitPlace) -> bool:
         """Whether ``other`` is this git folder, also when it was renamed and put back."""

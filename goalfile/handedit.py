@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile import ledger
 from goalfile.errors import GoalfileError
@@ -32,6 +31,7 @@ from goalfile.model import (
 from goalfile.parse import ledger_region
 from goalfile.pin import pinned, short
 from goalfile.shellword import sed_command, sed_lines, shell_word
+from goalfile.value import Value
 
 if TYPE_CHECKING:  # built only where a gap is found (goalfile.metgap)
     from collections.abc import Sequence
@@ -590,15 +590,16 @@ def budget_approved_note(budget: Budget) -> str:
     return f"{BUDGET_APPROVED} {limits}"
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class LedgerLimit:
+class LedgerLimit(Value):
     """A budget limit as the ledger records it: ``value`` (None: unbounded), set last by
     ``entry`` (the approval that recorded it, or the ``by budget`` entry that raised it)."""
 
-    key: str
-    value: int | None
-    entry: Entry
+    __slots__ = ("entry", "key", "value")
+
+    def __init__(self, *, key: str, value: int | None, entry: Entry) -> None:
+        self.key: Final = key
+        self.value: Final = value
+        self.entry: Final = entry
 
     @property
     def shown(self) -> str:

@@ -22,13 +22,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile.model import Finding, Goal, Severity
 from goalfile.parse import CRITERIA_KEYS, ledger_bounds, ledger_span, section_key, split_row
 from goalfile.prose import inline_code, listed
 from goalfile.shellword import sed_command, sed_lines
+from goalfile.value import Value
 
 if TYPE_CHECKING:  # built only where a line may be hidden (goalfile.hiddenblock)
     from goalfile.hiddenblock import Block as _Block
@@ -83,13 +83,14 @@ _KIND_NAMES = {
 }
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class _Piece:
+class _Piece(Value):
     """A run of body lines parsed as one Markdown document, as parse.py parses them."""
 
-    first: int  # 1-based number of its first line
-    lines: Sequence[str]  # without their line endings
+    __slots__ = ("first", "lines")
+
+    def __init__(self, *, first: int, lines: Sequence[str]) -> None:
+        self.first: Final = first  # 1-based number of its first line
+        self.lines: Final = lines  # without their line endings
 
 
 def findings(goal: Goal) -> list[Finding]:

@@ -61,12 +61,12 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from goalfile import errors
 from goalfile.errors import NOTED_SIGNALS
 from goalfile.hostprotocol import HostAgent, block_answer
+from goalfile.value import Value
 
 SIGNALS = (signal.SIGTERM, signal.SIGINT)
 PACKAGE = os.path.dirname(os.path.realpath(__file__))
@@ -77,20 +77,25 @@ def _frame_line() -> re.Pattern[str]:
     return re.compile(r'^\s*File "(.*)", line (\d+) in (.*)$')
 
 
-@dataclass(frozen=True, eq=False, repr=False)  # never compared or printed
-class Doing:
+class Doing(Value):
     """What the work last said it was doing (:func:`working_on`): the goal it verifies (as
     the session's shell names it), and the row whose check it runs or judges, with the row's
     `expected` column. The reason of a block names them when the work does not answer."""
 
-    goal: str | None = None
-    row: str | None = None
-    expected: str | None = None
+    __slots__ = ("expected", "goal", "row")
+
+    def __init__(
+        self, goal: str | None = None, row: str | None = None, expected: str | None = None
+    ) -> None:
+        self.goal: Final = goal
+        self.row: Final = row
+        self.expected: Final = expected
 
 
 _heard: Callable[[Doing], None] | None = None  # the running watchdog's (set by :func:`start`)
 _private_hook: Callable[[], None] | None = None  # the running work's (set by :func:`start`)
-_doing = Doing()
+NOTHING_SAID = Doing()  # what the work said before it said anything
+_doing = NOTHING_SAID
 
 
 def working_on(*, goal: str | None = None, row: str | None = None, expected: str = "") -> None:
@@ -733,7 +738,7 @@ def held_reason(
     timeout: float,
     where: str | None,
     ended: str | None = None,
-    doing: Doing = Doing(),
+    doing: Doing = NOTHING_SAID,
 ) -> str:
     """Why the stop is held when the hook did not reach its answer, and what to do: where the
     hook was, the goal and row it said it was on, and, when it was judging a check's output

@@ -23,11 +23,11 @@ import operator
 import re
 import unicodedata
 from collections.abc import Callable, Collection, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from goalfile.model import Entry, RowResult, Status, Verdict
 from goalfile.prose import inline_code, span_text
+from goalfile.value import Value
 
 _T = TypeVar("_T")
 
@@ -927,17 +927,29 @@ def entries_reversed(text: str, start: int = 0, end: int | None = None) -> Itera
 
 
 # nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, eq=False, repr=False)
-class Headings:
+class Headings(Value):
     """The heading lines of a text that follow a newline, found in one scan."""
 
-    sections: tuple[int, ...]  # offsets of the H1/H2 heading lines (fenced or not)
-    entries: tuple[tuple[int, tuple[str, str, str, str]], ...]  # of each entry heading line:
-    # its offset, and its iteration, date, time ("" when none) and command; in text order
-    by_command: dict[str, tuple[int, ...]]  # the positions in ``entries`` of each command's
-    lookalikes: tuple[int, ...]  # offsets of the lines :func:`heading_like_re` matches that
-    # are not entry headings (fenced or not), as lint reports them
-    unfenced: bool = False  # no heading line is in a fenced block (:data:`_UNFENCED_RE`)
+    __slots__ = ("by_command", "entries", "lookalikes", "sections", "unfenced")
+
+    def __init__(
+        self,
+        sections: tuple[int, ...],
+        entries: tuple[tuple[int, tuple[str, str, str, str]], ...],
+        by_command: dict[str, tuple[int, ...]],
+        lookalikes: tuple[int, ...],
+        unfenced: bool = False,
+    ) -> None:
+        self.sections: Final = sections  # offsets of the H1/H2 heading lines (fenced or not)
+        # of each entry heading line: its offset, and its iteration, date, time ("" when none) and
+        # command; in text order
+        self.entries: Final = entries
+        self.by_command: Final = by_command  # the positions in ``entries`` of each command's
+        # offsets of the lines :func:`heading_like_re` matches that are not entry headings (fenced
+        # or not), as lint reports them
+        self.lookalikes: Final = lookalikes
+        # no heading line is in a fenced block (:data:`_UNFENCED_RE`)
+        self.unfenced: Final = unfenced
 
 
 @per_text(2)  # an entry keeps its text alive: the last two, not several
@@ -1473,16 +1485,19 @@ def in_spans(spans: Sequence[tuple[int, int]], pos: int) -> bool:
 
 
 # nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, eq=False, repr=False)
-class Head:
+class Head(Value):
     """One entry of a ledger as its heading line gives it, with its place in the text."""
 
-    iteration: int
-    date: str
-    time: str  # "" when the heading gives none
-    by: str
-    start: int  # offset of the heading line
-    end: int  # offset just after the entry (the next heading line, or the end of the span)
+    __slots__ = ("by", "date", "end", "iteration", "start", "time")
+
+    def __init__(self, iteration: int, date: str, time: str, by: str, start: int, end: int) -> None:
+        self.iteration: Final = iteration
+        self.date: Final = date
+        self.time: Final = time  # "" when the heading gives none
+        self.by: Final = by
+        self.start: Final = start  # offset of the heading line
+        # offset just after the entry (the next heading line, or the end of the span)
+        self.end: Final = end
 
 
 def heads(text: str, start: int = 0, end: int | None = None) -> Iterator[Head]:

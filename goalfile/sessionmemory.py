@@ -24,13 +24,14 @@ import json
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Final
 
 from goalfile.digest import sha256
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular
 from goalfile.gitplace import GitPlace
+from goalfile.value import Compared
 
 __all__ = [
     "AT_START",
@@ -54,30 +55,43 @@ AT_START = "at the start of this session"  # when a record was taken, for a mess
 AT_STOP = "at an earlier stop of this session"
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
-class Remembered:
+class Remembered(Compared):
     """A repository in which the session's previous stop held an active goal: its top, its
     git folder, the goal files, and what git's HEAD was then."""
 
-    top: str
-    place: GitPlace
-    goals: tuple[str, ...]  # those git tracked, relative to ``top``, `/`-separated
-    head: str = ""  # :func:`goalfile.gitplace.head_mark` at that stop
-    # of ``goals``, those only git's index held (staged, never committed), each with the
-    # object id of that copy: a checkout or a reset that takes one away leaves it in git's
-    # object store, where the hook's fix takes it from
-    staged: tuple[tuple[str, str], ...] = ()
-    # the commit HEAD resolved to at that stop, as git resolved it (``head`` is read without
-    # git: a branch written by hand in its loose file, in `packed-refs` or behind a symbolic
-    # ref moves this and leaves that)
-    commit: str = ""
-    # "start" when `goalfile hook start` took it at the session's start and no stop has
-    # taken it since (the commit and copies it keeps are then the start's); else empty
-    seen: str = ""
-    # first named at a stop after a hold whose record was gone: what git held at that hold is
-    # not known, so the goals' entries count as new at every stop while it is remembered
-    # (:meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`)
-    unplaced: bool = False
+    __slots__ = ("commit", "goals", "head", "place", "seen", "staged", "top", "unplaced")
+
+    def __init__(
+        self,
+        *,
+        top: str,
+        place: GitPlace,
+        goals: tuple[str, ...],
+        head: str = "",
+        staged: tuple[tuple[str, str], ...] = (),
+        commit: str = "",
+        seen: str = "",
+        unplaced: bool = False,
+    ) -> None:
+        self.top: Final = top
+        self.place: Final = place
+        self.goals: Final = goals  # those git tracked, relative to ``top``, `/`-separated
+        self.head: Final = head  # :func:`goalfile.gitplace.head_mark` at that stop
+        # of ``goals``, those only git's index held (staged, never committed), each with the
+        # object id of that copy: a checkout or a reset that takes one away leaves it in git's
+        # object store, where the hook's fix takes it from
+        self.staged: Final = staged
+        # the commit HEAD resolved to at that stop, as git resolved it (``head`` is read without
+        # git: a branch written by hand in its loose file, in `packed-refs` or behind a symbolic
+        # ref moves this and leaves that)
+        self.commit: Final = commit
+        # "start" when `goalfile hook start` took it at the session's start and no stop has
+        # taken it since (the commit and copies it keeps are then the start's); else empty
+        self.seen: Final = seen
+        # first named at a stop after a hold whose record was gone: what git held at that hold is
+        # not known, so the goals' entries count as new at every stop while it is remembered
+        # (:meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`)
+        self.unplaced: Final = unplaced
 
     @property
     def when(self) -> str:
@@ -89,7 +103,7 @@ class Remembered:
         return {
             "unplaced": self.unplaced,
             "top": self.top,
-            "place": asdict(self.place),
+            "place": self.place.to_json(),
             "goals": list(self.goals),
             "head": self.head,
             "staged": [list(pair) for pair in self.staged],
@@ -181,14 +195,23 @@ def record_path(folder: Path, *, session_id: str | None, transcript: str | None)
     return folder / (sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32] + ".json")
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)  # compared, never shown
-class Record:
+class Record(Compared):
     """What a session's record holds: the repositories, by top folder, and the holds made
     at its stops that still stand (each the key of what held the agent), so that each holds
     once, whatever the host says of ``stop_hook_active``."""
 
-    repositories: Mapping[str, Remembered] = field(default_factory=dict)
-    held: frozenset[str] = frozenset()
+    __slots__ = ("held", "repositories")
+
+    def __init__(
+        self,
+        *,
+        repositories: Mapping[str, Remembered] | None = None,
+        held: frozenset[str] = frozenset(),
+    ) -> None:
+        self.repositories: Final[Mapping[str, Remembered]] = (
+            {} if repositories is None else repositories
+        )
+        self.held: Final = held
 
 
 def key_path(folder: Path) -> Path:

@@ -6,7 +6,9 @@ Pure logic: bytes in, lines out. :mod:`goalfile.run` feeds it every chunk it rea
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from typing import Final
+
+from goalfile.value import Compared
 
 MAX_TAIL_LINES = 2000
 """Lines kept at the end of each stream."""
@@ -29,15 +31,24 @@ TAIL_BATCH = 1024 * 1024
 """Bytes an :class:`OutputTail` gathers before it splits them into lines."""
 
 
-# repr=False: nothing prints one (a generated method is compiled at every start)
-@dataclass(frozen=True, kw_only=True, repr=False)
-class StreamSummary:
+class StreamSummary(Compared):
     """The kept end of one stream and the size of all of it."""
 
-    tail: tuple[str, ...]  # last lines, UTF-8 with errors="replace", without terminators
-    total_bytes: int
-    truncated: bool  # tail holds less than everything (lines dropped or a line cut)
-    head: tuple[str, ...] = ()  # first lines, when the tail was truncated and a head was kept
+    __slots__ = ("head", "tail", "total_bytes", "truncated")
+
+    def __init__(
+        self,
+        *,
+        tail: tuple[str, ...],
+        total_bytes: int,
+        truncated: bool,
+        head: tuple[str, ...] = (),
+    ) -> None:
+        self.tail: Final = tail  # last lines, UTF-8 with errors="replace", without terminators
+        self.total_bytes: Final = total_bytes
+        # tail holds less than everything (lines dropped or a line cut)
+        self.truncated: Final = truncated
+        self.head: Final = head  # first lines, when the tail was truncated and a head was kept
 
 
 EMPTY_STREAM = StreamSummary(tail=(), total_bytes=0, truncated=False)

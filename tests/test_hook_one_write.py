@@ -6,7 +6,6 @@ without calling it would be a bug, and holds the agent on that goal like one."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from goalfile.commands.hook import HookOptions, StopInput, decide_stop
 from goalfile.commands.hookrules.verifyrun import run_verify
 from goalfile.commands.verify import VerifyOptions, VerifyResult
 from goalfile.model import Goal
+from goalfile.value import replace
 
 UNMET = (row("C1", "false", "exit 0"),)
 NEL = "tokens_used: 0\x85iterations_used: 1\n"  # `iterations_used` no line edit can set

@@ -339,3 +339,56 @@ def test_a_written_text_that_reads_back_otherwise_is_parsed_from_the_file(tmp_pa
     assert read is not before
     assert read.text == read_text(path)
     assert "the notes exist é" in read.text
+
+
+# run as the `goalfile` program, writing to the file sys.argv[1] each class `dataclasses` builds
+# (at once: the Stop hook's work is a forked process that ends without exit handlers)
+_REPORT_DATACLASSES = """
+import dataclasses, sys
+report = sys.argv[1]
+def note(line):
+    with open(report, "a", encoding="utf-8") as handle:
+        handle.write(line + "\\n")
+note("ready")
+process = dataclasses._process_class
+def recorded(cls, *args, **options):
+    note(f"{cls.__module__}.{cls.__qualname__}")
+    return process(cls, *args, **options)
+dataclasses._process_class = recorded
+sys.argv = ["goalfile", *sys.argv[2:]]
+from goalfile.__main__ import run
+run()
+"""
+
+
+def built_dataclasses(args: list[str], cwd: Path, stdin: str = "") -> list[str]:
+    """The goalfile classes a real `goalfile` process run with ``args`` built with
+    ``@dataclass``, which compiles the source of each method it adds at every start."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GOALFILE_")}
+    report = cwd / "dataclasses.txt"
+    report.unlink(missing_ok=True)
+    done = subprocess.run(
+        [sys.executable, "-c", _REPORT_DATACLASSES, str(report), *args],
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    lines = report.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "ready", lines
+    return [name for name in lines[1:] if name.startswith("goalfile.")]
+
+
+def test_a_one_row_verify_and_the_hook_on_a_met_goal_build_no_dataclass(tmp_path: Path) -> None:
+    """Each frozen dataclass cost 1.5 to 8 M instructions of a start (its methods compiled from
+    their source): the value classes these two commands make are written out
+    (goalfile.value)."""
+    goal = met_goal(tmp_path)
+    assert built_dataclasses(["verify", "--no-write", str(goal)], tmp_path) == []
+    stop = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "Stop"})
+    hook = ["hook", "stop", "--goal", str(goal)]
+    assert built_dataclasses(hook, tmp_path, stdin=stop) == []

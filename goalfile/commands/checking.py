@@ -10,12 +10,12 @@ import functools
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
-from goalfile.value import replace
+from goalfile.value import Value, replace
 
 MATCH_TIME_LIMIT = 30.0
 """Seconds the guarded ``matches`` searches of one run of a row may take in all, when neither
@@ -103,18 +103,37 @@ class MatchGuard:
         return answer
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Tails:
+class Tails(Value):
     """The kept tail of a check's output, for the terminal."""
 
-    stdout: tuple[str, ...]
-    stderr: tuple[str, ...]
-    stdout_bytes: int
-    stderr_bytes: int
-    truncated: bool
-    stdout_head: tuple[str, ...] = ()  # the first lines, when the tail does not hold them
-    stderr_head: tuple[str, ...] = ()
+    __slots__ = (
+        "stderr",
+        "stderr_bytes",
+        "stderr_head",
+        "stdout",
+        "stdout_bytes",
+        "stdout_head",
+        "truncated",
+    )
+
+    def __init__(
+        self,
+        *,
+        stdout: tuple[str, ...],
+        stderr: tuple[str, ...],
+        stdout_bytes: int,
+        stderr_bytes: int,
+        truncated: bool,
+        stdout_head: tuple[str, ...] = (),
+        stderr_head: tuple[str, ...] = (),
+    ) -> None:
+        self.stdout: Final = stdout
+        self.stderr: Final = stderr
+        self.stdout_bytes: Final = stdout_bytes
+        self.stderr_bytes: Final = stderr_bytes
+        self.truncated: Final = truncated
+        self.stdout_head: Final = stdout_head  # the first lines, when the tail does not hold them
+        self.stderr_head: Final = stderr_head
 
 
 def check_row(

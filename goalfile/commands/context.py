@@ -6,21 +6,32 @@ import datetime as _dt
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
+
+from goalfile.value import Value
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Context:
+class Context(Value):
     """What a command takes from its process: the date, the environment, the working folder,
     a clock and where progress messages go."""
 
-    today: str  # YYYY-MM-DD, the date written into entries
-    env: Mapping[str, str]
-    cwd: Path
-    clock: Callable[[], float] = time.monotonic
-    notify: Callable[[str], None] = field(default=lambda message: None)  # progress messages
+    __slots__ = ("clock", "cwd", "env", "notify", "today")
+
+    def __init__(
+        self,
+        *,
+        today: str,
+        env: Mapping[str, str],
+        cwd: Path,
+        clock: Callable[[], float] = time.monotonic,
+        notify: Callable[[str], None] = lambda message: None,
+    ) -> None:
+        self.today: Final = today  # YYYY-MM-DD, the date written into entries
+        self.env: Final = env
+        self.cwd: Final = cwd
+        self.clock: Final = clock
+        self.notify: Final = notify  # progress messages
 
     @classmethod
     def from_process(

@@ -70,7 +70,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,6 +120,7 @@ from goalfile.commands.hookrules.verifyrun import (
 )
 from goalfile.files import real_path
 from goalfile.model import Finding, Status
+from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked

@@ -35,9 +35,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile.gitplace import (
     GitPlace,
@@ -60,6 +59,7 @@ from goalfile.sessionmemory import (
     state_folder,
 )
 from goalfile.shellword import moved_aside, shell_word
+from goalfile.value import Value
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -71,20 +71,32 @@ if TYPE_CHECKING:
 __all__ = ["RepositoryWatch", "watch"]
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # made at a hold only
-class Hold:
+class Hold(Value):
     """A hold on a repository hidden or swapped: ``key`` names what held the agent (a hold
     is made once per key, :meth:`RepositoryWatch.outcomes`); the rest is as ``hold_once`` takes."""
 
-    key: str
-    shown: str
-    status: str
-    text: str
-    advice: str
-    block: bool = True  # False: no hold, the stop is let go with ``text``
-    # goal files gone: ``key`` ends in a mark of their folders (:func:`folder_marks`), which
-    # the record keeps as the stop leaves them (:meth:`RepositoryWatch.own_rekeys`)
-    gone: tuple[Path, ...] = ()
+    __slots__ = ("advice", "block", "gone", "key", "shown", "status", "text")
+
+    def __init__(
+        self,
+        *,
+        key: str,
+        shown: str,
+        status: str,
+        text: str,
+        advice: str,
+        block: bool = True,
+        gone: tuple[Path, ...] = (),
+    ) -> None:
+        self.key: Final = key
+        self.shown: Final = shown
+        self.status: Final = status
+        self.text: Final = text
+        self.advice: Final = advice
+        self.block: Final = block  # False: no hold, the stop is let go with ``text``
+        # goal files gone: ``key`` ends in a mark of their folders (:func:`folder_marks`), which
+        # the record keeps as the stop leaves them (:meth:`RepositoryWatch.own_rekeys`)
+        self.gone: Final = gone
 
 
 def folder_marks(paths: Iterable[Path]) -> str:

@@ -18,9 +18,11 @@ valid JSON is reported with its position and left untouched; the other steps sti
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import dataclasses
+from dataclasses import dataclass
 from pathlib import Path
 
+from goalfile import value
 from goalfile.commands.context import Context
 from goalfile.commands.hookgoal import goal_option
 from goalfile.commands.new import new_goal
@@ -99,7 +101,7 @@ def init(
     trust_codex: bool = False,
 ) -> InitResult:
     root = repository_top(ctx.cwd) or ctx.cwd
-    at_root = replace(ctx, cwd=root)
+    at_root = value.replace(ctx, cwd=root)
     existing = tuple(discover(root))
     written: str | None = None
     if goal and not existing:
@@ -127,14 +129,16 @@ def init(
                 )
                 # the session's record taken at its start, which the first stop compares with
                 started = register_start_hook(root=root, agent=agent)
-                done = replace(done, start_changed=started.changed)
-                registrations.append(replace(done, path=_shown(Path(done.path), ctx.cwd)))
+                done = dataclasses.replace(done, start_changed=started.changed)
+                registrations.append(
+                    dataclasses.replace(done, path=_shown(Path(done.path), ctx.cwd))
+                )
             except GoalfileError as exc:
                 errors.append(exc)
     pi: ExtensionInstall | None = None
     if hooks:
         pi = install_pi_extension(root=root)
-        pi = replace(
+        pi = dataclasses.replace(
             pi,
             path=_shown(Path(pi.path), ctx.cwd),
             former_path=_shown(Path(pi.former_path), ctx.cwd),
@@ -142,7 +146,7 @@ def init(
     servers: tuple[McpRegistration, ...] = ()
     if mcp:
         servers, failed = register_mcp(root=root)
-        servers = tuple(replace(m, path=_shown(Path(m.path), ctx.cwd)) for m in servers)
+        servers = tuple(dataclasses.replace(m, path=_shown(Path(m.path), ctx.cwd)) for m in servers)
         errors.extend(failed)
     trusted: list[str] = []
     if trust_codex:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from goalfile import contract, ledger
 from goalfile.commands import workdir
@@ -25,7 +23,7 @@ from goalfile.parse import ledger_region, parse_goal
 from goalfile.progress import STREAK_BY, decide_status, same_runs, stall_limit
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
-from goalfile.value import replace
+from goalfile.value import Value, replace
 
 if TYPE_CHECKING:
     from goalfile.accounting import TokenMeter
@@ -71,50 +69,112 @@ class NoProgress:
         pass
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class VerifyOptions:
+class VerifyOptions(Value):
     """How ``verify`` runs: the goal, whether it writes, where token usage comes from, time
     limits, the judge, the lock wait and the checks run at once."""
 
-    path: str
-    write: bool = True
-    tokens_used: Callable[[], int | None] = field(default=lambda: None)
-    transcript: str | None = None  # a host session transcript; usage is read from it
-    time_limit: float | None = None  # seconds for the whole goal
-    judge: str | None = None  # command that judges review rows without a review
-    judge_timeout: float = DEFAULT_JUDGE_TIMEOUT
-    lock_wait: float = 600.0
-    jobs: int = 1  # deterministic checks run at the same time; 1 = table order, one by one
-    # more edits made in the same locked write, after the entry (the Stop hook's next
-    # iteration): given the result, the text about to be written and the goal it reads as,
-    # the text to write instead and its goal
-    then: Callable[[VerifyResult, str, Goal], tuple[str, Goal]] | None = None
-    # the goal file's text as the caller (the Stop hook) judged it: another text read here
-    # (a file renamed into its place since) is refused, so what runs is what was judged
-    expect: str | None = None
+    __slots__ = (
+        "expect",
+        "jobs",
+        "judge",
+        "judge_timeout",
+        "lock_wait",
+        "path",
+        "then",
+        "time_limit",
+        "tokens_used",
+        "transcript",
+        "write",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        write: bool = True,
+        tokens_used: Callable[[], int | None] = lambda: None,
+        transcript: str | None = None,
+        time_limit: float | None = None,
+        judge: str | None = None,
+        judge_timeout: float = DEFAULT_JUDGE_TIMEOUT,
+        lock_wait: float = 600.0,
+        jobs: int = 1,
+        then: Callable[[VerifyResult, str, Goal], tuple[str, Goal]] | None = None,
+        expect: str | None = None,
+    ) -> None:
+        self.path: Final = path
+        self.write: Final = write
+        self.tokens_used: Final = tokens_used
+        self.transcript: Final = transcript  # a host session transcript; usage is read from it
+        self.time_limit: Final = time_limit  # seconds for the whole goal
+        self.judge: Final = judge  # command that judges review rows without a review
+        self.judge_timeout: Final = judge_timeout
+        self.lock_wait: Final = lock_wait
+        # deterministic checks run at the same time; 1 = table order, one by one
+        self.jobs: Final = jobs
+        # more edits made in the same locked write, after the entry (the Stop hook's next
+        # iteration): given the result, the text about to be written and the goal it reads as,
+        # the text to write instead and its goal
+        self.then: Final = then
+        # the goal file's text as the caller (the Stop hook) judged it: another text read here
+        # (a file renamed into its place since) is refused, so what runs is what was judged
+        self.expect: Final = expect
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class VerifyResult:
+class VerifyResult(Value):
     """What a run found: each row's result and output, the status, the summary line and the
     entry it wrote (or would have written)."""
 
-    path: str
-    slug: str
-    iteration: int
-    rows: tuple[RowResult, ...]
-    status: Status
-    reason: str | None
-    summary: str
-    written: bool
-    tokens_used: int | None
-    tails: Mapping[str, Tails]
-    entry_text: str
-    missing_cwd: tuple[str, str] | None = None  # the goal's cwd is not there: message, fix
-    file_status: Status | None = None  # the status the file holds (it differs when not written)
-    setup_notes: tuple[str, ...] = ()  # an unmet row the machine, not the work, keeps unmet
+    __slots__ = (
+        "entry_text",
+        "file_status",
+        "iteration",
+        "missing_cwd",
+        "path",
+        "reason",
+        "rows",
+        "setup_notes",
+        "slug",
+        "status",
+        "summary",
+        "tails",
+        "tokens_used",
+        "written",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        slug: str,
+        iteration: int,
+        rows: tuple[RowResult, ...],
+        status: Status,
+        reason: str | None,
+        summary: str,
+        written: bool,
+        tokens_used: int | None,
+        tails: Mapping[str, Tails],
+        entry_text: str,
+        missing_cwd: tuple[str, str] | None = None,
+        file_status: Status | None = None,
+        setup_notes: tuple[str, ...] = (),
+    ) -> None:
+        self.path: Final = path
+        self.slug: Final = slug
+        self.iteration: Final = iteration
+        self.rows: Final = rows
+        self.status: Final = status
+        self.reason: Final = reason
+        self.summary: Final = summary
+        self.written: Final = written
+        self.tokens_used: Final = tokens_used
+        self.tails: Final = tails
+        self.entry_text: Final = entry_text
+        self.missing_cwd: Final = missing_cwd  # the goal's cwd is not there: message, fix
+        # the status the file holds (it differs when not written)
+        self.file_status: Final = file_status
+        self.setup_notes: Final = setup_notes  # an unmet row the machine, not the work, keeps unmet
 
     @property
     def exit_code(self) -> ExitCode:
@@ -341,7 +401,7 @@ def _run_contract(goal: Goal) -> contract.Contract:
     """The goal's contract with its rows in the order this run ran them: what a tightening
     entry records (only the rows it adds take their place from it)."""
     ordered, _ = run_order(goal)
-    return dataclasses.replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
+    return replace(contract.contract_of(goal), order=tuple(row.id for row in ordered))
 
 
 def _setup_notes(
@@ -400,9 +460,7 @@ def _check_stall(goal: Goal, entry: Entry, run: _Run) -> _Run:
         ledger.newest_first(goal.text, *region, by=STREAK_BY) if region is not None else iter(())
     )
     if same_runs(entry, previous) >= limit:
-        return dataclasses.replace(
-            run, status=Status.BLOCKED, reason=f"no progress in {limit} verify runs"
-        )
+        return replace(run, status=Status.BLOCKED, reason=f"no progress in {limit} verify runs")
     return run
 
 
@@ -414,16 +472,25 @@ def _not_active_hint(goal: Goal) -> str:
     return hint if goal.status is Status.MET else f"{hint} (or {again})"
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class _Run:
+class _Run(Value):
     """The rows' results, the status they decide and the tokens used."""
 
-    rows: tuple[RowResult, ...]
-    status: Status
-    reason: str | None
-    tokens: int | None
-    tails: dict[str, Tails]
+    __slots__ = ("reason", "rows", "status", "tails", "tokens")
+
+    def __init__(
+        self,
+        *,
+        rows: tuple[RowResult, ...],
+        status: Status,
+        reason: str | None,
+        tokens: int | None,
+        tails: dict[str, Tails],
+    ) -> None:
+        self.rows: Final = rows
+        self.status: Final = status
+        self.reason: Final = reason
+        self.tokens: Final = tokens
+        self.tails: Final = tails
 
 
 def _meter(goal: Goal, options: VerifyOptions) -> TokenMeter | None:

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile import settings
 from goalfile.commands.gittop import git_top as git_top
@@ -30,6 +29,7 @@ from goalfile.commands.gittop import repository_top as repository_top
 from goalfile.commands.gittop import work_trees as work_trees
 from goalfile.model import Entry, Goal
 from goalfile.prose import inline_code, span_text
+from goalfile.value import Value
 
 if TYPE_CHECKING:  # built only when the approval does not cover it (goalfile.commands.uncovered)
     from goalfile.commands.uncovered import Uncovered
@@ -45,14 +45,15 @@ class Source(StrEnum):
     GOAL_FOLDER = "goal's folder"
 
 
-# nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class WorkDir:
+class WorkDir(Value):
     """Where the checks run, why there, and the folder relative to the goal file's."""
 
-    path: Path
-    source: Source
-    relative: str  # from the goal file's folder, with `/`: `..`, `.`, `../..`
+    __slots__ = ("path", "relative", "source")
+
+    def __init__(self, *, path: Path, source: Source, relative: str) -> None:
+        self.path: Final = path
+        self.source: Final = source
+        self.relative: Final = relative  # from the goal file's folder, with `/`: `..`, `.`, `../..`
 
     def describe(self) -> str:
         """As an entry records it: `` `..` (git top level) ``."""

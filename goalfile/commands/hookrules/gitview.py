@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile.errors import GoalfileError
 from goalfile.files import read_text, real_path
 from goalfile.goalfolders import under_goal_folder
+from goalfile.value import Value
 
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked
@@ -34,22 +34,37 @@ def held_tracked(roots: list[Path], notes: list[str]) -> GitView:
     return git
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
-class GitView:
+class GitView(Value):
     """What git says of the goal files of the repositories the hook looks at."""
 
-    tracked: dict[Path, Tracked]  # the goal files git tracks
-    swapped: dict[Path, str]  # tracked goal files whose working copy does not extend HEAD's
-    failed: dict[Path, Exception]  # repositories git could not list, with its error
-    staged: frozenset[Path] = frozenset()  # of ``swapped``: compared with the index's copy
-    # what HEAD and the index hold of each tracked goal file the working tree shows, and the
-    # tops of the repositories asked: a goal file in one of them is run only when a copy git
-    # holds approves its contract (:func:`goalfile.commands.hookrules.approval.unapproved_hold`)
-    copies: dict[Path, tuple[bytes | None, bytes | None]] = field(default_factory=dict)
-    repositories: frozenset[Path] = frozenset()
-    # the object id of each copy of ``copies`` the index holds: a goal only staged is put
-    # back from it when a checkout or a reset took it away (the session's record keeps it)
-    index_ids: dict[Path, str] = field(default_factory=dict)
+    __slots__ = ("copies", "failed", "index_ids", "repositories", "staged", "swapped", "tracked")
+
+    def __init__(
+        self,
+        *,
+        tracked: dict[Path, Tracked],
+        swapped: dict[Path, str],
+        failed: dict[Path, Exception],
+        staged: frozenset[Path] = frozenset(),
+        copies: dict[Path, tuple[bytes | None, bytes | None]] | None = None,
+        repositories: frozenset[Path] = frozenset(),
+        index_ids: dict[Path, str] | None = None,
+    ) -> None:
+        self.tracked: Final = tracked  # the goal files git tracks
+        # tracked goal files whose working copy does not extend HEAD's
+        self.swapped: Final = swapped
+        self.failed: Final = failed  # repositories git could not list, with its error
+        self.staged: Final = staged  # of ``swapped``: compared with the index's copy
+        # what HEAD and the index hold of each tracked goal file the working tree shows, and the
+        # tops of the repositories asked: a goal file in one of them is run only when a copy git
+        # holds approves its contract (:func:`goalfile.commands.hookrules.approval.unapproved_hold`)
+        self.copies: Final[dict[Path, tuple[bytes | None, bytes | None]]] = (
+            {} if copies is None else copies
+        )
+        self.repositories: Final = repositories
+        # the object id of each copy of ``copies`` the index holds: a goal only staged is put
+        # back from it when a checkout or a reset took it away (the session's record keeps it)
+        self.index_ids: Final[dict[Path, str]] = {} if index_ids is None else index_ids
 
     def staged_only(self) -> dict[Path, str]:
         """The object id of each goal file's copy the index holds where HEAD holds none."""

@@ -5,13 +5,13 @@ cannot be ledgered is marked under the git folder (:mod:`goalfile.holdmark`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.commands.hookrules.places import idle_key
 from goalfile.errors import GoalfileError
 from goalfile.files import read_text
+from goalfile.value import replace
 
 HOLD_LOCK_WAIT = 5.0  # seconds the hook waits to ledger a hold
 

@@ -18,14 +18,14 @@ commit, no later approval is known to be a person's. Pure but for the copies git
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile.commands.hookrules.gitview import GitView
 from goalfile.commands.hookrules.outcome import REASON_LIMIT, GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.errors import GoalfileError
+from goalfile.value import Compared
 
 if TYPE_CHECKING:
     from goalfile.contract import Contract
@@ -34,16 +34,18 @@ if TYPE_CHECKING:
 SHOWN_CHANGES = 10  # changes named in the reason; the rest are counted
 
 
-@dataclass(frozen=True, kw_only=True)
-class Before:
+class Before(Compared):
     """The goal file as git held it at the session's earlier stop, where the goal was active,
     when its branch moved since: the copy of the commit HEAD was on (``name``), else, for a
     goal only staged then (``staged``), the copy the index held (``name``: its object id)."""
 
-    name: str
-    copy: bytes
-    staged: bool
-    start: bool = False  # the record was taken at the session's start, not at a stop
+    __slots__ = ("copy", "name", "staged", "start")
+
+    def __init__(self, *, name: str, copy: bytes, staged: bool, start: bool = False) -> None:
+        self.name: Final = name
+        self.copy: Final = copy
+        self.staged: Final = staged
+        self.start: Final = start  # the record was taken at the session's start, not at a stop
 
     @property
     def when(self) -> str:

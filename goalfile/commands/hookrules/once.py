@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +26,7 @@ from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.commands.hookrules.verdict import unverified_hold
 from goalfile.files import real_path
+from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.hookrepo import RepositoryWatch

@@ -5,42 +5,53 @@ all of them (:class:`StopDecision`) and its JSON for each host, and the hold mad
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.hostprotocol import HostAgent, allow_answer, block_answer
+from goalfile.value import Value
 
 SCHEMA_VERSION = 1
 REASON_LIMIT = 10_000
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
-class GoalOutcome:
+class GoalOutcome(Value):
     """What the hook decided for one goal."""
 
-    path: str
-    status: str  # the goal's status after the run (or as found)
-    block: bool
-    summary: str | None = None  # verify's summary line, when verify ran
-    reason: str | None = None  # for the agent, when blocking
-    message: str | None = None  # for the user, when allowing with something to say
-    # a hold on a block a verify run wrote, still to be ledgered in the goal file at this path
-    # once the hook answers with it; the outcome to answer instead if that fails
-    hold: tuple[Path, int, GoalOutcome] | None = field(default=None, repr=False)
+    __slots__ = ("block", "hold", "message", "path", "reason", "status", "summary")
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        *,
+        path: str,
+        status: str,
+        block: bool,
+        summary: str | None = None,
+        reason: str | None = None,
+        message: str | None = None,
+        hold: tuple[Path, int, GoalOutcome] | None = None,
+    ) -> None:
         # a goal's name with a line break, written raw in a reason, would start a line of its
         # own there (a forged `fix:` line the model reads): it is named on one line, as every
         # command names it (the commands in the text take it from shell_word, never raw)
         from goalfile.termsafe import file_name
 
-        named = file_name(self.path)
-        if named != self.path:
-            for key in ("reason", "message"):
-                text = getattr(self, key)
-                if text is not None:
-                    object.__setattr__(self, key, text.replace(self.path, named))
+        named = file_name(path)
+        if named != path:
+            if reason is not None:
+                reason = reason.replace(path, named)
+            if message is not None:
+                message = message.replace(path, named)
+        self.path: Final = path
+        self.status: Final = status  # the goal's status after the run (or as found)
+        self.block: Final = block
+        self.summary: Final = summary  # verify's summary line, when verify ran
+        self.reason: Final = reason  # for the agent, when blocking
+        self.message: Final = message  # for the user, when allowing with something to say
+        # a hold on a block a verify run wrote, still to be ledgered in the goal file at this path
+        # once the hook answers with it; the outcome to answer instead if that fails
+        self.hold: Final = hold
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,33 +64,34 @@ class GoalOutcome:
         }
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
-class Recheck:
+class Recheck(Value):
     """A `met` goal whose met entry is new since the copy git holds: the hook runs its checks
     again, writing nothing (:func:`goalfile.commands.hookrules.verifyrun.recheck_one`). ``reviews``:
     the ids of its review rows."""
 
-    reviews: frozenset[str]
-    moved: bool = False  # its branch moved since the session's earlier stop, where it was active
+    __slots__ = ("moved", "reviews")
+
+    def __init__(self, *, reviews: frozenset[str], moved: bool = False) -> None:
+        self.reviews: Final = reviews
+        # its branch moved since the session's earlier stop, where it was active
+        self.moved: Final = moved
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
-class StopDecision:
+class StopDecision(Value):
     """What the hook answers: an outcome per goal, and notes for stderr."""
 
-    goals: tuple[GoalOutcome, ...] = ()
-    notes: tuple[str, ...] = ()  # for stderr
+    __slots__ = ("goals", "notes")
 
-    def __post_init__(self) -> None:
+    def __init__(self, *, goals: tuple[GoalOutcome, ...] = (), notes: tuple[str, ...] = ()) -> None:
         # a goal's name in a note on one line, as in its reason (GoalOutcome)
         from goalfile.termsafe import file_name
 
-        notes = self.notes
-        for goal in self.goals:
+        for goal in goals:
             named = file_name(goal.path)
             if named != goal.path:
                 notes = tuple(note.replace(goal.path, named) for note in notes)
-        object.__setattr__(self, "notes", notes)
+        self.goals: Final = goals
+        self.notes: Final = notes  # for stderr
 
     @property
     def block(self) -> bool:

@@ -5,10 +5,11 @@ hook's command line (:class:`HookOptions`). Pure.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import Final
 
 from goalfile.errors import UsageError
 from goalfile.hostprotocol import HOOK_TIMEOUT, HostAgent
+from goalfile.value import Compared, Value
 
 STALL_LIMIT = 3
 
@@ -17,15 +18,25 @@ class HookInputError(UsageError):
     """The hook's stdin is not the JSON object a host sends."""
 
 
-@dataclass(frozen=True, kw_only=True, repr=False)  # compared (tests), never printed
-class StopInput:
+class StopInput(Compared):
     """What a host sends a Stop hook. Unknown fields are ignored."""
 
-    session_id: str | None = None
-    transcript_path: str | None = None
-    cwd: str | None = None
-    hook_event_name: str | None = None
-    stop_hook_active: bool = False
+    __slots__ = ("cwd", "hook_event_name", "session_id", "stop_hook_active", "transcript_path")
+
+    def __init__(
+        self,
+        *,
+        session_id: str | None = None,
+        transcript_path: str | None = None,
+        cwd: str | None = None,
+        hook_event_name: str | None = None,
+        stop_hook_active: bool = False,
+    ) -> None:
+        self.session_id: Final = session_id
+        self.transcript_path: Final = transcript_path
+        self.cwd: Final = cwd
+        self.hook_event_name: Final = hook_event_name
+        self.stop_hook_active: Final = stop_hook_active
 
     @classmethod
     def parse(cls, raw: str) -> StopInput:
@@ -54,11 +65,20 @@ class StopInput:
         )
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)  # never compared or printed
-class HookOptions:
+class HookOptions(Value):
     """The hook's command line: the host, the goal, the host's timeout and the stall limit."""
 
-    agent: HostAgent = HostAgent.CLAUDE
-    goal: str | None = None
-    timeout: float = float(HOOK_TIMEOUT)  # the host's hook timeout, seconds
-    stall_limit: int = STALL_LIMIT
+    __slots__ = ("agent", "goal", "stall_limit", "timeout")
+
+    def __init__(
+        self,
+        *,
+        agent: HostAgent = HostAgent.CLAUDE,
+        goal: str | None = None,
+        timeout: float = float(HOOK_TIMEOUT),
+        stall_limit: int = STALL_LIMIT,
+    ) -> None:
+        self.agent: Final = agent
+        self.goal: Final = goal
+        self.timeout: Final = timeout  # the host's hook timeout, seconds
+        self.stall_limit: Final = stall_limit

@@ -7,7 +7,6 @@ in, the outcome and the text to write out.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +18,7 @@ from goalfile.commands.hookrules.stopinput import HookOptions, StopInput
 from goalfile.errors import GoalfileError
 from goalfile.model import Goal, Status, Verdict
 from goalfile.shellword import shell_word
+from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.iteration import IterationStart

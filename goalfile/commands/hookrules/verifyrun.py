@@ -6,7 +6,6 @@ the next iteration there), and the run again, writing nothing, of a `met` git do
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from goalfile.errors import GoalfileError
 from goalfile.hostprotocol import HostAgent
 from goalfile.model import Criterion, Goal, Status, Verdict
 from goalfile.shellword import shell_word
+from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.verify import VerifyOptions, VerifyResult
