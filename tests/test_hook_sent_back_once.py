@@ -34,6 +34,19 @@ from conftest import (
 GOAL = "goals/demo.md"
 
 
+def _held_once(repo: Path, said: str, told: str | None = None, **answer: str) -> dict[str, object]:
+    """The continuing stop's answer, a hold whose reason says ``said``; the stop after it, the
+    same finding, is let go with a message saying ``told`` (``said`` by default): never held
+    for ever."""
+    held = hook_answer(repo, active=True, **answer)
+    assert held.get("decision") == "block", held  # was: let go with a message
+    assert said in str(held["reason"]), held
+    again = hook_answer(repo, active=True, **answer)
+    assert again.get("decision") != "block", again
+    assert (told or said) in str(again.get("systemMessage")), again
+    return held
+
+
 def _repo(tmp_path: Path) -> Path:
     """A person's goal, approved and committed, whose check fails until the work is done."""
     return approved_repo(
@@ -75,12 +88,7 @@ def test_a_goal_file_changed_after_the_agent_was_sent_back_holds_it_once(
     kept = goal.read_text(encoding="utf-8")
     edit, said = CHANGES[change]
     goal.write_text(edit(kept), encoding="utf-8")
-    held = hook_answer(repo, agent=agent, active=True)
-    assert held.get("decision") == "block", held  # was: let go with a message
-    assert said in str(held["reason"]), held
-    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
-    assert told.get("decision") != "block", told
-    assert said in str(told.get("systemMessage")), told
+    _held_once(repo, said, agent=agent)
     # the file put back, as a fix does, and the same change made again: another finding
     goal.write_text(kept, encoding="utf-8")
     goal.write_text(edit(kept), encoding="utf-8")
@@ -128,12 +136,7 @@ def test_a_block_the_agents_own_verify_made_after_it_was_sent_back_holds_it_once
         if "status: blocked (no progress" in done.stdout:
             break
     assert "status: blocked (no progress" in done.stdout, done.stdout + done.stderr
-    held = hook_answer(repo, agent=agent, active=True)
-    assert held.get("decision") == "block", held  # was: let go with a message
-    assert "no progress in 3 verify runs" in str(held["reason"]), held
-    told = hook_answer(repo, agent=agent, active=True)
-    assert told.get("decision") != "block", told
-    assert "is blocked by a verify run" in str(told.get("systemMessage")), told
+    _held_once(repo, "no progress in 3 verify runs", "is blocked by a verify run", agent=agent)
 
 
 def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: Path) -> None:
@@ -144,11 +147,7 @@ def test_a_lock_the_agent_holds_after_it_was_sent_back_holds_it_once(tmp_path: P
     assert hook_answer(repo, agent="claude", active=False).get("decision") == "block"
     with goal_lock_held(repo / GOAL):
         said = "locked by another goalfile process"
-        held = hook_answer(repo, agent="claude", active=True, timeout="20")
-        assert held.get("decision") == "block", held  # was: let go with a message
-        assert said in str(held["reason"]), held
-        told = hook_answer(repo, agent="claude", active=True, timeout="20")
-        assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+        _held_once(repo, said, agent="claude", timeout="20")
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])
@@ -167,11 +166,7 @@ def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
     goal = repo / GOAL
     goal.write_text(_typed_met(goal.read_text(encoding="utf-8")), encoding="utf-8")
     said = "goalfile does not accept the status of goals/demo.md"
-    held = hook_answer(repo, agent=agent, active=True)
-    assert held.get("decision") == "block", held  # was: let go with a message
-    assert said in str(held["reason"]), held
-    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
-    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+    _held_once(repo, said, agent=agent)
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])
@@ -195,11 +190,8 @@ def test_a_met_committed_with_the_record_deleted_after_the_agent_was_sent_back_h
     git(repo, "commit", "-qam", "met")
     shutil.rmtree(state_home / "goalfile")
     said = "says `met` by a ledger entry the hook cannot place"
-    held = hook_answer(repo, agent=agent, active=True)
-    assert held.get("decision") == "block", held  # was: {} (let go without a word)
-    assert said in str(held["reason"]) and "C1 unmet" in str(held["reason"]), held
-    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
-    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+    held = _held_once(repo, said, agent=agent)  # was: {} (let go without a word)
+    assert "C1 unmet" in str(held["reason"]), held
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex"])
@@ -223,11 +215,7 @@ def test_a_record_edited_to_list_the_hold_after_the_agent_was_sent_back_holds_it
     data["held"] = sorted({*data["held"], key})
     record.write_text(json.dumps(data, sort_keys=True), encoding="utf-8")
     said = "goalfile does not accept the status of goals/demo.md"
-    held = hook_answer(repo, agent=agent, active=True)
-    assert held.get("decision") == "block", held  # was: let go with a message
-    assert said in str(held["reason"]), held
-    told = hook_answer(repo, agent=agent, active=True)  # the same finding: never held for ever
-    assert told.get("decision") != "block" and said in str(told.get("systemMessage")), told
+    _held_once(repo, said, agent=agent)
 
 
 def test_a_met_the_work_made_is_let_go_with_the_record_deleted(
