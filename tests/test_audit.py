@@ -347,7 +347,8 @@ def test_a_new_goal_on_the_branch_is_audited_without_history(repo: Path) -> None
 # --- review quotes ------------------------------------------------------------------------
 
 
-def test_a_review_quote_removed_from_its_artifact_is_reported(repo: Path) -> None:
+def _guide_reviewed_by_r1(repo: Path) -> Path:
+    """docs/guide.md, and the review row R1 that reads it, approved; the checks' work done."""
     (repo / "docs").mkdir()
     guide = repo / "docs" / "guide.md"
     guide.write_text("# Guide\n\nThe greeting is written to out.txt.\n", encoding="utf-8")
@@ -359,6 +360,11 @@ def test_a_review_quote_removed_from_its_artifact_is_reported(repo: Path) -> Non
     )
     assert goalfile(repo, "activate", PATH, "--reapprove", "--reason", "add R1").returncode == 0
     do_the_work(repo)
+    return guide
+
+
+def test_a_review_quote_removed_from_its_artifact_is_reported(repo: Path) -> None:
+    guide = _guide_reviewed_by_r1(repo)
     reviewed = goalfile(
         repo,
         "review",
@@ -399,17 +405,7 @@ def test_a_review_entry_that_read_another_file_than_the_row_names_is_reported(
     typed the review entry's artifact over with a scratch file of its own that holds the
     passage. `goalfile review` refuses an artifact the row does not name, and verify counts no
     such review, but audit checked the quote only against the file the entry names: clean."""
-    (repo / "docs").mkdir()
-    guide = repo / "docs" / "guide.md"
-    guide.write_text("# Guide\n\nThe greeting is written to out.txt.\n", encoding="utf-8")
-    edit(
-        repo,
-        "| C2 | fixtures untouched |",
-        "| R1 | the guide explains it | `docs/guide.md` | explains where the greeting goes "
-        "| review |\n| C2 | fixtures untouched |",
-    )
-    assert goalfile(repo, "activate", PATH, "--reapprove", "--reason", "add R1").returncode == 0
-    do_the_work(repo)
+    guide = _guide_reviewed_by_r1(repo)
     quote = "The greeting is written to out.txt."
     reviewed = goalfile(
         repo, "review", PATH, "R1", "--artifact", "docs/guide.md", "--quote", quote,
