@@ -49,6 +49,16 @@ def _edit_criteria(repo: Path, old: str, new: str) -> None:
     path.write_text(text[:start] + text[start:end].replace(old, new, 1) + text[end:], "utf-8")
 
 
+def _loosen_verify_and_commit(repo: Path) -> None:
+    """What the agent does once sent back: loosens C1's check, re-approves it itself, verifies
+    the goal `met` and commits the file."""
+    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
+    _reapprove(repo)
+    done = run_goalfile("verify", "goals/real.md", cwd=repo)
+    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
+    git(repo, "commit", "-qam", "simpler")
+
+
 def _reapprove(repo: Path) -> None:
     done = run_goalfile("activate", "--reapprove", "goals/real.md", "--reason", "simpler", cwd=repo)
     assert done.returncode == 0, done.stderr
@@ -221,11 +231,7 @@ def test_a_loosening_the_agent_committed_after_it_was_sent_back_holds_the_stop(
     once with each change, and the stop after it is let go with them."""
     repo = _repo(tmp_path)
     assert hook_answer(repo)["decision"] == "block"  # C1 unmet
-    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
-    _reapprove(repo)
-    done = run_goalfile("verify", "goals/real.md", cwd=repo)
-    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
-    git(repo, "commit", "-qam", "simpler")
+    _loosen_verify_and_commit(repo)
     answer = hook_answer(repo, active=True)
     assert answer.get("decision") == "block", answer  # was: {} (let go without a word)
     reason = str(answer["reason"])
@@ -251,11 +257,7 @@ def test_a_loosening_the_agent_committed_with_the_record_deleted_holds_the_stop(
     after it is let go with them."""
     repo = _repo(tmp_path)
     assert hook_answer(repo)["decision"] == "block"  # C1 unmet
-    _edit_criteria(repo, CHECK_ROW, "| `true` | exit 0")
-    _reapprove(repo)
-    done = run_goalfile("verify", "goals/real.md", cwd=repo)
-    assert done.returncode == 0 and "status: met" in done.stdout, done.stdout + done.stderr
-    git(repo, "commit", "-qam", "simpler")
+    _loosen_verify_and_commit(repo)
     shutil.rmtree(state_home / "goalfile")
     answer = hook_answer(repo, active=True)
     assert answer.get("decision") == "block", answer  # was: {} (let go without a word)
