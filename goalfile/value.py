@@ -9,7 +9,7 @@ dataclass's ``__eq__`` and ``__hash__``), :func:`replace` is ``dataclasses.repla
 Why not ``@dataclass(frozen=True)``: it writes the source text of every method it adds
 (``__init__``, ``__setattr__``, ``__delattr__``, ``__eq__``, ``__hash__``) and compiles it in
 every process, about 1.5 to 8 M instructions a class; a one-row ``verify`` builds 25 of them
-before it reads its goal (see docs/performance.md, the sixteenth pass). Methods written out are
+before it reads its goal (see docs/performance.md, the seventeenth pass). Methods written out are
 compiled once, into the bytecode cache, and the base class's are shared. No I/O here."""
 
 from __future__ import annotations
