@@ -153,3 +153,29 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
     assert "\nThat process has ended since and wrote the goal file" in waited, waited
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
+
+
+def test_a_verify_the_model_backgrounds_under_codex_is_ended_and_the_hook_verifies(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """Codex 0.171.0 moves no command to the background; a model that backgrounds one itself
+    (`... &`) finds it ended when the command returns: Codex ends the command's processes then
+    (a `(sleep 2; touch late.txt) &` beside it never writes the file). So the model's
+    `goalfile verify ... &` writes nothing and holds no lock at the stop, and the hook's own
+    verify runs the checks (8 s) and lets the one stop go with the goal met: the work is not
+    lost to a verify Codex ended. (The hook's wait for a lock holder, tests/test_hook_lock_wait.py,
+    is for a holder still running at the stop, as Claude Code's background tasks are.)"""
+    repo = goal_repo(tmp_path, check="sleep 8; test -f done.txt")
+    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
+    register_hook(
+        repo, "codex", timeout=12, command="goalfile hook stop --agent codex --timeout 12"
+    )
+    late = "(sleep 2; touch late.txt) > /dev/null 2>&1 &"
+    agent = Steps([FIX, late, f"goalfile verify {GOAL} > verify.log 2>&1 &"])
+    ran = run_session("codex", repo, agent, isolation, prompt=PROMPT)
+    assert not (repo / "late.txt").exists(), "Codex let a backgrounded command run on"
+    assert (repo / "verify.log").read_text(encoding="utf-8") == ""  # ended before it printed
+    assert ran.server.feedbacks() == [] and ran.server.stops() == 1, ran.run.explain()
+    assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
