@@ -38,6 +38,7 @@ from goalfile.hookentries import hook_entries
 from goalfile.hostprotocol import HOOK_TIMEOUT_MAX, HostAgent
 
 __all__ = [
+    "ENTRY_KEYS",
     "Fault",
     "command_fault",
     "disabled",
@@ -50,7 +51,7 @@ __all__ = [
 
 _PLAIN = re.compile(r"[A-Za-z0-9_./=:,@%+\- '\"]*")
 _OPTIONS: Final = ("--agent", "--goal", "--timeout", "--stall-limit")
-_ENTRY_KEYS: Final = {
+ENTRY_KEYS: Final = {  # the keys a host's command hook entry may hold (the start hook's too)
     HostAgent.CLAUDE: frozenset({"type", "command", "timeout", "statusMessage"}),
     HostAgent.CODEX: frozenset({"type", "command", "timeout", "timeoutSec", "statusMessage"}),
     HostAgent.GEMINI: frozenset({"type", "command", "timeout", "name", "description"}),
@@ -171,7 +172,7 @@ def entry_fault(
     the agent; None when it would. The command itself is :func:`command_fault`'s."""
     if entry.get("type") != "command":
         return f'its "type" is {entry.get("type")!r}, not "command"'
-    extra = sorted(set(entry) - _ENTRY_KEYS[agent])
+    extra = sorted(set(entry) - ENTRY_KEYS[agent])
     if extra:
         listed = ", ".join(f'"{key}"' for key in extra)
         return (
@@ -335,7 +336,7 @@ def repaired(
     if add and not sound:
         first = faults[0]
         entry = groups[first.group]["hooks"][first.index]
-        allowed = _ENTRY_KEYS[agent] - {"type", "command"}
+        allowed = ENTRY_KEYS[agent] - {"type", "command"}
         ours: dict[str, object] = {"type": "command", "command": ""}
         ours.update({k: v for k, v in fresh.items() if k not in ("type", "command")})
         ours.update({k: v for k, v in entry.items() if k in allowed})

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from goalfile.hookentries import hook_entries
+from goalfile.hookshape import ENTRY_KEYS
 from goalfile.hostprotocol import HostAgent
 
 __all__ = [
@@ -41,11 +42,6 @@ START_EVENT: Final = {
 }
 START_TIMEOUT = 60  # seconds: a few git calls; a host waits for it before the first turn
 
-_KEYS: Final = {
-    HostAgent.CLAUDE: frozenset({"type", "command", "timeout", "statusMessage"}),
-    HostAgent.CODEX: frozenset({"type", "command", "timeout", "timeoutSec", "statusMessage"}),
-    HostAgent.GEMINI: frozenset({"type", "command", "timeout", "name", "description"}),
-}
 _PLAIN: Final = frozenset(
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=:,@%+- "
 )
@@ -72,7 +68,7 @@ def is_start_command(command: object, agent: HostAgent) -> bool:
 def _sound_entry(entry: object, group: Mapping[str, object], agent: HostAgent) -> bool:
     if not isinstance(entry, dict) or entry.get("type") != "command":
         return False
-    if set(entry) - _KEYS[agent] or set(group) - {"hooks", "matcher"}:
+    if set(entry) - ENTRY_KEYS[agent] or set(group) - {"hooks", "matcher"}:
         return False
     return group.get("matcher") in (None, "", "*") and is_start_command(entry.get("command"), agent)
 
