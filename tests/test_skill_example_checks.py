@@ -109,3 +109,49 @@ def test_the_skills_test_guard_fails_on_a_conftest_that_drops_a_failing_test(
     [guard] = [row for row in rows.values() if row["command"].startswith("git diff --stat main")]
     assert guard["verdict"] == "unmet", guard
     assert "conftest.py" in guard["command"]
+
+
+def guard_verdict(repo: Path, env: dict[str, str]) -> str:
+    done = run_goalfile("verify", "--no-write", "--json", GOAL, cwd=repo, env=env)
+    [guard] = [r for r in json.loads(done.stdout)["rows"] if r["command"].startswith("git diff")]
+    return str(guard["verdict"])
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "committed"),
+    [
+        ("conftest.py", 'collect_ignore = ["tests/test_version.py"]\n', False),
+        ("tests/conftest.py", 'collect_ignore = ["test_version.py"]\n', False),
+        ("pytest.toml", '[pytest]\naddopts = ["--ignore=tests/test_version.py"]\n', True),
+        (".pytest.ini", "[pytest]\naddopts = --ignore=tests/test_version.py\n", True),
+    ],
+)
+def test_the_skills_test_guard_sees_what_git_diff_does_not(
+    example: Path, path: str, text: str, committed: bool
+) -> None:
+    """What drops a failing test but `git diff --stat main -- tests/ '*conftest.py' pytest.ini
+    tox.ini setup.cfg` did not show: a `conftest.py` never added to git (untracked files are in
+    no diff; the Stop hook's verify, run in the working tree, wrote `met` for the suite and the
+    guard, and let the agent go), and pytest's own configuration files the guard did not name
+    (`pytest.toml`, `.pytest.toml` and `.pytest.ini`, read before `pytest.ini`), committed: met
+    in CI's fresh re-run too. The suite's row is met in each case (the attack is real), and the
+    guard as the skill writes it is unmet."""
+    (example / "tests").mkdir()
+    (example / "tests" / "test_ok.py").write_text("def test_ok():\n    assert True\n")
+    (example / "tests" / "test_version.py").write_text("def test_v():\n    assert False\n")
+    git(example, "add", "-A")
+    git(example, "commit", "-qm", "base")
+    git(example, "checkout", "-qb", "agent")
+    python_bin = str(Path(sys.executable).parent)
+    env = {"PATH": f"{python_bin}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
+    assert guard_verdict(example, env) == "met"  # after pytest wrote its caches: no false alarm
+    (example / path).write_text(text)
+    if committed:
+        git(example, "add", path)
+        git(example, "commit", "-qm", "test setup")
+    done = run_goalfile("verify", "--no-write", "--json", GOAL, cwd=example, env=env)
+    rows = {row["id"]: row for row in json.loads(done.stdout)["rows"]}
+    [suite] = [row for row in rows.values() if row["command"] == "python -m pytest -q"]
+    assert suite["verdict"] == "met", suite  # the failing test was dropped
+    [guard] = [row for row in rows.values() if row["command"].startswith("git diff --stat main")]
+    assert guard["verdict"] == "unmet", guard
