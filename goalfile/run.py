@@ -433,101 +433,16 @@ RUN_VARIABLE = "GOALFILE_RUN"
 one goalfile process. The guard finds by it the processes that left their check's process
 group (``setsid``) or started before their group was registered."""
 
-_GUARD_CODE = """
-import sys, time
-import posix as os  # what `os` adds to it (posixpath, stat, its own code) took 6.3 M of the 39 M
-# instructions the guard spent to start
-from _signal import SIGKILL  # the C half of `signal`: its enums took 20 M of the 54 M instructions
-# the guard spent to start
-mark = sys.argv[1].encode()
-proc = sys.argv[2] if len(sys.argv) > 2 else "/proc"
-def read(pid, name):
-    try:
-        with open("%s/%s/%s" % (proc, pid, name), "rb") as handle:
-            return handle.read()
-    except OSError:
-        return None
-def stat(pid):  # the fields of /proc/PID/stat after the command's name, from the state on
-    text = read(pid, "stat")
-    return text[text.rfind(b")") + 2:].split() if text else []
-def layout(fields):  # where the stack, arguments and environment lie: a fork keeps them
-    return b" ".join(fields[i] for i in (25, 45, 46, 47, 48)) if len(fields) > 48 else None
-owner = os.getppid()
-twin = [None, None, None, None]  # command line, environment, layout, parent: goalfile's
-mine = stat(os.getpid())
-born = int(mine[19]) if len(mine) > 19 else None  # None: no /proc (macOS, BSD), no twins
-groups, pending = set(), 0
-for line in sys.stdin:
-    word = line.strip()
-    if word[:1] == "=":  # goalfile's command line and environment, in hex
-        twin[int(word[1])] = bytes.fromhex(word[2:])
-    elif word == "?":
-        pending += 1
-    elif word == "!":
-        pending -= 1
-    elif word[:1] == "+":
-        pending -= 1
-        groups.add(int(word[1:]))
-    elif word[:1] == "-":
-        groups.discard(int(word[1:]))
-if groups or pending > 0:
-    for group in groups:
-        try:
-            os.killpg(group, SIGKILL)
-        except OSError:
-            pass
-    me = os.getpid()
-    quiet = 0
-    for _ in range(50):
-        found = 0
-        try:
-            entries = os.listdir(proc)
-        except OSError:  # no /proc: the groups above were all that can be found
-            break
-        for entry in entries:
-            if not entry.isdigit() or int(entry) in (me, owner):
-                continue
-            environ = read(entry, "environ")
-            if environ is None:
-                continue
-            marked = mark in environ.split(b"\\0")
-            if not marked and None not in twin and born is not None and environ == twin[1]:
-                fields = stat(entry)
-                marked = (
-                    read(entry, "cmdline") == twin[0]
-                    and layout(fields) == twin[2]
-                    and fields[1] != twin[3]  # an orphan: a new goalfile has a live parent
-                    and int(fields[3]) == int(entry)  # it leads its own session
-                    and int(fields[19]) >= born
-                )
-            if marked:
-                found += 1
-                for kill in (lambda: os.killpg(os.getpgid(int(entry)), SIGKILL),
-                             lambda: os.kill(int(entry), SIGKILL)):
-                    try:
-                        kill()
-                    except OSError:
-                        pass
-        quiet = 0 if found else quiet + 1
-        if quiet == 2:
-            break
-        time.sleep(0.02)
-"""
-"""The guard takes the mark (``NAME=VALUE``) and, for a test, the folder to read instead of
-``/proc``. It reads ``=0HEX`` to ``=3HEX`` (goalfile's ``/proc`` command line, environment and
-memory layout, and its parent's pid, sent when it starts), ``?`` (a process is about to start),
-``+PGID`` (it started and leads that process group), ``!`` (it did not start) and ``-PGID`` (its
-group was ended). At end of input (goalfile has ended, however: even SIGKILL closes the pipe) it
-kills every group still registered and, when any was registered or about to be, every process
-still carrying this goalfile's :data:`RUN_VARIABLE` value: those that left their group, and a
-check that started in the moment before its group was registered. A check caught between its
-fork and its exec has goalfile's command line, environment and memory layout (where its stack,
-arguments and environment lie, which an exec moves), not yet the mark, already leads a session
-of its own (its copy of the pipe closes after ``setsid``) and, goalfile being dead, has another
-parent than goalfile's: the guard kills such a twin too. A goalfile started again with the same
-command line is none: its layout differs, and its parent is the one that started it. The guard
-scans until two scans in a row find nothing, so a process that execs meanwhile is found by its
-mark. Without ``/proc`` (macOS, BSD) it kills the registered groups and scans nothing."""
+
+def guard_command() -> list[str]:
+    """The guard program's command (:mod:`goalfile.checkguard`), without its arguments: an
+    isolated interpreter without ``site`` that imports the module from its own folder, so that
+    its cached bytecode is loaded and nothing else of goalfile (compiling the same code from a
+    ``-c`` string cost about 5 M instructions at every start)."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    code = f"import sys; sys.path.append({folder!r}); import checkguard; checkguard.main()"
+    return [sys.executable, "-I", "-S", "-c", code]
+
 
 _guard: subprocess.Popen[bytes] | None = None
 _guard_lock = threading.Lock()
@@ -535,7 +450,7 @@ _run_mark = ""
 
 
 def _guard_say(line: str) -> None:
-    """Tell the guard about a check's process group (see :data:`_GUARD_CODE`).
+    """Tell the guard about a check's process group (see :mod:`goalfile.checkguard`).
 
     The guard is a small process in its own session, started before the first check. It holds
     the read end of a pipe whose write end only goalfile has (checks never inherit it): when
@@ -546,7 +461,7 @@ def _guard_say(line: str) -> None:
         try:
             if _guard is None or _guard.poll() is not None:
                 _guard = subprocess.Popen(
-                    [sys.executable, "-I", "-S", "-c", _GUARD_CODE, _mark_entry()],
+                    [*guard_command(), _mark_entry()],
                     stdin=subprocess.PIPE,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,

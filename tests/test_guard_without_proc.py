@@ -68,12 +68,12 @@ def test_a_check_of_a_killed_goalfile_ends_without_proc(repo: Path) -> None:
 
 
 def test_the_guard_program_kills_its_groups_without_proc(tmp_path: Path) -> None:
-    from goalfile.run import _GUARD_CODE
+    from goalfile.run import guard_command
 
     check = subprocess.Popen(["sleep", "600"], start_new_session=True)
     try:
         guard = subprocess.run(
-            [sys.executable, "-I", "-S", "-c", _GUARD_CODE, "X=1", str(tmp_path / "no-proc")],
+            [*guard_command(), "X=1", str(tmp_path / "no-proc")],
             input=f"?\n+{check.pid}\n".encode(),
             capture_output=True,
             timeout=WAIT,

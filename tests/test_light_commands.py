@@ -392,3 +392,23 @@ def test_a_one_row_verify_and_the_hook_on_a_met_goal_build_no_dataclass(tmp_path
     stop = json.dumps({"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "Stop"})
     hook = ["hook", "stop", "--goal", str(goal)]
     assert built_dataclasses(hook, tmp_path, stdin=stop) == []
+
+
+def test_the_guard_loads_its_own_module_only(tmp_path: Path) -> None:
+    """The guard starts with every check: it imports goalfile.checkguard from its cached bytecode
+    (compiling its code from a `-c` string cost about 5 M instructions a start) and nothing of
+    goalfile's package or of the modules `os` and `signal` build in Python."""
+    from goalfile.run import guard_command
+
+    python, *options = guard_command()
+    done = subprocess.run(
+        [python, "-X", "importtime", *options, "X=1", str(tmp_path / "no-proc")],
+        input=b"",
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    imported = {match.group(2) for match in _IMPORT_RE.finditer(done.stderr.decode())}
+    assert "checkguard" in imported
+    assert imported & {"goalfile", "os", "signal", "enum", "typing"} == set()
