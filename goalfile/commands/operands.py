@@ -195,7 +195,14 @@ def _part_line(
 ) -> str | None:
     """The note's line for one simple command of check ``cid``, or None when all it names is
     there (or that cannot be told)."""
-    from goalfile.commands import fileoperands, makeoperands, srclayout, taskoperands, toxpython
+    from goalfile.commands import (
+        fileoperands,
+        makeoperands,
+        pytestmissing,
+        srclayout,
+        taskoperands,
+        toxpython,
+    )
 
     words, folder = part.words, part.folder
     where = "where the checks run" if folder == cwd else f"in `{_shown(folder, cwd)}`"
@@ -212,6 +219,9 @@ def _part_line(
             f"fails, the commands after it do not run, and verify judges the row `unmet` "
             f"{UNTIL_WRITTEN}"
         )
+    python_without = pytestmissing.missing(cid, words, shell=shell, folder=folder, env=env)
+    if python_without is not None:  # pytest never gets to the paths or the package it names
+        return pytestmissing.line(cid, python_without, where)
     gone = [path for path in _pytest_paths(words) if not there(folder / path)]
     if gone:
         return (

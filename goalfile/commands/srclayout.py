@@ -26,7 +26,7 @@ from goalfile.commands.projectfile import read_whole
 
 INSTALL_FIX = "installs it"  # ends the line of a package that is there but not installed
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")
+PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")  # python, python3, python3.12
 _CONFIG = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 _PROJECT = ("pyproject.toml", "setup.py", "setup.cfg")
 _ELSEWHERE = ("-c", "-o", "--override-ini", "--rootdir", "--pyargs", "-p", "--config-file")
@@ -38,7 +38,7 @@ def interpreter(words: Sequence[str], env: Mapping[str, str]) -> str | None:
     or an option that could put `src` on the path."""
     if not words:
         return None
-    if _PYTHON.fullmatch(Path(words[0]).name) and words[1:3] == ["-m", "pytest"]:
+    if PYTHON.fullmatch(Path(words[0]).name) and words[1:3] == ["-m", "pytest"]:
         found: str | None = words[0]
         rest = words[3:]
     elif Path(words[0]).name == "pytest":
@@ -71,7 +71,7 @@ def shebang(program: str, env: Mapping[str, str]) -> str | None:
     words = first[2:].decode("utf-8", "replace").split() if first.startswith(b"#!") else []
     if len(words) == 2 and Path(words[0]).name == "env":
         words = words[1:]  # #!/usr/bin/env python3
-    if len(words) != 1 or not _PYTHON.fullmatch(Path(words[0]).name):
+    if len(words) != 1 or not PYTHON.fullmatch(Path(words[0]).name):
         return None
     return words[0]
 

@@ -407,14 +407,25 @@ def _run_contract(goal: Goal) -> contract.Contract:
 def _setup_notes(
     goal: Goal, rows: Sequence[RowResult], ctx: Context, workdir: Path
 ) -> tuple[str, ...]:
-    """Notes on unmet rows that no work on the code can meet (a package under `src/` that is
-    not installed for the Python that runs pytest), for the console."""
+    """Notes on unmet rows that no work on the code can meet (pytest not installed for the
+    Python a check names, a package under `src/` that is not installed for the Python that runs
+    pytest), for the console."""
     unmet = [(r.id, r.command, r.exit) for r in rows if r.verdict is Verdict.UNMET]
-    if not any(status == "2" for _, _, status in unmet):
-        return ()
-    from goalfile.commands.srclayout import unmet_notes
+    notes: tuple[str, ...] = ()
+    said = [
+        (r.id, r.command, r.exit)
+        for r in rows
+        if r.verdict is Verdict.UNMET and r.exit == "1" and "No module named pytest" in r.evidence
+    ]  # a test run that failed is asked nothing
+    if said:
+        from goalfile.commands import pytestmissing
 
-    return unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
+        notes += pytestmissing.unmet_notes(said, shell=goal.shell, cwd=workdir, env=ctx.env)
+    if any(status == "2" for _, _, status in unmet):
+        from goalfile.commands.srclayout import unmet_notes
+
+        notes += unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
+    return notes
 
 
 def _judge_note(rows: Sequence[RowResult], judge: str | None) -> tuple[str, ...]:
