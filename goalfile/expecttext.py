@@ -30,6 +30,7 @@ from goalfile.expect import (
     parse_expected,
 )
 from goalfile.plainexit import WS_TEXT
+from goalfile.regexinert import inert_part
 
 if TYPE_CHECKING:
     from goalfile.expect import Clause, Guard
@@ -518,6 +519,15 @@ def _parse_stream(stream: Stream, rest: list[_Tok]) -> Clause:
                     '"0 passed, 3 FAILED" included',
                     form + " for text you expect in the output, e.g. /^ok$/ or /\\d+ passed/ "
                     "rather than /./, /\\S/, /[\\s\\S]/ or /[^x]/",
+                    guess=False,
+                )
+            inert = inert_part(compiled.pattern)
+            if inert is not None:
+                raise _Bad(
+                    f"/{_slashes(args[0].value)}/ holds {inert}: it reads as more than it asks, "
+                    "so a line without that part matches",
+                    form + " holding only what a line must show, e.g. /^\\d+ passed$/ rather "
+                    "than /\\d+ passed(?#, 0 failed)/",
                     guess=False,
                 )
             return MatchClause(stream=stream, pattern=args[0].value)
