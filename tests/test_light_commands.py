@@ -412,3 +412,11 @@ def test_the_guard_loads_its_own_module_only(tmp_path: Path) -> None:
     imported = {match.group(2) for match in _IMPORT_RE.finditer(done.stderr.decode())}
     assert "checkguard" in imported
     assert imported & {"goalfile", "os", "signal", "enum", "typing"} == set()
+
+
+def test_status_and_lint_build_no_dataclass(tmp_path: Path) -> None:
+    """The two commands tests and pre-commit hooks start most after verify: `status` built six
+    dataclasses of goalfile's at every start, `lint` three."""
+    goal = met_goal(tmp_path)
+    assert built_dataclasses(["status", str(goal)], tmp_path) == []
+    assert built_dataclasses(["lint", str(goal)], tmp_path) == []

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile import files
 from goalfile.commands.context import Context
@@ -22,16 +22,19 @@ from goalfile.errors import GoalfileError, NoSuchGoalFile, Refused, UsageError
 from goalfile.files import load_goal, real_path
 from goalfile.model import Goal
 from goalfile.termsafe import file_name
+from goalfile.value import Compared
 
 FOCUS_FILE = "goalfile-focus.json"
 FOCUS_LIMIT = 1 << 16  # bytes read of a focus file or a `.git` file: both are a line or two
 SCHEMA_VERSION = 1
 
 
-@dataclass(frozen=True, kw_only=True)
-class Focus:
-    goal: str  # relative to the repository's top level
-    since: str  # YYYY-MM-DD
+class Focus(Compared):
+    __slots__ = ("goal", "since")
+
+    def __init__(self, *, goal: str, since: str) -> None:
+        self.goal: Final = goal  # relative to the repository's top level
+        self.since: Final = since  # YYYY-MM-DD
 
     def to_json(self) -> dict[str, object]:
         return {"goal": self.goal, "since": self.since}
@@ -100,16 +103,26 @@ def recorded_focus(root: Path, notes: list[str] | None = None) -> Focus | None:
     return Focus(goal=goal, since=since if isinstance(since, str) else "")
 
 
-@dataclass(frozen=True, kw_only=True)
-class FocusResult:
-    root: str
-    focus: Focus | None
-    changed: bool
-    status: str | None = None  # the focused goal's status
-    # the goals outside the goal folders a focus named that are active: the Stop hook holds
-    # the working tree to each whatever the focus says now (:mod:`focusheld`), as the
-    # session's shell reaches each from its folder
-    held: tuple[str, ...] = ()
+class FocusResult(Compared):
+    __slots__ = ("changed", "focus", "held", "root", "status")
+
+    def __init__(
+        self,
+        *,
+        root: str,
+        focus: Focus | None,
+        changed: bool,
+        status: str | None = None,
+        held: tuple[str, ...] = (),
+    ) -> None:
+        self.root: Final = root
+        self.focus: Final = focus
+        self.changed: Final = changed
+        self.status: Final = status  # the focused goal's status
+        # the goals outside the goal folders a focus named that are active: the Stop hook holds
+        # the working tree to each whatever the focus says now (:mod:`focusheld`), as the
+        # session's shell reaches each from its folder
+        self.held: Final = held
 
     def to_json(self) -> dict[str, object]:
         return {

@@ -10,20 +10,24 @@ while `goals/auth.md` was active and unmet. So the views ask the hook's own rule
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
+
+from goalfile.value import Compared
 
 __all__ = ["HookFocus", "hook_focus"]
 
 
-@dataclass(frozen=True, kw_only=True)
-class HookFocus:
+class HookFocus(Compared):
     """The recorded focus (relative to the repository's top, as written) and, when the hook
     honours it, the goal file it looks at; else why it does not."""
 
-    recorded: str | None
-    honoured: Path | None
-    why_not: str | None
+    __slots__ = ("honoured", "recorded", "why_not")
+
+    def __init__(self, *, recorded: str | None, honoured: Path | None, why_not: str | None) -> None:
+        self.recorded: Final = recorded
+        self.honoured: Final = honoured
+        self.why_not: Final = why_not
 
 
 def hook_focus(root: Path) -> HookFocus:

@@ -3,28 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from goalfile.commands.context import Context
 from goalfile.errors import ExitCode, GoalfileError
 from goalfile.files import load_goal
 from goalfile.lint import diagnose
 from goalfile.model import Finding, Goal, Severity
+from goalfile.value import Value
 
 if TYPE_CHECKING:  # goalfile.fix loads only for `lint --fix`
     from goalfile.fix import Change
 
 
-# nothing compares, hashes or prints these three: no __eq__, __hash__ or __repr__ is built
-# for them (each such method is compiled at every start of `goalfile lint`)
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class FixOutcome:
+# nothing compares or hashes these three: each is equal only to itself (goalfile.value)
+class FixOutcome(Value):
     """What `lint --fix` did to one file: the rewrites it wrote, or why it wrote none."""
 
-    changes: tuple[Change, ...] = ()
-    refused: GoalfileError | None = None  # the fix was refused: nothing was written
+    __slots__ = ("changes", "refused")
+
+    def __init__(
+        self, *, changes: tuple[Change, ...] = (), refused: GoalfileError | None = None
+    ) -> None:
+        self.changes: Final = changes
+        self.refused: Final = refused  # the fix was refused: nothing was written
 
     def lines(self) -> list[str]:
         """The text report: one line per change, or the refusal."""
@@ -42,22 +45,33 @@ class FixOutcome:
         }
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class FileReport:
-    path: str
-    findings: tuple[Finding, ...]
-    fatal: GoalfileError | None = None
-    fix: FixOutcome | None = None  # with `--fix`
+class FileReport(Value):
+    __slots__ = ("fatal", "findings", "fix", "path")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        findings: tuple[Finding, ...],
+        fatal: GoalfileError | None = None,
+        fix: FixOutcome | None = None,
+    ) -> None:
+        self.path: Final = path
+        self.findings: Final = findings
+        self.fatal: Final = fatal
+        self.fix: Final = fix  # with `--fix`
 
     @property
     def ok(self) -> bool:
         return self.fatal is None and not any(f.severity is Severity.ERROR for f in self.findings)
 
 
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class LintResult:
-    reports: tuple[FileReport, ...]
-    fixing: bool = False  # `lint --fix`: each file's report says what was rewritten
+class LintResult(Value):
+    __slots__ = ("fixing", "reports")
+
+    def __init__(self, *, reports: tuple[FileReport, ...], fixing: bool = False) -> None:
+        self.reports: Final = reports
+        self.fixing: Final = fixing  # `lint --fix`: each file's report says what was rewritten
 
     @property
     def exit_code(self) -> ExitCode:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile import ledger
 from goalfile.commands.context import Context
@@ -22,19 +22,43 @@ from goalfile.model import Budget, Entry, Finding, Goal, Status
 from goalfile.parse import ledger_region
 from goalfile.progress import ledger_streak, stall_limit
 from goalfile.shellword import moved_aside, shell_word
+from goalfile.value import Compared
 from goalfile.words import noun
 
 
-@dataclass(frozen=True, kw_only=True)
-class GoalStatus:
-    path: str
-    goal: Goal | None
-    last_verify: Entry | None
-    error: GoalfileError | None = None
-    stall_count: int = 0  # consecutive verify entries with the same verdicts and evidence
-    impossible: tuple[tuple[str, str], ...] = ()
-    workdir: WorkDir | None = None  # where the checks run, and which rule decided it
-    warnings: tuple[Finding, ...] = ()  # lint's warnings that status shows (budget-unbacked)
+class GoalStatus(Compared):
+    __slots__ = (
+        "error",
+        "goal",
+        "impossible",
+        "last_verify",
+        "path",
+        "stall_count",
+        "warnings",
+        "workdir",
+    )
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        goal: Goal | None,
+        last_verify: Entry | None,
+        error: GoalfileError | None = None,
+        stall_count: int = 0,
+        impossible: tuple[tuple[str, str], ...] = (),
+        workdir: WorkDir | None = None,
+        warnings: tuple[Finding, ...] = (),
+    ) -> None:
+        self.path: Final = path
+        self.goal: Final = goal
+        self.last_verify: Final = last_verify
+        self.error: Final = error
+        # consecutive verify entries with the same verdicts and evidence
+        self.stall_count: Final = stall_count
+        self.impossible: Final = impossible
+        self.workdir: Final = workdir  # where the checks run, and which rule decided it
+        self.warnings: Final = warnings  # lint's warnings that status shows (budget-unbacked)
 
     @property
     def blocker(self) -> str | None:
@@ -104,12 +128,22 @@ class GoalStatus:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class StatusResult:
-    goals: tuple[GoalStatus, ...]
-    focus: str | None = None  # the focused goal (`goalfile focus`) when the Stop hook honours it
-    focus_ignored: str | None = None  # a focus recorded that the Stop hook does not honour
-    focus_why: str | None = None  # why not
+class StatusResult(Compared):
+    __slots__ = ("focus", "focus_ignored", "focus_why", "goals")
+
+    def __init__(
+        self,
+        *,
+        goals: tuple[GoalStatus, ...],
+        focus: str | None = None,
+        focus_ignored: str | None = None,
+        focus_why: str | None = None,
+    ) -> None:
+        self.goals: Final = goals
+        # the focused goal (`goalfile focus`) when the Stop hook honours it
+        self.focus: Final = focus
+        self.focus_ignored: Final = focus_ignored  # a focus recorded that the hook does not honour
+        self.focus_why: Final = focus_why  # why not
 
     @property
     def exit_code(self) -> ExitCode:
@@ -126,17 +160,27 @@ class StatusResult:
         }
 
 
-@dataclass(frozen=True, kw_only=True)
-class Unreadable:
+class Unreadable(Compared):
     """A part of a goal folder that goal discovery could not read, so goals there may go
     unseen: a folder (and what it holds) whose listing failed, an entry whose kind could not
     be told, or a goal folder that is a symlink out of the repository (not followed)."""
 
-    path: str  # the goal folder, or the entry in it that holds what failed
-    reason: str  # what failed, for people
-    outside: bool = False  # the goal folder is a symlink out of the repository
-    denied: bool = False  # a permission error
-    whole: bool = False  # the goal folder itself, not an entry in it
+    __slots__ = ("denied", "outside", "path", "reason", "whole")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        reason: str,
+        outside: bool = False,
+        denied: bool = False,
+        whole: bool = False,
+    ) -> None:
+        self.path: Final = path  # the goal folder, or the entry in it that holds what failed
+        self.reason: Final = reason  # what failed, for people
+        self.outside: Final = outside  # the goal folder is a symlink out of the repository
+        self.denied: Final = denied  # a permission error
+        self.whole: Final = whole  # the goal folder itself, not an entry in it
 
     def fix(self, shown: str) -> str | None:
         """The command that lets discovery read this part again, run as written where it is
