@@ -15,7 +15,12 @@ written in the host's shell.
   tells the person at the stop. So the 600 s wait ends within the time Claude Code gives a
   background task, and the refusal's fix would reach the model as that task's output.
 
-The recorded-input versions are tests/test_verify.py and tests/test_lock_fix.py.
+- The Stop hook's wait for a lock holder under the real Codex, whose `exec_command` answers at
+  the model's `yield_time_ms` and leaves the command running: a `goalfile verify` still running
+  at the stop is waited for and kept.
+
+The recorded-input versions are tests/test_verify.py, tests/test_lock_fix.py and
+tests/test_hook_lock_wait.py.
 """
 
 from __future__ import annotations
@@ -176,6 +181,49 @@ def test_a_verify_the_model_backgrounds_under_codex_is_ended_and_the_hook_verifi
     assert not (repo / "late.txt").exists(), "Codex let a backgrounded command run on"
     assert (repo / "verify.log").read_text(encoding="utf-8") == ""  # ended before it printed
     assert ran.server.feedbacks() == [] and ran.server.stops() == 1, ran.run.explain()
+    assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The model does the work and runs `goalfile verify`, giving Codex's `exec_command` a
+    `yield_time_ms` of 1 s: the check takes 15 s, so Codex answers with the session the command
+    still runs in, and the model stops. The hook's verify finds the goal locked by that verify,
+    waits for it a quarter of its share (8 s of 32) and holds the agent once, to let it finish;
+    the model stops again at once, the verify still running. Codex waits for no command it let
+    run on, and `codex exec` ends the processes of its session when it exits: the stop after
+    the hold waits for the same holder, which ends and writes the goal, and the agent is held
+    once more to stop again; that stop checks the `met` the verify wrote (its entry HEAD does
+    not hold) and lets the agent go. The agent's verify entry is kept: nothing was lost to the
+    session's end. Before the hook waited for the holder, the stop after the hold waited for
+    the lock as the hook's verify (a quarter of its share) and, the verify having written the
+    goal meanwhile, held the agent for "the goal file changed while the Stop hook read it ...
+    (another file was put at its path)", blaming a swap; with a slower check, it let the agent
+    go and the session's end lost the verify."""
+    repo = goal_repo(tmp_path, check="sleep 15; test -f done.txt")
+    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
+    register_hook(
+        repo, "codex", timeout=40, command="goalfile hook stop --agent codex --timeout 40"
+    )
+    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
+    ran = run_session("codex", repo, agent, isolation, prompt=PROMPT, timeout=240)
+    assert re.search(r"Process running with session ID \d+", agent.outputs[1]), agent.outputs
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2, (reasons, ran.run.explain())
+    held, waited = reasons
+    assert re.search(
+        rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
+        r"[\d:]+\); nothing was written\nLet that process finish",
+        held,
+    ), held
+    assert "fix:" not in held, held
+    assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
+    assert "\nThat process has ended since and wrote the goal file" in waited, waited
+    assert ran.server.stops() == 3, ran.run.explain()
+    # the agent's own verify wrote the verdict; the hook's checks wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
