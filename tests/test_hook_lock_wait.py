@@ -18,18 +18,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import approved_repo, run_goalfile, start_goalfile
+from conftest import approved_repo, fix_of, run_goalfile, sh, start_goalfile
 
 GOAL = "goals/real.md"
 SESSION = "4b1d2c3e-5f60-4a71-8b92-c3d4e5f60718"
 
 
-def stop(repo: Path, *, active: bool) -> dict[str, object]:
+def stop(repo: Path, *, active: bool, timeout: str = "30") -> dict[str, object]:
     data = {"session_id": SESSION, "cwd": str(repo), "hook_event_name": "Stop",
             "stop_hook_active": active}  # fmt: skip
     done = run_goalfile(
-        "hook", "stop", "--agent", "codex", "--timeout", "30", cwd=repo, input=json.dumps(data)
-    )
+        "hook", "stop", "--agent", "codex", "--timeout", timeout,
+        cwd=repo, input=json.dumps(data), timeout=120,
+    )  # fmt: skip
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     text = done.stdout.strip()
     return json.loads(text) if text else {}
@@ -70,5 +71,52 @@ def test_the_stop_after_the_hold_waits_for_the_agents_verify(tmp_path: Path) -> 
     # the stop after it judges what that verify wrote: met, its checks still passing
     (repo / "slow").unlink()
     assert stop(repo, active=True) == {}
+    status = run_goalfile("status", "--json", GOAL, cwd=repo)
+    assert [g["status"] for g in json.loads(status.stdout)["goals"]] == ["met"], status.stdout
+
+
+def test_a_holder_that_never_ends_is_waited_for_briefly_then_named_with_its_kill(
+    tmp_path: Path,
+) -> None:
+    """The agent's `goalfile verify` runs a check that hangs, and the agent stops while it
+    runs, and again after the hold to let it finish. Fails before the change: the stop after
+    the hold waited half the hook's time left (about 285 s at the default 600 s timeout), then
+    let the agent go with the goal unverified. Now each stop waits for the holder at most 30 s;
+    still running then, the agent is held once more, naming the process and `kill PID`, which
+    works as printed; the stop after that hold is let go (a lock held for ever must not trap the
+    agent), and once the process is ended the next stop verifies the goal."""
+    repo = approved_repo(
+        tmp_path / "app", "real", "ok exists",
+        "--check", "test ! -e hang || sleep 300; test -f ok", "--expected", "exit 0",
+    )  # fmt: skip
+    (repo / "ok").write_text("", encoding="utf-8")
+    (repo / "hang").write_text("", encoding="utf-8")
+    holder = start_goalfile("verify", GOAL, cwd=repo)
+    try:
+        assert holder.stdout is not None
+        assert "C1 started" in holder.stdout.readline()  # it holds the lock, its check hangs
+        held = str(stop(repo, active=False, timeout="10")["reason"])  # waits 2 s, holds
+        locked = f"goalfile could not verify {GOAL}: locked by `goalfile verify` (pid "
+        assert held.startswith(f"{locked}{holder.pid}, since "), held
+        assert "\nLet that process finish" in held, held
+        # the default timeout: waited 30 s, not 285, and held once more with the kill
+        answer = stop(repo, active=True, timeout="600")
+        assert answer.get("decision") == "block", answer
+        again = str(answer["reason"])
+        assert again.split("\n")[0] == held.split("\n")[0], (held, again)
+        assert "\nThat process still runs: the hook waited for it 30 s at this stop too." in again
+        assert fix_of(again) == f"kill {holder.pid}", again
+        # stopped again without ending it: let go, with the lock named
+        answer = stop(repo, active=True, timeout="10")
+        assert answer.get("decision") != "block", answer
+        assert str(answer.get("systemMessage", "")).startswith(locked), answer
+        sh(fix_of(again), cwd=repo)
+        assert holder.wait(timeout=30) == 143  # SIGTERM: ended, nothing written
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+    (repo / "hang").unlink()
+    answer = stop(repo, active=True, timeout="30")
+    assert answer.get("decision") != "block", answer
     status = run_goalfile("status", "--json", GOAL, cwd=repo)
     assert [g["status"] for g in json.loads(status.stdout)["goals"]] == ["met"], status.stdout

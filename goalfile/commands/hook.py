@@ -80,6 +80,7 @@ from goalfile.commands.hookrules.focus import focus_releases, keep_held
 from goalfile.commands.hookrules.githolds import unread_hold
 from goalfile.commands.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
 from goalfile.commands.hookrules.ledgerhold import ledger_holds
+from goalfile.commands.hookrules.lockwait import lock_waited
 from goalfile.commands.hookrules.look import look
 from goalfile.commands.hookrules.once import (
     ONCE_PER_FINDING,
@@ -88,7 +89,6 @@ from goalfile.commands.hookrules.once import (
     file_mark,
     gone_mark,
     held_once,
-    lock_waited,
     loosened_once,
     refused_once,
     unlisted_once,
@@ -400,11 +400,14 @@ def _decide_stop(
                 lock_wait=0.0,  # a lock held is waited for below, where the hold is decided
             )
             if outcome.status == "refused":  # a lock the agent holds, say: waited for here
-                # (told at an earlier stop, the holder still running: half the time left, so
-                # that a host that ends it when the session ends does not lose it)
+                # (told at an earlier stop, the holder still running: half the time left, at
+                # most LOCK_WAIT, so that a host that ends it when the session ends does not
+                # lose it, and one that never ends does not make every stop wait long)
                 left = deadline - ctx.clock()
-                waited = lock_waited(path, outcome, repositories, first=min(LOCK_WAIT, share / 4),
-                                     told=left / 2, expect=seen.get(path))  # fmt: skip
+                waited = lock_waited(path, outcome, repositories, upgraded,
+                                     first=min(LOCK_WAIT, share / 4),
+                                     told=min(LOCK_WAIT, left / 2),
+                                     expect=seen.get(path))  # fmt: skip
                 if isinstance(waited, str):  # ended, the goal file as judged: verified now
                     again = min(share, deadline - ctx.clock())
                     outcome = verify_one(path, shown, reviews, stop, options, ctx, notes,

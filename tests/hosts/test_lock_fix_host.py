@@ -17,7 +17,8 @@ written in the host's shell.
 
 - The Stop hook's wait for a lock holder under the real Codex, whose `exec_command` answers at
   the model's `yield_time_ms` and leaves the command running: a `goalfile verify` still running
-  at the stop is waited for and kept.
+  at the stop is waited for and kept; one whose check hangs is named with its `kill`, which
+  the model runs as printed.
 
 The recorded-input versions are tests/test_verify.py, tests/test_lock_fix.py and
 tests/test_hook_lock_wait.py.
@@ -40,6 +41,7 @@ from hosts_fixtures import (
     goal_state,
     goalfile_ok,
     ledger,
+    ran_quietly,
     register_hook,
     run_session,
     shell_said,
@@ -224,6 +226,70 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     assert "\nThat process has ended since and wrote the goal file" in waited, waited
     assert ran.server.stops() == 3, ran.run.explain()
     # the agent's own verify wrote the verdict; the hook's checks wrote nothing
+    assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+class KillsWhenTold:
+    """The scripted model of a verify that hangs: at the prompt it runs ``steps`` one shell
+    call at a time (a goalfile command given ``yield_time_ms``: Codex answers at that time and
+    leaves it running), then ends its turn; for a Stop-hook reason that prints a `fix:` it runs
+    that fix as written, then ``after``; for any other reason it ends its turn at once."""
+
+    def __init__(self, steps: list[str], *, after: str, yield_ms: int) -> None:
+        self.steps, self.after, self.yield_ms = steps, after, yield_ms
+        self.ran: list[str] = []
+        self.outputs: list[str] = []
+        self.todo: list[str] = []
+
+    def __call__(self, turn: Turn) -> Reply:
+        if turn.after_tool:
+            self.outputs.append(shell_said(turn.tool_output))
+        elif turn.feedback is not None:
+            found = PRINTED_FIX.search(turn.feedback)
+            self.todo = [found.group(1), self.after] if found else []
+        elif not self.ran:
+            self.todo = list(self.steps)
+        if not self.todo:
+            return Say("Done.")
+        step = self.todo.pop(0)
+        self.ran.append(step)
+        return Shell(step, timeout_ms=self.yield_ms if "goalfile" in step else None)
+
+
+def test_a_verify_that_hangs_under_codex_is_named_with_its_kill_which_runs_as_printed(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The model runs `goalfile verify` on a check that hangs, giving `exec_command` a
+    `yield_time_ms` of 1 s, and stops while it runs; held once to let it finish, it stops again
+    at once. The stop after that hold waits for the holder a bounded time (before, half the
+    hook's time left, and then let the agent go with the goal unverified and the verify ended
+    with the session); it still runs, so the agent is held once more, naming the process and
+    `kill PID`. The model runs that fix as printed in Codex's shell, removes what made the check
+    hang, and stops: the hook verifies the goal, met."""
+    repo = goal_repo(tmp_path, check="test ! -e hang || sleep 300; test -f done.txt")
+    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
+    register_hook(
+        repo, "codex", timeout=40, command="goalfile hook stop --agent codex --timeout 40"
+    )
+    agent = KillsWhenTold(
+        [f"{FIX} && touch hang", f"goalfile verify {GOAL}"], after="rm hang", yield_ms=1000
+    )
+    ran = run_session("codex", repo, agent, isolation, prompt=PROMPT, timeout=240)
+    assert re.search(r"Process running with session ID \d+", agent.outputs[1]), agent.outputs
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2, (reasons, ran.run.explain())
+    held, running = reasons
+    assert "\nLet that process finish" in held and "fix:" not in held, held
+    assert running.split("\n")[0] == held.split("\n")[0], (held, running)
+    pid = re.search(r"locked by `goalfile verify` \(pid (\d+), since", held)
+    assert pid is not None, held
+    assert "\nThat process still runs: the hook waited for it " in running, running
+    assert agent.ran[2:] == [f"kill {pid.group(1)}", "rm hang"], agent.ran
+    assert ran_quietly("codex", agent.outputs[2]), agent.outputs[2]
+    assert ran.server.stops() == 3, ran.run.explain()
+    # the hook's own verify wrote the verdict; the ended verify wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)

@@ -237,60 +237,6 @@ def refused_once(
     )
 
 
-RETRY = "retry"  # :func:`lock_waited`: the lock is free and the goal file as judged: verify again
-
-
-def lock_waited(
-    path: Path,
-    found: GoalOutcome,
-    repositories: RepositoryWatch,
-    *,
-    first: float,
-    told: float,
-    expect: str | None,
-) -> GoalOutcome | str | None:
-    """verify's refusal ``found`` when it is the goal's lock held by another process: wait for
-    that process (``first`` seconds; ``told`` when the hold on the same refusal was made at an
-    earlier stop of the session, the agent told to let it finish: it stopped while it still
-    ran). Claude Code waits for a command it moved to the background and starts a turn when it
-    ends; Codex does not, and `codex exec` ends the processes of its session when it exits, so
-    letting that stop go (once per finding) lost the verify and its entry. Once the process
-    has ended: :data:`RETRY` when the goal file is the one the hook judged (verify it now),
-    else a hold that says the process ended and wrote the goal file, to stop again (the next
-    stop judges it as that process left it: verify refused it here as "changed while the Stop
-    hook read it", blaming a file swapped). None when it still runs, or for another
-    refusal."""
-    from goalfile.commands.hookrules.verdict import is_locked
-    from goalfile.errors import GoalfileError
-    from goalfile.files import goal_lock, read_text
-
-    text = (found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]) or ""
-    if not is_locked(text):
-        return None
-    key = f"refused\0{real_path(path)}{file_mark(path)}\0{text}"
-    wait = told if repositories.told(key) else first
-    try:
-        with goal_lock(path, command="goalfile hook stop", wait=max(wait, 0.0)):
-            pass
-    except GoalfileError:
-        return None
-    try:
-        now = read_text(path)
-    except (OSError, UnicodeDecodeError, GoalfileError):
-        now = None
-    if expect is None or now == expect:
-        return RETRY
-    return replace(
-        found,
-        block=True,
-        message=None,
-        reason=f"{text}\nThat process has ended since and wrote the goal file (the hook waited "
-        "for it): stop again, and the next stop verifies the goal as it left it. Do not stop "
-        "while a goalfile command of yours still runs: a host that does not wait for a command "
-        "it let run on (Codex) ends it when the session ends, and it writes nothing.",
-    )
-
-
 def as_message(held: GoalOutcome) -> GoalOutcome:
     """A hold made by :func:`goalfile.commands.hookrules.outcome.hold_once` as it lets the
     agent go: the same text, as a message."""
