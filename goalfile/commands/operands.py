@@ -231,11 +231,17 @@ def _part_line(
     src = srclayout.not_installed(cid, words, shell=shell, folder=folder, env=env)
     if src is not None:
         runs, names = src
+        conftest = srclayout.conftest_importing(words, folder, names)
+        fails = (
+            "each test module that imports it fails (ModuleNotFoundError), pytest exits 2"
+            if conftest is None
+            else f"`{conftest}`, which imports it, cannot be loaded (ModuleNotFoundError), "
+            "pytest exits 4"
+        )
         return (
             f"{cid}: pytest runs with `{runs}`, which cannot import {_named(names)}, the "
-            f"package under `src/` {where}: it is not installed there, so each test module "
-            "that imports it fails (ModuleNotFoundError), pytest exits 2, and verify judges "
-            f"the row `unmet` until `{srclayout.install(runs, folder, here)}` "
+            f"package under `src/` {where}: it is not installed there, so {fails}, and verify "
+            f"judges the row `unmet` until `{srclayout.install(runs, folder, here)}` "
             f"{srclayout.INSTALL_FIX}"
         )
     unknown = [rev for rev in _git_revisions(words) if not _is_commit(rev, shell, folder, env)]

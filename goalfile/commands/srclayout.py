@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from goalfile.commands.projectfile import read_whole
 
+STATUSES = ("2", "4")  # pytest's exits for a test module, or a conftest.py, that cannot import
 INSTALL_FIX = "installs it"  # ends the line of a package that is there but not installed
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")  # python, python3, python3.12
@@ -128,6 +130,31 @@ def not_installed(
     return (python, gone) if gone else None
 
 
+def conftest_importing(words: Sequence[str], folder: Path, names: Sequence[str]) -> str | None:
+    """The `conftest.py` pytest loads for the command ``words`` (run in ``folder``) that
+    imports one of ``names``, as a path from ``folder``: pytest cannot load it and exits 4
+    (its usage error), before it collects any test module. The files looked at are the one at
+    the top and those of the folders down to each test path the command gives, or, when it
+    gives none, those one and two folders down; None when none of them imports one."""
+    from goalfile.commands.operands import pytest_paths
+
+    given = pytest_paths(" ".join(map(shlex.quote, words)))
+    found = [folder / "conftest.py"]
+    for path in given:
+        parts = Path(path).parts
+        found += [folder.joinpath(*parts[:end], "conftest.py") for end in range(1, len(parts) + 1)]
+    if not given:
+        found += sorted(folder.glob("*/conftest.py")) + sorted(folder.glob("*/*/conftest.py"))
+    imports = re.compile(
+        rb"^[ \t]*(?:from|import)[ \t]+(?:%s)\b" % b"|".join(map(str.encode, names)), re.M
+    )
+    for conftest in dict.fromkeys(found):
+        data = read_whole(conftest)
+        if data is not None and imports.search(data):
+            return os.path.relpath(conftest, folder)
+    return None
+
+
 def install(python: str, folder: Path, here: Path | None) -> str:
     """The command that installs the project of ``folder`` (where the checks run) for
     ``python``, typed in ``here`` (where the person is; else ``folder``)."""
@@ -145,13 +172,14 @@ def unmet_notes(
     rows: Sequence[tuple[str, str, str]], *, shell: str, cwd: Path, env: Mapping[str, str]
 ) -> tuple[str, ...]:
     """For the ``(id, command, exit)`` of rows a verify run found unmet with pytest's exit 2
-    (collection errors): one note each whose pytest cannot import the package under `src/`,
-    with the command that installs it (run where the checks run)."""
+    (collection errors) or 4 (a conftest.py it could not load): one note each whose pytest
+    cannot import the package under `src/`, with the command that installs it (run where the
+    checks run)."""
     from goalfile.commands import shellparts
 
     notes = []
     for cid, command, status in rows:
-        if status != "2":
+        if status not in STATUSES:
             continue
         for part in shellparts.parts(command, cwd) or []:
             try:
@@ -161,11 +189,16 @@ def unmet_notes(
             if found is not None:
                 python, names = found
                 names_said = ", ".join(f"`{name}`" for name in names)
+                conftest = conftest_importing(part.words, part.folder, names)
+                fails = (
+                    "a test module that imports it cannot be collected"
+                    if conftest is None
+                    else f"`{conftest}`, which imports it, cannot be loaded"
+                )
                 notes.append(
                     f"note: {cid}: pytest ran with `{python}`, which cannot import {names_said}, "
-                    "the package under `src/`: nothing installed it there, and a test module "
-                    f"that imports it cannot be collected; `{install(python, part.folder, cwd)}` "
-                    "(where the checks run) installs it"
+                    f"the package under `src/`: nothing installed it there, and {fails}; "
+                    f"`{install(python, part.folder, cwd)}` (where the checks run) installs it"
                 )
                 break
     return tuple(notes)

@@ -421,7 +421,7 @@ def _setup_notes(
         from goalfile.commands import pytestmissing
 
         notes += pytestmissing.unmet_notes(said, shell=goal.shell, cwd=workdir, env=ctx.env)
-    if any(status == "2" for _, _, status in unmet):
+    if any(status in ("2", "4") for _, _, status in unmet):  # srclayout.STATUSES
         from goalfile.commands.srclayout import unmet_notes
 
         notes += unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
