@@ -98,10 +98,17 @@ def by_lines(text: str, pos: int = 0, end: int | None = None) -> bool:
     return ledger._unfenced_by_lines(text, pos, len(text) if end is None else end)
 
 
+def answered_alike(text: str, pos: int = 0, end: int | None = None) -> bool:
+    """The second pattern's answer and :func:`ledger.is_unfenced`'s (which answers a text
+    without three backticks or tildes in a row by searching for them) are the pattern's."""
+    expected = by_pattern(text, pos, end)
+    return by_lines(text, pos, end) == expected and ledger.is_unfenced(text, pos, end) == expected
+
+
 @settings(max_examples=1500, deadline=None)
 @given(fenced_texts())
 def test_the_lines_pattern_answers_as_the_whole_pattern(text: str) -> None:
-    assert by_lines(text) == by_pattern(text)
+    assert answered_alike(text)
 
 
 TRICKY = [
@@ -128,13 +135,13 @@ def test_lines_that_decide_the_answer_are_answered_alike() -> None:
     for text in TRICKY:
         for newline in ("\n", "\r\n"):
             written = text.replace("\n", newline)
-            assert by_lines(written) == by_pattern(written), written
+            assert answered_alike(written), written
 
 
 @settings(max_examples=1500, deadline=None)
 @given(st.text(alphabet="`~# \n\rax", max_size=120))
 def test_any_string_of_fence_characters_is_answered_alike(text: str) -> None:
-    assert by_lines(text) == by_pattern(text)
+    assert answered_alike(text)
 
 
 @settings(max_examples=800, deadline=None)
@@ -148,11 +155,12 @@ def test_a_span_from_a_newline_to_the_end_of_a_line_is_answered_alike(
     ends = [*(at for at, char in enumerate(text) if char == "\n"), len(text)]
     pos = data.draw(st.sampled_from(starts))
     end = data.draw(st.sampled_from([at for at in ends if at >= pos]))
-    assert by_lines(text, pos, end) == by_pattern(text, pos, end)
+    assert answered_alike(text, pos, end)
 
 
-def long_ledger(entries: int) -> str:
-    """A goal whose ledger is entries as verify writes them, each row's output in a block."""
+def long_ledger(entries: int, *, quoted: bool = True) -> str:
+    """A goal whose ledger is entries as verify writes them, each row's output in a block
+    (with ``quoted`` False, met rows that quote no output: no fence line at all)."""
     rows = tuple(
         RowResult(
             id=f"C{n}",
@@ -160,8 +168,8 @@ def long_ledger(entries: int) -> str:
             command="cat left.txt",
             exit="0",
             evidence="3000",
-            excerpt=("3000",),
-            excerpt_label="exit 0 expected, got 1",
+            excerpt=("3000",) if quoted else (),
+            excerpt_label="exit 0 expected, got 1" if quoted else "",
         )
         for n in range(1, 9)
     )
@@ -209,6 +217,30 @@ def test_a_long_ledger_is_answered_alike_whatever_it_holds() -> None:
         "```text\n  `x`\n# x\n```",
         "```text\n  `x`\n```",
         "  `x`",
+    ):
+        for at in (text.index("\n## Iterations"), middle, len(text)):
+            changed = f"{text[:at]}\n{odd}{text[at:]}"
+            assert ledger.is_unfenced(changed) == by_pattern(changed), (odd, at)
+
+
+def test_a_ledger_without_fence_lines_is_answered_alike_whatever_is_added() -> None:
+    """A ledger that quotes no output holds no fence marker, and :func:`ledger.is_unfenced`
+    answers it by searching for the markers: one fence line, block or look-alike added at its
+    start, in its middle or at its end is found and read as the pattern reads it."""
+    text = long_ledger(1_000, quoted=False)
+    assert len(text) > ledger._UNFENCED_LINES_FROM and "```" not in text and "~" not in text
+    assert ledger.is_unfenced(text) is by_pattern(text) is True
+    middle = text.index("\n### Iteration 500 ")
+    for odd in (
+        "```text\n    ### Iteration 9 (2026-12-01) by plan\n```",
+        "```text\n# x\n```",
+        "~~~\nx",
+        "~~~\n# x\n~~~",
+        "```",
+        "  ```",
+        "   ~~~",
+        "``\n~~\n# x",
+        "x ~~~ and ``` on one line",
     ):
         for at in (text.index("\n## Iterations"), middle, len(text)):
             changed = f"{text[:at]}\n{odd}{text[at:]}"
