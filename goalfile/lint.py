@@ -705,6 +705,7 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         yield from _merged_findings(goal, row, label, expectation)
         yield from _counted_findings(row, label, expectation)
         yield from _forced_findings(row, label, expectation)
+        yield from _error_counted_findings(row, label, expectation)
         yield from unittest_stdout(row, label, expectation)
 
 
@@ -758,6 +759,40 @@ def _forced_findings(row: Criterion, label: str, expectation: Expectation) -> It
         f"the work does; drop `{found.tail}`, so that the command that measures is judged by "
         'its own exit status, or add a clause on its output (`stdout contains " passed"`)',
     )
+
+
+def _error_counted_findings(
+    row: Criterion, label: str, expectation: Expectation
+) -> Iterable[Finding]:
+    """A check whose exit clauses also hold when its command fails with an error (`! grep ...`
+    with `exit 0`, `grep ...` with `exit nonzero`; :mod:`goalfile.errorstatus`): the row is met
+    when the file it reads is gone."""
+    if "!" not in row.check and not any(name in row.check for name in _ERROR_PROGRAMS):
+        return
+    from goalfile.errorstatus import error_counted
+
+    found = error_counted(row.check, expectation)
+    if found is None:
+        return
+    how = (
+        f"the check starts with `!`, which turns every failure of `{found.program}` into exit 0, "
+        "an error too (a file it cannot read, a command not found)"
+        if found.negated
+        else f"`{found.program}` exits {found.status} for an error (a file or folder it cannot "
+        "read, a revision it does not know), which the exit clause takes as the result it wants"
+    )
+    yield Finding(
+        severity=Severity.WARNING,
+        line=row.line,
+        code="error-counted",
+        message=f"{label}: {how}, so the row is met when what the check reads is deleted or "
+        "moved; judge the command's own status instead, without `!`: the status of the result "
+        "you want (`exit 1` for grep's no match, diff's or `git diff --quiet`'s difference), "
+        "with `output empty` where the command prints its error (grep does)",
+    )
+
+
+_ERROR_PROGRAMS = ("grep", "rg", "diff", "cmp", "git")
 
 
 def _merged_findings(

@@ -2,13 +2,14 @@
 
 `activate` listed every row it approved, but not what `lint` warns about them: a check whose
 exit status the shell forces to 0 (`status-forced`), a count piped into `wc -l`
-(`pipeline-status`), a row without an exit clause (`no-exit-clause`), a unittest check judged
-on stdout, where unittest writes nothing of its report (`unittest-stdout`), a program the goal's
-shell does not find where the checks run (which `new` notes, and whose first verify is an
-`error` row that blocks the goal), or a path, module, make target or git revision a check
-names that is not there (:mod:`goalfile.commands.operands`: the row is `unmet` until the work
-makes it, or for good). These are shown with the rows, as warnings: the approval goes ahead,
-the person reads them before committing it.
+(`pipeline-status`), an exit clause that an error of the command satisfies (`! grep ...`
+with `exit 0`: `error-counted`), a row without an exit clause (`no-exit-clause`), a unittest
+check judged on stdout, where unittest writes nothing of its report (`unittest-stdout`), a
+program the goal's shell does not find where the checks run (which `new` notes, and whose
+first verify is an `error` row that blocks the goal), or a path, module, make target or git
+revision a check names that is not there (:mod:`goalfile.commands.operands`: the row is
+`unmet` until the work makes it, or for good). These are shown with the rows, as warnings:
+the approval goes ahead, the person reads them before committing it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from pathlib import Path
 
 from goalfile.model import Goal, Kind
 
-ROW_WARNINGS = frozenset({"status-forced", "pipeline-status", "no-exit-clause", "unittest-stdout"})
+ROW_WARNINGS = frozenset(
+    {"status-forced", "pipeline-status", "no-exit-clause", "unittest-stdout", "error-counted"}
+)
 
 
 def cautions(
