@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import ctypes
+import functools
+import io
 import json
 import os
 import re
@@ -349,7 +351,23 @@ STILL_PROSE: dict[str, str] = {
 without `fix:`, under the command or in its place) is not a fix line and is not read."""
 
 
-def _text(node: ast.expr, source: str) -> str | None:
+def _segment(lines: list[str], node: ast.expr) -> str:
+    """The source of ``node``, as ``ast.get_source_segment`` reads it, from the lines of its
+    file split once (that function splits the whole file again on each call)."""
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    start, end = node.col_offset, node.end_col_offset
+    if first == last:
+        return lines[first].encode()[start:end].decode()
+    return "".join(
+        [
+            lines[first].encode()[start:].decode(),
+            *lines[first + 1 : last],
+            lines[last].encode()[:end].decode(),
+        ]
+    )
+
+
+def _text(node: ast.expr, lines: list[str]) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
@@ -358,10 +376,10 @@ def _text(node: ast.expr, source: str) -> str | None:
             if isinstance(value, ast.Constant):
                 parts.append(str(value.value))
             elif isinstance(value, ast.FormattedValue):
-                parts.append("{" + (ast.get_source_segment(source, value.value) or "") + "}")
+                parts.append("{" + _segment(lines, value.value) + "}")
         return "".join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = _text(node.left, source), _text(node.right, source)
+        left, right = _text(node.left, lines), _text(node.right, lines)
         return None if left is None or right is None else left + right
     return None
 
@@ -415,7 +433,7 @@ def _given_hints(tree: ast.AST, positions: dict[str, int]) -> Iterator[ast.expr]
 WRITTEN_FIX = re.compile(r"(?:^|\n)[ \t]*fix: (.*)", re.DOTALL)
 
 
-def _written_fix_lines(tree: ast.AST, source: str) -> Iterator[tuple[int, str]]:
+def _written_fix_lines(tree: ast.AST, lines: list[str]) -> Iterator[tuple[int, str]]:
     """The text after each `fix: ` that starts a line a literal writes itself
     (``f"...\\n  fix: {hint}"``); a piece of a literal whose command goes on in another
     piece (an open backtick) is read with that piece, or not at all."""
@@ -427,37 +445,40 @@ def _written_fix_lines(tree: ast.AST, source: str) -> Iterator[tuple[int, str]]:
             inside.update(id(n) for n in ast.walk(node) if n is not node)
         elif not isinstance(node, ast.JoinedStr | ast.Constant):
             continue
-        text = _text(node, source) if not isinstance(node, ast.Constant) else node.value
+        text = _text(node, lines) if not isinstance(node, ast.Constant) else node.value
         found = WRITTEN_FIX.search(text) if isinstance(text, str) else None
         if found is not None and found.group(1).strip() and found.group(1).count("`") % 2 == 0:
             yield node.lineno, found.group(1)
 
 
-def literal_prose_hints() -> list[str]:
+@functools.cache
+def literal_prose_hints() -> tuple[str, ...]:
+    """Each literal hint in goalfile's source that names no command (read once per run)."""
     found: list[str] = []
     sources = {
         path.relative_to(REPO).as_posix(): path.read_text(encoding="utf-8")
         for path in sorted((REPO / "goalfile").rglob("*.py"))
     }
     trees = {relative: ast.parse(source) for relative, source in sources.items()}
+    own = {relative: _hint_positions(tree) for relative, tree in trees.items()}
     everywhere: dict[str, int] = {}
-    for tree in trees.values():
-        everywhere.update(_hint_positions(tree))
+    for positions in own.values():
+        everywhere.update(positions)
     for relative, tree in trees.items():
-        source = sources[relative]
-        positions = {**everywhere, **_hint_positions(tree)}  # a function of its own first
+        lines = io.StringIO(sources[relative], newline="").readlines()  # \n, \r\n, \r as ast
+        positions = {**everywhere, **own[relative]}  # a function of its own first
         given = list(_given_hints(tree, positions))
         if "/doctorchecks/" in relative:  # doctor's `hint` is printed with no `fix:`
             given = [v for v in given if _passed_as(tree, v) == "fix"]
         for value in given:
             for one in (value.body, value.orelse) if isinstance(value, ast.IfExp) else (value,):
-                text = _text(one, source)
+                text = _text(one, lines)
                 if text is not None and not _names_a_command(text):
                     found.append(f"{relative}:{one.lineno}: {text[:100]}")
-        for line, after in _written_fix_lines(tree, source):
+        for line, after in _written_fix_lines(tree, lines):
             if not _names_a_command(after):
                 found.append(f"{relative}:{line}: fix: {after[:100]}")
-    return found
+    return tuple(found)
 
 
 def _passed_as(tree: ast.AST, value: ast.expr) -> str | None:
