@@ -858,12 +858,25 @@ def _lock_folder() -> Path:
 
 
 def _describe_owner(owner_file: Path) -> str:
+    """Who holds a goal's lock, as its owner note says: its command, its pid (in another pid
+    namespace, such as the sandbox a host runs a command in, when the note says so: that pid
+    names another process here, or none) and since when."""
     try:
         info = json.loads(read_regular_text(owner_file, what="lock owner note", limit=4096))
         since = time.strftime("%H:%M:%S", time.localtime(float(info["since"])))
-        return f"`{info['command']}` (pid {info['pid']}, since {since})"
-    except (OSError, ValueError, RecursionError, KeyError, TypeError, Refused):
+        space, here = info.get("pidns"), _pid_namespace()
+        elsewhere = " in another pid namespace" if space and here and space != here else ""
+        return f"`{info['command']}` (pid {info['pid']}{elsewhere}, since {since})"
+    except (OSError, ValueError, RecursionError, KeyError, TypeError, AttributeError, Refused):
         return "another goalfile process"
+
+
+def _pid_namespace() -> str | None:
+    """This process's pid namespace (``pid:[INODE]``), or None where it cannot be read."""
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return None
 
 
 LOCK_POLL = 0.05
@@ -905,7 +918,8 @@ def goal_lock(
     except OSError as exc:
         raise _lock_failed(lock_file, exc) from None
     try:
-        _write_owner(owner_file, {"pid": os.getpid(), "command": command, "since": time.time()})
+        owner = {"pid": os.getpid(), "pidns": _pid_namespace(), "command": command}
+        _write_owner(owner_file, {**owner, "since": time.time()})
         _remove_unused_locks(lock_file.parent, keep=lock_file)
         yield
     finally:

@@ -16,9 +16,11 @@ what it wrote. Real `goalfile` processes, a real git repository.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
-from conftest import approved_repo, fix_of, run_goalfile, sh, start_goalfile
+from conftest import approved_repo, clean_env, fix_of, run_goalfile, sh, start_goalfile
 
 GOAL = "goals/real.md"
 SESSION = "4b1d2c3e-5f60-4a71-8b92-c3d4e5f60718"
@@ -120,3 +122,43 @@ def test_a_holder_that_never_ends_is_waited_for_briefly_then_named_with_its_kill
     assert answer.get("decision") != "block", answer
     status = run_goalfile("status", "--json", GOAL, cwd=repo)
     assert [g["status"] for g in json.loads(status.stdout)["goals"]] == ["met"], status.stdout
+
+
+def test_a_holder_in_another_pid_namespace_is_said_so_and_no_kill_is_named(
+    tmp_path: Path,
+) -> None:
+    """Codex runs each command of the model's in a sandbox with a pid namespace of its own
+    (its workspace-write mode): the agent's `goalfile verify` noted the pid it has there (2),
+    and the hold named "pid 2", a process the hook, and any later command of the agent's, sees
+    as another one or none (`kill 2` would signal whatever is pid 2 where it runs). Fails
+    before the change: the lock's holder was described with that pid as if it were one here.
+    Now the owner note keeps its pid namespace: a holder in another one is said to be there,
+    and the stop after the hold names no `kill` (no command would work as written); it is let
+    go with the hold's message, as a lock held for ever must not trap the agent."""
+    repo = approved_repo(
+        tmp_path / "app", "real", "ok exists",
+        "--check", "test ! -e hang || sleep 300; test -f ok", "--expected", "exit 0",
+    )  # fmt: skip
+    (repo / "ok").write_text("", encoding="utf-8")
+    (repo / "hang").write_text("", encoding="utf-8")
+    holder = subprocess.Popen(
+        ["unshare", "--user", "--map-current-user", "--pid", "--fork", "--mount-proc",
+         "--kill-child", sys.executable, "-m", "goalfile", "verify", GOAL],
+        cwd=repo, env=clean_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None
+        started = holder.stdout.readline()
+        assert "C1 started" in started, (started, holder.stderr and holder.stderr.read())
+        held = str(stop(repo, active=False, timeout="10")["reason"])
+        locked = f"goalfile could not verify {GOAL}: locked by `goalfile verify` (pid 1 in "
+        assert held.startswith(f"{locked}another pid namespace, since "), held
+        assert "\nLet that process finish" in held, held
+        answer = stop(repo, active=True, timeout="10")
+        assert answer.get("decision") != "block", answer
+        assert str(answer.get("systemMessage", "")).startswith(locked), answer
+        assert "kill" not in json.dumps(answer), answer
+    finally:
+        holder.kill()
+        holder.communicate()
