@@ -192,9 +192,9 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     isolation: Isolation, tmp_path: Path
 ) -> None:
     """The model does the work and runs `goalfile verify`, giving Codex's `exec_command` a
-    `yield_time_ms` of 1 s: the check takes 15 s, so Codex answers with the session the command
+    `yield_time_ms` of 1 s: the check takes 20 s, so Codex answers with the session the command
     still runs in, and the model stops. The hook's verify finds the goal locked by that verify,
-    waits for it a quarter of its share (8 s of 32) and holds the agent once, to let it finish;
+    waits for it a quarter of its share (10 s of 40) and holds the agent once, to let it finish;
     the model stops again at once, the verify still running. Codex waits for no command it let
     run on, and `codex exec` ends the processes of its session when it exits: the stop after
     the hold waits for the same holder, which ends and writes the goal, and the agent is held
@@ -205,10 +205,11 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     goal meanwhile, held the agent for "the goal file changed while the Stop hook read it ...
     (another file was put at its path)", blaming a swap; with a slower check, it let the agent
     go and the session's end lost the verify."""
-    repo = goal_repo(tmp_path, check="sleep 15; test -f done.txt")
+    repo = goal_repo(tmp_path, check="sleep 20; test -f done.txt")
     on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
+    # the verify ends about 10 s after the first stop's wait, and as long before the second's
     register_hook(
-        repo, "codex", timeout=40, command="goalfile hook stop --agent codex --timeout 40"
+        repo, "codex", timeout=50, command="goalfile hook stop --agent codex --timeout 50"
     )
     agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
     ran = run_session("codex", repo, agent, isolation, prompt=PROMPT, timeout=240)
