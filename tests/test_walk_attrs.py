@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_git_repo, run_goalfile
-from tests.test_operands_pluggy import new_with_notes
+from tests.pypi_tools import install_venv
+from tests.test_operands_pluggy import RUNNERS, new_with_notes
+from tests.test_tox_config_files import TOX
 from tests.test_walk import sdist
 
 VERSION = "25.4.0"
@@ -92,3 +94,36 @@ def test_pytest_not_installed_for_the_checks_python_is_named_by_new_and_verify(
         "verify", "--no-write", "goals/first.md", cwd=project, env=environ, timeout=300
     )
     assert "cannot import pytest" not in shown.stderr, shown.stderr
+
+
+def test_a_tox_runner_only_tox_uv_provides_is_named_when_tox_has_no_tox_uv(
+    project: Path, tmp_path: Path
+) -> None:
+    """attrs' tox.ini sets `runner = uv-venv-lock-runner` for every environment: a tox without
+    the tox-uv plugin exits 254 ("runner ... is not available"), whatever the work does. With
+    tox-uv beside tox, nothing is said."""
+    here = "py{}{}-tests".format(*sys.version_info[:2])
+    environ = {"PATH": f"{install_venv(RUNNERS).parent}:{os.environ.get('PATH', '')}"}
+    notes = new_with_notes(project, "tox", [f"tox -e {here}"], environ)
+    assert notes.get("C1") == (
+        f"note: C1: tox.ini gives `{here}` the runner `uv-venv-lock-runner`, which only the "
+        "tox-uv plugin provides, and the tox that runs the check cannot import it: tox exits 254 "
+        '("runner ... is not available"), and verify judges the row `unmet` until tox-uv is '
+        "installed beside tox; correct it in goals/first.md before `goalfile activate`"
+    ), notes
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=environ, timeout=600
+    )
+    (row,) = json.loads(ran.stdout)["rows"]
+    assert (row["verdict"], row["exit"]) == ("unmet", "254"), row
+    assert row["evidence"] == (
+        f"ROOT: HandledError| runner 'uv-venv-lock-runner' for environment '{here}' is not "
+        "available (plugin may not be installed)"
+    ), row
+
+    with_uv = {"PATH": f"{install_venv(TOX).parent}:{os.environ.get('PATH', '')}"}
+    again = run_goalfile(
+        "new", "again", "tox", "--non-goal", "src/ stays", "--check", f"tox -e {here}",
+        "--expected", "exit 0", cwd=project, env=with_uv,
+    )  # fmt: skip
+    assert again.returncode == 0 and "note: C1" not in again.stderr, again.stderr

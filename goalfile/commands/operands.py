@@ -202,6 +202,7 @@ def _part_line(
         srclayout,
         taskoperands,
         toxpython,
+        toxrunner,
     )
 
     words, folder = part.words, part.folder
@@ -271,6 +272,9 @@ def _part_line(
     task = taskoperands.undefined(words, folder)
     if task is not None:
         return f"{cid}: {task} {UNTIL_WRITTEN}"
+    runner = toxrunner.missing(words, shell=shell, folder=folder, env=env)
+    if runner is not None:
+        return toxrunner.line(cid, runner)
     pythons = toxpython.not_there(words, shell=shell, folder=folder, env=env)
     if pythons:
         versions = ", ".join(pythons)

@@ -123,7 +123,7 @@ def _configuration(folder: Path) -> tuple[str, str, set[str]] | None:
     setup = folder / "setup.cfg"
     if setup.exists():
         text = _text(setup)
-        parser = None if text is None else _ini(text)
+        parser = None if text is None else parse_ini(text)
         if parser is None:
             return None  # tox stops on a setup.cfg it cannot read
         if parser.has_section("tox:tox"):
@@ -163,7 +163,8 @@ def _text(path: Path) -> str | None:
         return None
 
 
-def _ini(text: str) -> configparser.RawConfigParser | None:
+def parse_ini(text: str) -> configparser.RawConfigParser | None:
+    """The ini-form configuration ``text`` as tox reads it; None when it does not parse."""
     parser = configparser.RawConfigParser(interpolation=None)  # strict, as tox reads it
     try:
         parser.read_string(text)
@@ -185,7 +186,7 @@ def _toml(path: Path) -> dict[str, object] | None:
 def _ini_factors(text: str, core: str) -> set[str] | None:
     """Every factor an ini configuration names, its core section ``core`` (see the module's
     text); None when it cannot be read."""
-    parser = _ini(text)
+    parser = parse_ini(text)
     if parser is None:
         return None
     names: list[str] = []
@@ -209,7 +210,7 @@ def _ini_factors(text: str, core: str) -> set[str] | None:
                         names += condition.group(1).replace("!", "").split(",")
     factors: set[str] = set()
     for name in names:
-        expanded = _expand(name.strip())
+        expanded = expand(name.strip())
         if expanded is None:
             return None
         factors.update(part for each in expanded for part in each.split("-"))
@@ -296,7 +297,7 @@ def _items(line: str) -> list[str]:
     return [item.strip() for item in items if item.strip()]
 
 
-def _expand(name: str) -> list[str] | None:
+def expand(name: str) -> list[str] | None:
     """The names a generative name expands to (`py{310,311}-x` → `py310-x`, `py311-x`; a range
     `{10-13}` → 10, 11, 12, 13); None for braces it cannot read, or more than
     :data:`MAX_NAMES` names."""
