@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable
@@ -549,10 +550,10 @@ _ACCOUNTING_SCAN_CHARS = 1 << 16
 
 
 def _accounting_findings(goal: Goal) -> Iterable[Finding]:
-    if len(goal.text) <= _ACCOUNTING_SCAN_CHARS and "baseline" not in goal.text.lower():
+    if not _may_hold_accounting(goal.text):
         # The reader finds a problem only in a table whose header names the `baseline` column
-        # (in any case): a text without the word holds no table to find one in, and the reader's
-        # module, with its classes, is not loaded for it.
+        # (in any case): a text without the word where the reader looks holds no table to find
+        # one in, and the reader's module, with its classes, is not loaded for it.
         return
     from goalfile.accounting import parse_accounting
 
@@ -567,6 +568,29 @@ def _accounting_findings(goal: Goal) -> Iterable[Finding]:
             hint=exc.hint,
             code="token-accounting",
         )
+
+
+def _may_hold_accounting(text: str) -> bool:
+    """Whether the lines ``accounting.parse_accounting`` reads the table from may hold the word
+    `baseline` (in any case). A long text is not lowered whole: the reader reads the lines
+    above the ledger, or, with no section there, the text from the first `## Token accounting`
+    heading outside its fences, which is after the ledger unless an H2 heading line stands in
+    the ledger (the heading index lists every one, fenced or not). So a long ledger holding no
+    such line is never lowered or searched, and the reader is not loaded for it (its module
+    builds two dataclasses: 8 M instructions of a verify of the 4 MB goal of bench/run.py)."""
+    if len(text) <= _ACCOUNTING_SCAN_CHARS:
+        return "baseline" in text.lower()
+    from goalfile import ledger
+    from goalfile.parse import ledger_bounds
+
+    bounds = ledger_bounds(text)
+    if bounds is None or bounds[0] == 0:
+        return True  # the reader reads the whole text
+    start, content, end = bounds
+    sections = ledger.headings(text).sections
+    if bisect.bisect_left(sections, content) < bisect.bisect_left(sections, end):
+        return True  # an H1/H2 heading line in the ledger: the reader may read from there
+    return "baseline" in text[:start].lower() or "baseline" in text[end:].lower()
 
 
 def _row_findings(goal: Goal) -> Iterable[Finding]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -435,3 +436,62 @@ def test_lint_finds_a_malformed_row_under_a_header_in_any_case(tmp_path: Path, f
     assert "token accounting latest 'x' is not a whole number" in done.stdout + done.stderr
     clean = write_goal(tmp_path, text.replace("| x      |", "| 20     |"), "clean.md")
     assert run_goalfile("lint", clean, cwd=tmp_path).returncode == 0
+
+
+def long_ledger(entries: int) -> str:
+    """A ledger of ``entries`` entries as verify writes them (one met row each): over the size
+    below which lint lowers the whole text to look for the word `baseline`."""
+    entry = (
+        "### Iteration {n} (2026-12-01) by verify-goal\n\n"
+        "| id  | verdict | command | exit | evidence    |\n"
+        "| --- | ------- | ------- | ---- | ----------- |\n"
+        "| C1  | met     | `true`  | 0    | (no output) |\n\n"
+        "status: active\n"
+    )
+    return "\n".join(entry.format(n=n) for n in range(1, entries + 1))
+
+
+def _table_moved(text: str, table: str, where: str) -> str:
+    """``text`` with its accounting section (heading and ``table``) above the ledger, after
+    it, or as a fenced block in the ledger that the reader takes for a section (its fence
+    reading pairs a three-backtick line with a four-backtick one, Markdown does not)."""
+    section = f"## Token accounting\n\n{table}\n"
+    if where == "above":
+        return text
+    text = text.replace(section, "")
+    if where == "after":
+        return f"{text}\n{section}"
+    fenced = f"````\n```\n{section}````\n"
+    return text.replace("\nstatus: active\n", f"\nstatus: active\n\n{fenced}", 1)
+
+
+@pytest.mark.parametrize("where", ["above", "after", "fenced in the ledger"])
+def test_lint_of_a_long_ledger_reads_the_table_where_its_reader_does(
+    tmp_path: Path, where: str
+) -> None:
+    """A long goal's ledger is not searched for the word `baseline`, yet lint reports the
+    malformed row wherever the table's reader reads one: above the ledger, in a section after
+    it, or from an H2 line in the ledger that the reader's own fence reading leaves outside."""
+    text = apply_rows(goal_text(iterations_section=long_ledger(800)), (srow("a", 10, 20),))
+    table = "\n".join(render_table((srow("a", 10, 20),)))
+    assert len(text) > 70_000 and table in text
+    moved = _table_moved(text, table, where)
+    broken = moved.replace("| 10       | 20     |", "| 10       | x      |")
+    with pytest.raises(GoalFileInvalid, match="latest 'x' is not a whole number"):
+        parse_accounting(broken)
+    path = write_goal(tmp_path, broken)
+    done = run_goalfile("lint", path, cwd=tmp_path)
+    assert "token accounting latest 'x' is not a whole number" in done.stdout + done.stderr
+
+
+def test_lint_of_a_long_ledger_without_the_word_loads_no_table_reader(tmp_path: Path) -> None:
+    """The lines the reader would read hold no `baseline`, and an H2 line stands nowhere in the
+    ledger: the reader's module (two dataclasses, built at import) is not loaded."""
+    text = goal_text(iterations_section=long_ledger(800))
+    assert len(text) > 70_000
+    path = write_goal(tmp_path, text)
+    env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
+    done = run_goalfile("lint", path, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "goalfile.lint" in done.stderr  # the import log was read
+    assert "goalfile.accounting" not in done.stderr
