@@ -2,8 +2,10 @@
 
 A goal file is written with one of many line-ending styles (LF, CRLF, CR CR LF from a double
 conversion, LF CR, lone CR, mixed, a carriage return or NEL inside a frontmatter line, no final
-newline, a BOM) or with flow-style YAML frontmatter. Each editing command runs on it in turn as
-a real process. After each one, either
+newline, a BOM) or with flow-style YAML frontmatter. Each editing command runs on it in turn:
+as a real process for the styles of :data:`END_TO_END`, and for the others in this process
+(goalfile's command line through click's runner, in the repository: the same code on another
+text; the process around it is the same for every style). After each one, either
 
 * it refused (exit 3): the file is byte for byte what it was; or
 * it wrote: the file, read the way YAML and Markdown read it (every CR, LF and CR LF a line
@@ -13,6 +15,7 @@ a real process. After each one, either
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from reliability_support import goal_text, make_repo, no_traceback, run_goalfile
+from reliability_support import crashed, goal_text, invoke, make_repo, no_traceback, run_goalfile
 
 ROWS = (("C1", "true", "exit 0"), ("C2", "false", "exit 0"))
 REVIEW_ROW = "| R1 | the readme greets | `README.md` | says hello | review |"
@@ -80,6 +83,22 @@ STYLES: dict[str, Callable[[str], str]] = {
         count=1,
     ),
 }
+
+END_TO_END = ("lf", "crlf")
+"""The styles whose commands run as real processes (`python -m goalfile`)."""
+
+
+def _run(root: Path, args: list[str], style: str) -> tuple[int, str]:
+    """``goalfile ARGS`` in ``root``: its exit code and stderr (no traceback)."""
+    if style in END_TO_END:
+        done = run_goalfile(*args, cwd=root)
+        no_traceback(done)
+        return done.returncode, done.stderr
+    with contextlib.chdir(root):
+        result = invoke(*args)
+    assert crashed(result) is None, crashed(result)
+    return result.exit_code, result.stderr
+
 
 # (arguments, exit codes besides 3, the frontmatter values a write must leave)
 STEPS: list[tuple[list[str], set[int], dict[str, object]]] = [
@@ -153,25 +172,24 @@ def test_every_editing_command_edits_in_place_or_refuses(tmp_path: Path, style: 
     assert PLAN in text
     path = root / "goals" / "demo.md"
     path.write_bytes(STYLES[style](text).encode("utf-8"))
-    found_before = _lint_messages(root)
+    found_before = _lint_messages(root, style)
     wrote = 0
     for step, codes, expected in STEPS:
         args = [step[0], "goals/demo.md", *step[1:]]  # `review PATH ID`: the id follows
         before = path.read_bytes()
-        done = run_goalfile(*args, cwd=root)
-        no_traceback(done)
-        if done.returncode == 3:
+        code, stderr = _run(root, args, style)
+        if code == 3:
             assert path.read_bytes() == before, f"`{' '.join(step)}` refused but wrote"
-            assert "goals/demo.md" in done.stderr, done.stderr
+            assert "goals/demo.md" in stderr, stderr
             continue
-        assert done.returncode in codes, (step, done.returncode, done.stderr)
+        assert code in codes, (step, code, stderr)
         wrote += 1
         _check_written(path, step, expected)
     if wrote:
         # what lint finds after the edits it found before them: nothing, or (`\r\r\n`, which
         # Markdown reads as two line endings, so GitHub shows no criteria table) the file's own
         # rendered-differs errors, which activate refuses on
-        messages = _lint_messages(root)
+        messages = _lint_messages(root, style)
         assert not [m for m in messages if "written twice" in m], messages
         assert set(messages) <= set(found_before), messages
     if style in ("lf", "crlf", "crlf-first-then-lf", "bom-crlf"):
@@ -181,9 +199,16 @@ def test_every_editing_command_edits_in_place_or_refuses(tmp_path: Path, style: 
         assert found_before and all("carriage return" in m for m in found_before), found_before
 
 
-def _lint_messages(root: Path) -> list[str]:
-    linted = run_goalfile("lint", "--json", "goals/demo.md", cwd=root)
-    report = json.loads(linted.stdout)
+def _lint_messages(root: Path, style: str) -> list[str]:
+    if style in END_TO_END:
+        linted = run_goalfile("lint", "--json", "goals/demo.md", cwd=root)
+        code, stdout, stderr = linted.returncode, linted.stdout, linted.stderr
+    else:
+        with contextlib.chdir(root):
+            result = invoke("lint", "--json", "goals/demo.md")
+        assert crashed(result) is None, crashed(result)
+        code, stdout, stderr = result.exit_code, result.stdout, result.stderr
+    report = json.loads(stdout)
     messages = [str(f["message"]) for f in report["files"][0]["findings"]]
-    assert linted.returncode == (3 if messages else 0), linted.stdout + linted.stderr
+    assert code == (3 if messages else 0), stdout + stderr
     return messages
