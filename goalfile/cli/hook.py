@@ -198,6 +198,13 @@ def _hook_stop(
             return {"schema_version": 1, "decision": "allow", "error": exc.to_json()}, []
         return allow_output(host, f"goalfile hook stop: {exc.message}; the stop is allowed"), []
     host = detect_agent(given, stop.hook_event_name)
+    from goalfile.selfrun import self_runs
+
+    pending = _running(self_runs(stop.transcript_path))
+    if pending is not None:  # the agent's own tool call, it may be: nothing is run or written
+        from goalfile.commands.hookrules.selfheld import refusal
+
+        return _document(refusal(stop, pending, "stop"), host, as_json, stop)
     # from here on the input names the session, and no error lets the agent stop unchecked:
     # one that escapes the goals' own holds holds the agent once
     try:
@@ -217,6 +224,12 @@ def _hook_stop(
         return _document(decide_stop(stop, options, ctx, spent=spent), host, as_json, stop)
     except (Exception, KeyboardInterrupt) as exc:
         return _document(failed_stop(stop, exc), host, as_json, stop)
+
+
+def _running(runs: Any) -> Any:
+    from goalfile.commands.hookrules.selfheld import running
+
+    return running(runs) if runs else None
 
 
 def _document(

@@ -132,6 +132,9 @@ class RepositoryWatch:
         self.after: Record | None = None  # the record as :meth:`remember` left it
         self.seen = ""  # "start": the record is taken at the session's start (`hook start`)
         self.lost: set[str] = set()  # tops whose goals' entries count as new: :meth:`unplaced`
+        # the transcript shows the agent ran goalfile's hook or named the record's folder
+        # (:mod:`goalfile.selfrun`): the record is set aside, as if lost, at every stop
+        self.self_ran = False
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -396,16 +399,21 @@ class RepositoryWatch:
         compared with its first approval (docs/trust.md, "The Stop hook's record of a
         session"). The record keeps such a repository so (:attr:`goalfile.sessionmemory.
         Remembered.unplaced`) while it remembers it: the stop after the hold is not let go
-        without a word because the hold's own record now names HEAD's commit. Empty at any
-        other stop, and without a record to name (no session id or transcript path: the old
-        rule stands)."""
+        without a word because the hold's own record now names HEAD's commit. Every goal
+        file git tracks, at any stop of a session whose transcript shows the agent ran
+        goalfile's hook or named the record's folder (:mod:`goalfile.selfrun`): what the record
+        says may be the agent's. Empty at any other stop, and without a record to name (no
+        session id or transcript path: the old rule stands)."""
         if self.record is None:
             return frozenset()
         found: set[Path] = set()
         for path, entry in tracked.items():
             top = os.path.realpath(entry.root)
             remembered = self.before.repositories.get(top)
-            lost = stop.stop_hook_active if remembered is None else remembered.unplaced
+            if self.self_ran:
+                lost = True
+            else:
+                lost = stop.stop_hook_active if remembered is None else remembered.unplaced
             if top in self.kept or not lost:
                 continue
             self.lost.add(top)
@@ -530,6 +538,19 @@ def watch(
         )
     if found.record is not None:
         found.before = load(found.record)
+    # the agent's own runs of goalfile's hook, or its commands on the record's folder, as the
+    # host's transcript keeps them: held once, and the record set aside (:meth:`unplaced`)
+    from goalfile.selfrun import self_runs
+
+    runs = () if state is None else self_runs(stop.transcript_path, str(state.parent))
+    if runs:
+        from goalfile.commands.hookrules.selfheld import STATUS, evidence_key, evidence_text
+
+        text, advice = evidence_text(runs)
+        found.holds.append(
+            Hold(key=evidence_key(runs), shown=".", status=STATUS, text=text, advice=advice)
+        )
+        found.self_ran = True
     for top, remembered in sorted(found.before.repositories.items()):
         if not real_here.is_relative_to(top):
             continue

@@ -15,7 +15,9 @@ later stop compares with the one before.
 
 A session that has a record already (resumed, compacted, cleared: the hosts run their start
 hook then too, with the same session id) keeps it: the record of its stops knows more than
-what is checked out now. Nothing here holds or stops the agent: the command always exits 0,
+what is checked out now. A run given a transcript in which a tool call that runs goalfile's
+hook has no result yet may be the agent's own (:mod:`goalfile.selfrun`): it records nothing.
+Nothing here holds or stops the agent: the command always exits 0,
 prints nothing the host would hand the model, and says on stderr what it could not record.
 """
 
@@ -59,9 +61,18 @@ def record_start(stop: StopInput, ctx: Context) -> StartRecord:
     from goalfile.commands.hookrepo import RepositoryWatch
     from goalfile.commands.hookrules.gitview import tracked_in
     from goalfile.commands.hookrules.places import project_roots, session_folder
+    from goalfile.selfrun import self_runs
     from goalfile.sessionmemory import record_path, state_folder
 
     notes: list[str] = []
+    runs = self_runs(stop.transcript_path)
+    pending = next((run for run in runs if run.hook and run.pending), None)
+    if pending is not None:  # the agent's own tool call, it may be: a record it must not take
+        notes.append(
+            f"the transcript's tool call `{pending.shown}` runs goalfile's hook and has not "
+            "ended: only the host runs `goalfile hook start`, so nothing was recorded"
+        )
+        return StartRecord(record=None, written=False, kept=False, goals=(), notes=tuple(notes))
     state = state_folder(ctx.env)
     record = None
     if state is not None:

@@ -293,6 +293,10 @@ FORGET_AND_TYPE_MET = (
 folder is its to write), `status: met` typed over the frontmatter's `active`."""
 
 TYPED = "goalfile does not accept the status of goals/demo.md: goals/demo.md:3: the status is `met`"
+SELF_RAN = (
+    "goalfile: this session's transcript shows that the agent named the folder that holds the "
+    "Stop hook's record of this session (`~/.local/state/goalfile`)"
+)
 
 
 @pytest.mark.parametrize("host", ["gemini", "pi"])
@@ -315,13 +319,16 @@ def test_a_record_deleted_after_the_agent_was_sent_back_holds_it_once(
     assert len(reasons) == 2 and ran.server.stops() == 3, (reasons, agent.ran, ran.run.explain())
     unmet, typed = reasons
     assert UNMET.search(unmet), unmet
-    assert typed.startswith(TYPED), typed
+    # the deletion is in the host's transcript: held for it too (tests/test_hook_self_run.py)
+    assert typed.startswith(SELF_RAN) and f"\n{TYPED}" in typed, typed
     assert agent.ran == [FORGET_AND_TYPE_MET] and ran_quietly(host, agent.outputs[0] or "")
     # the model answered the hold with no tool call; the stop after it was let go, said
     last = answers(given)[-1]
-    assert "decision" not in last and str(last["systemMessage"]).startswith(TYPED), last
+    said = str(last.get("systemMessage"))
+    assert "decision" not in last and said.startswith(SELF_RAN) and TYPED in said, last
     if host == "gemini":
-        assert f"Hook system message: {TYPED}" in ran.run.stderr, ran.run.explain()
+        assert f"Hook system message: {SELF_RAN}" in ran.run.stderr, ran.run.explain()
+        assert TYPED in ran.run.stderr, ran.run.explain()
     assert list((repo.parent / "home" / ".local/state/goalfile/sessions").glob("*.json"))
     # the goal as typed: audit refuses the `met`
     audited = run_goalfile("audit", GOAL, cwd=repo)

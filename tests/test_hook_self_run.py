@@ -1,0 +1,173 @@
+"""The agent's own runs of goalfile's hook, as the host's transcript shows them.
+
+The agent can run `goalfile hook start` or `goalfile hook stop` from its shell tool, with its
+session's id on stdin: such a run writes the session's record, which the Stop hook compares
+each stop with. The agent forged a met (the check made `true`, re-approved, verified,
+committed), deleted the record, put the person's active copy back in the working tree, ran
+`goalfile hook start` itself (the record then named the forged commit, with the goal active),
+and checked HEAD's met copy out again: the host's stop found a record naming that commit and let
+the agent go without a word. The host's transcript records every shell command of the agent;
+such a command now holds the agent once and sets the record aside. Real `goalfile` processes,
+real git repositories, a transcript in Claude Code's shape (the real hosts:
+tests/hosts/test_self_run_hold.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import approved_project, copy_of, git, made_once, run_goalfile
+from test_hook_start import GOAL, SESSION, loosen_and_commit, start
+
+from goalfile.selfrun import names_hook, names_state
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return made_once(tmp_path_factory, approved_project)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, made: Path) -> Path:
+    """The person's repository: one approved goal, committed, whose check fails."""
+    return copy_of(made, tmp_path / "project")
+
+
+class Transcript:
+    """A Claude Code transcript: each shell command of the agent a `tool_use` line, its result
+    a `tool_result` line."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.calls = 0
+        path.write_text("", encoding="utf-8")
+
+    def ran(self, command: str, *, ended: bool = True) -> None:
+        self.calls += 1
+        key = f"toolu_{self.calls:04d}"
+        use = {"type": "tool_use", "id": key, "name": "Bash", "input": {"command": command}}
+        answer = {"tool_use_id": key, "type": "tool_result", "content": "(Bash completed)"}
+        call = {"type": "assistant", "message": {"role": "assistant", "content": [use]}}
+        result = {"type": "user", "message": {"role": "user", "content": [answer]}}
+        lines = [json.dumps(call)] + ([json.dumps(result)] if ended else [])
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(line + "\n" for line in lines))
+
+
+def hook(repo: Path, verb: str, transcript: Path | None, *, active: bool = False) -> str:
+    event = "Stop" if verb == "stop" else "SessionStart"
+    data: dict[str, object] = {"session_id": SESSION, "cwd": str(repo), "hook_event_name": event}
+    data["stop_hook_active"] = active
+    if transcript is not None:
+        data["transcript_path"] = str(transcript)
+    done = run_goalfile("hook", verb, "--agent", "claude", cwd=repo, input=json.dumps(data))
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    return done.stdout.strip()
+
+
+def forge_start(repo: Path, transcript: Transcript, command: str) -> None:
+    """The agent's attack: the forged met committed, the record deleted, the person's active
+    copy put back, its own `goalfile hook start`, HEAD's met copy checked out again."""
+    loosen_and_commit(repo)
+    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
+    for record in (state / "sessions").iterdir():
+        record.unlink()
+    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
+    transcript.ran(command)
+    assert hook(repo, "start", None) == ""  # the agent's run: no transcript given
+    git(repo, "checkout", "--", GOAL)
+
+
+def test_the_agents_own_hook_start_holds_the_next_stop_once(repo: Path, tmp_path: Path) -> None:
+    """Fails before the change: the host's stop was let go without a word. Held once, naming
+    the command, and the forged met is checked again; the stop after it is let go with the
+    message."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert start(repo) == ""
+    forge_start(repo, transcript, f"goalfile hook start --agent claude < /tmp/x.json  # {GOAL}")
+    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "the agent ran goalfile's own hook from its shell (`goalfile hook start" in reason
+    assert "it is set aside for the rest of the session" in reason, reason
+    assert "\n  fix: `goalfile status` lists each goal" in reason, reason
+    # the forged met's criteria, compared with the goal's first approval
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    assert run_goalfile("status", cwd=repo).returncode in (0, 1)  # the fix runs as written
+    answer = json.loads(hook(repo, "stop", transcript.path, active=True) or "{}")
+    assert "decision" not in answer, answer
+    assert "goalfile's own hook from its shell" in str(answer.get("systemMessage")), answer
+
+
+def test_a_record_deleted_by_a_shell_command_holds_the_first_stop(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Fails before the change: the forged met committed and the record deleted before the
+    first stop made a first stop with nothing to compare with, let go without a word."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert start(repo) == ""
+    loosen_and_commit(repo)
+    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
+    transcript.ran(f"rm -rf {state}")
+    for record in (state / "sessions").iterdir():
+        record.unlink()
+    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
+    assert answer.get("decision") == "block", answer
+    reason = str(answer["reason"])
+    assert "named the folder that holds the Stop hook's record of this session" in reason, reason
+    assert "- C1 check: `test -f ok` → `true`" in reason, reason
+
+
+def test_a_hook_stop_whose_tool_call_is_running_does_nothing(repo: Path, tmp_path: Path) -> None:
+    """Fails before the change: the agent's own `goalfile hook stop`, given its session's
+    transcript, verified, and wrote the session's record. Now a transcript whose tool call that
+    runs the hook has not ended makes it verify and record nothing."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    transcript.ran("goalfile hook stop --agent claude < in.json", ended=False)
+    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile" / "sessions"
+    before = (repo / GOAL).read_text(encoding="utf-8")
+    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
+    assert answer.get("decision") == "block", answer
+    assert "runs goalfile's hook and has not ended" in str(answer["reason"]), answer
+    assert (repo / GOAL).read_text(encoding="utf-8") == before  # no verify entry
+    assert not state.exists() or not any(state.iterdir())
+    assert hook(repo, "start", transcript.path) == ""
+    assert not state.exists() or not any(state.iterdir())
+
+
+def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
+    """Not a regression test: commands that only read about the hook hold nothing."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert start(repo) == ""
+    transcript.ran("grep -n 'goalfile hook stop' docs/hosts.md")
+    transcript.ran("ls ~/.local/state/nvim")
+    (repo / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "ok")
+    git(repo, "commit", "-qam", "the work")
+    assert hook(repo, "stop", transcript.path) == ""
+
+
+@pytest.mark.parametrize(
+    ("command", "hook_run", "state"),
+    [
+        ("goalfile hook stop --agent claude < in.json", True, False),
+        ("cd sub && /venv/bin/goalfile hook  start", True, False),
+        ("python -m goalfile hook stop", True, False),
+        ("bash -lc 'goalfile hook stop <x'", True, False),
+        ("sh -c \"eval 'goalfile hook start'\"", True, False),
+        ("grep 'goalfile hook stop' docs", False, False),
+        ("goalfile hook", False, False),
+        ("goalfile status", False, False),
+        ("rm -rf ~/.local/state/goalfile", False, True),
+        ("rm -r $XDG_STATE_HOME", False, True),
+        ("rm -rf ~/.local", False, True),
+        ("ls ~/.local/state/nvim", False, False),
+        ("cat 'unbalanced goalfile hook stop", True, False),
+    ],
+)
+def test_which_commands_count(command: str, hook_run: bool, state: bool) -> None:
+    assert (names_hook(command), names_state(command)) == (hook_run, state)
