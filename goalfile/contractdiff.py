@@ -16,7 +16,7 @@ from goalfile.contract import Contract, ContractRow, Effect, number_text, order_
 from goalfile.errors import GoalfileError
 from goalfile.expect import ExitClause, Expectation, format_clause, format_expected, parse_expected
 from goalfile.expecttext import EmptyClause, MatchClause, PrintsClause, TextClause
-from goalfile.ledger import code_span
+from goalfile.ledger import line_code
 
 if TYPE_CHECKING:
     from goalfile.expect import Clause
@@ -84,8 +84,8 @@ class Change:
             shown = self.old if self.new is None else self.new
             verb = "removed" if self.new is None else "added"
             return f"{self.row} {verb}: {shown}{why}"
-        old = code_span(self.old or "") if self.old is not None else "-"
-        new = code_span(self.new or "") if self.new is not None else "-"
+        old = line_code(self.old or "") if self.old is not None else "-"
+        new = line_code(self.new or "") if self.new is not None else "-"
         return f"{self.row} {self.field}: {old} → {new}{why}"
 
     def to_json(self) -> dict[str, object]:
@@ -124,7 +124,7 @@ def order_changed(old: Sequence[str], new: Sequence[str]) -> Change | None:
 def describe_row(row: ContractRow) -> str:
     timeout = "" if row.timeout is None else f", timeout {number_text(row.timeout)}s"
     return (
-        f"{row.kind} row, check {code_span(row.check)}, expected {code_span(row.expected)}{timeout}"
+        f"{row.kind} row, check {line_code(row.check)}, expected {line_code(row.expected)}{timeout}"
     )
 
 

@@ -159,6 +159,13 @@ def code_span(text: str) -> str:
     return inline_code(clean_line(text, limit=CODE_SPAN_LIMIT).replace("|", "\\|"))
 
 
+def line_code(text: str) -> str:
+    """A Markdown code span that shows ``text`` verbatim outside a table (a list item, a
+    message): one line, cut at :data:`CODE_SPAN_LIMIT`, its pipes as they are, since a `\\|`
+    there shows its backslash (`a || b` would read as `a \\|\\| b`)."""
+    return inline_code(clean_line(text, limit=CODE_SPAN_LIMIT))
+
+
 def plain_cell(text: str) -> str:
     """Markdown for a cell: one line, pipes escaped (markup in it is kept as markup)."""
     return clean_line(text, limit=1_000).replace("|", "\\|")

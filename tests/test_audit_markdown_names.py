@@ -73,3 +73,38 @@ def test_the_approved_rows_note_shows_the_expected_as_code_not_as_markup(tmp_pat
     page = cmarkgfm.github_flavored_markdown_to_html(done.stdout)
     assert "<strong>" not in page, page
     assert "<code>exit 0; stdout lacks &quot;**FAILED**&quot;</code>" in page, page
+
+
+def test_a_pipe_in_a_check_shows_as_it_runs_in_the_markdown_audit(tmp_path: Path) -> None:
+    """The job summary escaped every `|` of a note or finding as `\\|`, as for a table cell,
+    but these are list items: inside a code span the backslash shows. The note's approved row
+    `pytest -q || true` (exit 0 whatever pytest says) read on GitHub as `pytest -q \\|\\| true`,
+    to a shell reader two literal arguments for pytest, whose own status is judged; so did the
+    contract change that re-approved it. GitHub's renderer (cmark-gfm) now shows each command
+    as it runs."""
+    import cmarkgfm
+
+    repo = make_git_repo(tmp_path / "r")
+    made = run_goalfile("new", "old", "x", "--check", "python3 -m pytest -q", "--expected",
+                        "exit 0", "--activate", cwd=repo)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    git(repo, "branch", "base")
+    git(repo, "checkout", "-qb", "pr")
+    old = repo / "goals" / "old.md"
+    old.write_text(old.read_text("utf-8").replace("`python3 -m pytest -q`", "`ls \\| wc -l`", 2))
+    done = run_goalfile("activate", "--reapprove", "goals/old.md", "--reason", "r", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    made = run_goalfile("new", "g", "x", "--check", "pytest -q || true", "--expected", "exit 0",
+                        "--activate", cwd=repo)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "pr")
+
+    done = run_goalfile("audit", "--against", "base", "--format", "markdown", cwd=repo)
+    assert done.returncode in (0, 1), done.stdout + done.stderr
+    page = cmarkgfm.github_flavored_markdown_to_html(done.stdout)
+    assert "<code>pytest -q || true</code>" in page, page
+    assert "<code>ls | wc -l</code>" in page, page
+    assert "\\|" not in page, page
