@@ -147,6 +147,7 @@ def test_new_with_options_and_json(repo: Path) -> None:
         "in_goal_folder": False,  # elsewhere/: the Stop hook does not look there
         "not_found": {},  # printf is found
         "not_there": {},  # it names no test path or git revision
+        "warnings": [],  # lint warns of nothing in its rows
     }
     goal = parse_goal((repo / "elsewhere" / "pipes.md").read_text(), path="g")
     assert goal.end_state == "the pipeline works"

@@ -291,6 +291,11 @@ def new(
     for note in (result.outside, result.not_found_note(), *result.operand_notes()):
         if note is not None and not as_json:
             err(note)
+    for finding in () if as_json else result.warnings:  # as lint shows them
+        where = ":".join(
+            str(p) for p in (file_name(result.path), finding.line, finding.column) if p
+        )
+        err(f"{where}: warning: {finding.message}", finding.hint)
     return 0
 
 

@@ -24,6 +24,7 @@ from goalfile.errors import GoalfileError, MeantOther, TakenSlug, UsageError
 from goalfile.files import create_new
 from goalfile.ledger import code_span, plain_cell
 from goalfile.lint import PLACEHOLDER
+from goalfile.model import Finding
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
@@ -86,6 +87,8 @@ class NewResult:
     text: str = field(default="", repr=False, compare=False)  # as written when activated
     not_found: dict[str, str] = field(default_factory=dict)  # check id -> program not found
     operands: dict[str, str] = field(default_factory=dict)  # check id -> what is not there
+    # lint's warnings about the rows of the file as written (goalfile.commands.cautions)
+    warnings: tuple[Finding, ...] = ()
 
     def not_found_note(self) -> str | None:
         if not self.not_found:
@@ -141,6 +144,16 @@ class NewResult:
             "in_goal_folder": self.outside is None,
             "not_found": dict(self.not_found),
             "not_there": dict(self.operands),
+            "warnings": [
+                {
+                    "code": f.code,
+                    "line": f.line,
+                    "column": f.column,
+                    "message": f.message,
+                    "hint": f.hint,
+                }
+                for f in self.warnings
+            ],
         }
         if self.contract is not None:
             document["contract"] = self.contract
@@ -370,11 +383,13 @@ def new_goal(
             outside=outside,
             not_found=not_found,
             operands=operands,
+            warnings=row_warnings(text, path),
         )
     from goalfile.commands.activate import activate as run_activate
 
     done = run_activate(path=str(path), ctx=ctx)
     return NewResult(
+        warnings=row_warnings(done.text, path),
         path=shown,
         slug=slug,
         status=done.status.value,
@@ -385,6 +400,19 @@ def new_goal(
         not_found=not_found,
         operands=operands,
     )
+
+
+def row_warnings(text: str, path: Path) -> tuple[Finding, ...]:
+    """What lint warns about the rows of the goal ``text`` (a check whose status the shell
+    forces, a unittest check judged on stdout, ...: the codes of
+    :data:`goalfile.commands.cautions.ROW_WARNINGS`), shown by `new` as lint shows them:
+    `new --activate` approves the rows at once, and a draft's next step is `activate`, so
+    neither would show them before the approval."""
+    from goalfile.commands.cautions import ROW_WARNINGS
+    from goalfile.lint import diagnose
+    from goalfile.parse import parse_goal
+
+    return tuple(f for f in diagnose(parse_goal(text, path=str(path))) if f.code in ROW_WARNINGS)
 
 
 def _free_slug(folder: Path, slug: str) -> str:

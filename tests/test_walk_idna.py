@@ -1,0 +1,85 @@
+"""A new user's first hour on idna 3.11 (flit, a unittest suite under tests/), the sdist
+downloaded once into the cache outside the clone (tests/test_walk.sdist).
+
+`goalfile new ... --activate`, the README's first command and the goal skill's step 5, wrote
+and approved a row that lint warns about (a unittest check judged on stdout, where unittest
+writes nothing of its report: never met) without a word: the warning came only from `goalfile
+lint`, or from `goalfile activate` of a draft. `new` now prints the rows' warnings as lint
+does, for a draft and an approved goal alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_git_repo, run_goalfile
+from tests.test_walk import sdist
+
+VERSION = "3.11"
+NAME = f"idna-{VERSION}"
+SUITE = "python -m unittest discover -s tests -t ."
+WARNING = (
+    ": warning: C1: unittest writes its report (`Ran N tests`, `OK`, `FAILED`) on stderr, so "
+    '`stdout contains "OK"` is never met by its report\n'
+    "  fix: judge the stream unittest writes: `stderr ...`, or `output ...` for both "
+    '(`exit 0; stderr contains "OK"`)\n'
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    with tarfile.open(sdist("idna", VERSION, f"{NAME}.tar.gz")) as archive:
+        archive.extractall(tmp_path, filter="data")
+    return make_git_repo(tmp_path / NAME)
+
+
+def environ() -> dict[str, str]:
+    return {"PATH": f"{Path(sys.executable).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
+
+
+@pytest.mark.parametrize("activate", [True, False])
+def test_new_prints_the_warnings_lint_gives_about_its_rows(project: Path, activate: bool) -> None:
+    made = run_goalfile(
+        "new", "suite", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stdout contains "OK"',
+        *(["--activate"] if activate else []), cwd=project, env=environ(),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert "Traceback" not in made.stderr
+    linted = run_goalfile("lint", "goals/suite.md", cwd=project, env=environ())
+    line = 20 if activate else 19  # activate pinned the contract in the frontmatter
+    assert linted.stderr == f"goals/suite.md:{line}{WARNING}", linted.stderr
+    assert linted.stderr in made.stderr, made.stderr  # lint's words, where lint puts them
+    again = run_goalfile(
+        "new", "again", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stdout contains "OK"', "--json",
+        *(["--activate"] if activate else []), cwd=project, env=environ(),
+    )  # fmt: skip
+    as_json = json.loads(again.stdout)
+    assert [(w["line"], w["code"]) for w in as_json["warnings"]] == [(line, "unittest-stdout")]
+    if activate:  # what the warning says: the suite passes, and the row is never met
+        ran = run_goalfile(
+            "verify", "--no-write", "--json", "goals/suite.md", cwd=project, env=environ(),
+            timeout=300,
+        )  # fmt: skip
+        (row,) = json.loads(ran.stdout)["rows"]
+        assert (row["verdict"], row["exit"]) == ("unmet", "0"), row
+
+
+def test_a_row_lint_does_not_warn_about_gets_no_warning(project: Path) -> None:
+    made = run_goalfile(
+        "new", "suite", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stderr contains "OK"', "--activate",
+        cwd=project, env=environ(),
+    )  # fmt: skip
+    assert made.returncode == 0 and "warning" not in made.stderr, made.stderr
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/suite.md", cwd=project, env=environ(), timeout=300
+    )
+    assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"], ran.stdout
