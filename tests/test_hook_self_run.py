@@ -96,6 +96,7 @@ def test_the_agents_own_hook_start_holds_the_next_stop_once(repo: Path, tmp_path
     assert "\n  fix: `goalfile status` lists each goal" in reason, reason
     # the forged met's criteria, compared with the goal's first approval
     assert "- C1 check: `test -f ok` → `true`" in reason, reason
+    assert "(the session's record of its earlier stops is gone, or set aside, so" in reason
     assert run_goalfile("status", cwd=repo).returncode in (0, 1)  # the fix runs as written
     answer = json.loads(hook(repo, "stop", transcript.path, active=True) or "{}")
     assert "decision" not in answer, answer

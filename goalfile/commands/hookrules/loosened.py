@@ -211,8 +211,8 @@ def loosened_first(path: Path, shown: str, text: str, stop: StopInput) -> GoalOu
         listed += f"\n- and {more} more"
     text = (
         f"goalfile: {shown} is met only under a contract that its first approval entry does "
-        "not approve (this stop follows a hold, and the session's record of that stop is "
-        "gone, so no later approval is known to be a person's): "
+        "not approve (the session's record of its earlier stops is gone, or set aside, so no "
+        "later approval is known to be a person's): "
         f"{approval} changed the approved criteria in a way that does not only tighten "
         f"them:\n{listed}"
     )[:REASON_LIMIT]
