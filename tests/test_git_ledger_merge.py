@@ -15,11 +15,12 @@ import re
 import shlex
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import clean_env, git, make_git_repo, run_goalfile
+from tests.conftest import clean_env, copy_of, git, made_once_near, make_git_repo, run_goalfile
 
 GOAL = "goals/g.md"
 
@@ -35,33 +36,42 @@ def commit(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "-m", message)
 
 
-def verify(repo: Path, *args: str, name: str = GOAL) -> None:
-    done = run_goalfile("verify", *args, name, cwd=repo)
-    assert done.returncode in (0, 1), done.stdout + done.stderr
-
-
 def two_branches(tmp_path: Path, *, style: str = "merge", name: str = GOAL) -> Path:
     """`main` with an active goal of two rows (at ``name``); branch `one` makes C1 met, branch
-    `two` C2, and each records it with `goalfile verify`."""
+    `two` C2, and each records it with `goalfile verify`. Made once in the run for each
+    ``style`` and ``name`` (:func:`tests.conftest.made_once_near`), and copied."""
+    make = _branches(style, name)
+    made = made_once_near(tmp_path, make)
+    if made is not None:
+        return copy_of(made, tmp_path / "repo")
     repo = make_git_repo(tmp_path / "repo")
-    git(repo, "config", "merge.conflictStyle", style)
-    made = run_goalfile(
-        "new", "g", "both files exist",
-        "--check", "test -f a.txt", "--expected", "exit 0",
-        "--check", "test -f b.txt", "--expected", "exit 0",
-        "--activate", cwd=repo,
-    )  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    if name != GOAL:
-        os.rename(repo / GOAL, repo / name)
-    commit(repo, "the goal")
-    git(repo, "branch", "-M", "main")
-    for branch, made_file, tokens in (("one", "a.txt", "100"), ("two", "b.txt", "200")):
-        git(repo, "checkout", "-q", "-b", branch, "main")
-        (repo / made_file).write_text("x\n", encoding="utf-8")
-        verify(repo, *(("--tokens-used", tokens) if style == "diff3" else ()), name=name)
-        commit(repo, f"{made_file} exists")
+    make(repo, {})
     return repo
+
+
+def _branches(style: str, name: str) -> Callable[[Path, dict[str, str]], None]:
+    def make(repo: Path, env: dict[str, str]) -> None:
+        git(repo, "config", "merge.conflictStyle", style)
+        made = run_goalfile(
+            "new", "g", "both files exist",
+            "--check", "test -f a.txt", "--expected", "exit 0",
+            "--check", "test -f b.txt", "--expected", "exit 0",
+            "--activate", cwd=repo, env=env,
+        )  # fmt: skip
+        assert made.returncode == 0, made.stderr
+        if name != GOAL:
+            os.rename(repo / GOAL, repo / name)
+        commit(repo, "the goal")
+        git(repo, "branch", "-M", "main")
+        for branch, made_file, tokens in (("one", "a.txt", "100"), ("two", "b.txt", "200")):
+            git(repo, "checkout", "-q", "-b", branch, "main")
+            (repo / made_file).write_text("x\n", encoding="utf-8")
+            tokens_used = ("--tokens-used", tokens) if style == "diff3" else ()
+            done = run_goalfile("verify", *tokens_used, name, cwd=repo, env=env)
+            assert done.returncode in (0, 1), done.stdout + done.stderr
+            commit(repo, f"{made_file} exists")
+
+    return make
 
 
 def conflicted(repo: Path, how: str) -> None:
