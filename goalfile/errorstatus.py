@@ -5,8 +5,10 @@
 as `grep -n TODO src/legacy.py` with `exit nonzero`, is met when the file is gone: grep exits 2
 for a file it cannot read, `!` turns any failure into 0, and `nonzero` takes 2 as it takes 1.
 Deleting or moving the file the row reads, the easiest way to make it "pass", makes it met.
-The same holds for `diff` and `cmp` (2 for trouble) and `git` (128). grep's own answer is
-`exit 1; output empty`: 1 for no match, 2 for an error, whose message is output.
+The same holds for `diff` and `cmp` (2 for trouble) and `git` (128), and for `test -z "$(CMD)"`
+(or `[ -z "$(CMD)" ]`) with `exit 0`, whatever CMD is: the substitution drops CMD's status, and an
+error prints nothing on stdout. grep's own answer is `exit 1; output empty`: 1 for no match, 2
+for an error, whose message is output.
 
 The command is read as :mod:`goalfile.forcedexit` reads it; what needs the shell to be told is
 not judged: no finding, never a false one.
@@ -14,6 +16,7 @@ not judged: no finding, never a false one.
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -35,10 +38,25 @@ class Counted:
     program: str  # the measuring command's name, as written
     negated: bool  # the check starts with `!`
     status: int  # the status an error of the command gives the check
+    substituted: bool = False  # the command runs in `test -z "$(...)"`, which drops its status
+
+
+# `test -z "$(CMD)"` or `[ -z "$(CMD)" ]`: the substitution's status is lost, and an error of CMD
+# prints nothing on stdout, so the test holds
+_EMPTY_TEST = re.compile(r'(?:test|\[) +-z +"\$\(([^()`"]*)\)"(?: +\])?')
 
 
 def error_counted(command: str, expectation: Expectation) -> Counted | None:
     """How an error of ``command`` would pass ``expectation``'s exit clauses, or None."""
+    tested = _EMPTY_TEST.fullmatch(command.strip())
+    if tested is not None and (command.lstrip()[:1] == "[") == command.rstrip().endswith("]"):
+        inner = _simple_command(tested.group(1))
+        program = _program(inner) if inner else None
+        if program is None or not _exit_clauses_hold(expectation, 0):
+            return None
+        if _error_shown(expectation, inner or [], program.rsplit("/", 1)[-1]):
+            return None
+        return Counted(program=program, negated=False, status=0, substituted=True)
     words = _simple_command(command)
     if not words:
         return None

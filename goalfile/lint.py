@@ -791,7 +791,11 @@ def _error_counted_findings(
     """A check whose exit clauses also hold when its command fails with an error (`! grep ...`
     with `exit 0`, `grep ...` with `exit nonzero`; :mod:`goalfile.errorstatus`): the row is met
     when the file it reads is gone."""
-    if "!" not in row.check and not any(name in row.check for name in _ERROR_PROGRAMS):
+    if (
+        "!" not in row.check
+        and "-z" not in row.check
+        and not any(name in row.check for name in _ERROR_PROGRAMS)
+    ):
         return
     from goalfile.errorstatus import error_counted
 
@@ -799,8 +803,11 @@ def _error_counted_findings(
     if found is None:
         return
     how = (
-        f"the check starts with `!`, which turns every failure of `{found.program}` into exit 0, "
-        "an error too (a file it cannot read, a command not found)"
+        f'`test -z "$(...)"` drops the status of `{found.program}`, and an error of it (a file '
+        "it cannot read, a command not found) prints nothing on stdout, so the test holds"
+        if found.substituted
+        else f"the check starts with `!`, which turns every failure of `{found.program}` into "
+        "exit 0, an error too (a file it cannot read, a command not found)"
         if found.negated
         else f"`{found.program}` exits {found.status} for an error (a file or folder it cannot "
         "read, a revision it does not know), which the exit clause takes as the result it wants"

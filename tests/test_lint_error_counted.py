@@ -1,9 +1,11 @@
 """A row whose exit clause also takes the measuring command's error: "no TODO is left in
 src/legacy.py" drafted as `! grep -n TODO src/legacy.py` with `exit 0`, or `grep -n TODO
-src/legacy.py` with `exit nonzero`, was lint-clean and approved without a word, and deleting
-the file (the easiest way to make the row pass) made it met: grep exits 2 for a file it cannot
-read, `!` turns that into 0, and `nonzero` takes 2. lint, and so `activate`'s listing, now warn
-(`error-counted`); grep's own answer, `exit 1; output empty`, is unmet on the deleted file."""
+src/legacy.py` with `exit nonzero`, or `test -z "$(grep -n TODO src/legacy.py)"` with `exit 0`,
+was lint-clean and approved without a word, and deleting the file (the easiest way to make the
+row pass) made it met: grep exits 2 for a file it cannot read, `!` turns that into 0, `nonzero`
+takes 2, and `$(...)` drops the status and prints nothing. lint, and so `activate`'s listing,
+now warn (`error-counted`); grep's own answer, `exit 1; output empty`, is unmet on the deleted
+file."""
 
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ CASES = [
     ("grep -n TODO src/legacy.py", "exit nonzero"),
     ("grep -n TODO src/legacy.py", "exit != 0"),
     ("git diff --quiet base -- src/legacy.py", "exit nonzero"),
+    ('test -z "$(grep -n TODO src/legacy.py)"', "exit 0"),
+    ('[ -z "$(grep -n TODO src/legacy.py)" ]', "exit 0"),
 ]
 
 
@@ -68,6 +72,7 @@ def test_an_error_that_passes_the_exit_clause_is_a_warning(
         ("! grep -n TODO src/legacy.py", "exit 0; output empty"),
         ("grep -n TODO src/legacy.py", "exit 1"),
         ("python3 -c 'import sys; sys.exit(1)'", "exit nonzero"),
+        ('test -z "$(grep -n TODO src/legacy.py)"', "exit 0; output empty"),
     ],
 )
 def test_a_row_an_error_fails_has_no_warning(tmp_path: Path, check: str, expected: str) -> None:
@@ -76,5 +81,5 @@ def test_a_row_an_error_fails_has_no_warning(tmp_path: Path, check: str, expecte
     linted = run_goalfile("lint", "--json", "goals/g.md", cwd=repo)
     codes = [f["code"] for f in json.loads(linted.stdout)["files"][0]["findings"]]
     assert "error-counted" not in codes, linted.stdout
-    if check.startswith(("grep", "! grep")):
+    if "grep" in check:
         assert _verdict(repo) == "unmet"  # grep's error on the deleted file fails the row
