@@ -8,15 +8,15 @@ match (or the goal changed during the run), and ``activate`` and ``audit`` when 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from goalfile.contract import Contract, ContractRow, Effect, number_text, order_change
 from goalfile.errors import GoalfileError
 from goalfile.expect import ExitClause, Expectation, format_clause, format_expected, parse_expected
 from goalfile.expecttext import EmptyClause, MatchClause, PrintsClause, TextClause
 from goalfile.ledger import line_code
+from goalfile.value import Compared
 
 if TYPE_CHECKING:
     from goalfile.expect import Clause
@@ -53,17 +53,31 @@ class ChangeKind(StrEnum):
     ORDER_CHANGED = "run-order-changed"
 
 
-@dataclass(frozen=True, kw_only=True)
-class Change:
+class Change(Compared):
     """One change between two contracts: a row added or removed, a field, or a non-goal."""
 
-    row: str | None  # criterion id; None for a non-goal
-    field: Literal["row", "check", "expected", "kind", "timeout", "non-goal", "setting", "order"]
-    old: str | None
-    new: str | None
-    kinds: tuple[ChangeKind, ...]
-    effect: Effect
-    reasons: tuple[str, ...]
+    __slots__ = ("effect", "field", "kinds", "new", "old", "reasons", "row")
+
+    def __init__(
+        self,
+        *,
+        row: str | None,
+        field: Literal[
+            "row", "check", "expected", "kind", "timeout", "non-goal", "setting", "order"
+        ],
+        old: str | None,
+        new: str | None,
+        kinds: tuple[ChangeKind, ...],
+        effect: Effect,
+        reasons: tuple[str, ...],
+    ) -> None:
+        self.row: Final = row  # criterion id; None for a non-goal
+        self.field: Final = field
+        self.old: Final = old
+        self.new: Final = new
+        self.kinds: Final = kinds
+        self.effect: Final = effect
+        self.reasons: Final = reasons
 
     @property
     def loosened(self) -> bool:

@@ -93,7 +93,6 @@ tries every line start).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from enum import StrEnum
@@ -102,7 +101,7 @@ from typing import TYPE_CHECKING, Final, Literal, Protocol, TypeAlias
 
 from goalfile.errors import GoalfileError, GoalFileInvalid
 from goalfile.plainexit import plain_exit
-from goalfile.value import Compared
+from goalfile.value import Compared, replace
 
 if TYPE_CHECKING:  # the clauses beyond `exit`, their parser and their checks: goalfile.expecttext
     from collections.abc import Callable, Sequence
@@ -525,7 +524,7 @@ class Evaluator:
                     self._text[name].append(text_check)
                 other = _OTHER.get(clause.stream)
                 if other is not None and not clause.negate and clause.text:
-                    shadow = out.TextCheck(dataclasses.replace(clause, stream=other))
+                    shadow = out.TextCheck(replace(clause, stream=other))
                     self._other[len(self._checks)] = shadow
                     self._text[_SOURCES[other][0]].append(shadow)
             elif isinstance(clause, out.MatchClause):

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Final, Literal
 
 from goalfile import expect
 from goalfile.expect import (
@@ -31,6 +30,7 @@ from goalfile.expect import (
 )
 from goalfile.plainexit import WS_TEXT
 from goalfile.regexinert import inert_part
+from goalfile.value import Compared
 
 if TYPE_CHECKING:
     from goalfile.expect import Clause, Guard
@@ -68,63 +68,76 @@ FORMS = (
 # --------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True, kw_only=True)
-class TextClause:
+# written out on goalfile.value, not as frozen dataclasses: each dataclass compiled its methods
+# at every start of `new` and `activate` (see docs/performance.md)
+class TextClause(Compared):
     """``STREAM contains "TEXT"`` or, with ``negate``, ``STREAM lacks "TEXT"``."""
 
-    stream: Stream
-    text: str
-    negate: bool = False
+    __slots__ = ("negate", "stream", "text")
+
+    def __init__(self, *, stream: Stream, text: str, negate: bool = False) -> None:
+        self.stream: Final = stream
+        self.text: Final = text
+        self.negate: Final = negate
 
 
-@dataclass(frozen=True, kw_only=True)
-class MatchClause:
+class MatchClause(Compared):
     """``STREAM matches /REGEX/``; ``pattern`` is stored with ``\\/`` written as ``/``."""
 
-    stream: Stream
-    pattern: str
+    __slots__ = ("pattern", "stream")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "pattern", _normalize_pattern(self.pattern))
+    def __init__(self, *, stream: Stream, pattern: str) -> None:
+        self.stream: Final = stream
+        self.pattern: Final = _normalize_pattern(pattern)
 
 
-@dataclass(frozen=True, kw_only=True)
-class EmptyClause:
+class EmptyClause(Compared):
     """``STREAM empty``."""
 
-    stream: Stream
+    __slots__ = ("stream",)
+
+    def __init__(self, *, stream: Stream) -> None:
+        self.stream: Final = stream
 
 
-@dataclass(frozen=True, kw_only=True)
-class PrintsClause:
+class PrintsClause(Compared):
     """``prints "TEXT"`` or ``prints N`` (text holds N as written)."""
 
-    text: str
+    __slots__ = ("text",)
+
+    def __init__(self, *, text: str) -> None:
+        self.text: Final = text
 
 
 # --------------------------------------------------------------------------- parsing
 
 
-@dataclass(frozen=True)
-class _Tok:
+class _Tok(Compared):
     """A word, string or regex of an ``expected`` text, with its span."""
 
-    kind: Literal["word", "string", "regex"]
-    value: str
-    pos: int
-    end: int
+    __slots__ = ("end", "kind", "pos", "value")
+
+    def __init__(
+        self, kind: Literal["word", "string", "regex"], value: str, pos: int, end: int
+    ) -> None:
+        self.kind: Final = kind
+        self.value: Final = value
+        self.pos: Final = pos
+        self.end: Final = end
 
 
-@dataclass
 class _Raw:
-    """One clause as the splitter saw it."""
+    """One clause as the splitter saw it (filled in as it goes)."""
 
-    toks: list[_Tok] = field(default_factory=list)
-    start: int = -1  # offset of its first character, -1 while empty
-    end: int = -1  # offset after its last character
-    error: tuple[str, str] | None = None  # (reason, tip) found while splitting
-    sep: str = ""  # ";" or "and" that ended it; "" at the end of the text
-    sep_pos: int = -1
+    __slots__ = ("end", "error", "sep", "sep_pos", "start", "toks")
+
+    def __init__(self) -> None:
+        self.toks: list[_Tok] = []
+        self.start = -1  # offset of its first character, -1 while empty
+        self.end = -1  # offset after its last character
+        self.error: tuple[str, str] | None = None  # (reason, tip) found while splitting
+        self.sep = ""  # ";" or "and" that ended it; "" at the end of the text
+        self.sep_pos = -1
 
 
 class _Bad(Exception):

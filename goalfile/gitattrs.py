@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile.shellword import sed_command, shell_word
+from goalfile.value import Compared
 
 REFUSED = ("filter", "ident", "working-tree-encoding")
 """The attributes that make git store other bytes than a goal file holds (not only other line
@@ -58,32 +59,47 @@ GIT_IGNORED = "a .gitignore file ignores it"
 """What :func:`stage_exact` says of a file git ignores (it is refused, as `git add` does)."""
 
 
-@dataclass(frozen=True)
-class Setting:
+# written out on goalfile.value, not as frozen dataclasses: each dataclass compiled its methods
+# at every start of `activate` (see docs/performance.md)
+class Setting(Compared):
     """A line of an attributes file that sets one of :data:`REFUSED`."""
 
-    file: Path
-    line: int
-    text: str
+    __slots__ = ("file", "line", "text")
+
+    def __init__(self, file: Path, line: int, text: str) -> None:
+        self.file: Final = file
+        self.line: Final = line
+        self.text: Final = text
 
 
-@dataclass(frozen=True)
-class Conversion:
+class Conversion(Compared):
     """One attribute of :data:`REFUSED` that applies to a goal path, as `git check-attr` says."""
 
-    attribute: str
-    value: str  # "set", or the value (the filter's name)
-    driver: str = ""  # for a filter: what `git config` says its programs are
-    binary: bool = False  # a diff driver that `diff.NAME.binary` makes treat the file as binary
+    __slots__ = ("attribute", "binary", "driver", "value")
+
+    def __init__(self, attribute: str, value: str, driver: str = "", binary: bool = False) -> None:
+        self.attribute: Final = attribute
+        self.value: Final = value  # "set", or the value (the filter's name)
+        self.driver: Final = driver  # for a filter: what `git config` says its programs are
+        # a diff driver that `diff.NAME.binary` makes treat the file as binary
+        self.binary: Final = binary
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(Compared):
     """What applies to one goal path: the conversions, and the lines that may set them."""
 
-    conversions: tuple[Conversion, ...]
-    settings: tuple[Setting, ...]
-    tracked: frozenset[Path]  # of the files of ``settings``: those git tracks (.gitattributes)
+    __slots__ = ("conversions", "settings", "tracked")
+
+    def __init__(
+        self,
+        conversions: tuple[Conversion, ...],
+        settings: tuple[Setting, ...],
+        tracked: frozenset[Path],
+    ) -> None:
+        self.conversions: Final = conversions
+        self.settings: Final = settings
+        # of the files of ``settings``: those git tracks (.gitattributes)
+        self.tracked: Final = tracked
 
 
 def conversions(folder: Path | str, name: str, *, hidden: bool = False) -> Found | None:

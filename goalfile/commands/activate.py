@@ -21,7 +21,7 @@ that a ``met`` goal goes back to ``active``: it was met under the old contract.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from typing import Final
 
 from goalfile import contract, contractdiff, edit, ledger, settings
 from goalfile.commands import workdir
@@ -41,6 +41,7 @@ from goalfile.lint import require_valid
 from goalfile.model import BUDGET_LIMIT_MAX, Budget, Entry, Goal, Status
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
+from goalfile.value import Compared, replace
 from goalfile.words import counted
 
 REAPPROVABLE = frozenset(
@@ -48,24 +49,60 @@ REAPPROVABLE = frozenset(
 )
 
 
-@dataclass(frozen=True, kw_only=True)
-class ActivateResult:
-    path: str
-    slug: str
-    status: Status
-    criteria: tuple[str, ...]
-    digest: str = ""
-    previous: str | None = None  # the pin a re-approval replaced
-    changes: tuple[contractdiff.Change, ...] = ()
-    reapproved: bool = False
-    approved: contract.Contract | None = None  # what the person approved, as pinned
-    where: workdir.WorkDir | None = None  # where the checks run
-    budget: Budget | None = None  # the limits a first approval approves with the contract
-    # the usage a draft claims (key, value; only those not 0), shown with the budget
-    used: tuple[tuple[str, int], ...] = ()
-    # lint's warnings about the rows, and programs not found (goalfile.commands.cautions)
-    cautions: tuple[str, ...] = ()
-    text: str = field(default="", repr=False, compare=False)  # the goal as written, approved
+_RESULT_FIELDS = (
+    "approved",
+    "budget",
+    "cautions",
+    "changes",
+    "criteria",
+    "digest",
+    "path",
+    "previous",
+    "reapproved",
+    "slug",
+    "status",
+    "used",
+    "where",
+)
+
+
+class ActivateResult(Compared, compared=_RESULT_FIELDS):  # not compared by its text
+    __slots__ = (*_RESULT_FIELDS, "text")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        slug: str,
+        status: Status,
+        criteria: tuple[str, ...],
+        digest: str = "",
+        previous: str | None = None,
+        changes: tuple[contractdiff.Change, ...] = (),
+        reapproved: bool = False,
+        approved: contract.Contract | None = None,
+        where: workdir.WorkDir | None = None,
+        budget: Budget | None = None,
+        used: tuple[tuple[str, int], ...] = (),
+        cautions: tuple[str, ...] = (),
+        text: str = "",
+    ) -> None:
+        self.path: Final = path
+        self.slug: Final = slug
+        self.status: Final = status
+        self.criteria: Final = criteria
+        self.digest: Final = digest
+        self.previous: Final = previous  # the pin a re-approval replaced
+        self.changes: Final = changes
+        self.reapproved: Final = reapproved
+        self.approved: Final = approved  # what the person approved, as pinned
+        self.where: Final = where  # where the checks run
+        self.budget: Final = budget  # the limits a first approval approves with the contract
+        # the usage a draft claims (key, value; only those not 0), shown with the budget
+        self.used: Final = used
+        # lint's warnings about the rows, and programs not found (goalfile.commands.cautions)
+        self.cautions: Final = cautions
+        self.text: Final = text  # the goal as written, approved
 
     def to_json(self) -> dict[str, object]:
         document: dict[str, object] = {

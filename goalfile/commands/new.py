@@ -16,8 +16,8 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final
 
 from goalfile.commands.context import Context
 from goalfile.errors import GoalfileError, MeantOther, TakenSlug, UsageError
@@ -29,6 +29,7 @@ from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
+from goalfile.value import Compared
 
 MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than themselves
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
@@ -39,15 +40,19 @@ EXPECTED_PLACEHOLDER = f"{PLACEHOLDER}: what a passing run looks like, e.g. exit
 MAX_SLUG = 200
 
 
-@dataclass(frozen=True, kw_only=True)
-class NewRow:
+class NewRow(Compared):
     """One criterion row as the options gave it."""
 
-    id: str
-    criterion: str
-    check: str
-    expected: str
-    review: bool = False
+    __slots__ = ("check", "criterion", "expected", "id", "review")
+
+    def __init__(
+        self, *, id: str, criterion: str, check: str, expected: str, review: bool = False
+    ) -> None:
+        self.id: Final = id
+        self.criterion: Final = criterion
+        self.check: Final = check
+        self.expected: Final = expected
+        self.review: Final = review
 
     def render(self) -> str:
         kind = "review" if self.review else "deterministic"
@@ -75,20 +80,52 @@ def _drawn_otherwise(expected: str) -> bool:
     return difference(plain_cell(expected), (), column="expected") is not None
 
 
-@dataclass(frozen=True, kw_only=True)
-class NewResult:
-    path: str
-    slug: str
-    missing: tuple[str, ...] = ()  # what is still a placeholder
-    status: str = "draft"
-    criteria: tuple[str, ...] = ()
-    contract: str | None = None
-    outside: str | None = None  # the note for a goal the Stop hook and discovery do not see
-    text: str = field(default="", repr=False, compare=False)  # as written when activated
-    not_found: dict[str, str] = field(default_factory=dict)  # check id -> program not found
-    operands: dict[str, str] = field(default_factory=dict)  # check id -> what is not there
-    # lint's warnings about the rows of the file as written (goalfile.commands.cautions)
-    warnings: tuple[Finding, ...] = ()
+_RESULT_FIELDS = (
+    "contract",
+    "criteria",
+    "missing",
+    "not_found",
+    "operands",
+    "outside",
+    "path",
+    "slug",
+    "status",
+    "warnings",
+)
+
+
+class NewResult(Compared, compared=_RESULT_FIELDS):  # not compared by its text
+    __slots__ = (*_RESULT_FIELDS, "text")
+
+    def __init__(
+        self,
+        *,
+        path: str,
+        slug: str,
+        missing: tuple[str, ...] = (),
+        status: str = "draft",
+        criteria: tuple[str, ...] = (),
+        contract: str | None = None,
+        outside: str | None = None,
+        text: str = "",
+        not_found: dict[str, str] | None = None,
+        operands: dict[str, str] | None = None,
+        warnings: tuple[Finding, ...] = (),
+    ) -> None:
+        self.path: Final = path
+        self.slug: Final = slug
+        self.missing: Final = missing  # what is still a placeholder
+        self.status: Final = status
+        self.criteria: Final = criteria
+        self.contract: Final = contract
+        self.outside: Final = outside  # the note for a goal the Stop hook and discovery do not see
+        self.text: Final = text  # as written when activated
+        # check id -> program not found
+        self.not_found: Final[dict[str, str]] = {} if not_found is None else not_found
+        # check id -> what is not there
+        self.operands: Final[dict[str, str]] = {} if operands is None else operands
+        # lint's warnings about the rows of the file as written (goalfile.commands.cautions)
+        self.warnings: Final = warnings
 
     def not_found_note(self) -> str | None:
         if not self.not_found:

@@ -16,24 +16,35 @@ from __future__ import annotations
 
 import glob
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
+
+from goalfile.value import Compared
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
 _GLOB = frozenset("*?[")
 _DEPTH = 3  # sh -c 'bash -c "..."' at most this deep
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Compared):
     """One simple command of a check: its words after glob expansion, the folder it runs in,
     whether a `cd` brought it there, and the globs that matched nothing (given as they are)."""
 
-    words: list[str]
-    folder: Path
-    moved: bool = False
-    unmatched: frozenset[str] = frozenset()
-    gone_folder: str | None = None  # `cd DIR` to a folder that is not there: DIR
+    __slots__ = ("folder", "gone_folder", "moved", "unmatched", "words")
+
+    def __init__(
+        self,
+        words: list[str],
+        folder: Path,
+        moved: bool = False,
+        unmatched: frozenset[str] = frozenset(),
+        gone_folder: str | None = None,
+    ) -> None:
+        self.words: Final = words
+        self.folder: Final = folder
+        self.moved: Final = moved
+        self.unmatched: Final = unmatched
+        self.gone_folder: Final = gone_folder  # `cd DIR` to a folder that is not there: DIR
 
 
 def lex(command: str) -> list[list[tuple[str, bool]]] | None:
