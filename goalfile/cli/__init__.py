@@ -46,6 +46,10 @@ class _Main:
             _version()
         if not args and not kwargs and sys.argv[1:] in (["--help"], ["-h"]):
             _help()
+        if not args and not kwargs:  # the program's own run, not a caller's (click's test runner)
+            from goalfile.patterncache import preload
+
+            preload()  # the patterns goalfile's modules compile at import, made from the table
         return _lazy_group()(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
