@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import REPO, make_git_repo, run_goalfile
 from tests.test_walk import sdist
 
 VERSION = "3.11"
@@ -83,3 +83,20 @@ def test_a_row_lint_does_not_warn_about_gets_no_warning(project: Path) -> None:
         "verify", "--no-write", "--json", "goals/suite.md", cwd=project, env=environ(), timeout=300
     )
     assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"], ran.stdout
+
+
+def test_the_goal_skill_has_the_agent_read_the_warnings_new_prints(project: Path) -> None:
+    """The goal skill's step 5 (`goalfile new ... --activate` after the user's yes) told the
+    agent to read only the `next:` line: a `warning:` line on a row approved that moment went
+    unread. The step names them, and they are what `new` prints."""
+    step = (REPO / "skills" / "goal" / "SKILL.md").read_text(encoding="utf-8")
+    step = step.split("\n5. ", 1)[1].split("\n6. ", 1)[0]
+    assert "a `warning:` line names a row `goalfile lint`" in step, step
+    assert "show it to\n   the user" in step, step
+    made = run_goalfile(
+        "new", "suite", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stdout contains "OK"', "--activate",
+        cwd=project, env=environ(),
+    )  # fmt: skip
+    warned = [line for line in made.stderr.splitlines() if ": warning: C1: " in line]
+    assert warned and warned[0].startswith("goals/suite.md:"), made.stderr
