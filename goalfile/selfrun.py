@@ -46,8 +46,13 @@ __all__ = [
 ]
 
 # a line is decoded only when it holds one of these (the command's own words, as JSON writes
-# them: a Codex call's arguments are JSON text inside JSON, whose slashes stay as they are)
-_MARKERS: Final = (b"hook", b".local", b"XDG_STATE_HOME", b"goalfile/")
+# them: a Codex call's arguments are JSON text inside JSON, whose slashes stay as they are,
+# and a line break between two words is `\n` there)
+_MARKERS: Final = (b"hook st", b"hook  ", b"hook\\", b".local", b"XDG_STATE_HOME", b"goalfile/")
+_CALLS: Final = (b'"tool_use"', b'"function_call"', b'"toolCall"', b'"toolCalls"')
+_STRICT: Final = (
+    rb"hook(?:\s|\\+[nt])+st(?:art|op)|\.local|XDG_STATE_HOME|goalfile/(?:sessions|key)"
+)
 _SIZE_LIMIT: Final = 1 << 30  # bytes: a larger transcript is not read
 _STATE: Final = re.compile(
     r"XDG_STATE_HOME|\.local/state/goalfile|goalfile/(sessions|key)\b|(^|/)\.local(/state)?/?$"
@@ -93,9 +98,11 @@ def self_runs(transcript: str | None, state: str | None = None) -> tuple[SelfRun
         data = read_regular(os.path.expanduser(transcript), what="transcript", limit=_SIZE_LIMIT)
     except (OSError, ValueError, GoalfileError):
         return ()
-    markers = _MARKERS if not state else (*_MARKERS, os.fsencode(state))
+    named = os.fsencode(state) if state else b""
+    markers = (*_MARKERS, named) if named else _MARKERS
+    strict = re.compile(_STRICT + (b"|" + re.escape(named) if named else b""))
     found: dict[str, SelfRun] = {}
-    for line in _candidate_lines(data, markers):
+    for line in _candidate_lines(data, markers, strict):
         for key, command in tool_calls(line):
             if key in found:
                 continue
@@ -113,19 +120,24 @@ def self_runs(transcript: str | None, state: str | None = None) -> tuple[SelfRun
     )
 
 
-def _candidate_lines(data: bytes, markers: tuple[bytes, ...]) -> Iterator[bytes]:
-    """The lines of ``data`` that hold one of ``markers``, each once, in order."""
+def _candidate_lines(
+    data: bytes, markers: tuple[bytes, ...], strict: re.Pattern[bytes]
+) -> Iterator[bytes]:
+    """The lines of ``data`` that hold one of ``markers`` (a fast search), a tool call of one
+    of the four shapes, and something ``strict`` finds, each once, in order."""
     starts: set[int] = set()
     for marker in markers:
         at = data.find(marker)
         while at >= 0:
-            start = data.rfind(b"\n", 0, at) + 1
-            starts.add(start)
+            starts.add(data.rfind(b"\n", 0, at) + 1)
             end = data.find(b"\n", at)
             at = -1 if end < 0 else data.find(marker, end)
     for start in sorted(starts):
         end = data.find(b"\n", start)
-        yield data[start : len(data) if end < 0 else end]
+        end = len(data) if end < 0 else end
+        line = data[start:end]
+        if any(call in line for call in _CALLS) and strict.search(line):
+            yield line
 
 
 def _answered(data: bytes, keys: frozenset[str]) -> frozenset[str]:
