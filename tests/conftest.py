@@ -131,6 +131,34 @@ def run_goalfile(
     )
 
 
+def goalfile_here(
+    *args: str | os.PathLike[str], cwd: Path, env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``goalfile ARGS`` in this process: goalfile's command line through click's runner, in
+    ``cwd``, with the environment :func:`run_goalfile` gives its process; returned as
+    :func:`run_goalfile` returns a run. The same code without an interpreter started around it
+    (about 0.2 CPU-s a command), for the cases of a parametrized test whose subject is the text
+    a command reads, while one or two of its cases run as real processes. Not for a command
+    that writes to a file descriptor itself (the Stop hook). An exception other than an exit
+    fails the test with its traceback."""
+    import traceback
+
+    from click.testing import CliRunner
+
+    from goalfile.cli import main
+
+    environ: dict[str, str | None] = {name: None for name in os.environ}
+    environ.update(clean_env(env))
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(main, [str(a) for a in args], env=environ)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        assert result.exc_info is not None
+        raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
+    return subprocess.CompletedProcess(
+        ["goalfile", *map(str, args)], result.exit_code, result.stdout, result.stderr
+    )
+
+
 def start_goalfile(
     *args: str | os.PathLike[str], cwd: Path, env: Mapping[str, str] | None = None
 ) -> subprocess.Popen[str]:
