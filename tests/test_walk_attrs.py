@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import REPO, make_git_repo, run_goalfile
 from tests.pypi_tools import install_venv
 from tests.test_operands_pluggy import RUNNERS, new_with_notes
 from tests.test_tox_config_files import TOX
@@ -127,3 +127,14 @@ def test_a_tox_runner_only_tox_uv_provides_is_named_when_tox_has_no_tox_uv(
         "--expected", "exit 0", cwd=project, env=with_uv,
     )  # fmt: skip
     assert again.returncode == 0 and "note: C1" not in again.stderr, again.stderr
+
+
+def test_the_goal_skill_calls_these_notes_the_machine_s_not_the_check_s() -> None:
+    """The goal skill tells the agent which `new` notes are about the machine (install, then
+    run the check again) rather than a check to correct: these two are."""
+    text = (REPO / "skills" / "goal" / "SKILL.md").read_text(encoding="utf-8")
+    bullet = text.split("- Read the `note:` lines `goalfile new` prints", 1)[1].split("\n- ")[0]
+    words = " ".join(bullet.split())
+    assert "that a Python cannot import pytest itself" in words, words
+    assert "that tox lacks the tox-uv plugin an environment's runner needs" in words, words
+    assert "is about the machine, not the check" in words, words
