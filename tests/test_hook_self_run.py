@@ -22,7 +22,7 @@ import pytest
 from conftest import approved_project, copy_of, git, made_once, run_goalfile
 from test_hook_start import GOAL, SESSION, loosen_and_commit, start
 
-from goalfile.selfrun import names_hook, names_state
+from goalfile.selfrun import names_hook, names_state, self_runs
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +172,43 @@ def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
 )
 def test_which_commands_count(command: str, hook_run: bool, state: bool) -> None:
     assert (names_hook(command), names_state(command)) == (hook_run, state)
+
+
+# each host's shape of a shell tool call and of its result, as the real CLIs wrote them
+# (tests/hosts/test_self_run_hold.py runs them), with the command replaced
+SHAPES = {
+    "codex": (
+        {"type": "response_item", "payload": {"type": "function_call", "status": "completed",
+         "id": "fc_1", "name": "exec_command", "call_id": "call_1",
+         "arguments": json.dumps({"cmd": "goalfile hook stop --agent codex < in.json"})}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "call_1",
+         "output": "Process exited with code 0\nOutput:\n"}},
+    ),
+    "gemini": (
+        {"id": "m1", "type": "gemini", "content": "", "toolCalls": [{"id": "run_shell_command_1",
+         "name": "run_shell_command", "args": {"command": "goalfile hook stop --agent gemini"}}]},
+        {"id": "m2", "type": "user", "content": [{"functionResponse": {"id": "run_shell_command_1",
+         "name": "run_shell_command", "response": {"output": "Output: (empty)"}}}]},
+    ),
+    "pi": (
+        {"type": "message", "id": "a1", "message": {"role": "assistant", "content": [
+            {"type": "toolCall", "id": "call_1", "name": "bash",
+             "arguments": {"command": "goalfile hook stop --agent pi"}}]}},
+        {"type": "message", "id": "a2", "message": {"role": "toolResult", "toolCallId": "call_1",
+         "toolName": "bash", "content": [{"type": "text", "text": "(no output)"}]}},
+    ),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("host", sorted(SHAPES))
+def test_each_hosts_tool_call_is_read_and_its_result_found(host: str, tmp_path: Path) -> None:
+    call, result = SHAPES[host]
+    path = tmp_path / "session.jsonl"
+    path.write_text(json.dumps(call) + "\n", encoding="utf-8")
+    [running] = self_runs(str(path))
+    assert running.hook and running.pending, running
+    assert running.command == f"goalfile hook stop --agent {host}"
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(result) + "\n")
+    [ended] = self_runs(str(path))
+    assert ended.hook and not ended.pending, ended
