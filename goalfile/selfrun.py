@@ -246,7 +246,7 @@ def _words(command: str) -> list[list[str]] | None:
     import shlex
 
     commands: list[list[str]] = []
-    for text in command.splitlines():
+    for text in command.replace("\\\n", " ").splitlines():  # a line continued is one line
         lexer = shlex.shlex(text, posix=True, punctuation_chars=";&|()<>")
         lexer.whitespace_split = True
         try:

@@ -158,6 +158,7 @@ def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
         ("goalfile hook stop --agent claude < in.json", True, False),
         ("cd sub && /venv/bin/goalfile hook  start", True, False),
         ("python -m goalfile hook stop", True, False),
+        ("goalfile hook \\\n  stop --agent claude", True, False),
         ("bash -lc 'goalfile hook stop <x'", True, False),
         ("sh -c \"eval 'goalfile hook start'\"", True, False),
         ("grep 'goalfile hook stop' docs", False, False),
