@@ -324,7 +324,7 @@ def test_a_goal_file_named_by_a_folder_it_cannot_list_points_at_status(tmp_path:
 
 COMMAND_WORDS = (
     "goalfile", "git", "sed", "rm", "mv", "chmod", "cp", "mkdir", "unlink", "export", "unset",
-    "pip", "python3", "[ ! -e", "ln", "cd",
+    "pip", "python3", "[ ! -e", "ln", "cd", "kill",
 )  # fmt: skip
 NAMED = re.compile(
     r"\{[^}]*(?<![A-Za-z])"
