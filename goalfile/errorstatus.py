@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
+
+from goalfile.value import Compared
 
 if TYPE_CHECKING:
     from goalfile.expect import Expectation
@@ -31,14 +32,19 @@ _ERROR_STATUS = {"grep": 2, "egrep": 2, "fgrep": 2, "rg": 2, "diff": 2, "cmp": 2
 _OPERATORS = frozenset({";", "&", "&&", "||", "|", "(", ")"})
 
 
-@dataclass(frozen=True, kw_only=True)
-class Counted:
+class Counted(Compared):  # a value class written out: a dataclass compiled its methods at start
     """How an error of the check's command satisfies its exit clauses."""
 
-    program: str  # the measuring command's name, as written
-    negated: bool  # the check starts with `!`
-    status: int  # the status an error of the command gives the check
-    substituted: bool = False  # the command runs in `test -z "$(...)"`, which drops its status
+    __slots__ = ("negated", "program", "status", "substituted")
+
+    def __init__(
+        self, *, program: str, negated: bool, status: int, substituted: bool = False
+    ) -> None:
+        self.program: Final = program  # the measuring command's name, as written
+        self.negated: Final = negated  # the check starts with `!`
+        self.status: Final = status  # the status an error of the command gives the check
+        # the command runs in `test -z "$(...)"`, which drops its status
+        self.substituted: Final = substituted
 
 
 # `test -z "$(CMD)"` or `[ -z "$(CMD)" ]`: the substitution's status is lost, and an error of CMD

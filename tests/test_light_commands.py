@@ -439,3 +439,11 @@ def test_new_builds_no_dataclass_and_activate_fewer(tmp_path: Path) -> None:
     made = built_dataclasses(["activate", str(goal)], tmp_path)
     written_out = ("expecttext", "contractdiff", "gitattrs", "commands.activate")
     assert [name for name in made if name.split(".", 1)[1].rsplit(".", 1)[0] in written_out] == []
+
+
+def test_lint_of_a_grep_check_builds_no_dataclass(tmp_path: Path) -> None:
+    """A check that is one `grep` (most goals hold one) makes lint and verify ask how its error
+    status counts (goalfile.errorstatus), whose answer was a dataclass built at each start."""
+    goal = tmp_path / "goal.md"
+    goal.write_text(GOAL.replace("`test -f notes.txt`", "`grep -q notes notes.txt`"), "utf-8")
+    assert built_dataclasses(["lint", str(goal)], tmp_path) == []
