@@ -39,8 +39,9 @@ def test_init_mcp_without_the_extra_says_how_to_install_it(tmp_path: Path) -> No
         r"note: `goalfile mcp` needs the optional MCP support.*?until `([^`]+)`", done.stderr
     )
     assert note is not None, done.stderr
-    assert mcp_finding(goalfile, project)["health"] == "problem"
-    fix_of_doctor = mcp_finding(goalfile, project)["fix"]
+    finding = mcp_finding(goalfile, project)
+    assert finding["health"] == "problem"
+    fix_of_doctor = finding["fix"]
     serve = subprocess.run(
         [goalfile, "mcp"], cwd=project, capture_output=True, text=True, stdin=subprocess.DEVNULL,
         env=clean_env(),
