@@ -654,3 +654,29 @@ def test_a_gone_goal_beside_one_the_hook_verifies_is_held_once(
     for _ in range(2):
         reason = reason_of(stop(staged, active=True)[0])
         assert "verify-goal other" in reason and "it is gone" not in reason, reason
+
+
+# --- an empty .git folder (Codex's workspace-write sandbox leaves one) ----------------------
+
+
+def test_an_empty_git_folder_above_the_repository_is_no_repository(
+    project: Path, tmp_path: Path
+) -> None:
+    """Codex's sandbox makes an empty `.git` in each folder a command may write that has none
+    ($TMPDIR, /tmp) while the command runs: git passes over it, and so does the hook."""
+    (tmp_path / ".git").mkdir()
+    reason = reason_of(stop(project)[0])
+    assert reason.startswith(UNMET), reason
+    assert "cannot tell which goal files git tracks" not in reason
+
+
+def test_a_git_folder_emptied_for_the_stop_holds_the_agent(project: Path, tmp_path: Path) -> None:
+    """Emptying the repository's `.git` removes it, as a rename away does: the session's
+    record holds the agent, naming the repository."""
+    stop(project)
+    (project / ".git").rename(tmp_path / "kept")
+    (project / ".git").mkdir()
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert "goalfile cannot verify the goals of the repository at .: at an earlier stop" in reason
+    assert "now .git is another git folder" in reason, reason

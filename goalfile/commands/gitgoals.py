@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from goalfile import ledger
+from goalfile.commands.gittop import holds_git
 from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.shellword import moved_aside, shell_word
 
@@ -66,11 +67,12 @@ def parse_listing(data: bytes, *, root: Path) -> dict[str, Tracked]:
 
 def tracked_goals(root: Path) -> dict[Path, Tracked]:
     """The goal files git tracks in the repository at ``root`` (keyed by ``root / path``);
-    empty when ``root`` holds no ``.git``. Raises :class:`goalfile.gitrun.GitUnreadable` when
-    ``root`` holds a ``.git`` and git cannot list it (a broken index or ``.git``, a
+    empty when ``root`` holds no ``.git`` (an empty ``.git`` folder is none:
+    :func:`goalfile.commands.gittop.holds_git`). Raises :class:`goalfile.gitrun.GitUnreadable`
+    when ``root`` holds a ``.git`` and git cannot list it (a broken index or ``.git``, a
     repository format git does not know, a HEAD that names no commit while branches exist):
     that is never "git tracks nothing"."""
-    if not os.path.lexists(root / ".git"):
+    if not holds_git(root):
         return {}
     from goalfile.gitrepo import git_head_trees, git_tracked
 
@@ -85,7 +87,7 @@ def tracked_file(root: Path, path: Path) -> Tracked | None:
     under the goal folders): the file's own path is the pathspec (taken literally, so ``*`` or
     ``:`` in a name match only that name). None when git does not track it, or ``root`` holds
     no ``.git``. Raises :class:`goalfile.gitrun.GitUnreadable` as :func:`tracked_goals` does."""
-    if not os.path.lexists(root / ".git"):
+    if not holds_git(root):
         return None
     try:
         relative = path.relative_to(root).as_posix()

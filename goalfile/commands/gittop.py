@@ -6,7 +6,31 @@ around the session's folder at every stop of every turn."""
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
+
+
+def holds_git(folder: str | os.PathLike[str]) -> bool:
+    """Whether ``folder`` holds a ``.git`` entry the Stop hook counts as a repository's:
+    anything named ``.git`` but an empty folder. git passes over an empty ``.git`` folder (it
+    holds no HEAD: "not a git repository"), and Codex's workspace-write sandbox makes one in
+    each folder it lets a command write (the session's folder, ``$TMPDIR``, ``/tmp``) that has
+    none, as the target of the read-only mount it puts over ``.git``, and leaves it there while
+    the command runs (docs/hosts.md). Emptying a repository's ``.git`` is removing it: the
+    session's record holds that as it holds a ``.git`` renamed away (docs/trust.md). A ``.git``
+    that cannot be read counts."""
+    path = os.path.join(folder, ".git")
+    try:
+        mode = os.lstat(path).st_mode
+    except (OSError, ValueError):
+        return False
+    if not stat.S_ISDIR(mode):
+        return True
+    try:
+        with os.scandir(path) as entries:
+            return next(entries, None) is not None
+    except OSError:
+        return True
 
 
 def git_top(folder: str) -> str | None:

@@ -74,6 +74,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.context import Context
+from goalfile.commands.gittop import holds_git
 from goalfile.commands.hookrules.discover import goal_paths, other_goals
 from goalfile.commands.hookrules.failures import failed_hold, failed_stop, lost_hold
 from goalfile.commands.hookrules.focus import focus_releases, keep_held
@@ -208,7 +209,7 @@ def _decide_stop(
         # not track (with --goal: the same rules, for the goal file it names, and then for
         # every other goal file git tracks); and the goals outside the goal folders a focus
         # named, which stay held whatever the focus says now
-        in_git = [root for root in roots if os.path.lexists(root / ".git")]
+        in_git = [root for root in roots if holds_git(root)]
         if options.goal is None:
             git = tracked_in(roots)
         else:  # outside git (no `.git` at or above cwd), nothing more is asked of it

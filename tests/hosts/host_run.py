@@ -282,14 +282,24 @@ def claude_transcripts(home: Path, repo: Path) -> list[Path]:
 CODEX_KEY_ENV = "FAKE_MODEL_API_KEY"
 
 
-def write_codex_config(codex_home: Path, *, server_url: str, repo: Path, extra: str = "") -> Path:
+def write_codex_config(
+    codex_home: Path,
+    *,
+    server_url: str,
+    repo: Path,
+    extra: str = "",
+    sandbox: str = "danger-full-access",
+) -> Path:
+    """``config.toml`` for the fake model; ``sandbox`` is its ``sandbox_mode`` (most tests keep
+    Codex's sandbox out of what they show; ``workspace-write``, what most users run, is tested
+    by test_codex_sandbox.py)."""
     codex_home.mkdir(parents=True, exist_ok=True)
     path = codex_home / "config.toml"
     path.write_text(
         f"""model = "gpt-fake"
 model_provider = "fake"
 approval_policy = "never"
-sandbox_mode = "danger-full-access"
+sandbox_mode = "{sandbox}"
 check_for_update_on_startup = false
 
 [model_providers.fake]

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from goalfile.commands.gittop import holds_git
 from goalfile.commands.hookrules.focus import focused_goal
 from goalfile.commands.hookrules.places import unique_files
 from goalfile.commands.hookrules.stopinput import HookOptions
@@ -82,7 +83,7 @@ def _discover(
     found = [Path(p) for p in listed]
     there = set(found)
     gone = [path for path in tracked if path not in there and under_goal_folder(path, root)]
-    held = _held_outside(root, tracked) if os.path.lexists(root / ".git") else []
+    held = _held_outside(root, tracked) if holds_git(root) else []
     return found + sorted(gone) + held
 
 

@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
+from goalfile.commands.gittop import holds_git
 from goalfile.errors import GoalfileError
 from goalfile.files import read_text, real_path
 from goalfile.goalfolders import under_goal_folder
@@ -117,7 +118,7 @@ def _gathered(listings: list[tuple[Path, Callable[[], Mapping[Path, Tracked]]]])
                 swapped[path] = why
                 if ref is not None and ref[0] != "HEAD":
                     staged.add(path)
-    tops = frozenset(top for top, _ in listings if os.path.lexists(top / ".git"))
+    tops = frozenset(top for top, _ in listings if holds_git(top))
     return GitView(
         tracked=found,
         swapped=swapped,
@@ -164,7 +165,7 @@ def tracked_goal(goal: str, roots: list[Path]) -> GitView:
                 places.append((top, given, real))
     else:
         places = [(root, root / given, Path(os.path.normpath(root / given))) for root in roots]
-    places = [place for place in places if os.path.lexists(place[0] / ".git")]
+    places = [place for place in places if holds_git(place[0])]
     if not places:  # outside git: nothing to ask it
         return GitView(tracked={}, swapped={}, failed={})
     from goalfile.commands.gitgoals import tracked_file

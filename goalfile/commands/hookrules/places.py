@@ -20,17 +20,16 @@ def project_roots(start: Path, notes: list[str] | None = None) -> list[Path]:
     holds ``start`` (the session's folder, :func:`session_folder`), as git names them
     (:func:`goalfile.commands.gittop.work_trees`), and every folder at or above it that holds
     a ``.git`` entry git names no work tree for (`git config core.bare true`, a
-    ``core.worktree`` elsewhere, a broken ``gitdir:`` line, an empty ``.git`` planted in a
-    sub-folder). A ``.git`` only ever adds a repository: one git accepts (`git init scratch`)
-    adds a tree without dropping the project's own, and one git will not read is no way to
-    hide the goals of the folder that holds it. Outside git, the folder itself."""
-    from goalfile.commands.gittop import work_trees
+    ``core.worktree`` elsewhere, a broken ``gitdir:`` line, an empty ``.git`` file planted in
+    a sub-folder); an empty ``.git`` folder is no ``.git`` (:func:`holds_git`). A ``.git``
+    only ever adds a repository: one git accepts (`git init scratch`) adds a tree without
+    dropping the project's own, and one git will not read is no way to hide the goals of the
+    folder that holds it. Outside git, the folder itself."""
+    from goalfile.commands.gittop import holds_git, work_trees
 
     named = work_trees(start)
     unnamed = [
-        folder
-        for folder in (start, *start.parents)
-        if os.path.lexists(folder / ".git") and folder not in named
+        folder for folder in (start, *start.parents) if folder not in named and holds_git(folder)
     ]
     if notes is not None:
         for folder in unnamed:
