@@ -680,3 +680,19 @@ def test_a_git_folder_emptied_for_the_stop_holds_the_agent(project: Path, tmp_pa
     reason = reason_of(stop(project)[0])
     assert "goalfile cannot verify the goals of the repository at .: at an earlier stop" in reason
     assert "now .git is another git folder" in reason, reason
+
+
+def test_a_git_folder_under_another_name_behind_an_empty_one_holds_at_a_first_stop(
+    project: Path,
+) -> None:
+    """An empty `.git` folder is no `.git`: one put where the git folder was, renamed away,
+    neither hides the rename nor stops its fix (a plain `mv` would move the folder into it)."""
+    (project / ".git").rename(project / "backup")
+    (project / ".git").mkdir()
+    (project / "goals" / "real.md").unlink()
+    reason = reason_of(stop(project)[0])
+    assert "it holds a goal folder and an empty .git folder, but backup is a git folder " \
+        "under another name" in reason  # fmt: skip
+    assert fix_of(reason) == "rmdir -- .git && mv -- backup .git"
+    assert sh(fix_of(reason), project).returncode == 0
+    assert git(project, "status", "--porcelain") == " D goals/real.md\n"

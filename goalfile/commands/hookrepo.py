@@ -570,11 +570,13 @@ def watch(
             found.holds.append(hold)
             found.kept.add(top)
     folder = str(real_here)
+    from goalfile.commands.gittop import holds_git
+
     while True:  # a goal folder beside a git folder under another name, and no .git
         hold = None
         if (
             folder not in found.kept
-            and not os.path.lexists(os.path.join(folder, ".git"))
+            and not holds_git(folder)  # an empty .git folder is none
             and any(os.path.isdir(os.path.join(folder, goals)) for goals in GOAL_FOLDERS)
         ):
             hold = _stray(Path(folder), here)
@@ -753,21 +755,25 @@ def _swapped(top: Path, remembered: Remembered, now: GitPlace | None, here: Path
 
 
 def _stray(folder: Path, here: Path) -> Hold | None:
-    """A folder with a goal folder and no ``.git``, holding a git folder under another name."""
+    """A folder with a goal folder and no ``.git`` (or an empty ``.git`` folder), holding a git
+    folder under another name."""
     names = aside(folder)
     if not names:
         return None
     shown = _shown(folder, here)
     listed = ", ".join(_shown(folder / name, here) for name in names)
+    dotgit = shell_word(_shown(folder / ".git", here))
+    empty = os.path.lexists(folder / ".git")  # an empty .git folder stands in its place
     text = (
-        f"goalfile cannot tell which goals git tracks in {shown}: it holds a goal folder and no "
-        f".git, but {listed} {'is a git folder' if len(names) == 1 else 'are git folders'} "
-        "under another name"
+        f"goalfile cannot tell which goals git tracks in {shown}: it holds a goal folder and "
+        f"{'an empty .git folder' if empty else 'no .git'}, but {listed} "
+        f"{'is a git folder' if len(names) == 1 else 'are git folders'} under another name"
     )
     fix = None
     advice = f"Rename the repository's own git folder back to .git; {ADVICE}"
     if len(names) == 1:
-        fix = f"mv -- {shell_word(listed)} {shell_word(_shown(folder / '.git', here))}"
+        fix = f"mv -- {shell_word(listed)} {dotgit}"
+        fix = f"rmdir -- {dotgit} && {fix}" if empty else fix
         advice = f"Put the git folder back as the fix says; {ADVICE}"
     return Hold(
         key=f"stray\0{folder}\0{chr(0).join(names)}",
