@@ -39,6 +39,7 @@ from goalfile.handedit import (
     REOPENABLE,
     budget_in_force,
     hook_status_forged,
+    insert_lines_command,
     ledger_limits,
     met_gaps,
     reopened,
@@ -50,7 +51,7 @@ from goalfile.model import BUDGET_LIMIT_MAX, Entry, Goal, Kind, Severity, Status
 from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.prose import inline_code
 from goalfile.review import latest_review, quote_present
-from goalfile.shellword import revision_word, shell_word
+from goalfile.shellword import shell_word, show_command
 
 WARNING_CODES = frozenset({"unpinned"})
 """Findings that are reported as warnings: they do not fail the audit."""
@@ -900,17 +901,13 @@ def review_findings(
         )
         artifact = recorded.artifact if recorded is not None else review_artifact(criterion)
         quote = quote_of(row.evidence, row.evidence_quoted)
-        again = (
-            f"review it again (`goalfile review {shell_word(goal.path)} {row.id} --artifact FILE "
-            "--quote "
-            "TEXT --verdict met`) and verify"
-        )
         if quote is None:
             found.append(
                 finding(
                     "review-no-quote",
-                    "a met review verdict quotes no passage of its artifact",
-                    f"set the status back and {again}",
+                    "a met review verdict quotes no passage of its artifact: it is reviewed "
+                    "again, quoting the passage that decides, and verified",
+                    _review_again(goal, row.id, artifact),
                 )
             )
             continue
@@ -927,8 +924,9 @@ def review_findings(
                         f"the review recorded for {row.id} read `{recorded.artifact}`, but "
                         f"{row.id} names `{named}`: goalfile review refuses any other artifact "
                         "and verify counts no such review, so the entry was not written by "
-                        "either from this file",
-                        f"set the status back and {again.replace('FILE', shell_word(named), 1)}",
+                        "either from this file: it is reviewed again, reading the artifact the "
+                        "row names, and verified",
+                        _review_again(goal, row.id, named),
                     )
                 )
                 continue
@@ -938,8 +936,9 @@ def review_findings(
             found.append(
                 finding(
                     "review-artifact-missing",
-                    f"the artifact of a met review verdict cannot be read: {exc.message}",
-                    f"restore `{artifact}`, or {again}",
+                    f"the artifact of a met review verdict cannot be read: {exc.message}; "
+                    "once it is there again, it is reviewed again and verified",
+                    _review_again(goal, row.id, artifact) + f" once `{artifact}` is there again",
                 )
             )
             continue
@@ -948,11 +947,28 @@ def review_findings(
                 finding(
                     "review-quote-missing",
                     f"the quoted passage `{ledger.clean_line(quote, limit=80)}` is no "
-                    f"longer in `{artifact}` (whitespace aside)",
-                    f"restore the passage, or {again} against the artifact as it is",
+                    f"longer in `{artifact}` (whitespace aside): the passage is written back, "
+                    "or the artifact as it is reviewed again, quoting a passage it holds, and "
+                    "verified",
+                    _review_again(goal, row.id, artifact),
                 )
             )
     return found
+
+
+def _review_again(goal: Goal, row: str, artifact: str | None) -> str:
+    """The commands that review row ``row`` of ``goal`` again, reading ``artifact``, and verify
+    it: after a `goalfile reopen` when the goal is not active (review and verify take an
+    active goal only); PASSAGE and TEXT are the reviewer's to write."""
+    word = shell_word(goal.path)
+    reopen = (
+        f"`goalfile reopen {word} --reason TEXT`, then " if goal.status is not Status.ACTIVE else ""
+    )
+    return (
+        f"{reopen}`goalfile review {word} {shell_word(row)} --artifact "
+        f"{shell_word(artifact or 'FILE')} --verdict met --quote PASSAGE`, then "
+        f"`goalfile verify {word}`"
+    )
 
 
 # --- the ledger only grew -----------------------------------------------------------------
@@ -989,7 +1005,7 @@ def ledger_growth(path: str, old: Sequence[Block], new: Sequence[Block], ref: st
     by_heading = _unused_index(new, used, key=lambda b: b.text.split("\n", 1)[0])
     findings: list[AuditFinding] = []
     restore = (
-        f"restore the entry as it was at {ref} (`git show {revision_word(ref, path)}` shows "
+        f"restore the entry as it was at {ref} (`{show_command(ref, path)}` shows "
         "the file there); entries are only ever appended"
     )
     for index, block in enumerate(old):
@@ -1041,8 +1057,11 @@ def ledger_growth(path: str, old: Sequence[Block], new: Sequence[Block], ref: st
                     path=path,
                     line=block.entry.line,
                     entry=label(block.entry),
-                    message=f"the entry was inserted among entries that were there at {ref}",
-                    hint="move it to the end of the ledger; new entries are appended",
+                    message=f"the entry was inserted among entries that were there at {ref}: "
+                    "new entries are only ever appended, so it is moved to the end of the "
+                    "ledger, or deleted when goalfile did not write it",
+                    hint=f"`git diff {shell_word(ref)} -- {shell_word(path)}` shows it among "
+                    "the others",
                 )
             )
     return Growth(
@@ -1106,9 +1125,9 @@ def order_findings(path: str, current: Sequence[Block], kept: set[int]) -> list[
                     line=b.line,
                     entry=label(b),
                     message=f"iteration {b.iteration} follows iteration {a.iteration} "
-                    f"(line {a.line})",
-                    hint="entries carry the goal's current iteration; restore the entry "
-                    "goalfile wrote",
+                    f"(line {a.line}): entries carry the goal's current iteration, so the "
+                    "entry is put back as goalfile wrote it",
+                    hint=_shows_the_edit(path),
                 )
             )
         if b.date < a.date:
@@ -1118,12 +1137,19 @@ def order_findings(path: str, current: Sequence[Block], kept: set[int]) -> list[
                     path=path,
                     line=b.line,
                     entry=label(b),
-                    message=f"dated {b.date}, after an entry dated {a.date} (line {a.line})",
-                    hint="entries are dated when they are written; restore the entry "
-                    "goalfile wrote",
+                    message=f"dated {b.date}, after an entry dated {a.date} (line {a.line}): "
+                    "entries are dated when they are written, so the entry is put back as "
+                    "goalfile wrote it",
+                    hint=_shows_the_edit(path),
                 )
             )
     return found
+
+
+def _shows_the_edit(path: str) -> str:
+    """The command that shows each commit's change of ``path``: where a hand edit of its ledger
+    is, for a person to judge (what the entry said before is in it)."""
+    return f"`git log -p -- {shell_word(path)}` shows the edit"
 
 
 # --- the contract and the budget since the revision ---------------------------------------
@@ -1271,8 +1297,10 @@ def record_findings(goal: Goal, current: Sequence[Block]) -> list[AuditFinding]:
             invalid = on(
                 entry,
                 "approval-record-invalid",
-                exc.message,
-                exc.hint or "restore the entry as goalfile wrote it",
+                exc.message
+                if exc.hint
+                else f"{exc.message}; the entry is put back as goalfile wrote it",
+                exc.hint or _shows_the_edit(goal.path),
             )
             if entry.line and exc.record:  # the line that does not read back, as lint names it
                 start = contract.line_offset(goal.text, entry.line)
@@ -1485,7 +1513,7 @@ def counter_history(
         hint = (
             f"{set_key_command(goal.path, line, 'stall_limit', str(old_limit))}"
             if line is not None
-            else f"add `stall_limit: {old_limit}` to the frontmatter again"
+            else insert_lines_command(goal.path, 1, [f"stall_limit: {old_limit}"])
         )
         found.append(
             AuditFinding(
@@ -1586,7 +1614,7 @@ def accounting_history(goal: Goal, old_goal: Goal, ref: str) -> list[AuditFindin
                 line=line,
                 message=f"the token accounting row of session `{before.session}` {what} since "
                 f"{ref}: verify only adds rows, keeps each baseline and raises latest",
-                hint=f"restore the row as `git show {shell_word(f'{ref}:{goal.path}')}` has it "
+                hint=f"restore the row as `{show_command(ref, goal.path)}` has it "
                 f"(baseline {before.baseline}, latest at least {before.latest})",
             )
         )

@@ -1022,6 +1022,7 @@ def _lock_failed(lock_file: Path, exc: OSError) -> Refused:
     )
 
 
-_OWN_TMPDIR = '`export TMPDIR="$(mktemp -d "$HOME/.goalfile-tmp.XXXXXX")"`'
+_OWN_TMPDIR = '`mkdir -p -m 700 -- "$HOME/.goalfile-tmp" && export TMPDIR="$HOME/.goalfile-tmp"`'
 """The fix of a lock folder goalfile cannot use: a temporary folder of this user's own, in
-which goalfile makes its lock folder anew (then the command again, in the same shell)."""
+which goalfile makes its lock folder anew (then the command again, in the same shell). Not
+``export TMPDIR="$(mktemp -d ...)"``: Gemini CLI's shell tool refuses a command substitution."""

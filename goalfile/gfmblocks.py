@@ -272,9 +272,9 @@ def _row_after_table_end(goal: Goal) -> Finding | None:
                 code=CODE,
                 message=f"the criteria table's header {inline_code(line.strip())} starts with "
                 "`<`: GitHub reads the line as raw HTML and shows no table, so none of the "
-                "criteria show as a table, though goalfile runs them all",
-                hint="write the header as a table row that starts with `|`, naming the "
-                "columns only (`| id | criterion | check | expected |`)",
+                "criteria show as a table, though goalfile runs them all: write the header as "
+                "a table row that starts with `|`, naming the columns only (`| id | criterion | "
+                "check | expected |`)",
             )
     for index, row in enumerate(rows):
         line = lines[row.line - 1].rstrip("\r")

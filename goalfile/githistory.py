@@ -272,7 +272,8 @@ def _commit(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: str, cw
                 message,
                 given=ref,
                 instead=full + ref[len(name) :],
-                hint=f"name the full ref, `{shell_word(full + ref[len(name) :])}`, to --against",
+                hint=f"`git log -1 --oneline {shell_word(full + ref[len(name) :])}` shows the "
+                "commit the full ref names, the revision to give instead",
                 why=f" names the {'branch' if full.startswith('refs/heads/') else 'remote branch'}"
                 " alone",
             )
@@ -293,6 +294,7 @@ def _unknown_ref(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: st
     remote-tracking one) in its place: the CLI boundary makes the fix the same command line
     with that revision. Else the fix is how to list the branches."""
     from goalfile.errors import MeantOther, UsageError
+    from goalfile.shellword import shell_word
 
     message = f"unknown git revision {ref!r}"
     name = _ref_name(ref)
@@ -323,7 +325,8 @@ def _unknown_ref(git: Callable[..., subprocess.CompletedProcess[bytes]], ref: st
         message,
         given=ref,
         instead=meant + ref[len(name) :],
-        hint=f"name `{meant + ref[len(name) :]}` as the revision{why}",
+        hint=f"`git log -1 --oneline {shell_word(meant + ref[len(name) :])}` shows the commit "
+        f"it names, the revision to give instead{why}",
         why=why,
     )
 

@@ -52,8 +52,8 @@ def heading_findings(goal: Goal) -> Iterable[Finding]:
             line=goal.text.count("\n", 0, offset) + 1,
             column=1,
             code="entry-heading",
-            message=f"`{line.strip()}` looks like an entry heading but cannot be read as one",
-            hint="write `### Iteration N (YYYY-MM-DD) by WHO`, optionally with a time "
+            message=f"`{line.strip()}` looks like an entry heading but cannot be read as one: "
+            "an entry heading is `### Iteration N (YYYY-MM-DD) by WHO`, optionally with a time "
             "`(YYYY-MM-DD HH:MM)`",
         )
 

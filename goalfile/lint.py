@@ -21,7 +21,7 @@ from goalfile.parse import (
     unclosed_fence,
 )
 from goalfile.prose import inline_code, listed
-from goalfile.shellword import revision_word, shell_word
+from goalfile.shellword import shell_word, show_command
 from goalfile.termsafe import file_name
 from goalfile.unitteststream import findings as unittest_stdout
 
@@ -372,8 +372,8 @@ def _merged_entry_findings(goal: Goal) -> Iterable[Finding]:
         ),
         hint=(
             "rebuild the file from the merge's two sides: one side's file whole "
-            f"(`git show {revision_word('HEAD^1', goal.path)}`), the entries only the other "
-            f"side has (`git show {revision_word('HEAD^2', goal.path)}`) appended, then "
+            f"(`{show_command('HEAD^1', goal.path)}`), the entries only the other "
+            f"side has (`{show_command('HEAD^2', goal.path)}`) appended, then "
             f"`goalfile verify {word}`; "
             "and take `merge=union` off goal files in .gitattributes (see docs/lifecycle.md, "
             "Merging a goal file)"

@@ -34,7 +34,6 @@ from goalfile.model import (
 )
 from goalfile.prose import code_text, span_text
 from goalfile.settings import cwd_problem, known_shell, shell_problem
-from goalfile.value import replace
 from goalfile.words import noun
 
 if TYPE_CHECKING:
@@ -200,12 +199,12 @@ def conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFile
     """The refusal of a goal file that holds the conflict :func:`conflict_markers` found, naming
     it as ``path`` (as the reader's shell reaches it: the fix's commands name it so), with the
     fix that keeps both sides' entries."""
-    from goalfile.shellword import revision_word, shell_word
+    from goalfile.shellword import shell_word, show_command
 
     where = ", ".join(f"{number} `{line.strip()}`" for number, line in markers[:6])
     more = f" and {len(markers) - 6} more" if len(markers) > 6 else ""
     word = shell_word(path)
-    theirs = revision_word(":3", path)
+    theirs = show_command(":3", path)
     return GoalFileInvalid(
         "the file holds an unresolved merge conflict (git's marker lines "
         f"{where}{more}): goalfile reads none of it as criteria, entries or status until the "
@@ -216,7 +215,7 @@ def conflict_error(markers: Sequence[tuple[int, str]], *, path: str) -> GoalFile
         hint=(
             "while git still has the conflict (after a `git add` of the file, `git checkout -m "
             f"-- {word}` gives it back), take your side whole: `git checkout --ours -- {word}`; "
-            f"then copy the entries only the other side has (`git show {theirs}` "
+            f"then copy the entries only the other side has (`{theirs}` "
             "shows its file) to the end of `## Iterations`, set `status: active` (neither "
             f"side judged the merged work) and run `goalfile verify {word}` (see "
             "docs/lifecycle.md, Merging a goal file)"
@@ -400,7 +399,7 @@ def _frontmatter_close(lines: Sequence[str]) -> int | None:
 
 
 _VALUE_PROBLEM = "the value"
-_VALUE_HINT = (
+_VALUE_SAID = (
     "write dates as YYYY-MM-DD with a real month and day, and numbers of at most a few "
     "thousand digits"
 )
@@ -499,31 +498,36 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         line = mark.line + 2 if mark is not None else 2
         column = mark.column + 1 if mark is not None else None
         problem = getattr(exc, "problem", None) or "invalid YAML"
-        hint: str | None
+        hint: str | None = None
+        text = _line_at(source, mark.line) if mark is not None else ""
         if "tags are not allowed" in problem:
-            hint = "remove the tag and write the value as plain text, a number or a date"
+            hint = _untag_command(text, line, path)
+            if hint is None:
+                problem = f"{problem}; write the value as plain text, a number or a date"
         elif "merge key" in problem:
-            hint = (
-                "write each key the merge brings in on a line of its own, and delete the `<<:` line"
+            problem = (
+                f"{problem}; write each key the merge brings in on a line of its own, and "
+                "delete the `<<:` line"
             )
         elif "is given twice" in problem:
             hint = _delete_first_of_two(problem, source, path)
         elif problem.startswith(_VALUE_PROBLEM):
-            hint = _VALUE_HINT
-        elif mark is not None and "\t" in _line_at(source, mark.line)[: mark.column + 1]:
+            problem = f"{problem}; {_VALUE_SAID}"
+        elif mark is not None and "\t" in text[: mark.column + 1]:
             problem = f"{problem} (a tab: YAML indents with spaces only)"
-            hint = (
-                f"write spaces for the tab on line {line} (two before a key under `budget:`, "
-                "none before a top-level key)"
-            )
-        elif mark is not None and "{{" in _line_at(source, mark.line):  # templates/goal.md
+            hint = _untab_command(text, line, path)
+            if hint is None:
+                problem = f"{problem}; write spaces for the tab"
+        elif mark is not None and "{{" in text:  # templates/goal.md
             problem = f"{problem} (a template placeholder `{{{{...}}}}`: a value not yet written)"
             hint = (
                 "write the value in place of each `{{...}}` of the file, or have `goalfile new "
                 'SLUG "END STATE"` write the goal file'
             )
         else:
-            hint = "fix the YAML syntax on that line (`key: value`, two-space indents under budget)"
+            problem = (
+                f"{problem}; write the line as YAML (`key: value`, two-space indents under budget)"
+            )
         raise GoalFileInvalid(
             f"the frontmatter is not valid YAML: {problem}",
             file=path,
@@ -533,10 +537,9 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         ) from None
     except ValueError as exc:  # a value YAML recognises but cannot build, e.g. 2026-13-45
         raise GoalFileInvalid(
-            f"the frontmatter holds a value YAML cannot read: {exc}",
+            f"the frontmatter holds a value YAML cannot read: {exc}; {_VALUE_SAID}",
             file=path,
             line=_suspect_line(source),
-            hint=_VALUE_HINT,
         ) from None
     if not isinstance(loaded, dict):
         raise GoalFileInvalid(
@@ -580,6 +583,37 @@ def _delete_first_of_two(problem: str, source: str, path: str) -> str | None:
     what = f"line {first}" if last == first else f"lines {first}-{last}"
     delete = sed_command(path, [sed_lines(first, last) + "d"])
     return f"{delete} deletes {what}: the value YAML reads stays"
+
+
+_TAGGED = re.compile(r"[ ]*[A-Za-z_][A-Za-z0-9_-]*:[ ]+![^\s]*[ ]+[^\s#]")
+"""A frontmatter line whose value starts with a tag: ``status: !foo active``."""
+
+
+def _untag_command(text: str, line: int, path: str) -> str | None:
+    """The command that deletes the tag from the value of the frontmatter line ``line``
+    (``text``), keeping the value as plain text; None when the line is not ``key: !tag value``."""
+    from goalfile.shellword import sed_command
+
+    if not _TAGGED.match(text):
+        return None
+    return sed_command(path, [f"{line}s/:\\( *\\)![^ ]* */:\\1/"])
+
+
+_INDENTED = re.compile(r"[ \t]*\t[ \t]*(?P<key>[A-Za-z_][A-Za-z0-9_-]*):")
+"""A frontmatter key indented with a tab."""
+
+
+def _untab_command(text: str, line: int, path: str) -> str | None:
+    """The command that indents the key of the frontmatter line ``line`` (``text``) with
+    spaces: two for a key under ``budget:``, none for a top-level key; None when the tab is
+    not in the line's indent."""
+    from goalfile.shellword import sed_command
+
+    found = _INDENTED.match(text)
+    if found is None:
+        return None
+    indent = "  " if found.group("key") in ("iterations", "tokens") else ""
+    return sed_command(path, [f"{line}s/^[[:blank:]]*/{indent}/"])
 
 
 def _line_at(source: str, index: int) -> str:
@@ -1059,10 +1093,10 @@ def _read_body(
         problems.append(
             Finding(
                 severity=Severity.ERROR,
-                message="no `# Goal:` heading",
+                message="no `# Goal:` heading: state the end state as an H1, "
+                "`# Goal: <one measurable outcome>`",
                 line=close + 2,
                 code="structure",
-                hint="state the end state as an H1: `# Goal: <one measurable outcome>`",
             )
         )
     misnamed: Section | None = None  # the section holding the criteria under another title
@@ -1073,15 +1107,20 @@ def _read_body(
         problems.append(
             Finding(
                 severity=Severity.ERROR,
-                message="no acceptance-criteria table"
-                if where
-                else "no `## Acceptance criteria` section",
+                message=(
+                    "no acceptance-criteria table: write one under it, "
+                    "`| id | criterion | check | expected | kind |`"
+                    if where
+                    else "no `## Acceptance criteria` section"
+                    + (
+                        ""
+                        if misnamed
+                        else ": add it, with a table `| id | criterion | check | expected | kind |`"
+                    )
+                ),
                 line=where or (misnamed.line if misnamed else close + 2),
                 code="structure",
-                hint=_rename_hint(misnamed)
-                if misnamed
-                else "add `## Acceptance criteria` with a table "
-                "`| id | criterion | check | expected | kind |`",
+                hint=_rename_hint(misnamed, path) if misnamed else None,
             )
         )
     else:
@@ -1091,10 +1130,9 @@ def _read_body(
     body.link_labels = frozenset(references)
     last_row = max((row.line for row in body.criteria), default=0)
     for found in ignored:
-        problem = _ignored_table(*found, last_row=last_row)
-        if misnamed is not None and found[1] == misnamed.title:
-            problem = replace(problem, hint=_rename_hint(misnamed))
-        problems.append(problem)
+        renamed = misnamed is not None and found[1] == misnamed.title
+        rename = _rename_hint(misnamed, path) if misnamed is not None and renamed else None
+        problems.append(_ignored_table(*found, last_row=last_row, rename=rename))
     return body
 
 
@@ -1107,11 +1145,13 @@ def _misnamed_section(
     return next((s for s in sections if titles and s.title == titles[0]), None)
 
 
-def _rename_hint(section: Section) -> str:
-    return (
-        f"rename the heading `## {section.title}` (line {section.line}) to "
-        "`## Acceptance criteria`: its table is the criteria table"
-    )
+def _rename_hint(section: Section, path: str) -> str:
+    """The command that renames the heading of ``section`` (whose table is the criteria table)
+    `## Acceptance criteria`, keeping the line's end."""
+    from goalfile.shellword import sed_command
+
+    rename = f"{section.line}s/^\\( *##\\)[^[:cntrl:]]*/\\1 Acceptance criteria/"
+    return f"{sed_command(path, [rename])} names it `## Acceptance criteria`"
 
 
 def _criteria_shaped(tokens: Sequence[Token], index: int) -> bool:
@@ -1126,7 +1166,9 @@ def _criteria_shaped(tokens: Sequence[Token], index: int) -> bool:
     return all(name in names for name in REQUIRED_COLUMNS)
 
 
-def _ignored_table(line: int, section: str, after_ledger: bool, *, last_row: int) -> Finding:
+def _ignored_table(
+    line: int, section: str, after_ledger: bool, *, last_row: int, rename: str | None = None
+) -> Finding:
     """A table with the criteria columns outside the criteria section: an error before the
     ledger, where a reader takes it for part of the contract; a warning after it, in the free
     text of ``## Lessons`` and the like."""
@@ -1139,9 +1181,14 @@ def _ignored_table(line: int, section: str, after_ledger: bool, *, last_row: int
         code="criteria-table-ignored",
         message=f"a table with the criteria columns (id, criterion, check, expected) {where} "
         "is not the criteria table: goalfile never reads or runs its rows, though a reader "
-        "takes them for criteria",
-        hint=f"write its rows into the criteria table{into} and delete this table; if its rows "
-        "are not criteria, name its columns otherwise (such as `step` for `id`)",
+        "takes them for criteria"
+        + (
+            f": write its rows into the criteria table{into} and delete this table; if its "
+            "rows are not criteria, name its columns otherwise (such as `step` for `id`)"
+            if rename is None
+            else ""
+        ),
+        hint=rename,
     )
 
 
@@ -1658,8 +1705,8 @@ def _repair_row(
             column=1,
             code="cell-count",
             message=f"the row has {len(raw)} cells but the header has {len(names)} "
-            f"({', '.join(names)}); its cells: {shown}",
-            hint="give the row one cell per column; a `|` inside a cell is written `\\|`",
+            f"({', '.join(names)}); its cells: {shown}: give the row one cell per column (a `|` "
+            "inside a cell is written `\\|`)",
         )
     )
     return None
@@ -1706,8 +1753,7 @@ def _criteria(
                 column=1,
                 code="columns",
                 message=f"the criteria table lacks the {noun(len(missing), 'column')} "
-                f"{', '.join(missing)}",
-                hint="the header must name id, criterion, check and expected "
+                f"{', '.join(missing)}: the header names id, criterion, check and expected "
                 "(kind and timeout optional)",
             )
         )
@@ -1728,9 +1774,8 @@ def _criteria(
                 code="columns",
                 message=f"the criteria table names the {noun(len(named), 'column')} "
                 f"{', '.join(named)} twice ({', '.join(written)}): a reader takes the first, "
-                "and goalfile would read the last",
-                hint="give each column one name: delete the extra "
-                f"{noun(len(named), 'column')}, or rename "
+                "and goalfile would read the last: give each column one name, deleting the "
+                f"extra {noun(len(named), 'column')} or renaming "
                 f"{noun(len(named), 'it', 'them')} (a header name goalfile does not read, such "
                 "as `notes`, is kept and ignored)",
             )

@@ -11,24 +11,24 @@ _PLAIN = re.compile(r"[\w@%+=:,./-]+", re.ASCII)
 
 
 def shell_word(text: str) -> str:
-    """``text`` as one word of a POSIX shell command, as :func:`shlex.quote` gives it: a goal
-    path or any other value read from a file goes into a printed command so, and the command
-    then works as written and runs nothing the value holds (``goals/a;id>PWNED;b.md``,
-    ``$(...)``, a space, a quote). A plain path (ASCII letters, digits, ``_@%+=:,./-``) is
-    printed as it is; a name that is not UTF-8 as ``"$(printf 'goals/\\377.md')"``, which
-    gives its bytes back in any POSIX shell. Written here rather than imported: a command
-    that only may print a hint does not load :mod:`shlex`."""
+    """``text`` as one word of a shell command, as :func:`shlex.quote` gives it: a goal path
+    or any other value read from a file goes into a printed command so, and the command then
+    works as written and runs nothing the value holds (``goals/a;id>PWNED;b.md``, ``$(...)``,
+    a space, a quote). A plain path (ASCII letters, digits, ``_@%+=:,./-``) is printed as it
+    is; a name that is not UTF-8, or that holds a control character, in ANSI-C quotes with
+    octal escapes (``$'goals/\\377.md'``), which bash, zsh and ksh (the shells the hosts'
+    tools run) read back as its bytes. Not ``"$(printf ...)"``: Gemini CLI's shell tool
+    refuses a command that holds a command substitution (docs/hosts.md#gemini-cli). Written
+    here rather than imported: a command that only may print a hint does not load
+    :mod:`shlex`."""
     if _PLAIN.fullmatch(text):
         return text
-    undecoded, control, printf_format = _unplain()
-    head = text.rstrip("\n")
-    if undecoded.search(head) or control.search(head):
+    undecoded, control, escaped = _unplain()
+    if undecoded.search(text) or control.search(text):
         # bytes of a name that is not UTF-8, a line break, or a character goalfile's output
-        # writes as an escape (termsafe): printf writes them back, and the command stays on
-        # one line and works as printed. Command substitution drops the line breaks that end
-        # its output, so those of a name that ends in them follow in quotes, the same word.
-        printed = f'"$(printf {_quoted(printf_format.sub(_printf_escape, head))})"'
-        return printed + _quoted(text[len(head) :]) if len(head) < len(text) else printed
+        # writes as an escape (termsafe): each is written as octal escapes, so the command
+        # stays on one line and works as printed; so is a quote, which would end the word
+        return "$'" + escaped.sub(_octal, text) + "'"
     return _quoted(text)
 
 
@@ -46,34 +46,34 @@ def _unplain() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
       line or paragraph separator: a word in quotes would hold it raw, which starts a line of
       its own or is printed as an escape (``\\u0085``, :mod:`goalfile.termsafe`), so that
       the command as printed names another file;
-    - what a ``printf`` format must write otherwise: ``%``, a backslash, such a byte, a
-      control character."""
+    - what ANSI-C quotes must write as an escape: a quote, a backslash, such a byte, such a
+      character."""
     return (
         re.compile("[\udc80-\udcff]"),
         re.compile(f"[{_UNPRINTED}]"),
-        re.compile(f"[%\\\\\udc80-\udcff{_UNPRINTED}]"),
+        re.compile(f"['\\\\\udc80-\udcff{_UNPRINTED}]"),
     )
 
 
-def _printf_escape(found: re.Match[str]) -> str:
+def _octal(found: re.Match[str]) -> str:
+    """A character as the octal escapes of its bytes, three digits each (``\\047`` for a
+    quote: a digit after it is never read as part of it)."""
     char = found.group()
-    if char == "%":
-        return "%%"
-    if char == "\\":
-        return "\\\\"
     if "\udc80" <= char <= "\udcff":  # a byte that is not UTF-8
         return f"\\{ord(char) - 0xDC00:03o}"
     return "".join(f"\\{byte:03o}" for byte in char.encode("utf-8"))
 
 
-def revision_word(revision: str, path: str) -> str:
-    """``REVISION:./PATH`` as one word of a shell command, for ``git show``: git reads a path
-    after ``:./`` from the current folder, where goalfile's paths start (after a bare ``:``,
-    from the repository's top). A path given whole is made relative to the current folder
-    by the shell (``realpath --relative-to=.``), inside double quotes, so it stays one word."""
+def show_command(revision: str, path: str) -> str:
+    """The command that shows ``path`` as ``revision`` holds it: ``git show REVISION:./PATH``.
+    git reads a path after ``:./`` from the current folder, where goalfile's paths start (after
+    a bare ``:``, from the repository's top). A path given whole is named from its own folder,
+    which ``-C`` makes git's (``git -C /repo/goals show HEAD:./auth.md``): not made relative by
+    the shell (``$(realpath ...)``), a command substitution Gemini CLI's shell tool refuses."""
     if path.startswith("/"):
-        return f'"{revision}:./$(realpath --relative-to=. {shell_word(path)})"'
-    return shell_word(f"{revision}:./{path}")
+        folder, name = path.rsplit("/", 1)
+        return f"git -C {shell_word(folder or '/')} show {shell_word(f'{revision}:./{name}')}"
+    return f"git show {shell_word(f'{revision}:./{path}')}"
 
 
 SED_BACKUP = ".goalfile-bak"

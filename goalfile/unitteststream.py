@@ -44,7 +44,7 @@ def findings(row: Criterion, label: str, expectation: Expectation) -> Iterable[F
             code="unittest-stdout",
             message=f"{label}: unittest writes its report (`Ran N tests`, `OK`, `FAILED`) on "
             f"stderr, so `{said}` "
-            + ("always holds, whatever the tests do" if holds else "is never met by its report"),
-            hint="judge the stream unittest writes: `stderr ...`, or `output ...` for both "
+            + ("always holds, whatever the tests do" if holds else "is never met by its report")
+            + ": judge the stream unittest writes, `stderr ...`, or `output ...` for both "
             '(`exit 0; stderr contains "OK"`)',
         )

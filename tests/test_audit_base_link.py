@@ -7,6 +7,7 @@ branch holds there."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 from conftest import git, run_goalfile
@@ -93,3 +94,36 @@ def test_a_base_goal_that_cannot_be_read_is_a_finding(repo: Path) -> None:
     code, found, out = audit(repo)
     assert code == 1, out
     assert "base-goal-unreadable" in found["goals/auth.md"], out
+
+
+def test_a_base_link_out_of_the_repository_is_shown_by_the_fix(repo: Path, tmp_path: Path) -> None:
+    """A link the base holds to a file outside the repository: only a person can judge what it
+    stood for, and the fix is the git command that shows it (it said "commit the goal file the
+    link leads to ... or name the goal file itself")."""
+    git(repo, "commit", "-q", "--allow-empty", "-m", "init")
+    git(repo, "branch", "-M", "main")
+    outside = tmp_path / "outside.md"
+    new_goal(repo, "test -d goals")
+    (repo / "goals" / "auth.md").rename(outside)
+    (repo / "goals" / "auth.md").symlink_to(outside)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "goal: auth, a link")
+    git(repo, "checkout", "-q", "-b", "agent")
+    (repo / "goals" / "auth.md").unlink()
+    new_goal(repo, "true", "--activate")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "work")
+    code, found, out = audit(repo)
+    assert code == 1 and "base-goal-unreadable" in found["goals/auth.md"], out
+    [finding] = [
+        f
+        for item in json.loads(out)["files"]
+        for f in item["findings"]
+        if f["code"] == "base-goal-unreadable"
+    ]
+    assert finding["hint"] == "`git show main:./goals/auth.md` shows it", finding
+    assert "a person judges the file main holds" in finding["message"], finding
+    shown = subprocess.run(
+        ["bash", "-c", "git show main:./goals/auth.md"], cwd=repo, capture_output=True, text=True
+    )
+    assert shown.returncode == 0 and shown.stdout == str(outside), shown

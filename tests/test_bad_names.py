@@ -36,12 +36,12 @@ def test_a_goal_file_name_that_is_not_utf8_is_named_with_escapes(tmp_path: Path)
     assert "answer was not a JSON document" not in reason
     assert reason.startswith("goalfile could not read goals/\\udcff.md: "), reason
     # the fix names the file as the shell gives its bytes back, and works as written
-    assert "`goalfile lint \"$(printf 'goals/\\377.md')\"`" in reason
+    assert "`goalfile lint $'goals/\\377.md'`" in reason
     linted = subprocess.run(
         [
-            "sh",
+            "bash",
             "-c",
-            f"{shlex.quote(sys.executable)} -m goalfile lint \"$(printf 'goals/\\377.md')\"",
+            f"{shlex.quote(sys.executable)} -m goalfile lint $'goals/\\377.md'",
         ],
         cwd=repo,
         capture_output=True,

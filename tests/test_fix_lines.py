@@ -3,9 +3,9 @@ a real repository, the real goalfile prints its fix, and the command in it is ru
 by a shell, to the effect it promises. What no command can mend is said in the message, with
 no `fix:` line (docs/lifecycle.md, Hints).
 
-The last test reads goalfile's source: a hint written as a literal (or an f-string) must name a
-command. The few that still do not are listed in ``STILL_PROSE``, each with why; a new one
-fails the test.
+One test reads goalfile's source: a hint written as a literal (or an f-string) must name a
+command; what only a person can write (a criteria row, an entry heading) is said in the message,
+with no hint.
 """
 
 from __future__ import annotations
@@ -229,6 +229,29 @@ def test_a_key_with_lines_under_it_given_twice_loses_its_first_block(repo: Path)
     assert after.budget.iterations == 3 and path.read_text().count("budget:") == 1
 
 
+@pytest.mark.parametrize(
+    ("line", "tagged", "plain"),
+    [("status", "status: !foo draft", "status: draft"),
+     ("iterations", "  iterations: !int 5", "  iterations: 5")],
+)  # fmt: skip
+def test_a_yaml_tag_in_the_frontmatter_is_deleted(
+    repo: Path, line: str, tagged: str, plain: str
+) -> None:
+    """A tag YAML would build an object from: the fix said "remove the tag and write the value
+    as plain text"; it is the sed command that deletes it, keeping the value."""
+    path = write_goal(repo / "goals", goal_text(status="draft", iterations_used=0))
+    text = path.read_text()
+    found = next(x for x in text.split("\n") if x.lstrip().startswith(f"{line}:"))
+    path.write_text(text.replace(found, tagged + found[len(plain) :], 1))
+    done = run_goalfile("lint", "goals/demo.md", cwd=repo)
+    assert done.returncode == 3 and "tags are not allowed" in done.stderr, done.stderr
+    fix = commands(done.stderr)
+    assert len(fix) == 1 and "sed" in fix[0], done.stderr
+    ran = shell(fix[0], repo)
+    assert ran.returncode == 0, ran.stderr
+    assert path.read_text() == text
+
+
 def test_a_shell_that_runs_nothing_is_deleted_then_the_goal_activated(repo: Path) -> None:
     fake = repo / "tools" / "bash"
     fake.parent.mkdir()
@@ -328,27 +351,12 @@ COMMAND_WORDS = (
 )  # fmt: skip
 NAMED = re.compile(
     r"\{[^}]*(?<![A-Za-z])"
-    r"(command|executable|git|fix|hint|restore|rerun|reset|sed|_set_back|delete|move)s?(?![a-z])"
+    r"(command|executable|git|fix|hint|restore|rerun|reset|sed|_set_back|delete|move|checkout)s?"
+    r"(?![a-z])"
 )
 """A value of an f-string that holds a command goalfile composed (``{restore}``,
 ``{sed_command(...)}``), or a hint passed on (``{finding.hint}``, checked where it is made):
 a hint that holds one names a command. A word of its own (``{composed}`` holds no `sed`)."""
-
-STILL_PROSE: dict[str, str] = {
-    # an edit of the goal file's Markdown that only its author can write: what to write is the
-    # fix; lint names the line, and a `sed` line that deleted it would lose the author's words
-    "goalfile/parse.py": "edits of the frontmatter and the criteria table by hand",
-    "goalfile/gfmblocks.py": "a row or header to write as a table row (or the sed that deletes)",
-    "goalfile/headingrule.py": "an entry heading to write as goalfile writes it",
-    "goalfile/unitteststream.py": "an expected clause to write on unittest's stream",
-    "goalfile/audit.py": "ledger entries to restore as goalfile wrote them",
-    "goalfile/commands/audit.py": "a ledger to restore, or a link to commit",
-    "goalfile/commands/restore.py": "a copy to keep before the checkout it names",
-    "goalfile/commands/new.py": "a draft to fill in, then the command its next: line prints",
-    "goalfile/githistory.py": "a revision to name (the CLI writes the command line with it)",
-}
-"""Source files whose literal hints may still be prose, and why; doctor's `hint` (printed
-without `fix:`, under the command or in its place) is not a fix line and is not read."""
 
 
 def _segment(lines: list[str], node: ast.expr) -> str:
@@ -491,13 +499,10 @@ def _passed_as(tree: ast.AST, value: ast.expr) -> str | None:
 
 
 def test_every_literal_hint_names_a_command() -> None:
-    prose = [f for f in literal_prose_hints() if f.split(":", 1)[0] not in STILL_PROSE]
+    """doctor's `hint` (printed without `fix:`, under the command or in its place) is not a fix
+    line and is not read."""
+    prose = literal_prose_hints()
     assert not prose, "hints that name no command:\n" + "\n".join(prose)
-
-
-def test_the_list_of_files_still_holding_prose_hints_is_no_longer_than_it_must_be() -> None:
-    holding = {f.split(":", 1)[0] for f in literal_prose_hints()}
-    assert not set(STILL_PROSE) - holding, set(STILL_PROSE) - holding
 
 
 def test_a_json_error_with_no_command_to_fix_it_has_no_hint(repo: Path) -> None:

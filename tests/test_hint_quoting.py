@@ -152,8 +152,8 @@ CASES = [(state, NAMES[at % len(NAMES)]) for at, state in enumerate(sorted(STATE
 def test_every_printed_command_names_the_goal_as_one_word(
     tmp_path: Path, state: str, name: str
 ) -> None:
-    sh = shutil.which("sh")
-    assert sh is not None, "a POSIX sh is needed to run the printed commands"
+    sh = shutil.which("bash")
+    assert sh is not None, "bash (the shell of the hosts' tools) is needed to run the commands"
     repo, path = setup(tmp_path, name)
     STATES[state](repo, path)
     (repo / "notes.txt").write_text("x\n", encoding="utf-8")
@@ -202,19 +202,17 @@ def unprinted(char: str) -> bool:
 def test_shell_word_is_shlex_quote(text: str) -> None:
     """The helper quotes as shlex.quote does (written out so that a command that only may
     print a hint does not load shlex), but for a control character (a line break, a tab, a
-    C1 control...), a bidirectional control or a line separator that does not end the text:
-    the word is then printf's, on one line, and goalfile's output prints it as it is; line
-    breaks that end such a text follow it in quotes (command substitution drops them)."""
+    C1 control...), a bidirectional control or a line separator: the word is then in ANSI-C
+    quotes with octal escapes, on one line, and goalfile's output prints it as it is (it was
+    `"$(printf ...)"`, a command substitution Gemini CLI's shell tool refuses)."""
     from goalfile.termsafe import escape
 
-    head = text.rstrip("\n")
-    if any(unprinted(c) for c in head):
+    if any(unprinted(c) for c in text):
         word = shell_word(text)
-        tail = "'" + text[len(head) :] + "'" if len(head) < len(text) else ""
-        assert word.startswith("\"$(printf '") and word.endswith("')\"" + tail)
-        printed = word[: len(word) - len(tail)]
-        assert not any(unprinted(c) for c in printed), word
-        assert escape(printed) == printed
+        assert word.startswith("$'") and word.endswith("'"), word
+        assert "$(" not in word and "`" not in word, word
+        assert not any(unprinted(c) for c in word), word
+        assert escape(word) == word
     else:
         assert shell_word(text) == shlex.quote(text)
 
@@ -233,7 +231,7 @@ def test_a_name_with_a_control_character_is_one_line_the_shell_gives_back(name: 
     word = shell_word(name)
     assert "\n" not in word and "\r" not in word and "\x1b" not in word
     done = subprocess.run(
-        ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
+        ["bash", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
     )
     assert done.stdout == name.encode("utf-8")
 
@@ -245,10 +243,10 @@ def test_a_name_that_ends_in_a_line_break_is_given_back_whole(name: str) -> None
     """A name that ends in a line break and holds a character printed as an escape (a
     bidirectional control, a C1 control) was quoted raw, which goalfile's output then printed
     escaped, naming another file; one that was not UTF-8 was printf's alone, whose command
-    substitution dropped the line break. The line breaks now follow printf's word in quotes."""
+    substitution dropped the line break. Its ANSI-C quotes now write the line break."""
     word = shell_word(name)
     done = subprocess.run(
-        ["sh", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
+        ["bash", "-c", f"printf %s {word}"], capture_output=True, timeout=30, check=True
     )
     assert done.stdout == name.encode("utf-8", "surrogateescape"), word
     assert not any(unprinted(c) for c in word.rstrip("\n'")), word
@@ -275,7 +273,7 @@ def test_a_name_goalfile_prints_escaped_is_named_by_a_fix_that_works(
     commands = [c for c in printed_commands(out) if c.startswith("goalfile activate")]
     assert commands, out
     ran = subprocess.run(
-        ["sh", "-c", commands[0]],
+        ["bash", "-c", commands[0]],
         cwd=repo,
         env=clean_env({"PATH": f"{BIN}:/usr/bin:/bin"}),
         capture_output=True,

@@ -556,7 +556,7 @@ def test_a_goal_file_that_does_not_load_holds_the_agent(hook_repo: Path) -> None
         assert answer is not None and answer["decision"] == "block", answer
         reason = str(answer["reason"])
         assert reason.startswith("goalfile could not read goals/demo.md: "), reason
-        assert where.group(0) in reason and "\n  fix: fix the YAML syntax" in reason
+        assert where.group(0) in reason and "; write the line as YAML (`key: value`" in reason
         assert "`goalfile lint goals/demo.md` lists every problem" in reason
     answer = output(stop("claude", hook_repo, active=True))  # asked once: then let go
     assert answer is not None and "not valid YAML" in str(answer["systemMessage"])

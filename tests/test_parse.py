@@ -385,9 +385,11 @@ def test_unreadable_files_raise_with_file_line_column_and_hint(
     exc = caught.value
     assert words in exc.message
     assert (exc.file, exc.line, exc.column) == ("goals/bad.md", line, column)
-    assert exc.hint
     assert exc.render().startswith(f"goals/bad.md:{line}:{column}: ")
-    assert "\n  fix: " in exc.render()
+    if words == "not valid YAML":  # only its author can write the line: the message says how
+        assert exc.hint is None and "; write the line as YAML (`key: value`" in exc.message
+    else:
+        assert exc.hint and "\n  fix: " in exc.render()
 
 
 def _finding(text: str, code: str) -> tuple[int | None, int | None, str, str | None]:
@@ -434,7 +436,7 @@ def test_missing_required_column() -> None:
     assert text.split("\n")[line - 1].startswith("| id | criterion | check | result |")
     assert column == 1
     assert "expected" in message
-    assert hint and "id, criterion, check and expected" in hint
+    assert hint is None and "the header names id, criterion, check and expected" in message
     assert goal.criteria == ()
     with pytest.raises(GoalFileInvalid) as caught:
         require_valid(goal)
@@ -445,8 +447,8 @@ def test_missing_goal_heading_and_criteria_section() -> None:
     text = "---\nslug: a\nstatus: draft\ncreated: 2026-11-30\n---\nno heading\n"
     goal = parse_goal(text, path="g.md")
     messages = [f.message for f in errors(diagnose(goal))]
-    assert "no `# Goal:` heading" in messages
-    assert "no `## Acceptance criteria` section" in messages
+    assert any(m.startswith("no `# Goal:` heading: ") for m in messages), messages
+    assert any(m.startswith("no `## Acceptance criteria` section: ") for m in messages), messages
 
 
 def test_counters_and_slug_are_typed() -> None:

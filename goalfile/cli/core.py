@@ -264,7 +264,7 @@ def new(
         rows=rows,
         non_goals=non_goals,
         activate=activate_now,
-        as_draft=_as_draft() if activate_now else None,
+        draft_command=_as_draft() if activate_now else None,
     )
     commit = None
     if result.status == "active" and top is not None:

@@ -25,7 +25,7 @@ from goalfile.files import ENCODING, ERRORS, read_text
 from goalfile.githistory import git_show
 from goalfile.model import Goal
 from goalfile.parse import parse_goal
-from goalfile.shellword import revision_word, shell_word
+from goalfile.shellword import shell_word, show_command
 
 SCHEMA_VERSION = 1
 
@@ -131,7 +131,7 @@ def _not_a_file(path: str, against: str, ctx: Context) -> FileAudit | None:
                 code="goal-deleted",
                 path=path,
                 message=f"the goal file {existed} and was deleted: {what} stands at its path now",
-                hint=f"restore it (`git show {revision_word(last or against, path)}` has it) "
+                hint=f"restore it (`{show_command(last or against, path)}` has it) "
                 f"where {what} stands now; a goal is closed by its status, not by deleting its "
                 "ledger",
             ),
@@ -214,8 +214,8 @@ def audit_file(*, path: str, against: str | None, ctx: Context) -> FileAudit:
                         path=path,
                         message=f"the goal file was committed after {against} (in "
                         f"{versions[0][0]}) and deleted since",
-                        hint="restore it (`git show "
-                        f"{revision_word(versions[-1][0], path)}` has it); a goal is closed "
+                        hint="restore it (`"
+                        f"{show_command(versions[-1][0], path)}` has it); a goal is closed "
                         "by its status, not by deleting its ledger",
                     ),
                 ),
@@ -259,20 +259,28 @@ def _base_text(path: str, ref: str, ctx: Context) -> tuple[str | None, AuditFind
     base = read_at_base(folder=folder, name=name, ref=ref, ctx=ctx)
     if base.problem is None:
         return base.text, None
-    commit = ""
-    if len(base.chain) >= 2:  # the link and the file it leads to, as named from here
-        link, target = (
-            shell_word(os.path.relpath(os.path.join(folder, name), ctx.cwd))
-            for name in (base.chain[0], base.chain[-1])
+    message = (
+        f"the goal path is {base.problem}: the goal approved there was never committed, so its "
+        f"contract at {ref} cannot be compared with this one"
+    )
+    if len(base.chain) < 2:  # no link: the file at the base is what a person judges
+        return base.text, AuditFinding(
+            code="base-goal-unreadable",
+            path=path,
+            message=f"{message}; a person judges the file {ref} holds",
+            hint=f"`{show_command(ref, path)}` shows it",
         )
-        commit = f" (there: `git commit -- {link} {target}`)"
+    # the link and the file it leads to, as named from here
+    link, target = (
+        shell_word(os.path.relpath(os.path.join(folder, name), ctx.cwd))
+        for name in (base.chain[0], base.chain[-1])
+    )
     return base.text, AuditFinding(
         code="base-goal-unreadable",
         path=path,
-        message=f"the goal path is {base.problem}: the goal approved there was never "
-        f"committed, so its contract at {ref} cannot be compared with this one",
-        hint=f"commit the goal file the link leads to, with the link, on {ref}{commit}, or "
-        "name the goal file itself, not a link to it",
+        message=f"{message}; a person commits the goal file the link leads to, with the link, "
+        f"on {ref}",
+        hint=f"`git commit -- {link} {target}` on {ref}",
     )
 
 

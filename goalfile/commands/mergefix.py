@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from goalfile.shellword import revision_word, shell_word
+from goalfile.shellword import shell_word, show_command
 
 # what git names the other side while it stops with a conflict, and what it is doing then
 _UNDER_WAY = (
@@ -63,7 +63,7 @@ def merged_hint(path: str, *, cwd: Path) -> str | None:
             return (
                 f"{doing} is not finished, so rebuild the file from the two sides git holds: "
                 f"one side's file whole (`git checkout HEAD -- {word}`), then the entries "
-                f"only the other side has (`git show {revision_word(name, path)}` shows its "
+                f"only the other side has (`{show_command(name, path)}` shows its "
                 f"file) appended after its last entry, {tail}"
             )
     if "HEAD^2" in found:
@@ -77,7 +77,7 @@ def merged_hint(path: str, *, cwd: Path) -> str | None:
             f"{tail}"
         )
     rebased = (
-        f"after a rebase, `git show {revision_word('ORIG_HEAD', path)}` shows that file; "
+        f"after a rebase, `{show_command('ORIG_HEAD', path)}` shows that file; "
         if "ORIG_HEAD" in found
         else ""
     )

@@ -349,9 +349,9 @@ def new_goal(
     non_goals: Sequence[str] = (),
     activate: bool = False,
     timeout: float | None = None,
-    as_draft: str | None = None,
+    draft_command: str | None = None,
 ) -> NewResult:
-    """Write the goal; ``as_draft``: this command line without --activate (and --commit), the
+    """Write the goal; ``draft_command``: this command line without --activate (and --commit), the
     fix when --activate lacks a part: it writes the draft, with ``FILL IN: ...`` there."""
     for name, value in (("iterations", iterations), ("tokens", tokens)):
         if value is not None and value <= 0:
@@ -362,9 +362,9 @@ def new_goal(
     if activate and missing:
         raise UsageError(
             f"--activate needs {' and '.join(missing)}; nothing was written",
-            hint=f"{as_draft} writes it as a draft, `FILL IN:` where that goes; fill in each, "
-            "then activate it with the command its next: line prints"
-            if as_draft
+            hint=f"{draft_command} writes it as a draft, `FILL IN:` where that goes (fill in "
+            "each, then run the command its next: line prints)"
+            if draft_command
             else "give them as options (`goalfile new --help`)",
         )
     text = render_new(

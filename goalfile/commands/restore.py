@@ -97,8 +97,8 @@ def restore(*, path: str, ctx: Context) -> RestoreResult:
                 f"the entries of the goal {source} holds cannot be told apart from those "
                 f"written after them in {path} ({unlike(before, text)}); nothing was written",
                 file=path,
-                hint="keep a copy of the file, then put back the goal "
-                f"{source} holds: `{saved_checkout(entry, here=ctx.cwd, source=source)}`",
+                hint=f"`{saved_checkout(entry, here=ctx.cwd, source=source)}` keeps a copy "
+                f"of the file, then puts back the goal {source} holds",
             )
         mended_text, restored, kept = mended
         # a status the mended ledger does not back (the `met` the same `sed` typed into the

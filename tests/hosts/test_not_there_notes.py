@@ -83,9 +83,8 @@ MAKE_NOTE = (
 )
 UNITTEST_STDOUT = (
     "warning: C4: unittest writes its report (`Ran N tests`, `OK`, `FAILED`) on stderr, so "
-    '`stdout contains "OK"` is never met by its report\n'
-    "  fix: judge the stream unittest writes: `stderr ...`, or `output ...` for both "
-    '(`exit 0; stderr contains "OK"`)'
+    '`stdout contains "OK"` is never met by its report: judge the stream unittest writes, '
+    '`stderr ...`, or `output ...` for both (`exit 0; stderr contains "OK"`)'
 )
 WORK_NOTES = (PATH_NOTE, MODULE_NOTE, UNITTEST_NOTE, MAKE_NOTE)
 REVISION_NOTE = (
