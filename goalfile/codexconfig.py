@@ -44,6 +44,7 @@ __all__ = [
     "set_hook_entry",
     "set_trusted_hash",
     "trusted_hash",
+    "with_start_hook",
 ]
 
 APP_SERVER_TIMEOUT = 30.0
@@ -133,6 +134,33 @@ def declared_in_config(root: Path, env: Mapping[str, str]) -> Path | None:
         if stop_hooks(document, HostAgent.CODEX):
             return path
     return None
+
+
+def with_start_hook(text: str) -> str | None:
+    """``text`` (a ``config.toml`` that declares goalfile's Stop hook) with goalfile's
+    session-start hook (:mod:`goalfile.starthook`) written after all it holds, as the Stop hook
+    is declared there (``[[hooks.SessionStart]]``, then its ``[[hooks.SessionStart.hooks]]``);
+    everything else stays byte for byte. None when the file, so written, would not read back
+    with the hook in its one shape (``hooks`` written as an inline table, say)."""
+    from goalfile.hostprotocol import HostAgent
+    from goalfile.starthook import START_TIMEOUT, sound_start, start_command
+
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = [
+        "[[hooks.SessionStart]]",
+        "",
+        "[[hooks.SessionStart.hooks]]",
+        'type = "command"',
+        f"command = {_toml_value(start_command(HostAgent.CODEX))}",
+        f"timeout = {START_TIMEOUT}",
+    ]
+    head = text if not text or text.endswith("\n") else text + newline
+    new = head + (newline if head.strip() else "") + newline.join(lines) + newline
+    try:
+        read = tomllib.loads(new)
+    except tomllib.TOMLDecodeError:
+        return None
+    return new if sound_start(read, HostAgent.CODEX) else None
 
 
 _ANY_HEADER = re.compile(r"^[ \t]*\[", re.M)

@@ -368,12 +368,19 @@ def register_stop_hook(
     )
 
 
-def register_start_hook(*, root: Path, agent: HostAgent, dry_run: bool = False) -> Registration:
+def register_start_hook(
+    *, root: Path, agent: HostAgent, dry_run: bool = False, path: Path | None = None
+) -> Registration:
     """Merge goalfile's session-start hook (:mod:`goalfile.starthook`) into the host's settings
-    file under ``root``, beside its Stop hook; nothing is written when it is there already."""
+    file under ``root`` (or ``path``, a JSON file the Stop hook is declared in: the user's
+    ``~/.codex/hooks.json``), beside its Stop hook; nothing is written when it is there
+    already. A ``config.toml`` gets it from :func:`register_start_in_config`."""
     from goalfile.starthook import merge_start_hook
 
-    path = settings_path(root, agent)
+    if path is None:
+        path = settings_path(root, agent)
+    elif path.suffix == ".toml":
+        return register_start_in_config(path, dry_run=dry_run)
     document, text = load(path)
     merged = merge_start_hook(top_object(document, what="the settings file", file=str(path)), agent)
     if isinstance(merged, str):
@@ -387,3 +394,27 @@ def register_start_hook(*, root: Path, agent: HostAgent, dry_run: bool = False) 
     if changed and not dry_run:
         write_atomic(path, render(new, like=text or ""))
     return Registration(agent=agent, path=str(path), changed=changed, created=text is None)
+
+
+def register_start_in_config(path: Path, *, dry_run: bool = False) -> Registration:
+    """Codex's session-start hook written into ``path``, a ``config.toml`` that declares
+    goalfile's Stop hook (:func:`goalfile.codexconfig.with_start_hook`); nothing is written when
+    it is there already. Raises :class:`SettingsError` when it cannot be written there."""
+    from goalfile.codexconfig import load_hooks_toml, with_start_hook
+    from goalfile.starthook import sound_start
+
+    document, text = load_hooks_toml(path)
+    agent = HostAgent.CODEX
+    if sound_start(document, agent):
+        return Registration(agent=agent, path=str(path), changed=False, created=False)
+    new = with_start_hook(text or "")
+    if new is None:
+        raise SettingsError(
+            "its hooks are not written as tables (`[[hooks.Stop]]`), so goalfile cannot add "
+            "`goalfile hook start --agent codex` under SessionStart beside the Stop hook; "
+            "write it there as the Stop hook is written",
+            file=str(path),
+        )
+    if not dry_run:
+        write_atomic(path, new)
+    return Registration(agent=agent, path=str(path), changed=True, created=text is None)

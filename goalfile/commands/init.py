@@ -116,10 +116,18 @@ def init(
                 declared = _codex_config_hook(root, ctx) if agent is HostAgent.CODEX else None
                 if declared is not None:  # Codex would run it from .codex/hooks.json as well
                     shown = _shown(declared, ctx.cwd)
-                    registrations.append(  # and the start hook by hand there (doctor says)
-                        Registration(agent=agent, path=shown, changed=False, created=False)
-                    )
                     errors.extend(_unheard(declared, shown))
+                    # the start hook beside it, in the file that declares it
+                    started = register_start_hook(root=root, agent=agent, path=declared)
+                    registrations.append(
+                        Registration(
+                            agent=agent,
+                            path=shown,
+                            changed=False,
+                            created=False,
+                            start_changed=started.changed,
+                        )
+                    )
                     continue
                 done = register_stop_hook(
                     root=root,

@@ -32,14 +32,14 @@ def start_findings(root: Path, ctx: Context) -> list[Finding]:
         project = files[0]
         elsewhere = _stop_elsewhere(files[1:], agent) if agent is HostAgent.CODEX else None
         if elsewhere is not None and not project.exists():
-            # `goalfile init` adds no .codex/hooks.json beside a Stop hook declared there
+            # `goalfile init` adds no .codex/hooks.json beside a Stop hook declared there, and
+            # writes the start hook into that file instead
             named = shown_from(elsewhere, ctx)
             found.append(
                 check.problem(
                     detail=f"{named} declares the Stop hook and no file Codex reads registers "
                     f"`goalfile hook start` under SessionStart: Codex {_UNRECORDED}",
-                    hint=f"add `goalfile hook start --agent codex` under SessionStart in {named} "
-                    "by hand, beside the Stop hook, as `goalfile hook stop` is written there",
+                    fix=INIT_HOOKS,
                 )
             )
             continue
