@@ -27,7 +27,8 @@ def shell_word(text: str) -> str:
     if undecoded.search(text) or control.search(text):
         # bytes of a name that is not UTF-8, a line break, or a character goalfile's output
         # writes as an escape (termsafe): each is written as octal escapes, so the command
-        # stays on one line and works as printed; so is a quote, which would end the word
+        # stays on one line and works as printed; so is a quote, which would end the word, and
+        # a backtick or a dollar sign
         return "$'" + escaped.sub(_octal, text) + "'"
     return _quoted(text)
 
@@ -47,11 +48,12 @@ def _unplain() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
       its own or is printed as an escape (``\\u0085``, :mod:`goalfile.termsafe`), so that
       the command as printed names another file;
     - what ANSI-C quotes must write as an escape: a quote, a backslash, such a byte, such a
-      character."""
+      character; and a backtick and a dollar sign, which a fix line's code span or a host's
+      check for command substitution would read otherwise."""
     return (
         re.compile("[\udc80-\udcff]"),
         re.compile(f"[{_UNPRINTED}]"),
-        re.compile(f"['\\\\\udc80-\udcff{_UNPRINTED}]"),
+        re.compile(f"['`$\\\\\udc80-\udcff{_UNPRINTED}]"),
     )
 
 

@@ -203,8 +203,10 @@ def test_a_criteria_header_github_reads_as_raw_html_is_refused(repo: Path) -> No
         "goals/g.md:19:1: error: the criteria table's header "
         '`<span title="| id | criterion | check | expected | kind |">` starts with `<`: GitHub '
         "reads the line as raw HTML and shows no table, so none of the criteria show as a "
-        "table, though goalfile runs them all"
+        "table, though goalfile runs them all: write the header as a table row that starts with "
+        "`|`, naming the columns only (`| id | criterion | check | expected |`)"
     ], linted.stderr
+    assert "fix:" not in linted.stderr  # only its author can write the header
 
 
 def test_tags_in_the_frontmatter_and_in_a_checks_quoted_output_are_not_lines_of_markdown(
