@@ -137,12 +137,12 @@ def _none_near(path: str) -> str:
     here (goals/SLUG.md of the git top level: ../goals/SLUG.md from a sub-folder)."""
     import re
 
+    from goalfile.newplace import MAX_SLUG, default_folder
     from goalfile.parse import SLUG_RE
     from goalfile.shellword import shell_word
 
     listed = "`goalfile status` lists the goals there are"
     named = re.fullmatch(r"(?:\./)?(?:goals/)?([^/]+?)(?:\.md)?", path)
-    from goalfile.commands.new import MAX_SLUG, default_folder
 
     if named is None or not SLUG_RE.match(named[1]) or len(named[1]) > MAX_SLUG:
         return listed

@@ -25,6 +25,7 @@ from goalfile.files import create_new
 from goalfile.ledger import code_span, plain_cell
 from goalfile.lint import PLACEHOLDER
 from goalfile.model import Finding
+from goalfile.newplace import MAX_SLUG, default_folder
 from goalfile.parse import SLUG_RE
 from goalfile.resources import template
 from goalfile.shellword import shell_word
@@ -37,9 +38,6 @@ NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 EXPECTED_PLACEHOLDER = f"{PLACEHOLDER}: what a passing run looks like, e.g. exit 0"
 # the longest slug: SLUG.md is written through `.SLUG.md.goalfile-PID.XXXXXXXX.tmp`, which
 # must fit the 255 bytes a file name may have, with room for the `-N` of a free slug
-MAX_SLUG = 200
-
-
 class NewRow(Compared):
     """One criterion row as the options gave it."""
 
@@ -511,18 +509,6 @@ def outside_note(path: Path, shown: str, cwd: Path, *, active: bool) -> str | No
         "working tree to it until it is met, also once the focus is cleared or moved (or write "
         "it with no --dir)"
     )
-
-
-def default_folder(cwd: Path) -> Path:
-    """Where a new goal goes without --dir: goals/ of the git top level, which the Stop hook,
-    `init` and a `status` run anywhere in the repository read (goals/ of a sub-folder is seen
-    by none of them); outside a repository, goals/ of the current folder."""
-    from goalfile.commands.workdir import repository_top
-
-    top = repository_top(cwd)
-    if top is None or top == cwd.resolve():
-        return cwd / "goals"
-    return top / "goals"
 
 
 def _require_same_rows(text: str, shown: str, rows: Sequence[NewRow]) -> None:
