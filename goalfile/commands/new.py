@@ -36,6 +36,8 @@ MARKUP = frozenset("\\`*_<>&[]~")  # characters Markdown may read as more than t
 END_STATE_PLACEHOLDER = f"{PLACEHOLDER}: one measurable end state"
 NON_GOAL_PLACEHOLDER = f"{PLACEHOLDER}: what must stay unchanged"
 EXPECTED_PLACEHOLDER = f"{PLACEHOLDER}: what a passing run looks like, e.g. exit 0"
+
+
 # the longest slug: SLUG.md is written through `.SLUG.md.goalfile-PID.XXXXXXXX.tmp`, which
 # must fit the 255 bytes a file name may have, with room for the `-N` of a free slug
 class NewRow(Compared):
