@@ -137,6 +137,7 @@ def _none_near(path: str) -> str:
     here (goals/SLUG.md of the git top level: ../goals/SLUG.md from a sub-folder)."""
     import re
 
+    from goalfile.commands.gittop import repository_top
     from goalfile.newplace import MAX_SLUG, default_folder
     from goalfile.parse import SLUG_RE
     from goalfile.shellword import shell_word
@@ -148,7 +149,8 @@ def _none_near(path: str) -> str:
         return listed
 
     here = Path.cwd()
-    written = os.path.relpath(default_folder(here) / f"{named[1]}.md", here.resolve())
+    folder = default_folder(here, repository_top(here))
+    written = os.path.relpath(folder / f"{named[1]}.md", here.resolve())
     return f"{listed}; `goalfile new {shell_word(named[1])}` writes {_named(written)} as a draft"
 
 

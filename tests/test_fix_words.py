@@ -149,8 +149,8 @@ def test_the_fix_runs_in_bash_as_written_with_no_command_substitution(
 
 def test_no_fix_in_the_source_holds_a_command_substitution() -> None:
     """Every string goalfile writes (docstrings aside): no code span in it holds `$(` or
-    `<(`. The one that does is lint's advice on writing a check that needs a tab, in its
-    message: a check runs in the goal's shell, not in a host's tool."""
+    `<(`, but lint's messages on a check's own command (a tab made with printf, a `test -z`
+    that drops a status): a check runs in the goal's shell, not in a host's tool."""
     found = []
     for path in sorted((REPO / "goalfile").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -162,4 +162,5 @@ def test_no_fix_in_the_source_holds_a_command_substitution() -> None:
                 for span in SPAN.findall(node.value):
                     if "$(" in span or "<(" in span or ">(" in span:
                         found.append(f"{path.relative_to(REPO)}: {span}")
-    assert found == ["goalfile/lint.py: $(printf '\\t')"], found
+    checks = {"goalfile/lint.py: $(printf '\\t')", 'goalfile/lint.py: test -z "$(...)"'}
+    assert set(found) <= checks, found

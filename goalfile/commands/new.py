@@ -378,7 +378,12 @@ def new_goal(
         non_goal_placeholder=not activate,
         timeout=timeout,
     )
-    folder = Path(directory) if directory else default_folder(ctx.cwd)
+    if directory:
+        folder = Path(directory)
+    else:
+        from goalfile.commands.workdir import repository_top
+
+        folder = default_folder(ctx.cwd, repository_top(ctx.cwd))
     if not folder.is_absolute():
         folder = ctx.cwd / folder
     path = folder / f"{slug}.md"
