@@ -14,8 +14,8 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile.errors import UsageError
 from goalfile.files import ENCODING, ERRORS
@@ -24,14 +24,18 @@ from goalfile.gitrun import GitTimedOut, GitUnreadable, _git_clean, _git_in
 from goalfile.run import first_message_line
 from goalfile.shellword import shell_word
 from goalfile.termsafe import file_name
+from goalfile.value import Compared
 
 _NO_COMMIT = "0" * 40
 
 
-@dataclass(frozen=True)
-class Committed:
-    commit: str
-    names: tuple[str, ...]  # the paths committed, as git names them from the top
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class Committed(Compared):
+    __slots__ = ("commit", "names")
+
+    def __init__(self, commit: str, names: tuple[str, ...]) -> None:
+        self.commit: Final = commit
+        self.names: Final = names  # the paths committed, as git names them from the top
 
     def said(self) -> str:
         return (

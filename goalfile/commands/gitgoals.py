@@ -13,27 +13,39 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile import ledger
 from goalfile.commands.gittop import holds_git
 from goalfile.goalfolders import GOAL_FOLDERS
 from goalfile.shellword import moved_aside, shell_word
+from goalfile.value import Compared
 
 PATHSPECS = GOAL_FOLDERS
 _BLANK_LINES_RE = re.compile(r"(?:[ \t]*\r?\n)*")
 
 
-@dataclass(frozen=True, kw_only=True)
-class Tracked:
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class Tracked(Compared):
     """One goal file git tracks, as the index and HEAD hold it."""
 
-    root: Path  # the repository's top
-    relative: str  # as git names it, from the repository's top: goals/auth.md
-    in_index: bool  # False: only HEAD holds it (`git rm`, `git rm --cached`)
-    skip_worktree: bool = False
-    assume_unchanged: bool = False
+    __slots__ = ("assume_unchanged", "in_index", "relative", "root", "skip_worktree")
+
+    def __init__(
+        self,
+        *,
+        root: Path,
+        relative: str,
+        in_index: bool,
+        skip_worktree: bool = False,
+        assume_unchanged: bool = False,
+    ) -> None:
+        self.root: Final = root  # the repository's top
+        self.relative: Final = relative  # as git names it, from the top: goals/auth.md
+        self.in_index: Final = in_index  # False: only HEAD holds it (`git rm`, `git rm --cached`)
+        self.skip_worktree: Final = skip_worktree
+        self.assume_unchanged: Final = assume_unchanged
 
     @property
     def flagged(self) -> bool:

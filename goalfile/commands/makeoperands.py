@@ -18,10 +18,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from goalfile.commands.projectfile import read_whole
+from goalfile.value import Value
 
 _MAKES = frozenset({"make", "gmake"})
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -37,14 +37,18 @@ _ASSIGNMENT = re.compile(r"^[^:=#]*(?::{1,3}=|[?+!]?=)")
 _DEFINE = re.compile(r"^\s*(?:(?:export|override)\s+)*define\b")
 
 
-@dataclass
-class MakeCall:
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class MakeCall(Value):
     """What a make command gives: its targets (empty: the default goal), the folder it runs in
-    as `-C` gives it (None: the checks' folder) and the makefiles `-f` names."""
+    as `-C` gives it (None: the checks' folder) and the makefiles `-f` names (filled in as the
+    command's words are read)."""
 
-    targets: list[str] = field(default_factory=list)
-    folder: str | None = None
-    files: list[str] = field(default_factory=list)
+    __slots__ = ("files", "folder", "targets")
+
+    def __init__(self) -> None:
+        self.targets: list[str] = []
+        self.folder: str | None = None
+        self.files: list[str] = []
 
 
 def make_call(words: Sequence[str]) -> MakeCall | None:

@@ -23,10 +23,10 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from goalfile.run import PROBE_OUTPUT_MAX, probe
+from goalfile.value import Value
 
 _PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")
 _INTERPRETER_VALUE = frozenset({"-W", "-X", "--check-hash-based-pycs"})  # the value follows
@@ -127,16 +127,20 @@ for name in sys.argv[2:]:
 """
 
 
-@dataclass
-class PythonOperands:
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class PythonOperands(Value):
     """What a Python check gives that must be there: files (scripts, unittest paths,
-    discover folders) and dotted names (`-m` modules, unittest names)."""
+    discover folders) and dotted names (`-m` modules, unittest names); filled in as the
+    command's words are read."""
 
-    interpreter: str
-    script: str | None = None  # python FILE
-    paths: list[str] = field(default_factory=list)  # unittest's files and discover folders
-    modules: list[str] = field(default_factory=list)  # python -m MODULE
-    tests: list[str] = field(default_factory=list)  # unittest names: a module, then attributes
+    __slots__ = ("interpreter", "modules", "paths", "script", "tests")
+
+    def __init__(self, *, interpreter: str) -> None:
+        self.interpreter = interpreter
+        self.script: str | None = None  # python FILE
+        self.paths: list[str] = []  # unittest's files and discover folders
+        self.modules: list[str] = []  # python -m MODULE
+        self.tests: list[str] = []  # unittest names: a module, then attributes
 
 
 def python_operands(words: Sequence[str]) -> PythonOperands | None:

@@ -20,10 +20,11 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile.commands.projectfile import read_whole
+from goalfile.value import Compared
 
 _NOX_SESSIONS = frozenset({"-s", "-e", "--session", "--sessions"})
 # another noxfile, or Pythons added to the sessions' own (`--extra-pythons 3.13`)
@@ -33,15 +34,26 @@ _NOX_ELSEWHERE = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class _Manager:
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class _Manager(Compared):
     """How a package manager runs a script of package.json, and what it says when it cannot."""
 
-    run: frozenset[str]  # `npm run X`
-    short: dict[str, str]  # `npm test` runs the script `test`
-    elsewhere: tuple[str, ...]  # options naming another folder or package, or --if-present
-    no_project: str
-    no_script: str  # NAME: the script
+    __slots__ = ("elsewhere", "no_project", "no_script", "run", "short")
+
+    def __init__(
+        self,
+        run: frozenset[str],
+        short: dict[str, str],
+        elsewhere: tuple[str, ...],
+        no_project: str,
+        no_script: str,
+    ) -> None:
+        self.run: Final = run  # `npm run X`
+        self.short: Final = short  # `npm test` runs the script `test`
+        # options naming another folder or package, or --if-present
+        self.elsewhere: Final = elsewhere
+        self.no_project: Final = no_project
+        self.no_script: Final = no_script  # NAME: the script
 
 
 # `yarn X` and `pnpm X` run a binary of node_modules/.bin when there is no script X: only

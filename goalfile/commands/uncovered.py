@@ -5,17 +5,23 @@ build the class."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile.model import Entry
+from goalfile.value import Value
 
 
 # nothing compares, hashes or prints one: no __eq__, __hash__ or __repr__ is built for it
-@dataclass(frozen=True, kw_only=True, eq=False, repr=False)
-class Uncovered:
+# written out on goalfile.value: a dataclass compiled its methods at every start of `activate`
+class Uncovered(Value):
     """Why the newest approval does not cover the working directory found now."""
 
-    approval: Entry
-    approved: str | None  # the working directory it recorded; None when it recorded none
-    outer: Path | None  # when it recorded none: the work tree the one found is nested in
+    __slots__ = ("approval", "approved", "outer")
+
+    def __init__(self, *, approval: Entry, approved: str | None, outer: Path | None) -> None:
+        self.approval: Final = approval
+        # the working directory it recorded; None when it recorded none
+        self.approved: Final = approved
+        # when it recorded none: the work tree the one found is nested in
+        self.outer: Final = outer
