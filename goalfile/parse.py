@@ -65,7 +65,7 @@ _ITERATIONS_RE = re.compile(r"(?mi)^##[ \t]+iterations[ \t#]*\r*$")
 _FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r*$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
-_FORMAT_HINT = (
+_FORMAT_SAID = (
     "a goal file starts with a line `---`, YAML keys (slug, status, created, budget, "
     "iterations_used, tokens_used), and a closing `---`; see docs/format.md"
 )
@@ -90,8 +90,8 @@ def parse_goal(text: str, *, path: str) -> Goal:
         from goalfile.frontmatterloss import formatted_frontmatter
 
         message, hint = formatted_frontmatter(text, path) or (
-            "the file does not start with YAML frontmatter",
-            _FORMAT_HINT,
+            f"the file does not start with YAML frontmatter: {_FORMAT_SAID}",
+            None,
         )
         raise GoalFileInvalid(message, file=path, line=1, column=1, hint=hint)
     close = _frontmatter_close(lines)
@@ -543,11 +543,10 @@ def _load_yaml(source: str, *, path: str) -> dict[str, object]:
         ) from None
     if not isinstance(loaded, dict):
         raise GoalFileInvalid(
-            "the frontmatter must be a mapping of keys to values",
+            f"the frontmatter must be a mapping of keys to values: {_FORMAT_SAID}",
             file=path,
             line=2,
             column=1,
-            hint=_FORMAT_HINT,
         )
     return {str(key): value for key, value in loaded.items()}
 

@@ -476,6 +476,8 @@ def literal_prose_hints() -> tuple[str, ...]:
         lines = io.StringIO(sources[relative], newline="").readlines()  # \n, \r\n, \r as ast
         positions = {**everywhere, **own[relative]}  # a function of its own first
         given = list(_given_hints(tree, positions))
+        named = _module_strings(tree)  # a hint given by the name of a module's constant
+        given = [named.get(v.id, v) if isinstance(v, ast.Name) else v for v in given]
         if "/doctorchecks/" in relative:  # doctor's `hint` is printed with no `fix:`
             given = [v for v in given if _passed_as(tree, v) == "fix"]
         for value in given:
@@ -487,6 +489,18 @@ def literal_prose_hints() -> tuple[str, ...]:
             if not _names_a_command(after):
                 found.append(f"{relative}:{line}: fix: {after[:100]}")
     return tuple(found)
+
+
+def _module_strings(tree: ast.Module) -> dict[str, ast.expr]:
+    """Each name a module assigns a string (or an f-string) to at its top level."""
+    found: dict[str, ast.expr] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            text = isinstance(node.value, ast.Constant | ast.JoinedStr)
+            if isinstance(target, ast.Name) and text:
+                found[target.id] = node.value
+    return found
 
 
 def _passed_as(tree: ast.AST, value: ast.expr) -> str | None:
