@@ -17,9 +17,9 @@ not judged: no finding, never a false one.
 from __future__ import annotations
 
 import re
-import shlex
 from typing import TYPE_CHECKING, Final
 
+from goalfile.forcedexit import shell_tokens
 from goalfile.value import Compared
 
 if TYPE_CHECKING:
@@ -89,12 +89,8 @@ def _simple_command(command: str) -> list[str] | None:
     None."""
     if "\\" in command or "`" in command or "$(" in command:
         return None
-    lexer = shlex.shlex(command, posix=False, punctuation_chars=True)
-    lexer.commenters = ""
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # a quote that does not close
+    tokens = shell_tokens(command)
+    if tokens is None:
         return None
     if any(token in _OPERATORS or token.startswith("#") for token in tokens):
         return None

@@ -15,7 +15,9 @@ no finding, never a false one.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from typing import Final
+
+from goalfile.value import Compared
 
 _SUCCEED = frozenset({"true", ":", "echo", "printf"})  # a command that exits 0 whatever it sees
 _RESERVED = frozenset(
@@ -25,11 +27,25 @@ _RESERVED = frozenset(
 _LISTS = frozenset({";", "&", "&&", "||"})
 
 
-@dataclass(frozen=True, kw_only=True)
-class Forced:
+class Forced(Compared):  # a value class: lint of an error-counted check loads this module too
     """How the shell forces the check's status to 0."""
 
-    tail: str  # what does it, as written: `|| true`, `; exit 0`, `| true`, `&`
+    __slots__ = ("tail",)
+
+    def __init__(self, *, tail: str) -> None:
+        self.tail: Final = tail  # what does it, as written: `|| true`, `; exit 0`, `| true`, `&`
+
+
+def shell_tokens(command: str) -> list[str] | None:
+    """``command``'s words and operators as written (quotes kept, ``#`` not a comment), or
+    None when a quote does not close."""
+    lexer = shlex.shlex(command, posix=False, punctuation_chars=True)
+    lexer.commenters = ""
+    lexer.whitespace_split = True
+    try:
+        return list(lexer)
+    except ValueError:
+        return None
 
 
 def forced(command: str) -> Forced | None:
@@ -37,12 +53,8 @@ def forced(command: str) -> Forced | None:
     without the shell)."""
     if "\\" in command or "pipefail" in command or "`" in command:
         return None
-    lexer = shlex.shlex(command, posix=False, punctuation_chars=True)
-    lexer.commenters = ""
-    lexer.whitespace_split = True
-    try:
-        tokens = list(lexer)
-    except ValueError:  # a quote that does not close
+    tokens = shell_tokens(command)
+    if tokens is None:
         return None
     if not tokens or any(token.startswith("#") for token in tokens):
         return None
