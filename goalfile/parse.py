@@ -66,7 +66,7 @@ _FM_CLOSE_RE = re.compile(r"(?m)^(?:---|\.\.\.)[ \t]*\r*$")
 _TOP_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)[ \t]*:")
 _NESTED_KEY_RE = re.compile(r"^[ \t]+([A-Za-z_][\w-]*)[ \t]*:")
 _FORMAT_SAID = (
-    "a goal file starts with a line `---`, YAML keys (slug, status, created, budget, "
+    "write at its top a line `---`, YAML keys (slug, status, created, budget, "
     "iterations_used, tokens_used), and a closing `---`; see docs/format.md"
 )
 

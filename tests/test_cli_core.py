@@ -240,7 +240,7 @@ def test_lint_json_shape(repo: Path) -> None:
     (fatal,) = files[2]["findings"]
     assert fatal["code"] == "unreadable"
     assert (fatal["file"], fatal["line"], fatal["column"]) == (str(broken), 1, 1)
-    assert fatal["hint"]
+    assert fatal["hint"] is None and ": write at its top a line `---`" in fatal["message"]
     clean = run_goalfile("lint", "--json", good, cwd=repo)
     assert clean.returncode == 0
     assert json.loads(clean.stdout)["ok"] is True

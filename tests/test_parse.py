@@ -389,7 +389,7 @@ def test_unreadable_files_raise_with_file_line_column_and_hint(
     if words == "not valid YAML":  # only its author can write the line: the message says how
         assert exc.hint is None and "; write the line as YAML (`key: value`" in exc.message
     elif words in ("does not start with YAML frontmatter", "must be a mapping"):
-        assert exc.hint is None and "a goal file starts with a line `---`" in exc.message
+        assert exc.hint is None and ": write at its top a line `---`" in exc.message
     else:
         assert exc.hint and "\n  fix: " in exc.render()
 

@@ -291,7 +291,7 @@ def read(text: str) -> Goal | None:
         assert exc.file == "goals/auth.md", exc.render()
         assert exc.line is not None and exc.line >= 1, exc.render()
         # a fix, or (where no command knows what is meant) the message says what to write
-        assert exc.hint or ": write " in exc.message, exc.render()
+        assert exc.hint or ": write " in exc.message or "; write " in exc.message, exc.render()
         return None
     findings = lint.diagnose(goal)
     for finding in findings:
