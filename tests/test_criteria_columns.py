@@ -111,7 +111,7 @@ def test_a_criteria_table_under_another_section_is_an_error(tmp_path: Path, head
     ignored = [f for f in found if f["code"] == "criteria-table-ignored"]
     assert [(f["severity"], f["line"]) for f in ignored] == [("error", line)], found
     assert "under `## Suite`" in str(ignored[0]["message"])
-    assert "under its last row, line 19" in str(ignored[0]["hint"])
+    assert "under its last row, line 19)" in str(ignored[0]["message"])
     done = run_goalfile("activate", "goals/d.md", cwd=tmp_path)
     assert done.returncode == 3, done.stdout + done.stderr
     assert f"goals/d.md:{line}:1:" in done.stderr

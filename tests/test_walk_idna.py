@@ -26,8 +26,8 @@ NAME = f"idna-{VERSION}"
 SUITE = "python -m unittest discover -s tests -t ."
 WARNING = (
     ": warning: C1: unittest writes its report (`Ran N tests`, `OK`, `FAILED`) on stderr, so "
-    '`stdout contains "OK"` is never met by its report\n'
-    "  fix: judge the stream unittest writes: `stderr ...`, or `output ...` for both "
+    '`stdout contains "OK"` is never met by its report: judge the stream unittest writes, '
+    "`stderr ...`, or `output ...` for both "
     '(`exit 0; stderr contains "OK"`)\n'
 )
 
