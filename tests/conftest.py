@@ -216,15 +216,9 @@ def fix_of(reason: object) -> str:
 
 
 def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """A printed command, run as written in ``cwd`` by bash (the shell the hosts' tools run a
-    command in, which reads the ANSI-C quotes a fix names an odd file with; docs/hosts.md), with
-    this goalfile on PATH."""
+    """A printed command, run as written in ``cwd`` by a shell, with this goalfile on PATH."""
     return subprocess.run(
-        ["bash", "-c", command],
-        cwd=cwd,
-        env=clean_env(WITH_GOALFILE),
-        capture_output=True,
-        text=True,
+        command, shell=True, cwd=cwd, env=clean_env(WITH_GOALFILE), capture_output=True, text=True
     )
 
 

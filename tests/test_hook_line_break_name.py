@@ -7,9 +7,24 @@ repositories and the real `goalfile hook stop`."""
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
-from conftest import committed_repo, fix_of, git, run_goalfile, shell
+from conftest import WITH_GOALFILE, clean_env, committed_repo, fix_of, git, run_goalfile
+
+
+def shell(command: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A printed fix, run as written by bash, the shell the hosts' tools run it in: the ANSI-C
+    quotes the odd name is printed in are not read by dash, /bin/sh here."""
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=cwd,
+        env=clean_env(WITH_GOALFILE),
+        capture_output=True,
+        text=True,
+    )
+    return done
+
 
 NAME = "goals/nl\nx.md"
 
