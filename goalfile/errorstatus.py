@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from goalfile.forcedexit import shell_tokens
+from goalfile.forcedexit import program_of, shell_tokens
 from goalfile.value import Compared
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def error_counted(command: str, expectation: Expectation) -> Counted | None:
     tested = _EMPTY_TEST.fullmatch(command.strip())
     if tested is not None and (command.lstrip()[:1] == "[") == command.rstrip().endswith("]"):
         inner = _simple_command(tested.group(1))
-        program = _program(inner) if inner else None
+        program = program_of(inner) if inner else None
         if program is None or not _exit_clauses_hold(expectation, 0):
             return None
         if _error_shown(expectation, inner or [], program.rsplit("/", 1)[-1]):
@@ -69,7 +69,7 @@ def error_counted(command: str, expectation: Expectation) -> Counted | None:
     negated = words[0] == "!"
     if negated:
         words = words[1:]
-    program = _program(words)
+    program = program_of(words)
     if program is None:
         return None
     name = program.rsplit("/", 1)[-1]
@@ -97,15 +97,6 @@ def _simple_command(command: str) -> list[str] | None:
     if any(token and all(char in "<>&|;()" for char in token) for token in tokens):
         return None  # a redirection: stderr may go elsewhere
     return tokens
-
-
-def _program(words: list[str]) -> str | None:
-    for word in words:
-        name, equals, _ = word.partition("=")
-        if equals and name.isidentifier():
-            continue
-        return word
-    return None
 
 
 def _exit_clauses_hold(expectation: Expectation, status: int) -> bool:

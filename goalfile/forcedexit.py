@@ -119,7 +119,7 @@ def _items(tokens: list[str]) -> list[tuple[str, list[str]]] | None:
 def _succeeds(words: list[str]) -> bool:
     """Whether the simple command ``words`` exits 0 whatever happens: ``true``, ``:``,
     ``echo``, ``printf``, or ``exit 0`` (a plain ``exit`` keeps the status before it)."""
-    program = _program(words)
+    program = program_of(words)
     if program is None:
         return False
     if program in _SUCCEED:
@@ -128,7 +128,7 @@ def _succeeds(words: list[str]) -> bool:
     return program == "exit" and rest == ["0"]
 
 
-def _program(words: list[str]) -> str | None:
+def program_of(words: list[str]) -> str | None:
     """The first word that is not a ``NAME=value`` assignment."""
     for word in words:
         name, equals, _ = word.partition("=")
