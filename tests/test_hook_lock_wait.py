@@ -38,18 +38,25 @@ def stop(repo: Path, *, active: bool, timeout: str = "30") -> dict[str, object]:
     return json.loads(text) if text else {}
 
 
+def waiting_repo(tmp_path: Path, flag: str, seconds: int) -> Path:
+    """An approved goal whose one check sleeps ``seconds`` while the file ``flag`` is there
+    (it is), then passes."""
+    repo = approved_repo(
+        tmp_path / "app", "real", "ok exists",
+        "--check", f"test ! -e {flag} || sleep {seconds}; test -f ok", "--expected", "exit 0",
+    )  # fmt: skip
+    (repo / "ok").write_text("", encoding="utf-8")
+    (repo / flag).write_text("", encoding="utf-8")
+    return repo
+
+
 def test_the_stop_after_the_hold_waits_for_the_agents_verify(tmp_path: Path) -> None:
     """Fails before the change: the stop after the hold waited for the lock a quarter of its
     time (here 6 s) and then either let the stop go (the process still running: Codex's case)
     or, the process having ended within that wait and written its entry, held the agent for
     "the goal file changed while the Stop hook read it ... (another file was put at its
     path)", blaming a swap, with a fix naming the goal by its absolute path (this case)."""
-    repo = approved_repo(
-        tmp_path / "app", "real", "ok exists",
-        "--check", "test ! -e slow || sleep 12; test -f ok", "--expected", "exit 0",
-    )  # fmt: skip
-    (repo / "ok").write_text("", encoding="utf-8")
-    (repo / "slow").write_text("", encoding="utf-8")
+    repo = waiting_repo(tmp_path, "slow", 12)
     holder = start_goalfile("verify", GOAL, cwd=repo)
     try:
         assert holder.stdout is not None
@@ -87,12 +94,7 @@ def test_a_holder_that_never_ends_is_waited_for_briefly_then_named_with_its_kill
     still running then, the agent is held once more, naming the process and `kill PID`, which
     works as printed; the stop after that hold is let go (a lock held for ever must not trap the
     agent), and once the process is ended the next stop verifies the goal."""
-    repo = approved_repo(
-        tmp_path / "app", "real", "ok exists",
-        "--check", "test ! -e hang || sleep 300; test -f ok", "--expected", "exit 0",
-    )  # fmt: skip
-    (repo / "ok").write_text("", encoding="utf-8")
-    (repo / "hang").write_text("", encoding="utf-8")
+    repo = waiting_repo(tmp_path, "hang", 300)
     holder = start_goalfile("verify", GOAL, cwd=repo)
     try:
         assert holder.stdout is not None
@@ -135,12 +137,7 @@ def test_a_holder_in_another_pid_namespace_is_said_so_and_no_kill_is_named(
     Now the owner note keeps its pid namespace: a holder in another one is said to be there,
     and the stop after the hold names no `kill` (no command would work as written); it is let
     go with the hold's message, as a lock held for ever must not trap the agent."""
-    repo = approved_repo(
-        tmp_path / "app", "real", "ok exists",
-        "--check", "test ! -e hang || sleep 300; test -f ok", "--expected", "exit 0",
-    )  # fmt: skip
-    (repo / "ok").write_text("", encoding="utf-8")
-    (repo / "hang").write_text("", encoding="utf-8")
+    repo = waiting_repo(tmp_path, "hang", 300)
     holder = subprocess.Popen(
         ["unshare", "--user", "--map-current-user", "--pid", "--fork", "--mount-proc",
          "--kill-child", sys.executable, "-m", "goalfile", "verify", GOAL],
