@@ -97,7 +97,7 @@ def test_a_goal_mdformat_rewrote_without_its_frontmatter_plugin_names_the_cause_
     plain = repo / "notes.md"  # a Markdown file that is no goal keeps the general message
     plain.write_text("___\n\n## a heading\n")
     other = run_goalfile("lint", "notes.md", cwd=repo)
-    assert "the file does not start with YAML frontmatter: a goal file starts with" in (
+    assert "the file does not start with YAML frontmatter: write at its top a line `---`" in (
         other.stderr
     )
     assert "fix:" not in other.stderr  # no command writes a goal's frontmatter into notes
