@@ -72,7 +72,7 @@ def test_the_stop_after_the_hold_waits_for_the_agents_verify(tmp_path: Path) -> 
         again = str(answer["reason"])
         assert again.split("\n")[0] == held.split("\n")[0], (held, again)
         assert "\nThat process has ended since and wrote the goal file" in again, again
-        assert "(Codex) ends it when the session ends, and it writes nothing" in again, again
+        assert "Codex ends a command still running in a session when the session ends" in again
         assert holder.wait(timeout=60) == 0
     finally:
         if holder.poll() is None:

@@ -363,7 +363,8 @@ def _decide_stop(
                 key = f"recheck\0{real_path(path)}{file_mark(path)}"
                 asked: list[bool] = []
                 rechecked = recheck_one(
-                    path, shown, stop, ctx, runner=runner, share=share, named=path in named,
+                    path, shown, stop, ctx, agent=options.agent, runner=runner, share=share,
+                    named=path in named,
                     expect=seen.get(path),
                     moved=repositories.taken(path) if path in branch_moved else "",
                     once=asker(repositories, key, asked), unplaced=real_path(path) in unplaced,
@@ -405,7 +406,7 @@ def _decide_stop(
                 # most LOCK_WAIT, so that a host that ends it when the session ends does not
                 # lose it, and one that never ends does not make every stop wait long)
                 left = deadline - ctx.clock()
-                waited = lock_waited(path, outcome, repositories, upgraded,
+                waited = lock_waited(path, outcome, repositories, upgraded, options.agent,
                                      first=min(LOCK_WAIT, share / 4),
                                      told=min(LOCK_WAIT, left / 2),
                                      expect=seen.get(path))  # fmt: skip
@@ -418,7 +419,7 @@ def _decide_stop(
                 if isinstance(waited, GoalOutcome):
                     outcome = waited  # it ended and wrote the goal: stop again
                 elif outcome.status == "refused":
-                    outcome = refused_once(path, outcome, repositories, upgraded)
+                    outcome = refused_once(path, outcome, repositories, upgraded, options.agent)
             if not outcome.block and outcome.status == Status.MET.value:
                 widened = loosened_once(path, shown, seen.get(path, ""), here, stop, git,
                                          repositories, upgraded,

@@ -56,6 +56,16 @@ from test_hook_continuing_holds import eat
 
 SLOW_WHEN_TOLD = "if [ -e slow ]; then sleep 30; fi; test -f done.txt"
 RESUME = re.compile(r"`(goalfile resume [^`]+)`")
+HOOK_TIME = {
+    "claude": "the hook's `timeout` in .claude/settings.json and `goalfile hook stop --timeout`",
+    "codex": "the hook's `timeout` in .codex/hooks.json and `goalfile hook stop --timeout`",
+    "gemini": "the hook's `timeout` in .gemini/settings.json, in milliseconds, and `goalfile "
+    "hook stop --timeout`",
+    "pi": "`HOOK_TIMEOUT_MS` in .pi/extensions/goalfile/goalfile.mjs and the `--timeout` of the "
+    "`goalfile hook stop` it runs, 600 s when not given",
+}
+"""Where the hold tells each host's person to give the hook more time (before, every host's
+said "the host's hook `timeout`", which pi has not: its time is goalfile's extension's)."""
 
 
 @pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
@@ -83,6 +93,7 @@ def test_a_check_cut_short_after_the_agent_was_sent_back_holds_it_once(
     assert f"goalfile could not verify {GOAL} within the hook's time limit: " in cut, cut
     assert "verify-goal demo iteration 1: C1 error; status: blocked" in cut, cut
     assert "C1 did not finish in the " in cut, cut
+    assert f"raises the hook's timeout ({HOOK_TIME[host]}), then runs" in cut, cut
     # the hook's verify ran twice; the block it wrote was held once, and ledgered so
     assert [(e.iteration, e.status) for e in verify_entries(repo)] == [
         (0, "active"),

@@ -36,6 +36,7 @@ from hosts_fixtures import (
     GOAL,
     PRINTED_FIX,
     PROMPT,
+    Agent,
     Isolation,
     goal_repo,
     goal_state,
@@ -52,6 +53,40 @@ from test_sent_back_once import HOLD_LOCK, holder_ended
 
 # its lock is free once it has ended (no `$(...)`: Gemini CLI's shell tool refuses it)
 END_HOLDER = "xargs kill < holder.pid; sleep 1"
+
+LET_RUN_ON = {
+    "claude": "a command your Bash tool moved to the background is one: Claude Code tells you "
+    "when it completes",
+    "codex": 'a command `exec_command` left running in a session ("Process running with session '
+    'ID N") is one: poll that session with `write_stdin` until it exits',
+    "gemini": "a command you started with `&` in `run_shell_command` is one",
+    "pi": "a command you started with `&` in your `bash` tool is one",
+}
+"""What the hold on a goal's lock says, in each host's words, of a command of the model's that
+may hold it (what each host does with a command it lets run on: docs/hosts.md)."""
+
+WAIT_FOR_IT = {
+    "claude": "let it finish before you stop: Claude Code tells you when a command your Bash "
+    "tool moved to the background completes",
+    "codex": "poll its session with `write_stdin` until it exits before you stop: Codex ends a "
+    "command still running in a session when the session ends, and it writes nothing",
+    "gemini": "wait in `run_shell_command` until it has ended before you stop",
+    "pi": "wait in your `bash` tool until it has ended before you stop",
+}
+"""How the holds after that one tell each host's model to wait for its command."""
+
+OWN_WORDS = {
+    "claude": ("Claude Code", "Bash tool", "moved to the background", "TaskStop"),
+    "codex": ("Codex", "exec_command", "write_stdin", "session ID"),
+    "gemini": ("Gemini", "run_shell_command"),
+    "pi": ("`bash` tool",),
+}
+"""Words of one host's own tools and ways, which no other host's model is to read."""
+
+
+def others_words(host: str, said: str) -> list[str]:
+    """The words of other hosts' tools in ``said`` (a reason ``host`` handed its model)."""
+    return [w for h, words in OWN_WORDS.items() if h != host for w in words if w in said]
 
 
 class Steps:
@@ -98,6 +133,34 @@ def test_verifys_lock_fix_runs_as_printed_in_the_hosts_shell(
     assert "C1 met; status: met" in agent.outputs[-1], agent.outputs[-1]
     # the one stop: the met checked again and let go
     assert ran.server.feedbacks() == [] and ran.server.stops() == 1, ran.run.explain()
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+
+
+@pytest.mark.parametrize("host", ["gemini", "pi"])
+def test_a_lock_the_model_holds_is_held_for_in_its_own_hosts_words(
+    host: str, isolation: Isolation, tmp_path: Path
+) -> None:
+    """The model starts a process that holds the goal's lock and stops: the hook waits for it
+    a while, then holds the agent once, telling it to let that process finish or end it, in
+    its own host's words (before, every host's model read Claude Code's: "a command of yours
+    the host moved to the background", which Gemini CLI's `run_shell_command` and pi's `bash`
+    tool never do: they wait for a command unless the model starts it with `&`). The model
+    ends its process and does the work; the next stop verifies the goal met."""
+    repo = goal_repo(tmp_path)
+    # the hook waits for the lock a quarter of its time: given 20 s, about 5
+    register_hook(repo, host, timeout=20, command=f"goalfile hook stop --agent {host} --timeout 20")
+    agent = Agent(trouble=HOLD_LOCK, otherwise=f"{END_HOLDER}; {FIX}")
+    with holder_ended(repo):
+        ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 1, (reasons, ran.run.explain())
+    [held] = reasons
+    said = "locked by another goalfile process; nothing was written"
+    assert f"goalfile could not verify {GOAL}: {said}\nLet that process finish" in held, held
+    assert f"({LET_RUN_ON[host]})" in held, held
+    assert not others_words(host, held), held
+    assert agent.ran == [agent.otherwise], agent.ran
     assert goal_state(repo)["status"] == "met"
     goalfile_ok("audit", GOAL, cwd=repo)
 
@@ -151,10 +214,10 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
     held, waited = reasons
     assert re.search(
         rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
-        r"[\d:]+\); nothing was written\nLet that process finish \(a command of yours the host "
-        r"moved to the background is one",
+        r"[\d:]+\); nothing was written\nLet that process finish ",
         held,
     ), held
+    assert LET_RUN_ON["claude"] in held, held
     assert "fix:" not in held, held
     assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
     assert "\nThat process has ended since and wrote the goal file" in waited, waited
@@ -225,6 +288,8 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     assert "fix:" not in held, held
     assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
     assert "\nThat process has ended since and wrote the goal file" in waited, waited
+    assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT['codex']}" in waited
+    assert not others_words("codex", held + waited), (held, waited)
     assert ran.server.stops() == 3, ran.run.explain()
     # the agent's own verify wrote the verdict; the hook's checks wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
@@ -295,6 +360,10 @@ def test_a_verify_that_hangs_is_named_with_its_kill_which_runs_as_printed(
     pid = re.search(r"locked by `goalfile verify` \(pid (\d+), since", held)
     assert pid is not None, held
     assert "\nThat process still runs: the hook waited for it " in running, running
+    # each host's model reads of its own tools only
+    assert f"\nLet that process finish ({LET_RUN_ON[host]})" in held, held
+    assert f"If it is still needed, {WAIT_FOR_IT[host]}.\n" in running, running
+    assert not others_words(host, held + running), (held, running)
     assert agent.ran[2:] == [f"kill {pid.group(1)}", "rm hang"], agent.ran
     assert ran_quietly(host, agent.outputs[2]), agent.outputs[2]
     # the hook's own verify wrote the verdict; the ended verify wrote nothing

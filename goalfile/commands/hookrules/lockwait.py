@@ -18,10 +18,12 @@ from typing import TYPE_CHECKING
 from goalfile.commands.hookrules.once import file_mark, held_once
 from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.files import real_path
+from goalfile.hostwords import wait_for_it
 from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.hookrepo import RepositoryWatch
+    from goalfile.hostprotocol import HostAgent
 
 RETRY = "retry"  # :func:`lock_waited`: the lock is free and the goal file as judged: verify again
 
@@ -31,6 +33,7 @@ def lock_waited(
     found: GoalOutcome,
     repositories: RepositoryWatch,
     upgraded: dict[int, GoalOutcome],
+    agent: HostAgent,
     *,
     first: float,
     told: float,
@@ -46,7 +49,8 @@ def lock_waited(
     else a hold that says the process ended and wrote the goal file, to stop again (the next
     stop judges it as that process left it: verify refused it here as "changed while the Stop
     hook read it", blaming a file swapped). Still running after the wait that followed the
-    hold: :func:`still_running_once`. None otherwise (or for another refusal)."""
+    hold: :func:`still_running_once`. None otherwise (or for another refusal). ``agent``: the
+    host, whose words a hold uses (:mod:`goalfile.hostwords`)."""
     from goalfile.commands.hookrules.verdict import is_locked
     from goalfile.errors import GoalfileError
     from goalfile.files import goal_lock, read_text
@@ -63,7 +67,7 @@ def lock_waited(
     except GoalfileError:
         if not after_hold:
             return None
-        return still_running_once(path, found, text, key, wait, repositories, upgraded)
+        return still_running_once(path, found, text, key, wait, repositories, upgraded, agent)
     try:
         now = read_text(path)
     except (OSError, UnicodeDecodeError, GoalfileError):
@@ -75,9 +79,8 @@ def lock_waited(
         block=True,
         message=None,
         reason=f"{text}\nThat process has ended since and wrote the goal file (the hook waited "
-        "for it): stop again, and the next stop verifies the goal as it left it. Do not stop "
-        "while a goalfile command of yours still runs: a host that does not wait for a command "
-        "it let run on (Codex) ends it when the session ends, and it writes nothing.",
+        "for it): stop again, and the next stop verifies the goal as it left it. While a "
+        f"goalfile command of yours still runs, {wait_for_it(agent)}.",
     )
 
 
@@ -89,6 +92,7 @@ def still_running_once(
     waited: float,
     repositories: RepositoryWatch,
     upgraded: dict[int, GoalOutcome],
+    agent: HostAgent,
 ) -> GoalOutcome | None:
     """The lock's holder named in verify's refusal ``text`` still runs after the hook waited
     ``waited`` seconds for it, at a stop after the hold ``told`` (to let it finish): hold the
@@ -110,10 +114,8 @@ def still_running_once(
         message=None,
         reason=f"{text}\nThat process still runs: the hook waited for it {waited:.0f} s at this "
         "stop too. If it is yours and makes no progress (a check that hangs, say), end it, then "
-        "stop again: the next stop verifies the goal. If it is still needed, wait for it in "
-        "your shell before you stop: a host that does not wait for a command it let run on "
-        "(Codex) ends it when the session ends, and it writes nothing.\n"
-        f"  fix: `kill {pid}`",
+        "stop again: the next stop verifies the goal. If it is still needed, "
+        f"{wait_for_it(agent)}.\n  fix: `kill {pid}`",
     )
     if found.block:
         repositories.hold_made(key)

@@ -31,6 +31,7 @@ from goalfile.value import replace
 if TYPE_CHECKING:
     from goalfile.commands.hookrepo import RepositoryWatch
     from goalfile.commands.hookrules.gitview import GitView
+    from goalfile.hostprotocol import HostAgent
 
 # what a goal file found as it is written holds the agent for: git's copy gone, hidden or
 # swapped, bytes git stores otherwise, a file that does not load, a status its ledger does not
@@ -218,12 +219,14 @@ def refused_once(
     found: GoalOutcome,
     repositories: RepositoryWatch,
     upgraded: dict[int, GoalOutcome],
+    agent: HostAgent,
 ) -> GoalOutcome:
     """verify's refusal (:func:`goalfile.commands.hookrules.verdict.refused_hold`: the goal's
     lock held by a process of the agent's, say) holds the agent once per finding (the refusal
     and the goal file as written), as the session's record keeps it, also when it is
     continuing because of a Stop hook: sent back once for its unmet goal, an agent that left a
-    process holding the lock was let go with a message."""
+    process holding the lock was let go with a message. ``agent``: the host, whose words the
+    hold uses."""
     from goalfile.commands.hookrules.verdict import refused_advice
 
     text = (found.message if not found.block else (found.reason or "").rsplit("\n", 1)[0]) or ""
@@ -231,7 +234,9 @@ def refused_once(
     return held_once(
         found,
         key,
-        lambda: replace(found, block=True, message=None, reason=f"{text}\n{refused_advice(text)}"),
+        lambda: replace(
+            found, block=True, message=None, reason=f"{text}\n{refused_advice(text, agent)}"
+        ),
         repositories,
         upgraded,
     )

@@ -16,6 +16,8 @@ from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
 from goalfile.commands.hookrules.reason import block_reason, block_words, cwd_fix
 from goalfile.commands.hookrules.stopinput import HookOptions, StopInput
 from goalfile.errors import GoalfileError
+from goalfile.hostprotocol import HostAgent
+from goalfile.hostwords import hook_time, let_run_on
 from goalfile.model import Goal, Status, Verdict
 from goalfile.shellword import shell_word
 from goalfile.value import replace
@@ -47,7 +49,7 @@ def decide_result(
         notes.append(result.summary)
         if result.status is Status.BLOCKED:  # held once per entry: the hold is ledgered below
             stop = replace(stop, stop_hook_active=False)
-        outcome = cut_hold(shown, result, cut, stop, share=share, budget=budget)
+        outcome = cut_hold(shown, result, cut, stop, options.agent, share=share, budget=budget)
     else:
         outcome = _judge(result, shown, stop, options, notes, reviews, text=written[0])
     if outcome.block and result.status is Status.ACTIVE:  # a blocked goal starts none
@@ -237,24 +239,30 @@ def idle_allow(shown: str) -> GoalOutcome:
     )
 
 
-def refused_hold(shown: str, exc: GoalfileError, stop: StopInput) -> GoalOutcome:
+def refused_hold(shown: str, exc: GoalfileError, stop: StopInput, agent: HostAgent) -> GoalOutcome:
     """verify refused the goal (changed contract, invalid file, lock held): ask once, then let
     it stop, since a person may have to act. A lock held is no file to restore: its holder is
-    often the agent's own `goalfile verify`, which Claude Code moves to the background when it
-    outlasts its Bash tool's time, still running at the stop; the hold says so and names no
-    command (the lock's own hint, "run the command again", named none the agent could run, and
-    a verify run again would only add a run alike for verify's stall guard)."""
+    often the agent's own `goalfile verify` that ``agent`` let run on (Claude Code moves it to
+    the background when it outlasts its Bash tool's time), still running at the stop; the hold
+    says so in that host's words and names no command (the lock's own hint, "run the command
+    again", named none the agent could run, and a verify run again would only add a run alike
+    for verify's stall guard)."""
     from goalfile.errors import Locked
 
     said = exc.message if isinstance(exc, Locked) else exc.render()  # (the path said once)
     text = f"goalfile could not verify {shown}: {said}"
-    return hold_once(shown, "refused", text, refused_advice(text), stop)
+    return hold_once(shown, "refused", text, refused_advice(text, agent), stop)
 
 
-def refused_advice(text: str) -> str:
+def refused_advice(text: str, agent: HostAgent) -> str:
     """The last line of the hold on verify's refusal ``text`` (:func:`refused_hold`'s first
-    part): what to do about a lock held, or about any other refusal."""
-    return LOCKED_ADVICE if _LOCKED.match(text) else REFUSED_ADVICE
+    part): what to do about a lock held, in ``agent``'s words, or about any other refusal."""
+    if not is_locked(text):
+        return REFUSED_ADVICE
+    return (
+        f"Let that process finish ({let_run_on(agent)}), or end it if it is yours and not "
+        "needed, then stop again: the next stop verifies the goal. Do not remove the goal's lock."
+    )
 
 
 def is_locked(text: str) -> bool:
@@ -264,11 +272,6 @@ def is_locked(text: str) -> bool:
 
 _LOCKED = re.compile(r"goalfile could not verify .*: locked by [^\n]*; nothing was written\Z")
 REFUSED_ADVICE = "Restore what the message names, or hand the goal to the user."
-LOCKED_ADVICE = (
-    "Let that process finish (a command of yours the host moved to the background is one: it "
-    "says when it is done), or end it if it is yours and not needed, then stop again: the next "
-    "stop verifies the goal. Do not remove the goal's lock."
-)
 
 
 def unverified_hold(shown: str, stop: StopInput, *, budget: float, after: int) -> GoalOutcome:
@@ -297,20 +300,22 @@ def cut_hold(
     result: VerifyResult,
     cut: list[str],
     stop: StopInput,
+    agent: HostAgent,
     *,
     share: float,
     budget: float,
 ) -> GoalOutcome:
     """A goal whose verify the hook's time limit ended before every row was judged (verify
-    wrote `blocked`): it was not verified, so it is no reason to stop either."""
+    wrote `blocked`): it was not verified, so it is no reason to stop either. The hold names
+    where a person gives the hook more time under ``agent``."""
     of = "" if share >= budget - 1.0 else f", its share of the hook's {budget:g} s"
     return hold_once(
         shown,
         "unverified",
         f"goalfile could not verify {shown} within the hook's time limit: {result.summary}\n"
         f"  {', '.join(cut)} did not finish in the {share:.0f} s the hook gave it{of}",
-        "Tell the user: a person makes the checks faster or raises the hook's timeout (the "
-        "host's hook `timeout` and `goalfile hook stop --timeout`), then runs "
+        "Tell the user: a person makes the checks faster or raises the hook's timeout "
+        f"({hook_time(agent)}), then runs "
         f"`goalfile resume {shell_word(shown)} --resolved 'the hook has the time it needs'`.",
         stop,
     )

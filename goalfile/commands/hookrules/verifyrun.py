@@ -52,6 +52,7 @@ def recheck_one(
     stop: StopInput,
     ctx: Context,
     *,
+    agent: HostAgent,
     runner: Runner,
     share: float,
     named: bool = False,
@@ -69,7 +70,7 @@ def recheck_one(
     still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
     holds the agent once, with the rows and `goalfile reopen`; ``once``, asked only then at a
     stop marked continuing, says whether this finding is still to be held (the session's
-    record), whatever the host says."""
+    record), whatever the host says. ``agent``: the host, whose words a hold uses."""
     from goalfile import hookwatch
     from goalfile.commands.verify import VerifyOptions
 
@@ -86,7 +87,7 @@ def recheck_one(
     try:
         result = runner(options, ctx)
     except GoalfileError as exc:
-        return refused_hold(shown, exc, stop)
+        return refused_hold(shown, exc, stop, agent)
     failing = [row for row in result.rows if row.verdict is not Verdict.MET]
     if not failing:  # as for any goal that is not active: only a goal picked by name is said
         if not named:
@@ -207,7 +208,7 @@ def verify_one(
             answered.clear()
             runner(replace(verify_options, transcript=None), ctx)
     except GoalfileError as exc:
-        return refused_hold(shown, exc, stop)
+        return refused_hold(shown, exc, stop, options.agent)
     if gemini and transcript:
         mark_verified(git_folder=git_folder, goal=key, transcript=transcript)
     if not answered:  # verify writes its entry through ``then``, or raises
