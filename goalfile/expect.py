@@ -666,7 +666,17 @@ def _exit_failure(clause: ExitClause, status: int | None) -> str | None:
         ok = status != clause.value
     else:
         ok = status != 0
+    if ok and clause.op != "==" and status is not None and status in _SIGNAL_STATUSES:
+        # a shell reports a command a signal ended as 128 + the signal: a crash (SIGSEGV 139,
+        # SIGKILL 137) is not the failure `exit nonzero` asks for; `exit 139` names it
+        return (
+            f"{format_clause(clause)} expected, got {status}: the status of a command killed "
+            f"by signal {status - 128} (`exit {status}` accepts that)"
+        )
     if ok:
         return None
     got = "no exit status" if status is None else str(status)
     return f"{format_clause(clause)} expected, got {got}"
+
+
+_SIGNAL_STATUSES: Final = range(129, 129 + 64)  # 128 + a signal of Linux (1 to 64)

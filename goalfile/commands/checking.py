@@ -150,6 +150,7 @@ def check_row(
     output (None when nothing ran)."""
     from goalfile.expect import Evaluator, parse_expected
     from goalfile.run import CheckSpec, Ending, run_check, syntax_error
+    from goalfile.testcount import TestCount
 
     expectation = parse_expected(row.expected)  # lint parsed it already: cached
     child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
@@ -173,11 +174,16 @@ def check_row(
         ), None
     guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
+    tests = TestCount()
+
+    def on_output(name: str, data: bytes) -> None:
+        evaluator.feed("stderr" if name == "stderr" else "stdout", data)
+        if name != "stderr":
+            tests.feed(data)
+
     outcome = run_check(
         spec,
-        on_output=lambda name, data: evaluator.feed(
-            "stderr" if name == "stderr" else "stdout", data
-        ),
+        on_output=on_output,
         deadline=deadline,
         on_tick=on_tick,
         clock=clock,
@@ -248,12 +254,22 @@ def check_row(
     if judgement.error is not None:
         result = make(Verdict.ERROR, exit_text, "", False)
         return _not_judged(result, judgement.error, guard, tail), tail
+    tests.finish()
+    if judgement.holds and tests.none_ran:
+        # `cargo test NAME` whose NAME matches no test exits 0: no test ran, as pytest's exit 5
+        failures = (_NO_TEST_RAN,)
+        return _unmet(make, exit_text, ledger.clean_line(tests.evidence), failures, tail), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
         ), tail
     return _unmet(make, exit_text, judgement.evidence, judgement.failures, tail), tail
 
+
+_NO_TEST_RAN: Final = (
+    "no test ran: libtest's summary lines count 0 passed and 0 failed (a test name given to "
+    "`cargo test` that matches no test)"
+)
 
 _probed: dict[tuple[object, ...], str | None] = {}
 _probe_lock = threading.Lock()

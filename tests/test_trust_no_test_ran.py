@@ -1,0 +1,123 @@
+"""A check that passes because nothing was tested, or because the program crashed: a real
+`cargo test` whose name matches no test (exit 0, "0 passed"), and a real program killed by a
+signal under a negative exit clause (`exit nonzero`, `exit != 1`). Neither is met."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from goalfile.testcount import TestCount
+from tests.conftest import goal_text, last_line, make_git_repo, row, run_goalfile, write_goal
+
+LIB = """\
+pub fn add(left: u64, right: u64) -> u64 {
+    left + right
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn NAME() {
+        assert_eq!(add(2, 2), 4);
+    }
+}
+"""
+
+
+def _crate(repo: Path, test_name: str) -> None:
+    assert shutil.which("cargo"), "cargo is not on PATH: install Rust (rustup) to run this test"
+    (repo / "Cargo.toml").write_text(
+        '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n'
+    )
+    (repo / "src").mkdir(exist_ok=True)
+    (repo / "src" / "lib.rs").write_text(LIB.replace("NAME", test_name))
+
+
+@pytest.fixture
+def crate(tmp_path: Path) -> Path:
+    repo = make_git_repo(tmp_path / "repo")
+    _crate(repo, "it_works")
+    return repo
+
+
+def _verify(repo: Path, check: str, expected: str) -> tuple[int, str, str]:
+    write_goal(repo / "goals", goal_text(rows=(row("C1", check, expected),)))
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo, timeout=300)
+    return done.returncode, last_line(done.stdout), (repo / "goals" / "demo.md").read_text()
+
+
+def test_cargo_test_whose_name_matches_no_test_is_unmet(crate: Path) -> None:
+    code, summary, text = _verify(crate, "cargo test --offline the_feature", "exit 0")
+    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
+    assert code == 1
+    assert "0 passed; 0 failed" in text
+    assert "no test ran" in text
+
+
+def test_cargo_test_is_met_once_the_named_test_exists(crate: Path) -> None:
+    _crate(crate, "the_feature_works")
+    code, summary, _ = _verify(crate, "cargo test --offline the_feature", "exit 0")
+    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
+    assert code == 0
+
+
+def test_a_test_binary_that_ran_none_beside_one_that_ran_some_is_met() -> None:
+    """cargo runs one binary per target: the library's may run the test while the doc tests'
+    filter out all theirs; what counts is the tests of every binary together."""
+    count = TestCount()
+    for chunk in (
+        b"running 1 test\ntest tests::the_feature ... ok\n\ntest result: ok. 1 pass",
+        b"ed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n",
+        b"running 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; "
+        b"2 filtered out; finished in 0.00s",
+    ):
+        count.feed(chunk)
+    count.finish()
+    assert count.ran == 1 and not count.none_ran
+
+
+def test_a_summary_line_split_at_every_byte_is_read() -> None:
+    line = b"test result: \x1b[32mok\x1b[0m. 0 passed; 0 failed; 0 ignored; 3 filtered out\n"
+    text = b"x" * 700 + b"\n" + line + b"test result: nothing\n"
+    count = TestCount()
+    for at in range(len(text)):
+        count.feed(text[at : at + 1])
+    count.finish()
+    assert count.none_ran and count.evidence.startswith("test result:")
+
+
+CRASH = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+
+
+@pytest.mark.parametrize("expected", ["exit nonzero", "exit != 0", "exit != 1"])
+def test_a_check_killed_by_a_signal_meets_no_negative_exit_clause(
+    tmp_path: Path, expected: str
+) -> None:
+    """The shell reports its child's death by SIGSEGV as exit 139: a crash is not the failure a
+    negative exit clause asks for."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "crash.py").write_text(CRASH)
+    code, summary, text = _verify(repo, "cd . && python3 crash.py", expected)
+    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
+    assert code == 1
+    assert "signal 11" in text
+
+
+def test_a_crash_named_by_its_status_is_met(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "crash.py").write_text(CRASH)
+    code, summary, _ = _verify(repo, "cd . && python3 crash.py", "exit 139")
+    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
+    assert code == 0
+
+
+def test_a_program_that_fails_is_met_by_a_negative_exit_clause(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    code, summary, _ = _verify(repo, "cd . && python3 -c 'raise SystemExit(2)'", "exit != 0")
+    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
+    assert code == 0
