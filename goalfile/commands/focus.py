@@ -17,6 +17,7 @@ from typing import Final
 
 from goalfile import files
 from goalfile.commands.context import Context
+from goalfile.commands.gittop import holds_git
 from goalfile.commands.workdir import repository_top
 from goalfile.errors import GoalfileError, NoSuchGoalFile, Refused, UsageError
 from goalfile.files import load_goal, real_path
@@ -42,8 +43,11 @@ class Focus(Compared):
 
 def git_dir(root: Path) -> Path | None:
     """The git folder of the working tree at ``root``: ``.git`` itself, or the folder a
-    linked worktree's ``.git`` file names (``gitdir: ...``)."""
+    linked worktree's ``.git`` file names (``gitdir: ...``). An empty ``.git`` folder is none
+    (:func:`goalfile.commands.gittop.holds_git`)."""
     dot = root / ".git"
+    if not holds_git(root):
+        return None
     if dot.is_dir():
         return dot
     try:  # a FIFO or a device named .git is refused, never waited on: no git folder

@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from goalfile.commands.gittop import holds_git
 from goalfile.gitrepo import git_blobs, git_in_index, git_tracked
 from goalfile.gitrun import GitUnreadable
 from goalfile.goalfolders import under_goal_folder
@@ -44,7 +45,7 @@ def goal_option(root: Path, *, committed: bool) -> Callable[[str], bool]:
         path = root / Path(value).expanduser()
         if not path.is_file():
             return False
-        outside_git = not (root / ".git").exists()
+        outside_git = not holds_git(root)
         if not under_goal_folder(path, root):
             return outside_git  # outside a repository: no folder rule
         relative = Path(os.path.relpath(path, root)).as_posix()
@@ -62,7 +63,7 @@ def goal_option(root: Path, *, committed: bool) -> Callable[[str], bool]:
 def hidden_settings(root: Path) -> list[tuple[str, str, tuple[str, ...]]]:
     """(host, path, marks) of each file git tracks under the host folders of ``root`` that
     the index marks ``skip-worktree`` or ``assume-unchanged``."""
-    if not (root / ".git").exists():
+    if not holds_git(root):
         return []
     try:
         listed = git_tracked(str(root), [f":(top,literal){name}" for name in HOST_FOLDERS])
