@@ -6,9 +6,10 @@ hosts do it): Claude Code's Bash tool moves a command that outlasts its `timeout
 background and tells the model when it completes; Codex's `exec_command` answers at the
 model's `yield_time_ms` with "Process running with session ID N", `write_stdin` polls that
 session, and `codex exec` ends what still runs when the session ends; Gemini CLI's
-`run_shell_command` and pi's `bash` tool wait for a command unless the model started it with
-`&`. A hold names only its own host's tools and ways, and the place where a person gives
-the hook more time in that host (:func:`hook_time`).
+`run_shell_command` waits for a command unless the model gives it `is_background` or starts it
+with `&`, and pi's `bash` tool unless the model starts it with `&`. A hold names only its own
+host's tools and ways, and the place where a person gives the hook more time in that host
+(:func:`hook_time`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ _LET_RUN_ON = {
     "tells you when it completes",
     HostAgent.CODEX: 'a command `exec_command` left running in a session ("Process running '
     'with session ID N") is one: poll that session with `write_stdin` until it exits',
-    HostAgent.GEMINI: "a command you started with `&` in `run_shell_command` is one",
+    HostAgent.GEMINI: "a command you ran in `run_shell_command` with `is_background` or `&` is one",
     HostAgent.PI: "a command you started with `&` in your `bash` tool is one",
 }
 

@@ -59,7 +59,7 @@ LET_RUN_ON = {
     "when it completes",
     "codex": 'a command `exec_command` left running in a session ("Process running with session '
     'ID N") is one: poll that session with `write_stdin` until it exits',
-    "gemini": "a command you started with `&` in `run_shell_command` is one",
+    "gemini": "a command you ran in `run_shell_command` with `is_background` or `&` is one",
     "pi": "a command you started with `&` in your `bash` tool is one",
 }
 """What the hold on a goal's lock says, in each host's words, of a command of the model's that
@@ -144,8 +144,8 @@ def test_a_lock_the_model_holds_is_held_for_in_its_own_hosts_words(
     """The model starts a process that holds the goal's lock and stops: the hook waits for it
     a while, then holds the agent once, telling it to let that process finish or end it, in
     its own host's words (before, every host's model read Claude Code's: "a command of yours
-    the host moved to the background", which Gemini CLI's `run_shell_command` and pi's `bash`
-    tool never do: they wait for a command unless the model starts it with `&`). The model
+    the host moved to the background", which neither Gemini CLI nor pi does: their shell tools
+    wait for a command unless the model asks otherwise, `is_background` or `&`). The model
     ends its process and does the work; the next stop verifies the goal met."""
     repo = goal_repo(tmp_path)
     # the hook waits for the lock a quarter of its time: given 20 s, about 5
