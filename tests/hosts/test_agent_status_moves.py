@@ -1,5 +1,6 @@
 """What the agent can do to its goal's status in its own shell, through the real Claude Code
-and Codex (and pi for the first): the Stop hook answers each at the stop.
+and Codex (and pi for the first, Gemini CLI and pi for the other two): the Stop hook answers
+each at the stop.
 
 The project is set up as the README says (`goalfile init --no-goal`, committed); the model
 (the scripted fake) writes the goal as the goal skill's step 5 says, in the host's shell:
@@ -135,7 +136,7 @@ def typed_draft() -> str:
     )
 
 
-@pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.parametrize("host", [*HOSTS, "gemini", "pi"])
 def test_a_typed_draft_holds_the_agent_until_the_printed_fix_sets_active_back(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
@@ -168,7 +169,7 @@ def test_a_typed_draft_holds_the_agent_until_the_printed_fix_sets_active_back(
 MET_FOR_A_MOMENT = [FIX, f"goalfile verify {GOAL}", "rm done.txt"]
 
 
-@pytest.mark.parametrize("host", HOSTS)
+@pytest.mark.parametrize("host", [*HOSTS, "gemini", "pi"])
 def test_a_met_the_hook_did_not_see_is_checked_again_and_holds_the_agent(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:

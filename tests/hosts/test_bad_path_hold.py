@@ -1,9 +1,9 @@
-"""The real Claude Code and Codex write a goal file by hand whose `cwd` holds a NUL, and stop:
-the Stop hook holds them on it, naming the file and line, with a `fix:` that the model runs
-exactly as printed in the host's own shell tool; the goal then loads, and the session ends with
-the project's goal met. The hand-written goal's own check is never run: no person approved it
-(the Stop hook runs only a contract whose approval git's index or HEAD holds), and the hook
-now names it so, with the command a person runs to approve it.
+"""The real Claude Code, Codex, Gemini CLI and pi write a goal file by hand whose `cwd` holds a
+NUL, and stop: the Stop hook holds them on it, naming the file and line, with a `fix:` that the
+model runs exactly as printed in the host's own shell tool; the goal then loads, and the session
+ends with the project's goal met. The hand-written goal's own check is never run: no person
+approved it (the Stop hook runs only a contract whose approval git's index or HEAD holds), and
+the hook now names it so, with the command a person runs to approve it.
 
 The hand-written goal sits in a folder git ignores (`goals/.cache/`), with `status: active`
 and no ledger, as an agent would write one to end its session: `cwd: "a\\0b"` (a NUL, in a
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,12 @@ WRITE_DECOY = (
     "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "
     f"cat > {DECOY} <<'EOF'\n{DECOY_TEXT}EOF"
 )
+# the same under Gemini CLI, whose shell tool refuses a here-document holding backticks
+# ("Command injection detected"): in single quotes, which it lets through
+WRITE_DECOY_QUOTED = (
+    "mkdir -p goals/.cache && echo goals/.cache/ >> .git/info/exclude && "
+    f"printf %s {shlex.quote(DECOY_TEXT)} > {DECOY}"
+)
 PRINTED_FIX = (
     f"[ ! -e {DECOY}.goalfile-bak ] && sed -i.goalfile-bak -e '10d' -- {DECOY} "
     f"&& rm -- {DECOY}.goalfile-bak"
@@ -52,7 +59,7 @@ def status_of(repo: Path, path: str) -> str:
     return str(json.loads(done.stdout)["goals"][0]["status"])
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_printed_fix_runs(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -66,17 +73,25 @@ def test_a_hand_written_goal_with_a_nul_in_its_cwd_holds_the_host_until_the_prin
                 fix_results.append(turn.tool_output)
             return Say("Done.")
         if turn.feedback is None:
-            return Shell(WRITE_DECOY)
+            return Shell(WRITE_DECOY_QUOTED if host == "gemini" else WRITE_DECOY)
         found = re.search(r"\n  fix: `([^`]+)`", turn.feedback)
         if found is not None:
             printed.append(found.group(1))
             return Shell(found.group(1))  # the model runs the printed fix, as written
+        if (repo / "done.txt").exists():  # the goal no person approved, named alone: it asks
+            return Say("I will ask the person to approve goals/.cache/aaa.md.")
         return Shell("touch done.txt")  # the hand-written goal loads now: meet the real one
 
     server, _ = host_session(host, repo, script, isolation, prompt=PROMPT)
     reasons = server.feedbacks()
-    assert len(reasons) == 2, reasons
-    held, unmet = reasons
+    # Gemini CLI says a stop that follows a tool call is no continuing one: the goal no person
+    # approved, the same file, is named alone at the stop after the model met the real goal,
+    # and let go once the model answers without a tool call
+    assert len(reasons) == (3 if host == "gemini" else 2), reasons
+    held, unmet = reasons[:2]
+    if host == "gemini":
+        assert reasons[2].startswith(f"goalfile did not run the checks of {DECOY}: "), reasons
+        assert "verify-goal" not in reasons[2], reasons[2]
     # the first stop: the hand-written goal names its file, line and value; the project's own
     # goal was verified all the same
     assert (

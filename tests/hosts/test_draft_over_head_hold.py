@@ -1,6 +1,6 @@
 """`status: draft` typed by the agent's `sed` over the committed active goal, in the real
-Claude Code's and Codex's shells: the Stop hook holds the agent once, the model runs the
-printed fix as written, and the goal is then verified: unmet, then met.
+Claude Code's, Codex's, Gemini CLI's and pi's shells: the Stop hook holds the agent once, the
+model runs the printed fix as written, and the goal is then verified: unmet, then met.
 
 The goal is one as the skill family writes it (by hand, `status: active`, its ledger empty;
 format.md), committed by the person with the hooks `goalfile init --no-goal` wrote. No entry
@@ -46,7 +46,7 @@ def family_goal(repo: Path) -> None:
     git(repo, "commit", "-qm", "the goal")
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_draft_typed_over_the_committed_goal_holds_once_until_the_fix_sets_it_back(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:

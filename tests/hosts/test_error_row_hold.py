@@ -1,4 +1,5 @@
-"""A goal whose check ends as `error` holds the real Claude Code and Codex once, then lets go.
+"""A goal whose check ends as `error` holds the real Claude Code, Codex, Gemini CLI and pi once,
+then lets go.
 
 An `error` row says nothing about the work: the check could not be judged (its command is not
 found, exit 127, or it outlasted the row's own `timeout`). verify sets the goal `blocked`, and
@@ -63,6 +64,8 @@ def with_row_timeout(repo: Path, seconds: int) -> None:
         ("codex", "not found"),
         ("claude", "row timeout"),
         ("codex", "row timeout"),
+        ("gemini", "not found"),
+        ("pi", "not found"),
     ],
 )
 def test_an_error_row_holds_the_host_once_naming_the_row_then_lets_it_go(

@@ -1,6 +1,6 @@
-"""A pause entry typed in among the committed entries of the goal, in the real Claude Code's
-and Codex's shells: the Stop hook holds the agent once, and the printed fix puts HEAD's goal
-back.
+"""A pause entry typed in among the committed entries of the goal, in the real Claude Code's,
+Codex's, Gemini CLI's and pi's shells: the Stop hook holds the agent once, and the printed fix
+puts HEAD's goal back.
 
 The project is set up as the README says (`goalfile init --no-goal`, committed); the model
 (the scripted fake) writes the goal as the goal skill's step 5 says (`goalfile new ...
@@ -52,7 +52,7 @@ def typed_pause() -> str:
     )
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_pause_typed_among_committed_entries_holds_until_the_fix_puts_head_back_each_time(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:

@@ -1,8 +1,8 @@
-"""The README's own start, through the real Claude Code and Codex: a goal made active and not
-committed yet (`activate` put it in git's index), which the agent deletes or renames out of
-`*.md` before it stops. The Stop hook holds it on the goal git's index still has, with the
-printed `git checkout` that the model runs as written in the host's own shell; the goal comes
-back as it was activated, is verified, and is met.
+"""The README's own start, through the real Claude Code, Codex, Gemini CLI and pi: a goal made
+active and not committed yet (`activate` put it in git's index), which the agent deletes or
+renames out of `*.md` before it stops. The Stop hook holds it on the goal git's index still
+has, with the printed `git checkout` that the model runs as written in the host's own shell; the
+goal comes back as it was activated, is verified, and is met.
 
 Before `activate` staged the goal, git knew nothing of it: the hook found no active goal and let
 the first stop go, and with `rm` the ledger was gone.
@@ -33,6 +33,8 @@ from hosts_fixtures import isolation as isolation
     [
         ("claude", f"rm {GOAL}"),
         ("codex", f"mv {GOAL} {GOAL}.txt"),
+        ("gemini", f"rm {GOAL}"),
+        ("pi", f"mv {GOAL} {GOAL}.txt"),
     ],
 )
 def test_an_active_goal_nobody_committed_holds_the_host_when_it_is_taken_away(
