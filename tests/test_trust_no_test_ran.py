@@ -5,6 +5,7 @@ signal under a negative exit clause (`exit nonzero`, `exit != 1`). Neither is me
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,6 +90,52 @@ def test_a_summary_line_split_at_every_byte_is_read() -> None:
         count.feed(text[at : at + 1])
     count.finish()
     assert count.none_ran and count.evidence.startswith("test result:")
+
+
+SKIPPED = """\
+import pytest
+
+
+@pytest.mark.skip(reason="later")
+def test_the_feature():
+    assert False
+
+
+@pytest.mark.xfail
+def test_the_feature_fails_cleanly():
+    assert False
+
+
+def test_other():
+    pass
+"""
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "python3 -m pytest -q test_f.py -k the_feature",
+        "python3 -m pytest --color=yes test_f.py -k the_feature",
+        "python3 -m pytest -q test_f.py -k nothing_matches; exit 0",
+    ],
+)
+def test_a_pytest_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path, check: str) -> None:
+    """The agent marks the failing test skipped (or xfail): pytest exits 0 with `1 skipped,
+    1 xfailed, 1 deselected in 0.05s`."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "test_f.py").write_text(SKIPPED)
+    code, summary, text = _verify(repo, check.replace("python3", sys.executable), "exit 0")
+    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
+    assert code == 1
+    assert "no test ran" in text
+
+
+def test_a_pytest_run_where_one_test_passed_beside_skipped_ones_is_met(tmp_path: Path) -> None:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "test_f.py").write_text(SKIPPED)
+    code, summary, _ = _verify(repo, f"{sys.executable} -m pytest -q test_f.py", "exit 0")
+    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
+    assert code == 0
 
 
 CRASH = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"

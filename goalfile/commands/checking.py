@@ -256,7 +256,7 @@ def check_row(
         return _not_judged(result, judgement.error, guard, tail), tail
     tests.finish()
     if judgement.holds and tests.none_ran:
-        # `cargo test NAME` whose NAME matches no test exits 0: no test ran, as pytest's exit 5
+        # `cargo test NAME` whose NAME matches no test, pytest's every test skipped: exit 0
         failures = (_NO_TEST_RAN,)
         return _unmet(make, exit_text, ledger.clean_line(tests.evidence), failures, tail), tail
     if judgement.holds:
@@ -267,8 +267,8 @@ def check_row(
 
 
 _NO_TEST_RAN: Final = (
-    "no test ran: libtest's summary lines count 0 passed and 0 failed (a test name given to "
-    "`cargo test` that matches no test)"
+    "no test ran: the test run's summary counts no test passed or failed (a test name that "
+    "matches none, or every test skipped, ignored or marked xfail)"
 )
 
 _probed: dict[tuple[object, ...], str | None] = {}
