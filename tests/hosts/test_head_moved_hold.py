@@ -114,16 +114,22 @@ def test_head_moved_away_from_the_goal_holds_once_with_the_checkout_back(
     assert hook_now(repo)["decision"] == "allow"
 
 
-STAGED_MOVES = {"claude": "git checkout -qf --detach HEAD~1", "codex": "git reset -q --hard"}
+STAGED_MOVES = {
+    "claude": "git checkout -qf --detach HEAD~1",
+    "codex": "git reset -q --hard",
+    "gemini": "git checkout -qf --detach HEAD~1",
+    "pi": "git reset -q --hard",
+}
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", list(STAGED_MOVES))
 def test_a_goal_only_staged_taken_away_is_put_back_by_the_printed_fix(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     """The goal written by the model as the goal skill says (approved and staged, never
     committed), on the agent's branch; sent back for the unmet row, the model takes it away
-    with `git checkout -f` of the commit before (Claude Code) or `git reset --hard` (Codex).
+    with `git checkout -f` of the commit before (Claude Code, Gemini CLI) or `git reset --hard`
+    (Codex, pi).
     No branch holds such a goal: the fix was `git checkout feature` (for the reset, none),
     which put nothing back. Now the fix takes the copy git's index held from git's object
     store, the model runs it as printed, and the goal, staged again, is verified and met."""

@@ -1,8 +1,9 @@
-"""The Stop hook holds the real Claude Code and Codex when it cannot see the goals as git
-records them: a part of the goal folders goal discovery cannot read (a goal folder linked out
-of the repository, a goal file linked to itself), a repository git cannot list (a broken
-`.git/index`), another goal copied over the goal file git tracks, and a goal file git has not
-finished merging (its conflict markers in the ledger).
+"""The Stop hook holds the real Claude Code and Codex (Gemini CLI and pi too, where the cases
+say so) when it cannot see the goals as git records them: a part of the goal folders goal
+discovery cannot read (a goal folder linked out of the repository, a goal file linked to
+itself), a repository git cannot list (a broken `.git/index`), another goal copied over the
+goal file git tracks, and a goal file git has not finished merging (its conflict markers in
+the ledger).
 
 In each case the model (the scripted fake) makes the trouble in the host's own shell tool, as
 an agent that wants to stop would; at its stop the hook holds it with a reason that names the
@@ -154,7 +155,7 @@ BREAK_INDEX = "truncate -s 0 .git/index"
 REBUILD_INDEX = "git read-tree HEAD"
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_repository_git_cannot_list_holds_with_gits_error(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -184,7 +185,7 @@ def test_a_repository_git_cannot_list_holds_with_gits_error(
 SWAP = f"cp {EASY} {GOAL}"
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_another_goal_copied_over_a_tracked_goal_holds_until_head_s_goal_is_checked_out(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -259,7 +260,7 @@ class Resolver(Agent):
         return Shell(self.ran[-1])
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_goal_file_with_conflict_markers_holds_with_the_fix_that_keeps_both_sides(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:

@@ -1,6 +1,6 @@
-"""A run setting no check can run with holds the real Claude Code and Codex until the `sed`
-the hook prints runs, as printed, in the host's own shell tool; the hook then verifies the goal
-as usual.
+"""A run setting no check can run holds the real Claude Code and Codex (and Gemini CLI and pi, a
+case each) until the `sed` the hook prints runs, as printed, in the host's own shell tool; the
+hook then verifies the goal as usual.
 
 The model writes one frontmatter line into the active goal: `shell: " /bin/sh"` (a leading
 space: a relative name, so a file in the working directory) or `cwd: "src "` (a trailing
@@ -79,8 +79,14 @@ def as_approved(text: str) -> list[str]:
     return [line for line in head.split("\n") if not line.startswith(moved)]
 
 
-@pytest.mark.parametrize("case", list(CASES))
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize(
+    ("host", "case"),
+    [
+        *[(host, case) for case in CASES for host in ("claude", "codex")],
+        ("gemini", "shell"),
+        ("pi", "approved cwd"),
+    ],
+)
 def test_an_invalid_run_setting_holds_the_host_until_the_printed_sed_runs(
     host: str, case: str, isolation: Isolation, tmp_path: Path
 ) -> None:

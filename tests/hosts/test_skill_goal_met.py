@@ -32,6 +32,7 @@ from hosts_fixtures import (
     hook_now,
     host_session,
     ran_quietly,
+    shell_said,
 )
 from hosts_fixtures import isolation as isolation
 from skill_goals import SkillAgent, on_the_users_path, skill_command, skill_text
@@ -83,7 +84,7 @@ def project(tmp_path: Path) -> Path:
     return repo
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
@@ -127,7 +128,7 @@ def test_a_hand_typed_met_on_a_goal_the_skills_wrote_holds_until_a_real_verify(
     # each call ran in the host's shell as the skills say: the goal written and focused, the
     # first verify exit 1 (R1 not reviewed), the typed met silent, the restore said what it
     # kept and set back, the review recorded, the second verify met
-    said = [out or "" for out in agent.outputs]
+    said = [shell_said(out) for out in agent.outputs]  # Gemini CLI's: a JSON string
     assert len(said) == len(agent.ran), said
     assert f"wrote {GOAL} (status: active; 5 criteria approved, contract pinned)" in said[0]
     assert f"focus: {GOAL} (active" in said[1], said[1]
