@@ -673,22 +673,20 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
             ("expected", row.expected, row.source_expected),
         ):
             if typed and meant.strip() != typed.strip():
-                yield Finding(
-                    severity=Severity.WARNING,
-                    line=row.line,
-                    code="markdown-text",
-                    message=f"{label}: the {name} `{typed.strip()}` means `{meant.strip()}` "
+                yield _warning(
+                    row,
+                    "markdown-text",
+                    f"{label}: the {name} `{typed.strip()}` means `{meant.strip()}` "
                     "as Markdown shows it (escapes and markup outside a code span are read)",
                     hint=f"put the cell in a code span; `goalfile lint --fix "
                     f"{shell_word(goal.path)}` writes `{meant.strip()}` as one, keeping what it "
                     "means now",
                 )
         if row.check.strip() and not row.check_is_code:
-            yield Finding(
-                severity=Severity.WARNING,
-                line=row.line,
-                code="check-not-code",
-                message=f"{label}: the check is not one code span; goalfile runs "
+            yield _warning(
+                row,
+                "check-not-code",
+                f"{label}: the check is not one code span; goalfile runs "
                 f"`{row.check.strip()}`, the cell's text with Markdown's escapes and markup "
                 "read (raw HTML is kept, as it is written)",
                 hint=f"`goalfile lint --fix {shell_word(goal.path)}` puts it in one code span, "
@@ -709,20 +707,17 @@ def _row_findings(goal: Goal) -> Iterable[Finding]:
         if expectation.rewrites:
             from goalfile.expecttext import canonical_text
 
-            yield Finding(
-                severity=Severity.WARNING,
-                line=row.line,
-                code="expected-synonym",
-                message=f"{label}: expected `{row.expected}` is read as "
-                f"`{canonical_text(row.expected)}`",
+            yield _warning(
+                row,
+                "expected-synonym",
+                f"{label}: expected `{row.expected}` is read as `{canonical_text(row.expected)}`",
                 hint=f"write it that way; `goalfile lint --fix {shell_word(goal.path)}` does it",
             )
         if not expectation.has_exit_clause:
-            yield Finding(
-                severity=Severity.WARNING,
-                line=row.line,
-                code="no-exit-clause",
-                message=f"{label}: expected has no exit clause, so the exit status is not judged; "
+            yield _warning(
+                row,
+                "no-exit-clause",
+                f"{label}: expected has no exit clause, so the exit status is not judged; "
                 "add `exit 0` (or the status a passing run has)",
             )
         yield from _backtracking_findings(goal, row, label, expectation)
@@ -745,11 +740,10 @@ def _counted_findings(row: Criterion, label: str, expectation: Expectation) -> I
 
     if not any(isinstance(c, PrintsClause) and c.text == "0" for c in expectation.clauses):
         return
-    yield Finding(
-        severity=Severity.WARNING,
-        line=row.line,
-        code="pipeline-status",
-        message=f"{label}: the check ends in `| wc -l` and expects `prints 0`: a pipeline's exit "
+    yield _warning(
+        row,
+        "pipeline-status",
+        f"{label}: the check ends in `| wc -l` and expects `prints 0`: a pipeline's exit "
         "status is its last command's, so when the command before `wc` fails (grep on a "
         "missing folder exits 2) it still prints 0 and the row is met; judge the command that "
         'measures instead: `grep -rRn "PATTERN" src` with `exit 1; output empty` (grep exits 1 '
@@ -774,11 +768,10 @@ def _forced_findings(row: Criterion, label: str, expectation: Expectation) -> It
         return
     if not all(isinstance(c, ExitClause) for c in expectation.clauses):
         return
-    yield Finding(
-        severity=Severity.WARNING,
-        line=row.line,
-        code="status-forced",
-        message=f"{label}: the check cannot fail: its exit status is always 0 (`{found.tail}` "
+    yield _warning(
+        row,
+        "status-forced",
+        f"{label}: the check cannot fail: its exit status is always 0 (`{found.tail}` "
         "ends it) and expected judges nothing else, so the row is met (or never met) whatever "
         f"the work does; drop `{found.tail}`, so that the command that measures is judged by "
         'its own exit status, or add a clause on its output (`stdout contains " passed"`)',
@@ -812,11 +805,10 @@ def _error_counted_findings(
         else f"`{found.program}` exits {found.status} for an error (a file or folder it cannot "
         "read, a revision it does not know), which the exit clause takes as the result it wants"
     )
-    yield Finding(
-        severity=Severity.WARNING,
-        line=row.line,
-        code="error-counted",
-        message=f"{label}: {how}, so the row is met when what the check reads is deleted or "
+    yield _warning(
+        row,
+        "error-counted",
+        f"{label}: {how}, so the row is met when what the check reads is deleted or "
         "moved; judge the command's own status instead, without `!`: the status of the result "
         "you want (`exit 1` for grep's no match, diff's or `git diff --quiet`'s difference), "
         "with `output empty` where the command prints its error (grep does)",
@@ -1339,6 +1331,11 @@ def _column(goal: Goal, row: Criterion, inner: int | None) -> int | None:
     if start < 0:
         return inner
     return start + (inner or 1)
+
+
+def _warning(row: Criterion, code: str, message: str, hint: str | None = None) -> Finding:
+    """A warning about ``row``, at its line."""
+    return Finding(severity=Severity.WARNING, line=row.line, code=code, message=message, hint=hint)
 
 
 def _error(row: Criterion, message: str) -> Finding:
