@@ -38,6 +38,7 @@ from hosts_fixtures import (
     PROMPT,
     Agent,
     Isolation,
+    Session,
     goal_repo,
     goal_state,
     goalfile_ok,
@@ -114,6 +115,45 @@ class Steps:
         return Shell(step, timeout_ms=self.timeout_ms if "goalfile" in step else None)
 
 
+def hooked_repo(tmp_path: Path, host: str, *, hook_s: int, check: str = "test -f done.txt") -> Path:
+    """The goal's repository (its one check ``check``) with ``host``'s Stop hook given
+    ``hook_s`` seconds, and goalfile on the PATH of a login shell (Codex's `bash -lc`)."""
+    repo = goal_repo(tmp_path, check=check)
+    on_the_users_path(repo.parent / "home")
+    command = f"goalfile hook stop --agent {host} --timeout {hook_s}"
+    register_hook(repo, host, timeout=hook_s, command=command)
+    return repo
+
+
+def verify_left_running(
+    host: str, isolation: Isolation, tmp_path: Path, *, check_s: int, hook_s: int
+) -> tuple[Path, Steps, Session, str, str]:
+    """A session whose model does the work and runs `goalfile verify` (its check taking
+    ``check_s`` seconds), giving its shell tool 1 s, and stops while the verify still runs,
+    under a Stop hook given ``hook_s`` seconds. The hook finds the goal locked by that verify
+    and holds the agent once to let it finish; the stop after that waits for the same holder,
+    which ends and writes the goal, met. Returns the repository, the model, the session and
+    the two holds."""
+    repo = hooked_repo(tmp_path, host, check=f"sleep {check_s}; test -f done.txt", hook_s=hook_s)
+    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT, timeout=240)
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 2, (reasons, ran.run.explain())
+    held, waited = reasons
+    assert re.search(
+        rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
+        r"[\d:]+\); nothing was written\nLet that process finish ",
+        held,
+    ), held
+    assert LET_RUN_ON[host] in held, held
+    assert "fix:" not in held, held
+    assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
+    assert "\nThat process has ended since and wrote the goal file" in waited, waited
+    assert goal_state(repo)["status"] == "met"
+    goalfile_ok("audit", GOAL, cwd=repo)
+    return repo, agent, ran, held, waited
+
+
 @pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_verifys_lock_fix_runs_as_printed_in_the_hosts_shell(
     host: str, isolation: Isolation, tmp_path: Path
@@ -147,9 +187,8 @@ def test_a_lock_the_model_holds_is_held_for_in_its_own_hosts_words(
     the host moved to the background", which neither Gemini CLI nor pi does: their shell tools
     wait for a command unless the model asks otherwise, `is_background` or `&`). The model
     ends its process and does the work; the next stop verifies the goal met."""
-    repo = goal_repo(tmp_path)
     # the hook waits for the lock a quarter of its time: given 20 s, about 5
-    register_hook(repo, host, timeout=20, command=f"goalfile hook stop --agent {host} --timeout 20")
+    repo = hooked_repo(tmp_path, host, hook_s=20)
     agent = Agent(trouble=HOLD_LOCK, otherwise=f"{END_HOLDER}; {FIX}")
     with holder_ended(repo):
         ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
@@ -168,11 +207,8 @@ def test_a_lock_the_model_holds_is_held_for_in_its_own_hosts_words(
 def test_a_pause_waiting_for_the_lock_is_moved_to_the_background_by_claude_and_lands(
     isolation: Isolation, tmp_path: Path
 ) -> None:
-    repo = goal_repo(tmp_path)
     # the hook waits for the lock a quarter of its time: given 20 s, 5 (the pause has it by then)
-    register_hook(
-        repo, "claude", timeout=20, command="goalfile hook stop --agent claude --timeout 20"
-    )
+    repo = hooked_repo(tmp_path, "claude", hook_s=20)
     agent = Steps([HOLD_LOCK, f"goalfile pause {GOAL}", END_HOLDER], timeout_ms=3000)
     with holder_ended(repo):
         ran = run_session("claude", repo, agent, isolation, prompt=PROMPT)
@@ -201,28 +237,9 @@ def test_a_verify_claude_moved_to_the_background_holds_the_stop_once_naming_no_c
     for it (it let that stop go, which Codex, that does not wait for a background command,
     ends the session on) and, the verify having written the goal, holds the agent once more to
     stop again; that stop is let go with the goal met."""
-    repo = goal_repo(tmp_path, check="sleep 8; test -f done.txt")
     # verify's time 9.6 s of 12, the lock waited for a quarter of it (2.4 s)
-    register_hook(
-        repo, "claude", timeout=12, command="goalfile hook stop --agent claude --timeout 12"
-    )
-    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
-    ran = run_session("claude", repo, agent, isolation, prompt=PROMPT)
+    _, agent, *_ = verify_left_running("claude", isolation, tmp_path, check_s=8, hook_s=12)
     assert "was moved to the background" in agent.outputs[1], agent.outputs
-    reasons = ran.server.feedbacks()
-    assert len(reasons) == 2, (reasons, ran.run.explain())
-    held, waited = reasons
-    assert re.search(
-        rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
-        r"[\d:]+\); nothing was written\nLet that process finish ",
-        held,
-    ), held
-    assert LET_RUN_ON["claude"] in held, held
-    assert "fix:" not in held, held
-    assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
-    assert "\nThat process has ended since and wrote the goal file" in waited, waited
-    assert goal_state(repo)["status"] == "met"
-    goalfile_ok("audit", GOAL, cwd=repo)
 
 
 def test_a_verify_the_model_backgrounds_under_codex_is_ended_and_the_hook_verifies(
@@ -235,11 +252,7 @@ def test_a_verify_the_model_backgrounds_under_codex_is_ended_and_the_hook_verifi
     verify runs the checks (8 s) and lets the one stop go with the goal met: the work is not
     lost to a verify Codex ended. (The hook's wait for a lock holder, tests/test_hook_lock_wait.py,
     is for a holder still running at the stop, as Claude Code's background tasks are.)"""
-    repo = goal_repo(tmp_path, check="sleep 8; test -f done.txt")
-    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
-    register_hook(
-        repo, "codex", timeout=12, command="goalfile hook stop --agent codex --timeout 12"
-    )
+    repo = hooked_repo(tmp_path, "codex", check="sleep 8; test -f done.txt", hook_s=12)
     late = "(sleep 2; touch late.txt) > /dev/null 2>&1 &"
     agent = Steps([FIX, late, f"goalfile verify {GOAL} > verify.log 2>&1 &"])
     ran = run_session("codex", repo, agent, isolation, prompt=PROMPT)
@@ -268,33 +281,16 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     goal meanwhile, held the agent for "the goal file changed while the Stop hook read it ...
     (another file was put at its path)", blaming a swap; with a slower check, it let the agent
     go and the session's end lost the verify."""
-    repo = goal_repo(tmp_path, check="sleep 20; test -f done.txt")
-    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
     # the verify ends about 10 s after the first stop's wait, and as long before the second's
-    register_hook(
-        repo, "codex", timeout=50, command="goalfile hook stop --agent codex --timeout 50"
+    repo, agent, ran, held, waited = verify_left_running(
+        "codex", isolation, tmp_path, check_s=20, hook_s=50
     )
-    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
-    ran = run_session("codex", repo, agent, isolation, prompt=PROMPT, timeout=240)
     assert re.search(r"Process running with session ID \d+", agent.outputs[1]), agent.outputs
-    reasons = ran.server.feedbacks()
-    assert len(reasons) == 2, (reasons, ran.run.explain())
-    held, waited = reasons
-    assert re.search(
-        rf"goalfile could not verify {GOAL}: locked by `goalfile verify` \(pid \d+, since "
-        r"[\d:]+\); nothing was written\nLet that process finish",
-        held,
-    ), held
-    assert "fix:" not in held, held
-    assert waited.split("\n")[0] == held.split("\n")[0], (held, waited)
-    assert "\nThat process has ended since and wrote the goal file" in waited, waited
     assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT['codex']}" in waited
     assert not others_words("codex", held + waited), (held, waited)
     assert ran.server.stops() == 3, ran.run.explain()
     # the agent's own verify wrote the verdict; the hook's checks wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
-    assert goal_state(repo)["status"] == "met"
-    goalfile_ok("audit", GOAL, cwd=repo)
 
 
 class KillsWhenTold:
@@ -344,9 +340,9 @@ def test_a_verify_that_hangs_is_named_with_its_kill_which_runs_as_printed(
     the session); it still runs, so the agent is held once more, naming the process and `kill
     PID`. The model runs that fix as printed in the host's shell, removes what made the check
     hang, and stops: the hook verifies the goal, met."""
-    repo = goal_repo(tmp_path, check="test ! -e hang || sleep 300; test -f done.txt")
-    on_the_users_path(repo.parent / "home")  # Codex's `bash -lc` finds python and goalfile
-    register_hook(repo, host, timeout=40, command=f"goalfile hook stop --agent {host} --timeout 40")
+    repo = hooked_repo(
+        tmp_path, host, check="test ! -e hang || sleep 300; test -f done.txt", hook_s=40
+    )
     agent = KillsWhenTold(
         [f"{FIX} && touch hang", f"goalfile verify {GOAL}"], after="rm hang", yield_ms=1000
     )
