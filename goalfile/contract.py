@@ -469,7 +469,7 @@ def approval_lines(approved: Contract) -> list[str]:
         lines.append(f"{NON_GOALS_LABEL} none")
     if approved.settings:
         lines += ["", SETTINGS_LABEL]
-        lines += [f"- {key}: {code_span(value)}" for key, value in approved.settings]
+        lines += [f"- {key}: {ledger.note_code(value)}" for key, value in approved.settings]
     return lines
 
 
@@ -549,7 +549,7 @@ def _recorded_row(line: str) -> ContractRow:
 
 def _recorded_setting(item: str) -> tuple[str, str]:
     key, _, value = item.partition(": ")
-    value = ledger.unquote(value)
+    value = ledger.note_code_text(value)
     if key not in ("cwd", "shell", "timeout"):
         raise ValueError(f"the run setting `{key}` is not one goalfile records")
     if key == "timeout":

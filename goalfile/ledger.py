@@ -166,6 +166,27 @@ def line_code(text: str) -> str:
     return inline_code(clean_line(text, limit=CODE_SPAN_LIMIT))
 
 
+def note_code(text: str) -> str:
+    """A code span outside a table that goalfile reads back (a review's artifact and quote, a
+    recorded run setting): :func:`line_code`, read back by :func:`note_code_text`. Such spans were
+    written with every `|` as `\\|`, as in a cell, and are still read so; a text whose every
+    pipe has a backslash before it would read back that way too, so it alone is written in
+    that form (its backslashes then show)."""
+    text = clean_line(text, limit=CODE_SPAN_LIMIT)
+    return inline_code(text.replace("|", "\\|") if _pipes_escaped(text) else text)
+
+
+def note_code_text(span: str) -> str:
+    """The text of a :func:`note_code` span (or of the cell itself): its pipes as they are,
+    unless every one has a backslash before it (the form of a table cell)."""
+    text = span_content(span)
+    return text.replace("\\|", "|") if _pipes_escaped(text) else text
+
+
+def _pipes_escaped(text: str) -> bool:
+    return "|" in text and re.search(r"(?<!\\)\|", text) is None
+
+
 def plain_cell(text: str) -> str:
     """Markdown for a cell: one line, pipes escaped (markup in it is kept as markup)."""
     return clean_line(text, limit=1_000).replace("|", "\\|")
@@ -506,6 +527,12 @@ def excerpt(lines: Sequence[str]) -> tuple[tuple[str, ...], int]:
 
 def unquote(cell: str) -> str:
     """The text of a code-span cell (or the cell itself), with `\\|` unescaped."""
+    return span_content(cell).replace("\\|", "|")
+
+
+def span_content(cell: str) -> str:
+    """The text of a code span that is the whole of ``cell`` (or the cell itself), stripped,
+    with nothing unescaped."""
     cell = cell.strip()
     # a code span is the whole cell: as many backticks at its end as at its start, the most
     # both ends have (and at most half the cell); counted, where a regular expression that
@@ -516,7 +543,7 @@ def unquote(cell: str) -> str:
         # one space off each end unless it is all spaces (U+0020 only: CommonMark's rule),
         # blanks alone as mdformat keeps them
         cell = span_text(cell[ticks : len(cell) - ticks])
-    return cell.replace("\\|", "|")
+    return cell
 
 
 def parse_entry(lines: Sequence[str], *, first_line: int = 0) -> Entry | None:

@@ -61,8 +61,8 @@ def render_review(
         notes=(
             *preface,
             f"review of {row_id}: {verdict.value}",
-            f"artifact: {ledger.code_span(artifact)}",
-            f"quote: {ledger.code_span(quote) if quote else '-'}",
+            f"artifact: {ledger.note_code(artifact)}",
+            f"quote: {ledger.note_code(quote) if quote else '-'}",
             "reason: "
             + (
                 ledger.md_text(ledger.clean_line(reason, limit=4000), before=" ", spans=True) or "-"
@@ -93,8 +93,8 @@ def read_review(entry: Entry) -> Review | None:
     return Review(
         id=head.group(1),
         verdict=Verdict(head.group(2)),
-        artifact=ledger.unquote(fields["artifact"]),
-        quote="" if quote == "-" else ledger.unquote(quote),
+        artifact=ledger.note_code_text(fields["artifact"]),
+        quote="" if quote == "-" else ledger.note_code_text(quote),
         reason=ledger.shown_text(fields.get("reason", "")),
         iteration=entry.iteration,
     )
