@@ -53,6 +53,11 @@ def run() -> None:
     raise SystemExit(code)
 
 
+RUNPY_FILES = ("runpy.py", "<frozen runpy>")
+"""How the frames of runpy name their file: ``<frozen runpy>`` where the interpreter has it
+frozen in (3.11 on), ``runpy.py`` where it loads it from the library."""
+
+
 def _end(code: str | int | None) -> None:
     """End the process with ``code`` as the interpreter's own exit would, without tearing the
     interpreter down: at exit it frees every module, class and function that click, PyYAML,
@@ -86,7 +91,7 @@ def _end(code: str | int | None) -> None:
     for name in ("_run_code", "_run_module_as_main"):
         if above is None:
             break
-        if above.f_code.co_name != name or not above.f_code.co_filename.endswith("runpy.py"):
+        if above.f_code.co_name != name or not above.f_code.co_filename.endswith(RUNPY_FILES):
             return
         above = above.f_back
     if above is not None:

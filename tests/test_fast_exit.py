@@ -98,6 +98,31 @@ def test_the_exit_handlers_run_and_the_teardown_is_skipped(tmp_path: Path) -> No
     assert slow.stdout == done.stdout
 
 
+def test_python_m_goalfile_skips_the_teardown_too(tmp_path: Path) -> None:
+    """`python -m goalfile` (how the tests start it): runpy's frames above the module name
+    their file ``<frozen runpy>`` where the interpreter has runpy frozen in, and the command
+    ends its process itself there too; the exit handlers still run."""
+    goal = write_goal(tmp_path, goal_text(rows=(row("C1", "true", "exit 0"),)))
+    marker = tmp_path / "handler-ran"
+    site = tmp_path / "site"
+    site.mkdir()
+    handler = f"import atexit\natexit.register(open, {str(marker)!r}, 'w')"
+    (site / "sitecustomize.py").write_text(f"import sys\n{handler}\n{TEARDOWN}\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "goalfile", "status", str(goal)],
+        cwd=tmp_path,
+        env=clean_env({"PYTHONPATH": str(site)}),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout  # status printed its answer
+    assert marker.exists()
+    assert b"torn down" not in done.stderr
+
+
 def test_every_exit_status_is_kept(tmp_path: Path) -> None:
     cases: list[tuple[tuple[str | Path, ...], int]] = [
         (("status", write_goal(tmp_path / "ok", goal_text())), 0),
