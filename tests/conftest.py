@@ -470,6 +470,24 @@ def state_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     return folder
 
 
+@pytest.fixture(autouse=True)
+def no_guard_left() -> Iterator[None]:
+    """After a test that ran checks in this process (:func:`goalfile_here`, goalfile.run
+    itself), the guard goalfile started for them (:mod:`goalfile.checkguard`) is ended as it is
+    when a goalfile process exits: its input is closed, and it ends what is left of those
+    checks. Otherwise it waits for this pytest process to end, the whole run, with whatever
+    check it was told of."""
+    yield
+    run = sys.modules.get("goalfile.run")
+    guard = getattr(run, "_guard", None)
+    if guard is None:
+        return
+    run._guard = None  # type: ignore[union-attr]  # the next check starts a guard of its own
+    with contextlib.suppress(OSError, ValueError):
+        guard.stdin.close()
+    guard.wait(timeout=20)
+
+
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
     """A real git repository with a ``goals/`` folder."""
