@@ -66,6 +66,8 @@ def with_row_timeout(repo: Path, seconds: int) -> None:
         ("codex", "row timeout"),
         ("gemini", "not found"),
         ("pi", "not found"),
+        ("gemini", "row timeout"),
+        ("pi", "row timeout"),
     ],
 )
 def test_an_error_row_holds_the_host_once_naming_the_row_then_lets_it_go(

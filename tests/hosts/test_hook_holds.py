@@ -110,6 +110,7 @@ def moved_away(name: str) -> list[Path]:
         ("claude", "linked to itself"),
         ("codex", "linked to itself"),
         ("gemini", "linked to itself"),  # its shell tool refuses `$(...)`: the fix has none
+        ("pi", "linked to itself"),
     ],
 )
 def test_a_part_of_the_goal_folders_discovery_cannot_read_holds_until_the_printed_fix_runs(
