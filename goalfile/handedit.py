@@ -422,11 +422,16 @@ def set_key_command(path: str, line: int | None, key: str, value: str) -> str:
     classes are POSIX, so GNU and BSD sed read them alike."""
     where = str(line) if line else "1,/^---/"
     if line is not None and key in ("iterations", "tokens"):  # under `budget:`, indented,
-        # or in a mapping written on one line
-        edit = f"s/\\({key}:\\) *[^[:space:]#,}}]*/\\1 {value}/"
+        # or in a mapping written on one line; a value mdformat-frontmatter emptied (`tokens:
+        # null  # c` is written `tokens:       # c`) gets its blank before the comment back,
+        # or YAML reads `5000# c` as one string
+        edits = [
+            f"s/\\({key}:\\) *[^[:space:]#,}}]*/\\1 {value}/",
+            f"s/\\({key}: {value}\\)#/\\1 #/",
+        ]
     else:  # the value: from the colon to its last character before a comment or the end
-        edit = f"s/^{key}:[^#]*[^#[:space:]]/{key}: {value}/"
-    return sed_command(path, [f"{where}{edit}"])
+        edits = [f"s/^{key}:[^#]*[^#[:space:]]/{key}: {value}/"]
+    return sed_command(path, [f"{where}{edit}" for edit in edits])
 
 
 def insert_lines_command(path: str, after: int, lines: Sequence[str]) -> str:

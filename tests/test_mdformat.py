@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from goalfile import ledger
-from tests.conftest import DATA, REPO, git, goal_text, row, run_goalfile
+from tests.conftest import DATA, REPO, git, goal_text, row, run_goalfile, shell
 
 # The tests of the module fixture `formatted` (a repository whose every goal file is checked
 # before and after formatting: 9 s) run in one process under `pytest -n`, which builds it once.
@@ -408,6 +408,31 @@ def test_an_approval_formatted_by_mdformat_is_still_read(tmp_path: Path) -> None
     after = (repo / "goals" / "g.md").read_text(encoding="utf-8")
     assert "were not recorded in the ledger" not in after
     assert "clause added" in after
+
+
+def test_the_budget_fix_works_on_a_limit_mdformat_frontmatter_emptied(tmp_path: Path) -> None:
+    """mdformat-frontmatter writes `tokens: null  # null = unbounded` as `tokens:       # null
+    = unbounded` (ruamel.yaml drops the null and keeps the comment's column). A limit lifted by
+    hand so, then formatted, is named with a fix that sets the approved limit back; run as
+    written, that fix gives a line YAML reads as the limit, not the string `5000# null ...`."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    new = ["new", "g", "a exists", "--check", "test -f a", "--expected", "exit 0"]
+    assert run_goalfile(*new, "--tokens", "5000", "--activate", cwd=repo).returncode == 0
+    path = repo / "goals" / "g.md"
+    text = path.read_text(encoding="utf-8")
+    assert "\n  tokens: 5000  # null = unbounded\n" in text, text
+    path.write_text(text.replace("tokens: 5000  #", "tokens: null  #", 1), encoding="utf-8")
+    mdformat_files(repo, "goals/g.md")
+    assert "\n  tokens:       # null = unbounded\n" in path.read_text(encoding="utf-8")
+    lint = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert "budget.tokens is unbounded, but the ledger records 5000" in lint.stderr, lint.stderr
+    [fix] = re.findall(r"fix: `([^`]+)`", lint.stderr)
+    assert shell(fix, repo).returncode == 0, fix
+    assert "\n  tokens: 5000 # null = unbounded\n" in path.read_text(encoding="utf-8")
+    after = run_goalfile("lint", "goals/g.md", cwd=repo)
+    assert (after.returncode, after.stdout, after.stderr) == (0, "goals/g.md: ok\n", "")
 
 
 # --------------------------------------------------------------------------- verify on a clean file
