@@ -29,13 +29,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import copy_of, git, run_goalfile, shell
+from tests.conftest import built_once, copy_of, git, run_goalfile, shell
 from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool, run_tool
 from tests.lifecycle_goals import GOALS, shared_stages
 from tests.npm_tools import NpmTool, install_npm
@@ -229,6 +230,19 @@ REWRAPPING: dict[str, Callable[[Path], None]] = {
 assert set(SECOND_HALF) <= set(KEEPING) | set(REWRAPPING)
 
 
+# The environment of every goalfile run here, so of every check: the goal skill's worked example
+# checks `python -m pytest -q`, which collects nothing in these repositories and exits 5 either
+# way; the plugins of whatever Python is on PATH, loaded for nothing, cost more CPU than the
+# rest of a verify run.
+CHECKS_ENV = {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+
+
+def goalfile(
+    *args: str, cwd: Path, input: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    return run_goalfile(*args, cwd=cwd, env=CHECKS_ENV, input=input, timeout=timeout)
+
+
 def norm(text: str, repo: Path) -> str:
     """A message without the repository's path, line and column numbers (a formatter adds
     blank lines) and run times."""
@@ -243,7 +257,7 @@ def hook(repo: Path) -> str:
     shutil.copytree(repo, copy, symlinks=True)
     try:
         stop = {"cwd": str(copy), "hook_event_name": "Stop", "stop_hook_active": False}
-        done = run_goalfile(
+        done = goalfile(
             "hook", "stop", "--agent", "claude", cwd=copy, input=json.dumps(stop), timeout=300
         )
         assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
@@ -255,13 +269,14 @@ def hook(repo: Path) -> str:
 def readings(repo: Path) -> dict[str, object]:
     """What goalfile reads from every goal: lint's findings, each goal's status, the verify
     runs of each ledger (`log`), `verify --no-write`'s summary lines, `audit --against HEAD`
-    and the Stop hook's answer."""
-    lint = run_goalfile("lint", cwd=repo)
-    status = run_goalfile("status", "--json", cwd=repo)
-    log = run_goalfile("log", "--json", cwd=repo)
-    verify = run_goalfile("verify", "--no-write", cwd=repo, timeout=300)
-    audit = run_goalfile("audit", "--against", "HEAD", cwd=repo)
-    return {
+    and the Stop hook's answer; as JSON reads it back (lists for tuples), so that readings
+    stored in a file compare equal."""
+    lint = goalfile("lint", cwd=repo)
+    status = goalfile("status", "--json", cwd=repo)
+    log = goalfile("log", "--json", cwd=repo)
+    verify = goalfile("verify", "--no-write", cwd=repo, timeout=300)
+    audit = goalfile("audit", "--against", "HEAD", cwd=repo)
+    found = {
         "lint": (lint.returncode, norm(lint.stdout + lint.stderr, repo)),
         "status": (status.returncode, json.loads(norm(status.stdout, repo))),
         "log": (log.returncode, json.loads(log.stdout)),
@@ -272,6 +287,19 @@ def readings(repo: Path) -> dict[str, object]:
         "audit": (audit.returncode, norm(audit.stdout, repo)),
         "hook": hook(repo),
     }
+    return json.loads(json.dumps(found))  # type: ignore[no-any-return]
+
+
+def stage_readings(factory: pytest.TempPathFactory) -> dict[str, object]:
+    """What goalfile reads from the goals at every stage, read once for the run (in a copy:
+    the hook writes entries, verify may leave files) and shared by the two worker groups."""
+
+    def build(folder: Path) -> None:
+        repo = copy_of(shared_stages(factory), folder / "repo")
+        (folder / "readings.json").write_text(json.dumps(readings(repo)), encoding="utf-8")
+
+    folder = built_once(factory, "lifecycle stages: what goalfile reads", build)
+    return json.loads((folder / "readings.json").read_text(encoding="utf-8"))  # type: ignore[no-any-return]
 
 
 @pytest.fixture(scope="module")
@@ -279,7 +307,7 @@ def stages(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dic
     """The goals at every stage (made once for the run: :func:`shared_stages`), copied for
     this worker, with what goalfile reads from them."""
     repo = copy_of(shared_stages(tmp_path_factory), tmp_path_factory.mktemp("stages") / "repo")
-    yield repo, readings(repo)
+    yield repo, stage_readings(tmp_path_factory)
 
 
 def formatted(stages: tuple[Path, dict[str, object]], tmp_path: Path, name: str) -> Path:
@@ -308,7 +336,7 @@ def test_a_tool_that_keeps_the_meaning_changes_nothing_goalfile_reads(
     # the next write goes on from the formatted file, and audits clean
     (repo / "clean.txt").write_text("", encoding="utf-8")
     (repo / "build.txt").write_text("version 1.4.0\n", encoding="utf-8")
-    done = run_goalfile("verify", "goals/unmet.md", cwd=repo, timeout=120)
+    done = goalfile("verify", "goals/unmet.md", cwd=repo, timeout=120)
     assert done.returncode == 1, done.stdout + done.stderr  # R1 is not reviewed yet
     assert done.stdout.rstrip().endswith("C1 met, C2 met, R1 unmet; status: active"), done.stdout
     git(repo, "add", "-A")
@@ -325,9 +353,14 @@ def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
     source, before = stages
     repo = formatted(stages, tmp_path, name)
     assert changed(repo, source), "the tool changed no goal file"
-    lint = run_goalfile("lint", "--json", cwd=repo)
+    lint = goalfile("lint", "--json", cwd=repo)
     assert lint.returncode == 3, lint.stdout
     files = {f["path"]: f for f in json.loads(lint.stdout)["files"]}
+    # verify refuses each rewrapped goal, naming the joined line, and runs the others' checks
+    refused = goalfile("verify", "--no-write", cwd=repo, timeout=300)
+    assert refused.returncode == 3, (refused.stdout, refused.stderr)
+    summaries = re.findall(r"(?m)^verify-goal (\S+) ", refused.stdout)
+    assert summaries == ["proposed"], refused.stdout
     fixes = {}
     for slug in LEDGERED:
         path = f"goals/{slug}.md"
@@ -340,15 +373,13 @@ def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
         hint = errors[0]["hint"]
         assert f"`git checkout -- {path}` undoes an unstaged one" in hint, hint
         fixes[path] = f"git checkout -- {path}"
-        refused = run_goalfile("verify", "--no-write", path, cwd=repo)
-        assert refused.returncode == 3, (path, refused.stdout, refused.stderr)
-        assert refused.stderr.startswith(f"goalfile: {path}:{errors[0]['line']}:"), refused.stderr
+        assert f"\ngoalfile: {path}:{errors[0]['line']}:" in "\n" + refused.stderr, path
     for slug in DRAFTS:  # a draft holds no ledger paragraph: it reads as before
         assert [f["code"] for f in files[f"goals/{slug}.md"]["findings"]] in (
             [],
             ["placeholder"] * 3,
         )
-    status = json.loads(run_goalfile("status", "--json", cwd=repo).stdout)
+    status = json.loads(goalfile("status", "--json", cwd=repo).stdout)
     invalid = {g["path"] for g in status["goals"] if "joined into one" in str(g.get("error"))}
     assert invalid == set(fixes), status
     answer = json.loads(hook(repo))
@@ -362,9 +393,9 @@ def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
     for command in hook_fixes:
         done = shell(command, copy)
         assert done.returncode == 0, (command, done.stdout, done.stderr)
-    verify = run_goalfile("verify", "--no-write", cwd=copy, timeout=300)
+    verify = goalfile("verify", "--no-write", cwd=copy, timeout=300)
     summaries = [line for line in verify.stdout.splitlines() if line.startswith("verify-goal ")]
-    assert (verify.returncode, summaries) == before["verify"]
+    assert [verify.returncode, summaries] == before["verify"]
 
     # lint's fix, run as written, gives back the goals as they were, byte for byte
     for path, command in fixes.items():
