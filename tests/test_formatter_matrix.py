@@ -78,7 +78,7 @@ REMARK = NpmTool(
     version="remark-cli: 12.0.1",
 )
 DPRINT = NpmTool(
-    packages=("dprint@0.54.0", "@dprint/markdown@0.28.1"), bin="dprint", version="0.54.0"
+    packages=("dprint@0.57.4", "@dprint/markdown@0.28.1"), bin="dprint", version="0.57.4"
 )
 ECLINT = NpmTool(packages=("eclint@2.8.1",), bin="eclint", version="2.8.1")
 
