@@ -1,19 +1,22 @@
-"""Whether a check's stdout shows a test run that ran no test at all: libtest's (as `cargo
-test` runs it) or pytest's.
+"""Whether a check's output shows a test run that ran no test at all: libtest's (as `cargo
+test` runs it), pytest's or unittest's.
 
 `cargo test NAME` runs only the tests whose name holds NAME. When none does, every test binary
 prints ``running 0 tests`` and ``test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured;
 N filtered out`` and cargo exits 0: a check ``cargo test the_feature`` with ``exit 0`` would be
 met before the test exists, or after it was renamed. pytest ends a run that collected no test
 with exit 5 ("no tests ran"), which no ``exit 0`` accepts, but a run whose every test was
-skipped, deselected or marked xfail (``1 skipped, 2 deselected in 0.12s``) exits 0. goalfile
-judges them alike: a row whose clauses hold is unmet when its stdout holds such summary lines
+skipped, deselected or marked xfail (``1 skipped, 2 deselected in 0.12s``) exits 0, as does
+unittest's (``Ran 1 test`` then ``OK (skipped=1)``, on stderr). goalfile judges them alike: a
+row whose clauses hold is unmet when its output holds such summary lines
 and they count no test that passed or failed, in all of them together (docs/trust.md). A
-test marked ``#[ignore]`` or ``@pytest.mark.skip`` ran no more than one filtered out.
+test marked ``#[ignore]``, ``@pytest.mark.skip`` or ``@unittest.skip`` ran no more than one
+filtered out.
 
-:class:`TestCount` is fed stdout in chunks of any size and keeps at most one short line. The
-complete lines of a chunk are searched at once for what a summary line holds; only a line so
-found is read. Pure: no I/O.
+:class:`TestCount` is fed one stream in chunks of any size and keeps at most one short line. The
+complete lines of a chunk are searched for what a summary line holds (byte searches); only a
+line so found is read: about 3 s per GB of output that holds no such line (`yes`), more for
+prose where ` in ` and a digit are frequent. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -28,16 +31,25 @@ _LINE_LIMIT: Final = 512  # bytes: a summary line is far shorter; a longer one i
 _ANSI: Final = rb"\x1b\[[0-9;]*m"
 # pytest's counts: the first four say a test ran (an error is a test's setup or teardown failing)
 _RAN: Final = frozenset({b"passed", b"failed", b"xpassed", b"error", b"errors"})
+_SPARED: Final = frozenset({b"skipped", b"expected failures"})  # unittest's, in `OK (...)`
+
+
+# what a summary line holds, each found by a byte search (no regular expression runs over the
+# whole output): libtest's start; pytest's and unittest's time (`... in 0.12s`); unittest's
+# verdict, looked for only after its `Ran N tests in 0.001s`
+_WORDS: Final = (b"test result: ", b" in ")
+_VERDICTS: Final = (b"OK", b"FAILED")
 
 
 @functools.cache
-def _candidate() -> re.Pattern[bytes]:
-    # what a summary line holds, searched in a block of complete lines: libtest's start, or a
-    # pytest count followed by its time on the same line
-    return re.compile(
-        rb"test result: |\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?)\b"
-        rb"[^\n]* in \d+(?:\.\d+)?s\b"
-    )
+def _unittest_ran() -> re.Pattern[bytes]:
+    return re.compile(rb"Ran (\d+) tests? in \d+(?:\.\d+)?s")
+
+
+@functools.cache
+def _unittest_end() -> re.Pattern[bytes]:
+    # `OK`, `OK (skipped=1, expected failures=1)`, `FAILED (failures=2)`
+    return re.compile(rb"(OK|FAILED)(?: \(([a-z =,0-9]*)\))?")
 
 
 @functools.cache
@@ -62,13 +74,14 @@ class TestCount:
     """The test runs' summary lines seen in one stream, and the tests they say ran."""
 
     __test__ = False  # not a test class, whatever pytest makes of its name
-    __slots__ = ("first", "ran", "rest", "skipping")
+    __slots__ = ("first", "ran", "rest", "skipping", "unittest")
 
     def __init__(self) -> None:
         self.first: bytes | None = None  # the first summary line (the evidence)
         self.ran = 0  # tests that passed or failed, over every summary line
         self.rest = b""  # the current unterminated line
         self.skipping = False  # the current line is longer than any summary line
+        self.unittest: int | None = None  # unittest's `Ran N tests`, until its `OK` or `FAILED`
 
     @property
     def none_ran(self) -> bool:
@@ -110,12 +123,22 @@ class TestCount:
 
     def _block(self, block: bytes) -> None:
         """Read the summary lines of ``block``, complete lines each ending in a newline."""
-        at = 0
-        while (found := _candidate().search(block, at)) is not None:
-            start = block.rfind(b"\n", 0, found.start()) + 1
-            end = block.find(b"\n", found.end())
-            self._line(block[start:end])
-            at = end + 1
+        lines: dict[int, int] = {}  # start: end of each line a word is in
+        self._find(block, _WORDS, lines)
+        if self.unittest is not None or any(b"Ran " in block[s:e] for s, e in lines.items()):
+            self._find(block, _VERDICTS, lines)
+        for start in sorted(lines):
+            self._line(block[start : lines[start]])
+
+    @staticmethod
+    def _find(block: bytes, words: tuple[bytes, ...], lines: dict[int, int]) -> None:
+        for word in words:
+            at = block.find(word)
+            while at >= 0:
+                end = block.find(b"\n", at)
+                if word != b" in " or 48 <= block[at + 4] <= 57:  # ` in ` then a digit
+                    lines[block.rfind(b"\n", 0, at) + 1] = end
+                at = block.find(word, end + 1)
 
     def _line(self, line: bytes) -> None:
         if len(line) > _LINE_LIMIT:
@@ -127,6 +150,14 @@ class TestCount:
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
+        elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
+            self.unittest = int(unittest[1])
+            return
+        elif self.unittest is not None and (end := _unittest_end().fullmatch(plain)):
+            # unittest's count less the tests it skipped or expected to fail
+            counts = (part.split(b"=", 1) for part in (end[2] or b"").split(b", ") if part)
+            spared = sum(int(n) for word, n in counts if word in _SPARED and n.isdigit())
+            ran, self.unittest = self.unittest - spared if end[1] == b"OK" else 1, None
         else:
             return
         if self.first is None:

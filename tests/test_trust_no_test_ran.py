@@ -138,6 +138,37 @@ def test_a_pytest_run_where_one_test_passed_beside_skipped_ones_is_met(tmp_path:
     assert code == 0
 
 
+UNITTEST = """\
+import unittest
+
+
+class T(unittest.TestCase):
+    @unittest.skip("later")
+    def test_the_feature(self):
+        self.fail()
+
+    @unittest.expectedFailure
+    def test_the_feature_fails(self):
+        self.fail()
+"""
+
+
+def test_a_unittest_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path) -> None:
+    """unittest says `Ran 2 tests` then `OK (skipped=1, expected failures=1)`, on stderr."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "test_u.py").write_text(UNITTEST)
+    code, summary, text = _verify(repo, "python3 -m unittest test_u", "exit 0")
+    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
+    assert code == 1
+    assert "OK (skipped=1, expected failures=1)" in text and "no test ran" in text
+    passing = UNITTEST.replace('    @unittest.skip("later")\n', "").replace(
+        "test_the_feature(self):\n        self.fail()", "test_the_feature(self):\n        pass"
+    )
+    (repo / "test_u.py").write_text(passing)
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
 CRASH = "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import os
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
 from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
+from goalfile.testcount import TestCount
 from goalfile.value import Value, replace
 
 MATCH_TIME_LIMIT = 30.0
@@ -150,7 +151,6 @@ def check_row(
     output (None when nothing ran)."""
     from goalfile.expect import Evaluator, parse_expected
     from goalfile.run import CheckSpec, Ending, run_check, syntax_error
-    from goalfile.testcount import TestCount
 
     expectation = parse_expected(row.expected)  # lint parsed it already: cached
     child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
@@ -174,12 +174,12 @@ def check_row(
         ), None
     guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
-    tests = TestCount()
+    tests = {"stdout": TestCount(), "stderr": TestCount()}
 
     def on_output(name: str, data: bytes) -> None:
-        evaluator.feed("stderr" if name == "stderr" else "stdout", data)
-        if name != "stderr":
-            tests.feed(data)
+        stream: Literal["stdout", "stderr"] = "stderr" if name == "stderr" else "stdout"
+        evaluator.feed(stream, data)
+        tests[stream].feed(data)
 
     outcome = run_check(
         spec,
@@ -254,11 +254,10 @@ def check_row(
     if judgement.error is not None:
         result = make(Verdict.ERROR, exit_text, "", False)
         return _not_judged(result, judgement.error, guard, tail), tail
-    tests.finish()
-    if judgement.holds and tests.none_ran:
+    if judgement.holds and (said := _no_test_ran(tests.values())) is not None:
         # `cargo test NAME` whose NAME matches no test, pytest's every test skipped: exit 0
         failures = (_NO_TEST_RAN,)
-        return _unmet(make, exit_text, ledger.clean_line(tests.evidence), failures, tail), tail
+        return _unmet(make, exit_text, ledger.clean_line(said), failures, tail), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
@@ -270,6 +269,20 @@ _NO_TEST_RAN: Final = (
     "no test ran: the test run's summary counts no test passed or failed (a test name that "
     "matches none, or every test skipped, ignored or marked xfail)"
 )
+
+
+def _no_test_ran(counts: Iterable[TestCount]) -> str | None:
+    """The first summary line of a test run, when the streams hold some and none counts a
+    test that ran."""
+    seen = []
+    for count in counts:
+        count.finish()
+        if count.first is not None:
+            seen.append(count)
+    if not seen or any(count.ran for count in seen):
+        return None
+    return seen[0].evidence
+
 
 _probed: dict[tuple[object, ...], str | None] = {}
 _probe_lock = threading.Lock()
