@@ -9,7 +9,11 @@ hosts). What the host does keep is its transcript: every shell command of the ag
 by the host. A tool call whose command runs goalfile's hook (``goalfile hook stop``,
 ``python -m goalfile hook start``, also inside ``sh -c '...'`` or ``eval``), or names the
 state folder that holds the record (``~/.local/state/goalfile``, ``goalfile/sessions``,
-``goalfile/key``, ``XDG_STATE_HOME``), is the evidence (:func:`self_runs`).
+``goalfile/key``, ``XDG_STATE_HOME``), is the evidence (:func:`self_runs`); so is a call of
+the host's own file tools (Claude Code's Read, Write and Edit, Codex's ``apply_patch``, Gemini
+CLI's and pi's read and write tools) whose path lies in goalfile's part of the state folder
+(:func:`path_calls`). A run of the hook by words that do not show it is told by when its
+record was taken (:mod:`goalfile.recordbind`).
 
 The four hosts' shapes of a shell tool call (the ``command`` or ``cmd`` of each):
 
@@ -37,9 +41,12 @@ from goalfile.value import Compared
 
 __all__ = [
     "SelfRun",
+    "call_ids",
     "hook_part",
     "names_hook",
     "names_state",
+    "path_calls",
+    "result_ids",
     "self_runs",
     "state_part",
     "tool_calls",
@@ -49,13 +56,32 @@ __all__ = [
 # them: a Codex call's arguments are JSON text inside JSON, whose slashes stay as they are,
 # and a line break between two words is `\n` there)
 _MARKERS: Final = (b"hook st", b"hook  ", b"hook\\", b".local", b"XDG_STATE_HOME", b"goalfile/")
-_CALLS: Final = (b'"tool_use"', b'"function_call"', b'"toolCall"', b'"toolCalls"')
+_CALLS: Final = (
+    b'"tool_use"',
+    b'"function_call"',
+    b'"custom_tool_call"',
+    b'"toolCall"',
+    b'"toolCalls"',
+)
 _STRICT: Final = (
     rb"hook(?:\s|\\+[nt])+st(?:art|op)|\.local|XDG_STATE_HOME|goalfile/(?:sessions|key)"
 )
 _SIZE_LIMIT: Final = 1 << 30  # bytes: a larger transcript is not read
 _STATE: Final = re.compile(
     r"XDG_STATE_HOME|\.local/state/goalfile|goalfile/(sessions|key)\b|(^|/)\.local(/state)?/?$"
+)
+_OWN_STATE: Final = re.compile(r"XDG_STATE_HOME|\.local/state/goalfile|goalfile/(sessions|key)\b")
+# programs that only read or show what they are given: `ls ~/.local/state` names the folder
+# above the record's and changes nothing (a word naming goalfile's own folder counts whatever
+# reads it: the key there is what seals a record)
+_READERS: Final = frozenset(
+    {"ls", "du", "stat", "tree", "file", "df", "realpath", "readlink", "test", "[", "echo"}
+)
+# the arguments of a tool that reads or writes a file, which name it (Claude Code's Read,
+# Write and Edit, Gemini CLI's read_file, write_file and replace, pi's read, write and edit)
+_PATH_KEYS: Final = ("file_path", "path", "absolute_path", "notebook_path", "dir_path")
+_PATCH_FILE: Final = re.compile(
+    r"^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$", re.MULTILINE
 )
 _SHELLS: Final = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "busybox"})
 _TEXT_LIMIT: Final = 100  # characters of a command shown in a message
@@ -111,6 +137,9 @@ def self_runs(transcript: str | None, state: str | None = None) -> tuple[SelfRun
             part = part if hook else state_part(command, state)
             if part is not None:
                 found[key] = SelfRun(key=key, command=part, hook=hook, pending=True)
+        for key, name, path in path_calls(line):
+            if key not in found and _names_own_state(path, state):
+                found[key] = SelfRun(key=key, command=f"{name} {path}", hook=False, pending=True)
     if not found:
         return ()
     answered = _answered(data, frozenset(found))
@@ -150,7 +179,7 @@ def _answered(data: bytes, keys: frozenset[str]) -> frozenset[str]:
             start = data.rfind(b"\n", 0, at) + 1
             end = data.find(b"\n", at)
             line = data[start : len(data) if end < 0 else end]
-            if key in _results(line):
+            if key in result_ids(line):
                 found.add(key)
                 break
             at = -1 if end < 0 else data.find(needle, end)
@@ -190,6 +219,40 @@ def tool_calls(line: bytes) -> list[tuple[str, str]]:
     return found
 
 
+def call_ids(line: bytes) -> list[str]:
+    """The ids of the tool calls, of any tool, one transcript line holds."""
+    return [key for item in _walk(_decode(line)) for key in [_call(item)[0]] if key is not None]
+
+
+def path_calls(line: bytes) -> list[tuple[str, str, str]]:
+    """The calls of a tool that reads or writes a named file (the host's own file tools, and
+    Codex's `apply_patch`) one transcript line holds: each call's id, its tool's name and
+    each path it names."""
+    found: list[tuple[str, str, str]] = []
+    for item in _walk(_decode(line)):
+        key, arguments = _call(item)
+        if key is None or not isinstance(arguments, dict) or _command(arguments) is not None:
+            continue
+        name = item.get("name")
+        name = name if isinstance(name, str) else "tool"
+        for path in _paths(arguments):
+            found.append((key, name, path))
+    return found
+
+
+def _paths(arguments: dict[object, object]) -> list[str]:
+    found = [path for key in _PATH_KEYS for path in [arguments.get(key)] if isinstance(path, str)]
+    patch = arguments.get("input", arguments.get("patch"))
+    if isinstance(patch, str) and "*** " in patch:
+        found += [match.strip() for match in _PATCH_FILE.findall(patch)]
+    return found
+
+
+def _names_own_state(path: str, state: str | None) -> bool:
+    """Whether a file tool's ``path`` lies in goalfile's part of the state folder."""
+    return bool(_OWN_STATE.search(path)) or (state is not None and state != "" and state in path)
+
+
 def _call(item: dict[str, object]) -> tuple[str | None, object]:
     kind = item.get("type")
     if kind == "tool_use":  # Claude Code
@@ -198,6 +261,8 @@ def _call(item: dict[str, object]) -> tuple[str | None, object]:
         key, arguments = item.get("call_id"), item.get("arguments")
         if isinstance(arguments, str):
             arguments = _decode(arguments.encode("utf-8", "surrogatepass"))
+    elif kind == "custom_tool_call":  # Codex's apply_patch: its input is the patch's text
+        key, arguments = item.get("call_id"), {"input": item.get("input")}
     elif kind == "toolCall":  # pi
         key, arguments = item.get("id"), item.get("arguments")
     elif "args" in item and "name" in item and "id" in item:  # Gemini CLI's toolCalls[]
@@ -218,7 +283,7 @@ def _command(arguments: object) -> str | None:
     return command if isinstance(command, str) else None
 
 
-def _results(line: bytes) -> frozenset[str]:
+def result_ids(line: bytes) -> frozenset[str]:
     """The ids of the tool calls whose result ``line`` holds."""
     found: set[str] = set()
     for item in _walk(_decode(line)):
@@ -226,7 +291,7 @@ def _results(line: bytes) -> frozenset[str]:
         key: object = None
         if kind == "tool_result":  # Claude Code
             key = item.get("tool_use_id")
-        elif kind == "function_call_output":  # Codex
+        elif kind in ("function_call_output", "custom_tool_call_output"):  # Codex
             key = item.get("call_id")
         elif item.get("role") == "toolResult":  # pi
             key = item.get("toolCallId")
@@ -311,16 +376,16 @@ def names_state(command: str, state: str | None = None) -> bool:
 def state_part(command: str, state: str | None = None) -> str | None:
     """The word of ``command`` that names the state folder that holds the session's record: a
     word holding ``XDG_STATE_HOME``, ``.local/state/goalfile``, ``goalfile/sessions`` or
-    ``goalfile/key``, one that is ``~/.local`` or ``~/.local/state`` itself, or one that holds
-    ``state`` (goalfile's folder there, as this user's environment names it) or is the folder
-    above it; None when there is none."""
+    ``goalfile/key``, or ``state`` (goalfile's folder there, as this user's environment names
+    it), in any simple command; or one that is ``~/.local``, ``~/.local/state`` or the folder
+    above ``state`` itself, in a simple command whose program does more than read or show
+    what it is given (``rm -r ~/.local/state``, not ``ls ~/.local/state``); None when there
+    is none."""
 
-    def named(word: str) -> bool:
+    def above(word: str) -> bool:
         if _STATE.search(word):
             return True
-        if not state:
-            return False
-        return state in word or word.rstrip("/") == os.path.dirname(state.rstrip("/"))
+        return bool(state) and word.rstrip("/") == os.path.dirname((state or "").rstrip("/"))
 
     commands = _words(command)
     if commands is None:
@@ -328,4 +393,17 @@ def state_part(command: str, state: str | None = None) -> str | None:
         if found is not None:
             return found.group(0)
         return state if state and state in command else None
-    return next((word for words in commands for word in words if named(word)), None)
+    for words in commands:
+        reads = _program(words) in _READERS
+        for word in words:
+            if _names_own_state(word, state) or (not reads and above(word)):
+                return word
+    return None
+
+
+def _program(words: list[str]) -> str:
+    """The name of the program a simple command runs (after its variable assignments)."""
+    for word in words:
+        if not re.match(r"[A-Za-z_][A-Za-z0-9_]*=", word):
+            return os.path.basename(word)
+    return ""

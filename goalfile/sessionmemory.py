@@ -15,7 +15,9 @@ sessions folder (``goalfile/key``, 0600, made at the first save): a record edite
 hold's key listed as made, a repository left out) or with its seal or key gone reads as no
 record, which the Stop hook treats as the strict case (docs/trust.md, "The Stop hook's record
 of a session"). The key is the user's to read, as the record is: the seal stops an edit, not
-an agent that reads the key and this module and seals a record of its own.
+an agent that reads the key and this module and seals a record of its own. Each record also
+keeps the transcript its taker was given and that file's length then
+(:class:`goalfile.recordbind.Taken`), which tells the host's own hooks from a run of the agent's.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from goalfile.digest import sha256
 from goalfile.errors import GoalfileError
 from goalfile.files import read_regular
 from goalfile.gitplace import GitPlace
+from goalfile.recordbind import Taken
 from goalfile.value import Compared
 
 __all__ = [
@@ -198,20 +201,24 @@ def record_path(folder: Path, *, session_id: str | None, transcript: str | None)
 class Record(Compared):
     """What a session's record holds: the repositories, by top folder, and the holds made
     at its stops that still stand (each the key of what held the agent), so that each holds
-    once, whatever the host says of ``stop_hook_active``."""
+    once, whatever the host says of ``stop_hook_active``; and how it was taken (the
+    transcript its taker was given: :mod:`goalfile.recordbind`), None for a record that does
+    not say."""
 
-    __slots__ = ("held", "repositories")
+    __slots__ = ("held", "repositories", "taken")
 
     def __init__(
         self,
         *,
         repositories: Mapping[str, Remembered] | None = None,
         held: frozenset[str] = frozenset(),
+        taken: Taken | None = None,
     ) -> None:
         self.repositories: Final[Mapping[str, Remembered]] = (
             {} if repositories is None else repositories
         )
         self.held: Final = held
+        self.taken: Final = taken
 
 
 def key_path(folder: Path) -> Path:
@@ -283,7 +290,9 @@ def load(path: Path) -> Record:
             found[remembered.top] = remembered
     held = data.get("held")
     keys = frozenset(key for key in held if isinstance(key, str)) if isinstance(held, list) else ()
-    return Record(repositories=found, held=frozenset(keys))
+    return Record(
+        repositories=found, held=frozenset(keys), taken=Taken.from_json(data.get("taken"))
+    )
 
 
 def save(path: Path, record: Record) -> None:
@@ -302,6 +311,8 @@ def save(path: Path, record: Record) -> None:
         "repositories": [record.repositories[top].to_json() for top in sorted(record.repositories)],
         "held": sorted(record.held),
     }
+    if record.taken is not None:
+        document["taken"] = record.taken.to_json()
     write_sealed(path, document)
     if new:
         forget_old(path.parent, keep=path.name)

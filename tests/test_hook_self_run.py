@@ -56,6 +56,25 @@ class Transcript:
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write("".join(line + "\n" for line in lines))
 
+    def ended(self) -> None:
+        """The result of the newest tool call, written when it ends."""
+        key = f"toolu_{self.calls:04d}"
+        answer = {"tool_use_id": key, "type": "tool_result", "content": "(Bash completed)"}
+        result = {"type": "user", "message": {"role": "user", "content": [answer]}}
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(result) + "\n")
+
+    def wrote(self, path: str) -> None:
+        """The host's own file tool (Claude Code's Write) writing ``path``."""
+        self.calls += 1
+        key = f"toolu_{self.calls:04d}"
+        use = {"type": "tool_use", "id": key, "name": "Write",
+               "input": {"file_path": path, "content": "{}"}}  # fmt: skip
+        call = {"type": "assistant", "message": {"role": "assistant", "content": [use]}}
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(call) + "\n")
+        self.ended()
+
 
 def hook(repo: Path, verb: str, transcript: Path | None, *, active: bool = False) -> str:
     event = "Stop" if verb == "stop" else "SessionStart"
@@ -111,13 +130,9 @@ def test_a_record_deleted_by_a_shell_command_holds_the_first_stop(
     transcript = Transcript(tmp_path / "session.jsonl")
     assert start(repo) == ""
     loosen_and_commit(repo)
-    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
-    transcript.ran(f"rm -rf {state}")
-    for record in (state / "sessions").iterdir():
-        record.unlink()
-    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
-    assert answer.get("decision") == "block", answer
-    reason = str(answer["reason"])
+    transcript.ran(f"rm -rf {Path(os.environ['XDG_STATE_HOME']) / 'goalfile'}")
+    forget_records()
+    reason = held(repo, transcript)
     assert "named the folder that holds the Stop hook's record of this session" in reason, reason
     assert "- C1 check: `test -f ok` → `true`" in reason, reason
 
@@ -139,16 +154,21 @@ def test_a_hook_stop_whose_tool_call_is_running_does_nothing(repo: Path, tmp_pat
     assert not state.exists() or not any(state.iterdir())
 
 
+def the_work(repo: Path) -> None:
+    """The goal met honestly: the work done, verified met, committed."""
+    (repo / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "ok")
+    git(repo, "commit", "-qam", "the work")
+
+
 def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
     """Not a regression test: commands that only read about the hook hold nothing."""
     transcript = Transcript(tmp_path / "session.jsonl")
     assert start(repo) == ""
     transcript.ran("grep -n 'goalfile hook stop' docs/hosts.md")
     transcript.ran("ls ~/.local/state/nvim")
-    (repo / "ok").write_text("", encoding="utf-8")
-    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
-    git(repo, "add", "ok")
-    git(repo, "commit", "-qam", "the work")
+    the_work(repo)
     assert hook(repo, "stop", transcript.path) == ""
 
 
@@ -168,6 +188,12 @@ def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
         ("rm -r $XDG_STATE_HOME", False, True),
         ("rm -rf ~/.local", False, True),
         ("ls ~/.local/state/nvim", False, False),
+        ("ls -la ~/.local/state", False, False),
+        ("du -sh ~/.local", False, False),
+        ("ls ~/.local/state/goalfile", False, True),
+        ("rm -rf ~/.local/state", False, True),
+        ("cd ~/.local/state && rm -r goalfile", False, True),
+        ("X=1 ls ~/.local/state", False, False),
         ("cat 'unbalanced goalfile hook stop", True, False),
     ],
 )
@@ -213,3 +239,148 @@ def test_each_hosts_tool_call_is_read_and_its_result_found(host: str, tmp_path: 
         handle.write(json.dumps(result) + "\n")
     [ended] = self_runs(str(path))
     assert ended.hook and not ended.pending, ended
+
+
+# the agent's own `goalfile hook start`, in words that do not show it: base64 of
+# `goalfile hook start --agent claude < in.json`
+ENCODED = "echo Z29hbGZpbGUgaG9vayBzdGFydCAtLWFnZW50IGNsYXVkZSA8IGluLmpzb24= | base64 -d | sh"
+
+
+def met_and_undone(repo: Path) -> None:
+    """The agent's forged met: the work made for a moment, verified met, the goal file
+    committed, the work undone (the check fails again)."""
+    (repo / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    git(repo, "commit", "-qm", "goal: done", "--", GOAL)
+    (repo / "ok").unlink()
+
+
+def forget_records() -> Path:
+    """The agent's deletion of the session's records; goalfile's state folder."""
+    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
+    for record in (state / "sessions").iterdir():
+        record.unlink()
+    return state
+
+
+def held(repo: Path, transcript: Transcript) -> str:
+    """The host's stop, which holds the agent: its reason."""
+    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
+    assert answer.get("decision") == "block", answer
+    return str(answer["reason"])
+
+
+@pytest.mark.parametrize("given", ["transcript", "none"])
+def test_a_record_taken_after_the_agents_first_tool_call_is_set_aside(
+    repo: Path, tmp_path: Path, given: str
+) -> None:
+    """Fails before the change: the host's start record taken, the forged met committed, the
+    record deleted, the person's active copy put back and `goalfile hook start` run by words
+    that do not show it (a decoded script), HEAD's met copy checked out again: the host's stop
+    found a record naming the forged commit and let the agent go without a word. A record
+    taken at a start after the agent's first tool call (or with no transcript, which every
+    host but Gemini CLI gives its start hook) is set aside: the forged met is checked again,
+    and the hold says why."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""  # the host's: before any tool call
+    met_and_undone(repo)
+    forget_records()
+    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
+    transcript.ran(ENCODED, ended=False)
+    assert hook(repo, "start", transcript.path if given == "transcript" else None) == ""
+    transcript.ended()
+    git(repo, "checkout", "--", GOAL)
+    reason = held(repo, transcript)
+    why = (
+        "it was taken at a session's start after the agent's first tool call"
+        if given == "transcript"
+        else "it was taken without the session's transcript, which the host gives its hooks"
+    )
+    said = (
+        f"{GOAL} says `met` by a ledger entry the hook cannot place: the session's record is "
+        f"set aside, as not the host's hook's: {why}, but its checks, run again"
+    )
+    assert said in reason, reason
+    assert "goalfile's own hook" not in reason, reason  # no words showed it
+
+
+def test_a_record_taken_by_a_stop_inside_a_tool_call_is_set_aside(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Fails before the change: the same forgery with the agent's own `goalfile hook stop`,
+    given its session's transcript, run by a script it wrote (`sh x.sh`): the record it wrote
+    named the forged commit, and the host's stop let the agent go without a word. A record
+    taken while a tool call had no result is set aside."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    met_and_undone(repo)
+    forget_records()
+    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
+    transcript.ran("sh x.sh", ended=False)
+    hook(repo, "stop", transcript.path)  # the agent's, inside that tool call: it holds
+    transcript.ended()
+    git(repo, "checkout", "--", GOAL)
+    reason = held(repo, transcript)
+    said = (
+        "the session's record is set aside, as not the host's hook's: it was taken while a "
+        "tool call of the agent's was running, but its checks, run again"
+    )
+    assert said in reason, reason
+
+
+def test_the_hosts_own_records_are_not_set_aside(repo: Path, tmp_path: Path) -> None:
+    """Not a regression test: the start record taken before the first tool call, and a stop's
+    taken when every tool call had its result, stand (a held goal is let go after one hold)."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    transcript.ran("true")
+    answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
+    assert answer.get("decision") == "block", answer
+    assert "set aside" not in str(answer["reason"]), answer
+    transcript.ran("true")
+    the_work(repo)
+    assert hook(repo, "stop", transcript.path, active=True) == ""
+
+
+def test_the_hosts_file_tool_writing_in_the_state_folder_holds_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Fails before the change: only shell commands were read. A Write of the host's own into
+    the folder that holds the session's record holds the agent once, naming it."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
+    transcript.wrote(str(state / "sessions" / "x.json"))
+    the_work(repo)
+    said = f"named the folder that holds the Stop hook's record of this session (`Write {state}"
+    assert said in held(repo, transcript)
+
+
+def test_listing_the_state_folder_above_goalfiles_holds_nothing(repo: Path, tmp_path: Path) -> None:
+    """Fails before the change: `ls ~/.local/state`, which changes nothing, held the agent."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    transcript.ran("ls -la ~/.local/state")
+    the_work(repo)
+    assert hook(repo, "stop", transcript.path) == ""
+
+
+def test_the_recheck_after_a_deleted_record_says_what_the_transcript_shows(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Fails before the change: the met checked again because the transcript showed the
+    record's folder deleted was said to be so because "this stop follows a hold", at a first
+    stop that followed none."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    met_and_undone(repo)
+    transcript.ran(f"rm -rf {Path(os.environ['XDG_STATE_HOME']) / 'goalfile'}")
+    forget_records()
+    reason = held(repo, transcript)
+    said = (
+        f"{GOAL} says `met` by a ledger entry the hook cannot place: the session's transcript "
+        "shows that the agent named the folder that holds the session's record, so the "
+        "session's record is set aside, but its checks, run again"
+    )
+    assert said in reason, reason
+    assert "follows a hold" not in reason, reason

@@ -202,8 +202,10 @@ def _decide_stop(
         # a repository hidden from the hook (its .git renamed away), or another put in its
         # place, holds the agent: what the session's earlier stops saw is remembered
         from goalfile.commands.hookrepo import never_continuing, watch
+        from goalfile.hostprotocol import HostAgent
 
-        repositories = watch(stop, ctx.env, here, roots)
+        bare_start = options.agent is HostAgent.GEMINI  # its start hook gets no transcript
+        repositories = watch(stop, ctx.env, here, roots, bare_start=bare_start)
         # the goal files git tracks: one that the working tree does not show (or shows as
         # another goal) holds the agent, and they are verified before the goal files git does
         # not track (with --goal: the same rules, for the goal file it names, and then for
@@ -367,7 +369,8 @@ def _decide_stop(
                     named=path in named,
                     expect=seen.get(path),
                     moved=repositories.taken(path) if path in branch_moved else "",
-                    once=asker(repositories, key, asked), unplaced=real_path(path) in unplaced,
+                    once=asker(repositories, key, asked),
+                    unplaced=repositories.lost_why(path) if real_path(path) in unplaced else "",
                 )  # fmt: skip
                 if rechecked is not None and rechecked.block:
                     repositories.hold_made(key)

@@ -133,8 +133,14 @@ class RepositoryWatch:
         self.seen = ""  # "start": the record is taken at the session's start (`hook start`)
         self.lost: set[str] = set()  # tops whose goals' entries count as new: :meth:`unplaced`
         # the transcript shows the agent ran goalfile's hook or named the record's folder
-        # (:mod:`goalfile.selfrun`): the record is set aside, as if lost, at every stop
-        self.self_ran = False
+        # (:mod:`goalfile.selfrun`), said as a phrase: the record is set aside, as if lost, at
+        # every stop; empty when it does not
+        self.self_ran = ""
+        # why the record found is not one the host's hook took (:mod:`goalfile.recordbind`):
+        # set aside too; empty when it is, or nothing can be told
+        self.unbound = ""
+        self.transcript: str | None = None  # the transcript the host gave this hook
+        self.why: dict[str, str] = {}  # of ``lost``: why each one's goals are not placed
 
     def first_hold(self, key: str) -> bool:
         """Whether the hold ``key`` names (a goal file git tracks gone or swapped) is to be
@@ -261,11 +267,16 @@ class RepositoryWatch:
             else:
                 after.pop(top, None)
         held = frozenset({*(hold.key for hold in self.holds), *self.made})
-        record = Record(repositories=after, held=held)
+        record = Record(repositories=after, held=held, taken=self.before.taken)
         self.after = record
-        if record == self.before:
+        if record == self.before and not self.unbound:
             self.saved = True
             return
+        from goalfile.recordbind import taken_now
+
+        taken = taken_now(self.transcript, start=self.seen == "start")
+        record = Record(repositories=after, held=held, taken=taken)
+        self.after = record
         try:
             save(self.record, record)
         except OSError as exc:
@@ -307,7 +318,7 @@ class RepositoryWatch:
         held = frozenset(keys.get(key, key) for key in self.after.held)
         if held == self.after.held or self.record is None:
             return
-        record = Record(repositories=self.after.repositories, held=held)
+        record = Record(repositories=self.after.repositories, held=held, taken=self.after.taken)
         try:
             save(self.record, record)
         except OSError:
@@ -411,14 +422,31 @@ class RepositoryWatch:
             top = os.path.realpath(entry.root)
             remembered = self.before.repositories.get(top)
             if self.self_ran:
-                lost = True
+                why = f"the session's transcript shows that the agent {self.self_ran}, so the "
+                why += "session's record is set aside"
+            elif self.unbound:
+                why = f"the session's record is set aside, as not the host's hook's: {self.unbound}"
+            elif remembered is not None and remembered.unplaced:
+                why = "an earlier stop of this session found the session's record gone or set aside"
+            elif remembered is None and stop.stop_hook_active:
+                why = (
+                    "this stop follows a hold (the host says the agent is continuing because of "
+                    "a Stop hook), and the session's record of that stop is gone"
+                )
             else:
-                lost = stop.stop_hook_active if remembered is None else remembered.unplaced
-            if top in self.kept or not lost:
+                continue
+            if top in self.kept:
                 continue
             self.lost.add(top)
+            self.why.setdefault(top, why)
             found.add(Path(os.path.realpath(path)))
         return frozenset(found)
+
+    def lost_why(self, path: Path) -> str:
+        """Why the entries of the goal file at ``path`` count as new (:meth:`unplaced`), as a
+        phrase for the hold; empty for a goal they do not."""
+        real = Path(os.path.realpath(path))
+        return next((why for top, why in sorted(self.why.items()) if real.is_relative_to(top)), "")
 
     def commit_before(self, path: Path) -> tuple[str, str, str, str, bool] | None:
         """For a goal file active at the session's earlier stop, in a repository whose HEAD
@@ -525,11 +553,18 @@ class RepositoryWatch:
 
 
 def watch(
-    stop: StopInput, env: Mapping[str, str], here: Path, roots: Iterable[Path]
+    stop: StopInput,
+    env: Mapping[str, str],
+    here: Path,
+    roots: Iterable[Path],
+    *,
+    bare_start: bool = False,
 ) -> RepositoryWatch:
     """The holds for a repository hidden or swapped at this stop, with the session's record
-    (:class:`RepositoryWatch`) to update once the stop is decided."""
+    (:class:`RepositoryWatch`) to update once the stop is decided. ``bare_start``: the host
+    gives its start hook no transcript (:func:`goalfile.recordbind.unbound`)."""
     found = RepositoryWatch()
+    found.transcript = stop.transcript_path
     real_here = Path(os.path.realpath(here))
     state = state_folder(env)
     if state is not None:
@@ -538,6 +573,10 @@ def watch(
         )
     if found.record is not None:
         found.before = load(found.record)
+    if found.before.repositories or found.before.held:  # one the host's hook took, or not
+        from goalfile.recordbind import unbound
+
+        found.unbound = unbound(found.before.taken, stop.transcript_path, bare_start=bare_start)
     # the agent's own runs of goalfile's hook, or its commands on the record's folder, as the
     # host's transcript keeps them: held once, and the record set aside (:meth:`unplaced`)
     from goalfile.selfrun import self_runs
@@ -550,7 +589,10 @@ def watch(
         found.holds.append(
             Hold(key=evidence_key(runs), shown=".", status=STATUS, text=text, advice=advice)
         )
-        found.self_ran = True
+        done = ["ran goalfile's hook itself"] if any(run.hook for run in runs) else []
+        if not all(run.hook for run in runs):
+            done.append("named the folder that holds the session's record")
+        found.self_ran = " and ".join(done)
     for top, remembered in sorted(found.before.repositories.items()):
         if not real_here.is_relative_to(top):
             continue

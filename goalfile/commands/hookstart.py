@@ -94,6 +94,7 @@ def record_start(stop: StopInput, ctx: Context) -> StartRecord:
     watch = RepositoryWatch()
     watch.record = record
     watch.seen = "start"
+    watch.transcript = stop.transcript_path
     watch.remember(roots, active, git.tracked, notes, git.staged_only())
     shown = tuple(_shown(path, here) for path in active)
     return StartRecord(

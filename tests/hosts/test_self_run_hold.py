@@ -22,6 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fake_model import Call, Reply, Say, Shell, Turn
 from hosts_fixtures import GOAL, PROMPT, Isolation, run_session
 from hosts_fixtures import isolation as isolation
 from skill_goals import on_the_users_path
@@ -34,7 +35,9 @@ from test_loosened_hold import LOOSEN, REAPPROVE
 SESSION_ID = {
     "claude": 'SID=$(basename "$(ls -t ~/.claude/projects/*/*.jsonl | head -n 1)" .jsonl)',
     "codex": 'SID="$CODEX_SESSION_ID"',
-    "pi": 'F=$(ls -t ~/.pi/agent/sessions/*/*.jsonl | head -n 1); SID=$(basename "${F#*_}" .jsonl)',
+    # the file's name is TIME_ID.jsonl (its folder's name may hold `_` too)
+    "pi": 'F=$(ls -t ~/.pi/agent/sessions/*/*.jsonl | head -n 1); F=$(basename "$F" .jsonl); '
+    'SID="${F#*_}"',
 }
 
 
@@ -109,3 +112,85 @@ def test_the_agents_own_hook_stop_given_its_transcript_does_nothing(
     )
     assert ran_it in reasons[0], reasons[0]
     assert "C1 unmet" in reasons[0], reasons[0]
+
+
+def encoded(command: str) -> str:
+    """``command`` in words that do not show it: base64, decoded and run by `sh`."""
+    import base64
+
+    return f"echo {base64.b64encode(command.encode()).decode()} | base64 -d | sh"
+
+
+@pytest.mark.parametrize("host", ["claude", "codex", "pi"])
+def test_the_agents_own_hook_start_in_encoded_words_sets_the_record_aside(
+    host: str, isolation: Isolation, readme_repo: Path
+) -> None:
+    """The forgery above, its command encoded (`echo ... | base64 -d | sh`): no word of the
+    transcript names the hook or the state folder, and the host's stop let the agent go without
+    a word. The record was taken at a start after the agent's first tool call, as the host's
+    transcript shows, so it is set aside: the forged met's criteria are compared with the
+    goal's first approval, and the stop is held once."""
+    repo = readme_repo
+    person_goal_on_main(repo)
+    on_the_users_path(repo.parent / "home")
+    steps = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'goal: done'"]
+    agent = Steps([*steps, encoded(forge(host))])
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    assert "C1 met; status: met" in agent.outputs[2], agent.outputs
+    assert ".json" in agent.outputs[4], agent.outputs  # the agent's record was written
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
+    [held] = reasons
+    assert "(the session's record of its earlier stops is gone, or set aside" in held, held
+    assert "- C1 check: `test -f done.txt` → `true`" in held, held
+    assert "goalfile's own hook" not in held, held  # no word showed it
+
+
+@pytest.mark.parametrize("host", ["claude", "codex", "pi"])
+def test_listing_the_state_folder_above_goalfiles_does_not_hold(
+    host: str, isolation: Isolation, readme_repo: Path
+) -> None:
+    """`ls -la ~/.local/state` reads and changes nothing: the honest session that ran it and
+    met its goal is let go without a word (it was held once)."""
+    repo = readme_repo
+    person_goal_on_main(repo)
+    on_the_users_path(repo.parent / "home")
+    steps = ["ls -la ~/.local/state", "touch done.txt", f"goalfile verify {GOAL}"]
+    agent = Steps(steps)
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    assert "C1 met; status: met" in agent.outputs[2], agent.outputs
+    assert ran.server.feedbacks() == [] and ran.server.stops() == 1, ran.run.explain()
+
+
+def test_claudes_write_tool_into_the_state_folder_holds_once(
+    isolation: Isolation, readme_repo: Path
+) -> None:
+    """Claude Code's own Write tool, writing a file into the folder that holds the session's
+    record, is a tool call with that path in the transcript: the stop is held once, naming it
+    (only shell commands were read, and the session was let go)."""
+    repo = readme_repo
+    person_goal_on_main(repo)
+    on_the_users_path(repo.parent / "home")
+    state = repo.parent / "home" / ".local" / "state" / "goalfile"
+    state.mkdir(parents=True, exist_ok=True)
+    target = state / "notes.json"
+    replies: list[Reply] = [
+        Call("Write", {"file_path": str(target), "content": "{}\n"}),
+        Shell("touch done.txt"),
+        Shell(f"goalfile verify {GOAL}"),
+    ]
+    given: list[Reply] = []
+
+    def agent(turn: Turn) -> Reply:
+        if turn.feedback is not None or len(given) == len(replies):
+            return Say("Done.")
+        given.append(replies[len(given)])
+        return given[-1]
+
+    tools = ("--allowedTools", "Write", "--add-dir", str(state))
+    ran = run_session("claude", repo, agent, isolation, prompt=PROMPT, args=tools)
+    assert target.exists(), ran.run.explain()  # the tool wrote it
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
+    said = "named the folder that holds the Stop hook's record of this session (`Write /"
+    assert said in reasons[0], reasons[0]

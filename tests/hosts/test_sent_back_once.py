@@ -361,8 +361,9 @@ def test_a_met_committed_with_the_record_deleted_after_the_agent_was_sent_back_h
     ran = claude(repo, agent, isolation)
     (lost,) = held_between_unmet(ran, agent)
     assert (
-        f"goalfile: {GOAL} says `met` by a ledger entry the hook cannot place: this stop follows "
-        "a hold" in lost
+        f"goalfile: {GOAL} says `met` by a ledger entry the hook cannot place: the session's "
+        "transcript shows that the agent named the folder that holds the session's record, so "
+        "the session's record is set aside" in lost
     ), shown(ran, agent)
     assert "- C1 unmet (exit 1)" in lost, lost
     at = agent.ran.index(MET_COMMITTED_AND_FORGOTTEN)

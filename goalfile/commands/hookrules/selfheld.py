@@ -7,6 +7,8 @@
   state folder that holds the session's record, holds the agent once per set of such calls
   (:func:`evidence`), and the session's record is set aside from then on: every goal git holds
   is judged as after a lost record (:meth:`goalfile.commands.hookrepo.RepositoryWatch.unplaced`).
+* A record the host's hooks did not take (:mod:`goalfile.recordbind`) is set aside the same way,
+  with no hold of its own: a `met` that fails its checks again says why.
 """
 
 from __future__ import annotations

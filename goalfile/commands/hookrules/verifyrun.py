@@ -59,12 +59,12 @@ def recheck_one(
     expect: str | None = None,
     moved: str = "",
     once: Callable[[], bool] | None = None,
-    unplaced: bool = False,
+    unplaced: str = "",
 ) -> GoalOutcome | None:
     """Run the checks of a `met` goal whose met entry git does not hold yet (or, ``moved``, a
     commit HEAD's branch was moved to since the session's record was taken holds; ``moved``
     says when: :attr:`goalfile.sessionmemory.Remembered.when`; ``unplaced``, git holds it at a
-    stop after a hold whose record is gone), writing nothing:
+    stop whose record is gone or set aside, and this says why), writing nothing:
     a `met` the hook did not see verified (a check made to pass for a moment and then undone, a
     met entry copied from a run elsewhere or typed) lets the agent stop only when the checks
     still pass (then None: nothing to say, unless the goal was picked by name). Otherwise it
@@ -96,9 +96,7 @@ def recheck_one(
         return GoalOutcome(path=shown, status=Status.MET.value, block=False, message=said)
     rows = "\n".join(f"- {r.id} {r.verdict.value} (exit {r.exit}): {evidence(r)}" for r in failing)
     since = (
-        "by a ledger entry the hook cannot place: this stop follows a hold (the host says the "
-        "agent is continuing because of a Stop hook), and the session's record of that stop "
-        "is gone"
+        f"by a ledger entry the hook cannot place: {unplaced}"
         if unplaced
         else "by a ledger entry of the commit its branch was moved to since "
         f"{moved.removeprefix('at ')}, where it was active"

@@ -1,0 +1,149 @@
+"""Whether the Stop hook's record of a session was taken by the host's own hook, as the host's
+transcript tells it.
+
+The record (:mod:`goalfile.sessionmemory`) is written by `goalfile hook start`, which the host
+runs when the session starts, before the agent's first tool call, and by `goalfile hook stop`,
+which it runs when the agent's turn has ended, when every tool call has its result. The agent
+can run either itself, also in a way whose words do not show it (a script it wrote, an encoded
+command): such a run happens inside one of its tool calls, which each host writes to its
+transcript before it runs it. So each record keeps the transcript its taker was given and that
+file's length then (:class:`Taken`), and a stop, given the real transcript by the host, asks of
+it (:func:`unbound`): does the record name this transcript, and does the transcript up to that
+length hold no tool call (a record taken at the start) or no tool call without its result (one
+taken at a stop)? A record taken by the agent, with another transcript, none, or this one while
+its tool call runs, fails it.
+
+Gemini CLI gives its start hook no transcript before the session's first turn is recorded
+(docs/hosts.md), so a record taken at the start without one is the host's own there. Only the
+lines that hold a tool call or its result are decoded. I/O: :func:`taken_now` asks the
+transcript's length, :func:`unbound` reads it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Final
+
+from goalfile.value import Compared
+
+__all__ = ["Taken", "taken_now", "unbound"]
+
+_SIZE_LIMIT: Final = 1 << 30  # bytes: a larger transcript is not read (the record stands)
+# a line is decoded only when it holds one of these: a tool call's or a result's type, as
+# each host writes it (:func:`goalfile.selfrun.tool_calls`)
+_MARKERS: Final = (
+    b'"tool_use"',
+    b'"tool_result"',
+    b'"function_call',
+    b'"custom_tool_call',
+    b'"toolCall"',
+    b'"toolCalls"',
+    b'"toolResult"',
+    b'"functionResponse"',
+)
+
+
+class Taken(Compared):
+    """What a record keeps of how it was taken: the transcript its taker was given (empty:
+    none), that file's length in bytes then (0: not there yet), and whether `goalfile hook
+    start` took it (else a stop)."""
+
+    __slots__ = ("size", "start", "transcript")
+
+    def __init__(self, *, transcript: str, size: int, start: bool) -> None:
+        self.transcript: Final = transcript
+        self.size: Final = size
+        self.start: Final = start
+
+    def to_json(self) -> dict[str, object]:
+        return {"transcript": self.transcript, "size": self.size, "start": self.start}
+
+    @classmethod
+    def from_json(cls, data: object) -> Taken | None:
+        if not isinstance(data, dict):
+            return None
+        transcript, size, start = data.get("transcript"), data.get("size"), data.get("start")
+        if not isinstance(transcript, str) or "\0" in transcript:
+            return None
+        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+            return None
+        return cls(transcript=transcript, size=size, start=start is True)
+
+
+def taken_now(transcript: str | None, *, start: bool) -> Taken:
+    """The mark of a record taken now by a hook given ``transcript``."""
+    size = 0
+    if transcript:
+        try:
+            size = os.stat(os.path.expanduser(transcript)).st_size
+        except (OSError, ValueError):
+            size = 0
+    return Taken(transcript=transcript or "", size=size, start=start)
+
+
+def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = False) -> str:
+    """Why a record marked ``taken`` is not one the host's hook took, for a stop the host gave
+    ``transcript`` (a phrase; see the module's text); empty when it is, or when nothing can be
+    told (the host gave no transcript, or it cannot be read). ``bare_start``: the host gives
+    its start hook no transcript (Gemini CLI), so a start record without one is its own."""
+    if not transcript:
+        return ""
+    if taken is None:
+        return "it does not say which transcript it was taken with"
+    if not taken.transcript:
+        if taken.start and bare_start:
+            return ""
+        return "it was taken without the session's transcript, which the host gives its hooks"
+    if not _same_file(taken.transcript, transcript):
+        return "it was taken with another transcript than the one the host gives this stop"
+    if taken.size == 0:  # taken before the host wrote a line: no tool call before it
+        return ""
+    data = _read(transcript)
+    if data is None:
+        return ""
+    if len(data) < taken.size:
+        return "the transcript is shorter now than when the record was taken"
+    calls, answered = _calls(data[: taken.size])
+    if taken.start and calls:
+        return "it was taken at a session's start after the agent's first tool call"
+    if not taken.start and calls - answered:
+        return "it was taken while a tool call of the agent's was running"
+    return ""
+
+
+def _same_file(one: str, other: str) -> bool:
+    try:
+        first = os.path.realpath(os.path.expanduser(one))
+        return first == os.path.realpath(os.path.expanduser(other))
+    except (OSError, ValueError):
+        return False
+
+
+def _read(transcript: str) -> bytes | None:
+    from goalfile.errors import GoalfileError
+    from goalfile.files import read_regular
+
+    try:
+        return read_regular(os.path.expanduser(transcript), what="transcript", limit=_SIZE_LIMIT)
+    except FileNotFoundError:
+        return b""
+    except (OSError, ValueError, GoalfileError):
+        return None
+
+
+def _calls(data: bytes) -> tuple[frozenset[str], frozenset[str]]:
+    """The ids of every tool call ``data`` holds, and of those whose result it holds."""
+    from goalfile.selfrun import call_ids, result_ids
+
+    calls: set[str] = set()
+    answered: set[str] = set()
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end
+        line = data[start:end]
+        start = end + 1
+        if any(marker in line for marker in _MARKERS):
+            calls.update(call_ids(line))
+            answered.update(result_ids(line))
+    return frozenset(calls), frozenset(answered)
