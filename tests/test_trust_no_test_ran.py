@@ -46,6 +46,16 @@ def crate(tmp_path: Path) -> Path:
     return repo
 
 
+MET = (0, "verify-goal demo iteration 1: C1 met; status: met")
+UNMET = (1, "verify-goal demo iteration 1: C1 unmet; status: active")
+
+
+def _project(tmp_path: Path, name: str, text: str) -> Path:
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / name).write_text(text)
+    return repo
+
+
 def _verify(repo: Path, check: str, expected: str) -> tuple[int, str, str]:
     write_goal(repo / "goals", goal_text(rows=(row("C1", check, expected),)))
     done = run_goalfile("verify", "goals/demo.md", cwd=repo, timeout=300)
@@ -54,8 +64,7 @@ def _verify(repo: Path, check: str, expected: str) -> tuple[int, str, str]:
 
 def test_cargo_test_whose_name_matches_no_test_is_unmet(crate: Path) -> None:
     code, summary, text = _verify(crate, "cargo test --offline the_feature", "exit 0")
-    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
-    assert code == 1
+    assert (code, summary) == UNMET
     assert "0 passed; 0 failed" in text
     assert "no test ran" in text
 
@@ -63,8 +72,7 @@ def test_cargo_test_whose_name_matches_no_test_is_unmet(crate: Path) -> None:
 def test_cargo_test_is_met_once_the_named_test_exists(crate: Path) -> None:
     _crate(crate, "the_feature_works")
     code, summary, _ = _verify(crate, "cargo test --offline the_feature", "exit 0")
-    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
-    assert code == 0
+    assert (code, summary) == MET
 
 
 def test_a_test_binary_that_ran_none_beside_one_that_ran_some_is_met() -> None:
@@ -122,20 +130,16 @@ def test_other():
 def test_a_pytest_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path, check: str) -> None:
     """The agent marks the failing test skipped (or xfail): pytest exits 0 with `1 skipped,
     1 xfailed, 1 deselected in 0.05s`."""
-    repo = make_git_repo(tmp_path / "repo")
-    (repo / "test_f.py").write_text(SKIPPED)
+    repo = _project(tmp_path, "test_f.py", SKIPPED)
     code, summary, text = _verify(repo, check.replace("python3", sys.executable), "exit 0")
-    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
-    assert code == 1
+    assert (code, summary) == UNMET
     assert "no test ran" in text
 
 
 def test_a_pytest_run_where_one_test_passed_beside_skipped_ones_is_met(tmp_path: Path) -> None:
-    repo = make_git_repo(tmp_path / "repo")
-    (repo / "test_f.py").write_text(SKIPPED)
+    repo = _project(tmp_path, "test_f.py", SKIPPED)
     code, summary, _ = _verify(repo, f"{sys.executable} -m pytest -q test_f.py", "exit 0")
-    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
-    assert code == 0
+    assert (code, summary) == MET
 
 
 UNITTEST = """\
@@ -155,11 +159,9 @@ class T(unittest.TestCase):
 
 def test_a_unittest_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path) -> None:
     """unittest says `Ran 2 tests` then `OK (skipped=1, expected failures=1)`, on stderr."""
-    repo = make_git_repo(tmp_path / "repo")
-    (repo / "test_u.py").write_text(UNITTEST)
+    repo = _project(tmp_path, "test_u.py", UNITTEST)
     code, summary, text = _verify(repo, "python3 -m unittest test_u", "exit 0")
-    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
-    assert code == 1
+    assert (code, summary) == UNMET
     assert "OK (skipped=1, expected failures=1)" in text and "no test ran" in text
     passing = UNITTEST.replace('    @unittest.skip("later")\n', "").replace(
         "test_the_feature(self):\n        self.fail()", "test_the_feature(self):\n        pass"
@@ -178,24 +180,19 @@ def test_a_check_killed_by_a_signal_meets_no_negative_exit_clause(
 ) -> None:
     """The shell reports its child's death by SIGSEGV as exit 139: a crash is not the failure a
     negative exit clause asks for."""
-    repo = make_git_repo(tmp_path / "repo")
-    (repo / "crash.py").write_text(CRASH)
+    repo = _project(tmp_path, "crash.py", CRASH)
     code, summary, text = _verify(repo, "cd . && python3 crash.py", expected)
-    assert summary == "verify-goal demo iteration 1: C1 unmet; status: active", summary
-    assert code == 1
+    assert (code, summary) == UNMET
     assert "signal 11" in text
 
 
 def test_a_crash_named_by_its_status_is_met(tmp_path: Path) -> None:
-    repo = make_git_repo(tmp_path / "repo")
-    (repo / "crash.py").write_text(CRASH)
+    repo = _project(tmp_path, "crash.py", CRASH)
     code, summary, _ = _verify(repo, "cd . && python3 crash.py", "exit 139")
-    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
-    assert code == 0
+    assert (code, summary) == MET
 
 
 def test_a_program_that_fails_is_met_by_a_negative_exit_clause(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
     code, summary, _ = _verify(repo, "cd . && python3 -c 'raise SystemExit(2)'", "exit != 0")
-    assert summary == "verify-goal demo iteration 1: C1 met; status: met", summary
-    assert code == 0
+    assert (code, summary) == MET
