@@ -34,6 +34,53 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return max(2, cores * 3 // 2)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """In the process that starts the pytest-xdist workers, before it starts them: each test
+    module of the run whose asserts pytest has not rewritten yet is rewritten once, into the
+    cache beside it (``__pycache__/*-pytest-*.pyc``), by two processes side by side.
+
+    Otherwise every worker rewrites every module while it collects, at the same time (from a
+    fresh clone, or with ``PYTHONDONTWRITEBYTECODE`` set, where pytest writes no cache): about
+    14 CPU-s a worker, of which a worker that finds the cache spends 4. The workers read the
+    cache whether or not they may write one."""
+    config = session.config
+    if not config.pluginmanager.has_plugin("dsession") or hasattr(config, "workerinput"):
+        return  # no workers to start, or a worker itself
+    from _pytest.assertion import rewrite
+
+    modules: set[Path] = set()
+    for arg in config.args:
+        path = Path(arg.split("::", 1)[0]).absolute()
+        found = path.rglob("*.py") if path.is_dir() else [path]
+        modules.update(p for p in found if p.name.startswith("test_") or p.name == "conftest.py")
+    if not modules or config.getoption("assertmode") != "rewrite":
+        return
+    modules.add(Path(__file__))
+    state = config.stash[rewrite.assertstate_key]
+
+    def cache_of(module: Path) -> Path:
+        return rewrite.get_cache_dir(module) / (module.name[:-3] + rewrite.PYC_TAIL)
+
+    stale = sorted(m for m in modules if m.is_file() and rewrite._read_pyc(m, cache_of(m)) is None)
+    children = []
+    for share in (stale[::2], stale[1::2]):
+        pid = os.fork()
+        if pid == 0:  # a child: rewrites its share, writes nothing else, and ends at once
+            status = 0
+            try:
+                for module in share:
+                    if rewrite.try_makedirs(cache_of(module).parent):
+                        source_hash, co = rewrite._rewrite_test(module, config)
+                        rewrite._write_pyc(state, co, source_hash, cache_of(module))
+            except BaseException:  # a module pytest cannot read: its worker reports it
+                status = 1
+            os._exit(status)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+
+
 LONG_FIRST = (
     "tests/test_walk_cachetools.py::test_a_src_package_not_installed",
     "tests/test_walk_cachetools.py::test_a_tox_python_not_there",
