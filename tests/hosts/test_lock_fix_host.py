@@ -30,7 +30,7 @@ import re
 from pathlib import Path
 
 import pytest
-from fake_model import Reply, Say, Shell, Turn
+from fake_model import Call, Reply, Say, Shell, Turn
 from hosts_fixtures import (
     FIX,
     GOAL,
@@ -93,10 +93,14 @@ def others_words(host: str, said: str) -> list[str]:
 class Steps:
     """The scripted model: at the prompt it runs ``steps`` one shell call at a time; a step
     that is None runs the `fix:` the previous step's output printed. Then it ends its turn,
-    and at any later prompt ends it at once. ``outputs``: what the tool showed of each."""
+    and at any later prompt ends it at once. ``outputs``: what the tool showed of each.
+    ``background``: a goalfile step is a call of Gemini CLI's `run_shell_command` with
+    `is_background`."""
 
-    def __init__(self, steps: list[str | None], timeout_ms: int | None = None) -> None:
-        self.steps, self.timeout_ms = steps, timeout_ms
+    def __init__(
+        self, steps: list[str | None], timeout_ms: int | None = None, *, background: bool = False
+    ) -> None:
+        self.steps, self.timeout_ms, self.background = steps, timeout_ms, background
         self.ran: list[str] = []
         self.outputs: list[str] = []
 
@@ -112,6 +116,9 @@ class Steps:
             found = [m.group(1) for o in self.outputs for m in PRINTED_FIX.finditer(o)]
             step = found[-1] if found else "false"
         self.ran.append(step)
+        if self.background and "goalfile" in step:  # Gemini CLI's run_shell_command, so
+            run = {"command": step, "description": "run a command", "is_background": True}
+            return Call("run_shell_command", run)  # type: ignore[return-value]
         return Shell(step, timeout_ms=self.timeout_ms if "goalfile" in step else None)
 
 
@@ -135,7 +142,9 @@ def verify_left_running(
     which ends and writes the goal, met. Returns the repository, the model, the session and
     the two holds."""
     repo = hooked_repo(tmp_path, host, check=f"sleep {check_s}; test -f done.txt", hook_s=hook_s)
-    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000)
+    # (Gemini CLI's run_shell_command takes no time from the model: it runs the verify with
+    # `is_background`)
+    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000, background=host == "gemini")
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT, timeout=240)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 2, (reasons, ran.run.explain())
@@ -288,6 +297,26 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     assert re.search(r"Process running with session ID \d+", agent.outputs[1]), agent.outputs
     assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT['codex']}" in waited
     assert not others_words("codex", held + waited), (held, waited)
+    assert ran.server.stops() == 3, ran.run.explain()
+    # the agent's own verify wrote the verdict; the hook's checks wrote nothing
+    assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
+
+
+def test_a_verify_gemini_ran_in_the_background_is_waited_for_and_kept(
+    isolation: Isolation, tmp_path: Path
+) -> None:
+    """The model does the work and runs `goalfile verify` in Gemini CLI's `run_shell_command`
+    with `is_background` (its check takes 20 s), and stops while it runs. The hook's verify
+    finds the goal locked by that verify and holds the agent once, in Gemini CLI's words (before,
+    Claude Code's: "the host moved to the background"); the stop after that waits for the same
+    holder, which ends and writes the goal, and the agent is held once more to stop again, told
+    how to wait for it in `run_shell_command`; that stop lets it go, met by the agent's own
+    verify."""
+    repo, _, ran, held, waited = verify_left_running(
+        "gemini", isolation, tmp_path, check_s=20, hook_s=50
+    )
+    assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT['gemini']}" in waited
+    assert not others_words("gemini", held + waited), (held, waited)
     assert ran.server.stops() == 3, ran.run.explain()
     # the agent's own verify wrote the verdict; the hook's checks wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
