@@ -671,7 +671,7 @@ def _exit_failure(clause: ExitClause, status: int | None) -> str | None:
         # SIGKILL 137) is not the failure `exit nonzero` asks for; `exit 139` names it
         return (
             f"{format_clause(clause)} expected, got {status}: the status of a command killed "
-            f"by signal {status - 128} (`exit {status}` accepts that)"
+            f"by signal {status - 128}, which no negative exit clause accepts"
         )
     if ok:
         return None
