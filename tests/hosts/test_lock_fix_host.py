@@ -116,10 +116,17 @@ class Steps:
             found = [m.group(1) for o in self.outputs for m in PRINTED_FIX.finditer(o)]
             step = found[-1] if found else "false"
         self.ran.append(step)
-        if self.background and "goalfile" in step:  # Gemini CLI's run_shell_command, so
-            run = {"command": step, "description": "run a command", "is_background": True}
-            return Call("run_shell_command", run)  # type: ignore[return-value]
+        if self.background and "goalfile" in step:
+            return in_background(step)
         return Shell(step, timeout_ms=self.timeout_ms if "goalfile" in step else None)
+
+
+def in_background(command: str) -> Reply:
+    """A call of Gemini CLI's `run_shell_command` with `is_background`: it answers "Command
+    moved to background (PID: N)" and leaves ``command`` running (fake_gemini sends a
+    :class:`Call` as it is)."""
+    run = {"command": command, "description": "run a command", "is_background": True}
+    return Call("run_shell_command", run)  # type: ignore[return-value]
 
 
 def hooked_repo(tmp_path: Path, host: str, *, hook_s: int, check: str = "test -f done.txt") -> Path:
@@ -326,10 +333,14 @@ class KillsWhenTold:
     """The scripted model of a verify that hangs: at the prompt it runs ``steps`` one shell
     call at a time (a goalfile command given ``yield_time_ms``: Codex answers at that time and
     leaves it running), then ends its turn; for a Stop-hook reason that prints a `fix:` it runs
-    that fix as written, then ``after``; for any other reason it ends its turn at once."""
+    that fix as written, then ``after``; for any other reason it ends its turn at once.
+    ``background``: a goalfile command is run with Gemini CLI's `is_background` instead."""
 
-    def __init__(self, steps: list[str], *, after: str, yield_ms: int) -> None:
+    def __init__(
+        self, steps: list[str], *, after: str, yield_ms: int, background: bool = False
+    ) -> None:
         self.steps, self.after, self.yield_ms = steps, after, yield_ms
+        self.background = background
         self.ran: list[str] = []
         self.outputs: list[str] = []
         self.todo: list[str] = []
@@ -346,34 +357,41 @@ class KillsWhenTold:
             return Say("Done.")
         step = self.todo.pop(0)
         self.ran.append(step)
+        if self.background and "goalfile" in step:
+            return in_background(step)
         return Shell(step, timeout_ms=self.yield_ms if "goalfile" in step else None)
 
 
 LEFT_RUNNING = {
     "claude": "did not complete within its 1s timeout and was moved to the background",
     "codex": "Process running with session ID ",
+    "gemini": "Command moved to background (PID: ",
 }
 """What each host says of a command it left running past the time the model gave it."""
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini"])
 def test_a_verify_that_hangs_is_named_with_its_kill_which_runs_as_printed(
     host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
     """The model runs `goalfile verify` on a check that hangs, giving its shell tool 1 s (Claude
     Code's Bash `timeout`, after which it moves the command to the background; Codex's
     `exec_command` `yield_time_ms`, after which it answers and leaves the command running in a
-    session), and stops while it runs; held once to let it finish, it stops again at once. The
-    stop after that hold waits for the holder a bounded time (before, half the hook's time
-    left, and then let the agent go with the goal unverified; Codex then ended the verify with
-    the session); it still runs, so the agent is held once more, naming the process and `kill
-    PID`. The model runs that fix as printed in the host's shell, removes what made the check
-    hang, and stops: the hook verifies the goal, met."""
+    session; Gemini CLI's `run_shell_command` given `is_background`, which moves it to the
+    background at once), and stops while it runs; held once to let it finish, it stops again
+    at once. The stop after that hold waits for the holder a bounded time (before, half the
+    hook's time left, and then let the agent go with the goal unverified; Codex then ended the
+    verify with the session); it still runs, so the agent is held once more, naming the process
+    and `kill PID`. The model runs that fix as printed in the host's shell, removes what made
+    the check hang, and stops: the hook verifies the goal, met."""
     repo = hooked_repo(
         tmp_path, host, check="test ! -e hang || sleep 300; test -f done.txt", hook_s=40
     )
     agent = KillsWhenTold(
-        [f"{FIX} && touch hang", f"goalfile verify {GOAL}"], after="rm hang", yield_ms=1000
+        [f"{FIX} && touch hang", f"goalfile verify {GOAL}"],
+        after="rm hang",
+        yield_ms=1000,
+        background=host == "gemini",
     )
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT, timeout=240)
     assert LEFT_RUNNING[host] in agent.outputs[1], agent.outputs
