@@ -53,7 +53,16 @@ class Seconds(click.FloatRange):
 
 
 def emit_json(document: dict[str, object]) -> None:
-    click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    """The one JSON document of a command on stdout, as UTF-8 whatever the text in it: a byte
+    of a name that is not UTF-8 (kept as a lone surrogate) is written as its ``\\udcXX``
+    escape, which a JSON reader takes back as that character, not as a raw byte that is no
+    UTF-8 (or, on a strict stdout, a traceback)."""
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if not text.isascii():
+        import re
+
+        text = re.sub("[\ud800-\udfff]", lambda found: f"\\u{ord(found.group()):04x}", text)
+    click.echo(text)
 
 
 def err(message: str, fix: str | None = None) -> None:
