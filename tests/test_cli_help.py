@@ -4,6 +4,7 @@ every goal under goals/ and .zetetic/goals/ with paths relative to the current f
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -173,3 +174,33 @@ def test_every_command_but_two_takes_json_as_the_readme_says() -> None:
         and not any("--json" in param.opts for param in command.params)
     }
     assert without == {"goalfile statusline", "goalfile completion", "goalfile mcp"}, without
+
+
+EXAMPLED = [(name, command) for name, command in COMMANDS if name != "goalfile"]
+
+
+@pytest.mark.parametrize(("name", "command"), EXAMPLED, ids=[n for n, _ in EXAMPLED])
+def test_every_commands_help_shows_examples_that_parse(
+    name: str, command: click.Command, tmp_path: Path
+) -> None:
+    """`goalfile CMD --help`, run as a program, shows at least one example command line for
+    CMD, and click takes each one's words as CMD's (no unknown option, a choice that exists, a
+    number where one is wanted): a user can copy it."""
+    path = name.split()
+    done = run_goalfile(*path[1:], "--help", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    help_text = done.stdout
+    if "\n  Examples:\n" in help_text:
+        shown = help_text.split("\n  Examples:\n", 1)[1].split("\n\n")[0].splitlines()
+    else:  # `new` shows its example in its text, one command over several lines
+        shown = [" ".join(help_text.split("\n\n")[2].replace("\\\n", " ").split())]
+    examples = [" ".join(line.split()) for line in shown if line.strip()]
+    assert examples, help_text
+    for example in examples:
+        words = shlex.split(example)
+        for stop, word in enumerate(words):
+            if word in (">", ">>", "|"):
+                words = words[:stop]
+                break
+        assert words[: len(path)] == path, example
+        command.make_context(name, words[len(path) :])  # raises click's UsageError if not

@@ -386,6 +386,8 @@ class _Group(click.Group):
         command = super().get_command(ctx, cmd_name)
         if command is not None and command.short_help is None:
             command.short_help = SUMMARIES.get(cmd_name)
+        if command is not None:
+            _add_examples(command, cmd_name)
         return command
 
     def resolve_command(
@@ -468,6 +470,70 @@ SUMMARIES = {
 }
 """Each command's line in `goalfile --help`: whole, where click would cut the first sentence of
 its help to fit ("Write the goal file goals/SLUG.md, a draft unless...")."""
+
+
+EXAMPLES = {
+    "lint": ("goalfile lint", "goalfile lint goals/auth.md --fix", "goalfile lint --json goals"),
+    "activate": (
+        "goalfile activate goals/auth.md",
+        'goalfile activate --reapprove goals/auth.md --reason "C2 also runs the slow tests"',
+    ),
+    "verify": (
+        "goalfile verify goals/auth.md",
+        "goalfile verify --no-write",
+        "goalfile verify goals/auth.md --json",
+    ),
+    "status": ("goalfile status", "goalfile status goals/auth.md --json"),
+    "plan": ("goalfile plan goals/auth.md",),
+    "review": (
+        "goalfile review goals/auth.md R1 --artifact docs/auth.md --verdict met "
+        '--quote "tokens are rotated on every use"',
+    ),
+    "refine": ('goalfile refine goals/auth.md --lesson "the fixtures need a database"',),
+    "block": (
+        'goalfile block goals/auth.md --reason "the staging database is down" '
+        '--tried "a local database: the tests need staging data"',
+    ),
+    "resume": (
+        "goalfile resume goals/auth.md",
+        'goalfile resume goals/auth.md --resolved "the staging database is up"',
+    ),
+    "reopen": ('goalfile reopen goals/auth.md --reason "C3 was added"',),
+    "pause": ('goalfile pause goals/auth.md --reason "back on Monday"',),
+    "impossible": ('goalfile impossible goals/auth.md C2 --reason "the API was removed"',),
+    "budget": ("goalfile budget goals/auth.md --iterations 10",),
+    "audit": ("goalfile audit", "goalfile audit --against origin/main --format markdown"),
+    "restore": ("goalfile restore goals/auth.md",),
+    "init": ("goalfile init", "goalfile init --mcp --statusline"),
+    "focus": ("goalfile focus goals/auth.md", "goalfile focus", "goalfile focus --clear"),
+    "doctor": ("goalfile doctor", "goalfile doctor --fix-hooks"),
+    "skills": ("goalfile skills list", "goalfile skills install --project"),
+    "skills install": ("goalfile skills install", "goalfile skills install --project --force"),
+    "skills list": ("goalfile skills list --project --json",),
+    "hook": ("goalfile hook stop --agent claude --timeout 600",),
+    "hook stop": ("goalfile hook stop --agent codex --timeout 600",),
+    "hook start": ("goalfile hook start --agent claude",),
+    "mcp": ("goalfile mcp",),
+    "completion": (
+        "goalfile completion bash >> ~/.bashrc",
+        "goalfile completion fish > ~/.config/fish/completions/goalfile.fish",
+    ),
+    "log": ("goalfile log", "goalfile log goals/auth.md --json"),
+    "statusline": ("goalfile statusline",),
+}
+"""Command lines shown under each command's help (`new` shows its own in its text): each one
+runs as written in a project with goals/auth.md (tests/test_cli_help.py parses every one)."""
+
+
+def _add_examples(command: click.Command, name: str) -> None:
+    """Put ``name``'s examples (and its subcommands') under its help, before an epilog."""
+    for sub, shown in [(command, name)] + [
+        (each, f"{name} {key}") for key, each in getattr(command, "commands", {}).items()
+    ]:
+        lines = EXAMPLES.get(shown)
+        if lines and not (sub.epilog or "").startswith("\b\nExamples:"):
+            examples = "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+            sub.epilog = examples + (f"\n\n{sub.epilog}" if sub.epilog else "")
 
 
 def _what(name: str) -> str:
