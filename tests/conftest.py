@@ -82,14 +82,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 
 LONG_FIRST = (
-    "tests/test_walk_cachetools.py::test_a_src_package_not_installed",
-    "tests/test_walk_cachetools.py::test_a_tox_python_not_there",
-    "tests/test_walk.py::",
+    "tests/test_walk",
+    "tests/test_yarn_pnpm.py::",
+    "tests/test_sdist_six.py::",
     "tests/test_verify.py::test_verify_of_a_gigabyte_of_output",
 )
-"""Tests of 10 to 20 CPU seconds each that come last in the order pytest finds the tests (the
-file names sort them there): run first, so that no worker of `pytest -n` starts one while the
-others have nothing left to do (pytest-xdist hands the tests out in that order)."""
+"""Tests that come last in the order pytest finds the tests (the file names sort them there)
+and take long: the walks through real projects (tox, pytest, pip installs: 3 to 21 CPU-s and
+up to two minutes each on a loaded machine), yarn and pnpm from the npm registry, six's suite,
+verify of a gigabyte. Run first, so that no worker of `pytest -n` starts one while the others
+have nothing left to do (pytest-xdist hands the tests out in that order, after the tests of
+each ``xdist_group``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
