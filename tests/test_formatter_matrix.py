@@ -341,7 +341,7 @@ def test_a_tool_that_keeps_the_meaning_changes_nothing_goalfile_reads(
     assert done.stdout.rstrip().endswith("C1 met, C2 met, R1 unmet; status: active"), done.stdout
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "formatted, then verified")
-    audit = run_goalfile("audit", "--against", "HEAD~1", cwd=repo)
+    audit = run_goalfile("audit", "--against", "HEAD~1", "goals/unmet.md", cwd=repo)
     assert audit.returncode == 0, audit.stdout + audit.stderr
     assert "goals/unmet.md: clean (1 entry added since HEAD~1)" in audit.stdout, audit.stdout
 
