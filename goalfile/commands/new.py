@@ -160,7 +160,7 @@ class NewResult(Compared, compared=_RESULT_FIELDS):  # not compared by its text
         )
         return tuple(
             f"note: {line}"
-            if line.endswith(INSTALL_FIX)
+            if line.endswith((INSTALL_FIX, "installs them"))  # the machine's, not the goal's
             else f"note: {line}; "
             + (
                 f"if the work is not to make it, {correct}"

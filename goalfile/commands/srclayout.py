@@ -161,11 +161,20 @@ def install(python: str, folder: Path, here: Path | None) -> str:
     from goalfile.shellword import shell_word
 
     start = here if here is not None else folder
+    target = os.path.relpath(folder, start)
+    return f"{python_from(python, folder, here)} -m pip install -e {shell_word(target)}"
+
+
+def python_from(python: str, folder: Path, here: Path | None) -> str:
+    """``python`` as the check run in ``folder`` names it, as a word typed in ``here`` (where
+    the person is; else ``folder``)."""
+    from goalfile.shellword import shell_word
+
+    start = here if here is not None else folder
     if "/" in python and not os.path.isabs(python):  # from where the checks run
         python = os.path.relpath(os.path.join(folder, python), start)
         python = python if "/" in python else f"./{python}"
-    target = os.path.relpath(folder, start)
-    return f"{shell_word(python)} -m pip install -e {shell_word(target)}"
+    return shell_word(python)
 
 
 def unmet_notes(
