@@ -100,3 +100,33 @@ def test_the_goal_skill_has_the_agent_read_the_warnings_new_prints(project: Path
     )  # fmt: skip
     warned = [line for line in made.stderr.splitlines() if ": warning: C1: " in line]
     assert warned and warned[0].startswith("goals/suite.md:"), made.stderr
+
+
+def test_a_line_of_unittest_dots_is_shown_cut_in_its_middle(project: Path) -> None:
+    """idna's suite prints one character a test (6,366 of them) on one line: shown whole it
+    filled a screen; verify shows its start and its end, says how much it left out and where
+    the whole line is (`verify --json`, which keeps it)."""
+    core = project / "idna" / "core.py"
+    text = core.read_text()
+    punycode = "    label_bytes = _alabel_prefix + _punycode(label)\n"
+    assert punycode in text
+    core.write_text(text.replace(punycode, punycode.replace(")\n", ') + b"x"\n'), 1))
+    made = run_goalfile(
+        "new", "suite", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stderr contains "OK"', cwd=project, env=environ(),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    ran = run_goalfile(
+        "verify", "--no-write", "--json", "goals/suite.md", cwd=project, env=environ()
+    )
+    dots = json.loads(ran.stdout)["rows"][0]["output"]["stderr_head"][0]
+    assert len(dots) > 6000 and set(dots) == {".", "F", "E"}, dots  # kept whole in --json
+    shown = run_goalfile("verify", "--no-write", "goals/suite.md", cwd=project, env=environ())
+    assert shown.returncode == 1, shown.stderr
+    lines = shown.stdout.splitlines()
+    at = lines.index(f"  │ {dots[:130]} …[{len(dots) - 200:,} characters]… {dots[-70:]}")
+    assert lines[at - 1].startswith("  stderr (first "), lines[at - 1]
+    assert lines[at - 1].endswith(
+        " bytes; 1 line over 200 characters cut in the middle, whole in `verify --json`):"
+    ), lines[at - 1]
+    assert max(map(len, lines)) < 240, max(lines, key=len)

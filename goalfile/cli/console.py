@@ -26,6 +26,8 @@ from goalfile.termsafe import raw_write
 STILL_RUNNING_EVERY = 30.0  # seconds between "still running" lines when piped
 COMMAND_WIDTH = 48  # characters of a command the ticker shows
 PIPED_LINES = 40  # output lines shown from each end when piped
+LINE_CHARS = 200  # characters of an output line shown; a longer one is cut in its middle
+LINE_START = 130  # of which from its start (the rest from its end)
 
 COLOURS = {"met": "32", "unmet": "31", "error": "35", "impossible": "33"}
 
@@ -130,11 +132,18 @@ class Console:
             what = f"first {len(first)} and last {len(last)} lines of {total} bytes"
         else:
             what = f"{len(last)} line{'' if len(last) == 1 else 's'} of {total} bytes"
+        shown = [[short_line(line) for line in part] for part in (first, last)]
+        cut = sum(was for part in shown for _, was in part)
+        if cut:  # a line of unittest's dots, one per test, would fill the screen
+            what += (
+                f"; {cut} line{'' if cut == 1 else 's'} over {LINE_CHARS} characters cut in "
+                "the middle, whole in `verify --json`"
+            )
         lines = [f"  {name} ({what}):"]
-        lines += [f"  │ {clean_line(line, limit=2000)}" for line in first]
+        lines += [f"  │ {line}" for line, _ in shown[0]]
         if first:
             lines.append("  │ …")
-        lines += [f"  │ {clean_line(line, limit=2000)}" for line in last]
+        lines += [f"  │ {line}" for line, _ in shown[1]]
         return lines
 
     # --- drawing -----------------------------------------------------------------------------
@@ -176,6 +185,17 @@ class Console:
         if not self.escapes or code is None:
             return verdict
         return f"\x1b[{code}m{verdict}\x1b[0m"
+
+
+def short_line(line: str) -> tuple[str, bool]:
+    """One line of a check's output as it is shown, and whether it was cut: a line longer
+    than :data:`LINE_CHARS` keeps its start and its end, with how much was left out."""
+    text = clean_line(line, limit=len(line) + 1)
+    if len(text) <= LINE_CHARS:
+        return text, False
+    end = LINE_CHARS - LINE_START
+    left = len(text) - LINE_CHARS
+    return f"{text[:LINE_START]} …[{left:,} characters]… {text[-end:]}", True
 
 
 def console_for(*, env: Mapping[str, str], lines: int | None) -> Console | None:
