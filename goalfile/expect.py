@@ -352,12 +352,15 @@ _NPM_TAIL = (
 # a line a task runner ends with that says only how each run went, not why: tox's report
 # (`  py312: FAIL code 1 (0.93 seconds)`, `  3.12: SKIP (2.15 seconds)`, `  evaluation failed :(
 # (2.56 seconds)`), after the line that says why (`py312: failed with could not find python
-# interpreter ...`, `3.12: skipped because ...`); the evidence is that line
+# interpreter ...`, `3.12: skipped because ...`); pytest's usage error, after the line that says
+# why (`python -m pytest: error: unrecognized arguments: -n`), names its configuration file and
+# root folder (`  inifile: /repo/pyproject.toml`, `  rootdir: /repo`); the evidence is that line
 @functools.cache
 def _trailer() -> re.Pattern[bytes]:
     return re.compile(
         rb"(?:\x1b\[[0-9;]*m)*\s*(?:evaluation failed :\( \("
         rb"|\S+: (?:OK|SKIP|NOT AVAILABLE|(?:IGNORED )?FAIL code -?\d+) \(\d+\.\d\d[= ]"
+        rb"|(?:inifile|configfile|rootdir): /"  # after pytest's usage error, where it looked
         rb"|" + _NPM_TAIL + rb")"
     )
 

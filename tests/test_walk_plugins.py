@@ -61,20 +61,26 @@ def environ(tmp_path: Path) -> dict[str, str]:
     return {"PATH": path, "HOME": str(tmp_path)}
 
 
-def verify(project: Path, env: dict[str, str]) -> tuple[dict[str, object], list[str]]:
-    """`verify --no-write --json` and `verify --no-write` of goals/first.md: C1's row, and the
-    `note: C1` lines the second printed."""
+def verify_all(project: Path, env: dict[str, str]) -> tuple[list[dict[str, str]], list[str]]:
+    """`verify --no-write --json` and `verify --no-write` of goals/first.md: the rows of the
+    first, and the `note: C` lines the second printed."""
     ran = run_goalfile(
         "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=env, timeout=600
     )
     assert "Traceback" not in ran.stderr, ran.stderr
-    row = json.loads(ran.stdout)["rows"][0]
+    rows = json.loads(ran.stdout)["rows"]
     shown = run_goalfile(
         "verify", "--no-write", "goals/first.md", cwd=project, env=env, timeout=600
     )
     assert "Traceback" not in shown.stderr, shown.stderr
-    notes = [line for line in shown.stderr.splitlines() if line.startswith("note: C1")]
-    return row, notes
+    notes = [line for line in shown.stderr.splitlines() if line.startswith("note: C")]
+    return rows, notes
+
+
+def verify(project: Path, env: dict[str, str]) -> tuple[dict[str, str], list[str]]:
+    """C1's row and the notes of :func:`verify_all`."""
+    rows, notes = verify_all(project, env)
+    return rows[0], notes
 
 
 def run_fix(command: str, project: Path, env: dict[str, str]) -> None:
@@ -117,21 +123,32 @@ def test_xdist_and_flaky_options_in_addopts_are_named_with_their_install(tmp_pat
     pytest_venv(project, tmp_path)
     env = environ(tmp_path)
     check = ".venv/bin/python -m pytest tests/test_misc.py"
+    bare = ".venv/bin/python -m pytest --noconftest tests/test_misc.py"  # without its plugin
     install = ".venv/bin/python -m pip install pytest-xdist flaky"
     needs = (
         "the tests need pytest-xdist (`-n` in the `addopts` in `pyproject.toml`) and flaky "
         "(`--no-flaky-report` in the `addopts` in `pyproject.toml`), which `.venv/bin/python` "
         "cannot import where the checks run"
     )
-    notes = new_with_notes(project, "the misc tests pass", [check], env)
-    assert notes["C1"] == (
-        f"note: C1: {needs}: pytest stops at its usage error (unrecognized arguments), exit 4, "
-        f"before any test runs, and verify judges the row `unmet` until `{install}` installs them"
-    ), notes
-    # coverage's own conftest.py loads a plugin of its own that imports xdist: pytest exits 3
-    row, said = verify(project, env)
-    assert (row["verdict"], row["exit"]) == ("unmet", "3"), row
-    assert said == [f"note: C1: {needs}; `{install}` (where the checks run) installs them"], said
+    notes = new_with_notes(project, "the misc tests pass", [check, bare], env)
+    for cid in ("C1", "C2"):
+        assert notes[cid] == (
+            f"note: {cid}: {needs}: pytest stops at its usage error, exit 4, before any test "
+            f"runs, and verify judges the row `unmet` until `{install}` installs them"
+        ), notes
+    # coverage's own conftest.py loads a plugin of its own that imports xdist: pytest exits 3;
+    # without it, pytest's usage error, the evidence the line that says why (not the
+    # `rootdir: ...` line pytest ends it with)
+    rows, said = verify_all(project, env)
+    assert [(row["verdict"], row["exit"]) for row in rows] == [("unmet", "3"), ("unmet", "4")]
+    assert rows[1]["evidence"] == (
+        "python -m pytest: error: unrecognized arguments: -n --no-flaky-report tests/test_misc.py"
+    ), rows[1]
+    assert said == [
+        f"note: {cid}: {needs}; `{install}` (where the checks run) installs them"
+        for cid in ("C1", "C2")
+    ], said
     run_fix(install, project, env)
-    row, said = verify(project, env)
-    assert row["exit"] not in ("3", "4") and said == [], (row, said)  # pytest got past them
+    rows, said = verify_all(project, env)
+    assert all(row["exit"] not in ("3", "4") for row in rows), rows  # pytest got past them
+    assert said == [], said

@@ -75,9 +75,9 @@ def test_a_src_package_a_conftest_imports_is_named_with_pytest_s_exit_4_and_its_
     )
     assert f"{note}\n" in shown.stderr, shown.stderr
 
-    # the command, run as printed, installs it: the conftest loads and nothing is noted; pytest
-    # then stops at the project's next need, pytest-asyncio for an option its --strict-config
-    # checks (still exit 4), which this test does not install
+    # the command, run as printed, installs it: the conftest loads; pytest then stops at the
+    # project's next need, pytest-asyncio for an option its --strict-config checks (still exit
+    # 4), which the note names with its install (tests/test_walk_plugins.py runs one)
     done = subprocess.run(
         "python -m pip install -q -e .", shell=True, cwd=project, env={**os.environ, **environ},
         capture_output=True, text=True, timeout=600, check=False,
@@ -87,7 +87,11 @@ def test_a_src_package_a_conftest_imports_is_named_with_pytest_s_exit_4_and_its_
         "verify", "--no-write", "--json", "goals/first.md", cwd=project, env=environ, timeout=300
     )
     document = json.loads(ran.stdout)
-    assert document["notes"] == [], document
+    assert document["notes"] == [
+        "note: C1: the tests need pytest-asyncio (`asyncio_mode = auto` in `pyproject.toml`), "
+        "which `python` cannot import where the checks run; `python -m pip install "
+        "pytest-asyncio` (where the checks run) installs it"
+    ], document
     assert document["rows"][0]["evidence"] == (
         "ERROR: Unknown config option: asyncio_default_fixture_loop_scope"
     ), document

@@ -224,9 +224,6 @@ def _part_line(
     python_without = pytestmissing.missing(cid, words, shell=shell, folder=folder, env=env)
     if python_without is not None:  # pytest never gets to the paths or the package it names
         return pytestmissing.line(cid, python_without, where)
-    plugins = pytestplugins.missing(cid, words, shell=shell, folder=folder, env=env)
-    if plugins is not None:  # pytest stops, or fails each async test, before the code matters
-        return pytestplugins.line(cid, *plugins, where, folder, here)
     gone = [path for path in _pytest_paths(words) if not there(folder / path)]
     if gone:
         return (
@@ -249,6 +246,9 @@ def _part_line(
             f"judges the row `unmet` until `{srclayout.install(runs, folder, here)}` "
             f"{srclayout.INSTALL_FIX}"
         )
+    plugins = pytestplugins.missing(cid, words, shell=shell, folder=folder, env=env)
+    if plugins is not None:  # pytest stops, or fails each async test, before the code matters
+        return pytestplugins.line(cid, *plugins, where, folder, here)
     unknown = [rev for rev in _git_revisions(words) if not _is_commit(rev, shell, folder, env)]
     if unknown:
         return (

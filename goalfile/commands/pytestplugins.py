@@ -21,10 +21,11 @@ from __future__ import annotations
 import configparser
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from goalfile.commands.projectfile import read_whole
+from goalfile.value import Value
 
 # the options of each plugin a configuration is read for: (option, takes a value), the module
 # the plugin is imported as, the name pip installs it by
@@ -36,7 +37,10 @@ _OPTIONS = {
     "pytest_rerunfailures": ("pytest-rerunfailures", ("--reruns", "--reruns-delay")),
     "flaky": ("flaky", ("--no-flaky-report", "--force-flaky")),
 }  # fmt: skip
-_KEYS = {"asyncio_mode": ("pytest_asyncio", "pytest-asyncio")}  # ini keys that need a plugin
+_KEYS = {  # ini keys that need a plugin
+    "asyncio_mode": ("pytest_asyncio", "pytest-asyncio"),
+    "asyncio_default_fixture_loop_scope": ("pytest_asyncio", "pytest-asyncio"),
+}
 _FILES = ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 _SECTIONS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest",
              "setup.cfg": "tool:pytest"}  # fmt: skip
@@ -45,15 +49,18 @@ _SECTIONS = {"pytest.ini": "pytest", ".pytest.ini": "pytest", "tox.ini": "pytest
 STATUSES = ("1", "3", "4")
 
 
-@dataclass(frozen=True)
-class Need:
+class Need(Value):
     """A plugin the configuration (or the check) asks for: its module, the name pip installs it
-    by, and what asks for it (`addopts = -n auto` in `pyproject.toml`)."""
+    by, what asks for it (`-n` in the `addopts` in `pyproject.toml`), and whether pytest refuses
+    that without it (an option; an ini key under `--strict-config`), else only warns."""
 
-    module: str
-    package: str
-    asked: str
-    option: bool  # an option pytest refuses without it (else an ini key it only warns about)
+    __slots__ = ("asked", "module", "option", "package")
+
+    def __init__(self, module: str, package: str, asked: str, option: bool) -> None:
+        self.module: Final = module
+        self.package: Final = package
+        self.asked: Final = asked
+        self.option: Final = option
 
 
 def configuration(folder: Path) -> tuple[Path, Mapping[str, str]] | None:
@@ -117,10 +124,11 @@ def needs(words: Sequence[str], folder: Path) -> list[Need]:
             if word is not None:
                 result.append(Need(module, package, f"`{word}` in {where}", True))
                 break
+    strict = "--strict-config" in (*addopts, *words) or values.get("strict_config") == "true"
     for key, (module, package) in _KEYS.items():
-        if key in values:
-            said = " ".join(values[key].split())
-            result.append(Need(module, package, f"`{key} = {said}`{asked_in}", False))
+        if key in values and module not in {need.module for need in result}:
+            said = " ".join(values[key].split())  # with --strict-config, a usage error
+            result.append(Need(module, package, f"`{key} = {said}`{asked_in}", strict))
     return result
 
 
@@ -175,9 +183,7 @@ def install(python: str, needs: Sequence[Need], folder: Path, here: Path | None)
 def outcome(needs: Sequence[Need]) -> str:
     """What pytest does without the plugins ``needs``."""
     if any(need.option for need in needs):
-        return (
-            "pytest stops at its usage error (unrecognized arguments), exit 4, before any test runs"
-        )
+        return "pytest stops at its usage error, exit 4, before any test runs"
     return "pytest fails each `async def` test (async def functions are not natively supported)"
 
 

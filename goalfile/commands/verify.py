@@ -421,15 +421,16 @@ def _setup_notes(
         from goalfile.commands import pytestmissing
 
         notes += pytestmissing.unmet_notes(said, shell=goal.shell, cwd=workdir, env=ctx.env)
-    tested = [row for row in unmet if row not in said and row[2] in ("1", "3", "4")]
-    if tested:  # pytestplugins: a plugin the project's pytest configuration needs
-        from goalfile.commands import pytestplugins
-
-        notes += pytestplugins.unmet_notes(tested, shell=goal.shell, cwd=workdir, env=ctx.env)
     if any(status in ("2", "4") for _, _, status in unmet):  # srclayout.STATUSES
         from goalfile.commands.srclayout import unmet_notes
 
         notes += unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
+    told = {note.split(": ", 2)[1] for note in notes}  # one cause a row, as `new` tells it
+    tested = [row for row in unmet if row[0] not in told and row[2] in ("1", "3", "4")]
+    if tested:  # pytestplugins: a plugin the project's pytest configuration needs
+        from goalfile.commands import pytestplugins
+
+        notes += pytestplugins.unmet_notes(tested, shell=goal.shell, cwd=workdir, env=ctx.env)
     return notes
 
 
