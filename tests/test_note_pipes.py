@@ -22,41 +22,42 @@ def shown(markdown: str) -> str:
     return cmarkgfm.github_flavored_markdown_to_html(markdown)
 
 
-def test_a_reviews_quote_and_artifact_show_their_pipes_as_they_are(tmp_path: Path) -> None:
+def reviewed(tmp_path: Path, artifact: str) -> Path:
+    """A repository whose goal's review row R1 reads ``artifact``, reviewed met with the quote
+    `ls | wc -l`: the goal file."""
     repo = make_git_repo(tmp_path / "r")
-    (repo / "a|b.md").write_text("Count them: ls | wc -l prints 3.\n", encoding="utf-8")
-    made = run_goalfile("new", "g", "x", "--review", "a|b.md=the count", "--activate", cwd=repo)
+    (repo / artifact).write_text("Count them: ls | wc -l prints 3.\n", encoding="utf-8")
+    made = run_goalfile(
+        "new", "g", "x", "--review", f"{artifact}=the count", "--activate", cwd=repo
+    )
     assert made.returncode == 0, made.stderr
-    done = run_goalfile("review", "goals/g.md", "R1", "--artifact", "a|b.md", "--quote",
+    done = run_goalfile("review", "goals/g.md", "R1", "--artifact", artifact, "--quote",
                         "ls | wc -l", "--verdict", "met", "--reason", "r", cwd=repo)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    text = (repo / "goals" / "g.md").read_text(encoding="utf-8")
-    entry = text[text.index("by review") :]
-    page = shown(entry)
+    return repo / "goals" / "g.md"
+
+
+def test_a_reviews_quote_and_artifact_show_their_pipes_as_they_are(tmp_path: Path) -> None:
+    goal = reviewed(tmp_path, "a|b.md")
+    text = goal.read_text(encoding="utf-8")
+    page = shown(text[text.index("by review") :])
     assert "<code>ls | wc -l</code>" in page, page
     assert "<code>a|b.md</code>" in page, page
     assert "\\|" not in page, page
     # and it reads back: verify counts the review, audit finds it clean
-    verified = run_goalfile("verify", "goals/g.md", cwd=repo)
+    verified = run_goalfile("verify", "goals/g.md", cwd=goal.parent.parent)
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    audit = run_goalfile("audit", "goals/g.md", cwd=repo)
+    audit = run_goalfile("audit", "goals/g.md", cwd=goal.parent.parent)
     assert audit.returncode == 0, audit.stdout + audit.stderr
 
 
 def test_a_review_entry_written_with_escaped_pipes_still_counts(tmp_path: Path) -> None:
     """The form goalfile wrote before: `quote: \\`ls \\\\| wc -l\\``."""
-    repo = make_git_repo(tmp_path / "r")
-    (repo / "notes.md").write_text("Count them: ls | wc -l prints 3.\n", encoding="utf-8")
-    made = run_goalfile("new", "g", "x", "--review", "notes.md=the count", "--activate", cwd=repo)
-    assert made.returncode == 0, made.stderr
-    done = run_goalfile("review", "goals/g.md", "R1", "--artifact", "notes.md", "--quote",
-                        "ls | wc -l", "--verdict", "met", "--reason", "r", cwd=repo)  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    goal = repo / "goals" / "g.md"
+    goal = reviewed(tmp_path, "notes.md")
     text = goal.read_text(encoding="utf-8")
     assert text.count("quote: `ls | wc -l`") == 1
     goal.write_text(text.replace("quote: `ls | wc -l`", "quote: `ls \\| wc -l`"), "utf-8")
-    verified = run_goalfile("verify", "goals/g.md", cwd=repo)
+    verified = run_goalfile("verify", "goals/g.md", cwd=goal.parent.parent)
     assert verified.returncode == 0, verified.stdout + verified.stderr
 
 
