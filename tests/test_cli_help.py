@@ -195,7 +195,7 @@ def test_every_commands_help_shows_examples_that_parse(
     else:  # `new` shows its example in its text, one command over several lines
         shown = [" ".join(help_text.split("\n\n")[2].replace("\\\n", " ").split())]
     examples = [" ".join(line.split()) for line in shown if line.strip()]
-    assert examples, help_text
+    assert examples, f"{name} shows no example: add its lines to goalfile.cli.base.EXAMPLES"
     for example in examples:
         words = shlex.split(example)
         for stop, word in enumerate(words):
