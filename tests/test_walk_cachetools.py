@@ -95,16 +95,22 @@ def test_an_npm_row_says_why_not_where_the_log_is(project: Path, tmp_path: Path)
             assert evaluator.finish(1).evidence == 'npm error Missing script: "lnit"', size
 
 
-def src_venv(project: Path) -> Path:
-    """A virtual environment in the project, as a new user makes one (`python -m venv .venv`),
-    that has pytest (this test's own site-packages, through a .pth path line) but not the
-    project: its package is under src/, and nothing installed it."""
+def project_venv(project: Path) -> tuple[Path, str]:
+    """`python -m venv .venv` in ``project``: its python and its site-packages folder."""
     subprocess.run([sys.executable, "-m", "venv", str(project / ".venv")], check=True, timeout=300)
     python = project / ".venv" / "bin" / "python"
     places = subprocess.run(
         [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
         capture_output=True, text=True, check=True, timeout=60,
     ).stdout.strip()  # fmt: skip
+    return python, places
+
+
+def src_venv(project: Path) -> Path:
+    """A virtual environment in the project, as a new user makes one (`python -m venv .venv`),
+    that has pytest (this test's own site-packages, through a .pth path line) but not the
+    project: its package is under src/, and nothing installed it."""
+    python, places = project_venv(project)
     ours = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pytest").is_dir())
     Path(places, "goalfile-tests.pth").write_text(ours + "\n")
     script = python.parent / "pytest"  # as pip writes it

@@ -22,6 +22,7 @@ from pathlib import Path
 from tests.conftest import make_git_repo, run_goalfile
 from tests.test_operands_pluggy import new_with_notes
 from tests.test_walk import sdist
+from tests.test_walk_cachetools import project_venv
 
 # pytest and what it imports, without a plugin: the venv below sees only these
 PYTEST_ONLY = ("pytest", "_pytest", "py.py", "pluggy", "iniconfig", "packaging", "pygments")
@@ -37,12 +38,7 @@ def pytest_venv(project: Path, tmp_path: Path, *, src: bool = False) -> Path:
     """`python -m venv .venv` in the project, with pytest (this test's own, through a .pth
     path line to a folder that holds pytest and what it imports, but no plugin) and, with
     ``src``, the project's `src/` on its path (as `pip install -e .` would put it)."""
-    subprocess.run([sys.executable, "-m", "venv", str(project / ".venv")], check=True, timeout=300)
-    python = project / ".venv" / "bin" / "python"
-    places = subprocess.run(
-        [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
-        capture_output=True, text=True, check=True, timeout=60,
-    ).stdout.strip()  # fmt: skip
+    python, places = project_venv(project)
     ours = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pytest").is_dir())
     only = tmp_path / "pytest-only"
     only.mkdir()

@@ -22,10 +22,13 @@ import configparser
 import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from goalfile.commands.projectfile import read_whole
 from goalfile.value import Value
+
+if TYPE_CHECKING:
+    from goalfile.commands.shellparts import Part
 
 # the options of each plugin a configuration is read for: (option, takes a value), the module
 # the plugin is imported as, the name pip installs it by
@@ -211,24 +214,14 @@ def unmet_notes(
     """For the ``(id, command, exit)`` of rows a verify run found unmet: one note each whose
     pytest lacks a plugin its configuration needs, with the command that installs it (what
     pytest printed without it is shown above the note)."""
-    from goalfile.commands import shellparts
+    from goalfile.commands.shellparts import first_found
 
-    notes = []
-    for cid, command, status in rows:
-        if status not in STATUSES:
-            continue
-        for part in shellparts.parts(command, cwd) or []:
-            try:
-                found = missing(cid, part.words, shell=shell, folder=part.folder, env=env)
-            except (OSError, ValueError):
-                found = None
-            if found is None:
-                continue
-            python, lacking = found
-            notes.append(
-                f"note: {said(cid, python, lacking, 'where the checks run')}; "
-                f"`{install(python, lacking, part.folder, cwd)}` (where the checks run) installs "
-                f"{'it' if len(lacking) == 1 else 'them'}"
-            )
-            break
-    return tuple(notes)
+    def find(cid: str, part: Part) -> tuple[str, list[Need]] | None:
+        return missing(cid, part.words, shell=shell, folder=part.folder, env=env)
+
+    return tuple(
+        f"note: {said(cid, python, lacking, 'where the checks run')}; "
+        f"`{install(python, lacking, part.folder, cwd)}` (where the checks run) installs "
+        f"{'it' if len(lacking) == 1 else 'them'}"
+        for cid, part, (python, lacking) in first_found(rows, STATUSES, cwd, find)
+    )

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 from goalfile.value import Compared
+
+T = TypeVar("T")
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh"})
 _GLOB = frozenset("*?[")
@@ -187,3 +190,25 @@ def _shell_text(words: list[str]) -> str | None:
     if not given or at >= len(words):
         return None
     return words[at]
+
+
+def first_found(
+    rows: Sequence[tuple[str, str, str]],
+    statuses: Collection[str],
+    cwd: Path,
+    find: Callable[[str, Part], T | None],
+) -> Iterator[tuple[str, Part, T]]:
+    """For each ``(id, command, exit)`` row whose exit is one of ``statuses``: its id, the
+    first simple command of it (run from ``cwd``) that ``find(id, part)`` tells something of,
+    and what it told (a part it cannot be asked of, OSError or ValueError, tells nothing)."""
+    for cid, command, status in rows:
+        if status not in statuses:
+            continue
+        for part in parts(command, cwd) or []:
+            try:
+                found = find(cid, part)
+            except (OSError, ValueError):
+                found = None
+            if found is not None:
+                yield cid, part, found
+                break

@@ -184,30 +184,23 @@ def unmet_notes(
     (collection errors) or 4 (a conftest.py it could not load): one note each whose pytest
     cannot import the package under `src/`, with the command that installs it (run where the
     checks run)."""
-    from goalfile.commands import shellparts
+    from goalfile.commands.shellparts import Part, first_found
+
+    def find(cid: str, part: Part) -> tuple[str, list[str]] | None:
+        return not_installed(cid, part.words, shell=shell, folder=part.folder, env=env)
 
     notes = []
-    for cid, command, status in rows:
-        if status not in STATUSES:
-            continue
-        for part in shellparts.parts(command, cwd) or []:
-            try:
-                found = not_installed(cid, part.words, shell=shell, folder=part.folder, env=env)
-            except (OSError, ValueError):
-                found = None
-            if found is not None:
-                python, names = found
-                names_said = ", ".join(f"`{name}`" for name in names)
-                conftest = conftest_importing(part.words, part.folder, names)
-                fails = (
-                    "a test module that imports it cannot be collected"
-                    if conftest is None
-                    else f"`{conftest}`, which imports it, cannot be loaded"
-                )
-                notes.append(
-                    f"note: {cid}: pytest ran with `{python}`, which cannot import {names_said}, "
-                    f"the package under `src/`: nothing installed it there, and {fails}; "
-                    f"`{install(python, part.folder, cwd)}` (where the checks run) installs it"
-                )
-                break
+    for cid, part, (python, names) in first_found(rows, STATUSES, cwd, find):
+        names_said = ", ".join(f"`{name}`" for name in names)
+        conftest = conftest_importing(part.words, part.folder, names)
+        fails = (
+            "a test module that imports it cannot be collected"
+            if conftest is None
+            else f"`{conftest}`, which imports it, cannot be loaded"
+        )
+        notes.append(
+            f"note: {cid}: pytest ran with `{python}`, which cannot import {names_said}, "
+            f"the package under `src/`: nothing installed it there, and {fails}; "
+            f"`{install(python, part.folder, cwd)}` (where the checks run) installs it"
+        )
     return tuple(notes)
