@@ -151,7 +151,9 @@ def verify_left_running(
     repo = hooked_repo(tmp_path, host, check=f"sleep {check_s}; test -f done.txt", hook_s=hook_s)
     # (Gemini CLI's run_shell_command takes no time from the model: it runs the verify with
     # `is_background`)
-    agent = Steps([FIX, f"goalfile verify {GOAL}"], timeout_ms=1000, background=host == "gemini")
+    # (pi's bash tool runs it with `&`: it takes no time from the model either)
+    verify = f"goalfile verify {GOAL}" + (" > verify.log 2>&1 &" if host == "pi" else "")
+    agent = Steps([FIX, verify], timeout_ms=1000, background=host == "gemini")
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT, timeout=240)
     reasons = ran.server.feedbacks()
     assert len(reasons) == 2, (reasons, ran.run.explain())
@@ -309,21 +311,22 @@ def test_a_verify_codex_left_running_at_yield_time_is_waited_for_and_kept(
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
 
 
-def test_a_verify_gemini_ran_in_the_background_is_waited_for_and_kept(
-    isolation: Isolation, tmp_path: Path
+@pytest.mark.parametrize("host", ["gemini", "pi"])
+def test_a_verify_run_in_the_background_is_waited_for_and_kept(
+    host: str, isolation: Isolation, tmp_path: Path
 ) -> None:
-    """The model does the work and runs `goalfile verify` in Gemini CLI's `run_shell_command`
-    with `is_background` (its check takes 20 s), and stops while it runs. The hook's verify
-    finds the goal locked by that verify and holds the agent once, in Gemini CLI's words (before,
-    Claude Code's: "the host moved to the background"); the stop after that waits for the same
-    holder, which ends and writes the goal, and the agent is held once more to stop again, told
-    how to wait for it in `run_shell_command`; that stop lets it go, met by the agent's own
-    verify."""
+    """The model does the work and runs `goalfile verify` in the background (Gemini CLI's
+    `run_shell_command` with `is_background`; `&` in pi's `bash` tool), its check taking 20 s,
+    and stops while it runs. The hook's verify finds the goal locked by that verify and holds
+    the agent once, in its host's words (before, Claude Code's: "the host moved to the
+    background"); the stop after that waits for the same holder, which ends and writes the
+    goal, and the agent is held once more to stop again, told how to wait for it in its own
+    shell tool; that stop lets it go, met by the agent's own verify."""
     repo, _, ran, held, waited = verify_left_running(
-        "gemini", isolation, tmp_path, check_s=20, hook_s=50
+        host, isolation, tmp_path, check_s=20, hook_s=50
     )
-    assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT['gemini']}" in waited
-    assert not others_words("gemini", held + waited), (held, waited)
+    assert f"While a goalfile command of yours still runs, {WAIT_FOR_IT[host]}" in waited
+    assert not others_words(host, held + waited), (held, waited)
     assert ran.server.stops() == 3, ran.run.explain()
     # the agent's own verify wrote the verdict; the hook's checks wrote nothing
     assert [e.by for e in ledger(repo)] == ["activate", "verify-goal"], ledger(repo)
