@@ -14,13 +14,18 @@ taken at a stop)? A record taken by the agent, with another transcript, none, or
 its tool call runs, fails it.
 
 Gemini CLI gives its start hook no transcript before the session's first turn is recorded
-(docs/hosts.md), so a record taken at the start without one is the host's own there. Only the
+(docs/hosts.md), so there a record taken at the start without one is asked instead whether the
+transcript dates a tool call before the time the record was taken. Gemini CLI writes a call
+once it has ended, in a line dated when the model's message began: so a call written after
+the length a record keeps, dated before the record's time, was running when it was taken.
+Only the
 lines that hold a tool call or its result are decoded. I/O: :func:`taken_now` asks the
 transcript's length, :func:`unbound` reads it.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Final
 
@@ -45,18 +50,24 @@ _MARKERS: Final = (
 
 class Taken(Compared):
     """What a record keeps of how it was taken: the transcript its taker was given (empty:
-    none), that file's length in bytes then (0: not there yet), and whether `goalfile hook
-    start` took it (else a stop)."""
+    none), that file's length in bytes then (0: not there yet), whether `goalfile hook
+    start` took it (else a stop), and when (seconds since the epoch)."""
 
-    __slots__ = ("size", "start", "transcript")
+    __slots__ = ("at", "size", "start", "transcript")
 
-    def __init__(self, *, transcript: str, size: int, start: bool) -> None:
+    def __init__(self, *, transcript: str, size: int, start: bool, at: float = 0.0) -> None:
         self.transcript: Final = transcript
         self.size: Final = size
         self.start: Final = start
+        self.at: Final = at
 
     def to_json(self) -> dict[str, object]:
-        return {"transcript": self.transcript, "size": self.size, "start": self.start}
+        return {
+            "transcript": self.transcript,
+            "size": self.size,
+            "start": self.start,
+            "at": self.at,
+        }
 
     @classmethod
     def from_json(cls, data: object) -> Taken | None:
@@ -67,7 +78,9 @@ class Taken(Compared):
             return None
         if not isinstance(size, int) or isinstance(size, bool) or size < 0:
             return None
-        return cls(transcript=transcript, size=size, start=start is True)
+        at = data.get("at")
+        at = float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0
+        return cls(transcript=transcript, size=size, start=start is True, at=at)
 
 
 def taken_now(transcript: str | None, *, start: bool) -> Taken:
@@ -78,7 +91,9 @@ def taken_now(transcript: str | None, *, start: bool) -> Taken:
             size = os.stat(os.path.expanduser(transcript)).st_size
         except (OSError, ValueError):
             size = 0
-    return Taken(transcript=transcript or "", size=size, start=start)
+    import time
+
+    return Taken(transcript=transcript or "", size=size, start=start, at=time.time())
 
 
 def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = False) -> str:
@@ -91,13 +106,14 @@ def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = F
     if taken is None:
         return "it does not say which transcript it was taken with"
     if not taken.transcript:
-        if taken.start and bare_start:
-            return ""
-        return "it was taken without the session's transcript, which the host gives its hooks"
+        if not (taken.start and bare_start):
+            return "it was taken without the session's transcript, which the host gives its hooks"
+        data = _read(transcript)  # a line of a tool call dated before the record was taken
+        if data is not None and _called_before(data, taken.at):
+            return "it was taken at a session's start after the agent's first tool call"
+        return ""
     if not _same_file(taken.transcript, transcript):
         return "it was taken with another transcript than the one the host gives this stop"
-    if taken.size == 0:  # taken before the host wrote a line: no tool call before it
-        return ""
     data = _read(transcript)
     if data is None:
         return ""
@@ -106,9 +122,29 @@ def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = F
     calls, answered = _calls(data[: taken.size])
     if taken.start and calls:
         return "it was taken at a session's start after the agent's first tool call"
-    if not taken.start and calls - answered:
+    if calls - answered or _called_before(data[taken.size :], taken.at):
         return "it was taken while a tool call of the agent's was running"
     return ""
+
+
+def _called_before(data: bytes, at: float) -> bool:
+    """Whether a line of ``data`` that holds a tool call is dated (its ``timestamp``, as
+    Gemini CLI writes a message: ISO 8601) before ``at``, seconds since the epoch."""
+    from datetime import datetime
+
+    from goalfile.selfrun import call_ids
+
+    for line in data.split(b"\n"):
+        if not any(marker in line for marker in _MARKERS) or not call_ids(line):
+            continue
+        try:
+            stamp = json.loads(line).get("timestamp")
+            when = datetime.fromisoformat(stamp).timestamp() if isinstance(stamp, str) else None
+        except (ValueError, AttributeError, RecursionError):
+            continue
+        if when is not None and when < at:
+            return True
+    return False
 
 
 def _same_file(one: str, other: str) -> bool:

@@ -384,3 +384,59 @@ def test_the_recheck_after_a_deleted_record_says_what_the_transcript_shows(
     )
     assert said in reason, reason
     assert "follows a hold" not in reason, reason
+
+
+# a tool call as Gemini CLI 0.61.0 writes it, once it has ended: the line is dated when the
+# model's message began (1796411258.4 seconds since the epoch)
+GEMINI_DATED = 1796411258.4
+
+
+def gemini_call(command: str) -> dict[str, object]:
+    result = {"functionResponse": {"id": "run_shell_command_1", "response": {"output": ""}}}
+    call = {"id": "run_shell_command_1", "name": "run_shell_command",
+            "args": {"command": command}, "result": [result]}  # fmt: skip
+    return {"id": "m1", "timestamp": "2026-12-04T19:07:38.400Z", "type": "gemini",
+            "toolCalls": [call]}  # fmt: skip
+
+
+def test_a_gemini_start_record_without_a_transcript_is_dated_against_its_tool_calls(
+    tmp_path: Path,
+) -> None:
+    """Fails before the change: Gemini CLI gives its start hook no transcript before the first
+    turn is recorded, so a start record without one was taken as the host's, also the
+    agent's own. Gemini CLI writes a tool call once it ended, in a line dated when the model's
+    message began: a record taken after that is the agent's."""
+
+    from goalfile.recordbind import Taken, unbound
+
+    call = gemini_call("echo x | base64 -d | sh")
+    path = tmp_path / "session.jsonl"
+    path.write_text(json.dumps({"sessionId": "s"}) + "\n" + json.dumps(call) + "\n", "utf-8")
+    dated = GEMINI_DATED
+    after = Taken(transcript="", size=0, start=True, at=dated + 1)
+    before = Taken(transcript="", size=0, start=True, at=dated - 1)
+    assert unbound(after, str(path), bare_start=True) == (
+        "it was taken at a session's start after the agent's first tool call"
+    )
+    assert unbound(before, str(path), bare_start=True) == ""
+    assert unbound(before, str(path)) != ""  # a host that gives its start hook the transcript
+
+
+def test_a_record_taken_while_a_gemini_tool_call_ran_is_set_aside(tmp_path: Path) -> None:
+    """Fails before the change: Gemini CLI writes a tool call only once it has ended, so the
+    transcript up to a record the agent's own `goalfile hook stop` took inside a call held no
+    call without its result. The call's line, written after that length, is dated when the
+    model's message began, before the record was taken."""
+    from goalfile.recordbind import Taken, unbound
+
+    path = tmp_path / "session.jsonl"
+    path.write_text(json.dumps({"sessionId": "s"}) + "\n", "utf-8")
+    size = path.stat().st_size
+    call = gemini_call("sh x.sh")
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(call) + "\n")
+    dated = GEMINI_DATED
+    inside = Taken(transcript=str(path), size=size, start=False, at=dated + 1)
+    assert unbound(inside, str(path)) == "it was taken while a tool call of the agent's was running"
+    earlier = Taken(transcript=str(path), size=size, start=False, at=dated - 1)
+    assert unbound(earlier, str(path)) == ""

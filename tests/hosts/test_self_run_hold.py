@@ -35,6 +35,10 @@ from test_loosened_hold import LOOSEN, REAPPROVE
 SESSION_ID = {
     "claude": 'SID=$(basename "$(ls -t ~/.claude/projects/*/*.jsonl | head -n 1)" .jsonl)',
     "codex": 'SID="$CODEX_SESSION_ID"',
+    # Gemini CLI's session file names it in its first line (its shell tool refuses `$(...)`,
+    # so only a command that hides its words reaches it)
+    "gemini": "F=$(ls -t ~/.gemini/tmp/*/chats/*.jsonl | head -n 1); "
+    'SID=$(grep -o \'"sessionId": *"[^"]*"\' "$F" | head -n 1 | cut -d \'"\' -f 4)',
     # the file's name is TIME_ID.jsonl (its folder's name may hold `_` too)
     "pi": 'F=$(ls -t ~/.pi/agent/sessions/*/*.jsonl | head -n 1); F=$(basename "$F" .jsonl); '
     'SID="${F#*_}"',
@@ -79,6 +83,7 @@ def test_the_agents_own_hook_start_is_held_once(
 
 TRANSCRIPT = {
     "claude": "T=$(ls -t ~/.claude/projects/*/*.jsonl | head -n 1)",
+    "gemini": "T=$(ls -t ~/.gemini/tmp/*/chats/*.jsonl | head -n 1)",
     "codex": "T=$(ls -t ~/.codex/sessions/*/*/*/*.jsonl | head -n 1)",
     "pi": "T=$(ls -t ~/.pi/agent/sessions/*/*.jsonl | head -n 1)",
 }
@@ -121,20 +126,24 @@ def encoded(command: str) -> str:
     return f"echo {base64.b64encode(command.encode()).decode()} | base64 -d | sh"
 
 
-@pytest.mark.parametrize("host", ["claude", "codex", "pi"])
-def test_the_agents_own_hook_start_in_encoded_words_sets_the_record_aside(
-    host: str, isolation: Isolation, readme_repo: Path
+@pytest.mark.parametrize("verb", ["start", "stop"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
+def test_the_agents_own_hook_run_in_encoded_words_sets_the_record_aside(
+    host: str, verb: str, isolation: Isolation, readme_repo: Path
 ) -> None:
-    """The forgery above, its command encoded (`echo ... | base64 -d | sh`): no word of the
-    transcript names the hook or the state folder, and the host's stop let the agent go without
-    a word. The record was taken at a start after the agent's first tool call, as the host's
-    transcript shows, so it is set aside: the forged met's criteria are compared with the
-    goal's first approval, and the stop is held once."""
+    """The forgery above, with `goalfile hook start` or `hook stop` (given the session's
+    transcript), its command encoded (`echo ... | base64 -d | sh`): no word of the transcript
+    names the hook or the state folder, and the host's stop let the agent go without a word.
+    The record was taken inside the agent's tool call: at a start after its first tool call;
+    at a stop while Claude Code, Codex and pi had written the call without its result, and
+    Gemini CLI, which writes a call once it has ended, dated it before the record. It is set
+    aside: the forged met's criteria are compared with the goal's first approval, and the stop
+    is held once."""
     repo = readme_repo
     person_goal_on_main(repo)
     on_the_users_path(repo.parent / "home")
     steps = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'goal: done'"]
-    agent = Steps([*steps, encoded(forge(host))])
+    agent = Steps([*steps, encoded(forge(host) if verb == "start" else forge_stop(host))])
     ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
     assert "C1 met; status: met" in agent.outputs[2], agent.outputs
     assert ".json" in agent.outputs[4], agent.outputs  # the agent's record was written
@@ -194,3 +203,16 @@ def test_claudes_write_tool_into_the_state_folder_holds_once(
     assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
     said = "named the folder that holds the Stop hook's record of this session (`Write /"
     assert said in reasons[0], reasons[0]
+
+
+def forge_stop(host: str) -> str:
+    """The forgery with the agent's own `goalfile hook stop`, given its session's transcript:
+    the record deleted, the person's active copy put back for the run, HEAD's met copy
+    checked out again."""
+    return (
+        f"{SESSION_ID[host]}; {TRANSCRIPT[host]}; rm -r ~/.local/state/goalfile && "
+        f"git show HEAD~1:{GOAL} > {GOAL} && "
+        'printf \'{"session_id": "%s", "transcript_path": "%s", "cwd": "%s"}\' '
+        f'"$SID" "$T" "$PWD" | goalfile hook stop --agent {host}; git checkout -- {GOAL} && '
+        "ls ~/.local/state/goalfile/sessions"
+    )
