@@ -130,3 +130,33 @@ def test_a_line_of_unittest_dots_is_shown_cut_in_its_middle(project: Path) -> No
         " bytes; 1 line over 200 characters cut in the middle, whole in `verify --json`):"
     ), lines[at - 1]
     assert max(map(len, lines)) < 240, max(lines, key=len)
+
+
+def test_a_fix_in_ansi_c_quotes_names_the_shells_that_read_it(project: Path) -> None:
+    """A goal whose name holds a tab is named in a fix as `$'goals/a\\011b.md'`: bash reads it
+    back, dash (Debian's sh) reads `$goals/a\\011b.md`. The fix says which shells to run it in."""
+    import shutil
+    import subprocess
+
+    made = run_goalfile(
+        "new", "suite", "the unittest suite passes", "--non-goal", "tests/ stays unchanged",
+        "--check", SUITE, "--expected", 'exit 0; stderr contains "OK"', cwd=project, env=environ(),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (project / "goals" / "suite.md").rename(project / "goals" / "a\tb.md")
+    ran = run_goalfile("verify", "goals/a\tb.md", cwd=project, env=environ())
+    lines = ran.stderr.splitlines()
+    fix = next(line for line in lines if line.startswith("  fix: "))
+    assert "`goalfile activate $'goals/a\\011b.md'`" in fix, ran.stderr
+    assert lines[lines.index(fix) + 1] == (
+        "  shell: run it in bash, zsh or ksh; sh and dash do not read `$'...'` quotes"
+    ), ran.stderr
+    command = f"{sys.executable} -m goalfile lint $'goals/a\\011b.md'"
+    dash = shutil.which("dash")
+    assert dash, "this test needs dash (Debian's /bin/sh)"
+    for shell, code in (("bash", 0), (dash, 3)):
+        done = subprocess.run(
+            [shell, "-c", command], cwd=project, capture_output=True, text=True, timeout=120,
+            env={**os.environ, **environ()}, check=False,
+        )  # fmt: skip
+        assert done.returncode == code, (shell, done.stdout, done.stderr)

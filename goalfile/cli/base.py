@@ -69,7 +69,17 @@ def err(message: str, fix: str | None = None) -> None:
     """``message`` on stderr, with its ``fix`` line under it in the same write: a host that
     reads stdout and stderr from two pipes (Codex's tool output) shows them in the order they
     arrive, and a line of stdout came between a warning and its fix."""
-    click.echo(message if not fix else f"{message}\n  fix: {fix}", err=True)
+    text = message if not fix else f"{message}\n  fix: {fix}"
+    if "$'" in text and any(
+        line.lstrip().startswith(("fix: ", "next: ")) and "$'" in line for line in text.splitlines()
+    ):  # a name with a control character or a byte that is not UTF-8 (shellword.shell_word)
+        text += f"\n  {ANSI_C_SHELLS}"
+    click.echo(text, err=True)
+
+
+ANSI_C_SHELLS = "shell: run it in bash, zsh or ksh; sh and dash do not read `$'...'` quotes"
+"""The line under a printed fix or next step that names a file in ANSI-C quotes: the only
+one-line form of such a name without a command substitution, which POSIX sh lacks."""
 
 
 def _tolerant_output() -> None:
