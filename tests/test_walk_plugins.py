@@ -148,3 +148,23 @@ def test_xdist_and_flaky_options_in_addopts_are_named_with_their_install(tmp_pat
     rows, said = verify_all(project, env)
     assert all(row["exit"] not in ("3", "4") for row in rows), rows  # pytest got past them
     assert said == [], said
+
+
+def test_pytest_9s_own_table_in_pyproject_is_read(tmp_path: Path) -> None:
+    """pytest 9 reads `[tool.pytest]` with TOML values (a list for `addopts`) as well as
+    `[tool.pytest.ini_options]`; the real pytest refuses `-n` from it without pytest-xdist."""
+    from goalfile.commands.pytestplugins import needs
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.pytest]\naddopts = ["-n", "2"]\nstrict_config = true\nasyncio_mode = "auto"\n'
+    )
+    found = [(need.package, need.asked, need.option) for need in needs([], tmp_path)]
+    assert found == [
+        ("pytest-xdist", "`-n` in the `addopts` in `pyproject.toml`", True),
+        ("pytest-asyncio", "`asyncio_mode = auto` in `pyproject.toml`", True),
+    ], found
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:xdist", "-p", "no:cacheprovider"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 4 and "unrecognized arguments: -n" in done.stderr, done.stderr

@@ -30,8 +30,8 @@ from goalfile.value import Value
 if TYPE_CHECKING:
     from goalfile.commands.shellparts import Part
 
-# the options of each plugin a configuration is read for: (option, takes a value), the module
-# the plugin is imported as, the name pip installs it by
+# the plugins a configuration is read for: the module each is imported as, the name pip
+# installs it by, and its options
 _OPTIONS = {
     "xdist": ("pytest-xdist", ("-n", "--numprocesses", "--dist", "--maxprocesses")),
     "pytest_cov": ("pytest-cov", ("--cov", "--cov-report", "--cov-branch", "--cov-config",
@@ -89,7 +89,9 @@ def _values(name: str, data: bytes) -> Mapping[str, str] | None:
             table = tomllib.loads(text).get("tool", {}).get("pytest", {})
         except (tomllib.TOMLDecodeError, AttributeError):
             return None
-        options = table.get("ini_options") if isinstance(table, dict) else None
+        if not isinstance(table, dict) or not table:
+            return None
+        options = table.get("ini_options", table)  # pytest 9 reads [tool.pytest] itself too
         if not isinstance(options, dict):
             return None
         return {
@@ -127,7 +129,10 @@ def needs(words: Sequence[str], folder: Path) -> list[Need]:
             if word is not None:
                 result.append(Need(module, package, f"`{word}` in {where}", True))
                 break
-    strict = "--strict-config" in (*addopts, *words) or values.get("strict_config") == "true"
+    strict = "--strict-config" in (*addopts, *words) or values.get("strict_config", "").lower() in (
+        "true",
+        "1",
+    )
     for key, (module, package) in _KEYS.items():
         if key in values and module not in {need.module for need in result}:
             said = " ".join(values[key].split())  # with --strict-config, a usage error
