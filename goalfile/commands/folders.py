@@ -45,7 +45,7 @@ def _unreadable(exc: OSError) -> None:
     from goalfile.errors import GoalfileError
 
     raise GoalfileError(
-        f"cannot read this folder: {exc.strerror or exc}; a goal file in it would go unchecked",
+        f"cannot read this folder: {exc.strerror or exc}; a goal file in it would go unchecked:"
+        " let this user read it, or name the goal files themselves",
         file=os.fsdecode(exc.filename),
-        hint="let this user read it, or name the goal files themselves",
     )
