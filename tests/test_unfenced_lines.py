@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from goalfile import ledger
 from goalfile.model import Entry, RowResult, Status, Verdict
@@ -98,11 +99,20 @@ def by_lines(text: str, pos: int = 0, end: int | None = None) -> bool:
     return ledger._unfenced_by_lines(text, pos, len(text) if end is None else end)
 
 
+def by_split(text: str, pos: int = 0, end: int | None = None) -> bool:
+    return ledger._unfenced_by_split(text, pos, len(text) if end is None else end)
+
+
 def answered_alike(text: str, pos: int = 0, end: int | None = None) -> bool:
     """The second pattern's answer and :func:`ledger.is_unfenced`'s (which answers a text
-    without three backticks or tildes in a row by searching for them) are the pattern's."""
+    without three backticks or tildes in a row by searching for them) are the pattern's, and
+    the split (:func:`ledger._unfenced_by_split`) says unfenced only when the pattern does."""
     expected = by_pattern(text, pos, end)
-    return by_lines(text, pos, end) == expected and ledger.is_unfenced(text, pos, end) == expected
+    return (
+        by_lines(text, pos, end) == expected
+        and ledger.is_unfenced(text, pos, end) == expected
+        and (expected or not by_split(text, pos, end))
+    )
 
 
 @settings(max_examples=1500, deadline=None)
@@ -245,3 +255,63 @@ def test_a_ledger_without_fence_lines_is_answered_alike_whatever_is_added() -> N
         for at in (text.index("\n## Iterations"), middle, len(text)):
             changed = f"{text[:at]}\n{odd}{text[at:]}"
             assert ledger.is_unfenced(changed) == by_pattern(changed), (odd, at)
+
+
+@st.composite
+def written_texts(draw: st.DrawFn) -> tuple[str, bool]:
+    """Texts in the form goalfile writes (blocks opened by three backticks and an info string,
+    closed by three backticks, their lines from ``safe``), and whether a line outside that
+    form was put in: a line that strays anywhere, of any kind above."""
+    safe = ["    2", "", "text", "a`b", "a#b", "x ~ y", " # x", "  `x`", "\r"]
+    lines, strayed = ["a"], False
+    crlf = draw(st.booleans())  # every line ended by CR LF (a closing line has no CR of its own)
+    for _ in range(draw(st.integers(min_value=0, max_value=8))):
+        lines += draw(st.lists(st.sampled_from(OUTSIDE[:8]), max_size=2))
+        lines.append(draw(st.sampled_from(["```text", "```", "``` a~b", "```text\r"])))
+        lines += draw(st.lists(st.sampled_from(safe), max_size=3))
+        lines.append(draw(st.sampled_from(["```"] if crlf else ["```", "```\r"])))
+        if draw(st.integers(min_value=0, max_value=4)) == 0:
+            pool = OUTSIDE + OPENING + INSIDE + [line for line in CLOSING if line]
+            lines.insert(draw(st.integers(1, len(lines))), draw(st.sampled_from(pool)))
+            strayed = True
+    text = "\n".join(lines) + draw(st.sampled_from(["", "\n", "\nb"]))
+    if crlf:
+        text = text.replace("\n", "\r\n")
+    return text, strayed
+
+
+@settings(max_examples=1500, deadline=None)
+@given(written_texts())
+def test_the_split_says_unfenced_only_when_the_pattern_does(drawn: tuple[str, bool]) -> None:
+    """The split answers unfenced only for texts the pattern matches whole, and answers every
+    text in the form goalfile writes."""
+    text, strayed = drawn
+    assert answered_alike(text)
+    if not strayed:
+        assert by_split(text) is by_pattern(text) is True
+
+
+def test_a_long_ledger_as_verify_writes_it_is_taken_by_the_split() -> None:
+    """The bench's form, in either line ending, above the size from which
+    :func:`ledger.is_unfenced` tries the split."""
+    text = long_ledger(1_000)
+    assert len(text) > ledger._UNFENCED_LINES_FROM
+    for newline in ("\n", "\r\n"):
+        written = text.replace("\n", newline)
+        assert by_split(written) is by_pattern(written) is True
+
+
+@settings(max_examples=800, deadline=None)
+@given(written_texts())
+def test_the_blocks_the_split_reads_are_markdown_its(drawn: tuple[str, bool]) -> None:
+    """Where the split says unfenced, markdown-it (as goalfile configures it) reads the same
+    blocks: each from a line of three backticks to the next such line, the lines outside
+    them (a heading among them) outside every block."""
+    text, _ = drawn
+    assume("\r" not in text)  # markdown-it ends a line at a lone CR; goalfile does not
+    if not by_split(text):
+        return
+    runs = [at for at, line in enumerate(text.split("\n")) if line.startswith("```")]
+    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    fences = [(token.map[0], token.map[1] - 1) for token in tokens if token.type == "fence"]
+    assert fences == list(zip(runs[0::2], runs[1::2], strict=True))
