@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import assume, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -301,17 +301,21 @@ def test_a_long_ledger_as_verify_writes_it_is_taken_by_the_split() -> None:
         assert by_split(written) is by_pattern(written) is True
 
 
+MARKDOWN = MarkdownIt("commonmark").enable("table")  # built once: building it is most of a run
+
+
 @settings(max_examples=800, deadline=None)
 @given(written_texts())
 def test_the_blocks_the_split_reads_are_markdown_its(drawn: tuple[str, bool]) -> None:
     """Where the split says unfenced, markdown-it (as goalfile configures it) reads the same
     blocks: each from a line of three backticks to the next such line, the lines outside
     them (a heading among them) outside every block."""
-    text, _ = drawn
-    assume("\r" not in text)  # markdown-it ends a line at a lone CR; goalfile does not
+    # markdown-it ends a line at a lone CR and goalfile does not: the text without its CRs,
+    # not a filter, which left too few texts to draw from (hypothesis's filter_too_much)
+    text = drawn[0].replace("\r", "")
     if not by_split(text):
         return
     runs = [at for at, line in enumerate(text.split("\n")) if line.startswith("```")]
-    tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    tokens = MARKDOWN.parse(text)
     fences = [(token.map[0], token.map[1] - 1) for token in tokens if token.type == "fence"]
     assert fences == list(zip(runs[0::2], runs[1::2], strict=True))
