@@ -22,8 +22,8 @@ import pytest
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """The workers `pytest -n auto` (the README's test command) starts: half as many again as
-    the cores this process may run on. Much of a test's time is spent waiting for a real
+    """The workers `pytest -n auto` (the README's test command) starts: twice as many as the
+    cores this process may run on. Much of a test's time is spent waiting for a real
     process (goalfile, git, a host CLI, a check's sleep up to the Stop hook's time limit), and
     a worker waiting leaves its core idle. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` decides instead
     when it is set (pytest-xdist reads it)."""
@@ -31,7 +31,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
         return None
     affinity = getattr(os, "sched_getaffinity", None)
     cores = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-    return max(2, cores * 3 // 2)
+    return max(2, cores * 2)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -107,6 +107,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     such a run, the suffix is written here where pytest reads it (once: not when the node id
     already ends in a group)."""
     items.sort(key=lambda item: not item.nodeid.startswith(LONG_FIRST))  # stable: else as found
+    items[:] = _hosts_spread(items)
     if not getattr(config.option, "loadgroup", False) or not items or not hasattr(items[0], "_id"):
         return  # not such a worker, or a pytest that reads `_nodeid` (pytest-xdist writes it)
     from _pytest.nodeid import NodeId
@@ -119,6 +120,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         nodeid = item.nodeid
         if names and nodeid.rfind("@") <= nodeid.rfind("]"):
             item._id = NodeId.parse(f"{nodeid}@{'_'.join(sorted(names))}")
+
+
+def _hosts_spread(items: list[pytest.Item]) -> list[pytest.Item]:
+    """``items`` with the real-host tests (``tests/hosts/``) spread evenly between the other
+    test files, each put between two files, never inside one (a file's module fixtures are
+    built once while its tests run one after another). A host test spends most of its time
+    waiting (for a host CLI's turns, a check that sleeps up to the Stop hook's time limit): in
+    file-name order they all came first, and for eight minutes the workers waited while the
+    cores idled; spread, a worker waiting on a host leaves its core to the others' goalfile
+    processes."""
+    hosts = [item for item in items if item.nodeid.startswith("tests/hosts/")]
+    rest = [item for item in items if not item.nodeid.startswith("tests/hosts/")]
+    if not hosts or not rest:
+        return items
+    files: list[list[pytest.Item]] = []
+    for item in rest:
+        if files and files[-1][0].nodeid.partition("::")[0] == item.nodeid.partition("::")[0]:
+            files[-1].append(item)
+        else:
+            files.append([item])
+    spread: list[pytest.Item] = []
+    given = 0
+    for index, run in enumerate(files, start=1):
+        spread += run
+        due = len(hosts) * index // len(files)  # the host tests due after this many files
+        spread += hosts[given:due]
+        given = due
+    return spread
 
 
 REPO = Path(__file__).resolve().parents[1]
