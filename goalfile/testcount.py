@@ -11,7 +11,9 @@ unittest's (``Ran 1 test`` then ``OK (skipped=1)``, on stderr). goalfile judges 
 row whose clauses hold is unmet when its output holds such summary lines
 and they count no test that passed or failed, in all of them together (docs/trust.md). A
 test marked ``#[ignore]``, ``@pytest.mark.skip`` or ``@unittest.skip`` ran no more than one
-filtered out.
+filtered out. pytest run twice quiet (``-qq``, or ``-q`` over a configuration's ``addopts =
+"-ra -q"``) prints no summary line, only its progress line (``sx      [100%]``), one letter per
+result: it is read as a summary line that counts the letters other than ``s`` and ``x``.
 
 :class:`TestCount` is fed one stream in chunks of any size and keeps at most one short line. The
 complete lines of a chunk are searched for what a summary line holds (byte searches); only a
@@ -35,9 +37,10 @@ _SPARED: Final = frozenset({b"skipped", b"expected failures"})  # unittest's, in
 
 
 # what a summary line holds, each found by a byte search (no regular expression runs over the
-# whole output): libtest's start; pytest's and unittest's time (`... in 0.12s`); unittest's
-# verdict, looked for only after its `Ran N tests in 0.001s`
-_WORDS: Final = (b"test result: ", b" in ")
+# whole output): libtest's start; pytest's and unittest's time (`... in 0.12s`); the end of
+# pytest's progress line (`[100%]`, `[2/2]`, either coloured); unittest's verdict, looked for
+# only after its `Ran N tests in 0.001s`
+_WORDS: Final = (b"test result: ", b" in ", b"%]", b"]\n", b"]\x1b[0m")
 _VERDICTS: Final = (b"OK", b"FAILED")
 
 
@@ -63,6 +66,13 @@ def _pytest() -> re.Pattern[bytes]:
     return re.compile(
         rb"=* ?(" + count + rb"(?:, " + count + rb")*) in \d+(?:\.\d+)?s(?: \([^)\n]*\))? ?=*"
     )
+
+
+@functools.cache
+def _progress() -> re.Pattern[bytes]:
+    # pytest run twice quiet (`-qq`, or `-q` over a configuration's `addopts = "-q"`) prints no
+    # summary line, only one letter per test result and the progress: `s.x    [100%]`
+    return re.compile(rb"([.sxXFE]+) +\[(?: *\d+%|\d+/\d+)\]")
 
 
 @functools.cache
@@ -158,6 +168,8 @@ class TestCount:
             counts = (part.split(b"=", 1) for part in (end[2] or b"").split(b", ") if part)
             spared = sum(int(n) for word, n in counts if word in _SPARED and n.isdigit())
             ran, self.unittest = self.unittest - spared if end[1] == b"OK" else 1, None
+        elif (progress := _progress().fullmatch(plain)) is not None:
+            ran = len(progress[1]) - progress[1].count(b"s") - progress[1].count(b"x")
         else:
             return
         if self.first is None:

@@ -196,3 +196,42 @@ def test_a_program_that_fails_is_met_by_a_negative_exit_clause(tmp_path: Path) -
     repo = make_git_repo(tmp_path / "repo")
     code, summary, _ = _verify(repo, "cd . && python3 -c 'raise SystemExit(2)'", "exit != 0")
     assert (code, summary) == MET
+
+
+@pytest.mark.parametrize(
+    ("config", "check"),
+    [
+        # pytest's configuration example and the row's own `-q`: verbosity -2, no summary line
+        ('[tool.pytest.ini_options]\naddopts = "-ra -q"\n', "python3 -m pytest -q test_f.py"),
+        ("", "python3 -m pytest -qq --color=yes test_f.py"),
+        ("", "python3 -m pytest -qq -o console_output_style=count test_f.py"),
+    ],
+)
+def test_a_quiet_pytest_run_that_prints_only_its_progress_line_is_read(
+    tmp_path: Path, config: str, check: str
+) -> None:
+    """pytest run twice quiet (`-qq`, or `-q` over a configuration's `-q`) prints no summary
+    line, only the progress line `sx      [100%]`: its letters say which tests ran."""
+    only_skipped = SKIPPED.replace("def test_other():\n    pass\n", "")
+    repo = _project(tmp_path, "test_f.py", only_skipped)
+    (repo / "pyproject.toml").write_text(config)
+    code, summary, text = _verify(repo, check.replace("python3", sys.executable), "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
+    (repo / "test_f.py").write_text(SKIPPED)
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
+def test_a_progress_line_counts_its_letters() -> None:
+    for text, ran in (
+        (b"sx" * 40 + b" [ 50%]\n" + b"s" * 20 + b"     [100%]\n", 0),
+        (b"ss.                [100%]\n", 1),
+        (b"\x1b[33ms\x1b[0m\x1b[31mF\x1b[0m\x1b[31m      [2/2]\x1b[0m\n", 1),
+        (b"test_f.py ss                [100%]\n", None),  # not -qq: its summary line counts
+        (b"[100%]\n", None),
+    ):
+        count = TestCount()
+        count.feed(text)
+        count.finish()
+        assert (count.ran if count.first is not None else None) == ran, text
