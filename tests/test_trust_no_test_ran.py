@@ -204,7 +204,6 @@ def test_a_program_that_fails_is_met_by_a_negative_exit_clause(tmp_path: Path) -
         # pytest's configuration example and the row's own `-q`: verbosity -2, no summary line
         ('[tool.pytest.ini_options]\naddopts = "-ra -q"\n', "python3 -m pytest -q test_f.py"),
         ("", "python3 -m pytest -qq --color=yes test_f.py"),
-        ("", "python3 -m pytest -qq -o console_output_style=count test_f.py"),
     ],
 )
 def test_a_quiet_pytest_run_that_prints_only_its_progress_line_is_read(
@@ -227,7 +226,7 @@ def test_a_progress_line_counts_its_letters() -> None:
     for text, ran in (
         (b"sx" * 40 + b" [ 50%]\n" + b"s" * 20 + b"     [100%]\n", 0),
         (b"ss.                [100%]\n", 1),
-        (b"\x1b[33ms\x1b[0m\x1b[31mF\x1b[0m\x1b[31m      [2/2]\x1b[0m\n", 1),
+        (b"\x1b[33ms\x1b[0m\x1b[31mF\x1b[0m\x1b[31m      [100%]\x1b[0m\n", 1),
         (b"test_f.py ss                [100%]\n", None),  # not -qq: its summary line counts
         (b"[100%]\n", None),
     ):
@@ -235,3 +234,32 @@ def test_a_progress_line_counts_its_letters() -> None:
         count.feed(text)
         count.finish()
         assert (count.ran if count.first is not None else None) == ran, text
+
+
+NODE_TEST = """\
+const test = require('node:test');
+const assert = require('node:assert');
+test('the feature', { skip: 'later' }, () => { assert.fail(); });
+test('other', () => {});
+"""
+
+
+@pytest.mark.parametrize(
+    "check",
+    [
+        "node --test --test-name-pattern=feature f.test.js",
+        "node --test --test-reporter=spec --test-name-pattern=nothing f.test.js",
+        "FORCE_COLOR=1 node --test --test-reporter=spec --test-name-pattern=feature f.test.js",
+    ],
+)
+def test_a_node_test_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path, check: str) -> None:
+    """Node's test runner ends `# pass 0` / `# fail 0` (TAP) or `ℹ pass 0` (spec) and exits 0
+    when its tests were skipped or none matched the name pattern."""
+    assert shutil.which("node"), "node is not on PATH: install Node.js to run this test"
+    repo = _project(tmp_path, "f.test.js", NODE_TEST)
+    code, summary, text = _verify(repo, check, "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
+    (repo / "f.test.js").write_text(NODE_TEST + "test('the feature, nothing else', () => {});\n")
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
