@@ -79,6 +79,9 @@ def test_version_imports_neither_click_nor_a_goal_file_reader(tmp_path: Path) ->
     assert done.stdout == f"goalfile, version {__version__}\n"
     needless = {"click", "yaml", "markdown_it", "frontmatter", "filelock", "goalfile.parse"}
     assert imported & needless == set()
+    # nor what only a command's signal handling needs: the `signal` module's enumerations and
+    # goalfile.errors' (the program answers before it sets that handling up)
+    assert imported & {"signal", "goalfile.errors", "goalfile.patterncache"} == set()
 
 
 def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
@@ -139,6 +142,9 @@ def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: P
         "goalfile.unseen",  # the criteria header is plain ASCII: nothing hidden in its names
         "goalfile.metgap",  # the newest verify entry backs the met
         "goalfile.gfmdifference",  # every cell shows on GitHub as goalfile reads it
+        # lint passes: no fix for git's state to read (goalfile.commands.githints)
+        "goalfile.commands.mergefix",
+        "goalfile.commands.rewrapfix",
     }
     assert imported & needless == set()
 
@@ -263,6 +269,15 @@ def test_status_neither_locks_nor_runs_anything(tmp_path: Path) -> None:
         "goalfile.audit",
     }
     assert imported & needless == set()
+
+
+def test_lint_of_a_valid_goal_reads_no_fix_for_gits_state(tmp_path: Path) -> None:
+    """The fixes of a rewrapped or merged ledger for the state git is in
+    (goalfile.commands.githints) are read only for a goal that has such a finding."""
+    goal = met_goal(tmp_path)
+    done, imported = run(["lint", str(goal)], tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert imported & {"goalfile.commands.mergefix", "goalfile.commands.rewrapfix"} == set()
 
 
 def test_importing_the_command_line_loads_no_lock_writer_or_goal_reader(tmp_path: Path) -> None:

@@ -10,36 +10,48 @@ reads from git instead, so it works as written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from goalfile.commands.mergefix import MERGED_SIDES, merged_hint
-from goalfile.commands.rewrapfix import rewrapped_hint
 from goalfile.errors import GoalFileInvalid
-from goalfile.lint import REWRAP_UNSTAGED, require_valid
+from goalfile.lint import require_valid
 from goalfile.model import Finding, Goal
 from goalfile.value import replace
 
-# lint's code, the words its fix holds, and the fix for git's state
-_BY_CODE = {
-    "entry-rewrapped": (REWRAP_UNSTAGED, rewrapped_hint),
-    "entry-merged": (MERGED_SIDES, merged_hint),
-}
+
+def _by_code() -> dict[str, tuple[str, Callable[..., str | None]]]:
+    """Lint's code, the words its fix holds, and the fix for git's state. The two fixes' modules
+    are imported only here, for a finding or an error that has such a fix: a goal that lint
+    passes (every verify, lint, plan and status of a valid goal) loads neither."""
+    from goalfile.commands.mergefix import MERGED_SIDES, merged_hint
+    from goalfile.commands.rewrapfix import rewrapped_hint
+    from goalfile.lint import REWRAP_UNSTAGED
+
+    return {
+        "entry-rewrapped": (REWRAP_UNSTAGED, rewrapped_hint),
+        "entry-merged": (MERGED_SIDES, merged_hint),
+    }
+
+
+_CODES = frozenset({"entry-rewrapped", "entry-merged"})
 
 
 def with_git_hint(finding: Finding, *, path: str, cwd: Path) -> Finding:
     """``finding`` with the fix for git's state, when lint's assumes another (``path`` as the
     person named the file, from ``cwd``)."""
-    known = _BY_CODE.get(finding.code or "")
-    if known is None:
+    if finding.code not in _CODES:
         return finding
+    known = _by_code()[finding.code]
     hint = known[1](path, cwd=cwd)
     return finding if hint is None else replace(finding, hint=hint)
 
 
 def error_with_git_hint(exc: GoalFileInvalid, *, path: str, cwd: Path) -> GoalFileInvalid:
     """The error a command gives for such a finding, with the fix for git's state."""
-    for words, hint_for in _BY_CODE.values():
-        if exc.hint is not None and words in exc.hint:
+    if exc.hint is None:
+        return exc
+    for words, hint_for in _by_code().values():
+        if words in exc.hint:
             hint = hint_for(path, cwd=cwd)
             if hint is not None:
                 exc.hint = hint
