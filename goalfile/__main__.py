@@ -11,7 +11,8 @@ it, instead of raising inside Python's own exit handlers.
 
 # Nothing is imported at the top (not even __future__): a Ctrl-C while this module loads would
 # be a traceback. `_signal` is the interpreter's own module, so importing it is instant; the
-# `signal` module around it builds enums and takes milliseconds, so it comes after.
+# `signal` module around it builds enums and takes milliseconds, and what is done here needs
+# none of them (`signal.signal` hands its numbers to `_signal.signal`).
 
 
 def run() -> None:
@@ -29,24 +30,27 @@ def run() -> None:
     # cyclic objects as a one-row run). Reference counting still frees everything else.
     # `goalfile mcp`, a server that lives long, turns it back on.
     gc.disable()
-    import signal
 
     code: str | int | None = None
     try:
         try:
-            from goalfile import errors
-            from goalfile.cli import main
+            from goalfile.cli import answer_plainly, main
 
-            for signum in (signal.SIGINT, signal.SIGTERM):
-                signal.signal(signum, errors.note_signal)
+            # `--version` and `--help` exit here: a signal before they answer stays only noted,
+            # as it would under the handler below (neither answer reaches the command boundary)
+            answer_plainly()
+            from goalfile import errors
+
+            for signum in (_signal.SIGINT, _signal.SIGTERM):
+                _signal.signal(signum, errors.note_signal)
             errors.NOTED_SIGNALS[:0] = noted  # those noted before, first
             errors.IN_PROGRAM = True
             main()
         except SystemExit as exc:
             code = exc.code
         finally:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)
-            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _signal.signal(_signal.SIGINT, _signal.SIG_DFL)
+            _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
     except KeyboardInterrupt:  # cannot come from a noting handler; kept as a last guard
         code = 130
     _end(code)

@@ -65,6 +65,8 @@ def test_the_script_prints_clicks_help_without_click(
     assert done.stdout.startswith("Usage: goalfile [OPTIONS] COMMAND [ARGS]...\n")
     assert "click" not in imported(done.stderr)
     assert "goalfile.cli.core" not in imported(done.stderr)
+    # nor what only a command's signal handling needs (goalfile.__main__ answers before it)
+    assert imported(done.stderr) & {"signal", "goalfile.errors"} == set()
 
 
 def test_python_dash_m_prints_clicks_help(tmp_path: Path) -> None:

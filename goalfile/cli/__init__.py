@@ -42,11 +42,8 @@ class _Main:
     """The ``goalfile`` command (the console script's entry point)."""
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if not args and not kwargs and sys.argv[1:] == ["--version"]:
-            _version()
-        if not args and not kwargs and sys.argv[1:] in (["--help"], ["-h"]):
-            _help()
         if not args and not kwargs:  # the program's own run, not a caller's (click's test runner)
+            answer_plainly()
             from goalfile.patterncache import preload
 
             preload()  # the patterns goalfile's modules compile at import, made from the table
@@ -58,6 +55,17 @@ class _Main:
     @property  # type: ignore[misc]
     def __class__(self) -> type:  # what isinstance() sees: the group's class
         return type(group())
+
+
+def answer_plainly() -> None:
+    """Answer ``goalfile --version`` and ``goalfile --help`` (the latter when click would lay it
+    out at its widest) from ``sys.argv`` and exit; return for any other command line. The
+    program asks this before it sets up its signal handling (:mod:`goalfile.__main__`), which
+    neither answer needs."""
+    if sys.argv[1:] == ["--version"]:
+        _version()
+    if sys.argv[1:] in (["--help"], ["-h"]):
+        _help()
 
 
 def _version() -> NoReturn:
