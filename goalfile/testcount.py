@@ -14,7 +14,9 @@ test marked ``#[ignore]``, ``@pytest.mark.skip`` or ``@unittest.skip`` ran no mo
 filtered out. pytest run twice quiet (``-qq``, or ``-q`` over a configuration's ``addopts =
 "-ra -q"``) prints no summary line, only its progress line (``sx      [100%]``), one letter per
 result: it is read as a summary line that counts the letters other than ``s`` and ``x``.
-Node's test runner (``node --test``) ends with one count a line, ``# pass 0`` and ``# fail 0``
+pytest's options that only list the tests or their fixtures (``--co``, ``--setup-plan``,
+``--fixtures``) exit 0 and end ``1 test collected in 0.5s`` or ``no tests ran in 0.5s``: no test
+ran. Node's test runner (``node --test``) ends with one count a line, ``# pass 0`` and ``# fail 0``
 (``ℹ pass 0`` in its spec reporter), and exits 0 when every test was skipped or none matched
 ``--test-name-pattern``: those two lines count what they say.
 
@@ -77,6 +79,16 @@ def _pytest() -> re.Pattern[bytes]:
     count = rb"\d+ (?:passed|failed|skipped|deselected|xfailed|xpassed|errors?|warnings?|rerun)"
     return re.compile(
         rb"=* ?(" + count + rb"(?:, " + count + rb")*) in \d+(?:\.\d+)?s(?: \([^)\n]*\))? ?=*"
+    )
+
+
+@functools.cache
+def _pytest_idle() -> re.Pattern[bytes]:
+    # a run that ran no test by design: `--co` (`1 test collected in 0.5s`, `1/2 tests
+    # collected (1 deselected) in ...`), `--setup-plan`, `--fixtures` (`no tests ran in 0.5s`)
+    return re.compile(
+        rb"=* ?(?:no tests ran|(?:\d+/)?\d+ tests? collected(?: \(\d+ deselected\))?)"
+        rb"(?:, \d+ warnings?)? in \d+(?:\.\d+)?s(?: \([^)\n]*\))? ?=*"
     )
 
 
@@ -180,6 +192,8 @@ class TestCount:
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
+        elif _pytest_idle().fullmatch(plain) is not None:
+            ran = 0
         elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
             self.unittest = int(unittest[1])
             return

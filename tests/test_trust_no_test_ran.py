@@ -263,3 +263,15 @@ def test_a_node_test_run_whose_every_test_was_skipped_is_unmet(tmp_path: Path, c
     (repo / "f.test.js").write_text(NODE_TEST + "test('the feature, nothing else', () => {});\n")
     done = run_goalfile("verify", "goals/demo.md", cwd=repo)
     assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
+@pytest.mark.parametrize("option", ["--co", "--setup-plan", "--setup-only", "--fixtures"])
+def test_a_pytest_run_that_only_collected_or_planned_is_unmet(tmp_path: Path, option: str) -> None:
+    """A pytest option that lists the tests or their fixtures without running them, put into
+    the project's configuration, ends `1 test collected in 0.5s` or `no tests ran in 0.5s` and
+    exits 0, the failing test never run."""
+    repo = _project(tmp_path, "test_f.py", "def test_the_feature():\n    assert False\n")
+    (repo / "pyproject.toml").write_text(f'[tool.pytest.ini_options]\naddopts = "{option}"\n')
+    code, summary, text = _verify(repo, f"{sys.executable} -m pytest -q test_f.py", "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
