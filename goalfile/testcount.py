@@ -20,8 +20,8 @@ ran. Node's test runner (``node --test``) ends with one count a line, ``# pass 0
 (``ℹ pass 0`` in its spec reporter), and exits 0 when every test was skipped or none matched
 ``--test-name-pattern``: those two lines count what they say.
 
-:class:`TestCount` is fed one stream in chunks of any size and keeps at most one short line. The
-complete lines of a chunk are searched for what a summary line holds (byte searches); only a
+:class:`TestCount` is fed one stream in chunks of any size and keeps at most one line (8 KiB).
+The complete lines of a chunk are searched for what a summary line holds (byte searches); only a
 line so found is read: about 3 s per GB of output that holds no such line (`yes`), more for
 prose where ` in ` and a digit are frequent. Pure: no I/O.
 """
@@ -34,7 +34,9 @@ from typing import Final
 
 __all__ = ["TestCount"]
 
-_LINE_LIMIT: Final = 512  # bytes: a summary line is far shorter; a longer one is not one
+# bytes: a longer line is not a summary line. pytest pads its summary with `=` to the width of
+# the terminal, which it takes from `COLUMNS`: 1,200 columns made it too long for a limit of 512
+_LINE_LIMIT: Final = 8192
 _ANSI: Final = rb"\x1b\[[0-9;]*m"
 # pytest's counts: the first four say a test ran (an error is a test's setup or teardown failing)
 _RAN: Final = frozenset({b"passed", b"failed", b"xpassed", b"error", b"errors"})

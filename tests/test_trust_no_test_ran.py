@@ -275,3 +275,13 @@ def test_a_pytest_run_that_only_collected_or_planned_is_unmet(tmp_path: Path, op
     code, summary, text = _verify(repo, f"{sys.executable} -m pytest -q test_f.py", "exit 0")
     assert (code, summary) == UNMET
     assert "no test ran" in text
+
+
+def test_a_pytest_summary_padded_to_a_wide_terminal_is_read(tmp_path: Path) -> None:
+    """pytest pads its summary line with `=` to the terminal's width, which it takes from
+    `COLUMNS`: 1,200 columns made a line longer than a summary line was thought to be."""
+    repo = _project(tmp_path, "test_f.py", SKIPPED.replace("def test_other():\n    pass\n", ""))
+    check = f"COLUMNS=1200 {sys.executable} -m pytest test_f.py"
+    code, summary, text = _verify(repo, check, "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
