@@ -11,14 +11,18 @@ unittest's (``Ran 1 test`` then ``OK (skipped=1)``, on stderr). goalfile judges 
 row whose clauses hold is unmet when its output holds such summary lines
 and they count no test that passed or failed, in all of them together (docs/trust.md). A
 test marked ``#[ignore]``, ``@pytest.mark.skip`` or ``@unittest.skip`` ran no more than one
-filtered out. pytest run twice quiet (``-qq``, or ``-q`` over a configuration's ``addopts =
-"-ra -q"``) prints no summary line, only its progress line (``sx      [100%]``), one letter per
-result: it is read as a summary line that counts the letters other than ``s`` and ``x``.
+filtered out.
+
+Other lines read as summary lines, of runs that exit 0 having run no test: pytest run twice quiet
+(``-qq``, or ``-q`` over a configuration's ``addopts = "-ra -q"``) prints only its progress
+line (``sx      [100%]``), one letter per result, of which ``s`` and ``x`` did not run;
 pytest's options that only list the tests or their fixtures (``--co``, ``--setup-plan``,
-``--fixtures``) exit 0 and end ``1 test collected in 0.5s`` or ``no tests ran in 0.5s``: no test
-ran. Node's test runner (``node --test``) ends with one count a line, ``# pass 0`` and ``# fail 0``
-(``ℹ pass 0`` in its spec reporter), and exits 0 when every test was skipped or none matched
-``--test-name-pattern``: those two lines count what they say.
+``--fixtures``) exit 0 with ``1 test collected in 0.5s`` or ``no tests ran in 0.5s``; cargo's
+``Running unittests src/lib.rs (target/...)`` (on stderr) counts no test, libtest's own line
+after it says what the binary ran, and none follows when a ``runner`` in
+``.cargo/config.toml`` runs nothing (``runner = "true"``); Node's test runner (``node
+--test``) exits 0 when every test was skipped or none matched ``--test-name-pattern``, ending
+``# pass 0`` and ``# fail 0`` (``ℹ pass 0`` in its spec reporter).
 
 :class:`TestCount` is fed one stream in chunks of any size and keeps at most one line (8 KiB).
 The complete lines of a chunk are searched for what a summary line holds (byte searches); only a
@@ -52,6 +56,7 @@ _SPARED: Final = frozenset({b"skipped", b"expected failures"})  # unittest's, in
 _NODE_COUNTS: Final = (b" pass ", b" fail ")
 _WORDS: Final = (
     (b"test result: ", ()),
+    (b"Running unittests ", ()),
     (b" in ", tuple(b"%d" % digit for digit in range(10))),
     (b"%", (b"]",)),
     (b"#", _NODE_COUNTS),
@@ -74,6 +79,14 @@ def _unittest_end() -> re.Pattern[bytes]:
 @functools.cache
 def _libtest() -> re.Pattern[bytes]:
     return re.compile(rb"test result: (?:ok|FAILED)\. (\d+) passed; (\d+) failed;")
+
+
+@functools.cache
+def _cargo_running() -> re.Pattern[bytes]:
+    # cargo's line before it runs a unit-test binary (on stderr), whose libtest then prints a
+    # `test result:` line: the binary ran no test when no such line follows (a `runner` in
+    # `.cargo/config.toml` that runs nothing)
+    return re.compile(rb"Running unittests \S.* \([^()]+\)")
 
 
 @functools.cache
@@ -194,7 +207,7 @@ class TestCount:
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
-        elif _pytest_idle().fullmatch(plain) is not None:
+        elif _pytest_idle().fullmatch(plain) is not None or _cargo_running().fullmatch(plain):
             ran = 0
         elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
             self.unittest = int(unittest[1])

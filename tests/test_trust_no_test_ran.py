@@ -285,3 +285,16 @@ def test_a_pytest_summary_padded_to_a_wide_terminal_is_read(tmp_path: Path) -> N
     code, summary, text = _verify(repo, check, "exit 0")
     assert (code, summary) == UNMET
     assert "no test ran" in text
+
+
+def test_cargo_test_through_a_runner_that_runs_nothing_is_unmet(crate: Path) -> None:
+    """`.cargo/config.toml` names a program every test binary is run through: `runner = "true"`
+    runs none, prints nothing, and cargo exits 0 after its `Running unittests ...` line."""
+    (crate / ".cargo").mkdir()
+    (crate / ".cargo" / "config.toml").write_text(
+        '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n'
+        '[target.aarch64-unknown-linux-gnu]\nrunner = "true"\n'
+    )
+    code, summary, text = _verify(crate, "cargo test --offline it_works", "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text and "Running unittests src/lib.rs" in text
