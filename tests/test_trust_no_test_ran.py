@@ -12,6 +12,7 @@ import pytest
 
 from goalfile.testcount import TestCount
 from tests.conftest import goal_text, last_line, make_git_repo, row, run_goalfile, write_goal
+from tests.hosts.host_install import NpmCli, install_cli
 
 LIB = """\
 pub fn add(left: u64, right: u64) -> u64 {
@@ -298,3 +299,28 @@ def test_cargo_test_through_a_runner_that_runs_nothing_is_unmet(crate: Path) -> 
     code, summary, text = _verify(crate, "cargo test --offline it_works", "exit 0")
     assert (code, summary) == UNMET
     assert "no test ran" in text and "Running unittests src/lib.rs" in text
+
+
+MOCHA = NpmCli(package="mocha", version="10.8.2", bin="mocha")
+MOCHA_TEST = """\
+const assert = require('assert');
+describe('s', () => {
+  it.skip('the feature', () => assert.fail());
+  it('other', () => {});
+});
+"""
+
+
+@pytest.mark.parametrize("grep", ["feature", "nothing"])
+def test_a_mocha_run_whose_every_test_was_pending_is_unmet(tmp_path: Path, grep: str) -> None:
+    """mocha ends `0 passing (2ms)` and `1 pending` and exits 0 when its tests were skipped or
+    none matched `--grep`; a failing test (`1 failing`) counts as one that ran."""
+    mocha = install_cli(MOCHA)
+    repo = _project(tmp_path, "t.spec.js", MOCHA_TEST)
+    code, summary, text = _verify(repo, f"{mocha} t.spec.js --grep {grep}", "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text and "0 passing" in text
+    failing = MOCHA_TEST.replace("it.skip('the feature'", "it('the feature, nothing'")
+    (repo / "t.spec.js").write_text(failing)
+    code, summary, _ = _verify(repo, f"{mocha} t.spec.js --grep {grep}", "exit 1")
+    assert (code, summary) == MET
