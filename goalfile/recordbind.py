@@ -19,8 +19,15 @@ transcript dates a tool call before the time the record was taken. Gemini CLI wr
 once it has ended, in a line dated when the model's message began: so a call written after
 the length a record keeps, dated before the record's time, was running when it was taken.
 Only the
-lines that hold a tool call or its result are decoded. I/O: :func:`taken_now` asks the
-transcript's length, :func:`unbound` reads it.
+lines that hold a tool call or its result are decoded.
+
+The record also keeps, sealed, a digest of the transcript up to that length and what that part
+holds (a tool call at all; the calls without their result), so a stop decodes only the part
+written since the record was taken, whatever the transcript's length: the part before it is
+hashed and compared (:func:`unbound`), which also tells a transcript rewritten there, at the
+same length or not. The taker at a stop finds what the part up to its own length holds the
+same way, from the record before it when that one's digest still holds (:func:`taken_now`).
+I/O: :func:`taken_now` and :func:`unbound` read the transcript.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from goalfile.value import Compared
 __all__ = ["Taken", "taken_now", "unbound"]
 
 _SIZE_LIMIT: Final = 1 << 30  # bytes: a larger transcript is not read (the record stands)
+_OPENSSL_FROM: Final = 4 << 20  # bytes: a longer transcript is hashed with OpenSSL's SHA-256
 # a line is decoded only when it holds one of these: a tool call's or a result's type, as
 # each host writes it (:func:`goalfile.selfrun.tool_calls`)
 _MARKERS: Final = (
@@ -51,15 +59,30 @@ _MARKERS: Final = (
 class Taken(Compared):
     """What a record keeps of how it was taken: the transcript its taker was given (empty:
     none), that file's length in bytes then (0: not there yet), whether `goalfile hook
-    start` took it (else a stop), and when (seconds since the epoch)."""
+    start` took it (else a stop), and when (seconds since the epoch); and of that transcript
+    up to that length, its SHA-256 (empty: not known, a record taken before records kept it),
+    whether it holds a tool call, and the ids of the calls it holds without their result."""
 
-    __slots__ = ("at", "size", "start", "transcript")
+    __slots__ = ("at", "called", "digest", "pending", "size", "start", "transcript")
 
-    def __init__(self, *, transcript: str, size: int, start: bool, at: float = 0.0) -> None:
+    def __init__(
+        self,
+        *,
+        transcript: str,
+        size: int,
+        start: bool,
+        at: float = 0.0,
+        digest: str = "",
+        called: bool = False,
+        pending: tuple[str, ...] = (),
+    ) -> None:
         self.transcript: Final = transcript
         self.size: Final = size
         self.start: Final = start
         self.at: Final = at
+        self.digest: Final = digest
+        self.called: Final = called
+        self.pending: Final = pending
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -67,6 +90,9 @@ class Taken(Compared):
             "size": self.size,
             "start": self.start,
             "at": self.at,
+            "digest": self.digest,
+            "called": self.called,
+            "pending": list(self.pending),
         }
 
     @classmethod
@@ -80,20 +106,57 @@ class Taken(Compared):
             return None
         at = data.get("at")
         at = float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0
-        return cls(transcript=transcript, size=size, start=start is True, at=at)
+        digest, pending = data.get("digest"), data.get("pending")
+        digest = digest if isinstance(digest, str) and len(digest) == 64 else ""
+        kept = [key for key in pending if isinstance(key, str)] if isinstance(pending, list) else []
+        return cls(
+            transcript=transcript,
+            size=size,
+            start=start is True,
+            at=at,
+            digest=digest,
+            called=data.get("called") is True,
+            pending=tuple(kept),
+        )
 
 
-def taken_now(transcript: str | None, *, start: bool) -> Taken:
-    """The mark of a record taken now by a hook given ``transcript``."""
-    size = 0
-    if transcript:
-        try:
-            size = os.stat(os.path.expanduser(transcript)).st_size
-        except (OSError, ValueError):
-            size = 0
+def taken_now(transcript: str | None, *, start: bool, before: Taken | None = None) -> Taken:
+    """The mark of a record taken now by a hook given ``transcript``: its length, digest and
+    calls. What the part up to the length ``before`` (the session's record found at this
+    stop) keeps holds is taken from it when its digest says that part is unchanged, so only
+    the part written since is decoded."""
     import time
 
-    return Taken(transcript=transcript or "", size=size, start=start, at=time.time())
+    at = time.time()
+    data = _read(transcript) if transcript else None
+    if data is None or not transcript:  # none given, or it cannot be read: its length only
+        size = 0
+        if transcript:
+            try:
+                size = os.stat(os.path.expanduser(transcript)).st_size
+            except (OSError, ValueError):
+                size = 0
+        return Taken(transcript=transcript or "", size=size, start=start, at=at)
+    view = memoryview(data)
+    called, pending, offset = False, frozenset[str](), 0
+    if (
+        before is not None
+        and before.digest
+        and before.size <= len(data)
+        and _same_file(before.transcript, transcript)
+        and _digest(view[: before.size]) == before.digest
+    ):
+        called, pending, offset = before.called, frozenset(before.pending), before.size
+    calls, answered = _calls(data[_line_start(data, offset) :])
+    return Taken(
+        transcript=transcript,
+        size=len(data),
+        start=start,
+        at=at,
+        digest=_digest(view),
+        called=called or bool(calls),
+        pending=tuple(sorted((pending | calls) - answered)),
+    )
 
 
 def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = False) -> str:
@@ -119,12 +182,36 @@ def unbound(taken: Taken | None, transcript: str | None, *, bare_start: bool = F
         return ""
     if len(data) < taken.size:
         return "the transcript is shorter now than when the record was taken"
-    calls, answered = _calls(data[: taken.size])
-    if taken.start and calls:
+    if taken.digest:  # what the part up to its length holds, as the taker found it
+        if _digest(memoryview(data)[: taken.size]) != taken.digest:
+            return "the transcript was rewritten, up to its length when the record was taken"
+        called, running = taken.called, bool(taken.pending)
+    else:  # a record taken before records kept a digest: that part is read
+        calls, answered = _calls(data[: taken.size])
+        called, running = bool(calls), bool(calls - answered)
+    if taken.start and called:
         return "it was taken at a session's start after the agent's first tool call"
-    if calls - answered or _called_before(data[taken.size :], taken.at):
+    if running or _called_before(data[_line_start(data, taken.size) :], taken.at):
         return "it was taken while a tool call of the agent's was running"
     return ""
+
+
+def _digest(data: memoryview) -> str:
+    """The SHA-256 of ``data`` (hex): OpenSSL's for a long transcript, three times faster per
+    byte, else the interpreter's own, which loads no library (:mod:`goalfile.digest`)."""
+    if len(data) > _OPENSSL_FROM:
+        import hashlib
+
+        return hashlib.sha256(data).hexdigest()
+    from goalfile.digest import sha256
+
+    return sha256(data).hexdigest()  # type: ignore[arg-type]
+
+
+def _line_start(data: bytes, offset: int) -> int:
+    """Where the line of ``data`` that holds ``offset`` begins (a line the host was writing
+    when a record was taken is read whole)."""
+    return data.rfind(b"\n", 0, offset) + 1 if 0 < offset <= len(data) else 0
 
 
 def _called_before(data: bytes, at: float) -> bool:

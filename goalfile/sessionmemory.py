@@ -17,7 +17,9 @@ record, which the Stop hook treats as the strict case (docs/trust.md, "The Stop 
 of a session"). The key is the user's to read, as the record is: the seal stops an edit, not
 an agent that reads the key and this module and seals a record of its own. Each record also
 keeps the transcript its taker was given and that file's length then
-(:class:`goalfile.recordbind.Taken`), which tells the host's own hooks from a run of the agent's.
+(:class:`goalfile.recordbind.Taken`), which tells the host's own hooks from a run of the agent's,
+and, sealed with the rest, its own file name, the digest of the session it is for: a sealed
+record of another session copied over this one's reads as set aside (:attr:`Record.other`).
 """
 
 from __future__ import annotations
@@ -203,9 +205,11 @@ class Record(Compared):
     at its stops that still stand (each the key of what held the agent), so that each holds
     once, whatever the host says of ``stop_hook_active``; and how it was taken (the
     transcript its taker was given: :mod:`goalfile.recordbind`), None for a record that does
-    not say."""
+    not say. ``other``: a sealed record found in this session's place that names another
+    file (another session's, copied over this one's, or one sealed before records named
+    theirs): it holds nothing of it, and the Stop hook sets it aside."""
 
-    __slots__ = ("held", "repositories", "taken")
+    __slots__ = ("held", "other", "repositories", "taken")
 
     def __init__(
         self,
@@ -213,12 +217,14 @@ class Record(Compared):
         repositories: Mapping[str, Remembered] | None = None,
         held: frozenset[str] = frozenset(),
         taken: Taken | None = None,
+        other: bool = False,
     ) -> None:
         self.repositories: Final[Mapping[str, Remembered]] = (
             {} if repositories is None else repositories
         )
         self.held: Final = held
         self.taken: Final = taken
+        self.other: Final = other
 
 
 def key_path(folder: Path) -> Path:
@@ -267,7 +273,8 @@ def load(path: Path) -> Record:
     """The record at ``path``; an empty one when it is missing or cannot be read, is no
     regular file (a FIFO put there is never waited on: the next save replaces it), or its
     seal is not the one the key of its folder gives (a record edited by hand, or one written
-    before records were sealed, is no record)."""
+    before records were sealed, is no record); an empty one marked ``other`` when it was
+    sealed for another file name (:attr:`Record.other`)."""
     try:
         data = json.loads(read_regular(path, what="session record", limit=SIZE_LIMIT))
     except (OSError, ValueError, RecursionError, GoalfileError):
@@ -282,6 +289,8 @@ def load(path: Path) -> Record:
 
     if not hmac.compare_digest(seal.encode("utf-8", "surrogateescape"), _seal(data, key).encode()):
         return Record()
+    if data.get("name") != path.name:  # sealed for another file: another session's record
+        return Record(other=True)
     found: dict[str, Remembered] = {}
     listed = data.get("repositories")
     for item in listed if isinstance(listed, list) else []:
@@ -319,11 +328,12 @@ def save(path: Path, record: Record) -> None:
 
 
 def write_sealed(path: Path, document: dict[str, object]) -> None:
-    """Write ``document`` at ``path``, sealed with the key of its folder (made when missing),
-    replaced by rename. Raises OSError."""
+    """Write ``document`` at ``path``, with ``path``'s file name, sealed with the key of its
+    folder (made when missing), replaced by rename. Raises OSError."""
     key = _key(path.parent, make=True)
     if key is None:
         raise OSError(f"the key {key_path(path.parent)} cannot be read or made")
+    document = {**document, "name": path.name}  # the file it is for, sealed with the rest
     document = {**document, "seal": _seal(document, key)}
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     temporary.unlink(missing_ok=True)  # a FIFO or symlink left there is not opened

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 
 __all__ = ["RepositoryWatch", "watch"]
 
+REGROWTH = 4 << 20  # bytes of transcript after a record's length that get it taken again
+
 
 class Hold(Value):
     """A hold on a repository hidden or swapped: ``key`` names what held the agent (a hold
@@ -269,12 +271,12 @@ class RepositoryWatch:
         held = frozenset({*(hold.key for hold in self.holds), *self.made})
         record = Record(repositories=after, held=held, taken=self.before.taken)
         self.after = record
-        if record == self.before and not self.unbound:
+        if record == self.before and not self.unbound and not self._grown():
             self.saved = True
             return
         from goalfile.recordbind import taken_now
 
-        taken = taken_now(self.transcript, start=self.seen == "start")
+        taken = taken_now(self.transcript, start=self.seen == "start", before=self.before.taken)
         record = Record(repositories=after, held=held, taken=taken)
         self.after = record
         try:
@@ -286,6 +288,19 @@ class RepositoryWatch:
             )
         else:
             self.saved = True
+
+    def _grown(self) -> bool:
+        """Whether the transcript grew by more than :data:`REGROWTH` bytes since the record
+        was taken: the next stop decodes the part written since, so the record is taken
+        again (an unchanged record is otherwise not written)."""
+        taken = self.before.taken
+        if taken is None or not self.transcript:
+            return False
+        try:
+            size = os.stat(os.path.expanduser(self.transcript)).st_size
+        except (OSError, ValueError):
+            return False
+        return size - taken.size > REGROWTH
 
     def swapped_tops(self) -> frozenset[str]:
         """The top folders of the repositories held at this stop as swapped or hidden (a git
@@ -573,7 +588,9 @@ def watch(
         )
     if found.record is not None:
         found.before = load(found.record)
-    if found.before.repositories or found.before.held:  # one the host's hook took, or not
+    if found.before.other:  # sealed for another session's file
+        found.unbound = "it is another session's record, put in this session's place"
+    elif found.before.repositories or found.before.held:  # the host's hook's, or not
         from goalfile.recordbind import unbound
 
         found.unbound = unbound(found.before.taken, stop.transcript_path, bare_start=bare_start)
