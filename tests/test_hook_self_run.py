@@ -76,13 +76,22 @@ class Transcript:
         self.ended()
 
 
-def hook(repo: Path, verb: str, transcript: Path | None, *, active: bool = False) -> str:
-    event = "Stop" if verb == "stop" else "SessionStart"
-    data: dict[str, object] = {"session_id": SESSION, "cwd": str(repo), "hook_event_name": event}
+def hook(
+    repo: Path,
+    verb: str,
+    transcript: Path | None,
+    *,
+    active: bool = False,
+    agent: str = "claude",
+    session: str = SESSION,
+) -> str:
+    stop = "AfterAgent" if agent == "gemini" else "Stop"
+    event = stop if verb == "stop" else "SessionStart"
+    data: dict[str, object] = {"session_id": session, "cwd": str(repo), "hook_event_name": event}
     data["stop_hook_active"] = active
     if transcript is not None:
         data["transcript_path"] = str(transcript)
-    done = run_goalfile("hook", verb, "--agent", "claude", cwd=repo, input=json.dumps(data))
+    done = run_goalfile("hook", verb, "--agent", agent, cwd=repo, input=json.dumps(data))
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     return done.stdout.strip()
 
@@ -270,6 +279,23 @@ def held(repo: Path, transcript: Transcript) -> str:
     return str(answer["reason"])
 
 
+def stop_inside_a_call(repo: Path, tmp_path: Path) -> Transcript:
+    """The agent's forgery with its own `goalfile hook stop` run by a script it wrote (`sh
+    x.sh`), given its session's transcript, after the host's start record: the forged met
+    committed, the record deleted, the person's active copy put back for the run, HEAD's met
+    copy checked out again; the session's transcript."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    assert hook(repo, "start", transcript.path) == ""
+    met_and_undone(repo)
+    forget_records()
+    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
+    transcript.ran("sh x.sh", ended=False)
+    hook(repo, "stop", transcript.path)  # the agent's, inside that tool call: it holds
+    transcript.ended()
+    git(repo, "checkout", "--", GOAL)
+    return transcript
+
+
 @pytest.mark.parametrize("given", ["transcript", "none"])
 def test_a_record_taken_after_the_agents_first_tool_call_is_set_aside(
     repo: Path, tmp_path: Path, given: str
@@ -311,15 +337,7 @@ def test_a_record_taken_by_a_stop_inside_a_tool_call_is_set_aside(
     given its session's transcript, run by a script it wrote (`sh x.sh`): the record it wrote
     named the forged commit, and the host's stop let the agent go without a word. A record
     taken while a tool call had no result is set aside."""
-    transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
-    met_and_undone(repo)
-    forget_records()
-    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
-    transcript.ran("sh x.sh", ended=False)
-    hook(repo, "stop", transcript.path)  # the agent's, inside that tool call: it holds
-    transcript.ended()
-    git(repo, "checkout", "--", GOAL)
+    transcript = stop_inside_a_call(repo, tmp_path)
     reason = held(repo, transcript)
     said = (
         "the session's record is set aside, as not the host's hook's: it was taken while a "

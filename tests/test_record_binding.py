@@ -1,9 +1,9 @@
 """The session's record bound to the host's transcript (:mod:`goalfile.recordbind`): a
-transcript the agent rewrote under the record, a sealed record of another session put in this
-session's place, and what a stop reads of a long transcript.
+transcript the agent rewrote under the record, and a sealed record of another session put in
+this session's place.
 
 Real `goalfile hook` processes, real git repositories, a transcript in Claude Code's shape
-(tests/test_hook_self_run.py's); through the real hosts, tests/hosts/test_record_binding_hold.py.
+(tests/test_hook_self_run.py's) or Gemini CLI's.
 """
 
 from __future__ import annotations
@@ -13,23 +13,13 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
-from conftest import approved_project, copy_of, git, made_once, run_goalfile
-from test_hook_self_run import Transcript, forget_records, held, hook, met_and_undone
+from conftest import git
+from test_hook_self_run import held, hook, met_and_undone, stop_inside_a_call
+from test_hook_self_run import made as made
+from test_hook_self_run import repo as repo
 from test_hook_start import GOAL
 
 from goalfile.sessionmemory import record_path
-
-
-@pytest.fixture(scope="module")
-def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return made_once(tmp_path_factory, approved_project)
-
-
-@pytest.fixture
-def repo(tmp_path: Path, made: Path) -> Path:
-    """The person's repository: one approved goal, committed, whose check fails."""
-    return copy_of(made, tmp_path / "project")
 
 
 def blank_line(path: Path, holding: str) -> None:
@@ -55,15 +45,7 @@ def test_a_transcript_rewritten_at_the_same_length_sets_the_record_aside(
     unchanged): the transcript up to the record's length then held no call without its
     result, and the host's stop let the agent go without a word. The record keeps a digest
     of that part: it is set aside, the forged met is checked again and the hold says why."""
-    transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
-    met_and_undone(repo)
-    forget_records()
-    (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
-    transcript.ran("sh x.sh", ended=False)
-    hook(repo, "stop", transcript.path)  # the agent's, inside that tool call
-    transcript.ended()
-    git(repo, "checkout", "--", GOAL)
+    transcript = stop_inside_a_call(repo, tmp_path)
     blank_line(transcript.path, '"sh x.sh"')
     transcript.ran("python3 tidy.py")  # the edit's own tool call, after the record's length
     reason = held(repo, transcript)
@@ -72,21 +54,6 @@ def test_a_transcript_rewritten_at_the_same_length_sets_the_record_aside(
         "rewritten, up to its length when the record was taken, but its checks, run again"
     )
     assert said in reason, reason
-
-
-def gemini_hook(repo: Path, verb: str, session: str, transcript: Path | None) -> dict[str, object]:
-    """`goalfile hook VERB --agent gemini` as Gemini CLI runs it for ``session``: its start
-    hook given no transcript (as before the session's first turn is recorded)."""
-    event = "AfterAgent" if verb == "stop" else "SessionStart"
-    data: dict[str, object] = {"session_id": session, "cwd": str(repo), "hook_event_name": event}
-    data["stop_hook_active"] = False
-    if transcript is not None:
-        data["transcript_path"] = str(transcript)
-    done = run_goalfile("hook", verb, "--agent", "gemini", cwd=repo, input=json.dumps(data))
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
-    answer = json.loads(done.stdout) if done.stdout.strip() else {}
-    assert isinstance(answer, dict), answer
-    return answer
 
 
 def gemini_transcript(path: Path, command: str) -> None:
@@ -116,9 +83,9 @@ def test_another_sessions_sealed_record_copied_in_place_is_set_aside(
     aside, the forged met is checked again and the hold says why."""
     met_and_undone(repo)
     (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
-    assert gemini_hook(repo, "start", "session-a", None) == {}
+    assert hook(repo, "start", None, agent="gemini", session="session-a") == "{}"
     git(repo, "checkout", "--", GOAL)
-    assert gemini_hook(repo, "start", "session-b", None) == {}  # the host's, for this session
+    assert hook(repo, "start", None, agent="gemini", session="session-b") == "{}"  # the host's
     records = Path(os.environ["XDG_STATE_HOME"]) / "goalfile" / "sessions"
     mine = record_path(records, session_id="session-b", transcript=None)
     other = record_path(records, session_id="session-a", transcript=None)
@@ -126,7 +93,7 @@ def test_another_sessions_sealed_record_copied_in_place_is_set_aside(
     transcript = tmp_path / "session.jsonl"
     gemini_transcript(transcript, "cp a.json b.json")
     shutil.copyfile(other, mine)
-    answer = gemini_hook(repo, "stop", "session-b", transcript)
+    answer = json.loads(hook(repo, "stop", transcript, agent="gemini", session="session-b") or "{}")
     reason = str(answer.get("reason", ""))
     said = (
         "the session's record is set aside, as not the host's hook's: it is another session's "
