@@ -37,7 +37,7 @@ import functools
 import re
 from typing import Final
 
-__all__ = ["TestCount"]
+__all__ = ["TestCount", "asks_for_listing"]
 
 # bytes: a longer line is not a summary line. pytest pads its summary with `=` to the width of
 # the terminal, which it takes from `COLUMNS`: 1,200 columns made it too long for a limit of 512
@@ -131,6 +131,20 @@ def _mocha() -> re.Pattern[bytes]:
 
 
 @functools.cache
+def _listing() -> re.Pattern[str]:
+    return re.compile(
+        r"(?<!\S)--(?:co|collect-only|setup-plan|setup-only|fixtures|fixtures-per-test)(?!\S)"
+    )
+
+
+def asks_for_listing(command: str) -> bool:
+    """Whether ``command`` names a pytest option that lists the tests or their fixtures
+    without running them: the person asked for the listing (`pytest --co -q` with `stdout
+    contains "test_x"`: the test exists), one planted in a configuration was not."""
+    return _listing().search(command) is not None
+
+
+@functools.cache
 def _ansi() -> re.Pattern[bytes]:
     return re.compile(_ANSI)
 
@@ -139,9 +153,12 @@ class TestCount:
     """The test runs' summary lines seen in one stream, and the tests they say ran."""
 
     __test__ = False  # not a test class, whatever pytest makes of its name
-    __slots__ = ("first", "mocha", "ran", "rest", "skipping", "unittest")
+    __slots__ = ("first", "listing", "mocha", "ran", "rest", "skipping", "unittest")
 
-    def __init__(self) -> None:
+    def __init__(self, *, listing: bool = False) -> None:
+        # the command asks pytest for a listing itself (:func:`asks_for_listing`): its
+        # `1 test collected in 0.5s` is what the row measures, not a run that ran nothing
+        self.listing = listing
         self.first: bytes | None = None  # the first summary line (the evidence)
         self.ran = 0  # tests that passed or failed, over every summary line
         self.rest = b""  # the current unterminated line
@@ -223,7 +240,9 @@ class TestCount:
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
-        elif _pytest_idle().fullmatch(plain) is not None or _cargo_running().fullmatch(plain):
+        elif _cargo_running().fullmatch(plain) or (
+            not self.listing and _pytest_idle().fullmatch(plain)
+        ):
             ran = 0
         elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
             self.unittest = int(unittest[1])

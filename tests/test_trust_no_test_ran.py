@@ -324,3 +324,15 @@ def test_a_mocha_run_whose_every_test_was_pending_is_unmet(tmp_path: Path, grep:
     (repo / "t.spec.js").write_text(failing)
     code, summary, _ = _verify(repo, f"{mocha} t.spec.js --grep {grep}", "exit 1")
     assert (code, summary) == MET
+
+
+@pytest.mark.parametrize("option", ["--co", "--collect-only", "--setup-plan"])
+def test_a_listing_the_check_itself_asks_for_is_judged_by_its_clauses(
+    tmp_path: Path, option: str
+) -> None:
+    """`pytest --co -q` with `stdout contains "test_the_feature"` asks whether the test exists:
+    a listing named in the check is what the row measures, not a run that ran nothing."""
+    repo = _project(tmp_path, "test_f.py", "def test_the_feature():\n    assert False\n")
+    check = f"{sys.executable} -m pytest {option} -q test_f.py"
+    code, summary, _ = _verify(repo, check, 'exit 0; stdout contains "test_the_feature"')
+    assert (code, summary) == MET

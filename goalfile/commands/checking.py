@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
-from goalfile.testcount import TestCount
+from goalfile.testcount import TestCount, asks_for_listing
 from goalfile.value import Value, replace
 
 MATCH_TIME_LIMIT = 30.0
@@ -174,7 +174,8 @@ def check_row(
         ), None
     guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
-    tests = {"stdout": TestCount(), "stderr": TestCount()}
+    listing = asks_for_listing(spec.command)
+    tests = {"stdout": TestCount(listing=listing), "stderr": TestCount(listing=listing)}
 
     def on_output(name: str, data: bytes) -> None:
         stream: Literal["stdout", "stderr"] = "stderr" if name == "stderr" else "stdout"
