@@ -230,9 +230,9 @@ def _part_line(
             f"{cid}: pytest is given {named(gone)}, which is not there {where}: pytest exits "
             f"4 (its usage error), and verify judges the row `unmet` {UNTIL_WRITTEN}"
         )
-    src = srclayout.not_installed(cid, words, shell=shell, folder=folder, env=env)
-    if src is not None:
-        runs, names = src
+    src = srclayout.imports(cid, words, shell=shell, folder=folder, env=env)
+    if src is not None and src[1]:
+        runs, names, _ = src
         conftest = srclayout.conftest_importing(words, folder, names)
         fails = (
             "each test module that imports it fails (ModuleNotFoundError), pytest exits 2"
@@ -289,6 +289,15 @@ def _part_line(
             "skip_missing_interpreters it skips it and judges the run by the others), and "
             f"verify never meets the row through it until a Python {versions} is on PATH, or "
             "the check names one that is"
+        )
+    if src is not None:  # all under src/ import, some from a copy outside the repository
+        runs, _, elsewhere = src
+        copies = ", ".join(f"`{name}` from `{place}`" for name, place in elsewhere.items())
+        return (
+            f"{cid}: pytest runs with `{runs}`, which imports {copies}, not the package under "
+            f"`src/` {where}: the tests check that installed copy, not this repository's code, "
+            f"and a change under `src/` changes no verdict until "
+            f"`{srclayout.install(runs, folder, here)}` {srclayout.INSTALL_FIX}"
         )
     return None
 

@@ -102,6 +102,12 @@ for name in sys.argv[2:]:
     if spec is None:
         print(name + "\t" + parts[0])
         continue
+    if kind == "s":  # where it is imported from, when that is outside the repository
+        found = list(spec.submodule_search_locations or []) or [spec.origin or ""]
+        where = os.path.realpath(found[0]) if os.path.isabs(found[0]) else ""
+        if where and os.path.commonpath([top, where]) != top:
+            print(name + "\t@" + where)
+        continue
     places = list(spec.submodule_search_locations or [])
     for at, part in enumerate(parts[1:], 1):
         if not places:
@@ -263,7 +269,10 @@ def not_found(
 ) -> list[str] | None:
     """Asks ``interpreter`` (run in ``cwd``, as the check runs it) which of the tagged dotted
     ``names`` (`C1m:pkg.mod`; a tag ending in `m` is a module) are not there: one line each,
-    `NAME<TAB>PART` with the first part that is not; None when that cannot be told."""
+    `NAME<TAB>PART` with the first part that is not; None when that cannot be told. A tag
+    ending in `s` names a top-level module asked where it is imported from: `NAME<TAB>PART`
+    when it is not there, `NAME<TAB>@PATH` (its folder, or its file) when it is found outside
+    the repository."""
     from goalfile.commands.gittop import repository_top
 
     top = str(repository_top(cwd) or cwd)

@@ -5,14 +5,16 @@ A package under `src/` (`src/NAME/__init__.py`, `src/NAME.py`) is importable onl
 installed (`python -m pip install -e .`), unless pytest's configuration puts `src` on the path
 itself. Until then every test module that imports it fails to collect (`ModuleNotFoundError: No
 module named 'NAME'`), pytest exits 2, and verify judges the row `unmet`: no work on the code
-can meet it. The Python is the check's own (`python -m pytest`), or the one a `pytest` script's
-`#!` line names; it is asked as :mod:`goalfile.commands.pyoperands` asks (-S, nothing of the
-project run, an interpreter the repository holds not asked). A check is left alone when
-anything could put `src` on the path another way: a `pythonpath` setting in any file pytest
-reads its configuration from, a `conftest.py` at the top or one folder down that names
-`sys.path`, or pytest options that change the configuration or the import (`-c`, `-o`,
-`--rootdir`, `--pyargs`, `-p` but to turn a plugin off); and when the folder has no project
-file for pip to install.
+can meet it. A copy installed for that Python (an older release from PyPI, in its
+site-packages) is the other trap: pytest imports it, the tests check it, and no change under
+`src/` changes a verdict; a broken `src/` can be met. The Python is the check's own (`python
+-m pytest`), or the one a `pytest` script's `#!` line names; it is asked as
+:mod:`goalfile.commands.pyoperands` asks (-S, nothing of the project run, an interpreter the
+repository holds not asked). A check is left alone when anything could put `src` on the path
+another way: a `pythonpath` setting in any file pytest reads its configuration from, a
+`conftest.py` at the top or one folder down that names `sys.path`, or pytest options that
+change the configuration or the import (`-c`, `-o`, `--rootdir`, `--pyargs`, `-p` but to turn a
+plugin off); and when the folder has no project file for pip to install.
 """
 
 from __future__ import annotations
@@ -114,6 +116,17 @@ def not_installed(
 ) -> tuple[str, list[str]] | None:
     """The Python the pytest command ``words`` runs with and the packages under `src/` it
     cannot import, when there are any; None otherwise or when that cannot be told."""
+    found = imports(cid, words, shell=shell, folder=folder, env=env)
+    return (found[0], found[1]) if found is not None and found[1] else None
+
+
+def imports(
+    cid: str, words: Sequence[str], *, shell: str, folder: Path, env: Mapping[str, str]
+) -> tuple[str, list[str], dict[str, str]] | None:
+    """The Python the pytest command ``words`` runs with, the packages under `src/` it cannot
+    import, and those it imports from outside the repository (by name: where from), when
+    there are any; None otherwise or when that cannot be told. A package found elsewhere is
+    an installed copy: the tests check it, and a change under `src/` changes no verdict."""
     from goalfile.commands import pyoperands
 
     python = interpreter(words, env)
@@ -122,12 +135,17 @@ def not_installed(
     names = packages(folder)
     if not names or not pyoperands.outside(python, folder, env):
         return None
-    asked = [f"{cid}m:{name}" for name in names]
+    asked = [f"{cid}s:{name}" for name in names]
     lines = pyoperands.not_found(python, asked, shell=shell, cwd=folder, env=env)
-    if not lines:
-        return None
-    gone = [line.partition("\t")[2] for line in lines if line.partition("\t")[1]]
-    return (python, gone) if gone else None
+    gone: list[str] = []
+    elsewhere: dict[str, str] = {}
+    for line in lines or ():
+        name, tab, part = line.partition("\t")
+        if tab and part.startswith("@"):
+            elsewhere[name.partition(":")[2]] = part[1:]
+        elif tab:
+            gone.append(part)
+    return (python, gone, elsewhere) if gone or elsewhere else None
 
 
 def conftest_importing(words: Sequence[str], folder: Path, names: Sequence[str]) -> str | None:
