@@ -157,12 +157,16 @@ def init(
             err(f"goalfile: {error.render()}")
     codex = [h for h in result.hooks if h.agent.value == "codex" and (h.changed or h.start_changed)]
     if codex and not trust_codex and not as_json:
+        import shutil
+
+        trusting = "or run `goalfile init --no-goal --trust-codex`"
+        if shutil.which("codex", path=context().env.get("PATH")) is None:  # it would refuse
+            trusting = "or, once `codex` is on PATH (it is not now), run " + trusting[7:]
         err(
             f"note: Codex skips the hooks in {codex[0].path} until you trust them: start "
             "`codex` here, open `/hooks` and trust `goalfile hook stop --agent codex` and "
-            "`goalfile hook start --agent codex`, or run "
-            "`goalfile init --no-goal --trust-codex`; `codex exec` runs it untrusted only "
-            "with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
+            f"`goalfile hook start --agent codex`, {trusting}; `codex exec` runs it "
+            "untrusted only with `--dangerously-bypass-hook-trust`. `goalfile doctor` checks it."
         )
     if result.mcp and not as_json:
         _note_mcp_support()

@@ -1,0 +1,51 @@
+"""A new user's first hour on toolz 1.2.0 (setup.cfg and pyproject.toml, its tests inside the
+package, toolz/tests), the sdist downloaded once into the cache outside the clone
+(tests/test_walk.sdist), following the README: `goalfile init --no-goal` on a machine without
+Codex.
+
+init's note on Codex's hook trust offered `goalfile init --no-goal --trust-codex` as the way to
+trust the hook, and that command, run as written where `codex` is not on PATH, is refused
+(exit 3, "cannot trust the Codex hook: `codex` is not on PATH").
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import make_git_repo, run_goalfile
+from tests.test_walk import sdist
+
+VERSION = "1.2.0"
+NAME = f"toolz-{VERSION}"
+WITHOUT_CODEX = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    with tarfile.open(sdist("toolz", VERSION, f"{NAME}.tar.gz")) as archive:
+        archive.extractall(tmp_path, filter="data")
+    return make_git_repo(tmp_path / NAME)
+
+
+def test_init_without_codex_on_path_offers_the_trust_command_for_when_it_is(
+    project: Path, tmp_path: Path
+) -> None:
+    assert shutil.which("codex", path=WITHOUT_CODEX["PATH"]) is None
+    env = {**WITHOUT_CODEX, "CODEX_HOME": str(tmp_path / "codex")}
+    done = run_goalfile("init", "--no-goal", cwd=project, env=env)
+    assert done.returncode == 0, done.stderr
+    note = next(line for line in done.stderr.splitlines() if "Codex skips the hooks" in line)
+    assert "or run `goalfile init --no-goal --trust-codex`" not in note, note
+    assert (
+        "or, once `codex` is on PATH (it is not now), run `goalfile init --no-goal --trust-codex`"
+    ) in note, note
+    assert "open `/hooks`" in note and "`goalfile doctor` checks it" in note, note
+    # why: run as written now, it is refused
+    trust = run_goalfile("init", "--no-goal", "--trust-codex", cwd=project, env=env)
+    assert trust.returncode == 3, trust.stderr
+    assert "cannot trust the Codex hook: `codex` is not on PATH" in trust.stderr
