@@ -3,8 +3,9 @@ top), the sdist downloaded once into the cache outside the clone (tests/test_wal
 
 An older dateutil installed for the Python the checks run with: `python -m pytest tests/...`
 imports that copy, not the repository's `src/dateutil`, so the tests check code the work never
-touches. A broken `src/` still met the goal, and `new` said nothing of it (it names a package
-under `src/` only when the Python cannot import it at all).
+touches. A broken `src/` still met the goal, and neither `new` nor verify, whose run failed on
+that copy, said anything of it (they named a package under `src/` only when the Python could not
+import it at all).
 """
 
 from __future__ import annotations
@@ -75,6 +76,20 @@ def test_a_src_package_imported_from_an_installed_copy_is_named_with_its_install
     )
     assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["met"], ran.stdout
 
+    # a copy that fails the repository's tests (an older release): verify says which it tested
+    installed = next((tmp_path / "venv").glob("lib/python*/site-packages/dateutil/easter.py"))
+    installed.write_text(easter.read_text())
+    shown = run_goalfile(
+        "verify", "--no-write", "goals/first.md", cwd=project, env=environ, timeout=300
+    )
+    assert shown.returncode == 1 and "C1 unmet" in shown.stdout, shown.stdout
+    assert (
+        "note: C1: pytest ran with `python`, which imports `dateutil` from "
+        f"`{installed.parent.resolve()}`, not the package under `src/`: the tests checked that "
+        "installed copy, not this repository's code; `python -m pip install -e .` (where the "
+        "checks run) installs it\n"
+    ) in shown.stderr, shown.stderr
+
     # with the repository's src/ first on the path (what an editable install gives): no note,
     # and the broken code is the one tested
     mine = {**environ, "PYTHONPATH": str(project / "src")}
@@ -87,3 +102,5 @@ def test_a_src_package_imported_from_an_installed_copy_is_named_with_its_install
         "verify", "--no-write", "--json", "goals/again.md", cwd=project, env=mine, timeout=300
     )
     assert [r["verdict"] for r in json.loads(ran.stdout)["rows"]] == ["unmet"], ran.stdout
+    shown = run_goalfile("verify", "--no-write", "goals/again.md", cwd=project, env=mine)
+    assert shown.returncode == 1 and "note: C1" not in shown.stderr, shown.stderr

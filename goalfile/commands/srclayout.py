@@ -28,6 +28,7 @@ from pathlib import Path
 from goalfile.commands.projectfile import read_whole
 
 STATUSES = ("2", "4")  # pytest's exits for a test module, or a conftest.py, that cannot import
+ELSEWHERE = ("1", *STATUSES)  # and for tests that failed: an installed copy was tested
 INSTALL_FIX = "installs it"  # ends the line of a package that is there but not installed
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 PYTHON = re.compile(r"python(?:[0-9]+(?:\.[0-9]+)?)?")  # python, python3, python3.12
@@ -201,14 +202,27 @@ def unmet_notes(
     """For the ``(id, command, exit)`` of rows a verify run found unmet with pytest's exit 2
     (collection errors) or 4 (a conftest.py it could not load): one note each whose pytest
     cannot import the package under `src/`, with the command that installs it (run where the
-    checks run)."""
+    checks run); and with those exits or 1 (tests failed), one note each whose pytest imported
+    it from a copy outside the repository, with the same command."""
     from goalfile.commands.shellparts import Part, first_found
 
-    def find(cid: str, part: Part) -> tuple[str, list[str]] | None:
-        return not_installed(cid, part.words, shell=shell, folder=part.folder, env=env)
+    def find(cid: str, part: Part) -> tuple[str, list[str], dict[str, str]] | None:
+        return imports(cid, part.words, shell=shell, folder=part.folder, env=env)
 
     notes = []
-    for cid, part, (python, names) in first_found(rows, STATUSES, cwd, find):
+    for cid, part, (python, names, elsewhere) in first_found(rows, ELSEWHERE, cwd, find):
+        installs = f"`{install(python, part.folder, cwd)}` (where the checks run) installs it"
+        status = next(status for rid, _, status in rows if rid == cid)
+        if not names and elsewhere:
+            copies = ", ".join(f"`{name}` from `{place}`" for name, place in elsewhere.items())
+            notes.append(
+                f"note: {cid}: pytest ran with `{python}`, which imports {copies}, not the "
+                "package under `src/`: the tests checked that installed copy, not this "
+                f"repository's code; {installs}"
+            )
+            continue
+        if not names or status not in STATUSES:
+            continue
         names_said = ", ".join(f"`{name}`" for name in names)
         conftest = conftest_importing(part.words, part.folder, names)
         fails = (
@@ -218,7 +232,6 @@ def unmet_notes(
         )
         notes.append(
             f"note: {cid}: pytest ran with `{python}`, which cannot import {names_said}, "
-            f"the package under `src/`: nothing installed it there, and {fails}; "
-            f"`{install(python, part.folder, cwd)}` (where the checks run) installs it"
+            f"the package under `src/`: nothing installed it there, and {fails}; {installs}"
         )
     return tuple(notes)

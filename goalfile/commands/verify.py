@@ -409,7 +409,7 @@ def _setup_notes(
 ) -> tuple[str, ...]:
     """Notes on unmet rows that no work on the code can meet (pytest not installed for the
     Python a check names, a package under `src/` that is not installed for the Python that runs
-    pytest), for the console."""
+    pytest, or that it imports from an installed copy), for the console."""
     unmet = [(r.id, r.command, r.exit) for r in rows if r.verdict is Verdict.UNMET]
     notes: tuple[str, ...] = ()
     said = [
@@ -421,10 +421,11 @@ def _setup_notes(
         from goalfile.commands import pytestmissing
 
         notes += pytestmissing.unmet_notes(said, shell=goal.shell, cwd=workdir, env=ctx.env)
-    if any(status in ("2", "4") for _, _, status in unmet):  # srclayout.STATUSES
+    asked = [row for row in unmet if row not in said]
+    if any(status in ("1", "2", "4") for _, _, status in asked):  # srclayout.ELSEWHERE
         from goalfile.commands.srclayout import unmet_notes
 
-        notes += unmet_notes(unmet, shell=goal.shell, cwd=workdir, env=ctx.env)
+        notes += unmet_notes(asked, shell=goal.shell, cwd=workdir, env=ctx.env)
     told = {note.split(": ", 2)[1] for note in notes}  # one cause a row, as `new` tells it
     tested = [row for row in unmet if row[0] not in told and row[2] in ("1", "3", "4")]
     if tested:  # pytestplugins: a plugin the project's pytest configuration needs
