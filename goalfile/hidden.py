@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from goalfile.model import Finding, Goal, Severity
@@ -86,11 +86,23 @@ _KIND_NAMES = {
 class _Piece(Value):
     """A run of body lines parsed as one Markdown document, as parse.py parses them."""
 
-    __slots__ = ("first", "lines")
+    __slots__ = ("_first", "after", "lines")
 
-    def __init__(self, *, first: int, lines: Sequence[str]) -> None:
-        self.first: Final = first  # 1-based number of its first line
+    def __init__(
+        self, *, first: int | Callable[[], int], lines: Sequence[str], after: int = 0
+    ) -> None:
+        # 1-based number of its first line; after a ledger, counted when first read
+        self._first = first
         self.lines: Final = lines  # without their line endings
+        self.after: Final = after  # a line every line of the piece comes after
+
+    @property
+    def first(self) -> int:
+        """The 1-based number of its first line."""
+        first = self._first
+        if not isinstance(first, int):
+            first = self._first = first()
+        return first
 
 
 def findings(goal: Goal) -> list[Finding]:
@@ -148,13 +160,25 @@ def _pieces(text: str, frontmatter_end: int) -> list[_Piece]:
         head = text.split("\n")
         return [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:]))]
     start, _, end = bounds
-    head = text[:start].split("\n")[:-1]
-    pieces = [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:]))]
+    head = text[:start].split("\n")
+    pieces = [_Piece(first=frontmatter_end + 1, lines=_bare(head[frontmatter_end:-1]))]
     if end < len(text):
-        span = ledger_span(text)  # the ledger's line count is kept from the reading
-        first = text.count("\n", 0, end) + 1 if span is None else span[1]
-        pieces.append(_Piece(first=first, lines=_bare(text[end:].split("\n"))))
+        pieces.append(
+            _Piece(
+                first=lambda: _after_ledger(text),
+                lines=_bare(text[end:].split("\n")),
+                after=len(head),  # the ledger's heading
+            )
+        )
     return pieces
+
+
+def _after_ledger(text: str) -> int:
+    """The line after the ledger (the ledger's lines counted as the goal's reading counts
+    them, which keeps the count: a long ledger is counted only when a finding needs it)."""
+    span = ledger_span(text)
+    assert span is not None  # (called only for a text with a ledger)
+    return span[1]
 
 
 def _bare(lines: Sequence[str]) -> list[str]:
@@ -237,6 +261,8 @@ def _row_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
             spans = [(section.line + 1, table[0]), (table[1] + 1, section.end)]
         for piece in pieces:
             for first, end in spans:
+                if end <= piece.after + 1:
+                    continue  # the span ends before the piece begins
                 low = max(first, piece.first) - piece.first
                 high = min(end, piece.first + len(piece.lines)) - piece.first
                 for offset in range(low, high):
@@ -247,15 +273,19 @@ def _row_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
 
 def _heading_candidates(goal: Goal, pieces: Sequence[_Piece]) -> Iterable[int]:
     """Lines that look like the H2 heading of a section goalfile knows and the file lacks."""
-    seen_lines = {section.line for section in goal.sections}
     seen = {SECTION_GROUPS.get(section.key) for section in goal.sections}
-    for piece in pieces:
+    seen_lines: set[int] | None = None  # (read when a line looks like one: a section's line
+    for piece in pieces:  # after a ledger is numbered by counting the ledger's lines)
         for offset, line in enumerate(piece.lines):
             if "##" not in line:
                 continue
-            number = piece.first + offset
             group = _heading_group(line)
-            if group is not None and group not in seen and number not in seen_lines:
+            if group is None or group in seen:
+                continue
+            if seen_lines is None:
+                seen_lines = {section.line for section in goal.sections}
+            number = piece.first + offset
+            if number not in seen_lines:
                 yield number
 
 

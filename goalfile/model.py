@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from typing import Final, overload
 
@@ -142,16 +142,56 @@ class Criterion(Compared):
         self.source_expected: Final = source_expected
 
 
-class Section(Compared):
+class LaterLines:
+    """The line numbers after a goal's ledger, counted when one is first read: the ledger's
+    lines are counted then (a long ledger's count is a pass over it, which most commands
+    never need). A number above ``heading`` (the ledger's heading line) is one of the lines
+    after the ledger numbered as if the ledger were its heading line alone."""
+
+    __slots__ = ("_count", "heading")
+
+    def __init__(self, heading: int, count: Callable[[], int]) -> None:
+        self.heading: Final = heading
+        self._count: Callable[[], int] | int = count  # the ledger's newlines, once counted
+
+    def real(self, line: int) -> int:
+        """The file's line number of ``line``."""
+        if line <= self.heading:
+            return line
+        count = self._count
+        if not isinstance(count, int):
+            count = self._count = count()
+        return line + count - 1
+
+
+class Section(Compared, compared=("title", "key", "line", "end")):
     """A level-2 section of the body: its heading and line span (1-based, end exclusive)."""
 
-    __slots__ = ("end", "key", "line", "title")
+    __slots__ = ("_end", "_later", "_line", "key", "title")
 
-    def __init__(self, *, title: str, key: str, line: int, end: int) -> None:
+    def __init__(
+        self, *, title: str, key: str, line: int, end: int, later: LaterLines | None = None
+    ) -> None:
         self.title: Final = title
         self.key: Final = key  # normalised title: lower case, single spaces
-        self.line: Final = line  # line of the heading
-        self.end: Final = end  # first line after the section
+        self._line: Final = line
+        self._end: Final = end
+        self._later: Final = later  # how ``line`` and ``end`` after the ledger are numbered
+
+    def __repr__(self) -> str:
+        return f"Section(title={self.title!r}, key={self.key!r}, line={self.line}, end={self.end})"
+
+    @property
+    def line(self) -> int:
+        """The line of the heading."""
+        later = self._later
+        return self._line if later is None else later.real(self._line)
+
+    @property
+    def end(self) -> int:
+        """The first line after the section."""
+        later = self._later
+        return self._end if later is None else later.real(self._end)
 
 
 class Goal(Compared):

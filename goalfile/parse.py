@@ -28,6 +28,7 @@ from goalfile.model import (
     Finding,
     Goal,
     Kind,
+    LaterLines,
     Section,
     Severity,
     Status,
@@ -231,7 +232,23 @@ def _lines(text: str, bounds: tuple[int, int, int] | None) -> _Lines | _TextLine
     if bounds is None:
         return _TextLines(text, len(text), last=True)
     start, _, end = bounds
-    return _Lines(_TextLines(text, start), _newlines(text, start, end), text[end:].split("\n"))
+    return _Lines(_TextLines(text, start), _LedgerCount(text, start, end), text[end:].split("\n"))
+
+
+class _LedgerCount:
+    """The newlines of the ledger ``text[start:end]``, counted when first asked for: only a
+    line number after the ledger needs them, and a long ledger's count is a pass over it."""
+
+    __slots__ = ("_count", "_end", "_start", "_text")
+
+    def __init__(self, text: str, start: int, end: int) -> None:
+        self._text, self._start, self._end = text, start, end
+        self._count: int | None = None
+
+    def __call__(self) -> int:
+        if self._count is None:
+            self._count = _newlines(self._text, self._start, self._end)
+        return self._count
 
 
 _NEWLINES: list[tuple[str, int, int, int]] = []  # (text, start, end, count), the last two
@@ -323,14 +340,26 @@ class _Lines(Sequence[str]):
     """Lines before the ledger, as many empty lines as the ledger has, and the lines after it,
     without a list entry for each ledger line."""
 
-    def __init__(self, before: _TextLines, skipped: int, after: list[str]) -> None:
+    def __init__(self, before: _TextLines, skipped: _LedgerCount, after: list[str]) -> None:
         self._before = before
         self._after = after
-        self._skip_end = len(before) + skipped  # index of the first line after the ledger
-        self._len = self._skip_end + len(after)
+        self.skipped = skipped  # the ledger's line count, counted when a line after it is read
+
+    @property
+    def _skip_end(self) -> int:
+        """The index of the first line after the ledger."""
+        return len(self._before) + self.skipped()
+
+    @property
+    def _len(self) -> int:
+        return self._skip_end + len(self._after)
 
     def __len__(self) -> int:
         return self._len
+
+    def before_ledger(self) -> int:
+        """How many lines come before the ledger (its heading is the next)."""
+        return len(self._before)
 
     @overload
     def __getitem__(self, index: int) -> str: ...
@@ -340,6 +369,9 @@ class _Lines(Sequence[str]):
 
     def __getitem__(self, index: int | slice) -> str | list[str]:
         if isinstance(index, slice):
+            before = len(self._before)
+            if index.step is None and (index.start or 0) >= 0 and 0 <= (index.stop or -1) <= before:
+                return self._before[index]  # (the ledger's lines are not counted for these)
             first, stop, step = index.indices(self._len)
             if step != 1:
                 return [self[at] for at in range(first, stop, step)]
@@ -352,10 +384,10 @@ class _Lines(Sequence[str]):
                 *self._after[max(first - self._skip_end, 0) : max(stop - self._skip_end, 0)],
             ]
         at = index + self._len if index < 0 else index
+        if 0 <= at < len(self._before):  # (the ledger's lines are not counted for these)
+            return self._before[at]
         if not 0 <= at < self._len:
             raise IndexError(index)
-        if at < len(self._before):
-            return self._before[at]
         if at < self._skip_end:
             return ""
         return self._after[at - self._skip_end]
@@ -392,9 +424,13 @@ def frontmatter_meta(text: str) -> dict[str, object] | None:
 
 
 def _frontmatter_close(lines: Sequence[str]) -> int | None:
-    for index in range(1, len(lines)):
+    # the lines before a ledger first: the ledger's lines are counted only when it is not there
+    before = lines.before_ledger() if isinstance(lines, _Lines) else len(lines)
+    index = 1
+    while index < before or index < len(lines):
         if lines[index].rstrip("\r").rstrip() in ("---", "..."):
             return index
+        index += 1
     return None
 
 
@@ -993,18 +1029,29 @@ def _read_body(
     """Parse everything after the frontmatter except the ledger under ``## Iterations``; the
     lines that hold a lone carriage return are added to ``lone`` (the first of each piece,
     with the piece's count)."""
-    total = len(lines)
     pieces: list[tuple[int, int]] = []  # 0-based [start, end) line ranges handed to markdown-it
     sections: list[tuple[str, int]] = []  # (title, 1-based heading line)
+    # the lines after a ledger are numbered as if the ledger were its heading line alone, and
+    # renumbered (``real``) where a number leaves this function: a section's through ``later``,
+    # which counts the ledger's lines only when one is read
+    later: LaterLines | None = None
+    real = _same_line
+    after_text = ""
     if bounds is None:
+        total = len(lines)
         pieces.append((close + 1, total))
     else:
+        assert isinstance(lines, _Lines)
         start, content, end = bounds
         heading = text.count("\n", 0, start) + 1
+        later = LaterLines(heading, lines.skipped)
+        real = later.real
         pieces.append((close + 1, heading - 1))
         sections.append((text[start:content].strip("# \t\r"), heading))
+        total = heading + 1 + text.count("\n", end)
         if end < len(text):
-            pieces.append((total - 1 - text.count("\n", end), total))  # the lines after it
+            after_text = text[end:]
+            pieces.append((heading, total))  # the lines after it
     body = _Body()
     criteria_table: list[Token] | None = None
     # the link references of every piece, the first definition of a label winning as in
@@ -1016,16 +1063,17 @@ def _read_body(
     criteria_locate: _Locate | None = None
     ignored: list[tuple[int, str, bool]] = []  # criteria-shaped tables: line, section, after
     section_title = ""  # the title of the H2 section ``current`` names
-    for start, stop in pieces:
+    for number, (start, stop) in enumerate(pieces):
         env: dict[str, Any] = {}  # what the piece defines for its inline text (link references)
-        source = _CR_AT_LINE_END.sub("", lines.joined(start, stop))  # each line's `\r`s
+        joined = after_text if number else lines.joined(start, stop)
+        source = _CR_AT_LINE_END.sub("", joined)  # each line's `\r`s
         # a `\r` left ends a line for Markdown (CommonMark), not for goalfile's line numbers:
         # markdown-it's lines are mapped back to the file's (the file is refused: `lone-cr`)
         locate = None
         if "\r" in source:
             locate = _Locate(source, start)
             at = source.find("\r")
-            lone.append((start + 1 + source.count("\n", 0, at), source.count("\r")))
+            lone.append((real(start + 1 + source.count("\n", 0, at)), source.count("\r")))
         tokens = _markdown().parse(source, env)
         for label, target in env.get("references", {}).items():
             references.setdefault(label, target)
@@ -1047,16 +1095,18 @@ def _read_body(
                     current = ""
             elif token.type == "table_open" and current in CRITERIA_KEYS and criteria_table is None:
                 table: list[Token] = []
+                shift = real(start + 1) - 1
                 for inner in tokens[index:]:
-                    table.append(_shift(inner, start))
+                    table.append(_shift(inner, shift))
                     if inner.type == "table_close":
                         break
                 criteria_table = table
-                criteria_locate = locate
+                criteria_locate = (
+                    locate if locate is None or shift == start else _Locate(source, shift)
+                )
             elif token.type == "table_open" and current not in CRITERIA_KEYS:
                 if _criteria_shaped(tokens, index):
-                    after = (start, stop) != pieces[0]
-                    ignored.append((line, section_title if current else "", after))
+                    ignored.append((real(line), section_title if current else "", number > 0))
             elif (
                 token.type == "inline"
                 and current in ("non-goals", "non goals", "nongoals")
@@ -1083,6 +1133,7 @@ def _read_body(
             key=section_key(title),
             line=line,
             end=sections[pos + 1][1] if pos + 1 < len(sections) else total + 1,
+            later=later,
         )
         for pos, (title, line) in enumerate(sections)
     )
@@ -1189,6 +1240,19 @@ def _ignored_table(
         ),
         hint=rename,
     )
+
+
+def _line_or_none(lines: Sequence[str], index: int) -> str | None:
+    """``lines[index]`` without its CR, None past the last line (``index`` 0 or more): a line
+    before a ledger is read without counting the ledger's lines."""
+    try:
+        return lines[index].rstrip("\r")
+    except IndexError:
+        return None
+
+
+def _same_line(line: int) -> int:
+    return line
 
 
 class _Locate:
@@ -1794,8 +1858,8 @@ def _criteria(
         source: str | None = None
         if locate is not None and line:
             line, source = locate(line)
-        elif 0 < line <= len(lines):
-            source = lines[line - 1].rstrip("\r")
+        elif line > 0:
+            source = _line_or_none(lines, line - 1)
         if source is not None:
             repaired = _repair_row(names, source, line, problems, path, row)
             if repaired is not None:
