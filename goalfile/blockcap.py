@@ -15,7 +15,7 @@ does. When the stop being answered is one the host will override, the hook still
 its answer tells the person that the turn ends with the goal not met (:func:`override_notice`).
 A count too low only leaves that out; the hold itself never depends on it.
 
-Pure but for :func:`holds_in_a_row`, which reads the transcript.
+Pure but for :func:`holds_in_a_row` and :func:`lines_from_end`, which read the transcript.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ __all__ = [
     "DEFAULT_CAP",
     "cap_in_force",
     "holds_in_a_row",
+    "lines_from_end",
     "override_notice",
     "parse_cap",
 ]
@@ -118,7 +119,7 @@ def _counted(entry: object) -> int | None:
     return 0
 
 
-def _lines_from_end(path: str) -> Iterator[bytes]:
+def lines_from_end(path: str) -> Iterator[bytes]:
     """The transcript's lines, newest first, from at most its last :data:`_READ_AT_MOST`
     bytes (a line cut by that limit is left out), read a chunk at a time as they are asked
     for. A FIFO, socket or device there raises OSError without being waited on."""
@@ -155,7 +156,7 @@ def holds_in_a_row(transcript: str | None, *, at_most: int | None = None) -> int
         return None
     count = 0
     try:
-        for line in _lines_from_end(transcript):
+        for line in lines_from_end(transcript):
             if at_most is not None and count >= at_most:
                 return count
             if not any(mark in line for mark in _MARKS):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,7 +122,8 @@ def look(
     if unbacked is not None:  # e.g. `status: met` typed by hand: it lets no one stop
         return unbacked_hold(shown, unbacked, stop)
     if goal.status is Status.BLOCKED:
-        blocked = blocked_before(path, shown, goal)
+        transcript = stop.transcript_path and os.path.expanduser(stop.transcript_path)
+        blocked = blocked_before(path, shown, goal, transcript or None)
         if blocked is not None:
             return blocked
     if goal.status is Status.ACTIVE:

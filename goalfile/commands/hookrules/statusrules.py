@@ -80,7 +80,16 @@ def drafted(path: Path, goal: Goal, entry: Tracked, git: GitView, shown: str) ->
     return None
 
 
-def blocked_before(path: Path, shown: str, goal: Goal) -> GoalOutcome | None:
+UNSEEN_HOLD = (
+    "The ledger's hold on this block (`by stop-hook-hold`) was not made by the host: its "
+    "transcript shows no Stop-hook hold with these words (only the host runs `goalfile hook "
+    "stop`), so this stop is held; the next stop on this block is let go."
+)
+
+
+def blocked_before(
+    path: Path, shown: str, goal: Goal, transcript: str | None = None
+) -> GoalOutcome | None:
     """A goal found `blocked` by a verify run the hook did not make (the agent's own
     `goalfile verify`, its stall guard, a usage it could not measure), or by one of the
     hook's that held the agent already: the first stop on that entry holds the agent, and the
@@ -88,7 +97,10 @@ def blocked_before(path: Path, shown: str, goal: Goal) -> GoalOutcome | None:
     (:func:`goalfile.commands.hookrules.ledgerhold.ledger_holds`), also when the agent is
     continuing because of a Stop hook (sent back once for its unmet goal, it ran `goalfile
     verify` until the stall guard blocked the goal); every stop after it is let go with the
-    message. None for a
+    message. A hold ledgered on the entry counts only when the host's ``transcript`` shows the
+    host held the agent with it (:mod:`goalfile.holdseen`): the agent's own `goalfile hook stop`
+    writes the same entry, and then the host's stop is held, the entry not ledgered again; a
+    transcript that cannot be read leaves the ledger to decide. None for a
     block someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any
     status that asks for no more work does."""
     from goalfile.blockhold import made_by_verify
@@ -108,9 +120,19 @@ def blocked_before(path: Path, shown: str, goal: Goal) -> GoalOutcome | None:
             f"Once the cause is fixed, {resume} makes it active again."
         ),
     )
-    if found.held:  # held once on this entry (ledgered), whatever the host says
-        return let_go
     text, advice = block_words(summary, found.entry.rows, found.entry.status_reason, shown)
+    if found.held:  # held once on this entry (ledgered), whatever the host says
+        from goalfile.holdseen import delivered
+
+        if delivered(transcript, [text.split("\n", 1)[0]]) != frozenset():
+            return let_go
+        return GoalOutcome(  # ledgered by a run the host did not make: held, not ledgered again
+            path=shown,
+            status=Status.BLOCKED.value,
+            block=True,
+            summary=summary,
+            reason=f"{text}\n{advice}\n{UNSEEN_HOLD}",
+        )
     return GoalOutcome(
         path=shown,
         status=Status.BLOCKED.value,

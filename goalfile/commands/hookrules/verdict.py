@@ -6,6 +6,7 @@ in, the outcome and the text to write out.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -153,7 +154,8 @@ def _judge(
         )
     if stop.stop_hook_active:
         try:
-            streak = hook_streak(text)
+            transcript = stop.transcript_path and os.path.expanduser(stop.transcript_path)
+            streak = hook_streak(text, slug=result.slug, transcript=transcript or None)
         except GoalfileError:
             streak = 0
         if streak >= options.stall_limit:
@@ -176,22 +178,26 @@ def _judge(
     )
 
 
-def hook_streak(text: str) -> int:
+def hook_streak(text: str, *, slug: str = "", transcript: str | None = None) -> int:
     """How many of the hook's own verify runs in a row, the newest entry of ``text`` (this
     stop's) included, show the same verdicts and evidence: a run the hook sent the agent back
     from is followed by the iteration it started (``by stop-hook``). The agent's own verify
     runs between them neither count nor end the streak: counted, an agent sent back once ran
     `goalfile verify` once more without a change and the loop guard let it go at its next
-    stop ("no progress in the last 3 verify runs")."""
+    stop ("no progress in the last 3 verify runs"). Nor does a run whose block the host's
+    ``transcript`` does not show (:mod:`goalfile.holdseen`; its summary line names goal
+    ``slug``): the agent's own `goalfile hook stop` writes the same entries. A transcript
+    that cannot be read counts every such run."""
     from goalfile import ledger
     from goalfile.commands.iteration import HOOK_BY
+    from goalfile.holdseen import delivered
     from goalfile.parse import ledger_region
     from goalfile.progress import FRESH_START, STREAK_BY, fingerprint
 
     region = ledger_region(text)
     if region is None:
         return 0
-    count = 0
+    runs: list[str] = []  # the summary line of each earlier run sent back, newest first
     mark = None
     newer: str | None = None  # the command of the entry just newer than the one read
     for entry in ledger.newest_first(text, *region, by=STREAK_BY | {HOOK_BY}):
@@ -200,13 +206,23 @@ def hook_streak(text: str) -> int:
         if entry.by == ledger.VERIFY_BY:
             found = fingerprint(entry)
             if mark is None:
-                mark, count = found, 1
+                mark = found
             elif found != mark:
                 break
-            elif newer == HOOK_BY:
-                count += 1
+            elif newer == HOOK_BY and entry.status is not None:
+                summary = ledger.summary_line(
+                    slug=slug,
+                    iteration=entry.iteration,
+                    rows=entry.rows,
+                    status=entry.status,
+                    reason=entry.status_reason,
+                )
+                runs.append(summary)
         newer = entry.by
-    return count
+    if mark is None:
+        return 0
+    seen = delivered(transcript, runs) if runs else None
+    return 1 + (len(runs) if seen is None else sum(run in seen for run in runs))
 
 
 def _errored(result: VerifyResult, shown: str, stop: StopInput) -> GoalOutcome:
