@@ -9,7 +9,9 @@ at every later stop on the same entry (a host sends ``stop_hook_active`` false a
 and Gemini CLI may send it false at every stop). The record is an entry of the goal's own
 ledger (``### Iteration N (DATE) by stop-hook-hold``), where git, the pull request and `audit`
 show it; the agent could type one itself, but not unseen, and the stop it then makes is still
-let go only with the message.
+let go only with the message. Nor does the entry count on its own: the agent's own `goalfile
+hook stop` writes it too, so a later stop is let go only when the host's transcript shows the
+host's own record of the hold (:mod:`goalfile.holdseen`).
 
 A block someone declares is not such a block: `goalfile block` (with its reason and what was
 tried) and a row marked impossible by `goalfile impossible` (verify's `not completable`).

@@ -17,7 +17,9 @@ first, then the goal files git tracks, then the others), and answers:
   agent's to bring about, with the code a check runs or with verify runs of its own) holds it
   once per ledger entry, whether this verify wrote it or one run before the stop: the hold is
   ledgered (``by stop-hook-hold``, :mod:`goalfile.blockhold`), also with ``stop_hook_active``,
-  and every later stop on that entry is let go with the message. A block
+  and every later stop on that entry is let go with the message, once the host's transcript
+  shows the host's own record of that hold (:mod:`goalfile.holdseen`: the agent's own
+  `goalfile hook stop` ledgers the same entry). A block
   declared with `goalfile block` (or a row marked impossible) lets the agent go as the other
   statuses do.
   A goal paused, exhausted or blocked (`goalfile block`) by an entry the copy git holds does
@@ -55,8 +57,9 @@ first, then the goal files git tracks, then the others), and answers:
   instruction. Sending the agent back starts the next iteration (an entry by ``stop-hook``);
   at the iteration limit the goal becomes exhausted and the stop is allowed instead;
 * **allow with a message** (loop guard) when ``stop_hook_active`` is true and the hook's own
-  last ``stall_limit`` verify runs (:func:`goalfile.commands.hookrules.verdict.hook_streak`)
-  show the same verdicts and evidence: blocking again would only repeat them.
+  last ``stall_limit`` verify runs (:func:`goalfile.commands.hookrules.verdict.hook_streak`;
+  a run counts when the host's transcript shows its hold) show the same verdicts and
+  evidence: blocking again would only repeat them.
 
 The rules are in :mod:`goalfile.commands.hookrules`, one job to a module; this module wires them
 together and shares the hook's time between the goals. Parsing the input, the block reason and the
