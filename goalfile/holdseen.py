@@ -78,8 +78,9 @@ def host_texts(entry: object) -> list[str]:
 
 
 def delivered(transcript: str | None, marks: Iterable[str]) -> frozenset[str] | None:
-    """Of ``marks`` (each a hold's summary line), those that a block the host recorded in the
-    session's ``transcript`` says; ``None`` when there is no transcript or it cannot be read."""
+    """Of ``marks`` (each the summary line of the verify entry a hold was made on, which
+    every hold on it says), those that a block the host recorded in the session's
+    ``transcript`` says; ``None`` when there is no transcript or it cannot be read."""
     if transcript is None:
         return None
     from goalfile.blockcap import lines_from_end

@@ -124,7 +124,7 @@ def blocked_before(
     if found.held:  # held once on this entry (ledgered), whatever the host says
         from goalfile.holdseen import delivered
 
-        if delivered(transcript, [text.split("\n", 1)[0]]) != frozenset():
+        if delivered(transcript, [summary]) != frozenset():  # each hold on it says the line
             return let_go
         return GoalOutcome(  # ledgered by a run the host did not make: held, not ledgered again
             path=shown,
