@@ -190,7 +190,7 @@ def slow_goal(repo: Path) -> None:
 def test_the_terminal_ticker_names_row_command_and_place_in_colour(repo: Path) -> None:
     slow_goal(repo)
     shown = on_a_terminal(repo, {"TERM": "xterm-256color"}).decode()
-    assert "\r\x1b[K  [2/2] C2 sleep 0.6; echo done; exit 3 … 0." in shown
+    assert "\r\x1b[K  [2/2] C2 sleep 0.6; echo done; exit 3 (0." in shown
     assert "C1 \x1b[32mmet\x1b[0m (" in shown
     assert "C2 \x1b[31munmet\x1b[0m (" in shown
     assert "exit 0 expected, got 3" in shown

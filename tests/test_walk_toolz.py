@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import make_git_repo, run_goalfile
+from tests.test_console import on_a_terminal
 from tests.test_walk import sdist
 
 VERSION = "1.2.0"
@@ -49,3 +50,22 @@ def test_init_without_codex_on_path_offers_the_trust_command_for_when_it_is(
     trust = run_goalfile("init", "--no-goal", "--trust-codex", cwd=project, env=env)
     assert trust.returncode == 3, trust.stderr
     assert "cannot trust the Codex hook: `codex` is not on PATH" in trust.stderr
+
+
+def test_the_ticker_of_a_long_command_shows_its_time_as_the_verdict_line_does(
+    project: Path,
+) -> None:
+    suite = "python -m pytest -q -p no:cacheprovider toolz/tests/test_curried.py"
+    done = run_goalfile(
+        "new", "demo", "toolz's curried tests pass", "--non-goal", "toolz/tests stays",
+        "--check", suite, "--expected", "exit 0", cwd=project, env=WITHOUT_CODEX,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    shown = on_a_terminal(project, {**WITHOUT_CODEX, "TERM": "xterm-256color"}).decode()
+    assert "C1 \x1b[32mmet\x1b[0m (" in shown, shown
+    ticks = [t for t in shown.split("\r\x1b[K") if t.startswith("  [1/1] C1 ")]
+    assert ticks, shown
+    cut = "  [1/1] C1 python -m pytest -q -p no:cacheprovider toolz/t… ("
+    for tick in ticks:
+        assert tick.startswith(cut), tick
+        assert tick.endswith("s)") and "… …" not in tick, tick

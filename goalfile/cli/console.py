@@ -153,7 +153,7 @@ class Console:
         return f"[{place}/{self.total}]" if place else "[-]"
 
     def _ticker(self, row: Criterion, elapsed: float) -> str:
-        return f"  {self._place(row)} {row.id} {shorten(row.check)} … {elapsed:.1f}s"
+        return f"  {self._place(row)} {row.id} {shorten(row.check)} ({elapsed:.1f}s)"
 
     def _draw(self, text: str) -> None:
         # the cursor moves are goalfile's own, written as they are; the text (a command from
