@@ -154,6 +154,8 @@ def check_row(
 
     expectation = parse_expected(row.expected)  # lint parsed it already: cached
     child_env = {**env, "GOALFILE_CRITERION": row.id}  # GOALFILE_GOAL is set by the caller
+    if "PATH" in env:
+        child_env["PATH"] = absolute_path(env["PATH"])
     spec = CheckSpec(
         command=settings.command(row),  # what the contract digests, and nothing else
         shell=settings.shell(goal),
@@ -283,6 +285,14 @@ def _no_test_ran(counts: Iterable[TestCount]) -> str | None:
     if not seen or any(count.ran for count in seen):
         return None
     return seen[0].evidence
+
+
+def absolute_path(value: str) -> str:
+    """``PATH`` without its empty and relative entries, which the shell looks up in the check's
+    working directory, the work tree: with `PATH=:/usr/bin` (as `PATH=$EXTRA:$PATH` makes it
+    when `EXTRA` is unset) a check's `git` was a program left there, untracked and excluded."""
+    kept = [entry for entry in value.split(os.pathsep) if os.path.isabs(entry)]
+    return os.pathsep.join(kept) or os.defpath  # an empty PATH is one entry: the folder itself
 
 
 _probed: dict[tuple[object, ...], str | None] = {}
