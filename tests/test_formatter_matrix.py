@@ -36,7 +36,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import built_once, copy_of, git, run_goalfile, shell
+from tests.conftest import built_once, copy_of, git, goalfile_here, run_goalfile, shell
 from tests.formatted_goals import MARKDOWNLINT, PRETTIER, no_places, npm_tool, run_tool
 from tests.lifecycle_goals import GOALS, shared_stages
 from tests.npm_tools import NpmTool, install_npm
@@ -243,6 +243,14 @@ def goalfile(
     return run_goalfile(*args, cwd=cwd, env=CHECKS_ENV, input=input, timeout=timeout)
 
 
+def read(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """A command that only reads the goals (lint, status, log, audit), run in this process
+    (:func:`goalfile_here`): its subject here is what goalfile reads from a formatted file, the
+    same code without an interpreter started around it. verify and the Stop hook, which run
+    the checks, run as processes (:func:`goalfile`)."""
+    return goalfile_here(*args, cwd=cwd, env=CHECKS_ENV)
+
+
 def norm(text: str, repo: Path) -> str:
     """A message without the repository's path, line and column numbers (a formatter adds
     blank lines) and run times."""
@@ -270,12 +278,13 @@ def readings(repo: Path) -> dict[str, object]:
     """What goalfile reads from every goal: lint's findings, each goal's status, the verify
     runs of each ledger (`log`), `verify --no-write`'s summary lines, `audit --against HEAD`
     and the Stop hook's answer; as JSON reads it back (lists for tuples), so that readings
-    stored in a file compare equal."""
-    lint = goalfile("lint", cwd=repo)
-    status = goalfile("status", "--json", cwd=repo)
-    log = goalfile("log", "--json", cwd=repo)
+    stored in a file compare equal. The commands that only read run in this process
+    (:func:`read`)."""
+    lint = read("lint", cwd=repo)
+    status = read("status", "--json", cwd=repo)
+    log = read("log", "--json", cwd=repo)
     verify = goalfile("verify", "--no-write", cwd=repo, timeout=300)
-    audit = goalfile("audit", "--against", "HEAD", cwd=repo)
+    audit = read("audit", "--against", "HEAD", cwd=repo)
     found = {
         "lint": (lint.returncode, norm(lint.stdout + lint.stderr, repo)),
         "status": (status.returncode, json.loads(norm(status.stdout, repo))),
@@ -353,7 +362,7 @@ def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
     source, before = stages
     repo = formatted(stages, tmp_path, name)
     assert changed(repo, source), "the tool changed no goal file"
-    lint = goalfile("lint", "--json", cwd=repo)
+    lint = read("lint", "--json", cwd=repo)
     assert lint.returncode == 3, lint.stdout
     files = {f["path"]: f for f in json.loads(lint.stdout)["files"]}
     # verify refuses each rewrapped goal, naming the joined line, and runs the others' checks
@@ -379,7 +388,7 @@ def test_a_rewrapped_ledger_is_named_and_the_printed_fixes_work(
             [],
             ["placeholder"] * 3,
         )
-    status = json.loads(goalfile("status", "--json", cwd=repo).stdout)
+    status = json.loads(read("status", "--json", cwd=repo).stdout)
     invalid = {g["path"] for g in status["goals"] if "joined into one" in str(g.get("error"))}
     assert invalid == set(fixes), status
     answer = json.loads(hook(repo))
