@@ -122,8 +122,12 @@ def _counted(entry: object) -> int | None:
 def lines_from_end(path: str) -> Iterator[bytes]:
     """The transcript's lines, newest first, from at most its last :data:`_READ_AT_MOST`
     bytes (a line cut by that limit is left out), read a chunk at a time as they are asked
-    for. A FIFO, socket or device there raises OSError without being waited on."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    for. A FIFO, socket or device there raises OSError without being waited on, as does a
+    path no file can have (a NUL byte, a lone surrogate: the host's input is not checked)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except ValueError as error:
+        raise OSError(f"{path!r} is not a path: {error}") from None
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         raise OSError(f"{path} is not a regular file")

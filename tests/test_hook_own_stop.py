@@ -174,3 +174,14 @@ def test_a_tool_result_is_not_the_hosts_hold() -> None:
     for host in ("claude", "codex", "gemini", "pi"):
         assert [text for line in tool_call(host, "x", reason) for text in host_texts(line)] == []
         assert reason in "".join(host_texts(host_block(host, reason))), host
+
+
+def test_a_transcript_path_no_file_can_have_is_no_traceback(tmp_path: Path) -> None:
+    """Fails before the change: a ``transcript_path`` with a NUL byte (or a lone surrogate)
+    reached the read of the host's holds, and the hook printed a ValueError's traceback. A
+    path no file can have is a transcript that cannot be read: the ledger decides."""
+    repo = goal_repo(tmp_path)
+    for path in ("/tmp/a\0b", "/tmp/a\ud800b"):
+        base = {"session_id": SESSION, "cwd": str(repo), "transcript_path": path}
+        for active in (False, True, True, True, False, True):
+            own_stop(repo, {**base, "hook_event_name": "Stop", "stop_hook_active": active})
