@@ -38,7 +38,16 @@ from typing import Final
 
 from goalfile.value import Compared
 
-__all__ = ["Taken", "taken_now", "unbound"]
+__all__ = ["STARTED", "Taken", "started", "taken_now", "unbound"]
+
+# what `goalfile hook start` tells Claude Code and Codex as context when the session has a
+# record: each keeps it in the session's transcript (Claude Code 2.1.332 in the start hook's
+# output, Codex 0.171.0 as a developer message), where a stop without a record finds that the
+# session had one (:func:`started`); no character JSON escapes
+STARTED: Final = (
+    "goalfile: the Stop hook recorded this session's start; it holds the agent until each "
+    "active goal is met by its checks (`goalfile status` lists them)"
+)
 
 _SIZE_LIMIT: Final = 1 << 30  # bytes: a larger transcript is not read (the record stands)
 _OPENSSL_FROM: Final = 4 << 20  # bytes: a longer transcript is hashed with OpenSSL's SHA-256
@@ -212,6 +221,16 @@ def _line_start(data: bytes, offset: int) -> int:
     """Where the line of ``data`` that holds ``offset`` begins (a line the host was writing
     when a record was taken is read whole)."""
     return data.rfind(b"\n", 0, offset) + 1 if 0 < offset <= len(data) else 0
+
+
+def started(transcript: str | None) -> bool:
+    """Whether the transcript at ``transcript`` shows that `goalfile hook start` took the
+    session's record (:data:`STARTED`, which the host wrote there; words the agent wrote
+    there too only make a stop without a record stricter)."""
+    if not transcript:
+        return False
+    data = _read(transcript)
+    return data is not None and STARTED.encode() in data
 
 
 def _called_before(data: bytes, at: float) -> bool:

@@ -306,8 +306,10 @@ def load(path: Path) -> Record:
 
 def save(path: Path, record: Record) -> None:
     """Write ``record`` at ``path`` (replaced by rename; the folders made 0700), or remove
-    the file when the record is empty. Raises OSError."""
-    if not record.repositories and not record.held:
+    the file when the record is empty and says nothing of how it was taken. A record that
+    does (a hook's) is written empty: a session whose record is missing is one whose record
+    was deleted (:func:`goalfile.recordbind.started`). Raises OSError."""
+    if not record.repositories and not record.held and record.taken is None:
         path.unlink(missing_ok=True)
         return
     new = not path.exists()

@@ -29,7 +29,7 @@ from conftest import (
     shell as sh,
 )
 
-from goalfile.sessionmemory import load, record_path
+from goalfile.sessionmemory import Record, load, record_path
 
 SESSION = "7c0f3e1a-52b8-4d6e-9a41-0b2c3d4e5f60"  # the recorded input's session id
 
@@ -406,7 +406,9 @@ def test_a_goal_met_and_committed_is_forgotten(tmp_path: Path, state_home: Path)
     (root / "built").touch()
     answer, _ = stop(root, active=True)
     assert answer is not None and "status: met" in str(answer["systemMessage"])
-    assert list(folder.iterdir()) == []
+    # kept, naming no repository: a session whose record is missing is one whose record was
+    # deleted (goalfile.recordbind.started)
+    assert load(record) == Record(taken=load(record).taken) and load(record).taken is not None
     git(root, "add", "-A")
     git(root, "commit", "-qm", "met")
     (root / ".git").rename(tmp_path / "elsewhere")  # a person removes the repository

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import approved_project, copy_of, git, made_once, run_goalfile
-from test_hook_start import GOAL, SESSION, loosen_and_commit, start
+from test_hook_start import GOAL, SESSION, TOLD, loosen_and_commit, start
 
 from goalfile.selfrun import names_hook, names_state, self_runs
 
@@ -105,7 +105,7 @@ def forge_start(repo: Path, transcript: Transcript, command: str) -> None:
         record.unlink()
     (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
     transcript.ran(command)
-    assert hook(repo, "start", None) == ""  # the agent's run: no transcript given
+    assert hook(repo, "start", None) == TOLD  # the agent's run: no transcript given
     git(repo, "checkout", "--", GOAL)
 
 
@@ -114,7 +114,7 @@ def test_the_agents_own_hook_start_holds_the_next_stop_once(repo: Path, tmp_path
     the command, and the forged met is checked again; the stop after it is let go with the
     message."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert start(repo) == ""
+    assert start(repo) == TOLD + "\n"
     forge_start(repo, transcript, f"goalfile hook start --agent claude < /tmp/x.json  # {GOAL}")
     answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
     assert answer.get("decision") == "block", answer
@@ -137,7 +137,7 @@ def test_a_record_deleted_by_a_shell_command_holds_the_first_stop(
     """Fails before the change: the forged met committed and the record deleted before the
     first stop made a first stop with nothing to compare with, let go without a word."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert start(repo) == ""
+    assert start(repo) == TOLD + "\n"
     loosen_and_commit(repo)
     transcript.ran(f"rm -rf {Path(os.environ['XDG_STATE_HOME']) / 'goalfile'}")
     forget_records()
@@ -174,7 +174,7 @@ def the_work(repo: Path) -> None:
 def test_an_honest_session_is_not_held(repo: Path, tmp_path: Path) -> None:
     """Not a regression test: commands that only read about the hook hold nothing."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert start(repo) == ""
+    assert start(repo) == TOLD + "\n"
     transcript.ran("grep -n 'goalfile hook stop' docs/hosts.md")
     transcript.ran("ls ~/.local/state/nvim")
     the_work(repo)
@@ -285,7 +285,7 @@ def stop_inside_a_call(repo: Path, tmp_path: Path) -> Transcript:
     committed, the record deleted, the person's active copy put back for the run, HEAD's met
     copy checked out again; the session's transcript."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
+    assert hook(repo, "start", transcript.path) == TOLD
     met_and_undone(repo)
     forget_records()
     (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
@@ -308,12 +308,12 @@ def test_a_record_taken_after_the_agents_first_tool_call_is_set_aside(
     host but Gemini CLI gives its start hook) is set aside: the forged met is checked again,
     and the hold says why."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""  # the host's: before any tool call
+    assert hook(repo, "start", transcript.path) == TOLD  # the host's: before any tool call
     met_and_undone(repo)
     forget_records()
     (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
     transcript.ran(ENCODED, ended=False)
-    assert hook(repo, "start", transcript.path if given == "transcript" else None) == ""
+    assert hook(repo, "start", transcript.path if given == "transcript" else None) == TOLD
     transcript.ended()
     git(repo, "checkout", "--", GOAL)
     reason = held(repo, transcript)
@@ -350,7 +350,7 @@ def test_the_hosts_own_records_are_not_set_aside(repo: Path, tmp_path: Path) -> 
     """Not a regression test: the start record taken before the first tool call, and a stop's
     taken when every tool call had its result, stand (a held goal is let go after one hold)."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
+    assert hook(repo, "start", transcript.path) == TOLD
     transcript.ran("true")
     answer = json.loads(hook(repo, "stop", transcript.path) or "{}")
     assert answer.get("decision") == "block", answer
@@ -366,7 +366,7 @@ def test_the_hosts_file_tool_writing_in_the_state_folder_holds_once(
     """Fails before the change: only shell commands were read. A Write of the host's own into
     the folder that holds the session's record holds the agent once, naming it."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
+    assert hook(repo, "start", transcript.path) == TOLD
     state = Path(os.environ["XDG_STATE_HOME"]) / "goalfile"
     transcript.wrote(str(state / "sessions" / "x.json"))
     the_work(repo)
@@ -377,7 +377,7 @@ def test_the_hosts_file_tool_writing_in_the_state_folder_holds_once(
 def test_listing_the_state_folder_above_goalfiles_holds_nothing(repo: Path, tmp_path: Path) -> None:
     """Fails before the change: `ls ~/.local/state`, which changes nothing, held the agent."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
+    assert hook(repo, "start", transcript.path) == TOLD
     transcript.ran("ls -la ~/.local/state")
     the_work(repo)
     assert hook(repo, "stop", transcript.path) == ""
@@ -390,7 +390,7 @@ def test_the_recheck_after_a_deleted_record_says_what_the_transcript_shows(
     record's folder deleted was said to be so because "this stop follows a hold", at a first
     stop that followed none."""
     transcript = Transcript(tmp_path / "session.jsonl")
-    assert hook(repo, "start", transcript.path) == ""
+    assert hook(repo, "start", transcript.path) == TOLD
     met_and_undone(repo)
     transcript.ran(f"rm -rf {Path(os.environ['XDG_STATE_HOME']) / 'goalfile'}")
     forget_records()

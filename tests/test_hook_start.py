@@ -17,9 +17,14 @@ import pytest
 from conftest import approved_project, copy_of, git, made_once, run_goalfile
 from test_hook_branch_moved import forged_commit, git_in
 
+from goalfile.recordbind import STARTED
+
 GOAL = "goals/auth.md"
 CHECK_ROW = "| `test -f ok` | exit 0"
 SESSION = "c3f1a2b4-0d5e-4f60-8a71-92b3c4d5e6f7"
+# what the start hook prints to Claude Code and Codex when it takes the session's record
+TOLD = json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                          "additionalContext": STARTED}})  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +73,7 @@ def test_a_loosening_committed_before_the_first_stop_holds_it(repo: Path) -> Non
     """Fails before the change: the first stop was let go without a word. Held once, naming the
     change and the commit HEAD was on at the session's start; the stop after it is let go with
     the change, which the person reads."""
-    assert start(repo) == ""  # Claude Code hands a start hook's stdout to the model
+    assert start(repo) == TOLD + "\n"  # Claude Code hands it to the model, and keeps it
     loosen_and_commit(repo)
     answer = stop(repo)
     assert answer.get("decision") == "block", answer
@@ -90,7 +95,7 @@ def test_a_branch_moved_by_hand_before_the_first_stop_holds_it(repo: Path, tmp_p
     """Fails before the change: a commit holding a `met` copy, written with plumbing and set as
     the branch by hand before the first stop, was let go without a word. Its `met` is checked
     again at the first stop, and the failing check holds the agent."""
-    assert start(repo) == ""
+    assert start(repo) == TOLD + "\n"
     commit = forged_commit(repo, tmp_path)
     (repo / ".git" / "refs" / "heads" / "main").write_text(f"{commit}\n", encoding="ascii")
     answer = stop(repo)
@@ -107,7 +112,7 @@ def test_the_work_done_and_committed_before_the_first_stop_is_let_go(repo: Path)
     """Not a regression test (passes before the change): the agent that does the work, verifies
     it met and commits before its first stop is let go without a word; its met is checked
     again and still passes."""
-    assert start(repo) == ""
+    assert start(repo) == TOLD + "\n"
     (repo / "ok").write_text("", encoding="utf-8")
     assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
     git(repo, "add", "ok")
@@ -129,7 +134,9 @@ def test_a_session_with_a_record_keeps_it(repo: Path) -> None:
     assert "which HEAD was on at this session's earlier stop" in str(answer["reason"]), answer
 
 
-@pytest.mark.parametrize(("agent", "printed"), [("codex", ""), ("gemini", "{}\n"), ("pi", "")])
+@pytest.mark.parametrize(
+    ("agent", "printed"), [("codex", TOLD + "\n"), ("gemini", "{}\n"), ("pi", "")]
+)
 def test_each_host_is_answered_as_its_start_hook_reads_it(
     repo: Path, agent: str, printed: str
 ) -> None:

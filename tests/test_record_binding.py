@@ -14,7 +14,14 @@ import shutil
 from pathlib import Path
 
 from conftest import git
-from test_hook_self_run import held, hook, met_and_undone, stop_inside_a_call
+from test_hook_self_run import (
+    Transcript,
+    forget_records,
+    held,
+    hook,
+    met_and_undone,
+    stop_inside_a_call,
+)
 from test_hook_self_run import made as made
 from test_hook_self_run import repo as repo
 from test_hook_start import GOAL
@@ -100,3 +107,41 @@ def test_another_sessions_sealed_record_copied_in_place_is_set_aside(
         "record, put in this session's place, but its checks, run again"
     )
     assert said in reason, answer
+
+
+# `rm -r ~/.local/state/goalfile/sessions`, in words that do not show it
+ENCODED_RM = "echo cm0gLXIgfi8ubG9jYWwvc3RhdGUvZ29hbGZpbGUvc2Vzc2lvbnM= | base64 -d | sh"
+
+
+def host_kept(transcript: Transcript, told: str) -> None:
+    """What Claude Code 2.1.332 writes to the transcript of the session-start hook's run: the
+    hook's output, with its command."""
+    attachment = {"type": "hook_success", "hookName": "SessionStart:startup",
+                  "hookEvent": "SessionStart", "content": "", "stdout": told, "stderr": "",
+                  "exitCode": 0, "command": "goalfile hook start --agent claude"}  # fmt: skip
+    line = {"type": "attachment", "attachment": attachment}
+    with transcript.path.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(line) + "\n")
+
+
+def test_a_record_deleted_in_words_that_do_not_show_it_holds_the_first_stop(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Fails before the change: after the host's start record, the forged met committed and
+    the session's record deleted by a command whose words do not show it (a decoded script);
+    the stop, the host not marking it continuing, had nothing to compare with, HEAD held the
+    met entry, and the agent was let go without a word. The start hook's output, which
+    Claude Code and Codex keep in the transcript, says the session had a record: a stop
+    without one is the strictest case, the forged met is checked again and held once."""
+    transcript = Transcript(tmp_path / "session.jsonl")
+    host_kept(transcript, hook(repo, "start", transcript.path))
+    met_and_undone(repo)
+    transcript.ran(ENCODED_RM)
+    forget_records()
+    reason = held(repo, transcript)
+    said = (
+        f"{GOAL} says `met` by a ledger entry the hook cannot place: the session's record, "
+        "which its transcript shows was taken at its start, is gone, but its checks, run again"
+    )
+    assert said in reason, reason
+    assert hook(repo, "stop", transcript.path, active=True) != ""  # told, not held again

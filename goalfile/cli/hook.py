@@ -116,8 +116,9 @@ def hook_stop(
     "--agent",
     type=click.Choice(["claude", "codex", "gemini", "pi"]),
     default=None,
-    help="The host that runs it (Gemini CLI is answered with `{}`; the others with nothing, "
-    "which their start hooks take as no context for the model).",
+    help="The host that runs it (Gemini CLI is answered with `{}`; Claude Code and Codex, "
+    "when the session has a record, with one line of context that their transcripts keep; "
+    "pi with nothing).",
 )
 @json_option
 def hook_start(agent: str | None, as_json: bool) -> None:
@@ -136,7 +137,7 @@ def hook_start(agent: str | None, as_json: bool) -> None:
     wrap_standard_streams()
     document: dict[str, object] | None = None
     try:
-        document = _hook_start(as_json)
+        document = _hook_start(as_json, agent)
     except Exception as exc:  # a start hook never keeps a session from starting
         err(f"goalfile hook start: internal error: {type(exc).__name__}: {exc}; not recorded")
         document = {"schema_version": 1, "error": {"message": str(exc)}} if as_json else None
@@ -147,7 +148,7 @@ def hook_start(agent: str | None, as_json: bool) -> None:
     sys.exit(0)
 
 
-def _hook_start(as_json: bool) -> dict[str, object] | None:
+def _hook_start(as_json: bool, agent: str | None = None) -> dict[str, object] | None:
     import os
     from pathlib import Path
 
@@ -167,7 +168,16 @@ def _hook_start(as_json: bool) -> dict[str, object] | None:
     done = record_start(start, ctx)
     for note in done.notes:
         err(f"goalfile hook start: {note}")
-    return done.to_json() if as_json else None
+    if as_json:
+        return done.to_json()
+    if agent in ("claude", "codex") and (done.written or done.kept):
+        from goalfile.recordbind import STARTED
+
+        # the host keeps it in the session's transcript, where a stop finds that the session
+        # had a record (:func:`goalfile.recordbind.started`)
+        context = {"hookEventName": "SessionStart", "additionalContext": STARTED}
+        return {"hookSpecificOutput": context}
+    return None
 
 
 def _hook_stop(

@@ -141,6 +141,9 @@ class RepositoryWatch:
         # why the record found is not one the host's hook took (:mod:`goalfile.recordbind`):
         # set aside too; empty when it is, or nothing can be told
         self.unbound = ""
+        # the record is missing (or unreadable) and the transcript shows `goalfile hook start`
+        # took one (:func:`goalfile.recordbind.started`): deleted, it is the strictest case
+        self.gone_record = False
         self.transcript: str | None = None  # the transcript the host gave this hook
         self.why: dict[str, str] = {}  # of ``lost``: why each one's goals are not placed
 
@@ -441,6 +444,9 @@ class RepositoryWatch:
                 why += "session's record is set aside"
             elif self.unbound:
                 why = f"the session's record is set aside, as not the host's hook's: {self.unbound}"
+            elif self.gone_record:
+                why = "the session's record, which its transcript shows was taken at its start, "
+                why += "is gone"
             elif remembered is not None and remembered.unplaced:
                 why = "an earlier stop of this session found the session's record gone or set aside"
             elif remembered is None and stop.stop_hook_active:
@@ -594,6 +600,10 @@ def watch(
         from goalfile.recordbind import unbound
 
         found.unbound = unbound(found.before.taken, stop.transcript_path, bare_start=bare_start)
+    elif found.record is not None and found.before.taken is None:  # no record: deleted?
+        from goalfile.recordbind import started
+
+        found.gone_record = started(stop.transcript_path)
     # the agent's own runs of goalfile's hook, or its commands on the record's folder, as the
     # host's transcript keeps them: held once, and the record set aside (:meth:`unplaced`)
     from goalfile.selfrun import self_runs

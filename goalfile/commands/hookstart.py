@@ -17,9 +17,10 @@ A session that has a record already (resumed, compacted, cleared: the hosts run 
 hook then too, with the same session id) keeps it: the record of its stops knows more than
 what is checked out now. A run given a transcript in which a tool call that runs goalfile's
 hook has no result yet may be the agent's own (:mod:`goalfile.selfrun`): it records nothing.
-Nothing here holds or stops the agent: the command always exits 0,
-prints nothing the host would hand the model, and says on stderr what it could not record.
-"""
+Nothing here holds or stops the agent: the command always exits 0, and says on stderr what it
+could not record; to Claude Code and Codex it prints, when the session has a record, one line
+of context that each keeps in the session's transcript (:data:`goalfile.recordbind.STARTED`),
+where a stop that finds the record deleted sees that there was one."""
 
 from __future__ import annotations
 
