@@ -19,7 +19,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from goalfile import gitlimit
+from goalfile import gitlimit, gitsession
 from goalfile.run import format_seconds
 from goalfile.startwait import interrupts_wait
 
@@ -85,35 +85,63 @@ def _git_in(
     (:func:`_kill_tree`: SIGTERM, then SIGKILL), so nothing is left waiting; git stays in
     goalfile's process group, so a signal a host or a terminal sends that group (Claude Code's
     SIGTERM at its hook timeout, Ctrl-C) reaches it too. Raises :class:`GitTimedOut` at the
-    limit (also when no time is left to start it), else what ``subprocess.Popen`` raises."""
+    limit (also when no time is left to start it), else what ``subprocess.Popen`` raises.
+    Inside :func:`goalfile.gitsession.session`, a read asked before is answered again, and
+    object reads go to one ``git cat-file`` process kept open."""
+    held = gitsession.active()
+    if held is not None:
+        return held.run(folder, args, env, data, _git_once)
+    return _git_once(folder, args, env, data=data)
+
+
+def _git_once(
+    folder: str, args: Sequence[str], env: Mapping[str, str], *, data: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """:func:`_git_in` as one git process, started and waited for here."""
     limit = gitlimit.seconds()
     shown = f"git {_subcommand(args)}"
-    if limit <= 0:
-        raise GitTimedOut(f"`{shown}` was not run: no time was left for it")
     proc: subprocess.Popen[bytes] | None = None
     try:
         with interrupts_wait():  # raised once git's pid is known, so that git is killed too
-            proc = subprocess.Popen(
-                ["git", *_NO_PROGRAMS, *args],
-                cwd=folder,
-                env=env,
-                stdin=subprocess.DEVNULL if data is None else subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                close_fds=True,
-            )
+            proc = _start(folder, args, env, limit, piped=data is not None)
         out, errors = proc.communicate(data, timeout=limit)
     except BaseException as exc:
         if proc is None:
             raise
         _kill_tree(proc)
         if isinstance(exc, subprocess.TimeoutExpired):
-            gitlimit.hung()
-            raise GitTimedOut(
-                f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
-            ) from None
+            raise timed_out(shown, limit) from None
         raise
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, errors)
+
+
+def _start(
+    folder: str, args: Sequence[str], env: Mapping[str, str], limit: float, *, piped: bool
+) -> subprocess.Popen[bytes]:
+    """``git ARGS`` started in ``folder`` (its input a pipe when ``piped``, else nothing),
+    when ``limit`` leaves time for it; else :class:`GitTimedOut`. Started inside
+    :func:`goalfile.startwait.interrupts_wait`, so that a signal is raised once its pid is
+    known and git is killed too."""
+    if limit <= 0:
+        raise GitTimedOut(f"`git {_subcommand(args)}` was not run: no time was left for it")
+    return subprocess.Popen(
+        ["git", *_NO_PROGRAMS, *args],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.PIPE if piped else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        close_fds=True,
+    )
+
+
+def timed_out(shown: str, limit: float) -> GitTimedOut:
+    """The error for ``shown`` (``git log``), killed after ``limit`` seconds, noted as such
+    (:func:`goalfile.gitlimit.hung`)."""
+    gitlimit.hung()
+    return GitTimedOut(
+        f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
+    )
 
 
 def _descendants(pid: int) -> list[int]:

@@ -45,17 +45,19 @@ def audit(paths: tuple[str, ...], against: str | None, fmt: str, as_json: bool) 
     from goalfile.cli.core import goal_paths
     from goalfile.commands.audit import audit as run
     from goalfile.commands.audit import with_base_goals
+    from goalfile.gitsession import session
 
     ctx = context()
-    if paths and against is not None:  # a folder also stands for the goals it held at REF
-        targets = paths
-    elif paths or against is None:
-        targets = goal_paths(paths)
-    else:
-        targets = tuple(with_base_goals(against, ctx.cwd))
-        if not targets:
-            err(f"no goal files found under goals/ or .zetetic/goals/, here or at {against}")
-    result = run(paths=targets, against=against, ctx=ctx)
+    with session():  # one git process per read, not per goal (goalfile.gitsession)
+        if paths and against is not None:  # a folder also stands for the goals it held at REF
+            targets = paths
+        elif paths or against is None:
+            targets = goal_paths(paths)
+        else:
+            targets = tuple(with_base_goals(against, ctx.cwd))
+            if not targets:
+                err(f"no goal files found under goals/ or .zetetic/goals/, here or at {against}")
+        result = run(paths=targets, against=against, ctx=ctx)
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
