@@ -5,7 +5,9 @@ process. Every git command goalfile runs goes through :func:`_git_in`: in the en
 :func:`git_environment` (no variable that points git at another repository, no replace ref,
 no graft), with :data:`_NO_PROGRAMS` (git runs no program the repository's configuration
 names), within the time :mod:`goalfile.gitlimit` gives; at that limit git and every process it
-started are killed. :class:`GitTimedOut` and :class:`GitUnreadable` say what went wrong; the
+started are killed. A git kept open to be asked again (:class:`KeptGit`, for
+:mod:`goalfile.gitsession`) has that limit for each question. :class:`GitTimedOut` and
+:class:`GitUnreadable` say what went wrong; the
 readers are :mod:`goalfile.githistory` (history as committed, for `audit --against`) and
 :mod:`goalfile.gitrepo` (the working repository, for the Stop hook and the commands).
 """
@@ -16,7 +18,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from goalfile import gitlimit, gitsession
@@ -142,6 +144,98 @@ def timed_out(shown: str, limit: float) -> GitTimedOut:
     return GitTimedOut(
         f"`{shown}` did not answer within {format_seconds(round(limit, 1))} and was killed"
     )
+
+
+class KeptGit:
+    """One git process that reads its questions from its input (``git cat-file --batch``,
+    ``git check-attr --stdin``), asked again and again."""
+
+    def __init__(self, folder: str, argv: Sequence[str], env: Mapping[str, str]) -> None:
+        self.folder, self.args, self.env = folder, list(argv), env
+        self.shown = f"git {_subcommand(argv)}"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.ended = False
+
+    def ask(
+        self, data: bytes, whole: Callable[[bytearray], bool]
+    ) -> subprocess.CompletedProcess[bytes]:
+        """git's answer to ``data``: its output until ``whole`` says the answer is all there
+        (all of it, with its exit code, when git ends before), within the time one git
+        command has; at that limit git is killed (:class:`goalfile.gitrun.GitTimedOut`)."""
+        import selectors
+        import time
+
+        limit = gitlimit.seconds()
+        deadline = time.monotonic() + limit
+        out, errors = bytearray(), bytearray()
+        try:
+            if self.proc is None:
+                with interrupts_wait():  # raised once git's pid is known, so git is killed too
+                    self.proc = _start(self.folder, self.args, self.env, limit, piped=True)
+            proc = self.proc
+            assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+            os.set_blocking(proc.stdin.fileno(), False)
+            pending = memoryview(data)
+            reading = {proc.stdout.fileno(): out, proc.stderr.fileno(): errors}
+            with selectors.DefaultSelector() as waiting:
+                for fd in reading:
+                    waiting.register(fd, selectors.EVENT_READ)
+                waiting.register(proc.stdin.fileno(), selectors.EVENT_WRITE)
+                while reading:  # until the answer is whole, or git has closed its output
+                    if proc.stdout.fileno() in reading and whole(out):
+                        break
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise subprocess.TimeoutExpired(self.shown, limit)
+                    for key, _ in waiting.select(left):
+                        if key.fd in reading:
+                            chunk = os.read(key.fd, 1 << 16)
+                            if chunk:
+                                reading[key.fd] += chunk
+                            else:
+                                waiting.unregister(key.fd)
+                                del reading[key.fd]
+                            continue
+                        try:
+                            pending = pending[os.write(key.fd, pending) :]
+                        except BlockingIOError:
+                            continue
+                        except BrokenPipeError:  # git ended: its output says how
+                            pending = pending[len(pending) :]
+                        if not pending:
+                            waiting.unregister(key.fd)
+            code = 0
+            if not reading:  # git ended: all it said, and its exit code
+                self.ended = True
+                code = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+                self.close()
+        except BaseException as exc:
+            self.ended = True
+            if self.proc is not None:
+                _kill_tree(self.proc)
+            if isinstance(exc, subprocess.TimeoutExpired):
+                raise timed_out(self.shown, limit) from None
+            raise
+        return subprocess.CompletedProcess(proc.args, code, bytes(out), bytes(errors))
+
+    def close(self) -> None:
+        """Close git's input (git ends at that) and wait for it; killed (with the processes
+        it started) when it does not end within a second."""
+        proc, self.ended = self.proc, True
+        if proc is None:
+            return
+        if proc.returncode is None:
+            if proc.stdin is not None:
+                with contextlib.suppress(OSError):
+                    proc.stdin.close()
+            try:
+                proc.wait(timeout=1.0)
+            except subprocess.TimeoutExpired:
+                _kill_tree(proc)
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
 
 
 def _descendants(pid: int) -> list[int]:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import subprocess
 
+    from goalfile.gitrun import KeptGit
+
     Runner = Callable[..., subprocess.CompletedProcess[bytes]]
 
 _READS = frozenset(
@@ -58,7 +60,7 @@ class Session:
 
     def __init__(self) -> None:
         self._answers: dict[tuple[object, ...], subprocess.CompletedProcess[bytes]] = {}
-        self._batches: dict[tuple[object, ...], _Batch] = {}
+        self._batches: dict[tuple[object, ...], KeptGit] = {}
 
     def run(
         self,
@@ -80,7 +82,9 @@ class Session:
             key = (folder, tuple(argv), environment)
             batch = self._batches.get(key)
             if batch is None or batch.ended:
-                batch = self._batches[key] = _Batch(folder, argv, env)
+                from goalfile.gitrun import KeptGit
+
+                batch = self._batches[key] = KeptGit(folder, argv, env)
             return batch.ask(request, end)
         if data is not None or command not in _READS:
             return once(folder, args, env, data=data)
@@ -96,12 +100,9 @@ class Session:
         self._batches.clear()
 
 
-Ends = Callable[[bytearray], bool]
-
-
 def _batched(
     args: Sequence[str], command: str, data: bytes | None
-) -> tuple[list[str], bytes, Ends] | None:
+) -> tuple[list[str], bytes, Callable[[bytearray], bool]] | None:
     """How a process kept open answers ``git ARGS`` (given ``data``): its arguments, what to
     write it, and when its answer is whole; None when one cannot.
 
@@ -149,106 +150,3 @@ def answer_end(out: bytes | bytearray, asked: int, *, content: bool) -> int | No
             if at > len(out):
                 return None
     return at
-
-
-class _Batch:
-    """One git process that reads its questions from its input (``git cat-file --batch``,
-    ``git check-attr --stdin``), asked again and again."""
-
-    def __init__(self, folder: str, argv: Sequence[str], env: Mapping[str, str]) -> None:
-        from goalfile.gitrun import _subcommand
-
-        self.folder, self.args, self.env = folder, list(argv), env
-        self.shown = f"git {_subcommand(argv)}"
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.ended = False
-
-    def ask(self, data: bytes, whole: Ends) -> subprocess.CompletedProcess[bytes]:
-        """git's answer to ``data``: its output until ``whole`` says the answer is all there
-        (all of it, with its exit code, when git ends before), within the time one git
-        command has; at that limit git is killed (:class:`goalfile.gitrun.GitTimedOut`)."""
-        import os
-        import selectors
-        import subprocess
-        import time
-
-        from goalfile import gitlimit
-        from goalfile.gitrun import _kill_tree, _start, timed_out
-        from goalfile.startwait import interrupts_wait
-
-        limit = gitlimit.seconds()
-        deadline = time.monotonic() + limit
-        out, errors = bytearray(), bytearray()
-        try:
-            if self.proc is None:
-                with interrupts_wait():  # raised once git's pid is known, so git is killed too
-                    self.proc = _start(self.folder, self.args, self.env, limit, piped=True)
-            proc = self.proc
-            assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-            os.set_blocking(proc.stdin.fileno(), False)
-            pending = memoryview(data)
-            reading = {proc.stdout.fileno(): out, proc.stderr.fileno(): errors}
-            with selectors.DefaultSelector() as waiting:
-                for fd in reading:
-                    waiting.register(fd, selectors.EVENT_READ)
-                waiting.register(proc.stdin.fileno(), selectors.EVENT_WRITE)
-                while reading:  # until the answer is whole, or git has closed its output
-                    if proc.stdout.fileno() in reading and whole(out):
-                        break
-                    left = deadline - time.monotonic()
-                    if left <= 0:
-                        raise subprocess.TimeoutExpired(self.shown, limit)
-                    for key, _ in waiting.select(left):
-                        if key.fd in reading:
-                            chunk = os.read(key.fd, 1 << 16)
-                            if chunk:
-                                reading[key.fd] += chunk
-                            else:
-                                waiting.unregister(key.fd)
-                                del reading[key.fd]
-                            continue
-                        try:
-                            pending = pending[os.write(key.fd, pending) :]
-                        except BlockingIOError:
-                            continue
-                        except BrokenPipeError:  # git ended: its output says how
-                            pending = pending[len(pending) :]
-                        if not pending:
-                            waiting.unregister(key.fd)
-            code = 0
-            if not reading:  # git ended: all it said, and its exit code
-                self.ended = True
-                code = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-                self.close()
-        except BaseException as exc:
-            self.ended = True
-            if self.proc is not None:
-                _kill_tree(self.proc)
-            if isinstance(exc, subprocess.TimeoutExpired):
-                raise timed_out(self.shown, limit) from None
-            raise
-        return subprocess.CompletedProcess(proc.args, code, bytes(out), bytes(errors))
-
-    def close(self) -> None:
-        """Close git's input (git ends at that) and wait for it; killed (with the processes
-        it started) when it does not end within a second."""
-        import contextlib
-        import subprocess
-
-        from goalfile.gitrun import _kill_tree
-
-        proc, self.ended = self.proc, True
-        if proc is None:
-            return
-        if proc.returncode is None:
-            if proc.stdin is not None:
-                with contextlib.suppress(OSError):
-                    proc.stdin.close()
-            try:
-                proc.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                _kill_tree(proc)
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
