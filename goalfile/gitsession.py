@@ -2,13 +2,15 @@
 
 Inside :func:`session`, :func:`goalfile.gitrun._git_in` asks the session first
 (:meth:`Session.run`): a read it asked before with the same arguments, folder and environment
-(``rev-parse``, ``for-each-ref``, ``log``...) is answered as git answered it then, and the
-object reads (``git cat-file --batch``, ``--batch-check``) go to one ``git cat-file`` process
-per folder, arguments and environment, kept open until the session ends. Each question put to
-that process has the time one git command has (:func:`goalfile.gitlimit.seconds`): at that
-limit it is killed with the processes it started, as any git command is, and the next question
-starts another. An audit of ten goals started about twenty git processes a goal without this
-(docs/performance.md). Commands that write (`activate --commit`) never run inside one.
+(``rev-parse``, ``for-each-ref``, ``log``...) is answered as git answered it then; the object
+reads (``git cat-file --batch``, ``--batch-check``) go to one ``git cat-file`` process, and the
+attribute questions (``git check-attr -z ATTR... -- PATH``) to one ``git check-attr --stdin``,
+per folder, arguments and environment, kept open until the session ends
+(:class:`goalfile.gitrun.KeptGit`). Each question put to such a process has the time one git
+command has (:func:`goalfile.gitlimit.seconds`): at that limit it is killed with the processes
+it started, as any git command is, and the next question starts another. An audit of ten
+goals started about twenty git processes a goal without this (docs/performance.md). Commands
+that write (`activate --commit`) never run inside one.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ def active() -> Session | None:
 @contextmanager
 def session() -> Iterator[Session]:
     """Inside: git's answers are kept and its object reads share processes (see the module);
-    at the end every ``git cat-file`` still open is closed (killed when it does not end)."""
+    at the end every git still open is closed (killed when it does not end)."""
     held = Session()
     token = _session.set(held)
     try:
