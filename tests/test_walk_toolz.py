@@ -10,6 +10,7 @@ trust the hook, and that command, run as written where `codex` is not on PATH, i
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import sys
 import tarfile
@@ -69,3 +70,35 @@ def test_the_ticker_of_a_long_command_shows_its_time_as_the_verdict_line_does(
     for tick in ticks:
         assert tick.startswith(cut), tick
         assert tick.endswith("s)") and "… …" not in tick, tick
+
+
+def test_verify_that_blocks_on_a_check_that_cannot_run_says_what_to_do(project: Path) -> None:
+    suite = "python -m pytest -q -p no:cacheprovider toolz/tests/test_curried.py"
+    done = run_goalfile(
+        "new", "curried", "toolz's curried tests pass", "--non-goal", "toolz/tests stays",
+        "--check", suite, "--expected", "exit 0",
+        "--check", "flake8-not-installed toolz", "--expected", "exit 0",
+        "--activate", cwd=project, env=WITHOUT_CODEX,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ran = run_goalfile("verify", "goals/curried.md", cwd=project, env=WITHOUT_CODEX, timeout=300)
+    assert ran.returncode == 4, ran.stdout + ran.stderr
+    assert ran.stdout.splitlines()[-1] == (
+        "verify-goal curried iteration 0: C1 met, C2 error; status: blocked"
+    )
+    told = [line for line in ran.stderr.splitlines() if line.startswith("next: ")]
+    assert told == [
+        "next: C2 could not run, which blocks the goal: remove the cause, then "
+        "`goalfile resume goals/curried.md --resolved TEXT` and verify again"
+    ], ran.stderr
+    # the command works as written
+    command = told[0].split("`")[1]
+    resumed = run_goalfile(*shlex.split(command)[1:], cwd=project, env=WITHOUT_CODEX)
+    assert resumed.returncode == 0, resumed.stderr
+    lines = (project / "goals" / "curried.md").read_text().splitlines()
+    assert next(line for line in lines if line.startswith("status:")).split()[1] == "active"
+    # a run that writes nothing, or blocks no goal, says nothing of it
+    again = run_goalfile(
+        "verify", "--no-write", "goals/curried.md", cwd=project, env=WITHOUT_CODEX, timeout=300
+    )
+    assert again.returncode == 4 and "next: " not in again.stderr, again.stderr

@@ -578,8 +578,22 @@ def verify(
             err(note)
         if result.unwritten_note is not None:
             err(result.unwritten_note)
+        _say_blocked_next(result, path)
         click.echo(result.summary)
     return int(result.exit_code)
+
+
+def _say_blocked_next(result: VerifyResult, path: str) -> None:
+    """On stderr, for a run that wrote `blocked` because a check could not run: what to do,
+    which `status` would say (the next verify is refused until the goal is resumed)."""
+    from goalfile.model import Status, Verdict
+
+    failed = [row.id for row in result.rows if row.verdict is Verdict.ERROR]
+    if result.written and result.status is Status.BLOCKED and failed:
+        err(
+            f"next: {', '.join(failed)} could not run, which blocks the goal: remove the cause, "
+            f"then `goalfile resume {shell_word(path)} --resolved TEXT` and verify again"
+        )
 
 
 def _say_missing_cwd(result: VerifyResult) -> None:
