@@ -31,7 +31,7 @@ from typing import Final
 __all__ = ["delivered", "host_texts"]
 
 _SHAPES: Final = (b'"hook_blocking_error"', b"<hook_prompt", b'"user"')
-_SUMMARY: Final = b"verify-goal"  # every hold counted here begins with a verify summary line
+_SUMMARY: Final = b"verify-goal"  # every hold counted here says a verify summary line
 
 
 def _texts(items: object, *kinds: str | None) -> Iterator[str]:
