@@ -450,6 +450,14 @@ def made_once_near(path: Path, make: Callable[[Path, dict[str, str]], None]) -> 
     return None if run is None else made_once(_RunFolder(run), make)
 
 
+def built_once_near(path: Path, key: str, build: Callable[[Path], None]) -> Path | None:
+    """:func:`built_once` for a helper given only a folder of the running test: the folder
+    built once in the run that ``path`` belongs to, or ``None`` when it belongs to none (the
+    helper then builds in place)."""
+    run = _run_folder(path)
+    return None if run is None else built_once(_RunFolder(run), key, build)
+
+
 def _run_folder(path: Path) -> Path | None:
     """The folder of the pytest run that holds ``path``: ``pytest-of-USER/pytest-N``, whose
     ``popen-gwK`` folders pytest-xdist's workers take as their own."""

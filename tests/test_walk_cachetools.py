@@ -8,6 +8,8 @@ says why (`npm error Missing script: "lnit"`), with the real npm under a real ve
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import os
 import shutil
@@ -19,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from goalfile.expect import Evaluator, parse_expected
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import built_once_near, make_git_repo, run_goalfile
 from tests.pypi_tools import install_venv
 from tests.test_operands_pluggy import RUNNERS, new_with_notes
 from tests.test_walk import sdist
@@ -96,14 +98,46 @@ def test_an_npm_row_says_why_not_where_the_log_is(project: Path, tmp_path: Path)
 
 
 def project_venv(project: Path) -> tuple[Path, str]:
-    """`python -m venv .venv` in ``project``: its python and its site-packages folder."""
-    subprocess.run([sys.executable, "-m", "venv", str(project / ".venv")], check=True, timeout=300)
-    python = project / ".venv" / "bin" / "python"
+    """`python -m venv .venv` in ``project``: its python and its site-packages folder.
+
+    Made once in the run and copied (pip's install into it, 3.7 CPU-s, was most of a test's
+    setup), with the path of the copy written where `python -m venv` writes its own
+    (pyvenv.cfg, the scripts in bin/, and their hashes in pip's RECORD)."""
+    venv = project / ".venv"
+    made = built_once_near(project, "python -m venv, with pip", lambda f: _venv(f / ".venv"))
+    if made is None:
+        _venv(venv)
+    else:
+        shutil.copytree(made / ".venv", venv, symlinks=True)
+        old, new = os.fsencode(made / ".venv"), os.fsencode(venv)
+        for path in [venv / "pyvenv.cfg", *(venv / "bin").iterdir()]:
+            if path.is_file() and not path.is_symlink() and old in (data := path.read_bytes()):
+                path.write_bytes(data.replace(old, new))
+        for record in venv.glob("lib/python*/site-packages/pip-*.dist-info/RECORD"):
+            record.write_text(_rehashed(record.read_text(encoding="utf-8"), record.parent.parent))
+    python = venv / "bin" / "python"
     places = subprocess.run(
         [str(python), "-c", "import site; print(site.getsitepackages()[0])"],
         capture_output=True, text=True, check=True, timeout=60,
     ).stdout.strip()  # fmt: skip
     return python, places
+
+
+def _venv(where: Path) -> None:
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+
+
+def _rehashed(record: str, folder: Path) -> str:
+    """A RECORD whose lines for the scripts in bin/ give those files' hash and size now."""
+    lines = []
+    for line in record.splitlines(keepends=True):
+        name = line.split(",", 1)[0]
+        if name.startswith("../../../bin/"):
+            data = (folder / name).read_bytes()
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            line = f"{name},sha256={digest.decode()},{len(data)}\n"
+        lines.append(line)
+    return "".join(lines)
 
 
 def src_venv(project: Path) -> Path:
