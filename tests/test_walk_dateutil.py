@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import sysconfig
 import tarfile
@@ -24,6 +23,7 @@ import pytest
 from tests.conftest import make_git_repo, run_goalfile
 from tests.test_operands_pluggy import new_with_notes
 from tests.test_walk import sdist
+from tests.test_walk_attrs import bare_venv
 
 VERSION = "4.0.0"
 NAME = f"python_dateutil-{VERSION}"
@@ -41,15 +41,13 @@ def venv_with_a_copy(project: Path, where: Path) -> Path:
     """A virtual environment outside the project, as a user has one activated: pytest through
     a .pth path line to this test's own site-packages, and a copy of dateutil in its own
     site-packages, as `pip install python-dateutil` leaves one there. Its `bin` folder."""
-    subprocess.run(
-        [sys.executable, "-m", "venv", "--without-pip", str(where)], check=True, timeout=300
-    )
+    bin_folder = bare_venv(where)
     relative = Path(sysconfig.get_path("purelib")).relative_to(sysconfig.get_path("data"))
     places = where / relative
     ours = next(p for p in sys.path if p.endswith("site-packages") and Path(p, "pytest").is_dir())
     (places / "goalfile-tests.pth").write_text(ours + "\n")
     shutil.copytree(project / "src" / "dateutil", places / "dateutil")
-    return where / "bin"
+    return bin_folder
 
 
 def test_a_src_package_imported_from_an_installed_copy_is_named_with_its_install(
