@@ -18,10 +18,10 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_goalfile
+from conftest import goal_lock_held, run_goalfile
 from test_hook import demo_goal
 from test_hook import hook_repo as hook_repo
-from test_hook_agent_block import goal_repo, held, hold_entries, let_go
+from test_hook_agent_block import GOAL, exit_127, goal_repo, held, hold_entries, let_go
 
 from goalfile.holdseen import host_texts
 
@@ -165,6 +165,25 @@ def test_the_agents_own_runs_do_not_feed_the_loop_guard(hook_repo: Path, tmp_pat
     held(host_stop(hook_repo, "claude", transcript, active=True, extra=limit))  # was: let go
     answer = host_stop(hook_repo, "claude", transcript, active=True, extra=limit)
     assert "no progress in the last 3 verify runs" in let_go(answer), answer
+
+
+def test_the_agents_own_run_does_not_use_up_the_unledgered_hold(tmp_path: Path) -> None:
+    """Fails before the change: with the goal's lock held by a process of the agent's, its
+    own run marked the hold under the git folder (the ledger could not be written), and the
+    host's stop found the mark and was let go with the message. Held now, marking nothing;
+    the host's next stop is let go."""
+    repo = goal_repo(tmp_path)
+    exit_127(repo)
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text("", encoding="utf-8")
+    with goal_lock_held(repo / GOAL):
+        assert "could not record this hold" in own_stop(repo, forged(repo, tmp_path)[0])
+        reason = held(host_stop(repo, "claude", transcript, active=False))
+        assert "the mark of an earlier hold under the git folder was not made by" in reason
+        assert "goals/demo.md is blocked" in let_go(
+            host_stop(repo, "claude", transcript, active=True)
+        )
+    assert hold_entries(repo) == 0
 
 
 def test_a_tool_result_is_not_the_hosts_hold() -> None:

@@ -463,7 +463,7 @@ def _decide_stop(
             for o in outcomes
         ]
     # a hold on a block found in a goal file is ledgered only when the hook answers with it
-    outcomes = ledger_holds(outcomes, ctx.today, notes, roots)
+    outcomes = ledger_holds(outcomes, ctx.today, notes, roots, transcript=transcript)
     # the folder of a deleted goal file as this stop, its writes done, leaves it
     status = "hidden"
     repositories.rekey(

@@ -17,15 +17,23 @@ HOLD_LOCK_WAIT = 5.0  # seconds the hook waits to ledger a hold
 
 
 def ledger_holds(
-    outcomes: Sequence[GoalOutcome], today: str, notes: list[str], roots: list[Path]
+    outcomes: Sequence[GoalOutcome],
+    today: str,
+    notes: list[str],
+    roots: list[Path],
+    *,
+    transcript: str | None = None,
 ) -> list[GoalOutcome]:
     """``outcomes``, each hold the hook answers with on a block found in a goal file ledgered
     there first (:func:`_record_hold`). A hold that cannot be ledgered (the goal's lock held
     past the hook's wait, a file that cannot be written) still holds the first stop on its
     entry, saying why it is not recorded, and is marked under the git folder
     (:mod:`goalfile.holdmark`); a later stop on the same entry, or one whose mark cannot be
-    written, is let go with the message: unrecorded, it would hold the agent at every stop."""
+    written, is let go with the message: unrecorded, it would hold the agent at every stop;
+    but a mark the host's ``transcript`` shows no hold for (the agent's own `goalfile hook
+    stop` marks as the host's run does) holds it, marking nothing (:mod:`goalfile.holdseen`)."""
     from goalfile.holdmark import first_hold
+    from goalfile.holdseen import delivered
 
     done: list[GoalOutcome] = []
     for outcome in outcomes:
@@ -45,6 +53,15 @@ def ledger_holds(
                     "the next stop on this block is let go."
                 )
                 done.append(replace(outcome, hold=None, reason=f"{outcome.reason}\n{unrecorded}"))
+            elif outcome.summary and delivered(transcript, [outcome.summary]) == frozenset():
+                notes.append(f"{outcome.path}: the hold on its block was not ledgered ({why})")
+                unseen = (
+                    f"goalfile could not record this hold in {outcome.path}'s ledger ({why}); "
+                    "the mark of an earlier hold under the git folder was not made by the "
+                    "host: its transcript shows no Stop-hook hold with these words, so this "
+                    "stop is held; the next stop on this block is let go."
+                )
+                done.append(replace(outcome, hold=None, reason=f"{outcome.reason}\n{unseen}"))
             else:
                 notes.append(
                     f"{outcome.path}: the hold on its block was not ledgered ({why}); "
