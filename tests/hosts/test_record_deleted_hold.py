@@ -21,14 +21,12 @@ import base64
 from pathlib import Path
 
 import pytest
-from hosts_fixtures import GOAL, PROMPT, Isolation, run_session
+from hosts_fixtures import GOAL, Isolation
 from hosts_fixtures import isolation as isolation
-from skill_goals import on_the_users_path
 from skill_goals import readme_repo as readme_repo
 from skill_goals import readme_template as readme_template
-from test_head_moved_hold import person_goal_on_main
-from test_lock_fix_host import Steps
 from test_loosened_hold import LOOSEN, REAPPROVE
+from test_start_record_hold import held_once
 
 DELETE = "echo {} | base64 -d | sh".format(
     base64.b64encode(b"rm -r ~/.local/state/goalfile/sessions").decode()
@@ -40,16 +38,7 @@ FIRST_TURN = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'go
 def test_a_record_deleted_in_words_that_do_not_show_it_holds_once(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_repo
-    person_goal_on_main(repo)
-    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
-    agent = Steps(list(FIRST_TURN))
-    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
-    assert agent.ran == FIRST_TURN, agent.ran
-    assert "C1 met; status: met" in agent.outputs[2], agent.outputs
-    reasons = ran.server.feedbacks()
-    assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
-    [held] = reasons
+    held = held_once(host, isolation, readme_repo, FIRST_TURN)
     assert f"goalfile: {GOAL} is met only under a contract that its first approval" in held, held
     assert "the session's record of its earlier stops is gone, or set aside" in held, held
     assert "- C1 check: `test -f done.txt` → `true`" in held, held

@@ -29,20 +29,26 @@ from test_loosened_hold import LOOSEN, REAPPROVE
 FIRST_TURN = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'goal: done'"]
 
 
+def held_once(host: str, isolation: Isolation, repo: Path, turn: list[str]) -> str:
+    """The person's goal committed on `main`, one session whose first turn runs ``turn`` (the
+    forged met verified at its third step): the reason of the one hold, the model let go at
+    its second stop."""
+    person_goal_on_main(repo)
+    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
+    agent = Steps(list(turn))
+    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
+    assert agent.ran == turn, agent.ran
+    assert "C1 met; status: met" in agent.outputs[2], agent.outputs
+    reasons = ran.server.feedbacks()
+    assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
+    return reasons[0]
+
+
 @pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_loosening_committed_before_the_first_stop_is_held_once(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_repo
-    person_goal_on_main(repo)
-    on_the_users_path(repo.parent / "home")  # Codex's shell is a login shell
-    agent = Steps(list(FIRST_TURN))
-    ran = run_session(host, repo, agent, isolation, prompt=PROMPT)
-    assert agent.ran == FIRST_TURN, agent.ran
-    assert "C1 met; status: met" in agent.outputs[2], agent.outputs
-    reasons = ran.server.feedbacks()
-    assert len(reasons) == 1 and ran.server.stops() == 2, (reasons, ran.run.explain())
-    [held] = reasons
+    held = held_once(host, isolation, readme_repo, FIRST_TURN)
     assert f"goalfile: {GOAL} is met only under a contract that commit " in held, held
     assert "which HEAD was on at this session's start, where the goal was active" in held, held
     assert "- C1 check: `test -f done.txt` → `true`" in held, held
