@@ -52,6 +52,7 @@ from goalfile.parse import ledger_region, parse_goal, review_artifact
 from goalfile.prose import inline_code
 from goalfile.review import latest_review, quote_present
 from goalfile.shellword import shell_word, show_command
+from goalfile.words import counted
 
 WARNING_CODES = frozenset({"unpinned"})
 """Findings that are reported as warnings: they do not fail the audit."""
@@ -349,10 +350,10 @@ def audit_branch(
     findings = _replaced_approval(goal.path, findings, blocks(first_text), current, first)
     findings += _other_line_approvals(goal, side, current, findings, read_artifact, covers)
     later = len(versions) - 1
+    since = f"the {counted(later, 'later commit')}" if later else "no later commit"
     note = (
         f"new since {against}: held to the version first committed after it, {first}, and to "
-        f"the {later} later {'commit' if later == 1 else 'commits'} of it: entries are only "
-        "appended, and each contract change is re-approved"
+        f"{since} of it: entries are only appended, and each contract change is re-approved"
         + _new_settings_note(goal)
         + _approved_rows_note(goal)
     )

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import make_git_repo, run_goalfile
+from tests.conftest import git, make_git_repo, run_goalfile
 from tests.test_console import on_a_terminal
 from tests.test_walk import sdist
 
@@ -102,3 +102,23 @@ def test_verify_that_blocks_on_a_check_that_cannot_run_says_what_to_do(project: 
         "verify", "--no-write", "goals/curried.md", cwd=project, env=WITHOUT_CODEX, timeout=300
     )
     assert again.returncode == 4 and "next: " not in again.stderr, again.stderr
+
+
+def test_audit_of_a_goal_committed_once_since_the_base_says_no_later_commit(
+    project: Path,
+) -> None:
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "toolz 1.2.0")
+    git(project, "branch", "base")
+    suite = "python -m pytest -q -p no:cacheprovider toolz/tests/test_curried.py"
+    done = run_goalfile(
+        "new", "curried", "toolz's curried tests pass", "--non-goal", "toolz/tests stays",
+        "--check", suite, "--expected", "exit 0", "--activate", "--commit",
+        cwd=project, env=WITHOUT_CODEX,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    audited = run_goalfile("audit", "--against", "base", cwd=project, env=WITHOUT_CODEX)
+    assert audited.returncode == 0, audited.stdout + audited.stderr
+    said = audited.stdout + audited.stderr
+    assert "and to no later commit of it: entries are only appended" in said, said
+    assert "0 later commits" not in said, said
