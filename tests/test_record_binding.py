@@ -103,8 +103,9 @@ def test_another_sessions_sealed_record_copied_in_place_is_set_aside(
     answer = json.loads(hook(repo, "stop", transcript, agent="gemini", session="session-b") or "{}")
     reason = str(answer.get("reason", ""))
     said = (
-        "the session's record is set aside, as not the host's hook's: it is another session's "
-        "record, put in this session's place, but its checks, run again"
+        "the session's record is set aside, as not the host's hook's: it was sealed for "
+        "another session's file (copied in this session's place, or written before records "
+        "named their file), but its checks, run again"
     )
     assert said in reason, answer
 

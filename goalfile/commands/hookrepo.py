@@ -595,7 +595,8 @@ def watch(
     if found.record is not None:
         found.before = load(found.record)
     if found.before.other:  # sealed for another session's file
-        found.unbound = "it is another session's record, put in this session's place"
+        found.unbound = "it was sealed for another session's file (copied in this session's "
+        found.unbound += "place, or written before records named their file)"
     elif found.before.repositories or found.before.held:  # the host's hook's, or not
         from goalfile.recordbind import unbound
 
