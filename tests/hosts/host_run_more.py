@@ -21,6 +21,7 @@ import queue
 import subprocess
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,9 @@ def run_gemini(
     prompt: str,
     netns: LoopbackNetns | None,
     timeout: float = 120,
+    args: Sequence[str] = (),
 ) -> HostRun:
+    """``gemini -p PROMPT`` in yolo mode, with ``args`` (``--resume latest``)."""
     write_gemini_home(home)
     env = {
         **_base_env(home),
@@ -85,7 +88,7 @@ def run_gemini(
         "GOOGLE_GEMINI_BASE_URL": server_url,
         "GEMINI_CLI_TRUST_WORKSPACE": "true",
     }
-    argv = [str(gemini), "-p", prompt, "--approval-mode=yolo"]
+    argv = [str(gemini), "-p", prompt, "--approval-mode=yolo", *args]
     return run_host(argv, cwd=repo, env=env, netns=netns, timeout=timeout)
 
 
@@ -130,14 +133,16 @@ def run_pi_rpc(
     netns: LoopbackNetns | None,
     timeout: float = 120,
     tmpdir: Path | None = None,
+    args: Sequence[str] = (),
 ) -> HostRun:
     """One prompt in RPC mode; ``stdout`` holds pi's JSON events, one per line. ``tmpdir``:
-    pi's ``TMPDIR`` (where jiti, pi's TypeScript loader, keeps its file cache), else none."""
+    pi's ``TMPDIR`` (where jiti, pi's TypeScript loader, keeps its file cache), else none.
+    ``args``: more options of pi's (``--continue``)."""
     write_pi_home(home, server_url=server_url)
     env = {**_base_env(home), PI_KEY_ENV: "dummy", "PI_OFFLINE": "1"}
     if tmpdir is not None:
         env["TMPDIR"] = str(tmpdir)
-    argv = [str(pi), "--mode", "rpc"]
+    argv = [str(pi), "--mode", "rpc", *args]
     command = netns.wrap(argv) if netns is not None else argv
     started = time.monotonic()
     lines: list[str] = []
