@@ -134,6 +134,29 @@ def test_a_session_with_a_record_keeps_it(repo: Path) -> None:
     assert "which HEAD was on at this session's earlier stop" in str(answer["reason"]), answer
 
 
+def test_a_session_whose_stops_left_its_record_empty_takes_it_anew(repo: Path) -> None:
+    """Fails before the change: a session whose last stop left no active goal (met) has its
+    record written empty; the person reopens the goal and resumes the session, whose start
+    hook kept the empty record, and the loosening committed then was compared with nothing
+    and let go without a word. The record is taken anew at the resume, and the loosening is
+    held."""
+    start(repo)
+    (repo / "ok").write_text("", encoding="utf-8")
+    assert run_goalfile("verify", GOAL, cwd=repo).returncode == 0
+    git(repo, "add", "ok")
+    git(repo, "commit", "-qam", "the work")
+    assert stop(repo) == {}
+    (repo / "ok").unlink()
+    done = run_goalfile("reopen", GOAL, "--reason", "ok is made by the build", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    git(repo, "commit", "-qam", "goal: reopened")
+    assert start(repo, source="resume") == TOLD + "\n"
+    loosen_and_commit(repo)
+    answer = stop(repo)
+    assert answer.get("decision") == "block", answer
+    assert "- C1 check: `test -f ok` → `true`" in str(answer["reason"]), answer
+
+
 @pytest.mark.parametrize(
     ("agent", "printed"), [("codex", TOLD + "\n"), ("gemini", "{}\n"), ("pi", "")]
 )

@@ -13,10 +13,12 @@ repository that holds the session's folder, marked as taken at the start
 (:attr:`goalfile.sessionmemory.Remembered.seen`), so the first stop compares with it as any
 later stop compares with the one before.
 
-A session that has a record already (resumed, compacted, cleared: the hosts run their start
-hook then too, with the same session id) keeps it: the record of its stops knows more than
-what is checked out now. A run given a transcript in which a tool call that runs goalfile's
-hook has no result yet may be the agent's own (:mod:`goalfile.selfrun`): it records nothing.
+A session that has a record already (resumed, compacted: the hosts run their start hook then
+too, with the same session id) keeps it: the record of its stops knows more than what is
+checked out now. One its stops wrote empty (no goal was active at the last one) is taken anew:
+a goal reopened before the resume is compared with what HEAD holds now, not with nothing.
+A run given a transcript in which a tool call that runs goalfile's hook has no result yet
+may be the agent's own (:mod:`goalfile.selfrun`): it records nothing.
 Nothing here holds or stops the agent: the command always exits 0, and says on stderr what it
 could not record; to Claude Code and Codex it prints, when the session has a record, one line
 of context that each keeps in the session's transcript (:data:`goalfile.recordbind.STARTED`),
@@ -84,7 +86,7 @@ def record_start(stop: StopInput, ctx: Context) -> StartRecord:
             f"the session's record cannot be taken ({why}); the first stop compares with nothing"
         )
         return StartRecord(record=None, written=False, kept=False, goals=(), notes=tuple(notes))
-    if os.path.lexists(record):  # resumed, compacted, cleared: the record of its stops stands
+    if os.path.lexists(record) and not _emptied(record):  # resumed, compacted: it stands
         return StartRecord(record=str(record), written=False, kept=True, goals=(), notes=())
     here = session_folder(stop, ctx, notes)
     roots = project_roots(here, notes)
@@ -105,6 +107,17 @@ def record_start(stop: StopInput, ctx: Context) -> StartRecord:
         goals=shown if watch.saved else (),
         notes=tuple(notes),
     )
+
+
+def _emptied(record: Path) -> bool:
+    """Whether the record at ``record`` is one a hook of this session wrote empty (its stops
+    left no active goal: met, blocked, paused): a goal reopened since and then resumed would
+    be compared with nothing, so the start takes the record anew (a record that does not
+    read as this session's hook's stands, for the stop to set aside)."""
+    from goalfile.sessionmemory import load
+
+    found = load(record)
+    return found.taken is not None and not found.other and not found.repositories
 
 
 def _active(path: Path) -> bool:
