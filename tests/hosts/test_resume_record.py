@@ -240,6 +240,7 @@ def test_a_resumed_session_keeps_its_transcript_and_a_met_goal_is_not_run_again(
 def reopened(host: str, repo: Path, isolation: Isolation) -> str:
     """A first run whose agent lists the folder and stops, held for the unmet goal until the
     stall guard blocks it; the person then reopens the goal. The session's id."""
+    set_up(host, repo)
     _transcript, session_id = first_run(host, repo, ["ls"], isolation)
     assert verify_entries(repo)[-1].status.startswith("blocked"), verify_entries(repo)
     goalfile_ok("resume", GOAL, "--resolved", "the person gave it more time", cwd=repo)
@@ -251,7 +252,6 @@ def test_a_reopened_goal_holds_the_resumed_agent_until_the_stall_guard(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
     repo = readme_repo
-    set_up(host, repo)
     session_id = reopened(host, repo, isolation)
     server, run, _ = resume(host, repo, Resumed([]), isolation, "last", session_id)
     held = reasons(server)
@@ -264,10 +264,8 @@ def test_a_reopened_goal_holds_the_resumed_agent_until_the_stall_guard(
 def test_a_resumed_agent_that_meets_the_goal_is_let_go(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:
-    repo = readme_repo
-    set_up(host, repo)
+    repo, agent = readme_repo, Resumed([FIX, f"goalfile verify {GOAL}"])
     session_id = reopened(host, repo, isolation)
-    agent = Resumed([FIX, f"goalfile verify {GOAL}"])
     server, run, _ = resume(host, repo, agent, isolation, "last", session_id)
     assert "C1 met; status: met" in agent.outputs[1], agent.outputs
     assert reasons(server) == [] and server.stops() == 1, run.explain()
@@ -283,7 +281,6 @@ def test_a_loosening_committed_in_a_resumed_session_is_held_once(
     over the first run's tool calls, is set aside at the first stop, and the met's criteria
     are compared with the goal's first approval."""
     repo = readme_repo
-    set_up(host, repo)
     session_id = reopened(host, repo, isolation)
     steps = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'goal: done'"]
     agent = Resumed(steps)
