@@ -9,7 +9,9 @@ with exit 5 ("no tests ran"), which no ``exit 0`` accepts, but a run whose every
 skipped, deselected or marked xfail (``1 skipped, 2 deselected in 0.12s``) exits 0, as does
 unittest's (``Ran 1 test`` then ``OK (skipped=1)``, on stderr). goalfile judges them alike: a
 row whose clauses hold is unmet when its output holds such summary lines
-and they count no test that passed or failed, in all of them together (docs/trust.md). A
+and they count no test that passed or failed, in all of them together, or when one pytest
+session or unittest run among them ran none (`pytest tests/unit && pytest tests/feature -k
+the_feature`, docs/trust.md). A
 test marked ``#[ignore]``, ``@pytest.mark.skip`` or ``@unittest.skip`` ran no more than one
 filtered out.
 
@@ -115,7 +117,7 @@ def _pytest_idle() -> re.Pattern[bytes]:
 def _progress() -> re.Pattern[bytes]:
     # pytest run twice quiet (`-qq`, or `-q` over a configuration's `addopts = "-q"`) prints no
     # summary line, only one letter per test result and the progress: `s.x    [100%]`
-    return re.compile(rb"([.sxXFE]+) +\[ *\d+%\]")
+    return re.compile(rb"([.sxXFE]+) +\[ *(\d+)%\]")
 
 
 @functools.cache
@@ -153,7 +155,17 @@ class TestCount:
     """The test runs' summary lines seen in one stream, and the tests they say ran."""
 
     __test__ = False  # not a test class, whatever pytest makes of its name
-    __slots__ = ("first", "listing", "mocha", "ran", "rest", "skipping", "unittest")
+    __slots__ = (
+        "first",
+        "idle",
+        "listing",
+        "mocha",
+        "progress",
+        "ran",
+        "rest",
+        "skipping",
+        "unittest",
+    )
 
     def __init__(self, *, listing: bool = False) -> None:
         # the command asks pytest for a listing itself (:func:`asks_for_listing`): its
@@ -165,15 +177,21 @@ class TestCount:
         self.skipping = False  # the current line is longer than any summary line
         self.unittest: int | None = None  # unittest's `Ran N tests`, until its `OK` or `FAILED`
         self.mocha = False  # mocha's `N passing (...)` was seen: its `N failing` may follow
+        # the first line of a pytest or unittest session that ran no test, whatever the others
+        # ran (`pytest tests/unit && pytest tests/feature -k the_feature`)
+        self.idle: bytes | None = None
+        # the current pytest session's progress lines: its first line and the tests that ran
+        self.progress: tuple[bytes, int] | None = None
 
     @property
     def none_ran(self) -> bool:
-        """Whether a test run summarised itself and no test passed or failed in any."""
-        return self.first is not None and self.ran == 0
+        """Whether a test run summarised itself and no test passed or failed in any, or a
+        pytest or unittest session ran none."""
+        return self.idle is not None or (self.first is not None and self.ran == 0)
 
     @property
     def evidence(self) -> str:
-        return (self.first or b"").decode("utf-8", "replace").rstrip()
+        return (self.idle or self.first or b"").decode("utf-8", "replace").rstrip()
 
     def feed(self, data: bytes) -> None:
         if self.rest or self.skipping:  # the end of a line begun in an earlier chunk
@@ -197,6 +215,18 @@ class TestCount:
         if self.rest and not self.skipping:
             self._block(self.rest + b"\n")
         self.rest, self.skipping = b"", False
+        self._session_ends()
+
+    def _session_ends(self) -> None:
+        """A pytest session's progress lines ended (`[100%]`, its summary line, the stream)."""
+        if self.progress is not None:
+            line, ran = self.progress
+            self.progress = None
+            self._session(line, ran)
+
+    def _session(self, line: bytes, ran: int) -> None:
+        if ran == 0 and self.idle is None:
+            self.idle = line
 
     def _keep(self, piece: bytes) -> None:
         if len(piece) <= _LINE_LIMIT:
@@ -240,10 +270,14 @@ class TestCount:
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
-        elif _cargo_running().fullmatch(plain) or (
-            not self.listing and _pytest_idle().fullmatch(plain)
-        ):
+            self._session_ends()
+            self._session(line, ran)
+        elif _cargo_running().fullmatch(plain):
             ran = 0
+        elif not self.listing and _pytest_idle().fullmatch(plain):
+            ran = 0
+            self._session_ends()
+            self._session(line, ran)
         elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
             self.unittest = int(unittest[1])
             return
@@ -252,12 +286,17 @@ class TestCount:
             counts = (part.split(b"=", 1) for part in (end[2] or b"").split(b", ") if part)
             spared = sum(int(n) for word, n in counts if word in _SPARED and n.isdigit())
             ran, self.unittest = self.unittest - spared if end[1] == b"OK" else 1, None
+            self._session(line, ran)
         elif (node := _node().fullmatch(plain)) is not None:
             ran = int(node[1])
         elif (mocha := _mocha().fullmatch(plain)) is not None:
             ran, self.mocha = int(mocha[1]), True
         elif (progress := _progress().fullmatch(plain)) is not None:
             ran = len(progress[1]) - progress[1].count(b"s") - progress[1].count(b"x")
+            first, before = self.progress or (line, 0)
+            self.progress = (first, before + ran)
+            if progress[2] == b"100":
+                self._session_ends()
         else:
             return
         if self.first is None:

@@ -336,3 +336,28 @@ def test_a_listing_the_check_itself_asks_for_is_judged_by_its_clauses(
     check = f"{sys.executable} -m pytest {option} -q test_f.py"
     code, summary, _ = _verify(repo, check, 'exit 0; stdout contains "test_the_feature"')
     assert (code, summary) == MET
+
+
+@pytest.mark.parametrize(
+    "select", ["-k the_feature", "-k 'the_feature and not cleanly'", "-qq -k the_feature"]
+)
+def test_a_pytest_session_that_ran_no_test_beside_one_that_ran_some_is_unmet(
+    tmp_path: Path, select: str
+) -> None:
+    """`pytest tests/unit -q && pytest tests/feature -q -k the_feature`: the first session's
+    `1 passed` says nothing of the second's `1 skipped` (or `1 deselected`, or `s  [100%]`);
+    each session is judged on its own."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "unit").mkdir()
+    (repo / "unit" / "test_u.py").write_text("def test_other():\n    pass\n")
+    (repo / "feature").mkdir()
+    only_skipped = SKIPPED.replace("def test_other():\n    pass\n", "")
+    (repo / "feature" / "test_f.py").write_text(only_skipped)
+    pytest_ = f"{sys.executable} -m pytest -p no:cacheprovider"
+    check = f"{pytest_} -q unit && {pytest_} -q feature {select}"
+    code, summary, text = _verify(repo, check, "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
+    (repo / "feature" / "test_f.py").write_text(SKIPPED.replace("test_other", "test_the_feature_x"))
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout

@@ -276,12 +276,15 @@ _NO_TEST_RAN: Final = (
 
 def _no_test_ran(counts: Iterable[TestCount]) -> str | None:
     """The first summary line of a test run, when the streams hold some and none counts a
-    test that ran."""
+    test that ran, or that of a pytest or unittest session that ran none."""
     seen = []
     for count in counts:
         count.finish()
         if count.first is not None:
             seen.append(count)
+    idle = [count for count in seen if count.idle is not None]
+    if idle:
+        return idle[0].evidence
     if not seen or any(count.ran for count in seen):
         return None
     return seen[0].evidence
