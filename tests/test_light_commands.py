@@ -114,6 +114,29 @@ def test_the_hook_on_a_met_goal_neither_locks_nor_runs_anything(tmp_path: Path) 
         "goalfile.metgap",  # the newest verify entry backs the met
     }
     assert imported & needless == set()
+    # nor the rules of a hold or a verify run: each is imported where its rule is called
+    rules = {
+        "approval",  # criteria no person approved: only an active goal, or one checked again
+        "failures",  # an error the rules did not foresee
+        "focus",  # --goal reads no focus
+        "githolds",  # a goal file git tracks: no repository here
+        "loadholds",  # a goal file that does not load
+        "lockwait",  # a lock held
+        "loosened",  # a met written or checked again at this stop
+        "reason",  # a block's reason
+        "settingsrule",  # an active goal's settings
+        "verdict",  # verify's verdict
+        "verifyrun",  # a verify run
+    }
+    assert imported & {f"goalfile.commands.hookrules.{rule}" for rule in rules} == set()
+    # and what those rules, or a hold that cannot be ledgered, call on
+    called_on = {
+        "goalfile.budgethint",
+        "goalfile.hostwords",
+        "goalfile.holdmark",
+        "goalfile.holdseen",
+    }
+    assert imported & called_on == set()
 
 
 def test_a_one_row_verify_imports_no_judge_pool_or_transcript_reader(tmp_path: Path) -> None:

@@ -188,13 +188,7 @@ def _hook_stop(
 
     from goalfile import hookwatch
     from goalfile.commands.context import Context
-    from goalfile.commands.hook import (
-        HookOptions,
-        StopInput,
-        allow_output,
-        decide_stop,
-        failed_stop,
-    )
+    from goalfile.commands.hook import HookOptions, StopInput, allow_output, decide_stop
     from goalfile.errors import GoalfileError
     from goalfile.hostprotocol import detect_agent
 
@@ -233,6 +227,8 @@ def _hook_stop(
         spent = hookwatch.spent()
         return _document(decide_stop(stop, options, ctx, spent=spent), host, as_json, stop)
     except (Exception, KeyboardInterrupt) as exc:
+        from goalfile.commands.hookrules.failures import failed_stop  # here: only a failure
+
         return _document(failed_stop(stop, exc), host, as_json, stop)
 
 

@@ -79,12 +79,8 @@ from typing import TYPE_CHECKING
 from goalfile.commands.context import Context
 from goalfile.commands.gittop import holds_git
 from goalfile.commands.hookrules.discover import goal_paths, other_goals
-from goalfile.commands.hookrules.failures import failed_hold, failed_stop, lost_hold
-from goalfile.commands.hookrules.focus import focus_releases, keep_held
-from goalfile.commands.hookrules.githolds import unread_hold
 from goalfile.commands.hookrules.gitview import held_tracked, merged, tracked_goal, tracked_in
 from goalfile.commands.hookrules.ledgerhold import ledger_holds
-from goalfile.commands.hookrules.lockwait import lock_waited
 from goalfile.commands.hookrules.look import look
 from goalfile.commands.hookrules.once import (
     ONCE_PER_FINDING,
@@ -112,22 +108,17 @@ from goalfile.commands.hookrules.places import (
     shown_from,
     transcript_file,
 )
-from goalfile.commands.hookrules.reason import block_reason
 from goalfile.commands.hookrules.stopinput import HookInputError, HookOptions, StopInput
 from goalfile.commands.hookrules.unheld import unheld_goal, unheld_key
-from goalfile.commands.hookrules.verifyrun import (
-    LOCK_WAIT,
-    Runner,
-    recheck_one,
-    run_verify,
-    verify_one,
-)
 from goalfile.files import real_path
 from goalfile.model import Finding, Status
 from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.gitgoals import Tracked
+    from goalfile.commands.hookrules.failures import failed_stop
+    from goalfile.commands.hookrules.reason import block_reason
+    from goalfile.commands.hookrules.verifyrun import Runner
     from goalfile.commands.status import Unreadable
 
 __all__ = [  # what the command line and the views use of the hook
@@ -142,6 +133,22 @@ __all__ = [  # what the command line and the views use of the hook
     "decide_stop",
     "failed_stop",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``failed_stop`` and ``block_reason``, imported when asked for: a stop on a met goal calls
+    neither, nor any rule module a hold or a verify run needs (each is imported where its rule
+    is called), so that the hook's answer at every stop once the work is done starts fast."""
+    if name == "failed_stop":
+        from goalfile.commands.hookrules.failures import failed_stop
+
+        return failed_stop
+    if name == "block_reason":
+        from goalfile.commands.hookrules.reason import block_reason
+
+        return block_reason
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 MARGIN = 30.0  # seconds kept between verify's time limit and the host's hook timeout
 MIN_SHARE = 2.0  # seconds: a goal's share of the hook's time is never cut below this
@@ -164,7 +171,7 @@ def decide_stop(
     options: HookOptions,
     ctx: Context,
     *,
-    runner: Runner = run_verify,
+    runner: Runner | None = None,
     spent: float = 0.0,
 ) -> StopDecision:
     """What the hook answers (:func:`_decide_stop`). Its time limit counts from when the host
@@ -188,7 +195,7 @@ def _decide_stop(
     options: HookOptions,
     ctx: Context,
     *,
-    runner: Runner = run_verify,
+    runner: Runner | None = None,
     spent: float = 0.0,
 ) -> StopDecision:
     start = ctx.clock()
@@ -229,6 +236,8 @@ def _decide_stop(
             for focused in sorted(named.difference(tracked)):
                 git = merged(git, tracked_goal(str(focused), roots))
             tracked = git.tracked
+            from goalfile.commands.hookrules.focus import keep_held
+
             keep_held(named, roots)
         # a goal file active at the session's earlier stop, gone now with no trace in git
         # (with --goal too: git was asked of every goal file it holds)
@@ -261,6 +270,8 @@ def _decide_stop(
                     for path, o in unheld.items()
                 }
     except Exception as exc:  # finding the goals failed: no goal is known to let it stop
+        from goalfile.commands.hookrules.failures import lost_hold
+
         return StopDecision(goals=(lost_hold(here, exc, stop, notes),), notes=tuple(notes))
     outcomes: list[GoalOutcome] = []
     later_outcomes: list[GoalOutcome] = []
@@ -289,6 +300,8 @@ def _decide_stop(
             found = look(path, shown, here, stop, named=named, held=held, tracked=tracked, git=git,
                           today=ctx.today, seen=seen, moved=moved)  # fmt: skip
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
+            from goalfile.commands.hookrules.failures import failed_hold
+
             found = failed_hold(shown, exc, stop, notes)
         if isinstance(found, GoalOutcome) and found.status in ONCE_PER_FINDING:
             # a goal file git tracks gone or swapped, or one whose text holds the agent: held
@@ -330,7 +343,10 @@ def _decide_stop(
         for root, exc in git.failed.items()
         if os.path.realpath(root) not in swapped
     ]
-    cannot += [unread_hold(problem, here, stop) for problem in problems.values()]
+    if problems:
+        from goalfile.commands.hookrules.githolds import unread_hold
+
+        cannot += [unread_hold(problem, here, stop) for problem in problems.values()]
     if not active and not outcomes and not cannot and not repositories.holds:
         under = ", ".join(str(root) for root in roots)
         notes.append(f"no active goal under {under}; the stop is allowed")
@@ -345,6 +361,8 @@ def _decide_stop(
     for index, (path, reviews) in enumerate(active):
         if path in later:
             if released is None:
+                from goalfile.commands.hookrules.focus import focus_releases
+
                 released = focus_releases(outcomes, notes, by=options.goal)
             if not released:
                 holding.append(path)  # active, and not looked at while the focus holds
@@ -361,6 +379,15 @@ def _decide_stop(
             holding.append(path)
             continue
         verified += 1
+        # the rules of a verify run: imported here, as a goal to verify is found
+        from goalfile.commands.hookrules.verifyrun import (
+            LOCK_WAIT,
+            recheck_one,
+            run_verify,
+            verify_one,
+        )
+
+        runs = runner or run_verify
         try:
             if path in recheck:
                 # a met the hook did not see verified, its checks failing now: held once per
@@ -368,7 +395,7 @@ def _decide_stop(
                 key = f"recheck\0{real_path(path)}{file_mark(path)}"
                 asked: list[bool] = []
                 rechecked = recheck_one(
-                    path, shown, stop, ctx, agent=options.agent, runner=runner, share=share,
+                    path, shown, stop, ctx, agent=options.agent, runner=runs, share=share,
                     named=path in named,
                     expect=seen.get(path),
                     moved=repositories.taken(path) if path in branch_moved else "",
@@ -399,7 +426,7 @@ def _decide_stop(
                 options,
                 ctx,
                 notes,
-                runner=runner,
+                runner=runs,
                 roots=roots,
                 transcript=transcript,
                 share=share,
@@ -412,6 +439,8 @@ def _decide_stop(
                 # most LOCK_WAIT, so that a host that ends it when the session ends does not
                 # lose it, and one that never ends does not make every stop wait long)
                 left = deadline - ctx.clock()
+                from goalfile.commands.hookrules.lockwait import lock_waited
+
                 waited = lock_waited(path, outcome, repositories, upgraded, options.agent,
                                      first=min(LOCK_WAIT, share / 4),
                                      told=min(LOCK_WAIT, left / 2),
@@ -419,7 +448,7 @@ def _decide_stop(
                 if isinstance(waited, str):  # ended, the goal file as judged: verified now
                     again = min(share, deadline - ctx.clock())
                     outcome = verify_one(path, shown, reviews, stop, options, ctx, notes,
-                                         runner=runner, roots=roots, transcript=transcript,
+                                         runner=runs, roots=roots, transcript=transcript,
                                          share=again, budget=budget, expect=seen.get(path),
                                          lock_wait=0.0)  # fmt: skip
                 if isinstance(waited, GoalOutcome):
@@ -432,14 +461,17 @@ def _decide_stop(
                                          unplaced=real_path(path) in unplaced)  # fmt: skip
                 outcome = widened or outcome
         except Exception as exc:  # a bug, or a file no rule foresaw: it holds the agent
+            from goalfile.commands.hookrules.failures import failed_hold
+
             outcome = failed_hold(shown, exc, stop, notes)
         outcomes.append(outcome)
         if outcome.status not in _ENDED:
             holding.append(path)
-    if later_outcomes and (
-        released or (released is None and focus_releases(outcomes, notes, by=options.goal))
-    ):
-        outcomes += later_outcomes
+    if later_outcomes:
+        from goalfile.commands.hookrules.focus import focus_releases
+
+        if released or (released is None and focus_releases(outcomes, notes, by=options.goal)):
+            outcomes += later_outcomes
     # a goal active at an earlier stop that asks for no more work now that HEAD is on another
     # branch or commit (one whose commits hold it met) holds the agent once
     repositories.switched(quiet, here)

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from goalfile.commands.gittop import holds_git
-from goalfile.commands.hookrules.focus import focused_goal
 from goalfile.commands.hookrules.places import unique_files
 from goalfile.commands.hookrules.stopinput import HookOptions
 from goalfile.files import real_path
@@ -50,6 +49,8 @@ def goal_paths(
         ]
         paths = unique_files(found) or [roots[0] / given]
         return paths, frozenset(paths)
+    from goalfile.commands.hookrules.focus import focused_goal  # here: --goal reads no focus
+
     picked: list[Path] = []
     named: set[Path] = set()
     for root in roots:

@@ -32,9 +32,6 @@ def ledger_holds(
     written, is let go with the message: unrecorded, it would hold the agent at every stop;
     but a mark the host's ``transcript`` shows no hold for (the agent's own `goalfile hook
     stop` marks as the host's run does) holds it, marking nothing (:mod:`goalfile.holdseen`)."""
-    from goalfile.holdmark import first_hold
-    from goalfile.holdseen import delivered
-
     done: list[GoalOutcome] = []
     for outcome in outcomes:
         if outcome.hold is None:
@@ -44,6 +41,9 @@ def ledger_holds(
         try:
             recorded = _record_hold(path, today=today, why=outcome.summary or "")
         except (GoalfileError, OSError) as exc:
+            from goalfile.holdmark import first_hold
+            from goalfile.holdseen import delivered
+
             why = exc.message if isinstance(exc, GoalfileError) else str(exc)
             git_folder, key = idle_key(path, roots)
             if first_hold(git_folder=git_folder, goal=key, iteration=iteration):

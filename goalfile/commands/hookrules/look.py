@@ -9,15 +9,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goalfile.commands.hookrules.approval import unapproved_hold
-from goalfile.commands.hookrules.focus import hand_set_active
-from goalfile.commands.hookrules.githolds import (
-    changed_while_read,
-    converted_hold,
-    hidden_hold,
-    replaced_hold,
-    through_link,
-)
 from goalfile.commands.hookrules.gitview import (
     GitView,
     departs,
@@ -25,9 +16,7 @@ from goalfile.commands.hookrules.gitview import (
     keeping,
     tracked_goal,
 )
-from goalfile.commands.hookrules.loadholds import unreadable_hold
 from goalfile.commands.hookrules.outcome import GoalOutcome, Recheck
-from goalfile.commands.hookrules.settingsrule import bad_path
 from goalfile.commands.hookrules.statusrules import (
     blocked_before,
     drafted,
@@ -75,6 +64,11 @@ def look(
         entry = tracked_goal(str(real), []).tracked.get(real)
     if entry is not None:
         from goalfile.commands.gitgoals import hidden
+        from goalfile.commands.hookrules.githolds import (
+            converted_hold,
+            hidden_hold,
+            replaced_hold,
+        )
 
         if hidden(path, entry):  # gone or unseen, while git tracks it
             return hidden_hold(path, shown, entry, here, stop)
@@ -87,6 +81,8 @@ def look(
             keep = keeping(path, entry, git) if git is not None else None
             return replaced_hold(shown, swapped, entry, here, stop, staged=staged, keep=keep)
     if git is not None and real_path(path) != path:  # reached through a symlink (at the file or
+        from goalfile.commands.hookrules.githolds import through_link
+
         linked = through_link(path, here, stop, tracked, git)  # a folder above it)
         if linked is not None:
             return linked
@@ -100,10 +96,14 @@ def look(
     try:
         goal = load_goal(path)
     except GoalfileError as exc:  # a goal that does not load holds the agent like a refusal
+        from goalfile.commands.hookrules.loadholds import unreadable_hold
+
         return unreadable_hold(shown, exc, stop, path=path)
     if entry is not None and git is not None:  # the text read now, not only the one compared
         departed = departs(path, goal.text, entry, git)  # with git's copy a moment before
         if departed is not None:
+            from goalfile.commands.hookrules.githolds import changed_while_read
+
             return changed_while_read(shown, *departed, stop)
     if seen is not None:
         seen[path] = goal.text
@@ -112,9 +112,13 @@ def look(
 
         lookalike = heading_error(goal, shown=shown)  # a heading no reader takes: its entry
         if lookalike is not None:  # (a `status:` line among them) is read into the one before
+            from goalfile.commands.hookrules.loadholds import unreadable_hold
+
             return unreadable_hold(shown, lookalike, stop, path=path)
     hand_set = held.get(path.resolve())
     if hand_set is not None:  # its fix names the goal as the session's shell reaches it
+        from goalfile.commands.hookrules.focus import hand_set_active
+
         hand_set = hand_set_active(goal, shown) or hand_set
     unbacked = hand_set or unbacked_status(goal, shown=shown)
     if unbacked is None and goal.status is Status.DRAFT and entry is not None and git is not None:
@@ -127,6 +131,9 @@ def look(
         if blocked is not None:
             return blocked
     if goal.status is Status.ACTIVE:
+        from goalfile.commands.hookrules.approval import unapproved_hold
+        from goalfile.commands.hookrules.settingsrule import bad_path
+
         bad = bad_path(goal, shown, stop)
         if bad is not None:  # verify would refuse it; the reason says which lines to delete
             return bad
@@ -144,6 +151,8 @@ def look(
     if goal.status is Status.MET and met_since_git(
         goal, 0 if branch_moved else entries_git_holds(path, entry, git)
     ):
+        from goalfile.commands.hookrules.approval import unapproved_hold
+
         unapproved = unapproved_hold(path, shown, goal, here, stop, git=git)
         if unapproved is not None:  # its checks are not run: no person approved them
             return unapproved

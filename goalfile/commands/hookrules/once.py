@@ -15,22 +15,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goalfile.commands.hookrules.githolds import unlisted_hold
-from goalfile.commands.hookrules.loosened import (
-    Before,
-    loosened_first,
-    loosened_hold,
-    loosened_since,
-)
 from goalfile.commands.hookrules.outcome import GoalOutcome
 from goalfile.commands.hookrules.stopinput import StopInput
-from goalfile.commands.hookrules.verdict import unverified_hold
 from goalfile.files import real_path
 from goalfile.value import replace
 
 if TYPE_CHECKING:
     from goalfile.commands.hookrepo import RepositoryWatch
     from goalfile.commands.hookrules.gitview import GitView
+    from goalfile.commands.hookrules.loosened import Before
     from goalfile.hostprotocol import HostAgent
 
 # what a goal file found as it is written holds the agent for: git's copy gone, hidden or
@@ -58,6 +51,8 @@ def unlisted_once(
     top = os.path.realpath(root)
     repositories.kept.add(top)  # what git cannot list now, the record keeps as it was
     key = f"unlisted\0{top}\0{exc}{forged_mark(root, exc, repositories)}"
+    from goalfile.commands.hookrules.githolds import unlisted_hold
+
     found = unlisted_hold(root, exc, here, stop)
     return held_once(
         found,
@@ -83,6 +78,8 @@ def unverified_once(
     continuing because of a Stop hook: the agent sent back once for its unmet goal, that then
     committed and focused a goal of its own whose check sleeps until the hook's time is nearly
     up, was let go with a message, the person's goal not verified."""
+    from goalfile.commands.hookrules.verdict import unverified_hold
+
     key = f"unverified\0{real_path(path)}{file_mark(path)}"
     return held_once(
         unverified_hold(shown, stop, budget=budget, after=after),
@@ -120,6 +117,12 @@ def loosened_once(
     whose record is gone (``unplaced``), no commit is known to be the one the goal was active
     on: its first approval entry counts first
     (:func:`goalfile.commands.hookrules.loosened.loosened_first`)."""
+    from goalfile.commands.hookrules.loosened import (
+        loosened_first,
+        loosened_hold,
+        loosened_since,
+    )
+
     key = f"loosened\0{real_path(path)}{file_mark(path)}"
     if unplaced and not repositories.told(key):
         first = loosened_first(path, shown, text, stop)
@@ -168,6 +171,7 @@ def copy_before(path: Path, repositories: RepositoryWatch) -> Before | None:
     if found is None:
         return None
     top, commit, relative, staged, start = found
+    from goalfile.commands.hookrules.loosened import Before
     from goalfile.gitrepo import git_blobs
     from goalfile.gitrun import GitUnreadable
 

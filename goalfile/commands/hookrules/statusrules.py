@@ -9,10 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from goalfile.budgethint import raise_budget_command
 from goalfile.commands.hookrules.gitview import GitView
 from goalfile.commands.hookrules.outcome import GoalOutcome, hold_once
-from goalfile.commands.hookrules.reason import block_words
 from goalfile.commands.hookrules.stopinput import StopInput
 from goalfile.model import Entry, Finding, Goal, Severity, Status
 from goalfile.shellword import shell_word
@@ -104,6 +102,7 @@ def blocked_before(
     block someone declared (`goalfile block`, a row marked impossible): it lets the agent go as any
     status that asks for no more work does."""
     from goalfile.blockhold import made_by_verify
+    from goalfile.commands.hookrules.reason import block_words
 
     found = made_by_verify(goal.text)
     if found is None:
@@ -185,6 +184,8 @@ def ended_today(
     elif goal.status is Status.BLOCKED:
         again = f"`goalfile resume {shell_word(shown)} --resolved TEXT`"
     else:
+        from goalfile.budgethint import raise_budget_command
+
         again = f"`{raise_budget_command(goal, shown)}`"
     return GoalOutcome(
         path=shown,
