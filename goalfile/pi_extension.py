@@ -4,8 +4,10 @@ pi loads every extension of a project's ``.pi/extensions/`` with no build step; 
 the modules its ``package.json`` names in ``pi.extensions``. goalfile's is a folder with that
 ``package.json`` and ``goalfile.mjs``, an ES module. The extension (see its header) runs
 ``goalfile hook stop --agent pi`` at the end of each agent run and sends an unmet goal's reason
-as a follow-up; it also gives the model the tools ``goal_get``, ``goal_verify`` and
-``goal_block``, which only run the goalfile command line.
+as a follow-up, and at ``session_start`` runs ``goalfile hook start --agent pi``, keeping the
+line it prints in the session file (a custom entry, which pi never sends to the model); it
+also gives the model the tools ``goal_get``, ``goal_verify`` and ``goal_block``, which only
+run the goalfile command line.
 
 Why a ``.mjs`` and not a ``.ts``: pi loads extensions with jiti, which imports an ES module as
 it is, but transpiles TypeScript and keeps the output in a cache folder (``$TMPDIR/jiti``, else

@@ -40,10 +40,11 @@ from goalfile.value import Compared
 
 __all__ = ["STARTED", "Taken", "started", "taken_now", "unbound"]
 
-# what `goalfile hook start` tells Claude Code and Codex as context when the session has a
-# record: each keeps it in the session's transcript (Claude Code 2.1.332 in the start hook's
-# output, Codex 0.171.0 as a developer message), where a stop without a record finds that the
-# session had one (:func:`started`); no character JSON escapes
+# what `goalfile hook start` tells the host as context when the session has a record: each
+# keeps it in the session's transcript (Claude Code 2.1.332 in the start hook's output, Codex
+# 0.171.0 as a developer message, Gemini CLI 0.61.0 in the first user message, goalfile's pi
+# extension as a custom entry), where a stop without a record finds that the session had one
+# (:func:`started`); no character JSON escapes
 STARTED: Final = (
     "goalfile: the Stop hook recorded this session's start; it holds the agent until each "
     "active goal is met by its checks (`goalfile status` lists them)"

@@ -158,12 +158,14 @@ def test_a_session_whose_stops_left_its_record_empty_takes_it_anew(repo: Path) -
 
 
 @pytest.mark.parametrize(
-    ("agent", "printed"), [("codex", TOLD + "\n"), ("gemini", "{}\n"), ("pi", "")]
+    ("agent", "printed"), [("codex", TOLD + "\n"), ("gemini", TOLD + "\n"), ("pi", TOLD + "\n")]
 )
 def test_each_host_is_answered_as_its_start_hook_reads_it(
     repo: Path, agent: str, printed: str
 ) -> None:
-    """Gemini CLI reads a hook's stderr as its message when stdout is empty: it gets `{}`."""
+    """Each host keeps the line of context in the session's file (pi by goalfile's
+    extension); with no record, Gemini CLI, which reads a hook's stderr as its message when
+    stdout is empty, gets `{}`."""
     assert start(repo, agent) == printed
     loosen_and_commit(repo)
     assert stop(repo).get("decision") == "block"

@@ -13,8 +13,10 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from conftest import git
 from test_hook_self_run import (
+    SHAPES,
     Transcript,
     forget_records,
     held,
@@ -24,7 +26,7 @@ from test_hook_self_run import (
 )
 from test_hook_self_run import made as made
 from test_hook_self_run import repo as repo
-from test_hook_start import GOAL
+from test_hook_start import GOAL, SESSION, TOLD
 
 from goalfile.sessionmemory import record_path
 
@@ -90,7 +92,7 @@ def test_another_sessions_sealed_record_copied_in_place_is_set_aside(
     aside, the forged met is checked again and the hold says why."""
     met_and_undone(repo)
     (repo / GOAL).write_text(git(repo, "show", f"HEAD~1:{GOAL}"), encoding="utf-8")
-    assert hook(repo, "start", None, agent="gemini", session="session-a") == "{}"
+    assert hook(repo, "start", None, agent="gemini", session="session-a") == TOLD
     git(repo, "checkout", "--", GOAL)
     assert hook(repo, "start", None, agent="gemini", session="session-b") == "{}"  # the host's
     records = Path(os.environ["XDG_STATE_HOME"]) / "goalfile" / "sessions"
@@ -146,3 +148,51 @@ def test_a_record_deleted_in_words_that_do_not_show_it_holds_the_first_stop(
     )
     assert said in reason, reason
     assert hook(repo, "stop", transcript.path, active=True) != ""  # told, not held again
+
+
+def kept_by(host: str, path: Path, told: str) -> None:
+    """The session file of Gemini CLI 0.61.0 (`gemini -p`) or pi 0.73.1 after the start hook
+    printed ``told`` and the agent ran ENCODED_RM: Gemini CLI puts the hook's context before
+    the person's prompt, in the user's first message; goalfile's pi extension appends it as a
+    custom entry. What the hook printed is the source of each: nothing, nothing is kept."""
+    said = json.loads(told or "{}").get("hookSpecificOutput", {}).get("additionalContext")
+    lines: list[dict[str, object]]
+    if host == "gemini":
+        prompt = f"<hook_context>{said}</hook_context>\n\nMake it met." if said else "Make it met."
+        lines = [{"sessionId": SESSION, "kind": "main"},
+                 {"id": "m0", "type": "user", "content": [{"text": prompt}]}]  # fmt: skip
+    else:
+        lines = [{"type": "session", "version": 3, "id": SESSION, "cwd": str(path.parent)}]
+        if said:
+            lines.append({"type": "custom", "customType": "goalfile", "data": {"context": said}})
+    call, result = (json.loads(json.dumps(line).replace(SELF_STOP[host], ENCODED_RM))
+                    for line in SHAPES[host])  # fmt: skip
+    lines += [call, result]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+
+
+SELF_STOP = {"gemini": "goalfile hook stop --agent gemini", "pi": "goalfile hook stop --agent pi"}
+
+
+@pytest.mark.parametrize("host", ["gemini", "pi"])
+def test_a_record_deleted_under_gemini_cli_and_pi_holds_the_first_stop(
+    repo: Path, tmp_path: Path, host: str
+) -> None:
+    """Fails before the change: the start hook printed nothing Gemini CLI or goalfile's pi
+    extension keeps in the session file, so a stop after the record's deletion (in words that
+    do not show it) had nothing to compare with and let the forged met go. Now the hook's line
+    is kept there (Gemini CLI's first user message, pi's custom entry), and the stop is the
+    strictest case."""
+    transcript = tmp_path / "session.jsonl"
+    given = None if host == "gemini" else transcript  # `gemini -p` gives its start hook none
+    told = hook(repo, "start", given, agent=host)
+    met_and_undone(repo)
+    kept_by(host, transcript, told)
+    forget_records()
+    answer = json.loads(hook(repo, "stop", transcript, agent=host) or "{}")
+    assert answer.get("decision") == "block", answer
+    said = (
+        f"{GOAL} says `met` by a ledger entry the hook cannot place: the session's record, "
+        "which its transcript shows was taken at its start, is gone, but its checks, run again"
+    )
+    assert said in str(answer["reason"]), answer

@@ -116,9 +116,8 @@ def hook_stop(
     "--agent",
     type=click.Choice(["claude", "codex", "gemini", "pi"]),
     default=None,
-    help="The host that runs it (Gemini CLI is answered with `{}`; Claude Code and Codex, "
-    "when the session has a record, with one line of context that their transcripts keep; "
-    "pi with nothing).",
+    help="The host that runs it: when the session has a record, it is answered with one "
+    "line of context that its transcript keeps (Gemini CLI otherwise with `{}`).",
 )
 @json_option
 def hook_start(agent: str | None, as_json: bool) -> None:
@@ -170,11 +169,11 @@ def _hook_start(as_json: bool, agent: str | None = None) -> dict[str, object] | 
         err(f"goalfile hook start: {note}")
     if as_json:
         return done.to_json()
-    if agent in ("claude", "codex") and (done.written or done.kept):
+    if agent is not None and (done.written or done.kept):
         from goalfile.recordbind import STARTED
 
-        # the host keeps it in the session's transcript, where a stop finds that the session
-        # had a record (:func:`goalfile.recordbind.started`)
+        # the host (pi: goalfile's extension) keeps it in the session's transcript, where a
+        # stop finds that the session had a record (:func:`goalfile.recordbind.started`)
         context = {"hookEventName": "SessionStart", "additionalContext": STARTED}
         return {"hookSpecificOutput": context}
     return None

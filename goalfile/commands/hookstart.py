@@ -20,9 +20,9 @@ a goal reopened before the resume is compared with what HEAD holds now, not with
 A run given a transcript in which a tool call that runs goalfile's hook has no result yet
 may be the agent's own (:mod:`goalfile.selfrun`): it records nothing.
 Nothing here holds or stops the agent: the command always exits 0, and says on stderr what it
-could not record; to Claude Code and Codex it prints, when the session has a record, one line
-of context that each keeps in the session's transcript (:data:`goalfile.recordbind.STARTED`),
-where a stop that finds the record deleted sees that there was one."""
+could not record; to each host it prints, when the session has a record, one line of context
+that the session's transcript keeps (:data:`goalfile.recordbind.STARTED`; under pi, goalfile's
+extension appends it), where a stop that finds the record deleted sees that there was one."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The session's record deleted in words that do not show it, through the real hosts: the
-start hook's line of context, which Claude Code and Codex keep in the session's transcript,
-says the session had one, and the stop holds the agent once.
+start hook's line of context, which each host keeps in the session's transcript (pi by
+goalfile's extension), says the session had one, and the stop holds the agent once.
 
 The project is set up as the README says and the person's goal committed on `main` (as in
 test_start_record_hold.py); the host's start hook takes the session's record. In its first turn
@@ -8,11 +8,11 @@ the model (the scripted fake) forges a met (the check made `true`, re-approved b
 verified, committed) and deletes the session's records with a decoded script
 (`echo ... | base64 -d | sh`). The host's stop had nothing to compare with, HEAD held the
 agent's approval and its met entry, and the stop let the agent go without a word under all
-four hosts. Now, under Claude Code and Codex, the stop without a record is the strictest case:
-the forged met's criteria are compared with the goal's first approval and the agent is held
-once; the stop after it is let go with the message. (Gemini CLI keeps no trace of the start
-hook's output in its session file, and pi's extension writes none: docs/trust.md.) The
-recorded-input version is tests/test_record_binding.py.
+four hosts. Now the stop without a record is the strictest case: the forged met's criteria
+are compared with the goal's first approval and the agent is held once; the stop after it is
+let go with the message. Gemini CLI keeps the line in the session file's first user message,
+before the prompt; goalfile's pi extension appends it as a custom entry. The recorded-input
+version is tests/test_record_binding.py.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ DELETE = "echo {} | base64 -d | sh".format(
 FIRST_TURN = [LOOSEN, REAPPROVE, f"goalfile verify {GOAL}", "git commit -qam 'goal: done'", DELETE]
 
 
-@pytest.mark.parametrize("host", ["claude", "codex"])
+@pytest.mark.parametrize("host", ["claude", "codex", "gemini", "pi"])
 def test_a_record_deleted_in_words_that_do_not_show_it_holds_once(
     host: str, isolation: Isolation, readme_repo: Path
 ) -> None:

@@ -13,6 +13,8 @@
  * - When a session starts (pi's `session_start`, awaited before the first agent run), it runs
  *   `goalfile hook start --agent pi`, which records the branch and commit HEAD is on and the
  *   active goals, so the first `agent_end` compares with what was there before the agent acted.
+ *   The line it prints when the session has a record is kept in the session file as a custom
+ *   entry (`pi.appendEntry`, not in the model's context).
  * - Tools for the model: `goal_get`, `goal_verify`, `goal_block`, each running the goalfile
  *   command and returning its --json document.
  *
@@ -35,6 +37,7 @@ const TOOL_TIMEOUT_MS = 3_600_000;
  *   on(event: string, handler: (event: any, ctx: any) => unknown): void,
  *   exec(command: string, args: string[], options?: { cwd?: string, timeout?: number }): Promise<ExecResult>,
  *   sendUserMessage(content: string, options?: { deliverAs?: "steer" | "followUp" }): void,
+ *   appendEntry(customType: string, data?: unknown): void,
  *   registerTool(tool: any): void,
  * }} Pi
  */
@@ -79,7 +82,7 @@ export default function goalfile(pi) {
 
   pi.on("session_start", async (_event, ctx) => {
     try {
-      await hook(
+      const done = await hook(
         "start",
         {
           session_id: ctx.sessionManager?.getSessionId?.() ?? null,
@@ -90,8 +93,13 @@ export default function goalfile(pi) {
         ctx.cwd,
         START_TIMEOUT_MS,
       );
+      // when the session has a record, its line is kept in the session file (a custom entry,
+      // never sent to the model), where a stop that finds the record deleted sees there was one
+      const answer = JSON.parse(done.stdout.trim() || "{}");
+      const context = answer?.hookSpecificOutput?.additionalContext;
+      if (typeof context === "string" && context) pi.appendEntry("goalfile", { context });
     } catch {
-      // no record: the first agent_end compares with nothing, as before
+      // no record (or its line not kept): the first agent_end compares with nothing, as before
     }
   });
 
