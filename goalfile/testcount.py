@@ -26,6 +26,12 @@ after it says what the binary ran, and none follows when a ``runner`` in
 --test``) exits 0 when every test was skipped or none matched ``--test-name-pattern``, ending
 ``# pass 0`` and ``# fail 0`` (``ℹ pass 0`` in its spec reporter); mocha the same with
 every test pending or none matching ``--grep`` (``0 passing (2ms)``, ``1 pending``).
+pytest's other progress styles (``console_output_style``): ``s   [1/1]`` (count), and only
+when the command runs pytest ``s   169.8us`` (times) and a bare ``s`` (classic).
+
+:func:`runners` names the runners a command starts (pytest, ``cargo test``) whose lines its
+output should show: one that exits 0 with none of them (``-p no:terminal``, ``cargo test -q``
+through a runner that runs nothing, output sent elsewhere) ran no test the row can see.
 
 :class:`TestCount` is fed one stream in chunks of any size and keeps at most one line (8 KiB).
 The complete lines of a chunk are searched for what a summary line holds (byte searches); only a
@@ -39,7 +45,7 @@ import functools
 import re
 from typing import Final
 
-__all__ = ["TestCount", "asks_for_listing"]
+__all__ = ["TestCount", "asks_for_listing", "runners"]
 
 # bytes: a longer line is not a summary line. pytest pads its summary with `=` to the width of
 # the terminal, which it takes from `COLUMNS`: 1,200 columns made it too long for a limit of 512
@@ -53,7 +59,7 @@ _SPARED: Final = frozenset({b"skipped", b"expected failures"})  # unittest's, in
 # what a summary line holds, each found by a byte search (no regular expression runs over the
 # whole output), and what must follow it on its line (one of them; nothing when empty):
 # libtest's start; pytest's and unittest's time (`... in 0.12s`); the end of pytest's progress
-# line (`[100%]`, either coloured); the count lines of Node's test runner (`# pass 0`
+# line (`[100%]`, either coloured, or `[2/2]`); the count lines of Node's test runner (`# pass 0`
 # in TAP, `ℹ fail 0` in its spec reporter; `ℹ` ends in byte b9); unittest's verdict, looked
 # for only after its `Ran N tests in 0.001s`; mocha's `0 passing (2ms)` and, only after it,
 # its `1 failing`. One byte is found fastest (memchr).
@@ -63,6 +69,7 @@ _WORDS: Final = (
     (b"Running unittests ", ()),
     (b" in ", tuple(b"%d" % digit for digit in range(10))),
     (b"%", (b"]",)),
+    (b"/", (b" ", *(b"%d" % digit for digit in range(10)))),  # `[1/2]`, `[ 0 / 0 ]`
     (b"#", _NODE_COUNTS),
     (b"\xb9", _NODE_COUNTS),
     (b" passing (", ()),
@@ -117,7 +124,21 @@ def _pytest_idle() -> re.Pattern[bytes]:
 def _progress() -> re.Pattern[bytes]:
     # pytest run twice quiet (`-qq`, or `-q` over a configuration's `addopts = "-q"`) prints no
     # summary line, only one letter per test result and the progress: `s.x    [100%]`
-    return re.compile(rb"([.sxXFE]+) +\[ *(\d+)%\]")
+    # with `console_output_style = "count"`: `s.    [1/2]` (`[ 0 / 0 ]` when none was collected)
+    return re.compile(rb"([.sxXFE]+) +\[ *(?:(\d+)%|(\d+)/(\d+)|0 / 0 )\]")
+
+
+@functools.cache
+def _progress_plain() -> re.Pattern[bytes]:
+    # `console_output_style = "times"` ends the letters with a duration (` 650.1us`, ` 2m 3s`),
+    # `"classic"` with nothing: read only when the check runs pytest (:func:`runners`)
+    return re.compile(rb"([.sxXFE]+)(?: +(?:\d+(?:\.\d+)?(?:us|ms|s)|\d+m \d+s|\d+h \d+m))?")
+
+
+@functools.cache
+def _letters_start() -> re.Pattern[bytes]:
+    # where a line that may be pytest's progress letters starts, colour or none before them
+    return re.compile(rb"^(?:" + _ANSI + rb")*[.sxXFE]", re.MULTILINE)
 
 
 @functools.cache
@@ -146,6 +167,49 @@ def asks_for_listing(command: str) -> bool:
     return _listing().search(command) is not None
 
 
+# where a shell command starts (after `&&`, `;`, `|`, `(`, ...), what may come before the
+# program (`VAR=x`, `env`, `uv run`, `timeout 60`), and the programs: pytest (`pytest`,
+# `.venv/bin/pytest`, `python3 -m pytest`) and `cargo test`
+_START: Final = r"(?:^|[;&|(){}\n]|(?<!\S)(?:then|do|else|!)(?=\s))\s*"
+_BEFORE: Final = (
+    r"(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|env|exec|time|command|nice|timeout +\S+"
+    r"|(?:uv|poetry|pdm|hatch|rye|pipenv) +run)\s+)*"
+)
+_END: Final = r"(?=\s|$|[;&|)])"
+_RUNNERS: Final = (
+    ("pytest", r"(?:\S*/)?(?:py\.?test|python[0-9.]*\s+(?:-[A-Za-z]+\s+)*-m\s*pytest)"),
+    ("cargo test", r"(?:\S*/)?cargo\s+(?:\+\S+\s+)?(?:-\S+\s+)*test"),
+)
+# options after which a runner prints no summary line by design: help, versions, listings,
+# `cargo test --no-run` (builds only), libtest's `--list` and JSON `--format`
+_QUIET_BY_DESIGN: Final = {
+    "pytest": r"(?<!\S)(?:-h|--help|-V|--version|--markers)(?!\S)",
+    "cargo test": r"(?<!\S)(?:-h|--help|-V|--version|--no-run|--list|--format(?:=\S*)?)(?!\S)",
+}
+
+
+@functools.cache
+def _runner(name: str) -> re.Pattern[str]:
+    return re.compile(_START + _BEFORE + dict(_RUNNERS)[name] + _END)
+
+
+@functools.cache
+def _quiet_by_design(name: str) -> re.Pattern[str]:
+    return re.compile(_QUIET_BY_DESIGN[name])
+
+
+def runners(command: str) -> frozenset[str]:
+    """The test runners ``command`` starts whose summary line its output should show:
+    ``pytest`` and ``cargo test``, less those it asks for help, a version or a listing."""
+    return frozenset(
+        name
+        for name, _ in _RUNNERS
+        if _runner(name).search(command) is not None
+        and _quiet_by_design(name).search(command) is None
+        and not (name == "pytest" and asks_for_listing(command))
+    )
+
+
 @functools.cache
 def _ansi() -> re.Pattern[bytes]:
     return re.compile(_ANSI)
@@ -158,19 +222,24 @@ class TestCount:
     __slots__ = (
         "first",
         "idle",
+        "kinds",
         "listing",
         "mocha",
         "progress",
+        "pytest",
         "ran",
         "rest",
         "skipping",
         "unittest",
     )
 
-    def __init__(self, *, listing: bool = False) -> None:
+    def __init__(self, *, listing: bool = False, pytest: bool = False) -> None:
         # the command asks pytest for a listing itself (:func:`asks_for_listing`): its
         # `1 test collected in 0.5s` is what the row measures, not a run that ran nothing
         self.listing = listing
+        # the command runs pytest (:func:`runners`): a line of its progress letters alone
+        # (`console_output_style = "classic"`) or with a duration (`"times"`) is read
+        self.pytest = pytest
         self.first: bytes | None = None  # the first summary line (the evidence)
         self.ran = 0  # tests that passed or failed, over every summary line
         self.rest = b""  # the current unterminated line
@@ -182,6 +251,7 @@ class TestCount:
         self.idle: bytes | None = None
         # the current pytest session's progress lines: its first line and the tests that ran
         self.progress: tuple[bytes, int] | None = None
+        self.kinds: set[str] = set()  # the runners whose lines were seen (:func:`runners`)
 
     @property
     def none_ran(self) -> bool:
@@ -243,6 +313,9 @@ class TestCount:
             self._find(block, _VERDICTS, lines)
         if self.mocha or any(b" passing (" in line for line in found):
             self._find(block, _MOCHA_FAILING, lines)
+        if self.pytest:
+            for letters in _letters_start().finditer(block):
+                lines[letters.start()] = block.find(b"\n", letters.start())
         for start in sorted(lines):
             self._line(block[start : lines[start]])
 
@@ -267,17 +340,21 @@ class TestCount:
         libtest = _libtest().match(plain)
         if libtest is not None:
             ran = int(libtest[1]) + int(libtest[2])
+            self.kinds.add("cargo test")
         elif (pytest := _pytest().fullmatch(plain)) is not None:
             counts = (part.split(b" ", 1) for part in pytest[1].split(b", "))
             ran = sum(int(number) for number, word in counts if word in _RAN)
             self._session_ends()
             self._session(line, ran)
+            self.kinds.add("pytest")
         elif _cargo_running().fullmatch(plain):
             ran = 0
+            self.kinds.add("cargo test")
         elif not self.listing and _pytest_idle().fullmatch(plain):
             ran = 0
             self._session_ends()
             self._session(line, ran)
+            self.kinds.add("pytest")
         elif (unittest := _unittest_ran().fullmatch(plain)) is not None:
             self.unittest = int(unittest[1])
             return
@@ -291,12 +368,17 @@ class TestCount:
             ran = int(node[1])
         elif (mocha := _mocha().fullmatch(plain)) is not None:
             ran, self.mocha = int(mocha[1]), True
-        elif (progress := _progress().fullmatch(plain)) is not None:
+        elif (progress := _progress().fullmatch(plain)) is not None or (
+            self.pytest and (progress := _progress_plain().fullmatch(plain)) is not None
+        ):
             ran = len(progress[1]) - progress[1].count(b"s") - progress[1].count(b"x")
             first, before = self.progress or (line, 0)
             self.progress = (first, before + ran)
-            if progress[2] == b"100":
-                self._session_ends()
+            self.kinds.add("pytest")
+            if progress.re is _progress() and progress[2] in (b"100", None):
+                ends = progress[3] == progress[4]  # `[100%]`, `[2/2]`, `[ 0 / 0 ]`
+                if ends:
+                    self._session_ends()
         else:
             return
         if self.first is None:

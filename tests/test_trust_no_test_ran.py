@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from goalfile.testcount import TestCount
+from goalfile.testcount import TestCount, runners
 from tests.conftest import goal_text, last_line, make_git_repo, row, run_goalfile, write_goal
 from tests.hosts.host_install import NpmCli, install_cli
 
@@ -288,14 +288,18 @@ def test_a_pytest_summary_padded_to_a_wide_terminal_is_read(tmp_path: Path) -> N
     assert "no test ran" in text
 
 
-def test_cargo_test_through_a_runner_that_runs_nothing_is_unmet(crate: Path) -> None:
-    """`.cargo/config.toml` names a program every test binary is run through: `runner = "true"`
-    runs none, prints nothing, and cargo exits 0 after its `Running unittests ...` line."""
+def _runner_that_runs_nothing(crate: Path) -> None:
     (crate / ".cargo").mkdir()
     (crate / ".cargo" / "config.toml").write_text(
         '[target.x86_64-unknown-linux-gnu]\nrunner = "true"\n'
         '[target.aarch64-unknown-linux-gnu]\nrunner = "true"\n'
     )
+
+
+def test_cargo_test_through_a_runner_that_runs_nothing_is_unmet(crate: Path) -> None:
+    """`.cargo/config.toml` names a program every test binary is run through: `runner = "true"`
+    runs none, prints nothing, and cargo exits 0 after its `Running unittests ...` line."""
+    _runner_that_runs_nothing(crate)
     code, summary, text = _verify(crate, "cargo test --offline it_works", "exit 0")
     assert (code, summary) == UNMET
     assert "no test ran" in text and "Running unittests src/lib.rs" in text
@@ -361,3 +365,75 @@ def test_a_pytest_session_that_ran_no_test_beside_one_that_ran_some_is_unmet(
     (repo / "feature" / "test_f.py").write_text(SKIPPED.replace("test_other", "test_the_feature_x"))
     done = run_goalfile("verify", "goals/demo.md", cwd=repo)
     assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
+def test_quiet_cargo_test_through_a_runner_that_runs_nothing_is_unmet(crate: Path) -> None:
+    """`cargo test -q` prints no `Running unittests ...` line: through `runner = "true"` the
+    run printed nothing at all and exited 0, the test never run (it would fail)."""
+    (crate / "src" / "lib.rs").write_text(LIB.replace("NAME", "it_works").replace("), 4)", "), 5)"))
+    _runner_that_runs_nothing(crate)
+    code, summary, text = _verify(crate, "cargo test -q --offline it_works", "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran: the check runs cargo test" in text
+    (crate / "src" / "lib.rs").write_text(LIB.replace("NAME", "it_works"))
+    (crate / ".cargo" / "config.toml").unlink()
+    done = run_goalfile("verify", "goals/demo.md", cwd=crate, timeout=300)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
+@pytest.mark.parametrize("style", ["count", "classic", "times"])
+def test_a_quiet_pytest_run_in_each_progress_style_is_read(tmp_path: Path, style: str) -> None:
+    """`console_output_style` in the configuration changes the progress line pytest run twice
+    quiet prints alone: `s    [1/1]` (count), `s` (classic), `s    169.8us` (times)."""
+    only_skipped = SKIPPED.replace("def test_other():\n    pass\n", "")
+    repo = _project(tmp_path, "test_f.py", only_skipped)
+    (repo / "pytest.ini").write_text(f"[pytest]\nconsole_output_style = {style}\naddopts = -q\n")
+    check = f"{sys.executable} -m pytest -q -p no:cacheprovider test_f.py"
+    code, summary, text = _verify(repo, check, "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran" in text
+    (repo / "test_f.py").write_text(SKIPPED)
+    done = run_goalfile("verify", "goals/demo.md", cwd=repo)
+    assert last_line(done.stdout).endswith("C1 met; status: met"), done.stdout
+
+
+@pytest.mark.parametrize(
+    ("config", "redirect"),
+    [("[pytest]\naddopts = -p no:terminal\n", ""), ("", " >/dev/null")],
+)
+def test_a_pytest_run_whose_output_shows_no_summary_is_unmet(
+    tmp_path: Path, config: str, redirect: str
+) -> None:
+    """`-p no:terminal` planted in the configuration silences pytest, which exits 0 with its
+    test skipped; a check that sends pytest's output elsewhere is read alike (as `cargo test
+    >/dev/null` is): the output must show the run."""
+    only_skipped = SKIPPED.replace("def test_other():\n    pass\n", "")
+    repo = _project(tmp_path, "test_f.py", only_skipped)
+    (repo / "pytest.ini").write_text(config)
+    check = f"{sys.executable} -m pytest -q -p no:cacheprovider test_f.py{redirect}"
+    code, summary, text = _verify(repo, check, "exit 0")
+    assert (code, summary) == UNMET
+    assert "no test ran: the check runs pytest" in text
+    (repo / "pytest.ini").write_text("")
+    check = f"{sys.executable} -m pytest -q -p no:cacheprovider test_f.py | tail -n 1"
+    code, summary, _ = _verify(repo, check, 'exit 0; stdout contains "skipped"')
+    assert (code, summary) == UNMET  # the summary shown: `1 skipped, 1 xfailed`
+
+
+@pytest.mark.parametrize(
+    ("command", "names"),
+    [
+        ("cargo test -q --offline it_works", {"cargo test"}),
+        ("FOO=1 uv run pytest tests && cargo +nightly test", {"pytest", "cargo test"}),
+        ("cd sub && /srv/.venv/bin/python3.12 -m pytest -q", {"pytest"}),
+        ("pip install pytest", set()),
+        ("grep -c pytest pyproject.toml", set()),
+        ("echo cargo test", set()),
+        ("pytest --version", set()),
+        ("pytest --co -q", set()),
+        ("cargo test --no-run", set()),
+        ("cargo test -- --list", set()),
+    ],
+)
+def test_the_runners_a_command_starts(command: str, names: set[str]) -> None:
+    assert runners(command) == names

@@ -15,7 +15,7 @@ from typing import Final, Literal
 
 from goalfile import ledger, settings
 from goalfile.model import Criterion, Goal, RowResult, Verdict
-from goalfile.testcount import TestCount, asks_for_listing
+from goalfile.testcount import TestCount, asks_for_listing, runners
 from goalfile.value import Value, replace
 
 MATCH_TIME_LIMIT = 30.0
@@ -177,7 +177,12 @@ def check_row(
     guard = MatchGuard(timeout=spec.timeout, deadline=deadline, clock=clock, on_tick=on_tick)
     evaluator = Evaluator(expectation, guard=guard)
     listing = asks_for_listing(spec.command)
-    tests = {"stdout": TestCount(listing=listing), "stderr": TestCount(listing=listing)}
+    started = runners(spec.command)
+    pytest = "pytest" in started
+    tests = {
+        "stdout": TestCount(listing=listing, pytest=pytest),
+        "stderr": TestCount(listing=listing, pytest=pytest),
+    }
 
     def on_output(name: str, data: bytes) -> None:
         stream: Literal["stdout", "stderr"] = "stderr" if name == "stderr" else "stdout"
@@ -261,6 +266,10 @@ def check_row(
         # `cargo test NAME` whose NAME matches no test, pytest's every test skipped: exit 0
         failures = (_NO_TEST_RAN,)
         return _unmet(make, exit_text, ledger.clean_line(said), failures, tail), tail
+    if judgement.holds and status == 0 and (silent := _silent(started, tests.values())):
+        # `cargo test -q` through a `runner` that runs nothing, pytest's `-p no:terminal`
+        failures = (_SILENT.format(runner=silent),)
+        return _unmet(make, exit_text, judgement.evidence, failures, tail), tail
     if judgement.holds:
         return make(
             Verdict.MET, exit_text, judgement.evidence or "(no output)", bool(judgement.evidence)
@@ -272,6 +281,19 @@ _NO_TEST_RAN: Final = (
     "no test ran: the test run's summary counts no test passed or failed (a test name that "
     "matches none, or every test skipped, ignored or marked xfail)"
 )
+
+
+_SILENT: Final = (
+    "no test ran: the check runs {runner} and its output shows no test run's summary "
+    "(output sent elsewhere, a plugin or `runner` that prints or runs nothing); "
+    "let the summary line through to the output"
+)
+
+
+def _silent(started: frozenset[str], counts: Iterable[TestCount]) -> str | None:
+    """The first runner the command starts (:func:`runners`) of which no line was seen."""
+    seen = set().union(*(count.kinds for count in counts))
+    return next((name for name in sorted(started) if name not in seen), None)
 
 
 def _no_test_ran(counts: Iterable[TestCount]) -> str | None:
