@@ -193,3 +193,35 @@ def test_the_budget_command_for_an_exhausted_goal_works_as_written(repo: Path) -
     raised = shell(command, repo)
     assert raised.returncode == 0, raised.stdout + raised.stderr
     assert run_goalfile("verify", path, cwd=repo).returncode == 1  # active again
+
+
+def test_after_resume_the_next_step_is_verify_without_the_refine_aside(repo: Path) -> None:
+    """After `pause` and `resume` the next step is the verify run; the aside on why not a
+    refine (a refine works from a verify run) is kept for a re-approval, where the verify run
+    before it was under the contract as it was, and is left out after a resume."""
+    path = write_goal(repo / "goals", goal_text(rows=[row("C1", "false", "exit 0")]))
+    assert run_goalfile("verify", path, cwd=repo).returncode == 1
+    assert run_goalfile("pause", path, cwd=repo).returncode == 0
+    assert run_goalfile("resume", path, cwd=repo).returncode == 0
+    step = next_step(repo, path)
+    assert step == f"`goalfile verify {shlex.quote(str(path))}`, then act on its result", step
+    shown = run_goalfile("status", path, cwd=repo)
+    assert "by resume" not in shown.stdout and "a refine works" not in shown.stdout, shown.stdout
+
+
+def test_after_a_reapproval_the_next_step_says_why_verify_comes_before_refine(
+    repo: Path,
+) -> None:
+    made = run_goalfile(
+        "new", "again", "x", "--check", "true", "--expected", "exit 0", "--non-goal", "none",
+        "--activate", "--commit", cwd=repo,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    path = repo / "goals" / "again.md"
+    assert run_goalfile("verify", path, cwd=repo).returncode == 0
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("## Non-goals\n", "## Non-goals\n- docs/ stays as it is\n", 1))
+    done = run_goalfile("activate", "--reapprove", path, "--reason", "again", cwd=repo)
+    assert done.returncode == 0, done.stderr
+    step = next_step(repo, path)
+    assert "(the newest entry is `by activate`; a refine works from a verify run)" in step, step

@@ -555,11 +555,17 @@ def next_step(goal: Goal, last_verify: Entry | None, path: str) -> str:
         return f"work the backlog of the refine entry, then `goalfile verify {shell_word(path)}`"
     newest = _newest_by(goal)
     if newest != ledger.VERIFY_BY:  # re-approved, resumed, a budget raised...: refine works
-        # only from the newest entry, so the verify run under what changed comes first
-        return (
-            f"`goalfile verify {shell_word(path)}` (the newest entry is `by {newest}`; a refine "
-            "works from a verify run), then act on its result"
+        # only from the newest entry, so the verify run under what changed comes first. Why
+        # not a refine is said after a re-approval only, where the verify run before it looks
+        # like one to refine from; after a resume or a budget it is noise
+        from goalfile.contract import ACTIVATE_BY
+
+        why = (
+            f" (the newest entry is `by {newest}`; a refine works from a verify run)"
+            if newest == ACTIVATE_BY
+            else ""
         )
+        return f"`goalfile verify {shell_word(path)}`{why}, then act on its result"
     return (
         f"`goalfile refine {shell_word(path)}`, work the backlog, then `goalfile verify "
         f"{shell_word(path)}`"
