@@ -62,6 +62,30 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
     return done.stdout
 
 
+def git_uncommitted(folder: str, relatives: Sequence[str]) -> set[str]:
+    """Which of ``relatives`` (from the top of the repository at ``folder``, taken literally,
+    files or folders) hold a file HEAD does not hold as the working tree has it: untracked
+    (and not ignored), staged or changed since HEAD. Each is named as given. Raises
+    :class:`GitUnreadable` when git cannot answer."""
+    if not relatives:
+        return set()
+    args = ["-c", "core.fsmonitor=false", "--no-replace-objects", "status", "--porcelain=v1"]
+    args += ["-z", "--untracked-files=all", "--no-renames", "--"]
+    done = _git_read(folder, [*args, *(f":(literal){r}" for r in relatives)], _git_clean())
+    if done.returncode != 0:
+        raise _git_refused(done)
+    changed = [
+        record[3:].decode("utf-8", "surrogateescape")
+        for record in done.stdout.split(b"\0")
+        if len(record) > 3
+    ]
+    return {
+        relative
+        for relative in relatives
+        if any(path == relative or path.startswith(relative.rstrip("/") + "/") for path in changed)
+    }
+
+
 def git_in_index(folder: str, relative: str) -> bool:
     """Whether git's index holds the file at ``relative`` (from ``folder``, taken literally):
     `git ls-files --error-unmatch`. False when git cannot say."""

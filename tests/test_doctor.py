@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import make_git_repo, run_goalfile
+from conftest import clean_env, git, make_git_repo, run_goalfile
 
 from goalfile.codexconfig import set_trusted_hash, trusted_hash
 
@@ -37,10 +37,23 @@ def findings(report: dict[str, Any], health: str) -> list[dict[str, Any]]:
 
 
 def run_fix(command: str, repo: Path) -> None:
-    words = shlex.split(command)
-    assert words[0] == "goalfile"
-    done = run_goalfile(*words[1:], cwd=repo, env=WITH_GOALFILE)
-    assert done.returncode == 0, done.stderr
+    """Run a fix as written, by a shell, with the goalfile under test on PATH."""
+    done = subprocess.run(
+        ["sh", "-c", command],
+        cwd=repo,
+        env=clean_env(WITH_GOALFILE),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+def set_up(repo: Path) -> None:
+    """`goalfile init --no-goal`, and what it wrote committed, as README says."""
+    run_fix("goalfile init --no-goal", repo)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "goalfile: skills and Stop hooks")
 
 
 def test_a_bare_repository_gets_a_fix_for_every_problem_and_each_fix_works(
@@ -58,6 +71,11 @@ def test_a_bare_repository_gets_a_fix_for_every_problem_and_each_fix_works(
     assert all(f["fix"] for f in problems), problems
     for fix in dict.fromkeys(f["fix"] for f in problems):
         run_fix(fix, repo)
+    code, report = doctor(repo)  # what init wrote is there now, not committed yet
+    problems = findings(report, "problem")
+    assert {f["check"] for f in problems} == {"commit"}, problems
+    for fix in dict.fromkeys(f["fix"] for f in problems):
+        run_fix(fix, repo)
     code, report = doctor(repo)
     assert code == 0, report
     assert findings(report, "problem") == []
@@ -66,18 +84,76 @@ def test_a_bare_repository_gets_a_fix_for_every_problem_and_each_fix_works(
     assert "cannot tell" in trust["detail"] and "`codex` is not on PATH" in trust["detail"]
 
 
-def test_the_text_report_prints_each_fix(tmp_path: Path) -> None:
+def lead(text: str) -> list[str]:
+    """The commands doctor's text report leads with: the `fix:` lines under its first line."""
+    lines = text.splitlines()
+    assert lines[0].endswith(":"), text
+    return [line.strip().removeprefix("fix: ") for line in lines[1:3] if "fix: " in line]
+
+
+def test_a_fresh_repository_leads_with_two_commands_that_fix_every_problem(
+    tmp_path: Path,
+) -> None:
+    """A fresh `git init`: twelve problems, and the report leads with the two commands that
+    fix them all, run in order by a shell as written (init, then the commit README asks
+    for); the problems are listed under them without a fix line each. Before, each problem
+    printed its own fix, and committing was not among them."""
     repo = make_git_repo(tmp_path / "repo")
     done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
     assert done.returncode == 1
-    assert "fix: goalfile init --no-goal --no-skills" in done.stdout
-    assert "fix: goalfile skills install" in done.stdout
-    assert done.stdout.rstrip().endswith(("problem found", "problems found"))
+    assert done.stdout.startswith(
+        "12 of 12 problems go away with these commands, run in this order:\n"
+    )
+    commands = lead(done.stdout)
+    assert commands[0] == "goalfile init --no-goal", done.stdout
+    assert commands[1].startswith("git add -- .claude/settings.json "), done.stdout
+    assert done.stdout.count("fix: ") == 2, done.stdout  # none under each problem
+    assert done.stdout.rstrip().endswith("\n12 problems found")
+    for command in commands:
+        run_fix(command, repo)
+    done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
+    assert done.returncode == 0, done.stdout
+    assert done.stdout.rstrip().endswith("no problems found")
+    assert git(repo, "status", "--porcelain") == ""
+    assert git(repo, "log", "--format=%s") == "goalfile: skills and Stop hooks\n"
+
+
+def test_hook_files_init_wrote_and_nobody_committed_are_a_problem_the_fix_commits(
+    tmp_path: Path,
+) -> None:
+    """README asks to commit what `init` wrote (a clone or another worktree has only what
+    is committed); doctor said nothing of it. The commit it names commits those files only,
+    not what else is staged."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / "staged.txt").write_text("mine\n")
+    git(repo, "add", "staged.txt")
+    run_fix("goalfile init --no-goal", repo)
+    code, report = doctor(repo)
+    assert code == 1
+    problems = findings(report, "problem")
+    assert [(f["host"], f["detail"].split(" is ")[0]) for f in problems] == [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+        ("gemini", ".gemini/settings.json"),
+        ("pi", ".pi/extensions/goalfile"),
+        ("skills", ".agents/skills"),
+        ("skills", ".claude/skills"),
+    ], problems
+    assert "is not committed: a clone or another worktree" in problems[0]["detail"]
+    [fix] = {f["fix"] for f in problems}
+    done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
+    assert lead(done.stdout) == [fix], done.stdout
+    run_fix(fix, repo)
+    assert doctor(repo)[0] == 0
+    assert git(repo, "status", "--porcelain") == "A  staged.txt\n"
+    (repo / ".gemini" / "settings.json").write_text("{}\n")  # changed since: not committed
+    [again] = [f for f in findings(doctor(repo)[1], "problem") if f["check"] == "commit"]
+    assert again["detail"].startswith(".gemini/settings.json is not committed"), again
 
 
 def test_goalfile_missing_from_the_hosts_path_is_a_problem(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
-    run_fix("goalfile init --no-goal", repo)
+    set_up(repo)
     code, report = doctor(repo, WITHOUT_GOALFILE)
     assert code == 1
     missing = [f for f in findings(report, "problem") if f["check"] == "path"]
@@ -112,7 +188,7 @@ def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
     tmp_path: Path,
 ) -> None:
     repo = make_git_repo(tmp_path / "repo")
-    run_fix("goalfile init --no-goal", repo)
+    set_up(repo)
     code, report = doctor(repo)
     assert code == 0, report
     ok = {(f["host"], f["check"]) for f in findings(report, "ok")}
@@ -121,14 +197,14 @@ def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
     settings.write_text('{"hooks": {"AfterAgent": []}, "model": {"name": "m"}}\n')
     code, report = doctor(repo)
     assert code == 1
-    problem, start = findings(report, "problem")
+    problem, start, _ = findings(report, "problem")  # and: the file is not committed so
     assert (problem["host"], problem["check"]) == ("gemini", "hook")
     assert ".gemini/settings.json does not register `goalfile hook stop`" in problem["detail"]
     assert (start["host"], start["check"]) == ("gemini", "start")
     assert "registers no `goalfile hook start` under SessionStart" in start["detail"]
     assert start["fix"] == problem["fix"]
     run_fix(problem["fix"], repo)
-    assert doctor(repo)[0] == 0
+    assert [f["check"] for f in findings(doctor(repo)[1], "problem")] == ["commit"]
     fixed = json.loads(settings.read_text())
     assert fixed["model"] == {"name": "m"}
     commands = [h["command"] for g in fixed["hooks"]["AfterAgent"] for h in g["hooks"]]
@@ -139,11 +215,11 @@ def test_the_gemini_cli_hook_is_checked_and_its_fix_keeps_the_other_settings(
 
 def test_a_settings_file_that_is_not_json_is_named_with_its_position(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
-    run_fix("goalfile init --no-goal", repo)
+    set_up(repo)
     (repo / ".claude" / "settings.json").write_text('{"hooks": {\n  "Stop": [,]\n}}\n')
     code, report = doctor(repo)
     assert code == 1
-    [bad] = [f for f in findings(report, "problem") if f["host"] == "claude"]
+    [bad] = [f for f in findings(report, "problem") if f["check"] == "hook"]
     assert ".claude/settings.json:2:" in bad["detail"] and "not valid JSON" in bad["detail"]
     assert bad["fix"] is None and "by hand" in bad["hint"]
     # named as the other findings name files, with doctor's one fix and no word of init's
@@ -164,7 +240,7 @@ def test_the_fix_for_goalfile_missing_from_path_names_this_goalfile_and_works(
     names the goalfile that runs doctor, and its `ln -s` makes the host's PATH find it, on
     an account with no ~/.local/bin yet (a bare `ln -s` failed there)."""
     repo = make_git_repo(tmp_path / "repo")
-    run_fix("goalfile init --no-goal", repo)
+    set_up(repo)
     home = tmp_path / "home"
     home.mkdir()
     code, report = doctor(repo, {**WITHOUT_GOALFILE, "HOME": str(home)})
@@ -193,7 +269,7 @@ def test_the_fix_for_goalfile_missing_from_path_names_this_goalfile_and_works(
 
 def test_a_modified_or_invalid_skill_is_a_problem(tmp_path: Path) -> None:
     repo = make_git_repo(tmp_path / "repo")
-    run_fix("goalfile init --no-goal", repo)
+    set_up(repo)
     skill = repo / ".claude" / "skills" / "goal" / "SKILL.md"
     skill.write_text(skill.read_text().replace("name: goal", "name: other", 1))
     code, report = doctor(repo)

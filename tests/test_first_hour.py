@@ -688,6 +688,8 @@ def test_counts_are_said_in_words_never_as_item_s(tmp_path: Path) -> None:
     assert "contract re-approved (" in path.read_text(encoding="utf-8")
     assert ": 1 row added, 0 removed, 0 changed" in path.read_text(encoding="utf-8")
     assert "goals: 1 goal file found; none written" in run("init")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "goalfile: skills and Stop hooks")  # as README says
     lines = path.read_text(encoding="utf-8").split("\n")
     at = next(i for i, line in enumerate(lines) if line.startswith("status:"))
     lines[at] = lines[at].replace("active", "met", 1)  # typed by hand: audit finds it

@@ -307,13 +307,16 @@ def doctor(
     Stop hook answers: a Stop hook that is not goalfile's (in the project's, the user's or an
     administrator's settings), or a switch that turns hooks off or keeps only managed ones
     (Claude Code's managed "disableAllHooks" and "allowManagedHooksOnly", Codex's
-    `[features] hooks = false`, Gemini CLI's "hooksConfig"). Each problem comes with the
-    command that fixes it, or says what to edit by hand.
+    `[features] hooks = false`, Gemini CLI's "hooksConfig"). And what `init` wrote (the hook
+    files, the pi extension, the skills) is committed: a clone or another worktree has only
+    what is committed. Each problem comes with the command that fixes it, or says what to
+    edit by hand; when one or two commands fix most of them (in a fresh repository: `goalfile
+    init --no-goal`, then the commit), the report leads with those.
 
     Exit 0 when nothing is wrong (an "unknown" is not wrong), 1 when something is.
     """
-    from goalfile.commands.doctor import Health
     from goalfile.commands.doctor import doctor as run
+    from goalfile.commands.doctorchecks.text import report
 
     result = run(
         ctx=context(),
@@ -324,18 +327,8 @@ def doctor(
     if as_json:
         emit_json(result.to_json())
         return int(result.exit_code)
-    for change in result.fixed:
-        click.echo(f"fixed: {change}")
-    width = max((len(f.host) for f in result.findings), default=0)
-    for finding in result.findings:
-        click.echo(f"{finding.host:<{width}}  {finding.health.value:<7}  {finding.detail}")
-        pad = " " * (width + 11)
-        if finding.fix:
-            click.echo(f"{pad}fix: {finding.fix}")
-        if finding.hint and finding.health is not Health.OK:
-            click.echo(f"{pad}{finding.hint}")
-    problems = sum(f.health is Health.PROBLEM for f in result.findings)
-    click.echo("no problems found" if not problems else f"{counted(problems, 'problem')} found")
+    for line in report(result):
+        click.echo(line)
     return int(result.exit_code)
 
 

@@ -47,7 +47,10 @@ Checked, for each host with a hook file (Claude Code, Codex, Gemini CLI):
   the project's path lets Node import the ``.mjs`` as it is (else it goes through that cache
   too), and no other extension is loaded beside it (:mod:`goalfile.piothers`);
 * the skills in ``.agents/skills/`` and ``.claude/skills/`` are installed, current and valid
-  (a ``SKILL.md`` whose frontmatter names the skill and describes it).
+  (a ``SKILL.md`` whose frontmatter names the skill and describes it);
+* what `goalfile init` wrote (the hook files, the pi extension, the skills) is committed as it
+  is: a clone or another worktree has only what is committed
+  (:mod:`goalfile.commands.doctorchecks.committed`).
 
 Each check is a module of :mod:`goalfile.commands.doctorchecks`; this module runs them in turn.
 """
@@ -57,12 +60,14 @@ from __future__ import annotations
 from goalfile import hostjson
 from goalfile.commands.context import Context
 from goalfile.commands.doctorchecks.codextrust import codex_trust_findings, trust_codex
-from goalfile.commands.doctorchecks.finding import DoctorResult, Finding, Health
+from goalfile.commands.doctorchecks.committed import commit_all, commit_findings
+from goalfile.commands.doctorchecks.finding import INIT_HOOKS, DoctorResult, Finding, Health
 from goalfile.commands.doctorchecks.hookenv import (
     cap_env_findings,
     gemini_dotenv_findings,
     hook_env_findings,
 )
+from goalfile.commands.doctorchecks.lead import INIT, lead
 from goalfile.commands.doctorchecks.otherstop import fix_other_hooks, other_hook_findings
 from goalfile.commands.doctorchecks.pi import pi_findings
 from goalfile.commands.doctorchecks.registration import hook_findings
@@ -103,7 +108,23 @@ def doctor(
     findings += timeout_findings(root, ctx)
     findings += pi_findings(root, ctx)
     findings += skill_findings(root, ctx)
+    findings += commit_findings(root, ctx)
     from goalfile.commands.doctormcp import mcp_findings
 
     findings += mcp_findings(root)
-    return DoctorResult(root=str(root), findings=tuple(findings), fixed=tuple(fixed))
+    commits = [f.fix for f in findings if f.check == "commit" and f.health is Health.PROBLEM]
+    first = lead(
+        tuple(findings),
+        commit=commits[0] if commits else None,
+        commit_after={
+            INIT: commit_all(root, ctx, skills=True),
+            INIT_HOOKS: commit_all(root, ctx, skills=False),
+        },
+    )
+    return DoctorResult(
+        root=str(root),
+        findings=tuple(findings),
+        fixed=tuple(fixed),
+        first=first.commands,
+        covered=first.covers,
+    )

@@ -85,6 +85,8 @@ class DoctorResult:
     root: str
     findings: tuple[Finding, ...]
     fixed: tuple[str, ...] = ()  # what --fix-timeouts changed, one sentence each
+    first: tuple[str, ...] = ()  # the commands that fix most problems, in order (text only)
+    covered: frozenset[str] = frozenset()  # the problems' fixes ``first`` stands for
 
     @property
     def ok(self) -> bool:
