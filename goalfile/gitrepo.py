@@ -65,12 +65,12 @@ def git_tracked(folder: str, pathspecs: Sequence[str]) -> bytes:
 def git_uncommitted(folder: str, relatives: Sequence[str]) -> set[str]:
     """Which of ``relatives`` (from the top of the repository at ``folder``, taken literally,
     files or folders) hold a file HEAD does not hold as the working tree has it: untracked
-    (and not ignored), staged or changed since HEAD. Each is named as given. Raises
-    :class:`GitUnreadable` when git cannot answer."""
+    (ignored or not: a clone has neither), staged or changed since HEAD. Each is named as
+    given. Raises :class:`GitUnreadable` when git cannot answer."""
     if not relatives:
         return set()
     args = ["-c", "core.fsmonitor=false", "--no-replace-objects", "status", "--porcelain=v1"]
-    args += ["-z", "--untracked-files=all", "--no-renames", "--"]
+    args += ["-z", "--untracked-files=all", "--ignored=matching", "--no-renames", "--"]
     done = _git_read(folder, [*args, *(f":(literal){r}" for r in relatives)], _git_clean())
     if done.returncode != 0:
         raise _git_refused(done)

@@ -106,7 +106,7 @@ def test_a_fresh_repository_leads_with_two_commands_that_fix_every_problem(
     )
     commands = lead(done.stdout)
     assert commands[0] == "goalfile init --no-goal", done.stdout
-    assert commands[1].startswith("git add -- .claude/settings.json "), done.stdout
+    assert commands[1].startswith("git add -f -- .claude/settings.json "), done.stdout
     assert done.stdout.count("fix: ") == 2, done.stdout  # none under each problem
     assert done.stdout.rstrip().endswith("\n12 problems found")
     for command in commands:
@@ -116,6 +116,36 @@ def test_a_fresh_repository_leads_with_two_commands_that_fix_every_problem(
     assert done.stdout.rstrip().endswith("no problems found")
     assert git(repo, "status", "--porcelain") == ""
     assert git(repo, "log", "--format=%s") == "goalfile: skills and Stop hooks\n"
+
+
+def test_hook_files_a_gitignore_names_are_committed_by_the_fix_as_printed(
+    tmp_path: Path,
+) -> None:
+    """`.claude/` is often in a project's `.gitignore`: git refuses to add a path it ignores
+    unless forced, so the commit doctor led with failed as printed, and once init had written
+    them the ignored hook files were not named at all (a clone has no Stop hook there)."""
+    repo = make_git_repo(tmp_path / "repo")
+    (repo / ".gitignore").write_text(".claude/\n.agents/\n")
+    git(repo, "add", ".gitignore")
+    git(repo, "commit", "-q", "-m", "ignore")
+    (repo / ".claude").mkdir()  # as Claude Code makes it, for its own local settings
+    (repo / ".claude" / "settings.local.json").write_text("{}\n")
+    done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
+    for command in lead(done.stdout):
+        run_fix(command, repo)
+    done = run_goalfile("doctor", cwd=repo, env=WITH_GOALFILE)
+    assert done.returncode == 0, done.stdout
+    tracked = git(repo, "ls-files").splitlines()
+    assert ".claude/settings.json" in tracked and ".claude/settings.local.json" not in tracked
+    assert any(path.startswith(".agents/skills/") for path in tracked), tracked
+    git(repo, "rm", "-q", "--cached", ".claude/settings.json")
+    git(repo, "commit", "-q", "-m", "drop the hook file from the index")
+    code, report = doctor(repo)  # ignored and untracked again: named, and its fix works
+    assert code == 1
+    problems = findings(report, "problem")
+    assert [f["detail"].split(" is ")[0] for f in problems] == [".claude/settings.json"]
+    run_fix(problems[0]["fix"], repo)
+    assert doctor(repo)[0] == 0
 
 
 def test_hook_files_init_wrote_and_nobody_committed_are_a_problem_the_fix_commits(

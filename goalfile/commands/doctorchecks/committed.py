@@ -33,11 +33,13 @@ def _written(root: Path) -> list[tuple[str, str, str]]:
 
 
 def commit_command(root: Path, ctx: Context, relatives: list[str]) -> str:
-    """The command that commits ``relatives`` (from the top), and nothing else staged."""
+    """The command that commits ``relatives`` (from the top), and nothing else staged; added
+    with ``-f``, as git refuses a path a `.gitignore` names (`.claude/` is often ignored)
+    unless forced, and the hook files must be committed all the same."""
     from goalfile.shellword import shell_word
 
     shown = " ".join(shell_word(shown_from(root / relative, ctx)) for relative in relatives)
-    return f"git add -- {shown} && git commit -m {shell_word(COMMIT_MESSAGE)} -- {shown}"
+    return f"git add -f -- {shown} && git commit -m {shell_word(COMMIT_MESSAGE)} -- {shown}"
 
 
 def commit_all(root: Path, ctx: Context, *, skills: bool) -> str:
